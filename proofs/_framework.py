@@ -1,0 +1,31 @@
+"""What a proof program returns, and how it fails.
+
+A proof program establishes a statement for *all* parameter values: a base case checked exactly plus a
+symbolic induction step, a symbolic sum, or a certified inequality. Each step is recorded; a step that does not
+follow raises :class:`ProofFailure`, which names the step, so the statement is never reported as proved by
+accident. A finite check over small parameters is *verification* and belongs in ``verification/``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class ProofFailure(AssertionError):
+    """A step of a proof program did not follow: the statement is not established."""
+
+
+@dataclass
+class ProofRecord:
+    """The statement proved, the paper statement it addresses, and the steps taken."""
+
+    paper: str
+    number: str
+    statement: str
+    steps: list[str] = field(default_factory=list)
+
+    def step(self, description: str, holds: bool) -> None:
+        """Record one step; raise :class:`ProofFailure` if it does not hold."""
+        if not holds:
+            raise ProofFailure(f"{self.paper} {self.number}: step failed: {description}")
+        self.steps.append(description)

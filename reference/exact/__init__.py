@@ -1,0 +1,1 @@
+"""Exact (symbolic) layer: integers, Fractions, sympy. No float enters a result computed here."""

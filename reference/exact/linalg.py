@@ -1,0 +1,158 @@
+"""Exact linear algebra over the rationals (``fractions.Fraction``).
+
+Matrices are tuples of row tuples so that they are immutable and hashable. Everything here is exact: no
+float ever enters. The routines are the textbook ones (Gauss–Jordan elimination with exact pivots), written
+out because exactness, not speed, is the point; use them for the small instances that certify the fast
+structured formulas elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TypeAlias
+
+Matrix: TypeAlias = tuple[tuple[Fraction, ...], ...]
+Vector: TypeAlias = tuple[Fraction, ...]
+
+ZERO = Fraction(0)
+ONE = Fraction(1)
+
+
+def as_matrix(rows: Sequence[Sequence[object]]) -> Matrix:
+    """Build a :data:`Matrix` from nested sequences of ints or Fractions (floats are refused)."""
+    result = []
+    width = None
+    for row in rows:
+        converted = []
+        for entry in row:
+            if isinstance(entry, bool) or not isinstance(entry, (int, Fraction)):
+                raise TypeError(f"matrix entries must be int or Fraction, got {type(entry).__name__}")
+            converted.append(Fraction(entry))
+        if width is None:
+            width = len(converted)
+        elif len(converted) != width:
+            raise ValueError("matrix rows must all have the same length")
+        result.append(tuple(converted))
+    return tuple(result)
+
+
+def shape(matrix: Matrix) -> tuple[int, int]:
+    """(rows, columns)."""
+    return len(matrix), (len(matrix[0]) if matrix else 0)
+
+
+def identity(size: int) -> Matrix:
+    """The ``size`` x ``size`` identity."""
+    return tuple(tuple(ONE if i == j else ZERO for j in range(size)) for i in range(size))
+
+
+def transpose(matrix: Matrix) -> Matrix:
+    """The transpose."""
+    return tuple(zip(*matrix)) if matrix else ()
+
+
+def matmul(left: Matrix, right: Matrix) -> Matrix:
+    """The exact product ``left @ right``."""
+    rows, inner = shape(left)
+    inner_right, cols = shape(right)
+    if inner != inner_right:
+        raise ValueError(f"cannot multiply {rows}x{inner} by {inner_right}x{cols}")
+    columns = transpose(right)
+    return tuple(tuple(sum((a * b for a, b in zip(row, col)), ZERO) for col in columns) for row in left)
+
+
+def matvec(matrix: Matrix, vector: Sequence[Fraction]) -> Vector:
+    """The exact product ``matrix @ vector``."""
+    if matrix and len(matrix[0]) != len(vector):
+        raise ValueError("matrix and vector sizes differ")
+    return tuple(sum((a * b for a, b in zip(row, vector)), ZERO) for row in matrix)
+
+
+def quadratic_form(matrix: Matrix, vector: Sequence[Fraction]) -> Fraction:
+    """``vector^T matrix vector`` exactly."""
+    return sum((v * w for v, w in zip(vector, matvec(matrix, vector))), ZERO)
+
+
+def _eliminate(matrix: Matrix, augment: Matrix | None) -> tuple[list[list[Fraction]], Fraction, list[Fraction]]:
+    """Gauss–Jordan elimination with row swaps; returns (reduced augmented rows, determinant, pivots).
+
+    The pivots are those met *without* swaps when the matrix is positive definite (Sylvester: all leading
+    principal minors positive iff all pivots of unpivoted elimination are positive), so they are recorded
+    in order for :func:`is_positive_definite`.
+    """
+    size, cols = shape(matrix)
+    if size != cols:
+        raise ValueError(f"expected a square matrix, got {size}x{cols}")
+    extra = augment if augment is not None else tuple(() for _ in range(size))
+    rows = [list(matrix[i]) + list(extra[i]) for i in range(size)]
+    determinant = ONE
+    pivots: list[Fraction] = []
+    for col in range(size):
+        pivot_row = next((r for r in range(col, size) if rows[r][col] != 0), None)
+        if pivot_row is None:
+            return rows, ZERO, pivots
+        if pivot_row != col:
+            rows[col], rows[pivot_row] = rows[pivot_row], rows[col]
+            determinant = -determinant
+        pivot = rows[col][col]
+        pivots.append(pivot)
+        determinant *= pivot
+        inverse_pivot = ONE / pivot
+        rows[col] = [entry * inverse_pivot for entry in rows[col]]
+        pivot_values = rows[col]
+        for r in range(size):
+            if r != col:
+                factor = rows[r][col]
+                if factor:
+                    rows[r] = [a - factor * b for a, b in zip(rows[r], pivot_values)]
+    return rows, determinant, pivots
+
+
+def inverse(matrix: Matrix) -> Matrix:
+    """The exact inverse by Gauss–Jordan elimination; ``ValueError`` if the matrix is singular."""
+    size = len(matrix)
+    rows, determinant, _ = _eliminate(matrix, identity(size))
+    if determinant == 0:
+        raise ValueError("matrix is singular")
+    return tuple(tuple(row[size:]) for row in rows)
+
+
+def determinant(matrix: Matrix) -> Fraction:
+    """The exact determinant by elimination."""
+    _, det, _ = _eliminate(matrix, None)
+    return det
+
+
+def is_positive_definite(matrix: Matrix) -> bool:
+    """Exact test: symmetric and every pivot of elimination *without row swaps* is positive (Sylvester)."""
+    size, cols = shape(matrix)
+    if size != cols or any(matrix[i][j] != matrix[j][i] for i in range(size) for j in range(i)):
+        return False
+    rows = [list(row) for row in matrix]
+    for col in range(size):
+        pivot = rows[col][col]
+        if pivot <= 0:
+            return False
+        for r in range(col + 1, size):
+            factor = rows[r][col] / pivot
+            if factor:
+                rows[r] = [a - factor * b for a, b in zip(rows[r], rows[col])]
+    return True
+
+
+def kron(left: Matrix, right: Matrix) -> Matrix:
+    """The Kronecker product ``left ⊗ right``."""
+    return tuple(
+        tuple(a * b for a in left_row for b in right_row) for left_row in left for right_row in right
+    )
+
+
+def diagonal(matrix: Matrix) -> Vector:
+    """The main diagonal."""
+    return tuple(matrix[i][i] for i in range(len(matrix)))
+
+
+def row_sums(matrix: Matrix) -> Vector:
+    """The sum of each row."""
+    return tuple(sum(row, ZERO) for row in matrix)

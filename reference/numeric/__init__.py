@@ -1,0 +1,1 @@
+"""Numeric layer: numpy, vectorised, reproducible from a ``numpy.random.Generator`` or a seed."""

@@ -1,0 +1,1 @@
+"""Privacy calibration: Gaussian (correlated) mechanisms, certified with rigorous ball arithmetic."""
