@@ -143,9 +143,7 @@ def is_positive_definite(matrix: Matrix) -> bool:
 
 def kron(left: Matrix, right: Matrix) -> Matrix:
     """The Kronecker product ``left ⊗ right``."""
-    return tuple(
-        tuple(a * b for a in left_row for b in right_row) for left_row in left for right_row in right
-    )
+    return tuple(tuple(a * b for a in left_row for b in right_row) for left_row in left for right_row in right)
 
 
 def diagonal(matrix: Matrix) -> Vector:

@@ -1,0 +1,136 @@
+"""Calibrations as a user (or the command line) asks for them: the paper's σ next to the exact smallest σ.
+
+Each result names its neighbouring relation and carries the exact inputs, the exact sensitivity, the paper's σ
+(a certified enclosure, or the reason it is refused outside the theorem's range) and the exact σ with its
+certificate. ``as_dict`` gives the JSON form of SPEC §10 (rationals as "p/q", reals as decimal strings).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from reference._validate import (
+    Neighbours,
+    check_depth,
+    check_neighbours,
+    fraction_text,
+    open_unit_fraction,
+    positive_fraction,
+)
+from reference.exact import cip_matrix
+from reference.privacy.certified import CertifiedReal
+from reference.privacy.gaussian import ExactSigma, sigma_classical, sigma_exact, sigma_theorem_3_9
+from reference.privacy.sensitivity import cascade_sensitivity_squared
+
+
+@dataclass(frozen=True)
+class CascadeCalibration:
+    """σ for the CIP mechanism x + N(0, σ² C_depth) at (ε, δ)."""
+
+    depth: int
+    epsilon: Fraction
+    delta: Fraction
+    neighbours: Neighbours
+    max_precision_diagonal: Fraction
+    sensitivity_squared: Fraction
+    sigma_paper: CertifiedReal | None
+    sigma_paper_refused: str | None
+    sigma_exact: ExactSigma
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form of ``calibrate cascade``."""
+        return {
+            "depth": self.depth,
+            "epsilon": fraction_text(self.epsilon),
+            "delta": fraction_text(self.delta),
+            "neighbours": self.neighbours,
+            "max_precision_diagonal": fraction_text(self.max_precision_diagonal),
+            "sensitivity_squared": fraction_text(self.sensitivity_squared),
+            "sigma_paper": self.sigma_paper.decimal() if self.sigma_paper else None,
+            "sigma_paper_interval": self.sigma_paper.as_json() if self.sigma_paper else None,
+            "sigma_paper_refused": self.sigma_paper_refused,
+            "sigma_exact": self.sigma_exact.decimal(),
+            "sigma_exact_certificate": self.sigma_exact.as_json(),
+        }
+
+
+def calibrate_cascade(depth: int, epsilon: object, delta: object, neighbours: str = "add_remove") -> CascadeCalibration:
+    """Theorem 3.9's σ (add/remove, ε ∈ (0,1], δ ∈ (0,1/2] only) and the exact smallest σ for C_depth.
+
+    The exact σ uses the exact Mahalanobis sensitivity Δ² of the chosen neighbouring relation (add_remove:
+    max diag C⁻¹ = 1 + depth/3; substitution: max over cell pairs of (e_i − e_j)ᵀ C⁻¹ (e_i − e_j)) and the
+    Gaussian mechanism's exact privacy profile; it works for every ε > 0 and δ ∈ (0, 1).
+    """
+    depth = check_depth(depth)
+    eps = positive_fraction(epsilon, "epsilon")
+    target = open_unit_fraction(delta, "delta")
+    relation = check_neighbours(neighbours)
+    sensitivity = cascade_sensitivity_squared(depth, relation)
+    paper: CertifiedReal | None = None
+    refused: str | None = None
+    if relation != "add_remove":
+        refused = "Theorem 3.9 is stated for add_remove neighbours (‖x − x'‖₁ <= 1); use sigma_exact"
+    else:
+        try:
+            paper = sigma_theorem_3_9(depth, eps, target)
+        except ValueError as exc:
+            refused = str(exc)
+    return CascadeCalibration(
+        depth=depth,
+        epsilon=eps,
+        delta=target,
+        neighbours=relation,
+        max_precision_diagonal=cip_matrix.max_precision_diagonal(depth),
+        sensitivity_squared=sensitivity,
+        sigma_paper=paper,
+        sigma_paper_refused=refused,
+        sigma_exact=sigma_exact(eps, target, sensitivity),
+    )
+
+
+@dataclass(frozen=True)
+class GaussianCalibration:
+    """σ for the scalar Gaussian mechanism with ℓ2 sensitivity Δ at (ε, δ)."""
+
+    sensitivity: Fraction
+    epsilon: Fraction
+    delta: Fraction
+    sigma_classical: CertifiedReal | None
+    sigma_classical_refused: str | None
+    sigma_exact: ExactSigma
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form of ``calibrate gaussian``."""
+        return {
+            "sensitivity": fraction_text(self.sensitivity),
+            "epsilon": fraction_text(self.epsilon),
+            "delta": fraction_text(self.delta),
+            "sigma_classical": self.sigma_classical.decimal() if self.sigma_classical else None,
+            "sigma_classical_interval": self.sigma_classical.as_json() if self.sigma_classical else None,
+            "sigma_classical_refused": self.sigma_classical_refused,
+            "sigma_exact": self.sigma_exact.decimal(),
+            "sigma_exact_certificate": self.sigma_exact.as_json(),
+        }
+
+
+def calibrate_gaussian(sensitivity: object, epsilon: object, delta: object) -> GaussianCalibration:
+    """The classical σ = Δ sqrt(2 log(1.25/δ))/ε (ε < 1 only) and the exact smallest σ, for ℓ2 sensitivity Δ."""
+    delta_l2 = positive_fraction(sensitivity, "sensitivity")
+    eps = positive_fraction(epsilon, "epsilon")
+    target = open_unit_fraction(delta, "delta")
+    classical: CertifiedReal | None = None
+    refused: str | None = None
+    try:
+        classical = sigma_classical(eps, target, delta_l2**2)
+    except ValueError as exc:
+        refused = str(exc)
+    return GaussianCalibration(
+        sensitivity=delta_l2,
+        epsilon=eps,
+        delta=target,
+        sigma_classical=classical,
+        sigma_classical_refused=refused,
+        sigma_exact=sigma_exact(eps, target, delta_l2**2),
+    )

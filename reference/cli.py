@@ -1,0 +1,212 @@
+"""Command line: ``python -m reference COMMAND ...`` (also installed as the ``reference`` console script).
+
+Every command takes ``--json``. Exact rationals are printed as ``"p/q"`` strings, reals as decimal strings
+with at least 15 significant digits. Bad input gives one line on stderr naming the parameter and a non-zero
+exit status (2), never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any, NoReturn
+
+EXIT_BAD_INPUT = 2
+
+
+class CommandError(Exception):
+    """A user error detected by a command; printed as one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are a single line (SPEC §10), not usage plus message."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+
+
+def _jsonable(value: Any) -> Any:
+    """Convert Fractions to "p/q", tuples to lists, recursively (and leave str/int/bool/None/float alone)."""
+    from reference._validate import fraction_text
+
+    if isinstance(value, Fraction):
+        return fraction_text(value)
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _emit(result: dict[str, Any], as_json: bool) -> None:
+    payload = _jsonable(result)
+    if as_json:
+        json.dump(payload, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return
+    for key, value in payload.items():
+        if isinstance(value, list) and value and isinstance(value[0], list) and len(value) > 8:
+            value = f"[{len(value)} x {len(value[0])} matrix; use --json to print it]"
+        elif isinstance(value, list) and len(value) > 16:
+            value = f"[{len(value)} values; use --json or --out to get them]"
+        print(f"{key}: {value}")
+
+
+# --- commands ---------------------------------------------------------------------------------------------
+
+
+def _cmd_report(args: argparse.Namespace) -> dict[str, Any]:
+    from verification.report import run_report
+
+    summary = run_report(out_dir=args.out, quick=args.quick, progress=not args.json)
+    return summary
+
+
+def _cmd_calibrate_cascade(args: argparse.Namespace) -> dict[str, Any]:
+    from reference.calibration import calibrate_cascade
+
+    return calibrate_cascade(args.depth, args.epsilon, args.delta, args.neighbours).as_dict()
+
+
+def _cmd_calibrate_gaussian(args: argparse.Namespace) -> dict[str, Any]:
+    from reference.calibration import calibrate_gaussian
+
+    return calibrate_gaussian(args.sensitivity, args.epsilon, args.delta).as_dict()
+
+
+def _cmd_cascade_matrix(args: argparse.Namespace) -> dict[str, Any]:
+    from reference.exact import cip_matrix
+
+    covariance = cip_matrix.covariance(args.depth)
+    inverse = cip_matrix.inverse_by_elimination(args.depth)
+    return {
+        "depth": args.depth,
+        "covariance": covariance,
+        "inverse": inverse,
+        "inverse_diagonal": [inverse[i][i] for i in range(len(inverse))],
+        "inverse_matches_lemma_b2": inverse == cip_matrix.inverse_by_lemma_b2(args.depth),
+        "method": "inverse by exact elimination (FLINT fmpq_mat), checked C @ inverse == I exactly",
+    }
+
+
+def _cmd_cascade_ranges(args: argparse.Namespace) -> dict[str, Any]:
+    from reference.exact import cip_ranges
+
+    stats = cip_ranges.all_range_statistics(args.depth)
+    return {
+        "depth": stats.depth,
+        "sigma": 1,
+        "ranges": stats.count,
+        "max_variance": stats.max_variance,
+        "argmax": list(stats.argmax),
+        "maximisers": [list(pair) for pair in stats.maximisers],
+        "total_variance": stats.total_variance,
+        "min_variance": stats.min_variance,
+    }
+
+
+def _cmd_cascade_sample(args: argparse.Namespace) -> dict[str, Any]:
+    import numpy as np
+
+    from reference._validate import positive_real
+    from reference.numeric.cascade import cascade_leaves, cascade_tree
+
+    sigma = positive_real(args.sigma, "--sigma")
+    sampler = cascade_tree if args.nodes else cascade_leaves
+    values = sampler(args.depth, sigma, np.random.default_rng(args.seed))
+    result: dict[str, Any] = {
+        "depth": args.depth,
+        "sigma": args.sigma,
+        "seed": args.seed,
+        "layout": "all 2n-1 nodes in level order" if args.nodes else "leaves",
+        "count": int(values.size),
+    }
+    if args.out:
+        if not args.out.endswith(".npy"):
+            raise CommandError("--out must name a .npy file")
+        np.save(args.out, values)
+        result["out"] = args.out
+    else:
+        result["values"] = [repr(float(v)) for v in values]
+    return result
+
+
+# --- parser -----------------------------------------------------------------------------------------------
+
+
+def _nonnegative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser (public so that the README's examples can be tested against it)."""
+    parser = _Parser(prog="reference", description=__doc__.splitlines()[0] if __doc__ else None)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def add(sub: Any, name: str, handler: Callable[[argparse.Namespace], dict[str, Any]], text: str) -> Any:
+        command = sub.add_parser(name, help=text, description=text)
+        command.add_argument("--json", action="store_true", help="print JSON")
+        command.set_defaults(handler=handler)
+        return command
+
+    report = add(commands, "report", _cmd_report, "rerun the claims registry and write the report")
+    report.add_argument("--out", default="reference-report", help="output directory (default: reference-report)")
+    report.add_argument("--quick", action="store_true", help="smaller budgets (as the tests use)")
+
+    calibrate = commands.add_parser("calibrate", help="privacy calibrations").add_subparsers(
+        dest="what", required=True, parser_class=_Parser
+    )
+    cascade_cal = add(calibrate, "cascade", _cmd_calibrate_cascade, "σ for N(0, σ² C_depth) at (ε, δ)")
+    cascade_cal.add_argument("--depth", type=_nonnegative_int, required=True)
+    cascade_cal.add_argument("--epsilon", required=True, help="exact rational, e.g. 1/2 or 0.5")
+    cascade_cal.add_argument("--delta", required=True, help="exact rational in (0, 1), e.g. 1e-6")
+    cascade_cal.add_argument("--neighbours", default="add_remove", choices=["add_remove", "substitution"])
+    gaussian_cal = add(calibrate, "gaussian", _cmd_calibrate_gaussian, "σ of the scalar Gaussian mechanism")
+    gaussian_cal.add_argument("--sensitivity", required=True, help="ℓ2 sensitivity Δ > 0 (exact rational)")
+    gaussian_cal.add_argument("--epsilon", required=True)
+    gaussian_cal.add_argument("--delta", required=True)
+
+    cascade = commands.add_parser("cascade", help="the CIP covariance and Cascade Sampling").add_subparsers(
+        dest="what", required=True, parser_class=_Parser
+    )
+    matrix = add(cascade, "matrix", _cmd_cascade_matrix, "C_depth, its exact inverse and diagonal")
+    matrix.add_argument("--depth", type=_nonnegative_int, required=True)
+    ranges = add(cascade, "ranges", _cmd_cascade_ranges, "exact variance statistics over all ranges (σ = 1)")
+    ranges.add_argument("--depth", type=_nonnegative_int, required=True)
+    sample = add(cascade, "sample", _cmd_cascade_sample, "draw Cascade Sampling noise")
+    sample.add_argument("--depth", type=_nonnegative_int, required=True)
+    sample.add_argument("--sigma", required=True, help="standard deviation σ > 0")
+    sample.add_argument("--seed", type=_nonnegative_int, required=True)
+    sample.add_argument("--out", help="write the values to this .npy file")
+    sample.add_argument("--nodes", action="store_true", help="all 2n-1 node values (level order), not leaves")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        result = args.handler(args)
+    except (ValueError, TypeError, CommandError, OverflowError) as exc:
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        print(f"reference: error: {message}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("reference: interrupted", file=sys.stderr)
+        return 130
+    _emit(result, args.json)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

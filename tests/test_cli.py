@@ -1,0 +1,100 @@
+"""The command line: stable JSON keys, exact values, one-line errors with exit status 2."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from reference.cli import main
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
+    assert main([*argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+
+
+def test_cascade_matrix(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "cascade", "matrix", "--depth", "1")
+    assert out["covariance"] == [["1", "-1/2"], ["-1/2", "1"]]
+    # inverse of [[1, -1/2], [-1/2, 1]] by hand: (4/3) [[1, 1/2], [1/2, 1]]
+    assert out["inverse"] == [["4/3", "2/3"], ["2/3", "4/3"]]
+    assert out["inverse_diagonal"] == ["4/3", "4/3"]
+    assert out["inverse_matches_lemma_b2"] is True
+
+
+def test_cascade_ranges(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "cascade", "ranges", "--depth", "2")
+    # depth 2 by hand: the range [1, 2] straddles the root: 1 + 1 + 2·(−1/8) = 7/4, the largest
+    assert out["max_variance"] == "7/4"
+    assert out["argmax"] == [1, 2]
+    assert out["ranges"] == 10
+
+
+def test_calibrate_cascade_keys_and_values(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "calibrate", "cascade", "--depth", "3", "--epsilon", "1/2", "--delta", "1e-6")
+    assert out["max_precision_diagonal"] == "2"  # 1 + 3/3
+    sigma_paper = float(str(out["sigma_paper"]))
+    expected = ((2 / 0.25 + 2 * 3 / (3 * 0.25)) * np.log(2e6)) ** 0.5  # Theorem 3.9 evaluated in floats
+    assert sigma_paper == pytest.approx(expected, rel=1e-12)
+    assert float(str(out["sigma_exact"])) < sigma_paper
+    refused = run_json(capsys, "calibrate", "cascade", "--depth", "3", "--epsilon", "3", "--delta", "1e-6")
+    assert refused["sigma_paper"] is None and "sigma_exact" in str(refused["sigma_paper_refused"])
+    assert float(str(refused["sigma_exact"])) > 0
+
+
+def test_calibrate_gaussian(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "calibrate", "gaussian", "--sensitivity", "1", "--epsilon", "1/2", "--delta", "1e-5")
+    classical = (2 * np.log(1.25e5)) ** 0.5 / 0.5
+    assert float(str(out["sigma_classical"])) == pytest.approx(classical, rel=1e-12)
+    assert 0 < float(str(out["sigma_exact"])) < classical
+
+
+def test_cascade_sample_to_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "noise.npy"
+    out = run_json(capsys, "cascade", "sample", "--depth", "4", "--sigma", "2", "--seed", "3", "--out", str(target))
+    values = np.load(target)
+    assert values.shape == (16,) and out["count"] == 16
+    again = run_json(capsys, "cascade", "sample", "--depth", "4", "--sigma", "2", "--seed", "3")
+    assert [float(v) for v in again["values"]] == list(values)  # type: ignore[attr-defined]
+    nodes = run_json(capsys, "cascade", "sample", "--depth", "2", "--sigma", "1", "--seed", "3", "--nodes")
+    tree = [float(v) for v in nodes["values"]]  # type: ignore[attr-defined]
+    assert len(tree) == 7 and tree[0] == pytest.approx(tree[1] + tree[2])
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["cascade", "matrix", "--depth", "-2"], "--depth"),
+        (["cascade", "matrix", "--depth", "x"], "--depth"),
+        (["cascade", "sample", "--depth", "3", "--sigma", "0", "--seed", "1"], "sigma"),
+        (["cascade", "sample", "--depth", "3", "--sigma", "nan", "--seed", "1"], "sigma"),
+        (["calibrate", "cascade", "--depth", "3", "--epsilon", "-1", "--delta", "0.1"], "epsilon"),
+        (["calibrate", "cascade", "--depth", "3", "--epsilon", "1", "--delta", "1"], "delta"),
+        (["calibrate", "cascade", "--depth", "3", "--epsilon", "1", "--delta", "abc"], "delta"),
+        (["calibrate", "gaussian", "--sensitivity", "0", "--epsilon", "1", "--delta", "0.1"], "sensitivity"),
+        (["calibrate", "cascade", "--depth", "0", "--epsilon", "1", "--delta", "0.1", "--neighbours", "substitution"], "substitution"),
+        (["cascade", "ranges", "--depth", "40"], "depth"),
+        (["nonsense"], "invalid choice"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(argv: list[str], fragment: str) -> None:
+    completed = subprocess.run(
+        [sys.executable, "-m", "reference", *argv], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert completed.returncode == 2
+    lines = completed.stderr.strip().splitlines()
+    assert len(lines) == 1, completed.stderr
+    assert fragment in lines[0]
+    assert "Traceback" not in completed.stderr
+
+
+def test_fraction_output_is_exact(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "cascade", "matrix", "--depth", "3")
+    diag = {Fraction(x) for x in out["inverse_diagonal"]}  # type: ignore[attr-defined]
+    assert diag == {Fraction(2)}

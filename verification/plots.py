@@ -1,0 +1,154 @@
+"""PNG plots for the report (matplotlib, Agg backend). Each plot is computed from the library in this run."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import numpy as np
+
+from verification.registry import Budget
+
+
+def plot_node_variance_by_level(directory: Path, budget: Budget) -> tuple[str, str]:
+    """Exact node variance per level (all 1 by Theorem 3.3), a Monte Carlo estimate from Cascade Sampling, and
+    what independent leaf noise of the same per-leaf variance would give (2**(depth − level))."""
+    from reference.exact.cip_errors import nodal_variances
+    from reference.numeric.cascade import cascade_tree, level_view
+
+    depth = budget.pick(6, 10)
+    draws = budget.pick(200, 2000)
+    exact = nodal_variances(depth)
+    levels = np.arange(depth + 1)
+    exact_per_level = [float(max(v for (lvl, _), v in exact.items() if lvl == level)) for level in levels]
+    rng = np.random.default_rng(20261122)
+    sums = np.zeros(depth + 1)
+    counts = np.zeros(depth + 1)
+    for _ in range(draws):
+        tree = cascade_tree(depth, 1.0, rng)
+        for level in levels:
+            values = level_view(tree, depth, int(level))
+            sums[level] += float(np.sum(values**2))
+            counts[level] += values.size
+    estimate = sums / counts
+    figure, axis = plt.subplots(figsize=(7, 4.2))
+    axis.semilogy(
+        levels,
+        [2.0 ** (depth - level) for level in levels],
+        "s--",
+        color="grey",
+        label="independent leaf noise, σ = 1 per leaf",
+    )
+    axis.semilogy(levels, exact_per_level, "o-", label="correlated (exact): every node σ² = 1")
+    axis.semilogy(levels, estimate, "x", markersize=9, label=f"Cascade Sampling, {draws} draws (mean square)")
+    axis.set_xlabel("tree level (0 = root)")
+    axis.set_ylabel("noise variance of a node")
+    axis.set_title(f"Node variance by level, depth {depth}")
+    axis.legend()
+    figure.tight_layout()
+    name = "node_variance_by_level.png"
+    figure.savefig(directory / name, dpi=110)
+    plt.close(figure)
+    return name, "Node variance by tree level (CIP Theorem 3.3)"
+
+
+def plot_max_range_variance(directory: Path, budget: Budget) -> tuple[str, str]:
+    """Exact maximum and mean range variance against depth, with the bounds of the proof of Lemma 3.14."""
+    from reference.exact.cip_ranges import all_range_statistics
+
+    depths = list(range(1, budget.pick(10, 14) + 1))
+    stats = [all_range_statistics(d) for d in depths]
+    maxima = [float(s.max_variance) for s in stats]
+    means = [float(s.total_variance / s.count) for s in stats]
+    closed = [float(Fraction(6 * d + 4, 9) - Fraction(1, 9 * 4 ** (d - 1))) for d in depths]
+    figure, axis = plt.subplots(figsize=(7, 4.2))
+    axis.plot(
+        depths, [max(2 * d - 2, 1) for d in depths], "--", color="grey", label="upper bound 2·depth − 2 (Lemma B.5)"
+    )
+    axis.plot(depths, maxima, "o-", label="exact maximum over all ranges")
+    axis.plot(depths, closed, ":", color="black", label="(6·depth + 4)/9 − 4^(1−depth)/9")
+    axis.plot(depths, means, "s-", label="exact mean over all ranges")
+    axis.set_xlabel("depth (n = 2^depth)")
+    axis.set_ylabel("range-sum variance / σ²")
+    axis.set_title("Range variance under N(0, σ² C_depth) (Lemma 3.14)")
+    axis.legend()
+    figure.tight_layout()
+    name = "max_range_variance.png"
+    figure.savefig(directory / name, dpi=110)
+    plt.close(figure)
+    return name, "Maximum and mean range variance against depth (CIP Lemma 3.14)"
+
+
+def plot_range_variance_map(directory: Path, budget: Budget) -> tuple[str, str]:
+    """Exact variance of every range [first, last] at a small depth, as an image."""
+    from reference.exact.cip_ranges import range_variance
+
+    depth = budget.pick(5, 6)
+    n = 1 << depth
+    image = np.full((n, n), np.nan)
+    for first in range(n):
+        for last in range(first, n):
+            image[first, last] = float(range_variance(depth, first, last))
+    figure, axis = plt.subplots(figsize=(5.6, 4.8))
+    shown = axis.imshow(image, origin="lower", cmap="viridis")
+    axis.set_xlabel("last")
+    axis.set_ylabel("first")
+    axis.set_title(f"Exact variance of range [first, last], depth {depth}")
+    figure.colorbar(shown, ax=axis, label="variance / σ²")
+    figure.tight_layout()
+    name = "range_variance_map.png"
+    figure.savefig(directory / name, dpi=110)
+    plt.close(figure)
+    return name, "Exact variance of every range at a small depth"
+
+
+def plot_sigma_paper_vs_exact(directory: Path, budget: Budget) -> tuple[str, str]:
+    """Theorem 3.9's σ against the exact smallest σ, over ε (δ fixed) and over δ (ε fixed)."""
+    from reference.privacy.sensitivity import cascade_sensitivity_squared
+
+    from reference.privacy.gaussian import sigma_exact, sigma_theorem_3_9
+
+    depth = 10
+    sensitivity_squared = cascade_sensitivity_squared(depth, "add_remove")
+    count = budget.pick(6, 16)
+    epsilons = [Fraction(i, count) for i in range(1, count + 1)]
+    delta = Fraction(1, 10**6)
+    paper_e = [float(sigma_theorem_3_9(depth, e, delta).midpoint) for e in epsilons]
+    exact_e = [float(sigma_exact(e, delta, sensitivity_squared).sigma) for e in epsilons]
+    deltas = [Fraction(1, 10**p) for p in range(2, budget.pick(8, 16) + 1)]
+    epsilon = Fraction(1, 2)
+    paper_d = [float(sigma_theorem_3_9(depth, epsilon, d).midpoint) for d in deltas]
+    exact_d = [float(sigma_exact(epsilon, d, sensitivity_squared).sigma) for d in deltas]
+    figure, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2))
+    left.plot([float(e) for e in epsilons], paper_e, "o-", label="Theorem 3.9")
+    left.plot([float(e) for e in epsilons], exact_e, "s-", label="exact (privacy profile)")
+    left.set_xlabel("ε")
+    left.set_ylabel("σ")
+    left.set_title(f"depth {depth}, δ = 1e-6")
+    left.legend()
+    right.semilogx([float(d) for d in deltas], paper_d, "o-", label="Theorem 3.9")
+    right.semilogx([float(d) for d in deltas], exact_d, "s-", label="exact (privacy profile)")
+    right.set_xlabel("δ")
+    right.set_ylabel("σ")
+    right.set_title(f"depth {depth}, ε = 1/2")
+    right.legend()
+    figure.suptitle("Paper σ against the exact smallest σ (add/remove neighbours)")
+    figure.tight_layout()
+    name = "sigma_paper_vs_exact.png"
+    figure.savefig(directory / name, dpi=110)
+    plt.close(figure)
+    return name, "Theorem 3.9's σ against the exact smallest σ over ε and δ"
+
+
+def make_plots(directory: Path, budget: Budget) -> list[tuple[str, str]]:
+    """Write every plot; return (file name, caption) pairs."""
+    return [
+        plot_node_variance_by_level(directory, budget),
+        plot_max_range_variance(directory, budget),
+        plot_range_variance_map(directory, budget),
+        plot_sigma_paper_vs_exact(directory, budget),
+    ]
