@@ -1,0 +1,475 @@
+"""Calibration of the (correlated) Gaussian mechanism, certified with Arb ball arithmetic.
+
+Model and conventions
+---------------------
+The mechanism releases ``x + N(0, σ² C)``; ``σ`` (``sigma``) is a standard deviation. For neighbours with
+``x - x' = v`` its privacy loss is exactly that of the scalar Gaussian mechanism with sensitivity
+``Δ = sqrt(vᵀ C⁻¹ v)``, so everything here is parameterised by ``sensitivity_squared = Δ²``, the maximum of
+``vᵀ C⁻¹ v`` over the neighbouring relation in use (see :mod:`reference.privacy.sensitivity`, which names the
+relation: ``add_remove`` or ``substitution``). Δ² is passed squared because it is an exact rational when C⁻¹
+is, while Δ usually is not. ``log`` is natural.
+
+The exact privacy profile (Balle & Wang 2018, Theorem 8): the mechanism is (ε, δ)-DP iff ``δ >= δ(ε)`` with
+
+    δ(ε) = Φ(Δ/(2σ) - εσ/Δ) - e^ε Φ(-Δ/(2σ) - εσ/Δ),
+
+which is strictly decreasing in σ (and in ε). It is evaluated with both Φ's written as ``erfc/2`` (so the
+tails keep their relative accuracy) in Arb balls, whose enclosures are rigorous. The two terms cancel when
+σ/Δ is large (δ(ε) is about ``2aφ(b - a)/b²`` with ``a = Δ/(2σ)``, ``b = εσ/Δ``: a relative loss of about
+``log2(b/a)`` bits), so the working precision is doubled until the ball is narrow enough or, for a
+comparison with a threshold, until the ball lies entirely on one side of it. All inputs are exact rationals
+(floats are refused); every irrational output is a :class:`~reference.privacy.certified.CertifiedReal`.
+
+Paper formulas (valid only on the ranges their theorems state, and refused outside them):
+Theorem 3.8 of the CIP paper ``σ² >= 2 ‖diag(C⁻¹)‖_∞ log(2/δ)/ε²`` (ε ∈ (0, 1], δ ∈ (0, 1/2]),
+Theorem 3.9 ``σ² >= (2/ε² + 2 log2(n)/(3ε²)) log(2/δ)`` for C_depth, n = 2**depth (same range), and the
+classical Gaussian mechanism (Dwork & Roth, Theorem A.1) ``σ = Δ sqrt(2 log(1.25/δ))/ε`` (ε ∈ (0, 1)).
+All three are for ``add_remove`` neighbours (Δ² = max diag C⁻¹ for the first two).
+:func:`sigma_exact` works for every ε > 0 and δ ∈ (0, 1), and for either relation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from flint import arb, fmpq
+
+from reference._validate import (
+    check_depth,
+    fraction_text,
+    open_unit_fraction,
+    positive_fraction,
+)
+from reference.privacy.certified import CertifiedReal, format_significant, working_precision
+
+#: Relative accuracy (bits) of every reported enclosure: 2**-80 is about 24 significant digits.
+TARGET_ACCURACY_BITS = 80
+#: First working precision tried, and the cap after which a comparison is declared undecidable.
+START_PRECISION = 64
+MAX_PRECISION = 1 << 15
+
+DEFAULT_TOLERANCE = Fraction(1, 10**12)
+#: Relative tolerance of the ε enclosures and of the verdict's σ ratio: narrow enough that their 20-digit
+#: decimals are backed by the enclosure (CertifiedReal.decimal refuses digits it cannot certify).
+FINE_TOLERANCE = Fraction(1, 10**22)
+
+_EXACT_POINTER = (
+    "for every epsilon > 0 and delta in (0, 1) use the exact calibration "
+    "reference.privacy.gaussian.sigma_exact (CLI: `calibrate {command}`, JSON key `sigma_exact`)"
+)
+
+
+class UndecidedComparisonError(ArithmeticError):
+    """Raised when δ(ε) is so close to the threshold that even MAX_PRECISION bits cannot separate them."""
+
+
+# ---------------------------------------------------------------------------------------------- Arb core
+
+
+def _ball(value: Fraction) -> arb:
+    """An Arb ball containing the exact rational ``value`` (at the current working precision)."""
+    return arb(fmpq(value.numerator, value.denominator))
+
+
+def _delta_ball(epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fraction) -> arb:
+    """A ball containing δ(ε) at the current ``ctx.prec`` (ε may be 0 here)."""
+    ratio = _ball(sigma) / _ball(sensitivity_squared).sqrt()  # σ/Δ
+    half_inverse = 1 / (2 * ratio)  # a = Δ/(2σ)
+    shift = _ball(epsilon) * ratio  # b = εσ/Δ
+    root_two = arb(2).sqrt()
+    # Φ(x) = erfc(-x/√2)/2: both arguments below are erfc of the (usually positive) tail argument
+    head = ((shift - half_inverse) / root_two).erfc() / 2
+    tail = _ball(epsilon).exp() * ((shift + half_inverse) / root_two).erfc() / 2
+    return head - tail
+
+
+def _enclose_delta(epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fraction) -> CertifiedReal:
+    """δ(ε) to TARGET_ACCURACY_BITS relative bits (precision doubled until reached)."""
+    precision = START_PRECISION + TARGET_ACCURACY_BITS
+    while precision <= MAX_PRECISION:
+        with working_precision(precision):
+            ball = _delta_ball(epsilon, sigma, sensitivity_squared)
+        if ball.is_finite() and ball.rel_accuracy_bits() >= TARGET_ACCURACY_BITS:
+            return _clip_to_unit(CertifiedReal.from_arb(ball))
+        precision *= 2
+    raise UndecidedComparisonError(
+        f"could not enclose delta(epsilon) to {TARGET_ACCURACY_BITS} bits "
+        f"with {MAX_PRECISION} bits of precision"
+    )
+
+
+def _clip_to_unit(enclosure: CertifiedReal) -> CertifiedReal:
+    """Intersect with [0, 1], where δ(ε) lies by definition (a difference of probabilities, never < 0)."""
+    lower = min(max(enclosure.lower, Fraction(0)), Fraction(1))
+    upper = max(min(enclosure.upper, Fraction(1)), Fraction(0))
+    return CertifiedReal(lower, upper)
+
+
+def _delta_satisfied(
+    epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fraction, delta: Fraction
+) -> tuple[bool, CertifiedReal]:
+    """Certified ``δ(ε) <= delta``: (True, enclosure with upper <= delta) or (False, lower > delta).
+
+    The precision is doubled until the ball lies on one side of ``delta``; a ball that contains ``delta``
+    never decides. Raises :class:`UndecidedComparisonError` past MAX_PRECISION.
+    """
+    precision = START_PRECISION
+    while precision <= MAX_PRECISION:
+        with working_precision(precision):
+            ball = _delta_ball(epsilon, sigma, sensitivity_squared)
+        if ball.is_finite():
+            enclosure = _clip_to_unit(CertifiedReal.from_arb(ball))
+            if enclosure.certainly_le(delta):
+                return True, enclosure
+            if enclosure.certainly_gt(delta):
+                return False, enclosure
+        precision *= 2
+    raise UndecidedComparisonError(
+        f"delta(epsilon) at epsilon={epsilon}, sigma={sigma}, sensitivity_squared={sensitivity_squared} is "
+        f"indistinguishable from delta={delta} at {MAX_PRECISION} bits"
+    )
+
+
+def _reported_enclosure(
+    epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fraction, delta: Fraction
+) -> CertifiedReal:
+    """δ(ε) for a report: the 80-bit enclosure when it lies on one side of ``delta`` (it nearly always does),
+    else the (wider) enclosure that decided the comparison."""
+    enclosure = _enclose_delta(epsilon, sigma, sensitivity_squared)
+    if enclosure.certainly_le(delta) or enclosure.certainly_gt(delta):
+        return enclosure
+    return _delta_satisfied(epsilon, sigma, sensitivity_squared, delta)[1]
+
+
+def _to_certified(compute: Callable[[], arb], *, label: str) -> CertifiedReal:
+    """Evaluate the zero-argument Arb expression ``compute`` at rising precision to TARGET_ACCURACY_BITS."""
+    precision = START_PRECISION + TARGET_ACCURACY_BITS
+    while precision <= MAX_PRECISION:
+        with working_precision(precision):
+            ball = compute()
+        if isinstance(ball, arb) and ball.is_finite() and ball.rel_accuracy_bits() >= TARGET_ACCURACY_BITS:
+            return CertifiedReal.from_arb(ball)
+        precision *= 2
+    raise UndecidedComparisonError(f"could not enclose {label} to {TARGET_ACCURACY_BITS} bits")
+
+
+def _dyadic_guess(compute: Callable[[], arb]) -> Fraction:
+    """A rough positive dyadic rational from an Arb expression at 53 bits (a starting point, not a result)."""
+    with working_precision(53):
+        ball = compute()
+    if not isinstance(ball, arb) or not ball.is_finite():
+        return Fraction(1)
+    midpoint = CertifiedReal.from_arb(ball.mid()).lower
+    return midpoint if midpoint > 0 else Fraction(1)
+
+
+# ---------------------------------------------------------------------------------------------- validation
+
+
+def _validate_common(sensitivity_squared: object) -> Fraction:
+    return positive_fraction(sensitivity_squared, "sensitivity_squared")
+
+
+def _check_paper_range(
+    epsilon: Fraction,
+    delta: Fraction,
+    *,
+    theorem: str,
+    epsilon_range: str,
+    epsilon_ok: bool,
+    delta_at_most_half: bool,
+    command: str,
+) -> None:
+    """Refuse a paper formula outside the range its theorem states (SPEC 4.3), pointing to sigma_exact."""
+    pointer = _EXACT_POINTER.format(command=command)
+    if not epsilon_ok:
+        raise ValueError(
+            f"epsilon must be in {epsilon_range} for {theorem} (the range the theorem is stated for), "
+            f"got {fraction_text(epsilon)}; {pointer}"
+        )
+    if delta_at_most_half and delta > Fraction(1, 2):
+        raise ValueError(
+            f"delta must be in (0, 1/2] for {theorem} (the range the theorem is stated for), "
+            f"got {fraction_text(delta)}; {pointer}"
+        )
+
+
+# ---------------------------------------------------------------------------------------------- public API
+
+
+def gaussian_delta(epsilon: object, sigma: object, sensitivity_squared: object) -> CertifiedReal:
+    """Certified enclosure of δ(ε), the smallest δ for which ``N(0, σ²)`` noise at sensitivity Δ is (ε, δ)-DP.
+
+    ``epsilon > 0``, ``sigma > 0`` and ``sensitivity_squared = Δ² > 0`` are exact rationals. The enclosure is
+    rigorous (Arb) and about 24 digits wide (relative).
+    """
+    eps = positive_fraction(epsilon, "epsilon")
+    sig = positive_fraction(sigma, "sigma")
+    d2 = _validate_common(sensitivity_squared)
+    return _enclose_delta(eps, sig, d2)
+
+
+def gaussian_epsilon(
+    delta: object, sigma: object, sensitivity_squared: object, tolerance: object = FINE_TOLERANCE
+) -> CertifiedReal:
+    """Certified enclosure ``[lower, upper]`` of the smallest ε >= 0 with ``δ(ε) <= delta`` at ``sigma``.
+
+    ``upper`` is certified sufficient (the Arb upper bound of δ(upper) is <= delta) — the number an auditor
+    can quote — and ``lower`` certified insufficient (the Arb lower bound of δ(lower) is > delta), unless the
+    answer is exactly 0 (δ(0) = erf(Δ/(2√2 σ)) <= delta), returned as ``[0, 0]``. The width is at most
+    ``tolerance * upper`` (``tolerance`` a rational in (0, 1)).
+    """
+    target = open_unit_fraction(delta, "delta")
+    sig = positive_fraction(sigma, "sigma")
+    d2 = _validate_common(sensitivity_squared)
+    tol = open_unit_fraction(tolerance, "tolerance")
+    zero_ok, _ = _delta_satisfied(Fraction(0), sig, d2, target)
+    if zero_ok:
+        return CertifiedReal(Fraction(0), Fraction(0))
+    # bracket: δ(ε) -> 0 as ε -> oo, so doubling finds a sufficient ε; ε = 0 is certified insufficient
+    low, high = Fraction(0), Fraction(1)
+    while not _delta_satisfied(high, sig, d2, target)[0]:
+        low, high = high, 2 * high
+    while high - low > tol * high:
+        middle = (low + high) / 2
+        if _delta_satisfied(middle, sig, d2, target)[0]:
+            high = middle
+        else:
+            low = middle
+    return CertifiedReal(low, high)
+
+
+@dataclass(frozen=True)
+class ExactSigma:
+    """The smallest σ for (ε, δ)-DP at sensitivity Δ, certified to a relative tolerance.
+
+    ``sigma`` is certified sufficient (Arb upper bound of δ(ε) at ``sigma`` is <= ``delta``: see
+    ``delta_at_sigma``) and ``sigma_below = sigma * (1 - tolerance)`` certified insufficient (Arb lower bound
+    of δ(ε) there is > ``delta``: see ``delta_at_sigma_below``). Since δ(ε) decreases in σ, the optimal σ lies
+    in ``(sigma_below, sigma]``.
+    """
+
+    epsilon: Fraction
+    delta: Fraction
+    sensitivity_squared: Fraction
+    tolerance: Fraction
+    sigma: Fraction
+    sigma_below: Fraction
+    delta_at_sigma: CertifiedReal
+    delta_at_sigma_below: CertifiedReal
+
+    @property
+    def enclosure(self) -> CertifiedReal:
+        """``[sigma_below, sigma]``, which contains the optimal σ."""
+        return CertifiedReal(self.sigma_below, self.sigma)
+
+    def decimal(self, digits: int = 20) -> str:
+        """``sigma`` (the certified-sufficient value) to ``digits`` significant digits."""
+        return format_significant(self.sigma, digits)
+
+    def as_json(self) -> dict[str, object]:
+        """JSON form (exact rationals as "p/q", reals as decimal strings)."""
+        return {
+            "sigma": self.decimal(),
+            "sigma_rational": fraction_text(self.sigma),
+            "sigma_below": fraction_text(self.sigma_below),
+            "tolerance": fraction_text(self.tolerance),
+            "epsilon": fraction_text(self.epsilon),
+            "delta": fraction_text(self.delta),
+            "sensitivity_squared": fraction_text(self.sensitivity_squared),
+            "delta_at_sigma": self.delta_at_sigma.as_json(),
+            "delta_at_sigma_below": self.delta_at_sigma_below.as_json(),
+        }
+
+
+def sigma_exact(
+    epsilon: object, delta: object, sensitivity_squared: object, tolerance: object = DEFAULT_TOLERANCE
+) -> ExactSigma:
+    """The smallest σ making the Gaussian mechanism (ε, δ)-DP, for every ε > 0 and δ ∈ (0, 1).
+
+    Exact rational bisection on σ with certified comparisons of δ(ε) (Balle–Wang) against ``delta``; stops
+    when the bracket is within ``tolerance`` (relative, a rational in (0, 1)). ``sensitivity_squared`` is Δ²
+    for the neighbouring relation in use. See :class:`ExactSigma` for what is certified.
+    """
+    eps = positive_fraction(epsilon, "epsilon")
+    target = open_unit_fraction(delta, "delta")
+    d2 = _validate_common(sensitivity_squared)
+    tol = open_unit_fraction(tolerance, "tolerance")
+
+    def satisfied(sigma: Fraction) -> bool:
+        return _delta_satisfied(eps, sigma, d2, target)[0]
+
+    # start near Theorem 3.8's σ (a good guess for moderate ε); only a starting point, every step is certified
+    guess = _dyadic_guess(lambda: (2 * _ball(d2) * (2 / _ball(target)).log()).sqrt() / _ball(eps))
+    if satisfied(guess):
+        high, low = guess, guess / 2
+        while satisfied(low):  # δ(ε) -> 1 as σ -> 0 and delta < 1, so this ends
+            high, low = low, low / 2
+    else:
+        low, high = guess, 2 * guess
+        while not satisfied(high):  # δ(ε) -> 0 as σ -> oo and delta > 0, so this ends
+            low, high = high, 2 * high
+    # invariant: low certified insufficient, high certified sufficient
+    while high - low > tol * high:
+        middle = (low + high) / 2
+        if satisfied(middle):
+            high = middle
+        else:
+            low = middle
+    below = high * (1 - tol)
+    # below <= low, so it is insufficient by monotonicity; certify it directly anyway
+    at_below = _reported_enclosure(eps, below, d2, target)
+    if at_below.certainly_le(target):  # impossible unless δ(ε) were not decreasing in σ
+        raise ArithmeticError("sigma_below was certified sufficient: delta(epsilon) is not monotone here")
+    at_sigma = _reported_enclosure(eps, high, d2, target)
+    if not at_sigma.certainly_le(target):  # impossible: high was certified sufficient
+        raise ArithmeticError("sigma was certified sufficient, then insufficient: inconsistent enclosures")
+    return ExactSigma(eps, target, d2, tol, high, below, at_sigma, at_below)
+
+
+def sigma_theorem_3_8(epsilon: object, delta: object, max_precision_diagonal: object) -> CertifiedReal:
+    """σ of CIP Theorem 3.8: ``sqrt(2 ‖diag(C⁻¹)‖_∞ log(2/δ)) / ε`` (``add_remove`` neighbours).
+
+    ``max_precision_diagonal`` is ``max_i (C⁻¹)_ii``, exact. Refused outside the theorem's range ε ∈ (0, 1],
+    δ ∈ (0, 1/2], with a pointer to :func:`sigma_exact`.
+    """
+    eps = positive_fraction(epsilon, "epsilon")
+    target = open_unit_fraction(delta, "delta")
+    diagonal = positive_fraction(max_precision_diagonal, "max_precision_diagonal")
+    _check_paper_range(
+        eps, target, theorem="Theorem 3.8 of the CIP paper", epsilon_range="(0, 1]", epsilon_ok=eps <= 1,
+        delta_at_most_half=True, command="cascade",
+    )
+    return _to_certified(
+        lambda: (2 * _ball(diagonal) * (2 / _ball(target)).log()).sqrt() / _ball(eps),
+        label="Theorem 3.8 sigma",
+    )
+
+
+def sigma_theorem_3_9(depth: int, epsilon: object, delta: object) -> CertifiedReal:
+    """σ of CIP Theorem 3.9 for C_depth, n = 2**depth: ``sqrt((2/ε² + 2 log2(n)/(3ε²)) log(2/δ))``.
+
+    Evaluated from the printed formula (log2(n) = depth exactly), not through Theorem 3.8. ``add_remove``
+    neighbours. Refused outside ε ∈ (0, 1], δ ∈ (0, 1/2], with a pointer to :func:`sigma_exact`.
+    """
+    levels = check_depth(depth)
+    eps = positive_fraction(epsilon, "epsilon")
+    target = open_unit_fraction(delta, "delta")
+    _check_paper_range(
+        eps, target, theorem="Theorem 3.9 of the CIP paper", epsilon_range="(0, 1]", epsilon_ok=eps <= 1,
+        delta_at_most_half=True, command="cascade",
+    )
+    factor = 2 / eps**2 + Fraction(2 * levels) / (3 * eps**2)  # exact rational
+    return _to_certified(
+        lambda: (_ball(factor) * (2 / _ball(target)).log()).sqrt(), label="Theorem 3.9 sigma"
+    )
+
+
+def sigma_classical(epsilon: object, delta: object, sensitivity_squared: object) -> CertifiedReal:
+    """σ of the classical Gaussian mechanism (Dwork & Roth, Theorem A.1): ``Δ sqrt(2 log(1.25/δ)) / ε``.
+
+    The theorem is stated for ε ∈ (0, 1) (and asks ``c² > 2 log(1.25/δ)`` strictly: the value returned is the
+    infimum of its admissible σ). ε >= 1 is refused with a pointer to :func:`sigma_exact`.
+    """
+    eps = positive_fraction(epsilon, "epsilon")
+    target = open_unit_fraction(delta, "delta")
+    d2 = _validate_common(sensitivity_squared)
+    _check_paper_range(
+        eps, target, theorem="the classical Gaussian mechanism (Dwork & Roth, Theorem A.1)",
+        epsilon_range="(0, 1)", epsilon_ok=eps < 1, delta_at_most_half=False, command="gaussian",
+    )
+    return _to_certified(
+        lambda: (2 * _ball(d2) * (_ball(Fraction(5, 4)) / _ball(target)).log()).sqrt() / _ball(eps),
+        label="classical sigma",
+    )
+
+
+@dataclass(frozen=True)
+class GaussianVerdict:
+    """Certified answer to "is N(0, σ²) noise at sensitivity Δ (ε, δ)-DP?" and by how much.
+
+    ``holds`` is decided from a ball lying entirely on one side of ``delta``. ``delta_at_sigma`` encloses
+    δ(ε) at ``sigma``; ``epsilon_at_sigma`` the smallest ε achieving ``delta`` at ``sigma``; ``exact`` the
+    optimal σ; ``sigma_ratio`` encloses σ / σ_optimal (> 1 means more noise than needed, < 1 too little).
+    """
+
+    sigma: Fraction
+    epsilon: Fraction
+    delta: Fraction
+    sensitivity_squared: Fraction
+    holds: bool
+    delta_at_sigma: CertifiedReal
+    epsilon_at_sigma: CertifiedReal
+    exact: ExactSigma
+    sigma_ratio: CertifiedReal
+
+    def summary(self) -> str:
+        """One line for a terminal."""
+        verdict = "holds" if self.holds else "FAILS"
+        return (
+            f"({self.epsilon}, {self.delta})-DP {verdict} at sigma={format_significant(self.sigma, 15)}: "
+            f"delta(epsilon)={self.delta_at_sigma.decimal(15)}, smallest epsilon for delta="
+            f"{self.epsilon_at_sigma.decimal(15)}, sigma/sigma_exact={self.sigma_ratio.decimal(15)}"
+        )
+
+    def as_json(self) -> dict[str, object]:
+        """JSON form."""
+        return {
+            "holds": self.holds,
+            "sigma": fraction_text(self.sigma),
+            "epsilon": fraction_text(self.epsilon),
+            "delta": fraction_text(self.delta),
+            "sensitivity_squared": fraction_text(self.sensitivity_squared),
+            "delta_at_sigma": self.delta_at_sigma.as_json(),
+            "epsilon_at_sigma": self.epsilon_at_sigma.as_json(),
+            "sigma_exact": self.exact.as_json(),
+            "sigma_ratio": self.sigma_ratio.as_json(),
+        }
+
+
+def check_gaussian(
+    sigma: object, epsilon: object, delta: object, sensitivity_squared: object
+) -> GaussianVerdict:
+    """Certified verdict whether ``N(0, σ²)`` noise at sensitivity² ``sensitivity_squared`` is (ε, δ)-DP.
+
+    The seed of the calibration audit (SPEC section 9): holds / fails, the enclosure of δ(ε) to compare with
+    ``delta``, the smallest ε achieved, and σ against :func:`sigma_exact`.
+    """
+    sig = positive_fraction(sigma, "sigma")
+    eps = positive_fraction(epsilon, "epsilon")
+    target = open_unit_fraction(delta, "delta")
+    d2 = _validate_common(sensitivity_squared)
+    holds, _ = _delta_satisfied(eps, sig, d2, target)
+    enclosure = _enclose_delta(eps, sig, d2)
+    exact = sigma_exact(eps, target, d2, tolerance=FINE_TOLERANCE)
+    # the optimum lies in (sigma_below, sigma], so σ/σ_opt lies in [σ/sigma, σ/sigma_below)
+    ratio = CertifiedReal(sig / exact.sigma, sig / exact.sigma_below)
+    return GaussianVerdict(
+        sigma=sig,
+        epsilon=eps,
+        delta=target,
+        sensitivity_squared=d2,
+        holds=holds,
+        delta_at_sigma=enclosure,
+        epsilon_at_sigma=gaussian_epsilon(target, sig, d2),
+        exact=exact,
+        sigma_ratio=ratio,
+    )
+
+
+__all__ = [
+    "DEFAULT_TOLERANCE",
+    "FINE_TOLERANCE",
+    "ExactSigma",
+    "GaussianVerdict",
+    "UndecidedComparisonError",
+    "check_gaussian",
+    "gaussian_delta",
+    "gaussian_epsilon",
+    "sigma_classical",
+    "sigma_exact",
+    "sigma_theorem_3_8",
+    "sigma_theorem_3_9",
+]
