@@ -108,9 +108,8 @@ def plot_range_variance_map(directory: Path, budget: Budget) -> tuple[str, str]:
 
 def plot_sigma_paper_vs_exact(directory: Path, budget: Budget) -> tuple[str, str]:
     """Theorem 3.9's σ against the exact smallest σ, over ε (δ fixed) and over δ (ε fixed)."""
-    from reference.privacy.sensitivity import cascade_sensitivity_squared
-
     from reference.privacy.gaussian import sigma_exact, sigma_theorem_3_9
+    from reference.privacy.sensitivity import cascade_sensitivity_squared
 
     depth = 10
     sensitivity_squared = cascade_sensitivity_squared(depth, "add_remove")

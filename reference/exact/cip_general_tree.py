@@ -26,20 +26,31 @@ What it gives (derived here, checked against the construction in the tests and i
 * Gaussian-mechanism sensitivities (squared Mahalanobis, ``Δ² = vᵀ C⁻¹ v`` maximised over neighbouring
   differences ``v``): ``add_remove`` (``v = ±e_i``): ``1 + max_i D_i / 3``; ``substitution`` (``v = e_i − e_j``):
   ``(4 + s_i + s_j)/3 = (2 + D_i + D_j − 2 D_a)/3`` for leaves meeting at split ``a`` (``D_a`` = splits above ``a``),
-  maximised over pairs (:func:`sensitivity_squared`). One-child nodes change none of this: a chain is
+  maximised over pairs (:func:`sensitivity_squared`; a single leaf has no substitution neighbours and is
+  refused, as in :mod:`reference.privacy.sensitivity`). One-child nodes change none of this: a chain is
   invisible to the leaves (:func:`reference.numeric.general_tree.contract_chains`).
+
+The dense route — :func:`precision` by elimination, then
+:func:`reference.privacy.sensitivity.mahalanobis_sensitivity_squared` — is the independent check of these
+closed forms (tests and ``verification/general_tree_checks.py``).
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
 
 from reference._validate import Neighbours, check_neighbours, check_positive_int
 from reference.exact import cip_matrix, linalg
 from reference.exact.linalg import Matrix, Vector
 from reference.numeric.general_tree import BinaryTree, balanced_tree
+
+IntegerArray = npt.NDArray[np.int64]
 
 #: Largest number of leaves for which the dense exact matrices are built.
 MAX_DENSE_LEAVES = 256
@@ -123,7 +134,7 @@ def covariance_closed_form(tree: BinaryTree) -> Matrix:
         first, second = labels[i], labels[j]
         common = next(k for k in range(min(len(first), len(second)) + 1) if first[k] != second[k])
         exponent = _splits_between(tree, first, common + 1) + _splits_between(tree, second, common + 1)
-        return -_HALF / 2**exponent
+        return -_HALF / (1 << exponent)
 
     return tuple(tuple(entry(i, j) for j in range(len(labels))) for i in range(len(labels)))
 
@@ -194,54 +205,48 @@ def precision_closed_form(tree: BinaryTree) -> Matrix:
     return tuple(tuple(row) for row in result)
 
 
+def _split_depth_arrays(tree: BinaryTree) -> tuple[IntegerArray, IntegerArray]:
+    """For every node (level order): ``D`` = the number of two-child proper ancestors, and the largest ``D``
+    of a leaf in its subtree. Integer arrays, one pass down and one up the levels (any size of tree)."""
+    counts = np.array(tree.child_counts, dtype=np.int64)
+    parents = tree.parent_indices
+    below_root = list(itertools.pairwise(itertools.accumulate(tree.level_sizes, initial=0)))[1:]
+    depth = np.zeros(tree.node_count, dtype=np.int64)
+    for start, stop in below_root:  # top down
+        above = parents[start:stop]
+        depth[start:stop] = depth[above] + (counts[above] == 2)
+    deepest = np.where(counts == 0, depth, -1)
+    for start, stop in reversed(below_root):  # bottom up
+        np.maximum.at(deepest, parents[start:stop], deepest[start:stop])
+    return depth, deepest
+
+
 def split_depths(tree: BinaryTree) -> tuple[int, ...]:
     """``D_i``: the number of two-child ancestors of each leaf (natural order). Any size of tree."""
     tree = _check_tree(tree, dense=False)
-    return tuple(_splits_between(tree, label, 0) for label in tree.leaves)
-
-
-def mahalanobis_sensitivity_squared(precision_matrix: Matrix, neighbours: Neighbours) -> Fraction:
-    """``Δ² = max vᵀ P v`` over neighbouring differences, for an exact precision matrix ``P``.
-
-    ``add_remove``: ``v = ±e_i`` → ``max_i P_ii``. ``substitution``: ``v = e_i − e_j`` (``i ≠ j``) →
-    ``max (P_ii + P_jj − 2 P_ij)``; with a single cell no record can move and the maximum over the empty set
-    of these non-negative numbers is taken as 0. The Gaussian mechanism ``x + N(0, σ² P⁻¹)`` then has the
-    privacy loss of a scalar Gaussian mechanism with sensitivity ``Δ`` and noise σ.
-    """
-    neighbours = check_neighbours(neighbours)
-    size = len(precision_matrix)
-    if size == 0 or any(len(row) != size for row in precision_matrix):
-        raise ValueError("precision_matrix must be a non-empty square matrix")
-    if neighbours == "add_remove":
-        return max(precision_matrix[i][i] for i in range(size))
-    return max(
-        (
-            precision_matrix[i][i] + precision_matrix[j][j] - 2 * precision_matrix[i][j]
-            for i in range(size)
-            for j in range(i + 1, size)
-        ),
-        default=Fraction(0),
-    )
+    depth, _ = _split_depth_arrays(tree)
+    return tuple(int(d) for d in depth[tree.leaf_node_indices])
 
 
 def sensitivity_squared(tree: BinaryTree, neighbours: Neighbours) -> Fraction:
     """Δ² (σ = 1) of Algorithm 3's leaves on ``tree`` from the split structure, for any size of tree.
 
     ``add_remove``: ``1 + max_i D_i / 3``. ``substitution``: the maximum over splits ``a`` of
-    ``(2 + max_{i under a0} D_i + max_{j under a1} D_j − 2 D_a)/3`` (0 for a single leaf). Checked against
-    :func:`mahalanobis_sensitivity_squared` of the dense exact precision on every small tree.
+    ``(2 + max_{i under a0} D_i + max_{j under a1} D_j − 2 D_a)/3`` (a single leaf is refused: no record can
+    move). Checked against the dense exact precision on every small tree.
     """
     neighbours = check_neighbours(neighbours)
     tree = _check_tree(tree, dense=False)
-    depths = split_depths(tree)
+    depth, deepest = _split_depth_arrays(tree)
     if neighbours == "add_remove":
-        return 1 + Fraction(max(depths), 3)
-    best = Fraction(0)
-    for label in tree.splits:
-        above = _splits_between(tree, label, 0)
-        (a, b), (c, d) = tree.leaf_range(label + "0"), tree.leaf_range(label + "1")
-        best = max(best, Fraction(2 + max(depths[a:b]) + max(depths[c:d]) - 2 * above, 3))
-    return best
+        return 1 + Fraction(int(deepest[0]), 3)
+    if tree.leaf_count < 2:
+        raise ValueError("neighbours='substitution' needs at least 2 cells: with 1 cell no record can move")
+    counts = np.array(tree.child_counts, dtype=np.int64)
+    splits = np.flatnonzero(counts == 2)
+    left = 1 + np.cumsum(counts)[splits] - 2  # level order: a node's children follow all earlier children
+    values = 2 + deepest[left] + deepest[left + 1] - 2 * depth[splits]
+    return Fraction(int(values.max()), 3)
 
 
 # --- balanced tree against padding to a power of two ---------------------------------------------------------
@@ -267,7 +272,7 @@ def padded_sensitivity_squared(leaves: int, neighbours: Neighbours) -> Fraction:
     if neighbours == "add_remove":
         return cip_matrix.precision_entry_from_height(depth, 0)  # the diagonal is constant
     if count == 1:
-        return Fraction(0)
+        raise ValueError("neighbours='substitution' needs at least 2 cells: with 1 cell no record can move")
     # the precision depends only on the height of the lowest common ancestor: try the highest one reachable
     highest = cip_matrix.lca_height(0, count - 1)
     diagonal = cip_matrix.precision_entry_from_height(depth, 0)
@@ -308,8 +313,11 @@ def exact_inverse(matrix: Matrix) -> Matrix:
 def truncated_padding_sensitivity_squared(leaves: int, neighbours: Neighbours) -> Fraction:
     """Δ² of padding to the perfect tree but releasing only the ``leaves`` real cells: from the exact inverse
     of the principal block of ``C_d`` (a post-processing of the full padded release, so never larger)."""
+    from reference.privacy.sensitivity import mahalanobis_sensitivity_squared  # local: privacy builds on exact
+
     neighbours = check_neighbours(neighbours)
-    return mahalanobis_sensitivity_squared(exact_inverse(padded_covariance(leaves)), neighbours)
+    inverse = exact_inverse(padded_covariance(leaves))
+    return mahalanobis_sensitivity_squared(inverse, neighbours, check_positive_definite=False)
 
 
 @dataclass(frozen=True)
@@ -344,16 +352,17 @@ def range_variance_statistics(matrix: Matrix) -> RangeVarianceStatistics:
 @dataclass(frozen=True)
 class PaddingComparison:
     """Algorithm 3 on the balanced tree over ``leaves`` cells against padding to the perfect tree of depth
-    ``padded_depth`` (exact, σ = 1). ``truncated`` = padding but releasing only the real cells."""
+    ``padded_depth`` (exact, σ = 1). ``truncated`` = padding but releasing only the real cells. The
+    substitution values are None for a single cell (no record can move)."""
 
     leaves: int
     padded_depth: int
     balanced_add_remove: Fraction
-    balanced_substitution: Fraction
+    balanced_substitution: Fraction | None
     padded_add_remove: Fraction
-    padded_substitution: Fraction
+    padded_substitution: Fraction | None
     truncated_add_remove: Fraction
-    truncated_substitution: Fraction
+    truncated_substitution: Fraction | None
     balanced_ranges: RangeVarianceStatistics
     padded_ranges: RangeVarianceStatistics
 
@@ -369,16 +378,16 @@ def compare_with_padding(leaves: int) -> PaddingComparison:
         raise ValueError(f"leaves must be at most {MAX_DENSE_LEAVES}")
     tree = balanced_tree(count)
     padded = padded_covariance(count)
-    truncated = exact_inverse(padded)
+    several = count >= 2
     return PaddingComparison(
         leaves=count,
         padded_depth=padding_depth(count),
         balanced_add_remove=sensitivity_squared(tree, "add_remove"),
-        balanced_substitution=sensitivity_squared(tree, "substitution"),
+        balanced_substitution=sensitivity_squared(tree, "substitution") if several else None,
         padded_add_remove=padded_sensitivity_squared(count, "add_remove"),
-        padded_substitution=padded_sensitivity_squared(count, "substitution"),
-        truncated_add_remove=mahalanobis_sensitivity_squared(truncated, "add_remove"),
-        truncated_substitution=mahalanobis_sensitivity_squared(truncated, "substitution"),
+        padded_substitution=padded_sensitivity_squared(count, "substitution") if several else None,
+        truncated_add_remove=truncated_padding_sensitivity_squared(count, "add_remove"),
+        truncated_substitution=truncated_padding_sensitivity_squared(count, "substitution") if several else None,
         balanced_ranges=range_variance_statistics(covariance_closed_form(tree)),
         padded_ranges=range_variance_statistics(padded),
     )

@@ -104,8 +104,8 @@ class CorrelatedInputPerturbation:
         """
         generator = as_generator(rng)
         if self.layout == "pad":
-            return cascade_leaves(self.depth, self.sigma, generator)[: self.length]
-        return general_tree_leaves(balanced_tree(self.length), self.sigma, generator)
+            return np.asarray(cascade_leaves(self.depth, self.sigma, generator)[: self.length])
+        return np.asarray(general_tree_leaves(balanced_tree(self.length), self.sigma, generator))
 
     def release(self, data: object, rng: np.random.Generator | int | None = None) -> np.ndarray:
         """``data + noise``: the private release (a float vector of the same length)."""
@@ -114,7 +114,7 @@ class CorrelatedInputPerturbation:
             raise ValueError(f"data must be a one-dimensional vector of length {self.length}, got shape {values.shape}")
         if not np.all(np.isfinite(values)):
             raise ValueError("data must contain only finite values")
-        return values + self.noise(rng)
+        return np.asarray(values + self.noise(rng))
 
     def answer(self, released: object, workload: object) -> np.ndarray:
         """``W @ released`` for a workload matrix of shape (queries, length)."""
