@@ -134,3 +134,85 @@ def calibrate_gaussian(sensitivity: object, epsilon: object, delta: object) -> G
         sigma_classical_refused=refused,
         sigma_exact=sigma_exact(eps, target, delta_l2**2),
     )
+
+
+@dataclass(frozen=True)
+class StructuredCalibration:
+    """σ for a correlated Gaussian mechanism whose Δ² comes from an exact precision matrix (general binary tree,
+    Algorithm 3; two dimensions, Algorithm 4). The paper states no constant for these: Δ² is derived here, and
+    Theorem 3.8's formula ``sqrt(2 Δ² log(2/δ))/ε`` is shown beside the exact σ where its range allows."""
+
+    description: str
+    epsilon: Fraction
+    delta: Fraction
+    neighbours: Neighbours
+    sensitivity_squared: Fraction
+    sigma_theorem_3_8: CertifiedReal | None
+    sigma_theorem_3_8_refused: str | None
+    sigma_exact: ExactSigma
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "mechanism": self.description,
+            "epsilon": fraction_text(self.epsilon),
+            "delta": fraction_text(self.delta),
+            "neighbours": self.neighbours,
+            "sensitivity_squared": fraction_text(self.sensitivity_squared),
+            "sigma_theorem_3_8": self.sigma_theorem_3_8.decimal() if self.sigma_theorem_3_8 else None,
+            "sigma_theorem_3_8_refused": self.sigma_theorem_3_8_refused,
+            "sigma_exact": self.sigma_exact.decimal(),
+            "sigma_exact_certificate": self.sigma_exact.as_json(),
+        }
+
+
+def _structured(
+    description: str, sensitivity: Fraction, epsilon: Fraction, delta: Fraction, relation: Neighbours
+) -> StructuredCalibration:
+    from reference.privacy.gaussian import sigma_theorem_3_8
+
+    paper: CertifiedReal | None = None
+    refused: str | None = None
+    if relation != "add_remove":
+        refused = "Theorem 3.8 is stated for add_remove neighbours; use sigma_exact"
+    else:
+        try:
+            paper = sigma_theorem_3_8(epsilon, delta, sensitivity)
+        except ValueError as exc:
+            refused = str(exc)
+    return StructuredCalibration(
+        description, epsilon, delta, relation, sensitivity, paper, refused, sigma_exact(epsilon, delta, sensitivity)
+    )
+
+
+def calibrate_general_tree(
+    tree: object, epsilon: object, delta: object, neighbours: str = "add_remove"
+) -> StructuredCalibration:
+    """σ for Algorithm 3's noise on ``tree`` (a :class:`reference.numeric.general_tree.BinaryTree`).
+
+    Δ² from the tree's split structure (exact; ``reference.exact.cip_general_tree.sensitivity_squared``)."""
+    from reference.exact import cip_general_tree
+    from reference.numeric.general_tree import BinaryTree
+
+    if not isinstance(tree, BinaryTree):
+        raise TypeError(f"tree must be a BinaryTree, got {type(tree).__name__}")
+    eps = positive_fraction(epsilon, "epsilon")
+    target = open_unit_fraction(delta, "delta")
+    relation = check_neighbours(neighbours)
+    sensitivity = cip_general_tree.sensitivity_squared(tree, relation)
+    return _structured(f"general binary tree with {tree.leaf_count} leaves", sensitivity, eps, target, relation)
+
+
+def calibrate_two_dim(
+    row_depth: int, column_depth: int, epsilon: object, delta: object, neighbours: str = "add_remove"
+) -> StructuredCalibration:
+    """σ for Algorithm 4's noise on a 2**row_depth x 2**column_depth grid.
+
+    Δ² from the exact precision C_row⁻¹ ⊗ C_column⁻¹ (``reference.exact.cip_two_dim.sensitivity_squared``)."""
+    from reference.exact import cip_two_dim
+
+    eps = positive_fraction(epsilon, "epsilon")
+    target = open_unit_fraction(delta, "delta")
+    relation = check_neighbours(neighbours)
+    sensitivity = cip_two_dim.sensitivity_squared(row_depth, column_depth, relation)
+    return _structured(f"two-dimensional grid, depths {row_depth} x {column_depth}", sensitivity, eps, target, relation)

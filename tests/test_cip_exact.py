@@ -62,7 +62,9 @@ def test_spectrum_and_determinant_against_sympy(depth: int) -> None:
     eigen = {Fraction(int(v.p), int(v.q)): m for v, m in matrix.eigenvals().items()}
     assert cip_matrix.spectrum(depth) == eigen == cip_matrix.spectrum_closed_form(depth)
     det = matrix.det()
-    assert cip_matrix.determinant(depth) == Fraction(int(det.p), int(det.q)) == cip_matrix.determinant_closed_form(depth)
+    assert (
+        cip_matrix.determinant(depth) == Fraction(int(det.p), int(det.q)) == cip_matrix.determinant_closed_form(depth)
+    )
 
 
 @pytest.mark.parametrize("depth", range(0, 6))
@@ -172,3 +174,22 @@ def test_exact_cascade_twin_matches_numeric_linear_map() -> None:
     exact = np.array([[float(x) for x in row] for row in cascade.node_covariance(depth)])
     assert mapping.shape == (size, 1 << depth)
     assert np.allclose(mapping @ mapping.T, exact, atol=1e-14)
+
+
+def test_workload_matrices() -> None:
+    nodal = cip_errors.nodal_workload(2)
+    assert nodal.tolist() == [
+        [1, 1, 1, 1],
+        [1, 1, 0, 0],
+        [0, 0, 1, 1],
+        [1, 0, 0, 0],
+        [0, 1, 0, 0],
+        [0, 0, 1, 0],
+        [0, 0, 0, 1],
+    ]
+    # every node's variance from the dense quadratic form equals the exact nodal variances (all 1)
+    matrix = np.array([[float(x) for x in row] for row in cip_matrix.covariance(3)])
+    quadratic = np.einsum("qi,ij,qj->q", cip_errors.nodal_workload(3), matrix, cip_errors.nodal_workload(3))
+    assert np.allclose(quadratic, 1.0)
+    ranges = cip_errors.range_workload(3)
+    assert ranges.shape == (6, 3) and ranges.sum() == 1 + 2 + 3 + 1 + 2 + 1

@@ -73,9 +73,30 @@ def test_release_is_unbiased(layout: str) -> None:
         (lambda: CorrelatedInputPerturbation.calibrate(4, 1, "0.1").release([1.0, 2.0]), "length 4"),
         (lambda: CorrelatedInputPerturbation.calibrate(2, 1, "0.1").release([1.0, np.inf]), "finite"),
         (lambda: CorrelatedInputPerturbation.calibrate(2, 1, "0.1").answer([0.0, 0.0], np.ones((3, 4))), "workload"),
-        (lambda: CorrelatedInputPerturbation.calibrate(2, 1, "0.1").answer_ranges([0.0, 0.0], [[1, 0]]), "first <= last"),
+        (
+            lambda: CorrelatedInputPerturbation.calibrate(2, 1, "0.1").answer_ranges([0.0, 0.0], [[1, 0]]),
+            "first <= last",
+        ),
     ],
 )
 def test_bad_input(call: object, message: str) -> None:
     with pytest.raises((ValueError, TypeError), match=message):
         call()  # type: ignore[operator]
+
+
+def test_structured_calibrations() -> None:
+    from reference.calibration import calibrate_general_tree, calibrate_two_dim
+    from reference.exact import cip_two_dim
+
+    tree = balanced_tree(5)
+    result = calibrate_general_tree(tree, "1/2", "1e-6")
+    precision = linalg.inverse(cip_general_tree.covariance(tree))
+    assert result.sensitivity_squared == dense_sensitivity(precision, "add_remove", 5)
+    assert result.sigma_theorem_3_8 is not None and result.sigma_exact.sigma < result.sigma_theorem_3_8.lower
+    grid = calibrate_two_dim(1, 2, 2, "1e-6", "substitution")
+    kron = linalg.kron(linalg.inverse(cip_matrix.covariance(1)), linalg.inverse(cip_matrix.covariance(2)))
+    assert grid.sensitivity_squared == dense_sensitivity(kron, "substitution", 8)
+    assert grid.sigma_theorem_3_8 is None and "sigma_exact" in str(grid.sigma_theorem_3_8_refused)
+    assert cip_two_dim.sensitivity_squared(1, 2, "add_remove") == Fraction(4, 3) * Fraction(5, 3)
+    with pytest.raises(TypeError, match="tree"):
+        calibrate_general_tree("not a tree", 1, "0.1")

@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
+import numpy as np
 import sympy
 
-from reference._validate import check_depth, positive_fraction
+from reference._validate import check_depth, check_positive_int, positive_fraction
 from reference.exact import cip_ranges
 
 Workload = Literal["ranges", "nodal"]
@@ -91,3 +92,28 @@ def root_mean_square_error(depth: int, sigma_squared: object, workload: Workload
     side compares with Definition 3.11."""
     variances = workload_variances(depth, workload)
     return positive_fraction(sigma_squared, "sigma_squared") * variances.total / variances.queries
+
+
+def nodal_workload(depth: int) -> np.ndarray:
+    """The (2n − 1) x n 0/1 matrix of all tree-node queries, rows in level order (node (l, p) at row
+    2**l − 1 + p), as exact integers (int64)."""
+    depth = check_depth(depth, maximum=cip_ranges.MAX_ALL_RANGES_DEPTH)
+    n = 1 << depth
+    matrix = np.zeros(((2 << depth) - 1, n), dtype=np.int64)
+    for level in range(depth + 1):
+        width = 1 << (depth - level)
+        for position in range(1 << level):
+            matrix[(1 << level) - 1 + position, position * width : (position + 1) * width] = 1
+    return matrix
+
+
+def range_workload(length: int) -> np.ndarray:
+    """The n(n+1)/2 x n 0/1 matrix of all contiguous ranges, rows in lexicographic (first, last) order, int64."""
+    n = check_positive_int(length, "length")
+    if n > 4096:
+        raise ValueError(f"length must be at most 4096 for the dense range workload, got {n}")
+    rows = [(a, b) for a in range(n) for b in range(a, n)]
+    matrix = np.zeros((len(rows), n), dtype=np.int64)
+    for row, (a, b) in enumerate(rows):
+        matrix[row, a : b + 1] = 1
+    return matrix
