@@ -943,12 +943,35 @@ def cip_claims() -> list[Claim]:
     return [
         c(
             PAPER,
+            "Definitions 2.1–2.3",
+            "the mechanism W(x + noise) is unbiased (E = Wx), statistically transparent (its output law is known in "
+            "closed form) and consistent (answers are W x' for one x')",
+            M.STATISTICAL,
+            check_definitions_2,
+        ),
+        c(
+            PAPER,
+            "Remark 2.4",
+            "consistency requires the output in the column space of W; Wx + e is inconsistent unless e is in that "
+            "column space",
+            M.EXHAUSTIVE,
+            check_remark_2_4,
+        ),
+        c(
+            PAPER,
             "Definition 3.1",
             "C_1 = [[1, −1/2], [−1/2, 1]] and C_{i+1} has diagonal blocks C_i and off-diagonal "
             "blocks −J_i/2^(2i+1); renderings 000 (LaTeX) and 001 (OCR) disagree on the exponent",
             M.EXHAUSTIVE,
             check_definition_3_1,
             "Both readings are built exactly and tested against Theorem 3.3.",
+        ),
+        c(
+            PAPER,
+            "Definition 3.2",
+            "the mechanism outputs x + σZ with Z ~ N(0, C_k)",
+            M.STATISTICAL,
+            check_definition_3_2,
         ),
         c(
             PAPER,
@@ -994,6 +1017,13 @@ def cip_claims() -> list[Claim]:
             "O(log n) worst case and O(1) amortised, with the same covariance",
             M.STATISTICAL,
             check_remark_3_6,
+        ),
+        c(
+            PAPER,
+            "Remark 3.7",
+            "the covariance C_k is a feasible solution of the optimisation of [43] (equal variance on tree nodes)",
+            M.NONE,
+            check_remark_3_7,
         ),
         c(
             PAPER,

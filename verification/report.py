@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from verification.completeness import coverage
 from verification.registry import Budget, Registry, Result, Status
 
 PAPERS = {
@@ -99,6 +100,15 @@ def markdown_report(results: list[Result], plots: list[tuple[str, str]], seconds
         out.append(f"| {paper} | {row['total']} | " + " | ".join(str(row[s.value]) for s in STATUS_ORDER) + " |")
     out += ["", "Papers:", ""]
     out += [f"- **{key}**: {title}" for key, title in PAPERS.items()]
+    out += ["", "Coverage (numbered statements found in the paper's text, compared with the registry):", ""]
+    for paper in dict.fromkeys(r.claim.paper for r in results):
+        found = coverage(paper, [r.claim.number for r in results if r.claim.paper == paper])
+        if found is None:
+            out.append(f"- {paper}: the paper's text is not available here (set REFERENCE_PAPERS); not scanned")
+        elif found.missing:
+            out.append(f"- {paper}: {len(found.found)} found in {found.source}; MISSING: {', '.join(found.missing)}")
+        else:
+            out.append(f"- {paper}: {len(found.found)} found in {found.source}; every one has an entry")
     refuted = [r for r in results if r.outcome.status is Status.REFUTED]
     if refuted:
         out += ["", "## What the checks refute", ""]
