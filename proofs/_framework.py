@@ -29,3 +29,10 @@ class ProofRecord:
         if not holds:
             raise ProofFailure(f"{self.paper} {self.number}: step failed: {description}")
         self.steps.append(description)
+
+
+def print_record(record: ProofRecord) -> None:
+    """Print a proof's statement and numbered steps (what each program does when run as a script)."""
+    print(f"{record.paper} {record.number}: {record.statement}")
+    for number, description in enumerate(record.steps, 1):
+        print(f"  {number}. {description}")

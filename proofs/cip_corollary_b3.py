@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from proofs._framework import ProofRecord
+from proofs._framework import ProofRecord, print_record
 from proofs.cip_common import PAPER, SANITY, is_zero
 
 STATEMENT = "For every depth j >= 0, every diagonal entry of C_j^-1 equals 1 + j/3."
@@ -81,7 +81,4 @@ def prove(claimed_slope: Fraction = Fraction(1, 3), sanity: bool = True) -> Proo
 
 
 if __name__ == "__main__":
-    result = prove()
-    print(f"{result.paper} {result.number}: {result.statement}")
-    for number, description in enumerate(result.steps, 1):
-        print(f"  {number}. {description}")
+    print_record(prove())

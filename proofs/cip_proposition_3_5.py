@@ -41,7 +41,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from proofs._framework import ProofRecord
+from proofs._framework import ProofRecord, print_record
 from proofs.cip_common import (
     PAPER,
     SANITY,
@@ -193,7 +193,4 @@ def prove(
 
 
 if __name__ == "__main__":
-    result = prove()
-    print(f"{result.paper} {result.number}: {result.statement}")
-    for number, description in enumerate(result.steps, 1):
-        print(f"  {number}. {description}")
+    print_record(prove())

@@ -37,7 +37,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from proofs._framework import ProofRecord
+from proofs._framework import ProofRecord, print_record
 from proofs.cip_common import (
     PAPER,
     SANITY,
@@ -188,7 +188,4 @@ def prove(sanity: bool = True) -> ProofRecord:
 
 
 if __name__ == "__main__":
-    result = prove()
-    print(f"{result.paper} {result.number}: {result.statement}")
-    for number, description in enumerate(result.steps, 1):
-        print(f"  {number}. {description}")
+    print_record(prove())

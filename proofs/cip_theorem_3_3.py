@@ -26,7 +26,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from proofs._framework import ProofRecord
+from proofs._framework import ProofRecord, print_record
 from proofs.cip_common import PAPER, SANITY, Exponent, definition_exponent, is_zero, off_diagonal_entry
 
 STATEMENT = (
@@ -97,7 +97,4 @@ def prove(exponent: Exponent = definition_exponent, sanity: bool = True) -> Proo
 
 
 if __name__ == "__main__":
-    result = prove()
-    print(f"{result.paper} {result.number}: {result.statement}")
-    for number, description in enumerate(result.steps, 1):
-        print(f"  {number}. {description}")
+    print_record(prove())

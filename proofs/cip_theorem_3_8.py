@@ -38,7 +38,7 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb
 
-from proofs._framework import ProofRecord
+from proofs._framework import ProofRecord, print_record
 from proofs.cip_common import PAPER, SANITY, WordRewriter, is_zero
 
 STATEMENT = (
@@ -198,7 +198,4 @@ def prove(numerator_constant: int | Fraction = 2, sanity: bool = True) -> ProofR
 
 
 if __name__ == "__main__":
-    result = prove()
-    print(f"{result.paper} {result.number}: {result.statement}")
-    for number, description in enumerate(result.steps, 1):
-        print(f"  {number}. {description}")
+    print_record(prove())

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from proofs._framework import ProofRecord
+from proofs._framework import ProofRecord, print_record
 from proofs.cip_common import PAPER, is_zero
 
 STATEMENT = (
@@ -62,7 +62,4 @@ def prove(claimed_coefficient: Fraction = Fraction(2, 3)) -> ProofRecord:
 
 
 if __name__ == "__main__":
-    result = prove()
-    print(f"{result.paper} {result.number}: {result.statement}")
-    for number, description in enumerate(result.steps, 1):
-        print(f"  {number}. {description}")
+    print_record(prove())
