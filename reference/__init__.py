@@ -15,7 +15,16 @@ The exact layer lives in :mod:`reference.exact` (``cip_matrix``, ``cip_ranges``,
 calibrations in :mod:`reference.privacy`. The names below are the entry points.
 """
 
-from reference.calibration import CascadeCalibration, GaussianCalibration, calibrate_cascade, calibrate_gaussian
+from reference.calibration import (
+    CascadeCalibration,
+    GaussianCalibration,
+    StructuredCalibration,
+    calibrate_cascade,
+    calibrate_gaussian,
+    calibrate_general_tree,
+    calibrate_two_dim,
+    calibrated_stream,
+)
 from reference.exact import cip_errors, cip_matrix, cip_ranges
 from reference.exact.cip_ranges import RangeStatistics, all_range_statistics, range_variance
 from reference.numeric.cascade import cascade_leaves, cascade_tree, level_view
@@ -50,11 +59,15 @@ __all__ = [
     "GaussianVerdict",
     "RangeStatistics",
     "StreamingCascade",
+    "StructuredCalibration",
     "__version__",
     "all_range_statistics",
     "balanced_tree",
     "calibrate_cascade",
     "calibrate_gaussian",
+    "calibrate_general_tree",
+    "calibrate_two_dim",
+    "calibrated_stream",
     "cascade_leaves",
     "cascade_sensitivity_squared",
     "cascade_tree",

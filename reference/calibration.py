@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 from reference._validate import (
     Neighbours,
@@ -23,6 +25,9 @@ from reference.exact import cip_matrix
 from reference.privacy.certified import CertifiedReal
 from reference.privacy.gaussian import ExactSigma, sigma_classical, sigma_exact, sigma_theorem_3_9
 from reference.privacy.sensitivity import cascade_sensitivity_squared
+
+if TYPE_CHECKING:
+    from reference.numeric.streaming import StreamingCascade
 
 
 @dataclass(frozen=True)
@@ -216,3 +221,32 @@ def calibrate_two_dim(
     relation = check_neighbours(neighbours)
     sensitivity = cip_two_dim.sensitivity_squared(row_depth, column_depth, relation)
     return _structured(f"two-dimensional grid, depths {row_depth} x {column_depth}", sensitivity, eps, target, relation)
+
+
+def calibrated_stream(
+    horizon: int,
+    epsilon: object,
+    delta: object,
+    neighbours: str = "add_remove",
+    rng: np.random.Generator | int | None = None,
+) -> tuple[StreamingCascade, ExactSigma]:
+    """A :class:`reference.numeric.streaming.StreamingCascade` whose σ is fixed from ``horizon`` (Remark 3.6).
+
+    The first ``horizon`` outputs are the first ``horizon`` leaves of the cascade on the perfect tree of depth
+    ``(horizon − 1).bit_length()``, so the calibration is that of the padded release of that tree (Δ² from
+    ``reference.exact.cip_general_tree.padded_sensitivity_squared``); the stream refuses to run past the
+    horizon. σ is the exact smallest σ, rounded up to the next float. Returns the stream and its certificate.
+    """
+    from reference._validate import check_positive_int
+    from reference.exact import cip_general_tree
+    from reference.numeric.streaming import StreamingCascade
+
+    length = check_positive_int(horizon, "horizon")
+    eps = positive_fraction(epsilon, "epsilon")
+    target = open_unit_fraction(delta, "delta")
+    relation = check_neighbours(neighbours)
+    certificate = sigma_exact(eps, target, cip_general_tree.padded_sensitivity_squared(length, relation))
+    sigma = float(certificate.sigma)
+    if Fraction(sigma) < certificate.sigma:
+        sigma = float(np.nextafter(sigma, np.inf))
+    return StreamingCascade(sigma, rng, horizon=length), certificate

@@ -100,3 +100,16 @@ def test_structured_calibrations() -> None:
     assert cip_two_dim.sensitivity_squared(1, 2, "add_remove") == Fraction(4, 3) * Fraction(5, 3)
     with pytest.raises(TypeError, match="tree"):
         calibrate_general_tree("not a tree", 1, "0.1")
+
+
+def test_calibrated_stream_refuses_past_horizon() -> None:
+    from reference.calibration import calibrated_stream
+
+    stream, certificate = calibrated_stream(5, 1, "1e-6", rng=1)
+    assert Fraction(stream.sigma) >= certificate.sigma
+    # Δ² of the padded release of depth 3 under add/remove is 1 + 3/3 = 2
+    assert certificate.sensitivity_squared == 2
+    values = [stream.next_noise() for _ in range(5)]
+    assert len(values) == 5
+    with pytest.raises(ValueError, match="horizon"):
+        stream.next_noise()
