@@ -454,32 +454,14 @@ def check_algorithm_4(budget: Budget) -> Outcome:
 
 
 def check_d3_example(_: Budget) -> Outcome:
-    import sympy
+    from verification import general_tree_checks
 
-    r3 = sympy.sqrt(3)
-    q = sympy.Rational(1, 4)
-    rows = {
-        "X00": (q, r3 * q, r3 * q, 3 * q),
-        "X01": (q, -r3 * q, r3 * q, -3 * q),
-        "X10": (q, r3 * q, -r3 * q, -3 * q),
-        "X11": (q, -r3 * q, -r3 * q, 3 * q),
-    }
-
-    def add(*names: str) -> tuple[sympy.Expr, ...]:
-        return tuple(sympy.simplify(sum(rows[n][i] for n in names)) for i in range(4))
-
-    def variance(coefficients: tuple[sympy.Expr, ...]) -> sympy.Expr:
-        return sympy.simplify(sum(c**2 for c in coefficients))
-
-    sums = [add(n) for n in rows] + [add("X00", "X01"), add("X10", "X11"), add("X00", "X10"), add("X01", "X11")]
-    sums.append(add("X00", "X01", "X10", "X11"))
-    unit = all(variance(s) == 1 for s in sums)
-    column_identities = add("X00", "X10") == (q * 2, r3 / 2, 0, 0) and add("X01", "X11") == (q * 2, -r3 / 2, 0, 0)
+    result = general_tree_checks.check_two_by_two_example()
     return verdict(
-        unit and column_identities,
-        scope="symbolic in the iid standard normals X, Y, Z, W",
-        evidence="every cell, every row sum, every column sum and the total have coefficient vectors of unit norm; "
-        "X00 + X10 = X0 and X01 + X11 = X1",
+        result.passed,
+        scope="symbolic in the iid standard normals X, Y, Z, W (coefficients in Q(√3), sympy)",
+        evidence=f"{result.detail}: every cell, row sum, column sum and the total are N(0, 1), X00 + X10 = X0, "
+        "X01 + X11 = X1, and the covariance is C_1 ⊗ C_1",
         method=Method.PROOF,
     )
 
