@@ -20,6 +20,8 @@ from verification.registry import Budget, Registry, Result, Status
 
 PAPERS = {
     "CIP": "Dharangutte, Gao, Gong, Wang — Differentially Private Range Queries with Correlated Input Perturbation",
+    "KARY": "Andersson, Pagh, Steiner, Torkamani — Count on Your Elders: Laplace vs Gaussian Noise (so far: §1 "
+    "constants, §5 and Appendix A; the mechanisms come with issue 4)",
 }
 
 STATUS_ORDER = [Status.PROVED, Status.VERIFIED, Status.REFUTED, Status.NOT_CHECKABLE, Status.ERROR]
@@ -28,9 +30,11 @@ STATUS_ORDER = [Status.PROVED, Status.VERIFIED, Status.REFUTED, Status.NOT_CHECK
 def build_registry() -> Registry:
     """Every registered claim, paper by paper."""
     from verification.claims_cip import cip_claims
+    from verification.claims_kary import kary_claims
 
     registry = Registry()
     registry.extend(cip_claims())
+    registry.extend(kary_claims())
     return registry
 
 

@@ -1,0 +1,376 @@
+"""Zero-concentrated DP (ρ-zCDP): the ρ of (discrete) Gaussian noise, composition, and conversions to (ε, δ)-DP.
+
+Conventions
+-----------
+σ is a standard deviation (``sigma_squared = σ²``); for the discrete Gaussian N_Z(0, σ²) with
+``P[x] ∝ exp(-x²/(2σ²))`` σ² is a scale, not the variance. ``sensitivity_squared`` is Δ², the largest squared
+ℓ2 change of the query between neighbours under the neighbouring relation in use (``add_remove`` or
+``substitution``: the caller derives Δ² for its relation, see :mod:`reference.privacy.inftda`). ``log`` is
+natural. Inputs are exact rationals (int, Fraction, or strings such as ``"1/3"``, ``"1e-6"``); floats are
+refused.
+
+Facts used (each checked by ``proofs/tda_privacy_accounting.py``, the tests, or both)
+-----------------------------------------------------------------------------------
+* Gaussian mechanism, N(0, σ²) per coordinate, ℓ2 sensitivity Δ: (Δ²/(2σ²))-zCDP (Bun & Steinke 2016,
+  Proposition 1.6).
+* Discrete Gaussian, integer-valued query, independent N_Z(0, σ²) per coordinate, ℓ2 sensitivity Δ:
+  (Δ²/(2σ²))-zCDP (Canonne, Kamath & Steinke 2020, Theorem 4 in one dimension, Theorem 14 for vectors).
+* Adaptive composition adds the ρ's (Bun & Steinke 2016, Lemma 2.3).
+* Simple conversion: ρ-zCDP implies (ρ + 2 sqrt(ρ log(1/δ)), δ)-DP for every δ in (0, 1) (Bun & Steinke 2016,
+  Proposition 1.3); equivalently δ = exp(-(ε - ρ)²/(4ρ)) for ε >= ρ.
+* Tight conversion (Canonne, Kamath & Steinke 2020, Corollary 13): ρ-zCDP implies (ε, δ)-DP for ε >= 0 and
+
+      δ = inf_{α>1} exp((α-1)(αρ-ε)) / (α-1) · (1 - 1/α)^α,
+
+  equivalently ε = inf_{α>1} αρ + (log(1/δ) + (α-1) log(1 - 1/α) - log α)/(α - 1). Every α > 1 gives a valid
+  pair; the factor (1-1/α)^α/(α-1) = (1-1/α)^(α-1)/α < 1 makes it never worse than the simple conversion.
+
+Rigour
+------
+Irrational results are :class:`~reference.privacy.certified.CertifiedReal` enclosures computed with Arb ball
+arithmetic (python-flint), whose error bounds are rigorous. For the tight conversion the optimal order α is
+bracketed by certified bisection on the sign of the derivative (both objectives are strictly convex in α: with
+t = α - 1 the ε objective's derivative vanishes where ρt² + log(1+t) = log(1/δ), the δ objective's where
+(2t+1)ρ - ε + log(t/(1+t)) = 0, each strictly increasing in t). The enclosure's ``upper`` end is the objective
+at a rational α (a valid ε or δ, attained), its ``lower`` end the Arb lower bound of the objective over the
+whole bracket (so the exact infimum lies between them). A ρ reported as sufficient is certified: for the
+closed form :func:`rho_from_epsilon_delta` use its ``lower`` end; :func:`rho_from_epsilon_delta_tight` returns
+``[certified sufficient, certified insufficient]``. A comparison is never decided from a ball containing the
+threshold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+
+from flint import arb, fmpq
+
+from reference._validate import fraction_text, open_unit_fraction, positive_fraction
+from reference.privacy.certified import CertifiedReal, working_precision
+from reference.privacy.discrete_gaussian_profile import (
+    discrete_gaussian_delta,
+    discrete_gaussian_epsilon,
+    nonnegative_fraction,
+)
+
+TARGET_ACCURACY_BITS = 80
+START_PRECISION = 192
+MAX_PRECISION = 1 << 12
+#: Relative width of the α bracket (well below the 80-bit target, so the bracket never limits the enclosure).
+_ORDER_BITS = 110
+#: Default relative width of the ρ bracket: narrow enough that its 20-digit decimal is backed by the bracket.
+DEFAULT_TOLERANCE = Fraction(1, 10**22)
+
+
+class UndecidedComparisonError(ArithmeticError):
+    """A certified comparison could not be decided within MAX_PRECISION bits."""
+
+
+def _ball(value: Fraction) -> arb:
+    return arb(fmpq(value.numerator, value.denominator))
+
+
+# ------------------------------------------------------------------------------------------ ρ of mechanisms
+
+
+def rho_gaussian(sigma_squared: object, sensitivity_squared: object) -> Fraction:
+    """ρ = Δ²/(2σ²) of the Gaussian mechanism N(0, σ²) per coordinate at ℓ2 sensitivity Δ (exact).
+
+    Bun & Steinke 2016, Proposition 1.6. ``sigma_squared`` (σ², σ a standard deviation) and
+    ``sensitivity_squared`` (Δ² for the neighbouring relation in use) are positive exact rationals.
+    """
+    scale = positive_fraction(sigma_squared, "sigma_squared")
+    d2 = positive_fraction(sensitivity_squared, "sensitivity_squared")
+    return d2 / (2 * scale)
+
+
+def rho_discrete_gaussian(sigma_squared: object, sensitivity_squared: object) -> Fraction:
+    """ρ = Δ²/(2σ²) of independent discrete Gaussians N_Z(0, σ²) on an integer-valued query (exact).
+
+    Canonne, Kamath & Steinke 2020, Theorem 4 (one coordinate) and Theorem 14 (a vector of independent
+    N_Z(0, σ²), ℓ2 sensitivity Δ). Precondition: the query is integer-valued, so Δ² (a sum of squared integer
+    changes) is a positive integer; a non-integer ``sensitivity_squared`` is refused. σ² is the scale of
+    ``P[x] ∝ exp(-x²/(2σ²))``, any positive rational.
+    """
+    scale = positive_fraction(sigma_squared, "sigma_squared")
+    d2 = positive_fraction(sensitivity_squared, "sensitivity_squared")
+    if d2.denominator != 1:
+        raise ValueError(
+            "sensitivity_squared must be a positive integer for an integer-valued query (a sum of squared "
+            f"integer changes), got {fraction_text(d2)}"
+        )
+    return d2 / (2 * scale)
+
+
+def sigma_squared_for_rho(rho: object, sensitivity_squared: object) -> Fraction:
+    """The σ² = Δ²/(2ρ) at which (discrete) Gaussian noise is exactly ρ-zCDP at ℓ2 sensitivity Δ (exact)."""
+    budget = positive_fraction(rho, "rho")
+    d2 = positive_fraction(sensitivity_squared, "sensitivity_squared")
+    return d2 / (2 * budget)
+
+
+def compose_rho(*rhos: object) -> Fraction:
+    """Σ ρ_i: adaptive composition of ρ_i-zCDP mechanisms is (Σ ρ_i)-zCDP (Bun & Steinke 2016, Lemma 2.3)."""
+    if not rhos:
+        raise ValueError("rhos must name at least one zCDP parameter")
+    return sum((positive_fraction(value, f"rhos[{index}]") for index, value in enumerate(rhos)), Fraction(0))
+
+
+# ------------------------------------------------------------------------------------------ Arb helpers
+
+
+def _enclose(compute: Callable[[], arb], label: str) -> CertifiedReal:
+    """Evaluate an Arb expression at rising precision until it has TARGET_ACCURACY_BITS relative bits."""
+    precision = START_PRECISION
+    while precision <= MAX_PRECISION:
+        with working_precision(precision):
+            ball = compute()
+        if ball.is_finite() and ball.rel_accuracy_bits() >= TARGET_ACCURACY_BITS:
+            return CertifiedReal.from_arb(ball)
+        precision *= 2
+    raise UndecidedComparisonError(f"could not enclose {label} to {TARGET_ACCURACY_BITS} bits")
+
+
+def _log_inverse(delta: Fraction) -> arb:
+    return _ball(1 / delta).log()
+
+
+def _sign(ball: arb) -> int | None:
+    """+1 / -1 when the ball lies strictly on one side of 0, else None (undecided)."""
+    if ball > 0:
+        return 1
+    if ball < 0:
+        return -1
+    return None
+
+
+def _bracket_order(derivative: Callable[[Fraction], arb]) -> tuple[Fraction, Fraction]:
+    """Bracket [low, high] (t = α - 1 > 0) around the unique root of an increasing function of t.
+
+    ``derivative(t)`` must be negative for t below the root and positive above it, and -> -oo as t -> 0+.
+    Certified bisection: ``low`` stays certified negative (or 0), ``high`` certified positive; an undecided
+    midpoint stops the search with the current (valid) bracket.
+    """
+    low, high = Fraction(0), Fraction(1)
+    while _sign(derivative(high)) != 1:
+        low, high = high, 2 * high
+        if high > Fraction(2) ** 4000:
+            raise UndecidedComparisonError("could not bracket the optimal Rényi order")
+    while low == 0 or high - low > high / Fraction(2) ** _ORDER_BITS:
+        middle = (low + high) / 2
+        sign = _sign(derivative(middle))
+        if sign is None:
+            break
+        if sign > 0:
+            high = middle
+        else:
+            low = middle
+        if low == 0 and high < Fraction(1, 2) ** 4000:
+            break
+    return low, high
+
+
+def _objective_enclosure(objective: Callable[[arb], arb], low: Fraction, high: Fraction) -> tuple[arb, arb]:
+    """(value at the rational midpoint, value over the whole bracket) of an objective of t = α - 1."""
+    middle = (low + high) / 2
+    at_point = objective(_ball(middle))
+    if low == 0:  # the root was not separated from t = 0: no lower bound from the bracket
+        return at_point, arb(0).union(at_point)
+    return at_point, objective(_ball(low).union(_ball(high)))
+
+
+def _tight_enclosure(
+    objective: Callable[[arb], arb], derivative: Callable[[Fraction], arb], label: str
+) -> tuple[CertifiedReal, CertifiedReal]:
+    """(enclosure of the objective at a rational order, enclosure over the bracket of the optimal order)."""
+    precision = START_PRECISION
+    while precision <= MAX_PRECISION:
+        with working_precision(precision):
+            low, high = _bracket_order(derivative)
+            at_point, over_bracket = _objective_enclosure(objective, low, high)
+        if at_point.is_finite() and over_bracket.is_finite():
+            point = CertifiedReal.from_arb(at_point)
+            bracket = CertifiedReal.from_arb(over_bracket)
+            width = point.upper - bracket.lower
+            scale = max(abs(point.upper), abs(bracket.lower))
+            if scale == 0 or width <= scale / Fraction(2) ** TARGET_ACCURACY_BITS or precision * 2 > MAX_PRECISION:
+                return point, bracket
+        precision *= 2
+    raise UndecidedComparisonError(f"could not enclose {label}")
+
+
+# ------------------------------------------------------------------------------------------ conversions
+
+
+def epsilon_from_rho_simple(rho: object, delta: object) -> CertifiedReal:
+    """Enclosure of ε = ρ + 2 sqrt(ρ log(1/δ)) (Bun & Steinke 2016, Proposition 1.3).
+
+    ρ-zCDP implies (ε, δ)-DP; quote the ``upper`` end (a certified upper bound of this ε).
+    """
+    budget = positive_fraction(rho, "rho")
+    target = open_unit_fraction(delta, "delta")
+    return _enclose(
+        lambda: _ball(budget) + 2 * (_ball(budget) * _log_inverse(target)).sqrt(), "the simple zCDP epsilon"
+    )
+
+
+def delta_from_rho_simple(rho: object, epsilon: object) -> CertifiedReal:
+    """Enclosure of δ = exp(-(ε - ρ)²/(4ρ)) for ε >= ρ (1 for ε < ρ): the inverse of the simple conversion."""
+    exponent = log_delta_from_rho_simple(rho, epsilon)
+    if exponent == 0:
+        return CertifiedReal(Fraction(1), Fraction(1))
+    return _enclose(lambda: _ball(exponent).exp(), "the simple zCDP delta")
+
+
+def _tight_epsilon(budget: Fraction, target: Fraction) -> tuple[CertifiedReal, CertifiedReal]:
+    """(ε at a rational order: valid and attained, enclosure of the objective over the optimal-order bracket)."""
+
+    def objective(t: arb) -> arb:  # α = 1 + t: αρ + (log(1/δ) - log α)/(α - 1) + log(1 - 1/α)
+        rho_ball, log_inv = _ball(budget), _log_inverse(target)
+        alpha = 1 + t
+        return alpha * rho_ball + (log_inv - alpha.log()) / t + t.log() - alpha.log()
+
+    def derivative(t: Fraction) -> arb:  # d/dα of the objective times (α - 1)²: ρt² + log(1 + t) - log(1/δ)
+        return _ball(budget) * _ball(t * t) + _ball(1 + t).log() - _log_inverse(target)
+
+    return _tight_enclosure(objective, derivative, "the tight zCDP epsilon")
+
+
+def epsilon_from_rho_tight(rho: object, delta: object) -> CertifiedReal:
+    """Enclosure of the optimal ε of the tight conversion (Canonne, Kamath & Steinke 2020, Corollary 13).
+
+    ρ-zCDP implies (ε, δ)-DP with ε = inf_{α>1} αρ + (log(1/δ) + (α-1) log(1 - 1/α) - log α)/(α - 1).
+    ``upper`` is that expression at a rational α near the optimum, rounded up: a certified valid ε to quote.
+    ``lower`` is a certified lower bound of the infimum. Clipped at 0 (ε < 0 means (0, δ)-DP).
+    """
+    budget = positive_fraction(rho, "rho")
+    target = open_unit_fraction(delta, "delta")
+    point, bracket = _tight_epsilon(budget, target)
+    lower = max(min(bracket.lower, point.upper), Fraction(0))
+    return CertifiedReal(lower, max(point.upper, Fraction(0)))
+
+
+def log_delta_from_rho(rho: object, epsilon: object) -> CertifiedReal:
+    """Enclosure of log δ for the tight conversion (CKS 2020, Corollary 13), without clipping at δ <= 1.
+
+    log δ = inf_{α>1} (α-1)(αρ-ε) + α log(1 - 1/α) - log(α - 1). ``upper`` is the value at a rational α near the
+    optimum (certified valid), ``lower`` a certified lower bound of the infimum. Useful when δ is too small
+    for an exact enclosure (below about 1e-315653).
+    """
+    budget = positive_fraction(rho, "rho")
+    eps = nonnegative_fraction(epsilon, "epsilon")
+
+    def objective(t: arb) -> arb:  # α = 1 + t: t((1+t)ρ - ε) + (1+t) log(t/(1+t)) - log t
+        alpha = 1 + t
+        return t * (alpha * _ball(budget) - _ball(eps)) + alpha * (t.log() - alpha.log()) - t.log()
+
+    def derivative(t: Fraction) -> arb:  # d/dα log δ(α) = (2α - 1)ρ - ε + log(1 - 1/α), α = 1 + t
+        return _ball((2 * t + 1) * budget - eps) + _ball(t / (1 + t)).log()
+
+    point, bracket = _tight_enclosure(objective, derivative, "the tight zCDP log delta")
+    return CertifiedReal(min(bracket.lower, point.upper), point.upper)
+
+
+def _exp_enclosure(log_value: CertifiedReal) -> CertifiedReal:
+    """[exp(lower), exp(upper)] rounded outward (exp is increasing), clipped to [0, 1]."""
+    with working_precision(START_PRECISION):
+        low = CertifiedReal.from_arb(_ball(log_value.lower).exp()).lower
+        high = CertifiedReal.from_arb(_ball(log_value.upper).exp()).upper
+    return CertifiedReal(min(max(low, Fraction(0)), Fraction(1)), min(high, Fraction(1)))
+
+
+def delta_from_rho(rho: object, epsilon: object) -> CertifiedReal:
+    """Enclosure of the optimal δ of the tight conversion (Canonne, Kamath & Steinke 2020, Corollary 13).
+
+    δ = inf_{α>1} exp((α-1)(αρ-ε)) (1 - 1/α)^α/(α - 1) for ε >= 0. ``upper`` is the expression at a rational α
+    near the optimum (certified, valid: ρ-zCDP implies (ε, upper)-DP); ``lower`` a certified lower bound of the
+    infimum. Clipped at 1. For δ below about 1e-315653 use :func:`log_delta_from_rho`.
+    """
+    return _exp_enclosure(log_delta_from_rho(rho, epsilon))
+
+
+def log_delta_from_rho_simple(rho: object, epsilon: object) -> Fraction:
+    """log δ = -(ε - ρ)²/(4ρ) of the simple conversion for ε >= ρ (0 for ε < ρ), exact."""
+    budget = positive_fraction(rho, "rho")
+    eps = nonnegative_fraction(epsilon, "epsilon")
+    gap = max(eps - budget, Fraction(0))
+    return -gap * gap / (4 * budget)
+
+
+def rho_from_epsilon_delta(epsilon: object, delta: object) -> CertifiedReal:
+    """Enclosure of the largest ρ with ρ + 2 sqrt(ρ log(1/δ)) <= ε: ρ = (sqrt(ε + log(1/δ)) - sqrt(log(1/δ)))².
+
+    The unique positive root of the simple conversion (proved in ``proofs/tda_privacy_accounting.py``). Its
+    ``lower`` end is certified sufficient: ρ-zCDP with ρ = lower implies (ε, δ)-DP. Computed as
+    ε² / (sqrt(ε + L) + sqrt(L))² (the same number, without cancellation).
+    """
+    eps = positive_fraction(epsilon, "epsilon")
+    target = open_unit_fraction(delta, "delta")
+
+    def compute() -> arb:
+        log_inv = _log_inverse(target)
+        return _ball(eps * eps) / ((_ball(eps) + log_inv).sqrt() + log_inv.sqrt()) ** 2
+
+    return _enclose(compute, "rho from (epsilon, delta)")
+
+
+def _tight_sufficient(budget: Fraction, eps: Fraction, target: Fraction) -> bool | None:
+    """True: certified ε_tight(ρ) <= ε; False: certified inf > ε; None: undecided."""
+    point, bracket = _tight_epsilon(budget, target)
+    if point.certainly_le(eps):
+        return True
+    if bracket.certainly_gt(eps):
+        return False
+    return None
+
+
+def rho_from_epsilon_delta_tight(epsilon: object, delta: object, tolerance: object = DEFAULT_TOLERANCE) -> CertifiedReal:
+    """``[lower, upper]`` around the largest ρ for which the tight conversion (CKS Corollary 13) gives (ε, δ).
+
+    ``lower`` is certified sufficient (the certified ε of :func:`epsilon_from_rho_tight` at ``lower`` is
+    <= ε, at a rational order), ``upper`` certified insufficient (the certified lower bound of the infimum over
+    α is > ε). Rational bisection to relative width ``tolerance`` in (0, 1); starts from the simple closed form,
+    which is sufficient for the tight conversion as well (so ``lower`` >= :func:`rho_from_epsilon_delta`).
+    """
+    eps = positive_fraction(epsilon, "epsilon")
+    target = open_unit_fraction(delta, "delta")
+    tol = open_unit_fraction(tolerance, "tolerance")
+    low = rho_from_epsilon_delta(eps, target).lower
+    if _tight_sufficient(low, eps, target) is not True:
+        raise UndecidedComparisonError("the simple closed-form rho was not certified sufficient for the tight bound")
+    high = 2 * low
+    while (verdict := _tight_sufficient(high, eps, target)) is not False:
+        if verdict:  # an undecided 'high' is never used as the sufficient end
+            low = high
+        high = 2 * high
+    while high - low > tol * high:
+        middle = (low + high) / 2
+        verdict = _tight_sufficient(middle, eps, target)
+        if verdict is None:
+            break
+        if verdict:
+            low = middle
+        else:
+            high = middle
+    return CertifiedReal(low, high)
+
+
+__all__ = [
+    "DEFAULT_TOLERANCE",
+    "UndecidedComparisonError",
+    "compose_rho",
+    "delta_from_rho",
+    "delta_from_rho_simple",
+    "discrete_gaussian_delta",
+    "discrete_gaussian_epsilon",
+    "epsilon_from_rho_simple",
+    "epsilon_from_rho_tight",
+    "log_delta_from_rho",
+    "log_delta_from_rho_simple",
+    "rho_discrete_gaussian",
+    "rho_from_epsilon_delta",
+    "rho_from_epsilon_delta_tight",
+    "rho_gaussian",
+    "sigma_squared_for_rho",
+]
