@@ -77,6 +77,16 @@ def _cmd_calibrate_gaussian(args: argparse.Namespace) -> dict[str, Any]:
     return calibrate_gaussian(args.sensitivity, args.epsilon, args.delta).as_dict()
 
 
+def _cmd_calibrate_inftda(args: argparse.Namespace) -> dict[str, Any]:
+    from reference.privacy.inftda import inftda_calibration, inftda_epsilon
+
+    result: dict[str, Any] = inftda_calibration(args.attributes, args.rho).as_json()
+    if args.delta is not None:
+        result["delta"] = args.delta
+        result["epsilon"] = inftda_epsilon(args.attributes, args.rho, args.delta).as_json()
+    return result
+
+
 def _cmd_cascade_matrix(args: argparse.Namespace) -> dict[str, Any]:
     from reference.exact import cip_matrix
 
@@ -174,6 +184,11 @@ def build_parser() -> argparse.ArgumentParser:
     gaussian_cal.add_argument("--sensitivity", required=True, help="ℓ2 sensitivity Δ > 0 (exact rational)")
     gaussian_cal.add_argument("--epsilon", required=True)
     gaussian_cal.add_argument("--delta", required=True)
+
+    inftda_cal = add(calibrate, "inftda", _cmd_calibrate_inftda, "σ² per level of InfTDA for ρ-zCDP (exact)")
+    inftda_cal.add_argument("--attributes", type=_nonnegative_int, required=True, help="number of attributes d >= 1")
+    inftda_cal.add_argument("--rho", required=True, help="zCDP budget ρ > 0 (exact rational)")
+    inftda_cal.add_argument("--delta", help="also convert to (ε, δ)-DP (tight zCDP conversion, certified)")
 
     cascade = commands.add_parser("cascade", help="the CIP covariance and Cascade Sampling").add_subparsers(
         dest="what", required=True, parser_class=_Parser

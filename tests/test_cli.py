@@ -98,3 +98,13 @@ def test_fraction_output_is_exact(capsys: pytest.CaptureFixture[str]) -> None:
     out = run_json(capsys, "cascade", "matrix", "--depth", "3")
     diag = {Fraction(x) for x in out["inverse_diagonal"]}  # type: ignore[attr-defined]
     assert diag == {Fraction(2)}
+
+
+def test_calibrate_inftda(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "calibrate", "inftda", "--attributes", "4", "--rho", "1/3")
+    # σ² = d/ρ = 4 / (1/3) = 12, so that Δ²/(2σ²) = 2/24 = ρ/d per level
+    assert out["sigma_squared"] == "12"
+    assert out["rho_per_level"] == "1/12" and out["total_rho"] == "1/3"
+    with_delta = run_json(capsys, "calibrate", "inftda", "--attributes", "4", "--rho", "1/3", "--delta", "1e-6")
+    simple = 1 / 3 + 2 * (1 / 3 * np.log(1e6)) ** 0.5  # Bun–Steinke conversion: an upper bound on the tight ε
+    assert 0 < float(with_delta["epsilon"]["decimal"]) <= simple  # type: ignore[index]

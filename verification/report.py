@@ -22,6 +22,8 @@ PAPERS = {
     "CIP": "Dharangutte, Gao, Gong, Wang — Differentially Private Range Queries with Correlated Input Perturbation",
     "KARY": "Andersson, Pagh, Steiner, Torkamani — Count on Your Elders: Laplace vs Gaussian Noise (so far: §1 "
     "constants, §5 and Appendix A; the mechanisms come with issue 4)",
+    "TDA": "Boninsegna — InfTDA: A Simple TopDown Mechanism for Hierarchical Differentially Private Counting Queries "
+    "(so far: the privacy accounting; the mechanism comes with issue 5)",
 }
 
 STATUS_ORDER = [Status.PROVED, Status.VERIFIED, Status.REFUTED, Status.NOT_CHECKABLE, Status.ERROR]
@@ -31,10 +33,12 @@ def build_registry() -> Registry:
     """Every registered claim, paper by paper."""
     from verification.claims_cip import cip_claims
     from verification.claims_kary import kary_claims
+    from verification.claims_tda import tda_claims
 
     registry = Registry()
     registry.extend(cip_claims())
     registry.extend(kary_claims())
+    registry.extend(tda_claims())
     return registry
 
 

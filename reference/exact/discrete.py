@@ -42,7 +42,7 @@ from fractions import Fraction
 
 from flint import arb, ctx, fmpq
 
-from reference._validate import positive_fraction
+from reference._validate import positive_fraction, to_fraction
 from reference.privacy.certified import CertifiedReal, working_precision
 from reference.privacy.gaussian import (
     MAX_PRECISION,
@@ -263,6 +263,17 @@ def discrete_gaussian_variance(sigma_squared: object) -> CertifiedReal:
 
 
 # ---------------------------------------------------------------------------------------------- discrete Laplace
+
+
+def exp_minus(gamma: object) -> CertifiedReal:
+    """Certified ``exp(-γ)`` for a rational ``gamma`` >= 0: the probability that
+    :func:`reference.exact.samplers.bernoulli_exp_minus` returns 1."""
+    value = to_fraction(gamma, "gamma")
+    if value < 0:
+        raise ValueError(f"gamma must be a rational >= 0, got {value}")
+    if value == 0:
+        return CertifiedReal.exact(1)
+    return _probability(lambda: (-_ball(value)).exp(), "exp(-gamma)")
 
 
 def discrete_laplace_pmf(x: object, scale: object) -> CertifiedReal:

@@ -107,13 +107,13 @@ class SeededRandomBits(_RejectionBelow):
             raise TypeError(f"seed must be an integer >= 0, got {seed!r}")
         if int(seed) < 0:
             raise ValueError(f"seed must be an integer >= 0, got {int(seed)}")
-        self.seed = int(seed)
-        self._generator = random.Random(self.seed)
+        self.seed: int = int(seed)
+        self._generator: random.Random = random.Random(self.seed)
 
     def randbits(self, bits: int) -> int:
         """``random.Random(seed).getrandbits(bits)`` on this object's generator (0 for ``bits == 0``)."""
         width = _check_bits(bits)
-        return self._generator.getrandbits(width) if width else 0
+        return int(self._generator.getrandbits(width)) if width else 0
 
     def __repr__(self) -> str:
         return f"SeededRandomBits({self.seed})"
@@ -131,13 +131,13 @@ class ScriptedBits(_RejectionBelow):
     """
 
     def __init__(self, value: int, length: int) -> None:
-        self.length = _check_bits(length)
+        self.length: int = _check_bits(length)
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
             raise TypeError(f"value must be an integer in [0, 2**length), got {value!r}")
         if not 0 <= int(value) < (1 << self.length):
             raise ValueError(f"value must be an integer in [0, 2**length) = [0, {1 << self.length}), got {value}")
-        self.value = int(value)
-        self.used = 0
+        self.value: int = int(value)
+        self.used: int = 0
 
     def randbits(self, bits: int) -> int:
         """The next ``bits`` bits of the script; ``BitsExhausted`` if fewer remain."""
@@ -157,9 +157,9 @@ class CountingBits(_RejectionBelow):
     """
 
     def __init__(self, source: RandomBits) -> None:
-        self.source = check_source(source)
-        self.bits_used = 0
-        self.calls = 0
+        self.source: RandomBits = check_source(source)
+        self.bits_used: int = 0
+        self.calls: int = 0
 
     def randbits(self, bits: int) -> int:
         """The wrapped source's ``randbits(bits)``, counted."""

@@ -171,24 +171,34 @@ def _bracket_order(derivative: Callable[[Fraction], arb]) -> tuple[Fraction, Fra
     return low, high
 
 
-def _objective_enclosure(objective: Callable[[arb], arb], low: Fraction, high: Fraction) -> tuple[arb, arb]:
-    """(value at the rational midpoint, value over the whole bracket) of an objective of t = α - 1."""
+#: A certified lower bound of an objective over t in (0, T], used when the optimal order cannot be separated
+#: from t = 0 (T = the bracket's upper end).
+FloorNearZero = Callable[[Fraction], arb]
+
+
+def _objective_enclosure(
+    objective: Callable[[arb], arb], low: Fraction, high: Fraction, floor_near_zero: FloorNearZero
+) -> tuple[arb, arb]:
+    """(value at the rational midpoint, a ball whose lower end bounds the objective over the whole bracket)."""
     middle = (low + high) / 2
     at_point = objective(_ball(middle))
-    if low == 0:  # the root was not separated from t = 0: no lower bound from the bracket
-        return at_point, arb(0).union(at_point)
+    if low == 0:  # the root lies in (0, high]: bound the objective there instead of evaluating at t = 0
+        return at_point, floor_near_zero(high).union(at_point)
     return at_point, objective(_ball(low).union(_ball(high)))
 
 
 def _tight_enclosure(
-    objective: Callable[[arb], arb], derivative: Callable[[Fraction], arb], label: str
+    objective: Callable[[arb], arb],
+    derivative: Callable[[Fraction], arb],
+    floor_near_zero: FloorNearZero,
+    label: str,
 ) -> tuple[CertifiedReal, CertifiedReal]:
     """(enclosure of the objective at a rational order, enclosure over the bracket of the optimal order)."""
     precision = START_PRECISION
     while precision <= MAX_PRECISION:
         with working_precision(precision):
             low, high = _bracket_order(derivative)
-            at_point, over_bracket = _objective_enclosure(objective, low, high)
+            at_point, over_bracket = _objective_enclosure(objective, low, high, floor_near_zero)
         if at_point.is_finite() and over_bracket.is_finite():
             point = CertifiedReal.from_arb(at_point)
             bracket = CertifiedReal.from_arb(over_bracket)
@@ -234,7 +244,10 @@ def _tight_epsilon(budget: Fraction, target: Fraction) -> tuple[CertifiedReal, C
     def derivative(t: Fraction) -> arb:  # d/dα of the objective times (α - 1)²: ρt² + log(1 + t) - log(1/δ)
         return _ball(budget) * _ball(t * t) + _ball(1 + t).log() - _log_inverse(target)
 
-    return _tight_enclosure(objective, derivative, "the tight zCDP epsilon")
+    def floor_near_zero(_: Fraction) -> arb:  # ε is clipped at 0, so 0 is a valid lower bound of max(0, inf)
+        return arb(0)
+
+    return _tight_enclosure(objective, derivative, floor_near_zero, "the tight zCDP epsilon")
 
 
 def epsilon_from_rho_tight(rho: object, delta: object) -> CertifiedReal:
@@ -268,7 +281,13 @@ def log_delta_from_rho(rho: object, epsilon: object) -> CertifiedReal:
     def derivative(t: Fraction) -> arb:  # d/dα log δ(α) = (2α - 1)ρ - ε + log(1 - 1/α), α = 1 + t
         return _ball((2 * t + 1) * budget - eps) + _ball(t / (1 + t)).log()
 
-    point, bracket = _tight_enclosure(objective, derivative, "the tight zCDP log delta")
+    def floor_near_zero(high: Fraction) -> arb:
+        # for 0 < t <= T <= 1/e: t((1+t)ρ - ε) >= -Tε, t log t >= T log T, -(1+t) log(1+t) >= -(1+T) log(1+T)
+        bound = min(high, Fraction(1, 3))
+        t = _ball(bound)
+        return -t * _ball(eps) + t * t.log() - (1 + t) * (1 + t).log()
+
+    point, bracket = _tight_enclosure(objective, derivative, floor_near_zero, "the tight zCDP log delta")
     return CertifiedReal(min(bracket.lower, point.upper), point.upper)
 
 
