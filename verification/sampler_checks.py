@@ -1,7 +1,7 @@
 """Checks of the samplers (exact :mod:`reference.exact.samplers`, numeric :mod:`reference.numeric.samplers`)
 against the certified probability mass functions of :mod:`reference.exact.discrete`.
 
-Three kinds of check:
+Four kinds of check:
 
 * **Exhaustive** (:func:`check_enumeration`): run an exact sampler on *every* bit string up to ``max_bits``
   (:class:`~reference.exact.randomness.ScriptedBits`; a string is extended only when the sampler asks for more
@@ -27,7 +27,10 @@ Three kinds of check:
     ``detail`` for comparison only.
   - an exact two-sided binomial test per cell (every integer of ``[lo, hi]``, the left tail and the right
     tail as separate cells, whatever their expectation): ``O ~ Binomial(n, p)`` exactly under the null, so
-    this part's false-alarm bound is rigorous (p-values from scipy's incomplete beta function).
+    this part's false-alarm bound is rigorous (p-values from scipy's incomplete beta function);
+  - for the discrete distributions, the largest ``|x|`` seen, ``m``: ``P[max_i |X_i| >= m] <= 2 n P[X >= m]``
+    (certified tail), which catches rare impossible values (say a 40 from ``N_Z(0, 2)``) that the pooled
+    tail cell cannot.
 
   ``p_value = min(1, parts · min(p_pearson, p_binomial, ...))`` with ``p_binomial = min(1, cells · min p_cell)``
   (union bound over the parts; rigorous up to binary64 rounding in evaluating the bounds).
@@ -40,7 +43,10 @@ Three kinds of check:
   p_square)`` with each ``p_· = 2 min(upper bound, lower bound)``. Rigorous up to binary64 rounding in
   evaluating the bound (relative errors ~1e-13 in an exponent of at most a few hundred).
 
-Every check is seeded (exact samplers: :class:`~reference.exact.randomness.SeededRandomBits` ``(seed)``;
+* **Certified facts** (:func:`check_discrete_gaussian_bounds`): CKS Corollary 9 as quoted by InfTDA
+  (Corollary 1): ``Var[Z] <= σ²`` and ``P[Z >= t] <= exp(-t²/(2σ²))``, decided from Arb enclosures.
+
+Every statistical check is seeded (exact samplers: :class:`~reference.exact.randomness.SeededRandomBits` ``(seed)``;
 numeric: ``numpy.random.default_rng(seed)``), takes its sample size as a parameter so the claims registry can
 run a larger budget than the tests, and returns a frozen dataclass with ``passed`` and ``describe()``. Under
 the null hypothesis (the sampler draws from the stated pmf) ``passed`` is False with probability at most
@@ -354,9 +360,13 @@ def fit_to_distribution(
         tail_observed += observed
         tail_p += probability
     pooled.append((f"tails beyond [{lo}, {hi}] pooled", tail_observed, tail_p))
+    # the largest |x| seen: P[max_i |X_i| >= m] <= n P[|X| >= m] = 2 n P[X >= m] (union bound)
+    largest = int(np.max(np.abs(data)))
+    extreme_p = min(1.0, 2.0 * samples * float(dist.tail(largest).upper)) if largest > 0 else 1.0
+    extra = [(f"largest |x| = {largest}", extreme_p)]
     mean = float(np.mean(data))
     detail = f"sample mean {mean:.5g}, sample variance {float(np.var(data)):.6g} vs {_float(dist.variance):.6g}"
-    return _fit_from_cells(name or f"fit to {dist.label}", samples, level, pooled, fine, extra_detail=detail)
+    return _fit_from_cells(name or f"fit to {dist.label}", samples, level, pooled, fine, extra, detail)
 
 
 def check_fit(
@@ -657,3 +667,63 @@ def check_enumeration(kind: object, parameter: object, max_bits: int = 16) -> En
         not failures,
         detail,
     )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Certified facts about the discrete Gaussian (CKS Corollary 9, quoted as InfTDA Corollary 1)
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CertifiedCheck:
+    """A certified comparison over a finite set of cases: ``passed`` iff every case is decided true from
+    rigorous enclosures (never from an enclosure containing the threshold). ``undecided`` lists cases that
+    could not be decided either way (counted as not passed)."""
+
+    name: str
+    cases: int
+    passed: bool
+    counterexample: str | None
+    detail: str
+
+    def describe(self) -> str:
+        """One line: verdict, name and the detail."""
+        return f"{'PASS' if self.passed else 'FAIL'} {self.name}: {self.detail}"
+
+
+def check_discrete_gaussian_bounds(sigma_squared_values: Sequence[object], max_m: int = 60) -> CertifiedCheck:
+    """CKS Corollary 9 / InfTDA Corollary 1 for ``Z ~ N_Z(0, σ²)``: ``Var[Z] <= σ²`` (checked strictly:
+    certified upper end of the variance < σ²) and ``P[Z >= t] <= exp(-t²/(2σ²))`` for every real ``t >= 0``.
+
+    The tail bound is checked for integers ``m = 1..max_m``; that covers every real ``t`` in ``[0, max_m]``:
+    for ``m - 1 < t <= m``, ``P[Z >= t] = P[Z >= m] <= exp(-m²/(2σ²)) <= exp(-t²/(2σ²))`` (``t = 0`` is
+    trivial). Each comparison uses the certified tail's upper end against a certified lower bound of the
+    exponential. The first failing case (smallest σ² in the given order, then smallest ``m``) is reported.
+    """
+    top = check_positive_int(max_m, "max_m")
+    cases = 0
+    worst_ratio = 0.0
+    for raw in sigma_squared_values:
+        s2 = positive_fraction(raw, "sigma_squared")
+        cases += 1
+        variance = discrete.discrete_gaussian_variance(s2)
+        if not variance.upper < s2:
+            example = f"sigma_squared = {s2}: variance enclosure upper end {float(variance.upper)!r} is not < {s2}"
+            return CertifiedCheck("discrete Gaussian variance and tail bounds", cases, False, example, example)
+        for m in range(1, top + 1):
+            cases += 1
+            tail = discrete.discrete_gaussian_tail(m, s2)
+            bound = discrete.exp_minus(Fraction(m * m) / (2 * s2))
+            if not tail.upper <= bound.lower:
+                example = (
+                    f"sigma_squared = {s2}, m = {m}: P[Z >= m] in [{float(tail.lower):.6g}, {float(tail.upper):.6g}], "
+                    f"exp(-m^2/(2 sigma^2)) in [{float(bound.lower):.6g}, {float(bound.upper):.6g}]"
+                )
+                return CertifiedCheck("discrete Gaussian variance and tail bounds", cases, False, example, example)
+            if bound.upper > 0:
+                worst_ratio = max(worst_ratio, float(tail.upper / bound.upper) if bound.upper else 0.0)
+    detail = (
+        f"{cases} certified comparisons: Var < sigma^2 for {len(sigma_squared_values)} values of sigma^2, and "
+        f"P[Z >= m] <= exp(-m^2/(2 sigma^2)) for m = 1..{top} (largest ratio tail/bound {worst_ratio:.4g})"
+    )
+    return CertifiedCheck("discrete Gaussian variance and tail bounds", cases, True, None, detail)

@@ -29,7 +29,7 @@ Differentiating the dual in ``c = 1/(2σ²)`` gives the variance exactly as
 so ``Var[X] < σ²`` for every σ² > 0 (CKS, "The Discrete Gaussian for Differential Privacy", state ``Var <= σ²``;
 InfTDA's Corollary 1 quotes it). :func:`discrete_gaussian_variance` subtracts the enclosure of ``D`` from σ²
 *exactly* (in rationals), so the reported upper end is below σ² whenever ``D`` is above 2**-(2**20) (the
-range :class:`CertifiedReal` keeps exactly: σ² up to about 36 000); beyond that the upper end is σ² itself
+range :class:`CertifiedReal` keeps exactly: σ² up to about 36 800); beyond that the upper end is σ² itself
 (and :func:`discrete_gaussian_variance_deficit` encloses ``D`` as ``[0, 2**-(2**20)]``-wide).
 """
 
@@ -135,14 +135,15 @@ def _normaliser_ball(sigma_squared: Fraction) -> arb:
 def _gaussian_upper_tail_ball(m: int, sigma_squared: Fraction) -> arb:
     """A ball containing ``P[X >= m]`` for ``X ~ N_Z(0, σ²)`` and ``m >= 1``.
 
-    Either the direct sum ``Σ_{y >= m} exp(-c y²) / Z`` or its complement
-    ``(1 - P[0]) / 2 - Σ_{y=1}^{m-1} P[y]``, whichever needs fewer terms.
+    The direct sum ``Σ_{y >= m} exp(-c y²) / Z`` unless it needs more than ``max(m - 1, 1000)`` terms; then
+    the complement ``(1 - P[0]) / 2 - Σ_{y=1}^{m-1} P[y]`` (m - 1 terms; it cancels when the tail is small,
+    which the caller's precision doubling absorbs: that happens only for m above ~ σ·sqrt(2 · 1000 / prec)).
     """
     c = 1 / (2 * _ball(sigma_squared))
     normaliser = _normaliser_ball(sigma_squared)
     budget = _precision() * math.log(2) * 2 * float(sigma_squared)  # ≈ (precision ln 2) / c
     direct_terms = math.sqrt(m * m + budget) - m
-    if direct_terms <= m - 1:
+    if direct_terms <= max(m - 1, 1000):
         return _gaussian_series(c, m, 0, "discrete Gaussian tail") / normaliser
     head = arb(0)
     gauss, step = arb(1), (-c).exp()  # exp(-c y²), exp(-c(2y+1)) at y = 0
@@ -219,7 +220,7 @@ def _nonnegative(enclosure: CertifiedReal) -> CertifiedReal:
 def discrete_gaussian_variance_deficit(sigma_squared: object) -> CertifiedReal:
     """Certified ``D(σ²) = σ² - Var[X] > 0`` for ``X ~ N_Z(0, σ²)`` (Poisson-dual series; module docstring).
 
-    About ``8π²σ⁴ exp(-2π²σ²)`` for large σ² (1.5e-82 at σ² = 10). Below 2**-(2**20) (σ² above about 36 000) the
+    About ``8π²σ⁴ exp(-2π²σ²)`` for large σ² (1.5e-82 at σ² = 10). Below 2**-(2**20) (σ² above about 36 800) the
     enclosure is ``[0, 2**-(2**20)]``-wide, as :class:`CertifiedReal` does not keep such values exactly.
     """
     s2 = positive_fraction(sigma_squared, "sigma_squared")
@@ -234,31 +235,28 @@ def discrete_gaussian_variance(sigma_squared: object) -> CertifiedReal:
 
     For ``σ² <= 1/(2π)`` the direct ratio ``Σ y² e^{-y²/(2σ²)} / Σ e^{-y²/(2σ²)}``; above, ``σ² - D(σ²)`` with
     the enclosure of ``D`` subtracted from σ² exactly, so that the upper end is ``< σ²`` (for σ² up to about
-    36 000; see the module docstring). The precision is doubled until the enclosure is 2**-80 wide (relative)
+    36 800; see the module docstring). The precision is doubled until the enclosure is 2**-80 wide (relative)
     and its upper end is below σ².
     """
     s2 = positive_fraction(sigma_squared, "sigma_squared")
     direct = _direct_is_faster(s2)
     precision = START_PRECISION + TARGET_ACCURACY_BITS
     limit = Fraction(1, 2**TARGET_ACCURACY_BITS)
-    enclosure: CertifiedReal | None = None
     while precision <= MAX_PRECISION:
         with working_precision(precision):
             ball = _direct_variance_ball(s2) if direct else _deficit_ball(s2)
-            positive_deficit = bool(ball > 0)
-        if ball.is_finite():
-            found = _nonnegative(CertifiedReal.from_arb(ball))
-            if not direct:
-                found = CertifiedReal(s2 - found.upper, s2 - found.lower)
-            found = CertifiedReal(found.lower, min(found.upper, s2))  # Var <= σ² (D >= 0): a proved fact
-            enclosure = found
-            narrow = found.lower > 0 and found.relative_width() <= limit
-            if narrow and (found.upper < s2 or (not direct and positive_deficit and found.upper == s2)):
-                # the second case: D > 0 is certified by Arb but below the exactly representable range
+            positive = bool(ball > 0)
+        if ball.is_finite() and positive:
+            raw = _nonnegative(CertifiedReal.from_arb(ball))
+            # positive, but below 2**-(2**20): CertifiedReal widened it to [0, tiny]
+            tiny = raw.lower == 0
+            if tiny and direct:  # Var itself is tiny (σ² below about 7e-7)
+                return raw
+            found = raw if direct else CertifiedReal(s2 - raw.upper, s2 - raw.lower)
+            found = CertifiedReal(found.lower, min(found.upper, s2))  # Var <= σ² (D >= 0), a proved fact
+            if found.relative_width() <= limit and (found.upper < s2 or tiny):
                 return found
         precision *= 2
-    if enclosure is not None and enclosure.lower > 0:
-        return enclosure
     raise UndecidedComparisonError(f"could not enclose the discrete Gaussian variance at sigma_squared={s2}")
 
 

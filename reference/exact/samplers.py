@@ -8,7 +8,7 @@ a :class:`~reference.exact.randomness.RandomBits` source. No float, logarithm or
 **Exactness.** Given independent uniform random bits, the output distribution of each sampler *equals* the
 stated probability mass function — not an approximation of it — and each sampler terminates with
 probability 1 (the expected number of loop iterations is bounded by a constant for the Bernoulli and discrete
-Laplace samplers with scale >= 1, and by a small constant for the discrete Gaussian; see each function). The
+Laplace samplers, and by about 2.25 for the discrete Gaussian; see each function). The
 verification module ``verification.sampler_checks`` checks this by enumerating every bit string up to a
 length (the output probabilities are then known to within the mass of the unfinished strings) and by seeded
 goodness-of-fit tests.
@@ -27,7 +27,9 @@ random decisions; a vector (``size=n``) is ``n`` independent scalar draws made o
 first. So a :class:`~reference.exact.randomness.SeededRandomBits` seed gives the same output everywhere.
 ``source=None`` uses fresh OS entropy (:class:`~reference.exact.randomness.SystemRandomBits`).
 
-Throughput in pure Python is a few tens of thousands of samples per second (measured in the tests' report).
+Throughput in pure Python (measured on one core with :class:`~reference.exact.randomness.SeededRandomBits`):
+about 40 000–65 000 discrete Gaussian and 90 000–130 000 discrete Laplace samples per second, roughly half that
+with OS entropy; a discrete Gaussian sample consumes about 25–40 random bits.
 """
 
 from __future__ import annotations
@@ -235,8 +237,9 @@ def discrete_gaussian(sigma_squared: object, source: object = None, size: int | 
     """Exact discrete Gaussian ``N_Z(0, σ²)`` for a rational ``sigma_squared`` = σ² > 0 (CKS Algorithm 3):
     ``P[x] = exp(-x²/(2σ²)) / Σ_y exp(-y²/(2σ²))``, x in Z.
 
-    Rejection from the discrete Laplace with scale ``floor(σ) + 1``; the acceptance probability of one
-    iteration is at least about 0.27 for every σ² (CKS), so the expected work is O(1) per sample.
+    Rejection from the discrete Laplace with scale ``t = floor(σ) + 1``; one iteration accepts with probability
+    ``tanh(1/(2t)) exp(-σ²/(2t²)) Z(σ²)``, between about 0.445 (near σ² = 0.09) and ``sqrt(π/2) e^{-1/2}`` ≈ 0.760
+    (as σ grows) — evaluated on a grid of σ² in (0, 30] and at perfect squares — so the expected work is O(1).
     """
     value = positive_fraction(sigma_squared, "sigma_squared")
     bits = check_source(source)
