@@ -87,6 +87,79 @@ def _cmd_calibrate_inftda(args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+def _vectors(text: str | None) -> list[list[str]] | None:
+    """``--vectors "1,1,1;2,0"``: neighbouring-difference vectors separated by ';', entries by ','."""
+    if text is None:
+        return None
+    vectors = [[entry.strip() for entry in part.split(",") if entry.strip()] for part in text.split(";")]
+    if not vectors or any(not vector for vector in vectors):
+        raise CommandError("--vectors must be comma-separated entries, vectors separated by ';' (e.g. '1,1,1;2')")
+    return vectors
+
+
+def _cmd_calibrate_laplace(args: argparse.Namespace) -> dict[str, Any]:
+    from reference._validate import fraction_text
+    from reference.privacy.laplace import laplace_scale
+
+    return {
+        "l1_sensitivity": args.l1,
+        "epsilon": args.epsilon,
+        "scale": fraction_text(laplace_scale(args.epsilon, args.l1)),
+        "basis": "KARY Lemma A.2: Lap(Δ1/ε) is ε-DP (and the scale is the smallest that is)",
+    }
+
+
+def _cmd_calibrate_laplace_l2(args: argparse.Namespace) -> dict[str, Any]:
+    from reference.privacy.laplace_audit import theorem_1_3_report
+
+    if (args.l2 is None) == (args.l2_squared is None):
+        raise CommandError("give exactly one of --l2 and --l2-squared")
+    vectors = _vectors(args.vectors)
+    if vectors is not None and len(vectors) != 1:
+        raise CommandError("--vectors takes one vector here")
+    report = theorem_1_3_report(
+        args.scale,
+        args.l1,
+        args.l2,
+        args.delta,
+        l2_sensitivity_squared=args.l2_squared,
+        sensitivities=vectors[0] if vectors else None,
+    )
+    return report.as_json()
+
+
+def _cmd_audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
+    from reference import audit_calibration as audit
+
+    mechanism = args.mechanism
+    vectors = _vectors(args.vectors)
+    if mechanism == "gaussian":
+        if args.sigma is None or args.sensitivity_squared is None:
+            raise CommandError("gaussian needs --sigma and --sensitivity-squared")
+        verdict = audit.audit_gaussian(args.sigma, args.sensitivity_squared, args.epsilon, args.delta)
+    elif mechanism == "laplace":
+        if args.scale is None or vectors is None:
+            raise CommandError("laplace needs --scale and --vectors")
+        verdict = audit.audit_laplace(args.scale, args.epsilon, args.delta, vectors)
+    elif mechanism == "laplace-l2":
+        if args.scale is None or args.l1 is None or args.sensitivity_squared is None:
+            raise CommandError("laplace-l2 needs --scale, --l1 and --sensitivity-squared (Δ2²)")
+        verdict = audit.audit_laplace_l2(
+            args.scale, args.l1, args.sensitivity_squared, args.epsilon, args.delta, vectors
+        )
+    else:
+        if args.sigma_squared is None or args.sensitivity is None:
+            raise CommandError("discrete-gaussian needs --sigma-squared and --sensitivity (an integer)")
+        try:
+            sensitivity = int(args.sensitivity)
+        except ValueError:
+            raise CommandError(f"--sensitivity must be a positive integer, got {args.sensitivity!r}") from None
+        verdict = audit.audit_discrete_gaussian(args.sigma_squared, sensitivity, args.epsilon, args.delta, args.rho)
+    result = verdict.as_json()
+    result["summary"] = verdict.summary()
+    return result
+
+
 def _cmd_cascade_matrix(args: argparse.Namespace) -> dict[str, Any]:
     from reference.exact import cip_matrix
 
@@ -189,6 +262,39 @@ def build_parser() -> argparse.ArgumentParser:
     inftda_cal.add_argument("--attributes", type=_nonnegative_int, required=True, help="number of attributes d >= 1")
     inftda_cal.add_argument("--rho", required=True, help="zCDP budget ρ > 0 (exact rational)")
     inftda_cal.add_argument("--delta", help="also convert to (ε, δ)-DP (tight zCDP conversion, certified)")
+
+    laplace_cal = add(calibrate, "laplace", _cmd_calibrate_laplace, "Laplace scale for ε-DP (KARY Lemma A.2)")
+    laplace_cal.add_argument("--l1", required=True, help="ℓ1 sensitivity Δ1 > 0")
+    laplace_cal.add_argument("--epsilon", required=True)
+    laplace_l2 = add(
+        calibrate, "laplace-l2", _cmd_calibrate_laplace_l2, "(ε, δ) of Laplace noise via ℓ2 sensitivity (Theorem 1.3)"
+    )
+    laplace_l2.add_argument("--l1", required=True, help="ℓ1 sensitivity Δ1")
+    laplace_l2.add_argument("--l2", help="ℓ2 sensitivity Δ2 (or --l2-squared)")
+    laplace_l2.add_argument("--l2-squared", dest="l2_squared", help="Δ2², exact (Δ2 is often irrational)")
+    laplace_l2.add_argument("--scale", required=True, help="Laplace scale λ > Δ1")
+    laplace_l2.add_argument("--delta", required=True)
+    laplace_l2.add_argument("--vectors", help="the neighbouring-difference vector for the exact profile, e.g. '1,1,1'")
+
+    audit = commands.add_parser("audit", help="audits of other implementations").add_subparsers(
+        dest="what", required=True, parser_class=_Parser
+    )
+    audit_cal = add(audit, "calibration", _cmd_audit_calibration, "certified verdict on a claimed privacy level")
+    audit_cal.add_argument(
+        "--mechanism", required=True, choices=["gaussian", "laplace", "laplace-l2", "discrete-gaussian"]
+    )
+    audit_cal.add_argument("--epsilon", help="claimed ε")
+    audit_cal.add_argument("--delta", default="0", help="claimed δ (0 for pure DP)")
+    audit_cal.add_argument("--rho", help="claimed ρ (discrete-gaussian zCDP claim)")
+    audit_cal.add_argument("--sigma", help="Gaussian standard deviation σ")
+    audit_cal.add_argument("--sigma-squared", dest="sigma_squared", help="discrete Gaussian scale σ²")
+    audit_cal.add_argument("--scale", help="Laplace scale b")
+    audit_cal.add_argument("--l1", help="ℓ1 sensitivity (laplace-l2)")
+    audit_cal.add_argument(
+        "--sensitivity-squared", dest="sensitivity_squared", help="Δ² (gaussian; Δ2² for laplace-l2)"
+    )
+    audit_cal.add_argument("--sensitivity", help="integer sensitivity Δ (discrete-gaussian)")
+    audit_cal.add_argument("--vectors", help="neighbouring-difference vectors, e.g. '1,1,1;2,0' (laplace)")
 
     cascade = commands.add_parser("cascade", help="the CIP covariance and Cascade Sampling").add_subparsers(
         dest="what", required=True, parser_class=_Parser

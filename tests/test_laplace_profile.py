@@ -197,7 +197,7 @@ def test_monte_carlo_privacy_loss(epsilon: str, scale: str, vector: list[str], s
 
 def test_monte_carlo_tree_path_of_length_200() -> None:
     # an all-equal vector of dimension 200 (built from 201 shifts): the grouped path at scale
-    estimate, half_width = _monte_carlo(2.0, 8.0, [1.0] * 200, 100_000, 15)
+    estimate, half_width = _monte_carlo(2.0, 8.0, [1.0] * 200, 50_000, 15)
     exact = float(laplace_delta(2, 8, [1] * 200).midpoint)
     assert abs(estimate - exact) < half_width
 
@@ -325,3 +325,41 @@ def test_bad_inputs_are_refused_naming_the_parameter() -> None:
         laplace_delta_worst_case(1, 1, [])
     with pytest.raises(ValueError, match=r"sensitivity_vectors\[1\]"):
         laplace_delta_worst_case(1, 1, [[1], [0]])
+
+
+# ------------------------------------------------------------------------------------------- audits
+
+
+def test_check_laplace_verdict_brackets_the_exact_scale() -> None:
+    from reference.privacy.laplace_audit import check_laplace
+
+    # d = 1: the smallest scale is |v|/(ε - 2 ln(1 - δ)) (closed form above): about 0.99799 for ε = 1, δ = 1e-3
+    holds = check_laplace(1, 1, "1e-3", [[1]])
+    fails = check_laplace("0.99", 1, "1e-3", [[1]])
+    assert holds.holds and not fails.holds
+    assert holds.delta_at_epsilon.upper <= Fraction(1, 1000) < fails.delta_at_epsilon.lower
+    with mp.workdps(30):
+        optimum = 1 / (1 - 2 * mp.log(1 - mp.mpf(10) ** -3))
+        assert _mp(holds.exact.scale_below) < optimum <= _mp(holds.exact.scale)
+    assert holds.scale_ratio.lower > 1 > fails.scale_ratio.upper
+    assert "holds" in holds.summary() and "FAILS" in fails.summary()
+    assert holds.as_json()["holds"] is True
+
+
+def test_theorem_1_3_report_shows_the_exact_profile_beside_the_theorem() -> None:
+    from reference.privacy.laplace_audit import theorem_1_3_report
+
+    report = theorem_1_3_report(40, 30, None, "1e-6", l2_sensitivity_squared=30)
+    assert report.vector == (Fraction(1),) * 30  # Δ1 = h = 30, Δ2² = 30: the tree path vector
+    assert report.epsilon_exact is not None and report.delta_exact_at_epsilon is not None
+    assert report.epsilon_exact.upper <= report.epsilon.upper
+    assert report.delta_exact_at_epsilon.upper <= Fraction(1, 10**6)
+    payload = report.as_json()
+    assert Fraction(str(payload["epsilon"])) >= report.epsilon.upper - Fraction(1, 10**19)
+    assert payload["epsilon_pure"] == "3/4"
+    # Δ1²/Δ2² = 9/4 is not an integer: no equal-entry vector, no exact value unless a vector is given
+    assert theorem_1_3_report(5, 3, 2, "1e-3").vector is None
+    given_vector = theorem_1_3_report(5, 3, 2, "1e-3", sensitivities=[1, 1, 1, 0])
+    assert given_vector.epsilon_exact is not None
+    with pytest.raises(ValueError, match="sensitivities"):
+        theorem_1_3_report(5, 3, 2, "1e-3", sensitivities=[2, 2])

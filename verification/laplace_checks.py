@@ -114,11 +114,14 @@ class EpsilonComparison:
         heights = sorted({p.height for p in self.points})
         verdict = "always a certified upper bound" if self.passed else f"NOT an upper bound at {len(self.failures)}"
         first = "" if self.passed else f" (first: {self.failures[0].label()})"
+        used = [(CertifiedReal(p.delta_at_paper.lower / p.delta, p.delta_at_paper.upper / p.delta), p.label())
+                for p in self.points]
         return (
             f"{self.formula} vs the exact ε of Lap(λ)^h noise for the all-ones vector of length h "
             f"(h = {heights[0]}..{heights[-1]}), {len(self.points)} points: {verdict}{first} (Arb upper bound "
             f"of the exact δ(ε) at the formula's ε is <= δ). Ratio formula/exact ε {_span(ratios)}"
-            + (f"; at {zero} points the exact ε is 0 (the noise is already (0, δ)-DP)." if zero else ".")
+            + (f"; at {zero} points the exact ε is 0 (the noise is already (0, δ)-DP)" if zero else "")
+            + f". Exact δ at the formula's ε, as a fraction of δ, {_span(used)}."
         )
 
 
@@ -438,9 +441,9 @@ class GaussianRange:
         )
         if not self.failures:
             return head + "private at every point (certified)."
-        first = min(self.failures, key=lambda p: (p.delta, p.epsilon))
+        first = min(self.failures, key=lambda p: (p.epsilon, -p.delta))
         edges = "; ".join(
-            f"δ={_text(d)}: holds at ε={float(low):.6f}, fails at ε={float(high):.6f}" for d, low, high in self.thresholds
+            f"δ={_text(d)}: holds at ε={float(low):.8f}, fails at ε={float(high):.8f}" for d, low, high in self.thresholds
         )
         return head + (
             f"NOT private at {len(self.failures)} points, e.g. ε={_text(first.epsilon)}, δ={_text(first.delta)} where "
