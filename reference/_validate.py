@@ -129,3 +129,11 @@ def fraction_text(value: Fraction) -> str:
     if value.denominator == 1:
         return str(value.numerator)
     return f"{value.numerator}/{value.denominator}"
+
+
+def nonnegative_fraction(value: object, name: str) -> Fraction:
+    """An exact rational >= 0 (for example ε = 0, where δ(0) is the total variation distance)."""
+    result = to_fraction(value, name)
+    if result < 0:
+        raise ValueError(f"{name} must be >= 0, got {fraction_text(result)}")
+    return result

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from reference._validate import fraction_text, positive_fraction, to_fraction
+from reference._validate import fraction_text, nonnegative_fraction, positive_fraction, to_fraction
 from reference.privacy.certified import CertifiedReal
 
 MECHANISMS = ("gaussian", "laplace", "laplace-l2", "discrete-gaussian")
@@ -70,13 +70,6 @@ class CalibrationVerdict:
         }
 
 
-def _nonnegative(value: object, name: str) -> Fraction:
-    result = to_fraction(value, name)
-    if result < 0:
-        raise ValueError(f"{name} must be >= 0, got {result}")
-    return result
-
-
 def _claim(epsilon: Fraction, delta: Fraction) -> str:
     return f"({fraction_text(epsilon)}, {fraction_text(delta)})-DP" if delta else f"{fraction_text(epsilon)}-DP"
 
@@ -104,7 +97,7 @@ def audit_laplace(
     """``q + Lap(b)^d`` against an ε-DP (``delta`` = 0) or (ε, δ)-DP claim, for the given difference vectors."""
     b = positive_fraction(scale, "scale")
     eps = positive_fraction(epsilon, "epsilon")
-    target = _nonnegative(delta, "delta")
+    target = nonnegative_fraction(delta, "delta")
     if not sensitivity_vectors:
         raise ValueError("sensitivity_vectors must list at least one neighbouring difference vector")
     vectors = [[to_fraction(x, "sensitivity_vectors entry") for x in vector] for vector in sensitivity_vectors]

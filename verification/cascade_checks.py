@@ -170,9 +170,7 @@ def _covariance_bound(sigma: float, inputs: int, path: int) -> float:
     return 2.0 * sigma * sigma * float(UNIT_ROUNDOFF) * (2 * (2 * path + 4) + inputs)
 
 
-def _linear_map_check(
-    name: str, outputs: np.ndarray, target: Matrix, sigma: float, path: int
-) -> DeterministicCheck:
+def _linear_map_check(name: str, outputs: np.ndarray, target: Matrix, sigma: float, path: int) -> DeterministicCheck:
     """Compare ``A A^T`` (``A`` = ``outputs``, a column per scripted unit normal) with ``sigma**2 target``."""
     gram = outputs @ outputs.T
     size = len(target)

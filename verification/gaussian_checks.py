@@ -19,10 +19,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from flint import arb, fmpq
+from flint import arb
 
 from reference._validate import check_depth, check_positive_int, fraction_text, positive_fraction
 from reference.privacy.certified import CertifiedReal, working_precision
+from reference.privacy.certified import ball as _ball
 from reference.privacy.gaussian import (
     FINE_TOLERANCE,
     gaussian_delta,
@@ -34,10 +35,6 @@ from reference.privacy.sensitivity import cascade_sensitivity_squared
 
 #: Working precision for the formula enclosures below (far more than the 80-bit relative accuracy needed).
 _PRECISION = 192
-
-
-def _ball(value: Fraction) -> arb:
-    return arb(fmpq(value.numerator, value.denominator))
 
 
 def _text(value: Fraction) -> str:
@@ -135,9 +132,7 @@ def paper_sigma_sufficiency(grid_size: int = 6, max_depth: int = 20) -> PaperSig
                 exact = sigma_exact(epsilon, delta, diagonal, tolerance=FINE_TOLERANCE)
                 ratio = CertifiedReal(paper.lower / exact.sigma, paper.upper / exact.sigma_below)
                 points.append(
-                    PaperSigmaPoint(
-                        epsilon, delta, depth, paper, agrees, at_paper, at_paper.certainly_le(delta), ratio
-                    )
+                    PaperSigmaPoint(epsilon, delta, depth, paper, agrees, at_paper, at_paper.certainly_le(delta), ratio)
                 )
     failures = tuple(point for point in points if not point.holds)
     return PaperSigmaSufficiency(
@@ -323,7 +318,12 @@ def theorem_3_8_outside_range(grid_size: int = 8, sensitivity_squared: object = 
     d2 = positive_fraction(sensitivity_squared, "sensitivity_squared")
     epsilons, deltas = _outside_grids(grid_size, Fraction(1, 100))
     return _search(
-        _theorem_3_8_formula, "CIP Theorem 3.8", "epsilon in (0, 1], delta in (0, 1/2]", epsilons, deltas, d2,
+        _theorem_3_8_formula,
+        "CIP Theorem 3.8",
+        "epsilon in (0, 1], delta in (0, 1/2]",
+        epsilons,
+        deltas,
+        d2,
         Fraction(1, 10**6),
     )
 
@@ -333,8 +333,13 @@ def classical_outside_range(grid_size: int = 8, sensitivity_squared: object = 1)
     d2 = positive_fraction(sensitivity_squared, "sensitivity_squared")
     epsilons, deltas = _outside_grids(grid_size, Fraction(1))
     return _search(
-        _classical_formula, "classical Gaussian mechanism (Dwork & Roth A.1)", "epsilon in (0, 1)",
-        epsilons, deltas, d2, Fraction(1, 10**6),
+        _classical_formula,
+        "classical Gaussian mechanism (Dwork & Roth A.1)",
+        "epsilon in (0, 1)",
+        epsilons,
+        deltas,
+        d2,
+        Fraction(1, 10**6),
     )
 
 

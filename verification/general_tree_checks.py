@@ -93,7 +93,9 @@ def small_trees(max_leaves: int = 7, max_nodes: int = 8) -> list[BinaryTree]:
     return result
 
 
-def _exhaustive(name: str, cases: Iterable[T], holds: Callable[[T], bool], describe: Callable[[T], str]) -> DeterministicCheck:
+def _exhaustive(
+    name: str, cases: Iterable[T], holds: Callable[[T], bool], describe: Callable[[T], str]
+) -> DeterministicCheck:
     count, failures, first = 0, 0, ""
     for case in cases:
         count += 1
@@ -119,8 +121,10 @@ def check_node_variances_exact(max_leaves: int = 7, max_nodes: int = 8) -> Deter
     return _exhaustive(
         "Algorithm 3: every node has variance sigma^2",
         small_trees(max_leaves, max_nodes),
-        lambda t: _all_one(cip_general_tree.node_variances(t).values())
-        and _all_one(cip_general_tree.node_variances_from_leaves(t).values()),
+        lambda t: (
+            _all_one(cip_general_tree.node_variances(t).values())
+            and _all_one(cip_general_tree.node_variances_from_leaves(t).values())
+        ),
         repr,
     )
 
@@ -256,7 +260,9 @@ def _linear_map(sample: Callable[[ScriptedGenerator], np.ndarray], inputs: int) 
     return np.column_stack(columns), most
 
 
-def _compare_map(name: str, matrix: np.ndarray, used: int, inputs: int, target: Matrix, sigma: float) -> DeterministicCheck:
+def _compare_map(
+    name: str, matrix: np.ndarray, used: int, inputs: int, target: Matrix, sigma: float
+) -> DeterministicCheck:
     if used != inputs:
         return DeterministicCheck(name, math.inf, 0.0, False, 0, f"drew {used} normals, documented {inputs}")
     expected = np.array([[float(entry) for entry in row] for row in target]) * sigma * sigma
@@ -466,7 +472,9 @@ def check_two_dim_linear_map(row_depth: int, column_depth: int, sigma: float = 1
     return _compare_map(f"Algorithm 4 linear map, depths {rows}, {columns}", matrix, used, inputs, target, sigma)
 
 
-def check_two_dim_structure(max_depth: int = 3, samples: int = 20, sigma: float = 1.0, seed: int = 0) -> DeterministicCheck:
+def check_two_dim_structure(
+    max_depth: int = 3, samples: int = 20, sigma: float = 1.0, seed: int = 0
+) -> DeterministicCheck:
     """For all depths up to ``max_depth`` and ``samples`` seeded draws: every rectangle equals the sum of its two
     halves, split by rows and by columns, within ``32 u M`` (``M`` = largest |value| of that draw's rectangle
     array, ``u = 2**-53``); ``two_dim_leaves`` equals the leaf block of ``two_dim_nodes`` bit for bit.
@@ -554,7 +562,9 @@ def check_two_dim_rectangle_variances(
         f"sum of squares / sigma^2 = {squares[index]:.6g} for {samples} dof (p = {p_values[index]:.3g})"
     )
     name = f"Algorithm 4 rectangle variances, depths {rows}, {columns}"
-    return StatisticalCheck(name, float(squares[index]), combined, alpha, combined > alpha, samples, squares.size, detail)
+    return StatisticalCheck(
+        name, float(squares[index]), combined, alpha, combined > alpha, samples, squares.size, detail
+    )
 
 
 # --------------------------------------------------------------------------------------------------------

@@ -361,9 +361,7 @@ def check_huu_calibration_slack(
         sigma = sigma_exact(epsilon, delta, 1, tolerance=Fraction(1, 10**8)).enclosure
         ratio = CertifiedReal((constant.lower / sigma.upper) ** 2, (constant.upper / sigma.lower) ** 2)
         log_lower, log_upper = _log_ten_bounds(exponent)
-        normalised = CertifiedReal(
-            sigma.lower**2 * epsilon**2 / log_upper, sigma.upper**2 * epsilon**2 / log_lower
-        )
+        normalised = CertifiedReal(sigma.lower**2 * epsilon**2 / log_upper, sigma.upper**2 * epsilon**2 / log_lower)
         points.append(CalibrationSlackPoint(epsilon, delta, ratio, normalised))
     halved = lemma_5_1_exponent(huu_leading_constant(), 2)
     return HuuCalibrationSlack(tuple(points), lemma_5_1_exponent(leading_constant_corollary_4_9(19), halved))

@@ -20,10 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from flint import arb, fmpq
+from flint import arb
 
 from reference._validate import check_positive_int, fraction_text
 from reference.privacy.certified import CertifiedReal, working_precision
+from reference.privacy.certified import ball as _ball
 from reference.privacy.gaussian import gaussian_delta, sigma_exact
 from reference.privacy.laplace import (
     corollary_5_7_factor,
@@ -39,10 +40,6 @@ _PRECISION = 192
 DELTAS = (Fraction(1, 10**3), Fraction(1, 10**6), Fraction(1, 10**10))
 SCALE_FACTORS = (Fraction(101, 100), Fraction(2), Fraction(10), Fraction(100))
 RATIO_TOLERANCE = Fraction(1, 10**8)
-
-
-def _ball(value: Fraction) -> arb:
-    return arb(fmpq(value.numerator, value.denominator))
 
 
 def _text(value: Fraction) -> str:
@@ -114,8 +111,10 @@ class EpsilonComparison:
         heights = sorted({p.height for p in self.points})
         verdict = "always a certified upper bound" if self.passed else f"NOT an upper bound at {len(self.failures)}"
         first = "" if self.passed else f" (first: {self.failures[0].label()})"
-        used = [(CertifiedReal(p.delta_at_paper.lower / p.delta, p.delta_at_paper.upper / p.delta), p.label())
-                for p in self.points]
+        used = [
+            (CertifiedReal(p.delta_at_paper.lower / p.delta, p.delta_at_paper.upper / p.delta), p.label())
+            for p in self.points
+        ]
         return (
             f"{self.formula} vs the exact ε of Lap(λ)^h noise for the all-ones vector of length h "
             f"(h = {heights[0]}..{heights[-1]}), {len(self.points)} points: {verdict}{first} (Arb upper bound "
@@ -330,8 +329,15 @@ def lemma_5_4_vs_optimal(
             laplace = laplace_epsilon(delta, 1, list(epsilons), tolerance=RATIO_TOLERANCE)
             points.append(
                 CompositionPoint(
-                    epsilons, delta, paper, at_paper, at_paper.certainly_le(delta), optimal, laplace,
-                    laplace.lower <= optimal.upper, _ratio(paper, optimal),
+                    epsilons,
+                    delta,
+                    paper,
+                    at_paper,
+                    at_paper.certainly_le(delta),
+                    optimal,
+                    laplace,
+                    laplace.lower <= optimal.upper,
+                    _ratio(paper, optimal),
                 )
             )
     return CompositionComparison(tuple(points))
@@ -371,7 +377,9 @@ class FactorComparison:
     def describe(self) -> str:
         """One paragraph of evidence for the report."""
         factors = [p.factor.midpoint for p in self.points]
-        exact = [(r, f"h={h}, ε={_text(p.epsilon)}, δ={_text(p.delta)}") for p in self.points for h, r in p.exact_ratios]
+        exact = [
+            (r, f"h={h}, ε={_text(p.epsilon)}, δ={_text(p.delta)}") for p in self.points for h, r in p.exact_ratios
+        ]
         above = sum(1 for p in self.points for _, r in p.exact_ratios if r.lower > p.factor.upper)
         return (
             f"KARY Corollary 5.7 on {len(self.points)} points (ε < 1, ε <= ln(1/δ)): Var[Lemma 5.5]/Var[Lemma A.3] "
@@ -443,7 +451,8 @@ class GaussianRange:
             return head + "private at every point (certified)."
         first = min(self.failures, key=lambda p: (p.epsilon, -p.delta))
         edges = "; ".join(
-            f"δ={_text(d)}: holds at ε={float(low):.8f}, fails at ε={float(high):.8f}" for d, low, high in self.thresholds
+            f"δ={_text(d)}: holds at ε={float(low):.8f}, fails at ε={float(high):.8f}"
+            for d, low, high in self.thresholds
         )
         return head + (
             f"NOT private at {len(self.failures)} points, e.g. ε={_text(first.epsilon)}, δ={_text(first.delta)} where "

@@ -81,8 +81,12 @@ class ConversionComparison:
 
     def describe(self) -> str:
         """One paragraph of evidence for the report."""
-        verdict = "never worse" if self.passed else (
-            f"NOT certified no worse at {len(self.epsilon_failures)} (ρ, δ) and {len(self.delta_failures)} (ρ, ε) points"
+        verdict = (
+            "never worse"
+            if self.passed
+            else (
+                f"NOT certified no worse at {len(self.epsilon_failures)} (ρ, δ) and {len(self.delta_failures)} (ρ, ε) points"
+            )
         )
         low, high = self.smallest_epsilon_ratio, self.largest_epsilon_ratio
         return (
@@ -325,11 +329,21 @@ class LevelSensitivityCheck:
 
 
 QUICK_HIERARCHIES: tuple[tuple[tuple[int, ...], int], ...] = (
-    ((2, 2), 1), ((2, 2), 2), ((2, 3), 2), ((3, 2), 2), ((2, 2, 2), 2),
+    ((2, 2), 1),
+    ((2, 2), 2),
+    ((2, 3), 2),
+    ((3, 2), 2),
+    ((2, 2, 2), 2),
 )
 FULL_HIERARCHIES: tuple[tuple[tuple[int, ...], int], ...] = (
     *QUICK_HIERARCHIES,
-    ((2, 2), 3), ((2, 3), 3), ((3, 3), 3), ((2, 2, 2), 3), ((3, 2, 2), 3), ((2, 3, 2), 2), ((2, 2, 2, 2), 2),
+    ((2, 2), 3),
+    ((2, 3), 3),
+    ((3, 3), 3),
+    ((2, 2, 2), 3),
+    ((3, 2, 2), 3),
+    ((2, 3, 2), 2),
+    ((2, 2, 2, 2), 2),
 )
 
 

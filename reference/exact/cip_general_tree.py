@@ -100,9 +100,7 @@ def node_loadings(tree: BinaryTree) -> tuple[Vector, ...]:
 
 def _gram(rows: Sequence[Vector], weights: Vector) -> Matrix:
     weighted = [tuple(a * w for a, w in zip(row, weights)) for row in rows]
-    return tuple(
-        tuple(sum((a * b for a, b in zip(left, right)), Fraction(0)) for right in rows) for left in weighted
-    )
+    return tuple(tuple(sum((a * b for a, b in zip(left, right)), Fraction(0)) for right in rows) for left in weighted)
 
 
 def node_covariance(tree: BinaryTree) -> Matrix:
@@ -305,9 +303,7 @@ def exact_inverse(matrix: Matrix) -> Matrix:
     inverse = source.inv()
     if source * inverse != flint.fmpq_mat(size, size, [int(i == j) for i in range(size) for j in range(size)]):
         raise ArithmeticError("exact inverse failed its matrix @ inverse == I check")
-    return tuple(
-        tuple(Fraction(int(inverse[i, j].p), int(inverse[i, j].q)) for j in range(size)) for i in range(size)
-    )
+    return tuple(tuple(Fraction(int(inverse[i, j].p), int(inverse[i, j].q)) for j in range(size)) for i in range(size))
 
 
 def truncated_padding_sensitivity_squared(leaves: int, neighbours: Neighbours) -> Fraction:

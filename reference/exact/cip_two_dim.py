@@ -186,10 +186,7 @@ def sensitivity_squared(row_depth: int, column_depth: int, neighbours: Neighbour
     if neighbours == "add_remove":
         return diagonal
     off_diagonal = [
-        row_entries[h] * column_entries[k]
-        for h in range(rows + 1)
-        for k in range(columns + 1)
-        if (h, k) != (0, 0)
+        row_entries[h] * column_entries[k] for h in range(rows + 1) for k in range(columns + 1) if (h, k) != (0, 0)
     ]
     if not off_diagonal:
         raise ValueError("neighbours='substitution' needs at least 2 cells: with 1 cell no record can move")

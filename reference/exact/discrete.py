@@ -40,10 +40,11 @@ import numbers
 from collections.abc import Callable
 from fractions import Fraction
 
-from flint import arb, ctx, fmpq
+from flint import arb, ctx
 
 from reference._validate import positive_fraction, to_fraction
 from reference.privacy.certified import CertifiedReal, working_precision
+from reference.privacy.certified import ball as _ball
 from reference.privacy.gaussian import (
     MAX_PRECISION,
     START_PRECISION,
@@ -57,11 +58,6 @@ MAX_TERMS = 2_000_000
 
 
 # ---------------------------------------------------------------------------------------------- helpers
-
-
-def _ball(value: Fraction) -> arb:
-    """An Arb ball containing the exact rational ``value`` at the current precision."""
-    return arb(fmpq(value.numerator, value.denominator))
 
 
 def _check_integer(value: object, name: str) -> int:

@@ -36,6 +36,5 @@ def as_generator(rng: object, name: str = "rng") -> np.random.Generator:
             )
         return np.random.default_rng(seed)
     raise TypeError(
-        f"{name} must be a numpy.random.Generator, a non-negative integer seed or None; "
-        f"got {type(rng).__name__}"
+        f"{name} must be a numpy.random.Generator, a non-negative integer seed or None; got {type(rng).__name__}"
     )

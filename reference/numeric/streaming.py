@@ -151,8 +151,7 @@ class StreamingCascade:
         length = check_positive_int(length, "length", minimum=0)
         if self._horizon is not None and self._count + length > self._horizon:
             raise ValueError(
-                f"length: {length} more elements would exceed horizon={self._horizon} "
-                f"({self._count} already produced)"
+                f"length: {length} more elements would exceed horizon={self._horizon} ({self._count} already produced)"
             )
         return np.array([self.next_noise() for _ in range(length)], dtype=np.float64)
 

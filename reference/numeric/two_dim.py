@@ -76,9 +76,7 @@ def _check_depths(row_depth: object, column_depth: object) -> tuple[int, int]:
     rows = check_depth(row_depth, "row_depth", maximum=MAX_TOTAL_DEPTH)
     columns = check_depth(column_depth, "column_depth", maximum=MAX_TOTAL_DEPTH)
     if rows + columns > MAX_TOTAL_DEPTH:
-        raise ValueError(
-            f"row_depth + column_depth must be at most {MAX_TOTAL_DEPTH}, got {rows} + {columns}"
-        )
+        raise ValueError(f"row_depth + column_depth must be at most {MAX_TOTAL_DEPTH}, got {rows} + {columns}")
     return rows, columns
 
 

@@ -14,12 +14,12 @@ and friends), so a comparison is never decided from a ball that contains the thr
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 
-from flint import arb, ctx
+from flint import arb, ctx, fmpq
 
 from reference._validate import check_positive_int, fraction_text, to_fraction
 
@@ -226,3 +226,28 @@ class CertifiedReal:
 
     def __str__(self) -> str:
         return self.decimal()
+
+
+class UndecidedComparisonError(ArithmeticError):
+    """A certified comparison or enclosure could not be decided within the allowed precision."""
+
+
+def ball(value: Fraction) -> arb:
+    """An Arb ball containing the exact rational ``value`` (at the current working precision)."""
+    return arb(fmpq(value.numerator, value.denominator))
+
+
+def enclose(
+    compute: Callable[[], arb], label: str, *, start_bits: int, target_bits: int, max_bits: int
+) -> CertifiedReal:
+    """Evaluate the zero-argument Arb expression ``compute`` at doubling precision, from ``start_bits`` up to
+    ``max_bits``, until its relative accuracy reaches ``target_bits``; raise :class:`UndecidedComparisonError`
+    naming ``label`` otherwise."""
+    precision = start_bits
+    while precision <= max_bits:
+        with working_precision(precision):
+            result = compute()
+        if isinstance(result, arb) and result.is_finite() and result.rel_accuracy_bits() >= target_bits:
+            return CertifiedReal.from_arb(result)
+        precision *= 2
+    raise UndecidedComparisonError(f"could not enclose {label} to {target_bits} bits")

@@ -44,10 +44,17 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from flint import arb, fmpq
+from flint import arb
 
-from reference._validate import check_positive_int, fraction_text, open_unit_fraction, positive_fraction, to_fraction
-from reference.privacy.certified import CertifiedReal, working_precision
+from reference._validate import (
+    check_positive_int,
+    fraction_text,
+    nonnegative_fraction,
+    open_unit_fraction,
+    positive_fraction,
+)
+from reference.privacy.certified import CertifiedReal, UndecidedComparisonError, working_precision
+from reference.privacy.certified import ball as _ball
 
 #: Relative accuracy (bits) of every reported enclosure (2**-80: about 24 significant digits).
 TARGET_ACCURACY_BITS = 80
@@ -59,25 +66,8 @@ MAX_TERMS = 4_000_000
 FINE_TOLERANCE = Fraction(1, 10**22)
 
 
-class UndecidedComparisonError(ArithmeticError):
-    """δ(ε) is so close to a threshold that MAX_PRECISION bits cannot separate them."""
-
-
-def _ball(value: Fraction) -> arb:
-    """An Arb ball containing the exact rational ``value`` at the current working precision."""
-    return arb(fmpq(value.numerator, value.denominator))
-
-
 def _floor(value: Fraction) -> int:
     return value.numerator // value.denominator
-
-
-def nonnegative_fraction(value: object, name: str) -> Fraction:
-    """An exact rational >= 0 (ε may be 0: δ(0) is the total variation distance)."""
-    result = to_fraction(value, name)
-    if result < 0:
-        raise ValueError(f"{name} must be >= 0, got {fraction_text(result)}")
-    return result
 
 
 def _gaussian_tail_bound(start: int, sigma_squared: Fraction) -> arb:

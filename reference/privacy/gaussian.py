@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from flint import arb, fmpq
+from flint import arb
 
 from reference._validate import (
     check_depth,
@@ -42,7 +42,14 @@ from reference._validate import (
     open_unit_fraction,
     positive_fraction,
 )
-from reference.privacy.certified import CertifiedReal, format_significant, working_precision
+from reference.privacy.certified import (
+    CertifiedReal,
+    UndecidedComparisonError,
+    enclose,
+    format_significant,
+    working_precision,
+)
+from reference.privacy.certified import ball as _ball
 
 #: Relative accuracy (bits) of every reported enclosure: 2**-80 is about 24 significant digits.
 TARGET_ACCURACY_BITS = 80
@@ -61,16 +68,7 @@ _EXACT_POINTER = (
 )
 
 
-class UndecidedComparisonError(ArithmeticError):
-    """Raised when δ(ε) is so close to the threshold that even MAX_PRECISION bits cannot separate them."""
-
-
 # ---------------------------------------------------------------------------------------------- Arb core
-
-
-def _ball(value: Fraction) -> arb:
-    """An Arb ball containing the exact rational ``value`` (at the current working precision)."""
-    return arb(fmpq(value.numerator, value.denominator))
 
 
 def _delta_ball(epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fraction) -> arb:
@@ -95,8 +93,7 @@ def _enclose_delta(epsilon: Fraction, sigma: Fraction, sensitivity_squared: Frac
             return _clip_to_unit(CertifiedReal.from_arb(ball))
         precision *= 2
     raise UndecidedComparisonError(
-        f"could not enclose delta(epsilon) to {TARGET_ACCURACY_BITS} bits "
-        f"with {MAX_PRECISION} bits of precision"
+        f"could not enclose delta(epsilon) to {TARGET_ACCURACY_BITS} bits with {MAX_PRECISION} bits of precision"
     )
 
 
@@ -145,14 +142,13 @@ def _reported_enclosure(
 
 def _to_certified(compute: Callable[[], arb], *, label: str) -> CertifiedReal:
     """Evaluate the zero-argument Arb expression ``compute`` at rising precision to TARGET_ACCURACY_BITS."""
-    precision = START_PRECISION + TARGET_ACCURACY_BITS
-    while precision <= MAX_PRECISION:
-        with working_precision(precision):
-            ball = compute()
-        if isinstance(ball, arb) and ball.is_finite() and ball.rel_accuracy_bits() >= TARGET_ACCURACY_BITS:
-            return CertifiedReal.from_arb(ball)
-        precision *= 2
-    raise UndecidedComparisonError(f"could not enclose {label} to {TARGET_ACCURACY_BITS} bits")
+    return enclose(
+        compute,
+        label,
+        start_bits=START_PRECISION + TARGET_ACCURACY_BITS,
+        target_bits=TARGET_ACCURACY_BITS,
+        max_bits=MAX_PRECISION,
+    )
 
 
 def _dyadic_guess(compute: Callable[[], arb]) -> Fraction:
@@ -339,8 +335,13 @@ def sigma_theorem_3_8(epsilon: object, delta: object, max_precision_diagonal: ob
     target = open_unit_fraction(delta, "delta")
     diagonal = positive_fraction(max_precision_diagonal, "max_precision_diagonal")
     _check_paper_range(
-        eps, target, theorem="Theorem 3.8 of the CIP paper", epsilon_range="(0, 1]", epsilon_ok=eps <= 1,
-        delta_at_most_half=True, command="cascade",
+        eps,
+        target,
+        theorem="Theorem 3.8 of the CIP paper",
+        epsilon_range="(0, 1]",
+        epsilon_ok=eps <= 1,
+        delta_at_most_half=True,
+        command="cascade",
     )
     return _to_certified(
         lambda: (2 * _ball(diagonal) * (2 / _ball(target)).log()).sqrt() / _ball(eps),
@@ -358,13 +359,16 @@ def sigma_theorem_3_9(depth: int, epsilon: object, delta: object) -> CertifiedRe
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
     _check_paper_range(
-        eps, target, theorem="Theorem 3.9 of the CIP paper", epsilon_range="(0, 1]", epsilon_ok=eps <= 1,
-        delta_at_most_half=True, command="cascade",
+        eps,
+        target,
+        theorem="Theorem 3.9 of the CIP paper",
+        epsilon_range="(0, 1]",
+        epsilon_ok=eps <= 1,
+        delta_at_most_half=True,
+        command="cascade",
     )
     factor = 2 / eps**2 + Fraction(2 * levels) / (3 * eps**2)  # exact rational
-    return _to_certified(
-        lambda: (_ball(factor) * (2 / _ball(target)).log()).sqrt(), label="Theorem 3.9 sigma"
-    )
+    return _to_certified(lambda: (_ball(factor) * (2 / _ball(target)).log()).sqrt(), label="Theorem 3.9 sigma")
 
 
 def sigma_classical(epsilon: object, delta: object, sensitivity_squared: object) -> CertifiedReal:
@@ -377,8 +381,13 @@ def sigma_classical(epsilon: object, delta: object, sensitivity_squared: object)
     target = open_unit_fraction(delta, "delta")
     d2 = _validate_common(sensitivity_squared)
     _check_paper_range(
-        eps, target, theorem="the classical Gaussian mechanism (Dwork & Roth, Theorem A.1)",
-        epsilon_range="(0, 1)", epsilon_ok=eps < 1, delta_at_most_half=False, command="gaussian",
+        eps,
+        target,
+        theorem="the classical Gaussian mechanism (Dwork & Roth, Theorem A.1)",
+        epsilon_range="(0, 1)",
+        epsilon_ok=eps < 1,
+        delta_at_most_half=False,
+        command="gaussian",
     )
     return _to_certified(
         lambda: (2 * _ball(d2) * (_ball(Fraction(5, 4)) / _ball(target)).log()).sqrt() / _ball(eps),
@@ -429,9 +438,7 @@ class GaussianVerdict:
         }
 
 
-def check_gaussian(
-    sigma: object, epsilon: object, delta: object, sensitivity_squared: object
-) -> GaussianVerdict:
+def check_gaussian(sigma: object, epsilon: object, delta: object, sensitivity_squared: object) -> GaussianVerdict:
     """Certified verdict whether ``N(0, σ²)`` noise at sensitivity² ``sensitivity_squared`` is (ε, δ)-DP.
 
     The seed of the calibration audit (SPEC section 9): holds / fails, the enclosure of δ(ε) to compare with

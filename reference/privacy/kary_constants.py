@@ -36,10 +36,11 @@ from functools import lru_cache
 from typing import Any, Literal
 
 import sympy as sp
-from flint import arb, fmpq
+from flint import arb
 
 from reference._validate import check_positive_int, open_unit_fraction, to_fraction
-from reference.privacy.certified import CertifiedReal, working_precision
+from reference.privacy.certified import CertifiedReal, UndecidedComparisonError, working_precision
+from reference.privacy.certified import ball as _ball
 
 #: Precision (bits) of single evaluations; comparisons double it up to MAX_BITS when balls overlap.
 DEFAULT_BITS = 128
@@ -47,10 +48,6 @@ MAX_BITS = 1 << 14
 
 FamilyKey = Literal["theorem_3_7", "corollary_4_9", "corollary_c3"]
 Parity = Literal["any", "odd", "even"]
-
-
-class UndecidedComparisonError(ArithmeticError):
-    """Two enclosures still overlap at MAX_BITS: the comparison is not decided (never guessed)."""
 
 
 @dataclass(frozen=True)
@@ -88,15 +85,11 @@ class LeadingConstantFamily:
 FAMILIES: dict[str, LeadingConstantFamily] = {
     family.key: family
     for family in (
-        LeadingConstantFamily(
-            "theorem_3_7", "Theorem 3.7", "(k − 1)/log2(k)³", 2, "any", lambda k: k - 1
-        ),
+        LeadingConstantFamily("theorem_3_7", "Theorem 3.7", "(k − 1)/log2(k)³", 2, "any", lambda k: k - 1),
         LeadingConstantFamily(
             "corollary_4_9", "Corollary 4.9", "k(1 − 1/k²)/(2 log2(k)³)", 3, "odd", lambda k: (k * k - 1) / (2 * k)
         ),
-        LeadingConstantFamily(
-            "corollary_c3", "Corollary C.3", "k/(2 log2(k)³)", 2, "even", lambda k: k / 2
-        ),
+        LeadingConstantFamily("corollary_c3", "Corollary C.3", "k/(2 log2(k)³)", 2, "even", lambda k: k / 2),
     )
 }
 
@@ -113,10 +106,6 @@ def get_family(family: object) -> LeadingConstantFamily:
 # ------------------------------------------------------------------------------------------ evaluation
 
 
-def _ball(value: Fraction) -> arb:
-    return arb(fmpq(value.numerator, value.denominator))
-
-
 def _power_of_two_exponent(value: int) -> int | None:
     return value.bit_length() - 1 if value & (value - 1) == 0 else None
 
@@ -124,9 +113,7 @@ def _power_of_two_exponent(value: int) -> int | None:
 def _check_arity(family: LeadingConstantFamily, arity: object) -> int:
     value = check_positive_int(arity, "arity", minimum=family.minimum_arity)
     if not family.admissible(value):
-        raise ValueError(
-            f"arity must be an {family.describe_admissible()} for {family.statement}, got {value}"
-        )
+        raise ValueError(f"arity must be an {family.describe_admissible()} for {family.statement}, got {value}")
     return value
 
 
@@ -326,8 +313,10 @@ def certified_argmin(
     :func:`certify_tail`. Raises ``ArithmeticError`` if the tail certificate does not hold.
     """
     chosen = get_family(family)
-    low = chosen.minimum_arity if minimum_arity is None else check_positive_int(
-        minimum_arity, "minimum_arity", minimum=chosen.minimum_arity
+    low = (
+        chosen.minimum_arity
+        if minimum_arity is None
+        else check_positive_int(minimum_arity, "minimum_arity", minimum=chosen.minimum_arity)
     )
     tail = certify_tail(chosen, tail_start)
     if not tail.holds:
@@ -348,8 +337,18 @@ def certified_argmin(
             (best, best_value), (second, second_value) = ranked[0], ranked[1]
             gap = CertifiedReal(second_value.lower - best_value.upper, second_value.upper - best_value.lower)
             return ArgminCertificate(
-                chosen.key, chosen.statement, chosen.describe_admissible(low), best, best_value, second,
-                second_value, gap, tuple(arities), tuple(value for _, value in enclosures), tail, bits,
+                chosen.key,
+                chosen.statement,
+                chosen.describe_admissible(low),
+                best,
+                best_value,
+                second,
+                second_value,
+                gap,
+                tuple(arities),
+                tuple(value for _, value in enclosures),
+                tail,
+                bits,
             )
         bits *= 2
     raise UndecidedComparisonError(f"{chosen.statement}: enclosures still overlap at {MAX_BITS} bits")
@@ -429,6 +428,4 @@ def theorem_1_2_exponent(arity: object = 19, *, bits: int = DEFAULT_BITS) -> Cer
 
     Theorem 1.2 (arity 19) claims it is < 0.92.
     """
-    return lemma_5_1_exponent(
-        leading_constant_corollary_4_9(arity, bits=bits), huu_leading_constant(bits=bits)
-    )
+    return lemma_5_1_exponent(leading_constant_corollary_4_9(arity, bits=bits), huu_leading_constant(bits=bits))

@@ -38,10 +38,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from flint import arb, fmpq
+from flint import arb
 
 from reference._validate import fraction_text, open_unit_fraction, positive_fraction, to_fraction
-from reference.privacy.certified import CertifiedReal, working_precision
+from reference.privacy.certified import CertifiedReal, enclose, working_precision
+from reference.privacy.certified import ball as _ball
 
 #: Relative accuracy (bits) of every reported enclosure.
 TARGET_ACCURACY_BITS = 80
@@ -55,20 +56,9 @@ _EXACT_PROFILE = (
 )
 
 
-def _ball(value: Fraction) -> arb:
-    return arb(fmpq(value.numerator, value.denominator))
-
-
 def _certified(compute: Callable[[], arb], label: str) -> CertifiedReal:
     """Evaluate the Arb expression ``compute`` at rising precision until it has TARGET_ACCURACY_BITS."""
-    precision = START_PRECISION
-    while precision <= MAX_PRECISION:
-        with working_precision(precision):
-            ball = compute()
-        if ball.is_finite() and ball.rel_accuracy_bits() >= TARGET_ACCURACY_BITS:
-            return CertifiedReal.from_arb(ball)
-        precision *= 2
-    raise ArithmeticError(f"could not enclose {label} to {TARGET_ACCURACY_BITS} bits")
+    return enclose(compute, label, start_bits=START_PRECISION, target_bits=TARGET_ACCURACY_BITS, max_bits=MAX_PRECISION)
 
 
 def _log_inverse(delta: Fraction) -> arb:
@@ -123,7 +113,9 @@ def laplace_scale(epsilon: object, l1_sensitivity: object) -> Fraction:
 def _proof_5_9_epsilon(scale: Fraction, l2_squared: Fraction, delta: Fraction) -> CertifiedReal:
     """ε' = a(a/2 + sqrt(2 ln(1/δ))) with a = Δ2/λ, i.e. Δ2²/(2λ²) + sqrt(2 Δ2² ln(1/δ))/λ (no range check)."""
     return _certified(
-        lambda: _ball(l2_squared / (2 * scale**2)) + (2 * _ball(l2_squared) * _log_inverse(delta)).sqrt() / _ball(scale),
+        lambda: (
+            _ball(l2_squared / (2 * scale**2)) + (2 * _ball(l2_squared) * _log_inverse(delta)).sqrt() / _ball(scale)
+        ),
         "the l2 Laplace epsilon",
     )
 
@@ -241,7 +233,9 @@ def _epsilons(epsilons: object) -> tuple[Fraction, ...]:
     values = tuple(to_fraction(value, f"epsilons[{i}]") for i, value in enumerate(epsilons))
     for i, value in enumerate(values):
         if value <= 0:
-            raise ValueError(f"epsilons[{i}] must be > 0 (Lemma 5.4 composes epsilon_j > 0), got {fraction_text(value)}")
+            raise ValueError(
+                f"epsilons[{i}] must be > 0 (Lemma 5.4 composes epsilon_j > 0), got {fraction_text(value)}"
+            )
     return values
 
 
@@ -289,9 +283,7 @@ def corollary_5_7_factor(epsilon: object, delta: object) -> CertifiedReal:
             f"epsilon must be <= ln(1/delta) for Corollary 5.7 of the KARY paper (the range it is stated for), "
             f"got epsilon={fraction_text(eps)}, delta={fraction_text(target)}"
         )
-    return _certified(
-        lambda: (1 + (1 + _ball(eps) / _log_inverse(target)).sqrt()) ** 2 / 2, "the Corollary 5.7 factor"
-    )
+    return _certified(lambda: (1 + (1 + _ball(eps) / _log_inverse(target)).sqrt()) ** 2 / 2, "the Corollary 5.7 factor")
 
 
 def corollary_5_7_variance_ratio(epsilon: object, delta: object) -> CertifiedReal:

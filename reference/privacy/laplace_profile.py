@@ -59,10 +59,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb, factorial
 
-from flint import arb, arb_poly, fmpq, fmpq_poly, fmpz_poly
+from flint import arb, arb_poly, fmpq_poly, fmpz_poly
 
-from reference._validate import fraction_text, open_unit_fraction, positive_fraction, to_fraction
-from reference.privacy.certified import CertifiedReal, format_significant, working_precision
+from reference._validate import fraction_text, nonnegative_fraction, open_unit_fraction, positive_fraction, to_fraction
+from reference.privacy.certified import CertifiedReal, UndecidedComparisonError, format_significant, working_precision
+from reference.privacy.certified import ball as _ball
 
 #: Relative accuracy (bits) of every reported enclosure (about 24 significant digits).
 TARGET_ACCURACY_BITS = 80
@@ -83,18 +84,7 @@ FINE_TOLERANCE = Fraction(1, 10**22)
 GroupKey = tuple[tuple[Fraction, int], ...]
 
 
-class UndecidedComparisonError(ArithmeticError):
-    """δ(ε) could not be separated from the target (or enclosed) within MAX_PRECISION bits."""
-
-
 # ---------------------------------------------------------------------------------------------- validation
-
-
-def _nonnegative_fraction(value: object, name: str) -> Fraction:
-    result = to_fraction(value, name)
-    if result < 0:
-        raise ValueError(f"{name} must be >= 0, got {fraction_text(result)}")
-    return result
 
 
 def _groups(sensitivities: object, name: str = "sensitivities") -> GroupKey:
@@ -116,8 +106,7 @@ def _groups(sensitivities: object, name: str = "sensitivities") -> GroupKey:
     dimension = sum(counts.values())
     if dimension > MAX_DIMENSION:
         raise ValueError(
-            f"{name} has {dimension} nonzero entries; the exact profile accepts at most "
-            f"MAX_DIMENSION = {MAX_DIMENSION}"
+            f"{name} has {dimension} nonzero entries; the exact profile accepts at most MAX_DIMENSION = {MAX_DIMENSION}"
         )
     return tuple(sorted(counts.items()))
 
@@ -206,7 +195,9 @@ def _build(groups: GroupKey, dimension: int) -> tuple[tuple[Fraction, ...], tupl
         poly = polys[shift]
         upper, upper_rest = divmod(fmpz_poly([poly(-1)]) - poly, one_plus)
         lower, lower_rest = divmod(fmpz_poly([poly(1)]) - poly, one_minus)
-        if upper_rest.degree() >= 0 or lower_rest.degree() >= 0:  # impossible: the numerators vanish at the divisor's root
+        if (
+            upper_rest.degree() >= 0 or lower_rest.degree() >= 0
+        ):  # impossible: the numerators vanish at the divisor's root
             raise ArithmeticError("inexact polynomial division in the Laplace profile")
         coefficients = [int(c) for c in (upper - lower).coeffs()]
         borel.append(fmpq_poly([c * s for c, s in zip(coefficients, scale)], factorial(top)))
@@ -229,10 +220,6 @@ def _profile(groups: GroupKey) -> _Profile:
     while len(_CACHE) > 1 and sum(p.size for p in _CACHE.values()) > PROFILE_CACHE_COEFFICIENTS:
         _CACHE.popitem(last=False)
     return profile
-
-
-def _ball(value: Fraction) -> arb:
-    return arb(fmpq(value.numerator, value.denominator))
 
 
 def _delta_ball(profile: _Profile, epsilon: Fraction, scale: Fraction, precision: int) -> arb:
@@ -337,7 +324,7 @@ def laplace_delta(epsilon: object, scale: object, sensitivities: Sequence[object
     are exact rationals. Exact closed form (module docstring) with Arb balls: the enclosure is rigorous and
     about 24 digits wide (relative); it is exactly ``[0, 0]`` when ``epsilon >= ‖v‖_1/scale`` (pure DP).
     """
-    eps = _nonnegative_fraction(epsilon, "epsilon")
+    eps = nonnegative_fraction(epsilon, "epsilon")
     lam = positive_fraction(scale, "scale")
     return _enclose(_profile(_groups(sensitivities)), eps, lam)
 
@@ -360,7 +347,7 @@ def laplace_delta_worst_case(
 ) -> WorstCaseDelta:
     """The largest δ(ε) over ``sensitivity_vectors`` (see :func:`laplace_delta`): the mechanism is (ε, δ)-DP
     over a neighbouring relation whose differences are these vectors iff ``δ >= delta``."""
-    eps = _nonnegative_fraction(epsilon, "epsilon")
+    eps = nonnegative_fraction(epsilon, "epsilon")
     lam = positive_fraction(scale, "scale")
     profiles = [_profile(groups) for groups in _vectors(sensitivity_vectors)]
     deltas = tuple(_enclose(profile, eps, lam) for profile in profiles)
@@ -376,7 +363,7 @@ def laplace_private(
     (``δ(ε) <= delta`` for each), decided from Arb balls lying entirely on one side of ``delta``. For rational
     inputs δ(ε) is never equal to ``delta`` (``e^x`` is irrational for rational x != 0), so raising the precision
     always decides."""
-    eps = _nonnegative_fraction(epsilon, "epsilon")
+    eps = nonnegative_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
     lam = positive_fraction(scale, "scale")
     return _all_satisfied([_profile(groups) for groups in _vectors(sensitivity_vectors)], eps, lam, target)
@@ -511,7 +498,10 @@ def laplace_scale_exact(
 
 
 def laplace_scale_exact_worst_case(
-    epsilon: object, delta: object, sensitivity_vectors: Sequence[Sequence[object]], tolerance: object = DEFAULT_TOLERANCE
+    epsilon: object,
+    delta: object,
+    sensitivity_vectors: Sequence[Sequence[object]],
+    tolerance: object = DEFAULT_TOLERANCE,
 ) -> ExactLaplaceScale:
     """:func:`laplace_scale_exact` for the worst of several sensitivity vectors (δ(ε) maximised over them)."""
     eps = positive_fraction(epsilon, "epsilon")

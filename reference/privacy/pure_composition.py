@@ -23,10 +23,11 @@ from collections.abc import Sequence
 from fractions import Fraction
 from math import comb
 
-from flint import arb, fmpq
+from flint import arb
 
 from reference._validate import fraction_text, open_unit_fraction, to_fraction
 from reference.privacy.certified import CertifiedReal, working_precision
+from reference.privacy.certified import ball as _ball
 
 TARGET_ACCURACY_BITS = 80
 START_PRECISION = 128
@@ -34,10 +35,6 @@ MAX_PRECISION = 1 << 14
 #: Largest number of subset classes Π_g (m_g + 1) enumerated (equal ε_j are grouped).
 MAX_COMBINATIONS = 200_000
 FINE_TOLERANCE = Fraction(1, 10**22)
-
-
-def _ball(value: Fraction) -> arb:
-    return arb(fmpq(value.numerator, value.denominator))
 
 
 def _grouped(epsilons: object) -> tuple[tuple[Fraction, int], ...]:
@@ -92,7 +89,9 @@ def _total(groups: tuple[tuple[Fraction, int], ...]) -> Fraction:
     return sum((value * multiplicity for value, multiplicity in groups), Fraction(0))
 
 
-def _enclose(groups: tuple[tuple[Fraction, int], ...], epsilon: Fraction, target: Fraction | None = None) -> CertifiedReal:
+def _enclose(
+    groups: tuple[tuple[Fraction, int], ...], epsilon: Fraction, target: Fraction | None = None
+) -> CertifiedReal:
     """δ_opt(ε) to TARGET_ACCURACY_BITS relative bits; with ``target``, until the enclosure also lies on one
     side of it (a ball containing the target never decides)."""
     if epsilon >= _total(groups):

@@ -87,6 +87,5 @@ def cascade_sensitivity_squared(depth: int, neighbours: str) -> Fraction:
     diagonal = cip_matrix.precision_entry_from_height(levels, 0)
     # every pair of leaves with lowest common ancestor at height h gives the same value: scan the heights
     return max(
-        2 * diagonal - 2 * cip_matrix.precision_entry_from_height(levels, height)
-        for height in range(1, levels + 1)
+        2 * diagonal - 2 * cip_matrix.precision_entry_from_height(levels, height) for height in range(1, levels + 1)
     )

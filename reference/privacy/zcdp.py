@@ -44,15 +44,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 
-from flint import arb, fmpq
+from flint import arb
 
-from reference._validate import fraction_text, open_unit_fraction, positive_fraction
-from reference.privacy.certified import CertifiedReal, working_precision
-from reference.privacy.discrete_gaussian_profile import (
-    discrete_gaussian_delta,
-    discrete_gaussian_epsilon,
-    nonnegative_fraction,
-)
+from reference._validate import fraction_text, nonnegative_fraction, open_unit_fraction, positive_fraction
+from reference.privacy.certified import CertifiedReal, UndecidedComparisonError, enclose, working_precision
+from reference.privacy.certified import ball as _ball
+from reference.privacy.discrete_gaussian_profile import discrete_gaussian_delta, discrete_gaussian_epsilon
 
 TARGET_ACCURACY_BITS = 80
 START_PRECISION = 192
@@ -61,14 +58,6 @@ MAX_PRECISION = 1 << 12
 _ORDER_BITS = 110
 #: Default relative width of the ρ bracket: narrow enough that its 20-digit decimal is backed by the bracket.
 DEFAULT_TOLERANCE = Fraction(1, 10**22)
-
-
-class UndecidedComparisonError(ArithmeticError):
-    """A certified comparison could not be decided within MAX_PRECISION bits."""
-
-
-def _ball(value: Fraction) -> arb:
-    return arb(fmpq(value.numerator, value.denominator))
 
 
 # ------------------------------------------------------------------------------------------ ρ of mechanisms
@@ -122,14 +111,7 @@ def compose_rho(*rhos: object) -> Fraction:
 
 def _enclose(compute: Callable[[], arb], label: str) -> CertifiedReal:
     """Evaluate an Arb expression at rising precision until it has TARGET_ACCURACY_BITS relative bits."""
-    precision = START_PRECISION
-    while precision <= MAX_PRECISION:
-        with working_precision(precision):
-            ball = compute()
-        if ball.is_finite() and ball.rel_accuracy_bits() >= TARGET_ACCURACY_BITS:
-            return CertifiedReal.from_arb(ball)
-        precision *= 2
-    raise UndecidedComparisonError(f"could not enclose {label} to {TARGET_ACCURACY_BITS} bits")
+    return enclose(compute, label, start_bits=START_PRECISION, target_bits=TARGET_ACCURACY_BITS, max_bits=MAX_PRECISION)
 
 
 def _log_inverse(delta: Fraction) -> arb:
@@ -344,7 +326,9 @@ def _tight_sufficient(budget: Fraction, eps: Fraction, target: Fraction) -> bool
     return None
 
 
-def rho_from_epsilon_delta_tight(epsilon: object, delta: object, tolerance: object = DEFAULT_TOLERANCE) -> CertifiedReal:
+def rho_from_epsilon_delta_tight(
+    epsilon: object, delta: object, tolerance: object = DEFAULT_TOLERANCE
+) -> CertifiedReal:
     """``[lower, upper]`` around the largest ρ for which the tight conversion (CKS Corollary 13) gives (ε, δ).
 
     ``lower`` is certified sufficient (the certified ε of :func:`epsilon_from_rho_tight` at ``lower`` is
