@@ -1,6 +1,8 @@
 """reference: an exact, formally checked reference implementation of differentially private mechanisms.
 
-Implemented: CIP — correlated Gaussian input perturbation with Cascade Sampling (Dharangutte, Gao, Gong, Wang).
+Implemented: CIP — correlated Gaussian input perturbation with Cascade Sampling (Dharangutte, Gao, Gong, Wang);
+the certified privacy calibrations, conversions and exact samplers the KARY and TDA mechanisms stand on
+(:mod:`reference.privacy`, :mod:`reference.exact.samplers`) and the calibration audit.
 
 Conventions (see README): ``depth`` is the height of a perfect binary tree with n = 2**depth leaves (never a bare
 ``k``); ``sigma`` is a standard deviation; calibrations name their neighbouring relation, ``"add_remove"`` (one
@@ -15,6 +17,13 @@ The exact layer lives in :mod:`reference.exact` (``cip_matrix``, ``cip_ranges``,
 calibrations in :mod:`reference.privacy`. The names below are the entry points.
 """
 
+from reference.audit_calibration import (
+    CalibrationVerdict,
+    audit_discrete_gaussian,
+    audit_gaussian,
+    audit_laplace,
+    audit_laplace_l2,
+)
 from reference.calibration import (
     CascadeCalibration,
     GaussianCalibration,
@@ -51,6 +60,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BinaryTree",
+    "CalibrationVerdict",
     "CascadeCalibration",
     "CertifiedReal",
     "CorrelatedInputPerturbation",
@@ -62,6 +72,10 @@ __all__ = [
     "StructuredCalibration",
     "__version__",
     "all_range_statistics",
+    "audit_discrete_gaussian",
+    "audit_gaussian",
+    "audit_laplace",
+    "audit_laplace_l2",
     "balanced_tree",
     "calibrate_cascade",
     "calibrate_gaussian",

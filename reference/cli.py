@@ -48,6 +48,10 @@ def _emit(result: dict[str, Any], as_json: bool) -> None:
         sys.stdout.write("\n")
         return
     for key, value in payload.items():
+        if isinstance(value, dict) and "decimal" in value:
+            value = f"{value['decimal']} (certified interval: use --json)"
+        elif isinstance(value, dict):
+            value = "{...} (use --json)"
         if isinstance(value, list) and value and isinstance(value[0], list) and len(value) > 8:
             value = f"[{len(value)} x {len(value[0])} matrix; use --json to print it]"
         elif isinstance(value, list) and len(value) > 16:
@@ -126,6 +130,46 @@ def _cmd_calibrate_laplace_l2(args: argparse.Namespace) -> dict[str, Any]:
         sensitivities=vectors[0] if vectors else None,
     )
     return report.as_json()
+
+
+def _cmd_calibrate_zcdp(args: argparse.Namespace) -> dict[str, Any]:
+    from reference.privacy import zcdp
+
+    if (args.rho is None) == (args.epsilon is None):
+        raise CommandError("give exactly one of --rho (convert ρ to ε) and --epsilon (convert (ε, δ) to ρ)")
+    if args.rho is not None:
+        return {
+            "rho": args.rho,
+            "delta": args.delta,
+            "epsilon_simple": zcdp.epsilon_from_rho_simple(args.rho, args.delta).as_json(),
+            "epsilon_tight": zcdp.epsilon_from_rho_tight(args.rho, args.delta).as_json(),
+            "basis": "simple: ρ + 2 sqrt(ρ log(1/δ)) (Bun–Steinke Prop. 1.3); tight: CKS 2020 Corollary 13; upper "
+            "ends are certified sufficient",
+        }
+    return {
+        "epsilon": args.epsilon,
+        "delta": args.delta,
+        "rho_simple": zcdp.rho_from_epsilon_delta(args.epsilon, args.delta).as_json(),
+        "rho_tight": zcdp.rho_from_epsilon_delta_tight(args.epsilon, args.delta).as_json(),
+        "basis": "largest ρ whose conversion meets (ε, δ); lower ends are certified sufficient",
+    }
+
+
+def _cmd_calibrate_laplace_l2_scale(args: argparse.Namespace) -> dict[str, Any]:
+    from reference.privacy.laplace import l2_laplace_a, l2_laplace_scale
+
+    if (args.l2 is None) == (args.l2_squared is None):
+        raise CommandError("give exactly one of --l2 and --l2-squared")
+    scale = l2_laplace_scale(args.epsilon, args.delta, args.l2, l2_sensitivity_squared=args.l2_squared)
+    return {
+        "epsilon": args.epsilon,
+        "delta": args.delta,
+        "a": l2_laplace_a(args.epsilon, args.delta).as_json(),
+        "scale": scale.decimal(),
+        "scale_interval": scale.as_json(),
+        "scale_sufficient_rational": scale.upper,
+        "basis": "KARY Lemma 5.5: Lap(Δ2/a)^d with a = sqrt(2 ln(1/δ))(sqrt(1 + ε/ln(1/δ)) − 1), ε, δ ∈ (0, 1)",
+    }
 
 
 def _cmd_audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
@@ -275,6 +319,18 @@ def build_parser() -> argparse.ArgumentParser:
     laplace_l2.add_argument("--scale", required=True, help="Laplace scale λ > Δ1")
     laplace_l2.add_argument("--delta", required=True)
     laplace_l2.add_argument("--vectors", help="the neighbouring-difference vector for the exact profile, e.g. '1,1,1'")
+
+    zcdp_cal = add(calibrate, "zcdp", _cmd_calibrate_zcdp, "zCDP ρ to (ε, δ) and back (certified)")
+    zcdp_cal.add_argument("--rho", help="convert this ρ to ε at --delta")
+    zcdp_cal.add_argument("--epsilon", help="or: the largest ρ meeting (--epsilon, --delta)")
+    zcdp_cal.add_argument("--delta", required=True)
+    l2_scale = add(
+        calibrate, "laplace-l2-scale", _cmd_calibrate_laplace_l2_scale, "Laplace scale from ℓ2 sensitivity (Lemma 5.5)"
+    )
+    l2_scale.add_argument("--l2", help="ℓ2 sensitivity Δ2 (or --l2-squared)")
+    l2_scale.add_argument("--l2-squared", dest="l2_squared", help="Δ2², exact")
+    l2_scale.add_argument("--epsilon", required=True)
+    l2_scale.add_argument("--delta", required=True)
 
     audit = commands.add_parser("audit", help="audits of other implementations").add_subparsers(
         dest="what", required=True, parser_class=_Parser

@@ -108,3 +108,19 @@ def test_calibrate_inftda(capsys: pytest.CaptureFixture[str]) -> None:
     with_delta = run_json(capsys, "calibrate", "inftda", "--attributes", "4", "--rho", "1/3", "--delta", "1e-6")
     simple = 1 / 3 + 2 * (1 / 3 * np.log(1e6)) ** 0.5  # Bun–Steinke conversion: an upper bound on the tight ε
     assert 0 < float(with_delta["epsilon"]["decimal"]) <= simple  # type: ignore[index]
+
+
+def test_calibrate_zcdp_and_laplace_l2(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "calibrate", "zcdp", "--rho", "1/2", "--delta", "1e-6")
+    simple = 0.5 + 2 * (0.5 * np.log(1e6)) ** 0.5  # Bun–Steinke, evaluated here in floats
+    assert float(out["epsilon_simple"]["decimal"]) == pytest.approx(simple, rel=1e-12)  # type: ignore[index]
+    assert float(out["epsilon_tight"]["decimal"]) < simple  # type: ignore[index]
+    back = run_json(capsys, "calibrate", "zcdp", "--epsilon", "1", "--delta", "1e-6")
+    closed = (np.sqrt(1 + np.log(1e6)) - np.sqrt(np.log(1e6))) ** 2
+    assert float(back["rho_simple"]["decimal"]) == pytest.approx(closed, rel=1e-10)  # type: ignore[index]
+    scale = run_json(capsys, "calibrate", "laplace-l2-scale", "--l2", "1", "--epsilon", "1/2", "--delta", "1e-6")
+    log_inverse = np.log(1e6)
+    a = np.sqrt(2 * log_inverse) * (np.sqrt(1 + 0.5 / log_inverse) - 1)  # Lemma 5.5 in floats
+    assert float(str(scale["scale"])) == pytest.approx(1 / a, rel=1e-10)
+    report = run_json(capsys, "calibrate", "laplace-l2", "--l1", "8", "--l2-squared", "8", "--scale", "10", "--delta", "1e-6")
+    assert float(str(report["epsilon"])) == pytest.approx(0.8)  # min(Δ1/λ, ...) = 8/10
