@@ -51,7 +51,8 @@ def _emit(result: dict[str, Any], as_json: bool) -> None:
         if isinstance(value, dict) and "decimal" in value:
             value = f"{value['decimal']} (certified interval: use --json)"
         elif isinstance(value, dict):
-            value = "{...} (use --json)"
+            compact = json.dumps(value, ensure_ascii=False)
+            value = compact if len(compact) <= 400 else "{...} (use --json)"
         if isinstance(value, list) and value and isinstance(value[0], list) and len(value) > 8:
             value = f"[{len(value)} x {len(value[0])} matrix; use --json to print it]"
         elif isinstance(value, list) and len(value) > 16:
