@@ -72,12 +72,12 @@ def offset_capacity(arity: object, width: object) -> int:
     """
     k = _check_arity(arity)
     w = check_positive_int(width, "width")
-    return (k - 1 - (k - 1) // 2) * ((k**w - 1) // (k - 1))
+    return int((k - 1 - (k - 1) // 2) * ((k**w - 1) // (k - 1)))
 
 
 def _offset_floor(arity: int, width: int) -> int:
     """The most negative integer the offset representation holds: −c (k^w − 1)/(k − 1)."""
-    return -((arity - 1) // 2) * ((arity**width - 1) // (arity - 1))
+    return int(-((arity - 1) // 2) * ((arity**width - 1) // (arity - 1)))
 
 
 def digits(value: object, arity: object, width: object) -> tuple[int, ...]:
