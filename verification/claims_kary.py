@@ -272,6 +272,8 @@ def kary_claims() -> list[Claim]:
             M.PROOF,
             _from_check(
                 thresholds.claim_1_check,
+                counterexample="k = 4 (the smallest even arity it is stated for): the excess over the leading term is "
+                "exactly (k − 2)h²/(2(k − 1)) = h²/3, which is not o(h²)",
                 corrected="the extra term is exactly (k − 2)h²/(2(k − 1)), of order h² for every even k >= 4; "
                 "Corollary C.3's leading constant is unaffected",
             ),
