@@ -34,6 +34,7 @@ from __future__ import annotations
 import numbers
 import random
 import secrets
+from abc import ABC, abstractmethod
 from typing import Protocol, runtime_checkable
 
 
@@ -68,11 +69,12 @@ def _check_bound(n: object) -> int:
     return value
 
 
-class _RejectionBelow:
+class _RejectionBelow(ABC):
     """``randbelow`` by rejection from ``randbits`` (shared by every source of this module)."""
 
-    def randbits(self, bits: int) -> int:  # pragma: no cover - overridden
-        raise NotImplementedError
+    @abstractmethod
+    def randbits(self, bits: int) -> int:
+        """``bits`` uniform random bits as a non-negative integer (each source supplies its own)."""
 
     def randbelow(self, n: int) -> int:
         """Uniform on ``{0, ..., n - 1}``: ``randbits((n - 1).bit_length())`` until the value is below ``n``."""
