@@ -124,3 +124,22 @@ def test_calibrate_zcdp_and_laplace_l2(capsys: pytest.CaptureFixture[str]) -> No
     assert float(str(scale["scale"])) == pytest.approx(1 / a, rel=1e-10)
     report = run_json(capsys, "calibrate", "laplace-l2", "--l1", "8", "--l2-squared", "8", "--scale", "10", "--delta", "1e-6")
     assert float(str(report["epsilon"])) == pytest.approx(0.8)  # min(Δ1/λ, ...) = 8/10
+
+
+def test_kary_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    digits = run_json(capsys, "kary", "digits", "--arity", "5", "--value", "7", "--width", "3", "--offset")
+    assert digits["digits"] == [2, 1, 0]  # 7 = 2 + 1·5 with digits in {−2..2}
+    standard = run_json(capsys, "kary", "digits", "--arity", "3", "--value", "5", "--width", "2")
+    assert standard["digits"] == [2, 1]  # 5 = 2 + 1·3
+    # arity 3, T = 4 = (3^2 − 1)/2, height 2, Laplace scale 2/ε: offset digit counts 1, 2, 1, 2 → mean 3/2,
+    # ε²·MSE = 2·2²·(3/2) = 12 (computed by hand)
+    mse = run_json(capsys, "kary", "mse", "--arity", "3", "--horizon", "4", "--subtraction")
+    assert mse["mse_times_epsilon_squared"] == "12" and mse["height"] == 2
+    matrices = run_json(capsys, "kary", "matrices", "--arity", "3", "--height", "2", "--subtraction")
+    assert matrices["L_times_R_is_A"] is True and matrices["l1_sensitivity"] == 2
+    vertices = run_json(capsys, "kary", "vertices", "--arity", "2", "--height", "2", "--time", "3")
+    assert [v["leaves"] for v in vertices["vertices"]] == [[1, 2], [3, 3]]  # 3 = 2 + 1: the block [1,2] then leaf 3
+    stream = tmp_path / "stream.txt"
+    stream.write_text("1 0 1 1 0 1", encoding="utf-8")
+    run = run_json(capsys, "kary", "run", "--arity", "3", "--epsilon", "1", "--input", str(stream), "--seed", "4")
+    assert run["horizon"] == 6 and len(run["noisy_prefix_counts"]) == 6  # type: ignore[arg-type]
