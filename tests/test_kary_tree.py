@@ -275,3 +275,16 @@ def test_used_vertices_count_is_capacity(arity: int, height: int, subtraction: b
     # each used vertex is named by the p after its update (Proof 4.4), a bijection with [1, T]
     steps = kt.capacity(arity, height, subtraction=subtraction)
     assert len(kt.used_vertices(arity, height, subtraction=subtraction)) == steps
+
+
+def test_appendix_c_proof_and_mutation() -> None:
+    import sympy as sp
+
+    from proofs._framework import ProofFailure
+    from proofs.kary_appendix_c import ARITY, HEIGHT, prove
+
+    assert prove().steps
+    with pytest.raises(ProofFailure):
+        prove(claimed_excess=sp.Integer(0))  # Claim 1's reading: no Θ(h²) term
+    with pytest.raises(ProofFailure):
+        prove(claimed_excess=(ARITY - 2) * HEIGHT**2 / ARITY)

@@ -506,6 +506,40 @@ def check_algorithm_3_listing(_: Budget) -> Outcome:
     return Outcome(Status.VERIFIED, factorization.describe())
 
 
+def check_definition_3_1(budget: Budget) -> Outcome:
+    from reference.exact import kary_tree
+
+    cases = 0
+    for arity in (2, 3, 4, 5):
+        for height in range(1, budget.pick(4, 6) + 1):
+            if arity**height > 5000:
+                continue
+            leaves = arity**height
+            for level in range(1, height + 2):
+                width = arity ** (level - 1)
+                intervals = [kary_tree.vertex_interval((level, index), arity) for index in range(leaves // width)]
+                # each level partitions [1, k^h] into consecutive blocks of k^(ℓ−1) leaves
+                expected = [(1 + i * width, (i + 1) * width) for i in range(leaves // width)]
+                cases += 1
+                if intervals != expected:
+                    return Outcome(Status.REFUTED, f"arity {arity}, level {level}: {intervals[:3]}…")
+                if level > 1:  # every vertex is the disjoint union of its k children one level down
+                    for index, (low, high) in enumerate(intervals):
+                        children = [
+                            kary_tree.vertex_interval((level - 1, index * arity + c), arity) for c in range(arity)
+                        ]
+                        if children[0][0] != low or children[-1][1] != high:
+                            return Outcome(
+                                Status.REFUTED, f"arity {arity}, vertex ({level}, {index}): children {children}"
+                            )
+    return Outcome(
+        Status.VERIFIED,
+        f"the k-ary tree's vertices, as computed (reference.exact.kary_tree.vertex_interval), partition every level "
+        f"into blocks of k^(ℓ−1) leaves and each vertex is the union of its k children: {cases} levels checked "
+        "(arities 2..5)",
+    )
+
+
 def kary_claims() -> list[Claim]:
     """Paper 004 entries checked so far (issue 3: §1 constants, §5, Appendix A)."""
     M = Method
@@ -564,6 +598,13 @@ def kary_claims() -> list[Claim]:
             "the constant improves on Andersson–Pagh by more than a factor 2",
             M.CERTIFIED,
             _from_check(constants.check_andersson_pagh_factor_2),
+        ),
+        c(
+            PAPER,
+            "Definition 3.1",
+            "the k-ary tree 𝒯_(k,h): k^h leaves, every vertex the interval of leaves below it, k children per vertex",
+            M.EXHAUSTIVE,
+            check_definition_3_1,
         ),
         c(
             PAPER,
@@ -725,7 +766,7 @@ def kary_claims() -> list[Claim]:
         ),
         c(
             PAPER,
-            "Appendix C Claim 1",
+            "Claim 1 (Appendix C)",
             "even k: the average noise count is kh/(4(1 − 1/k^h)) + o(h²)/… (lower-order term o(h²))",
             M.PROOF,
             _from_check(
@@ -811,6 +852,16 @@ def kary_claims() -> list[Claim]:
             "TV(x, x⁽ⁱ⁾) <= 10 T^(−1/20)",
             M.NONE,
             check_lemma_6_4,
+        ),
+        c(
+            PAPER,
+            "Definition A.1",
+            "(ε, δ)-differential privacy: Pr[M(D) ∈ S] <= e^ε Pr[M(D') ∈ S] + δ for all S and neighbours",
+            M.NONE,
+            lambda _: not_checkable(
+                "a definition; it is the criterion every privacy entry here checks — the exact privacy profiles "
+                "(reference.privacy) compute the smallest δ it allows for each ε"
+            ),
         ),
         c(
             PAPER,

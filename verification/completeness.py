@@ -12,12 +12,16 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-KINDS = ("Definition", "Theorem", "Lemma", "Proposition", "Corollary", "Remark", "Algorithm")
+KINDS = ("Definition", "Theorem", "Lemma", "Proposition", "Corollary", "Remark", "Algorithm", "Claim")
 _HEADING = re.compile(r"\*\*?(" + "|".join(KINDS) + r") ([A-Z]\.[0-9]+|[0-9]+(?:\.[0-9]+)?)")
+#: HTML-to-text renderings (000, 003, 004) put each statement heading on a line of its own: "Lemma 3.3." or
+#: "Lemma 5.4 (Simplified version …)."; algorithm listings are "Algorithm 2 k-ary Tree Mechanism …".
+_LINE_HEADING = re.compile(r"^(" + "|".join(KINDS) + r") ([A-Z]\.[0-9]+|[0-9]+(?:\.[0-9]+)?)(?:\.| \(|$| [A-Za-z])", re.M)
 _ENTRY = re.compile(r"^(" + "|".join(KINDS) + r")s? ([A-Z]\.[0-9]+|[0-9]+(?:\.[0-9]+)?)(?:–([A-Z]?\.?[0-9.]+))?")
 
-#: The rendering whose headings are scanned, per paper key (file names in shared/papers).
-PAPER_FILES = {"CIP": "001_1581112b44073f81.txt"}
+#: The rendering whose headings are scanned, per paper key (file names in shared/papers), and its heading style.
+PAPER_FILES = {"CIP": "001_1581112b44073f81.txt", "KARY": "004_3b502d20f0048b9c.txt"}
+_STYLES = {"CIP": _HEADING, "KARY": _LINE_HEADING}
 
 
 def papers_directory() -> Path | None:
@@ -28,9 +32,9 @@ def papers_directory() -> Path | None:
     return next((path for path in candidates if path.is_dir()), None)
 
 
-def numbered_statements(text: str) -> set[str]:
-    """Every ``Kind N.M`` heading in the text."""
-    return {f"{kind} {number}" for kind, number in _HEADING.findall(text)}
+def numbered_statements(text: str, pattern: re.Pattern[str] = _HEADING) -> set[str]:
+    """Every ``Kind N.M`` heading in the text (``pattern``: the rendering's heading style)."""
+    return {f"{kind} {number}" for kind, number in pattern.findall(text)}
 
 
 def _expand(kind: str, first: str, last: str | None) -> set[str]:
@@ -66,6 +70,6 @@ def coverage(paper: str, registry_numbers: list[str], directory: Path | None = N
     folder = directory or papers_directory()
     if folder is None or paper not in PAPER_FILES or not (folder / PAPER_FILES[paper]).is_file():
         return None
-    found = numbered_statements((folder / PAPER_FILES[paper]).read_text(encoding="utf-8"))
+    found = numbered_statements((folder / PAPER_FILES[paper]).read_text(encoding="utf-8"), _STYLES[paper])
     covered = registered_statements(registry_numbers)
     return Coverage(paper, tuple(sorted(found)), tuple(sorted(found - covered)), PAPER_FILES[paper])

@@ -20,8 +20,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-import sympy as sp
-
 from reference._validate import check_positive_int, fraction_text
 from reference.exact.kary_digits import height_for_horizon
 from reference.exact.kary_mse import (
@@ -163,24 +161,19 @@ class AppendixCPoint:
 
 
 def _symbolic_excess() -> tuple[bool, str]:
-    """Sympy induction: Proof C.2's recursion has the closed form C(h) below, hence
-    MSE − kh³/(2(1 − 1/k^h)) = (k − 2)h²/(2(k − 1)) exactly, for every k > 1 and h >= 0."""
-    k, h = sp.symbols("k h", positive=True)
+    """The symbolic part is the proof program proofs/kary_appendix_c.py (for every k and h)."""
+    from proofs._framework import ProofFailure
+    from proofs.kary_appendix_c import prove
 
-    def closed(n: sp.Expr) -> sp.Expr:
-        return k ** (n + 2) * n / (8 * (k - 1)) + k * (k**n - 1) * (k - 2) / (8 * (k - 1) ** 2)
-
-    increment = (sp.Rational(1, 4) * (k + 2) + k * (h - 1) / 4) * k / 2 * k ** (h - 1)
-    horizon = k * (k**h - 1) / (2 * (k - 1))
-    excess = (k - 2) * h**2 / (2 * (k - 1))
-    base = sp.simplify(closed(sp.Integer(0))) == 0
-    step = sp.simplify(sp.expand(closed(h) - closed(h - 1) - increment)) == 0
-    identity = sp.simplify(2 * h**2 * closed(h) / horizon - k * h**3 / (2 * (1 - k ** (-h))) - excess) == 0
+    try:
+        prove()
+    except ProofFailure:
+        return False, "proofs/kary_appendix_c.py failed"
     statement = (
-        "c_h = k^(h+2) h/(8(k−1)) + k(k^h − 1)(k − 2)/(8(k − 1)²) solves the recursion (base c_0 = 0 and step "
-        "checked by sympy), so ε²·MSE = 2h² c_h/T = kh³/(2(1 − 1/k^h)) + (k − 2)h²/(2(k − 1)) exactly"
+        "c_h = k^(h+2) h/(8(k−1)) + k(k^h − 1)(k − 2)/(8(k − 1)²) solves the recursion (proofs/kary_appendix_c.py: "
+        "base and induction step by sympy), so ε²·MSE = 2h² c_h/T = kh³/(2(1 − 1/k^h)) + (k − 2)h²/(2(k − 1)) exactly"
     )
-    return base and step and identity, statement
+    return True, statement
 
 
 @dataclass(frozen=True)
