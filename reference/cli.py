@@ -345,6 +345,28 @@ def _cmd_kary_matrices(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _cmd_inftda_intopt(args: argparse.Namespace) -> dict[str, Any]:
+    from reference.exact.intopt import chebyshev_distance, intopt_with_count
+
+    try:
+        values = [int(token) for token in args.values.split(",") if token.strip()]
+    except ValueError:
+        raise CommandError(f"--values must be comma-separated integers, got {args.values!r}") from None
+    try:
+        total = int(args.total)
+    except ValueError:
+        raise CommandError(f"--total must be an integer >= 0, got {args.total!r}") from None
+    trace = intopt_with_count(values, total)
+    return {
+        "values": values,
+        "total": total,
+        "projection": list(trace.output),
+        "chebyshev_distance": chebyshev_distance(values, trace.output),
+        "iterations_of_printed_loop": trace.iterations,
+        "ties": "broken by (value, category index) ascending",
+    }
+
+
 def _cmd_cascade_matrix(args: argparse.Namespace) -> dict[str, Any]:
     from reference.exact import cip_matrix
 
@@ -523,6 +545,15 @@ def build_parser() -> argparse.ArgumentParser:
     kary_run.add_argument("--seed", type=_nonnegative_int, help="seed (default: operating-system entropy)")
     kary_run.add_argument("--out", help="write the counts to this .npy file")
     kary_run.add_argument("--no-subtraction", action="store_true", help="Algorithm 1 instead of Algorithm 2")
+
+    inftda = commands.add_parser("inftda", help="InfTDA (top-down hierarchical counts)").add_subparsers(
+        dest="what", required=True, parser_class=_Parser
+    )
+    intopt_cmd = add(
+        inftda, "intopt", _cmd_inftda_intopt, "IntOpt: closest non-negative integers with a given sum (ℓ∞)"
+    )
+    intopt_cmd.add_argument("--values", required=True, help="comma-separated integers, e.g. 3,-1,5")
+    intopt_cmd.add_argument("--total", required=True, help="the required sum c >= 0")
 
     cascade = commands.add_parser("cascade", help="the CIP covariance and Cascade Sampling").add_subparsers(
         dest="what", required=True, parser_class=_Parser

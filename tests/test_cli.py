@@ -143,3 +143,18 @@ def test_kary_commands(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> No
     stream.write_text("1 0 1 1 0 1", encoding="utf-8")
     run = run_json(capsys, "kary", "run", "--arity", "3", "--epsilon", "1", "--input", str(stream), "--seed", "4")
     assert run["horizon"] == 6 and len(run["noisy_prefix_counts"]) == 6  # type: ignore[arg-type]
+
+
+def test_inftda_intopt(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "inftda", "intopt", "--values", "5,0,-2,3", "--total", "4")
+    projection = out["projection"]
+    assert sum(projection) == 4 and min(projection) >= 0  # type: ignore[arg-type]
+    # brute force over all non-negative vectors summing to 4: the smallest ℓ∞ distance to (5, 0, -2, 3) is 2
+    from itertools import product
+
+    best = min(
+        max(abs(a - b) for a, b in zip(vector, (5, 0, -2, 3)))
+        for vector in product(range(5), repeat=4)
+        if sum(vector) == 4
+    )
+    assert out["chebyshev_distance"] == best == 2
