@@ -367,6 +367,55 @@ def _cmd_inftda_intopt(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _cmd_inftda_run(args: argparse.Namespace) -> dict[str, Any]:
+    import numpy as np
+
+    from reference._validate import fraction_text
+    from reference.privacy.inftda import inftda_sigma_squared
+    from reference.tda_data import default_dataset, expand_records, prefix_counts, read_csv, write_csv
+    from reference.tda_mechanism import inftda_numeric
+
+    note = "category universes fixed by the embedded dataset's declaration"
+    if args.data:
+        hierarchy, records = read_csv(args.data)
+        source = args.data
+        note = (
+            "category universes were read from the data: a category held by one record then appears or vanishes "
+            "with it, so for a private release declare the universes (reference.tda_data.read_csv(categories=...))"
+        )
+    else:
+        hierarchy, records = default_dataset()
+        source = "embedded default (reference.tda_data.default_dataset, synthetic geography × demographics)"
+    tree = prefix_counts(records, hierarchy)
+
+    def progress(level: int, depth: int, released: int) -> None:
+        if not args.json:
+            print(f"level {level}/{depth}: {released} nodes released", file=sys.stderr, flush=True)
+
+    rho = float(Fraction(args.rho)) if args.rho.strip() else 0.0
+    released = inftda_numeric(tree, hierarchy, rho, np.random.default_rng(args.seed), progress=progress)
+    leaves = released.leaves()
+    result: dict[str, Any] = {
+        "data": source,
+        "records": int(tree.total),
+        "attributes": list(hierarchy.attributes),
+        "rho": args.rho,
+        "sigma_squared_per_level": fraction_text(inftda_sigma_squared(hierarchy.depth, args.rho)),
+        "released_leaves": len(leaves),
+        "synthetic_records": int(sum(leaves.values())),
+        "categories": note,
+    }
+    if args.out:
+        result["rows_written"] = write_csv(args.out, hierarchy, expand_records(released, hierarchy))
+        result["out"] = args.out
+    else:
+        names = [hierarchy.categories[level] for level in range(hierarchy.depth)]
+        result["leaf_counts"] = {
+            "/".join(names[i][c] for i, c in enumerate(prefix)): count for prefix, count in sorted(leaves.items())
+        }
+    return result
+
+
 def _cmd_cascade_matrix(args: argparse.Namespace) -> dict[str, Any]:
     from reference.exact import cip_matrix
 
@@ -554,6 +603,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     intopt_cmd.add_argument("--values", required=True, help="comma-separated integers, e.g. 3,-1,5")
     intopt_cmd.add_argument("--total", required=True, help="the required sum c >= 0")
+
+    run_cmd = add(inftda, "run", _cmd_inftda_run, "release a synthetic dataset with InfTDA (ρ-zCDP)")
+    run_cmd.add_argument("--data", help="CSV with a header; attribute order = hierarchy (default: embedded dataset)")
+    run_cmd.add_argument("--rho", required=True, help="zCDP budget ρ > 0")
+    run_cmd.add_argument("--seed", type=_nonnegative_int, help="seed (default: operating-system entropy)")
+    run_cmd.add_argument("--out", help="write the synthetic records to this CSV")
 
     cascade = commands.add_parser("cascade", help="the CIP covariance and Cascade Sampling").add_subparsers(
         dest="what", required=True, parser_class=_Parser

@@ -158,3 +158,15 @@ def test_inftda_intopt(capsys: pytest.CaptureFixture[str]) -> None:
         if sum(vector) == 4
     )
     assert out["chebyshev_distance"] == best == 2
+
+
+def test_inftda_run(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    data = tmp_path / "data.csv"
+    data.write_text("region,town\nA,x\nA,y\nB,x\nB,x\n", encoding="utf-8")
+    out = run_json(capsys, "inftda", "run", "--data", str(data), "--rho", "1/2", "--seed", "1")
+    assert out["records"] == 4 and out["synthetic_records"] == 4  # |D̃| = n: the root is released exactly
+    assert out["sigma_squared_per_level"] == "4"  # d/ρ = 2 / (1/2)
+    target = tmp_path / "synthetic.csv"
+    written = run_json(capsys, "inftda", "run", "--rho", "1", "--seed", "2", "--out", str(target))
+    lines = target.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == written["rows_written"] + 1 == written["records"] + 1  # header + one row per record

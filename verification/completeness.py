@@ -12,16 +12,22 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-KINDS = ("Definition", "Theorem", "Lemma", "Proposition", "Corollary", "Remark", "Algorithm", "Claim")
+KINDS = ("Definition", "Theorem", "Lemma", "Proposition", "Corollary", "Remark", "Algorithm", "Claim", "Observation")
 _HEADING = re.compile(r"\*\*?(" + "|".join(KINDS) + r") ([A-Z]\.[0-9]+|[0-9]+(?:\.[0-9]+)?)")
 #: HTML-to-text renderings (000, 003, 004) put each statement heading on a line of its own: "Lemma 3.3." or
 #: "Lemma 5.4 (Simplified version …)."; algorithm listings are "Algorithm 2 k-ary Tree Mechanism …".
-_LINE_HEADING = re.compile(r"^(" + "|".join(KINDS) + r") ([A-Z]\.[0-9]+|[0-9]+(?:\.[0-9]+)?)(?:\.| \(|$| [A-Za-z])", re.M)
+_LINE_HEADING = re.compile(
+    r"^(" + "|".join(KINDS) + r") ([A-Z]\.[0-9]+|[0-9]+(?:\.[0-9]+)?)(?:\.| \(|$| [A-Za-z])", re.M
+)
 _ENTRY = re.compile(r"^(" + "|".join(KINDS) + r")s? ([A-Z]\.[0-9]+|[0-9]+(?:\.[0-9]+)?)(?:–([A-Z]?\.?[0-9.]+))?")
 
 #: The rendering whose headings are scanned, per paper key (file names in shared/papers), and its heading style.
-PAPER_FILES = {"CIP": "001_1581112b44073f81.txt", "KARY": "004_3b502d20f0048b9c.txt"}
-_STYLES = {"CIP": _HEADING, "KARY": _LINE_HEADING}
+PAPER_FILES = {
+    "CIP": "001_1581112b44073f81.txt",
+    "KARY": "004_3b502d20f0048b9c.txt",
+    "TDA": "003_93c23309e1011ec5.txt",
+}
+_STYLES = {"CIP": _HEADING, "KARY": _LINE_HEADING, "TDA": _LINE_HEADING}
 
 
 def papers_directory() -> Path | None:
