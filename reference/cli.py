@@ -416,6 +416,59 @@ def _cmd_inftda_run(args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
+    from reference import audit_linear
+    from reference._validate import fraction_text
+
+    noise_matrix = audit_linear.load_exact_matrix(args.noise_matrix, "noise_matrix")
+    workload = audit_linear.load_exact_matrix(args.workload, "workload")
+    verdict = audit_linear.audit_linear_noise(noise_matrix, workload, args.noise, args.scale)
+    result: dict[str, Any] = {
+        "noise": args.noise,
+        "scale": args.scale,
+        "private": verdict.private,
+        "first_offending_column": verdict.first_offending_column,
+        "rank": verdict.rank,
+        "kernel_dimension": verdict.kernel_dimension,
+        "l1_sensitivity": verdict.l1_sensitivity,
+        "l2_sensitivity_squared": verdict.l2_sensitivity_squared,
+        "epsilon": verdict.epsilon,
+        "epsilon_exact": verdict.epsilon_exact,
+        "rho": verdict.rho,
+        "explanation": verdict.explanation,
+    }
+    if args.epsilon is not None and args.noise == "gaussian" and verdict.private:
+        result["delta_at_epsilon"] = verdict.delta(args.epsilon).as_json()
+    if args.oracle is not None:
+        oracle = audit_linear.load_exact_matrix(args.oracle, "oracle_covariance")
+        differences = audit_linear.compare_covariance(noise_matrix, args.scale, args.noise, oracle)
+        result["covariance_matches_oracle"] = not differences
+        result["first_differences"] = [
+            {"row": d.row, "column": d.column, "actual": fraction_text(d.actual), "expected": fraction_text(d.expected)}
+            for d in differences
+        ]
+    return {key: value for key, value in result.items()}
+
+
+def _cmd_audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
+    from reference import audit_samplers
+
+    samples = audit_samplers.load_samples(args.samples)
+    alpha = float(Fraction(args.alpha))
+    if args.mechanism == "cascade":
+        if args.depth is None or args.sigma is None:
+            raise CommandError("cascade needs --depth and --sigma")
+        report = audit_samplers.audit_cascade_samples(samples, args.depth, float(Fraction(args.sigma)), alpha)
+    else:
+        if args.arity is None or args.epsilon is None:
+            raise CommandError("kary needs --arity and --epsilon")
+        report = audit_samplers.audit_kary_noise(samples, args.arity, float(Fraction(args.epsilon)), alpha)
+    result: dict[str, Any] = report.to_json()
+    if not report.passed:
+        result["exit_status"] = 1
+    return result
+
+
 def _cmd_cascade_matrix(args: argparse.Namespace) -> dict[str, Any]:
     from reference.exact import cip_matrix
 
@@ -610,6 +663,22 @@ def build_parser() -> argparse.ArgumentParser:
     run_cmd.add_argument("--seed", type=_nonnegative_int, help="seed (default: operating-system entropy)")
     run_cmd.add_argument("--out", help="write the synthetic records to this CSV")
 
+    linear_cmd = add(audit, "linear-noise", _cmd_audit_linear_noise, "can W x + B z be private; what it gives (exact)")
+    linear_cmd.add_argument("--noise-matrix", dest="noise_matrix", required=True, help="B (.npy int/.csv/.json, exact)")
+    linear_cmd.add_argument("--workload", required=True, help="W (outputs × inputs), same formats")
+    linear_cmd.add_argument("--noise", required=True, choices=["gaussian", "laplace"])
+    linear_cmd.add_argument("--scale", required=True, help="σ (gaussian) or b (laplace), exact rational")
+    linear_cmd.add_argument("--epsilon", help="gaussian: also report δ(ε)")
+    linear_cmd.add_argument("--oracle", help="the oracle's output covariance to compare with (same formats)")
+    samplers_cmd = add(audit, "samplers", _cmd_audit_samplers, "test another implementation's noise samples")
+    samplers_cmd.add_argument("--mechanism", required=True, choices=["cascade", "kary"])
+    samplers_cmd.add_argument("--samples", required=True, help=".npy or header-less .csv, one run per row")
+    samplers_cmd.add_argument("--depth", type=_nonnegative_int, help="cascade depth")
+    samplers_cmd.add_argument("--sigma", help="cascade σ (standard deviation)")
+    samplers_cmd.add_argument("--arity", type=_nonnegative_int, help="KARY arity (Algorithm 2 output noise)")
+    samplers_cmd.add_argument("--epsilon", help="KARY ε")
+    samplers_cmd.add_argument("--alpha", default="1e-6", help="total false-alarm probability (default 1e-6)")
+
     cascade = commands.add_parser("cascade", help="the CIP covariance and Cascade Sampling").add_subparsers(
         dest="what", required=True, parser_class=_Parser
     )
@@ -640,7 +709,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("reference: interrupted", file=sys.stderr)
         return 130
     _emit(result, args.json)
-    return 0
+    return int(result.get("exit_status", 0)) if isinstance(result, dict) else 0
 
 
 if __name__ == "__main__":

@@ -170,3 +170,29 @@ def test_inftda_run(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     written = run_json(capsys, "inftda", "run", "--rho", "1", "--seed", "2", "--out", str(target))
     lines = target.read_text(encoding="utf-8").splitlines()
     assert len(lines) == written["rows_written"] + 1 == written["records"] + 1  # header + one row per record
+
+
+def test_audit_linear_noise_and_samplers(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # B = identity (independent Laplace noise on 2 counts), W = identity: Δ1 = 1, so ε = 1/b exactly
+    (tmp_path / "B.json").write_text("[[1, 0], [0, 1]]", encoding="utf-8")
+    (tmp_path / "W.json").write_text("[[1, 0], [0, 1]]", encoding="utf-8")
+    out = run_json(
+        capsys, "audit", "linear-noise", "--noise-matrix", str(tmp_path / "B.json"), "--workload",
+        str(tmp_path / "W.json"), "--noise", "laplace", "--scale", "2",
+    )
+    assert out["private"] is True and out["epsilon"] == "1/2"
+    # a noise matrix whose column space misses the second workload column: not private at all
+    (tmp_path / "N.json").write_text("[[1], [0]]", encoding="utf-8")
+    bad = run_json(
+        capsys, "audit", "linear-noise", "--noise-matrix", str(tmp_path / "N.json"), "--workload",
+        str(tmp_path / "W.json"), "--noise", "laplace", "--scale", "2",
+    )
+    assert bad["private"] is False and bad["first_offending_column"] == 1
+    from reference.numeric.cascade import cascade_leaves
+
+    generator = np.random.default_rng(5)
+    np.save(tmp_path / "s.npy", np.array([cascade_leaves(2, 2.0, generator) for _ in range(4000)]))
+    argv = ["audit", "samplers", "--mechanism", "cascade", "--samples", str(tmp_path / "s.npy"), "--depth", "2"]
+    assert main([*argv, "--sigma", "2", "--alpha", "1e-7", "--json"]) == 0  # correct σ: passes (false alarm 1e-7)
+    capsys.readouterr()
+    assert main([*argv, "--sigma", "4", "--alpha", "1e-7", "--json"]) == 1  # σ claimed twice too large: fails
