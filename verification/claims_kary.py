@@ -8,6 +8,7 @@ comparison and the quoted leading constants (issue 3). The mechanisms' own state
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Protocol
 
 from proofs import kary_argmin, kary_corollary_5_7, kary_lemma_3_5, kary_lemma_4_7, kary_lemma_5_5
@@ -166,10 +167,12 @@ def check_corollary_5_7_range(_: Budget) -> Outcome:
     result = laplace_checks.corollary_5_7_gaussian_range()
     if result.passed:
         return Outcome(Status.VERIFIED, result.describe())
+    first = min(result.failures, key=lambda point: (point.epsilon, -point.delta))
     return Outcome(
         Status.REFUTED,
         result.describe(),
-        counterexample="ε = 8, δ = 1e-4 (ε <= ln(1/δ) ≈ 9.21): Lemma A.3's σ gives exact δ(ε) ≈ 1.0048e-4 > δ",
+        counterexample=f"ε = {float(first.epsilon):.6g}, δ = {float(first.delta):.3g} (inside ε <= ln(1/δ)): Lemma A.3's "
+        f"σ gives exact δ(ε) = {first.delta_at_sigma.decimal(15)} > δ",
         corrected="compare within Lemma A.3's own range ε < 1, or compare with the exact Gaussian σ "
         "(reference.privacy.gaussian.sigma_exact), which is private for every ε",
     )
@@ -345,7 +348,7 @@ def check_theorem_1_1(budget: Budget) -> Outcome:
     shrinking = all(abs(later) < abs(earlier) for (_, earlier), (_, later) in itertools.pairwise(gaps))
     return Outcome(
         Status.VERIFIED if shrinking and abs(gaps[-1][1]) < 0.05 * constant else Status.REFUTED,
-        "exact ε²·MSE of Algorithm 2 (k = 19, digit programme) at T = (19^h − 1)/2: ε²·MSE/log2(T)³ − 0.12359… = "
+        f"exact ε²·MSE of Algorithm 2 (k = 19, digit programme) at T = (19^h − 1)/2: ε²·MSE/log2(T)³ − {constant:.6f} = "
         + ", ".join(f"{gap:+.5f} (h={height})" for height, gap in gaps)
         + " — the lower-order term vanishes relative to log(T)³ (slowly: like 1/log T). Time O(T) and space "
         "O(log T) are Lemmas 4.14 and 4.12.",
@@ -475,7 +478,7 @@ def check_theorem_3_7(budget: Budget) -> Outcome:
     return Outcome(
         Status.VERIFIED if shrinking else Status.REFUTED,
         "exact ε²·MSE of Algorithm 1 (k = 17, digit programme) at the worst horizons T = 17^h (just past a height "
-        "jump): ε²·MSE/log2(T)³ − 0.234293… = "
+        f"jump): ε²·MSE/log2(T)³ − {constant:.6f} = "
         + ", ".join(f"{gap:+.5f} (h={height})" for height, gap in gaps)
         + "; the excess decays like 2/h, so the lower-order term is o(log(T)³) but converges slowly.",
     )
@@ -500,7 +503,7 @@ def check_algorithm_3_listing(_: Budget) -> Outcome:
             f"the printed subtracted interval [p − k^(ℓ−1) − 1, p] at k = 3, ℓ = 2, p = 3 is {list(printed)}: "
             f"{printed[1] - printed[0] + 1} leaves, not a tree vertex. With [p − k^(ℓ−1) + 1, p]: "
             f"{factorization.describe()}",
-            counterexample="k = 3, ℓ = 2, p = 3: [−1, 3]",
+            counterexample=f"k = {arity}, ℓ = 2, p = {p}: {list(printed)}",
             corrected="subtract the interval [p − k^(ℓ−1) + 1, p] (the known typo)",
         )
     return Outcome(Status.VERIFIED, factorization.describe())
@@ -771,8 +774,8 @@ def kary_claims() -> list[Claim]:
             M.PROOF,
             _from_check(
                 thresholds.claim_1_check,
-                counterexample="k = 4 (the smallest even arity it is stated for): the excess over the leading term is "
-                "exactly (k − 2)h²/(2(k − 1)) = h²/3, which is not o(h²)",
+                counterexample=f"k = 4 (the smallest even arity it is stated for): the excess over the leading term is "
+                f"exactly (k − 2)h²/(2(k − 1)) = {Fraction(4 - 2, 2 * (4 - 1))}·h², which is not o(h²)",
                 corrected="the extra term is exactly (k − 2)h²/(2(k − 1)), of order h² for every even k >= 4; "
                 "Corollary C.3's leading constant is unaffected",
             ),

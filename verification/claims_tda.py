@@ -76,7 +76,7 @@ def check_intopt_complexity(budget: Budget) -> Outcome:
             + ", ".join(f"{iterations} iterations (M = {m})" for m, iterations in counts)
             + ": the count grows without bound while c = 0, so it is not O(c); it is bounded by d·(α − t0 + 1) "
             "(α the optimal ℓ∞ distance, t0 line 3's initial t), verified exhaustively on small inputs.",
-            counterexample="x = (10, 0), c = 0: 12 iterations",
+            counterexample=f"x = ({counts[0][0]}, 0), c = 0: {counts[0][1]} iterations",
             corrected="iterations <= d·(max(0, α − t0) + 1); the fast version (reference.exact.intopt.intopt) needs "
             "O(d log d) arithmetic whatever the input",
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -12,6 +13,14 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from verification.registry import Budget
+
+
+def _save(figure: Any, directory: Path, name: str, caption: str) -> tuple[str, str]:
+    """Lay out, write ``directory/name`` as PNG, close; return (file name, caption) for the report."""
+    figure.tight_layout()
+    figure.savefig(directory / name, dpi=110)
+    plt.close(figure)
+    return name, caption
 
 
 def plot_node_variance_by_level(directory: Path, budget: Budget) -> tuple[str, str]:
@@ -49,11 +58,7 @@ def plot_node_variance_by_level(directory: Path, budget: Budget) -> tuple[str, s
     axis.set_ylabel("noise variance of a node")
     axis.set_title(f"Node variance by level, depth {depth}")
     axis.legend()
-    figure.tight_layout()
-    name = "node_variance_by_level.png"
-    figure.savefig(directory / name, dpi=110)
-    plt.close(figure)
-    return name, "Node variance by tree level (CIP Theorem 3.3)"
+    return _save(figure, directory, "node_variance_by_level.png", "Node variance by tree level (CIP Theorem 3.3)")
 
 
 def plot_max_range_variance(directory: Path, budget: Budget) -> tuple[str, str]:
@@ -76,11 +81,9 @@ def plot_max_range_variance(directory: Path, budget: Budget) -> tuple[str, str]:
     axis.set_ylabel("range-sum variance / σ²")
     axis.set_title("Range variance under N(0, σ² C_depth) (Lemma 3.14)")
     axis.legend()
-    figure.tight_layout()
-    name = "max_range_variance.png"
-    figure.savefig(directory / name, dpi=110)
-    plt.close(figure)
-    return name, "Maximum and mean range variance against depth (CIP Lemma 3.14)"
+    return _save(
+        figure, directory, "max_range_variance.png", "Maximum and mean range variance against depth (CIP Lemma 3.14)"
+    )
 
 
 def plot_range_variance_map(directory: Path, budget: Budget) -> tuple[str, str]:
@@ -99,11 +102,7 @@ def plot_range_variance_map(directory: Path, budget: Budget) -> tuple[str, str]:
     axis.set_ylabel("first")
     axis.set_title(f"Exact variance of range [first, last], depth {depth}")
     figure.colorbar(shown, ax=axis, label="variance / σ²")
-    figure.tight_layout()
-    name = "range_variance_map.png"
-    figure.savefig(directory / name, dpi=110)
-    plt.close(figure)
-    return name, "Exact variance of every range at a small depth"
+    return _save(figure, directory, "range_variance_map.png", "Exact variance of every range at a small depth")
 
 
 def plot_sigma_paper_vs_exact(directory: Path, budget: Budget) -> tuple[str, str]:
@@ -136,11 +135,9 @@ def plot_sigma_paper_vs_exact(directory: Path, budget: Budget) -> tuple[str, str
     right.set_title(f"depth {depth}, ε = 1/2")
     right.legend()
     figure.suptitle("Paper σ against the exact smallest σ (add/remove neighbours)")
-    figure.tight_layout()
-    name = "sigma_paper_vs_exact.png"
-    figure.savefig(directory / name, dpi=110)
-    plt.close(figure)
-    return name, "Theorem 3.9's σ against the exact smallest σ over ε and δ"
+    return _save(
+        figure, directory, "sigma_paper_vs_exact.png", "Theorem 3.9's σ against the exact smallest σ over ε and δ"
+    )
 
 
 def plot_leading_constants(directory: Path, budget: Budget) -> tuple[str, str]:
@@ -165,11 +162,12 @@ def plot_leading_constants(directory: Path, budget: Budget) -> tuple[str, str]:
     axis.set_ylabel("leading constant of ε²·MSE / log2(T)³")
     axis.set_title(f"Leading constants (minimisers proved: {sorted(set(table.proved_minima.values()))})")
     axis.legend(fontsize=8)
-    figure.tight_layout()
-    name = "leading_constant_by_arity.png"
-    figure.savefig(directory / name, dpi=110)
-    plt.close(figure)
-    return name, "KARY leading MSE constant against arity (certified values; minimisers proved over all arities)"
+    return _save(
+        figure,
+        directory,
+        "leading_constant_by_arity.png",
+        "KARY leading MSE constant against arity (certified values; minimisers proved over all arities)",
+    )
 
 
 def plot_kary_mse(directory: Path, budget: Budget) -> tuple[str, str]:
@@ -190,11 +188,12 @@ def plot_kary_mse(directory: Path, budget: Budget) -> tuple[str, str]:
     axis.set_ylabel("ε²·MSE / log2(T)³ (exact)")
     axis.set_title("KARY: exact mean squared error against horizon")
     axis.legend(fontsize=8, ncol=2)
-    figure.tight_layout()
-    name = "kary_mse_by_horizon.png"
-    figure.savefig(directory / name, dpi=110)
-    plt.close(figure)
-    return name, "KARY exact ε²·MSE / log2(T)³ against horizon, with and without subtraction"
+    return _save(
+        figure,
+        directory,
+        "kary_mse_by_horizon.png",
+        "KARY exact ε²·MSE / log2(T)³ against horizon, with and without subtraction",
+    )
 
 
 def plot_tda_histogram(directory: Path, budget: Budget) -> tuple[str, str]:
@@ -219,11 +218,12 @@ def plot_tda_histogram(directory: Path, budget: Budget) -> tuple[str, str]:
     axis.set_ylabel("records")
     axis.set_title(f"{hierarchy.attributes[0]} × {hierarchy.attributes[1]} counts, n = {int(tree.total)}")
     axis.legend()
-    figure.tight_layout()
-    name = "tda_synthetic_vs_true.png"
-    figure.savefig(directory / name, dpi=110)
-    plt.close(figure)
-    return name, "TDA: a released synthetic dataset against the true one (second level of the hierarchy)"
+    return _save(
+        figure,
+        directory,
+        "tda_synthetic_vs_true.png",
+        "TDA: a released synthetic dataset against the true one (second level of the hierarchy)",
+    )
 
 
 def plot_tda_error_by_level(directory: Path, budget: Budget) -> tuple[str, str]:
@@ -256,11 +256,7 @@ def plot_tda_error_by_level(directory: Path, budget: Budget) -> tuple[str, str]:
     axis.set_ylabel("max_y |q(D) − q(D̃)|")
     axis.set_title(f"InfTDA error per level, ρ = 1, n = {int(tree.total)}")
     axis.legend()
-    figure.tight_layout()
-    name = "tda_error_by_level.png"
-    figure.savefig(directory / name, dpi=110)
-    plt.close(figure)
-    return name, "TDA: error per level against Theorem 1's utility bound"
+    return _save(figure, directory, "tda_error_by_level.png", "TDA: error per level against Theorem 1's utility bound")
 
 
 def make_plots(directory: Path, budget: Budget) -> list[tuple[str, str]]:
