@@ -24,8 +24,8 @@ import tracemalloc
 
 import numpy as np
 
-from reference.numeric.cascade import cascade_leaves
-from reference.numeric.streaming import StreamingCascade
+from reference.cip.numeric.cascade import cascade_leaves
+from reference.cip.numeric.streaming import StreamingCascade
 
 
 def _real(value: float) -> str:

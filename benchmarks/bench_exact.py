@@ -20,7 +20,8 @@ import time
 
 import numpy as np
 
-from reference.exact import cip_matrix, cip_ranges
+from reference.cip.exact import matrix as cip_matrix
+from reference.cip.exact import ranges as cip_ranges
 
 
 def _seconds(action: object) -> float:

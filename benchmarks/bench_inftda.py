@@ -1,8 +1,8 @@
-"""Benchmark of InfTDA's numeric path (reference.tda_mechanism.inftda_numeric), reported as ratios.
+"""Benchmark of InfTDA's numeric path (reference.tda.mechanism.inftda_numeric), reported as ratios.
 
     python benchmarks/bench_inftda.py [--quick]
 
-1. Time: the default dataset (reference.tda_data.default_dataset, d = 6, 8640 leaves) with 10**6 records
+1. Time: the default dataset (reference.tda.data.default_dataset, d = 6, 8640 leaves) with 10**6 records
    (10**5 with ``--quick``): ``prefix_counts`` and ``inftda_numeric`` (ρ = 1), each against a baseline
    measured in the same process, ``numpy.sort`` of as many int64 values as there are records.
 2. Memory: tracemalloc peak of ``inftda_numeric`` (numpy allocations are traced) against the number of
@@ -23,8 +23,8 @@ from functools import partial
 
 import numpy as np
 
-from reference.tda_data import Hierarchy, PrefixTree, default_dataset, prefix_counts
-from reference.tda_mechanism import inftda_numeric
+from reference.tda.data import Hierarchy, PrefixTree, default_dataset, prefix_counts
+from reference.tda.mechanism import inftda_numeric
 
 
 def _timed(action: Callable[[], object]) -> tuple[float, object]:

@@ -25,7 +25,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from reference.exact.intopt import intopt_literal_with_count, intopt_with_count
+from reference.tda.intopt import intopt_literal_with_count, intopt_with_count
 
 
 def _real(value: float) -> str:

@@ -1,9 +1,9 @@
-"""Benchmark of the numeric KARY mechanisms (reference.numeric.kary), as ratios against same-process baselines.
+"""Benchmark of the numeric KARY mechanisms (reference.kary.counters), as ratios against same-process baselines.
 
     python benchmarks/bench_kary.py [--quick]
 
 * ``algorithm_2_batch`` for T = 10**7 (``--quick``: 10**6) at arities 3, 5 and 19, against drawing the noise
-  values it uses (``reference.numeric.samplers.laplace`` of the same count); best of ``repeats`` runs each;
+  values it uses (``reference.samplers.fast.laplace`` of the same count); best of ``repeats`` runs each;
 * ``OnlineCounter.step`` cost per step at T = 10**4, 10**5, 10**6 (``--quick``: up to 10**5), its peak
   live-noise count against Lemma 4.12's h(k − 1)/2, and the peak Python memory of the run (tracemalloc, at
   T = 10**4 and 10**5 only, since tracing slows the run).
@@ -20,8 +20,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from reference.numeric import samplers
-from reference.numeric.kary import OnlineCounter, algorithm_2_batch, algorithm_2_used_indices
+from reference.samplers import fast as samplers
+from reference.kary.counters import OnlineCounter, algorithm_2_batch, algorithm_2_used_indices
 
 
 def _best(action: Callable[[], object], repeats: int) -> float:

@@ -2,8 +2,8 @@
 
     python benchmarks/bench_samplers.py [--quick]
 
-* numeric samplers (``reference.numeric.samplers``) against ``Generator.standard_normal`` of the same count;
-* exact samplers (``reference.exact.samplers``, pure integer arithmetic, seeded bits) against drawing the same
+* numeric samplers (``reference.samplers.fast``) against ``Generator.standard_normal`` of the same count;
+* exact samplers (``reference.samplers.exact``, pure integer arithmetic, seeded bits) against drawing the same
   count of 64-bit words with ``random.Random.getrandbits`` — the floor for any pure-Python bit-level sampler.
 
 Nothing is asserted: this script reports.
@@ -19,9 +19,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from reference.exact import samplers as exact
-from reference.exact.randomness import SeededRandomBits
-from reference.numeric import samplers as numeric
+from reference.samplers import exact
+from reference.core.randomness import SeededRandomBits
+from reference.samplers import fast as numeric
 
 
 def _seconds(action: Callable[[], object]) -> float:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from reference.exact.kary_digits import algorithm_2_noise_indices, offset_capacity
+from reference.kary.digits import algorithm_2_noise_indices, offset_capacity
 
 ARITY = 3
 HEIGHT = 3

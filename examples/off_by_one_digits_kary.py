@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from reference.exact.kary_digits import height_for_horizon, representation
+from reference.kary.digits import height_for_horizon, representation
 
 
 def faulty_kary_noise(arity: int, epsilon: float, horizon: int, runs: int, seed: int) -> np.ndarray:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from reference.numeric.cascade import cascade_leaves
+from reference.cip.numeric.cascade import cascade_leaves
 
 
 def faulty_cascade_samples(depth: int, sigma: float, runs: int, seed: int) -> np.ndarray:

@@ -2,7 +2,7 @@
 
 Implemented: CIP — correlated Gaussian input perturbation with Cascade Sampling (Dharangutte, Gao, Gong, Wang);
 the certified privacy calibrations, conversions and exact samplers the KARY and TDA mechanisms stand on
-(:mod:`reference.privacy`, :mod:`reference.exact.samplers`) and the calibration audit.
+(:mod:`reference.privacy`, :mod:`reference.samplers.exact`) and the calibration audit.
 
 Conventions (see README): ``depth`` is the height of a perfect binary tree with n = 2**depth leaves (never a bare
 ``k``); ``sigma`` is a standard deviation; calibrations name their neighbouring relation, ``"add_remove"`` (one
@@ -17,32 +17,19 @@ The exact layer lives in :mod:`reference.exact` (``cip_matrix``, ``cip_ranges``,
 calibrations in :mod:`reference.privacy`. The names below are the entry points.
 """
 
-from reference.audit_calibration import (
-    CalibrationVerdict,
-    audit_discrete_gaussian,
-    audit_gaussian,
-    audit_laplace,
-    audit_laplace_l2,
-)
-from reference.calibration import (
-    CascadeCalibration,
-    GaussianCalibration,
-    StructuredCalibration,
-    calibrate_cascade,
-    calibrate_gaussian,
-    calibrate_general_tree,
-    calibrate_two_dim,
-    calibrated_stream,
-)
-from reference.exact import cip_errors, cip_matrix, cip_ranges
-from reference.exact.cip_ranges import RangeStatistics, all_range_statistics, range_variance
-from reference.numeric.cascade import cascade_leaves, cascade_tree, level_view
-from reference.numeric.cip_errors import expected_worst_error, worst_range_error
-from reference.numeric.cip_mechanism import CorrelatedInputPerturbation
-from reference.numeric.general_tree import BinaryTree, balanced_tree, general_tree_leaves, general_tree_nodes
-from reference.numeric.streaming import StreamingCascade
-from reference.numeric.two_dim import two_dim_leaves, two_dim_nodes
-from reference.privacy.certified import CertifiedReal
+from reference.audit.calibration import CalibrationVerdict, audit_discrete_gaussian, audit_gaussian, audit_laplace, audit_laplace_l2
+from reference.cip.calibration import CascadeCalibration, GaussianCalibration, StructuredCalibration, calibrate_cascade, calibrate_gaussian, calibrate_general_tree, calibrate_two_dim, calibrated_stream
+from reference.cip.exact import errors as cip_errors
+from reference.cip.exact import matrix as cip_matrix
+from reference.cip.exact import ranges as cip_ranges
+from reference.cip.exact.ranges import RangeStatistics, all_range_statistics, range_variance
+from reference.cip.numeric.cascade import cascade_leaves, cascade_tree, level_view
+from reference.cip.numeric.errors import expected_worst_error, worst_range_error
+from reference.cip.mechanism import CorrelatedInputPerturbation
+from reference.cip.numeric.general_tree import BinaryTree, balanced_tree, general_tree_leaves, general_tree_nodes
+from reference.cip.numeric.streaming import StreamingCascade
+from reference.cip.numeric.two_dim import two_dim_leaves, two_dim_nodes
+from reference.core.certified import CertifiedReal
 from reference.privacy.gaussian import (
     ExactSigma,
     GaussianVerdict,
@@ -54,7 +41,7 @@ from reference.privacy.gaussian import (
     sigma_theorem_3_8,
     sigma_theorem_3_9,
 )
-from reference.privacy.sensitivity import cascade_sensitivity_squared, mahalanobis_sensitivity_squared
+from reference.cip.sensitivity import cascade_sensitivity_squared, mahalanobis_sensitivity_squared
 
 __version__ = "0.1.0"
 

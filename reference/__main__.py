@@ -1,7 +1,7 @@
-"""``python -m reference``: the command line (see :mod:`reference.cli`)."""
+"""``python -m reference``: the command line (see :mod:`reference.cli.main`)."""
 
 import sys
 
-from reference.cli import main
+from reference.cli.main import main
 
 sys.exit(main())

@@ -46,15 +46,9 @@ from fractions import Fraction
 
 from flint import arb
 
-from reference._validate import (
-    check_positive_int,
-    fraction_text,
-    nonnegative_fraction,
-    open_unit_fraction,
-    positive_fraction,
-)
-from reference.privacy.certified import CertifiedReal, UndecidedComparisonError, working_precision
-from reference.privacy.certified import ball as _ball
+from reference.core.validate import check_positive_int, fraction_text, nonnegative_fraction, open_unit_fraction, positive_fraction
+from reference.core.certified import CertifiedReal, UndecidedComparisonError, working_precision
+from reference.core.certified import ball as _ball
 
 #: Relative accuracy (bits) of every reported enclosure (2**-80: about 24 significant digits).
 TARGET_ACCURACY_BITS = 80

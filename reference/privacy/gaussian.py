@@ -5,7 +5,7 @@ Model and conventions
 The mechanism releases ``x + N(0, σ² C)``; ``σ`` (``sigma``) is a standard deviation. For neighbours with
 ``x - x' = v`` its privacy loss is exactly that of the scalar Gaussian mechanism with sensitivity
 ``Δ = sqrt(vᵀ C⁻¹ v)``, so everything here is parameterised by ``sensitivity_squared = Δ²``, the maximum of
-``vᵀ C⁻¹ v`` over the neighbouring relation in use (see :mod:`reference.privacy.sensitivity`, which names the
+``vᵀ C⁻¹ v`` over the neighbouring relation in use (see :mod:`reference.cip.sensitivity`, which names the
 relation: ``add_remove`` or ``substitution``). Δ² is passed squared because it is an exact rational when C⁻¹
 is, while Δ usually is not. ``log`` is natural.
 
@@ -18,7 +18,7 @@ tails keep their relative accuracy) in Arb balls, whose enclosures are rigorous.
 σ/Δ is large (δ(ε) is about ``2aφ(b - a)/b²`` with ``a = Δ/(2σ)``, ``b = εσ/Δ``: a relative loss of about
 ``log2(b/a)`` bits), so the working precision is doubled until the ball is narrow enough or, for a
 comparison with a threshold, until the ball lies entirely on one side of it. All inputs are exact rationals
-(floats are refused); every irrational output is a :class:`~reference.privacy.certified.CertifiedReal`.
+(floats are refused); every irrational output is a :class:`~reference.core.certified.CertifiedReal`.
 
 Paper formulas (valid only on the ranges their theorems state, and refused outside them):
 Theorem 3.8 of the CIP paper ``σ² >= 2 ‖diag(C⁻¹)‖_∞ log(2/δ)/ε²`` (ε ∈ (0, 1], δ ∈ (0, 1/2]),
@@ -36,20 +36,9 @@ from fractions import Fraction
 
 from flint import arb
 
-from reference._validate import (
-    check_depth,
-    fraction_text,
-    open_unit_fraction,
-    positive_fraction,
-)
-from reference.privacy.certified import (
-    CertifiedReal,
-    UndecidedComparisonError,
-    enclose,
-    format_significant,
-    working_precision,
-)
-from reference.privacy.certified import ball as _ball
+from reference.core.validate import check_depth, fraction_text, open_unit_fraction, positive_fraction
+from reference.core.certified import CertifiedReal, UndecidedComparisonError, enclose, format_significant, working_precision
+from reference.core.certified import ball as _ball
 
 #: Relative accuracy (bits) of every reported enclosure: 2**-80 is about 24 significant digits.
 TARGET_ACCURACY_BITS = 80

@@ -27,7 +27,7 @@ of :mod:`reference.privacy.laplace_profile`, which works for every ε >= 0, δ �
   the factor tends to 2 as ε -> 0 — :func:`corollary_5_7_factor` (evaluated as the equal
   ``(1 + sqrt(1 + w))²/2``), and the ratio of the two variances itself, :func:`corollary_5_7_variance_ratio`.
 
-Every irrational result is a :class:`~reference.privacy.certified.CertifiedReal` enclosing the formula's
+Every irrational result is a :class:`~reference.core.certified.CertifiedReal` enclosing the formula's
 exact value (Arb ball arithmetic via python-flint, about 24 significant digits). A *scale* to be used as
 sufficient is the enclosure's ``upper`` end (:func:`l2_laplace_sufficient_scale`); an ε of a given noise is
 quoted as the ``upper`` end, which is then an upper bound of the formula's ε.
@@ -40,9 +40,9 @@ from fractions import Fraction
 
 from flint import arb
 
-from reference._validate import fraction_text, open_unit_fraction, positive_fraction, to_fraction
-from reference.privacy.certified import CertifiedReal, enclose, working_precision
-from reference.privacy.certified import ball as _ball
+from reference.core.validate import fraction_text, open_unit_fraction, positive_fraction, to_fraction
+from reference.core.certified import CertifiedReal, enclose, working_precision
+from reference.core.certified import ball as _ball
 
 #: Relative accuracy (bits) of every reported enclosure.
 TARGET_ACCURACY_BITS = 80
@@ -194,7 +194,7 @@ def _a_ball(epsilon: Fraction, delta: Fraction) -> arb:
 def l2_laplace_a(epsilon: object, delta: object) -> CertifiedReal:
     """Lemma 5.5's ``a_{ε,δ} = sqrt(2 ln(1/δ)) (sqrt(1 + ε/ln(1/δ)) - 1)``, for ε, δ ∈ (0, 1).
 
-    It is the positive root of ``a (a/2 + sqrt(2 ln(1/δ))) = ε`` (proved in ``proofs/kary_lemma_5_5.py``);
+    It is the positive root of ``a (a/2 + sqrt(2 ln(1/δ))) = ε`` (proved in ``reference/kary/proofs/lemma_5_5.py``);
     evaluated without cancellation as ``sqrt(2) ε / (sqrt(ln(1/δ)) + sqrt(ln(1/δ) + ε))``.
     """
     eps, target = _lemma_5_5_range(epsilon, delta)

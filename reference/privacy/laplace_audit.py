@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from reference._validate import fraction_text, open_unit_fraction, positive_fraction, to_fraction
-from reference.privacy.certified import CertifiedReal, format_significant
+from reference.core.validate import fraction_text, open_unit_fraction, positive_fraction, to_fraction
+from reference.core.certified import CertifiedReal, format_significant
 from reference.privacy.laplace import l2_laplace_epsilon, laplace_epsilon_theorem_1_3
 from reference.privacy.laplace_profile import (
     FINE_TOLERANCE,

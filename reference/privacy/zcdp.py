@@ -5,11 +5,11 @@ Conventions
 σ is a standard deviation (``sigma_squared = σ²``); for the discrete Gaussian N_Z(0, σ²) with
 ``P[x] ∝ exp(-x²/(2σ²))`` σ² is a scale, not the variance. ``sensitivity_squared`` is Δ², the largest squared
 ℓ2 change of the query between neighbours under the neighbouring relation in use (``add_remove`` or
-``substitution``: the caller derives Δ² for its relation, see :mod:`reference.privacy.inftda`). ``log`` is
+``substitution``: the caller derives Δ² for its relation, see :mod:`reference.tda.calibration`). ``log`` is
 natural. Inputs are exact rationals (int, Fraction, or strings such as ``"1/3"``, ``"1e-6"``); floats are
 refused.
 
-Facts used (each checked by ``proofs/tda_privacy_accounting.py``, the tests, or both)
+Facts used (each checked by ``reference/tda/proofs/privacy_accounting.py``, the tests, or both)
 -----------------------------------------------------------------------------------
 * Gaussian mechanism, N(0, σ²) per coordinate, ℓ2 sensitivity Δ: (Δ²/(2σ²))-zCDP (Bun & Steinke 2016,
   Proposition 1.6).
@@ -27,7 +27,7 @@ Facts used (each checked by ``proofs/tda_privacy_accounting.py``, the tests, or 
 
 Rigour
 ------
-Irrational results are :class:`~reference.privacy.certified.CertifiedReal` enclosures computed with Arb ball
+Irrational results are :class:`~reference.core.certified.CertifiedReal` enclosures computed with Arb ball
 arithmetic (python-flint), whose error bounds are rigorous. For the tight conversion the optimal order α is
 bracketed by certified bisection on the sign of the derivative (both objectives are strictly convex in α: with
 t = α - 1 the ε objective's derivative vanishes where ρt² + log(1+t) = log(1/δ), the δ objective's where
@@ -46,9 +46,9 @@ from fractions import Fraction
 
 from flint import arb
 
-from reference._validate import fraction_text, nonnegative_fraction, open_unit_fraction, positive_fraction
-from reference.privacy.certified import CertifiedReal, UndecidedComparisonError, enclose, working_precision
-from reference.privacy.certified import ball as _ball
+from reference.core.validate import fraction_text, nonnegative_fraction, open_unit_fraction, positive_fraction
+from reference.core.certified import CertifiedReal, UndecidedComparisonError, enclose, working_precision
+from reference.core.certified import ball as _ball
 from reference.privacy.discrete_gaussian_profile import discrete_gaussian_delta, discrete_gaussian_epsilon
 
 TARGET_ACCURACY_BITS = 80
@@ -302,7 +302,7 @@ def log_delta_from_rho_simple(rho: object, epsilon: object) -> Fraction:
 def rho_from_epsilon_delta(epsilon: object, delta: object) -> CertifiedReal:
     """Enclosure of the largest ρ with ρ + 2 sqrt(ρ log(1/δ)) <= ε: ρ = (sqrt(ε + log(1/δ)) - sqrt(log(1/δ)))².
 
-    The unique positive root of the simple conversion (proved in ``proofs/tda_privacy_accounting.py``). Its
+    The unique positive root of the simple conversion (proved in ``reference/tda/proofs/privacy_accounting.py``). Its
     ``lower`` end is certified sufficient: ρ-zCDP with ρ = lower implies (ε, δ)-DP. Computed as
     ε² / (sqrt(ε + L) + sqrt(L))² (the same number, without cancellation).
     """

@@ -1,1 +1,0 @@
-"""Proof programs: each establishes a paper statement for all parameter values (see ``_framework``)."""

@@ -1,0 +1,218 @@
+"""Calibration audit (SPEC §9): is a mechanism with these parameters really as private as it claims?
+
+Given a mechanism, its noise parameter, its sensitivity and the claimed privacy, return a certified verdict —
+``holds`` or not — with the exact δ at the claimed ε, the smallest ε at the claimed δ, and how far the noise is
+from the smallest sufficient noise. Every comparison is decided by rigorous Arb enclosures (python-flint); a
+claim is reported as holding only when the enclosure of the achieved δ lies entirely below the claimed δ.
+
+Mechanisms:
+
+* ``gaussian`` — ``q + N(0, σ²)^d`` with ℓ2 sensitivity Δ (σ a standard deviation; for correlated noise pass the
+  Mahalanobis Δ² from ``reference.cip.sensitivity``): exact profile of Balle & Wang.
+* ``laplace`` — ``q + Lap(b)^d``: with ``delta`` 0 the pure claim ε >= Δ1/b (exact); with ``delta`` > 0 the exact
+  multivariate profile for the given neighbouring-difference vectors (``reference.privacy.laplace_profile``).
+* ``laplace-l2`` — Laplace noise calibrated to ℓ2 sensitivity (KARY Theorem 1.3 / Lemma 5.5): the exact profile
+  for the given vectors, or for the all-equal vector implied by (Δ1, Δ2²) when Δ1²/Δ2² is an integer (the tree
+  case); Theorem 1.3's ε is shown beside it.
+* ``discrete-gaussian`` — ``q + N_Z(0, σ²)`` on an integer query with integer sensitivity Δ: exact δ(ε)
+  (Canonne–Kamath–Steinke Theorem 7); or, with ``rho``, the zCDP claim ρ >= Δ²/(2σ²) (exact).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from reference.core.validate import fraction_text, nonnegative_fraction, positive_fraction, to_fraction
+from reference.core.certified import CertifiedReal
+
+MECHANISMS = ("gaussian", "laplace", "laplace-l2", "discrete-gaussian")
+
+
+@dataclass(frozen=True)
+class CalibrationVerdict:
+    """A certified verdict on a privacy claim."""
+
+    mechanism: str
+    claim: str
+    holds: bool
+    basis: str
+    delta_at_epsilon: CertifiedReal | None = None
+    epsilon_at_delta: CertifiedReal | None = None
+    noise_ratio: CertifiedReal | None = None  # provided noise / smallest sufficient noise (< 1: too little)
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        """One line for a terminal."""
+        verdict = "HOLDS" if self.holds else "FAILS"
+        parts = [f"{self.mechanism}: {self.claim} {verdict}"]
+        if self.delta_at_epsilon is not None:
+            parts.append(f"delta(epsilon) = {self.delta_at_epsilon.decimal(15)}")
+        if self.epsilon_at_delta is not None:
+            parts.append(f"smallest epsilon = {self.epsilon_at_delta.decimal(15)}")
+        if self.noise_ratio is not None:
+            parts.append(f"noise / smallest sufficient noise = {self.noise_ratio.decimal(15)}")
+        return "; ".join(parts)
+
+    def as_json(self) -> dict[str, Any]:
+        """JSON form (exact rationals as "p/q", reals as decimal strings with their certified intervals)."""
+        return {
+            "mechanism": self.mechanism,
+            "claim": self.claim,
+            "holds": self.holds,
+            "basis": self.basis,
+            "delta_at_epsilon": self.delta_at_epsilon.as_json() if self.delta_at_epsilon else None,
+            "epsilon_at_delta": self.epsilon_at_delta.as_json() if self.epsilon_at_delta else None,
+            "noise_ratio": self.noise_ratio.as_json() if self.noise_ratio else None,
+            **self.details,
+        }
+
+
+def _claim(epsilon: Fraction, delta: Fraction) -> str:
+    return f"({fraction_text(epsilon)}, {fraction_text(delta)})-DP" if delta else f"{fraction_text(epsilon)}-DP"
+
+
+def audit_gaussian(sigma: object, sensitivity_squared: object, epsilon: object, delta: object) -> CalibrationVerdict:
+    """``q + N(0, σ²)`` with squared ℓ2 (or Mahalanobis) sensitivity Δ² against an (ε, δ) claim."""
+    from reference.privacy.gaussian import check_gaussian
+
+    verdict = check_gaussian(sigma, epsilon, delta, sensitivity_squared)
+    return CalibrationVerdict(
+        mechanism="gaussian",
+        claim=_claim(verdict.epsilon, verdict.delta),
+        holds=verdict.holds,
+        basis="exact Gaussian privacy profile (Balle & Wang 2018, Theorem 8), Arb enclosures",
+        delta_at_epsilon=verdict.delta_at_sigma,
+        epsilon_at_delta=verdict.epsilon_at_sigma,
+        noise_ratio=verdict.sigma_ratio,
+        details={"sigma": fraction_text(verdict.sigma), "sigma_exact": verdict.exact.decimal()},
+    )
+
+
+def audit_laplace(
+    scale: object, epsilon: object, delta: object, sensitivity_vectors: Sequence[Sequence[object]]
+) -> CalibrationVerdict:
+    """``q + Lap(b)^d`` against an ε-DP (``delta`` = 0) or (ε, δ)-DP claim, for the given difference vectors."""
+    b = positive_fraction(scale, "scale")
+    eps = positive_fraction(epsilon, "epsilon")
+    target = nonnegative_fraction(delta, "delta")
+    if not sensitivity_vectors:
+        raise ValueError("sensitivity_vectors must list at least one neighbouring difference vector")
+    vectors = [[to_fraction(x, "sensitivity_vectors entry") for x in vector] for vector in sensitivity_vectors]
+    if target == 0:
+        l1 = max(sum((abs(x) for x in vector), Fraction(0)) for vector in vectors)
+        achieved = l1 / b
+        return CalibrationVerdict(
+            mechanism="laplace",
+            claim=_claim(eps, target),
+            holds=achieved <= eps,
+            basis="pure DP of the Laplace mechanism: ε = Δ1/b exactly (KARY Lemma A.2), and it is tight",
+            epsilon_at_delta=CertifiedReal.exact(achieved),
+            noise_ratio=CertifiedReal.exact(b * eps / l1),
+            details={"l1_sensitivity": fraction_text(l1)},
+        )
+    from reference.privacy.laplace_audit import check_laplace
+
+    if not target < 1:
+        raise ValueError(f"delta must be in [0, 1), got {target}")
+    verdict = check_laplace(b, eps, target, vectors)
+    return CalibrationVerdict(
+        mechanism="laplace",
+        claim=_claim(eps, target),
+        holds=verdict.holds,
+        basis="exact privacy profile of the multivariate Laplace mechanism for the given vectors, Arb enclosures",
+        delta_at_epsilon=verdict.delta_at_epsilon,
+        epsilon_at_delta=verdict.epsilon_at_scale,
+        noise_ratio=verdict.scale_ratio,
+        details={"scale_exact": verdict.exact.as_json()},
+    )
+
+
+def audit_laplace_l2(
+    scale: object,
+    l1_sensitivity: object,
+    l2_sensitivity_squared: object,
+    epsilon: object,
+    delta: object,
+    sensitivity_vectors: Sequence[Sequence[object]] | None = None,
+) -> CalibrationVerdict:
+    """Laplace noise calibrated to ℓ2 sensitivity (KARY Theorem 1.3) against an (ε, δ) claim.
+
+    The verdict is exact for ``sensitivity_vectors`` when given; otherwise for the all-equal vector with the given
+    norms (length Δ1²/Δ2², entries Δ2²/Δ1), which must then be an integer length — other vectors with the same
+    norms can need a larger ε, so pass the mechanism's actual vectors when they differ.
+    """
+    from reference.privacy.laplace_audit import theorem_1_3_report
+
+    b = positive_fraction(scale, "scale")
+    l1 = positive_fraction(l1_sensitivity, "l1_sensitivity")
+    l2_squared = positive_fraction(l2_sensitivity_squared, "l2_sensitivity_squared")
+    eps = positive_fraction(epsilon, "epsilon")
+    target = positive_fraction(delta, "delta")
+    if sensitivity_vectors is None:
+        length = l1 * l1 / l2_squared
+        if length.denominator != 1:
+            raise ValueError(
+                "sensitivity_vectors is required: Δ1²/Δ2² is not an integer, so the norms do not determine an "
+                "all-equal vector"
+            )
+        entry = l2_squared / l1
+        sensitivity_vectors = [[entry] * int(length)]
+    verdict = audit_laplace(b, eps, target, sensitivity_vectors)
+    details = dict(verdict.details)
+    try:
+        theorem = theorem_1_3_report(b, l1, None, target, l2_sensitivity_squared=l2_squared)
+        details["theorem_1_3"] = theorem.as_json()
+    except ValueError as refused:  # Theorem 1.3 needs λ > Δ1
+        details["theorem_1_3_refused"] = str(refused)
+    return CalibrationVerdict(
+        mechanism="laplace-l2",
+        claim=verdict.claim,
+        holds=verdict.holds,
+        basis=verdict.basis,
+        delta_at_epsilon=verdict.delta_at_epsilon,
+        epsilon_at_delta=verdict.epsilon_at_delta,
+        noise_ratio=verdict.noise_ratio,
+        details=details,
+    )
+
+
+def audit_discrete_gaussian(
+    sigma_squared: object,
+    sensitivity: int,
+    epsilon: object = None,
+    delta: object = None,
+    rho: object = None,
+) -> CalibrationVerdict:
+    """``q + N_Z(0, σ²)`` (integer query, integer sensitivity Δ) against an (ε, δ) claim or a ρ-zCDP claim."""
+    from reference.privacy import zcdp
+    from reference.privacy.discrete_gaussian_profile import discrete_gaussian_delta, discrete_gaussian_epsilon
+
+    s2 = positive_fraction(sigma_squared, "sigma_squared")
+    if isinstance(sensitivity, bool) or not isinstance(sensitivity, int) or sensitivity < 1:
+        raise ValueError(f"sensitivity must be a positive integer (integer-valued query), got {sensitivity!r}")
+    if rho is not None:
+        claimed = positive_fraction(rho, "rho")
+        needed = zcdp.rho_discrete_gaussian(s2, sensitivity * sensitivity)
+        return CalibrationVerdict(
+            mechanism="discrete-gaussian",
+            claim=f"{fraction_text(claimed)}-zCDP",
+            holds=needed <= claimed,
+            basis="N_Z(0, σ²) with integer sensitivity Δ is (Δ²/(2σ²))-zCDP (Canonne–Kamath–Steinke 2020), exact",
+            details={"rho_achieved": fraction_text(needed)},
+        )
+    if epsilon is None or delta is None:
+        raise ValueError("give epsilon and delta for an (ε, δ) claim, or rho for a zCDP claim")
+    eps = positive_fraction(epsilon, "epsilon")
+    target = positive_fraction(delta, "delta")
+    achieved = discrete_gaussian_delta(eps, s2, sensitivity)
+    return CalibrationVerdict(
+        mechanism="discrete-gaussian",
+        claim=_claim(eps, target),
+        holds=achieved.certainly_le(target),
+        basis="exact δ(ε) of the discrete Gaussian mechanism (Canonne–Kamath–Steinke 2020, Theorem 7), Arb",
+        delta_at_epsilon=achieved,
+        epsilon_at_delta=discrete_gaussian_epsilon(target, s2, sensitivity),
+    )

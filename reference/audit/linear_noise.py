@@ -1,0 +1,425 @@
+"""Linear-noise audit (SPEC §9, second bullet): is a linear-noise mechanism private at all, and how private?
+
+The audited mechanism releases ``W x + B z`` with ``z`` a vector of i.i.d. noise draws (Gaussian with
+standard deviation ``scale``, or Laplace with scale ``scale``), ``W`` the workload (outputs × inputs) and ``B``
+the noise matrix (outputs × draws). Everything is exact (``Fraction``; linear algebra by python-flint's
+``fmpq_mat``); floats are refused.
+
+* Possibility. The output's noise lives in col(B). If a column w_j of W is not in col(B), changing input j
+  moves the output mean out of that subspace: the privacy loss is infinite. The first such column is reported.
+* Implied strategy. If W = B A is solvable, A is determined modulo ker(B). The audit reports the minimum-norm
+  solution A = B⁺W = Bᵀ Y with (B Bᵀ) Y = W (any solution Y: Bᵀ Y does not depend on the choice), and says
+  whether it is the unique one (ker B = {0}).
+* Sensitivities (``add_remove``: one input changes by one). ℓ2² = max_j w_jᵀ (B Bᵀ)⁺ w_j (the Mahalanobis
+  sensitivity, equal to the largest squared column norm of the minimum-norm A); ℓ1 = largest column ℓ1 norm of
+  the minimum-norm A.
+* Privacy. Gaussian: ρ = Δ²/(2σ²) and the exact (ε, δ)-profile δ(ε) = ``gaussian_delta(ε, σ, Δ²)``.
+  Laplace: ε = Δ1/b, exact when ker B = {0} (the release is then equivalent to A x + z); otherwise an upper
+  bound (another solution A may have a smaller ℓ1 norm; the minimum-norm one is used).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from flint import fmpq, fmpq_mat
+
+from reference.core.validate import check_depth, check_positive_int, positive_fraction, to_fraction
+from reference.cip.exact import matrix as cip_matrix
+from reference.kary import tree as kary_tree
+from reference.core.linalg import Matrix
+from reference.core.certified import CertifiedReal
+from reference.privacy.gaussian import gaussian_delta
+
+NoiseKind = Literal["gaussian", "laplace"]
+NOISE_KINDS: tuple[NoiseKind, ...] = ("gaussian", "laplace")
+
+#: Largest number of rows, columns or draws accepted (the linear algebra is dense and exact).
+MAX_DIMENSION = 4_000
+
+
+# ------------------------------------------------------------------------------------------- validation
+
+
+def exact_matrix(rows: object, name: str) -> Matrix:
+    """Convert nested sequences (or a 2-D numpy integer array) of exact rationals to a :data:`Matrix`.
+
+    Entries: int, Fraction, numpy integers or strings such as ``"1/3"``; floats and bools are refused with a
+    ``TypeError`` naming ``name``. Rows must be non-empty and of equal length.
+    """
+    if isinstance(rows, (str, bytes)) or not hasattr(rows, "__iter__"):
+        raise TypeError(f"{name} must be a 2-D sequence of exact rationals, got {type(rows).__name__}")
+    result: list[tuple[Fraction, ...]] = []
+    width: int | None = None
+    for index, row in enumerate(rows):
+        if isinstance(row, (str, bytes)) or not hasattr(row, "__iter__"):
+            raise TypeError(f"{name} must be 2-D: row {index} is a {type(row).__name__}")
+        converted = tuple(to_fraction(entry, f"{name}[{index}]") for entry in row)
+        if width is None:
+            width = len(converted)
+        elif len(converted) != width:
+            raise ValueError(f"{name}: row {index} has {len(converted)} entries, row 0 has {width}")
+        result.append(converted)
+    if not result or not width:
+        raise ValueError(f"{name} must have at least one row and one column")
+    if len(result) > MAX_DIMENSION or width > MAX_DIMENSION:
+        raise ValueError(f"{name} is {len(result)}x{width}; at most {MAX_DIMENSION} rows and columns")
+    return tuple(result)
+
+
+def _check_noise(noise: object) -> NoiseKind:
+    if noise == "gaussian":
+        return "gaussian"
+    if noise == "laplace":
+        return "laplace"
+    raise ValueError(f"noise must be one of {NOISE_KINDS}, got {noise!r}")
+
+
+def _draw_weights(draw_variances: object, draws: int) -> tuple[Fraction, ...] | None:
+    if draw_variances is None:
+        return None
+    if isinstance(draw_variances, (str, bytes)) or not hasattr(draw_variances, "__iter__"):
+        raise TypeError("draw_variances must be a sequence of positive exact rationals")
+    weights = tuple(positive_fraction(value, "draw_variances") for value in draw_variances)
+    if len(weights) != draws:
+        raise ValueError(f"draw_variances has {len(weights)} entries, noise_matrix has {draws} columns")
+    return weights
+
+
+def _to_flint(matrix: Matrix) -> fmpq_mat:
+    rows, cols = len(matrix), len(matrix[0])
+    return fmpq_mat(rows, cols, [fmpq(entry.numerator, entry.denominator) for row in matrix for entry in row])
+
+
+def _entry(value: object) -> Fraction:
+    assert isinstance(value, fmpq)
+    return Fraction(int(value.p), int(value.q))
+
+
+def _from_flint(matrix: fmpq_mat) -> Matrix:
+    return tuple(tuple(_entry(matrix[i, j]) for j in range(matrix.ncols())) for i in range(matrix.nrows()))
+
+
+def _hstack(left: fmpq_mat, right: fmpq_mat) -> fmpq_mat:
+    rows = left.nrows()
+    entries: list[fmpq] = []
+    for i in range(rows):
+        entries.extend(left[i, j] for j in range(left.ncols()))
+        entries.extend(right[i, j] for j in range(right.ncols()))
+    return fmpq_mat(rows, left.ncols() + right.ncols(), entries)
+
+
+def _solve_consistent(system: fmpq_mat, rhs: fmpq_mat) -> tuple[int, int | None, fmpq_mat | None]:
+    """rank(system), the first rhs column outside col(system) (or None), and one solution if consistent."""
+    n = system.ncols()
+    reduced, _ = _hstack(system, rhs).rref()
+    pivots: list[int] = []
+    for i in range(reduced.nrows()):
+        pivot = next((j for j in range(n) if reduced[i, j] != 0), None)
+        if pivot is None:
+            break
+        pivots.append(pivot)
+    system_rank = len(pivots)
+    for column in range(rhs.ncols()):
+        if any(reduced[i, n + column] != 0 for i in range(system_rank, reduced.nrows())):
+            return system_rank, column, None
+    solution = fmpq_mat(n, rhs.ncols())
+    for i, pivot in enumerate(pivots):
+        for column in range(rhs.ncols()):
+            solution[pivot, column] = reduced[i, n + column]
+    return system_rank, None, solution
+
+
+def load_exact_matrix(path: object, name: str = "matrix") -> Matrix:
+    """Read an exact matrix from a file (for the CLI): ``.npy`` (integer dtype only; float arrays are refused),
+    ``.csv`` (comma-separated entries such as ``1``, ``-1/2``, ``0.25``, read exactly) or ``.json`` (a list of
+    rows whose entries are ints or strings such as ``"1/3"``; JSON floats are refused)."""
+    if not isinstance(path, (str, Path)):
+        raise TypeError(f"{name} must be a file path, got {type(path).__name__}")
+    file = Path(path)
+    suffix = file.suffix.lower()
+    if suffix not in (".npy", ".csv", ".json"):
+        raise ValueError(f"{name}: file must end in .npy, .csv or .json, got {file.name!r}")
+    if not file.is_file():
+        raise ValueError(f"{name}: no such file {str(file)!r}")
+    rows: object
+    if suffix == ".npy":
+        array = np.load(file, allow_pickle=False)
+        if array.ndim != 2 or not np.issubdtype(array.dtype, np.integer):
+            raise ValueError(f"{name}: a .npy file must hold a 2-D integer array, got {array.ndim}-D {array.dtype}")
+        rows = [[int(entry) for entry in row] for row in array.tolist()]
+    elif suffix == ".csv":
+        with file.open(newline="", encoding="utf-8") as handle:
+            rows = [[entry.strip() for entry in row] for row in csv.reader(handle) if row]
+    else:
+        try:
+            rows = json.loads(file.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as error:
+            raise ValueError(f"{name}: invalid JSON ({error.msg})") from None
+        if not isinstance(rows, list):
+            raise ValueError(f"{name}: the JSON file must hold a list of rows")
+    return exact_matrix(rows, name)
+
+
+# ------------------------------------------------------------------------------------------- verdict
+
+
+@dataclass(frozen=True)
+class LinearNoiseVerdict:
+    """The exact verdict of :func:`audit_linear_noise` (sensitivities for ``add_remove`` neighbours)."""
+
+    noise: NoiseKind
+    scale: Fraction
+    outputs: int
+    inputs: int
+    draws: int
+    rank: int  # rank of B
+    kernel_dimension: int  # dim ker B = draws − rank; 0 means the implied strategy is unique
+    private: bool  # every workload column lies in col(B)
+    first_offending_column: int | None  # 0-based input index whose workload column is outside col(B)
+    strategy: Matrix | None  # the minimum-norm A = B⁺W (draws × inputs)
+    strategy_unique: bool
+    l1_sensitivity: Fraction | None  # max column ℓ1 norm of the minimum-norm A
+    l2_sensitivity_squared: Fraction | None  # max_j w_jᵀ (B Bᵀ)⁺ w_j (Mahalanobis, = max column ℓ2² of A)
+    epsilon: Fraction | None  # Laplace: Δ1/b
+    epsilon_exact: bool  # Laplace: True iff ker B = {0}; else ε is an upper bound
+    rho: Fraction | None  # Gaussian: Δ²/(2σ²)
+    explanation: str
+
+    def delta(self, epsilon: object) -> CertifiedReal:
+        """Gaussian only: the exact δ(ε) of the release (certified enclosure), Δ² the Mahalanobis sensitivity."""
+        if self.noise != "gaussian":
+            raise ValueError("delta: the (epsilon, delta)-profile is computed for gaussian noise only")
+        if not self.private or self.l2_sensitivity_squared is None:
+            raise ValueError("delta: the mechanism is not private at all (delta = 1 for every epsilon)")
+        return gaussian_delta(epsilon, self.scale, self.l2_sensitivity_squared)
+
+
+def audit_linear_noise(
+    noise_matrix: object,
+    workload: object,
+    noise: object,
+    scale: object,
+    *,
+    draw_variances: Sequence[object] | None = None,
+) -> LinearNoiseVerdict:
+    """Audit the release ``W x + B z`` exactly (module docstring). ``noise_matrix`` B is outputs × draws,
+    ``workload`` W is outputs × inputs, ``noise`` is ``"gaussian"`` (``scale`` = σ) or ``"laplace"``
+    (``scale`` = b); ``scale`` is a positive exact rational.
+
+    ``draw_variances`` (Gaussian only): independent draws with variances σ²·d_j instead of σ² (for example
+    CIP's cascade, whose split draws have variance 3/4). Then Δ² = max_j w_jᵀ (B D Bᵀ)⁺ w_j and no strategy
+    or ℓ1 sensitivity is reported (the implied strategy involves √d_j).
+    """
+    b_matrix = exact_matrix(noise_matrix, "noise_matrix")
+    w_matrix = exact_matrix(workload, "workload")
+    kind = _check_noise(noise)
+    sc = positive_fraction(scale, "scale")
+    outputs, draws = len(b_matrix), len(b_matrix[0])
+    if len(w_matrix) != outputs:
+        raise ValueError(f"workload has {len(w_matrix)} rows but noise_matrix has {outputs} (one per output)")
+    inputs = len(w_matrix[0])
+    weights = _draw_weights(draw_variances, draws)
+    if weights is not None and kind != "gaussian":
+        raise ValueError("draw_variances is supported for gaussian noise only")
+    b = _to_flint(b_matrix)
+    w = _to_flint(w_matrix)
+    rank, offending, _ = _solve_consistent(b, w)
+    common = {"noise": kind, "scale": sc, "outputs": outputs, "inputs": inputs, "draws": draws, "rank": rank}
+    if offending is not None:
+        return LinearNoiseVerdict(
+            **common,  # type: ignore[arg-type]
+            kernel_dimension=draws - rank,
+            private=False,
+            first_offending_column=offending,
+            strategy=None,
+            strategy_unique=False,
+            l1_sensitivity=None,
+            l2_sensitivity_squared=None,
+            epsilon=None,
+            epsilon_exact=False,
+            rho=None,
+            explanation=(
+                f"workload column {offending} is not in the column space of the noise matrix: changing input "
+                f"{offending} moves the output mean outside the noise's support subspace (infinite privacy loss)"
+            ),
+        )
+    if weights is None:
+        gram = b * b.transpose()
+    else:
+        scaled = tuple(tuple(entry * weight for entry, weight in zip(row, weights)) for row in b_matrix)
+        gram = _to_flint(scaled) * b.transpose()
+    _, still_offending, y = _solve_consistent(gram, w)
+    if still_offending is not None or y is None:  # col(B D Bᵀ) = col(B) for D > 0; cannot happen
+        raise ArithmeticError("col(B D B^T) differs from col(B)")
+    quadratic = w.transpose() * y  # diagonal entries w_jᵀ (B D Bᵀ)⁺ w_j
+    l2_squared = max(_entry(quadratic[j, j]) for j in range(inputs))
+    strategy: Matrix | None = None
+    l1: Fraction | None = None
+    if weights is None:
+        strategy = _from_flint(b.transpose() * y)
+        l1 = max(sum((abs(strategy[i][j]) for i in range(draws)), Fraction(0)) for j in range(inputs))
+    unique = rank == draws
+    epsilon: Fraction | None = None
+    rho: Fraction | None = None
+    if kind == "laplace":
+        assert l1 is not None
+        epsilon = l1 / sc
+        how = "exact (B has a trivial kernel)" if unique else "an upper bound (minimum-norm strategy; ker B != 0)"
+        text = f"private: Laplace epsilon = l1/b = {epsilon} is {how}"
+    else:
+        rho = l2_squared / (2 * sc * sc)
+        text = f"private: Gaussian Mahalanobis sensitivity^2 = {l2_squared}, rho = {rho} (exact); delta(eps) exact"
+    return LinearNoiseVerdict(
+        **common,  # type: ignore[arg-type]
+        kernel_dimension=draws - rank,
+        private=True,
+        first_offending_column=None,
+        strategy=strategy,
+        strategy_unique=unique and weights is None,
+        l1_sensitivity=l1,
+        l2_sensitivity_squared=l2_squared,
+        epsilon=epsilon,
+        epsilon_exact=kind == "laplace" and unique,
+        rho=rho,
+        explanation=text,
+    )
+
+
+# ------------------------------------------------------------------------------------------- probing
+
+
+def probe_noise_matrix(
+    function: Callable[[tuple[Fraction, ...]], Sequence[object]], draws: object, *, seed: int = 0
+) -> Matrix:
+    """Recover B from a deterministic function of the noise vector by probing the unit vectors.
+
+    ``function`` maps a tuple of ``draws`` Fractions to the outputs' noise (exact rationals). Column j of B is
+    ``function(e_j) − function(0)``; ``function(0)`` must be zero, and linearity is checked exactly at one
+    seeded random rational point (``ValueError`` if the function is not linear there).
+    """
+    count = check_positive_int(draws, "draws")
+    if count > MAX_DIMENSION:
+        raise ValueError(f"draws must be at most {MAX_DIMENSION}, got {count}")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError("seed must be an int")
+
+    def call(vector: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
+        values = function(vector)
+        return tuple(to_fraction(value, "function output") for value in values)
+
+    zero = call(tuple(Fraction(0) for _ in range(count)))
+    if not zero:
+        raise ValueError("function must return at least one output")
+    if any(value != 0 for value in zero):
+        raise ValueError("function is not linear: it is non-zero at the zero noise vector")
+    columns = []
+    for j in range(count):
+        column = call(tuple(Fraction(1 if i == j else 0) for i in range(count)))
+        if len(column) != len(zero):
+            raise ValueError("function returned outputs of different lengths")
+        columns.append(column)
+    rng = random.Random(seed)
+    point = tuple(Fraction(rng.randint(-1000, 1000), rng.randint(1, 97)) for _ in range(count))
+    actual = call(point)
+    expected = tuple(sum((columns[j][i] * point[j] for j in range(count)), Fraction(0)) for i in range(len(zero)))
+    if actual != expected:
+        raise ValueError("function is not linear in the noise vector (checked at a random rational point)")
+    return tuple(tuple(columns[j][i] for j in range(count)) for i in range(len(zero)))
+
+
+# ------------------------------------------------------------------------------------------- covariance
+
+
+@dataclass(frozen=True)
+class CovarianceDifference:
+    """One entry where the implementation's covariance differs from the oracle's (0-based indices)."""
+
+    row: int
+    column: int
+    actual: Fraction
+    expected: Fraction
+
+
+def noise_covariance(
+    noise_matrix: object, scale: object, noise: object, draw_variances: Sequence[object] | None = None
+) -> Matrix:
+    """The exact covariance v·B D Bᵀ of ``B z``: v = σ² (Gaussian) or 2b² (Laplace); D = diag(draw_variances)
+    (relative variances of the draws, all 1 by default)."""
+    b_matrix = exact_matrix(noise_matrix, "noise_matrix")
+    kind = _check_noise(noise)
+    sc = positive_fraction(scale, "scale")
+    variance = sc * sc if kind == "gaussian" else 2 * sc * sc
+    draws = len(b_matrix[0])
+    weights = _draw_weights(draw_variances, draws) or tuple(Fraction(1) for _ in range(draws))
+    scaled = tuple(tuple(entry * weight for entry, weight in zip(row, weights)) for row in b_matrix)
+    product = _to_flint(scaled) * _to_flint(b_matrix).transpose()
+    return tuple(tuple(variance * entry for entry in row) for row in _from_flint(product))
+
+
+def compare_covariance(
+    noise_matrix: object,
+    scale: object,
+    noise: object,
+    oracle_covariance: object,
+    *,
+    draw_variances: Sequence[object] | None = None,
+    limit: int = 10,
+) -> tuple[CovarianceDifference, ...]:
+    """The first ``limit`` entries (row-major) where :func:`noise_covariance` differs from the oracle; empty
+    when they agree exactly."""
+    actual = noise_covariance(noise_matrix, scale, noise, draw_variances)
+    expected = exact_matrix(oracle_covariance, "oracle_covariance")
+    if len(expected) != len(actual) or len(expected[0]) != len(actual):
+        raise ValueError(
+            f"oracle_covariance is {len(expected)}x{len(expected[0])}, the noise has {len(actual)} outputs"
+        )
+    limit = check_positive_int(limit, "limit")
+    found: list[CovarianceDifference] = []
+    for i, (row_a, row_e) in enumerate(zip(actual, expected)):
+        for j, (a, e) in enumerate(zip(row_a, row_e)):
+            if a != e:
+                found.append(CovarianceDifference(i, j, a, e))
+                if len(found) >= limit:
+                    return tuple(found)
+    return tuple(found)
+
+
+# ------------------------------------------------------------------------------------------- oracles
+
+
+def cip_leaf_covariance_oracle(depth: object, sigma: object) -> Matrix:
+    """σ² C_depth: the CIP leaves' noise covariance (Definition 3.1)."""
+    d = check_depth(depth, maximum=12)
+    sig = positive_fraction(sigma, "sigma")
+    return tuple(tuple(sig * sig * entry for entry in row) for row in cip_matrix.covariance(d))
+
+
+def cip_workload_covariance_oracle(depth: object, sigma: object, workload: object) -> Matrix:
+    """σ² W C_depth Wᵀ: the covariance of a workload's answers computed from the CIP leaves."""
+    d = check_depth(depth, maximum=12)
+    w = exact_matrix(workload, "workload")
+    if len(w[0]) != 1 << d:
+        raise ValueError(f"workload must have {1 << d} columns (one per leaf), got {len(w[0])}")
+    leaves = _to_flint(cip_leaf_covariance_oracle(d, sigma))
+    wf = _to_flint(w)
+    return _from_flint(wf * leaves * wf.transpose())
+
+
+def kary_algorithm_2_covariance_oracle(arity: object, height: object, scale: object) -> Matrix:
+    """2b² L Lᵀ: the covariance of Algorithm 2's T outputs (T = the offset capacity) with Laplace(b) noise."""
+    return kary_tree.output_covariance(arity, height, scale, subtraction=True)
+
+
+def kary_prefix_workload(horizon: object) -> Matrix:
+    """The T×T lower-triangular all-ones matrix (prefix sums): the continual-counting workload."""
+    steps = check_positive_int(horizon, "horizon")
+    return tuple(tuple(Fraction(1 if j <= i else 0) for j in range(steps)) for i in range(steps))

@@ -1,0 +1,365 @@
+"""Sampler audit (SPEC §9, third bullet): test another implementation's samples against the oracle.
+
+Two audits, each returning a :class:`SamplerAuditReport` whose false-alarm probability (the probability of
+``passed == False`` when the samples really are i.i.d. draws from the oracle's distribution) is at most
+``alpha``. ``alpha`` is split evenly over the property groups, and inside a group over its sub-tests, by the
+union bound.
+
+:func:`audit_cascade_samples` (Cascade Sampling leaves, Gaussian, covariance ``sigma**2 C_depth``):
+
+1. *marginals*: per leaf, ``sum x**2 / sigma**2`` is chi-square with ``runs`` dof (exact, two-sided);
+2. *node variances*: per internal node of the binary tree, the subtree sum of leaves is ``N(0, sigma**2)``
+   (Theorem 3.3), so the same chi-square test applies;
+3. *covariance*: the rows whitened with the exact Haar whitening of ``sigma**2 C_depth`` are tested to be
+   i.i.d. ``N(0, 1)`` by :func:`reference.cip.checks.cascade.whitened_normal_test`.
+
+:func:`audit_kary_noise` (Algorithm 2's output noise, sums of i.i.d. Laplace(h/ε) values):
+
+1. *marginals*: ``E X_t**2 = 2 (h/ε)**2 ‖rep(t)‖₁``;
+2. *covariance*: ``E X_s X_t = 2 (h/ε)**2 |I_s ∩ I_t|`` for every pair ``s < t`` (``I_t`` the noise indices).
+
+Both are second-moment tests by **median of means** with exact fourth moments: the runs are split into ``g``
+groups of ``m``; by Chebyshev a group mean of ``Y`` (``Y = X_s X_t``) is farther than
+``d = 2 sqrt(Var Y / m)`` from ``E Y`` with probability at most 1/4, so by Hoeffding the median of the ``g``
+group means is farther than ``d`` with probability at most ``exp(-g/8)``; ``g = ceil(8 log(1/a))`` gives a
+rigorous false-alarm bound ``a`` with no distributional approximation. ``Var Y`` is computed exactly from the
+Laplace moments (``E L**2 = 2b**2``, ``E L**4 = 24 b**4``): with ``X_s = S + A``, ``X_t = S + B`` (``S`` the
+shared values, ``A``, ``B`` the others, independent), ``E X_s**2 X_t**2 = E S**4 + E S**2 (E A**2 + E B**2)
++ E A**2 E B**2``.
+
+Entry point for the CLI: :func:`load_samples` (reads ``.npy`` or ``.csv``) then one of the two audits;
+:meth:`SamplerAuditReport.to_json` gives the JSON object.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+from scipy import stats
+
+from reference.core.validate import check_depth, positive_real
+from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
+from reference.cip.checks.cascade import haar_whitening, whitened_normal_test
+
+#: Largest depth the cascade audit accepts (the whitened test is quadratic in 2**depth).
+MAX_AUDIT_DEPTH = 8
+#: Largest horizon the KARY audit accepts (the covariance test has T(T-1)/2 entries).
+MAX_AUDIT_HORIZON = 512
+#: How many failing sub-tests a report lists by name (the most significant first).
+MAX_LISTED = 10
+
+
+def _listed(found: list[tuple[float, str]]) -> tuple[str, ...]:
+    """The ``MAX_LISTED`` most severe failures (largest severity first), and a count of the others."""
+    ordered = [text for _, text in sorted(found, key=lambda item: -item[0])]
+    if len(ordered) > MAX_LISTED:
+        return (*tuple(ordered[:MAX_LISTED]), f"... and {len(ordered) - MAX_LISTED} more")
+    return tuple(ordered)
+
+
+@dataclass(frozen=True)
+class PropertyCheck:
+    """One property group of an audit. ``passed`` is False with probability at most ``false_alarm`` under
+    the oracle. ``failures`` names each failing sub-test (e.g. "node variance at level 2, position 1 too
+    large") with its statistic; ``statistic`` is that of the most significant sub-test."""
+
+    name: str
+    passed: bool
+    false_alarm: float
+    subtests: int
+    statistic: float
+    failures: tuple[str, ...]
+    detail: str
+
+
+@dataclass(frozen=True)
+class SamplerAuditReport:
+    """The verdict of a sampler audit: ``passed`` iff every property passed; false-alarm probability at
+    most ``alpha`` (union bound over ``checks``)."""
+
+    name: str
+    passed: bool
+    alpha: float
+    runs: int
+    dimension: int
+    checks: tuple[PropertyCheck, ...]
+
+    @property
+    def failures(self) -> tuple[str, ...]:
+        """Every named failure, prefixed by its property."""
+        return tuple(f"{c.name}: {f}" for c in self.checks for f in c.failures)
+
+    def to_json(self) -> dict[str, object]:
+        """A JSON-ready dictionary (reals as decimal strings with 17 significant digits)."""
+        return {
+            "audit": self.name,
+            "passed": self.passed,
+            "alpha": f"{self.alpha:.17g}",
+            "runs": self.runs,
+            "dimension": self.dimension,
+            "checks": [
+                {
+                    "property": c.name,
+                    "passed": c.passed,
+                    "false_alarm": f"{c.false_alarm:.17g}",
+                    "subtests": c.subtests,
+                    "statistic": f"{c.statistic:.17g}",
+                    "failures": list(c.failures),
+                    "detail": c.detail,
+                }
+                for c in self.checks
+            ],
+        }
+
+
+# ------------------------------------------------------------------------------------------ validation
+
+
+def _check_alpha(alpha: object) -> float:
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+        raise TypeError(f"alpha must be a real number in (0, 1), got {alpha!r}")
+    value = float(alpha)
+    if not 0.0 < value < 1.0:
+        raise ValueError(f"alpha must be a real number in (0, 1), got {alpha!r}")
+    return value
+
+
+def _check_samples(samples: object, columns: int, what: str, min_runs: int = 2) -> np.ndarray:
+    if not isinstance(samples, np.ndarray):
+        raise TypeError(f"samples must be a numpy array of shape (runs, {columns}), got {type(samples).__name__}")
+    if samples.ndim != 2 or samples.shape[1] != columns:
+        raise ValueError(f"samples must have shape (runs, {columns}) ({what}), got {samples.shape}")
+    if samples.dtype == np.bool_ or not (
+        np.issubdtype(samples.dtype, np.floating) or np.issubdtype(samples.dtype, np.integer)
+    ):
+        raise TypeError(f"samples must be a real (float or integer) array, got dtype {samples.dtype}")
+    if samples.shape[0] < min_runs:
+        raise ValueError(f"samples must have at least {min_runs} runs (rows) for this alpha, got {samples.shape[0]}")
+    values = samples.astype(np.float64)
+    if not np.all(np.isfinite(values)):
+        raise ValueError("samples must be finite (no NaN or infinity)")
+    return values
+
+
+def _groups(share: float) -> int:
+    """Median-of-means group count with false-alarm ``exp(-g/8) <= share``."""
+    return max(1, math.ceil(8.0 * math.log(1.0 / share)))
+
+
+def load_samples(path: object) -> np.ndarray:
+    """Read a 2-D sample array (runs × dimension) from a ``.npy`` file or a comma-separated ``.csv`` file
+    (no header). A 1-D array is one run. Raises ``ValueError`` naming ``path`` for other files."""
+    if not isinstance(path, (str, Path)):
+        raise TypeError(f"path must be a file path, got {path!r}")
+    file = Path(path)
+    if not file.is_file():
+        raise ValueError(f"path must be an existing .npy or .csv file, got {str(file)!r}")
+    suffix = file.suffix.lower()
+    try:
+        if suffix == ".npy":
+            array = np.load(file, allow_pickle=False)
+        elif suffix == ".csv":
+            array = np.loadtxt(file, delimiter=",", dtype=np.float64, ndmin=2)
+        else:
+            raise ValueError(f"path must end in .npy or .csv, got {str(file)!r}")
+    except (OSError, ValueError) as error:
+        if "must end in" in str(error):
+            raise
+        raise ValueError(f"path {str(file)!r} is not a readable sample array: {error}") from None
+    result: np.ndarray = np.asarray(array)
+    if result.ndim == 1:
+        result = result.reshape(1, -1)
+    return result
+
+
+# ------------------------------------------------------------------------------------ Gaussian pieces
+
+
+def _two_sided_chi2(value: float, dof: int) -> float:
+    return float(min(1.0, 2.0 * min(stats.chi2.cdf(value, dof), stats.chi2.sf(value, dof))))
+
+
+def _chi2_group(
+    name: str, labels: list[str], squares: np.ndarray, runs: int, share: float
+) -> PropertyCheck:
+    """Per sub-test ``squares[i]`` (sum of squares / variance) is chi-square(runs); union bound ``share``."""
+    count = len(labels)
+    p_values = [_two_sided_chi2(float(v), runs) for v in squares]
+    found: list[tuple[float, str]] = []
+    for i, p in enumerate(p_values):
+        if count * p <= share:
+            direction = "too large" if squares[i] > runs else "too small"
+            severity = abs(float(squares[i]) - runs)
+            found.append((severity, f"{labels[i]} {direction} (sum of squares / sigma^2 = {squares[i]:.6g} for "
+                          f"{runs} dof, p = {p:.3g})"))
+    failures = _listed(found)
+    worst = int(np.argmin(p_values))
+    detail = (
+        f"{count} chi-square tests; most significant: {labels[worst]}, ratio sample variance / sigma^2 = "
+        f"{squares[worst] / runs:.6g} (p = {p_values[worst]:.3g}); per-test level {share / count:.3g}"
+    )
+    return PropertyCheck(name, not failures, share, count, float(squares[worst]), failures, detail)
+
+
+def audit_cascade_samples(samples: object, depth: object, sigma: object, alpha: object = 1e-6) -> SamplerAuditReport:
+    """Audit ``samples`` (``runs × 2**depth``, one draw of the ``n`` leaves per row) against Cascade
+    Sampling's distribution ``N(0, sigma**2 C_depth)``: leaf marginals, internal node variances (from subtree
+    sums) and the full covariance (whitening); ``alpha / 3`` each. ``depth <= 8``; ``runs >= 2``."""
+    d = check_depth(depth, "depth", maximum=MAX_AUDIT_DEPTH)
+    s = positive_real(sigma, "sigma")
+    a = _check_alpha(alpha)
+    n = 1 << d
+    x = _check_samples(samples, n, f"n = 2**depth = {n} leaves per run")
+    runs = x.shape[0]
+    share = a / 3.0
+    scaled = x / s
+
+    leaf_squares = np.sum(scaled * scaled, axis=0)
+    marginals = _chi2_group(
+        "marginals", [f"leaf variance at coordinate {i}" for i in range(n)], leaf_squares, runs, share
+    )
+
+    labels: list[str] = []
+    node_squares: list[float] = []
+    for level in range(d):
+        width = n >> level
+        sums = scaled.reshape(runs, 1 << level, width).sum(axis=2)
+        for position in range(1 << level):
+            labels.append(f"node variance at level {level}, position {position}")
+            node_squares.append(float(np.sum(sums[:, position] ** 2)))
+    if labels:
+        nodes = _chi2_group("node variances", labels, np.array(node_squares), runs, share)
+    else:
+        nodes = PropertyCheck("node variances", True, share, 0, 0.0, (), "depth 0: no internal nodes")
+
+    white = x @ haar_whitening(d, s).T
+    battery = whitened_normal_test(white, share, f"whitened covariance sigma^2 C_{d}")
+    cov_failures = () if battery.passed else (f"whitened samples are not i.i.d. N(0,1): {battery.detail}",)
+    covariance = PropertyCheck(
+        "covariance", battery.passed, share, battery.subtests, battery.statistic, cov_failures,
+        f"Haar whitening of sigma^2 C_{d} (whitened coordinate = Haar basis vector); {battery.detail}",
+    )
+    checks = (marginals, nodes, covariance)
+    return SamplerAuditReport(
+        f"cascade samples, depth {d}, sigma {s!r}", all(c.passed for c in checks), a, runs, n, checks
+    )
+
+
+# ------------------------------------------------------------------------------------- KARY (Laplace)
+
+
+def _laplace_product_variance(shared: int, only_s: int, only_t: int) -> Fraction:
+    """``Var(X_s X_t) / b**4`` for ``X_s = S + A``, ``X_t = S + B`` sums of i.i.d. Laplace(b) values
+    (``shared``, ``only_s``, ``only_t`` of them). With ``s = t`` pass ``only_s = only_t = 0``."""
+    two, four = Fraction(2), Fraction(24)
+    es2 = shared * two
+    es4 = shared * four + 3 * shared * (shared - 1) * two * two
+    ea2, eb2 = only_s * two, only_t * two
+    second = es4 + es2 * (ea2 + eb2) + ea2 * eb2
+    return second - es2 * es2
+
+
+def _median_of_means(products: np.ndarray, groups: int) -> np.ndarray:
+    """Median over ``groups`` equal blocks of runs (trailing runs dropped) of the block means; axis 0."""
+    m = products.shape[0] // groups
+    blocks = products[: groups * m].reshape((groups, m, *products.shape[1:])).mean(axis=1)
+    return np.asarray(np.median(blocks, axis=0))
+
+
+def audit_kary_noise(samples: object, arity: object, epsilon: object, alpha: object = 1e-6) -> SamplerAuditReport:
+    """Audit output noise of Algorithm 2 (``samples`` ``runs × T``: noisy prefix count minus true prefix
+    count, one run per row; ``T`` the horizon) against the oracle's: sums of i.i.d. Laplace(h/ε) over the
+    index sets ``I_t`` (odd ``arity`` >= 3, ``h = height_for_horizon(arity, T, offset=True)``). Marginal
+    variances and all covariance entries by median of means (module docstring); ``alpha / 2`` each.
+    Needs ``runs >= 2 g`` with ``g = ceil(8 log(2 T (T + 1) / alpha))``; ``T <= 512``."""
+    if isinstance(arity, bool) or not isinstance(arity, int):
+        raise TypeError(f"arity must be an odd integer >= 3, got {arity!r}")
+    if arity < 3 or arity % 2 == 0:
+        raise ValueError(f"arity must be an odd integer >= 3, got {arity!r}")
+    eps = positive_real(epsilon, "epsilon")
+    a = _check_alpha(alpha)
+    if not isinstance(samples, np.ndarray) or samples.ndim != 2:
+        raise ValueError("samples must be a 2-D numpy array of shape (runs, horizon)")
+    horizon = samples.shape[1]
+    if not 1 <= horizon <= MAX_AUDIT_HORIZON:
+        raise ValueError(f"samples must have 1..{MAX_AUDIT_HORIZON} columns (the horizon), got {horizon}")
+    share = a / 2.0
+    pairs = horizon * (horizon - 1) // 2
+    var_groups = _groups(share / horizon)
+    cov_groups = _groups(share / pairs) if pairs else 1
+    x = _check_samples(samples, horizon, "horizon T columns", min_runs=2 * max(var_groups, cov_groups))
+    runs = x.shape[0]
+    height = height_for_horizon(arity, horizon, offset=True)
+    b = height / eps
+    indices = [frozenset(algorithm_2_noise_indices(t, arity, height)) for t in range(1, horizon + 1)]
+    z = x / b  # moments in units of b
+
+    # marginals
+    squares = _median_of_means(z * z, var_groups)
+    m = runs // var_groups
+    found: list[tuple[float, str]] = []
+    worst_ratio, worst_text = -1.0, "none"
+    for t in range(horizon):
+        c = len(indices[t])
+        expected = 2.0 * c
+        bound = 2.0 * math.sqrt(float(_laplace_product_variance(c, 0, 0)) / m)
+        deviation = float(squares[t]) - expected
+        ratio = abs(deviation) / bound if bound > 0 else (math.inf if deviation != 0 else 0.0)
+        if ratio > worst_ratio:
+            worst_ratio = ratio
+            worst_text = f"step {t + 1}: variance ratio {squares[t] / expected if expected else math.inf:.6g}"
+        if ratio > 1.0:
+            direction = "too large" if deviation > 0 else "too small"
+            found.append((ratio,
+                f"marginal variance at step {t + 1} {direction} (median-of-means variance "
+                f"{float(squares[t]) * b * b:.6g}, exact {expected * b * b:.6g}, allowed deviation {bound * b * b:.6g})"
+            ))
+    failures = _listed(found)
+    marginals = PropertyCheck(
+        "marginals", not failures, share, horizon, worst_ratio, failures,
+        f"{horizon} median-of-means tests ({var_groups} groups of {m}); largest |deviation|/allowed "
+        f"{worst_ratio:.3g} at {worst_text}; exact variance 2(h/eps)^2 |rep(t)|_1 with h = {height}",
+    )
+
+    # covariance entries
+    cov_found: list[tuple[float, str]] = []
+    worst_ratio_c, worst_text_c = 0.0, "none"
+    if pairs:
+        mc = runs // cov_groups
+        blocks = np.empty((cov_groups, horizon, horizon))
+        for g in range(cov_groups):
+            chunk = z[g * mc : (g + 1) * mc]
+            blocks[g] = chunk.T @ chunk / mc
+        means = np.median(blocks, axis=0)
+        for s_ in range(horizon):
+            for t in range(s_ + 1, horizon):
+                shared = len(indices[s_] & indices[t])
+                expected = 2.0 * shared
+                var = _laplace_product_variance(shared, len(indices[s_]) - shared, len(indices[t]) - shared)
+                bound = 2.0 * math.sqrt(float(var) / mc)
+                deviation = float(means[s_, t]) - expected
+                ratio = abs(deviation) / bound if bound > 0 else (math.inf if deviation != 0 else 0.0)
+                if ratio > worst_ratio_c:
+                    worst_ratio_c = ratio
+                    worst_text_c = f"entry ({s_ + 1}, {t + 1})"
+                if ratio > 1.0:
+                    cov_found.append((ratio,
+                        f"covariance entry ({s_ + 1}, {t + 1}) differs (median-of-means "
+                        f"{float(means[s_, t]) * b * b:.6g}, exact {expected * b * b:.6g}, allowed deviation "
+                        f"{bound * b * b:.6g})"
+                    ))
+    cov_failures = _listed(cov_found)
+    covariance = PropertyCheck(
+        "covariance", not cov_failures, share, pairs, worst_ratio_c, cov_failures,
+        f"{pairs} off-diagonal entries (steps 1-based), median of means over {cov_groups} groups; largest "
+        f"|deviation|/allowed {worst_ratio_c:.3g} at {worst_text_c}",
+    )
+    checks = (marginals, covariance)
+    return SamplerAuditReport(
+        f"KARY Algorithm 2 noise, arity {arity}, epsilon {eps!r}, horizon {horizon}",
+        all(c.passed for c in checks), a, runs, horizon, checks,
+    )

@@ -1,0 +1,119 @@
+"""Error metrics of the CIP mechanism (CIP paper, Definitions 3.10–3.12), exactly where a closed form exists.
+
+For ``W`` a workload and noise ``s ~ N(0, σ² C_depth)``, each query's error ``(W s)_q`` is Gaussian with
+variance ``σ² v_q``, ``v_q = w_qᵀ C w_q``. Hence, exactly:
+
+* Definition 3.10, expected total squared error: ``err_2 = σ² Σ_q v_q`` (a rational when σ² is);
+* Definition 3.11, worst-case expected error: ``err^∞ = σ sqrt(2/π) max_q sqrt(v_q)`` (E|N(0, v)| = sqrt(2v/π));
+  returned as an exact sympy expression;
+* Definition 3.12, expected worst-case error ``E max_q |(W s)_q|`` has no closed form: see
+  ``reference.cip.numeric.errors`` for its Monte Carlo estimate.
+
+Two workloads are provided, as in the paper: ``"ranges"`` (all n(n+1)/2 contiguous ranges) and ``"nodal"``
+(the 2n − 1 nodes of the tree).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Literal
+
+import numpy as np
+import sympy
+
+from reference.core.validate import check_depth, check_positive_int, positive_fraction
+from reference.cip.exact import ranges as cip_ranges
+
+Workload = Literal["ranges", "nodal"]
+WORKLOADS: tuple[Workload, ...] = ("ranges", "nodal")
+
+
+def _check_workload(workload: object) -> Workload:
+    if workload == "ranges":
+        return "ranges"
+    if workload == "nodal":
+        return "nodal"
+    raise ValueError(f"workload must be one of {', '.join(WORKLOADS)}; got {workload!r}")
+
+
+def nodal_variances(depth: int) -> dict[tuple[int, int], Fraction]:
+    """Variance (σ = 1) of every tree node ``(level, position)``, each computed as a range variance in
+    O(depth) (node (l, p) is the range of the leaves it covers). Theorem 3.3 says each is 1; this computes it."""
+    depth = check_depth(depth, maximum=cip_ranges.MAX_ALL_RANGES_DEPTH)
+    result = {}
+    for level in range(depth + 1):
+        width = 1 << (depth - level)
+        for position in range(1 << level):
+            first = position * width
+            result[(level, position)] = cip_ranges.range_variance(depth, first, first + width - 1)
+    return result
+
+
+@dataclass(frozen=True)
+class WorkloadVariances:
+    """Summary of the per-query variances ``v_q`` (σ = 1) of a workload."""
+
+    workload: Workload
+    depth: int
+    queries: int
+    total: Fraction
+    maximum: Fraction
+
+
+def workload_variances(depth: int, workload: Workload) -> WorkloadVariances:
+    """Number of queries, total and maximum per-query variance (σ = 1), exactly."""
+    workload = _check_workload(workload)
+    if workload == "ranges":
+        stats = cip_ranges.all_range_statistics(depth)
+        return WorkloadVariances(workload, stats.depth, stats.count, stats.total_variance, stats.max_variance)
+    variances = nodal_variances(depth)
+    values = list(variances.values())
+    return WorkloadVariances(workload, depth, len(values), sum(values, Fraction(0)), max(values))
+
+
+def expected_total_squared_error(depth: int, sigma_squared: object, workload: Workload) -> Fraction:
+    """Definition 3.10: ``E ‖W s‖²₂ = σ² Σ_q v_q``, exactly (σ² an exact rational)."""
+    variance = positive_fraction(sigma_squared, "sigma_squared")
+    return variance * workload_variances(depth, workload).total
+
+
+def worst_case_expected_error(depth: int, sigma: object, workload: Workload) -> Any:
+    """Definition 3.11: ``max_q E|(W s)_q| = σ sqrt(2/π) sqrt(max_q v_q)`` as an exact sympy expression."""
+    scale = positive_fraction(sigma, "sigma")
+    maximum = workload_variances(depth, workload).maximum
+    return sympy.Rational(scale.numerator, scale.denominator) * sympy.sqrt(
+        2 * sympy.Rational(maximum.numerator, maximum.denominator) / sympy.pi
+    )
+
+
+def root_mean_square_error(depth: int, sigma_squared: object, workload: Workload) -> Fraction:
+    """``err_2 / m`` (mean squared error per query), exactly; its square root is what Proposition 3.13's left
+    side compares with Definition 3.11."""
+    variances = workload_variances(depth, workload)
+    return positive_fraction(sigma_squared, "sigma_squared") * variances.total / variances.queries
+
+
+def nodal_workload(depth: int) -> np.ndarray:
+    """The (2n − 1) x n 0/1 matrix of all tree-node queries, rows in level order (node (l, p) at row
+    2**l − 1 + p), as exact integers (int64)."""
+    depth = check_depth(depth, maximum=cip_ranges.MAX_ALL_RANGES_DEPTH)
+    n = 1 << depth
+    matrix = np.zeros(((2 << depth) - 1, n), dtype=np.int64)
+    for level in range(depth + 1):
+        width = 1 << (depth - level)
+        for position in range(1 << level):
+            matrix[(1 << level) - 1 + position, position * width : (position + 1) * width] = 1
+    return matrix
+
+
+def range_workload(length: int) -> np.ndarray:
+    """The n(n+1)/2 x n 0/1 matrix of all contiguous ranges, rows in lexicographic (first, last) order, int64."""
+    n = check_positive_int(length, "length")
+    if n > 4096:
+        raise ValueError(f"length must be at most 4096 for the dense range workload, got {n}")
+    rows = [(a, b) for a in range(n) for b in range(a, n)]
+    matrix = np.zeros((len(rows), n), dtype=np.int64)
+    for row, (a, b) in enumerate(rows):
+        matrix[row, a : b + 1] = 1
+    return matrix

@@ -1,0 +1,253 @@
+"""Certified real numbers: an exact rational enclosure ``lower <= x <= upper`` of an irrational value.
+
+Every irrational result of the privacy layer (a σ that involves a logarithm, a δ that involves the normal
+CDF) is reported as a :class:`CertifiedReal`, never as a bare float. The enclosures come from python-flint's
+Arb ball arithmetic (rigorous error bounds: the true value is guaranteed to lie in the ball), converted
+*exactly* to ``Fraction`` endpoints — an Arb ball is a dyadic midpoint with a dyadic radius, so nothing is
+rounded in the conversion.
+
+Comparisons with an exact threshold are decided on the exact endpoints (:meth:`CertifiedReal.certainly_le`
+and friends), so a comparison is never decided from a ball that contains the threshold.
+
+:func:`working_precision` sets flint's global ``ctx.prec`` for a block and restores it afterwards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from fractions import Fraction
+
+from flint import arb, ctx, fmpq
+
+from reference.core.validate import check_positive_int, fraction_text, to_fraction
+
+#: Significant digits a decimal rendering must carry at least (SPEC section 3: a real in JSON has >= 15).
+MIN_DECIMAL_DIGITS = 15
+
+
+@contextmanager
+def working_precision(bits: int) -> Iterator[None]:
+    """Run a block with flint's (global) ``ctx.prec`` set to ``bits``, restoring the old value after."""
+    saved = ctx.prec
+    ctx.prec = bits
+    try:
+        yield
+    finally:
+        ctx.prec = saved
+
+
+#: Binary exponent range kept exactly: a ball endpoint of magnitude below 2**-EXPONENT_LIMIT is widened
+#: outward to ±2**-EXPONENT_LIMIT (exact Fractions of values like exp(-10**10) would need gigabytes); one
+#: above 2**EXPONENT_LIMIT is refused. 2**-(2**20) is about 1e-315653.
+EXPONENT_LIMIT = 1 << 20
+_TINY = Fraction(1, 1 << EXPONENT_LIMIT)  # built once: 2**-EXPONENT_LIMIT
+
+
+def _exact_parts(value: arb) -> tuple[int, int]:
+    """(mantissa, exponent) of an exact Arb number (a midpoint or a radius): value = mantissa * 2**exponent."""
+    mantissa, exponent = value.man_exp()
+    return int(mantissa), int(exponent)
+
+
+def _as_fraction(mantissa: int, exponent: int) -> Fraction:
+    return Fraction(mantissa << exponent) if exponent >= 0 else Fraction(mantissa, 1 << -exponent)
+
+
+def _is_tiny(mantissa: int, exponent: int) -> bool:
+    """|mantissa * 2**exponent| < 2**-EXPONENT_LIMIT (or zero): too small to keep exactly."""
+    return mantissa == 0 or exponent + abs(mantissa).bit_length() <= -EXPONENT_LIMIT
+
+
+def _check_not_huge(mantissa: int, exponent: int) -> None:
+    if exponent + abs(mantissa).bit_length() > EXPONENT_LIMIT:
+        raise ArithmeticError(f"an Arb value exceeds 2**{EXPONENT_LIMIT}: too large for an exact enclosure")
+
+
+def _floor_log10(magnitude: Fraction) -> int:
+    """floor(log10(magnitude)) for a positive rational, exactly.
+
+    A bit-length estimate (off by at most a few units; the float only chooses where to start) is corrected
+    with exact integer comparisons, so values such as 1e-200000 (δ(ε) at huge σ/Δ) are handled without
+    converting huge integers to strings.
+    """
+    bits = magnitude.numerator.bit_length() - magnitude.denominator.bit_length()
+    exponent = int(bits * 0.30102999566398120)
+
+    def at_least_power(e: int) -> bool:  # magnitude >= 10**e, in integers
+        p, q = magnitude.numerator, magnitude.denominator
+        return bool(p >= q * 10**e) if e >= 0 else bool(p * 10 ** (-e) >= q)
+
+    while not at_least_power(exponent):
+        exponent -= 1
+    while at_least_power(exponent + 1):
+        exponent += 1
+    return exponent
+
+
+def format_significant(value: Fraction, digits: int) -> str:
+    """``value`` rounded (half to even) to ``digits`` significant digits, as a decimal string.
+
+    Trailing zeros are kept so that the string shows ``digits`` significant digits. Positional notation is
+    used for decimal exponents in [-6, 20], scientific (``1.25e-13``) outside; both parse with ``float`` and
+    ``Fraction``. Zero is rendered as ``"0."`` followed by ``digits - 1`` zeros.
+    """
+    digits = check_positive_int(digits, "digits")
+    if value == 0:
+        return "0." + "0" * (digits - 1)
+    sign = "-" if value < 0 else ""
+    magnitude = abs(value)
+    exponent = _floor_log10(magnitude)
+    scaled = round(magnitude * Fraction(10) ** (digits - 1 - exponent))  # round() on Fraction: half to even
+    if scaled == 10**digits:  # rounding carried into a new digit (9.99.. -> 10.0..)
+        scaled //= 10
+        exponent += 1
+    mantissa = str(scaled)
+    if -6 <= exponent <= 20:
+        if exponent >= digits - 1:
+            return sign + mantissa + "0" * (exponent - digits + 1) + "."
+        if exponent >= 0:
+            return sign + mantissa[: exponent + 1] + "." + mantissa[exponent + 1 :]
+        return sign + "0." + "0" * (-exponent - 1) + mantissa
+    return f"{sign}{mantissa[0]}.{mantissa[1:]}e{exponent:+d}"
+
+
+@dataclass(frozen=True)
+class CertifiedReal:
+    """A real number known to lie in the closed interval ``[lower, upper]`` (exact rational endpoints).
+
+    A degenerate interval (``lower == upper``) is an exactly known value.
+    """
+
+    lower: Fraction
+    upper: Fraction
+
+    def __post_init__(self) -> None:
+        for name in ("lower", "upper"):
+            kind = type(getattr(self, name)).__name__
+            if not isinstance(getattr(self, name), Fraction):
+                raise TypeError(f"CertifiedReal.{name} must be a Fraction, got {kind}")
+        if self.lower > self.upper:
+            raise ValueError(f"CertifiedReal needs lower <= upper, got [{self.lower}, {self.upper}]")
+
+    @classmethod
+    def from_arb(cls, ball: arb) -> CertifiedReal:
+        """The exact enclosure ``[mid - rad, mid + rad]`` of an Arb ball (which must be finite).
+
+        Exact, except that a midpoint or radius below 2**-EXPONENT_LIMIT in magnitude is widened outward
+        (the result is then still an enclosure, but too wide for :meth:`decimal`).
+        """
+        if not isinstance(ball, arb):
+            raise TypeError(f"ball must be a flint.arb, got {type(ball).__name__}")
+        if not ball.is_finite():
+            raise ArithmeticError(f"the Arb ball {ball} is not finite: no enclosure to certify")
+        middle_parts, radius_parts = _exact_parts(ball.mid()), _exact_parts(ball.rad())
+        _check_not_huge(*middle_parts)
+        _check_not_huge(*radius_parts)
+        # values below 2**-EXPONENT_LIMIT are replaced by 0 with that much extra radius (outward, so still
+        # an enclosure), instead of Fractions with astronomically large denominators
+        middle = Fraction(0) if _is_tiny(*middle_parts) else _as_fraction(*middle_parts)
+        radius = _TINY if _is_tiny(*radius_parts) else _as_fraction(*radius_parts)
+        if radius_parts[0] == 0:
+            radius = Fraction(0)
+        if middle_parts[0] != 0 and _is_tiny(*middle_parts):
+            radius += _TINY
+        return cls(middle - radius, middle + radius)
+
+    @classmethod
+    def exact(cls, value: object, name: str = "value") -> CertifiedReal:
+        """A degenerate enclosure of an exactly known rational."""
+        number = to_fraction(value, name)
+        return cls(number, number)
+
+    @property
+    def midpoint(self) -> Fraction:
+        """The centre of the enclosure."""
+        return (self.lower + self.upper) / 2
+
+    @property
+    def width(self) -> Fraction:
+        """``upper - lower``."""
+        return self.upper - self.lower
+
+    def relative_width(self) -> Fraction:
+        """``width / min |endpoint|``: how many digits the enclosure certifies (inf-like if it contains 0)."""
+        if self.lower <= 0 <= self.upper:
+            if self.width == 0:
+                return Fraction(0)
+            raise ArithmeticError("the enclosure contains 0: its relative width is unbounded")
+        return self.width / min(abs(self.lower), abs(self.upper))
+
+    def contains(self, value: object) -> bool:
+        """Whether the exact rational ``value`` lies in ``[lower, upper]``."""
+        number = to_fraction(value, "value")
+        return self.lower <= number <= self.upper
+
+    def certainly_le(self, threshold: Fraction) -> bool:
+        """True when every point of the enclosure is ``<= threshold`` (so the real value is)."""
+        return self.upper <= threshold
+
+    def certainly_lt(self, threshold: Fraction) -> bool:
+        """True when every point of the enclosure is ``< threshold``."""
+        return self.upper < threshold
+
+    def certainly_gt(self, threshold: Fraction) -> bool:
+        """True when every point of the enclosure is ``> threshold``."""
+        return self.lower > threshold
+
+    def certainly_ge(self, threshold: Fraction) -> bool:
+        """True when every point of the enclosure is ``>= threshold``."""
+        return self.lower >= threshold
+
+    def decimal(self, digits: int = 20) -> str:
+        """The midpoint to ``digits`` (>= 15) significant digits, as a decimal string.
+
+        Only digits the enclosure backs are printed: the relative width must be at most ``10**-digits`` (so
+        the string is within one unit in its last place of every point of the enclosure), else
+        ``ArithmeticError``. The enclosures this package produces are about 2**-80 wide (24 digits), so the
+        default 20 digits are always available for them.
+        """
+        digits = check_positive_int(digits, "digits", minimum=MIN_DECIMAL_DIGITS)
+        if self.width > 0 and self.relative_width() > Fraction(1, 10**digits):
+            raise ArithmeticError(
+                f"the enclosure [{float(self.lower)!r}, {float(self.upper)!r}] does not certify {digits} "
+                "significant digits; compute it at a higher precision"
+            )
+        return format_significant(self.midpoint, digits)
+
+    def as_json(self) -> dict[str, str]:
+        """JSON form: exact endpoints as ``"p/q"`` strings and a 20-digit decimal."""
+        return {
+            "lower": fraction_text(self.lower),
+            "upper": fraction_text(self.upper),
+            "decimal": self.decimal(),
+        }
+
+    def __str__(self) -> str:
+        return self.decimal()
+
+
+class UndecidedComparisonError(ArithmeticError):
+    """A certified comparison or enclosure could not be decided within the allowed precision."""
+
+
+def ball(value: Fraction) -> arb:
+    """An Arb ball containing the exact rational ``value`` (at the current working precision)."""
+    return arb(fmpq(value.numerator, value.denominator))
+
+
+def enclose(
+    compute: Callable[[], arb], label: str, *, start_bits: int, target_bits: int, max_bits: int
+) -> CertifiedReal:
+    """Evaluate the zero-argument Arb expression ``compute`` at doubling precision, from ``start_bits`` up to
+    ``max_bits``, until its relative accuracy reaches ``target_bits``; raise :class:`UndecidedComparisonError`
+    naming ``label`` otherwise."""
+    precision = start_bits
+    while precision <= max_bits:
+        with working_precision(precision):
+            result = compute()
+        if isinstance(result, arb) and result.is_finite() and result.rel_accuracy_bits() >= target_bits:
+            return CertifiedReal.from_arb(result)
+        precision *= 2
+    raise UndecidedComparisonError(f"could not enclose {label} to {target_bits} bits")

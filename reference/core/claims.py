@@ -1,0 +1,168 @@
+"""The claims registry: every checkable statement of the papers, with a check that computes its status.
+
+A claim's status is never written by hand. Each :class:`Claim` carries a ``check`` callable; the status shown
+in the report is whatever that callable returns when it is run. Checks use the helpers :func:`holds_for_all`
+(proof programs), :func:`exhaustive` (finite ranges, names the smallest counterexample) and friends, so that
+the verdict follows from a computed boolean, not from a literal.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import TypeVar
+
+from reference.core.proof import ProofFailure, ProofRecord
+
+T = TypeVar("T")
+
+
+class Status(Enum):
+    """The computed status of a claim (SPEC section 8)."""
+
+    PROVED = "proved"
+    VERIFIED = "verified"
+    REFUTED = "refuted"
+    NOT_CHECKABLE = "not checkable"
+    ERROR = "check crashed"
+
+
+class Method(Enum):
+    """How a claim is checked."""
+
+    PROOF = "proof for all parameters"
+    EXHAUSTIVE = "exhaustive up to a bound"
+    STATISTICAL = "statistical"
+    CERTIFIED = "certified numeric"
+    MEASURED = "measured"
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What running a check found."""
+
+    status: Status
+    detail: str
+    counterexample: str | None = None
+    corrected: str | None = None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One numbered statement (or quoted constant, or algorithm listing) of a paper."""
+
+    paper: str
+    number: str
+    statement: str
+    method: Method
+    check: Callable[[Budget], Outcome]
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much work a check may do: ``quick`` for the test suite, ``full`` for the report."""
+
+    quick: bool = False
+
+    def pick(self, quick: T, full: T) -> T:
+        """Choose a parameter by budget."""
+        return quick if self.quick else full
+
+
+@dataclass
+class Result:
+    """A claim with its computed outcome and the time the check took."""
+
+    claim: Claim
+    outcome: Outcome
+    seconds: float
+
+
+def run_claim(claim: Claim, budget: Budget) -> Result:
+    """Run one check. A crash is reported as ``ERROR`` with the exception, never as a verdict."""
+    start = time.perf_counter()
+    try:
+        outcome = claim.check(budget)
+    except Exception as exc:  # a crashing check must not take the report down, nor pass silently
+        last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        outcome = Outcome(Status.ERROR, f"the check raised {last}")
+    return Result(claim, outcome, time.perf_counter() - start)
+
+
+# --- helpers that turn computations into outcomes ---------------------------------------------------------
+
+
+def proved_by(program: Callable[[], ProofRecord], detail: str = "") -> Outcome:
+    """Run a proof program: ``PROVED`` if every step follows, ``REFUTED`` naming the failed step otherwise."""
+    try:
+        record = program()
+    except ProofFailure as failure:
+        return Outcome(Status.REFUTED, str(failure))
+    steps = "; ".join(record.steps)
+    return Outcome(Status.PROVED, (detail + " " if detail else "") + f"Steps: {steps}")
+
+
+def exhaustive(
+    cases: Iterable[T],
+    holds: Callable[[T], bool],
+    describe: Callable[[T], str],
+    scope: str,
+    corrected: str | None = None,
+) -> Outcome:
+    """Check ``holds`` on every case in order; the first failure is the smallest counterexample."""
+    count = 0
+    for case in cases:
+        count += 1
+        if not holds(case):
+            return Outcome(
+                Status.REFUTED,
+                f"fails at {describe(case)} (checked in order over {scope})",
+                counterexample=describe(case),
+                corrected=corrected,
+            )
+    return Outcome(Status.VERIFIED, f"holds in all {count} cases: {scope}")
+
+
+def verdict(
+    holds: bool,
+    *,
+    scope: str,
+    evidence: str,
+    counterexample: str | None = None,
+    corrected: str | None = None,
+    method: Method = Method.EXHAUSTIVE,
+) -> Outcome:
+    """Turn a computed boolean into an outcome; ``method`` PROOF turns a pass into PROVED."""
+    if holds:
+        status = Status.PROVED if method is Method.PROOF else Status.VERIFIED
+        return Outcome(status, f"{evidence} ({scope})")
+    return Outcome(Status.REFUTED, f"{evidence} ({scope})", counterexample=counterexample, corrected=corrected)
+
+
+def not_checkable(reason: str) -> Outcome:
+    """A statement that no computation here can decide, with the reason."""
+    return Outcome(Status.NOT_CHECKABLE, reason)
+
+
+@dataclass
+class Registry:
+    """An ordered collection of claims, grouped by paper."""
+
+    claims: list[Claim] = field(default_factory=list)
+
+    def add(self, claim: Claim) -> None:
+        """Append a claim; two claims may not share a paper and number."""
+        key = (claim.paper, claim.number)
+        if any((c.paper, c.number) == key for c in self.claims):
+            raise ValueError(f"duplicate claim {claim.paper} {claim.number}")
+        self.claims.append(claim)
+
+    def extend(self, claims: Sequence[Claim]) -> None:
+        """Append several claims."""
+        for claim in claims:
+            self.add(claim)

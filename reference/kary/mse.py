@@ -1,0 +1,207 @@
+"""Exact mean squared error of the KARY paper's Algorithm 2 for every horizon T, and Lemma 4.7's closed form.
+
+Algorithm 2 (k-ary tree mechanism with subtraction, odd arity k >= 3) sets h = ⌈log_k(2T)⌉ (computed by
+:func:`reference.kary.digits.height_for_horizon`), draws i.i.d. Laplace(h/ε) noise values z_p (the scale
+Lemma 4.5's privacy proof uses: ℓ1 sensitivity h) and adds to output t the noise values whose indices
+:func:`~reference.kary.digits.algorithm_2_noise_indices` lists. Those indices are distinct, so the
+output's variance is ‖rep(t, h)‖₁ · 2h²/ε² (Laplace(b) has variance 2b²), and the mean squared error over
+t = 1..T is
+
+    MSE = (2h²/ε²) · (1/T) Σ_{t=1}^{T} ‖rep(t, h)‖₁.
+
+Every function returns ε²·MSE (or ε²·Var), an exact ``Fraction`` (ε cancels).
+
+Two independent computations of the sum:
+
+* :func:`algorithm_2_mse` enumerates t = 1..T and counts each t's offset digits by balanced division
+  (up to :data:`MAX_ENUMERATION_HORIZON`);
+* :func:`algorithm_2_mse_dp` uses the shift identity: with c = ⌊(k − 1)/2⌋ and M = c(k^h − 1)/(k − 1),
+  offset digit ℓ of t equals standard digit ℓ of t + M minus c, so the sum is G(M + T) − G(M) with
+  G(N) = Σ_{n=0}^{N} Σ_ℓ |d_ℓ(n) − c| over the h standard digits (leading zeros included: they are offset
+  digits −c). G is a count over the base-k digits of N: at level ℓ (weight w = k^(ℓ−1)) the digit of n runs
+  through 0..k−1 in blocks of w, so ⌊(N+1)/(kw)⌋ full cycles contribute w Σ_d |d − c| each and the partial
+  cycle contributes w Σ_{d<a} |d − c| + b |a − c|, where (N + 1) mod kw = a w + b. O(h) integer operations,
+  so T = 10^12 takes microseconds.
+
+Even arity: the same formulas with Definition C.1's digits (−k/2 + 1..k/2) and the height that fits T are
+Appendix C's variant; :func:`appendix_c_recursion` is Proof C.2's recursion and :func:`claim_1_leading_term`
+Claim 1's main term, for comparison.
+
+:func:`lemma_4_7_closed_form` is the printed Lemma 4.7, k(1 − 1/k²) h³ / (2(1 − 1/k^h)) (times ε²), which the
+paper states for T = (k^h − 1)/2 only.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from reference.core.validate import check_positive_int
+from reference.kary.digits import digit_offset, height_for_horizon, offset_capacity
+
+#: Largest horizon :func:`algorithm_2_mse` enumerates (use :func:`algorithm_2_mse_dp` beyond).
+MAX_ENUMERATION_HORIZON = 2_000_000
+
+
+def _check_arity(arity: object) -> int:
+    return check_positive_int(arity, "arity", minimum=2)
+
+
+def _check_odd_arity(arity: object) -> int:
+    value = check_positive_int(arity, "arity", minimum=3)
+    if value % 2 == 0:
+        raise ValueError(f"arity must be odd (Lemma 4.7 is stated for odd arity >= 3), got {value}")
+    return value
+
+
+def _check_even_arity(arity: object) -> int:
+    value = check_positive_int(arity, "arity", minimum=2)
+    if value % 2 == 1:
+        raise ValueError(f"arity must be even (Appendix C), got {value}")
+    return value
+
+
+# ------------------------------------------------------------------------------------------ enumeration
+
+
+def algorithm_2_total_noise_count(arity: object, horizon: object) -> int:
+    """Σ_{t=1}^{T} ‖rep(t, h)‖₁ by enumerating t (balanced division per t), h = Algorithm 2's height.
+
+    Odd arity: Definition 3.8's digits; even arity: Definition C.1's (Appendix C). T <= 2·10^6.
+    """
+    k = _check_arity(arity)
+    steps = check_positive_int(horizon, "horizon")
+    if steps > MAX_ENUMERATION_HORIZON:
+        raise ValueError(
+            f"horizon must be <= {MAX_ENUMERATION_HORIZON} for enumeration, got {steps}; use algorithm_2_mse_dp"
+        )
+    top = k // 2
+    total = 0
+    for time in range(1, steps + 1):
+        number = time
+        while number:
+            digit = number % k
+            if digit > top:
+                digit -= k
+            total += abs(digit)
+            number = (number - digit) // k
+    return total
+
+
+def algorithm_2_mse(arity: object, horizon: object) -> Fraction:
+    """ε² · MSE of Algorithm 2 over t = 1..``horizon``, by direct enumeration (T <= 2·10^6).
+
+    (2h²/T) Σ_t ‖rep(t, h)‖₁ with h = ⌈log_k(2T)⌉ (odd arity; Appendix C's variant for even arity).
+    """
+    k = _check_arity(arity)
+    steps = check_positive_int(horizon, "horizon")
+    height = height_for_horizon(k, steps, offset=True)
+    return Fraction(2 * height**2 * algorithm_2_total_noise_count(k, steps), steps)
+
+
+def algorithm_2_step_variance(time: object, arity: object, horizon: object) -> int:
+    """ε² · Var of Algorithm 2's output at ``time`` (1 <= time <= horizon): 2h² ‖rep(t, h)‖₁ (an integer)."""
+    k = _check_arity(arity)
+    steps = check_positive_int(horizon, "horizon")
+    t = check_positive_int(time, "time")
+    if t > steps:
+        raise ValueError(f"time must be in [1, horizon = {steps}], got {t}")
+    height = height_for_horizon(k, steps, offset=True)
+    number, count = t, 0
+    while number:
+        digit = number % k
+        if digit > k // 2:
+            digit -= k
+        count += abs(digit)
+        number = (number - digit) // k
+    return 2 * height**2 * count
+
+
+# ---------------------------------------------------------------------------------- digit programme
+
+
+def _prefix_mass(upper: int, center: int) -> int:
+    """Σ_{d=0}^{upper−1} |d − center| (closed form)."""
+    if upper <= center + 1:
+        return upper * center - upper * (upper - 1) // 2
+    return center * (center + 1) // 2 + (upper - 1 - center) * (upper - center) // 2
+
+
+def _digit_mass(limit: int, arity: int, height: int, center: int) -> int:
+    """G(limit) = Σ_{n=0}^{limit} Σ_{ℓ=1}^{height} |d_ℓ(n) − center|, standard digits of n (width height)."""
+    count = limit + 1  # the values 0..limit
+    full_cycle = _prefix_mass(arity, center)
+    total = 0
+    weight = 1
+    for _ in range(height):
+        block = weight * arity
+        cycles, rest = divmod(count, block)
+        digit, partial = divmod(rest, weight)
+        total += cycles * weight * full_cycle + weight * _prefix_mass(digit, center) + partial * abs(digit - center)
+        weight = block
+    return total
+
+
+def algorithm_2_total_noise_count_dp(arity: object, horizon: object) -> int:
+    """Σ_{t=1}^{T} ‖rep(t, h)‖₁ by the digit programme (module docstring); exact for any T, O(h) steps."""
+    k = _check_arity(arity)
+    steps = check_positive_int(horizon, "horizon")
+    height = height_for_horizon(k, steps, offset=True)
+    return _total_dp(k, steps, height)
+
+
+def _total_dp(arity: int, steps: int, height: int) -> int:
+    center = digit_offset(arity)
+    shift = center * ((arity**height - 1) // (arity - 1))  # the number whose h digits all equal c
+    return _digit_mass(shift + steps, arity, height, center) - _digit_mass(shift, arity, height, center)
+
+
+def algorithm_2_mse_dp(arity: object, horizon: object) -> Fraction:
+    """ε² · MSE of Algorithm 2 over t = 1..``horizon`` by the digit programme (any T; 10^12 in microseconds)."""
+    k = _check_arity(arity)
+    steps = check_positive_int(horizon, "horizon")
+    height = height_for_horizon(k, steps, offset=True)
+    return Fraction(2 * height**2 * _total_dp(k, steps, height), steps)
+
+
+# ----------------------------------------------------------------------------------- printed forms
+
+
+def lemma_4_7_closed_form(arity: object, height: object) -> Fraction:
+    """Lemma 4.7 as printed, times ε²: k (1 − 1/k²) h³ / (2 (1 − 1/k^h)), stated for T = (k^h − 1)/2."""
+    k = _check_odd_arity(arity)
+    h = check_positive_int(height, "height")
+    return Fraction(k) * (1 - Fraction(1, k * k)) * h**3 / (2 * (1 - Fraction(1, k**h)))
+
+
+def lemma_4_7_horizon(arity: object, height: object) -> int:
+    """The horizon T = (k^h − 1)/2 at which Lemma 4.7 is stated (odd arity)."""
+    k = _check_odd_arity(arity)
+    h = check_positive_int(height, "height")
+    return int((k**h - 1) // 2)
+
+
+def appendix_c_horizon(arity: object, height: object) -> int:
+    """The horizon T = k(k^h − 1)/(2(k − 1)) of Claim 1 (even arity): the capacity of Definition C.1."""
+    k = _check_even_arity(arity)
+    h = check_positive_int(height, "height")
+    return offset_capacity(k, h)
+
+
+def appendix_c_recursion(arity: object, height: object) -> Fraction:
+    """Proof C.2's recursion as printed: c_h = ((k + 2)/4 + k(h − 1)/4)(k/2) k^(h−1) + c_(h−1), c_0 = 0.
+
+    c_h is meant to be the total number of noise values over all t in 1..k(k^h − 1)/(2(k − 1)).
+    """
+    k = _check_even_arity(arity)
+    h = check_positive_int(height, "height")
+    total = Fraction(0)
+    for level in range(1, h + 1):
+        total += (Fraction(k + 2, 4) + Fraction(k * (level - 1), 4)) * Fraction(k, 2) * k ** (level - 1)
+    return total
+
+
+def claim_1_leading_term(arity: object, height: object) -> Fraction:
+    """Claim 1's main term, times ε²: k h³ / (2 (1 − 1/k^h)) (the claim adds o(h²))."""
+    k = _check_even_arity(arity)
+    h = check_positive_int(height, "height")
+    return Fraction(k * h**3) / (2 * (1 - Fraction(1, k**h)))

@@ -1,1 +1,0 @@
-"""Numeric layer: numpy, vectorised, reproducible from a ``numpy.random.Generator`` or a seed."""

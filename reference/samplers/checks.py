@@ -1,0 +1,729 @@
+"""Checks of the samplers (exact :mod:`reference.samplers.exact`, numeric :mod:`reference.samplers.fast`)
+against the certified probability mass functions of :mod:`reference.samplers.pmf`.
+
+Four kinds of check:
+
+* **Exhaustive** (:func:`check_enumeration`): run an exact sampler on *every* bit string up to ``max_bits``
+  (:class:`~reference.core.randomness.ScriptedBits`; a string is extended only when the sampler asks for more
+  bits, so the finished strings form a prefix-free set). Each output ``x`` then has probability exactly
+  ``low_x + (part of the unfinished mass U)``, so the sampler's ``P_s[x]`` lies in ``[low_x, low_x + U]``; the
+  check passes iff that interval meets the certified enclosure of the true ``P[x]`` for every ``x`` seen, so
+  ``|P_s[x] - P[x]| <= U`` (plus the enclosure's width). Tight for the Bernoulli primitives; the composite
+  samplers use too many bits for a small ``U``.
+* **Goodness of fit** (:func:`check_fit`, :func:`check_laplace_fit`, :func:`check_bernoulli_exp_minus`),
+  seeded. Sub-tests, combined by the union bound:
+
+  - Pearson's chi-square over cells pooled so every expected count is >= ``min_expected`` (default 5): one
+    cell per integer ``x`` in a central range ``[lo, hi]``, and *both tails pooled into one cell*
+    (``x < lo`` or ``x > hi``; extreme central cells are moved into it while its expectation is below
+    ``min_expected``). Its p-value is **not** taken from the chi-square distribution: that approximation is
+    far too light in the upper tail at the levels used here: by exact enumeration of the multinomial with
+    n = 3000 and cell probabilities (0.5, 0.49, 0.01) — expected counts 1500, 1470, 30, all far above 5 — the
+    probability that X² exceeds the 1e-9 quantile of chi-square(2) (41.45) is 2.0e-8, twenty times the
+    nominal level. Instead a rigorous bound is used: with the counts Poissonised (independent
+    ``Poisson(n p_i)``), the exact distribution of the statistic is computed by convolution on a grid, rounding
+    every cell's contribution *up*; and ``P_multinomial(A) <= P_Poisson(A) / P[Poisson(n) = n]`` with
+    ``1 / P[Poisson(n) = n] <= sqrt(2πn) e^{1/(12n)}`` (Stirling). The asymptotic p-value is shown in
+    ``detail`` for comparison only.
+  - an exact two-sided binomial test per cell (every integer of ``[lo, hi]``, the left tail and the right
+    tail as separate cells, whatever their expectation): ``O ~ Binomial(n, p)`` exactly under the null, so
+    this part's false-alarm bound is rigorous (p-values from scipy's incomplete beta function);
+  - for the discrete distributions, the largest ``|x|`` seen, ``m``: ``P[max_i |X_i| >= m] <= 2 n P[X >= m]``
+    (certified tail), which catches rare impossible values (say a 40 from ``N_Z(0, 2)``) that the pooled
+    tail cell cannot.
+
+  ``p_value = min(1, parts · min(p_pearson, p_binomial, ...))`` with ``p_binomial = min(1, cells · min p_cell)``
+  (union bound over the parts; rigorous up to binary64 rounding in evaluating the bounds).
+* **Moments** (:func:`check_moments`): the sample mean and mean square against 0 and the certified
+  variance, with *rigorous* Chernoff bounds: with ``M`` chosen so that ``n P[|X| > M] <= alpha/100``, on the
+  event that no draw exceeds ``M`` the sums equal those of a variable with the (finite) pmf truncated at
+  ``M`` (the cut mass moved to 0), whose moment generating function is computed exactly from the pmf; the
+  bound ``P[S >= s] <= exp(inf_λ (-λ s + n log E e^{λ W}))`` (and the lower one) then holds for every λ,
+  so an inexact numerical minimisation only makes it conservative. ``p = n P[|X| > M] + 2 min(p_mean,
+  p_square)`` with each ``p_· = 2 min(upper bound, lower bound)``. Rigorous up to binary64 rounding in
+  evaluating the bound (relative errors ~1e-13 in an exponent of at most a few hundred).
+
+* **Certified facts** (:func:`check_discrete_gaussian_bounds`): CKS Corollary 9 as quoted by InfTDA
+  (Corollary 1): ``Var[Z] <= σ²`` and ``P[Z >= t] <= exp(-t²/(2σ²))``, decided from Arb enclosures.
+
+Every statistical check is seeded (exact samplers: :class:`~reference.core.randomness.SeededRandomBits` ``(seed)``;
+numeric: ``numpy.random.default_rng(seed)``), takes its sample size as a parameter so the claims registry can
+run a larger budget than the tests, and returns a frozen dataclass with ``passed`` and ``describe()``. Under
+the null hypothesis (the sampler draws from the stated pmf) ``passed`` is False with probability at most
+``false_alarm``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Literal
+
+import numpy as np
+from scipy import optimize, special, stats
+
+from reference.core.validate import check_positive_int, positive_fraction, to_fraction
+from reference.samplers import pmf as discrete
+from reference.samplers import exact as exact_samplers
+from reference.core.randomness import BitsExhausted, RandomBits, ScriptedBits, SeededRandomBits
+from reference.samplers import fast as numeric_samplers
+from reference.core.certified import CertifiedReal
+
+#: Default false-alarm probability of one statistical check.
+DEFAULT_ALPHA = 1e-9
+#: Pearson's rule of thumb: every pooled chi-square cell has an expected count of at least this.
+MIN_EXPECTED = 5.0
+
+Kind = Literal["discrete_laplace", "discrete_gaussian"]
+Layer = Literal["exact", "numeric"]
+KINDS: tuple[Kind, ...] = ("discrete_laplace", "discrete_gaussian")
+LAYERS: tuple[Layer, ...] = ("exact", "numeric")
+
+
+@dataclass(frozen=True)
+class SamplerCheck:
+    """A seeded statistical check: ``passed`` iff ``p_value > false_alarm``.
+
+    ``statistic`` is the main test statistic (Pearson's chi-square for fits, the largest standardised
+    deviation for moments); ``p_value`` the union-bound combination described in the module docstring.
+    """
+
+    name: str
+    statistic: float
+    p_value: float
+    false_alarm: float
+    passed: bool
+    samples: int
+    detail: str
+
+    def describe(self) -> str:
+        """One line: verdict, name, statistic, p-value and the detail."""
+        verdict = "PASS" if self.passed else "FAIL"
+        return (
+            f"{verdict} {self.name}: n = {self.samples}, statistic {self.statistic:.6g}, "
+            f"p = {self.p_value:.3g} (false alarm {self.false_alarm:.3g}); {self.detail}"
+        )
+
+
+@dataclass(frozen=True)
+class EnumerationCheck:
+    """An exhaustive check over all bit strings of at most ``max_bits`` bits (no randomness in the verdict).
+
+    ``lower_masses`` maps each output seen to the exact mass of the finished strings giving it; ``unresolved``
+    is the exact mass of the strings still unfinished at ``max_bits``; ``worst_gap`` is an upper bound on
+    ``max_x |P_s[x] - P[x]|`` implied by the enumeration and the certified pmf.
+    """
+
+    name: str
+    max_bits: int
+    strings: int
+    lower_masses: tuple[tuple[int, Fraction], ...]
+    unresolved: Fraction
+    worst_gap: Fraction
+    passed: bool
+    detail: str
+
+    def describe(self) -> str:
+        """One line: verdict, name and the detail."""
+        return f"{'PASS' if self.passed else 'FAIL'} {self.name}: {self.detail}"
+
+
+def _check_alpha(alpha: object) -> float:
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+        raise TypeError(f"alpha must be a number in (0, 1), got {alpha!r}")
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+    return float(alpha)
+
+
+def _check_kind(kind: object) -> Kind:
+    if kind == "discrete_laplace":
+        return "discrete_laplace"
+    if kind == "discrete_gaussian":
+        return "discrete_gaussian"
+    raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}")
+
+
+def _check_layer(layer: object) -> Layer:
+    if layer == "exact":
+        return "exact"
+    if layer == "numeric":
+        return "numeric"
+    raise ValueError(f"layer must be one of {', '.join(LAYERS)}; got {layer!r}")
+
+
+# --------------------------------------------------------------------------------------------------------
+# The distributions under test (certified pmf values, as floats for the statistics)
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Distribution:
+    """A symmetric distribution on the integers: certified pmf, upper tail ``P[X >= m]`` and variance."""
+
+    label: str
+    pmf: Callable[[int], CertifiedReal]
+    tail: Callable[[int], CertifiedReal]
+    variance: CertifiedReal
+
+    def probability(self, x: int) -> float:
+        return _float(self.pmf(abs(x)))
+
+    def at_least(self, m: int) -> float:
+        """``P[X >= m]``."""
+        return _float(self.tail(m))
+
+    def at_most(self, m: int) -> float:
+        """``P[X <= m] = P[X >= -m]`` (symmetry)."""
+        return _float(self.tail(-m))
+
+
+def _float(value: CertifiedReal) -> float:
+    return float(value.midpoint)
+
+
+@lru_cache(maxsize=64)
+def _distribution(kind: Kind, parameter: Fraction) -> _Distribution:
+    if kind == "discrete_gaussian":
+        return _Distribution(
+            f"N_Z(0, {parameter})",
+            lru_cache(maxsize=None)(lambda x: discrete.discrete_gaussian_pmf(x, parameter)),
+            lru_cache(maxsize=None)(lambda m: discrete.discrete_gaussian_tail(m, parameter)),
+            discrete.discrete_gaussian_variance(parameter),
+        )
+    return _Distribution(
+        f"discrete Laplace(scale {parameter})",
+        lru_cache(maxsize=None)(lambda x: discrete.discrete_laplace_pmf(x, parameter)),
+        lru_cache(maxsize=None)(lambda m: discrete.discrete_laplace_tail(m, parameter)),
+        discrete.discrete_laplace_variance(parameter),
+    )
+
+
+def draw(kind: object, layer: object, parameter: object, samples: object, seed: object) -> np.ndarray:
+    """``samples`` draws (an ``int64`` array) of ``kind`` from the ``layer`` sampler, seeded with ``seed``.
+
+    ``parameter`` is the scale (discrete Laplace) or σ² (discrete Gaussian), an exact rational; the numeric
+    layer receives the same value (rounded to float there).
+    """
+    chosen = _check_kind(kind)
+    where = _check_layer(layer)
+    name = "scale" if chosen == "discrete_laplace" else "sigma_squared"
+    value = positive_fraction(parameter, name)
+    count = check_positive_int(samples, "samples", minimum=1)
+    start = check_positive_int(seed, "seed", minimum=0)
+    if where == "exact":
+        source = SeededRandomBits(start)
+        sampler = exact_samplers.discrete_laplace if chosen == "discrete_laplace" else exact_samplers.discrete_gaussian
+        return np.array(sampler(value, source, size=count), dtype=np.int64)
+    generator = np.random.default_rng(start)
+    if chosen == "discrete_laplace":
+        return numeric_samplers.discrete_laplace(value, count, generator)
+    return numeric_samplers.discrete_gaussian(value, count, generator)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Goodness of fit
+# --------------------------------------------------------------------------------------------------------
+
+
+def _binomial_two_sided(observed: int, trials: int, probability: float) -> float:
+    """Exact two-sided binomial p-value ``min(1, 2 min(P[O <= observed], P[O >= observed]))``."""
+    low = float(stats.binom.cdf(observed, trials, probability))
+    high = float(stats.binom.sf(observed - 1, trials, probability))
+    return min(1.0, 2.0 * min(low, high))
+
+
+def _central_range(dist: _Distribution, samples: int, min_expected: float) -> tuple[int, int]:
+    """The integers ``lo..hi`` around 0 whose expected counts are all >= ``min_expected`` (pmf decreases in |x|)."""
+    if samples * dist.probability(0) < min_expected:
+        raise ValueError(
+            f"samples must be large enough that the expected count of 0 is >= {min_expected}; got {samples}"
+        )
+    hi = 0
+    while samples * dist.probability(hi + 1) >= min_expected:
+        hi += 1
+    return -hi, hi
+
+
+def pearson_tail_bound(expected: Sequence[float], statistic: float, samples: int, steps: int = 1000) -> float:
+    """A rigorous upper bound on ``P[X² >= statistic]`` for Pearson's ``X² = Σ (O_i - E_i)² / E_i`` when the
+    counts ``O`` are multinomial with ``samples`` trials and expected counts ``expected`` (summing to ``samples``).
+
+    Poissonise: with independent ``O_i ~ Poisson(E_i)``, each contribution ``(O_i - E_i)² / E_i`` is rounded
+    *up* to a multiple of ``h = statistic / steps`` (so the event can only grow) and capped at ``statistic``;
+    the distribution of the sum of the rounded contributions is computed exactly by convolution (arrays of
+    ``steps + 1`` cells; mass at or beyond ``statistic`` kept in the last cell). The multinomial is the
+    Poisson law conditioned on ``Σ O_i = n``, so ``P_mult(A) <= P_Pois(A) / P[Poisson(n) = n]`` and
+    ``1 / P[Poisson(n) = n] <= sqrt(2πn) exp(1/(12n))``. Exact up to binary64 rounding.
+    """
+    if statistic <= 0:
+        return 1.0
+    count = check_positive_int(steps, "steps")
+    width = statistic / count
+    total = np.zeros(count + 1)
+    total[0] = 1.0
+    for mean in expected:
+        if mean <= 0:
+            raise ValueError(f"expected counts must be > 0, got {mean!r}")
+        reach = math.sqrt(statistic * mean)
+        counts = np.arange(max(0, math.floor(mean - reach)), math.ceil(mean + reach) + 1)
+        masses = stats.poisson.pmf(counts, mean)
+        contribution = (counts - mean) ** 2 / mean
+        index = np.minimum(np.ceil(contribution / width * (1 + 1e-12)), count).astype(np.int64)
+        cell = np.bincount(index, weights=masses, minlength=count + 1)[: count + 1]
+        # counts outside the enumerated range contribute more than `statistic`: the last cell
+        cell[count] += float(stats.poisson.sf(counts[-1], mean))
+        if counts[0] > 0:
+            cell[count] += float(stats.poisson.cdf(counts[0] - 1, mean))
+        total = np.convolve(total, cell)
+        total[count] += float(np.sum(total[count + 1 :]))
+        total = total[: count + 1]
+    factor = math.sqrt(2.0 * math.pi * samples) * math.exp(1.0 / (12.0 * samples))
+    return min(1.0, float(total[count]) * factor)
+
+
+def _fit_from_cells(
+    name: str,
+    samples: int,
+    alpha: float,
+    pooled: Sequence[tuple[str, int, float]],
+    fine: Sequence[tuple[str, int, float]],
+    extra: Sequence[tuple[str, float]] = (),
+    extra_detail: str = "",
+) -> SamplerCheck:
+    """Combine Pearson's chi-square on ``pooled`` cells (rigorous p-value bound), exact binomial tests on
+    ``fine`` cells and any ``extra`` (description, p-value) sub-tests by the union bound. Cells are (label,
+    observed, probability)."""
+    if len(pooled) >= 2:
+        statistic = sum((o - samples * p) ** 2 / (samples * p) for _, o, p in pooled)
+        dof = len(pooled) - 1
+        asymptotic = float(stats.chi2.sf(statistic, dof))
+        pearson_p = pearson_tail_bound([samples * p for _, _, p in pooled], statistic, samples)
+    else:
+        statistic, dof, asymptotic, pearson_p = 0.0, 0, 1.0, 1.0
+    cell_p = [(label, _binomial_two_sided(o, samples, p), o, samples * p) for label, o, p in fine]
+    worst = min(cell_p, key=lambda item: item[1])
+    binomial_p = min(1.0, len(cell_p) * worst[1])
+    parts = [("Pearson", pearson_p), ("binomial", binomial_p), *extra]
+    combined = min(1.0, len(parts) * min(p for _, p in parts))
+    detail = (
+        f"Pearson chi-square {statistic:.6g} on {len(pooled)} pooled cells (rigorous p <= {pearson_p:.3g}; "
+        f"chi-square({dof}) approximation {asymptotic:.3g}); exact binomial over {len(cell_p)} cells: most "
+        f"significant {worst[0]} (observed {worst[2]}, expected {worst[3]:.4g}, p = {worst[1]:.3g})"
+    )
+    for label, p in extra:
+        detail += f"; {label}: p = {p:.3g}"
+    if extra_detail:
+        detail += f"; {extra_detail}"
+    return SamplerCheck(name, statistic, combined, alpha, combined > alpha, samples, detail)
+
+
+def fit_to_distribution(
+    values: np.ndarray | Sequence[int],
+    kind: object,
+    parameter: object,
+    alpha: float = DEFAULT_ALPHA,
+    min_expected: float = MIN_EXPECTED,
+    name: str = "",
+) -> SamplerCheck:
+    """Goodness of fit of integer ``values`` to the discrete Laplace (``parameter`` = scale) or discrete Gaussian
+    (``parameter`` = σ²) pmf: pooled chi-square and per-cell exact binomial tests (module docstring).
+
+    Usable on samples from any implementation (the sampler audit of SPEC section 9).
+    """
+    chosen = _check_kind(kind)
+    value = positive_fraction(parameter, "scale" if chosen == "discrete_laplace" else "sigma_squared")
+    level = _check_alpha(alpha)
+    if not (isinstance(min_expected, (int, float)) and min_expected > 0):
+        raise ValueError(f"min_expected must be a positive number, got {min_expected!r}")
+    data = np.asarray(values)
+    if data.ndim != 1 or data.size < 1 or not np.issubdtype(data.dtype, np.integer):
+        raise ValueError("values must be a non-empty 1-D sequence of integers")
+    samples = int(data.size)
+    dist = _distribution(chosen, value)
+    lo, hi = _central_range(dist, samples, float(min_expected))
+    counts = {int(v): int(c) for v, c in zip(*np.unique(data, return_counts=True))}
+    left_observed = int(np.count_nonzero(data < lo))
+    right_observed = int(np.count_nonzero(data > hi))
+    left_p, right_p = dist.at_most(lo - 1), dist.at_least(hi + 1)
+    central = [(f"x = {x}", counts.get(x, 0), dist.probability(x)) for x in range(lo, hi + 1)]
+    fine = [(f"x < {lo}", left_observed, left_p), *central, (f"x > {hi}", right_observed, right_p)]
+    # pool: both tails in one cell; move the extreme central cells into it until its expectation suffices
+    tail_observed, tail_p = left_observed + right_observed, left_p + right_p
+    pooled = list(central)
+    while pooled and samples * tail_p < min_expected:
+        index = 0 if pooled[0][2] <= pooled[-1][2] else len(pooled) - 1
+        _, observed, probability = pooled.pop(index)
+        tail_observed += observed
+        tail_p += probability
+    pooled.append((f"tails beyond [{lo}, {hi}] pooled", tail_observed, tail_p))
+    # the largest |x| seen: P[max_i |X_i| >= m] <= n P[|X| >= m] = 2 n P[X >= m] (union bound)
+    largest = int(np.max(np.abs(data)))
+    extreme_p = min(1.0, 2.0 * samples * float(dist.tail(largest).upper)) if largest > 0 else 1.0
+    extra = [(f"largest |x| = {largest}", extreme_p)]
+    mean = float(np.mean(data))
+    detail = f"sample mean {mean:.5g}, sample variance {float(np.var(data)):.6g} vs {_float(dist.variance):.6g}"
+    return _fit_from_cells(name or f"fit to {dist.label}", samples, level, pooled, fine, extra, detail)
+
+
+def check_fit(
+    kind: object,
+    layer: object,
+    parameter: object,
+    samples: int = 2_000,
+    seed: int = 0,
+    alpha: float = DEFAULT_ALPHA,
+) -> SamplerCheck:
+    """``samples`` seeded draws of the ``layer`` ("exact" or "numeric") ``kind`` sampler fitted to the exact pmf."""
+    chosen, where = _check_kind(kind), _check_layer(layer)
+    values = draw(chosen, where, parameter, samples, seed)
+    value = to_fraction(parameter, "parameter")
+    return fit_to_distribution(values, chosen, value, alpha, name=f"{where} {chosen}({value}) fit, seed {seed}")
+
+
+def check_bernoulli_exp_minus(
+    gamma: object, samples: int = 20_000, seed: int = 0, alpha: float = DEFAULT_ALPHA
+) -> SamplerCheck:
+    """The exact Bernoulli(exp(-γ)) sampler: the number of ones in ``samples`` seeded draws against
+    Binomial(n, exp(-γ)) (exact two-sided binomial test; exp(-γ) certified with Arb)."""
+    value = to_fraction(gamma, "gamma")
+    if value < 0:
+        raise ValueError(f"gamma must be a rational >= 0, got {value}")
+    count = check_positive_int(samples, "samples")
+    level = _check_alpha(alpha)
+    draws = exact_samplers.bernoulli_exp_minus(
+        value, SeededRandomBits(check_positive_int(seed, "seed", minimum=0)), size=count
+    )
+    ones = sum(draws)
+    probability = _float(discrete.exp_minus(value))
+    p_value = _binomial_two_sided(ones, count, probability)
+    detail = f"{ones} ones, expected {count * probability:.6g}"
+    return SamplerCheck(f"exact Bernoulli(exp(-{value}))", float(ones), p_value, level, p_value > level, count, detail)
+
+
+def _laplace_cdf(x: np.ndarray, scale: float) -> np.ndarray:
+    result: np.ndarray = np.where(
+        x < 0, 0.5 * np.exp(np.minimum(x, 0.0) / scale), 1.0 - 0.5 * np.exp(-np.maximum(x, 0.0) / scale)
+    )
+    return result
+
+
+def check_laplace_fit(
+    scale: object, samples: int = 20_000, seed: int = 0, alpha: float = DEFAULT_ALPHA, bins: int = 40
+) -> SamplerCheck:
+    """The numeric continuous Laplace(b) sampler: ``bins`` equiprobable cells (fewer if needed for expected
+    counts >= 5; chi-square and exact binomial tests), the Kolmogorov–Smirnov distance with the
+    Dvoretzky–Kiefer–Wolfowitz–Massart bound ``2 exp(-2 n D²)`` (rigorous for a continuous cdf), and the exact
+    law ``Σ|X_i| ~ Gamma(n, b)`` (``|X|`` is exponential with mean b)."""
+    b = float(to_fraction(scale, "scale"))
+    if b <= 0:
+        raise ValueError(f"scale must be > 0, got {scale!r}")
+    count = check_positive_int(samples, "samples", minimum=10)
+    level = _check_alpha(alpha)
+    cells = min(check_positive_int(bins, "bins", minimum=2), max(2, int(count // MIN_EXPECTED)))
+    values = numeric_samplers.laplace(scale, count, np.random.default_rng(check_positive_int(seed, "seed", minimum=0)))
+    quantiles = np.arange(1, cells) / cells
+    edges = np.where(quantiles < 0.5, b * np.log(2 * quantiles), -b * np.log(2 * (1 - quantiles)))
+    cdf = np.concatenate(([0.0], _laplace_cdf(edges, b), [1.0]))
+    probabilities = np.diff(cdf)
+    observed = np.bincount(np.searchsorted(edges, values, side="right"), minlength=cells)
+    table = [(f"bin {i}", int(observed[i]), float(probabilities[i])) for i in range(cells)]
+    sorted_values = np.sort(values)
+    model = _laplace_cdf(sorted_values, b)
+    ranks = np.arange(1, count + 1) / count
+    distance = float(max(np.max(ranks - model), np.max(model - (ranks - 1.0 / count))))
+    dkw = min(1.0, 2.0 * math.exp(-2.0 * count * distance * distance))
+    total = float(np.sum(np.abs(values)))
+    gamma_p = min(
+        1.0, 2.0 * min(float(stats.gamma.cdf(total, count, scale=b)), float(stats.gamma.sf(total, count, scale=b)))
+    )
+    extra = [("Kolmogorov-Smirnov (DKW bound)", dkw), ("sum |X| vs Gamma(n, b)", gamma_p)]
+    detail = f"KS distance {distance:.4g}; sum |X| = {total:.6g} (expected {count * b:.6g})"
+    return _fit_from_cells(f"numeric Laplace({b}) fit, seed {seed}", count, level, table, table, extra, detail)
+
+
+# --------------------------------------------------------------------------------------------------------
+# Moments with rigorous Chernoff bounds
+# --------------------------------------------------------------------------------------------------------
+
+
+def _chernoff(total: float, samples: int, weights: np.ndarray, log_probabilities: np.ndarray, upper: bool) -> float:
+    """Chernoff bound on ``P[Σ W_i >= total]`` (``upper``) or ``P[Σ W_i <= total]`` for i.i.d. ``W`` with the given
+    finite pmf (values ``weights``, log-probabilities ``log_probabilities``)."""
+    mean = float(np.sum(np.exp(log_probabilities) * weights))
+    target = total / samples
+    if (upper and target <= mean) or (not upper and target >= mean):
+        return 1.0
+    sign = 1.0 if upper else -1.0
+    spread = float(np.max(np.abs(weights))) or 1.0
+
+    def exponent(step: float) -> float:
+        lam = sign * step
+        return float(-lam * total + samples * special.logsumexp(log_probabilities + lam * weights))
+
+    high = 1.0 / spread
+    while exponent(2 * high) < exponent(high) and high < 1e6 / spread:
+        high *= 2
+    result = optimize.minimize_scalar(exponent, bounds=(0.0, 2 * high), method="bounded")
+    best = min(float(result.fun), exponent(high), 0.0)
+    return math.exp(best)
+
+
+def _truncation(dist: _Distribution, samples: int, alpha: float) -> tuple[int, float]:
+    """The smallest ``M`` (by doubling, then bisection) with ``n P[|X| > M] <= alpha/100``, and that mass."""
+
+    def excess(m: int) -> float:
+        return samples * 2.0 * float(dist.tail(m + 1).upper)
+
+    high = 1
+    while excess(high) > alpha / 100:
+        high *= 2
+    low = high // 2
+    while high - low > 1:
+        middle = (low + high) // 2
+        if excess(middle) > alpha / 100:
+            low = middle
+        else:
+            high = middle
+    return high, excess(high)
+
+
+def moments_of_distribution(
+    values: np.ndarray | Sequence[int],
+    kind: object,
+    parameter: object,
+    alpha: float = DEFAULT_ALPHA,
+    name: str = "",
+) -> SamplerCheck:
+    """The sample mean (against 0) and mean square (against the certified variance) of integer ``values``
+    under the discrete Laplace / discrete Gaussian pmf, with rigorous Chernoff bounds (module docstring)."""
+    chosen = _check_kind(kind)
+    value = positive_fraction(parameter, "scale" if chosen == "discrete_laplace" else "sigma_squared")
+    level = _check_alpha(alpha)
+    data = np.asarray(values)
+    if data.ndim != 1 or data.size < 1 or not np.issubdtype(data.dtype, np.integer):
+        raise ValueError("values must be a non-empty 1-D sequence of integers")
+    samples = int(data.size)
+    dist = _distribution(chosen, value)
+    bound, cut = _truncation(dist, samples, level)
+    support = np.arange(-bound, bound + 1)
+    probabilities = np.array([dist.probability(int(x)) for x in support])
+    probabilities[bound] += 1.0 - float(np.sum(probabilities))  # the cut mass, moved to 0
+    logs = np.log(np.maximum(probabilities, 1e-300))
+    total, square = float(np.sum(data, dtype=np.float64)), float(np.sum(data.astype(np.float64) ** 2))
+    supports = (support.astype(np.float64), support.astype(np.float64) ** 2)
+    mean_p = min(1.0, 2.0 * min(_chernoff(total, samples, supports[0], logs, up) for up in (True, False)))
+    square_p = min(1.0, 2.0 * min(_chernoff(square, samples, supports[1], logs, up) for up in (True, False)))
+    combined = min(1.0, cut + 2.0 * min(mean_p, square_p))
+    variance = float(dist.variance.midpoint)
+    fourth = float(np.sum(probabilities * supports[1] ** 2))
+    z_mean = total / math.sqrt(samples * variance)
+    z_square = (square - samples * variance) / math.sqrt(samples * max(fourth - variance**2, 1e-300))
+    detail = (
+        f"mean {total / samples:.5g} (Chernoff p = {mean_p:.3g}); mean square {square / samples:.6g} vs certified "
+        f"variance {dist.variance.decimal(16)} (Chernoff p = {square_p:.3g}); truncation at |x| <= {bound} "
+        f"(excess mass {cut:.2g})"
+    )
+    statistic = max(abs(z_mean), abs(z_square))
+    return SamplerCheck(
+        name or f"moments of {dist.label}", statistic, combined, level, combined > level, samples, detail
+    )
+
+
+def check_moments(
+    kind: object,
+    layer: object,
+    parameter: object,
+    samples: int = 2_000,
+    seed: int = 0,
+    alpha: float = DEFAULT_ALPHA,
+) -> SamplerCheck:
+    """``samples`` seeded draws of the ``layer`` ``kind`` sampler: mean and mean square (Chernoff bounds)."""
+    chosen, where = _check_kind(kind), _check_layer(layer)
+    values = draw(chosen, where, parameter, samples, seed)
+    value = to_fraction(parameter, "parameter")
+    return moments_of_distribution(values, chosen, value, alpha, f"{where} {chosen}({value}) moments, seed {seed}")
+
+
+# --------------------------------------------------------------------------------------------------------
+# Exhaustive enumeration of the bit strings
+# --------------------------------------------------------------------------------------------------------
+
+EnumerationKind = Literal["bernoulli", "bernoulli_exp_minus", "discrete_laplace", "discrete_gaussian"]
+
+
+def enumerate_outcomes(
+    sample: Callable[[RandomBits], int], max_bits: int, max_strings: int = 2_000_000
+) -> tuple[dict[int, Fraction], Fraction, int]:
+    """Run ``sample`` on every bit string it can consume up to ``max_bits`` bits (depth first).
+
+    Returns ``(masses, unresolved, strings)``: the exact probability of each output over the strings that
+    finish within ``max_bits`` bits, the exact mass of those that do not, and how many strings were run.
+    A string is extended by one bit only when the sampler ran out of bits on it, so a finished string is
+    consumed entirely and the finished strings are prefix-free (their masses ``2**-length`` add up exactly).
+    """
+    limit = check_positive_int(max_bits, "max_bits", minimum=0)
+    cap = check_positive_int(max_strings, "max_strings")
+    masses: dict[int, Fraction] = {}
+    unresolved = Fraction(0)
+    stack = [(0, 0)]
+    strings = 0
+    while stack:
+        value, length = stack.pop()
+        strings += 1
+        if strings > cap:
+            raise ValueError(f"more than max_strings = {cap} bit strings; lower max_bits")
+        source = ScriptedBits(value, length)
+        try:
+            outcome = sample(source)
+        except BitsExhausted:
+            if length < limit:
+                stack.append((2 * value + 1, length + 1))
+                stack.append((2 * value, length + 1))
+            else:
+                unresolved += Fraction(1, 1 << length)
+            continue
+        if source.used != length:
+            raise ArithmeticError(f"the sampler finished after {source.used} of {length} scripted bits")
+        masses[outcome] = masses.get(outcome, Fraction(0)) + Fraction(1, 1 << length)
+    return masses, unresolved, strings
+
+
+def _enumeration_target(
+    kind: str, parameter: Fraction
+) -> tuple[Callable[[RandomBits], int], Callable[[int], CertifiedReal]]:
+    if kind == "bernoulli":
+        if not 0 <= parameter <= 1:
+            raise ValueError(f"parameter must be in [0, 1] for bernoulli, got {parameter}")
+        exact = CertifiedReal.exact(parameter)
+        return (lambda s: exact_samplers.bernoulli(parameter, s)), (
+            lambda x: exact if x == 1 else CertifiedReal(1 - exact.upper, 1 - exact.lower)
+        )
+    if kind == "bernoulli_exp_minus":
+        if parameter < 0:
+            raise ValueError(f"parameter must be >= 0 for bernoulli_exp_minus, got {parameter}")
+        one = discrete.exp_minus(parameter)
+        return (lambda s: exact_samplers.bernoulli_exp_minus(parameter, s)), (
+            lambda x: one if x == 1 else CertifiedReal(1 - one.upper, 1 - one.lower)
+        )
+    if kind == "discrete_laplace":
+        return (lambda s: exact_samplers.discrete_laplace(parameter, s)), (
+            lambda x: discrete.discrete_laplace_pmf(x, parameter)
+        )
+    if kind == "discrete_gaussian":
+        return (lambda s: exact_samplers.discrete_gaussian(parameter, s)), (
+            lambda x: discrete.discrete_gaussian_pmf(x, parameter)
+        )
+    raise ValueError(
+        f"kind must be one of bernoulli, bernoulli_exp_minus, discrete_laplace, discrete_gaussian; got {kind!r}"
+    )
+
+
+def check_enumeration(kind: object, parameter: object, max_bits: int = 16) -> EnumerationCheck:
+    """Exhaustive check of an exact sampler over all bit strings of at most ``max_bits`` bits (module docstring).
+
+    ``kind`` is "bernoulli" (``parameter`` = p), "bernoulli_exp_minus" (γ), "discrete_laplace" (scale) or
+    "discrete_gaussian" (σ²). Passes iff for every output ``x`` seen, ``[low_x, low_x + unresolved]`` meets the
+    certified enclosure of the true ``P[x]``; also requires the unseen outcomes of a Bernoulli to have
+    ``P <= unresolved``.
+    """
+    value = to_fraction(parameter, "parameter")
+    if not isinstance(kind, str):
+        raise TypeError(f"kind must be a string, got {type(kind).__name__}")
+    sample, pmf = _enumeration_target(kind, value)
+    masses, unresolved, strings = enumerate_outcomes(sample, max_bits)
+    outcomes = sorted(masses)
+    if kind in ("bernoulli", "bernoulli_exp_minus"):
+        outcomes = sorted(set(outcomes) | {0, 1})
+    worst = Fraction(0)
+    failures: list[str] = []
+    for x in outcomes:
+        low = masses.get(x, Fraction(0))
+        truth = pmf(x)
+        if truth.upper < low or truth.lower > low + unresolved:
+            failures.append(
+                f"x = {x}: sampler mass in [{float(low):.6g}, {float(low + unresolved):.6g}], "
+                f"true P in [{float(truth.lower):.6g}, {float(truth.upper):.6g}]"
+            )
+        gap = max(truth.upper - low, low + unresolved - truth.lower)
+        worst = max(worst, gap)
+    finished = 1 - unresolved
+    detail = (
+        f"{strings} bit strings up to {max_bits} bits; finished mass {float(finished):.9g}, unresolved "
+        f"{float(unresolved):.3g}; outcomes seen {outcomes[:8]}{'...' if len(outcomes) > 8 else ''}; "
+        f"max |P_sampler[x] - P[x]| <= {float(worst):.3g}"
+        + ("; INCONSISTENT: " + "; ".join(failures) if failures else "")
+    )
+    return EnumerationCheck(
+        f"exhaustive {kind}({value})",
+        max_bits,
+        strings,
+        tuple((x, masses.get(x, Fraction(0))) for x in outcomes),
+        unresolved,
+        worst,
+        not failures,
+        detail,
+    )
+
+
+# --------------------------------------------------------------------------------------------------------
+# Certified facts about the discrete Gaussian (CKS Corollary 9, quoted as InfTDA Corollary 1)
+# --------------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CertifiedCheck:
+    """A certified comparison over a finite set of cases: ``passed`` iff every case is decided true from
+    rigorous enclosures (never from an enclosure containing the threshold). ``undecided`` lists cases that
+    could not be decided either way (counted as not passed)."""
+
+    name: str
+    cases: int
+    passed: bool
+    counterexample: str | None
+    detail: str
+
+    def describe(self) -> str:
+        """One line: verdict, name and the detail."""
+        return f"{'PASS' if self.passed else 'FAIL'} {self.name}: {self.detail}"
+
+
+def check_discrete_gaussian_bounds(sigma_squared_values: Sequence[object], max_m: int = 60) -> CertifiedCheck:
+    """CKS Corollary 9 / InfTDA Corollary 1 for ``Z ~ N_Z(0, σ²)``: ``Var[Z] <= σ²`` (checked strictly:
+    certified upper end of the variance < σ²) and ``P[Z >= t] <= exp(-t²/(2σ²))`` for every real ``t >= 0``.
+
+    The tail bound is checked for integers ``m = 1..max_m``; that covers every real ``t`` in ``[0, max_m]``:
+    for ``m - 1 < t <= m``, ``P[Z >= t] = P[Z >= m] <= exp(-m²/(2σ²)) <= exp(-t²/(2σ²))`` (``t = 0`` is
+    trivial). Each comparison uses the certified tail's upper end against a certified lower bound of the
+    exponential. The first failing case (smallest σ² in the given order, then smallest ``m``) is reported.
+    """
+    top = check_positive_int(max_m, "max_m")
+    cases = 0
+    worst_ratio = 0.0
+    for raw in sigma_squared_values:
+        s2 = positive_fraction(raw, "sigma_squared")
+        cases += 1
+        variance = discrete.discrete_gaussian_variance(s2)
+        if not variance.upper < s2:
+            example = f"sigma_squared = {s2}: variance enclosure upper end {float(variance.upper)!r} is not < {s2}"
+            return CertifiedCheck("discrete Gaussian variance and tail bounds", cases, False, example, example)
+        for m in range(1, top + 1):
+            cases += 1
+            tail = discrete.discrete_gaussian_tail(m, s2)
+            bound = discrete.exp_minus(Fraction(m * m) / (2 * s2))
+            if not tail.upper <= bound.lower:
+                example = (
+                    f"sigma_squared = {s2}, m = {m}: P[Z >= m] in [{float(tail.lower):.6g}, {float(tail.upper):.6g}], "
+                    f"exp(-m^2/(2 sigma^2)) in [{float(bound.lower):.6g}, {float(bound.upper):.6g}]"
+                )
+                return CertifiedCheck("discrete Gaussian variance and tail bounds", cases, False, example, example)
+            if bound.upper > 0:
+                worst_ratio = max(worst_ratio, float(tail.upper / bound.upper) if bound.upper else 0.0)
+    detail = (
+        f"{cases} certified comparisons: Var < sigma^2 for {len(sigma_squared_values)} values of sigma^2, and "
+        f"P[Z >= m] <= exp(-m^2/(2 sigma^2)) for m = 1..{top} (largest ratio tail/bound {worst_ratio:.4g})"
+    )
+    return CertifiedCheck("discrete Gaussian variance and tail bounds", cases, True, None, detail)

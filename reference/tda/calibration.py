@@ -1,0 +1,174 @@
+"""Privacy calibration of InfTDA (Boninsegna, TDA paper): σ² per level, level sensitivity, ρ accounting.
+
+The mechanism (TDA Algorithm 1)
+-------------------------------
+Records have ``attributes`` = d categorical attributes (the paper's d; the attribute order is the hierarchy).
+Level ``level`` (1..d) of the tree holds the counts of every prefix of length ``level`` (the
+``level``-hierarchical queries). The root (level 0) is n, public under ``substitution`` neighbours (one record
+changes its value, n fixed). For each level 1..d, and for each released node u of the level above, line 6 adds
+independent discrete Gaussian noise N_Z(0, d/ρ)^{|X_level|} to the vector of u's children counts:
+
+    σ² = d/ρ per level (σ² the scale of P[x] ∝ exp(-x²/(2σ²)), as everywhere in this package),
+
+then post-processes it (IntOpt), which costs no privacy.
+
+Level sensitivity under ``substitution`` (derived here, brute-forced in ``reference/tda/checks/calibration.py``)
+---------------------------------------------------------------------------------------------------------
+A substitution moves one record from category x to x'. At a level where the prefixes of x and x' of that
+length differ, one count drops by 1 and another rises by 1: the level's count vector changes by e_y' - e_y,
+squared ℓ2 norm 2. Where the prefixes agree it does not change. Every level >= 1 has a pair of records whose
+prefixes differ (the paper asks |X_i| >= 2), so the level's ℓ2 sensitivity is exactly sqrt(2) — the "sqrt(2)"
+of the paper's privacy proof, which says it of "each k-hierarchical query" but means the level's whole count
+vector (a single count changes by at most 1). The children vectors of different parents partition the level,
+so the noise the level adds is one vector of independent N_Z(0, σ²) over (a sub-vector of) the level's count
+vector, with Δ² <= 2 whichever parents were released. Under ``add_remove`` (not the paper's relation; n is then
+not public) Δ² = 1.
+
+Accounting
+----------
+By Canonne–Kamath–Steinke 2020, Theorem 14, level ``level`` is Δ²/(2σ²) = 2/(2d/ρ) = (ρ/d)-zCDP; d levels
+compose adaptively (Bun–Steinke 2016, Lemma 2.3) to d·ρ/d = ρ: TDA Theorem 1's "InfTDA satisfies ρ-zCDP".
+Proved for all d and ρ in ``reference/tda/proofs/privacy_accounting.py``. The (ε, δ) guarantee follows from
+:mod:`reference.privacy.zcdp` (the tight conversion by default); it depends on ρ only, not on d.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal
+
+from reference.core.validate import Neighbours, check_neighbours, check_positive_int, fraction_text, open_unit_fraction, positive_fraction
+from reference.core.certified import CertifiedReal
+from reference.privacy.zcdp import (
+    compose_rho,
+    epsilon_from_rho_simple,
+    epsilon_from_rho_tight,
+    rho_discrete_gaussian,
+)
+
+#: Δ² of a level's count vector under substitution (one count -1, another +1), as the calibration uses it.
+LEVEL_SENSITIVITY_SQUARED = 2
+
+ConversionMethod = Literal["tight", "simple"]
+
+
+def inftda_sigma_squared(attributes: object, rho: object) -> Fraction:
+    """σ² = d/ρ of the discrete Gaussian noise at every level (TDA Algorithm 1, line 6), exact.
+
+    ``attributes`` is d >= 1 (the depth of the hierarchy), ``rho`` the total zCDP budget ρ > 0 (an exact
+    rational). σ² is the scale of N_Z(0, σ²), P[x] ∝ exp(-x²/(2σ²)).
+    """
+    depth = check_positive_int(attributes, "attributes")
+    budget = positive_fraction(rho, "rho")
+    return depth / budget
+
+
+def inftda_level_sensitivity_squared(
+    categories: Sequence[int], level: int, neighbours: Neighbours = "substitution"
+) -> int:
+    """Δ², the largest squared ℓ2 change of the level-``level`` count vector between neighbours (by argument).
+
+    ``categories`` lists |X_1|, ..., |X_d| (each >= 1); ``level`` is in 0..d. Under ``substitution``: 0 at level
+    0 (n is public) and wherever the prefixes of length ``level`` admit a single value; otherwise 2 (one count
+    -1, another +1). Under ``add_remove``: 1 at every level (the root too). Assumes n >= 1 records.
+    """
+    sizes = _check_categories(categories)
+    depth = check_positive_int(level, "level", minimum=0)
+    if depth > len(sizes):
+        raise ValueError(f"level must be in 0..{len(sizes)} (the number of attributes), got {depth}")
+    relation = check_neighbours(neighbours)
+    if relation == "add_remove":
+        return 1
+    prefixes = 1
+    for size in sizes[:depth]:
+        prefixes *= size
+    return LEVEL_SENSITIVITY_SQUARED if prefixes >= 2 else 0
+
+
+def inftda_rho_per_level(attributes: object, rho: object) -> Fraction:
+    """ρ of one level: Δ²/(2σ²) with Δ² = 2 and σ² = d/ρ, i.e. ρ/d (CKS 2020, Theorem 14), exact."""
+    return rho_discrete_gaussian(inftda_sigma_squared(attributes, rho), LEVEL_SENSITIVITY_SQUARED)
+
+
+def inftda_total_rho(attributes: object, rho: object) -> Fraction:
+    """ρ of the whole mechanism: the d per-level ρ's composed (Bun–Steinke 2016, Lemma 2.3), exact (= ρ)."""
+    depth = check_positive_int(attributes, "attributes")
+    per_level = inftda_rho_per_level(depth, rho)
+    return compose_rho(*([per_level] * depth))
+
+
+def inftda_epsilon(attributes: object, rho: object, delta: object, method: ConversionMethod = "tight") -> CertifiedReal:
+    """ε such that InfTDA with budget ρ over d attributes is (ε, δ)-DP under substitution neighbours.
+
+    The total ρ (:func:`inftda_total_rho`) converted by the tight conversion (CKS 2020, Corollary 13;
+    ``method="tight"``, default) or the simple one (Bun–Steinke 2016, Proposition 1.3; ``"simple"``). Quote the
+    ``upper`` end of the enclosure: it is a certified valid ε.
+    """
+    total = inftda_total_rho(attributes, rho)
+    target = open_unit_fraction(delta, "delta")
+    if method == "tight":
+        return epsilon_from_rho_tight(total, target)
+    if method == "simple":
+        return epsilon_from_rho_simple(total, target)
+    raise ValueError(f"method must be one of tight, simple; got {method!r}")
+
+
+@dataclass(frozen=True)
+class InfTDACalibration:
+    """Everything the calibration of InfTDA fixes for d attributes and budget ρ (substitution neighbours)."""
+
+    attributes: int
+    rho: Fraction
+    sigma_squared: Fraction
+    level_sensitivity_squared: int
+    rho_per_level: Fraction
+    total_rho: Fraction
+    neighbours: Neighbours = "substitution"
+
+    def as_json(self) -> dict[str, object]:
+        """JSON form: exact rationals as "p/q" strings (``sigma_squared`` is the CLI's contract key)."""
+        return {
+            "sigma_squared": fraction_text(self.sigma_squared),
+            "attributes": self.attributes,
+            "rho": fraction_text(self.rho),
+            "neighbours": self.neighbours,
+            "level_sensitivity_squared": self.level_sensitivity_squared,
+            "rho_per_level": fraction_text(self.rho_per_level),
+            "total_rho": fraction_text(self.total_rho),
+        }
+
+
+def inftda_calibration(attributes: object, rho: object) -> InfTDACalibration:
+    """The calibration of TDA Algorithm 1: σ² = d/ρ per level, Δ² = 2, ρ/d per level, ρ in total (exact)."""
+    depth = check_positive_int(attributes, "attributes")
+    budget = positive_fraction(rho, "rho")
+    return InfTDACalibration(
+        attributes=depth,
+        rho=budget,
+        sigma_squared=inftda_sigma_squared(depth, budget),
+        level_sensitivity_squared=LEVEL_SENSITIVITY_SQUARED,
+        rho_per_level=inftda_rho_per_level(depth, budget),
+        total_rho=inftda_total_rho(depth, budget),
+    )
+
+
+def _check_categories(categories: object) -> tuple[int, ...]:
+    if isinstance(categories, (str, bytes)) or not isinstance(categories, Sequence):
+        raise TypeError(f"categories must be a sequence of positive integers, got {type(categories).__name__}")
+    if not categories:
+        raise ValueError("categories must list at least one attribute's number of categories")
+    return tuple(check_positive_int(size, f"categories[{index}]") for index, size in enumerate(categories))
+
+
+__all__ = [
+    "LEVEL_SENSITIVITY_SQUARED",
+    "InfTDACalibration",
+    "inftda_calibration",
+    "inftda_epsilon",
+    "inftda_level_sensitivity_squared",
+    "inftda_rho_per_level",
+    "inftda_sigma_squared",
+    "inftda_total_rho",
+]

@@ -1,0 +1,325 @@
+"""Claims registry entries for paper 003 (TDA: Boninsegna, "InfTDA").
+
+So far the privacy accounting (issue 3): σ² = d/ρ per level, the level sensitivity, composition to ρ-zCDP. The
+mechanism, IntOpt and the utility bound come with issue 5. Each check computes its verdict.
+"""
+
+from __future__ import annotations
+
+from reference.tda.proofs import privacy_accounting as tda_privacy_accounting
+from reference.tda.checks import calibration as zcdp_checks
+from reference.core.claims import Budget, Claim, Method, Outcome, Status, proved_by
+
+PAPER = "TDA"
+
+
+def check_privacy(_: Budget) -> Outcome:
+    return proved_by(tda_privacy_accounting.prove, "Program reference/tda/proofs/privacy_accounting.py.")
+
+
+def check_level_sensitivity(budget: Budget) -> Outcome:
+    result = zcdp_checks.inftda_level_sensitivity(
+        budget.pick(zcdp_checks.QUICK_HIERARCHIES, zcdp_checks.FULL_HIERARCHIES)
+    )
+    if not result.passed:
+        return Outcome(Status.REFUTED, result.describe())
+    return Outcome(
+        Status.VERIFIED,
+        result.describe() + " Wording: the paper calls √2 the sensitivity 'of each k-hierarchical query'; a single "
+        "count changes by at most 1 — √2 is the ℓ2 sensitivity of a level's whole count vector (one record leaving "
+        "one cell and entering another), which is what the calibration needs.",
+    )
+
+
+def check_conversions(budget: Budget) -> Outcome:
+    tight = zcdp_checks.tight_conversion_never_worse(budget.pick(2, 10))
+    exact = zcdp_checks.discrete_gaussian_below_zcdp(budget.pick(2, 5))
+    holds = tight.passed and exact.passed
+    return Outcome(Status.VERIFIED if holds else Status.REFUTED, f"{tight.describe()} {exact.describe()}")
+
+
+def check_corollary_1(budget: Budget) -> Outcome:
+    from reference.samplers.checks import check_discrete_gaussian_bounds
+
+    values = budget.pick(
+        ["1/100", "1/4", "1", "10"], ["1/100", "1/10", "1/4", "1/2", "1", "2", "5", "10", "100", "1000"]
+    )
+    result = check_discrete_gaussian_bounds(values, max_m=budget.pick(20, 60))
+    return Outcome(Status.VERIFIED if result.passed else Status.REFUTED, result.describe())
+
+
+def check_intopt(budget: Budget) -> Outcome:
+    from reference.tda.checks import intopt as intopt_checks
+
+    optimal = intopt_checks.check_optimality(max_dim=budget.pick(3, 4))
+    same = intopt_checks.check_literal_equals_fast(max_dim=budget.pick(3, 4))
+    holds = optimal.passed and same.passed
+    return Outcome(
+        Status.VERIFIED if holds else Status.REFUTED,
+        f"{optimal.describe()} {same.describe()} Ties in line 4's sort change the output (x = (0, 0), c = 1 gives "
+        "(0, 1) or (1, 0)); this implementation breaks them by (value, category index) ascending.",
+    )
+
+
+def check_intopt_complexity(budget: Budget) -> Outcome:
+    import itertools
+
+    from reference.tda.checks.intopt import complexity_family
+
+    magnitudes = budget.pick((10, 100, 1000), (10, 100, 1000, 10000))
+    counts = [(m, complexity_family(m, 2)) for m in magnitudes]
+    grows = all(b > a for (_, a), (_, b) in itertools.pairwise(counts))
+    if grows:
+        return Outcome(
+            Status.REFUTED,
+            "the printed loop on x = (M, 0) with total c = 0 takes "
+            + ", ".join(f"{iterations} iterations (M = {m})" for m, iterations in counts)
+            + ": the count grows without bound while c = 0, so it is not O(c); it is bounded by d·(α − t0 + 1) "
+            "(α the optimal ℓ∞ distance, t0 line 3's initial t), verified exhaustively on small inputs.",
+            counterexample=f"x = ({counts[0][0]}, 0), c = 0: {counts[0][1]} iterations",
+            corrected="iterations <= d·(max(0, α − t0) + 1); the fast version (reference.tda.intopt.intopt) needs "
+            "O(d log d) arithmetic whatever the input",
+        )
+    return Outcome(Status.VERIFIED, f"iteration counts {counts}")
+
+
+def check_error_step(budget: Budget) -> Outcome:
+    from reference.tda.checks import intopt as intopt_checks
+
+    result = intopt_checks.check_error_lemma(max_dim=budget.pick(2, 3))
+    return Outcome(Status.VERIFIED if result.passed else Status.REFUTED, result.describe())
+
+
+def utility_bound(hierarchy_sizes: tuple[int, ...], level: int, rho: float, beta: float) -> float:
+    """Theorem 1's bound (2) at level k: Σ_{ℓ<=k} sqrt(8d/ρ · log(k · Π_{i<=ℓ}|X_i| / β))."""
+    import math
+
+    d = len(hierarchy_sizes)
+    total, product = 0.0, 1
+    for ell in range(1, level + 1):
+        product *= hierarchy_sizes[ell - 1]
+        total += math.sqrt(8 * d / rho * math.log(level * product / beta))
+    return total
+
+
+def check_theorem_1_utility(budget: Budget) -> Outcome:
+    from scipy import stats
+
+    from reference.tda.data import default_dataset, prefix_counts
+    from reference.tda.mechanism import inftda_numeric
+
+    beta = 0.05
+    runs = budget.pick(40, 80)
+    alpha = 1e-9  # false-alarm probability of the refutation test, per (setting, level), union-bounded below
+    hierarchy, records = default_dataset(size=budget.pick(2000, 5000), seed=3)
+    tree = prefix_counts(records, hierarchy)
+    sizes = hierarchy.sizes
+    rows = []
+    refuted: list[str] = []
+    settings = [
+        1.0,
+        100.0,
+        1e4,
+    ]  # σ² = d/ρ = 6, 0.06, 0.0006: including small σ², where the proof's one-sided tail matters
+    tests = len(settings) * hierarchy.depth
+    rng = __import__("numpy").random.default_rng(11)
+    for rho in settings:
+        worst = [0] * (hierarchy.depth + 1)
+        failures = [0] * (hierarchy.depth + 1)
+        for _ in range(runs):
+            released = inftda_numeric(tree, hierarchy, rho, rng)
+            for level in range(1, hierarchy.depth + 1):
+                true_level, got_level = tree.level(level), released.level(level)
+                keys = set(true_level) | set(got_level)
+                error = max((abs(true_level.get(key, 0) - got_level.get(key, 0)) for key in keys), default=0)
+                worst[level] = max(worst[level], error)
+                if error > utility_bound(sizes, level, rho, beta):
+                    failures[level] += 1
+        for level in range(1, hierarchy.depth + 1):
+            # refute "P[error <= bound] >= 1 − β" only if the failure count is implausible under Bin(runs, β)
+            p_value = float(stats.binom.sf(failures[level] - 1, runs, beta)) if failures[level] else 1.0
+            if p_value * tests < alpha:
+                refuted.append(f"ρ = {rho:g}, level {level}: {failures[level]}/{runs} runs exceed the bound")
+        ratio = max(worst[level] / utility_bound(sizes, level, rho, beta) for level in range(1, hierarchy.depth + 1))
+        rows.append(f"ρ = {rho:g} (σ² = {hierarchy.depth / rho:g}): largest error/bound over levels {ratio:.3f}")
+    detail = (
+        f"default dataset (n = {int(tree.total)}, d = {hierarchy.depth}, sizes {list(sizes)}), {runs} seeded runs per "
+        f"setting, β = {beta}: " + "; ".join(rows) + ". |D̃| = n holds in every run (root released exactly)."
+    )
+    if refuted:
+        return Outcome(Status.REFUTED, detail + " Refuted at: " + "; ".join(refuted), counterexample=refuted[0])
+    return Outcome(
+        Status.VERIFIED,
+        detail + f" No setting refutes bound (2) (binomial test, false-alarm probability <= {alpha:g}); the "
+        "bound is loose by the factors shown. The printed proof applies a one-sided tail bound to an ℓ∞ norm (a "
+        "factor 2 inside the log is missing); the observed errors stay well inside the bound anyway.",
+    )
+
+
+def check_observation_1(budget: Budget) -> Outcome:
+    from reference.tda.data import default_dataset, prefix_counts
+
+    hierarchy, records = default_dataset(size=budget.pick(1000, 20000), seed=5)
+    tree = prefix_counts(records, hierarchy)
+    holds = tree.is_consistent() and tree.total == len(records)
+    return Outcome(
+        Status.VERIFIED if holds else Status.REFUTED,
+        f"the prefix-count tree of {len(records)} records (d = {hierarchy.depth}) is hierarchically consistent: each "
+        f"k-hierarchical count equals the sum of its (k + 1)-children, and the root is n: {holds}",
+    )
+
+
+def check_definition_1(budget: Budget) -> Outcome:
+    from reference.tda.data import default_dataset, prefix_counts
+    from reference.tda.mechanism import inftda_numeric
+    from reference.tda.checks.mechanism import check_release_consistency
+
+    hierarchy, records = default_dataset(size=budget.pick(1000, 10000), seed=6)
+    tree = prefix_counts(records, hierarchy)
+    rng = __import__("numpy").random.default_rng(7)
+    results = [
+        check_release_consistency(inftda_numeric(tree, hierarchy, rho, rng), len(records)) for rho in (0.1, 1.0, 10.0)
+    ]
+    holds = all(r.passed for r in results)
+    return Outcome(
+        Status.VERIFIED if holds else Status.REFUTED,
+        "InfTDA's release is a non-negative hierarchical tree with root n (ρ = 0.1, 1, 10 on the default dataset): "
+        + " ".join(r.describe() for r in results),
+    )
+
+
+def check_algorithm_1(budget: Budget) -> Outcome:
+    from reference.tda.checks.mechanism import check_against_law, compare_paths
+
+    law = check_against_law("exact", runs=budget.pick(600, 2000))
+    paths = compare_paths(runs=budget.pick(400, 1500))
+    holds = law.passed and paths.passed
+    return Outcome(
+        Status.VERIFIED if holds else Status.REFUTED,
+        f"exact path vs the enumerated law of Algorithm 1 on a small instance: {law.describe()} Numeric vs exact "
+        f"path: {paths.describe()} Notes: the prose's line numbers are one off from the listing; the category "
+        "universe must be declared (not read off the data), or the zCDP guarantee fails for rare categories.",
+    )
+
+
+def check_definitions_2_4(budget: Budget) -> Outcome:
+    import numpy as np
+
+    from reference.tda.data import default_dataset, prefix_counts
+
+    hierarchy, records = default_dataset(size=budget.pick(500, 3000), seed=8)
+    tree = prefix_counts(records, hierarchy)
+    checked = 0
+    for level in range(1, hierarchy.depth + 1):
+        for prefix, count in tree.level(level).items():
+            # Definition 4: the k-hierarchical query is the marginal on S = [1..k] with value y = prefix, i.e. the
+            # number of records whose first k attributes equal y (Definitions 2–3), counted here by brute force
+            matches = int(np.sum(np.all(records[:, :level] == np.array(prefix), axis=1)))
+            checked += 1
+            if matches != count:
+                return Outcome(Status.REFUTED, f"prefix {prefix}: tree {count}, brute force {matches}")
+    return Outcome(
+        Status.VERIFIED,
+        f"every stored k-hierarchical count ({checked} prefixes, n = {len(records)}, d = {hierarchy.depth}) equals the "
+        "marginal counting query of Definitions 2–3 on S = [1..k], counted by brute force",
+    )
+
+
+def tda_claims() -> list[Claim]:
+    """Paper 003 entries checked so far (issue 3: privacy accounting)."""
+    return [
+        Claim(
+            PAPER,
+            "Definition 1",
+            "a non-negative hierarchical tree: non-negative integer attributes, each internal node the sum of its "
+            "children (InfTDA's output is one)",
+            Method.EXHAUSTIVE,
+            check_definition_1,
+        ),
+        Claim(
+            PAPER,
+            "Definitions 2–4",
+            "counting queries, k-way marginal queries, and k-hierarchical queries (marginals on the first k attributes)",
+            Method.EXHAUSTIVE,
+            check_definitions_2_4,
+        ),
+        Claim(
+            PAPER,
+            "Observation 1",
+            "hierarchical consistency: each k-hierarchical count is the sum of the (k + 1)-hierarchical counts below it",
+            Method.EXHAUSTIVE,
+            check_observation_1,
+        ),
+        Claim(
+            PAPER,
+            "Algorithm 1",
+            "InfTDA: top-down, discrete Gaussian noise N_Z(0, d/ρ) on every released node's children, IntOpt onto the "
+            "parent's released count",
+            Method.STATISTICAL,
+            check_algorithm_1,
+        ),
+        Claim(
+            PAPER,
+            "Theorem 1 (utility)",
+            "|D̃| = n and for every k, β: Pr[max_y |q(D) − q(D̃)| <= Σ_{ℓ<=k} sqrt(8d/ρ log(k Π_{i<=ℓ}|X_i|/β))] >= 1 − β",
+            Method.STATISTICAL,
+            check_theorem_1_utility,
+        ),
+        Claim(
+            PAPER,
+            "IntOpt",
+            "IntOpt returns a non-negative integer vector with the given total at minimum ℓ∞ distance from its input",
+            Method.EXHAUSTIVE,
+            check_intopt,
+            "Brute force over every composition on small inputs; the literal printed loop and the fast version agree.",
+        ),
+        Claim(
+            PAPER,
+            "IntOpt (O(c) steps)",
+            "IntOpt runs in O(c) steps (c the required total)",
+            Method.EXHAUSTIVE,
+            check_intopt_complexity,
+        ),
+        Claim(
+            PAPER,
+            "Appendix A (error step)",
+            "for true counts x >= 0 and noisy y: ‖x − IntOpt(y, c)‖∞ <= 2‖y − x‖∞ + |c − Σx|",
+            Method.EXHAUSTIVE,
+            check_error_step,
+            "Verified exhaustively on small universes (a finite check, not a proof for all inputs).",
+        ),
+        Claim(
+            PAPER,
+            "Theorem 1 (privacy)",
+            "InfTDA with discrete Gaussian noise N_Z(0, d/ρ) at each of the d levels is ρ-zCDP (substitution "
+            "neighbours, n public, root exact)",
+            Method.PROOF,
+            check_privacy,
+            "Symbolic in d and ρ: Δ² = 2 per level gives ρ/d per level (CKS 2020 Theorem 14), d levels compose to ρ.",
+        ),
+        Claim(
+            PAPER,
+            "Algorithm 1 (sensitivity √2)",
+            "the ℓ2 sensitivity of each level's count vector is √2 under substitution",
+            Method.EXHAUSTIVE,
+            check_level_sensitivity,
+            "Brute force over every dataset and every substitution neighbour on small hierarchies.",
+        ),
+        Claim(
+            PAPER,
+            "Corollary 1",
+            "for Z ~ N_Z(0, σ²): Var[Z] <= σ² and P[Z >= t] <= exp(−t²/(2σ²)) for t >= 0 (quoting CKS Corollary 9)",
+            Method.CERTIFIED,
+            check_corollary_1,
+            "Certified enclosures (Arb) of the variance and of every integer tail up to a bound, for a set of σ²; the "
+            "strict Var < σ² holds for every σ² by the Poisson-summation identity in reference.samplers.pmf.",
+        ),
+        Claim(
+            PAPER,
+            "zCDP to (ε, δ)",
+            "ρ-zCDP gives (ρ + 2 sqrt(ρ log(1/δ)), δ)-DP; the tight conversion and the exact discrete-Gaussian profile "
+            "are never worse",
+            Method.CERTIFIED,
+            check_conversions,
+        ),
+    ]

@@ -1,0 +1,274 @@
+"""Tests of the numeric KARY mechanisms (reference.kary.counters) and their verification checks.
+
+Expected values come from the exact layer (reference.kary.digits walks) or from direct enumeration,
+never from the code under test. Statistical tests: 2 seeded checks at false-alarm probability 1e-9 each.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
+from reference.core.randomness import SeededRandomBits
+from reference.kary import counters as kary
+from reference.kary.counters import OnlineCounter, algorithm_1, algorithm_2_batch, algorithm_2_used_indices, algorithm_3, noise_lifetime
+from reference.kary.checks import counters as checks
+
+
+class ScriptedLaplace(np.random.Generator):
+    """A Generator whose ``laplace`` returns 1, 2, 3, ... in call order (to read off the draw order)."""
+
+    def __init__(self) -> None:
+        super().__init__(np.random.PCG64(0))
+        self.next = 1
+
+    def laplace(self, loc: object = 0.0, scale: object = 1.0, size: object = None) -> np.ndarray:  # type: ignore[override]
+        assert isinstance(size, int)
+        out = np.arange(self.next, self.next + size, dtype=np.float64)
+        self.next += size
+        return out
+
+
+def _walks(arity: int, horizon: int) -> list[tuple[int, ...]]:
+    height = height_for_horizon(arity, horizon, offset=True)
+    return [algorithm_2_noise_indices(t, arity, height) for t in range(1, horizon + 1)]
+
+
+# ------------------------------------------------------------------------------------------- exactness
+
+
+def test_agreement_small() -> None:
+    result = checks.check_agreement(arities=(3, 5), max_horizon=30)
+    assert result.passed, result.describe()
+
+
+@pytest.mark.parametrize("arity", [2, 3, 4])
+def test_algorithm_1_zero_noise_is_prefix(arity: int) -> None:
+    stream = np.random.default_rng(arity).integers(0, 2, 50)
+    out = algorithm_1(stream, arity, 1.0, noise_function=np.zeros_like)
+    assert np.array_equal(out, np.cumsum(stream))
+
+
+@pytest.mark.parametrize("arity", [3, 5, 7])
+def test_noise_lifetime_matches_enumeration(arity: int) -> None:
+    for horizon in (1, 2, 5, 13, 40, 77):
+        first: dict[int, int] = {}
+        last: dict[int, int] = {}
+        for t, walk in enumerate(_walks(arity, horizon), start=1):
+            for p in walk:
+                first.setdefault(p, t)
+                last[p] = t
+        for p in first:
+            assert noise_lifetime(p, arity, horizon) == (first[p], last[p])
+        mask = algorithm_2_used_indices(arity, horizon)
+        assert set(np.flatnonzero(mask).tolist()) == set(first)
+
+
+@pytest.mark.parametrize(("arity", "height"), [(3, 1), (3, 3), (5, 2), (7, 2)])
+def test_full_horizon_uses_exactly_one_to_horizon(arity: int, height: int) -> None:
+    # Proof 4.15: for T = (k^h - 1)/2 the indices p used are exactly 1..T.
+    horizon = (arity**height - 1) // 2
+    used = {p for walk in _walks(arity, horizon) for p in walk}
+    assert used == set(range(1, horizon + 1))
+    assert np.flatnonzero(algorithm_2_used_indices(arity, horizon)).tolist() == list(range(1, horizon + 1))
+
+
+def test_online_and_batch_bit_identical_for_float_noise() -> None:
+    stream = np.random.default_rng(5).integers(0, 2, 90)
+
+    def values(indices: np.ndarray) -> np.ndarray:
+        return np.sqrt(np.asarray(indices, dtype=np.float64)) / 3
+
+    batch = algorithm_2_batch(stream, 5, 1.0, noise_function=values)
+    online = OnlineCounter(5, 1.0, 90, noise_function=lambda p: float(np.sqrt(float(p)) / 3)).run(stream)
+    assert np.array_equal(batch, np.array(online))
+
+
+# ------------------------------------------------------------------------------------------- draw order
+
+
+def test_batch_draw_order_is_increasing_index() -> None:
+    arity, horizon = 3, 20
+    stream = np.zeros(horizon, dtype=np.int64)
+    walks = _walks(arity, horizon)
+    rank = {p: i + 1 for i, p in enumerate(sorted({p for walk in walks for p in walk}))}
+    out = algorithm_2_batch(stream, arity, 1.0, rng=ScriptedLaplace())
+    assert out.tolist() == [float(sum(rank[p] for p in walk)) for walk in walks]
+
+
+def test_online_draw_order_is_first_use() -> None:
+    arity, horizon = 5, 40
+    walks = _walks(arity, horizon)
+    rank: dict[int, int] = {}
+    for walk in walks:
+        for p in walk:
+            rank.setdefault(p, len(rank) + 1)
+    counter = OnlineCounter(arity, 1.0, horizon, rng=ScriptedLaplace())
+    out = [counter.step(0) for _ in range(horizon)]
+    assert out == [float(sum(rank[p] for p in walk)) for walk in walks]
+
+
+def test_algorithm_3_draw_order_levels_then_left_to_right() -> None:
+    # arity 3, T = 4: h = 2, 9 level-1 vertices drawn first (values 1..9), then 3 level-2 vertices (10..12).
+    out = algorithm_3([0, 0, 0, 0], 3, 1.0, rng=ScriptedLaplace())
+    # t=1: +[1,1]; t=2: +[1,3] -[3,3]; t=3: +[1,3]; t=4: +[1,3] +[4,4]
+    assert out.tolist() == [1.0, 10.0 - 3.0, 10.0, 10.0 + 4.0]
+
+
+def test_algorithm_1_draw_order() -> None:
+    # arity 2, T = 3: h = 2; z_r = r; t=1: z_1; t=2: z_2; t=3: z_2 + z_3.
+    assert algorithm_1([1, 0, 1], 2, 1.0, rng=ScriptedLaplace()).tolist() == [2.0, 3.0, 7.0]
+
+
+# ------------------------------------------------------------------------------------------- noise kinds
+
+
+def test_discrete_and_exact_outputs_are_integers() -> None:
+    stream = [1, 0, 1, 1, 0, 1, 1, 1, 0, 1, 1, 0]
+    assert algorithm_2_batch(stream, 3, 0.5, rng=1, noise="discrete_laplace").dtype == np.int64
+    assert algorithm_1(stream, 3, 0.5, rng=1, noise="discrete_laplace").dtype == np.int64
+    assert algorithm_3(stream, 3, 0.5, rng=1, noise="discrete_laplace").dtype == np.int64
+    discrete = OnlineCounter(3, 0.5, 12, rng=1, noise="discrete_laplace").run(stream)
+    assert all(isinstance(v, int) for v in discrete)
+    first = OnlineCounter(3, Fraction(1, 2), 12, rng=SeededRandomBits(7), noise="exact").run(stream)
+    second = OnlineCounter(3, "1/2", 12, rng=SeededRandomBits(7), noise="exact").run(stream)
+    assert first == second and all(isinstance(v, int) for v in first)
+
+
+def test_exact_mode_refuses_float_epsilon() -> None:
+    with pytest.raises(TypeError, match="epsilon"):
+        OnlineCounter(3, 0.5, 10, noise="exact")
+
+
+def test_seed_reproducible() -> None:
+    stream = [1] * 30
+    assert np.array_equal(algorithm_2_batch(stream, 3, 1.0, rng=4), algorithm_2_batch(stream, 3, 1.0, rng=4))
+    assert OnlineCounter(3, 1.0, 30, rng=4).run(stream) == OnlineCounter(3, 1.0, 30, rng=4).run(stream)
+
+
+# ------------------------------------------------------------------------------------------- live noise
+
+
+@pytest.mark.parametrize(("arity", "horizon"), [(3, 13), (3, 50), (5, 62), (7, 100), (9, 300)])
+def test_live_noise(arity: int, horizon: int) -> None:
+    result = checks.check_live_noise(arity, horizon)
+    assert result.passed, result.describe()
+
+
+def test_live_noise_peak_at_full_horizon_is_lemma_bound() -> None:
+    # T = (k^h - 1)/2 has all offset digits (k-1)/2, so h(k-1)/2 values are live at t = T.
+    counter = OnlineCounter(5, 1.0, 62, rng=0)
+    counter.run([0] * 62)
+    assert counter.max_live_count == 3 * 2
+    assert counter.live_count == 0
+
+
+# ------------------------------------------------------------------------------------------- statistics
+
+
+def test_step_variance_statistical() -> None:
+    result = checks.check_step_variance(arity=3, horizon=13, group_size=60, seed=3)
+    assert result.passed, result.describe()
+
+
+def test_step_variance_has_power(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Noise with twice the scale (4x variance) must be rejected.
+    original = kary.algorithm_2_batch
+
+    def doubled(stream: object, arity: object, epsilon: float, rng: object = None) -> np.ndarray:
+        return original(stream, arity, epsilon / 2, rng=rng)
+
+    monkeypatch.setattr(checks, "algorithm_2_batch", doubled)
+    result = checks.check_step_variance(arity=3, horizon=13, group_size=60, seed=3)
+    assert not result.passed
+
+
+def test_algorithm_2_vs_3_statistical() -> None:
+    result = checks.check_algorithm_2_vs_3(arity=3, horizon=4, times=(1, 2, 4), runs=600, seed=5)
+    assert result.passed, result.describe()
+
+
+# ------------------------------------------------------------------------------------------- bad inputs
+
+
+@pytest.mark.parametrize("function", [algorithm_1, algorithm_2_batch, algorithm_3])
+def test_bad_streams(function: object) -> None:
+    assert callable(function)
+    with pytest.raises(ValueError, match="stream"):
+        function([0, 1, 2], 3, 1.0)
+    with pytest.raises(ValueError, match="stream"):
+        function([0, 0.5], 3, 1.0)
+    with pytest.raises(ValueError, match="stream"):
+        function([], 3, 1.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        function([0, 1], 3, 0)
+    with pytest.raises(ValueError, match="epsilon"):
+        function([0, 1], 3, -1.0)
+    with pytest.raises(ValueError, match="arity"):
+        function([0, 1], 1, 1.0)
+    with pytest.raises(ValueError, match="noise"):
+        function([0, 1], 3, 1.0, noise="gaussian")
+
+
+@pytest.mark.parametrize("function", [algorithm_2_batch, algorithm_3])
+def test_even_arity_refused_for_subtraction(function: object) -> None:
+    assert callable(function)
+    with pytest.raises(ValueError, match="arity"):
+        function([0, 1], 4, 1.0)
+
+
+def test_online_counter_bad_inputs() -> None:
+    with pytest.raises(ValueError, match="arity"):
+        OnlineCounter(4, 1.0, 10)
+    with pytest.raises(ValueError, match="arity"):
+        OnlineCounter(1, 1.0, 10)
+    with pytest.raises(ValueError, match="horizon"):
+        OnlineCounter(3, 1.0, 0)
+    with pytest.raises(ValueError, match="epsilon"):
+        OnlineCounter(3, 0.0, 10)
+    with pytest.raises(ValueError, match="noise"):
+        OnlineCounter(3, 1.0, 10, noise="gaussian")
+    counter = OnlineCounter(3, 1.0, 2, rng=0)
+    with pytest.raises(ValueError, match="stream"):
+        counter.step(2)
+    with pytest.raises(ValueError, match="stream"):
+        counter.step(0.5)
+    counter.step(1)
+    counter.step(True)
+    with pytest.raises(ValueError, match="horizon"):
+        counter.step(0)
+
+
+def test_online_laplace_draws_equal_one_block_in_first_use_order() -> None:
+    arity, horizon, epsilon, seed = 3, 40, 0.5, 11
+    walks = _walks(arity, horizon)
+    order: dict[int, int] = {}
+    for walk in walks:
+        for p in walk:
+            order.setdefault(p, len(order))
+    height = height_for_horizon(arity, horizon, offset=True)
+    block = np.random.default_rng(seed).laplace(0.0, height / epsilon, len(order))
+    expected = []
+    for walk in walks:
+        noise = 0.0
+        for p in walk:
+            noise = noise + float(block[order[p]])
+        expected.append(noise)
+    got = OnlineCounter(arity, epsilon, horizon, rng=seed).run([0] * horizon)
+    assert got == expected
+
+
+def test_noise_from_values_replicate_axis() -> None:
+    arity, horizon = 5, 30
+    mask = algorithm_2_used_indices(arity, horizon)
+    values = np.random.default_rng(0).standard_normal((mask.size, 3))
+    together = kary.algorithm_2_noise_from_values(values, arity, horizon)
+    for column in range(3):
+        alone = kary.algorithm_2_noise_from_values(values[:, column], arity, horizon)
+        assert np.array_equal(together[:, column], alone)
+    walks = _walks(arity, horizon)
+    expected = [sum(values[p, 0] for p in walk) for walk in walks]
+    assert np.allclose(together[:, 0], expected, rtol=0, atol=1e-12)

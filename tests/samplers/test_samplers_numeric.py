@@ -1,0 +1,172 @@
+"""Fast numpy samplers (reference.samplers.fast) against the certified pmfs, and the rigour of the
+statistical machinery of reference.samplers.checks.
+
+Statistical tests are seeded; each has false-alarm probability <= 1e-9 and this file runs 14 of them
+(total <= 1.4e-8). The tests that a wrong distribution is *rejected* use fixed seeds and deviations so large
+that the verdict is not in doubt.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from scipy import special, stats
+
+from reference.samplers import fast as ns
+from reference.samplers import checks as sc
+
+
+@pytest.mark.parametrize(
+    ("kind", "parameter"),
+    [
+        ("discrete_laplace", "1"),
+        ("discrete_laplace", "1/3"),
+        ("discrete_laplace", "17/2"),
+        ("discrete_gaussian", "1/4"),
+        ("discrete_gaussian", "1"),
+        ("discrete_gaussian", "10"),
+    ],
+)
+def test_numeric_samplers_fit_their_pmf(kind: str, parameter: str) -> None:
+    fit = sc.check_fit(kind, "numeric", parameter, samples=100_000, seed=21)
+    assert fit.passed, fit.describe()
+    moments = sc.check_moments(kind, "numeric", parameter, samples=100_000, seed=22)
+    assert moments.passed, moments.describe()
+
+
+@pytest.mark.parametrize("scale", ["1", "5/2"])
+def test_numeric_laplace_fits(scale: str) -> None:
+    check = sc.check_laplace_fit(scale, samples=50_000, seed=4)
+    assert check.passed, check.describe()
+
+
+def test_wrong_distributions_are_rejected() -> None:
+    values = ns.discrete_laplace(1, 20_000, 5)
+    assert not sc.fit_to_distribution(values, "discrete_laplace", "6/5").passed
+    assert not sc.moments_of_distribution(values, "discrete_laplace", "3/2").passed
+    gaussian = ns.discrete_gaussian(2, 20_000, 6)
+    assert not sc.fit_to_distribution(gaussian, "discrete_gaussian", "9/5").passed
+    assert not sc.moments_of_distribution(gaussian + 1, "discrete_gaussian", 2).passed  # shifted mean
+    # a single impossible-looking value: 40 is ~1e-175 likely under N_Z(0, 2)
+    assert not sc.fit_to_distribution(np.append(gaussian, 40), "discrete_gaussian", 2).passed
+
+
+def test_draw_order_discrete_laplace() -> None:
+    """Documented: all of G1 = geometric(p, n), then all of G2, p = 1 - exp(-1/t); result G1 - G2."""
+    t = 2.5
+    expected_gen = np.random.default_rng(8)
+    p = 1.0 - math.exp(-1.0 / t)
+    first, second = expected_gen.geometric(p, 1000), expected_gen.geometric(p, 1000)
+    np.testing.assert_array_equal(ns.discrete_laplace("5/2", 1000, 8), first - second)
+
+
+def test_draw_order_discrete_gaussian() -> None:
+    """Re-implements the documented draw order from the docstring and compares bit for bit."""
+    s2, size = 3.0, 500
+    gen = np.random.default_rng(9)
+    t = math.floor(math.sqrt(s2)) + 1
+    p = -math.expm1(-1.0 / t)
+    out: list[int] = []
+    while len(out) < size:
+        needed = size - len(out)
+        n = math.ceil(needed / ns.ACCEPTANCE_FLOOR) + 8
+        y = gen.geometric(p, n) - gen.geometric(p, n)
+        u = gen.random(n)
+        keep = [int(v) for v, w in zip(y, u) if w < math.exp(-((abs(v) - s2 / t) ** 2) / (2 * s2))]
+        out.extend(keep[:needed])
+    np.testing.assert_array_equal(ns.discrete_gaussian(3, size, 9), np.array(out))
+
+
+def test_reproducible_with_seed_and_generator() -> None:
+    for sampler in (ns.discrete_laplace, ns.discrete_gaussian, ns.laplace):
+        a = sampler(2, 300, 17)
+        b = sampler(2, 300, np.random.default_rng(17))
+        np.testing.assert_array_equal(a, b)
+        assert not np.array_equal(a, sampler(2, 300, 18))
+
+
+def test_shapes_and_types() -> None:
+    assert ns.discrete_gaussian(1, 0, 0).shape == (0,)
+    assert ns.discrete_gaussian(Fraction(1, 3), 10, 0).dtype == np.int64
+    assert ns.discrete_laplace("1/2", 10, 0).dtype == np.int64
+    assert ns.laplace(1, 10, 0).dtype == np.float64
+    # tiny σ²: exp(-x²/(2σ²)) underflows to 0 for x != 0, so every draw is 0 (exactly as likely as 1 - 1e-21)
+    assert not np.any(ns.discrete_gaussian("1/100", 1000, 0))
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "name"),
+    [
+        (lambda: ns.discrete_gaussian(0, 5), ValueError, "sigma_squared"),
+        (lambda: ns.discrete_gaussian(-1.0, 5), ValueError, "sigma_squared"),
+        (lambda: ns.discrete_gaussian(float("nan"), 5), ValueError, "sigma_squared"),
+        (lambda: ns.discrete_gaussian(1e30, 5), ValueError, "sigma_squared"),
+        (lambda: ns.discrete_laplace(0, 5), ValueError, "scale"),
+        (lambda: ns.discrete_laplace(1e13, 5), ValueError, "scale"),
+        (lambda: ns.laplace(-2, 5), ValueError, "scale"),
+        (lambda: ns.discrete_laplace(1, -1), ValueError, "size"),
+        (lambda: ns.discrete_laplace(1, 2.0), TypeError, "size"),
+        (lambda: ns.discrete_gaussian(1, 5, rng=1.5), TypeError, "rng"),
+        (lambda: sc.check_fit("gaussian", "exact", 1), ValueError, "kind"),
+        (lambda: sc.check_fit("discrete_gaussian", "fast", 1), ValueError, "layer"),
+        (lambda: sc.check_fit("discrete_gaussian", "exact", 1, alpha=2.0), ValueError, "alpha"),
+    ],
+)
+def test_bad_inputs_name_the_parameter(call: object, error: type[Exception], name: str) -> None:
+    with pytest.raises(error, match=name):
+        call()  # type: ignore[operator]
+
+
+# ------------------------------------------------------------------------------------------------ rigour
+
+
+def _exact_multinomial_tail(samples: int, probabilities: tuple[float, float, float], threshold: float) -> float:
+    """P[Pearson X² >= threshold] for a 3-cell multinomial, by enumerating every outcome."""
+    p = np.array(probabilities)
+    expected = samples * p
+    total = 0.0
+    for a in range(samples + 1):
+        b = np.arange(samples - a + 1)
+        c = samples - a - b
+        log_pmf = (
+            special.gammaln(samples + 1)
+            - special.gammaln(a + 1)
+            - special.gammaln(b + 1)
+            - special.gammaln(c + 1)
+            + a * math.log(p[0])
+            + b * math.log(p[1])
+            + c * math.log(p[2])
+        )
+        x2 = (a - expected[0]) ** 2 / expected[0] + (b - expected[1]) ** 2 / expected[1]
+        x2 = x2 + (c - expected[2]) ** 2 / expected[2]
+        total += float(np.exp(log_pmf[x2 >= threshold]).sum())
+    return total
+
+
+@pytest.mark.parametrize("threshold", [20.0, 41.44653167389282, 60.0])
+def test_pearson_bound_is_an_upper_bound(threshold: float) -> None:
+    probabilities = (0.45, 0.45, 0.1)
+    exact = _exact_multinomial_tail(600, probabilities, threshold)
+    bound = sc.pearson_tail_bound([600 * q for q in probabilities], threshold, 600)
+    assert exact <= bound
+
+
+def test_chi_square_approximation_understates_far_tail() -> None:
+    """The reason the checks do not use the chi-square p-value: at the 1e-9 quantile of chi-square(2) the exact
+    multinomial tail is several times larger (expected counts 270, 270, 60)."""
+    threshold = float(stats.chi2.isf(1e-9, 2))
+    assert _exact_multinomial_tail(600, (0.45, 0.45, 0.1), threshold) > 3e-9
+
+
+def test_chernoff_bound_against_exact_binomial() -> None:
+    """The Chernoff bound used for moments is an upper bound on an exactly known tail (Bernoulli sums)."""
+    weights = np.array([0.0, 1.0])
+    logs = np.log(np.array([0.7, 0.3]))
+    for observed in (350.0, 380.0, 250.0):
+        upper = observed >= 300
+        bound = sc._chernoff(observed, 1000, weights, logs, upper)
+        exact = stats.binom.sf(observed - 1, 1000, 0.3) if upper else stats.binom.cdf(observed, 1000, 0.3)
+        assert exact <= bound <= 1.0
