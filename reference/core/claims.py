@@ -1,9 +1,15 @@
 """The claims registry: every checkable statement of the papers, with a check that computes its status.
 
 A claim's status is never written by hand. Each :class:`Claim` carries a ``check`` callable; the status shown
-in the report is whatever that callable returns when it is run. Checks use the helpers :func:`holds_for_all`
+in the report is whatever that callable returns when it is run. Checks use the helpers :func:`proved_by`
 (proof programs), :func:`exhaustive` (finite ranges, names the smallest counterexample) and friends, so that
 the verdict follows from a computed boolean, not from a literal.
+
+Each claim is linked to the code it speaks about: ``implements`` names the functions or classes (dotted paths)
+that implement the statement, and ``proof`` names the proof program (a :func:`~reference.core.proof_links.proves`
+function) that establishes it. A claim whose method is "proof for all parameters" must name its program, and
+:func:`run_claim` turns its outcome into "check crashed" unless that program ran during the check; "proved" is
+refused to every other method.
 """
 
 from __future__ import annotations
@@ -16,12 +22,13 @@ from enum import Enum
 from typing import TypeVar
 
 from reference.core.proof import ProofFailure, ProofRecord
+from reference.core.proof_links import programs_run
 
 T = TypeVar("T")
 
 
 class Status(Enum):
-    """The computed status of a claim (SPEC section 8)."""
+    """The computed status of a claim."""
 
     PROVED = "proved"
     VERIFIED = "verified"
@@ -61,6 +68,16 @@ class Claim:
     method: Method
     check: Callable[[Budget], Outcome]
     note: str = ""
+    #: Dotted paths of the functions or classes that implement the statement (resolved by the link test).
+    implements: tuple[str, ...] = ()
+    #: Dotted path of the proof program that establishes the statement; required for method PROOF.
+    proof: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.implements and self.method is not Method.NONE:
+            raise ValueError(f"{self.paper} {self.number}: name the code that implements the statement (implements=)")
+        if self.method is Method.PROOF and self.proof is None:
+            raise ValueError(f"{self.paper} {self.number}: method {self.method.value!r} needs its proof program (proof=)")
 
 
 @dataclass(frozen=True)
@@ -86,12 +103,28 @@ class Result:
 def run_claim(claim: Claim, budget: Budget) -> Result:
     """Run one check. A crash is reported as ``ERROR`` with the exception, never as a verdict."""
     start = time.perf_counter()
-    try:
-        outcome = claim.check(budget)
-    except Exception as exc:  # a crashing check must not take the report down, nor pass silently
-        last = traceback.format_exception_only(type(exc), exc)[-1].strip()
-        outcome = Outcome(Status.ERROR, f"the check raised {last}")
-    return Result(claim, outcome, time.perf_counter() - start)
+    with programs_run() as ran:
+        try:
+            outcome = claim.check(budget)
+        except Exception as exc:  # a crashing check must not take the report down, nor pass silently
+            last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+            outcome = Outcome(Status.ERROR, f"the check raised {last}")
+    return Result(claim, _enforce_method(claim, outcome, ran), time.perf_counter() - start)
+
+
+def _enforce_method(claim: Claim, outcome: Outcome, ran: Sequence[str]) -> Outcome:
+    """Refuse a status the claim's method cannot give: "proved" needs the named proof program to have run."""
+    if outcome.status is Status.ERROR:
+        return outcome
+    if outcome.status is Status.PROVED and claim.method is not Method.PROOF:
+        return Outcome(Status.ERROR, f"the check returned 'proved' but the method is {claim.method.value!r}")
+    if claim.method is Method.PROOF and claim.proof not in ran:
+        programs = ", ".join(ran) or "none"
+        return Outcome(
+            Status.ERROR,
+            f"the method is {claim.method.value!r} but its program {claim.proof} did not run (ran: {programs})",
+        )
+    return outcome
 
 
 # --- helpers that turn computations into outcomes ---------------------------------------------------------

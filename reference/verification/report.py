@@ -11,26 +11,25 @@ import json
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from reference.verification.completeness import coverage
 from reference.core.claims import Budget, Registry, Result, Status
+from reference.verification.completeness import coverage
+from reference.verification.links import link_errors, proof_programs
 
 PAPERS = {
     "CIP": "Dharangutte, Gao, Gong, Wang — Differentially Private Range Queries with Correlated Input Perturbation",
-    "KARY": "Andersson, Pagh, Steiner, Torkamani — Count on Your Elders: Laplace vs Gaussian Noise (so far: §1 "
-    "constants, §5 and Appendix A; the mechanisms come with issue 4)",
-    "TDA": "Boninsegna — InfTDA: A Simple TopDown Mechanism for Hierarchical Differentially Private Counting Queries "
-    "(so far: the privacy accounting; the mechanism comes with issue 5)",
+    "KARY": "Andersson, Pagh, Steiner, Torkamani — Count on Your Elders: Laplace vs Gaussian Noise",
+    "TDA": "Boninsegna — InfTDA: A Simple TopDown Mechanism for Hierarchical Differentially Private Counting Queries",
 }
 
 STATUS_ORDER = [Status.PROVED, Status.VERIFIED, Status.REFUTED, Status.NOT_CHECKABLE, Status.ERROR]
 
 
 def build_registry() -> Registry:
-    """Every registered claim, paper by paper."""
+    """Every registered claim, paper by paper (each paper package's ``claims`` assembles its own)."""
     from reference.cip.claims import cip_claims
     from reference.kary.claims import kary_claims
     from reference.tda.claims import tda_claims
@@ -82,14 +81,20 @@ def _md_escape(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def markdown_report(results: list[Result], plots: list[tuple[str, str]], seconds: float, budget: Budget) -> str:
-    """The Markdown report."""
+def markdown_report(
+    results: list[Result],
+    plots: list[tuple[str, str]],
+    seconds: float,
+    budget: Budget,
+    links: Sequence[str] = (),
+) -> str:
+    """The Markdown report; ``links`` are the broken statement ↔ code ↔ proof links (none when all resolve)."""
     counts = _counts(results)
     out = [
         "# `reference` — verification report",
         "",
         "Every statement below was checked by running a computation, in this run; no status is typed in by hand.",
-        "Methods: **proof for all parameters** (a program in `proofs/` that establishes the statement for every",
+        "Methods: **proof for all parameters** (a proof program, `reference/<paper>/proofs/`, that establishes the statement for every",
         "parameter value: exact base case plus symbolic induction step, symbolic sums, or certified inequalities);",
         "**exhaustive up to a bound** (every case up to the stated size, exact arithmetic); **statistical** (seeded",
         "tests with a stated false-alarm probability); **certified numeric** (ball arithmetic with rigorous error",
@@ -117,6 +122,8 @@ def markdown_report(results: list[Result], plots: list[tuple[str, str]], seconds
             out.append(f"- {paper}: {len(found.found)} found in {found.source}; MISSING: {', '.join(found.missing)}")
         else:
             out.append(f"- {paper}: {len(found.found)} found in {found.source}; every one has an entry")
+    out += ["", "Links (each entry's code and proof program, resolved and matched against the program's statements):", ""]
+    out += [f"- BROKEN: {error}" for error in links] or ["- every entry's links resolve"]
     refuted = [r for r in results if r.outcome.status is Status.REFUTED]
     if refuted:
         out += ["", "## What the checks refute", ""]
@@ -146,7 +153,11 @@ def markdown_report(results: list[Result], plots: list[tuple[str, str]], seconds
                 f"**How checked.** {r.claim.method.value}. {r.claim.note}".rstrip(),
                 "",
                 f"**Found.** {r.outcome.detail}",
+                "",
+                "**Code.** " + (", ".join(f"`{name}`" for name in r.claim.implements) or "none (a statement about all algorithms)"),
             ]
+            if r.claim.proof:
+                out += ["", f"**Proof program.** `{r.claim.proof}`"]
             if r.outcome.counterexample:
                 out += ["", f"**Smallest counterexample.** {r.outcome.counterexample}"]
             if r.outcome.corrected:
@@ -177,6 +188,8 @@ def results_json(results: list[Result]) -> list[dict[str, Any]]:
             "counterexample": r.outcome.counterexample,
             "corrected": r.outcome.corrected,
             "seconds": round(r.seconds, 3),
+            "implements": list(r.claim.implements),
+            "proof": r.claim.proof,
         }
         for r in results
     ]
@@ -196,11 +209,14 @@ def run_report(out_dir: str = "reference-report", quick: bool = False, progress:
         if progress:
             print(line, file=sys.stderr, flush=True)
 
-    results = run_registry(build_registry(), budget, say)
+    registry = build_registry()
+    links = link_errors(registry.claims, proof_programs())
+    results = run_registry(registry, budget, say)
     say("plots ...")
     plots = make_plots(directory, budget)
     seconds = time.perf_counter() - start
-    (directory / "report.md").write_text(markdown_report(results, plots, seconds, budget), encoding="utf-8")
+    markdown = markdown_report(results, plots, seconds, budget, links)
+    (directory / "report.md").write_text(markdown, encoding="utf-8")
     (directory / "claims.json").write_text(json.dumps(results_json(results), indent=2) + "\n", encoding="utf-8")
     if progress:
         print(terminal_table(results))

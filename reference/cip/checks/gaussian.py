@@ -15,15 +15,23 @@ anyway (it is cheap) rather than assuming it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 from flint import arb
 
-from reference.core.validate import check_depth, check_positive_int, fraction_text, positive_fraction
+from reference.cip.sensitivity import cascade_sensitivity_squared
 from reference.core.certified import CertifiedReal, working_precision
 from reference.core.certified import ball as _ball
+from reference.core.validate import check_depth, check_positive_int, positive_fraction
+from reference.privacy.formula_search import (
+    PRECISION,
+    FormulaSearch,
+    exact_text,
+    log_grid,
+    outside_grids,
+    search_formula,
+)
 from reference.privacy.gaussian import (
     FINE_TOLERANCE,
     gaussian_delta,
@@ -31,33 +39,6 @@ from reference.privacy.gaussian import (
     sigma_theorem_3_8,
     sigma_theorem_3_9,
 )
-from reference.cip.sensitivity import cascade_sensitivity_squared
-
-#: Working precision for the formula enclosures below (far more than the 80-bit relative accuracy needed).
-_PRECISION = 192
-
-
-def _text(value: Fraction) -> str:
-    """A short exact form for messages: p/q, or a power of ten as 1e-k."""
-    zeros = len(str(value.denominator)) - 1
-    if value.numerator == 1 and zeros > 3 and 10**zeros == value.denominator:
-        return f"1e-{zeros}"
-    return fraction_text(value)
-
-
-def _log_grid(low_exponent: int, high_exponent: int, count: int) -> tuple[Fraction, ...]:
-    """``count`` exact decimals 10**x, x evenly spaced in [low_exponent, high_exponent], both ends included.
-
-    Interior points are rounded to two significant digits so that they are short exact rationals.
-    """
-    count = check_positive_int(count, "grid_size", minimum=2)
-    points = {Fraction(10) ** low_exponent, Fraction(10) ** high_exponent}
-    for step in range(1, count - 1):
-        exponent = low_exponent + (high_exponent - low_exponent) * step / (count - 1)
-        # two significant digits of 10**exponent; the float only chooses a grid point, it is not a result
-        points.add(Fraction(f"{10.0**exponent:.1e}"))
-    return tuple(sorted(points))
-
 
 # ------------------------------------------------------------------------------------------- (1) in range
 
@@ -100,12 +81,12 @@ class PaperSigmaSufficiency:
         low, high = self.smallest_ratio, self.largest_ratio
         verdict = "all hold" if self.all_hold else f"{len(self.failures)} FAIL"
         return (
-            f"{self.points_checked} points (ε ∈ [{_text(min(self.epsilons))}, {_text(max(self.epsilons))}], "
-            f"δ ∈ [{_text(min(self.deltas))}, {_text(max(self.deltas))}], depths {self.depths[0]}..{self.depths[-1]}): "
+            f"{self.points_checked} points (ε ∈ [{exact_text(min(self.epsilons))}, {exact_text(max(self.epsilons))}], "
+            f"δ ∈ [{exact_text(min(self.deltas))}, {exact_text(max(self.deltas))}], depths {self.depths[0]}..{self.depths[-1]}): "
             f"{verdict} (Arb upper bound of δ(ε) at the paper's σ <= δ); Theorem 3.9 "
             f"{'agrees' if self.all_theorem_3_8_agree else 'DISAGREES'} with Theorem 3.8 at max diag C⁻¹ = "
-            f"1 + depth/3; sigma_paper/sigma_exact from {low.ratio.decimal(15)} (ε={_text(low.epsilon)}, "
-            f"δ={_text(low.delta)}) to {high.ratio.decimal(15)} (ε={_text(high.epsilon)}, δ={_text(high.delta)})."
+            f"1 + depth/3; sigma_paper/sigma_exact from {low.ratio.decimal(15)} (ε={exact_text(low.epsilon)}, "
+            f"δ={exact_text(low.delta)}) to {high.ratio.decimal(15)} (ε={exact_text(high.epsilon)}, δ={exact_text(high.delta)})."
         )
 
 
@@ -117,8 +98,8 @@ def paper_sigma_sufficiency(grid_size: int = 6, max_depth: int = 20) -> PaperSig
     """
     size = check_positive_int(grid_size, "grid_size", minimum=2)
     top = check_depth(max_depth, "max_depth")
-    epsilons = _log_grid(-3, 0, size)
-    deltas = tuple(sorted(set(_log_grid(-12, 0, size)[:-1]) | {Fraction(1, 2)}))
+    epsilons = log_grid(-3, 0, size)
+    deltas = tuple(sorted(set(log_grid(-12, 0, size)[:-1]) | {Fraction(1, 2)}))
     depths = tuple(range(top + 1))
     points: list[PaperSigmaPoint] = []
     for depth in depths:
@@ -151,162 +132,27 @@ def paper_sigma_sufficiency(grid_size: int = 6, max_depth: int = 20) -> PaperSig
 # ------------------------------------------------------------------------------------- (2), (3) outside
 
 
-@dataclass(frozen=True)
-class FormulaPoint:
-    """A σ formula evaluated at one (ε, δ): its σ enclosure and the certified verdict."""
-
-    epsilon: Fraction
-    delta: Fraction
-    sigma: CertifiedReal
-    delta_at_sigma: CertifiedReal  # δ(ε) at sigma.upper when it fails, at sigma.lower otherwise
-    verdict: str  # "holds", "fails" or "undecided"
 
 
-@dataclass(frozen=True)
-class FormulaSearch:
-    """Where a closed-form σ stops giving (ε, δ)-DP, searched on a grid beyond its theorem's range.
-
-    For each grid δ, ``thresholds[i]`` is ``(holds_at, fails_at)`` or None: the smallest grid ε at which the
-    formula fails for ``deltas[i]``, refined by exact bisection against the largest smaller grid ε where it
-    holds, so the formula is certified to hold at ``holds_at`` and to fail at ``fails_at`` (None if it holds
-    on the whole ε grid). ``smallest_counterexample`` is the certified failure with the smallest ε found.
-    ``safe_epsilon`` is the largest grid ε such that the formula holds at every grid point with a smaller or
-    equal ε (all grid δ). No monotonicity in ε is assumed: ``failures`` counts every failing grid point.
-    """
-
-    formula: str
-    stated_range: str
-    sensitivity_squared: Fraction
-    epsilons: tuple[Fraction, ...]
-    deltas: tuple[Fraction, ...]
-    points_checked: int
-    failures: int
-    undecided: int
-    thresholds: tuple[tuple[Fraction, Fraction] | None, ...]
-    smallest_counterexample: FormulaPoint | None
-    safe_epsilon: Fraction | None
-
-    def describe(self) -> str:
-        """One paragraph of evidence for the report."""
-        head = f"{self.formula} (stated for {self.stated_range}) on {self.points_checked} grid points: "
-        point = self.smallest_counterexample
-        if point is None:
-            return head + "no certified failure found on the grid."
-        by_delta = ", ".join(
-            f"δ={_text(d)}: ε≈{float(t[1]):.4f}" for d, t in zip(self.deltas, self.thresholds) if t is not None
-        )
-        safe = "none" if self.safe_epsilon is None else f"{float(self.safe_epsilon):.4f}"
-        return (
-            head + f"{self.failures} certified failures. Smallest counterexample found: ε={_text(point.epsilon)} "
-            f"(≈{float(point.epsilon):.6f}), δ={_text(point.delta)}, where δ(ε) at the formula's σ is "
-            f"{point.delta_at_sigma.decimal(15)} > δ. The formula holds at every grid point with ε <= {safe} "
-            f"(all grid δ, including δ > 1/2). Failure thresholds by δ: {by_delta}."
-        )
 
 
-SigmaFormula = Callable[[Fraction, Fraction, Fraction], CertifiedReal]
 
 
 def _theorem_3_8_formula(epsilon: Fraction, delta: Fraction, diagonal: Fraction) -> CertifiedReal:
     """The printed Theorem 3.8 formula sqrt(2 D log(2/δ))/ε, evaluated for ANY ε, δ (no range check)."""
-    with working_precision(_PRECISION):
+    with working_precision(PRECISION):
         ball = (2 * _ball(diagonal) * (2 / _ball(delta)).log()).sqrt() / _ball(epsilon)
     return CertifiedReal.from_arb(ball)
 
 
-def _classical_formula(epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction) -> CertifiedReal:
-    """The classical formula Δ sqrt(2 log(1.25/δ))/ε, evaluated for ANY ε, δ (no range check)."""
-    with working_precision(_PRECISION):
-        ball = (2 * _ball(sensitivity_squared) * (_ball(Fraction(5, 4)) / _ball(delta)).log()).sqrt()
-        ball = ball / _ball(epsilon)
-    return CertifiedReal.from_arb(ball)
 
 
-def _evaluate(formula: SigmaFormula, epsilon: Fraction, delta: Fraction, d2: Fraction) -> FormulaPoint:
-    sigma = formula(epsilon, delta, d2)
-    at_upper = gaussian_delta(epsilon, sigma.upper, d2)
-    if at_upper.certainly_gt(delta):
-        return FormulaPoint(epsilon, delta, sigma, at_upper, "fails")
-    at_lower = gaussian_delta(epsilon, sigma.lower, d2)
-    if at_lower.certainly_le(delta):
-        return FormulaPoint(epsilon, delta, sigma, at_lower, "holds")
-    return FormulaPoint(epsilon, delta, sigma, at_lower, "undecided")
 
 
-def _refine(
-    formula: SigmaFormula, delta: Fraction, low: Fraction, high: Fraction, d2: Fraction, refine_to: Fraction
-) -> tuple[Fraction, Fraction, FormulaPoint]:
-    """Bisect ε in [low, high] (formula holds at low, fails at high) down to width ``refine_to``."""
-    failing = _evaluate(formula, high, delta, d2)
-    while high - low > refine_to:
-        middle = (low + high) / 2
-        point = _evaluate(formula, middle, delta, d2)
-        if point.verdict == "undecided":
-            break
-        if point.verdict == "holds":
-            low = middle
-        else:
-            high, failing = middle, point
-    return low, high, failing
 
 
-def _search(
-    formula: SigmaFormula,
-    name: str,
-    stated_range: str,
-    epsilons: Sequence[Fraction],
-    deltas: Sequence[Fraction],
-    sensitivity_squared: Fraction,
-    refine_to: Fraction,
-) -> FormulaSearch:
-    grid = {(e, d): _evaluate(formula, e, d, sensitivity_squared) for e in epsilons for d in deltas}
-    thresholds: list[tuple[Fraction, Fraction] | None] = []
-    counterexamples: list[FormulaPoint] = []
-    for delta in deltas:
-        failing = [e for e in epsilons if grid[e, delta].verdict == "fails"]
-        if not failing:
-            thresholds.append(None)
-            continue
-        first = min(failing)
-        holding = [e for e in epsilons if e < first and grid[e, delta].verdict == "holds"]
-        if holding:
-            low, high, point = _refine(formula, delta, max(holding), first, sensitivity_squared, refine_to)
-            thresholds.append((low, high))
-            counterexamples.append(point)
-        else:
-            thresholds.append(None)
-            counterexamples.append(grid[first, delta])
-    safe = None
-    for epsilon in sorted(epsilons):
-        if any(grid[epsilon, d].verdict != "holds" for d in deltas):
-            break
-        safe = epsilon
-    return FormulaSearch(
-        formula=name,
-        stated_range=stated_range,
-        sensitivity_squared=sensitivity_squared,
-        epsilons=tuple(epsilons),
-        deltas=tuple(deltas),
-        points_checked=len(grid),
-        failures=sum(1 for point in grid.values() if point.verdict == "fails"),
-        undecided=sum(1 for point in grid.values() if point.verdict == "undecided"),
-        thresholds=tuple(thresholds),
-        smallest_counterexample=min(counterexamples, key=lambda p: (p.epsilon, p.delta), default=None),
-        safe_epsilon=safe,
-    )
 
 
-def _outside_grids(grid_size: int, low: Fraction) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
-    """The ε grid: ``low`` to 16 in steps of 15/(4 grid_size) (plus 1/100, 1/10, 1 when ``low`` < 1); the δ
-    grid: 1e-12 .. 1e-1 (log-spaced) and 1/2, 0.6, 0.75, 0.9, 0.99, 0.999."""
-    size = check_positive_int(grid_size, "grid_size", minimum=2)
-    step = Fraction(15, 4 * size)
-    above = {low + step * i for i in range(int((16 - low) / step) + 1)}
-    below = set(_log_grid(-2, 0, 3)) if low < 1 else set()
-    epsilons = tuple(sorted(e for e in above | below if e >= low))
-    small = _log_grid(-12, -1, max(2, size // 2))
-    large = tuple(Fraction(text) for text in ("1/2", "0.6", "0.75", "0.9", "0.99", "0.999"))
-    return epsilons, tuple(sorted(set(small) | set(large)))
 
 
 def theorem_3_8_outside_range(grid_size: int = 8, sensitivity_squared: object = 1) -> FormulaSearch:
@@ -316,8 +162,8 @@ def theorem_3_8_outside_range(grid_size: int = 8, sensitivity_squared: object = 
     By scale invariance the answer does not depend on D = ``sensitivity_squared`` (default 1).
     """
     d2 = positive_fraction(sensitivity_squared, "sensitivity_squared")
-    epsilons, deltas = _outside_grids(grid_size, Fraction(1, 100))
-    return _search(
+    epsilons, deltas = outside_grids(grid_size, Fraction(1, 100))
+    return search_formula(
         _theorem_3_8_formula,
         "CIP Theorem 3.8",
         "epsilon in (0, 1], delta in (0, 1/2]",
@@ -328,19 +174,6 @@ def theorem_3_8_outside_range(grid_size: int = 8, sensitivity_squared: object = 
     )
 
 
-def classical_outside_range(grid_size: int = 8, sensitivity_squared: object = 1) -> FormulaSearch:
-    """Does the classical σ = Δ sqrt(2 log(1.25/δ))/ε still give (ε, δ)-DP for ε >= 1 (any δ ∈ (0, 1))?"""
-    d2 = positive_fraction(sensitivity_squared, "sensitivity_squared")
-    epsilons, deltas = _outside_grids(grid_size, Fraction(1))
-    return _search(
-        _classical_formula,
-        "classical Gaussian mechanism (Dwork & Roth A.1)",
-        "epsilon in (0, 1)",
-        epsilons,
-        deltas,
-        d2,
-        Fraction(1, 10**6),
-    )
 
 
 # ---------------------------------------------------------------------------------- proof of Theorem 3.8
@@ -387,12 +220,12 @@ class ProofAudit:
 def theorem_3_8_proof_audit(grid_size: int = 6) -> ProofAudit:
     """Evaluate, with certified enclosures, each bound the printed proof of Theorem 3.8 could rely on."""
     size = check_positive_int(grid_size, "grid_size", minimum=2)
-    epsilons = _log_grid(-3, 0, size)
-    deltas = tuple(sorted(set(_log_grid(-12, 0, size)[:-1]) | {Fraction(1, 2)}))
+    epsilons = log_grid(-3, 0, size)
+    deltas = tuple(sorted(set(log_grid(-12, 0, size)[:-1]) | {Fraction(1, 2)}))
     points = []
     for epsilon in epsilons:
         for delta in deltas:
-            with working_precision(_PRECISION):
+            with working_precision(PRECISION):
                 big_l = (2 / _ball(delta)).log()
                 root = (2 * big_l).sqrt()
                 x = root - _ball(epsilon) / (2 * root)

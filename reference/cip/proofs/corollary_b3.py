@@ -19,12 +19,14 @@ from fractions import Fraction
 
 import sympy as sp
 
-from reference.core.proof import ProofRecord, print_record
 from reference.cip.proofs.common import PAPER, SANITY, is_zero
+from reference.core.proof import ProofRecord, print_record
+from reference.core.proof_links import proves
 
 STATEMENT = "For every depth j >= 0, every diagonal entry of C_j^-1 equals 1 + j/3."
 
 
+@proves("CIP", "Corollary B.3")
 def prove(claimed_slope: Fraction = Fraction(1, 3), sanity: bool = True) -> ProofRecord:
     """Prove Corollary B.3 for all j; the claim is ``1 + claimed_slope * j``. Raises ProofFailure on failure."""
     from reference.cip.proofs import lemma_b2 as cip_lemma_b2

@@ -41,8 +41,21 @@ from fractions import Fraction
 
 import sympy as sp
 
+from reference.cip.proofs.common import (
+    PAPER,
+    SANITY,
+    Block,
+    Exponent,
+    WordRewriter,
+    block_matmul,
+    blocks_equal,
+    definition_exponent,
+    fraction_matmul,
+    fraction_matrix,
+    off_diagonal_entry,
+)
 from reference.core.proof import ProofRecord, print_record
-from reference.cip.proofs.common import PAPER, SANITY, Block, Exponent, WordRewriter, block_matmul, blocks_equal, definition_exponent, fraction_matmul, fraction_matrix, off_diagonal_entry
+from reference.core.proof_links import proves
 
 STATEMENT = (
     "For every depth K >= 1: J_K C_K = C_K J_K = 2^-K J_K (row sums 2^-K, Prop. B.1(3)), J_K J_K = 2^K J_K, "
@@ -165,6 +178,7 @@ def _sanity(record: ProofRecord) -> None:
     record.step(SANITY + "row sums of C_depth are 2^-depth for depths 0..6", sums)
 
 
+@proves("CIP", "Lemma B.2")
 def prove(
     diagonal_coefficient: Fraction = Fraction(1, 3),
     off_diagonal_coefficient: Fraction = Fraction(2, 3),

@@ -41,8 +41,18 @@ from fractions import Fraction
 
 import sympy as sp
 
+from reference.cip.proofs.common import (
+    PAPER,
+    SANITY,
+    Expr,
+    definition_exponent,
+    entry_by_height,
+    is_zero,
+    off_diagonal_entry,
+    record_entry_formula,
+)
 from reference.core.proof import ProofRecord, print_record
-from reference.cip.proofs.common import PAPER, SANITY, Expr, definition_exponent, entry_by_height, is_zero, off_diagonal_entry, record_entry_formula
+from reference.core.proof_links import proves
 
 STATEMENT = "For every depth, the leaf noises of Algorithm 1 have covariance matrix σ² C_depth (Definition 3.1)."
 
@@ -85,6 +95,7 @@ P_COEFFICIENT = sp.Rational(1, 2)
 Q_COEFFICIENT = sp.sqrt(3) / 2
 
 
+@proves("CIP", "Algorithm 1", "Proposition 3.5", "Lemma B.4")
 def prove(
     parent_coefficient: Expr = P_COEFFICIENT,
     noise_coefficient: Expr = Q_COEFFICIENT,

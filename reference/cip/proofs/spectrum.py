@@ -37,8 +37,17 @@ from fractions import Fraction
 
 import sympy as sp
 
+from reference.cip.proofs.common import (
+    PAPER,
+    SANITY,
+    Expr,
+    definition_exponent,
+    is_zero,
+    off_diagonal_entry,
+    record_entry_formula,
+)
 from reference.core.proof import ProofRecord, print_record
-from reference.cip.proofs.common import PAPER, SANITY, Expr, definition_exponent, is_zero, off_diagonal_entry, record_entry_formula
+from reference.core.proof_links import proves
 
 STATEMENT = (
     "For every depth: C_depth has the Haar eigenbasis, eigenvalues 2^-depth (ones) and 3*2^-j (height j, "
@@ -48,6 +57,7 @@ STATEMENT = (
 )
 
 
+@proves("CIP", "Proposition B.1")
 def prove(sanity: bool = True) -> ProofRecord:
     """Prove the spectral facts above for all depths (raise ProofFailure if a step fails)."""
     from reference.cip.proofs.theorem_3_3 import record_row_sums

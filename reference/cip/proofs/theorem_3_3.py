@@ -26,8 +26,9 @@ from fractions import Fraction
 
 import sympy as sp
 
-from reference.core.proof import ProofRecord, print_record
 from reference.cip.proofs.common import PAPER, SANITY, Exponent, definition_exponent, is_zero, off_diagonal_entry
+from reference.core.proof import ProofRecord, print_record
+from reference.core.proof_links import proves
 
 STATEMENT = (
     "For every depth and every node of the tree, the sum of the leaf noises below it is N(0, σ²) when the "
@@ -61,6 +62,7 @@ def record_row_sums(record: ProofRecord, exponent: Exponent = definition_exponen
     )
 
 
+@proves("CIP", "Theorem 3.3")
 def prove(exponent: Exponent = definition_exponent, sanity: bool = True) -> ProofRecord:
     """Prove Theorem 3.3 for all depths (raise ProofFailure if a step fails)."""
     record = ProofRecord(PAPER, "Theorem 3.3 + Proposition B.1(3)", STATEMENT)

@@ -38,8 +38,9 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb
 
-from reference.core.proof import ProofRecord, print_record
 from reference.cip.proofs.common import PAPER, SANITY, WordRewriter, is_zero
+from reference.core.proof import ProofRecord, print_record
+from reference.core.proof_links import proves
 
 STATEMENT = (
     "For any positive definite C, ε ∈ (0, 1], δ ∈ (0, 1/2]: X + N(0, σ² C) is (ε, δ)-DP for add/remove "
@@ -92,6 +93,7 @@ def _chernoff(record: ProofRecord) -> None:
     )
 
 
+@proves("CIP", "Theorem 3.8")
 def prove(numerator_constant: int | Fraction = 2, sanity: bool = True) -> ProofRecord:
     """Prove Theorem 3.8 with σ² >= c Δ² log(2/δ)/ε², c = ``numerator_constant`` (2 in the paper)."""
     record = ProofRecord(PAPER, "Theorem 3.8", STATEMENT)

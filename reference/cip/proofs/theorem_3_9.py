@@ -15,8 +15,9 @@ from fractions import Fraction
 
 import sympy as sp
 
-from reference.core.proof import ProofRecord, print_record
 from reference.cip.proofs.common import PAPER, is_zero
+from reference.core.proof import ProofRecord, print_record
+from reference.core.proof_links import proves
 
 STATEMENT = (
     "For every depth (n = 2^depth), ε ∈ (0, 1], δ ∈ (0, 1/2]: X + N(0, σ² C_depth) is (ε, δ)-DP for add/remove "
@@ -24,6 +25,7 @@ STATEMENT = (
 )
 
 
+@proves("CIP", "Theorem 3.9")
 def prove(claimed_coefficient: Fraction = Fraction(2, 3)) -> ProofRecord:
     """Prove Theorem 3.9 from Theorem 3.8 and Corollary B.3 (raise ProofFailure if a step fails)."""
     from reference.cip.proofs import corollary_b3 as cip_corollary_b3

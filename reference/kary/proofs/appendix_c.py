@@ -16,6 +16,7 @@ from typing import Any
 import sympy as sp
 
 from reference.core.proof import ProofRecord, print_record
+from reference.core.proof_links import proves
 
 PAPER = "KARY"
 STATEMENT = (
@@ -31,6 +32,7 @@ def _closed(n: Any) -> Any:
     return k ** (n + 2) * n / (8 * (k - 1)) + k * (k**n - 1) * (k - 2) / (8 * (k - 1) ** 2)
 
 
+@proves("KARY", "Claim 1 (Appendix C)")
 def prove(claimed_excess: Any = None) -> ProofRecord:
     """Run the proof; ``claimed_excess`` (a sympy expression in k, h) replaces the derived excess term."""
     k, h = ARITY, HEIGHT

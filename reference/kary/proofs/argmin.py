@@ -37,9 +37,17 @@ from typing import Any
 import sympy as sp
 from flint import arb
 
-from reference.core.proof import ProofRecord, print_record
 from reference.core.certified import CertifiedReal, working_precision
-from reference.kary.constants import certified_argmin, certify_tail, get_family, huu_leading_constant, leading_constant_corollary_4_9, theorem_1_2_exponent
+from reference.core.proof import ProofRecord, print_record
+from reference.core.proof_links import proves
+from reference.kary.constants import (
+    certified_argmin,
+    certify_tail,
+    get_family,
+    huu_leading_constant,
+    leading_constant_corollary_4_9,
+    theorem_1_2_exponent,
+)
 
 PAPER = "KARY"
 
@@ -131,16 +139,19 @@ def prove_argmin(
     return record
 
 
+@proves("KARY", "Theorem 3.7 (constant)")
 def prove_theorem_3_7(claimed_argmin: int = 17) -> ProofRecord:
     """Theorem 3.7 and the sentence after it: (k − 1)/log2(k)³ is minimised at k = 17, ≈ 0.234."""
     return prove_argmin("theorem_3_7", claimed_argmin, claimed_value="0.234")
 
 
+@proves("KARY", "Corollary 4.9 (constant)")
 def prove_corollary_4_9(claimed_argmin: int = 19) -> ProofRecord:
     """Corollary 4.9: k(1 − 1/k²)/(2 log2(k)³) over odd k >= 3 is minimised at k = 19, giving 0.1236."""
     return prove_argmin("corollary_4_9", claimed_argmin, claimed_value="0.1236")
 
 
+@proves("KARY", "Corollary C.3 (constant)")
 def prove_corollary_c3(claimed_argmin: int = 20) -> ProofRecord:
     """Corollary C.3: k/(2 log2(k)³) over even k is minimised at k = 20 (its printed 0.1238 is a
     truncation, not a rounding, so it is not claimed here; see reference/kary/checks/constants.py)."""
@@ -187,6 +198,7 @@ def prove_huu_leading_constant() -> ProofRecord:
     return record
 
 
+@proves("KARY", "Theorem 1.2")
 def prove_proof_5_3(
     pure_bound: str = "0.124", approx_bound: str = "0.1349", ratio_bound: str = "0.92", arity: int = 19
 ) -> ProofRecord:

@@ -31,8 +31,9 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb
 
-from reference.core.proof import ProofRecord, print_record
 from reference.cip.proofs.common import SANITY, is_zero
+from reference.core.proof import ProofRecord, print_record
+from reference.core.proof_links import proves
 
 PAPER = "KARY"
 STATEMENT = (
@@ -119,6 +120,7 @@ def _taylor(record: ProofRecord, coefficient: sp.Expr) -> None:
     )
 
 
+@proves("KARY", "Corollary 5.7")
 def prove(claimed_limit: int | Fraction = 2, taylor_coefficient: Fraction = Fraction(1, 8), sanity: bool = True) -> ProofRecord:
     """Prove Corollary 5.7 (given Lemmas 5.5 and A.3) with the printed limit and Taylor coefficient."""
     record = ProofRecord(PAPER, "Corollary 5.7 / Proof 5.8", STATEMENT)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import sympy as sp
 
 from reference.core.proof import ProofRecord, print_record
+from reference.core.proof_links import proves
 
 PAPER = "KARY"
 SANITY = "SANITY CHECK (exact, small parameters): "
@@ -65,6 +66,7 @@ def geometric_sum_by_induction(record: ProofRecord, base: sp.Expr) -> sp.Expr:
     return closed
 
 
+@proves("KARY", "Lemma 3.5")
 def prove(claimed: sp.Expr | None = None, sanity: bool = True) -> ProofRecord:
     """Prove Lemma 3.5 for all k >= 2, h >= 1; ``claimed`` (in symbols k, h) defaults to the printed form."""
     record = ProofRecord(PAPER, "Lemma 3.5", STATEMENT)

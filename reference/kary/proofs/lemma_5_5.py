@@ -29,8 +29,9 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb, fmpq
 
-from reference.core.proof import ProofRecord, print_record
 from reference.cip.proofs.common import SANITY, is_zero
+from reference.core.proof import ProofRecord, print_record
+from reference.core.proof_links import proves
 
 PAPER = "KARY"
 STATEMENT = (
@@ -125,6 +126,7 @@ def _printed_range_remark(record: ProofRecord) -> None:
     )
 
 
+@proves("KARY", "Lemma 5.5")
 def prove(scale_constant: int | Fraction = 2, tanh_divisor: int | Fraction = 2, sanity: bool = True) -> ProofRecord:
     """Prove Lemma 5.5 (given Lemma 5.4) with a = sqrt(c L)(...) and the inequality with divisor κ."""
     record = ProofRecord(PAPER, "Lemma 5.5 / Proof 5.6", STATEMENT)

@@ -33,6 +33,7 @@ from typing import Any
 import sympy as sp
 
 from reference.core.proof import ProofRecord, print_record
+from reference.core.proof_links import proves
 
 PAPER = "TDA"
 STATEMENT = (
@@ -54,6 +55,7 @@ def _rational(value: Fraction | int) -> Expr:
     return sp.Rational(value.numerator, value.denominator)
 
 
+@proves("TDA", "Theorem 1 (privacy)")
 def prove(
     variance_factor: Fraction = Fraction(1),
     sensitivity_squared: Fraction | int = 2,

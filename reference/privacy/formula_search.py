@@ -1,0 +1,204 @@
+"""Where a closed-form Gaussian σ stops giving (ε, δ)-DP: a certified search beyond its theorem's range.
+
+A σ formula (a function of ε, δ and Δ² returning a certified enclosure) is evaluated on a grid of (ε, δ); every
+verdict comes from an Arb enclosure of the exact privacy profile δ(ε) (Balle & Wang 2018, Theorem 8) lying
+entirely on one side of the target δ:
+
+* the formula *holds* at (ε, δ) when the Arb upper bound of δ(ε) at the *lower* end of its σ enclosure is <= δ
+  (δ(ε) decreases in σ, so it then holds at the exact irrational σ too);
+* it *fails* when the Arb lower bound of δ(ε) at the *upper* end of the σ enclosure is > δ.
+
+The classical formula Δ sqrt(2 log(1.25/δ))/ε (Dwork & Roth, Theorem A.1) is searched here; paper-specific
+formulas (CIP Theorem 3.8) use the same search from their paper's package.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from reference.core.certified import CertifiedReal, working_precision
+from reference.core.certified import ball as _ball
+from reference.core.validate import check_positive_int, fraction_text, positive_fraction
+from reference.privacy.gaussian import gaussian_delta
+
+#: Working precision for the formula enclosures below (far more than the 80-bit relative accuracy needed).
+PRECISION = 192
+
+def exact_text(value: Fraction) -> str:
+    """A short exact form for messages: p/q, or a power of ten as 1e-k."""
+    zeros = len(str(value.denominator)) - 1
+    if value.numerator == 1 and zeros > 3 and 10**zeros == value.denominator:
+        return f"1e-{zeros}"
+    return fraction_text(value)
+
+def log_grid(low_exponent: int, high_exponent: int, count: int) -> tuple[Fraction, ...]:
+    """``count`` exact decimals 10**x, x evenly spaced in [low_exponent, high_exponent], both ends included.
+
+    Interior points are rounded to two significant digits so that they are short exact rationals.
+    """
+    count = check_positive_int(count, "grid_size", minimum=2)
+    points = {Fraction(10) ** low_exponent, Fraction(10) ** high_exponent}
+    for step in range(1, count - 1):
+        exponent = low_exponent + (high_exponent - low_exponent) * step / (count - 1)
+        # two significant digits of 10**exponent; the float only chooses a grid point, it is not a result
+        points.add(Fraction(f"{10.0**exponent:.1e}"))
+    return tuple(sorted(points))
+
+@dataclass(frozen=True)
+class FormulaPoint:
+    """A σ formula evaluated at one (ε, δ): its σ enclosure and the certified verdict."""
+
+    epsilon: Fraction
+    delta: Fraction
+    sigma: CertifiedReal
+    delta_at_sigma: CertifiedReal  # δ(ε) at sigma.upper when it fails, at sigma.lower otherwise
+    verdict: str  # "holds", "fails" or "undecided"
+
+@dataclass(frozen=True)
+class FormulaSearch:
+    """Where a closed-form σ stops giving (ε, δ)-DP, searched on a grid beyond its theorem's range.
+
+    For each grid δ, ``thresholds[i]`` is ``(holds_at, fails_at)`` or None: the smallest grid ε at which the
+    formula fails for ``deltas[i]``, refined by exact bisection against the largest smaller grid ε where it
+    holds, so the formula is certified to hold at ``holds_at`` and to fail at ``fails_at`` (None if it holds
+    on the whole ε grid). ``smallest_counterexample`` is the certified failure with the smallest ε found.
+    ``safe_epsilon`` is the largest grid ε such that the formula holds at every grid point with a smaller or
+    equal ε (all grid δ). No monotonicity in ε is assumed: ``failures`` counts every failing grid point.
+    """
+
+    formula: str
+    stated_range: str
+    sensitivity_squared: Fraction
+    epsilons: tuple[Fraction, ...]
+    deltas: tuple[Fraction, ...]
+    points_checked: int
+    failures: int
+    undecided: int
+    thresholds: tuple[tuple[Fraction, Fraction] | None, ...]
+    smallest_counterexample: FormulaPoint | None
+    safe_epsilon: Fraction | None
+
+    def describe(self) -> str:
+        """One paragraph of evidence for the report."""
+        head = f"{self.formula} (stated for {self.stated_range}) on {self.points_checked} grid points: "
+        point = self.smallest_counterexample
+        if point is None:
+            return head + "no certified failure found on the grid."
+        by_delta = ", ".join(
+            f"δ={exact_text(d)}: ε≈{float(t[1]):.4f}" for d, t in zip(self.deltas, self.thresholds) if t is not None
+        )
+        safe = "none" if self.safe_epsilon is None else f"{float(self.safe_epsilon):.4f}"
+        return (
+            head + f"{self.failures} certified failures. Smallest counterexample found: ε={exact_text(point.epsilon)} "
+            f"(≈{float(point.epsilon):.6f}), δ={exact_text(point.delta)}, where δ(ε) at the formula's σ is "
+            f"{point.delta_at_sigma.decimal(15)} > δ. The formula holds at every grid point with ε <= {safe} "
+            f"(all grid δ, including δ > 1/2). Failure thresholds by δ: {by_delta}."
+        )
+
+SigmaFormula = Callable[[Fraction, Fraction, Fraction], CertifiedReal]
+
+def classical_formula(epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction) -> CertifiedReal:
+    """The classical formula Δ sqrt(2 log(1.25/δ))/ε, evaluated for ANY ε, δ (no range check)."""
+    with working_precision(PRECISION):
+        ball = (2 * _ball(sensitivity_squared) * (_ball(Fraction(5, 4)) / _ball(delta)).log()).sqrt()
+        ball = ball / _ball(epsilon)
+    return CertifiedReal.from_arb(ball)
+
+def evaluate_formula(formula: SigmaFormula, epsilon: Fraction, delta: Fraction, d2: Fraction) -> FormulaPoint:
+    sigma = formula(epsilon, delta, d2)
+    at_upper = gaussian_delta(epsilon, sigma.upper, d2)
+    if at_upper.certainly_gt(delta):
+        return FormulaPoint(epsilon, delta, sigma, at_upper, "fails")
+    at_lower = gaussian_delta(epsilon, sigma.lower, d2)
+    if at_lower.certainly_le(delta):
+        return FormulaPoint(epsilon, delta, sigma, at_lower, "holds")
+    return FormulaPoint(epsilon, delta, sigma, at_lower, "undecided")
+
+def refine_threshold(
+    formula: SigmaFormula, delta: Fraction, low: Fraction, high: Fraction, d2: Fraction, refine_to: Fraction
+) -> tuple[Fraction, Fraction, FormulaPoint]:
+    """Bisect ε in [low, high] (formula holds at low, fails at high) down to width ``refine_to``."""
+    failing = evaluate_formula(formula, high, delta, d2)
+    while high - low > refine_to:
+        middle = (low + high) / 2
+        point = evaluate_formula(formula, middle, delta, d2)
+        if point.verdict == "undecided":
+            break
+        if point.verdict == "holds":
+            low = middle
+        else:
+            high, failing = middle, point
+    return low, high, failing
+
+def search_formula(
+    formula: SigmaFormula,
+    name: str,
+    stated_range: str,
+    epsilons: Sequence[Fraction],
+    deltas: Sequence[Fraction],
+    sensitivity_squared: Fraction,
+    refine_to: Fraction,
+) -> FormulaSearch:
+    grid = {(e, d): evaluate_formula(formula, e, d, sensitivity_squared) for e in epsilons for d in deltas}
+    thresholds: list[tuple[Fraction, Fraction] | None] = []
+    counterexamples: list[FormulaPoint] = []
+    for delta in deltas:
+        failing = [e for e in epsilons if grid[e, delta].verdict == "fails"]
+        if not failing:
+            thresholds.append(None)
+            continue
+        first = min(failing)
+        holding = [e for e in epsilons if e < first and grid[e, delta].verdict == "holds"]
+        if holding:
+            low, high, point = refine_threshold(formula, delta, max(holding), first, sensitivity_squared, refine_to)
+            thresholds.append((low, high))
+            counterexamples.append(point)
+        else:
+            thresholds.append(None)
+            counterexamples.append(grid[first, delta])
+    safe = None
+    for epsilon in sorted(epsilons):
+        if any(grid[epsilon, d].verdict != "holds" for d in deltas):
+            break
+        safe = epsilon
+    return FormulaSearch(
+        formula=name,
+        stated_range=stated_range,
+        sensitivity_squared=sensitivity_squared,
+        epsilons=tuple(epsilons),
+        deltas=tuple(deltas),
+        points_checked=len(grid),
+        failures=sum(1 for point in grid.values() if point.verdict == "fails"),
+        undecided=sum(1 for point in grid.values() if point.verdict == "undecided"),
+        thresholds=tuple(thresholds),
+        smallest_counterexample=min(counterexamples, key=lambda p: (p.epsilon, p.delta), default=None),
+        safe_epsilon=safe,
+    )
+
+def outside_grids(grid_size: int, low: Fraction) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
+    """The ε grid: ``low`` to 16 in steps of 15/(4 grid_size) (plus 1/100, 1/10, 1 when ``low`` < 1); the δ
+    grid: 1e-12 .. 1e-1 (log-spaced) and 1/2, 0.6, 0.75, 0.9, 0.99, 0.999."""
+    size = check_positive_int(grid_size, "grid_size", minimum=2)
+    step = Fraction(15, 4 * size)
+    above = {low + step * i for i in range(int((16 - low) / step) + 1)}
+    below = set(log_grid(-2, 0, 3)) if low < 1 else set()
+    epsilons = tuple(sorted(e for e in above | below if e >= low))
+    small = log_grid(-12, -1, max(2, size // 2))
+    large = tuple(Fraction(text) for text in ("1/2", "0.6", "0.75", "0.9", "0.99", "0.999"))
+    return epsilons, tuple(sorted(set(small) | set(large)))
+
+def classical_outside_range(grid_size: int = 8, sensitivity_squared: object = 1) -> FormulaSearch:
+    """Does the classical σ = Δ sqrt(2 log(1.25/δ))/ε still give (ε, δ)-DP for ε >= 1 (any δ ∈ (0, 1))?"""
+    d2 = positive_fraction(sensitivity_squared, "sensitivity_squared")
+    epsilons, deltas = outside_grids(grid_size, Fraction(1))
+    return search_formula(
+        classical_formula,
+        "classical Gaussian mechanism (Dwork & Roth A.1)",
+        "epsilon in (0, 1)",
+        epsilons,
+        deltas,
+        d2,
+        Fraction(1, 10**6),
+    )
