@@ -8,7 +8,7 @@
 * exact inversion of C_depth by elimination at depth 10 (``--quick``: 8), including building the exact matrix
   and the ``C @ X == I`` certificate, against the baseline ``numpy.linalg.inv`` of the float image.
 
-The targets of issue 2 are absolute (each under a minute on two cores); the ratios show what exactness costs.
+The targets are absolute (each under a minute on two cores); the ratios show what exactness costs.
 Nothing is asserted: this script reports.
 """
 

@@ -2,7 +2,7 @@
 
 FAULT: ``height = math.ceil(math.log(2 * T + 1, arity))``. At exact powers the float logarithm rounds up:
 ``math.log(125, 5) == 3.0000000000000004``, so for ``arity = 5``, ``T = 62`` the height is 4 instead of 3
-(SPEC §3 forbids this). The noise indices are unchanged (the extra top digit is 0) but the Laplace scale
+(the project's conventions forbid this: heights are integer arithmetic). The noise indices are unchanged (the extra top digit is 0) but the Laplace scale
 ``height / epsilon`` is 4/ε instead of 3/ε: every variance is 16/9 of the oracle's.
 """
 

@@ -1,35 +1,85 @@
-"""reference: an exact, formally checked reference implementation of differentially private mechanisms.
+"""reference: an exact, formally checked reference implementation of three families of DP mechanisms.
 
-Implemented: CIP — correlated Gaussian input perturbation with Cascade Sampling (Dharangutte, Gao, Gong, Wang);
-the certified privacy calibrations, conversions and exact samplers the KARY and TDA mechanisms stand on
-(:mod:`reference.privacy`, :mod:`reference.samplers.exact`) and the calibration audit.
+Papers (cited by short name and statement number everywhere in this package):
 
-Conventions (see README): ``depth`` is the height of a perfect binary tree with n = 2**depth leaves (never a bare
-``k``); ``sigma`` is a standard deviation; calibrations name their neighbouring relation, ``"add_remove"`` (one
-count changes by one) or ``"substitution"`` (one record moves between cells); ``log`` is natural; leaves are in
-natural order and tree nodes are ``(level, position)`` with level 0 the root (arrays of all nodes are in level
-order, node (l, p) at index 2**l − 1 + p); ranges are ``[first, last]``, 0-based, inclusive. Exact inputs are
-``int``, ``Fraction`` or strings such as ``"1/3"`` — never ``float``. Samplers take a ``numpy.random.Generator``
-or an integer seed and document their draw order.
+* **CIP** — correlated Gaussian input perturbation with Cascade Sampling (Dharangutte, Gao, Gong, Wang).
+* **KARY** — k-ary tree mechanisms with subtraction for continual counting (Andersson, Pagh, Steiner, Torkamani).
+* **TDA** — the InfTDA top-down mechanism for hierarchical counts (Boninsegna).
 
-The exact layer lives in :mod:`reference.exact` (``cip_matrix``, ``cip_ranges``, ``cip_errors``, ``cascade``,
-``cip_general_tree``, ``cip_two_dim``, ``linalg``), the numeric layer in :mod:`reference.numeric`, the privacy
-calibrations in :mod:`reference.privacy`. The names below are the entry points.
+The map (``help(reference)``), bottom layer first; a module imports only its own package and lower layers:
+
+=====================  ==============================================================================
+``reference.core``     exact linear algebra, certified reals and the certified bisection, random bits and
+                       generators, input validation, the claim types and the proof-program framework
+``reference.privacy``  paper-independent privacy: Gaussian, Laplace and discrete-Gaussian profiles, zCDP,
+                       composition
+``reference.samplers`` exact (integer arithmetic on random bits) and fast (numpy) discrete Laplace and
+                       Gaussian samplers, certified pmfs
+``reference.cip``      everything of CIP: ``exact/`` and ``numeric/`` twins, ``calibration``, ``mechanism``,
+                       ``sensitivity``, ``proofs/``, ``checks/``, ``claims/``
+``reference.kary``     everything of KARY: ``digits``, ``tree``, ``mse``, ``counters``, ``constants``,
+                       ``threshold``, ``proofs/``, ``checks/``, ``claims/``
+``reference.tda``      everything of TDA: ``data``, ``intopt``, ``mechanism``, ``calibration``, ``proofs/``,
+                       ``checks/``, ``claims``
+``reference.audit``    tools pointed at other people's code: calibration, linear-noise and sampler audits
+``reference.verification``  the report: runs every paper's claims, checks their links, scans coverage, plots
+``reference.cli``      the command line (``python -m reference``), one module per command group
+=====================  ==============================================================================
+
+Conventions (see the README): the papers' ``k`` is never a parameter name — ``depth`` (CIP: n = 2**depth leaves),
+``arity`` (KARY), ``level`` (TDA), ``horizon`` (stream length T). ``sigma`` is a standard deviation;
+Laplace(b) has density exp(−|x|/b)/(2b); the discrete Gaussian's ``sigma_squared`` is a scale, not its variance.
+Calibrations name their neighbouring relation, ``"add_remove"`` (one count changes by one) or
+``"substitution"`` (one record moves between cells). ``log`` is natural. Leaves are in natural order and tree
+nodes are ``(level, position)`` with level 0 the root (arrays of all nodes in level order, node (l, p) at index
+2**l − 1 + p); ranges are ``[first, last]``, 0-based, inclusive. Exact inputs are ``int``, ``Fraction`` or
+strings such as ``"1/3"`` or ``"1e-6"`` — never ``float``; irrational results are :class:`CertifiedReal`
+enclosures. Samplers take a ``numpy.random.Generator`` or an integer seed and document their draw order; the
+exact samplers take a :class:`SeededRandomBits` or :class:`SystemRandomBits` source. ``as_json()`` gives a
+result's JSON form (rationals as ``"p/q"``, reals as decimal strings).
+
+The names below are the entry points; each module's docstring states its own conventions.
 """
 
-from reference.audit.calibration import CalibrationVerdict, audit_discrete_gaussian, audit_gaussian, audit_laplace, audit_laplace_l2
-from reference.cip.calibration import CascadeCalibration, GaussianCalibration, StructuredCalibration, calibrate_cascade, calibrate_gaussian, calibrate_general_tree, calibrate_two_dim, calibrated_stream
+from reference.audit.calibration import (
+    CalibrationVerdict,
+    audit_discrete_gaussian,
+    audit_gaussian,
+    audit_laplace,
+    audit_laplace_l2,
+)
+from reference.audit.linear_noise import LinearNoiseVerdict, audit_linear_noise, probe_noise_matrix
+from reference.audit.samplers import SamplerAuditReport, audit_cascade_samples, audit_kary_noise
+from reference.cip.calibration import (
+    CascadeCalibration,
+    GaussianCalibration,
+    StructuredCalibration,
+    calibrate_cascade,
+    calibrate_gaussian,
+    calibrate_general_tree,
+    calibrate_two_dim,
+    calibrated_stream,
+)
 from reference.cip.exact import errors as cip_errors
 from reference.cip.exact import matrix as cip_matrix
 from reference.cip.exact import ranges as cip_ranges
 from reference.cip.exact.ranges import RangeStatistics, all_range_statistics, range_variance
+from reference.cip.mechanism import CorrelatedInputPerturbation
 from reference.cip.numeric.cascade import cascade_leaves, cascade_tree, level_view
 from reference.cip.numeric.errors import expected_worst_error, worst_range_error
-from reference.cip.mechanism import CorrelatedInputPerturbation
-from reference.cip.numeric.general_tree import BinaryTree, balanced_tree, general_tree_leaves, general_tree_nodes
+from reference.cip.numeric.general_tree import general_tree_leaves, general_tree_nodes
 from reference.cip.numeric.streaming import StreamingCascade
 from reference.cip.numeric.two_dim import two_dim_leaves, two_dim_nodes
+from reference.cip.sensitivity import cascade_sensitivity_squared, mahalanobis_sensitivity_squared
+from reference.cip.tree import BinaryTree, balanced_tree
 from reference.core.certified import CertifiedReal
+from reference.core.randomness import SeededRandomBits, SystemRandomBits
+from reference.kary.constants import certified_argmin, leading_constant
+from reference.kary.counters import OnlineCounter, algorithm_1, algorithm_2_batch, algorithm_3
+from reference.kary.digits import digits, even_offset_digits, height_for_horizon, offset_digits
+from reference.kary.mse import algorithm_2_mse, algorithm_2_mse_dp
+from reference.kary.tree import algorithm_1_mse_dp, check_factorization, sensitivities
+from reference.privacy.discrete_gaussian_profile import discrete_gaussian_delta, discrete_gaussian_epsilon
 from reference.privacy.gaussian import (
     ExactSigma,
     GaussianVerdict,
@@ -41,7 +91,15 @@ from reference.privacy.gaussian import (
     sigma_theorem_3_8,
     sigma_theorem_3_9,
 )
-from reference.cip.sensitivity import cascade_sensitivity_squared, mahalanobis_sensitivity_squared
+from reference.privacy.laplace import l2_laplace_scale, laplace_scale
+from reference.privacy.laplace_profile import laplace_delta, laplace_epsilon, laplace_scale_exact
+from reference.privacy.zcdp import epsilon_from_rho_tight, rho_from_epsilon_delta
+from reference.samplers.exact import discrete_gaussian, discrete_laplace
+from reference.tda.calibration import inftda_calibration, inftda_sigma_squared
+from reference.tda.data import Hierarchy, PrefixTree, default_dataset, prefix_counts, read_csv, write_csv
+from reference.tda.intopt import intopt, intopt_literal
+from reference.tda.mechanism import inftda_exact, inftda_numeric
+from reference.verification.report import build_registry, run_report
 
 __version__ = "0.1.0"
 
@@ -54,16 +112,33 @@ __all__ = [
     "ExactSigma",
     "GaussianCalibration",
     "GaussianVerdict",
+    "Hierarchy",
+    "LinearNoiseVerdict",
+    "OnlineCounter",
+    "PrefixTree",
     "RangeStatistics",
+    "SamplerAuditReport",
+    "SeededRandomBits",
     "StreamingCascade",
     "StructuredCalibration",
+    "SystemRandomBits",
     "__version__",
+    "algorithm_1",
+    "algorithm_1_mse_dp",
+    "algorithm_2_batch",
+    "algorithm_2_mse",
+    "algorithm_2_mse_dp",
+    "algorithm_3",
     "all_range_statistics",
+    "audit_cascade_samples",
     "audit_discrete_gaussian",
     "audit_gaussian",
+    "audit_kary_noise",
     "audit_laplace",
     "audit_laplace_l2",
+    "audit_linear_noise",
     "balanced_tree",
+    "build_registry",
     "calibrate_cascade",
     "calibrate_gaussian",
     "calibrate_general_tree",
@@ -72,18 +147,48 @@ __all__ = [
     "cascade_leaves",
     "cascade_sensitivity_squared",
     "cascade_tree",
+    "certified_argmin",
+    "check_factorization",
     "check_gaussian",
     "cip_errors",
     "cip_matrix",
     "cip_ranges",
+    "default_dataset",
+    "digits",
+    "discrete_gaussian",
+    "discrete_gaussian_delta",
+    "discrete_gaussian_epsilon",
+    "discrete_laplace",
+    "epsilon_from_rho_tight",
+    "even_offset_digits",
     "expected_worst_error",
     "gaussian_delta",
     "gaussian_epsilon",
     "general_tree_leaves",
     "general_tree_nodes",
+    "height_for_horizon",
+    "inftda_calibration",
+    "inftda_exact",
+    "inftda_numeric",
+    "inftda_sigma_squared",
+    "intopt",
+    "intopt_literal",
+    "l2_laplace_scale",
+    "laplace_delta",
+    "laplace_epsilon",
+    "laplace_scale",
+    "laplace_scale_exact",
+    "leading_constant",
     "level_view",
     "mahalanobis_sensitivity_squared",
+    "offset_digits",
+    "prefix_counts",
+    "probe_noise_matrix",
     "range_variance",
+    "read_csv",
+    "rho_from_epsilon_delta",
+    "run_report",
+    "sensitivities",
     "sigma_classical",
     "sigma_exact",
     "sigma_theorem_3_8",
@@ -91,4 +196,5 @@ __all__ = [
     "two_dim_leaves",
     "two_dim_nodes",
     "worst_range_error",
+    "write_csv",
 ]

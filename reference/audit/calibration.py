@@ -1,4 +1,4 @@
-"""Calibration audit (SPEC §9): is a mechanism with these parameters really as private as it claims?
+"""Calibration audit: is a mechanism with these parameters really as private as it claims?
 
 Given a mechanism, its noise parameter, its sensitivity and the claimed privacy, return a certified verdict —
 ``holds`` or not — with the exact δ at the claimed ε, the smallest ε at the claimed δ, and how far the noise is
@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from reference.core.validate import fraction_text, nonnegative_fraction, positive_fraction, to_fraction
 from reference.core.certified import CertifiedReal
+from reference.core.validate import fraction_text, nonnegative_fraction, positive_fraction, to_fraction
 
 MECHANISMS = ("gaussian", "laplace", "laplace-l2", "discrete-gaussian")
 

@@ -1,4 +1,4 @@
-"""Linear-noise audit (SPEC §9, second bullet): is a linear-noise mechanism private at all, and how private?
+"""Linear-noise audit: is a linear-noise mechanism private at all, and how private?
 
 The audited mechanism releases ``W x + B z`` with ``z`` a vector of i.i.d. noise draws (Gaussian with
 standard deviation ``scale``, or Laplace with scale ``scale``), ``W`` the workload (outputs × inputs) and ``B``
@@ -32,11 +32,11 @@ from typing import Literal
 import numpy as np
 from flint import fmpq, fmpq_mat
 
-from reference.core.validate import check_depth, check_positive_int, positive_fraction, to_fraction
 from reference.cip.exact import matrix as cip_matrix
-from reference.kary import tree as kary_tree
-from reference.core.linalg import Matrix
 from reference.core.certified import CertifiedReal
+from reference.core.linalg import Matrix
+from reference.core.validate import check_depth, check_positive_int, positive_fraction, to_fraction
+from reference.kary import tree as kary_tree
 from reference.privacy.gaussian import gaussian_delta
 
 NoiseKind = Literal["gaussian", "laplace"]

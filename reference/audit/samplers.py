@@ -11,7 +11,7 @@ union bound.
 2. *node variances*: per internal node of the binary tree, the subtree sum of leaves is ``N(0, sigma**2)``
    (Theorem 3.3), so the same chi-square test applies;
 3. *covariance*: the rows whitened with the exact Haar whitening of ``sigma**2 C_depth`` are tested to be
-   i.i.d. ``N(0, 1)`` by :func:`reference.cip.checks.cascade.whitened_normal_test`.
+   i.i.d. ``N(0, 1)`` by :func:`reference.cip.whitening.whitened_normal_test`.
 
 :func:`audit_kary_noise` (Algorithm 2's output noise, sums of i.i.d. Laplace(h/ε) values):
 
@@ -41,9 +41,9 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
+from reference.cip.whitening import haar_whitening, whitened_normal_test
 from reference.core.validate import check_depth, positive_real
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
-from reference.cip.checks.cascade import haar_whitening, whitened_normal_test
 
 #: Largest depth the cascade audit accepts (the whitened test is quadratic in 2**depth).
 MAX_AUDIT_DEPTH = 8

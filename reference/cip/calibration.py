@@ -13,11 +13,18 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from reference.core.validate import Neighbours, check_depth, check_neighbours, fraction_text, open_unit_fraction, positive_fraction
 from reference.cip.exact import matrix as cip_matrix
-from reference.core.certified import CertifiedReal
-from reference.privacy.gaussian import ExactSigma, sigma_classical, sigma_exact, sigma_theorem_3_9
 from reference.cip.sensitivity import cascade_sensitivity_squared
+from reference.core.certified import CertifiedReal
+from reference.core.validate import (
+    Neighbours,
+    check_depth,
+    check_neighbours,
+    fraction_text,
+    open_unit_fraction,
+    positive_fraction,
+)
+from reference.privacy.gaussian import ExactSigma, sigma_classical, sigma_exact, sigma_theorem_3_9
 
 if TYPE_CHECKING:
     from reference.cip.numeric.streaming import StreamingCascade
@@ -186,11 +193,11 @@ def _structured(
 def calibrate_general_tree(
     tree: object, epsilon: object, delta: object, neighbours: str = "add_remove"
 ) -> StructuredCalibration:
-    """σ for Algorithm 3's noise on ``tree`` (a :class:`reference.cip.numeric.general_tree.BinaryTree`).
+    """σ for Algorithm 3's noise on ``tree`` (a :class:`reference.cip.tree.BinaryTree`).
 
     Δ² from the tree's split structure (exact; ``reference.cip.exact.general_tree.sensitivity_squared``)."""
     from reference.cip.exact import general_tree as cip_general_tree
-    from reference.cip.numeric.general_tree import BinaryTree
+    from reference.cip.tree import BinaryTree
 
     if not isinstance(tree, BinaryTree):
         raise TypeError(f"tree must be a BinaryTree, got {type(tree).__name__}")
@@ -230,9 +237,9 @@ def calibrated_stream(
     ``reference.cip.exact.general_tree.padded_sensitivity_squared``); the stream refuses to run past the
     horizon. σ is the exact smallest σ, rounded up to the next float. Returns the stream and its certificate.
     """
-    from reference.core.validate import check_positive_int
     from reference.cip.exact import general_tree as cip_general_tree
     from reference.cip.numeric.streaming import StreamingCascade
+    from reference.core.validate import check_positive_int
 
     length = check_positive_int(horizon, "horizon")
     eps = positive_fraction(epsilon, "epsilon")

@@ -1,4 +1,4 @@
-"""The CIP mechanism (SPEC §4.4): release ``x + noise`` with correlated Gaussian noise, answer workloads from it.
+"""The CIP mechanism: release ``x + noise`` with correlated Gaussian noise, answer workloads from it.
 
 Answers are computed from the released vector, so they are consistent (every answer is ``W x'`` for the one
 released ``x'``) and unbiased (the noise has mean zero) by construction.
@@ -27,11 +27,18 @@ from typing import Literal
 
 import numpy as np
 
-from reference.core.validate import Neighbours, check_neighbours, check_positive_int, open_unit_fraction, positive_fraction
 from reference.cip.exact import general_tree as cip_general_tree
 from reference.cip.numeric.cascade import cascade_leaves
-from reference.cip.numeric.general_tree import balanced_tree, general_tree_leaves
+from reference.cip.numeric.general_tree import general_tree_leaves
+from reference.cip.tree import balanced_tree
 from reference.core.rng import as_generator
+from reference.core.validate import (
+    Neighbours,
+    check_neighbours,
+    check_positive_int,
+    open_unit_fraction,
+    positive_fraction,
+)
 from reference.privacy.gaussian import ExactSigma, sigma_exact
 
 Layout = Literal["pad", "balanced"]

@@ -2,7 +2,7 @@
 
 For the mechanism ``x + N(0, σ² C)`` and neighbours with ``x - x' = v``, the privacy loss is that of the
 scalar Gaussian mechanism with sensitivity ``sqrt(vᵀ C⁻¹ v)``; the calibration needs the maximum over the
-neighbouring relation (SPEC section 3):
+neighbouring relation:
 
 * ``add_remove`` — one count changes by one in one cell, ``v = ±e_i``: ``Δ² = max_i (C⁻¹)_ii``
   (the ``‖diag(C⁻¹)‖_∞`` of CIP Theorem 3.8);
@@ -24,10 +24,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from reference.core.validate import check_depth, check_neighbours
 from reference.cip.exact import matrix as cip_matrix
 from reference.core import linalg
 from reference.core.linalg import Matrix
+from reference.core.validate import check_depth, check_neighbours
 
 
 def _validated_precision(precision: object, *, check_positive_definite: bool) -> Matrix:

@@ -237,6 +237,24 @@ def ball(value: Fraction) -> arb:
     return arb(fmpq(value.numerator, value.denominator))
 
 
+#: Relative accuracy (bits) of a reported enclosure unless a module states its own: 2**-80 is about 24 digits.
+TARGET_ACCURACY_BITS = 80
+#: Extra working bits the standard enclosure starts with, and the cap past which it is declared undecidable.
+START_PRECISION = 64
+MAX_PRECISION = 1 << 15
+
+
+def certify(compute: Callable[[], arb], *, label: str) -> CertifiedReal:
+    """:func:`enclose` with the standard budget: TARGET_ACCURACY_BITS, starting at START_PRECISION extra bits."""
+    return enclose(
+        compute,
+        label,
+        start_bits=START_PRECISION + TARGET_ACCURACY_BITS,
+        target_bits=TARGET_ACCURACY_BITS,
+        max_bits=MAX_PRECISION,
+    )
+
+
 def enclose(
     compute: Callable[[], arb], label: str, *, start_bits: int, target_bits: int, max_bits: int
 ) -> CertifiedReal:

@@ -3,12 +3,18 @@
 A proof program establishes a statement for *all* parameter values: a base case checked exactly plus a
 symbolic induction step, a symbolic sum, or a certified inequality. Each step is recorded; a step that does not
 follow raises :class:`ProofFailure`, which names the step, so the statement is never reported as proved by
-accident. A finite check over small parameters is *verification* and belongs in ``verification/``.
+accident. A finite check over small parameters is *verification* and belongs in a paper's ``checks/``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
+
+import sympy as sp
+
+#: Prefix of a recorded step that is a small exact verification beside the proof, not part of it.
+SANITY = "SANITY CHECK (verification, not part of the proof): "
 
 
 class ProofFailure(AssertionError):
@@ -36,3 +42,8 @@ def print_record(record: ProofRecord) -> None:
     print(f"{record.paper} {record.number}: {record.statement}")
     for number, description in enumerate(record.steps, 1):
         print(f"  {number}. {description}")
+
+
+def is_zero(expr: Any) -> bool:
+    """Exact symbolic zero test (``simplify``), as a Python bool."""
+    return bool(sp.simplify(expr) == 0)

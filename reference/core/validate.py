@@ -116,7 +116,7 @@ def positive_real(value: object, name: str) -> float:
 
 
 def check_neighbours(value: object, name: str = "neighbours") -> Neighbours:
-    """One of the two neighbouring relations of SPEC section 3."""
+    """One of the two neighbouring relations: ``add_remove`` (one count changes by one) or ``substitution``."""
     if value == "add_remove":
         return "add_remove"
     if value == "substitution":

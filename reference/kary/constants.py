@@ -38,9 +38,9 @@ from typing import Any, Literal
 import sympy as sp
 from flint import arb
 
-from reference.core.validate import check_positive_int, open_unit_fraction, to_fraction
 from reference.core.certified import CertifiedReal, UndecidedComparisonError, working_precision
 from reference.core.certified import ball as _ball
+from reference.core.validate import check_positive_int, open_unit_fraction, to_fraction
 
 #: Precision (bits) of single evaluations; comparisons double it up to MAX_BITS when balls overlap.
 DEFAULT_BITS = 128

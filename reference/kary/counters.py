@@ -59,12 +59,12 @@ from typing import Literal
 
 import numpy as np
 
-from reference.core.validate import check_positive_int, positive_fraction, positive_real
-from reference.samplers import exact as exact_samplers
-from reference.kary.digits import height_for_horizon
 from reference.core.randomness import check_source
-from reference.samplers import fast as samplers
 from reference.core.rng import as_generator
+from reference.core.validate import check_positive_int, positive_fraction, positive_real
+from reference.kary.digits import height_for_horizon
+from reference.samplers import exact as exact_samplers
+from reference.samplers import fast as samplers
 
 __all__ = [
     "NoiseKind",

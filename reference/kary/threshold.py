@@ -28,10 +28,15 @@ from fractions import Fraction
 
 from flint import arb
 
-from reference.core.validate import check_positive_int, open_unit_fraction, positive_fraction
-from reference.kary.mse import algorithm_2_mse_dp
 from reference.core.certified import CertifiedReal, ball, enclose
-from reference.kary.constants import huu_leading_constant, leading_constant_corollary_4_9, leading_constant_corollary_c3, lemma_5_1_exponent
+from reference.core.validate import check_positive_int, open_unit_fraction, positive_fraction
+from reference.kary.constants import (
+    huu_leading_constant,
+    leading_constant_corollary_4_9,
+    leading_constant_corollary_c3,
+    lemma_5_1_exponent,
+)
+from reference.kary.mse import algorithm_2_mse_dp
 
 #: Relative accuracy (bits) every enclosure below reaches; precision doubles from START_BITS up to MAX_BITS.
 TARGET_BITS = 80

@@ -47,9 +47,9 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
+from reference.core.linalg import Matrix
 from reference.core.validate import check_positive_int, positive_fraction
 from reference.kary.digits import algorithm_2_noise_indices, digits, height_for_horizon, offset_capacity, representation
-from reference.core.linalg import Matrix
 
 #: A vertex of T_{k,h}: (level, index), the interval [1 + index·k^(level−1), (index + 1)·k^(level−1)].
 Vertex = tuple[int, int]

@@ -46,9 +46,15 @@ from fractions import Fraction
 
 from flint import arb
 
-from reference.core.validate import check_positive_int, fraction_text, nonnegative_fraction, open_unit_fraction, positive_fraction
 from reference.core.certified import CertifiedReal, UndecidedComparisonError, working_precision
 from reference.core.certified import ball as _ball
+from reference.core.validate import (
+    check_positive_int,
+    fraction_text,
+    nonnegative_fraction,
+    open_unit_fraction,
+    positive_fraction,
+)
 
 #: Relative accuracy (bits) of every reported enclosure (2**-80: about 24 significant digits).
 TARGET_ACCURACY_BITS = 80

@@ -36,15 +36,18 @@ from fractions import Fraction
 
 from flint import arb
 
-from reference.core.validate import check_depth, fraction_text, open_unit_fraction, positive_fraction
-from reference.core.certified import CertifiedReal, UndecidedComparisonError, enclose, format_significant, working_precision
+from reference.core.certified import (
+    MAX_PRECISION,
+    START_PRECISION,
+    TARGET_ACCURACY_BITS,
+    CertifiedReal,
+    UndecidedComparisonError,
+    certify,
+    format_significant,
+    working_precision,
+)
 from reference.core.certified import ball as _ball
-
-#: Relative accuracy (bits) of every reported enclosure: 2**-80 is about 24 significant digits.
-TARGET_ACCURACY_BITS = 80
-#: First working precision tried, and the cap after which a comparison is declared undecidable.
-START_PRECISION = 64
-MAX_PRECISION = 1 << 15
+from reference.core.validate import check_depth, fraction_text, open_unit_fraction, positive_fraction
 
 DEFAULT_TOLERANCE = Fraction(1, 10**12)
 #: Relative tolerance of the ε enclosures and of the verdict's σ ratio: narrow enough that their 20-digit
@@ -127,17 +130,6 @@ def _reported_enclosure(
     if enclosure.certainly_le(delta) or enclosure.certainly_gt(delta):
         return enclosure
     return _delta_satisfied(epsilon, sigma, sensitivity_squared, delta)[1]
-
-
-def _to_certified(compute: Callable[[], arb], *, label: str) -> CertifiedReal:
-    """Evaluate the zero-argument Arb expression ``compute`` at rising precision to TARGET_ACCURACY_BITS."""
-    return enclose(
-        compute,
-        label,
-        start_bits=START_PRECISION + TARGET_ACCURACY_BITS,
-        target_bits=TARGET_ACCURACY_BITS,
-        max_bits=MAX_PRECISION,
-    )
 
 
 def _dyadic_guess(compute: Callable[[], arb]) -> Fraction:
@@ -332,7 +324,7 @@ def sigma_theorem_3_8(epsilon: object, delta: object, max_precision_diagonal: ob
         delta_at_most_half=True,
         command="cascade",
     )
-    return _to_certified(
+    return certify(
         lambda: (2 * _ball(diagonal) * (2 / _ball(target)).log()).sqrt() / _ball(eps),
         label="Theorem 3.8 sigma",
     )
@@ -357,7 +349,7 @@ def sigma_theorem_3_9(depth: int, epsilon: object, delta: object) -> CertifiedRe
         command="cascade",
     )
     factor = 2 / eps**2 + Fraction(2 * levels) / (3 * eps**2)  # exact rational
-    return _to_certified(lambda: (_ball(factor) * (2 / _ball(target)).log()).sqrt(), label="Theorem 3.9 sigma")
+    return certify(lambda: (_ball(factor) * (2 / _ball(target)).log()).sqrt(), label="Theorem 3.9 sigma")
 
 
 def sigma_classical(epsilon: object, delta: object, sensitivity_squared: object) -> CertifiedReal:
@@ -378,7 +370,7 @@ def sigma_classical(epsilon: object, delta: object, sensitivity_squared: object)
         delta_at_most_half=False,
         command="gaussian",
     )
-    return _to_certified(
+    return certify(
         lambda: (2 * _ball(d2) * (_ball(Fraction(5, 4)) / _ball(target)).log()).sqrt() / _ball(eps),
         label="classical sigma",
     )

@@ -40,9 +40,9 @@ from fractions import Fraction
 
 from flint import arb
 
-from reference.core.validate import fraction_text, open_unit_fraction, positive_fraction, to_fraction
 from reference.core.certified import CertifiedReal, enclose, working_precision
 from reference.core.certified import ball as _ball
+from reference.core.validate import fraction_text, open_unit_fraction, positive_fraction, to_fraction
 
 #: Relative accuracy (bits) of every reported enclosure.
 TARGET_ACCURACY_BITS = 80

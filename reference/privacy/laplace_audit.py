@@ -2,7 +2,7 @@
 
 * :func:`check_laplace` — is ``f(D) + Lap(scale)^d`` (ε, δ)-DP for the neighbouring differences
   ``sensitivity_vectors``? Holds / fails from an Arb ball on one side of δ, the exact δ(ε), the smallest ε
-  achieved, and the scale against the exact smallest scale (SPEC section 9, calibration audit).
+  achieved, and the scale against the exact smallest scale (what the calibration audit reports).
 * :func:`theorem_1_3_report` — what ``calibrate laplace-l2`` reports: Theorem 1.3's ε (the paper's bound,
   valid for every f with these ℓ1/ℓ2 sensitivities) and, beside it, the exact ε of the noise for one
   sensitivity vector: the one given, or by default the *equal-entry* vector ``(Δ2²/Δ1)·1_h`` with
@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from reference.core.validate import fraction_text, open_unit_fraction, positive_fraction, to_fraction
 from reference.core.certified import CertifiedReal, format_significant
+from reference.core.validate import fraction_text, open_unit_fraction, positive_fraction, to_fraction
 from reference.privacy.laplace import l2_laplace_epsilon, laplace_epsilon_theorem_1_3
 from reference.privacy.laplace_profile import (
     FINE_TOLERANCE,

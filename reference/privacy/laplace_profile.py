@@ -61,9 +61,15 @@ from math import comb, factorial
 
 from flint import arb, arb_poly, fmpq_poly, fmpz_poly
 
-from reference.core.validate import fraction_text, nonnegative_fraction, open_unit_fraction, positive_fraction, to_fraction
 from reference.core.certified import CertifiedReal, UndecidedComparisonError, format_significant, working_precision
 from reference.core.certified import ball as _ball
+from reference.core.validate import (
+    fraction_text,
+    nonnegative_fraction,
+    open_unit_fraction,
+    positive_fraction,
+    to_fraction,
+)
 
 #: Relative accuracy (bits) of every reported enclosure (about 24 significant digits).
 TARGET_ACCURACY_BITS = 80

@@ -25,9 +25,9 @@ from math import comb
 
 from flint import arb
 
-from reference.core.validate import fraction_text, open_unit_fraction, to_fraction
 from reference.core.certified import CertifiedReal, working_precision
 from reference.core.certified import ball as _ball
+from reference.core.validate import fraction_text, open_unit_fraction, to_fraction
 
 TARGET_ACCURACY_BITS = 80
 START_PRECISION = 128

@@ -46,9 +46,9 @@ from fractions import Fraction
 
 from flint import arb
 
-from reference.core.validate import fraction_text, nonnegative_fraction, open_unit_fraction, positive_fraction
 from reference.core.certified import CertifiedReal, UndecidedComparisonError, enclose, working_precision
 from reference.core.certified import ball as _ball
+from reference.core.validate import fraction_text, nonnegative_fraction, open_unit_fraction, positive_fraction
 from reference.privacy.discrete_gaussian_profile import discrete_gaussian_delta, discrete_gaussian_epsilon
 
 TARGET_ACCURACY_BITS = 80

@@ -65,12 +65,12 @@ from typing import Literal
 import numpy as np
 from scipy import optimize, special, stats
 
-from reference.core.validate import check_positive_int, positive_fraction, to_fraction
-from reference.samplers import pmf as discrete
-from reference.samplers import exact as exact_samplers
-from reference.core.randomness import BitsExhausted, RandomBits, ScriptedBits, SeededRandomBits
-from reference.samplers import fast as numeric_samplers
 from reference.core.certified import CertifiedReal
+from reference.core.randomness import BitsExhausted, RandomBits, ScriptedBits, SeededRandomBits
+from reference.core.validate import check_positive_int, positive_fraction, to_fraction
+from reference.samplers import exact as exact_samplers
+from reference.samplers import fast as numeric_samplers
+from reference.samplers import pmf as discrete
 
 #: Default false-alarm probability of one statistical check.
 DEFAULT_ALPHA = 1e-9

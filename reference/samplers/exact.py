@@ -13,7 +13,7 @@ verification module ``reference.samplers.checks`` checks this by enumerating eve
 length (the output probabilities are then known to within the mass of the unfinished strings) and by seeded
 goodness-of-fit tests.
 
-Conventions (SPEC section 3):
+Conventions:
 
 * ``bernoulli(p)`` is 1 with probability ``p``.
 * ``bernoulli_exp_minus(gamma)`` is 1 with probability ``exp(-gamma)``, natural exponential, ``gamma >= 0``.
@@ -38,8 +38,8 @@ from collections.abc import Callable
 from math import isqrt
 from typing import overload
 
-from reference.core.validate import check_positive_int, positive_fraction, to_fraction
 from reference.core.randomness import RandomBits, check_source
+from reference.core.validate import check_positive_int, positive_fraction, to_fraction
 
 __all__ = [
     "bernoulli",

@@ -1,6 +1,6 @@
 """Fast vectorised samplers (numpy) for the Laplace, discrete Laplace and discrete Gaussian distributions.
 
-The numeric twins of :mod:`reference.samplers.exact`; same conventions (SPEC section 3):
+The numeric twins of :mod:`reference.samplers.exact`; same conventions:
 
 * :func:`laplace` — continuous Laplace(b), density ``exp(-|x|/b)/(2b)``, variance ``2b²``;
 * :func:`discrete_laplace` — ``P[x] ∝ exp(-|x|/t)`` on the integers (``scale`` = t);
@@ -23,8 +23,8 @@ import math
 
 import numpy as np
 
-from reference.core.validate import check_positive_int, positive_real
 from reference.core.rng import as_generator
+from reference.core.validate import check_positive_int, positive_real
 
 __all__ = ["discrete_gaussian", "discrete_laplace", "laplace"]
 

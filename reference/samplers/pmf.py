@@ -42,16 +42,17 @@ from fractions import Fraction
 
 from flint import arb, ctx
 
-from reference.core.validate import positive_fraction, to_fraction
-from reference.core.certified import CertifiedReal, working_precision
-from reference.core.certified import ball as _ball
-from reference.privacy.gaussian import (
+from reference.core.certified import (
     MAX_PRECISION,
     START_PRECISION,
     TARGET_ACCURACY_BITS,
+    CertifiedReal,
     UndecidedComparisonError,
-    _to_certified,
+    certify,
+    working_precision,
 )
+from reference.core.certified import ball as _ball
+from reference.core.validate import positive_fraction, to_fraction
 
 #: Most terms one series may sum before giving up (a guard against a σ² far outside any practical range).
 MAX_TERMS = 2_000_000
@@ -153,7 +154,7 @@ def _gaussian_upper_tail_ball(m: int, sigma_squared: Fraction) -> arb:
 
 def _probability(compute: Callable[[], arb], label: str) -> CertifiedReal:
     """Certify a probability and intersect the enclosure with [0, 1] (where it lies by definition)."""
-    enclosure = _to_certified(compute, label=label)
+    enclosure = certify(compute, label=label)
     return CertifiedReal(
         min(max(enclosure.lower, Fraction(0)), Fraction(1)), max(min(enclosure.upper, Fraction(1)), Fraction(0))
     )
@@ -166,7 +167,7 @@ def discrete_gaussian_normaliser(sigma_squared: object) -> CertifiedReal:
     """Certified ``Z(σ²) = Σ_{y in Z} exp(-y²/(2σ²))`` for a rational ``sigma_squared`` = σ² > 0 (Arb, with
     the rigorous series remainder bound of the module docstring)."""
     s2 = positive_fraction(sigma_squared, "sigma_squared")
-    return _to_certified(lambda: _normaliser_ball(s2), label="the discrete Gaussian normaliser")
+    return certify(lambda: _normaliser_ball(s2), label="the discrete Gaussian normaliser")
 
 
 def discrete_gaussian_pmf(x: object, sigma_squared: object) -> CertifiedReal:
@@ -223,7 +224,7 @@ def discrete_gaussian_variance_deficit(sigma_squared: object) -> CertifiedReal:
     if _direct_is_faster(s2):
         variance = discrete_gaussian_variance(s2)
         return CertifiedReal(s2 - variance.upper, s2 - variance.lower)
-    return _nonnegative(_to_certified(lambda: _deficit_ball(s2), label="the discrete Gaussian variance deficit"))
+    return _nonnegative(certify(lambda: _deficit_ball(s2), label="the discrete Gaussian variance deficit"))
 
 
 def discrete_gaussian_variance(sigma_squared: object) -> CertifiedReal:
@@ -313,4 +314,4 @@ def discrete_laplace_variance(scale: object) -> CertifiedReal:
         rate = 1 / _ball(t)
         return 2 * (-rate).exp() / (-rate).expm1() ** 2
 
-    return _to_certified(compute, label="the discrete Laplace variance")
+    return certify(compute, label="the discrete Laplace variance")

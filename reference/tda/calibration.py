@@ -39,8 +39,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from reference.core.validate import Neighbours, check_neighbours, check_positive_int, fraction_text, open_unit_fraction, positive_fraction
 from reference.core.certified import CertifiedReal
+from reference.core.validate import (
+    Neighbours,
+    check_neighbours,
+    check_positive_int,
+    fraction_text,
+    open_unit_fraction,
+    positive_fraction,
+)
 from reference.privacy.zcdp import (
     compose_rho,
     epsilon_from_rho_simple,

@@ -1,6 +1,6 @@
 """Data for InfTDA (TDA paper, Boninsegna): categorical records, the hierarchy, the sparse tree of prefix counts.
 
-Conventions (SPEC sections 3 and 6.1)
+Conventions
 -------------------------------------
 * A record has d >= 1 categorical attributes; the **attribute order is the hierarchy** (the paper's X_1, ...,
   X_d). A :class:`Hierarchy` holds the attribute names and, per attribute, its category list (the universe

@@ -1,4 +1,4 @@
-"""IntOpt (paper 003, InfTDA, Boninsegna): the integer Chebyshev projection used by InfTDA (SPEC section 6.2).
+"""IntOpt (TDA, Boninsegna's InfTDA): the integer Chebyshev projection InfTDA applies at every level.
 
 Given integers ``x`` (noisy counts, possibly negative) and an integer total ``c >= 0``, IntOpt returns a vector
 ``y`` of non-negative integers with ``sum(y) == c`` that minimises ``max_i |x_i - y_i|`` (problem (1) of the

@@ -1,6 +1,6 @@
 """InfTDA (TDA paper, Boninsegna, Algorithm 1): top-down discrete Gaussian release of a tree of prefix counts.
 
-The mechanism (SPEC section 6.3)
+The mechanism (TDA Algorithm 1)
 --------------------------------
 Input: the tree of prefix counts of n records over a :class:`~reference.tda.data.Hierarchy` of d attributes
 (:func:`~reference.tda.data.prefix_counts`) and a zCDP budget ρ > 0. Neighbours: ``substitution`` (n is public;
@@ -44,14 +44,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from reference.core.validate import positive_fraction, positive_real
-from reference.tda.intopt import intopt
 from reference.core.randomness import check_source
-from reference.samplers.exact import discrete_gaussian as exact_discrete_gaussian
 from reference.core.rng import as_generator
+from reference.core.validate import positive_fraction, positive_real
+from reference.samplers.exact import discrete_gaussian as exact_discrete_gaussian
 from reference.samplers.fast import discrete_gaussian as numeric_discrete_gaussian
 from reference.tda.calibration import inftda_sigma_squared
 from reference.tda.data import Hierarchy, Prefix, PrefixTree
+from reference.tda.intopt import intopt
 
 __all__ = ["Progress", "Projection", "inftda_exact", "inftda_numeric"]
 

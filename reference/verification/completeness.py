@@ -1,6 +1,6 @@
 """Coverage of the claims registry: every numbered statement in a paper's text has an entry.
 
-The statement headings are found in the paper's text (for the CIP paper the Markdown rendering 001, where
+The statement headings are found in the paper's text (for the CIP paper its Markdown rendering, where
 headings are set in bold or italics: ``**Theorem 3.3.**``, ``*Remark 2.4.*``, ``**Algorithm 1:**``) and compared
 with the registry's numbers, where an entry such as ``Definitions 3.10–3.12`` covers 3.10, 3.11 and 3.12.
 """

@@ -107,8 +107,8 @@ def plot_range_variance_map(directory: Path, budget: Budget) -> tuple[str, str]:
 
 def plot_sigma_paper_vs_exact(directory: Path, budget: Budget) -> tuple[str, str]:
     """Theorem 3.9's σ against the exact smallest σ, over ε (δ fixed) and over δ (ε fixed)."""
-    from reference.privacy.gaussian import sigma_exact, sigma_theorem_3_9
     from reference.cip.sensitivity import cascade_sensitivity_squared
+    from reference.privacy.gaussian import sigma_exact, sigma_theorem_3_9
 
     depth = 10
     sensitivity_squared = cascade_sensitivity_squared(depth, "add_remove")
@@ -229,9 +229,9 @@ def plot_tda_histogram(directory: Path, budget: Budget) -> tuple[str, str]:
 
 def plot_tda_error_by_level(directory: Path, budget: Budget) -> tuple[str, str]:
     """Largest absolute error per level over repeated releases, against Theorem 1's bound (β = 0.05)."""
+    from reference.tda.claims import utility_bound
     from reference.tda.data import default_dataset, prefix_counts
     from reference.tda.mechanism import inftda_numeric
-    from reference.tda.claims import utility_bound
 
     hierarchy, records = default_dataset(size=budget.pick(2000, 10000), seed=1)
     tree = prefix_counts(records, hierarchy)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -10,20 +9,26 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reference.audit.linear_noise import audit_linear_noise, cip_leaf_covariance_oracle, cip_workload_covariance_oracle, compare_covariance, exact_matrix, kary_algorithm_2_covariance_oracle, kary_prefix_workload, load_exact_matrix, noise_covariance, probe_noise_matrix
+# examples/ is a folder of the repository, not part of the installed package; pytest puts the repository root on
+# sys.path (``pythonpath`` in pyproject.toml), so it imports as ``examples``.
+from examples import correct_kary, sensitivity_off_kary, shared_noise_kary
+from reference.audit.linear_noise import (
+    audit_linear_noise,
+    cip_leaf_covariance_oracle,
+    cip_workload_covariance_oracle,
+    compare_covariance,
+    exact_matrix,
+    kary_algorithm_2_covariance_oracle,
+    kary_prefix_workload,
+    load_exact_matrix,
+    noise_covariance,
+    probe_noise_matrix,
+)
 from reference.cip.exact import cascade
 from reference.cip.exact import matrix as cip_matrix
 from reference.kary import tree as kary_tree
 from reference.kary.digits import algorithm_2_noise_indices
 from reference.privacy.gaussian import gaussian_delta
-
-# examples/ is a top-level directory of the repository, not an installed package: make it importable when
-# pytest is started without the repository root on sys.path (``python -m pytest`` from the root has it).
-_ROOT = str(Path(__file__).resolve().parent.parent)
-if _ROOT not in sys.path:
-    sys.path.insert(0, _ROOT)
-
-from examples import correct_kary, sensitivity_off_kary, shared_noise_kary  # noqa: E402
 
 
 def cip_cascade_map(depth: int) -> tuple[list[list[Fraction]], list[Fraction]]:

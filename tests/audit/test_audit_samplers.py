@@ -8,14 +8,12 @@ does not count towards the false-alarm budget. Everything is seeded.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the examples/ package lives at the repo root
-
+# examples/ lives at the repository root, which pytest puts on sys.path (``pythonpath`` in pyproject.toml)
 from examples.float_log_height_kary import faulty_kary_noise as float_log_noise
 from examples.off_by_one_digits_kary import faulty_kary_noise as off_by_one_noise
 from examples.variance_for_std_cascade import faulty_cascade_samples

@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reference.cip.numeric.cascade as cascade_module
+from reference.cip.checks import cascade as checks
 from reference.cip.numeric.cascade import cascade_leaves, cascade_tree, level_view
 from reference.core.rng import as_generator
-from reference.cip.checks import cascade as checks
 
 
 def naive_tree(depth: int, sigma: float, seed: int) -> np.ndarray:

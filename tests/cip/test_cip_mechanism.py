@@ -10,9 +10,9 @@ from scipy import stats
 
 from reference.cip.exact import general_tree as cip_general_tree
 from reference.cip.exact import matrix as cip_matrix
-from reference.core import linalg
 from reference.cip.mechanism import CorrelatedInputPerturbation
-from reference.cip.numeric.general_tree import balanced_tree
+from reference.cip.tree import balanced_tree
+from reference.core import linalg
 from reference.privacy.gaussian import gaussian_delta
 
 

@@ -15,15 +15,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.core.validate import NEIGHBOURS
+from reference.cip.checks import general_tree as checks
 from reference.cip.exact import general_tree as exact
 from reference.cip.exact import matrix as cip_matrix
-from reference.core import linalg
 from reference.cip.numeric.cascade import cascade_leaves, cascade_tree
-from reference.cip.numeric.general_tree import BinaryTree, Nested, balanced_tree, consistency_defects, contract_chains, general_tree_leaves, general_tree_nodes, perfect_tree
+from reference.cip.numeric.general_tree import consistency_defects, general_tree_leaves, general_tree_nodes
 from reference.cip.sensitivity import mahalanobis_sensitivity_squared
-from reference.cip.checks import general_tree as checks
-from reference.cip.checks.cascade import ldl_whitening, whitened_normal_test
+from reference.cip.tree import BinaryTree, Nested, balanced_tree, contract_chains, perfect_tree
+from reference.cip.whitening import ldl_whitening, whitened_normal_test
+from reference.core import linalg
+from reference.core.validate import NEIGHBOURS
 
 F = Fraction
 HALF_SQRT3 = math.sqrt(3.0) / 2.0

@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.cip.numeric.streaming import StreamingCascade
 from reference.cip.checks import cascade as checks
+from reference.cip.numeric.streaming import StreamingCascade
 
 
 def documented_draws(t: int) -> int:

@@ -14,13 +14,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reference.cip.checks import general_tree as checks
 from reference.cip.exact import matrix as cip_matrix
 from reference.cip.exact import two_dim as cip_two_dim
-from reference.core import linalg
 from reference.cip.numeric.cascade import cascade_leaves, cascade_tree
 from reference.cip.numeric.two_dim import MAX_TOTAL_DEPTH, two_dim_leaves, two_dim_nodes
 from reference.cip.sensitivity import mahalanobis_sensitivity_squared
-from reference.cip.checks import general_tree as checks
+from reference.core import linalg
 
 F = Fraction
 HALF_SQRT3 = math.sqrt(3.0) / 2.0

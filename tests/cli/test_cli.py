@@ -196,3 +196,15 @@ def test_audit_linear_noise_and_samplers(capsys: pytest.CaptureFixture[str], tmp
     assert main([*argv, "--sigma", "2", "--alpha", "1e-7", "--json"]) == 0  # correct σ: passes (false alarm 1e-7)
     capsys.readouterr()
     assert main([*argv, "--sigma", "4", "--alpha", "1e-7", "--json"]) == 1  # σ claimed twice too large: fails
+
+
+def test_kary_mse_and_run_share_one_subtraction_switch_and_default() -> None:
+    from reference.cli.main import build_parser
+
+    parser = build_parser()
+    mse = parser.parse_args(["kary", "mse", "--arity", "3", "--horizon", "4"])
+    run = parser.parse_args(["kary", "run", "--arity", "3", "--epsilon", "1", "--input", "bits.txt"])
+    assert mse.subtraction is True and run.subtraction is True  # Algorithm 2 unless told otherwise
+    for command in (["kary", "mse", "--arity", "3", "--horizon", "4"], ["kary", "run", "--arity", "3", "--epsilon", "1", "--input", "b"]):
+        assert parser.parse_args([*command, "--no-subtraction"]).subtraction is False
+        assert parser.parse_args([*command, "--subtraction"]).subtraction is True

@@ -14,11 +14,26 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.kary.proofs import argmin as kary_argmin
-from reference.core.proof import ProofFailure
 from reference.core.certified import CertifiedReal
-from reference.kary.constants import FAMILIES, LeadingConstantFamily, certified_argmin, certify_tail, default_tail_start, huu_constant, huu_leading_constant, huu_mse_bound, leading_constant, leading_constant_corollary_4_9, leading_constant_corollary_c3, leading_constant_theorem_3_7, lemma_5_1_exponent, theorem_1_2_exponent
+from reference.core.proof import ProofFailure
 from reference.kary.checks import constants as checks
+from reference.kary.constants import (
+    FAMILIES,
+    LeadingConstantFamily,
+    certified_argmin,
+    certify_tail,
+    default_tail_start,
+    huu_constant,
+    huu_leading_constant,
+    huu_mse_bound,
+    leading_constant,
+    leading_constant_corollary_4_9,
+    leading_constant_corollary_c3,
+    leading_constant_theorem_3_7,
+    lemma_5_1_exponent,
+    theorem_1_2_exponent,
+)
+from reference.kary.proofs import argmin as kary_argmin
 
 MP = mpmath.mp.clone()
 MP.dps = 50

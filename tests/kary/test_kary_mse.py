@@ -18,11 +18,40 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.kary.digits import algorithm_2_noise_count, algorithm_2_noise_indices, digit_offset, digits, even_offset_digits, height_for_horizon, offset_capacity, offset_digits, representation
-from reference.kary.mse import MAX_ENUMERATION_HORIZON, algorithm_2_mse, algorithm_2_mse_dp, algorithm_2_step_variance, algorithm_2_total_noise_count, algorithm_2_total_noise_count_dp, appendix_c_horizon, appendix_c_recursion, claim_1_leading_term, lemma_4_7_closed_form, lemma_4_7_horizon
-from reference.kary.constants import huu_mse_bound
-from reference.kary.threshold import asymptotic_delta_threshold, asymptotic_exponent, horizon_power, huu_delta_threshold, huu_log_inverse_delta_threshold, pure_beats_huu
 from reference.kary.checks import threshold as checks
+from reference.kary.constants import huu_mse_bound
+from reference.kary.digits import (
+    algorithm_2_noise_count,
+    algorithm_2_noise_indices,
+    digit_offset,
+    digits,
+    even_offset_digits,
+    height_for_horizon,
+    offset_capacity,
+    offset_digits,
+    representation,
+)
+from reference.kary.mse import (
+    MAX_ENUMERATION_HORIZON,
+    algorithm_2_mse,
+    algorithm_2_mse_dp,
+    algorithm_2_step_variance,
+    algorithm_2_total_noise_count,
+    algorithm_2_total_noise_count_dp,
+    appendix_c_horizon,
+    appendix_c_recursion,
+    claim_1_leading_term,
+    lemma_4_7_closed_form,
+    lemma_4_7_horizon,
+)
+from reference.kary.threshold import (
+    asymptotic_delta_threshold,
+    asymptotic_exponent,
+    horizon_power,
+    huu_delta_threshold,
+    huu_log_inverse_delta_threshold,
+    pure_beats_huu,
+)
 
 MP = mpmath.mp.clone()
 MP.dps = 40

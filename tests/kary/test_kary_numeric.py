@@ -11,11 +11,18 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
 from reference.core.randomness import SeededRandomBits
 from reference.kary import counters as kary
-from reference.kary.counters import OnlineCounter, algorithm_1, algorithm_2_batch, algorithm_2_used_indices, algorithm_3, noise_lifetime
 from reference.kary.checks import counters as checks
+from reference.kary.counters import (
+    OnlineCounter,
+    algorithm_1,
+    algorithm_2_batch,
+    algorithm_2_used_indices,
+    algorithm_3,
+    noise_lifetime,
+)
+from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
 
 
 class ScriptedLaplace(np.random.Generator):

@@ -14,11 +14,11 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.kary.proofs import lemma_3_5 as kary_lemma_3_5
-from reference.kary.proofs import lemma_4_7 as kary_lemma_4_7
 from reference.core.proof import ProofFailure
 from reference.kary import tree as kt
 from reference.kary.digits import algorithm_2_noise_indices
+from reference.kary.proofs import lemma_3_5 as kary_lemma_3_5
+from reference.kary.proofs import lemma_4_7 as kary_lemma_4_7
 
 
 def _interval(level: int, index: int, arity: int) -> set[int]:

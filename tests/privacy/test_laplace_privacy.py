@@ -14,10 +14,10 @@ from fractions import Fraction
 import mpmath as mp
 import pytest
 
+from reference.core.certified import CertifiedReal
+from reference.core.proof import ProofFailure
 from reference.kary.proofs import corollary_5_7 as kary_corollary_5_7
 from reference.kary.proofs import lemma_5_5 as kary_lemma_5_5
-from reference.core.proof import ProofFailure
-from reference.core.certified import CertifiedReal
 from reference.privacy.gaussian import sigma_classical
 from reference.privacy.laplace import (
     corollary_5_7_factor,

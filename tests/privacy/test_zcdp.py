@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.privacy import zcdp
 from reference.core.certified import CertifiedReal
+from reference.privacy import zcdp
 from reference.privacy.discrete_gaussian_profile import _normaliser
 from reference.privacy.gaussian import gaussian_epsilon
 

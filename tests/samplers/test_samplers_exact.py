@@ -16,11 +16,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.samplers import pmf as discrete
-from reference.samplers import exact as es
-from reference.core.randomness import BitsExhausted, CountingBits, ScriptedBits, SeededRandomBits, SystemRandomBits, check_source
 from reference.core.certified import CertifiedReal
+from reference.core.randomness import (
+    BitsExhausted,
+    CountingBits,
+    ScriptedBits,
+    SeededRandomBits,
+    SystemRandomBits,
+    check_source,
+)
 from reference.samplers import checks as sc
+from reference.samplers import exact as es
+from reference.samplers import pmf as discrete
 
 DIGITS = 60
 

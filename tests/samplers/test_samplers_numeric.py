@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 from scipy import special, stats
 
-from reference.samplers import fast as ns
 from reference.samplers import checks as sc
+from reference.samplers import fast as ns
 
 
 @pytest.mark.parametrize(

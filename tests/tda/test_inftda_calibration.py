@@ -14,11 +14,11 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from reference.tda.proofs import privacy_accounting as tda_privacy_accounting
 from reference.core.proof import ProofFailure
 from reference.privacy import zcdp
 from reference.tda import calibration as inftda
 from reference.tda.checks import calibration as zcdp_checks
+from reference.tda.proofs import privacy_accounting as tda_privacy_accounting
 
 
 @pytest.fixture(autouse=True)

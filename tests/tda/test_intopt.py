@@ -1,4 +1,4 @@
-"""IntOpt (paper 003, SPEC 6.2): brute-force optimality, literal == fast, properties, tie rule, bad inputs.
+"""TDA's IntOpt: brute-force optimality, literal == fast, properties, tie rule, bad inputs.
 
 No statistical tests here: every assertion is deterministic (hypothesis draws inputs, not verdicts).
 """
@@ -12,8 +12,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.tda.intopt import chebyshev_distance, intopt, intopt_literal, intopt_literal_with_count, intopt_with_count, tie_order
 from reference.tda.checks import intopt as intopt_checks
+from reference.tda.intopt import (
+    chebyshev_distance,
+    intopt,
+    intopt_literal,
+    intopt_literal_with_count,
+    intopt_with_count,
+    tie_order,
+)
 
 
 def all_feasible(total: int, parts: int) -> Iterator[tuple[int, ...]]:

@@ -14,7 +14,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.tda.data import DEFAULT_DATASET, Hierarchy, PrefixTree, default_dataset, expand_records, prefix_counts, read_csv, write_csv
+from reference.tda.data import (
+    DEFAULT_DATASET,
+    Hierarchy,
+    PrefixTree,
+    default_dataset,
+    expand_records,
+    prefix_counts,
+    read_csv,
+    write_csv,
+)
 
 HAND_CSV = "region,sex\nnorth,f\nsouth,m\nnorth,m\nnorth,f\n"
 

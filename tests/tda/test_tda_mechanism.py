@@ -18,13 +18,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.tda.intopt import intopt, intopt_literal
 from reference.core.randomness import SeededRandomBits
 from reference.samplers.exact import discrete_gaussian as exact_dg
 from reference.samplers.fast import discrete_gaussian as numeric_dg
-from reference.tda.data import Hierarchy, PrefixTree, default_dataset, prefix_counts
-from reference.tda.mechanism import inftda_exact, inftda_numeric
 from reference.tda.checks import mechanism as tda_checks
+from reference.tda.data import Hierarchy, PrefixTree, default_dataset, prefix_counts
+from reference.tda.intopt import intopt, intopt_literal
+from reference.tda.mechanism import inftda_exact, inftda_numeric
 
 HIERARCHY = Hierarchy.build(["a", "b", "c"], [["x", "y", "z"], ["p", "q"], ["u", "v"]])
 RECORDS = [(0, 0, 0), (0, 0, 1), (0, 1, 1), (1, 0, 0), (1, 0, 0), (0, 0, 0), (1, 1, 1)]

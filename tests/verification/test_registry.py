@@ -31,7 +31,7 @@ def test_every_status_comes_with_evidence() -> None:
     for key, result in quick_results().items():
         assert result.outcome.detail, key
         if result.outcome.status is Status.REFUTED:
-            # SPEC §8 / issue 6: every refuted entry names its smallest counterexample and what holds instead
+            # every refuted entry names its smallest counterexample and what holds instead
             assert result.outcome.counterexample, key
             assert result.outcome.corrected, key
 

@@ -9,7 +9,7 @@ dataclasses of :mod:`reference.cip.checks.cascade`:
   checks of the samplers with stated float-rounding bounds (``statistic`` = worst ratio to the bound, or the
   worst error against a bound);
 * :class:`StatisticalCheck` (``passed`` iff ``p_value > false_alarm``): seeded draws whitened with the *exact*
-  covariance and tested i.i.d. N(0, 1) by :func:`reference.cip.checks.cascade.whitened_normal_test`, whose
+  covariance and tested i.i.d. N(0, 1) by :func:`reference.cip.whitening.whitened_normal_test`, whose
   union-bound p-value makes ``false_alarm`` (default 1e-9) a true upper bound on the false-alarm probability.
 
 Sizes, sample counts and seeds are parameters so the claims registry can run larger budgets.
@@ -25,16 +25,18 @@ from typing import TypeVar
 
 import numpy as np
 
-from reference.core.validate import NEIGHBOURS, check_depth, check_positive_int, positive_real
+from reference.cip.checks.cascade import UNIT_ROUNDOFF, DeterministicCheck, ScriptedGenerator
 from reference.cip.exact import general_tree as cip_general_tree
 from reference.cip.exact import matrix as cip_matrix
 from reference.cip.exact import two_dim as cip_two_dim
-from reference.core import linalg
-from reference.core.linalg import Matrix
-from reference.cip.numeric.general_tree import BinaryTree, Nested, balanced_tree, consistency_defects, contract_chains, general_tree_leaves, general_tree_nodes
+from reference.cip.numeric.general_tree import consistency_defects, general_tree_leaves, general_tree_nodes
 from reference.cip.numeric.two_dim import two_dim_leaves, two_dim_nodes
 from reference.cip.sensitivity import mahalanobis_sensitivity_squared
-from reference.cip.checks.cascade import DEFAULT_ALPHA, UNIT_ROUNDOFF, DeterministicCheck, ScriptedGenerator, StatisticalCheck, ldl_whitening, whitened_normal_test
+from reference.cip.tree import BinaryTree, Nested, balanced_tree, contract_chains
+from reference.cip.whitening import DEFAULT_ALPHA, StatisticalCheck, ldl_whitening, whitened_normal_test
+from reference.core import linalg
+from reference.core.linalg import Matrix
+from reference.core.validate import NEIGHBOURS, check_depth, check_positive_int, positive_real
 
 T = TypeVar("T")
 
@@ -312,7 +314,7 @@ def check_general_tree_covariance(
     tree: BinaryTree, sigma: float = 1.0, samples: int = 20_000, seed: int = 0, alpha: float = DEFAULT_ALPHA
 ) -> StatisticalCheck:
     """``samples`` leaf vectors of Algorithm 3 (one generator seeded with ``seed``), whitened with the exact
-    covariance (:func:`reference.cip.checks.cascade.ldl_whitening`), pass the i.i.d. N(0, 1) battery."""
+    covariance (:func:`reference.cip.whitening.ldl_whitening`), pass the i.i.d. N(0, 1) battery."""
     sigma = positive_real(sigma, "sigma")
     samples = check_positive_int(samples, "samples", minimum=2)
     draws = general_tree_leaves(tree, sigma, check_positive_int(seed, "seed", minimum=0), size=samples)

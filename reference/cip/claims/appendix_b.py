@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import importlib
 from fractions import Fraction
 
 from reference.cip.claims.common import PAPER
 from reference.cip.exact import matrix as cip_matrix
+from reference.cip.proofs import corollary_b3 as proof_corollary_b3
+from reference.cip.proofs import lemma_b2 as proof_lemma_b2
+from reference.cip.proofs import proposition_3_5 as proof_proposition_3_5
+from reference.cip.proofs import spectrum as proof_spectrum
 from reference.core import linalg
 from reference.core.claims import Budget, Claim, Method, Outcome, Status, exhaustive, proved_by, verdict
 
@@ -25,7 +28,7 @@ def check_proposition_b1(budget: Budget) -> Outcome:
     finite = exhaustive(range(0, top + 1), holds, lambda d: f"depth {d}", f"depths 0..{top} (PD test up to 6)")
     if finite.status is not Status.VERIFIED:
         return finite
-    proof = proved_by(importlib.import_module("reference.cip.proofs.spectrum").prove)
+    proof = proved_by(proof_spectrum.prove)
     if proof.status is not Status.PROVED:
         return proof
     return Outcome(
@@ -46,7 +49,7 @@ def check_lemma_b2(budget: Budget) -> Outcome:
     )
     if finite.status is not Status.VERIFIED:
         return finite
-    proof = proved_by(importlib.import_module("reference.cip.proofs.lemma_b2").prove)
+    proof = proved_by(proof_lemma_b2.prove)
     return Outcome(proof.status, proof.detail + " Cross-check: " + finite.detail, proof.counterexample)
 
 
@@ -60,7 +63,7 @@ def check_corollary_b3(budget: Budget) -> Outcome:
     )
     if finite.status is not Status.VERIFIED:
         return finite
-    proof = proved_by(importlib.import_module("reference.cip.proofs.corollary_b3").prove)
+    proof = proved_by(proof_corollary_b3.prove)
     return Outcome(proof.status, proof.detail + " Cross-check: " + finite.detail)
 
 
@@ -83,7 +86,7 @@ def check_lemma_b4(budget: Budget) -> Outcome:
             cov = sum(matrix[i][j] for i in range(n) if mask1 >> i & 1 for j in range(n) if mask2 >> j & 1)
             if cov > 0:
                 return Outcome(Status.REFUTED, f"positive covariance for subsets {mask1:b}, {mask2:b}")
-    proof = proved_by(importlib.import_module("reference.cip.proofs.proposition_3_5").prove)
+    proof = proved_by(proof_proposition_3_5.prove)
     return Outcome(
         proof.status,
         "Cov(Z1, Z2) is a sum of off-diagonal entries, each −2^(1−2h) < 0 by the entry formula proved in "

@@ -3,7 +3,6 @@ and its properties (Equation (2), Theorem 3.3, Propositions 3.4 and 3.5, Remarks
 
 from __future__ import annotations
 
-import importlib
 from fractions import Fraction
 
 import numpy as np
@@ -12,6 +11,8 @@ from reference.cip.claims.common import PAPER
 from reference.cip.exact import errors as cip_errors
 from reference.cip.exact import matrix as cip_matrix
 from reference.cip.proofs import equation_2 as cip_equation_2
+from reference.cip.proofs import proposition_3_5 as proof_proposition_3_5
+from reference.cip.proofs import theorem_3_3 as proof_theorem_3_3
 from reference.core import linalg
 from reference.core.claims import Budget, Claim, Method, Outcome, Status, exhaustive, not_checkable, proved_by
 
@@ -41,7 +42,7 @@ def check_remark_3_7(_: Budget) -> Outcome:
 
 
 def _ocr_covariance(depth: int) -> linalg.Matrix:
-    """C_depth as rendering 001 (OCR) prints it: off-diagonal blocks −J_i / 2**(2**i + 1)."""
+    """C_depth as the OCR rendering prints it: off-diagonal blocks −J_i / 2**(2**i + 1)."""
     current: list[list[Fraction]] = [[Fraction(1)]]
     if depth >= 1:
         current = [[Fraction(1), Fraction(-1, 2)], [Fraction(-1, 2), Fraction(1)]]
@@ -55,8 +56,8 @@ def _ocr_covariance(depth: int) -> linalg.Matrix:
 def check_definition_3_1(budget: Budget) -> Outcome:
     top = budget.pick(6, 8)
 
-    # 000 (LaTeX) and 001 (OCR) differ in the exponent of the off-diagonal block; decide by Theorem 3.3:
-    # every node must have variance 1. The 000 reading is cip_matrix.covariance.
+    # the LaTeX and OCR renderings differ in the exponent of the off-diagonal block; decide by Theorem 3.3:
+    # every node must have variance 1. The LaTeX reading is cip_matrix.covariance.
     def root_variance(matrix: linalg.Matrix) -> Fraction:
         return sum((sum(row, Fraction(0)) for row in matrix), Fraction(0))
 
@@ -108,7 +109,7 @@ def check_theorem_3_3(budget: Budget) -> Outcome:
     for finite in (dense, fast):
         if finite.status is not Status.VERIFIED:
             return finite
-    proof = proved_by(importlib.import_module("reference.cip.proofs.theorem_3_3").prove)
+    proof = proved_by(proof_theorem_3_3.prove)
     return Outcome(proof.status, proof.detail + f" Cross-checks: {dense.detail}; {fast.detail}.")
 
 
@@ -116,7 +117,7 @@ def check_proposition_3_5(budget: Budget) -> Outcome:
     from reference.cip.checks import cascade as cascade_checks
     from reference.cip.exact import cascade as exact_cascade
 
-    proof = proved_by(importlib.import_module("reference.cip.proofs.proposition_3_5").prove)
+    proof = proved_by(proof_proposition_3_5.prove)
     if proof.status is not Status.PROVED:
         return proof
     twin_top = budget.pick(5, 7)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import math
 from fractions import Fraction
 
@@ -11,13 +10,15 @@ import numpy as np
 from reference.cip.claims.common import PAPER
 from reference.cip.exact import errors as cip_errors
 from reference.cip.exact import ranges as cip_ranges
+from reference.cip.proofs import theorem_3_8 as proof_theorem_3_8
+from reference.cip.proofs import theorem_3_9 as proof_theorem_3_9
 from reference.core.claims import Budget, Claim, Method, Outcome, Status, exhaustive, proved_by, verdict
 
 
 def check_theorem_3_8(budget: Budget) -> Outcome:
     from reference.cip.checks import gaussian as gaussian_checks
 
-    proof = proved_by(importlib.import_module("reference.cip.proofs.theorem_3_8").prove)
+    proof = proved_by(proof_theorem_3_8.prove)
     grid = gaussian_checks.theorem_grid_check(size=budget.pick(3, 6), max_depth=budget.pick(6, 20))
     outside = gaussian_checks.outside_range_search(size=budget.pick(4, 10))
     if proof.status is not Status.PROVED or not grid.passed:
@@ -34,7 +35,7 @@ def check_theorem_3_8(budget: Budget) -> Outcome:
 def check_theorem_3_9(budget: Budget) -> Outcome:
     from reference.cip.sensitivity import cascade_sensitivity_squared
 
-    proof = proved_by(importlib.import_module("reference.cip.proofs.theorem_3_9").prove)
+    proof = proved_by(proof_theorem_3_9.prove)
     top = budget.pick(10, 20)
     ratios = {
         d: cascade_sensitivity_squared(d, "substitution") / cascade_sensitivity_squared(d, "add_remove")

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from reference.core.validate import check_depth
 from reference.core.linalg import Matrix
+from reference.core.validate import check_depth
 
 #: The node covariance has (2**(depth+1) − 1)² entries; depth 8 is 261 121 Fractions.
 MAX_TREE_DEPTH = 8

@@ -22,8 +22,8 @@ from typing import Any, Literal
 import numpy as np
 import sympy
 
-from reference.core.validate import check_depth, check_positive_int, positive_fraction
 from reference.cip.exact import ranges as cip_ranges
+from reference.core.validate import check_depth, check_positive_int, positive_fraction
 
 Workload = Literal["ranges", "nodal"]
 WORKLOADS: tuple[Workload, ...] = ("ranges", "nodal")

@@ -1,7 +1,7 @@
 """Exact covariance, precision and sensitivities of Algorithm 3 (CIP paper, Appendix D.2) on a general tree.
 
 All values are for σ = 1 (multiply covariances by σ², precisions by σ⁻²). Trees are
-:class:`reference.cip.numeric.general_tree.BinaryTree` (labels, level order and leaf order as documented there).
+:class:`reference.cip.tree.BinaryTree` (labels, level order and leaf order as documented there).
 
 The construction, exactly
 -------------------------
@@ -28,7 +28,7 @@ What it gives (derived here, checked against the construction in the tests and i
   ``(4 + s_i + s_j)/3 = (2 + D_i + D_j − 2 D_a)/3`` for leaves meeting at split ``a`` (``D_a`` = splits above ``a``),
   maximised over pairs (:func:`sensitivity_squared`; a single leaf has no substitution neighbours and is
   refused, as in :mod:`reference.cip.sensitivity`). One-child nodes change none of this: a chain is
-  invisible to the leaves (:func:`reference.cip.numeric.general_tree.contract_chains`).
+  invisible to the leaves (:func:`reference.cip.tree.contract_chains`).
 
 The dense route — :func:`precision` by elimination, then
 :func:`reference.cip.sensitivity.mahalanobis_sensitivity_squared` — is the independent check of these
@@ -45,11 +45,11 @@ from fractions import Fraction
 import numpy as np
 import numpy.typing as npt
 
-from reference.core.validate import Neighbours, check_neighbours, check_positive_int
 from reference.cip.exact import matrix as cip_matrix
+from reference.cip.tree import BinaryTree, balanced_tree
 from reference.core import linalg
 from reference.core.linalg import Matrix, Vector
-from reference.cip.numeric.general_tree import BinaryTree, balanced_tree
+from reference.core.validate import Neighbours, check_neighbours, check_positive_int
 
 IntegerArray = npt.NDArray[np.int64]
 

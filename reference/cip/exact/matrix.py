@@ -5,7 +5,7 @@ Conventions
 * ``depth`` is the height of the perfect binary tree; there are ``n = 2**depth`` leaves (data cells), in
   natural integer order; the child labelled 0 is the left (lower) one.
 * ``C_0 = (1)``; ``C_1 = [[1, -1/2], [-1/2, 1]]``; ``C_{i+1} = [[C_i, -J_i / 2**(2i+1)], [-J_i / 2**(2i+1), C_i]]``
-  (the LaTeX rendering 000 of the paper; the OCR rendering 001 prints the exponent as ``2^i + 1``, which the
+  (the LaTeX rendering of the paper; the OCR rendering prints the exponent as ``2^i + 1``, which the
   registry shows to be wrong: it breaks Theorem 3.3 and Proposition 3.5).
 * Entry (i, j) depends only on the height ``h`` of the lowest common ancestor of leaves i and j, which is the
   bit length of ``i XOR j``: 1 on the diagonal, ``-2**(1 - 2h)`` off it.
@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from reference.core.validate import check_depth
 from reference.core import linalg
 from reference.core.linalg import Matrix, Vector
+from reference.core.validate import check_depth
 
 #: Depth above which building the dense exact matrix is refused (2**12 = 4096 rows of Fractions is ~16M
 #: entries; beyond that use the structured formulas, which never build the matrix).

@@ -12,7 +12,7 @@ Three independent routes, cross-checked in ``verification/``:
   int64 on the integer matrix ``M = 2**(2 depth − 1) C``), by the column recurrence
   ``F(a, b) = F(a, b−1) + 2 Σ_{i=a}^{b−1} M[i, b] + M[b, b]`` — O(n²) time, O(n) memory; depth 14 in seconds.
 
-Ranges are ``[first, last]`` with 0-based inclusive ends, as in SPEC §10.
+Ranges are ``[first, last]`` with 0-based inclusive ends, as everywhere in this package.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from reference.core.validate import check_depth
 from reference.cip.exact import matrix as cip_matrix
+from reference.core.validate import check_depth
 
 #: Largest depth for the all-ranges computation: int64 headroom (entries of M are below 2**(2 depth)) and time.
 MAX_ALL_RANGES_DEPTH = 16

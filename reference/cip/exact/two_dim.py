@@ -30,12 +30,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from reference.core.validate import Neighbours, check_depth, check_neighbours
 from reference.cip.exact import matrix as cip_matrix
-from reference.core import linalg
 from reference.cip.exact.general_tree import node_loadings, source_variances
+from reference.cip.tree import perfect_tree
+from reference.core import linalg
 from reference.core.linalg import Matrix, Vector
-from reference.cip.numeric.general_tree import perfect_tree
+from reference.core.validate import Neighbours, check_depth, check_neighbours
 
 #: ``row_depth + column_depth`` at most this for the dense exact matrices (64 cells).
 MAX_DENSE_TOTAL_DEPTH = 6

@@ -44,8 +44,8 @@ import math
 
 import numpy as np
 
-from reference.core.validate import check_depth, positive_real
 from reference.core.rng import as_generator
+from reference.core.validate import check_depth, positive_real
 
 #: Largest depth the numeric layer accepts (2**40 leaves is already 8 TiB of float64).
 MAX_NUMERIC_DEPTH = 40

@@ -18,9 +18,9 @@ from typing import Literal
 
 import numpy as np
 
-from reference.core.validate import check_depth, check_positive_int, positive_real
 from reference.cip.numeric.cascade import cascade_leaves
 from reference.core.rng import as_generator
+from reference.core.validate import check_depth, check_positive_int, positive_real
 
 Workload = Literal["ranges", "nodal"]
 

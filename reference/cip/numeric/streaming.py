@@ -44,9 +44,9 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from reference.core.validate import check_positive_int, positive_real
 from reference.cip.numeric.cascade import SQRT3_OVER_2
 from reference.core.rng import as_generator
+from reference.core.validate import check_positive_int, positive_real
 
 
 class StreamingCascade:

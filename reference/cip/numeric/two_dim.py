@@ -33,8 +33,8 @@ from typing import TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from reference.core.validate import check_depth, check_positive_int, positive_real
 from reference.core.rng import RngLike, as_generator
+from reference.core.validate import check_depth, check_positive_int, positive_real
 
 FloatArray: TypeAlias = npt.NDArray[np.float64]
 

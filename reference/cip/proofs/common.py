@@ -21,7 +21,7 @@ from typing import Any
 
 import sympy as sp
 
-from reference.core.proof import ProofRecord
+from reference.core.proof import ProofRecord, is_zero
 
 #: sympy is untyped; expressions are ``Any`` to mypy.
 Expr = Any
@@ -31,7 +31,6 @@ Exponent = Callable[[Expr], Expr]
 Rules = Mapping[tuple[Expr, ...], tuple[Expr, tuple[Expr, ...]]]
 
 PAPER = "CIP"
-SANITY = "SANITY CHECK (verification, not part of the proof): "
 
 
 def definition_exponent(i: Expr) -> Expr:
@@ -52,11 +51,6 @@ def off_diagonal_entry(i: Expr, exponent: Exponent = definition_exponent) -> Exp
 def entry_by_height(height: Expr) -> Expr:
     """The claimed entry of C for leaves whose lowest common ancestor has height ``height`` >= 1."""
     return -sp.Integer(2) ** (1 - 2 * height)
-
-
-def is_zero(expr: Expr) -> bool:
-    """Exact symbolic zero test (``simplify``), as a Python bool."""
-    return bool(sp.simplify(expr) == 0)
 
 
 def fraction_matrix(rows: Sequence[Sequence[int | Fraction]]) -> list[list[Fraction]]:

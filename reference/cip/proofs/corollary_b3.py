@@ -19,8 +19,8 @@ from fractions import Fraction
 
 import sympy as sp
 
-from reference.cip.proofs.common import PAPER, SANITY, is_zero
-from reference.core.proof import ProofRecord, print_record
+from reference.cip.proofs.common import PAPER
+from reference.core.proof import SANITY, ProofRecord, is_zero, print_record
 from reference.core.proof_links import proves
 
 STATEMENT = "For every depth j >= 0, every diagonal entry of C_j^-1 equals 1 + j/3."

@@ -43,7 +43,6 @@ import sympy as sp
 
 from reference.cip.proofs.common import (
     PAPER,
-    SANITY,
     Block,
     Exponent,
     WordRewriter,
@@ -54,7 +53,7 @@ from reference.cip.proofs.common import (
     fraction_matrix,
     off_diagonal_entry,
 )
-from reference.core.proof import ProofRecord, print_record
+from reference.core.proof import SANITY, ProofRecord, print_record
 from reference.core.proof_links import proves
 
 STATEMENT = (

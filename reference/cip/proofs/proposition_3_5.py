@@ -43,15 +43,13 @@ import sympy as sp
 
 from reference.cip.proofs.common import (
     PAPER,
-    SANITY,
     Expr,
     definition_exponent,
     entry_by_height,
-    is_zero,
     off_diagonal_entry,
     record_entry_formula,
 )
-from reference.core.proof import ProofRecord, print_record
+from reference.core.proof import SANITY, ProofRecord, is_zero, print_record
 from reference.core.proof_links import proves
 
 STATEMENT = "For every depth, the leaf noises of Algorithm 1 have covariance matrix σ² C_depth (Definition 3.1)."

@@ -39,14 +39,12 @@ import sympy as sp
 
 from reference.cip.proofs.common import (
     PAPER,
-    SANITY,
     Expr,
     definition_exponent,
-    is_zero,
     off_diagonal_entry,
     record_entry_formula,
 )
-from reference.core.proof import ProofRecord, print_record
+from reference.core.proof import SANITY, ProofRecord, is_zero, print_record
 from reference.core.proof_links import proves
 
 STATEMENT = (

@@ -26,8 +26,8 @@ from fractions import Fraction
 
 import sympy as sp
 
-from reference.cip.proofs.common import PAPER, SANITY, Exponent, definition_exponent, is_zero, off_diagonal_entry
-from reference.core.proof import ProofRecord, print_record
+from reference.cip.proofs.common import PAPER, Exponent, definition_exponent, off_diagonal_entry
+from reference.core.proof import SANITY, ProofRecord, is_zero, print_record
 from reference.core.proof_links import proves
 
 STATEMENT = (

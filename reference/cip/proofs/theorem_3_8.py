@@ -38,8 +38,8 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb
 
-from reference.cip.proofs.common import PAPER, SANITY, WordRewriter, is_zero
-from reference.core.proof import ProofRecord, print_record
+from reference.cip.proofs.common import PAPER, WordRewriter
+from reference.core.proof import SANITY, ProofRecord, is_zero, print_record
 from reference.core.proof_links import proves
 
 STATEMENT = (

@@ -15,8 +15,8 @@ from fractions import Fraction
 
 import sympy as sp
 
-from reference.cip.proofs.common import PAPER, is_zero
-from reference.core.proof import ProofRecord, print_record
+from reference.cip.proofs.common import PAPER
+from reference.core.proof import ProofRecord, is_zero, print_record
 from reference.core.proof_links import proves
 
 STATEMENT = (

@@ -21,10 +21,22 @@ from typing import Literal
 
 import sympy as sp
 
-from reference.core.validate import check_positive_int
 from reference.core.certified import CertifiedReal
+from reference.core.validate import check_positive_int
+from reference.kary.constants import (
+    FAMILIES,
+    ArgminCertificate,
+    certified_argmin,
+    huu_constant,
+    huu_leading_constant,
+    leading_constant,
+    leading_constant_corollary_4_9,
+    leading_constant_corollary_c3,
+    leading_constant_theorem_3_7,
+    lemma_5_1_exponent,
+    theorem_1_2_exponent,
+)
 from reference.privacy.gaussian import sigma_exact
-from reference.kary.constants import FAMILIES, ArgminCertificate, certified_argmin, huu_constant, huu_leading_constant, leading_constant, leading_constant_corollary_4_9, leading_constant_corollary_c3, leading_constant_theorem_3_7, lemma_5_1_exponent, theorem_1_2_exponent
 
 Relation = Literal["approx", "upper", "lower"]
 

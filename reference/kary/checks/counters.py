@@ -26,9 +26,9 @@ from fractions import Fraction
 import numpy as np
 from scipy import stats
 
+from reference.kary.counters import OnlineCounter, algorithm_1, algorithm_2_batch, algorithm_2_vertex, algorithm_3
 from reference.kary.digits import algorithm_2_noise_indices, digits, height_for_horizon
 from reference.kary.mse import algorithm_2_step_variance
-from reference.kary.counters import OnlineCounter, algorithm_1, algorithm_2_batch, algorithm_2_vertex, algorithm_3
 
 #: Default false-alarm probability of one statistical check.
 DEFAULT_ALPHA = 1e-9

@@ -22,9 +22,9 @@ from fractions import Fraction
 
 from flint import arb
 
-from reference.core.validate import check_positive_int, fraction_text
 from reference.core.certified import CertifiedReal, working_precision
 from reference.core.certified import ball as _ball
+from reference.core.validate import check_positive_int, fraction_text
 from reference.privacy.gaussian import gaussian_delta, sigma_exact
 from reference.privacy.laplace import (
     corollary_5_7_factor,

@@ -20,11 +20,27 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
+from reference.core.certified import CertifiedReal
 from reference.core.validate import check_positive_int, fraction_text
 from reference.kary.digits import height_for_horizon
-from reference.kary.mse import algorithm_2_mse, algorithm_2_mse_dp, algorithm_2_total_noise_count, algorithm_2_total_noise_count_dp, appendix_c_horizon, appendix_c_recursion, claim_1_leading_term, lemma_4_7_closed_form, lemma_4_7_horizon
-from reference.core.certified import CertifiedReal
-from reference.kary.threshold import asymptotic_delta_threshold, asymptotic_exponent, horizon_power, huu_delta_threshold, huu_log_inverse_delta_threshold
+from reference.kary.mse import (
+    algorithm_2_mse,
+    algorithm_2_mse_dp,
+    algorithm_2_total_noise_count,
+    algorithm_2_total_noise_count_dp,
+    appendix_c_horizon,
+    appendix_c_recursion,
+    claim_1_leading_term,
+    lemma_4_7_closed_form,
+    lemma_4_7_horizon,
+)
+from reference.kary.threshold import (
+    asymptotic_delta_threshold,
+    asymptotic_exponent,
+    horizon_power,
+    huu_delta_threshold,
+    huu_log_inverse_delta_threshold,
+)
 
 #: Theorem 1.2's exponent as printed ("δ = O(T^-0.92)").
 PAPER_EXPONENT = Fraction(23, 25)

@@ -31,8 +31,7 @@ from fractions import Fraction
 import sympy as sp
 from flint import arb
 
-from reference.cip.proofs.common import SANITY, is_zero
-from reference.core.proof import ProofRecord, print_record
+from reference.core.proof import SANITY, ProofRecord, is_zero, print_record
 from reference.core.proof_links import proves
 
 PAPER = "KARY"

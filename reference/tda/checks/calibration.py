@@ -22,9 +22,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations_with_replacement, product
 
-from reference.core.validate import check_positive_int, fraction_text
 from reference.core.certified import CertifiedReal
-from reference.tda.calibration import LEVEL_SENSITIVITY_SQUARED, inftda_level_sensitivity_squared, inftda_rho_per_level, inftda_sigma_squared, inftda_total_rho
+from reference.core.validate import check_positive_int, fraction_text
 from reference.privacy.zcdp import (
     compose_rho,
     delta_from_rho,
@@ -34,6 +33,13 @@ from reference.privacy.zcdp import (
     log_delta_from_rho,
     log_delta_from_rho_simple,
     rho_discrete_gaussian,
+)
+from reference.tda.calibration import (
+    LEVEL_SENSITIVITY_SQUARED,
+    inftda_level_sensitivity_squared,
+    inftda_rho_per_level,
+    inftda_sigma_squared,
+    inftda_total_rho,
 )
 
 

@@ -1,4 +1,4 @@
-"""Verification of IntOpt (paper 003, InfTDA; SPEC section 6.2) by exhaustive enumeration on small inputs.
+"""Verification of TDA's IntOpt by exhaustive enumeration on small inputs.
 
 These are *verification* (finite checks), not proofs. Each function returns an :class:`IntOptCheck`:
 

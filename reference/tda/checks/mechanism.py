@@ -25,10 +25,10 @@ from itertools import product
 
 import numpy as np
 
-from reference.core.validate import check_positive_int, positive_real
-from reference.tda.intopt import intopt
 from reference.core.randomness import SeededRandomBits
+from reference.core.validate import check_positive_int, positive_real
 from reference.tda.data import Hierarchy, PrefixTree, prefix_counts
+from reference.tda.intopt import intopt
 from reference.tda.mechanism import inftda_exact, inftda_numeric
 
 #: Default false-alarm probability of one statistical check.

@@ -1,4 +1,4 @@
-"""The proof programs in ``proofs/``: each must establish its statement, and each must FAIL when the claimed
+"""The CIP proof programs (``reference/cip/proofs/``): each must establish its statement, and each must FAIL when the claimed
 statement is false (mutation tests: a wrong constant, or a misreading of Definition 3.1)."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from reference.cip.proofs import spectrum as cip_spectrum
 from reference.cip.proofs import theorem_3_3 as cip_theorem_3_3
 from reference.cip.proofs import theorem_3_8 as cip_theorem_3_8
 from reference.cip.proofs import theorem_3_9 as cip_theorem_3_9
-from reference.core.proof import ProofFailure, ProofRecord
-from reference.cip.proofs.common import SANITY, WordRewriter, ocr_exponent
+from reference.cip.proofs.common import WordRewriter, ocr_exponent
+from reference.core.proof import SANITY, ProofFailure, ProofRecord
 
 PROGRAMS: list[Callable[[], ProofRecord]] = [
     cip_lemma_b2.prove,
@@ -30,7 +30,7 @@ PROGRAMS: list[Callable[[], ProofRecord]] = [
 ]
 
 
-@pytest.mark.parametrize("prove", PROGRAMS, ids=lambda f: f.__module__.rsplit(".", 1)[-1])
+@pytest.mark.parametrize("prove", PROGRAMS, ids=lambda program: program.name.split(".")[-2])
 def test_proof_program_establishes_its_statement(prove: Callable[[], ProofRecord]) -> None:
     record = prove()
     assert record.paper == "CIP"

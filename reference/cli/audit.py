@@ -1,0 +1,142 @@
+"""``reference audit ...``: audits of other implementations (calibration, linear noise, samplers)."""
+
+from __future__ import annotations
+
+import argparse
+from fractions import Fraction
+from typing import Any
+
+from reference.cli.common import (
+    CommandError,
+    Subcommands,
+    add_command,
+    add_delta,
+    add_epsilon,
+    group,
+    nonnegative_int,
+    vectors_option,
+)
+
+
+def _cmd_audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
+    from reference.audit import calibration as audit
+
+    mechanism = args.mechanism
+    vectors = vectors_option(args.vectors)
+    if mechanism == "gaussian":
+        if args.sigma is None or args.sensitivity_squared is None:
+            raise CommandError("gaussian needs --sigma and --sensitivity-squared")
+        verdict = audit.audit_gaussian(args.sigma, args.sensitivity_squared, args.epsilon, args.delta)
+    elif mechanism == "laplace":
+        if args.scale is None or vectors is None:
+            raise CommandError("laplace needs --scale and --vectors")
+        verdict = audit.audit_laplace(args.scale, args.epsilon, args.delta, vectors)
+    elif mechanism == "laplace-l2":
+        if args.scale is None or args.l1 is None or args.sensitivity_squared is None:
+            raise CommandError("laplace-l2 needs --scale, --l1 and --sensitivity-squared (Δ2²)")
+        verdict = audit.audit_laplace_l2(
+            args.scale, args.l1, args.sensitivity_squared, args.epsilon, args.delta, vectors
+        )
+    else:
+        if args.sigma_squared is None or args.sensitivity is None:
+            raise CommandError("discrete-gaussian needs --sigma-squared and --sensitivity (an integer)")
+        try:
+            sensitivity = int(args.sensitivity)
+        except ValueError:
+            raise CommandError(f"--sensitivity must be a positive integer, got {args.sensitivity!r}") from None
+        verdict = audit.audit_discrete_gaussian(args.sigma_squared, sensitivity, args.epsilon, args.delta, args.rho)
+    result = verdict.as_json()
+    result["summary"] = verdict.summary()
+    return result
+
+
+def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
+    from reference.audit import linear_noise as audit_linear
+    from reference.core.validate import fraction_text
+
+    noise_matrix = audit_linear.load_exact_matrix(args.noise_matrix, "noise_matrix")
+    workload = audit_linear.load_exact_matrix(args.workload, "workload")
+    verdict = audit_linear.audit_linear_noise(noise_matrix, workload, args.noise, args.scale)
+    result: dict[str, Any] = {
+        "noise": args.noise,
+        "scale": args.scale,
+        "private": verdict.private,
+        "first_offending_column": verdict.first_offending_column,
+        "rank": verdict.rank,
+        "kernel_dimension": verdict.kernel_dimension,
+        "l1_sensitivity": verdict.l1_sensitivity,
+        "l2_sensitivity_squared": verdict.l2_sensitivity_squared,
+        "epsilon": verdict.epsilon,
+        "epsilon_exact": verdict.epsilon_exact,
+        "rho": verdict.rho,
+        "explanation": verdict.explanation,
+    }
+    if args.epsilon is not None and args.noise == "gaussian" and verdict.private:
+        result["delta_at_epsilon"] = verdict.delta(args.epsilon).as_json()
+    if args.oracle is not None:
+        oracle = audit_linear.load_exact_matrix(args.oracle, "oracle_covariance")
+        differences = audit_linear.compare_covariance(noise_matrix, args.scale, args.noise, oracle)
+        result["covariance_matches_oracle"] = not differences
+        result["first_differences"] = [
+            {"row": d.row, "column": d.column, "actual": fraction_text(d.actual), "expected": fraction_text(d.expected)}
+            for d in differences
+        ]
+    return {key: value for key, value in result.items()}
+
+
+def _cmd_audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
+    from reference.audit import samplers as audit_samplers
+
+    samples = audit_samplers.load_samples(args.samples)
+    alpha = float(Fraction(args.alpha))
+    if args.mechanism == "cascade":
+        if args.depth is None or args.sigma is None:
+            raise CommandError("cascade needs --depth and --sigma")
+        report = audit_samplers.audit_cascade_samples(samples, args.depth, float(Fraction(args.sigma)), alpha)
+    else:
+        if args.arity is None or args.epsilon is None:
+            raise CommandError("kary needs --arity and --epsilon")
+        report = audit_samplers.audit_kary_noise(samples, args.arity, float(Fraction(args.epsilon)), alpha)
+    result: dict[str, Any] = report.to_json()
+    if not report.passed:
+        result["exit_status"] = 1
+    return result
+
+
+def register(commands: Subcommands) -> None:
+    """Add ``audit`` and its subcommands to the top-level commands."""
+    audit = group(commands, "audit", "audits of other implementations")
+    audit_cal = add_command(audit, "calibration", _cmd_audit_calibration, "certified verdict on a claimed privacy level")
+    audit_cal.add_argument(
+        "--mechanism", required=True, choices=["gaussian", "laplace", "laplace-l2", "discrete-gaussian"]
+    )
+    add_epsilon(audit_cal, text="claimed ε")
+    add_delta(audit_cal, default="0", text="claimed δ (0 for pure DP)")
+    audit_cal.add_argument("--rho", help="claimed ρ (discrete-gaussian zCDP claim)")
+    audit_cal.add_argument("--sigma", help="Gaussian standard deviation σ")
+    audit_cal.add_argument("--sigma-squared", dest="sigma_squared", help="discrete Gaussian scale σ²")
+    audit_cal.add_argument("--scale", help="Laplace scale b")
+    audit_cal.add_argument("--l1", help="ℓ1 sensitivity (laplace-l2)")
+    audit_cal.add_argument(
+        "--sensitivity-squared", dest="sensitivity_squared", help="Δ² (gaussian; Δ2² for laplace-l2)"
+    )
+    audit_cal.add_argument("--sensitivity", help="integer sensitivity Δ (discrete-gaussian)")
+    audit_cal.add_argument("--vectors", help="neighbouring-difference vectors, e.g. '1,1,1;2,0' (laplace)")
+
+    linear_cmd = add_command(
+        audit, "linear-noise", _cmd_audit_linear_noise, "can W x + B z be private; what it gives (exact)"
+    )
+    linear_cmd.add_argument("--noise-matrix", dest="noise_matrix", required=True, help="B (.npy int/.csv/.json, exact)")
+    linear_cmd.add_argument("--workload", required=True, help="W (outputs × inputs), same formats")
+    linear_cmd.add_argument("--noise", required=True, choices=["gaussian", "laplace"])
+    linear_cmd.add_argument("--scale", required=True, help="σ (gaussian) or b (laplace), exact rational")
+    add_epsilon(linear_cmd, text="gaussian: also report δ(ε)")
+    linear_cmd.add_argument("--oracle", help="the oracle's output covariance to compare with (same formats)")
+    samplers_cmd = add_command(audit, "samplers", _cmd_audit_samplers, "test another implementation's noise samples")
+    samplers_cmd.add_argument("--mechanism", required=True, choices=["cascade", "kary"])
+    samplers_cmd.add_argument("--samples", required=True, help=".npy or header-less .csv, one run per row")
+    samplers_cmd.add_argument("--depth", type=nonnegative_int, help="cascade depth")
+    samplers_cmd.add_argument("--sigma", help="cascade σ (standard deviation)")
+    samplers_cmd.add_argument("--arity", type=nonnegative_int, help="KARY arity (Algorithm 2 output noise)")
+    add_epsilon(samplers_cmd, text="KARY ε")
+    samplers_cmd.add_argument("--alpha", default="1e-6", help="total false-alarm probability (default 1e-6)")
