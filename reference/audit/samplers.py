@@ -43,7 +43,7 @@ from scipy import stats
 
 from reference.cip.whitening import haar_whitening, whitened_normal_test
 from reference.core.validate import check_depth, positive_real
-from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
+from reference.kary.digits import algorithm_2_noise_indices, check_arity, height_for_horizon
 
 #: Largest depth the cascade audit accepts (the whitened test is quadratic in 2**depth).
 MAX_AUDIT_DEPTH = 8
@@ -276,10 +276,7 @@ def audit_kary_noise(samples: object, arity: object, epsilon: object, alpha: obj
     index sets ``I_t`` (odd ``arity`` >= 3, ``h = height_for_horizon(arity, T, offset=True)``). Marginal
     variances and all covariance entries by median of means (module docstring); ``alpha / 2`` each.
     Needs ``runs >= 2 g`` with ``g = ceil(8 log(2 T (T + 1) / alpha))``; ``T <= 512``."""
-    if isinstance(arity, bool) or not isinstance(arity, int):
-        raise TypeError(f"arity must be an odd integer >= 3, got {arity!r}")
-    if arity < 3 or arity % 2 == 0:
-        raise ValueError(f"arity must be an odd integer >= 3, got {arity!r}")
+    arity = check_arity(arity, parity="odd", needed_by="Algorithm 2's output noise (offset digits)")
     eps = positive_real(epsilon, "epsilon")
     a = _check_alpha(alpha)
     if not isinstance(samples, np.ndarray) or samples.ndim != 2:

@@ -41,6 +41,7 @@ from flint import arb
 from reference.core.certified import CertifiedReal, UndecidedComparisonError, working_precision
 from reference.core.certified import ball as _ball
 from reference.core.validate import check_positive_int, open_unit_fraction, to_fraction
+from reference.kary.digits import check_arity
 
 #: Precision (bits) of single evaluations; comparisons double it up to MAX_BITS when balls overlap.
 DEFAULT_BITS = 128
@@ -110,11 +111,9 @@ def _power_of_two_exponent(value: int) -> int | None:
     return value.bit_length() - 1 if value & (value - 1) == 0 else None
 
 
-def _check_arity(family: LeadingConstantFamily, arity: object) -> int:
-    value = check_positive_int(arity, "arity", minimum=family.minimum_arity)
-    if not family.admissible(value):
-        raise ValueError(f"arity must be an {family.describe_admissible()} for {family.statement}, got {value}")
-    return value
+def _family_arity(family: LeadingConstantFamily, arity: object) -> int:
+    """An arity the family's statement admits (its parity and least arity), by the one KARY arity check."""
+    return check_arity(arity, parity=family.parity, minimum=family.minimum_arity, needed_by=family.statement)
 
 
 def _enclose(family: LeadingConstantFamily, arity: int, bits: int) -> CertifiedReal:
@@ -131,7 +130,7 @@ def _enclose(family: LeadingConstantFamily, arity: int, bits: int) -> CertifiedR
 def leading_constant(family: object, arity: object, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
     """Certified leading constant of ``family`` at ``arity`` (Arb at ``bits`` bits; exact for powers of 2)."""
     chosen = get_family(family)
-    value = _check_arity(chosen, arity)
+    value = _family_arity(chosen, arity)
     precision = check_positive_int(bits, "bits", minimum=64)
     return _enclose(chosen, value, precision)
 

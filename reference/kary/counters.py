@@ -62,7 +62,7 @@ import numpy as np
 from reference.core.randomness import check_source
 from reference.core.rng import as_generator
 from reference.core.validate import check_positive_int, positive_fraction, positive_real
-from reference.kary.digits import height_for_horizon
+from reference.kary.digits import check_arity, height_for_horizon
 from reference.samplers import exact as exact_samplers
 from reference.samplers import fast as samplers
 
@@ -86,16 +86,9 @@ _NOISE_KINDS: tuple[str, ...] = ("laplace", "discrete_laplace", "exact")
 # ------------------------------------------------------------------------------------------- validation
 
 
-def _check_arity(arity: object, *, odd: bool) -> int:
-    if odd:
-        value = check_positive_int(arity, "arity", minimum=3)
-        if value % 2 == 0:
-            raise ValueError(
-                f"arity must be odd for Algorithms 2 and 3 (offset digits, Definition 3.8), got {value}; "
-                "Appendix C's even variant is not implemented here"
-            )
-        return value
-    return check_positive_int(arity, "arity", minimum=2)
+#: Why the counters need odd arity (the text of the error).
+ALGORITHM_2 = "Algorithms 2 and 3 (offset digits, Definition 3.8)"
+NO_EVEN_VARIANT = "Appendix C's even variant is not implemented here"
 
 
 def _check_stream(stream: object) -> np.ndarray:
@@ -175,7 +168,7 @@ def noise_lifetime(index: object, arity: object, horizon: object) -> tuple[int, 
     Returns ``(first, min(last, horizon))``; if ``first > horizon`` the index is never used (then
     ``first > last`` is returned as is). Odd ``arity`` >= 3, ``index`` >= 1.
     """
-    k = _check_arity(arity, odd=True)
+    k = check_arity(arity, parity="odd", needed_by=ALGORITHM_2, otherwise=NO_EVEN_VARIANT)
     steps = check_positive_int(horizon, "horizon")
     p = check_positive_int(index, "index")
     level, digit = _lowest_digit(p, k)
@@ -191,7 +184,7 @@ def noise_lifetime(index: object, arity: object, horizon: object) -> tuple[int, 
 def algorithm_2_vertex(index: object, arity: object) -> tuple[int, int, int]:
     """(level, j, sign): the vertex [1 + j k^(ℓ−1), (j + 1) k^(ℓ−1)] Algorithm 3 adds (sign +1) or subtracts
     (sign −1) where Algorithm 2 adds z_``index`` (module docstring)."""
-    k = _check_arity(arity, odd=True)
+    k = check_arity(arity, parity="odd", needed_by=ALGORITHM_2, otherwise=NO_EVEN_VARIANT)
     p = check_positive_int(index, "index")
     level, digit = _lowest_digit(p, k)
     weight = k ** (level - 1)
@@ -265,7 +258,7 @@ def algorithm_2_used_indices(arity: object, horizon: object) -> np.ndarray:
     d = e at level ℓ (weight w) that is p <= T + (w − 1)/2, for a negative one p = k m' w − j w it is
     k m' w <= T + (k w − 1)/2. P_bound = T + (k^(h−1) − 1)/2 bounds every used index.
     """
-    k = _check_arity(arity, odd=True)
+    k = check_arity(arity, parity="odd", needed_by=ALGORITHM_2, otherwise=NO_EVEN_VARIANT)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=True)
     return _used_mask(k, steps, height)
@@ -292,7 +285,7 @@ def algorithm_2_noise_from_values(values: object, arity: object, horizon: object
     ``values`` has shape (P + 1, ...) with P >= every index used (``values[0]`` is ignored; extra axes are
     independent replicates). Output shape (T, ...). Vectorised, O(T k / (k − 1)) additions.
     """
-    k = _check_arity(arity, odd=True)
+    k = check_arity(arity, parity="odd", needed_by=ALGORITHM_2, otherwise=NO_EVEN_VARIANT)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=True)
     array = np.asarray(values, dtype=np.float64)
@@ -303,7 +296,7 @@ def algorithm_2_noise_from_values(values: object, arity: object, horizon: object
 
 def algorithm_1_noise_from_values(values: object, arity: object, horizon: object) -> np.ndarray:
     """Noise of Algorithm 1's outputs t = 1..``horizon`` given ``values[r]`` = noise of the vertex ending at r."""
-    k = _check_arity(arity, odd=False)
+    k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=False)
     array = np.asarray(values, dtype=np.float64)
@@ -331,7 +324,7 @@ def algorithm_1(
     ``noise_function`` maps the array of right ends r = 1..T to their noise values (replaces the sampler).
     """
     x = _check_stream(stream)
-    k = _check_arity(arity, odd=False)
+    k = check_arity(arity)
     kind = _check_noise(noise, vectorised=True)
     steps = int(x.size)
     height = height_for_horizon(k, steps, offset=False)
@@ -361,7 +354,7 @@ def algorithm_2_batch(
     (:func:`algorithm_2_used_indices`). ``noise_function`` maps an int64 array of indices p to values.
     """
     x = _check_stream(stream)
-    k = _check_arity(arity, odd=True)
+    k = check_arity(arity, parity="odd", needed_by=ALGORITHM_2, otherwise=NO_EVEN_VARIANT)
     kind = _check_noise(noise, vectorised=True)
     steps = int(x.size)
     height = height_for_horizon(k, steps, offset=True)
@@ -407,7 +400,7 @@ class OnlineCounter:
         *,
         noise_function: Callable[[int], float] | None = None,
     ) -> None:
-        self.arity: int = _check_arity(arity, odd=True)
+        self.arity: int = check_arity(arity, parity="odd", needed_by=ALGORITHM_2, otherwise=NO_EVEN_VARIANT)
         self.horizon: int = check_positive_int(horizon, "horizon")
         self.noise: str = _check_noise(noise)
         self.height: int = height_for_horizon(self.arity, self.horizon, offset=True)
@@ -516,7 +509,7 @@ def algorithm_3(
     ``noise_function(level, j)`` replaces the sampler. Python loop: meant for small T.
     """
     x = _check_stream(stream)
-    k = _check_arity(arity, odd=True)
+    k = check_arity(arity, parity="odd", needed_by=ALGORITHM_2, otherwise=NO_EVEN_VARIANT)
     kind = _check_noise(noise, vectorised=True)
     steps = int(x.size)
     height = height_for_horizon(k, steps, offset=True)

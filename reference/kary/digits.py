@@ -28,7 +28,37 @@ variant of the algorithm.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from reference.core.validate import check_positive_int
+
+#: What needs odd or even arity, and where to go otherwise (the texts of :func:`check_arity`'s errors).
+ODD_OFFSET = "the offset representation of Definition 3.8"
+USE_EVEN = "for even arity use even_offset_digits (Appendix C, Definition C.1)"
+EVEN_OFFSET = "Definition C.1 (Appendix C)"
+USE_ODD = "for odd arity use offset_digits (Definition 3.8)"
+
+
+def check_arity(
+    arity: object,
+    *,
+    parity: Literal["any", "odd", "even"] = "any",
+    minimum: int | None = None,
+    needed_by: str = "",
+    otherwise: str = "",
+) -> int:
+    """``arity`` as an int >= ``minimum`` (default 2, or 3 when it must be odd) of the requested parity.
+
+    The one arity check of the KARY package. ``needed_by`` names what requires the parity and ``otherwise`` says
+    where to go instead; both appear in the one-line error.
+    """
+    low = minimum if minimum is not None else (3 if parity == "odd" else 2)
+    value = check_positive_int(arity, "arity", minimum=low)
+    if (parity == "odd" and value % 2 == 0) or (parity == "even" and value % 2 == 1):
+        reason = f" for {needed_by}" if needed_by else ""
+        advice = f"; {otherwise}" if otherwise else ""
+        raise ValueError(f"arity must be {parity}{reason}, got {value}{advice}")
+    return value
 
 
 def _check_int(value: object, name: str) -> int:
@@ -38,31 +68,12 @@ def _check_int(value: object, name: str) -> int:
     return int(value)
 
 
-def _check_arity(arity: object, *, parity: str = "any") -> int:
-    """``arity`` as an int >= 2 (>= 3 for odd), with the requested parity."""
-    if parity == "odd":
-        value = check_positive_int(arity, "arity", minimum=3)
-        if value % 2 == 0:
-            raise ValueError(
-                f"arity must be odd for the offset representation of Definition 3.8, got {value}; "
-                "for even arity use even_offset_digits (Appendix C, Definition C.1)"
-            )
-        return value
-    value = check_positive_int(arity, "arity", minimum=2)
-    if parity == "even" and value % 2 == 1:
-        raise ValueError(
-            f"arity must be even for Definition C.1 (Appendix C), got {value}; "
-            "for odd arity use offset_digits (Definition 3.8)"
-        )
-    return value
-
-
 def digit_offset(arity: object) -> int:
     """c = ⌊(arity − 1)/2⌋: the largest negative offset digit's magnitude (−c is the smallest digit).
 
     Odd arity (Definition 3.8): digits −c..c; even arity (Definition C.1): digits −c..c + 1.
     """
-    return (_check_arity(arity) - 1) // 2
+    return (check_arity(arity) - 1) // 2
 
 
 def offset_capacity(arity: object, width: object) -> int:
@@ -70,7 +81,7 @@ def offset_capacity(arity: object, width: object) -> int:
 
     Odd arity: (k^w − 1)/2 (Definition 3.8); even arity: k(k^w − 1)/(2(k − 1)) (Definition C.1).
     """
-    k = _check_arity(arity)
+    k = check_arity(arity)
     w = check_positive_int(width, "width")
     return int((k - 1 - (k - 1) // 2) * ((k**w - 1) // (k - 1)))
 
@@ -85,7 +96,7 @@ def digits(value: object, arity: object, width: object) -> tuple[int, ...]:
 
     ``value`` must satisfy 0 <= value <= arity**width − 1 (ValueError naming ``value`` otherwise).
     """
-    k = _check_arity(arity)
+    k = check_arity(arity)
     w = check_positive_int(width, "width")
     number = _check_int(value, "value")
     if not 0 <= number < k**w:
@@ -118,7 +129,7 @@ def offset_digits(value: object, arity: object, width: object) -> tuple[int, ...
     is stated for positive t; zero and negative values, which the proof of Lemma 4.7 uses, are accepted.)
     Even arity is refused (ValueError naming ``arity``): use :func:`even_offset_digits`.
     """
-    k = _check_arity(arity, parity="odd")
+    k = check_arity(arity, parity="odd", needed_by=ODD_OFFSET, otherwise=USE_EVEN)
     w = check_positive_int(width, "width")
     number = _check_int(value, "value")
     bound = (k**w - 1) // 2
@@ -135,7 +146,7 @@ def even_offset_digits(value: object, arity: object, width: object) -> tuple[int
     ``value`` must lie in [−(k/2 − 1)(k^w − 1)/(k − 1), k(k^w − 1)/(2(k − 1))]. (The printed definition
     states the bound with h where it means w.) Odd arity is refused: use :func:`offset_digits`.
     """
-    k = _check_arity(arity, parity="even")
+    k = check_arity(arity, parity="even", needed_by=EVEN_OFFSET, otherwise=USE_ODD)
     w = check_positive_int(width, "width")
     number = _check_int(value, "value")
     low, high = _offset_floor(k, w), offset_capacity(k, w)
@@ -154,7 +165,7 @@ def height_for_horizon(arity: object, horizon: object, *, offset: bool) -> int:
     arity Definition C.1's capacity T <= k(k^h − 1)/(2(k − 1)) (Appendix C's "h correctly set").
     Integer arithmetic only.
     """
-    k = _check_arity(arity)
+    k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     if not isinstance(offset, bool):
         raise TypeError(f"offset must be a bool, got {offset!r}")
@@ -166,7 +177,7 @@ def height_for_horizon(arity: object, horizon: object, *, offset: bool) -> int:
 
 def _representation(time: object, arity: object, height: object) -> tuple[int, tuple[int, ...]]:
     """(validated arity, offset digits of ``time``) for :func:`representation`."""
-    k = _check_arity(arity)
+    k = check_arity(arity)
     h = check_positive_int(height, "height")
     t = check_positive_int(time, "time")
     capacity = offset_capacity(k, h)

@@ -36,28 +36,13 @@ from __future__ import annotations
 from fractions import Fraction
 
 from reference.core.validate import check_positive_int
-from reference.kary.digits import digit_offset, height_for_horizon, offset_capacity
+from reference.kary.digits import check_arity, digit_offset, height_for_horizon, offset_capacity
+
+#: What needs odd arity here (the text of the error).
+LEMMA_4_7 = "Lemma 4.7 (stated for odd arity >= 3)"
 
 #: Largest horizon :func:`algorithm_2_mse` enumerates (use :func:`algorithm_2_mse_dp` beyond).
 MAX_ENUMERATION_HORIZON = 2_000_000
-
-
-def _check_arity(arity: object) -> int:
-    return check_positive_int(arity, "arity", minimum=2)
-
-
-def _check_odd_arity(arity: object) -> int:
-    value = check_positive_int(arity, "arity", minimum=3)
-    if value % 2 == 0:
-        raise ValueError(f"arity must be odd (Lemma 4.7 is stated for odd arity >= 3), got {value}")
-    return value
-
-
-def _check_even_arity(arity: object) -> int:
-    value = check_positive_int(arity, "arity", minimum=2)
-    if value % 2 == 1:
-        raise ValueError(f"arity must be even (Appendix C), got {value}")
-    return value
 
 
 # ------------------------------------------------------------------------------------------ enumeration
@@ -68,7 +53,7 @@ def algorithm_2_total_noise_count(arity: object, horizon: object) -> int:
 
     Odd arity: Definition 3.8's digits; even arity: Definition C.1's (Appendix C). T <= 2·10^6.
     """
-    k = _check_arity(arity)
+    k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     if steps > MAX_ENUMERATION_HORIZON:
         raise ValueError(
@@ -92,7 +77,7 @@ def algorithm_2_mse(arity: object, horizon: object) -> Fraction:
 
     (2h²/T) Σ_t ‖rep(t, h)‖₁ with h = ⌈log_k(2T)⌉ (odd arity; Appendix C's variant for even arity).
     """
-    k = _check_arity(arity)
+    k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=True)
     return Fraction(2 * height**2 * algorithm_2_total_noise_count(k, steps), steps)
@@ -100,7 +85,7 @@ def algorithm_2_mse(arity: object, horizon: object) -> Fraction:
 
 def algorithm_2_step_variance(time: object, arity: object, horizon: object) -> int:
     """ε² · Var of Algorithm 2's output at ``time`` (1 <= time <= horizon): 2h² ‖rep(t, h)‖₁ (an integer)."""
-    k = _check_arity(arity)
+    k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     t = check_positive_int(time, "time")
     if t > steps:
@@ -143,7 +128,7 @@ def _digit_mass(limit: int, arity: int, height: int, center: int) -> int:
 
 def algorithm_2_total_noise_count_dp(arity: object, horizon: object) -> int:
     """Σ_{t=1}^{T} ‖rep(t, h)‖₁ by the digit programme (module docstring); exact for any T, O(h) steps."""
-    k = _check_arity(arity)
+    k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=True)
     return _total_dp(k, steps, height)
@@ -157,7 +142,7 @@ def _total_dp(arity: int, steps: int, height: int) -> int:
 
 def algorithm_2_mse_dp(arity: object, horizon: object) -> Fraction:
     """ε² · MSE of Algorithm 2 over t = 1..``horizon`` by the digit programme (any T; 10^12 in microseconds)."""
-    k = _check_arity(arity)
+    k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=True)
     return Fraction(2 * height**2 * _total_dp(k, steps, height), steps)
@@ -168,21 +153,21 @@ def algorithm_2_mse_dp(arity: object, horizon: object) -> Fraction:
 
 def lemma_4_7_closed_form(arity: object, height: object) -> Fraction:
     """Lemma 4.7 as printed, times ε²: k (1 − 1/k²) h³ / (2 (1 − 1/k^h)), stated for T = (k^h − 1)/2."""
-    k = _check_odd_arity(arity)
+    k = check_arity(arity, parity="odd", needed_by=LEMMA_4_7)
     h = check_positive_int(height, "height")
     return Fraction(k) * (1 - Fraction(1, k * k)) * h**3 / (2 * (1 - Fraction(1, k**h)))
 
 
 def lemma_4_7_horizon(arity: object, height: object) -> int:
     """The horizon T = (k^h − 1)/2 at which Lemma 4.7 is stated (odd arity)."""
-    k = _check_odd_arity(arity)
+    k = check_arity(arity, parity="odd", needed_by=LEMMA_4_7)
     h = check_positive_int(height, "height")
     return int((k**h - 1) // 2)
 
 
 def appendix_c_horizon(arity: object, height: object) -> int:
     """The horizon T = k(k^h − 1)/(2(k − 1)) of Claim 1 (even arity): the capacity of Definition C.1."""
-    k = _check_even_arity(arity)
+    k = check_arity(arity, parity="even", needed_by="Appendix C")
     h = check_positive_int(height, "height")
     return offset_capacity(k, h)
 
@@ -192,7 +177,7 @@ def appendix_c_recursion(arity: object, height: object) -> Fraction:
 
     c_h is meant to be the total number of noise values over all t in 1..k(k^h − 1)/(2(k − 1)).
     """
-    k = _check_even_arity(arity)
+    k = check_arity(arity, parity="even", needed_by="Appendix C")
     h = check_positive_int(height, "height")
     total = Fraction(0)
     for level in range(1, h + 1):
@@ -202,6 +187,6 @@ def appendix_c_recursion(arity: object, height: object) -> Fraction:
 
 def claim_1_leading_term(arity: object, height: object) -> Fraction:
     """Claim 1's main term, times ε²: k h³ / (2 (1 − 1/k^h)) (the claim adds o(h²))."""
-    k = _check_even_arity(arity)
+    k = check_arity(arity, parity="even", needed_by="Appendix C")
     h = check_positive_int(height, "height")
     return Fraction(k * h**3) / (2 * (1 - Fraction(1, k**h)))

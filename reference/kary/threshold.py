@@ -36,6 +36,7 @@ from reference.kary.constants import (
     leading_constant_corollary_c3,
     lemma_5_1_exponent,
 )
+from reference.kary.digits import check_arity
 from reference.kary.mse import algorithm_2_mse_dp
 
 #: Relative accuracy (bits) every enclosure below reaches; precision doubles from START_BITS up to MAX_BITS.
@@ -45,7 +46,7 @@ MAX_BITS = 1 << 12
 
 
 def _inputs(arity: object, horizon: object) -> tuple[int, int, Fraction]:
-    k = check_positive_int(arity, "arity", minimum=2)
+    k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     return k, steps, algorithm_2_mse_dp(k, steps)
 
@@ -82,7 +83,7 @@ def huu_delta_threshold(arity: object, horizon: object) -> CertifiedReal:
 
 def asymptotic_exponent(arity: object) -> CertifiedReal:
     """r = B_ε/B_{ε,δ} of Lemma 5.1 at ``arity``: Corollary 4.9 (odd) or Corollary C.3 (even) over B_{ε,δ}."""
-    k = check_positive_int(arity, "arity", minimum=2)
+    k = check_arity(arity)
     pure = leading_constant_corollary_4_9(k) if k % 2 else leading_constant_corollary_c3(k)
     return lemma_5_1_exponent(pure, huu_leading_constant())
 
@@ -108,7 +109,7 @@ def horizon_power(horizon: object, exponent: object) -> CertifiedReal:
 
 def asymptotic_delta_threshold(arity: object, horizon: object) -> CertifiedReal:
     """Lemma 5.1's prediction T^(−r), r = :func:`asymptotic_exponent` (``arity``), certified."""
-    k = check_positive_int(arity, "arity", minimum=2)
+    k = check_arity(arity)
     return horizon_power(horizon, asymptotic_exponent(k))
 
 

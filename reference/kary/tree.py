@@ -49,7 +49,14 @@ from fractions import Fraction
 
 from reference.core.linalg import Matrix
 from reference.core.validate import check_positive_int, positive_fraction
-from reference.kary.digits import algorithm_2_noise_indices, digits, height_for_horizon, offset_capacity, representation
+from reference.kary.digits import (
+    algorithm_2_noise_indices,
+    check_arity,
+    digits,
+    height_for_horizon,
+    offset_capacity,
+    representation,
+)
 
 #: A vertex of T_{k,h}: (level, index), the interval [1 + index·k^(level−1), (index + 1)·k^(level−1)].
 Vertex = tuple[int, int]
@@ -65,10 +72,6 @@ MAX_MATRIX_HORIZON = 3_000
 # ------------------------------------------------------------------------------------------- validation
 
 
-def _check_arity(arity: object) -> int:
-    return check_positive_int(arity, "arity", minimum=2)
-
-
 def _check_bool(value: object, name: str) -> bool:
     if not isinstance(value, bool):
         raise TypeError(f"{name} must be a bool, got {value!r}")
@@ -80,7 +83,7 @@ def capacity(arity: object, height: object, *, subtraction: bool) -> int:
 
     With subtraction: (k^h − 1)/2 for odd arity (Definition 3.8), k(k^h − 1)/(2(k − 1)) for even (C.1).
     """
-    k = _check_arity(arity)
+    k = check_arity(arity)
     h = check_positive_int(height, "height")
     if _check_bool(subtraction, "subtraction"):
         return offset_capacity(k, h)
@@ -110,7 +113,7 @@ def _check_horizon(horizon: object, arity: int, height: int, *, subtraction: boo
 
 def vertex_interval(vertex: Vertex, arity: object) -> tuple[int, int]:
     """The leaves [first, last] (1-based, inclusive) a vertex ``(level, index)`` covers (Definition 3.1)."""
-    k = _check_arity(arity)
+    k = check_arity(arity)
     level, index = vertex
     check_positive_int(level, "level")
     if isinstance(index, bool) or not isinstance(index, int) or index < 0:
@@ -125,7 +128,7 @@ def algorithm_1_vertices(time: object, arity: object, height: object) -> tuple[V
     Lines 7–14: t ← rep_k(t, h) (standard digits); p ← 0; for ℓ = h..1, t_ℓ times: add Σ̂([p + 1, p + k^(ℓ−1)])
     — the vertex (ℓ, p / k^(ℓ−1)) — and p ← p + k^(ℓ−1).
     """
-    k = _check_arity(arity)
+    k = check_arity(arity)
     h = check_positive_int(height, "height")
     t = _check_time(time, k, h, subtraction=False)
     rep = digits(t, k, h)
@@ -149,7 +152,7 @@ def algorithm_3_signed_vertices(time: object, arity: object, height: object) -> 
     [p − k^(ℓ−1) + 1, p] = vertex (ℓ, p / k^(ℓ−1) − 1) and p ← p − k^(ℓ−1) (the corrected line 15).
     ``time`` must lie in [1, offset_capacity(arity, height)].
     """
-    k = _check_arity(arity)
+    k = check_arity(arity)
     h = check_positive_int(height, "height")
     t = _check_time(time, k, h, subtraction=True)
     rep = representation(t, k, h)
@@ -177,7 +180,7 @@ def vertex_of_noise_index(index: object, arity: object, height: object) -> Signe
     p is the right end of an added vertex: (+1, ℓ, p/w − 1); if negative, p is one less than the left end of a
     subtracted vertex: (−1, ℓ, p/w). ``index`` must lie in [1, offset_capacity(arity, height)].
     """
-    k = _check_arity(arity)
+    k = check_arity(arity)
     h = check_positive_int(height, "height")
     p = _check_time(index, k, h, subtraction=True, name="index")
     rep = representation(p, k, h)
@@ -204,7 +207,7 @@ def used_vertices(arity: object, height: object, *, subtraction: bool, horizon: 
 
     ``horizon`` defaults to :func:`capacity`; at most :data:`MAX_MATRIX_HORIZON`.
     """
-    k = _check_arity(arity)
+    k = check_arity(arity)
     h = check_positive_int(height, "height")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
@@ -221,7 +224,7 @@ def strategy_matrix(
     zero, so they are dropped from R and L·R = A still holds. At the capacity no used vertex ends after the
     capacity (Proposition 4.1). Use :func:`padded_width` for the number of leaves the used vertices reach.
     """
-    k = _check_arity(arity)
+    k = check_arity(arity)
     h = check_positive_int(height, "height")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
@@ -234,7 +237,7 @@ def strategy_matrix(
 
 def padded_width(arity: object, height: object, *, subtraction: bool, horizon: object = None) -> int:
     """The last leaf any used vertex covers: the input length Algorithm 3 (or 1) needs, padding included."""
-    k = _check_arity(arity)
+    k = check_arity(arity)
     h = check_positive_int(height, "height")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
@@ -245,7 +248,7 @@ def reconstruction_matrix(
     arity: object, height: object, *, subtraction: bool, horizon: object = None
 ) -> list[list[int]]:
     """L: one row per output t = 1..T, columns the used vertices; entry +1 (added), −1 (subtracted) or 0."""
-    k = _check_arity(arity)
+    k = check_arity(arity)
     h = check_positive_int(height, "height")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
@@ -268,7 +271,7 @@ def _int_matmul(left: list[list[int]], right: list[list[int]]) -> list[list[int]
 
 def check_factorization(arity: object, height: object, *, subtraction: bool, horizon: object = None) -> bool:
     """Whether L·R equals A (the T×T lower-triangular all-ones matrix) exactly, integer arithmetic."""
-    k = _check_arity(arity)
+    k = check_arity(arity)
     h = check_positive_int(height, "height")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
@@ -302,7 +305,7 @@ def sensitivities(arity: object, height: object, *, subtraction: bool, horizon: 
     every ℓ, and (ℓ, 0) is used by t = k^(ℓ−1) <= T (ℓ < h) and, for ℓ = h, by t = T, whose leading digit is
     positive because h is minimal. Not every vertex is used (k = 3, h = 2 with subtraction never uses leaf 2).
     """
-    k = _check_arity(arity)
+    k = check_arity(arity)
     h = check_positive_int(height, "height")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
@@ -317,7 +320,7 @@ def output_covariance(
     arity: object, height: object, scale: object, *, subtraction: bool, horizon: object = None
 ) -> Matrix:
     """2b²·L·Lᵀ: the exact covariance of the outputs' noise with i.i.d. Laplace(``scale``) vertex noise."""
-    k = _check_arity(arity)
+    k = check_arity(arity)
     h = check_positive_int(height, "height")
     b = positive_fraction(scale, "scale")
     sub = _check_bool(subtraction, "subtraction")
@@ -330,7 +333,7 @@ def output_covariance(
 
 def check_algorithm_2_covariance(arity: object, height: object, *, horizon: object = None) -> bool:
     """Whether L·Lᵀ (Algorithm 3, signed) equals the count of shared noise indices of Algorithm 2 (unsigned)."""
-    k = _check_arity(arity)
+    k = check_arity(arity)
     h = check_positive_int(height, "height")
     steps = _check_horizon(horizon, k, h, subtraction=True)
     left = reconstruction_matrix(k, h, subtraction=True, horizon=steps)
@@ -351,7 +354,7 @@ def per_step_variances(
     arity: object, height: object, scale: object, *, subtraction: bool, horizon: object = None
 ) -> tuple[Fraction, ...]:
     """Var of output t = 1..T: 2b²·‖rep(t, h)‖₁ (standard digits, or offset digits with ``subtraction``)."""
-    k = _check_arity(arity)
+    k = check_arity(arity)
     h = check_positive_int(height, "height")
     b = positive_fraction(scale, "scale")
     sub = _check_bool(subtraction, "subtraction")
@@ -381,7 +384,7 @@ def maximum_step_variance(
 
 def algorithm_1_total_vertex_count(arity: object, horizon: object) -> int:
     """Σ_{t=1}^{T} ‖digits(t)‖₁ by enumeration (T <= :data:`MAX_ENUMERATION_HORIZON`)."""
-    k = _check_arity(arity)
+    k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     if steps > MAX_ENUMERATION_HORIZON:
         raise ValueError(f"horizon must be <= {MAX_ENUMERATION_HORIZON} for enumeration, got {steps}; use the DP")
@@ -401,7 +404,7 @@ def algorithm_1_total_vertex_count_dp(arity: object, horizon: object) -> int:
     d < a_i at a position with i positions below contributes k^i numbers with digit sum (σ + d)·k^i plus the
     i free low digits' total i·k^i·(k − 1)/2.
     """
-    k = _check_arity(arity)
+    k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     bound = steps + 1
     high_first: list[int] = []
@@ -423,7 +426,7 @@ def algorithm_1_total_vertex_count_dp(arity: object, horizon: object) -> int:
 
 def algorithm_1_mse(arity: object, horizon: object) -> Fraction:
     """ε²·MSE of Algorithm 1 over t = 1..T by enumeration: (2h²/T) Σ_t ‖rep_k(t, h)‖₁, h = ⌈log_k(T + 1)⌉."""
-    k = _check_arity(arity)
+    k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=False)
     return Fraction(2 * height**2 * algorithm_1_total_vertex_count(k, steps), steps)
@@ -431,7 +434,7 @@ def algorithm_1_mse(arity: object, horizon: object) -> Fraction:
 
 def algorithm_1_mse_dp(arity: object, horizon: object) -> Fraction:
     """ε²·MSE of Algorithm 1 over t = 1..T by the digit programme (any T; 10^12 is immediate)."""
-    k = _check_arity(arity)
+    k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=False)
     return Fraction(2 * height**2 * algorithm_1_total_vertex_count_dp(k, steps), steps)
@@ -439,7 +442,7 @@ def algorithm_1_mse_dp(arity: object, horizon: object) -> Fraction:
 
 def lemma_3_5_closed_form(arity: object, height: object) -> Fraction:
     """Lemma 3.5 as printed, times ε²: (k − 1) h³ / (1 − 1/k^h), stated for T = k^h − 1."""
-    k = _check_arity(arity)
+    k = check_arity(arity)
     h = check_positive_int(height, "height")
     return Fraction((k - 1) * h**3) / (1 - Fraction(1, k**h))
 
@@ -473,7 +476,7 @@ def live_noise_count(arity: object, horizon: object) -> LiveNoise:
     A value z_p is alive at time t when first_use(p) <= t <= last_use(p). Proof 4.13 bounds the count by
     h(k − 1)/2 (odd arity); for even arity (Appendix C) the same argument gives h·k/2. T <= 2·10^6.
     """
-    k = _check_arity(arity)
+    k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     if steps > MAX_ENUMERATION_HORIZON:
         raise ValueError(f"horizon must be <= {MAX_ENUMERATION_HORIZON} for the simulation, got {steps}")

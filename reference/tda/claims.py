@@ -41,7 +41,7 @@ def check_conversions(budget: Budget) -> Outcome:
 
 
 def check_corollary_1(budget: Budget) -> Outcome:
-    from reference.samplers.checks import check_discrete_gaussian_bounds
+    from reference.samplers.exact_checks import check_discrete_gaussian_bounds
 
     values = budget.pick(
         ["1/100", "1/4", "1", "10"], ["1/100", "1/10", "1/4", "1/2", "1", "2", "5", "10", "100", "1000"]

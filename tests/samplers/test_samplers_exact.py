@@ -27,6 +27,7 @@ from reference.core.randomness import (
 )
 from reference.samplers import checks as sc
 from reference.samplers import exact as es
+from reference.samplers import exact_checks as xc
 from reference.samplers import pmf as discrete
 
 DIGITS = 60
@@ -123,7 +124,7 @@ def test_bit_source_validation(call: object, error: type[Exception]) -> None:
 @given(st.integers(0, 40), st.integers(1, 40))
 def test_bernoulli_exact_by_enumeration(numerator: int, denominator: int) -> None:
     p = Fraction(min(numerator, denominator), denominator)
-    masses, unresolved, _ = sc.enumerate_outcomes(lambda s: es.bernoulli(p, s), 18)
+    masses, unresolved, _ = xc.enumerate_outcomes(lambda s: es.bernoulli(p, s), 18)
     one = masses.get(1, Fraction(0))
     assert one <= p <= one + unresolved
     assert unresolved <= Fraction(1, 2**18)  # one bit decides with probability 1/2 at each step
@@ -132,7 +133,7 @@ def test_bernoulli_exact_by_enumeration(numerator: int, denominator: int) -> Non
 @pytest.mark.parametrize("gamma", ["0", "1/2", "1", "3/2", "7/3", "5"])
 def test_bernoulli_exp_minus_by_enumeration(gamma: str) -> None:
     value = Fraction(gamma)
-    masses, unresolved, _ = sc.enumerate_outcomes(lambda s: es.bernoulli_exp_minus(value, s), 18)
+    masses, unresolved, _ = xc.enumerate_outcomes(lambda s: es.bernoulli_exp_minus(value, s), 18)
     one = masses.get(1, Fraction(0))
     with mpmath.workdps(DIGITS):
         truth = mpmath.exp(-mp(value))
@@ -141,11 +142,11 @@ def test_bernoulli_exp_minus_by_enumeration(gamma: str) -> None:
 
 
 def test_enumeration_check_of_composite_samplers() -> None:
-    laplace = sc.check_enumeration("discrete_laplace", 1, 13)
+    laplace = xc.check_enumeration("discrete_laplace", 1, 13)
     assert laplace.passed, laplace.describe()
-    gaussian = sc.check_enumeration("discrete_gaussian", "1/2", 12)
+    gaussian = xc.check_enumeration("discrete_gaussian", "1/2", 12)
     assert gaussian.passed, gaussian.describe()
-    assert sc.check_enumeration("bernoulli_exp_minus", "1/3", 16).worst_gap < Fraction(1, 1000)
+    assert xc.check_enumeration("bernoulli_exp_minus", "1/3", 16).worst_gap < Fraction(1, 1000)
 
 
 # ------------------------------------------------------------------------------------------------ statistical
@@ -315,6 +316,6 @@ def test_bad_inputs_name_the_parameter(call: object, error: type[Exception], nam
 
 
 def test_cks_corollary_bounds_hold_certified() -> None:
-    check = sc.check_discrete_gaussian_bounds(["1/100", "1/4", "1", "10"], max_m=25)
+    check = xc.check_discrete_gaussian_bounds(["1/100", "1/4", "1", "10"], max_m=25)
     assert check.passed, check.describe()
     assert check.cases == 4 * 26

@@ -75,9 +75,9 @@ def check_algorithm_3(budget: Budget) -> Outcome:
 
 
 def check_algorithm_4(budget: Budget) -> Outcome:
-    from reference.cip.checks import general_tree as general_tree_checks
+    from reference.cip.checks import two_dim as two_dim_checks
 
-    structure = general_tree_checks.two_dim_structure_check(max_depth=budget.pick(2, 3))
+    structure = two_dim_checks.two_dim_structure_check(max_depth=budget.pick(2, 3))
     return Outcome(Status.VERIFIED if structure.passed else Status.REFUTED, structure.describe())
 
 

@@ -3,7 +3,7 @@
 The four cells are linear forms in i.i.d. standard normals X, Y, Z, W with coefficients in Q(√3). Every
 claim of the example (each cell, row sum, column sum and the total is N(0, 1); column sums give X0 and X1;
 the covariance is C_1 ⊗ C_1) is an identity between such forms, which the check in
-:func:`reference.cip.checks.general_tree.check_two_by_two_example` decides exactly with sympy. The example has no
+:func:`reference.cip.checks.two_dim.check_two_by_two_example` decides exactly with sympy. The example has no
 parameter, so deciding every identity is a proof.
 """
 
@@ -22,10 +22,10 @@ STATEMENT = (
 @proves(PAPER, "Appendix D.3 example")
 def prove() -> ProofRecord:
     """Run the program; raises :class:`~reference.core.proof.ProofFailure` naming a step that fails."""
-    from reference.cip.checks import general_tree as general_tree_checks
+    from reference.cip.checks import two_dim as two_dim_checks
 
     record = ProofRecord(PAPER, "Appendix D.3 example", STATEMENT)
-    result = general_tree_checks.check_two_by_two_example()
+    result = two_dim_checks.check_two_by_two_example()
     record.step(
         f"{result.detail} (exact in Q(√3), sympy): every cell, row sum, column sum and the total are N(0, 1), "
         "X00 + X10 = X0, X01 + X11 = X1, and the covariance is C_1 ⊗ C_1",
