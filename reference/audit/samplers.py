@@ -28,7 +28,7 @@ shared values, ``A``, ``B`` the others, independent), ``E X_s**2 X_t**2 = E S**4
 + E A**2 E B**2``.
 
 Entry point for the CLI: :func:`load_samples` (reads ``.npy`` or ``.csv``) then one of the two audits;
-:meth:`SamplerAuditReport.to_json` gives the JSON object.
+:meth:`SamplerAuditReport.as_json` gives the JSON object.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ class SamplerAuditReport:
         """Every named failure, prefixed by its property."""
         return tuple(f"{c.name}: {f}" for c in self.checks for f in c.failures)
 
-    def to_json(self) -> dict[str, object]:
+    def as_json(self) -> dict[str, object]:
         """A JSON-ready dictionary (reals as decimal strings with 17 significant digits)."""
         return {
             "audit": self.name,

@@ -2,7 +2,7 @@
 
 Each result names its neighbouring relation and carries the exact inputs, the exact sensitivity, the paper's σ
 (a certified enclosure, or the reason it is refused outside the theorem's range) and the exact σ with its
-certificate. ``as_dict`` gives the JSON form of SPEC §10 (rationals as "p/q", reals as decimal strings).
+certificate. ``as_json`` gives the JSON form (rationals as "p/q", reals as decimal strings), as everywhere in the package.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ class CascadeCalibration:
     sigma_paper_refused: str | None
     sigma_exact: ExactSigma
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, Any]:
         """The JSON form of ``calibrate cascade``."""
         return {
             "depth": self.depth,
@@ -106,7 +106,7 @@ class GaussianCalibration:
     sigma_classical_refused: str | None
     sigma_exact: ExactSigma
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, Any]:
         """The JSON form of ``calibrate gaussian``."""
         return {
             "sensitivity": fraction_text(self.sensitivity),
@@ -156,7 +156,7 @@ class StructuredCalibration:
     sigma_theorem_3_8_refused: str | None
     sigma_exact: ExactSigma
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, Any]:
         """JSON form."""
         return {
             "mechanism": self.description,

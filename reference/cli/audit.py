@@ -97,7 +97,7 @@ def _cmd_audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
         if args.arity is None or args.epsilon is None:
             raise CommandError("kary needs --arity and --epsilon")
         report = audit_samplers.audit_kary_noise(samples, args.arity, float(Fraction(args.epsilon)), alpha)
-    result: dict[str, Any] = report.to_json()
+    result: dict[str, Any] = report.as_json()
     if not report.passed:
         result["exit_status"] = 1
     return result

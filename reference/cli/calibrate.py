@@ -20,13 +20,13 @@ from reference.cli.common import (
 def _cmd_calibrate_cascade(args: argparse.Namespace) -> dict[str, Any]:
     from reference.cip.calibration import calibrate_cascade
 
-    return calibrate_cascade(args.depth, args.epsilon, args.delta, args.neighbours).as_dict()
+    return calibrate_cascade(args.depth, args.epsilon, args.delta, args.neighbours).as_json()
 
 
 def _cmd_calibrate_gaussian(args: argparse.Namespace) -> dict[str, Any]:
     from reference.cip.calibration import calibrate_gaussian
 
-    return calibrate_gaussian(args.sensitivity, args.epsilon, args.delta).as_dict()
+    return calibrate_gaussian(args.sensitivity, args.epsilon, args.delta).as_json()
 
 
 def _cmd_calibrate_inftda(args: argparse.Namespace) -> dict[str, Any]:

@@ -13,8 +13,9 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Any, NoReturn, TypeAlias
+
+from reference.core.json_form import jsonable
 
 EXIT_BAD_INPUT = 2
 
@@ -113,17 +114,6 @@ def read_stream(path: str) -> Any:
         raise CommandError(f"--input: {path!r} must hold 0/1 values separated by whitespace or commas") from None
 
 
-def jsonable(value: Any) -> Any:
-    """Convert Fractions to "p/q", tuples to lists, recursively (and leave str/int/bool/None/float alone)."""
-    from reference.core.validate import fraction_text
-
-    if isinstance(value, Fraction):
-        return fraction_text(value)
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    return value
 
 
 def emit(result: dict[str, Any], as_json: bool) -> None:

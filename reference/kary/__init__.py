@@ -1,1 +1,7 @@
-"""TODO docstring."""
+"""Everything of KARY (Andersson, Pagh, Steiner, Torkamani): k-ary tree mechanisms for continual counting.
+
+``digits`` (standard and offset digits, heights, the one arity check), ``tree`` (vertices, R and L, sensitivities,
+Algorithm 1's exact MSE), ``mse`` (Algorithm 2's exact MSE), ``counters`` (Algorithms 1–3 and the online
+counter), ``constants`` (certified leading constants and their minimising arities), ``threshold`` (where the pure
+mechanism beats HUU), ``proofs/``, ``checks/``, ``claims/`` (one module per section of the paper).
+"""

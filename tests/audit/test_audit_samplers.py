@@ -40,7 +40,7 @@ def test_correct_cascade_passes() -> None:
     assert report.passed, report.failures
     assert [c.name for c in report.checks] == ["marginals", "node variances", "covariance"]
     assert sum(c.false_alarm for c in report.checks) <= ALPHA * (1 + 1e-12)
-    assert report.to_json()["passed"] is True
+    assert report.as_json()["passed"] is True
 
 
 def test_correct_kary_passes() -> None:
@@ -186,7 +186,7 @@ def test_report_json_roundtrip() -> None:
     import json
 
     report = audit_cascade_samples(_cascade(2, 1.0, 2_000, 43), 2, 1.0, ALPHA)
-    data = json.loads(json.dumps(report.to_json()))
+    data = json.loads(json.dumps(report.as_json()))
     assert data["audit"].startswith("cascade samples")
     assert [c["property"] for c in data["checks"]] == ["marginals", "node variances", "covariance"]
     assert float(data["alpha"]) == ALPHA

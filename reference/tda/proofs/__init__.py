@@ -1,1 +1,1 @@
-"""TODO docstring."""
+"""TDA's proof programs: each establishes its statements for all parameters (see ``docs/proofs.md``)."""
