@@ -46,6 +46,7 @@ from fractions import Fraction
 
 from flint import arb
 
+from reference.core.bisection import bisect, bracket_upward
 from reference.core.certified import CertifiedReal, UndecidedComparisonError, working_precision
 from reference.core.certified import ball as _ball
 from reference.core.validate import (
@@ -199,16 +200,11 @@ def discrete_gaussian_epsilon(
     tol = open_unit_fraction(tolerance, "tolerance")
     if _delta_satisfied(Fraction(0), scale, shift, target):
         return CertifiedReal(Fraction(0), Fraction(0))
-    low, high = Fraction(0), Fraction(1)
-    while not _delta_satisfied(high, scale, shift, target):  # δ(ε) -> 0 as ε -> oo
-        low, high = high, 2 * high
-    while high - low > tol * high:
-        middle = (low + high) / 2
-        if _delta_satisfied(middle, scale, shift, target):
-            high = middle
-        else:
-            low = middle
-    return CertifiedReal(low, high)
+    def sufficient(epsilon: Fraction) -> bool:
+        return _delta_satisfied(epsilon, scale, shift, target)
+
+    low, high = bracket_upward(sufficient, Fraction(0), Fraction(1))  # δ(ε) -> 0 as ε -> oo
+    return CertifiedReal(*bisect(sufficient, low, high, tolerance=tol))
 
 
 __all__ = [

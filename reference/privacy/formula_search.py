@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from reference.core.bisection import bisect
 from reference.core.certified import CertifiedReal, working_precision
 from reference.core.certified import ball as _ball
 from reference.core.validate import check_positive_int, fraction_text, positive_fraction
@@ -120,17 +121,14 @@ def refine_threshold(
     formula: SigmaFormula, delta: Fraction, low: Fraction, high: Fraction, d2: Fraction, refine_to: Fraction
 ) -> tuple[Fraction, Fraction, FormulaPoint]:
     """Bisect ε in [low, high] (formula holds at low, fails at high) down to width ``refine_to``."""
-    failing = evaluate_formula(formula, high, delta, d2)
-    while high - low > refine_to:
-        middle = (low + high) / 2
-        point = evaluate_formula(formula, middle, delta, d2)
-        if point.verdict == "undecided":
-            break
-        if point.verdict == "holds":
-            low = middle
-        else:
-            high, failing = middle, point
-    return low, high, failing
+    points = {high: evaluate_formula(formula, high, delta, d2)}
+
+    def holds(epsilon: Fraction) -> bool | None:
+        point = points[epsilon] = evaluate_formula(formula, epsilon, delta, d2)
+        return None if point.verdict == "undecided" else point.verdict == "holds"
+
+    low, high = bisect(holds, low, high, done=lambda low, high: high - low <= refine_to, increasing=False)
+    return low, high, points[high]
 
 def search_formula(
     formula: SigmaFormula,

@@ -36,6 +36,7 @@ from fractions import Fraction
 
 from flint import arb
 
+from reference.core.bisection import bisect, bracket_around, bracket_upward
 from reference.core.certified import (
     MAX_PRECISION,
     START_PRECISION,
@@ -205,17 +206,12 @@ def gaussian_epsilon(
     zero_ok, _ = _delta_satisfied(Fraction(0), sig, d2, target)
     if zero_ok:
         return CertifiedReal(Fraction(0), Fraction(0))
+    def sufficient(epsilon: Fraction) -> bool:
+        return _delta_satisfied(epsilon, sig, d2, target)[0]
+
     # bracket: δ(ε) -> 0 as ε -> oo, so doubling finds a sufficient ε; ε = 0 is certified insufficient
-    low, high = Fraction(0), Fraction(1)
-    while not _delta_satisfied(high, sig, d2, target)[0]:
-        low, high = high, 2 * high
-    while high - low > tol * high:
-        middle = (low + high) / 2
-        if _delta_satisfied(middle, sig, d2, target)[0]:
-            high = middle
-        else:
-            low = middle
-    return CertifiedReal(low, high)
+    low, high = bracket_upward(sufficient, Fraction(0), Fraction(1))
+    return CertifiedReal(*bisect(sufficient, low, high, tolerance=tol))
 
 
 @dataclass(frozen=True)
@@ -280,21 +276,10 @@ def sigma_exact(
 
     # start near Theorem 3.8's σ (a good guess for moderate ε); only a starting point, every step is certified
     guess = _dyadic_guess(lambda: (2 * _ball(d2) * (2 / _ball(target)).log()).sqrt() / _ball(eps))
-    if satisfied(guess):
-        high, low = guess, guess / 2
-        while satisfied(low):  # δ(ε) -> 1 as σ -> 0 and delta < 1, so this ends
-            high, low = low, low / 2
-    else:
-        low, high = guess, 2 * guess
-        while not satisfied(high):  # δ(ε) -> 0 as σ -> oo and delta > 0, so this ends
-            low, high = high, 2 * high
+    # halving ends as δ(ε) -> 1 when σ -> 0 (delta < 1); doubling ends as δ(ε) -> 0 when σ -> oo (delta > 0)
+    low, high = bracket_around(satisfied, guess)
     # invariant: low certified insufficient, high certified sufficient
-    while high - low > tol * high:
-        middle = (low + high) / 2
-        if satisfied(middle):
-            high = middle
-        else:
-            low = middle
+    low, high = bisect(satisfied, low, high, tolerance=tol)
     below = high * (1 - tol)
     # below <= low, so it is insufficient by monotonicity; certify it directly anyway
     at_below = _reported_enclosure(eps, below, d2, target)

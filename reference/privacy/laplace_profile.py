@@ -61,6 +61,7 @@ from math import comb, factorial
 
 from flint import arb, arb_poly, fmpq_poly, fmpz_poly
 
+from reference.core.bisection import bisect, bracket_downward
 from reference.core.certified import CertifiedReal, UndecidedComparisonError, format_significant, working_precision
 from reference.core.certified import ball as _ball
 from reference.core.validate import (
@@ -379,14 +380,11 @@ def _epsilon_search(profiles: Sequence[_Profile], target: Fraction, scale: Fract
     if _all_satisfied(profiles, Fraction(0), scale, target):
         return CertifiedReal(Fraction(0), Fraction(0))
     # ε = 0 is certified insufficient; ε = max ‖v‖_1 / b gives δ = 0 exactly (certified sufficient)
-    low, high = Fraction(0), max(profile.total for profile in profiles) / scale
-    while high - low > tol * high:
-        middle = (low + high) / 2
-        if _all_satisfied(profiles, middle, scale, target):
-            high = middle
-        else:
-            low = middle
-    return CertifiedReal(low, high)
+    def sufficient(epsilon: Fraction) -> bool:
+        return _all_satisfied(profiles, epsilon, scale, target)
+
+    high = max(profile.total for profile in profiles) / scale
+    return CertifiedReal(*bisect(sufficient, Fraction(0), high, tolerance=tol))
 
 
 def laplace_epsilon(
@@ -466,17 +464,14 @@ class ExactLaplaceScale:
 
 def _scale_search(profiles: Sequence[_Profile], eps: Fraction, target: Fraction, tol: Fraction) -> ExactLaplaceScale:
     l1 = max(profile.total for profile in profiles)
+    def sufficient(scale: Fraction) -> bool:
+        return _all_satisfied(profiles, eps, scale, target)
+
     high = l1 / eps  # Lemma A.2: δ(ε) = 0 exactly here
-    low = high / 2
-    while _all_satisfied(profiles, eps, low, target):  # δ(ε) -> 1 as b -> 0 and target < 1: this ends
-        high, low = low, low / 2
+    # halving ends: δ(ε) -> 1 as b -> 0 and target < 1
+    low, high = bracket_downward(sufficient, high / 2, high)
     # invariant: low certified insufficient, high certified sufficient
-    while high - low > tol * high:
-        middle = (low + high) / 2
-        if _all_satisfied(profiles, eps, middle, target):
-            high = middle
-        else:
-            low = middle
+    low, high = bisect(sufficient, low, high, tolerance=tol)
     below = high * (1 - tol)
     # below <= low, so it is insufficient by monotonicity; certify it directly anyway
     if _all_satisfied(profiles, eps, below, target):

@@ -25,6 +25,7 @@ from math import comb
 
 from flint import arb
 
+from reference.core.bisection import bisect
 from reference.core.certified import CertifiedReal, working_precision
 from reference.core.certified import ball as _ball
 from reference.core.validate import fraction_text, open_unit_fraction, to_fraction
@@ -136,14 +137,8 @@ def optimal_composition_epsilon(
 
     if sufficient(Fraction(0)):
         return CertifiedReal(Fraction(0), Fraction(0))
-    low, high = Fraction(0), _total(groups)
-    while high - low > tol * high:
-        middle = (low + high) / 2
-        if sufficient(middle):
-            high = middle
-        else:
-            low = middle
-    return CertifiedReal(low, high)
+    # ε = Σ ε_j is sufficient (basic composition), ε = 0 is not
+    return CertifiedReal(*bisect(sufficient, Fraction(0), _total(groups), tolerance=tol))
 
 
 __all__ = ["MAX_COMBINATIONS", "optimal_composition_delta", "optimal_composition_epsilon"]

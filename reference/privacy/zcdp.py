@@ -46,6 +46,7 @@ from fractions import Fraction
 
 from flint import arb
 
+from reference.core.bisection import bisect, bracket_upward
 from reference.core.certified import CertifiedReal, UndecidedComparisonError, enclose, working_precision
 from reference.core.certified import ball as _ball
 from reference.core.validate import fraction_text, nonnegative_fraction, open_unit_fraction, positive_fraction
@@ -134,23 +135,18 @@ def _bracket_order(derivative: Callable[[Fraction], arb]) -> tuple[Fraction, Fra
     Certified bisection: ``low`` stays certified negative (or 0), ``high`` certified positive; an undecided
     midpoint stops the search with the current (valid) bracket.
     """
-    low, high = Fraction(0), Fraction(1)
-    while _sign(derivative(high)) != 1:
-        low, high = high, 2 * high
-        if high > Fraction(2) ** 4000:
-            raise UndecidedComparisonError("could not bracket the optimal Rényi order")
-    while low == 0 or high - low > high / Fraction(2) ** _ORDER_BITS:
-        middle = (low + high) / 2
-        sign = _sign(derivative(middle))
-        if sign is None:
-            break
-        if sign > 0:
-            high = middle
-        else:
-            low = middle
-        if low == 0 and high < Fraction(1, 2) ** 4000:
-            break
-    return low, high
+    def above_root(t: Fraction) -> bool | None:
+        sign = _sign(derivative(t))
+        return None if sign is None else sign > 0
+
+    def done(low: Fraction, high: Fraction) -> bool:
+        # keep halving while low is still 0 (the root is positive), unless high is already negligibly small
+        if low == 0:
+            return high < Fraction(1, 2) ** 4000
+        return high - low <= high / Fraction(2) ** _ORDER_BITS
+
+    low, high = bracket_upward(above_root, Fraction(0), Fraction(1), limit=Fraction(2) ** 4000)
+    return bisect(above_root, low, high, done=done)
 
 
 #: A certified lower bound of an objective over t in (0, T], used when the optimal order cannot be separated
@@ -342,21 +338,12 @@ def rho_from_epsilon_delta_tight(
     low = rho_from_epsilon_delta(eps, target).lower
     if _tight_sufficient(low, eps, target) is not True:
         raise UndecidedComparisonError("the simple closed-form rho was not certified sufficient for the tight bound")
-    high = 2 * low
-    while (verdict := _tight_sufficient(high, eps, target)) is not False:
-        if verdict:  # an undecided 'high' is never used as the sufficient end
-            low = high
-        high = 2 * high
-    while high - low > tol * high:
-        middle = (low + high) / 2
-        verdict = _tight_sufficient(middle, eps, target)
-        if verdict is None:
-            break
-        if verdict:
-            low = middle
-        else:
-            high = middle
-    return CertifiedReal(low, high)
+    def sufficient(rho: Fraction) -> bool | None:
+        return _tight_sufficient(rho, eps, target)
+
+    # sufficiency holds below the threshold; an undecided 'high' is never used as the sufficient end
+    low, high = bracket_upward(sufficient, low, 2 * low, increasing=False)
+    return CertifiedReal(*bisect(sufficient, low, high, tolerance=tol, increasing=False))
 
 
 __all__ = [

@@ -22,6 +22,7 @@ from fractions import Fraction
 
 from flint import arb
 
+from reference.core.bisection import bisect
 from reference.core.certified import CertifiedReal, working_precision
 from reference.core.certified import ball as _ball
 from reference.core.validate import check_positive_int, fraction_text
@@ -502,16 +503,13 @@ def corollary_5_7_gaussian_range(
             high = failing[0].epsilon
             holding = [p.epsilon for p in row if p.epsilon < high and p.verdict == "holds"]
             if holding:
-                low = max(holding)
-                while high - low > refine_to:
-                    middle = (low + high) / 2
-                    verdict = _gaussian_point(middle, delta).verdict
-                    if verdict == "undecided":
-                        break
-                    if verdict == "holds":
-                        low = middle
-                    else:
-                        high = middle
+                def holds(epsilon: Fraction, delta: Fraction = delta) -> bool | None:
+                    verdict = _gaussian_point(epsilon, delta).verdict
+                    return None if verdict == "undecided" else verdict == "holds"
+
+                low, high = bisect(
+                    holds, max(holding), high, done=lambda low, high: high - low <= refine_to, increasing=False
+                )
                 thresholds.append((delta, low, high))
     return GaussianRange(tuple(points), tuple(thresholds))
 
