@@ -1,4 +1,4 @@
-"""Sampler audit (SPEC §9, third bullet): test another implementation's samples against the oracle.
+"""Sampler audit: test another implementation's samples against the oracle.
 
 Two audits, each returning a :class:`SamplerAuditReport` whose false-alarm probability (the probability of
 ``passed == False`` when the samples really are i.i.d. draws from the oracle's distribution) is at most

@@ -23,7 +23,7 @@ from flint import arb, ctx, fmpq
 
 from reference.core.validate import check_positive_int, fraction_text, to_fraction
 
-#: Significant digits a decimal rendering must carry at least (SPEC section 3: a real in JSON has >= 15).
+#: Significant digits a decimal rendering must carry at least (a real in JSON output carries >= 15).
 MIN_DECIMAL_DIGITS = 15
 
 

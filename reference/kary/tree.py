@@ -12,8 +12,8 @@ Vertices (Definition 3.1). A vertex of the k-ary tree T_{k,h} is a pair ``(level
 * Algorithm 3 (:func:`algorithm_3_signed_vertices`): the same walk over the offset digits (Definition 3.8;
   Definition C.1 for even arity, Appendix C). A positive digit adds [p + 1, p + k^(ℓ−1)] and sets
   p ← p + k^(ℓ−1); a negative digit subtracts [p − k^(ℓ−1) + 1, p] and sets p ← p − k^(ℓ−1). (The printed
-  line 15 reads [p − k^(ℓ−1) − 1, p], an interval of k^(ℓ−1) + 2 leaves that is no vertex; the SPEC's known
-  typo.) Each vertex is identified by the p after its update (Proof 4.4): :func:`vertex_of_noise_index`
+  line 15 reads [p − k^(ℓ−1) − 1, p], an interval of k^(ℓ−1) + 2 leaves that is no vertex: a
+  typo, refuted in the registry's entry for Algorithm 3.) Each vertex is identified by the p after its update (Proof 4.4): :func:`vertex_of_noise_index`
   maps an index p of Algorithm 2 to its signed vertex, and the sequences are cross-checked against
   :func:`reference.kary.digits.algorithm_2_noise_indices`.
 

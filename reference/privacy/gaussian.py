@@ -160,7 +160,7 @@ def _check_paper_range(
     delta_at_most_half: bool,
     command: str,
 ) -> None:
-    """Refuse a paper formula outside the range its theorem states (SPEC 4.3), pointing to sigma_exact."""
+    """Refuse a paper formula outside the range its theorem states, pointing to sigma_exact."""
     pointer = _EXACT_POINTER.format(command=command)
     if not epsilon_ok:
         raise ValueError(
@@ -407,7 +407,7 @@ class GaussianVerdict:
 def check_gaussian(sigma: object, epsilon: object, delta: object, sensitivity_squared: object) -> GaussianVerdict:
     """Certified verdict whether ``N(0, σ²)`` noise at sensitivity² ``sensitivity_squared`` is (ε, δ)-DP.
 
-    The seed of the calibration audit (SPEC section 9): holds / fails, the enclosure of δ(ε) to compare with
+    The seed of the calibration audit: holds / fails, the enclosure of δ(ε) to compare with
     ``delta``, the smallest ε achieved, and σ against :func:`sigma_exact`.
     """
     sig = positive_fraction(sigma, "sigma")

@@ -302,7 +302,7 @@ def fit_to_distribution(
     """Goodness of fit of integer ``values`` to the discrete Laplace (``parameter`` = scale) or discrete Gaussian
     (``parameter`` = σ²) pmf: pooled chi-square and per-cell exact binomial tests (module docstring).
 
-    Usable on samples from any implementation (the sampler audit of SPEC section 9).
+    Usable on samples from any implementation (what the sampler audit does).
     """
     chosen = _check_kind(kind)
     value = positive_fraction(parameter, "scale" if chosen == "discrete_laplace" else "sigma_squared")

@@ -1,6 +1,6 @@
 """Certified probability mass functions, tails and variances of the discrete Laplace and discrete Gaussian.
 
-Conventions (SPEC section 3), for integer ``x``:
+Conventions, for integer ``x``:
 
 * discrete Laplace with scale ``t`` > 0 (``scale``): ``P[x] = tanh(1/(2t)) exp(-|x|/t)``, i.e.
   ``(1 - e^{-1/t}) / (1 + e^{-1/t}) · e^{-|x|/t}``; variance ``2 e^{-1/t} / (1 - e^{-1/t})² = 1/(2 sinh²(1/(2t)))``;

@@ -1,4 +1,4 @@
-"""Tests of the sampler audit (SPEC §9).
+"""Tests of the sampler audit (reference.audit.samplers).
 
 False alarms: the four "correct sampler passes" tests (three full audits, the JSON round trip, and the
 marginals of the decorrelated test) each rely on one audit at alpha = 1e-7 (the audit's stated false-alarm

@@ -71,8 +71,8 @@ def check_definition_3_1(budget: Budget) -> Outcome:
     bad = root_variance(_ocr_covariance(first_ocr_failure))
     return Outcome(
         Status.VERIFIED,
-        f"Rendering 000 (LaTeX: off-diagonal block −J_i/2^(2i+1)) gives root variance 1 at every depth 0..{top}. "
-        f"Rendering 001 (OCR: −J_i/2^(2^i+1)) agrees up to depth {agree_until - 1 if agree_until else top} "
+        f"The LaTeX rendering (off-diagonal block −J_i/2^(2i+1)) gives root variance 1 at every depth 0..{top}. "
+        f"The OCR rendering (−J_i/2^(2^i+1)) agrees up to depth {agree_until - 1 if agree_until else top} "
         f"and first differs at depth {agree_until}, where its root variance is {bad} ≠ 1: the OCR exponent is "
         "a rendering error; the project uses the LaTeX reading.",
     )
@@ -202,7 +202,7 @@ def claims() -> list[Claim]:
             PAPER,
             "Definition 3.1",
             "C_1 = [[1, −1/2], [−1/2, 1]] and C_{i+1} has diagonal blocks C_i and off-diagonal "
-            "blocks −J_i/2^(2i+1); renderings 000 (LaTeX) and 001 (OCR) disagree on the exponent",
+            "blocks −J_i/2^(2i+1); the LaTeX and OCR renderings disagree on the exponent",
             M.EXHAUSTIVE,
             check_definition_3_1,
             "Both readings are built exactly and tested against Theorem 3.3.",

@@ -1,7 +1,7 @@
 """Shared machinery for the CIP proof programs (``proofs/cip_*.py``).
 
-* The off-diagonal exponent of Definition 3.1, as a function of ``i``: the LaTeX rendering (000) reads
-  ``C_{i+1} = [[C_i, -J_i / 2^(2i+1)], [-J_i / 2^(2i+1), C_i]]``; the OCR rendering (001) prints
+* The off-diagonal exponent of Definition 3.1, as a function of ``i``: the LaTeX rendering of the paper reads
+  ``C_{i+1} = [[C_i, -J_i / 2^(2i+1)], [-J_i / 2^(2i+1), C_i]]``; the OCR rendering prints
   ``2^(2^i + 1)``. Both are provided so that a proof program can be run on either reading; only the first
   makes Theorem 3.3, Proposition 3.5 and Lemma B.2 true (the programs fail on the second).
 * :class:`WordRewriter`: exact rewriting of noncommutative sympy words (products of matrix symbols) with
