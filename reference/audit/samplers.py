@@ -39,9 +39,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
-from scipy import stats
 
-from reference.cip.whitening import haar_whitening, whitened_normal_test
+from reference.cip.whitening import haar_whitening, two_sided_chi2, whitened_normal_test
 from reference.core.validate import check_depth, positive_real
 from reference.kary.digits import algorithm_2_noise_indices, check_arity, height_for_horizon
 
@@ -179,16 +178,12 @@ def load_samples(path: object) -> np.ndarray:
 # ------------------------------------------------------------------------------------ Gaussian pieces
 
 
-def _two_sided_chi2(value: float, dof: int) -> float:
-    return float(min(1.0, 2.0 * min(stats.chi2.cdf(value, dof), stats.chi2.sf(value, dof))))
-
-
 def _chi2_group(
     name: str, labels: list[str], squares: np.ndarray, runs: int, share: float
 ) -> PropertyCheck:
     """Per sub-test ``squares[i]`` (sum of squares / variance) is chi-square(runs); union bound ``share``."""
     count = len(labels)
-    p_values = [_two_sided_chi2(float(v), runs) for v in squares]
+    p_values = [two_sided_chi2(float(v), runs) for v in squares]
     found: list[tuple[float, str]] = []
     for i, p in enumerate(p_values):
         if count * p <= share:

@@ -31,9 +31,9 @@ from reference.cip.numeric.streaming import StreamingCascade
 from reference.cip.whitening import (
     DEFAULT_ALPHA,
     StatisticalCheck,
-    _two_sided_chi2,
     haar_whitening,
     ldl_whitening,
+    two_sided_chi2,
     whitened_normal_test,
 )
 from reference.core.linalg import Matrix
@@ -277,7 +277,7 @@ def check_node_variances(
     for _ in range(samples):
         tree = cascade_tree(depth, sigma, gen)
         squares += (tree / sigma) ** 2
-    p_values = [_two_sided_chi2(float(v), samples) for v in squares]
+    p_values = [two_sided_chi2(float(v), samples) for v in squares]
     index = int(np.argmin(p_values))
     combined = min(1.0, nodes * p_values[index])
     level = (index + 1).bit_length() - 1
