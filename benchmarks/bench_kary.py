@@ -20,8 +20,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from reference.samplers import fast as samplers
 from reference.kary.counters import OnlineCounter, algorithm_2_batch, algorithm_2_used_indices
+from reference.samplers import fast as samplers
 
 
 def _best(action: Callable[[], object], repeats: int) -> float:

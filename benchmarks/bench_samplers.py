@@ -19,8 +19,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from reference.samplers import exact
 from reference.core.randomness import SeededRandomBits
+from reference.samplers import exact
 from reference.samplers import fast as numeric
 
 
