@@ -1,8 +1,9 @@
 """Linear-noise audit: is a linear-noise mechanism private at all, and how private?
 
 The audited mechanism releases ``W x + B z`` with ``z`` a vector of i.i.d. noise draws (Gaussian with
-standard deviation ``scale``, or Laplace with scale ``scale``), ``W`` the workload (outputs × inputs) and ``B``
-the noise matrix (outputs × draws). Everything is exact (``Fraction``; linear algebra by python-flint's
+standard deviation ``scale``, Laplace with scale ``scale``, or their integer-valued versions, the discrete
+Gaussian N_Z(0, scale²) and the discrete Laplace of scale ``scale``), ``W`` the workload (outputs × inputs) and
+``B`` the noise matrix (outputs × draws). Everything is exact (``Fraction``; linear algebra by python-flint's
 ``fmpq_mat``); floats are refused.
 
 * Possibility. The output's noise lives in col(B). If a column w_j of W is not in col(B), changing input j
@@ -16,6 +17,12 @@ the noise matrix (outputs × draws). Everything is exact (``Fraction``; linear a
 * Privacy. Gaussian: ρ = Δ²/(2σ²) and the exact (ε, δ)-profile δ(ε) = ``gaussian_delta(ε, σ, Δ²)``.
   Laplace: ε = Δ1/b, exact when ker B = {0} (the release is then equivalent to A x + z); otherwise an upper
   bound (another solution A may have a smaller ℓ1 norm; the minimum-norm one is used).
+* Integer noise (``discrete-laplace``, ``discrete-gaussian``): a shift must also be an *integer* combination of
+  B's columns (:mod:`reference.audit.lattice`). If one is not, the release leaks: a functional of one output,
+  taken modulo an integer, decodes the neighbouring difference (the witness is reported; ε = ∞). If all are and
+  B has a trivial kernel, the integer draw shift u is unique and ε = max ‖u‖₁/b (discrete Laplace) or
+  ρ = max ‖u‖²/(2σ²) (discrete Gaussian; CKS Proposition 5) exactly; with a kernel they are not computed here.
+* Verdict against a claim (:meth:`LinearNoiseVerdict.verdict`): ``"holds"``, ``"fails"`` or ``"inconclusive"``.
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from __future__ import annotations
 import csv
 import json
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -32,15 +39,19 @@ from typing import Literal
 import numpy as np
 from flint import fmpq, fmpq_mat
 
+from reference.audit.lattice import LatticeLeak, lattice_audit
 from reference.cip.exact import matrix as cip_matrix
 from reference.core.certified import CertifiedReal
 from reference.core.linalg import Matrix
-from reference.core.validate import check_depth, check_positive_int, positive_fraction, to_fraction
+from reference.core.validate import check_depth, check_positive_int, fraction_text, positive_fraction, to_fraction
 from reference.kary import tree as kary_tree
 from reference.privacy.gaussian import gaussian_delta
 
-NoiseKind = Literal["gaussian", "laplace"]
-NOISE_KINDS: tuple[NoiseKind, ...] = ("gaussian", "laplace")
+NoiseKind = Literal["gaussian", "laplace", "discrete-gaussian", "discrete-laplace"]
+NOISE_KINDS: tuple[NoiseKind, ...] = ("gaussian", "laplace", "discrete-gaussian", "discrete-laplace")
+#: Verdicts of an audit against a claim, and the exit status a command line gives each.
+Verdict = Literal["holds", "fails", "inconclusive"]
+EXIT_STATUS: dict[Verdict, int] = {"holds": 0, "fails": 1, "inconclusive": 3}
 
 #: Largest number of rows, columns or draws accepted (the linear algebra is dense and exact).
 MAX_DIMENSION = 4_000
@@ -76,11 +87,10 @@ def exact_matrix(rows: object, name: str) -> Matrix:
 
 
 def _check_noise(noise: object) -> NoiseKind:
-    if noise == "gaussian":
-        return "gaussian"
-    if noise == "laplace":
-        return "laplace"
-    raise ValueError(f"noise must be one of {NOISE_KINDS}, got {noise!r}")
+    for kind in NOISE_KINDS:
+        if noise == kind:
+            return kind
+    raise ValueError(f"noise must be one of {', '.join(NOISE_KINDS)}, got {noise!r}")
 
 
 def _draw_weights(draw_variances: object, draws: int) -> tuple[Fraction, ...] | None:
@@ -191,13 +201,50 @@ class LinearNoiseVerdict:
     l2_sensitivity_squared: Fraction | None  # max_j w_jᵀ (B Bᵀ)⁺ w_j (Mahalanobis, = max column ℓ2² of A)
     epsilon: Fraction | None  # Laplace: Δ1/b
     epsilon_exact: bool  # Laplace: True iff ker B = {0}; else ε is an upper bound
-    rho: Fraction | None  # Gaussian: Δ²/(2σ²)
+    rho: Fraction | None  # Gaussian: Δ²/(2σ²); discrete Gaussian: max ‖u‖²/(2σ²) when u is unique
     explanation: str
+    #: integer noise only: the neighbouring difference whose shift is outside the noise lattice, and its decoder
+    lattice_leak: LatticeLeak | None = None
+
+    def verdict(self, epsilon: object = None, delta: object = None) -> Verdict:
+        """The verdict on a claim: "private at all" without ``epsilon``; else ε-DP, or (ε, δ)-DP with ``delta``.
+
+        ``fails`` when the release is not private or the exact privacy is certified worse than the claim;
+        ``holds`` when it is certified at least as good; ``inconclusive`` when only bounds that do not decide it
+        are known (an ε upper bound above the claim, or integer noise with a kernel).
+        """
+        if not self.private:
+            return "fails"
+        if epsilon is None:
+            return "holds"
+        claimed = positive_fraction(epsilon, "epsilon")
+        target = Fraction(0) if delta is None else to_fraction(delta, "delta")
+        if not 0 <= target < 1:
+            raise ValueError(f"delta must be in [0, 1), got {fraction_text(target)}")
+        if self.noise in ("laplace", "discrete-laplace"):
+            if self.epsilon is None:
+                return "inconclusive"
+            if self.epsilon <= claimed:
+                return "holds"
+            return "fails" if self.epsilon_exact else "inconclusive"
+        if target == 0:
+            return "fails"  # Gaussian noise of either kind is never pure ε-DP
+        if self.noise == "gaussian":
+            achieved = self.delta(claimed)
+            if achieved.certainly_le(target):
+                return "holds"
+            return "fails" if achieved.certainly_gt(target) else "inconclusive"
+        if self.rho is None:
+            return "inconclusive"
+        from reference.privacy.zcdp import epsilon_from_rho_tight
+
+        sufficient = epsilon_from_rho_tight(self.rho, target)  # a sufficient ε for ρ-zCDP, not the exact one
+        return "holds" if sufficient.upper <= claimed else "inconclusive"
 
     def delta(self, epsilon: object) -> CertifiedReal:
         """Gaussian only: the exact δ(ε) of the release (certified enclosure), Δ² the Mahalanobis sensitivity."""
         if self.noise != "gaussian":
-            raise ValueError("delta: the (epsilon, delta)-profile is computed for gaussian noise only")
+            raise ValueError("delta: the exact (epsilon, delta)-profile is computed for gaussian noise only")
         if not self.private or self.l2_sensitivity_squared is None:
             raise ValueError("delta: the mechanism is not private at all (delta = 1 for every epsilon)")
         return gaussian_delta(epsilon, self.scale, self.l2_sensitivity_squared)
@@ -270,6 +317,8 @@ def audit_linear_noise(
     unique = rank == draws
     epsilon: Fraction | None = None
     rho: Fraction | None = None
+    if kind in ("discrete-laplace", "discrete-gaussian"):
+        return _integer_noise_verdict(common, b_matrix, w_matrix, draws - rank, strategy, l1, l2_squared)
     if kind == "laplace":
         assert l1 is not None
         epsilon = l1 / sc
@@ -291,6 +340,76 @@ def audit_linear_noise(
         epsilon_exact=kind == "laplace" and unique,
         rho=rho,
         explanation=text,
+    )
+
+
+def _integer_noise_verdict(
+    common: Mapping[str, object],
+    b_matrix: Matrix,
+    w_matrix: Matrix,
+    kernel_dimension: int,
+    strategy: Matrix | None,
+    l1: Fraction | None,
+    l2_squared: Fraction | None,
+) -> LinearNoiseVerdict:
+    """The verdict for integer-valued noise, from the lattice test (module docstring)."""
+    found = lattice_audit(b_matrix, w_matrix)
+    kind, scale = common["noise"], common["scale"]
+    assert isinstance(scale, Fraction)
+    fields = {
+        **common,
+        "kernel_dimension": kernel_dimension,
+        "first_offending_column": None,
+        "strategy": strategy,
+        "strategy_unique": False,
+        "l1_sensitivity": l1,
+        "l2_sensitivity_squared": l2_squared,
+    }
+    if found.leak is not None:
+        return LinearNoiseVerdict(
+            **fields,  # type: ignore[arg-type]
+            private=False,
+            epsilon=None,
+            epsilon_exact=False,
+            rho=None,
+            explanation="not private: the noise is integer-valued and " + found.leak.describe(),
+            lattice_leak=found.leak,
+        )
+    if found.integer_shifts is None:
+        return LinearNoiseVerdict(
+            **fields,  # type: ignore[arg-type]
+            private=True,
+            epsilon=None,
+            epsilon_exact=False,
+            rho=None,
+            explanation=(
+                "private (every neighbouring shift is an integer combination of the noise draws, so the loss is "
+                "finite), but B has a kernel: the integer draw shift is not unique and its minimum is not computed"
+            ),
+        )
+    shifts = [u for _, u in found.integer_shifts]
+    if kind == "discrete-laplace":
+        worst = max(sum(abs(value) for value in u) for u in shifts)
+        epsilon = Fraction(worst) / scale
+        return LinearNoiseVerdict(
+            **fields,  # type: ignore[arg-type]
+            private=True,
+            epsilon=epsilon,
+            epsilon_exact=True,
+            rho=None,
+            explanation=f"private: every shift is B u with a unique integer u; discrete Laplace epsilon = "
+            f"max ||u||_1/b = {fraction_text(epsilon)} (exact)",
+        )
+    worst_squared = max(sum(value * value for value in u) for u in shifts)
+    rho = Fraction(worst_squared) / (2 * scale * scale)
+    return LinearNoiseVerdict(
+        **fields,  # type: ignore[arg-type]
+        private=True,
+        epsilon=None,
+        epsilon_exact=False,
+        rho=rho,
+        explanation=f"private: every shift is B u with a unique integer u; discrete Gaussian rho = "
+        f"max ||u||^2/(2 sigma^2) = {fraction_text(rho)} (exact)",
     )
 
 
@@ -356,6 +475,11 @@ def noise_covariance(
     (relative variances of the draws, all 1 by default)."""
     b_matrix = exact_matrix(noise_matrix, "noise_matrix")
     kind = _check_noise(noise)
+    if kind not in ("gaussian", "laplace"):
+        raise ValueError(
+            f"noise must be gaussian or laplace for an exact covariance, got {kind!r} (the discrete laws' variances "
+            "are irrational: see reference.samplers.pmf for certified enclosures)"
+        )
     sc = positive_fraction(scale, "scale")
     variance = sc * sc if kind == "gaussian" else 2 * sc * sc
     draws = len(b_matrix[0])

@@ -19,6 +19,16 @@ from reference.cli.common import (
 
 
 def _cmd_audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
+    from reference.core.certified import UndecidedComparisonError
+
+    try:
+        return _audit_calibration(args)
+    except UndecidedComparisonError as undecided:
+        # the certified comparison could not be decided within the precision allowed: say so, exit 3
+        return {"verdict": "inconclusive", "exit_status": 3, "reason": str(undecided).splitlines()[0]}
+
+
+def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
     from reference.audit import calibration as audit
 
     mechanism = args.mechanism
@@ -47,6 +57,8 @@ def _cmd_audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
         verdict = audit.audit_discrete_gaussian(args.sigma_squared, sensitivity, args.epsilon, args.delta, args.rho)
     result = verdict.as_json()
     result["summary"] = verdict.summary()
+    result["verdict"] = "holds" if verdict.holds else "fails"
+    result["exit_status"] = 0 if verdict.holds else 1
     return result
 
 
@@ -57,7 +69,19 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
     noise_matrix = audit_linear.load_exact_matrix(args.noise_matrix, "noise_matrix")
     workload = audit_linear.load_exact_matrix(args.workload, "workload")
     verdict = audit_linear.audit_linear_noise(noise_matrix, workload, args.noise, args.scale)
+    if args.delta is not None and args.epsilon is None:
+        raise CommandError("--delta states a claim together with --epsilon")
+    decided = verdict.verdict(args.epsilon, args.delta)
+    witness: dict[str, Any] | None = None
+    if verdict.lattice_leak is not None:
+        witness = verdict.lattice_leak.as_json()
+    elif verdict.first_offending_column is not None:
+        witness = {"input_outside_noise_span": verdict.first_offending_column}
     result: dict[str, Any] = {
+        "verdict": decided,
+        "claim": "private at all" if args.epsilon is None else f"epsilon={args.epsilon}, delta={args.delta or 0}",
+        "exit_status": audit_linear.EXIT_STATUS[decided],
+        "witness": witness,
         "noise": args.noise,
         "scale": args.scale,
         "private": verdict.private,
@@ -128,9 +152,12 @@ def register(commands: Subcommands) -> None:
     )
     linear_cmd.add_argument("--noise-matrix", dest="noise_matrix", required=True, help="B (.npy int/.csv/.json, exact)")
     linear_cmd.add_argument("--workload", required=True, help="W (outputs × inputs), same formats")
-    linear_cmd.add_argument("--noise", required=True, choices=["gaussian", "laplace"])
-    linear_cmd.add_argument("--scale", required=True, help="σ (gaussian) or b (laplace), exact rational")
-    add_epsilon(linear_cmd, text="gaussian: also report δ(ε)")
+    linear_cmd.add_argument(
+        "--noise", required=True, choices=["gaussian", "laplace", "discrete-gaussian", "discrete-laplace"]
+    )
+    linear_cmd.add_argument("--scale", required=True, help="σ (gaussian kinds) or b (laplace kinds), exact rational")
+    add_epsilon(linear_cmd, text="the claimed ε (gaussian: also report δ(ε)); without it the claim is 'private at all'")
+    add_delta(linear_cmd, text="the claimed δ (default 0: pure ε-DP)")
     linear_cmd.add_argument("--oracle", help="the oracle's output covariance to compare with (same formats)")
     samplers_cmd = add_command(audit, "samplers", _cmd_audit_samplers, "test another implementation's noise samples")
     samplers_cmd.add_argument("--mechanism", required=True, choices=["cascade", "kary"])
