@@ -14,8 +14,8 @@ import pytest
 from reference.cli.main import main
 
 
-def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
-    assert main([*argv, "--json"]) == 0
+def run_json(capsys: pytest.CaptureFixture[str], *argv: str, status: int = 0) -> dict[str, object]:
+    assert main([*argv, "--json"]) == status
     return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
 
 
@@ -185,9 +185,10 @@ def test_audit_linear_noise_and_samplers(capsys: pytest.CaptureFixture[str], tmp
     (tmp_path / "N.json").write_text("[[1], [0]]", encoding="utf-8")
     bad = run_json(
         capsys, "audit", "linear-noise", "--noise-matrix", str(tmp_path / "N.json"), "--workload",
-        str(tmp_path / "W.json"), "--noise", "laplace", "--scale", "2",
+        str(tmp_path / "W.json"), "--noise", "laplace", "--scale", "2", status=1,
     )
     assert bad["private"] is False and bad["first_offending_column"] == 1
+    assert bad["verdict"] == "fails" and bad["witness"] == {"input_outside_noise_span": 1}
     from reference.cip.numeric.cascade import cascade_leaves
 
     generator = np.random.default_rng(5)
