@@ -15,8 +15,9 @@ Gaussian N_Z(0, scale²) and the discrete Laplace of scale ``scale``), ``W`` the
   sensitivity, equal to the largest squared column norm of the minimum-norm A); ℓ1 = largest column ℓ1 norm of
   the minimum-norm A.
 * Privacy. Gaussian: ρ = Δ²/(2σ²) and the exact (ε, δ)-profile δ(ε) = ``gaussian_delta(ε, σ, Δ²)``.
-  Laplace: ε = Δ1/b, exact when ker B = {0} (the release is then equivalent to A x + z); otherwise an upper
-  bound (another solution A may have a smaller ℓ1 norm; the minimum-norm one is used).
+  Laplace: ε = Δ1/b, exact when ker B = {0} (the release is then equivalent to A x + z). Otherwise the smallest
+  draw shift min{‖u‖₁ : B u = w_j} is a linear programme, certified both ways from a float solution
+  (:mod:`reference.audit.laplace_lp`): ε is exact when the bounds meet, else ``[epsilon_lower, epsilon]``.
 * Integer noise (``discrete-laplace``, ``discrete-gaussian``): a shift must also be an *integer* combination of
   B's columns (:mod:`reference.audit.lattice`). If one is not, the release leaks: a functional of one output,
   taken modulo an integer, decodes the neighbouring difference (the witness is reported; ε = ∞). If all are and
@@ -39,6 +40,7 @@ from typing import Literal
 import numpy as np
 from flint import fmpq, fmpq_mat
 
+from reference.audit.laplace_lp import shift_norm
 from reference.audit.lattice import LatticeLeak, lattice_audit
 from reference.cip.exact import matrix as cip_matrix
 from reference.core.certified import CertifiedReal
@@ -205,6 +207,8 @@ class LinearNoiseVerdict:
     explanation: str
     #: integer noise only: the neighbouring difference whose shift is outside the noise lattice, and its decoder
     lattice_leak: LatticeLeak | None = None
+    #: Laplace with ker B != 0: a certified lower bound on ε from the LP dual (``epsilon`` is then the upper one)
+    epsilon_lower: Fraction | None = None
 
     def verdict(self, epsilon: object = None, delta: object = None) -> Verdict:
         """The verdict on a claim: "private at all" without ``epsilon``; else ε-DP, or (ε, δ)-DP with ``delta``.
@@ -226,7 +230,8 @@ class LinearNoiseVerdict:
                 return "inconclusive"
             if self.epsilon <= claimed:
                 return "holds"
-            return "fails" if self.epsilon_exact else "inconclusive"
+            proven_worse = self.epsilon_exact or (self.epsilon_lower is not None and self.epsilon_lower > claimed)
+            return "fails" if proven_worse else "inconclusive"
         if target == 0:
             return "fails"  # Gaussian noise of either kind is never pure ε-DP
         if self.noise == "gaussian":
@@ -319,11 +324,17 @@ def audit_linear_noise(
     rho: Fraction | None = None
     if kind in ("discrete-laplace", "discrete-gaussian"):
         return _integer_noise_verdict(common, b_matrix, w_matrix, draws - rank, strategy, l1, l2_squared)
+    epsilon_lower: Fraction | None = None
     if kind == "laplace":
-        assert l1 is not None
+        assert l1 is not None and strategy is not None
         epsilon = l1 / sc
-        how = "exact (B has a trivial kernel)" if unique else "an upper bound (minimum-norm strategy; ker B != 0)"
-        text = f"private: Laplace epsilon = l1/b = {epsilon} is {how}"
+        text = f"private: Laplace epsilon = l1/b = {epsilon} is exact (B has a trivial kernel)"
+        if not unique:
+            epsilon_lower, epsilon = _laplace_epsilon_bounds(b_matrix, w_matrix, strategy, sc)
+            if epsilon_lower == epsilon:
+                text = f"private: Laplace epsilon = {epsilon} exactly (LP over the draw shifts, certified both ways)"
+            else:
+                text = f"private: Laplace epsilon in [{epsilon_lower}, {epsilon}] (LP bounds, certified; ker B != 0)"
     else:
         rho = l2_squared / (2 * sc * sc)
         text = f"private: Gaussian Mahalanobis sensitivity^2 = {l2_squared}, rho = {rho} (exact); delta(eps) exact"
@@ -337,10 +348,25 @@ def audit_linear_noise(
         l1_sensitivity=l1,
         l2_sensitivity_squared=l2_squared,
         epsilon=epsilon,
-        epsilon_exact=kind == "laplace" and unique,
+        epsilon_exact=kind == "laplace" and (unique or epsilon_lower == epsilon),
         rho=rho,
         explanation=text,
+        epsilon_lower=epsilon_lower,
     )
+
+
+def _laplace_epsilon_bounds(
+    b_matrix: Matrix, w_matrix: Matrix, strategy: Matrix, scale: Fraction
+) -> tuple[Fraction, Fraction]:
+    """Certified [lower, upper] of max_j min{‖u‖₁ : B u = w_j} / b over the inputs j (``add_remove``)."""
+    draws, inputs = len(b_matrix[0]), len(w_matrix[0])
+    lower = upper = Fraction(0)
+    for j in range(inputs):
+        column = [row[j] for row in w_matrix]
+        fallback = [strategy[i][j] for i in range(draws)]  # the minimum-norm solution: always valid
+        found = shift_norm(b_matrix, column, fallback)
+        lower, upper = max(lower, found.lower), max(upper, found.upper)
+    return lower / scale, upper / scale
 
 
 def _integer_noise_verdict(

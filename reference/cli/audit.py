@@ -92,6 +92,7 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         "l2_sensitivity_squared": verdict.l2_sensitivity_squared,
         "epsilon": verdict.epsilon,
         "epsilon_exact": verdict.epsilon_exact,
+        "epsilon_lower": verdict.epsilon_lower,
         "rho": verdict.rho,
         "explanation": verdict.explanation,
     }

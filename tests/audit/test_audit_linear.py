@@ -168,7 +168,8 @@ def test_kernel_gives_minimum_norm_and_upper_bound() -> None:
     laplace = audit_linear_noise([[1, 1]], [[1]], "laplace", 1)
     assert laplace.kernel_dimension == 1 and not laplace.strategy_unique
     assert laplace.strategy == ((Fraction(1, 2),), (Fraction(1, 2),))
-    assert laplace.epsilon == 1 and not laplace.epsilon_exact
+    # the minimum-norm strategy has ℓ1 norm 1, and the LP dual λ = 1 certifies that no shift does better
+    assert laplace.epsilon == laplace.epsilon_lower == 1 and laplace.epsilon_exact
     gaussian = audit_linear_noise([[1, 1]], [[1]], "gaussian", 1)
     assert gaussian.l2_sensitivity_squared == Fraction(1, 2)  # 1 / Var = 1/2
     assert gaussian.rho == Fraction(1, 4)

@@ -1,0 +1,33 @@
+"""The Laplace ε of a noise matrix with a kernel: min ‖u‖₁ over B u = W v, certified from both sides."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from reference.audit.laplace_lp import shift_norm
+from reference.audit.linear_noise import audit_linear_noise, exact_matrix
+
+
+def test_the_lp_beats_the_minimum_norm_bound_and_is_exact() -> None:
+    # B = (1 2), y = 2: u = (0, 1) has ‖u‖₁ = 1, and λ = 1/2 is dual-feasible (|λ|, |2λ| <= 1) with λ·y = 1,
+    # so the minimum is exactly 1; the minimum-norm solution (2/5, 4/5) only gives 6/5
+    matrix = exact_matrix([[1, 2]], "B")
+    found = shift_norm(matrix, [Fraction(2)], [Fraction(2, 5), Fraction(4, 5)])
+    assert found.exact and found.lower == found.upper == 1
+    assert found.shift == (Fraction(0), Fraction(1)) and found.dual == (Fraction(1, 2),)
+
+
+def test_the_audit_reports_the_exact_epsilon_and_decides_claims() -> None:
+    # two outputs, three draws: output 1 = z1 + z2, output 2 = z2 + z3; W = identity.
+    # e_1 needs B u = (1, 0): u = (1, 0, 0) has ℓ1 1; dual λ = (1, 0) is feasible (|1|, |1|, |0| <= 1): exactly 1
+    verdict = audit_linear_noise([[1, 1, 0], [0, 1, 1]], [[1, 0], [0, 1]], "laplace", 2)
+    assert verdict.kernel_dimension == 1
+    assert verdict.epsilon == verdict.epsilon_lower == Fraction(1, 2) and verdict.epsilon_exact
+    assert verdict.verdict("1/2") == "holds" and verdict.verdict("1/3") == "fails"
+
+
+def test_bounds_that_do_not_decide_make_an_inconclusive_verdict() -> None:
+    verdict = audit_linear_noise([[1, 1, 0], [0, 1, 1]], [[1, 0], [0, 1]], "laplace", 2)
+    widened = type(verdict)(**{**verdict.__dict__, "epsilon": Fraction(1), "epsilon_lower": Fraction(1, 4),
+                               "epsilon_exact": False})
+    assert widened.verdict("1/2") == "inconclusive" and widened.verdict("1/5") == "fails"
