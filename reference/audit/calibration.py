@@ -181,28 +181,46 @@ def audit_laplace_l2(
 
 def audit_discrete_gaussian(
     sigma_squared: object,
-    sensitivity: int,
+    sensitivity: int | None = None,
     epsilon: object = None,
     delta: object = None,
     rho: object = None,
+    *,
+    sensitivity_squared: object = None,
 ) -> CalibrationVerdict:
-    """``q + N_Z(0, σ²)`` (integer query, integer sensitivity Δ) against an (ε, δ) claim or a ρ-zCDP claim."""
+    """``q + N_Z(0, σ²)^d`` against an (ε, δ) claim or a ρ-zCDP claim.
+
+    ``sensitivity``: the integer Δ of a scalar integer query (both kinds of claim). ``sensitivity_squared``
+    instead: the squared ℓ2 sensitivity Δ² (an exact rational) of a vector-valued integer query, for ρ claims
+    only — N_Z(0, σ²)^d shifted by an integer vector u is exactly (‖u‖²/(2σ²))-zCDP (CKS 2020, Proposition 5),
+    so InfTDA's Δ² = 2m² for m records per user can be stated as it is.
+    """
     from reference.privacy import zcdp
     from reference.privacy.discrete_gaussian_profile import discrete_gaussian_delta, discrete_gaussian_epsilon
 
     s2 = positive_fraction(sigma_squared, "sigma_squared")
-    if isinstance(sensitivity, bool) or not isinstance(sensitivity, int) or sensitivity < 1:
-        raise ValueError(f"sensitivity must be a positive integer (integer-valued query), got {sensitivity!r}")
+    if (sensitivity is None) == (sensitivity_squared is None):
+        raise ValueError("give exactly one of sensitivity (an integer) and sensitivity_squared (a rational)")
+    if sensitivity_squared is not None:
+        d2 = positive_fraction(sensitivity_squared, "sensitivity_squared")
+        if rho is None:
+            raise ValueError("sensitivity_squared is for rho (zCDP) claims; an (epsilon, delta) claim needs the "
+                             "integer sensitivity of a scalar query")
+    else:
+        if isinstance(sensitivity, bool) or not isinstance(sensitivity, int) or sensitivity < 1:
+            raise ValueError(f"sensitivity must be a positive integer (integer-valued query), got {sensitivity!r}")
+        d2 = Fraction(sensitivity * sensitivity)
     if rho is not None:
         claimed = positive_fraction(rho, "rho")
-        needed = zcdp.rho_discrete_gaussian(s2, sensitivity * sensitivity)
+        needed = zcdp.rho_discrete_gaussian(s2, d2)
         return CalibrationVerdict(
             mechanism="discrete-gaussian",
             claim=f"{fraction_text(claimed)}-zCDP",
             holds=needed <= claimed,
-            basis="N_Z(0, σ²) with integer sensitivity Δ is (Δ²/(2σ²))-zCDP (Canonne–Kamath–Steinke 2020), exact",
+            basis="N_Z(0, σ²) with ℓ2 sensitivity Δ is (Δ²/(2σ²))-zCDP (Canonne–Kamath–Steinke 2020), exact",
             details={"rho_achieved": fraction_text(needed)},
         )
+    assert sensitivity is not None
     if epsilon is None or delta is None:
         raise ValueError("give epsilon and delta for an (ε, δ) claim, or rho for a zCDP claim")
     eps = positive_fraction(epsilon, "epsilon")

@@ -48,13 +48,21 @@ def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
             args.scale, args.l1, args.sensitivity_squared, args.epsilon, args.delta, vectors
         )
     else:
-        if args.sigma_squared is None or args.sensitivity is None:
-            raise CommandError("discrete-gaussian needs --sigma-squared and --sensitivity (an integer)")
-        try:
-            sensitivity = int(args.sensitivity)
-        except ValueError:
-            raise CommandError(f"--sensitivity must be a positive integer, got {args.sensitivity!r}") from None
-        verdict = audit.audit_discrete_gaussian(args.sigma_squared, sensitivity, args.epsilon, args.delta, args.rho)
+        if args.sigma_squared is None or (args.sensitivity is None) == (args.sensitivity_squared is None):
+            raise CommandError(
+                "discrete-gaussian needs --sigma-squared and one of --sensitivity (an integer) or "
+                "--sensitivity-squared (a rational Δ², with --rho)"
+            )
+        sensitivity = None
+        if args.sensitivity is not None:
+            try:
+                sensitivity = int(args.sensitivity)
+            except ValueError:
+                raise CommandError(f"--sensitivity must be a positive integer, got {args.sensitivity!r}") from None
+        verdict = audit.audit_discrete_gaussian(
+            args.sigma_squared, sensitivity, args.epsilon, args.delta, args.rho,
+            sensitivity_squared=args.sensitivity_squared,
+        )
     result = verdict.as_json()
     result["summary"] = verdict.summary()
     result["verdict"] = "holds" if verdict.holds else "fails"
@@ -143,7 +151,9 @@ def register(commands: Subcommands) -> None:
     audit_cal.add_argument("--scale", help="Laplace scale b")
     audit_cal.add_argument("--l1", help="ℓ1 sensitivity (laplace-l2)")
     audit_cal.add_argument(
-        "--sensitivity-squared", dest="sensitivity_squared", help="Δ² (gaussian; Δ2² for laplace-l2)"
+        "--sensitivity-squared",
+        dest="sensitivity_squared",
+        help="Δ² (gaussian; Δ2² for laplace-l2; discrete-gaussian ρ claims of a vector query)",
     )
     audit_cal.add_argument("--sensitivity", help="integer sensitivity Δ (discrete-gaussian)")
     audit_cal.add_argument("--vectors", help="neighbouring-difference vectors, e.g. '1,1,1;2,0' (laplace)")

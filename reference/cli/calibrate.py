@@ -32,7 +32,7 @@ def _cmd_calibrate_gaussian(args: argparse.Namespace) -> dict[str, Any]:
 def _cmd_calibrate_inftda(args: argparse.Namespace) -> dict[str, Any]:
     from reference.tda.calibration import inftda_calibration, inftda_epsilon
 
-    result: dict[str, Any] = inftda_calibration(args.attributes, args.rho).as_json()
+    result: dict[str, Any] = inftda_calibration(args.attributes, args.rho, args.contributions).as_json()
     if args.delta is not None:
         result["delta"] = args.delta
         result["epsilon"] = inftda_epsilon(args.attributes, args.rho, args.delta).as_json()
@@ -126,6 +126,9 @@ def register(commands: Subcommands) -> None:
     inftda_cal = add_command(calibrate, "inftda", _cmd_calibrate_inftda, "σ² per level of InfTDA for ρ-zCDP (exact)")
     inftda_cal.add_argument("--attributes", type=nonnegative_int, required=True, help="number of attributes d >= 1")
     inftda_cal.add_argument("--rho", required=True, help="zCDP budget ρ > 0 (exact rational)")
+    inftda_cal.add_argument(
+        "--contributions", type=nonnegative_int, default=1, help="records one user may contribute, m >= 1 (default 1)"
+    )
     add_delta(inftda_cal, text="also convert to (ε, δ)-DP (tight zCDP conversion, certified)")
 
     laplace_cal = add_command(calibrate, "laplace", _cmd_calibrate_laplace, "Laplace scale for ε-DP (KARY Lemma A.2)")

@@ -24,6 +24,14 @@ so the noise the level adds is one vector of independent N_Z(0, σ²) over (a su
 vector, with Δ² <= 2 whichever parents were released. Under ``add_remove`` (not the paper's relation; n is then
 not public) Δ² = 1.
 
+User-level privacy (``contributions`` = m records per user, a neighbour changes one user's records): under
+``substitution`` the level vector changes by v, a sum of m terms e_y' − e_y, so ‖v‖₁ <= 2m and every
+|v_i| <= m, hence ‖v‖₂² <= ‖v‖₁ ‖v‖∞ <= 2m², attained when all m records move from one prefix to one other
+prefix (v = m(e_y' − e_y)); under ``add_remove`` v is a sum of m unit vectors, ‖v‖₂² <= m · m = m², attained
+when all m records fall in one cell. So Δ² = 2m²
+(resp. m²), not 2m: the per-level noise must be σ² = m² d/ρ for the same ρ. Brute-forced on small universes in
+``reference/tda/checks/calibration.py``.
+
 Accounting
 ----------
 By Canonne–Kamath–Steinke 2020, Theorem 14, level ``level`` is Δ²/(2σ²) = 2/(2d/ρ) = (ρ/d)-zCDP; d levels
@@ -61,48 +69,54 @@ LEVEL_SENSITIVITY_SQUARED = 2
 ConversionMethod = Literal["tight", "simple"]
 
 
-def inftda_sigma_squared(attributes: object, rho: object) -> Fraction:
-    """σ² = d/ρ of the discrete Gaussian noise at every level (TDA Algorithm 1, line 6), exact.
+def inftda_sigma_squared(attributes: object, rho: object, contributions: object = 1) -> Fraction:
+    """σ² = m² d/ρ of the discrete Gaussian noise at every level (TDA Algorithm 1, line 6 has m = 1), exact.
 
     ``attributes`` is d >= 1 (the depth of the hierarchy), ``rho`` the total zCDP budget ρ > 0 (an exact
-    rational). σ² is the scale of N_Z(0, σ²), P[x] ∝ exp(-x²/(2σ²)).
+    rational), ``contributions`` m >= 1 the records one user may contribute (module docstring). σ² is the scale of
+    N_Z(0, σ²), P[x] ∝ exp(-x²/(2σ²)).
     """
     depth = check_positive_int(attributes, "attributes")
     budget = positive_fraction(rho, "rho")
-    return depth / budget
+    users = check_positive_int(contributions, "contributions")
+    return users * users * depth / budget
 
 
 def inftda_level_sensitivity_squared(
-    categories: Sequence[int], level: int, neighbours: Neighbours = "substitution"
+    categories: Sequence[int], level: int, neighbours: Neighbours = "substitution", contributions: int = 1
 ) -> int:
     """Δ², the largest squared ℓ2 change of the level-``level`` count vector between neighbours (by argument).
 
-    ``categories`` lists |X_1|, ..., |X_d| (each >= 1); ``level`` is in 0..d. Under ``substitution``: 0 at level
-    0 (n is public) and wherever the prefixes of length ``level`` admit a single value; otherwise 2 (one count
-    -1, another +1). Under ``add_remove``: 1 at every level (the root too). Assumes n >= 1 records.
+    ``categories`` lists |X_1|, ..., |X_d| (each >= 1); ``level`` is in 0..d; ``contributions`` m is the number of
+    records one user may change. Under ``substitution``: 0 at level 0 (n is public) and wherever the prefixes of
+    length ``level`` admit a single value; otherwise 2m² (m records move from one prefix to another). Under
+    ``add_remove``: m² at every level (the root too). Assumes n >= m records.
     """
+    users = check_positive_int(contributions, "contributions")
     sizes = _check_categories(categories)
     depth = check_positive_int(level, "level", minimum=0)
     if depth > len(sizes):
         raise ValueError(f"level must be in 0..{len(sizes)} (the number of attributes), got {depth}")
     relation = check_neighbours(neighbours)
     if relation == "add_remove":
-        return 1
+        return users * users
     prefixes = 1
     for size in sizes[:depth]:
         prefixes *= size
-    return LEVEL_SENSITIVITY_SQUARED if prefixes >= 2 else 0
+    return LEVEL_SENSITIVITY_SQUARED * users * users if prefixes >= 2 else 0
 
 
-def inftda_rho_per_level(attributes: object, rho: object) -> Fraction:
-    """ρ of one level: Δ²/(2σ²) with Δ² = 2 and σ² = d/ρ, i.e. ρ/d (CKS 2020, Theorem 14), exact."""
-    return rho_discrete_gaussian(inftda_sigma_squared(attributes, rho), LEVEL_SENSITIVITY_SQUARED)
+def inftda_rho_per_level(attributes: object, rho: object, contributions: object = 1) -> Fraction:
+    """ρ of one level: Δ²/(2σ²) with Δ² = 2m² and σ² = m² d/ρ, i.e. ρ/d (CKS 2020, Theorem 14), exact."""
+    users = check_positive_int(contributions, "contributions")
+    sensitivity_squared = LEVEL_SENSITIVITY_SQUARED * users * users
+    return rho_discrete_gaussian(inftda_sigma_squared(attributes, rho, users), sensitivity_squared)
 
 
-def inftda_total_rho(attributes: object, rho: object) -> Fraction:
+def inftda_total_rho(attributes: object, rho: object, contributions: object = 1) -> Fraction:
     """ρ of the whole mechanism: the d per-level ρ's composed (Bun–Steinke 2016, Lemma 2.3), exact (= ρ)."""
     depth = check_positive_int(attributes, "attributes")
-    per_level = inftda_rho_per_level(depth, rho)
+    per_level = inftda_rho_per_level(depth, rho, contributions)
     return compose_rho(*([per_level] * depth))
 
 
@@ -133,6 +147,7 @@ class InfTDACalibration:
     rho_per_level: Fraction
     total_rho: Fraction
     neighbours: Neighbours = "substitution"
+    contributions: int = 1  # records per user; the level sensitivity is 2m² and σ² = m² d/ρ
 
     def as_json(self) -> dict[str, object]:
         """JSON form: exact rationals as "p/q" strings (``sigma_squared`` is the CLI's contract key)."""
@@ -144,20 +159,24 @@ class InfTDACalibration:
             "level_sensitivity_squared": self.level_sensitivity_squared,
             "rho_per_level": fraction_text(self.rho_per_level),
             "total_rho": fraction_text(self.total_rho),
+            "contributions": self.contributions,
         }
 
 
-def inftda_calibration(attributes: object, rho: object) -> InfTDACalibration:
-    """The calibration of TDA Algorithm 1: σ² = d/ρ per level, Δ² = 2, ρ/d per level, ρ in total (exact)."""
+def inftda_calibration(attributes: object, rho: object, contributions: object = 1) -> InfTDACalibration:
+    """The calibration of TDA Algorithm 1 for m records per user (m = 1 as printed): σ² = m² d/ρ per level,
+    Δ² = 2m², ρ/d per level, ρ in total (exact)."""
     depth = check_positive_int(attributes, "attributes")
     budget = positive_fraction(rho, "rho")
+    users = check_positive_int(contributions, "contributions")
     return InfTDACalibration(
         attributes=depth,
         rho=budget,
-        sigma_squared=inftda_sigma_squared(depth, budget),
-        level_sensitivity_squared=LEVEL_SENSITIVITY_SQUARED,
-        rho_per_level=inftda_rho_per_level(depth, budget),
-        total_rho=inftda_total_rho(depth, budget),
+        sigma_squared=inftda_sigma_squared(depth, budget, users),
+        level_sensitivity_squared=LEVEL_SENSITIVITY_SQUARED * users * users,
+        rho_per_level=inftda_rho_per_level(depth, budget, users),
+        total_rho=inftda_total_rho(depth, budget, users),
+        contributions=users,
     )
 
 

@@ -76,3 +76,14 @@ def test_audit_cli(capsys: pytest.CaptureFixture[str]) -> None:
     assert '"holds": false' in capsys.readouterr().out
     assert main(["calibrate", "laplace", "--l1", "3", "--epsilon", "1/2", "--json"]) == 0
     assert '"scale": "6"' in capsys.readouterr().out
+
+
+def test_discrete_gaussian_rho_claim_with_a_rational_sensitivity(capsys: pytest.CaptureFixture[str]) -> None:
+    # InfTDA, 3 records per user, d = 3, ρ = 1/2: Δ² = 2·3² = 18 per level; the √(2m) calibration uses σ² = 9
+    argv = ["audit", "calibration", "--mechanism", "discrete-gaussian", "--sensitivity-squared", "18", "--rho", "1/6"]
+    assert main([*argv, "--sigma-squared", "9", "--json"]) == 1  # 18/(2·9) = 1 > 1/6
+    capsys.readouterr()
+    assert main([*argv, "--sigma-squared", "54", "--json"]) == 0  # 18/(2·54) = 1/6
+    capsys.readouterr()
+    assert main([*argv[:-2], "--epsilon", "1", "--delta", "1e-6", "--sigma-squared", "54"]) == 2  # (ε, δ) needs Δ
+    assert "rho" in capsys.readouterr().err

@@ -145,3 +145,43 @@ def test_inputs_are_validated() -> None:
         inftda.inftda_level_sensitivity_squared((2, 0), 1)
     with pytest.raises(ValueError, match="neighbours"):
         inftda.inftda_level_sensitivity_squared((2, 2), 1, "bounded")  # type: ignore[arg-type]
+
+
+# --- user-level privacy: m records per user -------------------------------------------------------------------
+
+
+def test_user_level_sensitivity_matches_brute_force() -> None:
+    from reference.tda.checks.calibration import user_level_sensitivity
+
+    for categories, records, users in [((2, 2), 2, 2), ((2, 3), 3, 2), ((2, 2), 3, 3), ((2, 2, 2), 2, 2)]:
+        found = user_level_sensitivity(categories, records, users)
+        assert found.passed, found
+        # by hand: m records moved together from one prefix to another change two counts by m each
+        assert found.substitution[1:] == (2 * users * users,) * len(categories)
+        assert found.add_remove == (users * users,) * (len(categories) + 1)
+
+
+def test_user_level_calibration_scales_sigma_squared_by_m_squared() -> None:
+    calibration = inftda.inftda_calibration(3, "1/2", contributions=2)
+    assert calibration.sigma_squared == Fraction(4 * 3 * 2)  # m² d / ρ
+    assert calibration.level_sensitivity_squared == 8 and calibration.rho_per_level == Fraction(1, 6)
+    assert calibration.total_rho == Fraction(1, 2)
+    assert inftda.inftda_calibration(3, "1/2").as_json() == {**inftda.inftda_calibration(3, "1/2", 1).as_json()}
+
+
+def test_the_sqrt_2m_calibration_is_caught_by_the_calibration_audit() -> None:
+    from examples import user_level_inftda
+    from reference.audit.calibration import audit_discrete_gaussian
+
+    attributes, rho, users = 3, Fraction(1, 2), 3
+    per_level_claim = rho / attributes
+    true_d2 = inftda.inftda_level_sensitivity_squared((2, 2, 2), 1, contributions=users)  # 2m² = 18
+    faulty = audit_discrete_gaussian(
+        user_level_inftda.sigma_squared(attributes, rho, users), rho=per_level_claim, sensitivity_squared=true_d2
+    )
+    assert not faulty.holds  # it is (m ρ/d)-zCDP per level: three times the claim
+    assert faulty.details["rho_achieved"] == "1/2"
+    corrected = audit_discrete_gaussian(
+        inftda.inftda_sigma_squared(attributes, rho, users), rho=per_level_claim, sensitivity_squared=true_d2
+    )
+    assert corrected.holds and corrected.details["rho_achieved"] == "1/6"

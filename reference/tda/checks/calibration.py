@@ -293,6 +293,68 @@ def _hierarchy_sensitivity(categories: tuple[int, ...], records: int) -> Hierarc
 
 
 @dataclass(frozen=True)
+class UserLevelSensitivity:
+    """Brute-force level sensitivities when one user contributes up to ``contributions`` records."""
+
+    categories: tuple[int, ...]
+    records: int
+    contributions: int
+    substitution: tuple[int, ...]  # max squared ℓ2 change, levels 0..d: one user's records change values
+    add_remove: tuple[int, ...]  # max squared ℓ2 change, levels 0..d: one user's records added
+    calibration_substitution: tuple[int, ...]
+    calibration_add_remove: tuple[int, ...]
+
+    @property
+    def passed(self) -> bool:
+        """Brute force equals ``inftda_level_sensitivity_squared(..., contributions=m)`` at every level."""
+        return self.substitution == self.calibration_substitution and self.add_remove == self.calibration_add_remove
+
+
+def user_level_sensitivity(categories: Sequence[int], records: int, contributions: int) -> UserLevelSensitivity:
+    """Every dataset of ``records`` records on the universe; a neighbour replaces up to ``contributions`` of its
+    records by any others (substitution, n fixed) or adds up to ``contributions`` records (add/remove)."""
+    sizes = tuple(check_positive_int(size, "categories") for size in categories)
+    users = check_positive_int(contributions, "contributions")
+    count = check_positive_int(records, "records", minimum=users)
+    universe = list(product(*(range(size) for size in sizes)))
+    levels = range(len(sizes) + 1)
+    substitution = [0] * len(levels)
+    add_remove = [0] * len(levels)
+    for dataset in combinations_with_replacement(universe, count):
+        counts = [_level_counts(dataset, level) for level in levels]
+        for changed in range(1, users + 1):
+            for removed in set(combinations_with_replacement(sorted(set(dataset)), changed)):
+                remaining = Counter(dataset)
+                remaining.subtract(Counter(removed))
+                if min(remaining.values()) < 0:
+                    continue
+                kept = tuple(remaining.elements())
+                for added in combinations_with_replacement(universe, changed):
+                    other = (*kept, *added)
+                    for level in levels:
+                        change = _squared_change(counts[level], _level_counts(other, level))
+                        substitution[level] = max(substitution[level], change)
+            for added in combinations_with_replacement(universe, changed):
+                grown = (*dataset, *added)
+                for level in levels:
+                    change = _squared_change(counts[level], _level_counts(grown, level))
+                    add_remove[level] = max(add_remove[level], change)
+    return UserLevelSensitivity(
+        categories=sizes,
+        records=count,
+        contributions=users,
+        substitution=tuple(substitution),
+        add_remove=tuple(add_remove),
+        calibration_substitution=tuple(
+            inftda_level_sensitivity_squared(sizes, level, contributions=users) for level in levels
+        ),
+        calibration_add_remove=tuple(
+            inftda_level_sensitivity_squared(sizes, level, "add_remove", users) for level in levels
+        ),
+    )
+
+
+@dataclass(frozen=True)
 class LevelSensitivityCheck:
     """Brute-force level sensitivities of InfTDA and the ρ accounting they give at σ² = d/ρ."""
 
@@ -385,4 +447,5 @@ __all__ = [
     "discrete_gaussian_below_zcdp",
     "inftda_level_sensitivity",
     "tight_conversion_never_worse",
+    "user_level_sensitivity",
 ]
