@@ -76,7 +76,21 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
 
     noise_matrix = audit_linear.load_exact_matrix(args.noise_matrix, "noise_matrix")
     workload = audit_linear.load_exact_matrix(args.workload, "workload")
-    verdict = audit_linear.audit_linear_noise(noise_matrix, workload, args.noise, args.scale)
+    draw_variances = None
+    if args.draw_variances is not None:
+        table = audit_linear.load_exact_matrix(args.draw_variances, "draw_variances")
+        if len(table) != 1 and any(len(row) != 1 for row in table):
+            raise CommandError("--draw-variances must hold one row or one column of positive rationals")
+        draw_variances = [entry for row in table for entry in row]
+    verdict = audit_linear.audit_linear_noise(
+        noise_matrix,
+        workload,
+        args.noise,
+        args.scale,
+        draw_variances=draw_variances,
+        neighbours=args.neighbours,
+        contributions=args.contributions,
+    )
     if args.delta is not None and args.epsilon is None:
         raise CommandError("--delta states a claim together with --epsilon")
     decided = verdict.verdict(args.epsilon, args.delta)
@@ -101,6 +115,8 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         "epsilon": verdict.epsilon,
         "epsilon_exact": verdict.epsilon_exact,
         "epsilon_lower": verdict.epsilon_lower,
+        "neighbours": verdict.neighbours,
+        "contributions": verdict.contributions,
         "rho": verdict.rho,
         "explanation": verdict.explanation,
     }
@@ -170,6 +186,15 @@ def register(commands: Subcommands) -> None:
     add_epsilon(linear_cmd, text="the claimed ε (gaussian: also report δ(ε)); without it the claim is 'private at all'")
     add_delta(linear_cmd, text="the claimed δ (default 0: pure ε-DP)")
     linear_cmd.add_argument("--oracle", help="the oracle's output covariance to compare with (same formats)")
+    linear_cmd.add_argument("--neighbours", default="add_remove", choices=["add_remove", "substitution"])
+    linear_cmd.add_argument(
+        "--contributions", type=nonnegative_int, default=1, help="records one user may change, m >= 1 (default 1)"
+    )
+    linear_cmd.add_argument(
+        "--draw-variances",
+        dest="draw_variances",
+        help="gaussian: relative variances of the draws (one row or column, exact), e.g. 3/4 for a cascade's splits",
+    )
     samplers_cmd = add_command(audit, "samplers", _cmd_audit_samplers, "test another implementation's noise samples")
     samplers_cmd.add_argument("--mechanism", required=True, choices=["cascade", "kary"])
     samplers_cmd.add_argument("--samples", required=True, help=".npy or header-less .csv, one run per row")
