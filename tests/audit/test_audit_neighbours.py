@@ -60,3 +60,37 @@ def test_bad_relation_and_contributions_are_one_line_errors(capsys: pytest.Captu
             "--neighbours", "substitution", "--json"]
     assert main(argv) == 0
     assert json.loads(capsys.readouterr().out)["l2_sensitivity_squared"] == "4/3"
+
+
+def _float_cascade(draws):  # type: ignore[no-untyped-def]
+    """Depth-2 Cascade Sampling written as a user would, with the normal draws passed in (root, then splits)."""
+    import math
+
+    half_root3 = math.sqrt(3.0) / 2.0
+    root = draws[0]
+    left, right = root / 2 + half_root3 * draws[1], root / 2 - half_root3 * draws[1]
+    return [left / 2 + half_root3 * draws[2], left / 2 - half_root3 * draws[2],
+            right / 2 + half_root3 * draws[3], right / 2 - half_root3 * draws[3]]
+
+
+@pytest.mark.parametrize("relation", ["add_remove", "substitution"])
+def test_a_float_cascade_is_recovered_exactly_and_audited(relation: str) -> None:
+    from reference.audit.linear_noise import probe_float_noise_matrix
+
+    probed = probe_float_noise_matrix(_float_cascade, 4)
+    assert probed.draw_variances == (Fraction(1, 16), Fraction(3, 16), Fraction(3, 4), Fraction(3, 4))
+    identity = [[int(i == j) for j in range(4)] for i in range(4)]
+    verdict = audit_linear_noise(probed.matrix, identity, "gaussian", 1, draw_variances=probed.draw_variances,
+                                 neighbours=relation)
+    assert verdict.l2_sensitivity_squared == cascade_sensitivity_squared(2, relation)
+
+
+def test_probing_refuses_what_it_cannot_represent() -> None:
+    import math
+
+    from reference.audit.linear_noise import probe_float_noise_matrix
+
+    with pytest.raises(ValueError, match="not linear"):
+        probe_float_noise_matrix(lambda z: [z[0] * z[0], z[1]], 2)
+    with pytest.raises(ValueError, match="column 1 is not sqrt"):  # entries 1 and π: π/1 is no small rational
+        probe_float_noise_matrix(lambda z: [z[0] + z[1], math.pi * z[1]], 2)
