@@ -28,6 +28,7 @@ LAYERS: dict[str, int] = {
     "tda": 2,
     "audit": 3,
     "verification": 4,
+    "testing": 4,
     "cli": 5,
 }
 #: Top-level modules of ``reference`` that may import every layer.

@@ -1,0 +1,177 @@
+"""``reference.testing``: assertions that put the oracle into another project's test suite in a few lines.
+
+Each helper runs an audit of :mod:`reference.audit` and raises ``AssertionError`` with a message that says what
+is wrong and by how much (the leaking functional, the certified ε against the claim, the unsafe grid points and
+their δ, the failing sample property); it returns the audit's verdict object when the claim holds, so a test can
+inspect it further. An inconclusive audit (bounds that do not decide the claim) fails the assertion too, saying
+so: a test suite should not pass on an undecided privacy claim.
+
+* :func:`assert_linear_mechanism_private` — ``W x + B z`` at a claimed ε (or (ε, δ)), any noise kind.
+* :func:`assert_prefix_counter` — a continual counter given as a function of its noise draws.
+* :func:`assert_calibration_safe` — a σ calibrator over a grid of (ε, δ), against the exact Gaussian profile.
+* :func:`assert_samples_match` — noise samples against Cascade Sampling or KARY Algorithm 2's law.
+
+Hypothesis strategies for the parameters of each mechanism are in :mod:`reference.testing.strategies`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
+from fractions import Fraction
+
+from reference.audit.calibration import CalibrationVerdict, audit_gaussian
+from reference.audit.linear_noise import (
+    LinearNoiseVerdict,
+    audit_linear_noise,
+    kary_prefix_workload,
+    probe_noise_matrix,
+)
+from reference.audit.samplers import SamplerAuditReport, audit_cascade_samples, audit_kary_noise
+from reference.core.validate import fraction_text, positive_fraction, to_fraction
+
+
+def _rounded(value: Fraction, rounding: str) -> str:
+    """Four significant digits of an exact rational, rounded in the stated direction (so a bound stays a bound)."""
+    with localcontext() as context:
+        context.prec, context.rounding = 4, rounding
+        return str(+(Decimal(value.numerator) / Decimal(value.denominator)))
+
+
+def _claim_text(epsilon: object, delta: object) -> str:
+    eps = fraction_text(positive_fraction(epsilon, "epsilon"))
+    return f"({eps}, {fraction_text(to_fraction(delta, 'delta'))})-DP" if delta is not None else f"{eps}-DP"
+
+
+def assert_linear_mechanism_private(
+    noise_matrix: object,
+    workload: object,
+    noise: str,
+    scale: object,
+    *,
+    epsilon: object,
+    delta: object = None,
+    neighbours: str = "add_remove",
+    contributions: int = 1,
+    draw_variances: Sequence[object] | None = None,
+) -> LinearNoiseVerdict:
+    """Assert that ``W x + B z`` is ε-DP (or (ε, δ)-DP with ``delta``); the verdict is returned when it is."""
+    verdict = audit_linear_noise(
+        noise_matrix,
+        workload,
+        noise,
+        scale,
+        draw_variances=draw_variances,
+        neighbours=neighbours,
+        contributions=contributions,
+    )
+    decided = verdict.verdict(epsilon, delta)
+    if decided == "holds":
+        return verdict
+    claim = _claim_text(epsilon, delta)
+    if not verdict.private:
+        raise AssertionError(f"claimed {claim}, but the release is not private at all: {verdict.explanation}")
+    achieved = (
+        f"epsilon = {fraction_text(verdict.epsilon)}" if verdict.epsilon is not None and verdict.epsilon_exact
+        else f"epsilon in [{fraction_text(verdict.epsilon_lower)}, {fraction_text(verdict.epsilon)}]"
+        if verdict.epsilon_lower is not None and verdict.epsilon is not None
+        else f"rho = {fraction_text(verdict.rho)}" if verdict.rho is not None
+        else "no exact epsilon"
+    )
+    if decided == "fails":
+        raise AssertionError(f"claimed {claim}, but {achieved} ({verdict.explanation})")
+    raise AssertionError(f"claimed {claim}: the audit cannot decide it ({achieved}; {verdict.explanation})")
+
+
+def assert_prefix_counter(
+    release_noise: Callable[[tuple[Fraction, ...]], Sequence[object]],
+    draws: int,
+    horizon: int,
+    noise: str,
+    scale: object,
+    *,
+    epsilon: object,
+    delta: object = None,
+) -> LinearNoiseVerdict:
+    """Assert that a continual counter releasing ``prefix counts + release_noise(z)`` is private at the claim.
+
+    ``release_noise`` maps the ``draws`` noise values (exact rationals; for an integer noise kind, integers) to the
+    ``horizon`` outputs' noise; it is probed exactly (:func:`reference.audit.linear_noise.probe_noise_matrix`).
+    Neighbouring streams differ in one bit (``add_remove`` on the bits).
+    """
+    matrix = probe_noise_matrix(release_noise, draws)
+    if len(matrix) != horizon:
+        raise AssertionError(f"release_noise returned {len(matrix)} outputs, expected horizon = {horizon}")
+    return assert_linear_mechanism_private(
+        matrix, kary_prefix_workload(horizon), noise, scale, epsilon=epsilon, delta=delta
+    )
+
+
+def assert_calibration_safe(
+    calibrator: Callable[[Fraction, Fraction, Fraction], object],
+    grid: Iterable[tuple[object, object]],
+    *,
+    sensitivity_squared: object = 1,
+) -> list[CalibrationVerdict]:
+    """Assert that ``calibrator(ε, δ, Δ²)`` returns a σ giving (ε, δ)-DP at every grid point (Gaussian noise).
+
+    The σ returned may be an ``int``, ``Fraction``, decimal string or ``float`` (a float is read exactly, as the
+    binary number it is: that is the σ the calibrator's users get). Every unsafe point is listed with its
+    certified δ(ε) and the ratio of the σ given to the smallest sufficient one.
+    """
+    d2 = positive_fraction(sensitivity_squared, "sensitivity_squared")
+    verdicts: list[CalibrationVerdict] = []
+    unsafe: list[str] = []
+    for epsilon, delta in grid:
+        eps = positive_fraction(epsilon, "epsilon")
+        target = positive_fraction(delta, "delta")
+        sigma = calibrator(eps, target, d2)
+        exact_sigma = Fraction(sigma) if isinstance(sigma, float) else to_fraction(sigma, "calibrated sigma")
+        verdict = audit_gaussian(exact_sigma, d2, eps, target)
+        verdicts.append(verdict)
+        if not verdict.holds:
+            assert verdict.delta_at_epsilon is not None and verdict.noise_ratio is not None
+            unsafe.append(
+                f"(epsilon={fraction_text(eps)}, delta={fraction_text(target)}): delta(epsilon) >= "
+                f"{_rounded(verdict.delta_at_epsilon.lower, ROUND_FLOOR)}, sigma / smallest safe sigma <= "
+                f"{_rounded(verdict.noise_ratio.upper, ROUND_CEILING)}"
+            )
+    if unsafe:
+        raise AssertionError(f"unsafe at {len(unsafe)} of {len(verdicts)} grid points: " + "; ".join(unsafe))
+    return verdicts
+
+
+def assert_samples_match(
+    samples: object,
+    mechanism: str,
+    *,
+    depth: int | None = None,
+    sigma: object = None,
+    arity: int | None = None,
+    epsilon: object = None,
+    alpha: float = 1e-6,
+) -> SamplerAuditReport:
+    """Assert that noise samples (``runs × n``) have the law of ``mechanism``: ``"cascade"`` (``depth``,
+    ``sigma``) or ``"kary"`` (Algorithm 2's output noise: ``arity``, ``epsilon``). False alarm at most ``alpha``."""
+    if mechanism == "cascade":
+        if depth is None or sigma is None:
+            raise ValueError("cascade samples need depth and sigma")
+        report = audit_cascade_samples(samples, depth, sigma, alpha)
+    elif mechanism == "kary":
+        if arity is None or epsilon is None:
+            raise ValueError("kary samples need arity and epsilon")
+        report = audit_kary_noise(samples, arity, epsilon, alpha)
+    else:
+        raise ValueError(f"mechanism must be cascade or kary, got {mechanism!r}")
+    if not report.passed:
+        raise AssertionError(f"samples do not match {mechanism} (false-alarm probability {alpha}): "
+                             + "; ".join(report.failures))
+    return report
+
+
+__all__ = [
+    "assert_calibration_safe",
+    "assert_linear_mechanism_private",
+    "assert_prefix_counter",
+    "assert_samples_match",
+]

@@ -1,0 +1,50 @@
+"""Hypothesis strategies for the parameters of each mechanism (exact rationals where the oracle wants them).
+
+Needs ``hypothesis`` (the ``test`` extra). Sizes are kept small by default so that exact oracles stay fast.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from hypothesis import strategies as st
+
+
+def epsilons(low: Fraction = Fraction(1, 100), high: Fraction = Fraction(10)) -> st.SearchStrategy[Fraction]:
+    """ε in [low, high] as short exact rationals."""
+    return st.fractions(min_value=low, max_value=high, max_denominator=1000).filter(lambda value: value > 0)
+
+
+def deltas(low_exponent: int = 12, high_exponent: int = 2) -> st.SearchStrategy[Fraction]:
+    """δ = 10**-k for k in [high_exponent, low_exponent] (exact)."""
+    return st.integers(min_value=high_exponent, max_value=low_exponent).map(lambda k: Fraction(1, 10**k))
+
+
+def depths(maximum: int = 8) -> st.SearchStrategy[int]:
+    """CIP depth D (n = 2**D leaves)."""
+    return st.integers(min_value=0, max_value=maximum)
+
+
+def arities(parity: str = "any", maximum: int = 21) -> st.SearchStrategy[int]:
+    """KARY arity k >= 2 (odd ones start at 3), of the requested parity."""
+    values = st.integers(min_value=2, max_value=maximum)
+    if parity == "odd":
+        return values.filter(lambda k: k % 2 == 1 and k >= 3)
+    if parity == "even":
+        return values.filter(lambda k: k % 2 == 0)
+    return values
+
+
+def horizons(maximum: int = 200) -> st.SearchStrategy[int]:
+    """Stream length T >= 1."""
+    return st.integers(min_value=1, max_value=maximum)
+
+
+def hierarchies(max_attributes: int = 3, max_categories: int = 3) -> st.SearchStrategy[tuple[int, ...]]:
+    """TDA category counts |X_1|, ..., |X_d| (each >= 2, as the paper asks)."""
+    return st.lists(st.integers(min_value=2, max_value=max_categories), min_size=1, max_size=max_attributes).map(tuple)
+
+
+def rhos(low: Fraction = Fraction(1, 100), high: Fraction = Fraction(10)) -> st.SearchStrategy[Fraction]:
+    """A zCDP budget ρ > 0 as a short exact rational."""
+    return st.fractions(min_value=low, max_value=high, max_denominator=1000).filter(lambda value: value > 0)
