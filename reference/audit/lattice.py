@@ -97,66 +97,82 @@ def _denominator_lcm(matrix: Matrix) -> int:
     return math.lcm(*(entry.denominator for row in matrix for entry in row))
 
 
+def _generators(inputs: int, relation: Neighbours) -> list[tuple[int, ...]]:
+    """Differences whose integer combinations give every neighbouring difference of the relation.
+
+    ``add_remove``: the e_j. ``substitution``: e_0 − e_j for j >= 1 (e_i − e_j = (e_0 − e_j) − (e_0 − e_i)), so
+    every substitution shift is in the lattice iff these are.
+    """
+    if relation == "add_remove":
+        return neighbouring_differences(inputs, relation)
+    return [tuple(1 if k == 0 else -1 if k == j else 0 for k in range(inputs)) for j in range(1, inputs)]
+
+
+def _fraction(value: fmpq) -> Fraction:
+    return Fraction(int(value.p), int(value.q))
+
+
 def lattice_audit(noise_matrix: Matrix, workload: Matrix, neighbours: str = "add_remove") -> LatticeVerdict:
     """Decide exactly whether every neighbouring shift is an integer combination of B's columns (module docstring).
 
     ``noise_matrix`` (outputs × draws) and ``workload`` (outputs × inputs) are exact rational matrices, already
     validated (see :func:`reference.audit.linear_noise.exact_matrix`); ``neighbours`` is ``"add_remove"`` or
     ``"substitution"``. A shift outside the rational span of B raises ``ValueError``: the caller decides the
-    rational span first (the continuous test).
+    rational span first (the continuous test). The integer linear algebra is python-flint's (HNF, triangular
+    solves), so T = 2000 outputs take seconds.
     """
     relation = check_neighbours(neighbours)
     outputs, draws, inputs = len(noise_matrix), len(noise_matrix[0]), len(workload[0])
+    if relation == "substitution" and inputs < 2:
+        raise ValueError("substitution neighbours need at least two inputs")
     scale = _denominator_lcm(noise_matrix)  # D·B is an integer matrix; its lattice is D·L
     integer_b = fmpz_mat([[int(entry * scale) for entry in row] for row in noise_matrix])
     hermite = integer_b.transpose().hnf()  # rows span D·L, echelon form
     basis = [row for row in range(hermite.nrows()) if any(hermite[row, col] != 0 for col in range(outputs))]
     rank = len(basis)
     pivots = [next(col for col in range(outputs) if hermite[row, col] != 0) for row in basis]
+    basis_rows = fmpq_mat(rank, outputs, [hermite[row, col] for row in basis for col in range(outputs)])
     pivot_block = fmpq_mat(rank, rank, [hermite[row, col] for row in basis for col in pivots])  # H_p, r × r
-    inverse_block = pivot_block.inv()
-    differences = neighbouring_differences(inputs, relation)
-    integral_shifts: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
-    for difference in differences:
-        # y = D · W v, exactly
-        shift = [scale * sum((workload[i][j] * difference[j] for j in range(inputs) if difference[j]), Fraction(0))
-                 for i in range(outputs)]
-        # coordinates c with cᵀ H = yᵀ: on the pivot columns, H_pᵀ c = y_p, i.e. c = H_p⁻ᵀ y_p
-        coordinates = [
-            sum((Fraction(int(inverse_block[k, i].p), int(inverse_block[k, i].q)) * shift[pivots[k]]
-                 for k in range(rank)), Fraction(0))
-            for i in range(rank)
-        ]
-        rebuilt = [sum((coordinates[i] * int(hermite[basis[i], col]) for i in range(rank)), Fraction(0))
-                   for col in range(outputs)]
-        if rebuilt != shift:
-            raise ValueError("a neighbouring shift is outside the rational span of the noise matrix")
-        first = next((i for i, c in enumerate(coordinates) if c.denominator != 1), None)
+    generators = _generators(inputs, relation)
+    # the shifts y = D · W v of every generator, as the columns of one matrix
+    shifts = fmpq_mat(outputs, len(generators), [
+        fmpq(value.numerator, value.denominator)
+        for i in range(outputs)
+        for value in (scale * sum((workload[i][j] * v[j] for j in range(inputs) if v[j]), Fraction(0))
+                      for v in generators)
+    ])
+    pivot_shifts = fmpq_mat(rank, len(generators), [shifts[pivot, k] for pivot in pivots for k in range(len(generators))])
+    coordinates = pivot_block.transpose().solve(pivot_shifts)  # c with H_pᵀ c = y_p, one column per generator
+    if basis_rows.transpose() * coordinates != shifts:
+        raise ValueError("a neighbouring shift is outside the rational span of the noise matrix")
+    for k in range(len(generators)):
+        first = next((i for i in range(rank) if coordinates[i, k].q != 1), None)
         if first is not None:
-            return LatticeVerdict(False, rank, _leak(difference, first, inverse_block, pivots, outputs, scale,
+            return LatticeVerdict(False, rank, _leak(generators[k], first, pivot_block, pivots, outputs, scale,
                                                      workload), None)
-        integral_shifts.append((difference, tuple(int(c) for c in coordinates)))
     unique = None
     if rank == draws:
-        unique = tuple((difference, _unique_integer_solution(noise_matrix, workload, difference))
-                       for difference, _ in integral_shifts)
+        unique = _unique_integer_shifts(noise_matrix, workload, neighbouring_differences(inputs, relation))
     return LatticeVerdict(True, rank, None, unique)
 
 
 def _leak(
     difference: tuple[int, ...],
     index: int,
-    inverse_block: fmpq_mat,
+    pivot_block: fmpq_mat,
     pivots: list[int],
     outputs: int,
     scale: int,
     workload: Matrix,
 ) -> LatticeLeak:
-    """The dual vector f (column ``index`` of H_p⁻¹ on the pivot coordinates), as an integer functional on y."""
+    """The dual vector f (column ``index`` of H_p⁻¹, i.e. H_p f_p = e_index, on the pivot coordinates), as an
+    integer functional on the output."""
+    rank = len(pivots)
+    unit = fmpq_mat(rank, 1, [fmpq(int(i == index)) for i in range(rank)])
+    column = pivot_block.solve(unit)
     dual = [Fraction(0)] * outputs
     for k, pivot in enumerate(pivots):
-        entry: fmpq = inverse_block[k, index]
-        dual[pivot] = Fraction(int(entry.p), int(entry.q))
+        dual[pivot] = _fraction(column[k, 0])
     modulus = math.lcm(*(value.denominator for value in dual))
     # f · (D B z) ∈ ℤ  =>  (q f D) · (B z) ∈ q ℤ: the functional on the actual output is g = q D f
     functional = [int(value * modulus) * scale for value in dual]
@@ -173,16 +189,20 @@ def _leak(
     return LatticeLeak(difference, tuple(functional), modulus, shift)
 
 
-def _unique_integer_solution(noise_matrix: Matrix, workload: Matrix, difference: tuple[int, ...]) -> tuple[int, ...]:
-    """The unique u with B u = W v (B of full column rank); integral because W v is in the lattice."""
-    outputs, draws = len(noise_matrix), len(noise_matrix[0])
+def _unique_integer_shifts(
+    noise_matrix: Matrix, workload: Matrix, differences: Sequence[tuple[int, ...]]
+) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """The unique u with B u = W v for each difference v (B of full column rank), integral as W v is in the
+    lattice: u = (BᵀB)⁻¹ Bᵀ W v, all differences in one exact solve."""
+    outputs, draws, inputs = len(noise_matrix), len(noise_matrix[0]), len(workload[0])
     b = fmpq_mat(outputs, draws, [fmpq(e.numerator, e.denominator) for row in noise_matrix for e in row])
-    target_values = [sum((row[j] * difference[j] for j in range(len(difference)) if difference[j]), Fraction(0))
-                     for row in workload]
-    target = fmpq_mat(outputs, 1, [fmpq(v.numerator, v.denominator) for v in target_values])
-    normal = b.transpose() * b
-    solution = normal.solve(b.transpose() * target)
-    values = [Fraction(int(solution[j, 0].p), int(solution[j, 0].q)) for j in range(draws)]
-    if any(value.denominator != 1 for value in values):
-        raise ArithmeticError("the unique solution of B u = W v is not integral although W v is in the lattice")
-    return tuple(int(value) for value in values)
+    w = fmpq_mat(outputs, inputs, [fmpq(e.numerator, e.denominator) for row in workload for e in row])
+    per_input = (b.transpose() * b).solve(b.transpose() * w)  # draws × inputs: u for each e_j
+    result = []
+    for v in differences:
+        support = [j for j in range(inputs) if v[j]]
+        values = [sum((_fraction(per_input[i, j]) * v[j] for j in support), Fraction(0)) for i in range(draws)]
+        if any(value.denominator != 1 for value in values):
+            raise ArithmeticError("the unique solution of B u = W v is not integral although W v is in the lattice")
+        result.append((v, tuple(int(value) for value in values)))
+    return tuple(result)
