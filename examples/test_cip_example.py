@@ -8,25 +8,16 @@ is meant, see ``examples/variance_for_std_cascade.py``) is caught where it hurts
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 import pytest
 
+from examples.my_cascade import my_cascade
 from reference.audit.linear_noise import probe_float_noise_matrix
 from reference.cip.calibration import calibrate_cascade
 from reference.testing import assert_linear_mechanism_private
 
-HALF_ROOT3 = math.sqrt(3.0) / 2.0
 EPSILON, DELTA = Fraction(20), Fraction(1, 10**3)  # σ ≈ 0.32: here σ² < σ under-noises
-
-
-def my_cascade(draws, sigma=1.0):  # type: ignore[no-untyped-def]
-    """Depth-2 Cascade Sampling (CIP Algorithm 1) written out by hand; ``sigma`` multiplies every draw."""
-    root = sigma * draws[0]
-    left, right = root / 2 + HALF_ROOT3 * sigma * draws[1], root / 2 - HALF_ROOT3 * sigma * draws[1]
-    return [left / 2 + HALF_ROOT3 * sigma * draws[2], left / 2 - HALF_ROOT3 * sigma * draws[2],
-            right / 2 + HALF_ROOT3 * sigma * draws[3], right / 2 - HALF_ROOT3 * sigma * draws[3]]
 
 
 def _audit(sigma_used: Fraction) -> None:

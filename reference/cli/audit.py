@@ -112,9 +112,12 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         "kernel_dimension": verdict.kernel_dimension,
         "l1_sensitivity": verdict.l1_sensitivity,
         "l2_sensitivity_squared": verdict.l2_sensitivity_squared,
-        "epsilon": verdict.epsilon,
-        "epsilon_exact": verdict.epsilon_exact,
-        "epsilon_lower": verdict.epsilon_lower,
+        # ε exact where it is ("p/q", or "infinity" when not private), else null with the certified bounds
+        "epsilon": (verdict.epsilon if verdict.epsilon_exact else None) if verdict.private else "infinity",
+        "epsilon_exact": verdict.epsilon_exact or not verdict.private,
+        "epsilon_lower": (verdict.epsilon if verdict.epsilon_exact else verdict.epsilon_lower)
+        if verdict.private else "infinity",
+        "epsilon_upper": verdict.epsilon if verdict.private else "infinity",
         "neighbours": verdict.neighbours,
         "contributions": verdict.contributions,
         "rho": verdict.rho,

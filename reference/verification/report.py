@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from reference.core.claims import Budget, Registry, Result, Status
+from reference.verification.audits import AuditCase, audits_markdown, run_audit_cases
 from reference.verification.completeness import coverage
 from reference.verification.links import link_errors, proof_programs
 
@@ -87,8 +88,10 @@ def markdown_report(
     seconds: float,
     budget: Budget,
     links: Sequence[str] = (),
+    audits: list[AuditCase] | None = None,
 ) -> str:
-    """The Markdown report; ``links`` are the broken statement ↔ code ↔ proof links (none when all resolve)."""
+    """The Markdown report; ``links`` are the broken statement ↔ code ↔ proof links (none when all resolve);
+    ``audits`` the planted-fault audit cases (:mod:`reference.verification.audits`; ``None``: not available)."""
     counts = _counts(results)
     out = [
         "# `reference` — verification report",
@@ -134,7 +137,8 @@ def markdown_report(
                 out.append(f"  - smallest counterexample: {r.outcome.counterexample}")
             if r.outcome.corrected:
                 out.append(f"  - what holds instead: {r.outcome.corrected}")
-    out += ["", "## All entries", ""]
+    out += ["", *audits_markdown(audits)]
+    out += ["## All entries", ""]
     out += ["| paper | statement | status | method | time (s) |", "|---|---|---|---|---|"]
     for r in results:
         out.append(
@@ -212,21 +216,27 @@ def run_report(out_dir: str = "reference-report", quick: bool = False, progress:
     registry = build_registry()
     links = link_errors(registry.claims, proof_programs())
     results = run_registry(registry, budget, say)
+    audits = run_audit_cases(say)
     say("plots ...")
     plots = make_plots(directory, budget)
     seconds = time.perf_counter() - start
-    markdown = markdown_report(results, plots, seconds, budget, links)
+    markdown = markdown_report(results, plots, seconds, budget, links, audits)
     (directory / "report.md").write_text(markdown, encoding="utf-8")
     (directory / "claims.json").write_text(json.dumps(results_json(results), indent=2) + "\n", encoding="utf-8")
     if progress:
         print(terminal_table(results))
         print()
     counts = _counts(results)
+    errors = sum(1 for r in results if r.outcome.status is Status.ERROR)
+    not_as_designed = [case.name for case in audits or () if case.outcome in ("MISSED", "FALSE ALARM")]
     return {
         "out": str(directory),
         "report": str(directory / "report.md"),
         "plots": [str(directory / name) for name, _ in plots],
         "seconds": round(seconds, 1),
         "counts": counts,
-        "errors": sum(1 for r in results if r.outcome.status is Status.ERROR),
+        "errors": errors,
+        "audits": None if audits is None else {case.name: case.outcome for case in audits},
+        # a CI job's signal: a crashed check or an audit case without its designed verdict
+        "exit_status": 1 if errors or not_as_designed else 0,
     }
