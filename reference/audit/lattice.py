@@ -27,6 +27,7 @@ from fractions import Fraction
 
 from flint import fmpq, fmpq_mat, fmpz_mat
 
+from reference.audit import sparse
 from reference.core.linalg import Matrix
 from reference.core.validate import Neighbours, check_neighbours, fraction_text
 
@@ -41,7 +42,7 @@ class LatticeLeak:
 
     difference: tuple[int, ...]  # v, over the inputs
     functional: tuple[int, ...]  # g, over the outputs
-    modulus: int  # q >= 2
+    modulus: int  # q >= 1 (q = 1 when the shift itself is fractional: the fractional part of the output leaks)
     shift: Fraction  # (g · W v) mod q, non-zero
 
     def residue(self, output: Sequence[object]) -> Fraction:
@@ -76,7 +77,7 @@ class LatticeVerdict:
     """Whether every neighbouring shift ``W v`` lies in the noise lattice ``B ℤ^d``."""
 
     in_lattice: bool
-    lattice_rank: int
+    lattice_rank: int | None  # the rank of B ℤ^d; None when a leak found during the elimination ended the test
     leak: LatticeLeak | None
     #: when B has a trivial kernel: the unique integer draw shift u (B u = W v) of each neighbouring difference
     integer_shifts: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] | None
@@ -118,61 +119,116 @@ def lattice_audit(noise_matrix: Matrix, workload: Matrix, neighbours: str = "add
     ``noise_matrix`` (outputs × draws) and ``workload`` (outputs × inputs) are exact rational matrices, already
     validated (see :func:`reference.audit.linear_noise.exact_matrix`); ``neighbours`` is ``"add_remove"`` or
     ``"substitution"``. A shift outside the rational span of B raises ``ValueError``: the caller decides the
-    rational span first (the continuous test). The integer linear algebra is python-flint's (HNF, triangular
-    solves), so T = 2000 outputs take seconds.
+    rational span first (the continuous test).
     """
     relation = check_neighbours(neighbours)
     outputs, draws, inputs = len(noise_matrix), len(noise_matrix[0]), len(workload[0])
     if relation == "substitution" and inputs < 2:
         raise ValueError("substitution neighbours need at least two inputs")
     scale = _denominator_lcm(noise_matrix)  # D·B is an integer matrix; its lattice is D·L
-    integer_b = fmpz_mat([[int(entry * scale) for entry in row] for row in noise_matrix])
-    hermite = integer_b.transpose().hnf()  # rows span D·L, echelon form
-    basis = [row for row in range(hermite.nrows()) if any(hermite[row, col] != 0 for col in range(outputs))]
-    rank = len(basis)
-    pivots = [next(col for col in range(outputs) if hermite[row, col] != 0) for row in basis]
-    basis_rows = fmpq_mat(rank, outputs, [hermite[row, col] for row in basis for col in range(outputs)])
-    pivot_block = fmpq_mat(rank, rank, [hermite[row, col] for row in basis for col in pivots])  # H_p, r × r
+    columns = sparse.sparse_columns(noise_matrix, scale)
     generators = _generators(inputs, relation)
-    # the shifts y = D · W v of every generator, as the columns of one matrix
-    shifts = fmpq_mat(outputs, len(generators), [
-        fmpq(value.numerator, value.denominator)
-        for i in range(outputs)
-        for value in (scale * sum((workload[i][j] * v[j] for j in range(inputs) if v[j]), Fraction(0))
-                      for v in generators)
-    ])
-    pivot_shifts = fmpq_mat(rank, len(generators), [shifts[pivot, k] for pivot in pivots for k in range(len(generators))])
-    coordinates = pivot_block.transpose().solve(pivot_shifts)  # c with H_pᵀ c = y_p, one column per generator
-    if basis_rows.transpose() * coordinates != shifts:
-        raise ValueError("a neighbouring shift is outside the rational span of the noise matrix")
-    for k in range(len(generators)):
-        first = next((i for i in range(rank) if coordinates[i, k].q != 1), None)
-        if first is not None:
-            return LatticeVerdict(False, rank, _leak(generators[k], first, pivot_block, pivots, outputs, scale,
-                                                     workload), None)
+    workload_columns = sparse.sparse_columns(workload)
+    targets = [sparse.combine(workload_columns, v, scale) for v in generators]  # y = D · W v, rational in general
+    differenced = sparse.difference_helps(columns, targets, outputs)
+    if differenced:  # a unimodular row operation on both sides: membership is unchanged (module docstring)
+        columns = [sparse.difference(column, outputs) for column in columns]
+        targets = [sparse.difference(target, outputs) for target in targets]
+    reduction = sparse.eliminate(columns, targets, outputs, integral=True, track=draws <= outputs)
+    rank: int | None = None  # not needed once a leak is found during the elimination
+    failure = reduction.failure
+    if failure is None:
+        residual_rank, failure = _residual_membership(reduction)
+        rank = len(reduction.pivots) + residual_rank
+    if failure is not None:
+        index, residual_dual = failure
+        dual = sparse.extend_dual(residual_dual, reduction.pivots)
+        if differenced:  # f·(P y) = Σ_i f_i (y_i − y_(i−1)) = (Pᵀ f)·y with (Pᵀ f)_i = f_i − f_(i+1)
+            dual = {i: dual.get(i, Fraction(0)) - dual.get(i + 1, Fraction(0)) for i in range(outputs)}
+        return LatticeVerdict(False, rank, _leak(generators[index], _dense(dual, outputs), scale, workload), None)
     unique = None
     if rank == draws:
-        unique = _unique_integer_shifts(noise_matrix, workload, neighbouring_differences(inputs, relation))
+        differences = neighbouring_differences(inputs, relation)
+        if reduction.solutions is not None and not reduction.columns:
+            # every column was pivoted on: the tracked combinations solve B u = y for each generator exactly
+            per_generator = reduction.solutions
+            unique = tuple((v, _dense_integers(_solution_of(v, per_generator, relation), draws)) for v in differences)
+        else:
+            unique = _unique_integer_shifts(noise_matrix, workload, differences)
     return LatticeVerdict(True, rank, None, unique)
 
 
-def _leak(
-    difference: tuple[int, ...],
-    index: int,
-    pivot_block: fmpq_mat,
-    pivots: list[int],
-    outputs: int,
-    scale: int,
-    workload: Matrix,
-) -> LatticeLeak:
-    """The dual vector f (column ``index`` of H_p⁻¹, i.e. H_p f_p = e_index, on the pivot coordinates), as an
-    integer functional on the output."""
-    rank = len(pivots)
-    unit = fmpq_mat(rank, 1, [fmpq(int(i == index)) for i in range(rank)])
-    column = pivot_block.solve(unit)
-    dual = [Fraction(0)] * outputs
-    for k, pivot in enumerate(pivots):
-        dual[pivot] = _fraction(column[k, 0])
+def _solution_of(difference: tuple[int, ...], per_generator: list[dict[int, Fraction]],
+                 relation: Neighbours) -> dict[int, Fraction]:
+    """u for a neighbouring difference, from the generators' solutions (linear: u(e_i − e_j) = u(e_0 − e_j) −
+    u(e_0 − e_i) for substitution, with u(e_0 − e_0) = 0)."""
+    if relation == "add_remove":
+        return per_generator[difference.index(1)]
+    plus, minus = difference.index(1), difference.index(-1)
+    out = dict(per_generator[minus - 1])  # generator j − 1 is e_0 − e_j
+    if plus:
+        for i, value in per_generator[plus - 1].items():
+            out[i] = out.get(i, Fraction(0)) - value
+    return out
+
+
+def _dense_integers(vector: dict[int, Fraction], size: int) -> tuple[int, ...]:
+    if any(value.denominator != 1 for value in vector.values()):
+        raise ArithmeticError("the unique solution of B u = W v is not integral although W v is in the lattice")
+    return tuple(int(vector.get(i, 0)) for i in range(size))
+
+
+def _residual_membership(reduction: sparse.Reduction) -> tuple[int, tuple[int, dict[int, Fraction]] | None]:
+    """The rank of the residual lattice and, if a remaining target is outside it, (its index, a dual vector on the
+    residual rows with integer values on the residual lattice and a non-integer one on the target)."""
+    rows, residual = reduction.rows, reduction.columns
+    position = {row: p for p, row in enumerate(rows)}
+    if not residual:
+        if any(target for target in reduction.targets):
+            raise ValueError("a neighbouring shift is outside the rational span of the noise matrix")
+        return 0, None
+    size = len(rows)
+    integer = fmpz_mat(len(residual), size)  # the residual columns as rows: the HNF spans the lattice by rows
+    for r, column in enumerate(residual):
+        for i, value in column.items():
+            integer[r, position[i]] = int(value)  # integral: the scaled noise matrix
+    hermite = integer.hnf()
+    basis = [r for r in range(hermite.nrows()) if any(hermite[r, c] != 0 for c in range(size))]
+    rank = len(basis)
+    pivots = [next(c for c in range(size) if hermite[r, c] != 0) for r in basis]
+    active = [k for k, target in enumerate(reduction.targets) if target]
+    if not active:
+        return rank, None
+    shifts = fmpq_mat(size, len(active))
+    for place, k in enumerate(active):
+        for i, entry in reduction.targets[k].items():
+            shifts[position[i], place] = fmpq(entry.numerator, entry.denominator)
+    basis_rows = fmpq_mat(rank, size, [hermite[r, c] for r in basis for c in range(size)])
+    pivot_block = fmpq_mat(rank, rank, [hermite[r, c] for r in basis for c in pivots])  # H_p, r × r
+    pivot_shifts = fmpq_mat(rank, len(active), [shifts[p, k] for p in pivots for k in range(len(active))])
+    coordinates = pivot_block.transpose().solve(pivot_shifts)  # c with H_pᵀ c = y_p, one column per target
+    if basis_rows.transpose() * coordinates != shifts:
+        raise ValueError("a neighbouring shift is outside the rational span of the noise matrix")
+    for place, k in enumerate(active):
+        first = next((i for i in range(rank) if coordinates[i, place].q != 1), None)
+        if first is not None:
+            # f with H_p f_p = e_first on the pivot coordinates: f · (basis row i) = δ_(i, first), so f is integral
+            # on the lattice and f · y = c_first, not an integer
+            unit = fmpq_mat(rank, 1, [fmpq(int(i == first)) for i in range(rank)])
+            solved = pivot_block.solve(unit)
+            return rank, (k, {rows[p]: _fraction(solved[q, 0]) for q, p in enumerate(pivots) if solved[q, 0] != 0})
+    return rank, None
+
+
+def _dense(vector: dict[int, Fraction] | list[Fraction], size: int) -> list[Fraction]:
+    if isinstance(vector, list):
+        return vector
+    return [vector.get(i, Fraction(0)) for i in range(size)]
+
+
+def _leak(difference: tuple[int, ...], dual: list[Fraction], scale: int, workload: Matrix) -> LatticeLeak:
+    """The dual vector f (integral on the scaled lattice D·L, not on D·W v) as an integer functional on the output."""
+    outputs = len(dual)
     modulus = math.lcm(*(value.denominator for value in dual))
     # f · (D B z) ∈ ℤ  =>  (q f D) · (B z) ∈ q ℤ: the functional on the actual output is g = q D f
     functional = [int(value * modulus) * scale for value in dual]
@@ -184,7 +240,7 @@ def _leak(
          if difference[j] and functional[i]),
         Fraction(0),
     ) % modulus
-    if modulus < 2 or shift == 0:  # cannot happen: c_index is not an integer
+    if shift == 0:  # cannot happen: the dual is not integral on the shift
         raise ArithmeticError("the dual functional does not separate the neighbours")
     return LatticeLeak(difference, tuple(functional), modulus, shift)
 

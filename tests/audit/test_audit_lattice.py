@@ -125,3 +125,80 @@ def test_calibration_audit_exit_codes(capsys) -> None:  # type: ignore[no-untype
     assert main(fails) == 1 and json.loads(capsys.readouterr().out)["verdict"] == "fails"
     holds = [*fails[:5], "4", *fails[6:]]
     assert main(holds) == 0 and json.loads(capsys.readouterr().out)["verdict"] == "holds"
+
+
+def _member_by_hermite_form(matrix: list[list[int]], target: list[Fraction]) -> bool:
+    """Independent oracle: y ∈ B ℤ^d iff appending y to B's columns leaves the lattice (its HNF) unchanged."""
+    from flint import fmpz_mat
+
+    if any(value.denominator != 1 for value in target):
+        return False
+    rows = len(matrix)
+
+    def hermite(columns: list[list[int]]) -> list[list[int]]:
+        form = fmpz_mat(columns).hnf()
+        return [[int(form[r, c]) for c in range(rows)] for r in range(form.nrows()) if any(form[r, c] for c in range(rows))]
+
+    columns = [[matrix[i][j] for i in range(rows)] for j in range(len(matrix[0]))]
+    return hermite(columns) == hermite([*columns, [int(v) for v in target]])
+
+
+def test_the_sparse_elimination_agrees_with_the_hermite_form_on_random_matrices() -> None:
+    # 300 seeded random integer matrices (entries in -3..3, so ±1 pivots, gcd pivots and a residual all occur),
+    # workloads of prefix, identity and random rational shape: the verdict is compared with the direct HNF test
+    rng = random.Random(20261124)
+    leaks = members = 0
+    for _ in range(300):
+        outputs, draws = rng.randint(1, 6), rng.randint(1, 7)
+        matrix = [[rng.choice([-3, -2, -1, 0, 0, 1, 1, 2, 3]) for _ in range(draws)] for _ in range(outputs)]
+        if rng.random() < 0.3:
+            matrix = [[2 * entry for entry in row] for row in matrix]
+        inputs = rng.randint(1, 4)
+        shape = rng.choice(["prefix", "random"])
+        workload = [[Fraction(int(j <= i)) if shape == "prefix" else Fraction(rng.randint(-2, 2), rng.choice([1, 1, 2]))
+                     for j in range(inputs)] for i in range(outputs)]
+        from flint import fmpq, fmpq_mat
+
+        def span_rank(columns: list[list[Fraction]]) -> int:
+            return int(fmpq_mat([[fmpq(x.numerator, x.denominator) for x in row] for row in columns]).rank())
+
+        b_rank = span_rank([[Fraction(x) for x in row] for row in matrix])
+        if span_rank([[Fraction(x) for x in row] + list(w) for row, w in zip(matrix, workload)]) != b_rank:
+            continue  # outside the rational span: the continuous test's business
+        verdict = lattice_audit([[Fraction(x) for x in row] for row in matrix], workload)
+        expected = all(_member_by_hermite_form(matrix, [workload[i][j] for i in range(outputs)]) for j in range(inputs))
+        assert verdict.in_lattice == expected, (matrix, workload)
+        if verdict.leak is not None:
+            leaks += 1
+            # the functional is a multiple of the modulus on every column of B, and not on the leaking shift
+            for j in range(draws):
+                assert sum(g * matrix[i][j] for i, g in enumerate(verdict.leak.functional)) % verdict.leak.modulus == 0
+            assert verdict.leak.shift % verdict.leak.modulus != 0
+        else:
+            members += 1
+            assert verdict.lattice_rank == b_rank
+            if verdict.integer_shifts is not None:
+                for difference, shift in verdict.integer_shifts:
+                    for i in range(outputs):
+                        assert sum(matrix[i][j] * shift[j] for j in range(draws)) == sum(
+                            workload[i][j] * difference[j] for j in range(inputs))
+    assert leaks > 20 and members > 20  # both branches exercised
+
+
+def test_a_long_counter_is_decided_by_the_sparse_path() -> None:
+    # Algorithm 2 (arity 3) and its doubled-noise variant at T = 600: the elimination pivots on every row, so no
+    # dense Hermite form is needed (benchmarks/bench_audit.py measures T = 2000)
+    from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
+
+    horizon, arity = 600, 3
+    height = height_for_horizon(arity, horizon, offset=True)
+    rows = [algorithm_2_noise_indices(t, arity, height) for t in range(1, horizon + 1)]
+    position = {p: j for j, p in enumerate(sorted({p for row in rows for p in row}))}
+    matrix = [[Fraction(0)] * len(position) for _ in rows]
+    for t, row in enumerate(rows):
+        for p in row:
+            matrix[t][position[p]] += 1
+    workload = [[Fraction(x) for x in row] for row in kary_prefix_workload(horizon)]
+    assert lattice_audit(matrix, workload).in_lattice
+    doubled = lattice_audit([[2 * x for x in row] for row in matrix], workload)
+    assert doubled.leak is not None and doubled.leak.modulus == 2
