@@ -26,13 +26,15 @@ Why the LP value is the mechanism's ε and not only an upper bound (the proof pr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
-from flint import fmpq, fmpq_mat
 
+from reference.audit import sparse
+from reference.audit.sparse import Sparse
 from reference.core.linalg import Matrix
 
 #: Denominators tried when rounding the float dual to rationals (largest last).
@@ -56,85 +58,120 @@ class ShiftNorm:
         return self.lower == self.upper
 
 
-def _flint(rows: Sequence[Sequence[Fraction]]) -> fmpq_mat:
-    return fmpq_mat(len(rows), len(rows[0]), [fmpq(e.numerator, e.denominator) for row in rows for e in row])
+@dataclass(frozen=True)
+class _Problem:
+    """B as sparse exact columns and as the float LP constraint matrix [B, −B] (built once per B)."""
+
+    columns: list[Sparse]
+    outputs: int
+    constraint: Any  # scipy.sparse matrix
 
 
-def _exact_solution(columns: Matrix, target: Sequence[Fraction]) -> list[Fraction] | None:
-    """One rational solution of ``columns · u = target``, or None when there is none."""
-    system = _flint(columns)
-    rows, cols = system.nrows(), system.ncols()
-    augmented = fmpq_mat(rows, cols + 1, [
-        value for i in range(rows) for value in [*(system[i, j] for j in range(cols)),
-                                                  fmpq(target[i].numerator, target[i].denominator)]
-    ])
-    reduced, rank = augmented.rref()
-    solution = [Fraction(0)] * cols
-    for i in range(rank):
-        pivot = next((j for j in range(cols + 1) if reduced[i, j] != 0), None)
-        if pivot is None or pivot == cols:
-            return None  # a row 0 = c != 0: inconsistent
-        value = reduced[i, cols]
-        solution[pivot] = Fraction(int(value.p), int(value.q))
-    return solution
+def _problem(noise_matrix: Matrix) -> _Problem:
+    from scipy.sparse import csc_matrix  # imported here: scipy is slow to import
+
+    columns = sparse.sparse_columns(noise_matrix)
+    outputs, draws = len(noise_matrix), len(columns)
+    rows = [i for column in columns for i in column]
+    cols = [j for j, column in enumerate(columns) for _ in column]
+    values = [float(v) for column in columns for v in column.values()]
+    positive = csc_matrix((values, (rows, cols)), shape=(outputs, draws))
+    from scipy.sparse import hstack
+
+    return _Problem(columns, outputs, hstack([positive, -positive], format="csc"))
 
 
-def _residual_is_zero(matrix: Matrix, u: Sequence[Fraction], target: Sequence[Fraction]) -> bool:
-    return all(sum((a * b for a, b in zip(row, u) if a and b), Fraction(0)) == t for row, t in zip(matrix, target))
+def _solve(problem: _Problem, target: Sparse, fallback: Sparse) -> tuple[Fraction, Fraction, Sparse, Sparse]:
+    """Certified (lower, upper, u, λ) for one target (module docstring); ``fallback`` solves B u = y exactly."""
+    from scipy.optimize import linprog  # imported here: scipy.optimize is slow to import
+
+    if sparse.apply(problem.columns, fallback) != target:
+        raise ValueError("fallback must solve B u = target exactly")
+    draws = len(problem.columns)
+    y = np.zeros(problem.outputs)
+    for i, value in target.items():
+        y[i] = float(value)
+    solved = linprog(np.ones(2 * draws), A_eq=problem.constraint, b_eq=y, bounds=(0, None), method="highs")
+    best, lower = fallback, Fraction(0)
+    dual: Sparse = {}
+    if solved.status == 0:
+        primal = solved.x[:draws] - solved.x[draws:]
+        support = [j for j in range(draws) if abs(primal[j]) > SUPPORT_THRESHOLD]
+        if support:
+            candidate = _exact_on_support(problem, support, target)
+            if candidate is not None and sparse.l1(candidate) < sparse.l1(best):
+                best = candidate
+        lower, dual = _certified_dual(problem, target, solved.eqlin.marginals)
+    upper = sparse.l1(best)
+    return min(lower, upper), upper, best, dual
+
+
+def _exact_on_support(problem: _Problem, support: list[int], target: Sparse) -> Sparse | None:
+    """An exact solution of B_S u_S = y on the float solution's support, or None when there is none."""
+    reduction = sparse.eliminate([problem.columns[j] for j in support], [target], problem.outputs, integral=False,
+                                 track=True)
+    if reduction.targets[0] or reduction.solutions is None:
+        return None  # the remainder is not zero: y is not in the span of the support's columns
+    candidate = {support[j]: value for j, value in reduction.solutions[0].items() if value}
+    return candidate if sparse.apply(problem.columns, candidate) == target else None
+
+
+def _certified_dual(problem: _Problem, target: Sparse, marginals: np.ndarray) -> tuple[Fraction, Sparse]:
+    """The best exactly feasible rounding of the float dual, and its value λ · target (a lower bound)."""
+    best_value = Fraction(0)
+    best_dual: Sparse = {}
+    for limit in DUAL_DENOMINATORS:
+        rounded = {i: Fraction(float(value)).limit_denominator(limit) for i, value in enumerate(marginals) if value}
+        rounded = {i: value for i, value in rounded.items() if value}
+        largest = max((abs(sum((rounded[i] * entry for i, entry in column.items() if i in rounded), Fraction(0)))
+                       for column in problem.columns), default=Fraction(0))
+        if largest > 1:
+            rounded = {i: value / largest for i, value in rounded.items()}
+        value = sum((rounded[i] * entry for i, entry in target.items() if i in rounded), Fraction(0))
+        if value > best_value:
+            best_value, best_dual = value, rounded
+    return best_value, best_dual
 
 
 def shift_norm(noise_matrix: Matrix, target: Sequence[Fraction], fallback: Sequence[Fraction]) -> ShiftNorm:
     """Certified ``min{‖u‖₁ : B u = target}`` (module docstring). ``fallback`` is a known exact solution (for
     example the minimum-norm one), used as the upper bound when the float support does not re-solve."""
-    from scipy.optimize import linprog  # imported here: scipy.optimize is slow to import
+    problem = _problem(noise_matrix)
+    dense_target = {i: value for i, value in enumerate(target) if value}
+    lower, upper, best, dual = _solve(problem, dense_target, {j: v for j, v in enumerate(fallback) if v})
+    return ShiftNorm(lower, upper, tuple(Fraction(best.get(j, 0)) for j in range(len(problem.columns))),
+                     tuple(Fraction(dual.get(i, 0)) for i in range(problem.outputs)))
 
-    outputs, draws = len(noise_matrix), len(noise_matrix[0])
-    dense = np.array([[float(e) for e in row] for row in noise_matrix])
-    y = np.array([float(t) for t in target])
-    cost = np.ones(2 * draws)
-    solved = linprog(cost, A_eq=np.hstack([dense, -dense]), b_eq=y, bounds=(0, None), method="highs")
-    best = list(fallback)
-    if not _residual_is_zero(noise_matrix, best, target):
-        raise ValueError("fallback must solve B u = target exactly")
+
+def max_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],
+                   fallback: Callable[[int], Sparse]) -> tuple[Fraction, Fraction]:
+    """Certified bounds on ``max_k min{‖u‖₁ : B u = y_k}``, solving as few LPs as the bounds allow.
+
+    Exact solutions for every target come first from one sparse elimination (``fallback(k)`` supplies one for a
+    target the elimination leaves a remainder on, e.g. the minimum-norm one): their norms are upper bounds. Then
+    the target with the largest upper bound gets its LP (certified both ways), until the largest upper bound is
+    met by a certified lower bound: for tree mechanisms, whose eliminated solutions are already optimal, one LP.
+    """
+    problem = _problem(noise_matrix)
+    columns, reduced_targets = problem.columns, list(targets)
+    if sparse.difference_helps(columns, reduced_targets, problem.outputs):
+        # B u = y iff P B u = P y (P the invertible first-difference map): same solutions, sparser elimination
+        columns = [sparse.difference(column, problem.outputs) for column in columns]
+        reduced_targets = [sparse.difference(target, problem.outputs) for target in reduced_targets]
+    reduction = sparse.eliminate(columns, reduced_targets, problem.outputs, integral=False, track=True)
+    assert reduction.solutions is not None
+    solutions = [solution if not remainder else fallback(k)
+                 for k, (solution, remainder) in enumerate(zip(reduction.solutions, reduction.targets))]
+    upper = [sparse.l1(solution) for solution in solutions]
     lower = Fraction(0)
-    dual: tuple[Fraction, ...] = tuple(Fraction(0) for _ in range(outputs))
-    if solved.status == 0:
-        primal = solved.x[:draws] - solved.x[draws:]
-        support = [j for j in range(draws) if abs(primal[j]) > SUPPORT_THRESHOLD]
-        if support:
-            columns = tuple(tuple(row[j] for j in support) for row in noise_matrix)
-            partial = _exact_solution(columns, target)
-            if partial is not None:
-                candidate = [Fraction(0)] * draws
-                for j, value in zip(support, partial):
-                    candidate[j] = value
-                if _residual_is_zero(noise_matrix, candidate, target) and _l1(candidate) < _l1(best):
-                    best = candidate
-        lower, dual = _certified_dual(noise_matrix, target, solved.eqlin.marginals)
-    upper = _l1(best)
-    return ShiftNorm(min(lower, upper), upper, tuple(best), dual)
-
-
-def _l1(vector: Sequence[Fraction]) -> Fraction:
-    return sum((abs(value) for value in vector), Fraction(0))
-
-
-def _certified_dual(
-    noise_matrix: Matrix, target: Sequence[Fraction], marginals: np.ndarray
-) -> tuple[Fraction, tuple[Fraction, ...]]:
-    """The best exactly feasible rounding of the float dual, and its value λ · target (a lower bound)."""
-    draws = len(noise_matrix[0])
-    best_value, best_dual = Fraction(0), tuple(Fraction(0) for _ in target)
-    for limit in DUAL_DENOMINATORS:
-        rounded = [Fraction(float(value)).limit_denominator(limit) for value in marginals]
-        largest = max(
-            (abs(sum((row[j] * lam for row, lam in zip(noise_matrix, rounded) if row[j] and lam), Fraction(0)))
-             for j in range(draws)),
-            default=Fraction(0),
-        )
-        if largest > 1:
-            rounded = [value / largest for value in rounded]
-        value = sum((lam * t for lam, t in zip(rounded, target)), Fraction(0))
-        if value > best_value:
-            best_value, best_dual = value, tuple(rounded)
-    return best_value, best_dual
+    unsolved = set(range(len(targets)))
+    while unsolved:
+        worst = max(unsolved, key=lambda k: upper[k])
+        if upper[worst] <= lower:
+            break  # no unsolved target can exceed a value already certified
+        unsolved.discard(worst)
+        found_lower, upper[worst], _, _ = _solve(problem, targets[worst], solutions[worst])
+        lower = max(lower, found_lower)
+        if max(upper) <= lower:
+            break
+    return lower, max(upper, default=Fraction(0))

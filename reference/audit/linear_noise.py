@@ -41,7 +41,8 @@ from typing import Literal
 import numpy as np
 from flint import fmpq, fmpq_mat
 
-from reference.audit.laplace_lp import shift_norm
+from reference.audit import sparse
+from reference.audit.laplace_lp import max_shift_norm
 from reference.audit.lattice import LatticeLeak, lattice_audit, neighbouring_differences
 from reference.cip.exact import matrix as cip_matrix
 from reference.core.certified import CertifiedReal
@@ -404,15 +405,19 @@ def _strategy_l1(strategy: Matrix, vector: Sequence[int]) -> Fraction:
 def _laplace_epsilon_bounds(
     b_matrix: Matrix, w_matrix: Matrix, strategy: Matrix, scale: Fraction, differences: Sequence[Sequence[int]]
 ) -> tuple[Fraction, Fraction]:
-    """Certified [lower, upper] of max_v min{‖u‖₁ : B u = W v} / scale over the neighbouring differences v."""
-    draws, inputs = len(b_matrix[0]), len(w_matrix[0])
-    lower = upper = Fraction(0)
-    for vector in differences:
-        support = [j for j in range(inputs) if vector[j]]
-        column = [sum((row[j] * vector[j] for j in support), Fraction(0)) for row in w_matrix]
-        fallback = [sum((strategy[i][j] * vector[j] for j in support), Fraction(0)) for i in range(draws)]
-        found = shift_norm(b_matrix, column, fallback)
-        lower, upper = max(lower, found.lower), max(upper, found.upper)
+    """Certified [lower, upper] of max_v min{‖u‖₁ : B u = W v} / scale over the neighbouring differences v
+    (:func:`reference.audit.laplace_lp.max_shift_norm`; the minimum-norm strategy supplies a solution where the
+    sparse elimination does not)."""
+    workload_columns = sparse.sparse_columns(w_matrix)
+    targets = [sparse.combine(workload_columns, vector) for vector in differences]
+    strategy_columns: list[sparse.Sparse] = []  # A (draws × inputs) by columns, built on first need
+
+    def fallback(k: int) -> sparse.Sparse:
+        if not strategy_columns:
+            strategy_columns.extend(sparse.sparse_columns(strategy))
+        return sparse.combine(strategy_columns, differences[k])  # A v = Σ_j v_j A[:, j]
+
+    lower, upper = max_shift_norm(b_matrix, targets, fallback)
     return lower / scale, upper / scale
 
 

@@ -54,8 +54,11 @@ def sparse_columns(matrix: Matrix, scale: int = 1) -> list[Sparse]:
 
 def combine(columns: Sequence[Mapping[int, Fraction]], vector: Sequence[int], scale: int = 1) -> Sparse:
     """``scale · Σ_j v_j column_j``, sparse."""
+    support = [j for j, coefficient in enumerate(vector) if coefficient]
+    if len(support) == 1 and scale * vector[support[0]] == 1:
+        return dict(columns[support[0]])  # a unit difference: the column itself (the common add/remove case)
     out: dict[int, Fraction] = {}
-    for j in (j for j, coefficient in enumerate(vector) if coefficient):
+    for j in support:
         factor = scale * vector[j]
         for i, value in columns[j].items():
             out[i] = out.get(i, 0) + factor * value

@@ -31,3 +31,34 @@ def test_bounds_that_do_not_decide_make_an_inconclusive_verdict() -> None:
     widened = type(verdict)(**{**verdict.__dict__, "epsilon": Fraction(1), "epsilon_lower": Fraction(1, 4),
                                "epsilon_exact": False})
     assert widened.verdict("1/2") == "inconclusive" and widened.verdict("1/5") == "fails"
+
+
+def test_the_largest_shift_is_certified_with_as_few_lps_as_needed(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # B = (1 2), targets y = 2 and y = 1: the elimination's solutions u = (2, 0) and (1, 0) have norms 2 and 1, so
+    # the first LP goes to y = 2, whose value is 1 (u = (0, 1)); the other target's upper bound 1 is then not above
+    # the certified 1, so it never gets an LP: max = 1 exactly, with one LP
+    from reference.audit import laplace_lp
+
+    calls: list[dict[int, Fraction]] = []
+    solve = laplace_lp._solve
+
+    def counting(problem, target, fallback):  # type: ignore[no-untyped-def]
+        calls.append(target)
+        return solve(problem, target, fallback)
+
+    monkeypatch.setattr(laplace_lp, "_solve", counting)
+    matrix = exact_matrix([[1, 2]], "B")
+    lower, upper = laplace_lp.max_shift_norm(matrix, [{0: Fraction(2)}, {0: Fraction(1)}], lambda k: {})
+    assert (lower, upper) == (1, 1) and calls == [{0: Fraction(2)}]
+
+
+def test_a_remainder_takes_the_fallback_and_a_bad_fallback_is_refused() -> None:
+    from reference.audit import laplace_lp
+
+    matrix = exact_matrix([[1, 0], [1, 0]], "B")  # y = (1, 2) is outside the span: the elimination leaves a remainder
+    try:
+        laplace_lp.max_shift_norm(matrix, [{0: Fraction(1), 1: Fraction(2)}], lambda k: {0: Fraction(1)})
+    except ValueError as error:
+        assert "fallback" in str(error)
+    else:
+        raise AssertionError("a fallback that does not solve B u = y must be refused")
