@@ -351,7 +351,8 @@ def audit_linear_noise(
     l1: Fraction | None = None
     if weights is None:
         strategy = _from_flint(b.transpose() * y)
-        l1 = users * max(_strategy_l1(strategy, v) for v in differences)
+        strategy_columns = sparse.sparse_columns(strategy)  # A v = Σ_j v_j A[:, j], sparse
+        l1 = users * max(sparse.l1(sparse.combine(strategy_columns, v)) for v in differences)
     unique = rank == draws
     epsilon: Fraction | None = None
     rho: Fraction | None = None
@@ -394,12 +395,6 @@ def _quadratic_form(matrix: fmpq_mat, vector: Sequence[int]) -> Fraction:
     """vᵀ Q v for an integer vector v with few non-zero entries."""
     support = [j for j, value in enumerate(vector) if value]
     return sum((vector[i] * vector[j] * _entry(matrix[i, j]) for i in support for j in support), Fraction(0))
-
-
-def _strategy_l1(strategy: Matrix, vector: Sequence[int]) -> Fraction:
-    """‖A v‖₁ for the strategy A (draws × inputs) and an integer difference v."""
-    support = [j for j, value in enumerate(vector) if value]
-    return sum((abs(sum((row[j] * vector[j] for j in support), Fraction(0))) for row in strategy), Fraction(0))
 
 
 def _laplace_epsilon_bounds(
