@@ -118,6 +118,11 @@ class SamplerAuditReport:
 # ------------------------------------------------------------------------------------------ validation
 
 
+class TooFewRunsError(ValueError):
+    """The samples have too few runs for the audit's tests at the requested false-alarm probability: the audit
+    cannot decide (an "inconclusive" verdict, not bad input)."""
+
+
 def _check_alpha(alpha: object) -> float:
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
         raise TypeError(f"alpha must be a real number in (0, 1), got {alpha!r}")
@@ -137,7 +142,9 @@ def _check_samples(samples: object, columns: int, what: str, min_runs: int = 2) 
     ):
         raise TypeError(f"samples must be a real (float or integer) array, got dtype {samples.dtype}")
     if samples.shape[0] < min_runs:
-        raise ValueError(f"samples must have at least {min_runs} runs (rows) for this alpha, got {samples.shape[0]}")
+        raise TooFewRunsError(
+            f"samples must have at least {min_runs} runs (rows) for this alpha, got {samples.shape[0]}"
+        )
     values = samples.astype(np.float64)
     if not np.all(np.isfinite(values)):
         raise ValueError("samples must be finite (no NaN or infinity)")

@@ -137,22 +137,92 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _cmd_audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
-    from reference.audit import samplers as audit_samplers
+    from reference.audit.samplers import TooFewRunsError
 
-    samples = audit_samplers.load_samples(args.samples)
+    try:
+        return _audit_samplers(args)
+    except TooFewRunsError as few:
+        # the samples cannot decide at this false-alarm probability: inconclusive, exit 3
+        return {"verdict": "inconclusive", "exit_status": 3, "reason": str(few),
+                "alpha": args.alpha, "mechanism": args.mechanism}
+
+
+def _needs(args: argparse.Namespace, mechanism: str, *names: str) -> None:
+    missing = [f"--{name.replace('_', '-')}" for name in names if getattr(args, name) is None]
+    if missing:
+        raise CommandError(f"{mechanism} needs {', '.join(missing)}")
+
+
+def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
+    from reference.audit import sample_design
+    from reference.audit import samplers as audit_samplers
+    from reference.audit.cascade_stream import audit_cascade_stream, chi_square_scale_power
+    from reference.audit.linear_noise import load_exact_matrix
+
     alpha = float(Fraction(args.alpha))
-    if args.mechanism == "cascade":
-        if args.depth is None or args.sigma is None:
-            raise CommandError("cascade needs --depth and --sigma")
-        report = audit_samplers.audit_cascade_samples(samples, args.depth, float(Fraction(args.sigma)), alpha)
+    mechanism = args.mechanism
+    power: list[dict[str, object]] | None = None
+    if mechanism == "cascade":
+        _needs(args, mechanism, "depth", "sigma")
+        if args.depth <= audit_samplers.MAX_AUDIT_DEPTH and not args.stream:
+            samples = audit_samplers.load_samples(args.samples)
+            report = audit_samplers.audit_cascade_samples(samples, args.depth, float(Fraction(args.sigma)), alpha)
+        else:  # any depth: streamed from the .npy file in batches of runs
+            report = audit_cascade_stream(args.samples, args.depth, float(Fraction(args.sigma)), alpha)
+        tests = 3 * (1 << args.depth) - 2
+        power = [{"runs": n, "scale_error": chi_square_scale_power(n, tests, alpha)}
+                 for n in sample_design.POWER_RUNS]
+    elif mechanism in ("discrete-gaussian", "discrete-laplace"):
+        import numpy as np
+
+        from reference.samplers.checks import fit_to_distribution
+
+        parameter = args.sigma_squared if mechanism == "discrete-gaussian" else args.scale
+        _needs(args, mechanism, "sigma_squared" if mechanism == "discrete-gaussian" else "scale")
+        samples = audit_samplers.load_samples(args.samples)
+        values = samples.reshape(-1)
+        if not np.all(np.isfinite(values)) or not np.array_equal(values, np.rint(values)):
+            raise CommandError("--samples must hold integers for a discrete sampler")
+        fit = fit_to_distribution(values.astype(np.int64), mechanism.replace("-", "_"), parameter, alpha)
+        return {"audit": fit.name, "passed": fit.passed, "alpha": args.alpha, "runs": fit.samples,
+                  "statistic": fit.statistic, "p_value": fit.p_value, "detail": fit.detail,
+                  "verdict": "holds" if fit.passed else "fails", "exit_status": 0 if fit.passed else 1,
+                  "power": "not computed for the goodness-of-fit test (see the variance in detail)"}
     else:
-        if args.arity is None or args.epsilon is None:
-            raise CommandError("kary needs --arity and --epsilon")
-        report = audit_samplers.audit_kary_noise(samples, args.arity, float(Fraction(args.epsilon)), alpha)
+        samples = audit_samplers.load_samples(args.samples)
+        if mechanism == "kary" and args.algorithm == 2:
+            _needs(args, mechanism, "arity", "epsilon")
+            report = audit_samplers.audit_kary_noise(samples, args.arity, float(Fraction(args.epsilon)), alpha)
+            design = sample_design.kary_design(args.arity, samples.shape[1], 2, args.epsilon)
+        elif mechanism == "kary":
+            _needs(args, mechanism, "arity", "epsilon")
+            design = sample_design.kary_design(args.arity, samples.shape[1], args.algorithm, args.epsilon)
+            report = sample_design.audit_design_samples(samples, design, alpha)
+        else:
+            _needs(args, mechanism, "noise_matrix", "noise", "scale")
+            matrix = load_exact_matrix(args.noise_matrix, "noise_matrix")
+            variances = None
+            if args.draw_variances is not None:
+                table = load_exact_matrix(args.draw_variances, "draw_variances")
+                variances = [entry for row in table for entry in row]
+            design = sample_design.linear_design(matrix, args.noise, args.scale, variances)
+            report = sample_design.audit_design_samples(samples, design, alpha)
+        power = sample_design.power_table(design, alpha)
     result: dict[str, Any] = report.as_json()
-    if not report.passed:
-        result["exit_status"] = 1
+    result["verdict"] = "holds" if report.passed else "fails"
+    result["exit_status"] = 0 if report.passed else 1
+    result["power"] = power
+    result["power_summary"] = "; ".join(
+        f"{row['runs']:,} runs: scale off by {_percent(row['scale_error'])}"
+        + (f", correlation off by {row['correlation_error']:.3g}" if "correlation_error" in row else "")
+        for row in power
+    ) + " (each detected with probability >= 99%)"
     return result
+
+
+def _percent(value: object) -> str:
+    number = float(value)  # type: ignore[arg-type]
+    return "any amount (too few runs)" if number == float("inf") else f"{100 * number:.3g}%"
 
 
 def register(commands: Subcommands) -> None:
@@ -199,10 +269,20 @@ def register(commands: Subcommands) -> None:
         help="gaussian: relative variances of the draws (one row or column, exact), e.g. 3/4 for a cascade's splits",
     )
     samplers_cmd = add_command(audit, "samplers", _cmd_audit_samplers, "test another implementation's noise samples")
-    samplers_cmd.add_argument("--mechanism", required=True, choices=["cascade", "kary"])
+    samplers_cmd.add_argument(
+        "--mechanism", required=True,
+        choices=["cascade", "kary", "design", "discrete-gaussian", "discrete-laplace"],
+    )
     samplers_cmd.add_argument("--samples", required=True, help=".npy or header-less .csv, one run per row")
-    samplers_cmd.add_argument("--depth", type=nonnegative_int, help="cascade depth")
+    samplers_cmd.add_argument("--depth", type=nonnegative_int, help="cascade depth (any; above 8 streamed)")
+    samplers_cmd.add_argument("--stream", action="store_true", help="cascade: stream the .npy file at any depth")
     samplers_cmd.add_argument("--sigma", help="cascade σ (standard deviation)")
-    samplers_cmd.add_argument("--arity", type=nonnegative_int, help="KARY arity (Algorithm 2 output noise)")
+    samplers_cmd.add_argument("--arity", type=nonnegative_int, help="KARY arity")
+    samplers_cmd.add_argument("--algorithm", type=int, choices=[1, 2, 3], default=2, help="KARY algorithm (default 2)")
     add_epsilon(samplers_cmd, text="KARY ε")
+    samplers_cmd.add_argument("--noise-matrix", dest="noise_matrix", help="design: B (outputs × draws), exact")
+    samplers_cmd.add_argument("--draw-variances", dest="draw_variances", help="design, gaussian: draw variance factors")
+    samplers_cmd.add_argument("--noise", choices=["gaussian", "laplace"], help="design: the law of the draws")
+    samplers_cmd.add_argument("--scale", help="design: σ (gaussian) or b (laplace); discrete-laplace: its scale")
+    samplers_cmd.add_argument("--sigma-squared", dest="sigma_squared", help="discrete-gaussian σ²")
     samplers_cmd.add_argument("--alpha", default="1e-6", help="total false-alarm probability (default 1e-6)")

@@ -1,0 +1,283 @@
+"""Samples against any linear design: a user's noise matrix B, or KARY Algorithms 1, 2 and 3 at any supported arity.
+
+The oracle is ``X = B z`` with independent zero-mean draws ``z_j`` of variance ``v_j`` and fourth moment
+``μ4_j`` (Gaussian: ``μ4 = 3 v²``; Laplace(b): ``v = 2b²``, ``μ4 = 24 b⁴ = 6 v²``). Every second moment is exact:
+``M = E X Xᵀ = B diag(v) Bᵀ``, and expanding ``E[X_s² X_t²]`` over the pairings of four draws,
+
+    Var(X_s X_t) = Σ_j a_j² c_j² (μ4_j − 3 v_j²) + M_ss M_tt + M_st²      (a = B[s, :], c = B[t, :]),
+
+so ``K = (B∘B) diag(μ4 − 3v²) (B∘B)ᵀ`` gives it exactly (Isserlis' formula when K = 0). Each entry of M is tested
+by median of means as in :mod:`reference.audit.samplers` (rigorous, distribution-free: Chebyshev per group,
+Hoeffding over ``g = ⌈8 log(1/a)⌉`` groups), the marginals with ``alpha/2`` and the covariance entries with
+``alpha/2``, each split evenly over its entries.
+
+**Power.** The same two inequalities bound the power: if the true second moment differs from the claimed one by
+more than ``d + d'`` (the allowed deviations under the claimed and the true law), the median of means lands
+outside the claimed band with probability at least ``1 − exp(−g/8) >= 1 − alpha/…``, which is far above 99%. For a
+marginal with claimed ``M`` and allowed deviation ``d``, noise scaled by ``1 + r`` scales both ``M`` and ``d``
+(``d' = (1 + r)² d``), so the test detects the scale error once ``(1 + r)² >= (M + d)/(M − d)``, and a scale
+``1 − r`` once ``(1 − r)² <= (M − d)/(M + d)``: :func:`detectable_scale_error` is the larger of the two
+``r``, over every output. For a covariance entry the detectable error in correlation units is ``≈ 2d/√(M_ss M_tt)``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+from flint import fmpq, fmpq_mat
+
+from reference.audit.samplers import (
+    PropertyCheck,
+    SamplerAuditReport,
+    _check_alpha,
+    _check_samples,
+    _groups,
+    _listed,
+    _median_of_means,
+)
+from reference.core.linalg import Matrix
+from reference.core.validate import positive_fraction
+
+#: Largest number of outputs a design audit accepts (its covariance test has outputs² / 2 entries).
+MAX_DESIGN_OUTPUTS = 512
+#: Sample counts of the power table.
+POWER_RUNS = (1_000, 3_000, 10_000, 100_000, 1_000_000)
+
+
+@dataclass(frozen=True)
+class Design:
+    """The law of ``X = B z``: exact second moments ``M`` and the excess-kurtosis term ``K`` (module docstring)."""
+
+    name: str
+    second_moment: Matrix  # M = B diag(v) Bᵀ, outputs × outputs
+    kurtosis_term: Matrix  # K = (B∘B) diag(μ4 − 3v²) (B∘B)ᵀ
+
+    @property
+    def outputs(self) -> int:
+        """The dimension of one sample."""
+        return len(self.second_moment)
+
+    def product_variance(self, first: int, second: int) -> Fraction:
+        """Var(X_s X_t), exact."""
+        moment = self.second_moment
+        return (self.kurtosis_term[first][second] + moment[first][first] * moment[second][second]
+                + moment[first][second] ** 2)
+
+
+def _to_flint(matrix: Matrix) -> fmpq_mat:
+    return fmpq_mat(len(matrix), len(matrix[0]), [fmpq(e.numerator, e.denominator) for row in matrix for e in row])
+
+
+def _from_flint(matrix: fmpq_mat) -> Matrix:
+    return tuple(tuple(Fraction(int(matrix[i, j].p), int(matrix[i, j].q)) for j in range(matrix.ncols()))
+                 for i in range(matrix.nrows()))
+
+
+def linear_design(noise_matrix: Matrix, noise: str, scale: object,
+                  draw_variances: Sequence[Fraction] | None = None, name: str = "") -> Design:
+    """The design of ``B z`` with i.i.d. ``gaussian`` (``scale`` = σ, optional per-draw variance factors) or
+    ``laplace`` (``scale`` = b) draws. ``noise_matrix`` is an exact rational matrix (outputs × draws)."""
+    if noise not in ("gaussian", "laplace"):
+        raise ValueError(f"noise must be 'gaussian' or 'laplace', got {noise!r}")
+    value = positive_fraction(scale, "scale")
+    outputs, draws = len(noise_matrix), len(noise_matrix[0])
+    if not 1 <= outputs <= MAX_DESIGN_OUTPUTS:
+        raise ValueError(f"noise_matrix must have 1..{MAX_DESIGN_OUTPUTS} rows (outputs), got {outputs}")
+    factors = list(draw_variances) if draw_variances is not None else [Fraction(1)] * draws
+    if len(factors) != draws:
+        raise ValueError(f"draw_variances must have one entry per draw ({draws}), got {len(factors)}")
+    if noise == "laplace" and draw_variances is not None:
+        raise ValueError("draw_variances is supported for gaussian noise only")
+    base = value * value if noise == "gaussian" else 2 * value * value
+    variances = [base * factor for factor in factors]
+    excess = [Fraction(0) if noise == "gaussian" else 3 * v * v for v in variances]  # μ4 − 3v²
+    b = _to_flint(noise_matrix)
+    squared = _to_flint(tuple(tuple(entry * entry for entry in row) for row in noise_matrix))
+    weighted = _to_flint(tuple(tuple(entry * v for entry, v in zip(row, variances)) for row in noise_matrix))
+    moment = weighted * b.transpose()
+    kurtosis = _to_flint(tuple(tuple(entry * k for entry, k in zip(row, excess))
+                               for row in (tuple(e * e for e in r) for r in noise_matrix))) * squared.transpose()
+    label = name or f"linear design ({outputs} outputs, {draws} draws, {noise} scale {value})"
+    return Design(label, _from_flint(moment), _from_flint(kurtosis))
+
+
+def kary_noise_matrix(arity: int, horizon: int, algorithm: int) -> Matrix:
+    """The 0/±1 noise matrix (outputs × used draws) of KARY Algorithm 1, 2 or 3, read off the project's own
+    vectorised noise maps by feeding them unit draws."""
+    from reference.kary import counters
+
+    if algorithm == 1:
+        unit = np.eye(horizon + 1)
+        matrix = counters.algorithm_1_noise_from_values(unit, arity, horizon)[:, 1:]
+    elif algorithm == 2:
+        used = counters.algorithm_2_used_indices(arity, horizon)
+        unit = np.eye(used.size)
+        matrix = counters.algorithm_2_noise_from_values(unit, arity, horizon)[:, used]
+    elif algorithm == 3:
+        matrix = _algorithm_3_matrix(arity, horizon)
+    else:
+        raise ValueError(f"algorithm must be 1, 2 or 3, got {algorithm!r}")
+    rounded = np.rint(matrix)
+    if not np.array_equal(rounded, matrix):
+        raise ArithmeticError("the noise map is not integral")  # it is a sum of ±draws
+    keep = np.any(rounded != 0, axis=0)
+    return tuple(tuple(Fraction(int(v)) for v in row) for row in rounded[:, keep])
+
+
+def _algorithm_3_matrix(arity: int, horizon: int) -> np.ndarray:
+    from reference.kary import counters
+    from reference.kary.digits import height_for_horizon
+
+    height = height_for_horizon(arity, horizon, offset=True)
+    vertices = [(level, j) for level in range(1, height + 1) for j in range(arity ** (height - level + 1))]
+    stream = np.zeros(horizon, dtype=np.int64)
+    columns = []
+    for vertex in vertices:
+
+        def unit(level: int, j: int, chosen: tuple[int, int] = vertex) -> float:
+            return float((level, j) == chosen)  # the noise map at the unit draw of this vertex
+
+        columns.append(np.asarray(counters.algorithm_3(stream, arity, 1, noise_function=unit), dtype=np.float64))
+    return np.stack(columns, axis=1)
+
+
+def kary_design(arity: int, horizon: int, algorithm: int, epsilon: object) -> Design:
+    """Laplace(h/ε) draws through Algorithm ``algorithm``'s noise matrix (h the height of that algorithm)."""
+    from reference.kary.digits import height_for_horizon
+
+    eps = positive_fraction(epsilon, "epsilon")
+    if not 1 <= horizon <= MAX_DESIGN_OUTPUTS:
+        raise ValueError(f"horizon must be in 1..{MAX_DESIGN_OUTPUTS}, got {horizon}")
+    height = height_for_horizon(arity, horizon, offset=algorithm != 1)
+    matrix = kary_noise_matrix(arity, horizon, algorithm)
+    return linear_design(matrix, "laplace", Fraction(height) / eps,
+                         name=f"KARY Algorithm {algorithm}, arity {arity}, horizon {horizon}, epsilon {eps}")
+
+
+def _allowed(design: Design, first: int, second: int, per_group: int) -> float:
+    return 2.0 * math.sqrt(float(design.product_variance(first, second)) / per_group)
+
+
+def detectable_scale_error(design: Design, runs: int, alpha: float) -> float:
+    """The smallest relative error r of the noise scale that the marginal tests detect with probability at least
+    1 − exp(−g/8) (> 99%) at ``runs`` runs (module docstring); ``inf`` when ``runs`` is too small."""
+    groups = _groups(alpha / 2.0 / design.outputs)
+    per_group = runs // groups
+    if per_group < 1:
+        return math.inf
+    worst = 0.0
+    for t in range(design.outputs):
+        moment = float(design.second_moment[t][t])
+        if moment == 0:
+            continue
+        d = _allowed(design, t, t, per_group)
+        if d >= moment:
+            return math.inf
+        up = math.sqrt((moment + d) / (moment - d)) - 1.0
+        down = 1.0 - math.sqrt((moment - d) / (moment + d))
+        worst = max(worst, up, down)
+    return worst
+
+
+def detectable_correlation_error(design: Design, runs: int, alpha: float) -> float:
+    """The smallest covariance-entry error, in correlation units, the covariance tests detect with probability
+    > 99% at ``runs`` runs (twice the allowed deviation, the worst entry)."""
+    outputs = design.outputs
+    pairs = outputs * (outputs - 1) // 2
+    if not pairs:
+        return 0.0
+    groups = _groups(alpha / 2.0 / pairs)
+    per_group = runs // groups
+    if per_group < 1:
+        return math.inf
+    worst = 0.0
+    for s in range(outputs):
+        for t in range(s + 1, outputs):
+            scale = math.sqrt(float(design.second_moment[s][s] * design.second_moment[t][t]))
+            if scale > 0:
+                worst = max(worst, 2.0 * _allowed(design, s, t, per_group) / scale)
+    return worst
+
+
+def power_table(design: Design, alpha: float, runs: Sequence[int] = POWER_RUNS) -> list[dict[str, object]]:
+    """For each sample count: the scale error and the correlation error detected with > 99% power."""
+    return [{"runs": n, "scale_error": detectable_scale_error(design, n, alpha),
+             "correlation_error": detectable_correlation_error(design, n, alpha)} for n in runs]
+
+
+def runs_needed(design: Design, scale_error: float, alpha: float) -> int:
+    """The fewest runs (to within 1%) at which a relative scale error ``scale_error`` is detected with > 99% power."""
+    if not scale_error > 0:
+        raise ValueError(f"scale_error must be positive, got {scale_error!r}")
+    high = 1_000
+    while detectable_scale_error(design, high, alpha) > scale_error:
+        high *= 2
+        if high > 10**13:
+            raise ValueError(f"a scale error of {scale_error} needs more than 10^13 runs")
+    low = high // 2
+    while high - low > max(1, low // 100):
+        middle = (low + high) // 2
+        if detectable_scale_error(design, middle, alpha) > scale_error:
+            low = middle
+        else:
+            high = middle
+    return high
+
+
+def audit_design_samples(samples: object, design: Design, alpha: object = 1e-6) -> SamplerAuditReport:
+    """Audit ``samples`` (runs × outputs) against ``design``: every second moment by median of means (module
+    docstring); ``alpha/2`` for the marginals and ``alpha/2`` for the covariance entries."""
+    a = _check_alpha(alpha)
+    outputs = design.outputs
+    share = a / 2.0
+    pairs = outputs * (outputs - 1) // 2
+    var_groups = _groups(share / outputs)
+    cov_groups = _groups(share / pairs) if pairs else 1
+    x = _check_samples(samples, outputs, "one column per output", min_runs=2 * max(var_groups, cov_groups))
+    runs = x.shape[0]
+    moment = np.array([[float(v) for v in row] for row in design.second_moment])
+
+    squares = _median_of_means(x * x, var_groups)
+    per_group = runs // var_groups
+    found: list[tuple[float, str]] = []
+    worst = 0.0
+    for t in range(outputs):
+        bound = _allowed(design, t, t, per_group)
+        deviation = float(squares[t]) - moment[t, t]
+        ratio = abs(deviation) / bound if bound > 0 else (math.inf if deviation != 0 else 0.0)
+        worst = max(worst, ratio)
+        if ratio > 1.0:
+            found.append((ratio, f"variance of output {t} {'too large' if deviation > 0 else 'too small'} "
+                                 f"(median of means {float(squares[t]):.6g}, exact {moment[t, t]:.6g}, allowed "
+                                 f"deviation {bound:.6g})"))
+    marginals = PropertyCheck("marginals", not found, share, outputs, worst, _listed(found),
+                              f"{outputs} median-of-means tests ({var_groups} groups of {per_group}); largest "
+                              f"|deviation|/allowed {worst:.3g}")
+    cov_found: list[tuple[float, str]] = []
+    worst_c = 0.0
+    if pairs:
+        per_group_c = runs // cov_groups
+        blocks = np.empty((cov_groups, outputs, outputs))
+        for g in range(cov_groups):
+            chunk = x[g * per_group_c:(g + 1) * per_group_c]
+            blocks[g] = chunk.T @ chunk / per_group_c
+        means = np.median(blocks, axis=0)
+        for s in range(outputs):
+            for t in range(s + 1, outputs):
+                bound = _allowed(design, s, t, per_group_c)
+                deviation = float(means[s, t]) - moment[s, t]
+                ratio = abs(deviation) / bound if bound > 0 else (math.inf if deviation != 0 else 0.0)
+                worst_c = max(worst_c, ratio)
+                if ratio > 1.0:
+                    cov_found.append((ratio, f"covariance of outputs ({s}, {t}) differs (median of means "
+                                              f"{float(means[s, t]):.6g}, exact {moment[s, t]:.6g}, allowed "
+                                              f"deviation {bound:.6g})"))
+    covariance = PropertyCheck("covariance", not cov_found, share, pairs, worst_c, _listed(cov_found),
+                               f"{pairs} off-diagonal entries, median of means over {cov_groups} groups; largest "
+                               f"|deviation|/allowed {worst_c:.3g}")
+    checks = (marginals, covariance)
+    return SamplerAuditReport(design.name, all(c.passed for c in checks), a, runs, outputs, checks)
