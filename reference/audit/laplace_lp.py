@@ -26,7 +26,7 @@ Why the LP value is the mechanism's ε and not only an upper bound (the proof pr
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -171,6 +171,30 @@ def max_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],
             break  # no unsolved target can exceed a value already certified
         unsolved.discard(worst)
         found_lower, upper[worst], _, _ = _solve(problem, targets[worst], solutions[worst])
+        lower = max(lower, found_lower)
+        if max(upper) <= lower:
+            break
+    return lower, max(upper, default=Fraction(0))
+
+
+def max_integer_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],
+                           integer_shifts: Sequence[Mapping[int, int]]) -> tuple[Fraction, Fraction]:
+    """Bounds on ``max_k min{‖u‖₁ : B u = y_k, u integral}`` from known integral solutions ``integer_shifts``:
+    the LP (certified lower bound, a relaxation) and, where its exact primal is integral, a smaller integral u.
+    Targets are taken largest upper bound first until that bound is met by a certified lower bound."""
+    problem = _problem(noise_matrix)
+    solutions: list[Sparse] = [{j: Fraction(value) for j, value in shift.items()} for shift in integer_shifts]
+    upper = [sparse.l1(solution) for solution in solutions]
+    lower = Fraction(0)
+    unsolved = set(range(len(targets)))
+    while unsolved:
+        worst = max(unsolved, key=lambda k: upper[k])
+        if upper[worst] <= lower:
+            break
+        unsolved.discard(worst)
+        found_lower, found_upper, best, _ = _solve(problem, targets[worst], solutions[worst])
+        if all(Fraction(value).denominator == 1 for value in best.values()):
+            upper[worst] = found_upper  # the LP's exact solution is integral: an integer shift that short
         lower = max(lower, found_lower)
         if max(upper) <= lower:
             break

@@ -86,6 +86,9 @@ class LatticeVerdict:
     leak: LatticeLeak | None
     #: when B has a trivial kernel: the unique integer draw shift u (B u = W v) of each neighbouring difference
     integer_shifts: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] | None
+    #: when B has a kernel: one integer shift u (sparse, B u = W v) per neighbouring difference, in the order of
+    #: :func:`neighbouring_differences` (found by the elimination; not the smallest in general), None if not found
+    some_integer_shifts: tuple[dict[int, int], ...] | None = None
 
 
 def neighbouring_differences(inputs: int, neighbours: Neighbours) -> list[tuple[int, ...]]:
@@ -139,7 +142,7 @@ def lattice_audit(noise_matrix: Matrix, workload: Matrix, neighbours: str = "add
     if differenced:  # a unimodular row operation on both sides: membership is unchanged (module docstring)
         columns = [sparse.difference(column, outputs) for column in columns]
         targets = [sparse.difference(target, outputs) for target in targets]
-    reduction = sparse.eliminate(columns, targets, outputs, integral=True, track=draws <= outputs)
+    reduction = sparse.eliminate(columns, targets, outputs, integral=True, track=True)
     rank: int | None = None  # not needed once a leak is found during the elimination
     failure = reduction.failure
     if failure is None:
@@ -160,7 +163,18 @@ def lattice_audit(noise_matrix: Matrix, workload: Matrix, neighbours: str = "add
             unique = tuple((v, _dense_integers(_solution_of(v, per_generator, relation), draws)) for v in differences)
         else:
             unique = _unique_integer_shifts(noise_matrix, workload, differences)
-    return LatticeVerdict(True, rank, None, unique)
+        return LatticeVerdict(True, rank, None, unique)
+    found = None
+    if reduction.solutions is not None and not any(reduction.targets):
+        # every shift reduced to zero in the elimination: the tracked u are integer solutions (not unique)
+        shifts = []
+        for v in neighbouring_differences(inputs, relation):
+            shift = _solution_of(v, reduction.solutions, relation)
+            if any(Fraction(value).denominator != 1 for value in shift.values()):
+                raise ArithmeticError("a tracked integer shift is not integral")
+            shifts.append({j: int(value) for j, value in shift.items() if value})
+        found = tuple(shifts)
+    return LatticeVerdict(True, rank, None, None, found)
 
 
 def _solution_of(difference: tuple[int, ...], per_generator: list[dict[int, Fraction]],

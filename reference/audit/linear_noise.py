@@ -42,7 +42,7 @@ import numpy as np
 from flint import fmpq, fmpq_mat
 
 from reference.audit import sparse
-from reference.audit.laplace_lp import max_shift_norm
+from reference.audit.laplace_lp import max_integer_shift_norm, max_shift_norm
 from reference.audit.lattice import LatticeLeak, lattice_audit, neighbouring_differences
 from reference.cip.exact import matrix as cip_matrix
 from reference.core.certified import CertifiedReal
@@ -219,6 +219,7 @@ class LinearNoiseVerdict:
     explanation: str
     #: integer noise only: the neighbouring difference whose shift is outside the noise lattice, and its decoder
     lattice_leak: LatticeLeak | None = None
+    rho_is_bound: bool = False  # discrete Gaussian with a kernel: rho is an upper bound (one integer shift)
     #: Laplace with ker B != 0: a certified lower bound on ε from the LP dual (``epsilon`` is then the upper one)
     epsilon_lower: Fraction | None = None
 
@@ -451,6 +452,29 @@ def _integer_noise_verdict(
             lattice_leak=found.leak,
         )
     if found.integer_shifts is None:
+        if found.some_integer_shifts is not None:
+            # an integer shift u per difference bounds the loss from above (shift the draws by u); for discrete
+            # Laplace the LP is tried for a smaller integral u. Upper bounds only: no lower bound is claimed
+            differences = neighbouring_differences(len(w_matrix[0]), relation)
+            if kind == "discrete-laplace":
+                targets = [sparse.combine(sparse.sparse_columns(w_matrix), v) for v in differences]
+                _, best = max_integer_shift_norm(b_matrix, targets, found.some_integer_shifts)
+                bound = users * best / scale
+                return LinearNoiseVerdict(
+                    **fields,  # type: ignore[arg-type]
+                    private=True, epsilon=bound, epsilon_exact=False, rho=None,
+                    explanation=f"private: every shift is B u with an integer u (B has a kernel, u not unique); "
+                    f"discrete Laplace epsilon <= max ||u||_1/b = {fraction_text(bound)} (upper bound)",
+                )
+            l2_bound = max((sum(value * value for value in u.values()) for u in found.some_integer_shifts),
+                           default=0)
+            rho_bound = users * users * Fraction(l2_bound) / (2 * scale * scale)
+            return LinearNoiseVerdict(
+                **fields,  # type: ignore[arg-type]
+                private=True, epsilon=None, epsilon_exact=False, rho=rho_bound, rho_is_bound=True,
+                explanation=f"private: every shift is B u with an integer u (B has a kernel, u not unique); "
+                f"discrete Gaussian rho <= max ||u||^2/(2 sigma^2) = {fraction_text(rho_bound)} (upper bound)",
+            )
         return LinearNoiseVerdict(
             **fields,  # type: ignore[arg-type]
             private=True,

@@ -121,6 +121,7 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         "neighbours": verdict.neighbours,
         "contributions": verdict.contributions,
         "rho": verdict.rho,
+        "rho_is_bound": verdict.rho_is_bound,
         "explanation": verdict.explanation,
     }
     if args.epsilon is not None and args.noise == "gaussian" and verdict.private:

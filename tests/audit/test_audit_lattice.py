@@ -202,3 +202,17 @@ def test_a_long_counter_is_decided_by_the_sparse_path() -> None:
     assert lattice_audit(matrix, workload).in_lattice
     doubled = lattice_audit([[2 * x for x in row] for row in matrix], workload)
     assert doubled.leak is not None and doubled.leak.modulus == 2
+
+
+def test_integer_noise_with_a_kernel_gets_upper_bounds_from_integer_shifts() -> None:
+    # two outputs, three integer draws: output 1 = z1 + z2, output 2 = z2 + z3 (a kernel (1, -1, 1)); each input's
+    # shift has an integer u of l1 norm 1 (u = e_1 or e_3), so discrete Laplace of scale 2 is <= 1/2-DP, a claim of
+    # 1/2 holds and one of 1/4 cannot be decided (no lower bound is claimed for integer shifts)
+    verdict = audit_linear_noise([[1, 1, 0], [0, 1, 1]], [[1, 0], [0, 1]], "discrete-laplace", 2)
+    assert verdict.private and verdict.kernel_dimension == 1
+    assert verdict.epsilon == Fraction(1, 2) and not verdict.epsilon_exact
+    assert verdict.verdict("1/2") == "holds" and verdict.verdict("1/4") == "inconclusive"
+    gaussian = audit_linear_noise([[1, 1, 0], [0, 1, 1]], [[1, 0], [0, 1]], "discrete-gaussian", 1)
+    # the elimination's integer shifts (e.g. (0, 1, -1) for input 1, norm² 2) bound rho from above; the smallest
+    # integer shift has norm² 1, so the bound is not tight, and is flagged as a bound
+    assert gaussian.rho_is_bound and Fraction(1, 2) <= gaussian.rho <= 1
