@@ -173,13 +173,20 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
         tests = 3 * (1 << args.depth) - 2
         power = [{"runs": n, "scale_error": chi_square_scale_power(n, tests, alpha)}
                  for n in sample_design.POWER_RUNS]
-    elif mechanism in ("discrete-gaussian", "discrete-laplace"):
+    elif mechanism in ("discrete-gaussian", "discrete-laplace", "tda-level"):
         import numpy as np
 
         from reference.samplers.checks import fit_to_distribution
 
-        parameter = args.sigma_squared if mechanism == "discrete-gaussian" else args.scale
-        _needs(args, mechanism, "sigma_squared" if mechanism == "discrete-gaussian" else "scale")
+        if mechanism == "tda-level":  # InfTDA's per-cell noise N_Z(0, σ²) with σ² = m² d/ρ at every level
+            from reference.tda.calibration import inftda_sigma_squared
+
+            _needs(args, mechanism, "attributes", "rho")
+            parameter = str(inftda_sigma_squared(args.attributes, args.rho, args.contributions))
+            mechanism = "discrete-gaussian"
+        else:
+            parameter = args.sigma_squared if mechanism == "discrete-gaussian" else args.scale
+            _needs(args, mechanism, "sigma_squared" if mechanism == "discrete-gaussian" else "scale")
         samples = audit_samplers.load_samples(args.samples)
         values = samples.reshape(-1)
         if not np.all(np.isfinite(values)) or not np.array_equal(values, np.rint(values)):
@@ -272,7 +279,7 @@ def register(commands: Subcommands) -> None:
     samplers_cmd = add_command(audit, "samplers", _cmd_audit_samplers, "test another implementation's noise samples")
     samplers_cmd.add_argument(
         "--mechanism", required=True,
-        choices=["cascade", "kary", "design", "discrete-gaussian", "discrete-laplace"],
+        choices=["cascade", "kary", "design", "discrete-gaussian", "discrete-laplace", "tda-level"],
     )
     samplers_cmd.add_argument("--samples", required=True, help=".npy or header-less .csv, one run per row")
     samplers_cmd.add_argument("--depth", type=nonnegative_int, help="cascade depth (any; above 8 streamed)")
@@ -286,4 +293,9 @@ def register(commands: Subcommands) -> None:
     samplers_cmd.add_argument("--noise", choices=["gaussian", "laplace"], help="design: the law of the draws")
     samplers_cmd.add_argument("--scale", help="design: σ (gaussian) or b (laplace); discrete-laplace: its scale")
     samplers_cmd.add_argument("--sigma-squared", dest="sigma_squared", help="discrete-gaussian σ²")
+    samplers_cmd.add_argument("--attributes", type=nonnegative_int, help="tda-level: the hierarchy's depth d")
+    samplers_cmd.add_argument("--rho", help="tda-level: the total zCDP budget rho")
+    samplers_cmd.add_argument(
+        "--contributions", type=nonnegative_int, default=1, help="tda-level: records per user m (default 1)"
+    )
     samplers_cmd.add_argument("--alpha", default="1e-6", help="total false-alarm probability (default 1e-6)")

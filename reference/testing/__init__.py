@@ -20,14 +20,18 @@ from collections.abc import Callable, Iterable, Sequence
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
 from fractions import Fraction
 
+import numpy as np
+
 from reference.audit.calibration import CalibrationVerdict, audit_gaussian
+from reference.audit.cascade_stream import audit_cascade_stream
 from reference.audit.linear_noise import (
     LinearNoiseVerdict,
     audit_linear_noise,
     kary_prefix_workload,
     probe_noise_matrix,
 )
-from reference.audit.samplers import SamplerAuditReport, audit_cascade_samples, audit_kary_noise
+from reference.audit.sample_design import Design, audit_design_samples, kary_design
+from reference.audit.samplers import MAX_AUDIT_DEPTH, SamplerAuditReport, audit_cascade_samples, audit_kary_noise
 from reference.core.validate import fraction_text, positive_fraction, to_fraction
 
 
@@ -149,20 +153,37 @@ def assert_samples_match(
     sigma: object = None,
     arity: int | None = None,
     epsilon: object = None,
+    algorithm: int = 2,
+    design: Design | None = None,
     alpha: float = 1e-6,
 ) -> SamplerAuditReport:
     """Assert that noise samples (``runs × n``) have the law of ``mechanism``: ``"cascade"`` (``depth``,
-    ``sigma``) or ``"kary"`` (Algorithm 2's output noise: ``arity``, ``epsilon``). False alarm at most ``alpha``."""
+    ``sigma``; streamed above depth 8), ``"kary"`` (Algorithm ``algorithm``'s output noise: ``arity``,
+    ``epsilon``) or ``"design"`` (any :class:`~reference.audit.sample_design.Design`, e.g. from
+    ``linear_design``). False alarm at most ``alpha``; the message lists the failing tests."""
     if mechanism == "cascade":
         if depth is None or sigma is None:
             raise ValueError("cascade samples need depth and sigma")
-        report = audit_cascade_samples(samples, depth, sigma, alpha)
+        if depth <= MAX_AUDIT_DEPTH:
+            report = audit_cascade_samples(samples, depth, sigma, alpha)
+        else:
+            report = audit_cascade_stream(samples, depth, sigma, alpha)
     elif mechanism == "kary":
         if arity is None or epsilon is None:
             raise ValueError("kary samples need arity and epsilon")
-        report = audit_kary_noise(samples, arity, epsilon, alpha)
+        if algorithm == 2:
+            report = audit_kary_noise(samples, arity, epsilon, alpha)
+        else:
+            if not isinstance(samples, np.ndarray) or samples.ndim != 2:
+                raise ValueError("samples must be a 2-D numpy array (runs × horizon)")
+            horizon = samples.shape[1]
+            report = audit_design_samples(samples, kary_design(arity, horizon, algorithm, epsilon), alpha)
+    elif mechanism == "design":
+        if design is None:
+            raise ValueError("design samples need design (reference.audit.sample_design.linear_design)")
+        report = audit_design_samples(samples, design, alpha)
     else:
-        raise ValueError(f"mechanism must be cascade or kary, got {mechanism!r}")
+        raise ValueError(f"mechanism must be cascade, kary or design, got {mechanism!r}")
     if not report.passed:
         raise AssertionError(f"samples do not match {mechanism} (false-alarm probability {alpha}): "
                              + "; ".join(report.failures))

@@ -175,3 +175,18 @@ def test_command_line_streamed_cascade(capsys: pytest.CaptureFixture[str], tmp_p
     status, out = _cli(capsys, "audit", "samplers", "--mechanism", "cascade", "--depth", "9", "--sigma", "1",
                        "--samples", str(tmp_path / "c.npy"))
     assert (status, out["verdict"]) == (0, "holds")
+
+
+def test_command_line_tda_level_noise(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from reference.samplers.checks import draw
+    from reference.tda.calibration import inftda_sigma_squared
+
+    sigma_squared = inftda_sigma_squared(3, Fraction(1, 2), 2)  # m²d/ρ = 24
+    good = np.asarray(draw("discrete_gaussian", "numeric", sigma_squared, 20_000, 6)).reshape(-1, 1)
+    np.save(tmp_path / "level.npy", good)
+    common = ["audit", "samplers", "--mechanism", "tda-level", "--attributes", "3", "--rho", "1/2",
+              "--samples", str(tmp_path / "level.npy")]
+    status, out = _cli(capsys, *common, "--contributions", "2")
+    assert (status, out["verdict"]) == (0, "holds")
+    status, out = _cli(capsys, *common)  # calibrated for m = 1: sigma^2 = 6, the samples are too wide
+    assert (status, out["verdict"]) == (1, "fails")

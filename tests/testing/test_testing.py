@@ -48,3 +48,18 @@ def test_strategies_stay_in_their_domains(  # type: ignore[no-untyped-def]
     assert 0 < delta < 1 and delta.numerator == 1
     assert 0 <= depth <= 8 and odd % 2 == 1 and odd >= 3 and even % 2 == 0
     assert all(size >= 2 for size in categories)
+
+
+def test_assert_samples_match_takes_any_design_and_algorithm() -> None:
+    from reference.audit.sample_design import kary_noise_matrix, linear_design
+    from reference.kary.digits import height_for_horizon
+    from reference.testing import assert_samples_match
+
+    rng = np.random.default_rng(61)
+    matrix = np.array([[float(v) for v in row] for row in kary_noise_matrix(2, 16, 1)])
+    samples = rng.laplace(0.0, height_for_horizon(2, 16, offset=False), size=(40_000, 16)) @ matrix.T
+    assert_samples_match(samples, "kary", arity=2, epsilon=1, algorithm=1)
+    design = linear_design(((Fraction(1),),), "gaussian", 3)
+    assert_samples_match(rng.normal(0.0, 3.0, size=(20_000, 1)), "design", design=design)
+    with pytest.raises(AssertionError, match="variance of output 0 too large"):
+        assert_samples_match(rng.normal(0.0, 4.0, size=(20_000, 1)), "design", design=design)
