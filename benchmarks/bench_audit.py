@@ -35,23 +35,17 @@ from reference.audit import sparse
 from reference.audit.laplace_lp import max_shift_norm
 from reference.audit.lattice import lattice_audit
 from reference.audit.linear_noise import audit_linear_noise, kary_prefix_workload
+from reference.audit.sample_design import kary_noise_matrix
 from reference.core.linalg import Matrix
-from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
+from reference.kary.digits import height_for_horizon
 
 ARITY = 3
 
 
 def kary_matrices(horizon: int) -> tuple[Matrix, Matrix, int]:
     """B (outputs × draws), W (prefix sums) and the height h of Algorithm 2 at this horizon."""
-    height = height_for_horizon(ARITY, horizon, offset=True)
-    rows = [algorithm_2_noise_indices(t, ARITY, height) for t in range(1, horizon + 1)]
-    position = {p: j for j, p in enumerate(sorted({p for row in rows for p in row}))}
-    matrix = [[Fraction(0)] * len(position) for _ in rows]
-    for t, row in enumerate(rows):
-        for p in row:
-            matrix[t][position[p]] += 1
     workload = [[Fraction(x) for x in row] for row in kary_prefix_workload(horizon)]
-    return matrix, workload, height
+    return kary_noise_matrix(ARITY, horizon, 2), workload, height_for_horizon(ARITY, horizon, offset=True)
 
 
 def _time(function: Callable[[], object]) -> float:

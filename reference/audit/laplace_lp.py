@@ -162,6 +162,14 @@ def max_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],
     assert reduction.solutions is not None
     solutions = [solution if not remainder else fallback(k)
                  for k, (solution, remainder) in enumerate(zip(reduction.solutions, reduction.targets))]
+    return _lazy_maximum(problem, targets, solutions, integral=False)
+
+
+def _lazy_maximum(problem: _Problem, targets: Sequence[Sparse], solutions: list[Sparse], *,
+                  integral: bool) -> tuple[Fraction, Fraction]:
+    """Bounds on the largest minimum: the target with the largest upper bound gets its certified LP, until that
+    bound is met by a certified lower bound. With ``integral``, an LP solution lowers an upper bound only when it
+    is integral (the bounds are then on integer shifts; the LP value stays a lower bound, being a relaxation)."""
     upper = [sparse.l1(solution) for solution in solutions]
     lower = Fraction(0)
     unsolved = set(range(len(targets)))
@@ -170,7 +178,9 @@ def max_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],
         if upper[worst] <= lower:
             break  # no unsolved target can exceed a value already certified
         unsolved.discard(worst)
-        found_lower, upper[worst], _, _ = _solve(problem, targets[worst], solutions[worst])
+        found_lower, found_upper, best, _ = _solve(problem, targets[worst], solutions[worst])
+        if not integral or all(Fraction(value).denominator == 1 for value in best.values()):
+            upper[worst] = found_upper
         lower = max(lower, found_lower)
         if max(upper) <= lower:
             break
@@ -184,18 +194,4 @@ def max_integer_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],
     Targets are taken largest upper bound first until that bound is met by a certified lower bound."""
     problem = _problem(noise_matrix)
     solutions: list[Sparse] = [{j: Fraction(value) for j, value in shift.items()} for shift in integer_shifts]
-    upper = [sparse.l1(solution) for solution in solutions]
-    lower = Fraction(0)
-    unsolved = set(range(len(targets)))
-    while unsolved:
-        worst = max(unsolved, key=lambda k: upper[k])
-        if upper[worst] <= lower:
-            break
-        unsolved.discard(worst)
-        found_lower, found_upper, best, _ = _solve(problem, targets[worst], solutions[worst])
-        if all(Fraction(value).denominator == 1 for value in best.values()):
-            upper[worst] = found_upper  # the LP's exact solution is integral: an integer shift that short
-        lower = max(lower, found_lower)
-        if max(upper) <= lower:
-            break
-    return lower, max(upper, default=Fraction(0))
+    return _lazy_maximum(problem, targets, solutions, integral=True)

@@ -23,7 +23,7 @@ marginal with claimed ``M`` and allowed deviation ``d``, noise scaled by ``1 + r
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -228,9 +228,41 @@ def runs_needed(design: Design, scale_error: float, alpha: float) -> int:
     return high
 
 
-def audit_design_samples(samples: object, design: Design, alpha: object = 1e-6) -> SamplerAuditReport:
+def _output_label(t: int) -> str:
+    return f"variance of output {t}"
+
+
+def _pair_label(s: int, t: int) -> str:
+    return f"covariance of outputs ({s}, {t})"
+
+
+def _entry_check(name: str, design: Design, observed: np.ndarray, entries: Sequence[tuple[int, int]],
+                 per_group: int, groups: int, share: float, label: Callable[[int, int], str]) -> PropertyCheck:
+    """Median of means of X_s X_t against M_st for each entry, allowed deviation 2 sqrt(Var(X_s X_t)/m)."""
+    found: list[tuple[float, str]] = []
+    worst, worst_at = 0.0, "none"
+    for s, t in entries:
+        exact = float(design.second_moment[s][t])
+        bound = _allowed(design, s, t, per_group)
+        deviation = float(observed[s, t]) - exact
+        ratio = abs(deviation) / bound if bound > 0 else (math.inf if deviation != 0 else 0.0)
+        if ratio > worst:
+            worst, worst_at = ratio, label(s, t)
+        if ratio > 1.0:
+            verdict = ("too large" if deviation > 0 else "too small") if s == t else "differs"
+            found.append((ratio, f"{label(s, t)} {verdict} (median of means {float(observed[s, t]):.6g}, exact "
+                                 f"{exact:.6g}, allowed deviation {bound:.6g})"))
+    return PropertyCheck(name, not found, share, len(entries), worst, _listed(found),
+                         f"{len(entries)} median-of-means tests ({groups} groups of {per_group}); largest "
+                         f"|deviation|/allowed {worst:.3g} at {worst_at}")
+
+
+def audit_design_samples(samples: object, design: Design, alpha: object = 1e-6, *,
+                         marginal: Callable[[int], str] = _output_label,
+                         pair: Callable[[int, int], str] = _pair_label) -> SamplerAuditReport:
     """Audit ``samples`` (runs × outputs) against ``design``: every second moment by median of means (module
-    docstring); ``alpha/2`` for the marginals and ``alpha/2`` for the covariance entries."""
+    docstring); ``alpha/2`` for the marginals and ``alpha/2`` for the covariance entries. ``marginal`` and
+    ``pair`` name an output and a pair of outputs in the failures."""
     a = _check_alpha(alpha)
     outputs = design.outputs
     share = a / 2.0
@@ -239,45 +271,16 @@ def audit_design_samples(samples: object, design: Design, alpha: object = 1e-6) 
     cov_groups = _groups(share / pairs) if pairs else 1
     x = _check_samples(samples, outputs, "one column per output", min_runs=2 * max(var_groups, cov_groups))
     runs = x.shape[0]
-    moment = np.array([[float(v) for v in row] for row in design.second_moment])
-
-    squares = _median_of_means(x * x, var_groups)
-    per_group = runs // var_groups
-    found: list[tuple[float, str]] = []
-    worst = 0.0
-    for t in range(outputs):
-        bound = _allowed(design, t, t, per_group)
-        deviation = float(squares[t]) - moment[t, t]
-        ratio = abs(deviation) / bound if bound > 0 else (math.inf if deviation != 0 else 0.0)
-        worst = max(worst, ratio)
-        if ratio > 1.0:
-            found.append((ratio, f"variance of output {t} {'too large' if deviation > 0 else 'too small'} "
-                                 f"(median of means {float(squares[t]):.6g}, exact {moment[t, t]:.6g}, allowed "
-                                 f"deviation {bound:.6g})"))
-    marginals = PropertyCheck("marginals", not found, share, outputs, worst, _listed(found),
-                              f"{outputs} median-of-means tests ({var_groups} groups of {per_group}); largest "
-                              f"|deviation|/allowed {worst:.3g}")
-    cov_found: list[tuple[float, str]] = []
-    worst_c = 0.0
-    if pairs:
-        per_group_c = runs // cov_groups
-        blocks = np.empty((cov_groups, outputs, outputs))
-        for g in range(cov_groups):
-            chunk = x[g * per_group_c:(g + 1) * per_group_c]
-            blocks[g] = chunk.T @ chunk / per_group_c
-        means = np.median(blocks, axis=0)
-        for s in range(outputs):
-            for t in range(s + 1, outputs):
-                bound = _allowed(design, s, t, per_group_c)
-                deviation = float(means[s, t]) - moment[s, t]
-                ratio = abs(deviation) / bound if bound > 0 else (math.inf if deviation != 0 else 0.0)
-                worst_c = max(worst_c, ratio)
-                if ratio > 1.0:
-                    cov_found.append((ratio, f"covariance of outputs ({s}, {t}) differs (median of means "
-                                              f"{float(means[s, t]):.6g}, exact {moment[s, t]:.6g}, allowed "
-                                              f"deviation {bound:.6g})"))
-    covariance = PropertyCheck("covariance", not cov_found, share, pairs, worst_c, _listed(cov_found),
-                               f"{pairs} off-diagonal entries, median of means over {cov_groups} groups; largest "
-                               f"|deviation|/allowed {worst_c:.3g}")
+    squares = np.diag(_median_of_means(x * x, var_groups))
+    marginals = _entry_check("marginals", design, squares, [(t, t) for t in range(outputs)], runs // var_groups,
+                             var_groups, share, lambda s, t: marginal(t))
+    per_group = runs // cov_groups
+    blocks = np.empty((cov_groups, outputs, outputs))
+    for g in range(cov_groups):
+        chunk = x[g * per_group:(g + 1) * per_group]
+        blocks[g] = chunk.T @ chunk / per_group
+    covariance = _entry_check("covariance", design, np.median(blocks, axis=0),
+                              [(s, t) for s in range(outputs) for t in range(s + 1, outputs)], per_group,
+                              cov_groups, share, pair)
     checks = (marginals, covariance)
     return SamplerAuditReport(design.name, all(c.passed for c in checks), a, runs, outputs, checks)

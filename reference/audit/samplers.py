@@ -22,10 +22,8 @@ Both are second-moment tests by **median of means** with exact fourth moments: t
 groups of ``m``; by Chebyshev a group mean of ``Y`` (``Y = X_s X_t``) is farther than
 ``d = 2 sqrt(Var Y / m)`` from ``E Y`` with probability at most 1/4, so by Hoeffding the median of the ``g``
 group means is farther than ``d`` with probability at most ``exp(-g/8)``; ``g = ceil(8 log(1/a))`` gives a
-rigorous false-alarm bound ``a`` with no distributional approximation. ``Var Y`` is computed exactly from the
-Laplace moments (``E L**2 = 2b**2``, ``E L**4 = 24 b**4``): with ``X_s = S + A``, ``X_t = S + B`` (``S`` the
-shared values, ``A``, ``B`` the others, independent), ``E X_s**2 X_t**2 = E S**4 + E S**2 (E A**2 + E B**2)
-+ E A**2 E B**2``.
+rigorous false-alarm bound ``a`` with no distributional approximation. ``Var Y`` is exact
+(:mod:`reference.audit.sample_design`, which runs the KARY audit as one linear design among others).
 
 Entry point for the CLI: :func:`load_samples` (reads ``.npy`` or ``.csv``) then one of the two audits;
 :meth:`SamplerAuditReport.as_json` gives the JSON object.
@@ -42,7 +40,7 @@ import numpy as np
 
 from reference.cip.whitening import haar_whitening, two_sided_chi2, whitened_normal_test
 from reference.core.validate import check_depth, positive_real
-from reference.kary.digits import algorithm_2_noise_indices, check_arity, height_for_horizon
+from reference.kary.digits import check_arity
 
 #: Largest depth the cascade audit accepts (the whitened test is quadratic in 2**depth).
 MAX_AUDIT_DEPTH = 8
@@ -254,17 +252,6 @@ def audit_cascade_samples(samples: object, depth: object, sigma: object, alpha: 
 # ------------------------------------------------------------------------------------- KARY (Laplace)
 
 
-def _laplace_product_variance(shared: int, only_s: int, only_t: int) -> Fraction:
-    """``Var(X_s X_t) / b**4`` for ``X_s = S + A``, ``X_t = S + B`` sums of i.i.d. Laplace(b) values
-    (``shared``, ``only_s``, ``only_t`` of them). With ``s = t`` pass ``only_s = only_t = 0``."""
-    two, four = Fraction(2), Fraction(24)
-    es2 = shared * two
-    es4 = shared * four + 3 * shared * (shared - 1) * two * two
-    ea2, eb2 = only_s * two, only_t * two
-    second = es4 + es2 * (ea2 + eb2) + ea2 * eb2
-    return second - es2 * es2
-
-
 def _median_of_means(products: np.ndarray, groups: int) -> np.ndarray:
     """Median over ``groups`` equal blocks of runs (trailing runs dropped) of the block means; axis 0."""
     m = products.shape[0] // groups
@@ -276,8 +263,11 @@ def audit_kary_noise(samples: object, arity: object, epsilon: object, alpha: obj
     """Audit output noise of Algorithm 2 (``samples`` ``runs × T``: noisy prefix count minus true prefix
     count, one run per row; ``T`` the horizon) against the oracle's: sums of i.i.d. Laplace(h/ε) over the
     index sets ``I_t`` (odd ``arity`` >= 3, ``h = height_for_horizon(arity, T, offset=True)``). Marginal
-    variances and all covariance entries by median of means (module docstring); ``alpha / 2`` each.
-    Needs ``runs >= 2 g`` with ``g = ceil(8 log(2 T (T + 1) / alpha))``; ``T <= 512``."""
+    variances and all covariance entries by median of means with exact fourth moments
+    (:func:`reference.audit.sample_design.audit_design_samples`); ``alpha / 2`` each. Needs
+    ``runs >= 2 g`` with ``g = ceil(8 log(2 T (T + 1) / alpha))``; ``T <= 512``."""
+    from reference.audit.sample_design import audit_design_samples, kary_design  # it builds on this module
+
     arity = check_arity(arity, parity="odd", needed_by="Algorithm 2's output noise (offset digits)")
     eps = positive_real(epsilon, "epsilon")
     a = _check_alpha(alpha)
@@ -286,79 +276,9 @@ def audit_kary_noise(samples: object, arity: object, epsilon: object, alpha: obj
     horizon = samples.shape[1]
     if not 1 <= horizon <= MAX_AUDIT_HORIZON:
         raise ValueError(f"samples must have 1..{MAX_AUDIT_HORIZON} columns (the horizon), got {horizon}")
-    share = a / 2.0
-    pairs = horizon * (horizon - 1) // 2
-    var_groups = _groups(share / horizon)
-    cov_groups = _groups(share / pairs) if pairs else 1
-    x = _check_samples(samples, horizon, "horizon T columns", min_runs=2 * max(var_groups, cov_groups))
-    runs = x.shape[0]
-    height = height_for_horizon(arity, horizon, offset=True)
-    b = height / eps
-    indices = [frozenset(algorithm_2_noise_indices(t, arity, height)) for t in range(1, horizon + 1)]
-    z = x / b  # moments in units of b
-
-    # marginals
-    squares = _median_of_means(z * z, var_groups)
-    m = runs // var_groups
-    found: list[tuple[float, str]] = []
-    worst_ratio, worst_text = -1.0, "none"
-    for t in range(horizon):
-        c = len(indices[t])
-        expected = 2.0 * c
-        bound = 2.0 * math.sqrt(float(_laplace_product_variance(c, 0, 0)) / m)
-        deviation = float(squares[t]) - expected
-        ratio = abs(deviation) / bound if bound > 0 else (math.inf if deviation != 0 else 0.0)
-        if ratio > worst_ratio:
-            worst_ratio = ratio
-            worst_text = f"step {t + 1}: variance ratio {squares[t] / expected if expected else math.inf:.6g}"
-        if ratio > 1.0:
-            direction = "too large" if deviation > 0 else "too small"
-            found.append((ratio,
-                f"marginal variance at step {t + 1} {direction} (median-of-means variance "
-                f"{float(squares[t]) * b * b:.6g}, exact {expected * b * b:.6g}, allowed deviation {bound * b * b:.6g})"
-            ))
-    failures = _listed(found)
-    marginals = PropertyCheck(
-        "marginals", not failures, share, horizon, worst_ratio, failures,
-        f"{horizon} median-of-means tests ({var_groups} groups of {m}); largest |deviation|/allowed "
-        f"{worst_ratio:.3g} at {worst_text}; exact variance 2(h/eps)^2 |rep(t)|_1 with h = {height}",
-    )
-
-    # covariance entries
-    cov_found: list[tuple[float, str]] = []
-    worst_ratio_c, worst_text_c = 0.0, "none"
-    if pairs:
-        mc = runs // cov_groups
-        blocks = np.empty((cov_groups, horizon, horizon))
-        for g in range(cov_groups):
-            chunk = z[g * mc : (g + 1) * mc]
-            blocks[g] = chunk.T @ chunk / mc
-        means = np.median(blocks, axis=0)
-        for s_ in range(horizon):
-            for t in range(s_ + 1, horizon):
-                shared = len(indices[s_] & indices[t])
-                expected = 2.0 * shared
-                var = _laplace_product_variance(shared, len(indices[s_]) - shared, len(indices[t]) - shared)
-                bound = 2.0 * math.sqrt(float(var) / mc)
-                deviation = float(means[s_, t]) - expected
-                ratio = abs(deviation) / bound if bound > 0 else (math.inf if deviation != 0 else 0.0)
-                if ratio > worst_ratio_c:
-                    worst_ratio_c = ratio
-                    worst_text_c = f"entry ({s_ + 1}, {t + 1})"
-                if ratio > 1.0:
-                    cov_found.append((ratio,
-                        f"covariance entry ({s_ + 1}, {t + 1}) differs (median-of-means "
-                        f"{float(means[s_, t]) * b * b:.6g}, exact {expected * b * b:.6g}, allowed deviation "
-                        f"{bound * b * b:.6g})"
-                    ))
-    cov_failures = _listed(cov_found)
-    covariance = PropertyCheck(
-        "covariance", not cov_failures, share, pairs, worst_ratio_c, cov_failures,
-        f"{pairs} off-diagonal entries (steps 1-based), median of means over {cov_groups} groups; largest "
-        f"|deviation|/allowed {worst_ratio_c:.3g} at {worst_text_c}",
-    )
-    checks = (marginals, covariance)
-    return SamplerAuditReport(
-        f"KARY Algorithm 2 noise, arity {arity}, epsilon {eps!r}, horizon {horizon}",
-        all(c.passed for c in checks), a, runs, horizon, checks,
-    )
+    design = kary_design(arity, horizon, 2, Fraction(eps))
+    report = audit_design_samples(samples, design, a,
+                                  marginal=lambda t: f"marginal variance at step {t + 1}",
+                                  pair=lambda s, t: f"covariance entry ({s + 1}, {t + 1})")
+    return SamplerAuditReport(f"KARY Algorithm 2 noise, arity {arity}, epsilon {eps!r}, horizon {horizon}",
+                              report.passed, report.alpha, report.runs, report.dimension, report.checks)

@@ -188,16 +188,10 @@ def test_the_sparse_elimination_agrees_with_the_hermite_form_on_random_matrices(
 def test_a_long_counter_is_decided_by_the_sparse_path() -> None:
     # Algorithm 2 (arity 3) and its doubled-noise variant at T = 600: the elimination pivots on every row, so no
     # dense Hermite form is needed (benchmarks/bench_audit.py measures T = 2000)
-    from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
+    from reference.audit.sample_design import kary_noise_matrix
 
-    horizon, arity = 600, 3
-    height = height_for_horizon(arity, horizon, offset=True)
-    rows = [algorithm_2_noise_indices(t, arity, height) for t in range(1, horizon + 1)]
-    position = {p: j for j, p in enumerate(sorted({p for row in rows for p in row}))}
-    matrix = [[Fraction(0)] * len(position) for _ in rows]
-    for t, row in enumerate(rows):
-        for p in row:
-            matrix[t][position[p]] += 1
+    horizon = 600
+    matrix = kary_noise_matrix(3, horizon, 2)
     workload = [[Fraction(x) for x in row] for row in kary_prefix_workload(horizon)]
     assert lattice_audit(matrix, workload).in_lattice
     doubled = lattice_audit([[2 * x for x in row] for row in matrix], workload)

@@ -8,6 +8,7 @@ does not count towards the false-alarm budget. Everything is seeded.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +18,8 @@ import pytest
 from examples.float_log_height_kary import faulty_kary_noise as float_log_noise
 from examples.off_by_one_digits_kary import faulty_kary_noise as off_by_one_noise
 from examples.variance_for_std_cascade import faulty_cascade_samples
-from reference.audit.samplers import _laplace_product_variance, audit_cascade_samples, audit_kary_noise, load_samples
+from reference.audit.sample_design import linear_design
+from reference.audit.samplers import audit_cascade_samples, audit_kary_noise, load_samples
 from reference.cip.numeric.cascade import cascade_leaves
 from reference.kary.counters import algorithm_2_batch
 
@@ -102,10 +104,12 @@ def test_off_by_one_digits_is_caught() -> None:
 
 def test_laplace_product_variance() -> None:
     # one Laplace(1): Var(L^2) = 24 - 4 = 20; independent L1 * L2: E = 4, mean 0 -> 4.
-    assert _laplace_product_variance(1, 0, 0) == 20
-    assert _laplace_product_variance(0, 1, 1) == 4
+    one, pair = Fraction(1), (Fraction(1), Fraction(0))
+    design = linear_design((pair, (Fraction(0), one), (one, one)), "laplace", 1)
+    assert design.product_variance(0, 0) == 20
+    assert design.product_variance(0, 1) == 4
     # two i.i.d. values, X = L1 + L2: E X^4 = 2*24 + 6*4 = 72, (E X^2)^2 = 16 -> 56.
-    assert _laplace_product_variance(2, 0, 0) == 56
+    assert design.product_variance(2, 2) == 56
 
 
 def test_load_samples(tmp_path: Path) -> None:
