@@ -17,7 +17,7 @@ The samples (``runs × n``, ``.npy``) are read ``batch`` runs at a time through 
 hold three numbers per node (``O(n)``), and one batch is summed level by level in place, so the peak memory is
 a small multiple of one batch (measured in the tests). Power: a noise scale off by a factor ``1 + r`` is
 detected with probability 99% once ``(1 + r)² q_0.01 >= q_hi`` (``q_0.01`` the 1% quantile of chi-square(runs),
-``q_hi`` the test's upper critical value), and symmetrically below: :func:`chi_square_scale_power`.
+``q_hi`` the test's upper critical value), and symmetrically below: :func:`reference.audit.samplers.chi_square_scale_power`.
 """
 
 from __future__ import annotations
@@ -27,30 +27,19 @@ from pathlib import Path
 
 import numpy as np
 
-from reference.audit.samplers import PropertyCheck, SamplerAuditReport, _check_alpha, _listed
+from reference.audit.samplers import (
+    PropertyCheck,
+    SamplerAuditReport,
+    _check_alpha,
+    _critical,
+    _listed,
+)
 from reference.core.validate import check_depth, positive_real
 
 #: Largest depth accepted (2**26 leaves: 512 MiB per run in float64).
 MAX_STREAM_DEPTH = 26
 #: Default number of runs read at a time.
 DEFAULT_BATCH = 64
-
-
-def _critical(runs: int, level: float) -> tuple[float, float]:
-    from scipy import stats  # imported here: scipy.stats is slow to import
-
-    return float(stats.chi2.ppf(level / 2.0, runs)), float(stats.chi2.isf(level / 2.0, runs))
-
-
-def chi_square_scale_power(runs: int, tests: int, alpha: float, power: float = 0.99) -> float:
-    """The smallest relative scale error r detected with probability ``power`` by one of ``tests`` two-sided
-    chi-square(``runs``) variance tests at total level ``alpha`` (exact chi-square quantiles)."""
-    from scipy import stats
-
-    low, high = _critical(runs, alpha / tests)
-    up = math.sqrt(high / float(stats.chi2.ppf(1.0 - power, runs))) - 1.0
-    down = 1.0 - math.sqrt(low / float(stats.chi2.isf(1.0 - power, runs)))
-    return max(up, down)
 
 
 def _open(samples: object) -> np.ndarray:

@@ -35,9 +35,11 @@ from reference.audit.samplers import (
     SamplerAuditReport,
     _check_alpha,
     _check_samples,
+    _chi2_group,
     _groups,
     _listed,
     _median_of_means,
+    chi_square_scale_power,
 )
 from reference.core.linalg import Matrix
 from reference.core.validate import positive_fraction
@@ -55,6 +57,7 @@ class Design:
     name: str
     second_moment: Matrix  # M = B diag(v) Bᵀ, outputs × outputs
     kurtosis_term: Matrix  # K = (B∘B) diag(μ4 − 3v²) (B∘B)ᵀ
+    noise: str = "laplace"  # "gaussian": X is exactly N(0, M), and the whitened chi-square test applies
 
     @property
     def outputs(self) -> int:
@@ -102,7 +105,7 @@ def linear_design(noise_matrix: Matrix, noise: str, scale: object,
     kurtosis = _to_flint(tuple(tuple(entry * k for entry, k in zip(row, excess))
                                for row in (tuple(e * e for e in r) for r in noise_matrix))) * squared.transpose()
     label = name or f"linear design ({outputs} outputs, {draws} draws, {noise} scale {value})"
-    return Design(label, _from_flint(moment), _from_flint(kurtosis))
+    return Design(label, _from_flint(moment), _from_flint(kurtosis), noise)
 
 
 def kary_noise_matrix(arity: int, horizon: int, algorithm: int) -> Matrix:
@@ -158,17 +161,34 @@ def kary_design(arity: int, horizon: int, algorithm: int, epsilon: object) -> De
                          name=f"KARY Algorithm {algorithm}, arity {arity}, horizon {horizon}, epsilon {eps}")
 
 
+def _whitening(design: Design) -> np.ndarray | None:
+    """inv(L) for the float Cholesky factor L of M (Gaussian designs with M positive definite), else None."""
+    if design.noise != "gaussian":
+        return None
+    moment = np.array([[float(v) for v in row] for row in design.second_moment])
+    try:
+        factor = np.linalg.cholesky(moment)
+    except np.linalg.LinAlgError:
+        return None  # M singular: the whitened test does not apply (the median-of-means tests still do)
+    return np.asarray(np.linalg.inv(factor))
+
+
 def _allowed(design: Design, first: int, second: int, per_group: int) -> float:
     return 2.0 * math.sqrt(float(design.product_variance(first, second)) / per_group)
 
 
 def detectable_scale_error(design: Design, runs: int, alpha: float) -> float:
     """The smallest relative error r of the noise scale that the marginal tests detect with probability at least
-    1 − exp(−g/8) (> 99%) at ``runs`` runs (module docstring); ``inf`` when ``runs`` is too small."""
-    groups = _groups(alpha / 2.0 / design.outputs)
+    1 − exp(−g/8) (> 99%) at ``runs`` runs (module docstring), or the whitened chi-square tests of a Gaussian
+    design with probability 99% (exact chi-square quantiles), whichever is smaller; ``inf`` when ``runs`` is too
+    small for both."""
+    whitened = _whitening(design) is not None
+    share = alpha / 3.0 if whitened else alpha / 2.0
+    chi_square = chi_square_scale_power(runs, design.outputs, share) if whitened else math.inf
+    groups = _groups(share / design.outputs)
     per_group = runs // groups
     if per_group < 1:
-        return math.inf
+        return chi_square
     worst = 0.0
     for t in range(design.outputs):
         moment = float(design.second_moment[t][t])
@@ -176,11 +196,11 @@ def detectable_scale_error(design: Design, runs: int, alpha: float) -> float:
             continue
         d = _allowed(design, t, t, per_group)
         if d >= moment:
-            return math.inf
+            return chi_square
         up = math.sqrt((moment + d) / (moment - d)) - 1.0
         down = 1.0 - math.sqrt((moment - d) / (moment + d))
         worst = max(worst, up, down)
-    return worst
+    return min(worst, chi_square)
 
 
 def detectable_correlation_error(design: Design, runs: int, alpha: float) -> float:
@@ -265,7 +285,8 @@ def audit_design_samples(samples: object, design: Design, alpha: object = 1e-6, 
     ``pair`` name an output and a pair of outputs in the failures."""
     a = _check_alpha(alpha)
     outputs = design.outputs
-    share = a / 2.0
+    inverse_factor = _whitening(design)
+    share = a / 3.0 if inverse_factor is not None else a / 2.0
     pairs = outputs * (outputs - 1) // 2
     var_groups = _groups(share / outputs)
     cov_groups = _groups(share / pairs) if pairs else 1
@@ -282,5 +303,10 @@ def audit_design_samples(samples: object, design: Design, alpha: object = 1e-6, 
     covariance = _entry_check("covariance", design, np.median(blocks, axis=0),
                               [(s, t) for s in range(outputs) for t in range(s + 1, outputs)], per_group,
                               cov_groups, share, pair)
-    checks = (marginals, covariance)
+    checks: tuple[PropertyCheck, ...] = (marginals, covariance)
+    if inverse_factor is not None:
+        # Gaussian: L⁻¹ x is N(0, I) exactly, so each whitened coordinate's sum of squares is chi-square(runs)
+        white = x @ inverse_factor.T
+        checks = (*checks, _chi2_group("whitened variances", [f"whitened coordinate {i}" for i in range(outputs)],
+                                       np.sum(white * white, axis=0), runs, share))
     return SamplerAuditReport(design.name, all(c.passed for c in checks), a, runs, outputs, checks)

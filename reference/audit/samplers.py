@@ -205,6 +205,23 @@ def _chi2_group(
     return PropertyCheck(name, not failures, share, count, float(squares[worst]), failures, detail)
 
 
+def _critical(runs: int, level: float) -> tuple[float, float]:
+    from scipy import stats  # imported here: scipy.stats is slow to import
+
+    return float(stats.chi2.ppf(level / 2.0, runs)), float(stats.chi2.isf(level / 2.0, runs))
+
+
+def chi_square_scale_power(runs: int, tests: int, alpha: float, power: float = 0.99) -> float:
+    """The smallest relative scale error r detected with probability ``power`` by one of ``tests`` two-sided
+    chi-square(``runs``) variance tests at total level ``alpha`` (exact chi-square quantiles)."""
+    from scipy import stats
+
+    low, high = _critical(runs, alpha / tests)
+    up = math.sqrt(high / float(stats.chi2.ppf(1.0 - power, runs))) - 1.0
+    down = 1.0 - math.sqrt(low / float(stats.chi2.isf(1.0 - power, runs)))
+    return max(up, down)
+
+
 def audit_cascade_samples(samples: object, depth: object, sigma: object, alpha: object = 1e-6) -> SamplerAuditReport:
     """Audit ``samples`` (``runs × 2**depth``, one draw of the ``n`` leaves per row) against Cascade
     Sampling's distribution ``N(0, sigma**2 C_depth)``: leaf marginals, internal node variances (from subtree

@@ -157,8 +157,9 @@ def _needs(args: argparse.Namespace, mechanism: str, *names: str) -> None:
 def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
     from reference.audit import sample_design
     from reference.audit import samplers as audit_samplers
-    from reference.audit.cascade_stream import audit_cascade_stream, chi_square_scale_power
+    from reference.audit.cascade_stream import audit_cascade_stream
     from reference.audit.linear_noise import load_exact_matrix
+    from reference.audit.samplers import chi_square_scale_power
 
     alpha = float(Fraction(args.alpha))
     mechanism = args.mechanism
