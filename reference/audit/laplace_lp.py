@@ -101,7 +101,7 @@ def _solve(problem: _Problem, target: Sparse, fallback: Sparse) -> tuple[Fractio
             candidate = _exact_on_support(problem, support, target)
             if candidate is not None and sparse.l1(candidate) < sparse.l1(best):
                 best = candidate
-        lower, dual = _certified_dual(problem, target, solved.eqlin.marginals)
+        lower, dual = _certified_dual(problem, target, solved.eqlin.marginals, sparse.l1(best))
     upper = sparse.l1(best)
     return min(lower, upper), upper, best, dual
 
@@ -116,8 +116,10 @@ def _exact_on_support(problem: _Problem, support: list[int], target: Sparse) -> 
     return candidate if sparse.apply(problem.columns, candidate) == target else None
 
 
-def _certified_dual(problem: _Problem, target: Sparse, marginals: np.ndarray) -> tuple[Fraction, Sparse]:
-    """The best exactly feasible rounding of the float dual, and its value λ · target (a lower bound)."""
+def _certified_dual(problem: _Problem, target: Sparse, marginals: np.ndarray,
+                    upper: Fraction) -> tuple[Fraction, Sparse]:
+    """The best exactly feasible rounding of the float dual, and its value λ · target (a lower bound); the
+    roundings stop once one meets ``upper`` (a known primal value: nothing can exceed it)."""
     best_value = Fraction(0)
     best_dual: Sparse = {}
     for limit in DUAL_DENOMINATORS:
@@ -130,6 +132,8 @@ def _certified_dual(problem: _Problem, target: Sparse, marginals: np.ndarray) ->
         value = sum((rounded[i] * entry for i, entry in target.items() if i in rounded), Fraction(0))
         if value > best_value:
             best_value, best_dual = value, rounded
+        if best_value >= upper:
+            break
     return best_value, best_dual
 
 
@@ -153,11 +157,8 @@ def max_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],
     met by a certified lower bound: for tree mechanisms, whose eliminated solutions are already optimal, one LP.
     """
     problem = _problem(noise_matrix)
-    columns, reduced_targets = problem.columns, list(targets)
-    if sparse.difference_helps(columns, reduced_targets, problem.outputs):
-        # B u = y iff P B u = P y (P the invertible first-difference map): same solutions, sparser elimination
-        columns = [sparse.difference(column, problem.outputs) for column in columns]
-        reduced_targets = [sparse.difference(target, problem.outputs) for target in reduced_targets]
+    # B u = y iff P B u = P y (P the invertible first-difference map): same solutions, sparser elimination
+    columns, reduced_targets, _ = sparse.sparsest_form(problem.columns, targets, problem.outputs)
     reduction = sparse.eliminate(columns, reduced_targets, problem.outputs, integral=False, track=True)
     assert reduction.solutions is not None
     solutions = [solution if not remainder else fallback(k)

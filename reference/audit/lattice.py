@@ -138,10 +138,8 @@ def lattice_audit(noise_matrix: Matrix, workload: Matrix, neighbours: str = "add
     generators = _generators(inputs, relation)
     workload_columns = sparse.sparse_columns(workload)
     targets = [sparse.combine(workload_columns, v, scale) for v in generators]  # y = D · W v, rational in general
-    differenced = sparse.difference_helps(columns, targets, outputs)
-    if differenced:  # a unimodular row operation on both sides: membership is unchanged (module docstring)
-        columns = [sparse.difference(column, outputs) for column in columns]
-        targets = [sparse.difference(target, outputs) for target in targets]
+    # a unimodular row operation on both sides when it sparsifies: membership is unchanged (module docstring)
+    columns, targets, differenced = sparse.sparsest_form(columns, targets, outputs)
     reduction = sparse.eliminate(columns, targets, outputs, integral=True, track=True)
     rank: int | None = None  # not needed once a leak is found during the elimination
     failure = reduction.failure

@@ -87,21 +87,23 @@ def nonzeros(vectors: Sequence[Mapping[int, object]]) -> int:
 def difference(vector: Mapping[int, Fraction], outputs: int) -> Sparse:
     """P y with (P y)_0 = y_0 and (P y)_i = y_i − y_(i−1) (first differences: P is lower bidiagonal with unit
     diagonal, so unimodular)."""
-    out: Sparse = {}
-    for i in set(vector) | {i + 1 for i in vector if i + 1 < outputs}:
-        value = vector.get(i, 0) - vector.get(i - 1, 0)
-        if value:
-            out[i] = narrow(value)
-    return out
+    out: Sparse = dict(vector)
+    for i, value in vector.items():  # subtract y_(i−1) at i, i.e. y_i at i + 1
+        if i + 1 < outputs:
+            out[i + 1] = out.get(i + 1, 0) - value
+    return {i: value for i, value in out.items() if value}
 
 
-def difference_helps(columns: Sequence[Mapping[int, Fraction]], targets: Sequence[Mapping[int, Fraction]],
-                     outputs: int) -> bool:
-    """First differences make prefix workloads (and the tree noise that goes with them) sparse; use them when they
-    at least halve the non-zeros."""
-    before = nonzeros(columns) + nonzeros(targets)
-    after = nonzeros([difference(c, outputs) for c in columns]) + nonzeros([difference(t, outputs) for t in targets])
-    return 2 * after < before
+def sparsest_form(columns: Sequence[Mapping[int, Fraction]], targets: Sequence[Mapping[int, Fraction]],
+                  outputs: int) -> tuple[list[Sparse], list[Sparse], bool]:
+    """The columns and targets, first-differenced when that at least halves their non-zeros (prefix workloads and
+    the tree noise that goes with them), and whether they were: ``B u = y`` iff ``P B u = P y``, and ``P`` is
+    unimodular, so solutions and lattice membership are unchanged."""
+    differenced_columns = [difference(c, outputs) for c in columns]
+    differenced_targets = [difference(t, outputs) for t in targets]
+    if 2 * (nonzeros(differenced_columns) + nonzeros(differenced_targets)) < nonzeros(columns) + nonzeros(targets):
+        return differenced_columns, differenced_targets, True
+    return [dict(c) for c in columns], [dict(t) for t in targets], False
 
 
 @dataclass
