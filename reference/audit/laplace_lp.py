@@ -95,13 +95,16 @@ def _solve(problem: _Problem, target: Sparse, fallback: Sparse) -> tuple[Fractio
     best, lower = fallback, Fraction(0)
     dual: Sparse = {}
     if solved.status == 0:
+        # the dual first: when it already meets the known solution, that solution is optimal (no re-solve)
+        lower, dual = _certified_dual(problem, target, solved.eqlin.marginals, sparse.l1(best))
         primal = solved.x[:draws] - solved.x[draws:]
         support = [j for j in range(draws) if abs(primal[j]) > SUPPORT_THRESHOLD]
-        if support:
+        if support and lower < sparse.l1(best):
             candidate = _exact_on_support(problem, support, target)
             if candidate is not None and sparse.l1(candidate) < sparse.l1(best):
                 best = candidate
-        lower, dual = _certified_dual(problem, target, solved.eqlin.marginals, sparse.l1(best))
+            if lower < sparse.l1(best):  # the roundings may meet the smaller value now
+                lower, dual = _certified_dual(problem, target, solved.eqlin.marginals, sparse.l1(best))
     upper = sparse.l1(best)
     return min(lower, upper), upper, best, dual
 
