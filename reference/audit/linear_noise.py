@@ -42,6 +42,7 @@ import numpy as np
 from flint import fmpq, fmpq_mat
 
 from reference.audit import sparse
+from reference.audit.integer_shift import integer_kernel_basis, minimum_integer_shift
 from reference.audit.laplace_lp import max_integer_shift_norm, max_shift_norm
 from reference.audit.lattice import LatticeLeak, lattice_audit, neighbouring_differences
 from reference.cip.exact import matrix as cip_matrix
@@ -67,6 +68,8 @@ EXIT_STATUS: dict[Verdict, int] = {"holds": 0, "fails": 1, "inconclusive": 3}
 
 #: Largest number of rows, columns or draws accepted (the linear algebra is dense and exact).
 MAX_DIMENSION = 4_000
+#: Most neighbouring differences whose smallest integer shifts are enumerated (integer noise with a kernel).
+MAX_ENUMERATED_SHIFTS = 256
 
 
 # ------------------------------------------------------------------------------------------- validation
@@ -417,6 +420,17 @@ def _laplace_epsilon_bounds(
     return lower / scale, upper / scale
 
 
+def _smallest_integer_shifts(b_matrix: Matrix, shifts: Sequence[Mapping[int, int]]) -> int | None:
+    """max over the differences of the smallest integer ‖u‖₁ (exact enumeration over the integer kernel, on small
+    instances: :mod:`reference.audit.integer_shift`), or None when an instance is too large."""
+    if len(shifts) > MAX_ENUMERATED_SHIFTS:
+        return None
+    scale = math.lcm(*(entry.denominator for row in b_matrix for entry in row))
+    basis = integer_kernel_basis(sparse.sparse_columns(b_matrix, scale), len(b_matrix))
+    found = [minimum_integer_shift(basis, shift, len(b_matrix[0])) for shift in shifts]
+    return None if any(value is None for value in found) else max(value for value in found if value is not None)
+
+
 def _integer_noise_verdict(
     common: Mapping[str, object],
     b_matrix: Matrix,
@@ -459,12 +473,16 @@ def _integer_noise_verdict(
             if kind == "discrete-laplace":
                 targets = [sparse.combine(sparse.sparse_columns(w_matrix), v) for v in differences]
                 _, best = max_integer_shift_norm(b_matrix, targets, found.some_integer_shifts)
+                smallest = _smallest_integer_shifts(b_matrix, found.some_integer_shifts)
+                how = "upper bound"
+                if smallest is not None:
+                    best, how = Fraction(smallest), "upper bound; the largest smallest integer shift, exact"
                 bound = users * best / scale
                 return LinearNoiseVerdict(
                     **fields,  # type: ignore[arg-type]
                     private=True, epsilon=bound, epsilon_exact=False, rho=None,
                     explanation=f"private: every shift is B u with an integer u (B has a kernel, u not unique); "
-                    f"discrete Laplace epsilon <= max ||u||_1/b = {fraction_text(bound)} (upper bound)",
+                    f"discrete Laplace epsilon <= max ||u||_1/b = {fraction_text(bound)} ({how})",
                 )
             l2_bound = max((sum(value * value for value in u.values()) for u in found.some_integer_shifts),
                            default=0)

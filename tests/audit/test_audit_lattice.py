@@ -210,3 +210,18 @@ def test_integer_noise_with_a_kernel_gets_upper_bounds_from_integer_shifts() -> 
     # the elimination's integer shifts (e.g. (0, 1, -1) for input 1, norm² 2) bound rho from above; the smallest
     # integer shift has norm² 1, so the bound is not tight, and is flagged as a bound
     assert gaussian.rho_is_bound and Fraction(1, 2) <= gaussian.rho <= 1
+
+
+def test_the_smallest_integer_shift_by_enumeration_over_the_integer_kernel() -> None:
+    from reference.audit.integer_shift import integer_kernel_basis, minimum_integer_shift
+
+    # B = (2 3): the integer kernel is spanned by (3, -2) (saturated); 2a + 3b = 1 has the solution (-1, 1) of
+    # norm 2, and no integer solution is shorter (|a| + |b| = 1 gives 2a + 3b in {±2, ±3})
+    basis = integer_kernel_basis([{0: 2}, {0: 3}], 1)
+    assert [abs(v) for v in basis[0]] == [3, 2]
+    assert minimum_integer_shift(basis, {0: 5, 1: -3}, 2) == 2  # from a long start, (5, -3) = (-1, 1) + 2·(3, -2)
+    # B = (2 0; 0 2) ⊕ a kernel: (2 2) has kernel (1, -1); the lattice test's witness aside, the shift (1, 0) of
+    # y = 2 is the shortest (norm 1), found from the start (3, -2)
+    assert minimum_integer_shift(integer_kernel_basis([{0: 2}, {0: 2}], 1), {0: 3, 1: -2}, 2) == 1
+    # a box that would need too many points is refused, not guessed
+    assert minimum_integer_shift([[1] * 3, [1, -1, 0], [0, 1, -1]], {0: 500}, 3, max_points=10) is None
