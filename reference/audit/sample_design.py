@@ -71,11 +71,11 @@ class Design:
                 + moment[first][second] ** 2)
 
 
-def _to_flint(matrix: Matrix) -> fmpq_mat:
+def to_flint(matrix: Matrix) -> fmpq_mat:
     return fmpq_mat(len(matrix), len(matrix[0]), [fmpq(e.numerator, e.denominator) for row in matrix for e in row])
 
 
-def _from_flint(matrix: fmpq_mat) -> Matrix:
+def from_flint(matrix: fmpq_mat) -> Matrix:
     return tuple(tuple(Fraction(int(matrix[i, j].p), int(matrix[i, j].q)) for j in range(matrix.ncols()))
                  for i in range(matrix.nrows()))
 
@@ -98,14 +98,14 @@ def linear_design(noise_matrix: Matrix, noise: str, scale: object,
     base = value * value if noise == "gaussian" else 2 * value * value
     variances = [base * factor for factor in factors]
     excess = [Fraction(0) if noise == "gaussian" else 3 * v * v for v in variances]  # μ4 − 3v²
-    b = _to_flint(noise_matrix)
-    squared = _to_flint(tuple(tuple(entry * entry for entry in row) for row in noise_matrix))
-    weighted = _to_flint(tuple(tuple(entry * v for entry, v in zip(row, variances)) for row in noise_matrix))
+    b = to_flint(noise_matrix)
+    squared = to_flint(tuple(tuple(entry * entry for entry in row) for row in noise_matrix))
+    weighted = to_flint(tuple(tuple(entry * v for entry, v in zip(row, variances)) for row in noise_matrix))
     moment = weighted * b.transpose()
-    kurtosis = _to_flint(tuple(tuple(entry * k for entry, k in zip(row, excess))
+    kurtosis = to_flint(tuple(tuple(entry * k for entry, k in zip(row, excess))
                                for row in (tuple(e * e for e in r) for r in noise_matrix))) * squared.transpose()
     label = name or f"linear design ({outputs} outputs, {draws} draws, {noise} scale {value})"
-    return Design(label, _from_flint(moment), _from_flint(kurtosis), noise)
+    return Design(label, from_flint(moment), from_flint(kurtosis), noise)
 
 
 def kary_noise_matrix(arity: int, horizon: int, algorithm: int) -> Matrix:

@@ -128,7 +128,9 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         result["delta_at_epsilon"] = verdict.delta(args.epsilon).as_json()
     if args.oracle is not None:
         oracle = audit_linear.load_exact_matrix(args.oracle, "oracle_covariance")
-        differences = audit_linear.compare_covariance(noise_matrix, args.scale, args.noise, oracle)
+        from reference.audit.covariance import compare_covariance
+
+        differences = compare_covariance(noise_matrix, args.scale, args.noise, oracle)
         result["covariance_matches_oracle"] = not differences
         result["first_differences"] = [
             {"row": d.row, "column": d.column, "actual": fraction_text(d.actual), "expected": fraction_text(d.expected)}

@@ -24,12 +24,9 @@ import numpy as np
 
 from reference.audit.calibration import CalibrationVerdict, audit_gaussian
 from reference.audit.cascade_stream import audit_cascade_stream
-from reference.audit.linear_noise import (
-    LinearNoiseVerdict,
-    audit_linear_noise,
-    kary_prefix_workload,
-    probe_noise_matrix,
-)
+from reference.audit.covariance import kary_prefix_workload
+from reference.audit.linear_noise import LinearNoiseVerdict, audit_linear_noise
+from reference.audit.probe import probe_noise_matrix
 from reference.audit.sample_design import Design, audit_design_samples, kary_design
 from reference.audit.samplers import MAX_AUDIT_DEPTH, SamplerAuditReport, audit_cascade_samples, audit_kary_noise
 from reference.core.validate import fraction_text, positive_fraction, to_fraction
@@ -100,7 +97,7 @@ def assert_prefix_counter(
     """Assert that a continual counter releasing ``prefix counts + release_noise(z)`` is private at the claim.
 
     ``release_noise`` maps the ``draws`` noise values (exact rationals; for an integer noise kind, integers) to the
-    ``horizon`` outputs' noise; it is probed exactly (:func:`reference.audit.linear_noise.probe_noise_matrix`).
+    ``horizon`` outputs' noise; it is probed exactly (:func:`reference.audit.probe.probe_noise_matrix`).
     Neighbouring streams differ in one bit (``add_remove`` on the bits).
     """
     matrix = probe_noise_matrix(release_noise, draws)
