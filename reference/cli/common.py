@@ -16,8 +16,11 @@ from collections.abc import Callable
 from typing import Any, NoReturn, TypeAlias
 
 from reference.core.json_form import jsonable
+from reference.core.validate import parse_integer_text, parse_rational_text
 
 EXIT_BAD_INPUT = 2
+#: A defect of this program (an exception no input should cause); the fuzz harness counts these.
+EXIT_DEFECT = 70
 
 #: A command's handler: parsed arguments in, a JSON-able result out (``exit_status`` in it sets the exit code).
 Handler: TypeAlias = Callable[[argparse.Namespace], dict[str, Any]]
@@ -77,14 +80,49 @@ def add_subtraction(parser: Parser, *, default: bool, what: str = "Algorithm 2 (
 
 
 def nonnegative_int(text: str) -> int:
-    """An argparse type: a non-negative integer."""
+    """An argparse type: a non-negative integer in ASCII digits (no ``٣``, ``１２`` or ``1_000``)."""
     try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+        value = parse_integer_text(text, "the value")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer: {exc}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
     return value
+
+
+def signed_int(text: str) -> int:
+    """An argparse type: an integer in ASCII digits with an optional sign."""
+    try:
+        return parse_integer_text(text, "the value")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"expected an integer: {exc}") from None
+
+
+def rational(text: str) -> str:
+    """An argparse type: an exact rational (ASCII decimal, ``p/q``, scientific notation), checked here and
+    passed on as the text the library reads with the same rules."""
+    try:
+        parse_rational_text(text, "the value")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text.strip()
+
+
+#: Options whose value is an exact rational, in every command that has them.
+RATIONAL_OPTIONS = frozenset({
+    "epsilon", "delta", "rho", "sigma", "sigma_squared", "scale", "l1", "l2", "l2_squared", "sensitivity",
+    "sensitivity_squared", "alpha", "total",
+})
+
+
+def apply_input_types(parser: argparse.ArgumentParser) -> None:
+    """Give every rational option of every command the one number reader (so no command can forget it)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                apply_input_types(sub)
+        elif action.dest in RATIONAL_OPTIONS and action.type is None:
+            action.type = rational
 
 
 def vectors_option(text: str | None) -> list[list[str]] | None:
@@ -114,6 +152,34 @@ def read_stream(path: str) -> Any:
         raise CommandError(f"--input: {path!r} must hold 0/1 values separated by whitespace or commas") from None
 
 
+
+
+def check_output_options(args: argparse.Namespace) -> None:
+    """Refuse an unusable ``--out`` before any work: a report folder, or a file whose folder exists."""
+    import os
+
+    out = getattr(args, "out", None)
+    if out is None:
+        return
+    if not out.strip():
+        raise CommandError("--out must be a path, got an empty string")
+    folder_wanted = args.command == "report"
+    if folder_wanted:
+        if os.path.exists(out) and not os.path.isdir(out):
+            raise CommandError(f"--out must be a folder for the report, and {out!r} is a file")
+        try:
+            os.makedirs(out, exist_ok=True)
+        except OSError as exc:
+            raise CommandError(f"--out: cannot create the folder {out!r}: {exc.strerror or exc}") from None
+        parent = out
+    else:
+        if os.path.isdir(out):
+            raise CommandError(f"--out must be a file path, and {out!r} is a folder")
+        parent = os.path.dirname(os.path.abspath(out))
+        if not os.path.isdir(parent):
+            raise CommandError(f"--out: the folder {parent!r} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise CommandError(f"--out: the folder {parent!r} is not writable")
 
 
 def emit(result: dict[str, Any], as_json: bool) -> None:

@@ -15,6 +15,7 @@ from reference.cli.common import (
     group,
     nonnegative_int,
     read_stream,
+    signed_int,
 )
 
 #: The default of ``--subtraction`` for the commands that evaluate a mechanism (``mse``, ``run``): Algorithm 2,
@@ -151,7 +152,7 @@ def register(commands: Subcommands) -> None:
     kary = group(commands, "kary", "k-ary tree mechanisms for continual counting")
     kary_digits = add_command(kary, "digits", _cmd_kary_digits, "k-ary digits of a value (least significant first)")
     kary_digits.add_argument("--arity", type=nonnegative_int, required=True)
-    kary_digits.add_argument("--value", type=int, required=True)
+    kary_digits.add_argument("--value", type=signed_int, required=True)
     kary_digits.add_argument("--width", type=nonnegative_int, required=True)
     kary_digits.add_argument("--offset", action="store_true", help="offset digits (Definition 3.8 / C.1)")
     kary_mse = add_command(kary, "mse", _cmd_kary_mse, "exact ε²·MSE over t = 1..T")

@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from flint import arb, ctx, fmpq
 
-from reference.core.validate import check_positive_int, fraction_text, to_fraction
+from reference.core.validate import check_positive_int, floor_log10, fraction_text, to_fraction
 
 #: Significant digits a decimal rendering must carry at least (a real in JSON output carries >= 15).
 MIN_DECIMAL_DIGITS = 15
@@ -65,27 +65,6 @@ def _check_not_huge(mantissa: int, exponent: int) -> None:
         raise ArithmeticError(f"an Arb value exceeds 2**{EXPONENT_LIMIT}: too large for an exact enclosure")
 
 
-def _floor_log10(magnitude: Fraction) -> int:
-    """floor(log10(magnitude)) for a positive rational, exactly.
-
-    A bit-length estimate (off by at most a few units; the float only chooses where to start) is corrected
-    with exact integer comparisons, so values such as 1e-200000 (δ(ε) at huge σ/Δ) are handled without
-    converting huge integers to strings.
-    """
-    bits = magnitude.numerator.bit_length() - magnitude.denominator.bit_length()
-    exponent = int(bits * 0.30102999566398120)
-
-    def at_least_power(e: int) -> bool:  # magnitude >= 10**e, in integers
-        p, q = magnitude.numerator, magnitude.denominator
-        return bool(p >= q * 10**e) if e >= 0 else bool(p * 10 ** (-e) >= q)
-
-    while not at_least_power(exponent):
-        exponent -= 1
-    while at_least_power(exponent + 1):
-        exponent += 1
-    return exponent
-
-
 def format_significant(value: Fraction, digits: int) -> str:
     """``value`` rounded (half to even) to ``digits`` significant digits, as a decimal string.
 
@@ -98,7 +77,7 @@ def format_significant(value: Fraction, digits: int) -> str:
         return "0." + "0" * (digits - 1)
     sign = "-" if value < 0 else ""
     magnitude = abs(value)
-    exponent = _floor_log10(magnitude)
+    exponent = floor_log10(magnitude)
     scaled = round(magnitude * Fraction(10) ** (digits - 1 - exponent))  # round() on Fraction: half to even
     if scaled == 10**digits:  # rounding carried into a new digit (9.99.. -> 10.0..)
         scaled //= 10

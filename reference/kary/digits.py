@@ -61,6 +61,21 @@ def check_arity(
     return value
 
 
+#: Most digits (a width or a tree height) accepted: arity**width is built exactly, and 4096 digits of any arity
+#: >= 2 hold horizons past 10**1233, far beyond any stream.
+MAX_WIDTH = 4096
+
+
+def check_width(value: object, name: str = "width") -> int:
+    """A digit count (``width``, ``height``): an integer in [1, MAX_WIDTH], checked before any arity**width."""
+    result = check_positive_int(value, name)
+    if result > MAX_WIDTH:
+        raise ValueError(
+            f"{name} must be an integer in [1, {MAX_WIDTH}] (arity**{name} is built exactly), got {result}"
+        )
+    return result
+
+
 def _check_int(value: object, name: str) -> int:
     """An integer (not bool), possibly negative."""
     if isinstance(value, bool) or not isinstance(value, int):
@@ -82,7 +97,7 @@ def offset_capacity(arity: object, width: object) -> int:
     Odd arity: (k^w − 1)/2 (Definition 3.8); even arity: k(k^w − 1)/(2(k − 1)) (Definition C.1).
     """
     k = check_arity(arity)
-    w = check_positive_int(width, "width")
+    w = check_width(width, "width")
     return int((k - 1 - (k - 1) // 2) * ((k**w - 1) // (k - 1)))
 
 
@@ -97,7 +112,7 @@ def digits(value: object, arity: object, width: object) -> tuple[int, ...]:
     ``value`` must satisfy 0 <= value <= arity**width − 1 (ValueError naming ``value`` otherwise).
     """
     k = check_arity(arity)
-    w = check_positive_int(width, "width")
+    w = check_width(width, "width")
     number = _check_int(value, "value")
     if not 0 <= number < k**w:
         raise ValueError(f"value must be in [0, {k}**{w} − 1] to fit in {w} base-{k} digits, got {number}")
@@ -130,7 +145,7 @@ def offset_digits(value: object, arity: object, width: object) -> tuple[int, ...
     Even arity is refused (ValueError naming ``arity``): use :func:`even_offset_digits`.
     """
     k = check_arity(arity, parity="odd", needed_by=ODD_OFFSET, otherwise=USE_EVEN)
-    w = check_positive_int(width, "width")
+    w = check_width(width, "width")
     number = _check_int(value, "value")
     bound = (k**w - 1) // 2
     if not -bound <= number <= bound:
@@ -147,7 +162,7 @@ def even_offset_digits(value: object, arity: object, width: object) -> tuple[int
     states the bound with h where it means w.) Odd arity is refused: use :func:`offset_digits`.
     """
     k = check_arity(arity, parity="even", needed_by=EVEN_OFFSET, otherwise=USE_ODD)
-    w = check_positive_int(width, "width")
+    w = check_width(width, "width")
     number = _check_int(value, "value")
     low, high = _offset_floor(k, w), offset_capacity(k, w)
     if not low <= number <= high:
@@ -178,7 +193,7 @@ def height_for_horizon(arity: object, horizon: object, *, offset: bool) -> int:
 def _representation(time: object, arity: object, height: object) -> tuple[int, tuple[int, ...]]:
     """(validated arity, offset digits of ``time``) for :func:`representation`."""
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     t = check_positive_int(time, "time")
     capacity = offset_capacity(k, h)
     if t > capacity:

@@ -36,7 +36,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from reference.core.validate import check_positive_int
-from reference.kary.digits import check_arity, digit_offset, height_for_horizon, offset_capacity
+from reference.kary.digits import check_arity, check_width, digit_offset, height_for_horizon, offset_capacity
 
 #: What needs odd arity here (the text of the error).
 LEMMA_4_7 = "Lemma 4.7 (stated for odd arity >= 3)"
@@ -154,21 +154,21 @@ def algorithm_2_mse_dp(arity: object, horizon: object) -> Fraction:
 def lemma_4_7_closed_form(arity: object, height: object) -> Fraction:
     """Lemma 4.7 as printed, times ε²: k (1 − 1/k²) h³ / (2 (1 − 1/k^h)), stated for T = (k^h − 1)/2."""
     k = check_arity(arity, parity="odd", needed_by=LEMMA_4_7)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     return Fraction(k) * (1 - Fraction(1, k * k)) * h**3 / (2 * (1 - Fraction(1, k**h)))
 
 
 def lemma_4_7_horizon(arity: object, height: object) -> int:
     """The horizon T = (k^h − 1)/2 at which Lemma 4.7 is stated (odd arity)."""
     k = check_arity(arity, parity="odd", needed_by=LEMMA_4_7)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     return int((k**h - 1) // 2)
 
 
 def appendix_c_horizon(arity: object, height: object) -> int:
     """The horizon T = k(k^h − 1)/(2(k − 1)) of Claim 1 (even arity): the capacity of Definition C.1."""
     k = check_arity(arity, parity="even", needed_by="Appendix C")
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     return offset_capacity(k, h)
 
 
@@ -178,7 +178,7 @@ def appendix_c_recursion(arity: object, height: object) -> Fraction:
     c_h is meant to be the total number of noise values over all t in 1..k(k^h − 1)/(2(k − 1)).
     """
     k = check_arity(arity, parity="even", needed_by="Appendix C")
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     total = Fraction(0)
     for level in range(1, h + 1):
         total += (Fraction(k + 2, 4) + Fraction(k * (level - 1), 4)) * Fraction(k, 2) * k ** (level - 1)
@@ -188,5 +188,5 @@ def appendix_c_recursion(arity: object, height: object) -> Fraction:
 def claim_1_leading_term(arity: object, height: object) -> Fraction:
     """Claim 1's main term, times ε²: k h³ / (2 (1 − 1/k^h)) (the claim adds o(h²))."""
     k = check_arity(arity, parity="even", needed_by="Appendix C")
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     return Fraction(k * h**3) / (2 * (1 - Fraction(1, k**h)))

@@ -52,6 +52,7 @@ from reference.core.validate import check_positive_int, positive_fraction
 from reference.kary.digits import (
     algorithm_2_noise_indices,
     check_arity,
+    check_width,
     digits,
     height_for_horizon,
     offset_capacity,
@@ -84,7 +85,7 @@ def capacity(arity: object, height: object, *, subtraction: bool) -> int:
     With subtraction: (k^h − 1)/2 for odd arity (Definition 3.8), k(k^h − 1)/(2(k − 1)) for even (C.1).
     """
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     if _check_bool(subtraction, "subtraction"):
         return offset_capacity(k, h)
     return int(k**h - 1)
@@ -129,7 +130,7 @@ def algorithm_1_vertices(time: object, arity: object, height: object) -> tuple[V
     — the vertex (ℓ, p / k^(ℓ−1)) — and p ← p + k^(ℓ−1).
     """
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     t = _check_time(time, k, h, subtraction=False)
     rep = digits(t, k, h)
     vertices: list[Vertex] = []
@@ -153,7 +154,7 @@ def algorithm_3_signed_vertices(time: object, arity: object, height: object) -> 
     ``time`` must lie in [1, offset_capacity(arity, height)].
     """
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     t = _check_time(time, k, h, subtraction=True)
     rep = representation(t, k, h)
     signed: list[SignedVertex] = []
@@ -181,7 +182,7 @@ def vertex_of_noise_index(index: object, arity: object, height: object) -> Signe
     subtracted vertex: (−1, ℓ, p/w). ``index`` must lie in [1, offset_capacity(arity, height)].
     """
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     p = _check_time(index, k, h, subtraction=True, name="index")
     rep = representation(p, k, h)
     level = next(position for position, digit in enumerate(rep, 1) if digit != 0)
@@ -208,7 +209,7 @@ def used_vertices(arity: object, height: object, *, subtraction: bool, horizon: 
     ``horizon`` defaults to :func:`capacity`; at most :data:`MAX_MATRIX_HORIZON`.
     """
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
     return tuple(sorted({(level, index) for row in _signed_rows(k, h, steps, sub) for _, level, index in row}))
@@ -225,7 +226,7 @@ def strategy_matrix(
     capacity (Proposition 4.1). Use :func:`padded_width` for the number of leaves the used vertices reach.
     """
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
     rows = []
@@ -238,7 +239,7 @@ def strategy_matrix(
 def padded_width(arity: object, height: object, *, subtraction: bool, horizon: object = None) -> int:
     """The last leaf any used vertex covers: the input length Algorithm 3 (or 1) needs, padding included."""
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
     return max(vertex_interval(vertex, k)[1] for vertex in used_vertices(k, h, subtraction=sub, horizon=steps))
@@ -249,7 +250,7 @@ def reconstruction_matrix(
 ) -> list[list[int]]:
     """L: one row per output t = 1..T, columns the used vertices; entry +1 (added), −1 (subtracted) or 0."""
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
     columns = {vertex: column for column, vertex in enumerate(used_vertices(k, h, subtraction=sub, horizon=steps))}
@@ -272,7 +273,7 @@ def _int_matmul(left: list[list[int]], right: list[list[int]]) -> list[list[int]
 def check_factorization(arity: object, height: object, *, subtraction: bool, horizon: object = None) -> bool:
     """Whether L·R equals A (the T×T lower-triangular all-ones matrix) exactly, integer arithmetic."""
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
     product = _int_matmul(
@@ -306,7 +307,7 @@ def sensitivities(arity: object, height: object, *, subtraction: bool, horizon: 
     positive because h is minimal. Not every vertex is used (k = 3, h = 2 with subtraction never uses leaf 2).
     """
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
     matrix = strategy_matrix(k, h, subtraction=sub, horizon=steps)
@@ -321,7 +322,7 @@ def output_covariance(
 ) -> Matrix:
     """2b²·L·Lᵀ: the exact covariance of the outputs' noise with i.i.d. Laplace(``scale``) vertex noise."""
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     b = positive_fraction(scale, "scale")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
@@ -334,7 +335,7 @@ def output_covariance(
 def check_algorithm_2_covariance(arity: object, height: object, *, horizon: object = None) -> bool:
     """Whether L·Lᵀ (Algorithm 3, signed) equals the count of shared noise indices of Algorithm 2 (unsigned)."""
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     steps = _check_horizon(horizon, k, h, subtraction=True)
     left = reconstruction_matrix(k, h, subtraction=True, horizon=steps)
     gram = _int_matmul(left, [list(column) for column in zip(*left)])
@@ -355,7 +356,7 @@ def per_step_variances(
 ) -> tuple[Fraction, ...]:
     """Var of output t = 1..T: 2b²·‖rep(t, h)‖₁ (standard digits, or offset digits with ``subtraction``)."""
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     b = positive_fraction(scale, "scale")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
@@ -443,7 +444,7 @@ def algorithm_1_mse_dp(arity: object, horizon: object) -> Fraction:
 def lemma_3_5_closed_form(arity: object, height: object) -> Fraction:
     """Lemma 3.5 as printed, times ε²: (k − 1) h³ / (1 − 1/k^h), stated for T = k^h − 1."""
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     return Fraction((k - 1) * h**3) / (1 - Fraction(1, k**h))
 
 

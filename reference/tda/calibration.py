@@ -117,7 +117,8 @@ def inftda_total_rho(attributes: object, rho: object, contributions: object = 1)
     """ρ of the whole mechanism: the d per-level ρ's composed (Bun–Steinke 2016, Lemma 2.3), exact (= ρ)."""
     depth = check_positive_int(attributes, "attributes")
     per_level = inftda_rho_per_level(depth, rho, contributions)
-    return compose_rho(*([per_level] * depth))
+    # d equal budgets compose to their sum: d · ρ_level (one product, not a list of d terms: d may be huge)
+    return compose_rho(per_level) * depth
 
 
 def inftda_epsilon(attributes: object, rho: object, delta: object, method: ConversionMethod = "tight") -> CertifiedReal:
