@@ -87,7 +87,11 @@ def audit_gaussian(sigma: object, sensitivity_squared: object, epsilon: object, 
         delta_at_epsilon=verdict.delta_at_sigma,
         epsilon_at_delta=verdict.epsilon_at_sigma,
         noise_ratio=verdict.sigma_ratio,
-        details={"sigma": fraction_text(verdict.sigma), "sigma_exact": verdict.exact.decimal()},
+        details={
+            "sigma": fraction_text(verdict.sigma),
+            "sigma_exact": None if verdict.exact is None else verdict.exact.decimal(),
+            "notes": list(verdict.notes),
+        },
     )
 
 

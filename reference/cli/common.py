@@ -12,7 +12,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, NoReturn, TypeAlias
 
 from reference.core.json_form import jsonable
@@ -154,6 +155,44 @@ def read_stream(path: str) -> Any:
 
 
 
+@contextmanager
+def reading(option: str, path: str) -> Iterator[None]:
+    """Read an input file for ``option``: every OS, encoding, format and shape error becomes one line naming
+    the option and the file (the one loader policy of every command)."""
+    if not path.strip():
+        raise CommandError(f"{option} must name a file, got an empty string")
+    try:
+        yield
+    except CommandError:
+        raise
+    except OSError as exc:
+        raise CommandError(f"{option}: cannot read {path!r}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise CommandError(f"{option}: {path!r} is not UTF-8 text") from None
+    except RecursionError:
+        raise CommandError(f"{option}: {path!r} is nested too deeply") from None
+    except (ValueError, TypeError, EOFError, KeyError, IndexError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise CommandError(f"{option}: {path!r}: {first}") from None
+
+
+def add_time_limit(parser: Parser, default: int = 20) -> None:
+    """``--max-seconds``: refuse work estimated to take longer (the estimate is printed with the refusal)."""
+    parser.add_argument(
+        "--max-seconds", type=nonnegative_int, default=default,
+        help=f"refuse work estimated to take longer than this on two cores (default {default})",
+    )
+
+
+def refuse_if_costly(what: str, estimate: float, limit: float, unit: str, flag: str) -> None:
+    """Cost before work: refuse when the estimate exceeds the limit, saying both and the flag that raises it."""
+    if estimate > limit:
+        raise CommandError(
+            f"{what} is estimated at {estimate:.3g} {unit}, over the limit of {limit:g} {unit}; "
+            f"raise it with {flag} if you mean it"
+        )
+
+
 def check_output_options(args: argparse.Namespace) -> None:
     """Refuse an unusable ``--out`` before any work: a report folder, or a file whose folder exists."""
     import os
@@ -190,8 +229,10 @@ def emit(result: dict[str, Any], as_json: bool) -> None:
         sys.stdout.write("\n")
         return
     for key, value in payload.items():
-        if isinstance(value, dict) and "decimal" in value:
+        if isinstance(value, dict) and "decimal" in value and value["decimal"] is not None:
             value = f"{value['decimal']} (certified interval: use --json)"
+        elif isinstance(value, dict) and "bounds" in value:
+            value = f"in {value['bounds']} (certified bounds; the enclosure is too wide for 20 digits)"
         elif isinstance(value, dict):
             compact = json.dumps(value, ensure_ascii=False)
             value = compact if len(compact) <= 400 else "{...} (use --json)"

@@ -15,6 +15,7 @@ from reference.cli.common import (
     group,
     nonnegative_int,
     read_stream,
+    reading,
     signed_int,
 )
 
@@ -71,7 +72,8 @@ def _cmd_kary_run(args: argparse.Namespace) -> dict[str, Any]:
 
     from reference.kary.counters import algorithm_1, algorithm_2_batch
 
-    stream = read_stream(args.input)
+    with reading("--input", args.input):
+        stream = read_stream(args.input)
     generator = np.random.default_rng(args.seed)
     if not args.subtraction:
         outputs = algorithm_1(stream, args.arity, args.epsilon, generator)

@@ -22,6 +22,7 @@ from reference.cli.common import (
     check_output_options,
     emit,
 )
+from reference.core.certified import UndecidedComparisonError
 
 GROUPS = (report, calibrate, audit, kary, inftda, cascade)
 
@@ -50,7 +51,13 @@ def _option_of(args: argparse.Namespace, filename: object) -> str:
     return "a file"
 
 
+#: Longest error message printed (a message quoting a huge number is cut, not spread over the terminal).
+MAX_MESSAGE = 400
+
+
 def _fail(message: str, status: int = EXIT_BAD_INPUT) -> int:
+    if len(message) > MAX_MESSAGE:
+        message = message[: MAX_MESSAGE - 3] + "..."
     print(f"reference: error: {message}", file=sys.stderr)
     return status
 
@@ -63,6 +70,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_output_options(args)
         result = args.handler(args)
         emit(result, args.json)
+    except UndecidedComparisonError as exc:  # extreme parameters: say so, never a traceback
+        first = str(exc).splitlines()[0] if str(exc) else "a certified comparison"
+        return _fail(f"not certified at the working precision (the parameters are too extreme for it): {first}")
     except (ValueError, TypeError, CommandError, OverflowError) as exc:
         return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     except BrokenPipeError:  # the reader went away (``| head``): nothing more to say

@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
 
 from flint import arb
 
@@ -49,6 +50,8 @@ from reference.core.certified import (
 )
 from reference.core.certified import ball as _ball
 from reference.core.validate import check_depth, fraction_text, open_unit_fraction, positive_fraction
+
+_T = TypeVar("_T")
 
 DEFAULT_TOLERANCE = Fraction(1, 10**12)
 #: Relative tolerance of the ε enclosures and of the verdict's σ ratio: narrow enough that their 20-digit
@@ -77,14 +80,23 @@ def _delta_ball(epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fractio
 
 
 def _enclose_delta(epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fraction) -> CertifiedReal:
-    """δ(ε) to TARGET_ACCURACY_BITS relative bits (precision doubled until reached)."""
+    """δ(ε) to TARGET_ACCURACY_BITS relative bits (precision doubled until reached).
+
+    Where that accuracy is out of reach (δ(ε) below about 2**-(2**20), as at σ/Δ = 10**10), the enclosure at
+    the highest precision is returned: still certified, only wider (typically [0, 2**-(2**20)], a bound).
+    """
     precision = START_PRECISION + TARGET_ACCURACY_BITS
+    last = None
     while precision <= MAX_PRECISION:
         with working_precision(precision):
             ball = _delta_ball(epsilon, sigma, sensitivity_squared)
         if ball.is_finite() and ball.rel_accuracy_bits() >= TARGET_ACCURACY_BITS:
             return _clip_to_unit(CertifiedReal.from_arb(ball))
+        if ball.is_finite():
+            last = ball
         precision *= 2
+    if last is not None:
+        return _clip_to_unit(CertifiedReal.from_arb(last))
     raise UndecidedComparisonError(
         f"could not enclose delta(epsilon) to {TARGET_ACCURACY_BITS} bits with {MAX_PRECISION} bits of precision"
     )
@@ -375,18 +387,25 @@ class GaussianVerdict:
     delta: Fraction
     sensitivity_squared: Fraction
     holds: bool
-    delta_at_sigma: CertifiedReal
-    epsilon_at_sigma: CertifiedReal
-    exact: ExactSigma
-    sigma_ratio: CertifiedReal
+    # The verdict is decided first; these describe it and may be out of reach at extreme parameters (None, with
+    # the reason in ``notes``): δ(ε) below 2**-(2**20) at σ = 1e10, an ε of 10**12 at σ = 3e-7.
+    delta_at_sigma: CertifiedReal | None
+    epsilon_at_sigma: CertifiedReal | None
+    exact: ExactSigma | None
+    sigma_ratio: CertifiedReal | None
+    notes: tuple[str, ...] = ()
 
     def summary(self) -> str:
         """One line for a terminal."""
         verdict = "holds" if self.holds else "FAILS"
+
+        def show(value: CertifiedReal | None) -> str:
+            return "not computed (see notes)" if value is None else value.decimal(15)
+
         return (
             f"({self.epsilon}, {self.delta})-DP {verdict} at sigma={format_significant(self.sigma, 15)}: "
-            f"delta(epsilon)={self.delta_at_sigma.decimal(15)}, smallest epsilon for delta="
-            f"{self.epsilon_at_sigma.decimal(15)}, sigma/sigma_exact={self.sigma_ratio.decimal(15)}"
+            f"delta(epsilon)={show(self.delta_at_sigma)}, smallest epsilon for delta="
+            f"{show(self.epsilon_at_sigma)}, sigma/sigma_exact={show(self.sigma_ratio)}"
         )
 
     def as_json(self) -> dict[str, object]:
@@ -397,10 +416,11 @@ class GaussianVerdict:
             "epsilon": fraction_text(self.epsilon),
             "delta": fraction_text(self.delta),
             "sensitivity_squared": fraction_text(self.sensitivity_squared),
-            "delta_at_sigma": self.delta_at_sigma.as_json(),
-            "epsilon_at_sigma": self.epsilon_at_sigma.as_json(),
-            "sigma_exact": self.exact.as_json(),
-            "sigma_ratio": self.sigma_ratio.as_json(),
+            "delta_at_sigma": None if self.delta_at_sigma is None else self.delta_at_sigma.as_json(),
+            "epsilon_at_sigma": None if self.epsilon_at_sigma is None else self.epsilon_at_sigma.as_json(),
+            "sigma_exact": None if self.exact is None else self.exact.as_json(),
+            "sigma_ratio": None if self.sigma_ratio is None else self.sigma_ratio.as_json(),
+            "notes": list(self.notes),
         }
 
 
@@ -415,10 +435,19 @@ def check_gaussian(sigma: object, epsilon: object, delta: object, sensitivity_sq
     target = open_unit_fraction(delta, "delta")
     d2 = _validate_common(sensitivity_squared)
     holds, _ = _delta_satisfied(eps, sig, d2, target)
-    enclosure = _enclose_delta(eps, sig, d2)
-    exact = sigma_exact(eps, target, d2, tolerance=FINE_TOLERANCE)
+    notes: list[str] = []
+
+    def described(what: str, compute: Callable[[], _T]) -> _T | None:
+        try:
+            return compute()
+        except (UndecidedComparisonError, ArithmeticError) as reason:
+            notes.append(f"{what} not computed: {str(reason).splitlines()[0]}")
+            return None
+
+    enclosure = described("delta(epsilon)", lambda: _enclose_delta(eps, sig, d2))
+    exact = described("the exact sigma", lambda: sigma_exact(eps, target, d2, tolerance=FINE_TOLERANCE))
     # the optimum lies in (sigma_below, sigma], so σ/σ_opt lies in [σ/sigma, σ/sigma_below)
-    ratio = CertifiedReal(sig / exact.sigma, sig / exact.sigma_below)
+    ratio = None if exact is None else CertifiedReal(sig / exact.sigma, sig / exact.sigma_below)
     return GaussianVerdict(
         sigma=sig,
         epsilon=eps,
@@ -426,9 +455,10 @@ def check_gaussian(sigma: object, epsilon: object, delta: object, sensitivity_sq
         sensitivity_squared=d2,
         holds=holds,
         delta_at_sigma=enclosure,
-        epsilon_at_sigma=gaussian_epsilon(target, sig, d2),
+        epsilon_at_sigma=described("the smallest epsilon", lambda: gaussian_epsilon(target, sig, d2)),
         exact=exact,
         sigma_ratio=ratio,
+        notes=tuple(notes),
     )
 
 

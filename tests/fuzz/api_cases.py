@@ -86,8 +86,16 @@ class ApiCall:
     invalid: tuple[str, ...]
 
     def describe(self) -> str:
-        parts = [repr(a)[:60] for a in self.args] + [f"{k}={v!r}"[:60] for k, v in self.kwargs]
+        parts = [_short(a) for a in self.args] + [f"{k}={_short(v)}" for k, v in self.kwargs]
         return f"{self.function}({', '.join(parts)})"
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, Fraction) and max(value.numerator.bit_length(), value.denominator.bit_length()) > 200:
+        return f"Fraction(<{value.numerator.bit_length()}-bit>, <{value.denominator.bit_length()}-bit>)"
+    if isinstance(value, int) and value.bit_length() > 200:
+        return f"<{value.bit_length()}-bit int>"
+    return repr(value)[:60]
 
 
 def functions() -> list[str]:
@@ -114,7 +122,7 @@ def api_calls(draw: st.DrawFn) -> ApiCall:
             continue
         value, why = _argument(draw, parameter)
         if why:
-            invalid.append(f"{parameter.name}={value!r}: {why}")
+            invalid.append(f"{parameter.name}={_short(value)}: {why}")
         if parameter.kind is inspect.Parameter.KEYWORD_ONLY or optional:
             kwargs.append((parameter.name, value))
         else:

@@ -29,7 +29,11 @@ COUNT_OPTIONS = {
     "contributions": ["1", "2", "3"],
     "seed": ["0", "1", "12345", "4294967295"],
     "value": ["0", "1", "-3", "7", "40"],
+    # limits a user raises knowingly: never drawn extreme (a raised limit may rightly run long)
+    "max-seconds": ["1", "5", "20"],
+    "max-gib": ["1", "4"],
 }
+LIMIT_OPTIONS = {"max-seconds", "max-gib"}
 RATIONAL_OPTIONS = {
     "epsilon": ["1", "1/2", "0.5", "2", "1e-1"],
     "delta": ["1e-6", "1/1000", "0.01", "1e-10"],
@@ -201,7 +205,9 @@ def _value(draw: st.DrawFn, name: str, action: argparse.Action, flavour: str, fx
         return str(draw(st.sampled_from(list(action.choices)))), ""
     if name in IN_FILES:
         if flavour == "bad":
-            return draw(st.sampled_from(fx.bad)), "not a readable file of the right form"
+            # a two-column table of words is a fine TDA data file (a header and one record), bad elsewhere
+            pool = [path for path in fx.bad if not (name == "data" and path.endswith("words.csv"))]
+            return draw(st.sampled_from(pool)), "not a readable file of the right form"
         return draw(st.sampled_from(fx.good[name])), ""
     if name == "out":
         if flavour == "bad":
@@ -215,7 +221,7 @@ def _value(draw: st.DrawFn, name: str, action: argparse.Action, flavour: str, fx
         if flavour == "bad":
             value = draw(st.sampled_from(BAD_COUNTS))
             return value, "not an ASCII integer of the accepted range"
-        pool = EXTREME_COUNTS if flavour == "extreme" else COUNT_OPTIONS[name]
+        pool = EXTREME_COUNTS if flavour == "extreme" and name not in LIMIT_OPTIONS else COUNT_OPTIONS[name]
         return draw(st.sampled_from(pool)), ""
     if name in RATIONAL_OPTIONS:
         if flavour == "bad":
