@@ -15,7 +15,7 @@ from fractions import Fraction
 from reference.audit.linear_noise import check_noise, draw_weights, exact_matrix, from_flint, to_flint
 from reference.cip.exact import matrix as cip_matrix
 from reference.core.linalg import Matrix
-from reference.core.validate import check_depth, check_positive_int, positive_fraction
+from reference.core.validate import RationalLike, check_depth, check_positive_int, positive_fraction
 from reference.kary import tree as kary_tree
 
 
@@ -30,7 +30,7 @@ class CovarianceDifference:
 
 
 def noise_covariance(
-    noise_matrix: object, scale: object, noise: object, draw_variances: Sequence[object] | None = None
+    noise_matrix: object, scale: RationalLike, noise: object, draw_variances: Sequence[object] | None = None
 ) -> Matrix:
     """The exact covariance v·B D Bᵀ of ``B z``: v = σ² (Gaussian) or 2b² (Laplace); D = diag(draw_variances)
     (relative variances of the draws, all 1 by default)."""
@@ -52,7 +52,7 @@ def noise_covariance(
 
 def compare_covariance(
     noise_matrix: object,
-    scale: object,
+    scale: RationalLike,
     noise: object,
     oracle_covariance: object,
     *,
@@ -81,14 +81,14 @@ def compare_covariance(
 # ------------------------------------------------------------------------------------------- oracles
 
 
-def cip_leaf_covariance_oracle(depth: object, sigma: object) -> Matrix:
+def cip_leaf_covariance_oracle(depth: int, sigma: RationalLike) -> Matrix:
     """σ² C_depth: the CIP leaves' noise covariance (Definition 3.1)."""
     d = check_depth(depth, maximum=12)
     sig = positive_fraction(sigma, "sigma")
     return tuple(tuple(sig * sig * entry for entry in row) for row in cip_matrix.covariance(d))
 
 
-def cip_workload_covariance_oracle(depth: object, sigma: object, workload: object) -> Matrix:
+def cip_workload_covariance_oracle(depth: int, sigma: RationalLike, workload: object) -> Matrix:
     """σ² W C_depth Wᵀ: the covariance of a workload's answers computed from the CIP leaves."""
     d = check_depth(depth, maximum=12)
     w = exact_matrix(workload, "workload")
@@ -99,12 +99,12 @@ def cip_workload_covariance_oracle(depth: object, sigma: object, workload: objec
     return from_flint(wf * leaves * wf.transpose())
 
 
-def kary_algorithm_2_covariance_oracle(arity: object, height: object, scale: object) -> Matrix:
+def kary_algorithm_2_covariance_oracle(arity: int, height: int, scale: RationalLike) -> Matrix:
     """2b² L Lᵀ: the covariance of Algorithm 2's T outputs (T = the offset capacity) with Laplace(b) noise."""
     return kary_tree.output_covariance(arity, height, scale, subtraction=True)
 
 
-def kary_prefix_workload(horizon: object) -> Matrix:
+def kary_prefix_workload(horizon: int) -> Matrix:
     """The T×T lower-triangular all-ones matrix (prefix sums): the continual-counting workload."""
     steps = check_positive_int(horizon, "horizon")
     return tuple(tuple(Fraction(1 if j <= i else 0) for j in range(steps)) for i in range(steps))

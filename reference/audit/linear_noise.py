@@ -48,6 +48,7 @@ from reference.core.certified import CertifiedReal
 from reference.core.linalg import Matrix
 from reference.core.validate import (
     Neighbours,
+    RationalLike,
     check_neighbours,
     check_positive_int,
     fraction_text,
@@ -222,7 +223,7 @@ class LinearNoiseVerdict:
     #: Laplace with ker B != 0: a certified lower bound on ε from the LP dual (``epsilon`` is then the upper one)
     epsilon_lower: Fraction | None = None
 
-    def verdict(self, epsilon: object = None, delta: object = None) -> Verdict:
+    def verdict(self, epsilon: RationalLike | None = None, delta: RationalLike | None = None) -> Verdict:
         """The verdict on a claim: "private at all" without ``epsilon``; else ε-DP, or (ε, δ)-DP with ``delta``.
 
         ``fails`` when the release is not private or the exact privacy is certified worse than the claim;
@@ -258,7 +259,7 @@ class LinearNoiseVerdict:
         sufficient = epsilon_from_rho_tight(self.rho, target)  # a sufficient ε for ρ-zCDP, not the exact one
         return "holds" if sufficient.upper <= claimed else "inconclusive"
 
-    def delta(self, epsilon: object) -> CertifiedReal:
+    def delta(self, epsilon: RationalLike) -> CertifiedReal:
         """Gaussian only: the exact δ(ε) of the release (certified enclosure), Δ² the Mahalanobis sensitivity."""
         if self.noise != "gaussian":
             raise ValueError("delta: the exact (epsilon, delta)-profile is computed for gaussian noise only")
@@ -271,11 +272,11 @@ def audit_linear_noise(
     noise_matrix: object,
     workload: object,
     noise: object,
-    scale: object,
+    scale: RationalLike,
     *,
     draw_variances: Sequence[object] | None = None,
     neighbours: str = "add_remove",
-    contributions: object = 1,
+    contributions: int = 1,
 ) -> LinearNoiseVerdict:
     """Audit the release ``W x + B z`` exactly (module docstring). ``noise_matrix`` B is outputs × draws,
     ``workload`` W is outputs × inputs, ``noise`` is one of :data:`NOISE_KINDS` (``scale`` = σ for the Gaussian

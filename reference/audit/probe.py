@@ -22,7 +22,7 @@ from reference.core.validate import check_positive_int, to_fraction
 
 
 def probe_noise_matrix(
-    function: Callable[[tuple[Fraction, ...]], Sequence[object]], draws: object, *, seed: int = 0
+    function: Callable[[tuple[Fraction, ...]], Sequence[object]], draws: int, *, seed: int = 0
 ) -> Matrix:
     """Recover B from a deterministic function of the noise vector by probing the unit vectors.
 
@@ -91,7 +91,7 @@ def _recognise_column(values: Sequence[float], max_denominator: int, column: int
 
 
 def probe_float_noise_matrix(
-    function: Callable[[np.ndarray], Sequence[float]], draws: object, *, max_denominator: int = 10_000, seed: int = 0
+    function: Callable[[np.ndarray], Sequence[float]], draws: int, *, max_denominator: int = 10_000, seed: int = 0
 ) -> ProbedNoise:
     """Recover B exactly from a float function of the draws (for example a user's sampler with its normal draws
     passed in), by probing the unit vectors.

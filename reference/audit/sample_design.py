@@ -42,7 +42,7 @@ from reference.audit.samplers import (
     chi_square_scale_power,
 )
 from reference.core.linalg import Matrix
-from reference.core.validate import positive_fraction
+from reference.core.validate import RationalLike, positive_fraction
 
 #: Largest number of outputs a design audit accepts (its covariance test has outputs² / 2 entries).
 MAX_DESIGN_OUTPUTS = 512
@@ -80,7 +80,7 @@ def from_flint(matrix: fmpq_mat) -> Matrix:
                  for i in range(matrix.nrows()))
 
 
-def linear_design(noise_matrix: Matrix, noise: str, scale: object,
+def linear_design(noise_matrix: Matrix, noise: str, scale: RationalLike,
                   draw_variances: Sequence[Fraction] | None = None, name: str = "") -> Design:
     """The design of ``B z`` with i.i.d. ``gaussian`` (``scale`` = σ, optional per-draw variance factors) or
     ``laplace`` (``scale`` = b) draws. ``noise_matrix`` is an exact rational matrix (outputs × draws)."""
@@ -148,7 +148,7 @@ def _algorithm_3_matrix(arity: int, horizon: int) -> np.ndarray:
     return np.stack(columns, axis=1)
 
 
-def kary_design(arity: int, horizon: int, algorithm: int, epsilon: object) -> Design:
+def kary_design(arity: int, horizon: int, algorithm: int, epsilon: RationalLike) -> Design:
     """Laplace(h/ε) draws through Algorithm ``algorithm``'s noise matrix (h the height of that algorithm)."""
     from reference.kary.digits import height_for_horizon
 

@@ -15,6 +15,8 @@ from typing import Literal, TypeAlias
 #: Anything that converts to an exact rational without rounding. Python floats are refused on purpose:
 #: ``0.1`` is not 1/10, and an exact layer must not silently inherit binary rounding.
 RationalLike: TypeAlias = "int | Fraction | str"
+#: A real parameter of the numeric layer (a float is fine there; it is checked finite).
+RealLike: TypeAlias = "float | int | Fraction | str"
 
 Neighbours = Literal["add_remove", "substitution"]
 NEIGHBOURS: tuple[Neighbours, ...] = ("add_remove", "substitution")

@@ -49,7 +49,7 @@ from reference.core.certified import (
     working_precision,
 )
 from reference.core.certified import ball as _ball
-from reference.core.validate import check_depth, fraction_text, open_unit_fraction, positive_fraction
+from reference.core.validate import RationalLike, check_depth, fraction_text, open_unit_fraction, positive_fraction
 
 _T = TypeVar("_T")
 
@@ -189,7 +189,7 @@ def _check_paper_range(
 # ---------------------------------------------------------------------------------------------- public API
 
 
-def gaussian_delta(epsilon: object, sigma: object, sensitivity_squared: object) -> CertifiedReal:
+def gaussian_delta(epsilon: RationalLike, sigma: RationalLike, sensitivity_squared: RationalLike) -> CertifiedReal:
     """Certified enclosure of δ(ε), the smallest δ for which ``N(0, σ²)`` noise at sensitivity Δ is (ε, δ)-DP.
 
     ``epsilon > 0``, ``sigma > 0`` and ``sensitivity_squared = Δ² > 0`` are exact rationals. The enclosure is
@@ -202,7 +202,7 @@ def gaussian_delta(epsilon: object, sigma: object, sensitivity_squared: object) 
 
 
 def gaussian_epsilon(
-    delta: object, sigma: object, sensitivity_squared: object, tolerance: object = FINE_TOLERANCE
+    delta: RationalLike, sigma: RationalLike, sensitivity_squared: RationalLike, tolerance: RationalLike = FINE_TOLERANCE
 ) -> CertifiedReal:
     """Certified enclosure ``[lower, upper]`` of the smallest ε >= 0 with ``δ(ε) <= delta`` at ``sigma``.
 
@@ -270,7 +270,7 @@ class ExactSigma:
 
 
 def sigma_exact(
-    epsilon: object, delta: object, sensitivity_squared: object, tolerance: object = DEFAULT_TOLERANCE
+    epsilon: RationalLike, delta: RationalLike, sensitivity_squared: RationalLike, tolerance: RationalLike = DEFAULT_TOLERANCE
 ) -> ExactSigma:
     """The smallest σ making the Gaussian mechanism (ε, δ)-DP, for every ε > 0 and δ ∈ (0, 1).
 
@@ -303,7 +303,7 @@ def sigma_exact(
     return ExactSigma(eps, target, d2, tol, high, below, at_sigma, at_below)
 
 
-def sigma_theorem_3_8(epsilon: object, delta: object, max_precision_diagonal: object) -> CertifiedReal:
+def sigma_theorem_3_8(epsilon: RationalLike, delta: RationalLike, max_precision_diagonal: RationalLike) -> CertifiedReal:
     """σ of CIP Theorem 3.8: ``sqrt(2 ‖diag(C⁻¹)‖_∞ log(2/δ)) / ε`` (``add_remove`` neighbours).
 
     ``max_precision_diagonal`` is ``max_i (C⁻¹)_ii``, exact. Refused outside the theorem's range ε ∈ (0, 1],
@@ -327,7 +327,7 @@ def sigma_theorem_3_8(epsilon: object, delta: object, max_precision_diagonal: ob
     )
 
 
-def sigma_theorem_3_9(depth: int, epsilon: object, delta: object) -> CertifiedReal:
+def sigma_theorem_3_9(depth: int, epsilon: RationalLike, delta: RationalLike) -> CertifiedReal:
     """σ of CIP Theorem 3.9 for C_depth, n = 2**depth: ``sqrt((2/ε² + 2 log2(n)/(3ε²)) log(2/δ))``.
 
     Evaluated from the printed formula (log2(n) = depth exactly), not through Theorem 3.8. ``add_remove``
@@ -349,7 +349,7 @@ def sigma_theorem_3_9(depth: int, epsilon: object, delta: object) -> CertifiedRe
     return certify(lambda: (_ball(factor) * (2 / _ball(target)).log()).sqrt(), label="Theorem 3.9 sigma")
 
 
-def sigma_classical(epsilon: object, delta: object, sensitivity_squared: object) -> CertifiedReal:
+def sigma_classical(epsilon: RationalLike, delta: RationalLike, sensitivity_squared: RationalLike) -> CertifiedReal:
     """σ of the classical Gaussian mechanism (Dwork & Roth, Theorem A.1): ``Δ sqrt(2 log(1.25/δ)) / ε``.
 
     The theorem is stated for ε ∈ (0, 1) (and asks ``c² > 2 log(1.25/δ)`` strictly: the value returned is the
@@ -424,7 +424,7 @@ class GaussianVerdict:
         }
 
 
-def check_gaussian(sigma: object, epsilon: object, delta: object, sensitivity_squared: object) -> GaussianVerdict:
+def check_gaussian(sigma: RationalLike, epsilon: RationalLike, delta: RationalLike, sensitivity_squared: RationalLike) -> GaussianVerdict:
     """Certified verdict whether ``N(0, σ²)`` noise at sensitivity² ``sensitivity_squared`` is (ε, δ)-DP.
 
     The seed of the calibration audit: holds / fails, the enclosure of δ(ε) to compare with

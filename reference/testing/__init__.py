@@ -29,7 +29,7 @@ from reference.audit.linear_noise import LinearNoiseVerdict, audit_linear_noise
 from reference.audit.probe import probe_noise_matrix
 from reference.audit.sample_design import Design, audit_design_samples, kary_design
 from reference.audit.samplers import MAX_AUDIT_DEPTH, SamplerAuditReport, audit_cascade_samples, audit_kary_noise
-from reference.core.validate import fraction_text, positive_fraction, to_fraction
+from reference.core.validate import RationalLike, RealLike, fraction_text, positive_fraction, to_fraction
 
 
 def _rounded(value: Fraction, rounding: str) -> str:
@@ -48,10 +48,10 @@ def assert_linear_mechanism_private(
     noise_matrix: object,
     workload: object,
     noise: str,
-    scale: object,
+    scale: RationalLike,
     *,
-    epsilon: object,
-    delta: object = None,
+    epsilon: RationalLike,
+    delta: RationalLike | None = None,
     neighbours: str = "add_remove",
     contributions: int = 1,
     draw_variances: Sequence[object] | None = None,
@@ -89,10 +89,10 @@ def assert_prefix_counter(
     draws: int,
     horizon: int,
     noise: str,
-    scale: object,
+    scale: RationalLike,
     *,
-    epsilon: object,
-    delta: object = None,
+    epsilon: RationalLike,
+    delta: RationalLike | None = None,
 ) -> LinearNoiseVerdict:
     """Assert that a continual counter releasing ``prefix counts + release_noise(z)`` is private at the claim.
 
@@ -112,7 +112,7 @@ def assert_calibration_safe(
     calibrator: Callable[[Fraction, Fraction, Fraction], object],
     grid: Iterable[tuple[object, object]],
     *,
-    sensitivity_squared: object = 1,
+    sensitivity_squared: RationalLike = 1,
 ) -> list[CalibrationVerdict]:
     """Assert that ``calibrator(ε, δ, Δ²)`` returns a σ giving (ε, δ)-DP at every grid point (Gaussian noise).
 
@@ -147,9 +147,9 @@ def assert_samples_match(
     mechanism: str,
     *,
     depth: int | None = None,
-    sigma: object = None,
+    sigma: RealLike | None = None,
     arity: int | None = None,
-    epsilon: object = None,
+    epsilon: RationalLike | None = None,
     algorithm: int = 2,
     design: Design | None = None,
     alpha: float = 1e-6,
