@@ -12,10 +12,12 @@ from reference.cli.common import (
     add_epsilon,
     add_seed,
     add_subtraction,
+    add_time_limit,
     group,
     nonnegative_int,
     read_stream,
     reading,
+    refuse_if_costly,
     signed_int,
 )
 
@@ -130,8 +132,17 @@ def _cmd_kary_vertices(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _cmd_kary_matrices(args: argparse.Namespace) -> dict[str, Any]:
+    from reference.kary import digits as kary_digits
     from reference.kary import tree as kary_tree
 
+    height = kary_digits.check_width(args.height, "--height")
+    capacity = (
+        kary_digits.offset_capacity(args.arity, height) if args.subtraction else args.arity**height - 1
+    )
+    steps = args.horizon if args.horizon is not None else capacity
+    # measured on two cores: about 3.4 s at T = 400, growing with T² (dense exact T × T products)
+    refuse_if_costly(f"dense exact matrices at horizon {steps} (--arity {args.arity}, --height {height})",
+                     3.4 * (min(steps, 10**9) / 400) ** 2, args.max_seconds, "seconds", "--max-seconds")
     options = {"subtraction": args.subtraction, "horizon": args.horizon}
     strategy = kary_tree.strategy_matrix(args.arity, args.height, **options)
     reconstruction = kary_tree.reconstruction_matrix(args.arity, args.height, **options)
@@ -173,6 +184,7 @@ def register(commands: Subcommands) -> None:
     kary_matrices.add_argument("--arity", type=nonnegative_int, required=True)
     kary_matrices.add_argument("--height", type=nonnegative_int, required=True)
     kary_matrices.add_argument("--horizon", type=nonnegative_int, help="T (default: the tree's capacity)")
+    add_time_limit(kary_matrices)
     add_subtraction(kary_matrices, default=False, what="the matrices of Algorithm 2 (signed vertices)")
     kary_run = add_command(kary, "run", _cmd_kary_run, "noisy prefix counts of a 0/1 stream (ε-DP)")
     kary_run.add_argument("--arity", type=nonnegative_int, required=True)

@@ -60,9 +60,17 @@ def _is_tiny(mantissa: int, exponent: int) -> bool:
     return mantissa == 0 or exponent + abs(mantissa).bit_length() <= -EXPONENT_LIMIT
 
 
+class EnclosureRangeError(ArithmeticError, ValueError):
+    """The parameters lead to a value outside the range kept exactly (beyond 2**EXPONENT_LIMIT, as e^ε at
+    ε = 1e308): a refusal of those parameters (a ``ValueError``), not a defect."""
+
+
 def _check_not_huge(mantissa: int, exponent: int) -> None:
     if exponent + abs(mantissa).bit_length() > EXPONENT_LIMIT:
-        raise ArithmeticError(f"an Arb value exceeds 2**{EXPONENT_LIMIT}: too large for an exact enclosure")
+        raise EnclosureRangeError(
+            f"an intermediate value exceeds 2**{EXPONENT_LIMIT}, beyond the exact range: the parameters are too "
+            "extreme for this computation"
+        )
 
 
 def format_significant(value: Fraction, digits: int) -> str:

@@ -92,6 +92,8 @@ def run_cli_campaign(examples: int, *, seed: int, seconds: float, memory_gib: fl
         if line.invalid and kind == "silent accept":
             what += f"   [invalid: {'; '.join(line.invalid)}]"
         tally.add(kind, what, outcome.stderr or outcome.stdout)
+        if progress and kind in FAILURES:
+            print(f"  {kind}: {what}\n      {(outcome.stderr or outcome.stdout).strip()[-300:]}", flush=True)
         if kind == "refused" and not _named(outcome, line.argv):
             tally.add("unnamed", what, outcome.stderr)
         tally.calls += 1
@@ -120,6 +122,8 @@ def run_api_campaign(examples: int, *, seed: int, seconds: float, memory_gib: fl
         if kind == "silent accept":
             what += f"   [invalid: {'; '.join(call.invalid)}]"
         tally.add(kind, what, outcome.stderr)
+        if progress and kind in FAILURES:
+            print(f"  {kind}: {what}\n      {outcome.stderr.strip()[-300:]}", flush=True)
         tally.calls += 1
         if progress and tally.calls % 200 == 0:
             print(f"  api {tally.calls}/{examples}: failures {tally.failures}", flush=True)

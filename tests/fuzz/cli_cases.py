@@ -206,7 +206,9 @@ def _value(draw: st.DrawFn, name: str, action: argparse.Action, flavour: str, fx
     if name in IN_FILES:
         if flavour == "bad":
             # a two-column table of words is a fine TDA data file (a header and one record), bad elsewhere
-            pool = [path for path in fx.bad if not (name == "data" and path.endswith("words.csv"))]
+            # tables of words are fine TDA data (a header and a record of categories), bad elsewhere
+            fine_for_data = ("words.csv", "nan.csv", "floaty.csv")
+            pool = [path for path in fx.bad if not (name == "data" and path.endswith(fine_for_data))]
             return draw(st.sampled_from(pool)), "not a readable file of the right form"
         return draw(st.sampled_from(fx.good[name])), ""
     if name == "out":
