@@ -17,7 +17,7 @@ from typing import Any
 
 from reference.core.claims import Budget, Registry, Result, Status
 from reference.verification.audits import AuditCase, audits_markdown, run_audit_cases
-from reference.verification.completeness import coverage
+from reference.verification.completeness import coverage_markdown
 from reference.verification.links import link_errors, proof_programs
 
 PAPERS = {
@@ -116,15 +116,7 @@ def markdown_report(
         out.append(f"| {paper} | {row['total']} | " + " | ".join(str(row[s.value]) for s in STATUS_ORDER) + " |")
     out += ["", "Papers:", ""]
     out += [f"- **{key}**: {title}" for key, title in PAPERS.items()]
-    out += ["", "Coverage (numbered statements found in the paper's text, compared with the registry):", ""]
-    for paper in dict.fromkeys(r.claim.paper for r in results):
-        found = coverage(paper, [r.claim.number for r in results if r.claim.paper == paper])
-        if found is None:
-            out.append(f"- {paper}: the paper's text is not available here (set REFERENCE_PAPERS); not scanned")
-        elif found.missing:
-            out.append(f"- {paper}: {len(found.found)} found in {found.source}; MISSING: {', '.join(found.missing)}")
-        else:
-            out.append(f"- {paper}: {len(found.found)} found in {found.source}; every one has an entry")
+    out += ["", *coverage_markdown(results)]
     out += ["", "Links (each entry's code and proof program, resolved and matched against the program's statements):", ""]
     out += [f"- BROKEN: {error}" for error in links] or ["- every entry's links resolve"]
     refuted = [r for r in results if r.outcome.status is Status.REFUTED]
