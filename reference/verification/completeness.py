@@ -189,14 +189,14 @@ def coverage_markdown(results: Sequence[Result]) -> list[str]:
         if not found.indexed:
             out.append(f"- {paper}: NOT INDEXED (no numbered statements listed for this paper)")
             continue
-        line = f"- {paper}: {len(found.indexed)} numbered statements; {len(found.registered)} with an entry of their own"
+        line = f"- {paper}: {len(found.indexed)} numbered statements, {len(found.registered)} with an entry of their own"
         if found.elsewhere:
-            within = "; ".join(f"{name} within {entry} ({why})" for name, (entry, why) in found.elsewhere.items())
-            line += f"; {len(found.elsewhere)} checked within another entry: {within}"
+            line += f", {len(found.elsewhere)} checked within another entry"
         line += f"; MISSING: {', '.join(found.missing)}" if found.missing else "; none missing"
         if found.unknown:
             line += f"; the registry names statements the index lacks: {', '.join(found.unknown)}"
         out.append(line)
+        out += [f"  - {name}: within {entry} — {why}" for name, (entry, why) in found.elsewhere.items()]
     fresh = index_freshness()
     if fresh is None:
         out.append("- the paper texts are not available here (set REFERENCE_PAPERS); the committed index is used as is")
