@@ -30,12 +30,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="compare with the committed index instead of writing it")
     options = parser.parse_args(argv)
     folder = options.papers or papers_directory()
-    names = [name for sources in PAPER_SOURCES.values() for name in sources]
-    absent = [name for name in names if folder is None or not (folder / name).is_file()]
-    if absent:
-        print(f"--papers: a folder holding {', '.join(names)} (missing: {', '.join(absent)})", file=sys.stderr)
+    if folder is None:
+        print("--papers: the folder holding the paper texts ($REFERENCE_PAPERS is unset and no ../shared/papers "
+              "is beside the repository)", file=sys.stderr)
         return 2
-    assert folder is not None  # every name was found in it
+    names = [name for sources in PAPER_SOURCES.values() for name in sources]
+    absent = [name for name in names if not (folder / name).is_file()]
+    if absent:
+        print(f"--papers: a folder holding {', '.join(names)}; {folder} lacks {', '.join(absent)}", file=sys.stderr)
+        return 2
     text = index_json(scan_papers(folder))
     target = Path(__file__).resolve().parent / INDEX_FILE
     if options.check:

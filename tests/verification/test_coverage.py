@@ -7,10 +7,12 @@ needs the texts, and it says so when it skips.
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
 import pytest
 
 from reference.verification.completeness import (
+    PAPER_SOURCES,
     committed_index,
     coverage,
     coverage_markdown,
@@ -100,3 +102,18 @@ def test_script_regenerates_the_committed_index() -> None:
     assert folder is not None
     assert scan_papers(folder) == committed_index()
     assert index_main(["--papers", str(folder), "--check"]) == 0
+
+
+def test_a_changed_text_makes_the_index_stale(tmp_path: Path) -> None:
+    # texts written here, in each rendering's style: the index they give is not the committed one
+    for sources in PAPER_SOURCES.values():
+        for name, style in sources.items():
+            heading = "**Lemma 9.9.** text\n" if style == "markdown" else "Lemma 9.9.\ntext\n"
+            (tmp_path / name).write_text(heading, encoding="utf-8")
+    assert scan_papers(tmp_path)["papers"]["KARY"]["statements"] == ["Lemma 9.9"]
+    assert index_freshness(tmp_path) == (False, tmp_path)
+    assert index_main(["--papers", str(tmp_path), "--check"]) == 1
+
+
+def test_the_script_refuses_a_folder_without_the_texts(tmp_path: Path) -> None:
+    assert index_main(["--papers", str(tmp_path), "--check"]) == 2
