@@ -37,6 +37,9 @@ COMMANDS = [
 #: The longest value a README line may show: a value a reader can take in (a 256×256 matrix of Fractions, about
 #: a million characters, is not).
 LONGEST_SHOWN = 2000
+#: The most a README command may print on the terminal (the largest, ``cascade matrix --depth 3 --json``, prints
+#: about 2,000 characters; ``cascade sample --depth 20`` without ``--out`` would print millions).
+LONGEST_PRINTED = 10_000
 
 
 def _run_like_the_interpreter(block: str, name: str) -> list[str]:
@@ -125,13 +128,15 @@ def test_command_runs_as_written(command: str, tmp_path: Path, monkeypatch: pyte
     monkeypatch.chdir(tmp_path)
     _write_inputs(tmp_path, command)
     for words in _variants(command):
-        errors = io.StringIO()
-        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(errors):
+        printed, errors = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(errors):
             try:
                 status = main(words)
             except SystemExit as stop:  # argparse refusing the words
                 pytest.fail(f"README command does not parse (exit {stop.code}): {' '.join(words)}")
         assert status in _expected(command), f"exit {status}: {' '.join(words)}: {errors.getvalue().strip()}"
+        # a terminal is not a file: large results go to --out
+        assert len(printed.getvalue()) <= LONGEST_PRINTED, f"{' '.join(words)} prints {len(printed.getvalue()):,} characters"
 
 
 def test_report_command_parses() -> None:
