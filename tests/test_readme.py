@@ -136,7 +136,8 @@ def test_command_runs_as_written(command: str, tmp_path: Path, monkeypatch: pyte
                 pytest.fail(f"README command does not parse (exit {stop.code}): {' '.join(words)}")
         assert status in _expected(command), f"exit {status}: {' '.join(words)}: {errors.getvalue().strip()}"
         # a terminal is not a file: large results go to --out
-        assert len(printed.getvalue()) <= LONGEST_PRINTED, f"{' '.join(words)} prints {len(printed.getvalue()):,} characters"
+        length = len(printed.getvalue())
+        assert length <= LONGEST_PRINTED, f"{' '.join(words)} prints {length:,} characters"
 
 
 def test_report_command_parses() -> None:

@@ -189,7 +189,8 @@ def coverage_markdown(results: Sequence[Result]) -> list[str]:
         if not found.indexed:
             out.append(f"- {paper}: NOT INDEXED (no numbered statements listed for this paper)")
             continue
-        line = f"- {paper}: {len(found.indexed)} numbered statements, {len(found.registered)} with an entry of their own"
+        line = f"- {paper}: {len(found.indexed)} numbered statements, {len(found.registered)} with an entry of their"
+        line += " own"
         if found.elsewhere:
             line += f", {len(found.elsewhere)} checked within another entry"
         line += f"; MISSING: {', '.join(found.missing)}" if found.missing else "; none missing"

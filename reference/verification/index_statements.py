@@ -26,7 +26,9 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m reference.verification.index_statements",
         description="Regenerate the index of the papers' numbered statements from the paper texts.",
     )
-    parser.add_argument("--papers", type=Path, help="folder with the paper texts (default: $REFERENCE_PAPERS or ../shared/papers)")
+    parser.add_argument(
+        "--papers", type=Path, help="folder with the paper texts (default: $REFERENCE_PAPERS or ../shared/papers)"
+    )
     parser.add_argument("--check", action="store_true", help="compare with the committed index instead of writing it")
     options = parser.parse_args(argv)
     folder = options.papers or papers_directory()

@@ -76,7 +76,8 @@ def plot_max_range_variance(directory: Path, budget: Budget) -> tuple[str, str]:
     # variance 1 of a single leaf, so the bound fails there (the lemma assumes K >= 2).
     printed = [2 * d - 2 for d in depths]
     figure, axis = plt.subplots(figsize=(7.5, 4.5))
-    axis.plot(depths, printed, "v--", color="grey", label="bound 2·depth − 2 as printed (Lemma B.5, stated for depth ≥ 2)")
+    label = "bound 2·depth − 2 as printed (Lemma B.5, stated for depth ≥ 2)"
+    axis.plot(depths, printed, "v--", color="grey", label=label)
     axis.plot(depths, maxima, "o-", label="exact maximum over all ranges")
     axis.plot(depths, closed, ":", color="black", label="closed form (6·depth + 4)/9 − 4^(1−depth)/9")
     axis.plot(depths, means, "s-", label="exact mean over all ranges")
@@ -172,11 +173,16 @@ def plot_leading_constants(directory: Path, budget: Budget) -> tuple[str, str]:
         kept = [(arity, float(value.midpoint)) for arity, value in points if value is not None]
         scope = "any k, no subtraction" if family.parity == "any" else f"{family.parity} k"
         label = f"{family.statement}: {family.formula} ({scope})"
-        axis.plot([a for a, _ in kept], [v for _, v in kept], "-", marker=marker, color=colour, markersize=4, label=label)
+        arities, values = [a for a, _ in kept], [v for _, v in kept]
+        axis.plot(arities, values, "-", marker=marker, color=colour, markersize=4, label=label)
         best = table.proved_minima[key]
         best_value = dict(kept)[best]
         axis.axvline(
-            best, color=colour, linestyle=":", linewidth=1.2, label=f"  its minimum (★): k = {best}, {best_value:.4f} (proved)"
+            best,
+            color=colour,
+            linestyle=":",
+            linewidth=1.2,
+            label=f"  its minimum (★): k = {best}, {best_value:.4f} (proved)",
         )
         axis.plot([best], [best_value], marker="*", color=colour, markersize=13, markeredgecolor="black", zorder=5)
         for arity, value in kept:
@@ -218,7 +224,8 @@ def plot_kary_mse(directory: Path, budget: Budget) -> tuple[str, str]:
     figure, axis = plt.subplots(figsize=(8, 4.8))
     for arity, marker in zip((3, 5, 9, 19), "os^D"):
         values = [float(kary_mse.algorithm_2_mse_dp(arity, t)) / np.log2(t) ** 3 for t in horizons]
-        axis.semilogx(horizons, values, "-", marker=marker, markersize=5, label=f"Algorithm 2 (subtraction), k = {arity}")
+        label = f"Algorithm 2 (subtraction), k = {arity}"
+        axis.semilogx(horizons, values, "-", marker=marker, markersize=5, label=label)
     for arity, marker in zip((2, 4, 17), "vPX"):
         values = [float(kary_tree.algorithm_1_mse_dp(arity, t)) / np.log2(t) ** 3 for t in horizons]
         axis.semilogx(
