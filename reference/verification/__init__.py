@@ -1,5 +1,6 @@
 """The report: runs every paper's claims and says, statement by statement, what was checked and found.
 
-``report`` (terminal table, Markdown, JSON), ``links`` (statement ↔ code ↔ proof), ``completeness`` (numbered
-statements found in the papers against the registry), ``plots``.
+``report`` (terminal table, Markdown, JSON), ``links`` (statement ↔ code ↔ proof), ``completeness`` (the
+committed index of the papers' numbered statements against the registry; ``index_statements`` regenerates the
+index from the paper texts, ``unregistered`` names the statements checked within another entry), ``plots``.
 """

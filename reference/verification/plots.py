@@ -11,6 +11,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 
 from reference.core.claims import Budget
 
@@ -55,7 +56,7 @@ def plot_node_variance_by_level(directory: Path, budget: Budget) -> tuple[str, s
     axis.semilogy(levels, exact_per_level, "o-", label="correlated (exact): every node σ² = 1")
     axis.semilogy(levels, estimate, "x", markersize=9, label=f"Cascade Sampling, {draws} draws (mean square)")
     axis.set_xlabel("tree level (0 = root)")
-    axis.set_ylabel("noise variance of a node")
+    axis.set_ylabel("noise variance of a node (units of σ², σ = 1)")
     axis.set_title(f"Node variance by level, depth {depth}")
     axis.legend()
     return _save(figure, directory, "node_variance_by_level.png", "Node variance by tree level (CIP Theorem 3.3)")
@@ -70,17 +71,31 @@ def plot_max_range_variance(directory: Path, budget: Budget) -> tuple[str, str]:
     maxima = [float(s.max_variance) for s in stats]
     means = [float(s.total_variance / s.count) for s in stats]
     closed = [float(Fraction(6 * d + 4, 9) - Fraction(1, 9 * 4 ** (d - 1))) for d in depths]
-    figure, axis = plt.subplots(figsize=(7, 4.2))
-    axis.plot(
-        depths, [max(2 * d - 2, 1) for d in depths], "--", color="grey", label="upper bound 2·depth − 2 (Lemma B.5)"
-    )
+    # Lemma B.5 as printed: at most 2K − 2 merged nodes, each of variance σ², with non-positive covariances
+    # between them (Lemma B.4), so variance <= (2K − 2)σ². Drawn unclipped: at depth 1 it is 0, below the
+    # variance 1 of a single leaf, so the bound fails there (the lemma assumes K >= 2).
+    printed = [2 * d - 2 for d in depths]
+    figure, axis = plt.subplots(figsize=(7.5, 4.5))
+    label = "bound 2·depth − 2 as printed (Lemma B.5, stated for depth ≥ 2)"
+    axis.plot(depths, printed, "v--", color="grey", label=label)
     axis.plot(depths, maxima, "o-", label="exact maximum over all ranges")
-    axis.plot(depths, closed, ":", color="black", label="(6·depth + 4)/9 − 4^(1−depth)/9")
+    axis.plot(depths, closed, ":", color="black", label="closed form (6·depth + 4)/9 − 4^(1−depth)/9")
     axis.plot(depths, means, "s-", label="exact mean over all ranges")
-    axis.set_xlabel("depth (n = 2^depth)")
-    axis.set_ylabel("range-sum variance / σ²")
-    axis.set_title("Range variance under N(0, σ² C_depth) (Lemma 3.14)")
-    axis.legend()
+    failing = [(d, bound, top) for d, bound, top in zip(depths, printed, maxima) if bound < top]
+    for d, bound, top in failing:
+        axis.plot([d, d], [bound, top], color="red", linewidth=2)
+        axis.annotate(
+            f"bound fails at depth {d}: {bound} < {top:g}",
+            (d, bound),
+            xytext=(12, -4),
+            textcoords="offset points",
+            color="red",
+            fontsize=8,
+        )
+    axis.set_xlabel("depth D (n = 2^D leaves)")
+    axis.set_ylabel("range-sum noise variance (units of σ²)")
+    axis.set_title("Range variance under N(0, σ² C_D) (Lemma 3.14, Lemma B.5)")
+    axis.legend(fontsize=8)
     return _save(
         figure, directory, "max_range_variance.png", "Maximum and mean range variance against depth (CIP Lemma 3.14)"
     )
@@ -98,10 +113,10 @@ def plot_range_variance_map(directory: Path, budget: Budget) -> tuple[str, str]:
             image[first, last] = float(range_variance(depth, first, last))
     figure, axis = plt.subplots(figsize=(5.6, 4.8))
     shown = axis.imshow(image, origin="lower", cmap="viridis")
-    axis.set_xlabel("last")
-    axis.set_ylabel("first")
-    axis.set_title(f"Exact variance of range [first, last], depth {depth}")
-    figure.colorbar(shown, ax=axis, label="variance / σ²")
+    axis.set_xlabel("last leaf of the range (0-based index)")
+    axis.set_ylabel("first leaf of the range (0-based index)")
+    axis.set_title(f"Exact noise variance of range [first, last], depth {depth}")
+    figure.colorbar(shown, ax=axis, label="range-sum noise variance (units of σ²)")
     return _save(figure, directory, "range_variance_map.png", "Exact variance of every range at a small depth")
 
 
@@ -124,14 +139,14 @@ def plot_sigma_paper_vs_exact(directory: Path, budget: Budget) -> tuple[str, str
     figure, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2))
     left.plot([float(e) for e in epsilons], paper_e, "o-", label="Theorem 3.9")
     left.plot([float(e) for e in epsilons], exact_e, "s-", label="exact (privacy profile)")
-    left.set_xlabel("ε")
-    left.set_ylabel("σ")
+    left.set_xlabel("ε (privacy loss, dimensionless)")
+    left.set_ylabel("σ (noise standard deviation, in counts)")
     left.set_title(f"depth {depth}, δ = 1e-6")
     left.legend()
     right.semilogx([float(d) for d in deltas], paper_d, "o-", label="Theorem 3.9")
     right.semilogx([float(d) for d in deltas], exact_d, "s-", label="exact (privacy profile)")
-    right.set_xlabel("δ")
-    right.set_ylabel("σ")
+    right.set_xlabel("δ (failure probability, log scale)")
+    right.set_ylabel("σ (noise standard deviation, in counts)")
     right.set_title(f"depth {depth}, ε = 1/2")
     right.legend()
     figure.suptitle("Paper σ against the exact smallest σ (add/remove neighbours)")
@@ -141,27 +156,55 @@ def plot_sigma_paper_vs_exact(directory: Path, budget: Budget) -> tuple[str, str
 
 
 def plot_leading_constants(directory: Path, budget: Budget) -> tuple[str, str]:
-    """KARY: the certified leading MSE constants of Theorem 3.7, Corollary 4.9 and Corollary C.3 against arity."""
-    from reference.core.certified import CertifiedReal
+    """KARY: the certified leading MSE constants of Theorem 3.7, Corollary 4.9 and Corollary C.3 against arity,
+    each family's proved minimiser drawn as a vertical line in its curve's colour and named in the legend, and
+    the points above the drawn range marked at the top edge with their value."""
     from reference.kary.checks.constants import leading_constant_table
+    from reference.kary.constants import FAMILIES
 
     table = leading_constant_table(budget.pick(30, 40))
-    figure, axis = plt.subplots(figsize=(7, 4.2))
-    series: list[tuple[str, list[tuple[int, CertifiedReal | None]], str]] = [
-        ("Theorem 3.7: (k−1)/log2(k)³ (no subtraction)", [(r.arity, r.theorem_3_7) for r in table.rows], "o-"),
-        ("Corollary 4.9: k(1−1/k²)/(2 log2(k)³) (odd k)", [(r.arity, r.corollary_4_9) for r in table.rows], "s-"),
-        ("Corollary C.3: k/(2 log2(k)³) (even k)", [(r.arity, r.corollary_c3) for r in table.rows], "^-"),
-    ]
-    for label, points, style in series:
+    top = 0.45  # the interesting range; larger values (small arities) are marked at the edge
+    figure, axis = plt.subplots(figsize=(8, 4.8))
+    styles = {"theorem_3_7": ("o", "C0"), "corollary_4_9": ("s", "C1"), "corollary_c3": ("^", "C2")}
+    off_scale = []
+    for key, family in FAMILIES.items():
+        marker, colour = styles[key]
+        points = [(row.arity, getattr(row, key)) for row in table.rows]
         kept = [(arity, float(value.midpoint)) for arity, value in points if value is not None]
-        axis.plot([a for a, _ in kept], [v for _, v in kept], style, markersize=4, label=label)
-    for arity in table.proved_minima.values():
-        axis.axvline(arity, color="grey", linewidth=0.5)
-    axis.set_ylim(0.1, 0.45)
+        scope = "any k, no subtraction" if family.parity == "any" else f"{family.parity} k"
+        label = f"{family.statement}: {family.formula} ({scope})"
+        arities, values = [a for a, _ in kept], [v for _, v in kept]
+        axis.plot(arities, values, "-", marker=marker, color=colour, markersize=4, label=label)
+        best = table.proved_minima[key]
+        best_value = dict(kept)[best]
+        axis.axvline(
+            best,
+            color=colour,
+            linestyle=":",
+            linewidth=1.2,
+            label=f"  its minimum (★): k = {best}, {best_value:.4f} (proved)",
+        )
+        axis.plot([best], [best_value], marker="*", color=colour, markersize=13, markeredgecolor="black", zorder=5)
+        for arity, value in kept:
+            if value > top:  # a cut point: an upward triangle on the top edge, its value listed in the box
+                shift = {"theorem_3_7": -0.25, "corollary_4_9": 0.0, "corollary_c3": 0.25}[key]  # k = 2 is shared
+                axis.plot([arity + shift], [top], marker="^", color=colour, markersize=9, clip_on=False, zorder=6)
+                off_scale.append(f"{family.statement}, k = {arity}: {value:.3f}")
+    if off_scale:
+        axis.text(
+            0.12,
+            0.97,
+            "off scale (▲ on the top edge):\n" + "\n".join(off_scale),
+            transform=axis.transAxes,
+            va="top",
+            fontsize=7,
+            bbox={"facecolor": "white", "edgecolor": "grey"},
+        )
+    axis.set_ylim(0.1, top)
     axis.set_xlabel("arity k")
-    axis.set_ylabel("leading constant of ε²·MSE / log2(T)³")
-    axis.set_title(f"Leading constants (minimisers proved: {sorted(set(table.proved_minima.values()))})")
-    axis.legend(fontsize=8)
+    axis.set_ylabel("leading constant of ε²·MSE / log2(T)³ (dimensionless)")
+    axis.set_title("KARY leading MSE constants against arity (certified values)")
+    axis.legend(fontsize=7, loc="upper right")
     return _save(
         figure,
         directory,
@@ -178,15 +221,18 @@ def plot_kary_mse(directory: Path, budget: Budget) -> tuple[str, str]:
 
     exponents = range(1, budget.pick(7, 13) + 1)
     horizons = sorted({int(10 ** (e / 2)) for e in range(2, 2 * exponents[-1] + 1)})
-    figure, axis = plt.subplots(figsize=(7.5, 4.5))
-    for arity in (3, 5, 9, 19):
+    figure, axis = plt.subplots(figsize=(8, 4.8))
+    for arity, marker in zip((3, 5, 9, 19), "os^D"):
         values = [float(kary_mse.algorithm_2_mse_dp(arity, t)) / np.log2(t) ** 3 for t in horizons]
-        axis.semilogx(horizons, values, "-", label=f"Algorithm 2, k = {arity}")
-    for arity in (2, 4, 17):
+        label = f"Algorithm 2 (subtraction), k = {arity}"
+        axis.semilogx(horizons, values, "-", marker=marker, markersize=5, label=label)
+    for arity, marker in zip((2, 4, 17), "vPX"):
         values = [float(kary_tree.algorithm_1_mse_dp(arity, t)) / np.log2(t) ** 3 for t in horizons]
-        axis.semilogx(horizons, values, "--", label=f"Algorithm 1, k = {arity}")
-    axis.set_xlabel("horizon T")
-    axis.set_ylabel("ε²·MSE / log2(T)³ (exact)")
+        axis.semilogx(
+            horizons, values, "--", marker=marker, markersize=5, fillstyle="none", label=f"Algorithm 1, k = {arity}"
+        )
+    axis.set_xlabel("horizon T (number of time steps, log scale)")
+    axis.set_ylabel("ε²·MSE / log2(T)³ (exact, dimensionless)")
     axis.set_title("KARY: exact mean squared error against horizon")
     axis.legend(fontsize=8, ncol=2)
     return _save(
@@ -198,7 +244,8 @@ def plot_kary_mse(directory: Path, budget: Budget) -> tuple[str, str]:
 
 
 def plot_tda_histogram(directory: Path, budget: Budget) -> tuple[str, str]:
-    """A released synthetic dataset against the true one: counts at the second level of the hierarchy."""
+    """A released synthetic dataset against the true one: counts at the second level of the hierarchy (true
+    counts hatched and outlined, released counts solid), and below them the released minus the true count."""
     from reference.tda.data import default_dataset, prefix_counts
     from reference.tda.mechanism import inftda_numeric
 
@@ -208,17 +255,24 @@ def plot_tda_histogram(directory: Path, budget: Budget) -> tuple[str, str]:
     level = 2
     keys = sorted(set(tree.level(level)) | set(released.level(level)))
     labels = [f"{hierarchy.categories[0][a]}/{hierarchy.categories[1][b]}" for a, b in keys]
-    true_counts = [tree.level(level).get(key, 0) for key in keys]
-    released_counts = [released.level(level).get(key, 0) for key in keys]
+    true_counts = np.array([tree.level(level).get(key, 0) for key in keys])
+    released_counts = np.array([released.level(level).get(key, 0) for key in keys])
     positions = np.arange(len(keys))
-    figure, axis = plt.subplots(figsize=(9, 4.2))
-    axis.bar(positions - 0.2, true_counts, width=0.4, label="true")
-    axis.bar(positions + 0.2, released_counts, width=0.4, label="InfTDA release (ρ = 1)")
-    axis.set_xticks(positions)
-    axis.set_xticklabels(labels, rotation=90, fontsize=7)
-    axis.set_ylabel("records")
-    axis.set_title(f"{hierarchy.attributes[0]} × {hierarchy.attributes[1]} counts, n = {int(tree.total)}")
-    axis.legend()
+    figure, (counts, differences) = plt.subplots(
+        2, 1, figsize=(10, 6.4), sharex=True, gridspec_kw={"height_ratios": [3, 1.3]}
+    )
+    counts.bar(positions - 0.2, true_counts, width=0.4, facecolor="white", edgecolor="black", hatch="///", label="true")
+    counts.bar(positions + 0.2, released_counts, width=0.4, color="C1", label="InfTDA release (ρ = 1)")
+    counts.set_ylabel("count (records)")
+    counts.set_title(f"TDA: {hierarchy.attributes[0]} × {hierarchy.attributes[1]} counts, n = {int(tree.total)}")
+    counts.legend()
+    differences.bar(positions, released_counts - true_counts, width=0.6, color="C1")
+    differences.axhline(0, color="black", linewidth=0.8)
+    differences.yaxis.set_major_locator(MaxNLocator(integer=True))  # counts are integers
+    differences.set_ylabel("released − true\n(records)")
+    differences.set_xticks(positions)
+    differences.set_xticklabels(labels, rotation=90, fontsize=7)
+    differences.set_xlabel(f"cell ({hierarchy.attributes[0]}/{hierarchy.attributes[1]}, second level of the hierarchy)")
     return _save(
         figure,
         directory,
@@ -253,8 +307,8 @@ def plot_tda_error_by_level(directory: Path, budget: Budget) -> tuple[str, str]:
     )
     axis.plot(levels, np.quantile(errors, 0.95, axis=0), "s-", label=f"95% quantile of max error ({runs} runs)")
     axis.plot(levels, errors.max(axis=0), "x", markersize=9, label="largest max error")
-    axis.set_xlabel("level k")
-    axis.set_ylabel("max_y |q(D) − q(D̃)|")
+    axis.set_xlabel("level of the hierarchy (1 = first attribute)")
+    axis.set_ylabel("largest count error max_y |q(D) − q(D̃)| (records)")
     axis.set_title(f"InfTDA error per level, ρ = 1, n = {int(tree.total)}")
     axis.legend()
     return _save(figure, directory, "tda_error_by_level.png", "TDA: error per level against Theorem 1's utility bound")
