@@ -106,3 +106,88 @@ def test_registry_covers_every_numbered_statement() -> None:
         if found is not None:  # the papers sit beside the repository in development and CI
             assert found.missing == (), paper
             assert len(found.found) >= least, paper
+
+
+# ------------------------------------------------------------------------------- methods and statuses agree
+
+
+def test_every_status_matches_its_method() -> None:
+    from reference.core.claims import ALLOWED_STATUSES
+
+    for key, result in quick_results().items():
+        status_, method = result.outcome.status, result.claim.method
+        if status_ is Status.CONDITIONAL:
+            # only a proof that names the entries it uses, and the detail lists each verified one
+            assert method is Method.PROOF and result.claim.depends_on, key
+            assert result.outcome.detail.startswith("proved, conditional on "), key
+            weak = [d for d in result.claim.depends_on if quick_results()[d].outcome.status is Status.VERIFIED]
+            assert all(d in result.outcome.detail for d in weak), key
+        else:
+            assert status_ in ALLOWED_STATUSES[method], (key, status_, method)
+        if method is Method.PROOF:
+            assert status_ is not Status.VERIFIED, key
+
+
+def test_statuses_the_truth_pass_settled() -> None:
+    results = quick_results()
+    # each computed by a proof program now, not by a loop over finitely many parameters
+    for key in ("CIP Corollary C.2", "KARY Claim 1 (Appendix C)", "KARY Appendix C factor"):
+        assert results[key].claim.method is Method.PROOF and status(key) is Status.REFUTED, key
+    assert status("KARY Appendix C recursion") is Status.PROVED
+    # one rule for quoted decimals: 0.1238 is the truncation of 0.12387…, accepted as such
+    assert status("KARY Corollary C.3 (constant)") is Status.PROVED
+    assert "truncation" in results["KARY Corollary C.3 (constant)"].outcome.detail
+    # Algorithm 2's privacy (Lemma 4.5) is verified, not proved: the theorems that use it say so
+    for key in ("KARY Theorem 1.1", "KARY Theorem 1.2"):
+        assert status(key) is Status.CONDITIONAL and "KARY Lemma 4.5" in results[key].outcome.detail, key
+
+
+def _planted(number: str, method: Method, outcome: Outcome, depends_on: tuple[str, ...] = ()) -> Claim:
+    from reference.core.proof import ProofRecord
+    from reference.core.proof_links import proves
+
+    @proves("X", number)
+    def program() -> ProofRecord:
+        return ProofRecord("X", number, "s")
+
+    def check(_: Budget) -> Outcome:
+        if method is Method.PROOF:
+            program()
+        return outcome
+
+    name = f"{program.name}" if method is Method.PROOF else None
+    return Claim("X", number, "s", method, check, implements=("x",), proof=name, depends_on=depends_on)
+
+
+def test_a_method_cannot_return_another_methods_status() -> None:
+    proved, verified = Outcome(Status.PROVED, "d"), Outcome(Status.VERIFIED, "d")
+    assert run_claim(_planted("1", Method.PROOF, verified), Budget(quick=True)).outcome.status is Status.ERROR
+    assert run_claim(_planted("2", Method.EXHAUSTIVE, proved), Budget(quick=True)).outcome.status is Status.ERROR
+    conditional = Outcome(Status.CONDITIONAL, "d")
+    assert run_claim(_planted("3", Method.PROOF, conditional), Budget(quick=True)).outcome.status is Status.ERROR
+    none = _planted("4", Method.NONE, verified)
+    assert run_claim(none, Budget(quick=True)).outcome.status is Status.ERROR
+
+
+def test_conditions_propagate_and_false_premises_crash() -> None:
+    from reference.core.claims import resolve_conditions
+
+    quick = Budget(quick=True)
+    proved, verified = Outcome(Status.PROVED, "d"), Outcome(Status.VERIFIED, "d")
+    refuted = Outcome(Status.REFUTED, "d", counterexample="c", corrected="c")
+    base = run_claim(_planted("base", Method.EXHAUSTIVE, verified), quick)
+    middle = run_claim(_planted("middle", Method.PROOF, proved, ("X base",)), quick)
+    top = run_claim(_planted("top", Method.PROOF, proved, ("X middle",)), quick)
+    solid = run_claim(_planted("solid", Method.PROOF, proved), quick)
+    leaning = run_claim(_planted("leaning", Method.PROOF, proved, ("X solid",)), quick)
+    wrong = run_claim(_planted("wrong", Method.EXHAUSTIVE, refuted), quick)
+    shaky = run_claim(_planted("shaky", Method.PROOF, proved, ("X wrong",)), quick)
+    missing = run_claim(_planted("missing", Method.PROOF, proved, ("X nowhere",)), quick)
+    got = {r.claim.number: r.outcome for r in resolve_conditions([base, middle, top, solid, leaning, wrong, shaky, missing])}
+    assert got["middle"].status is Status.CONDITIONAL and "X base" in got["middle"].detail
+    assert got["top"].status is Status.CONDITIONAL and "X base" in got["top"].detail  # inherited
+    assert got["leaning"].status is Status.PROVED  # rests on a proof only
+    assert got["shaky"].status is Status.ERROR and "refuted" in got["shaky"].detail
+    assert got["missing"].status is Status.ERROR
+    with pytest.raises(ValueError, match="depends_on"):
+        Claim("X", "5", "s", Method.EXHAUSTIVE, lambda _: verified, implements=("x",), depends_on=("X base",))
