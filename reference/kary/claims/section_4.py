@@ -180,6 +180,23 @@ def check_algorithm_3_listing(_: Budget) -> Outcome:
     return Outcome(Status.VERIFIED, factorization.describe())
 
 
+def check_lemma_4_7_every_horizon(budget: Budget) -> Outcome:
+    """The exact ratio MSE(T)/closed form(h(T)) at every T of the complete heights up to a bound, per arity."""
+    from reference.kary.checks.horizons import horizon_ratio_check
+
+    results = [
+        horizon_ratio_check("algorithm_2", arity, budget.pick(200_000, 2_000_000))
+        for arity in budget.pick((3, 5, 19), (3, 5, 7, 9, 11, 19))
+    ]
+    failed = [r for r in results if not r.passed]
+    return Outcome(
+        Status.VERIFIED if not failed else Status.REFUTED,
+        " ".join(r.describe() for r in results),
+        counterexample=failed[0].describe() if failed else None,
+        corrected="the closed form is not an upper bound at every horizon" if failed else None,
+    )
+
+
 def claims() -> list[Claim]:
     """The entries of this part of KARY, in the paper's order."""
     M = Method
@@ -269,5 +286,14 @@ def claims() -> list[Claim]:
             "Exact MSE from Algorithm 2's noise counts (offset digits), by enumeration and by the digit programme.",
             implements=("reference.kary.mse.algorithm_2_mse", "reference.kary.mse.algorithm_2_mse_dp", "reference.kary.mse.lemma_4_7_closed_form"),
             proof="reference.kary.proofs.lemma_4_7.prove",
+        ),
+        c(
+            PAPER,
+            "Lemma 4.7 (every horizon)",
+            "read at any horizon T (the height h of T, not only T at the capacity), the closed form of Lemma 4.7 "
+            "bounds the exact ε²·MSE from above; how far below it the MSE lies",
+            M.EXHAUSTIVE,
+            check_lemma_4_7_every_horizon,
+            implements=('reference.kary.mse.algorithm_2_mse_dp', 'reference.kary.mse.lemma_4_7_closed_form', 'reference.kary.checks.horizons.horizon_ratio_check'),
         ),
     ]
