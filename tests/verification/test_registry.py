@@ -191,3 +191,13 @@ def test_conditions_propagate_and_false_premises_crash() -> None:
     assert got["missing"].status is Status.ERROR
     with pytest.raises(ValueError, match="depends_on"):
         Claim("X", "5", "s", Method.EXHAUSTIVE, lambda _: verified, implements=("x",), depends_on=("X base",))
+
+
+def test_tda_theorem_1_by_the_exact_law() -> None:
+    results = quick_results()
+    theorem = results["TDA Theorem 1 (utility)"]
+    assert theorem.claim.method is Method.CERTIFIED and theorem.outcome.status is Status.VERIFIED
+    assert "certainly > β at 0, undecided at 0" in theorem.outcome.detail
+    step = results["TDA Theorem 1 (utility, per-level step)"]
+    # two cells, σ² = 1/4, β = 0.3: P[Z_1 = Z_2 = 0] = 0.6187… < 0.7 = 1 − β, while the theorem holds there
+    assert step.outcome.status is Status.REFUTED and "2 cells, σ² = 1/4, β = 3/10" in str(step.outcome.counterexample)
