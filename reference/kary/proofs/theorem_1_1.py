@@ -13,8 +13,7 @@ F = Σ_(a=−m)^(m) |a| = m(m + 1) = (k² − 1)/4 and S(T) = Σ_(t=1)^(T) ‖re
    qw <= N_a <= (q + 1)w. Hence Σ_t |level-ℓ digit| = Σ_a |a − m| N_a lies in [F q w, F (q + 1) w], and with
    T/(kw) − 1 < q <= T/(kw): |Σ_t |digit| − F T/k| <= F w.
 3. All levels. |S(T) − h F T/k| <= F Σ_ℓ k^(ℓ−1) = F (k^h − 1)/(k − 1); minimality of h gives k^(h−1) <= 2T,
-   so (k^h − 1)/(k − 1) < 2kT/(k − 1) and |ε²·MSE − (2F/k) h³| <= 4kF h²/(k − 1) = k(m + 1)·2h²/… (the
-   constant B = 4kF/(k − 1) = 2k(m + 1)).
+   so (k^h − 1)/(k − 1) < 2kT/(k − 1) and |ε²·MSE − (2F/k) h³| <= 4kF h²/(k − 1) = 2k(m + 1)h².
 4. Height. (k^(h−1) − 1)/2 < T <= (k^h − 1)/2 gives log_k(2T) < h < log_k(2T) + 1, so h = L + θ with
    L = log_k T and 0 < θ < 1 + log_k 2 < 2; (2F/k)(h³ − L³) and B h² are at most polynomials of degree 2 in L.
 5. So (ε²·MSE − (2F/k) L³)/L³ → 0 (sympy limit of the explicit bound), and (2F/k) L³ =
