@@ -85,6 +85,18 @@ def check_intopt_complexity(budget: Budget) -> Outcome:
     return Outcome(Status.VERIFIED, f"iteration counts {counts}")
 
 
+def check_intopt_lower_bound(budget: Budget) -> Outcome:
+    from reference.tda.checks import intopt as intopt_checks
+
+    result = intopt_checks.check_initialisation_claims(max_dim=budget.pick(3, 4))
+    return Outcome(
+        Status.VERIFIED if result.passed else Status.REFUTED,
+        result.describe(),
+        counterexample=result.first_failure or None,
+        corrected="see the detail" if not result.passed else None,
+    )
+
+
 def check_error_step(budget: Budget) -> Outcome:
     from reference.tda.checks import intopt as intopt_checks
 
@@ -375,6 +387,15 @@ def tda_claims() -> list[Claim]:
             Method.EXHAUSTIVE,
             check_intopt_complexity,
             implements=("reference.tda.intopt.intopt_literal_with_count",),
+        ),
+        Claim(
+            PAPER,
+            "Section 3 (IntOpt lower bound)",
+            "problem (1) has the lower bound α >= max(|c − Σx_i|/dim(x), −min_i x_i) (its ceiling in the integers); "
+            "line 2's z meets Σz >= c − Σx (footnote 4) with ‖z‖∞ no greater than that bound",
+            Method.EXHAUSTIVE,
+            check_intopt_lower_bound,
+            implements=("reference.tda.intopt.intopt", "reference.tda.checks.intopt.brute_force_distance"),
         ),
         Claim(
             PAPER,
