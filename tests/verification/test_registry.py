@@ -201,3 +201,11 @@ def test_tda_theorem_1_by_the_exact_law() -> None:
     step = results["TDA Theorem 1 (utility, per-level step)"]
     # two cells, σ² = 1/4, β = 0.3: P[Z_1 = Z_2 = 0] = 0.6187… < 0.7 = 1 − β, while the theorem holds there
     assert step.outcome.status is Status.REFUTED and "2 cells, σ² = 1/4, β = 3/10" in str(step.outcome.counterexample)
+
+
+def test_lemma_b4_stands_but_its_printed_step_does_not() -> None:
+    # Independent reasoning: with X ~ N(0, [[1, 1/2], [1/2, 1]]) the diagonal is positive, yet Cov(X_0, X_1) = 1/2 > 0;
+    # the lemma holds for C_K only because every off-diagonal entry of C_K is negative.
+    assert status("CIP Lemma B.4") is Status.PROVED
+    printed = quick_results()["CIP Lemma B.4 (printed proof)"]
+    assert printed.outcome.status is Status.REFUTED and "[[1, 1/2], [1/2, 1]]" in str(printed.outcome.counterexample)
