@@ -97,6 +97,60 @@ def check_intopt_lower_bound(budget: Budget) -> Outcome:
     )
 
 
+def check_intopt_quadratic_steps(budget: Budget) -> Outcome:
+    """§1: IntOPT 'requires at most O(max_i |X_i|²) steps', against the printed loop's iteration count."""
+    from reference.tda.checks.intopt import complexity_family
+
+    top = budget.pick(60, 200)
+    exact = all(complexity_family(magnitude, 2) == magnitude + 2 for magnitude in range(2, top + 1, 2))
+    large = [(magnitude, complexity_family(magnitude, 2)) for magnitude in budget.pick((10**3,), (10**3, 10**4))]
+    grows = exact and all(count == magnitude + 2 for magnitude, count in large)
+    return Outcome(
+        Status.REFUTED if grows else Status.VERIFIED,
+        f"with two categories (max_i |X_i| = 2, so O(max_i |X_i|²) is a constant) the printed loop on x = (M, 0), "
+        f"c = 0 runs M + 2 times for every even M in 2..{top} and at "
+        + ", ".join(f"M = {magnitude} ({count} iterations)" for magnitude, count in large)
+        + ": the count grows with the noisy counts, not with the number of categories. The fast version "
+        "(reference.tda.intopt.intopt) needs O(d log d) arithmetic operations plus a binary search over the passes.",
+        counterexample=f"|X| = 2, x = ({large[0][0]}, 0), c = 0: {large[0][1]} iterations of the printed loop",
+        corrected="the printed loop runs at most d·(max(0, α − t0) + 1) times (α the optimal distance, t0 line 3's t), "
+        "unbounded at fixed |X_i|; a bound in the categories alone needs a different procedure",
+    )
+
+
+def check_marginal_count(budget: Budget) -> Outcome:
+    """§2 after Definition 3: 'There are 2^d possible k-way marginal queries (the power set of [d])'."""
+    import itertools
+    import math
+
+    rows = []
+    mismatch = ""
+    for sizes in budget.pick(((3, 2), (2, 2, 2)), ((3, 2), (2, 2, 2), (2, 3, 4), (4, 2, 3, 2))):
+        depth = len(sizes)
+        subsets = [s for k in range(depth + 1) for s in itertools.combinations(range(depth), k)]
+        queries = {k: sum(math.prod(sizes[i] for i in s) for s in subsets if len(s) == k) for k in range(depth + 1)}
+        total_queries = sum(queries.values())
+        assert total_queries == math.prod(1 + size for size in sizes)  # Σ_S Π_(i∈S)|X_i| = Π(1 + |X_i|)
+        power_set = len(subsets) == 2**depth
+        fixed = {k: math.comb(depth, k) for k in range(1, depth + 1)}
+        rows.append(
+            f"|X| = {list(sizes)}: 2^d = {2**depth}; subsets S of every order: {len(subsets)}; of order k: "
+            f"{fixed}; queries (S, y) of order k (Definition 3): { {k: v for k, v in queries.items() if k} }; all "
+            f"orders: {total_queries} = Π(1 + |X_i|)"
+        )
+        if power_set and not mismatch and any(v != 2**depth for k, v in queries.items() if k):
+            mismatch = rows[-1]
+    return Outcome(
+        Status.REFUTED if mismatch else Status.VERIFIED,
+        "Counted by enumeration: " + "; ".join(rows) + ". Only the attribute subsets S of all orders together number "
+        "2^d; Definition 3's k-way marginal queries (pairs (S, y)) number Σ_(|S|=k) Π_(i∈S)|X_i|, and the k-way "
+        "marginals (subsets S with |S| = k) C(d, k).",
+        counterexample=mismatch or None,
+        corrected="there are 2^d marginals (subsets S ⊆ [d], all orders k together; C(d, k) of order k) and "
+        "Π_i(1 + |X_i|) marginal queries (S, y) of all orders",
+    )
+
+
 def check_error_step(budget: Budget) -> Outcome:
     from reference.tda.checks import intopt as intopt_checks
 
@@ -387,6 +441,22 @@ def tda_claims() -> list[Claim]:
             Method.EXHAUSTIVE,
             check_intopt_complexity,
             implements=("reference.tda.intopt.intopt_literal_with_count",),
+        ),
+        Claim(
+            PAPER,
+            "Section 1 (IntOPT steps)",
+            "IntOPT operates in the integer domain and requires at most O(max_i |X_i|²) steps (for the printed loop)",
+            Method.EXHAUSTIVE,
+            check_intopt_quadratic_steps,
+            implements=("reference.tda.intopt.intopt_literal_with_count",),
+        ),
+        Claim(
+            PAPER,
+            "Section 2 (number of marginal queries)",
+            "there are 2^d possible k-way marginal queries, the cardinality of the power set of [d]",
+            Method.EXHAUSTIVE,
+            check_marginal_count,
+            implements=("reference.tda.data.Hierarchy",),
         ),
         Claim(
             PAPER,

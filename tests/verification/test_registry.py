@@ -209,3 +209,13 @@ def test_lemma_b4_stands_but_its_printed_step_does_not() -> None:
     assert status("CIP Lemma B.4") is Status.PROVED
     printed = quick_results()["CIP Lemma B.4 (printed proof)"]
     assert printed.outcome.status is Status.REFUTED and "[[1, 1/2], [1/2, 1]]" in str(printed.outcome.counterexample)
+
+
+def test_tda_prose_counts() -> None:
+    # Independent reasoning: with |X| = (3, 2) the 1-way marginal queries (S, y) are the 3 + 2 = 5 single-value
+    # queries and the 1-way marginals (subsets) are 2 — neither is 2^d = 4; only all subsets together are 2^2.
+    marginals = quick_results()["TDA Section 2 (number of marginal queries)"]
+    assert marginals.outcome.status is Status.REFUTED and "{1: 5, 2: 6}" in marginals.outcome.detail
+    # the printed IntOpt loop on x = (M, 0), c = 0 with two categories: M + 2 iterations, unbounded in M
+    steps = quick_results()["TDA Section 1 (IntOPT steps)"]
+    assert steps.outcome.status is Status.REFUTED and "1002 iterations" in str(steps.outcome.counterexample)
