@@ -193,3 +193,4 @@ def test_cli_run_vertices_matrices_even_arity(capsys: pytest.CaptureFixture[str]
     assert all(sign in (0, 1) for sign in covered.values())
     matrices = _run_json(capsys, "kary", "matrices", "--arity", "4", "--height", "2", "--subtraction")
     assert matrices["L_times_R_is_A"] is True
+
