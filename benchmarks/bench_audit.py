@@ -33,9 +33,10 @@ from fractions import Fraction
 import numpy as np
 
 from reference.audit import sparse
+from reference.audit.covariance import kary_prefix_workload
 from reference.audit.laplace_lp import max_shift_norm
 from reference.audit.lattice import lattice_audit
-from reference.audit.linear_noise import audit_linear_noise, kary_prefix_workload
+from reference.audit.linear_noise import audit_linear_noise
 from reference.audit.sample_design import kary_noise_matrix
 from reference.core.linalg import Matrix
 from reference.kary.digits import height_for_horizon

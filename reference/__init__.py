@@ -48,7 +48,8 @@ from reference.audit.calibration import (
     audit_laplace,
     audit_laplace_l2,
 )
-from reference.audit.linear_noise import LinearNoiseVerdict, audit_linear_noise, probe_noise_matrix
+from reference.audit.linear_noise import LinearNoiseVerdict, audit_linear_noise
+from reference.audit.probe import probe_noise_matrix
 from reference.audit.samplers import SamplerAuditReport, audit_cascade_samples, audit_kary_noise
 from reference.cip.calibration import (
     CascadeCalibration,

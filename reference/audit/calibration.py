@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 from reference.core.certified import CertifiedReal
-from reference.core.validate import fraction_text, nonnegative_fraction, positive_fraction, to_fraction
+from reference.core.validate import RationalLike, fraction_text, nonnegative_fraction, positive_fraction, to_fraction
 
 MECHANISMS = ("gaussian", "laplace", "laplace-l2", "discrete-gaussian")
 
@@ -74,7 +74,7 @@ def _claim(epsilon: Fraction, delta: Fraction) -> str:
     return f"({fraction_text(epsilon)}, {fraction_text(delta)})-DP" if delta else f"{fraction_text(epsilon)}-DP"
 
 
-def audit_gaussian(sigma: object, sensitivity_squared: object, epsilon: object, delta: object) -> CalibrationVerdict:
+def audit_gaussian(sigma: RationalLike, sensitivity_squared: RationalLike, epsilon: RationalLike, delta: RationalLike) -> CalibrationVerdict:
     """``q + N(0, σ²)`` with squared ℓ2 (or Mahalanobis) sensitivity Δ² against an (ε, δ) claim."""
     from reference.privacy.gaussian import check_gaussian
 
@@ -87,12 +87,16 @@ def audit_gaussian(sigma: object, sensitivity_squared: object, epsilon: object, 
         delta_at_epsilon=verdict.delta_at_sigma,
         epsilon_at_delta=verdict.epsilon_at_sigma,
         noise_ratio=verdict.sigma_ratio,
-        details={"sigma": fraction_text(verdict.sigma), "sigma_exact": verdict.exact.decimal()},
+        details={
+            "sigma": fraction_text(verdict.sigma),
+            "sigma_exact": None if verdict.exact is None else verdict.exact.decimal(),
+            "notes": list(verdict.notes),
+        },
     )
 
 
 def audit_laplace(
-    scale: object, epsilon: object, delta: object, sensitivity_vectors: Sequence[Sequence[object]]
+    scale: RationalLike, epsilon: RationalLike, delta: RationalLike, sensitivity_vectors: Sequence[Sequence[object]]
 ) -> CalibrationVerdict:
     """``q + Lap(b)^d`` against an ε-DP (``delta`` = 0) or (ε, δ)-DP claim, for the given difference vectors."""
     b = positive_fraction(scale, "scale")
@@ -131,11 +135,11 @@ def audit_laplace(
 
 
 def audit_laplace_l2(
-    scale: object,
-    l1_sensitivity: object,
-    l2_sensitivity_squared: object,
-    epsilon: object,
-    delta: object,
+    scale: RationalLike,
+    l1_sensitivity: RationalLike,
+    l2_sensitivity_squared: RationalLike,
+    epsilon: RationalLike,
+    delta: RationalLike,
     sensitivity_vectors: Sequence[Sequence[object]] | None = None,
 ) -> CalibrationVerdict:
     """Laplace noise calibrated to ℓ2 sensitivity (KARY Theorem 1.3) against an (ε, δ) claim.
@@ -180,13 +184,13 @@ def audit_laplace_l2(
 
 
 def audit_discrete_gaussian(
-    sigma_squared: object,
+    sigma_squared: RationalLike,
     sensitivity: int | None = None,
-    epsilon: object = None,
-    delta: object = None,
-    rho: object = None,
+    epsilon: RationalLike | None = None,
+    delta: RationalLike | None = None,
+    rho: RationalLike | None = None,
     *,
-    sensitivity_squared: object = None,
+    sensitivity_squared: RationalLike | None = None,
 ) -> CalibrationVerdict:
     """``q + N_Z(0, σ²)^d`` against an (ε, δ) claim or a ρ-zCDP claim.
 

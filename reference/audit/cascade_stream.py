@@ -34,7 +34,7 @@ from reference.audit.samplers import (
     _critical,
     _listed,
 )
-from reference.core.validate import check_depth, positive_real
+from reference.core.validate import RealLike, check_depth, positive_real
 
 #: Largest depth accepted (2**26 leaves: 512 MiB per run in float64).
 MAX_STREAM_DEPTH = 26
@@ -59,7 +59,7 @@ def _open(samples: object) -> np.ndarray:
     return array
 
 
-def audit_cascade_stream(samples: object, depth: object, sigma: object, alpha: object = 1e-6,
+def audit_cascade_stream(samples: object, depth: int, sigma: RealLike, alpha: object = 1e-6,
                          batch: int = DEFAULT_BATCH) -> SamplerAuditReport:
     """Audit Cascade Sampling leaves (``runs × 2**depth``; a path to a ``.npy`` file is memory-mapped) against
     ``N(0, σ² C_depth)`` by the streamed node-variance and sibling-covariance tests (module docstring)."""

@@ -31,8 +31,7 @@ from __future__ import annotations
 import csv
 import json
 import math
-import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -45,19 +44,17 @@ from reference.audit import sparse
 from reference.audit.integer_shift import integer_kernel_basis, minimum_integer_shift
 from reference.audit.laplace_lp import max_integer_shift_norm, max_shift_norm
 from reference.audit.lattice import LatticeLeak, lattice_audit, neighbouring_differences
-from reference.cip.exact import matrix as cip_matrix
 from reference.core.certified import CertifiedReal
 from reference.core.linalg import Matrix
 from reference.core.validate import (
     Neighbours,
-    check_depth,
+    RationalLike,
     check_neighbours,
     check_positive_int,
     fraction_text,
     positive_fraction,
     to_fraction,
 )
-from reference.kary import tree as kary_tree
 from reference.privacy.gaussian import gaussian_delta
 
 NoiseKind = Literal["gaussian", "laplace", "discrete-gaussian", "discrete-laplace"]
@@ -101,14 +98,14 @@ def exact_matrix(rows: object, name: str) -> Matrix:
     return tuple(result)
 
 
-def _check_noise(noise: object) -> NoiseKind:
+def check_noise(noise: object) -> NoiseKind:
     for kind in NOISE_KINDS:
         if noise == kind:
             return kind
     raise ValueError(f"noise must be one of {', '.join(NOISE_KINDS)}, got {noise!r}")
 
 
-def _draw_weights(draw_variances: object, draws: int) -> tuple[Fraction, ...] | None:
+def draw_weights(draw_variances: object, draws: int) -> tuple[Fraction, ...] | None:
     if draw_variances is None:
         return None
     if isinstance(draw_variances, (str, bytes)) or not hasattr(draw_variances, "__iter__"):
@@ -119,7 +116,7 @@ def _draw_weights(draw_variances: object, draws: int) -> tuple[Fraction, ...] | 
     return weights
 
 
-def _to_flint(matrix: Matrix) -> fmpq_mat:
+def to_flint(matrix: Matrix) -> fmpq_mat:
     rows, cols = len(matrix), len(matrix[0])
     return fmpq_mat(rows, cols, [fmpq(entry.numerator, entry.denominator) for row in matrix for entry in row])
 
@@ -129,7 +126,7 @@ def _entry(value: object) -> Fraction:
     return Fraction(int(value.p), int(value.q))
 
 
-def _from_flint(matrix: fmpq_mat) -> Matrix:
+def from_flint(matrix: fmpq_mat) -> Matrix:
     return tuple(tuple(_entry(matrix[i, j]) for j in range(matrix.ncols())) for i in range(matrix.nrows()))
 
 
@@ -226,7 +223,7 @@ class LinearNoiseVerdict:
     #: Laplace with ker B != 0: a certified lower bound on ε from the LP dual (``epsilon`` is then the upper one)
     epsilon_lower: Fraction | None = None
 
-    def verdict(self, epsilon: object = None, delta: object = None) -> Verdict:
+    def verdict(self, epsilon: RationalLike | None = None, delta: RationalLike | None = None) -> Verdict:
         """The verdict on a claim: "private at all" without ``epsilon``; else ε-DP, or (ε, δ)-DP with ``delta``.
 
         ``fails`` when the release is not private or the exact privacy is certified worse than the claim;
@@ -262,7 +259,7 @@ class LinearNoiseVerdict:
         sufficient = epsilon_from_rho_tight(self.rho, target)  # a sufficient ε for ρ-zCDP, not the exact one
         return "holds" if sufficient.upper <= claimed else "inconclusive"
 
-    def delta(self, epsilon: object) -> CertifiedReal:
+    def delta(self, epsilon: RationalLike) -> CertifiedReal:
         """Gaussian only: the exact δ(ε) of the release (certified enclosure), Δ² the Mahalanobis sensitivity."""
         if self.noise != "gaussian":
             raise ValueError("delta: the exact (epsilon, delta)-profile is computed for gaussian noise only")
@@ -275,11 +272,11 @@ def audit_linear_noise(
     noise_matrix: object,
     workload: object,
     noise: object,
-    scale: object,
+    scale: RationalLike,
     *,
     draw_variances: Sequence[object] | None = None,
     neighbours: str = "add_remove",
-    contributions: object = 1,
+    contributions: int = 1,
 ) -> LinearNoiseVerdict:
     """Audit the release ``W x + B z`` exactly (module docstring). ``noise_matrix`` B is outputs × draws,
     ``workload`` W is outputs × inputs, ``noise`` is one of :data:`NOISE_KINDS` (``scale`` = σ for the Gaussian
@@ -296,7 +293,7 @@ def audit_linear_noise(
     """
     b_matrix = exact_matrix(noise_matrix, "noise_matrix")
     w_matrix = exact_matrix(workload, "workload")
-    kind = _check_noise(noise)
+    kind = check_noise(noise)
     sc = positive_fraction(scale, "scale")
     relation = check_neighbours(neighbours)
     users = check_positive_int(contributions, "contributions")
@@ -304,11 +301,11 @@ def audit_linear_noise(
     if len(w_matrix) != outputs:
         raise ValueError(f"workload has {len(w_matrix)} rows but noise_matrix has {outputs} (one per output)")
     inputs = len(w_matrix[0])
-    weights = _draw_weights(draw_variances, draws)
+    weights = draw_weights(draw_variances, draws)
     if weights is not None and kind != "gaussian":
         raise ValueError("draw_variances is supported for gaussian noise only")
-    b = _to_flint(b_matrix)
-    w = _to_flint(w_matrix)
+    b = to_flint(b_matrix)
+    w = to_flint(w_matrix)
     rank, offending, _ = _solve_consistent(b, w)
     common = {
         "noise": kind,
@@ -342,7 +339,7 @@ def audit_linear_noise(
         gram = b * b.transpose()
     else:
         scaled = tuple(tuple(entry * weight for entry, weight in zip(row, weights)) for row in b_matrix)
-        gram = _to_flint(scaled) * b.transpose()
+        gram = to_flint(scaled) * b.transpose()
     _, still_offending, y = _solve_consistent(gram, w)
     if still_offending is not None or y is None:  # col(B D Bᵀ) = col(B) for D > 0; cannot happen
         raise ArithmeticError("col(B D B^T) differs from col(B)")
@@ -354,7 +351,7 @@ def audit_linear_noise(
     strategy: Matrix | None = None
     l1: Fraction | None = None
     if weights is None:
-        strategy = _from_flint(b.transpose() * y)
+        strategy = from_flint(b.transpose() * y)
         strategy_columns = sparse.sparse_columns(strategy)  # A v = Σ_j v_j A[:, j], sparse
         l1 = users * max(sparse.l1(sparse.combine(strategy_columns, v)) for v in differences)
     unique = rank == draws
@@ -528,216 +525,3 @@ def _integer_noise_verdict(
         explanation=f"private: every shift is B u with a unique integer u; discrete Gaussian rho = "
         f"max ||u||^2/(2 sigma^2) = {fraction_text(rho)} (exact)",
     )
-
-
-# ------------------------------------------------------------------------------------------- probing
-
-
-def probe_noise_matrix(
-    function: Callable[[tuple[Fraction, ...]], Sequence[object]], draws: object, *, seed: int = 0
-) -> Matrix:
-    """Recover B from a deterministic function of the noise vector by probing the unit vectors.
-
-    ``function`` maps a tuple of ``draws`` Fractions to the outputs' noise (exact rationals). Column j of B is
-    ``function(e_j) − function(0)``; ``function(0)`` must be zero, and linearity is checked exactly at one
-    seeded random rational point (``ValueError`` if the function is not linear there).
-    """
-    count = check_positive_int(draws, "draws")
-    if count > MAX_DIMENSION:
-        raise ValueError(f"draws must be at most {MAX_DIMENSION}, got {count}")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise TypeError("seed must be an int")
-
-    def call(vector: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
-        values = function(vector)
-        return tuple(to_fraction(value, "function output") for value in values)
-
-    zero = call(tuple(Fraction(0) for _ in range(count)))
-    if not zero:
-        raise ValueError("function must return at least one output")
-    if any(value != 0 for value in zero):
-        raise ValueError("function is not linear: it is non-zero at the zero noise vector")
-    columns = []
-    for j in range(count):
-        column = call(tuple(Fraction(1 if i == j else 0) for i in range(count)))
-        if len(column) != len(zero):
-            raise ValueError("function returned outputs of different lengths")
-        columns.append(column)
-    rng = random.Random(seed)
-    point = tuple(Fraction(rng.randint(-1000, 1000), rng.randint(1, 97)) for _ in range(count))
-    actual = call(point)
-    expected = tuple(sum((columns[j][i] * point[j] for j in range(count)), Fraction(0)) for i in range(len(zero)))
-    if actual != expected:
-        raise ValueError("function is not linear in the noise vector (checked at a random rational point)")
-    return tuple(tuple(columns[j][i] for j in range(count)) for i in range(len(zero)))
-
-
-@dataclass(frozen=True)
-class ProbedNoise:
-    """A noise map recovered exactly from floating-point probes: column j of B is ``sqrt(draw_variances[j])``
-    times column j of ``matrix`` (both exact), so a cascade's √3/2 is ``1`` with draw variance ``3/4``."""
-
-    matrix: Matrix
-    draw_variances: tuple[Fraction, ...]
-
-
-def _recognise_column(values: Sequence[float], max_denominator: int, column: int) -> tuple[list[Fraction], Fraction]:
-    """Write a float column as sqrt(d)·(rationals): d from the square of its smallest non-zero entry."""
-    scale = float(np.max(np.abs(values))) if len(values) else 0.0
-    nonzero = [abs(v) for v in values if abs(v) > 1e-12 * max(scale, 1.0)]
-    if not nonzero:
-        return [Fraction(0)] * len(values), Fraction(1)
-    smallest = min(nonzero)
-    variance = Fraction(smallest * smallest).limit_denominator(max_denominator)
-    root = math.sqrt(variance)
-    ratios = []
-    for value in values:
-        ratio = Fraction(value / root).limit_denominator(max_denominator) if abs(value) > 1e-12 * scale else Fraction(0)
-        if abs(float(ratio) * root - value) > 1e-9 * max(scale, 1.0):
-            raise ValueError(
-                f"column {column} is not sqrt(p/q) times rationals with denominators <= {max_denominator}: "
-                f"entry {value!r} is not recognised"
-            )
-        ratios.append(ratio)
-    return ratios, variance
-
-
-def probe_float_noise_matrix(
-    function: Callable[[np.ndarray], Sequence[float]], draws: object, *, max_denominator: int = 10_000, seed: int = 0
-) -> ProbedNoise:
-    """Recover B exactly from a float function of the draws (for example a user's sampler with its normal draws
-    passed in), by probing the unit vectors.
-
-    Each column is recognised as ``sqrt(p/q)`` times rationals with denominators at most ``max_denominator``, and
-    the recognised map is re-evaluated against the function at a seeded random point (relative error 1e-9): a
-    function that is not linear, or whose entries are not of that form, gets a ``ValueError`` naming the column.
-    The result feeds :func:`audit_linear_noise` with ``draw_variances`` (Gaussian noise).
-    """
-    count = check_positive_int(draws, "draws")
-    if count > MAX_DIMENSION:
-        raise ValueError(f"draws must be at most {MAX_DIMENSION}, got {count}")
-
-    def call(vector: np.ndarray) -> np.ndarray:
-        values = np.asarray(function(vector), dtype=np.float64)
-        if values.ndim != 1 or values.size == 0 or not np.all(np.isfinite(values)):
-            raise ValueError("function must return a non-empty 1-D array of finite floats")
-        return values
-
-    zero = call(np.zeros(count))
-    if np.any(np.abs(zero) > 1e-12):
-        raise ValueError("function is not linear: it is non-zero at the zero noise vector")
-    columns: list[list[Fraction]] = []
-    variances: list[Fraction] = []
-    for j in range(count):
-        unit = np.zeros(count)
-        unit[j] = 1.0
-        values = call(unit)
-        if values.size != zero.size:
-            raise ValueError("function returned outputs of different lengths")
-        ratios, variance = _recognise_column(values.tolist(), max_denominator, j)
-        columns.append(ratios)
-        variances.append(variance)
-    rng = np.random.default_rng(seed)
-    point = rng.standard_normal(count)
-    rebuilt = np.array([
-        sum(float(columns[j][i]) * math.sqrt(variances[j]) * point[j] for j in range(count)) for i in range(zero.size)
-    ])
-    actual = call(point)
-    if np.max(np.abs(actual - rebuilt)) > 1e-9 * max(1.0, float(np.max(np.abs(actual)))):
-        raise ValueError("function is not linear in the draws (checked at a seeded random point)")
-    matrix = tuple(tuple(columns[j][i] for j in range(count)) for i in range(zero.size))
-    return ProbedNoise(matrix, tuple(variances))
-
-
-# ------------------------------------------------------------------------------------------- covariance
-
-
-@dataclass(frozen=True)
-class CovarianceDifference:
-    """One entry where the implementation's covariance differs from the oracle's (0-based indices)."""
-
-    row: int
-    column: int
-    actual: Fraction
-    expected: Fraction
-
-
-def noise_covariance(
-    noise_matrix: object, scale: object, noise: object, draw_variances: Sequence[object] | None = None
-) -> Matrix:
-    """The exact covariance v·B D Bᵀ of ``B z``: v = σ² (Gaussian) or 2b² (Laplace); D = diag(draw_variances)
-    (relative variances of the draws, all 1 by default)."""
-    b_matrix = exact_matrix(noise_matrix, "noise_matrix")
-    kind = _check_noise(noise)
-    if kind not in ("gaussian", "laplace"):
-        raise ValueError(
-            f"noise must be gaussian or laplace for an exact covariance, got {kind!r} (the discrete laws' variances "
-            "are irrational: see reference.samplers.pmf for certified enclosures)"
-        )
-    sc = positive_fraction(scale, "scale")
-    variance = sc * sc if kind == "gaussian" else 2 * sc * sc
-    draws = len(b_matrix[0])
-    weights = _draw_weights(draw_variances, draws) or tuple(Fraction(1) for _ in range(draws))
-    scaled = tuple(tuple(entry * weight for entry, weight in zip(row, weights)) for row in b_matrix)
-    product = _to_flint(scaled) * _to_flint(b_matrix).transpose()
-    return tuple(tuple(variance * entry for entry in row) for row in _from_flint(product))
-
-
-def compare_covariance(
-    noise_matrix: object,
-    scale: object,
-    noise: object,
-    oracle_covariance: object,
-    *,
-    draw_variances: Sequence[object] | None = None,
-    limit: int = 10,
-) -> tuple[CovarianceDifference, ...]:
-    """The first ``limit`` entries (row-major) where :func:`noise_covariance` differs from the oracle; empty
-    when they agree exactly."""
-    actual = noise_covariance(noise_matrix, scale, noise, draw_variances)
-    expected = exact_matrix(oracle_covariance, "oracle_covariance")
-    if len(expected) != len(actual) or len(expected[0]) != len(actual):
-        raise ValueError(
-            f"oracle_covariance is {len(expected)}x{len(expected[0])}, the noise has {len(actual)} outputs"
-        )
-    limit = check_positive_int(limit, "limit")
-    found: list[CovarianceDifference] = []
-    for i, (row_a, row_e) in enumerate(zip(actual, expected)):
-        for j, (a, e) in enumerate(zip(row_a, row_e)):
-            if a != e:
-                found.append(CovarianceDifference(i, j, a, e))
-                if len(found) >= limit:
-                    return tuple(found)
-    return tuple(found)
-
-
-# ------------------------------------------------------------------------------------------- oracles
-
-
-def cip_leaf_covariance_oracle(depth: object, sigma: object) -> Matrix:
-    """σ² C_depth: the CIP leaves' noise covariance (Definition 3.1)."""
-    d = check_depth(depth, maximum=12)
-    sig = positive_fraction(sigma, "sigma")
-    return tuple(tuple(sig * sig * entry for entry in row) for row in cip_matrix.covariance(d))
-
-
-def cip_workload_covariance_oracle(depth: object, sigma: object, workload: object) -> Matrix:
-    """σ² W C_depth Wᵀ: the covariance of a workload's answers computed from the CIP leaves."""
-    d = check_depth(depth, maximum=12)
-    w = exact_matrix(workload, "workload")
-    if len(w[0]) != 1 << d:
-        raise ValueError(f"workload must have {1 << d} columns (one per leaf), got {len(w[0])}")
-    leaves = _to_flint(cip_leaf_covariance_oracle(d, sigma))
-    wf = _to_flint(w)
-    return _from_flint(wf * leaves * wf.transpose())
-
-
-def kary_algorithm_2_covariance_oracle(arity: object, height: object, scale: object) -> Matrix:
-    """2b² L Lᵀ: the covariance of Algorithm 2's T outputs (T = the offset capacity) with Laplace(b) noise."""
-    return kary_tree.output_covariance(arity, height, scale, subtraction=True)
-
-
-def kary_prefix_workload(horizon: object) -> Matrix:
-    """The T×T lower-triangular all-ones matrix (prefix sums): the continual-counting workload."""
-    steps = check_positive_int(horizon, "horizon")
-    return tuple(tuple(Fraction(1 if j <= i else 0) for j in range(steps)) for i in range(steps))

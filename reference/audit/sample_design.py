@@ -42,7 +42,7 @@ from reference.audit.samplers import (
     chi_square_scale_power,
 )
 from reference.core.linalg import Matrix
-from reference.core.validate import positive_fraction
+from reference.core.validate import RationalLike, positive_fraction
 
 #: Largest number of outputs a design audit accepts (its covariance test has outputs² / 2 entries).
 MAX_DESIGN_OUTPUTS = 512
@@ -71,16 +71,16 @@ class Design:
                 + moment[first][second] ** 2)
 
 
-def _to_flint(matrix: Matrix) -> fmpq_mat:
+def to_flint(matrix: Matrix) -> fmpq_mat:
     return fmpq_mat(len(matrix), len(matrix[0]), [fmpq(e.numerator, e.denominator) for row in matrix for e in row])
 
 
-def _from_flint(matrix: fmpq_mat) -> Matrix:
+def from_flint(matrix: fmpq_mat) -> Matrix:
     return tuple(tuple(Fraction(int(matrix[i, j].p), int(matrix[i, j].q)) for j in range(matrix.ncols()))
                  for i in range(matrix.nrows()))
 
 
-def linear_design(noise_matrix: Matrix, noise: str, scale: object,
+def linear_design(noise_matrix: Matrix, noise: str, scale: RationalLike,
                   draw_variances: Sequence[Fraction] | None = None, name: str = "") -> Design:
     """The design of ``B z`` with i.i.d. ``gaussian`` (``scale`` = σ, optional per-draw variance factors) or
     ``laplace`` (``scale`` = b) draws. ``noise_matrix`` is an exact rational matrix (outputs × draws)."""
@@ -98,14 +98,14 @@ def linear_design(noise_matrix: Matrix, noise: str, scale: object,
     base = value * value if noise == "gaussian" else 2 * value * value
     variances = [base * factor for factor in factors]
     excess = [Fraction(0) if noise == "gaussian" else 3 * v * v for v in variances]  # μ4 − 3v²
-    b = _to_flint(noise_matrix)
-    squared = _to_flint(tuple(tuple(entry * entry for entry in row) for row in noise_matrix))
-    weighted = _to_flint(tuple(tuple(entry * v for entry, v in zip(row, variances)) for row in noise_matrix))
+    b = to_flint(noise_matrix)
+    squared = to_flint(tuple(tuple(entry * entry for entry in row) for row in noise_matrix))
+    weighted = to_flint(tuple(tuple(entry * v for entry, v in zip(row, variances)) for row in noise_matrix))
     moment = weighted * b.transpose()
-    kurtosis = _to_flint(tuple(tuple(entry * k for entry, k in zip(row, excess))
+    kurtosis = to_flint(tuple(tuple(entry * k for entry, k in zip(row, excess))
                                for row in (tuple(e * e for e in r) for r in noise_matrix))) * squared.transpose()
     label = name or f"linear design ({outputs} outputs, {draws} draws, {noise} scale {value})"
-    return Design(label, _from_flint(moment), _from_flint(kurtosis), noise)
+    return Design(label, from_flint(moment), from_flint(kurtosis), noise)
 
 
 def kary_noise_matrix(arity: int, horizon: int, algorithm: int) -> Matrix:
@@ -148,7 +148,7 @@ def _algorithm_3_matrix(arity: int, horizon: int) -> np.ndarray:
     return np.stack(columns, axis=1)
 
 
-def kary_design(arity: int, horizon: int, algorithm: int, epsilon: object) -> Design:
+def kary_design(arity: int, horizon: int, algorithm: int, epsilon: RationalLike) -> Design:
     """Laplace(h/ε) draws through Algorithm ``algorithm``'s noise matrix (h the height of that algorithm)."""
     from reference.kary.digits import height_for_horizon
 

@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from reference.cip.whitening import haar_whitening, two_sided_chi2, whitened_normal_test
-from reference.core.validate import check_depth, positive_real
+from reference.core.validate import RealLike, check_depth, positive_real
 from reference.kary.digits import check_arity
 
 #: Largest depth the cascade audit accepts (the whitened test is quadratic in 2**depth).
@@ -222,7 +222,7 @@ def chi_square_scale_power(runs: int, tests: int, alpha: float, power: float = 0
     return max(up, down)
 
 
-def audit_cascade_samples(samples: object, depth: object, sigma: object, alpha: object = 1e-6) -> SamplerAuditReport:
+def audit_cascade_samples(samples: object, depth: int, sigma: RealLike, alpha: object = 1e-6) -> SamplerAuditReport:
     """Audit ``samples`` (``runs × 2**depth``, one draw of the ``n`` leaves per row) against Cascade
     Sampling's distribution ``N(0, sigma**2 C_depth)``: leaf marginals, internal node variances (from subtree
     sums) and the full covariance (whitening); ``alpha / 3`` each. ``depth <= 8``; ``runs >= 2``."""
@@ -276,7 +276,7 @@ def _median_of_means(products: np.ndarray, groups: int) -> np.ndarray:
     return np.asarray(np.median(blocks, axis=0))
 
 
-def audit_kary_noise(samples: object, arity: object, epsilon: object, alpha: object = 1e-6) -> SamplerAuditReport:
+def audit_kary_noise(samples: object, arity: int, epsilon: RealLike, alpha: object = 1e-6) -> SamplerAuditReport:
     """Audit output noise of Algorithm 2 (``samples`` ``runs × T``: noisy prefix count minus true prefix
     count, one run per row; ``T`` the horizon) against the oracle's: sums of i.i.d. Laplace(h/ε) over the
     index sets ``I_t`` (odd ``arity`` >= 3, ``h = height_for_horizon(arity, T, offset=True)``). Marginal

@@ -18,6 +18,7 @@ from reference.cip.sensitivity import cascade_sensitivity_squared
 from reference.core.certified import CertifiedReal
 from reference.core.validate import (
     Neighbours,
+    RationalLike,
     check_depth,
     check_neighbours,
     fraction_text,
@@ -61,7 +62,7 @@ class CascadeCalibration:
         }
 
 
-def calibrate_cascade(depth: int, epsilon: object, delta: object, neighbours: str = "add_remove") -> CascadeCalibration:
+def calibrate_cascade(depth: int, epsilon: RationalLike, delta: RationalLike, neighbours: str = "add_remove") -> CascadeCalibration:
     """Theorem 3.9's σ (add/remove, ε ∈ (0,1], δ ∈ (0,1/2] only) and the exact smallest σ for C_depth.
 
     The exact σ uses the exact Mahalanobis sensitivity Δ² of the chosen neighbouring relation (add_remove:
@@ -120,7 +121,7 @@ class GaussianCalibration:
         }
 
 
-def calibrate_gaussian(sensitivity: object, epsilon: object, delta: object) -> GaussianCalibration:
+def calibrate_gaussian(sensitivity: RationalLike, epsilon: RationalLike, delta: RationalLike) -> GaussianCalibration:
     """The classical σ = Δ sqrt(2 log(1.25/δ))/ε (ε < 1 only) and the exact smallest σ, for ℓ2 sensitivity Δ."""
     delta_l2 = positive_fraction(sensitivity, "sensitivity")
     eps = positive_fraction(epsilon, "epsilon")
@@ -191,7 +192,7 @@ def _structured(
 
 
 def calibrate_general_tree(
-    tree: object, epsilon: object, delta: object, neighbours: str = "add_remove"
+    tree: object, epsilon: RationalLike, delta: RationalLike, neighbours: str = "add_remove"
 ) -> StructuredCalibration:
     """σ for Algorithm 3's noise on ``tree`` (a :class:`reference.cip.tree.BinaryTree`).
 
@@ -209,7 +210,7 @@ def calibrate_general_tree(
 
 
 def calibrate_two_dim(
-    row_depth: int, column_depth: int, epsilon: object, delta: object, neighbours: str = "add_remove"
+    row_depth: int, column_depth: int, epsilon: RationalLike, delta: RationalLike, neighbours: str = "add_remove"
 ) -> StructuredCalibration:
     """σ for Algorithm 4's noise on a 2**row_depth x 2**column_depth grid.
 
@@ -225,8 +226,8 @@ def calibrate_two_dim(
 
 def calibrated_stream(
     horizon: int,
-    epsilon: object,
-    delta: object,
+    epsilon: RationalLike,
+    delta: RationalLike,
     neighbours: str = "add_remove",
     rng: np.random.Generator | int | None = None,
 ) -> tuple[StreamingCascade, ExactSigma]:

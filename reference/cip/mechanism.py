@@ -34,6 +34,7 @@ from reference.cip.tree import balanced_tree
 from reference.core.rng import as_generator
 from reference.core.validate import (
     Neighbours,
+    RationalLike,
     check_neighbours,
     check_positive_int,
     open_unit_fraction,
@@ -68,8 +69,8 @@ class CorrelatedInputPerturbation:
     def calibrate(
         cls,
         length: int,
-        epsilon: object,
-        delta: object,
+        epsilon: RationalLike,
+        delta: RationalLike,
         neighbours: str = "add_remove",
         layout: str = "pad",
     ) -> CorrelatedInputPerturbation:

@@ -14,6 +14,7 @@ from reference.cli.common import (
     add_epsilon,
     group,
     nonnegative_int,
+    reading,
     vectors_option,
 )
 
@@ -74,11 +75,14 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
     from reference.audit import linear_noise as audit_linear
     from reference.core.validate import fraction_text
 
-    noise_matrix = audit_linear.load_exact_matrix(args.noise_matrix, "noise_matrix")
-    workload = audit_linear.load_exact_matrix(args.workload, "workload")
+    with reading("--noise-matrix", args.noise_matrix):
+        noise_matrix = audit_linear.load_exact_matrix(args.noise_matrix, "noise_matrix")
+    with reading("--workload", args.workload):
+        workload = audit_linear.load_exact_matrix(args.workload, "workload")
     draw_variances = None
     if args.draw_variances is not None:
-        table = audit_linear.load_exact_matrix(args.draw_variances, "draw_variances")
+        with reading("--draw-variances", args.draw_variances):
+            table = audit_linear.load_exact_matrix(args.draw_variances, "draw_variances")
         if len(table) != 1 and any(len(row) != 1 for row in table):
             raise CommandError("--draw-variances must hold one row or one column of positive rationals")
         draw_variances = [entry for row in table for entry in row]
@@ -127,8 +131,11 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
     if args.epsilon is not None and args.noise == "gaussian" and verdict.private:
         result["delta_at_epsilon"] = verdict.delta(args.epsilon).as_json()
     if args.oracle is not None:
-        oracle = audit_linear.load_exact_matrix(args.oracle, "oracle_covariance")
-        differences = audit_linear.compare_covariance(noise_matrix, args.scale, args.noise, oracle)
+        with reading("--oracle", args.oracle):
+            oracle = audit_linear.load_exact_matrix(args.oracle, "oracle_covariance")
+        from reference.audit.covariance import compare_covariance
+
+        differences = compare_covariance(noise_matrix, args.scale, args.noise, oracle)
         result["covariance_matches_oracle"] = not differences
         result["first_differences"] = [
             {"row": d.row, "column": d.column, "actual": fraction_text(d.actual), "expected": fraction_text(d.expected)}
@@ -167,10 +174,12 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
     if mechanism == "cascade":
         _needs(args, mechanism, "depth", "sigma")
         if args.depth <= audit_samplers.MAX_AUDIT_DEPTH and not args.stream:
-            samples = audit_samplers.load_samples(args.samples)
+            with reading("--samples", args.samples):
+                samples = audit_samplers.load_samples(args.samples)
             report = audit_samplers.audit_cascade_samples(samples, args.depth, float(Fraction(args.sigma)), alpha)
         else:  # any depth: streamed from the .npy file in batches of runs
-            report = audit_cascade_stream(args.samples, args.depth, float(Fraction(args.sigma)), alpha)
+            with reading("--samples", args.samples):
+                report = audit_cascade_stream(args.samples, args.depth, float(Fraction(args.sigma)), alpha)
         tests = 3 * (1 << args.depth) - 2
         power = [{"runs": n, "scale_error": chi_square_scale_power(n, tests, alpha)}
                  for n in sample_design.POWER_RUNS]
@@ -188,7 +197,8 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
         else:
             parameter = args.sigma_squared if mechanism == "discrete-gaussian" else args.scale
             _needs(args, mechanism, "sigma_squared" if mechanism == "discrete-gaussian" else "scale")
-        samples = audit_samplers.load_samples(args.samples)
+        with reading("--samples", args.samples):
+            samples = audit_samplers.load_samples(args.samples)
         values = samples.reshape(-1)
         if not np.all(np.isfinite(values)) or not np.array_equal(values, np.rint(values)):
             raise CommandError("--samples must hold integers for a discrete sampler")
@@ -198,7 +208,8 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
                   "verdict": "holds" if fit.passed else "fails", "exit_status": 0 if fit.passed else 1,
                   "power": "not computed for the goodness-of-fit test (see the variance in detail)"}
     else:
-        samples = audit_samplers.load_samples(args.samples)
+        with reading("--samples", args.samples):
+            samples = audit_samplers.load_samples(args.samples)
         if mechanism == "kary" and args.algorithm == 2:
             _needs(args, mechanism, "arity", "epsilon")
             report = audit_samplers.audit_kary_noise(samples, args.arity, float(Fraction(args.epsilon)), alpha)
@@ -209,10 +220,12 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
             report = sample_design.audit_design_samples(samples, design, alpha)
         else:
             _needs(args, mechanism, "noise_matrix", "noise", "scale")
-            matrix = load_exact_matrix(args.noise_matrix, "noise_matrix")
+            with reading("--noise-matrix", args.noise_matrix):
+                matrix = load_exact_matrix(args.noise_matrix, "noise_matrix")
             variances = None
             if args.draw_variances is not None:
-                table = load_exact_matrix(args.draw_variances, "draw_variances")
+                with reading("--draw-variances", args.draw_variances):
+                    table = load_exact_matrix(args.draw_variances, "draw_variances")
                 variances = [entry for row in table for entry in row]
             design = sample_design.linear_design(matrix, args.noise, args.scale, variances)
             report = sample_design.audit_design_samples(samples, design, alpha)

@@ -5,10 +5,35 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from reference.cli.common import CommandError, Subcommands, add_command, add_seed, group, nonnegative_int
+from reference.cli.common import (
+    CommandError,
+    Subcommands,
+    add_command,
+    add_seed,
+    add_time_limit,
+    group,
+    nonnegative_int,
+    refuse_if_costly,
+)
+
+
+#: Measured on two cores: the exact matrix, inverse and Lemma B.2 check take about 12 s at depth 10 and triple
+#: per depth; the statistics of all ranges about 5 s at depth 15 and quadruple per depth.
+def _matrix_seconds(depth: int) -> float:
+    return 12.0 * 3.0 ** min(depth - 10, 300)  # capped: beyond, any limit refuses it anyway
+
+
+def _ranges_seconds(depth: int) -> float:
+    return 5.0 * 4.0 ** min(depth - 15, 300)
+
+
+#: Values printed on the terminal or in JSON at most; more go to --out.
+MAX_PRINTED_VALUES = 1 << 16
 
 
 def _cmd_cascade_matrix(args: argparse.Namespace) -> dict[str, Any]:
+    refuse_if_costly(f"cascade matrix at depth {args.depth}", _matrix_seconds(args.depth), args.max_seconds,
+                     "seconds", "--max-seconds")
     from reference.cip.exact import matrix as cip_matrix
 
     covariance = cip_matrix.covariance(args.depth)
@@ -24,6 +49,8 @@ def _cmd_cascade_matrix(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _cmd_cascade_ranges(args: argparse.Namespace) -> dict[str, Any]:
+    refuse_if_costly(f"all ranges at depth {args.depth}", _ranges_seconds(args.depth), args.max_seconds,
+                     "seconds", "--max-seconds")
     from reference.cip.exact import ranges as cip_ranges
 
     stats = cip_ranges.all_range_statistics(args.depth)
@@ -46,6 +73,14 @@ def _cmd_cascade_sample(args: argparse.Namespace) -> dict[str, Any]:
     from reference.core.validate import positive_real
 
     sigma = positive_real(args.sigma, "--sigma")
+    depth = min(args.depth, 200)  # the estimate only: a larger depth is refused by it in any case
+    count = (2 ** (depth + 1) - 1) if args.nodes else 2**depth
+    # float64 values, plus the saved or printed copy
+    refuse_if_costly(f"cascade sample at depth {args.depth}", 2 * 8 * count / 2**30, args.max_gib, "GiB",
+                     "--max-gib")
+    if not args.out and count > MAX_PRINTED_VALUES:
+        raise CommandError(f"--depth {args.depth} gives {count} values, more than the {MAX_PRINTED_VALUES} printed: "
+                           "write them with --out FILE.npy")
     sampler = cascade_tree if args.nodes else cascade_leaves
     values = sampler(args.depth, sigma, np.random.default_rng(args.seed))
     result: dict[str, Any] = {
@@ -70,11 +105,15 @@ def register(commands: Subcommands) -> None:
     cascade = group(commands, "cascade", "the CIP covariance and Cascade Sampling")
     matrix = add_command(cascade, "matrix", _cmd_cascade_matrix, "C_depth, its exact inverse and diagonal")
     matrix.add_argument("--depth", type=nonnegative_int, required=True)
+    add_time_limit(matrix)
     ranges = add_command(cascade, "ranges", _cmd_cascade_ranges, "exact variance statistics over all ranges (σ = 1)")
     ranges.add_argument("--depth", type=nonnegative_int, required=True)
+    add_time_limit(ranges)
     sample = add_command(cascade, "sample", _cmd_cascade_sample, "draw Cascade Sampling noise")
     sample.add_argument("--depth", type=nonnegative_int, required=True)
     sample.add_argument("--sigma", required=True, help="standard deviation σ > 0")
     add_seed(sample, required=True)
     sample.add_argument("--out", help="write the values to this .npy file")
     sample.add_argument("--nodes", action="store_true", help="all 2n-1 node values (level order), not leaves")
+    sample.add_argument("--max-gib", type=nonnegative_int, default=4,
+                        help="refuse a sample whose values need more memory than this (default 4 GiB)")

@@ -13,12 +13,16 @@ import argparse
 import json
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, NoReturn, TypeAlias
 
 from reference.core.json_form import jsonable
+from reference.core.validate import parse_integer_text, parse_rational_text
 
 EXIT_BAD_INPUT = 2
+#: A defect of this program (an exception no input should cause); the fuzz harness counts these.
+EXIT_DEFECT = 70
 
 #: A command's handler: parsed arguments in, a JSON-able result out (``exit_status`` in it sets the exit code).
 Handler: TypeAlias = Callable[[argparse.Namespace], dict[str, Any]]
@@ -89,14 +93,49 @@ def add_subtraction(parser: Parser, *, default: bool, what: str = "Algorithm 2 (
 
 
 def nonnegative_int(text: str) -> int:
-    """An argparse type: a non-negative integer."""
+    """An argparse type: a non-negative integer in ASCII digits (no ``٣``, ``１２`` or ``1_000``)."""
     try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
+        value = parse_integer_text(text, "the value")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer: {exc}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
     return value
+
+
+def signed_int(text: str) -> int:
+    """An argparse type: an integer in ASCII digits with an optional sign."""
+    try:
+        return parse_integer_text(text, "the value")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"expected an integer: {exc}") from None
+
+
+def rational(text: str) -> str:
+    """An argparse type: an exact rational (ASCII decimal, ``p/q``, scientific notation), checked here and
+    passed on as the text the library reads with the same rules."""
+    try:
+        parse_rational_text(text, "the value")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text.strip()
+
+
+#: Options whose value is an exact rational, in every command that has them.
+RATIONAL_OPTIONS = frozenset({
+    "epsilon", "delta", "rho", "sigma", "sigma_squared", "scale", "l1", "l2", "l2_squared", "sensitivity",
+    "sensitivity_squared", "alpha", "total",
+})
+
+
+def apply_input_types(parser: argparse.ArgumentParser) -> None:
+    """Give every rational option of every command the one number reader (so no command can forget it)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                apply_input_types(sub)
+        elif action.dest in RATIONAL_OPTIONS and action.type is None:
+            action.type = rational
 
 
 def vectors_option(text: str | None) -> list[list[str]] | None:
@@ -128,6 +167,72 @@ def read_stream(path: str) -> Any:
 
 
 
+@contextmanager
+def reading(option: str, path: str) -> Iterator[None]:
+    """Read an input file for ``option``: every OS, encoding, format and shape error becomes one line naming
+    the option and the file (the one loader policy of every command)."""
+    if not path.strip():
+        raise CommandError(f"{option} must name a file, got an empty string")
+    try:
+        yield
+    except CommandError:
+        raise
+    except OSError as exc:
+        raise CommandError(f"{option}: cannot read {path!r}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise CommandError(f"{option}: {path!r} is not UTF-8 text") from None
+    except RecursionError:
+        raise CommandError(f"{option}: {path!r} is nested too deeply") from None
+    except (ValueError, TypeError, EOFError, KeyError, IndexError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise CommandError(f"{option}: {path!r}: {first}") from None
+
+
+def add_time_limit(parser: Parser, default: int = 20) -> None:
+    """``--max-seconds``: refuse work estimated to take longer (the estimate is printed with the refusal)."""
+    parser.add_argument(
+        "--max-seconds", type=nonnegative_int, default=default,
+        help=f"refuse work estimated to take longer than this on two cores (default {default})",
+    )
+
+
+def refuse_if_costly(what: str, estimate: float, limit: float, unit: str, flag: str) -> None:
+    """Cost before work: refuse when the estimate exceeds the limit, saying both and the flag that raises it."""
+    if estimate > limit:
+        raise CommandError(
+            f"{what} is estimated at {estimate:.3g} {unit}, over the limit of {limit:g} {unit}; "
+            f"raise it with {flag} if you mean it"
+        )
+
+
+def check_output_options(args: argparse.Namespace) -> None:
+    """Refuse an unusable ``--out`` before any work: a report folder, or a file whose folder exists."""
+    import os
+
+    out = getattr(args, "out", None)
+    if out is None:
+        return
+    if not out.strip():
+        raise CommandError("--out must be a path, got an empty string")
+    folder_wanted = args.command == "report"
+    if folder_wanted:
+        if os.path.exists(out) and not os.path.isdir(out):
+            raise CommandError(f"--out must be a folder for the report, and {out!r} is a file")
+        try:
+            os.makedirs(out, exist_ok=True)
+        except OSError as exc:
+            raise CommandError(f"--out: cannot create the folder {out!r}: {exc.strerror or exc}") from None
+        parent = out
+    else:
+        if os.path.isdir(out):
+            raise CommandError(f"--out must be a file path, and {out!r} is a folder")
+        parent = os.path.dirname(os.path.abspath(out))
+        if not os.path.isdir(parent):
+            raise CommandError(f"--out: the folder {parent!r} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise CommandError(f"--out: the folder {parent!r} is not writable")
+
+
 def emit(result: dict[str, Any], as_json: bool) -> None:
     """Print a command's result: JSON with ``--json``, else one ``key: value`` line per entry (long values elided)."""
     payload = jsonable(result)
@@ -136,8 +241,10 @@ def emit(result: dict[str, Any], as_json: bool) -> None:
         sys.stdout.write("\n")
         return
     for key, value in payload.items():
-        if isinstance(value, dict) and "decimal" in value:
+        if isinstance(value, dict) and "decimal" in value and value["decimal"] is not None:
             value = f"{value['decimal']} (certified interval: use --json)"
+        elif isinstance(value, dict) and "bounds" in value:
+            value = f"in {value['bounds']} (certified bounds; the enclosure is too wide for 20 digits)"
         elif isinstance(value, dict):
             compact = json.dumps(value, ensure_ascii=False)
             value = compact if len(compact) <= 400 else "{...} (use --json)"

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from fractions import Fraction
 from typing import Any
 
-from reference.cli.common import CommandError, Subcommands, add_command, add_seed, group
+from reference.cli.common import CommandError, Subcommands, add_command, add_seed, group, reading
 
 
 def _cmd_inftda_intopt(args: argparse.Namespace) -> dict[str, Any]:
@@ -35,14 +34,16 @@ def _cmd_inftda_intopt(args: argparse.Namespace) -> dict[str, Any]:
 def _cmd_inftda_run(args: argparse.Namespace) -> dict[str, Any]:
     import numpy as np
 
-    from reference.core.validate import fraction_text
+    from reference.core.validate import fraction_text, positive_fraction
     from reference.tda.calibration import inftda_sigma_squared
     from reference.tda.data import default_dataset, expand_records, prefix_counts, read_csv, write_csv
     from reference.tda.mechanism import inftda_numeric
 
+    budget = positive_fraction(args.rho, "--rho")  # checked before any data is read
     note = "category universes fixed by the embedded dataset's declaration"
-    if args.data:
-        hierarchy, records = read_csv(args.data)
+    if args.data is not None:
+        with reading("--data", args.data):
+            hierarchy, records = read_csv(args.data)
         source = args.data
         note = (
             "category universes were read from the data: a category held by one record then appears or vanishes "
@@ -57,7 +58,9 @@ def _cmd_inftda_run(args: argparse.Namespace) -> dict[str, Any]:
         if not args.json:
             print(f"level {level}/{depth}: {released} nodes released", file=sys.stderr, flush=True)
 
-    rho = float(Fraction(args.rho)) if args.rho.strip() else 0.0
+    rho = float(budget)
+    if not 0 < rho < float("inf"):
+        raise CommandError(f"--rho must be a positive number within the float range, got {args.rho!r}")
     released = inftda_numeric(tree, hierarchy, rho, np.random.default_rng(args.seed), progress=progress)
     leaves = released.leaves()
     result: dict[str, Any] = {

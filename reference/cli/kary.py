@@ -15,6 +15,8 @@ from reference.cli.common import (
     group,
     nonnegative_int,
     read_stream,
+    reading,
+    signed_int,
 )
 
 #: The default of ``--subtraction`` for the commands that evaluate a mechanism (``mse``, ``run``): Algorithm 2,
@@ -75,7 +77,8 @@ def _cmd_kary_run(args: argparse.Namespace) -> dict[str, Any]:
 
     from reference.kary.counters import algorithm_1, algorithm_2_batch
 
-    stream = read_stream(args.input)
+    with reading("--input", args.input):
+        stream = read_stream(args.input)
     generator = np.random.default_rng(args.seed)
     if not args.subtraction:
         outputs = algorithm_1(stream, args.arity, args.epsilon, generator)
@@ -156,7 +159,7 @@ def register(commands: Subcommands) -> None:
     kary = group(commands, "kary", "k-ary tree mechanisms for continual counting")
     kary_digits = add_command(kary, "digits", _cmd_kary_digits, "k-ary digits of a value (least significant first)")
     kary_digits.add_argument("--arity", type=nonnegative_int, required=True)
-    kary_digits.add_argument("--value", type=int, required=True)
+    kary_digits.add_argument("--value", type=signed_int, required=True)
     kary_digits.add_argument("--width", type=nonnegative_int, required=True)
     kary_digits.add_argument("--offset", action="store_true", help="offset digits (Definition 3.8 / C.1)")
     kary_mse = add_command(kary, "mse", _cmd_kary_mse, "exact ε²·MSE over t = 1..T")

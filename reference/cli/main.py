@@ -13,7 +13,16 @@ import sys
 from collections.abc import Sequence
 
 from reference.cli import audit, calibrate, cascade, inftda, kary, report
-from reference.cli.common import EXIT_BAD_INPUT, CommandError, Parser, emit
+from reference.cli.common import (
+    EXIT_BAD_INPUT,
+    EXIT_DEFECT,
+    CommandError,
+    Parser,
+    apply_input_types,
+    check_output_options,
+    emit,
+)
+from reference.core.certified import UndecidedComparisonError
 
 GROUPS = (report, calibrate, audit, kary, inftda, cascade)
 
@@ -24,23 +33,62 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for module in GROUPS:
         module.register(commands)
+    apply_input_types(parser)
     return parser
 
 
+def _option_of(args: argparse.Namespace, filename: object) -> str:
+    """The option whose value is ``filename`` (to name it in an OS error), or "a file"."""
+    if filename is None:
+        return "a file"
+    named = [key for key, value in vars(args).items() if isinstance(value, str) and value]
+    for key in named:
+        if str(filename) == getattr(args, key):
+            return "--" + key.replace("_", "-")
+    for key in named:
+        if str(filename).startswith(getattr(args, key)) or getattr(args, key).startswith(str(filename)):
+            return "--" + key.replace("_", "-")
+    return "a file"
+
+
+#: Longest error message printed (a message quoting a huge number is cut, not spread over the terminal).
+MAX_MESSAGE = 400
+
+
+def _fail(message: str, status: int = EXIT_BAD_INPUT) -> int:
+    if len(message) > MAX_MESSAGE:
+        message = message[: MAX_MESSAGE - 3] + "..."
+    print(f"reference: error: {message}", file=sys.stderr)
+    return status
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point; returns the exit status."""
+    """Entry point; returns the exit status (0 holds / done, 1 fails, 2 bad input, 3 inconclusive, 70 a defect)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        check_output_options(args)
         result = args.handler(args)
+        emit(result, args.json)
+    except UndecidedComparisonError as exc:  # extreme parameters: say so, never a traceback
+        first = str(exc).splitlines()[0] if str(exc) else "a certified comparison"
+        return _fail(f"not certified at the working precision (the parameters are too extreme for it): {first}")
     except (ValueError, TypeError, CommandError, OverflowError) as exc:
-        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        print(f"reference: error: {message}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
+    except BrokenPipeError:  # the reader went away (``| head``): nothing more to say
+        sys.stderr.close()
+        return 0
+    except OSError as exc:
+        return _fail(f"{_option_of(args, exc.filename)}: cannot use {exc.filename!r}: {exc.strerror or exc}")
+    except RecursionError:
+        return _fail("an input file is nested too deeply to read")
+    except MemoryError:
+        return _fail("out of memory: the parameters need more memory than this machine has", EXIT_DEFECT)
     except KeyboardInterrupt:
         print("reference: interrupted", file=sys.stderr)
         return 130
-    emit(result, args.json)
+    except Exception as exc:
+        return _fail(f"internal error ({type(exc).__name__}: {exc}); please report it", EXIT_DEFECT)
     return int(result.get("exit_status", 0)) if isinstance(result, dict) else 0
 
 

@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from flint import arb, ctx, fmpq
 
-from reference.core.validate import check_positive_int, fraction_text, to_fraction
+from reference.core.validate import check_positive_int, floor_log10, fraction_text, to_fraction
 
 #: Significant digits a decimal rendering must carry at least (a real in JSON output carries >= 15).
 MIN_DECIMAL_DIGITS = 15
@@ -65,27 +65,6 @@ def _check_not_huge(mantissa: int, exponent: int) -> None:
         raise ArithmeticError(f"an Arb value exceeds 2**{EXPONENT_LIMIT}: too large for an exact enclosure")
 
 
-def _floor_log10(magnitude: Fraction) -> int:
-    """floor(log10(magnitude)) for a positive rational, exactly.
-
-    A bit-length estimate (off by at most a few units; the float only chooses where to start) is corrected
-    with exact integer comparisons, so values such as 1e-200000 (δ(ε) at huge σ/Δ) are handled without
-    converting huge integers to strings.
-    """
-    bits = magnitude.numerator.bit_length() - magnitude.denominator.bit_length()
-    exponent = int(bits * 0.30102999566398120)
-
-    def at_least_power(e: int) -> bool:  # magnitude >= 10**e, in integers
-        p, q = magnitude.numerator, magnitude.denominator
-        return bool(p >= q * 10**e) if e >= 0 else bool(p * 10 ** (-e) >= q)
-
-    while not at_least_power(exponent):
-        exponent -= 1
-    while at_least_power(exponent + 1):
-        exponent += 1
-    return exponent
-
-
 def format_significant(value: Fraction, digits: int) -> str:
     """``value`` rounded (half to even) to ``digits`` significant digits, as a decimal string.
 
@@ -93,13 +72,29 @@ def format_significant(value: Fraction, digits: int) -> str:
     used for decimal exponents in [-6, 20], scientific (``1.25e-13``) outside; both parse with ``float`` and
     ``Fraction``. Zero is rendered as ``"0."`` followed by ``digits - 1`` zeros.
     """
+    return _format(value, digits, "nearest")
+
+
+def format_directed(value: Fraction, digits: int, *, upward: bool) -> str:
+    """``value`` rounded toward +∞ (``upward``) or −∞ to ``digits`` significant digits: the printed number is
+    >= (or <=) ``value``, so an upper (lower) end of an enclosure stays one when printed."""
+    return _format(value, digits, "up" if upward else "down")
+
+
+def _format(value: Fraction, digits: int, mode: str) -> str:
     digits = check_positive_int(digits, "digits")
     if value == 0:
         return "0." + "0" * (digits - 1)
     sign = "-" if value < 0 else ""
     magnitude = abs(value)
-    exponent = _floor_log10(magnitude)
-    scaled = round(magnitude * Fraction(10) ** (digits - 1 - exponent))  # round() on Fraction: half to even
+    exponent = floor_log10(magnitude)
+    exact = magnitude * Fraction(10) ** (digits - 1 - exponent)
+    if mode == "nearest":
+        scaled = round(exact)  # round() on Fraction: half to even
+    else:
+        # toward +∞ is away from zero for a positive value and toward zero for a negative one
+        away = (mode == "up") == (value > 0)
+        scaled = -((-exact.numerator) // exact.denominator) if away else exact.numerator // exact.denominator
     if scaled == 10**digits:  # rounding carried into a new digit (9.99.. -> 10.0..)
         scaled //= 10
         exponent += 1
@@ -216,16 +211,34 @@ class CertifiedReal:
             )
         return format_significant(self.midpoint, digits)
 
-    def as_json(self) -> dict[str, str]:
-        """JSON form: exact endpoints as ``"p/q"`` strings and a 20-digit decimal."""
+    def certifies(self, digits: int = 20) -> bool:
+        """Whether the enclosure is narrow enough for :meth:`decimal` to print ``digits`` digits."""
+        return self.width == 0 or (0 not in (self.lower, self.upper) and self.lower * self.upper > 0
+                                   and self.relative_width() <= Fraction(1, 10**digits))
+
+    def bounds(self, digits: int = 6) -> str:
+        """``[lower, upper]`` printed with ``digits`` significant digits, rounded outward (still an enclosure)."""
+        return (
+            f"[{format_directed(self.lower, digits, upward=False)}, "
+            f"{format_directed(self.upper, digits, upward=True)}]"
+        )
+
+    def as_json(self) -> dict[str, str | None]:
+        """JSON form: exact endpoints as ``"p/q"`` strings, a 20-digit decimal when the enclosure certifies it
+        (else ``null``), and the endpoints rounded outward to 15 digits (``"bounds"``)."""
         return {
             "lower": fraction_text(self.lower),
             "upper": fraction_text(self.upper),
-            "decimal": self.decimal(),
+            "decimal": self.decimal() if self.certifies() else None,
+            "bounds": self.bounds(15),
         }
 
+    def __float__(self) -> float:
+        """The float nearest the midpoint (correctly rounded): for plotting and numeric code, not for claims."""
+        return float(self.midpoint)
+
     def __str__(self) -> str:
-        return self.decimal()
+        return self.decimal() if self.certifies() else self.bounds()
 
 
 class UndecidedComparisonError(ArithmeticError):

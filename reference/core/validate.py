@@ -8,18 +8,73 @@ from __future__ import annotations
 
 import math
 import numbers
+import re
 from fractions import Fraction
 from typing import Literal, TypeAlias
 
 #: Anything that converts to an exact rational without rounding. Python floats are refused on purpose:
 #: ``0.1`` is not 1/10, and an exact layer must not silently inherit binary rounding.
 RationalLike: TypeAlias = "int | Fraction | str"
+#: A real parameter of the numeric layer (a float is fine there; it is checked finite).
+RealLike: TypeAlias = "float | int | Fraction | str"
 
 Neighbours = Literal["add_remove", "substitution"]
 NEIGHBOURS: tuple[Neighbours, ...] = ("add_remove", "substitution")
 
 #: Largest depth the exact layer accepts; 2**30 leaves is far beyond anything an exact computation can hold.
 MAX_EXACT_DEPTH = 30
+
+#: Bounds on a number written as text (command line, files, strings given to the API). They keep the exact
+#: rational small enough to build at once: 10**10000 is a 33,000-bit integer; 10**(10**9) would take minutes.
+MAX_NUMBER_DIGITS = 5_000
+MAX_DECIMAL_EXPONENT = 10_000
+#: Integers written as text (counts: depth, arity, horizon, seeds) have at most this many digits.
+MAX_INTEGER_DIGITS = 30
+
+_DECIMAL = re.compile(r"[+-]?(?P<int>[0-9]*)(?:\.(?P<frac>[0-9]*))?(?:[eE](?P<exp>[+-]?[0-9]+))?")
+_RATIO = re.compile(r"[+-]?(?P<num>[0-9]+)/(?P<den>[0-9]+)")
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+NUMBER_FORMS = "an ASCII decimal such as 0.25, a ratio p/q such as 1/3, or scientific notation such as 1e-6"
+
+
+def parse_rational_text(text: str, name: str) -> Fraction:
+    """Read an exact rational from text: ASCII decimal, ``p/q`` or scientific notation, nothing else.
+
+    Refused with a ``ValueError`` naming ``name``: other scripts' digits (``٣``, ``１２``), underscores
+    (``1_000``), ``nan``/``inf``, a zero denominator, more than ``MAX_NUMBER_DIGITS`` digits or an exponent
+    beyond ±``MAX_DECIMAL_EXPONENT`` — checked before any big number is built.
+    """
+    stripped = text.strip()
+    decimal = _DECIMAL.fullmatch(stripped)
+    ratio = None if decimal else _RATIO.fullmatch(stripped)
+    if decimal is not None and (decimal["int"] or decimal["frac"]):
+        digits = len(decimal["int"] or "") + len(decimal["frac"] or "")
+        exponent_text = (decimal["exp"] or "0").lstrip("+-").lstrip("0") or "0"
+        if digits > MAX_NUMBER_DIGITS:
+            raise ValueError(f"{name} has {digits} digits; at most {MAX_NUMBER_DIGITS} are accepted")
+        if len(exponent_text) > 6 or int(exponent_text) > MAX_DECIMAL_EXPONENT:
+            raise ValueError(
+                f"{name} has the exponent {decimal['exp']}; exponents from -{MAX_DECIMAL_EXPONENT} to "
+                f"{MAX_DECIMAL_EXPONENT} are accepted"
+            )
+        return Fraction(stripped)
+    if ratio is not None:
+        if len(ratio["num"]) + len(ratio["den"]) > MAX_NUMBER_DIGITS:
+            raise ValueError(f"{name} has more than {MAX_NUMBER_DIGITS} digits")
+        if int(ratio["den"]) == 0:
+            raise ValueError(f"{name} has a zero denominator: {text!r}")
+        return Fraction(stripped)
+    raise ValueError(f"{name} must be {NUMBER_FORMS}; got {text!r}")
+
+
+def parse_integer_text(text: str, name: str) -> int:
+    """Read an integer from text: ASCII digits with an optional sign, at most ``MAX_INTEGER_DIGITS`` digits."""
+    stripped = text.strip()
+    if not _INTEGER.fullmatch(stripped):
+        raise ValueError(f"{name} must be an integer written in ASCII digits (such as 12); got {text!r}")
+    if len(stripped.lstrip("+-")) > MAX_INTEGER_DIGITS:
+        raise ValueError(f"{name} has more than {MAX_INTEGER_DIGITS} digits; got {text[:40]!r}...")
+    return int(stripped)
 
 
 def to_fraction(value: object, name: str) -> Fraction:
@@ -37,14 +92,7 @@ def to_fraction(value: object, name: str) -> Fraction:
     if isinstance(value, numbers.Integral):
         return Fraction(int(value))
     if isinstance(value, str):
-        text = value.strip()
-        try:
-            result = Fraction(text)
-        except (ValueError, ZeroDivisionError):
-            raise ValueError(
-                f"{name} must be an exact rational such as '1/3', '0.25' or '1e-6'; got {value!r}"
-            ) from None
-        return result
+        return parse_rational_text(value, name)
     if isinstance(value, float):
         raise TypeError(
             f"{name} must be an exact rational, not the float {value!r}: pass a string such as "
@@ -58,12 +106,16 @@ def to_real(value: object, name: str) -> float:
     if isinstance(value, bool):
         raise TypeError(f"{name} must be a real number, not bool")
     if isinstance(value, str):
+        exact = parse_rational_text(value, name)
         try:
-            result = float(Fraction(value.strip()))
-        except (ValueError, ZeroDivisionError):
-            raise ValueError(f"{name} must be a real number; got {value!r}") from None
+            result = float(exact)
+        except OverflowError:
+            raise ValueError(f"{name} is too large for a float; got {value[:40]!r}") from None
     elif isinstance(value, numbers.Real):
-        result = float(value)
+        try:
+            result = float(value)
+        except OverflowError:
+            raise ValueError(f"{name} is too large for a float") from None
     else:
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
     if not math.isfinite(result):
@@ -95,7 +147,7 @@ def positive_fraction(value: object, name: str) -> Fraction:
     """An exact rational strictly greater than zero."""
     result = to_fraction(value, name)
     if result <= 0:
-        raise ValueError(f"{name} must be > 0, got {result}")
+        raise ValueError(f"{name} must be > 0, got {describe(result)}")
     return result
 
 
@@ -103,7 +155,7 @@ def open_unit_fraction(value: object, name: str) -> Fraction:
     """An exact rational in the open interval (0, 1), as a privacy ``delta`` must be."""
     result = to_fraction(value, name)
     if not 0 < result < 1:
-        raise ValueError(f"{name} must be in the open interval (0, 1), got {result}")
+        raise ValueError(f"{name} must be in the open interval (0, 1), got {describe(result)}")
     return result
 
 
@@ -124,16 +176,62 @@ def check_neighbours(value: object, name: str = "neighbours") -> Neighbours:
     raise ValueError(f"{name} must be one of {', '.join(NEIGHBOURS)}; got {value!r}")
 
 
+def _integer_text(value: int) -> str:
+    # Python refuses str() of integers over 4300 digits (a guard against quadratic conversion); inputs here are
+    # bounded (MAX_NUMBER_DIGITS, MAX_DECIMAL_EXPONENT), so exact outputs stay within tens of thousands of digits,
+    # which FLINT converts quickly and without that limit.
+    if value.bit_length() < 14_000:
+        return str(value)
+    from flint import fmpz
+
+    return str(fmpz(value))
+
+
 def fraction_text(value: Fraction) -> str:
     """The JSON form of an exact rational: ``"p/q"``, or ``"p"`` for an integer."""
     if value.denominator == 1:
-        return str(value.numerator)
-    return f"{value.numerator}/{value.denominator}"
+        return _integer_text(value.numerator)
+    return f"{_integer_text(value.numerator)}/{_integer_text(value.denominator)}"
+
+
+def floor_log10(magnitude: Fraction) -> int:
+    """floor(log10(magnitude)) for a positive rational, exactly.
+
+    A bit-length estimate (off by at most a few units; the float only chooses where to start) is corrected
+    with exact integer comparisons, so values such as 1e-200000 (δ(ε) at huge σ/Δ) are handled without
+    converting huge integers to strings.
+    """
+    bits = magnitude.numerator.bit_length() - magnitude.denominator.bit_length()
+    exponent = int(bits * 0.30102999566398120)
+
+    def at_least_power(e: int) -> bool:  # magnitude >= 10**e, in integers
+        p, q = magnitude.numerator, magnitude.denominator
+        return bool(p >= q * 10**e) if e >= 0 else bool(p * 10 ** (-e) >= q)
+
+    while not at_least_power(exponent):
+        exponent -= 1
+    while at_least_power(exponent + 1):
+        exponent += 1
+    return exponent
+
+
+def describe(value: Fraction) -> str:
+    """A rational for an error message: exact when short, else about 6 significant digits (``≈ 1.0e+308``)."""
+    text = fraction_text(value)
+    if len(text) <= 40:
+        return text
+    if value == 0:
+        return "0"
+    magnitude = abs(value)
+    exponent = floor_log10(magnitude)
+    mantissa = magnitude / Fraction(10) ** exponent
+    sign = "-" if value < 0 else ""
+    return f"≈ {sign}{float(mantissa):.6g}e{exponent:+d}"
 
 
 def nonnegative_fraction(value: object, name: str) -> Fraction:
     """An exact rational >= 0 (for example ε = 0, where δ(0) is the total variation distance)."""
     result = to_fraction(value, name)
     if result < 0:
-        raise ValueError(f"{name} must be >= 0, got {fraction_text(result)}")
+        raise ValueError(f"{name} must be >= 0, got {describe(result)}")
     return result

@@ -40,7 +40,7 @@ from flint import arb
 
 from reference.core.certified import CertifiedReal, UndecidedComparisonError, working_precision
 from reference.core.certified import ball as _ball
-from reference.core.validate import check_positive_int, open_unit_fraction, to_fraction
+from reference.core.validate import RationalLike, check_positive_int, open_unit_fraction, to_fraction
 from reference.kary.digits import check_arity
 
 #: Precision (bits) of single evaluations; comparisons double it up to MAX_BITS when balls overlap.
@@ -111,7 +111,7 @@ def _power_of_two_exponent(value: int) -> int | None:
     return value.bit_length() - 1 if value & (value - 1) == 0 else None
 
 
-def _family_arity(family: LeadingConstantFamily, arity: object) -> int:
+def _family_arity(family: LeadingConstantFamily, arity: int) -> int:
     """An arity the family's statement admits (its parity and least arity), by the one KARY arity check."""
     return check_arity(arity, parity=family.parity, minimum=family.minimum_arity, needed_by=family.statement)
 
@@ -127,7 +127,7 @@ def _enclose(family: LeadingConstantFamily, arity: int, bits: int) -> CertifiedR
         return CertifiedReal.from_arb(_ball(numerator) / log2**3)
 
 
-def leading_constant(family: object, arity: object, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
+def leading_constant(family: object, arity: int, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
     """Certified leading constant of ``family`` at ``arity`` (Arb at ``bits`` bits; exact for powers of 2)."""
     chosen = get_family(family)
     value = _family_arity(chosen, arity)
@@ -135,17 +135,17 @@ def leading_constant(family: object, arity: object, *, bits: int = DEFAULT_BITS)
     return _enclose(chosen, value, precision)
 
 
-def leading_constant_theorem_3_7(arity: object, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
+def leading_constant_theorem_3_7(arity: int, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
     """Theorem 3.7: ``(arity − 1)/log2(arity)³`` for integer arity >= 2 (certified, Arb)."""
     return leading_constant("theorem_3_7", arity, bits=bits)
 
 
-def leading_constant_corollary_4_9(arity: object, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
+def leading_constant_corollary_4_9(arity: int, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
     """Corollary 4.9 / Theorem 1.1: ``arity (1 − 1/arity²)/(2 log2(arity)³)`` for odd arity >= 3 (Arb)."""
     return leading_constant("corollary_4_9", arity, bits=bits)
 
 
-def leading_constant_corollary_c3(arity: object, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
+def leading_constant_corollary_c3(arity: int, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
     """Corollary C.3: ``arity/(2 log2(arity)³)`` for even arity >= 2 (certified, Arb).
 
     (Claim 1 of Appendix C, which the corollary rests on, is stated for even arity >= 4; arity 2 is accepted
@@ -362,7 +362,7 @@ def _huu_inner(epsilon: Fraction, delta: Fraction) -> arb:
     return 2 / _ball(epsilon) * inner.sqrt()
 
 
-def huu_constant(epsilon: object, delta: object, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
+def huu_constant(epsilon: RationalLike, delta: RationalLike, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
     """C_{ε,δ} = (2/ε) sqrt(4/9 + log((1/δ) sqrt(2/π))) of Henzinger–Upadhyay–Upadhyay (KARY §1).
 
     ε and δ must lie in (0, 1), the range on which the paper (footnote 1) says C_{ε,δ} is valid. The
@@ -375,7 +375,7 @@ def huu_constant(epsilon: object, delta: object, *, bits: int = DEFAULT_BITS) ->
         return CertifiedReal.from_arb(_huu_inner(eps, target))
 
 
-def huu_mse_bound(epsilon: object, delta: object, horizon: object, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
+def huu_mse_bound(epsilon: RationalLike, delta: RationalLike, horizon: int, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
     """The HUU bound C_{ε,δ}² (1 + log(4T/5)/π)² on the mean squared error, T = ``horizon`` >= 1 (Arb)."""
     eps = open_unit_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
@@ -422,7 +422,7 @@ def lemma_5_1_exponent(b_pure: object, b_approx: object) -> CertifiedReal:
     return CertifiedReal(pure.lower / approx.upper, pure.upper / approx.lower)
 
 
-def theorem_1_2_exponent(arity: object = 19, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
+def theorem_1_2_exponent(arity: int = 19, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
     """B_ε(arity)/B_{ε,δ}: Corollary 4.9's constant at odd ``arity`` over :func:`huu_leading_constant`.
 
     Theorem 1.2 (arity 19) claims it is < 0.92.

@@ -66,7 +66,7 @@ import numpy as np
 
 from reference.core.randomness import check_source
 from reference.core.rng import as_generator
-from reference.core.validate import check_positive_int, positive_fraction, positive_real
+from reference.core.validate import RealLike, check_positive_int, positive_fraction, positive_real
 from reference.kary.digits import check_arity, height_for_horizon
 from reference.samplers import exact as exact_samplers
 from reference.samplers import fast as samplers
@@ -125,7 +125,7 @@ def _check_noise(noise: object, *, vectorised: bool = False) -> str:
     return str(noise)
 
 
-def _numeric_scale(epsilon: object, height: int) -> float:
+def _numeric_scale(epsilon: RealLike, height: int) -> float:
     return height / positive_real(epsilon, "epsilon")
 
 
@@ -172,7 +172,7 @@ def _lower_range(arity: int, weight: int) -> tuple[int, int]:
     return -center * span, (arity - 1 - center) * span
 
 
-def noise_lifetime(index: object, arity: object, horizon: object) -> tuple[int, int]:
+def noise_lifetime(index: int, arity: int, horizon: int) -> tuple[int, int]:
     """(first, last): the times t in 1..``horizon`` at which Algorithm 2 adds z_``index`` (module docstring).
 
     Returns ``(first, min(last, horizon))``; if ``first > horizon`` the index is never used (then
@@ -192,7 +192,7 @@ def noise_lifetime(index: object, arity: object, horizon: object) -> tuple[int, 
     return first, min(last, steps)
 
 
-def algorithm_2_vertex(index: object, arity: object) -> tuple[int, int, int]:
+def algorithm_2_vertex(index: int, arity: int) -> tuple[int, int, int]:
     """(level, j, sign): the vertex [1 + j k^(ℓ−1), (j + 1) k^(ℓ−1)] Algorithm 3 adds (sign +1) or subtracts
     (sign −1) where Algorithm 2 adds z_``index`` (module docstring)."""
     k = check_arity(arity)
@@ -262,7 +262,7 @@ def _standard_sizes(horizon: int, arity: int, height: int) -> list[int]:
     return sizes
 
 
-def algorithm_2_used_indices(arity: object, horizon: object) -> np.ndarray:
+def algorithm_2_used_indices(arity: int, horizon: int) -> np.ndarray:
     """A boolean mask over p = 0..P_bound: True where some output t <= ``horizon`` of Algorithm 2 adds z_p.
 
     By the lifetime rule (module docstring) z_p is used iff its first time is <= T. With c = ⌊(k − 1)/2⌋ and
@@ -292,7 +292,7 @@ def _used_mask(arity: int, horizon: int, height: int) -> np.ndarray:
     return mask
 
 
-def algorithm_2_noise_from_values(values: object, arity: object, horizon: object) -> np.ndarray:
+def algorithm_2_noise_from_values(values: object, arity: int, horizon: int) -> np.ndarray:
     """Noise of Algorithm 2's outputs t = 1..``horizon`` given the noise values: ``values[p]`` is z_p.
 
     ``values`` has shape (P + 1, ...) with P >= every index used (``values[0]`` is ignored; extra axes are
@@ -307,7 +307,7 @@ def algorithm_2_noise_from_values(values: object, arity: object, horizon: object
     return _noise_sums(array, k, steps, height, offset=True)[1:]
 
 
-def algorithm_1_noise_from_values(values: object, arity: object, horizon: object) -> np.ndarray:
+def algorithm_1_noise_from_values(values: object, arity: int, horizon: int) -> np.ndarray:
     """Noise of Algorithm 1's outputs t = 1..``horizon`` given ``values[r]`` = noise of the vertex ending at r."""
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
@@ -323,8 +323,8 @@ def algorithm_1_noise_from_values(values: object, arity: object, horizon: object
 
 def algorithm_1(
     stream: object,
-    arity: object,
-    epsilon: object,
+    arity: int,
+    epsilon: RealLike,
     rng: object = None,
     noise: str = "laplace",
     *,
@@ -353,8 +353,8 @@ def algorithm_1(
 
 def algorithm_2_batch(
     stream: object,
-    arity: object,
-    epsilon: object,
+    arity: int,
+    epsilon: RealLike,
     rng: object = None,
     noise: str = "laplace",
     *,
@@ -405,8 +405,8 @@ class OnlineCounter:
 
     def __init__(
         self,
-        arity: object,
-        epsilon: object,
+        arity: int,
+        epsilon: RealLike,
         horizon: object,
         rng: object = None,
         noise: str = "laplace",
@@ -449,6 +449,7 @@ class OnlineCounter:
             return float(samplers.laplace(self._scale, 1, self._generator)[0])
         if self.noise == "discrete_laplace":
             return int(samplers.discrete_laplace(self._scale, 1, self._generator)[0])
+        assert self._exact_scale is not None  # set whenever the noise is exact discrete Laplace
         return int(exact_samplers.discrete_laplace(self._exact_scale, self._source))
 
     def _value(self, index: int) -> float:
@@ -506,8 +507,8 @@ class OnlineCounter:
 
 def algorithm_3(
     stream: object,
-    arity: object,
-    epsilon: object,
+    arity: int,
+    epsilon: RealLike,
     rng: object = None,
     noise: str = "laplace",
     *,

@@ -40,7 +40,7 @@ USE_ODD = "for odd arity use offset_digits (Definition 3.8)"
 
 
 def check_arity(
-    arity: object,
+    arity: int,
     *,
     parity: Literal["any", "odd", "even"] = "any",
     minimum: int | None = None,
@@ -61,6 +61,21 @@ def check_arity(
     return value
 
 
+#: Most digits (a width or a tree height) accepted: arity**width is built exactly, and 4096 digits of any arity
+#: >= 2 hold horizons past 10**1233, far beyond any stream.
+MAX_WIDTH = 4096
+
+
+def check_width(value: int, name: str = "width") -> int:
+    """A digit count (``width``, ``height``): an integer in [1, MAX_WIDTH], checked before any arity**width."""
+    result = check_positive_int(value, name)
+    if result > MAX_WIDTH:
+        raise ValueError(
+            f"{name} must be an integer in [1, {MAX_WIDTH}] (arity**{name} is built exactly), got {result}"
+        )
+    return result
+
+
 def _check_int(value: object, name: str) -> int:
     """An integer (not bool), possibly negative."""
     if isinstance(value, bool) or not isinstance(value, int):
@@ -68,7 +83,7 @@ def _check_int(value: object, name: str) -> int:
     return int(value)
 
 
-def digit_offset(arity: object) -> int:
+def digit_offset(arity: int) -> int:
     """c = ⌊(arity − 1)/2⌋: the largest negative offset digit's magnitude (−c is the smallest digit).
 
     Odd arity (Definition 3.8): digits −c..c; even arity (Definition C.1): digits −c..c + 1.
@@ -76,13 +91,13 @@ def digit_offset(arity: object) -> int:
     return (check_arity(arity) - 1) // 2
 
 
-def offset_capacity(arity: object, width: object) -> int:
+def offset_capacity(arity: int, width: int) -> int:
     """The largest integer an offset representation with ``width`` digits holds.
 
     Odd arity: (k^w − 1)/2 (Definition 3.8); even arity: k(k^w − 1)/(2(k − 1)) (Definition C.1).
     """
     k = check_arity(arity)
-    w = check_positive_int(width, "width")
+    w = check_width(width, "width")
     return int((k - 1 - (k - 1) // 2) * ((k**w - 1) // (k - 1)))
 
 
@@ -91,13 +106,13 @@ def _offset_floor(arity: int, width: int) -> int:
     return int(-((arity - 1) // 2) * ((arity**width - 1) // (arity - 1)))
 
 
-def digits(value: object, arity: object, width: object) -> tuple[int, ...]:
+def digits(value: int, arity: int, width: int) -> tuple[int, ...]:
     """Definition 3.2: the ``width`` standard base-``arity`` digits of ``value``, least significant first.
 
     ``value`` must satisfy 0 <= value <= arity**width − 1 (ValueError naming ``value`` otherwise).
     """
     k = check_arity(arity)
-    w = check_positive_int(width, "width")
+    w = check_width(width, "width")
     number = _check_int(value, "value")
     if not 0 <= number < k**w:
         raise ValueError(f"value must be in [0, {k}**{w} − 1] to fit in {w} base-{k} digits, got {number}")
@@ -122,7 +137,7 @@ def _balanced_digits(number: int, arity: int, width: int, top: int) -> tuple[int
     return tuple(result)
 
 
-def offset_digits(value: object, arity: object, width: object) -> tuple[int, ...]:
+def offset_digits(value: int, arity: int, width: int) -> tuple[int, ...]:
     """Definition 3.8: the ``width`` offset digits of ``value`` for odd ``arity``, least significant first.
 
     Digits lie in [−(k − 1)/2, (k − 1)/2]; ``value`` must satisfy |value| <= (k^w − 1)/2. (The definition
@@ -130,7 +145,7 @@ def offset_digits(value: object, arity: object, width: object) -> tuple[int, ...
     Even arity is refused (ValueError naming ``arity``): use :func:`even_offset_digits`.
     """
     k = check_arity(arity, parity="odd", needed_by=ODD_OFFSET, otherwise=USE_EVEN)
-    w = check_positive_int(width, "width")
+    w = check_width(width, "width")
     number = _check_int(value, "value")
     bound = (k**w - 1) // 2
     if not -bound <= number <= bound:
@@ -140,14 +155,14 @@ def offset_digits(value: object, arity: object, width: object) -> tuple[int, ...
     return _balanced_digits(number, k, w, (k - 1) // 2)
 
 
-def even_offset_digits(value: object, arity: object, width: object) -> tuple[int, ...]:
+def even_offset_digits(value: int, arity: int, width: int) -> tuple[int, ...]:
     """Definition C.1 (Appendix C): ``width`` offset digits in [−k/2 + 1, k/2] for even ``arity``.
 
     ``value`` must lie in [−(k/2 − 1)(k^w − 1)/(k − 1), k(k^w − 1)/(2(k − 1))]. (The printed definition
     states the bound with h where it means w.) Odd arity is refused: use :func:`offset_digits`.
     """
     k = check_arity(arity, parity="even", needed_by=EVEN_OFFSET, otherwise=USE_ODD)
-    w = check_positive_int(width, "width")
+    w = check_width(width, "width")
     number = _check_int(value, "value")
     low, high = _offset_floor(k, w), offset_capacity(k, w)
     if not low <= number <= high:
@@ -157,7 +172,7 @@ def even_offset_digits(value: object, arity: object, width: object) -> tuple[int
     return _balanced_digits(number, k, w, k // 2)
 
 
-def height_for_horizon(arity: object, horizon: object, *, offset: bool) -> int:
+def height_for_horizon(arity: int, horizon: int, *, offset: bool) -> int:
     """The smallest height h >= 1 such that every t in 1..``horizon`` is representable with h digits.
 
     ``offset=False``: standard digits (Algorithm 1, h = ⌈log_k(T + 1)⌉): T <= k^h − 1.
@@ -175,10 +190,10 @@ def height_for_horizon(arity: object, horizon: object, *, offset: bool) -> int:
     return height
 
 
-def _representation(time: object, arity: object, height: object) -> tuple[int, tuple[int, ...]]:
+def _representation(time: int, arity: int, height: int) -> tuple[int, tuple[int, ...]]:
     """(validated arity, offset digits of ``time``) for :func:`representation`."""
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     t = check_positive_int(time, "time")
     capacity = offset_capacity(k, h)
     if t > capacity:
@@ -186,7 +201,7 @@ def _representation(time: object, arity: object, height: object) -> tuple[int, t
     return k, _balanced_digits(t, k, h, k // 2)
 
 
-def representation(time: object, arity: object, height: object) -> tuple[int, ...]:
+def representation(time: int, arity: int, height: int) -> tuple[int, ...]:
     """The offset representation Algorithm 2 uses for ``time``: Definition 3.8 (odd arity) or C.1 (even).
 
     ``time`` must lie in [1, offset_capacity(arity, height)].
@@ -194,7 +209,7 @@ def representation(time: object, arity: object, height: object) -> tuple[int, ..
     return _representation(time, arity, height)[1]
 
 
-def algorithm_2_noise_indices(time: object, arity: object, height: object) -> tuple[int, ...]:
+def algorithm_2_noise_indices(time: int, arity: int, height: int) -> tuple[int, ...]:
     """The indices p of the noise values z_p that Algorithm 2 adds to output ``time``, in the order it adds them.
 
     Lines 6–13 of Algorithm 2: t ← rep(t, h); p ← 0; for ℓ = h..1, repeat |t_ℓ| times
@@ -213,7 +228,7 @@ def algorithm_2_noise_indices(time: object, arity: object, height: object) -> tu
     return tuple(indices)
 
 
-def algorithm_2_noise_count(time: object, arity: object, height: object) -> int:
+def algorithm_2_noise_count(time: int, arity: int, height: int) -> int:
     """How many noise values Algorithm 2 adds to output ``time``: ‖rep(t, h)‖₁ (line 11's executions).
 
     The indices are distinct (tested against :func:`algorithm_2_noise_indices`), so with i.i.d. noise of

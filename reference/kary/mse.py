@@ -36,7 +36,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from reference.core.validate import check_positive_int
-from reference.kary.digits import check_arity, digit_offset, height_for_horizon, offset_capacity
+from reference.kary.digits import check_arity, check_width, digit_offset, height_for_horizon, offset_capacity
 
 #: What needs odd arity here (the text of the error).
 LEMMA_4_7 = "Lemma 4.7 (stated for odd arity >= 3)"
@@ -48,7 +48,7 @@ MAX_ENUMERATION_HORIZON = 2_000_000
 # ------------------------------------------------------------------------------------------ enumeration
 
 
-def algorithm_2_total_noise_count(arity: object, horizon: object) -> int:
+def algorithm_2_total_noise_count(arity: int, horizon: int) -> int:
     """Σ_{t=1}^{T} ‖rep(t, h)‖₁ by enumerating t (balanced division per t), h = Algorithm 2's height.
 
     Odd arity: Definition 3.8's digits; even arity: Definition C.1's (Appendix C). T <= 2·10^6.
@@ -72,7 +72,7 @@ def algorithm_2_total_noise_count(arity: object, horizon: object) -> int:
     return total
 
 
-def algorithm_2_mse(arity: object, horizon: object) -> Fraction:
+def algorithm_2_mse(arity: int, horizon: int) -> Fraction:
     """ε² · MSE of Algorithm 2 over t = 1..``horizon``, by direct enumeration (T <= 2·10^6).
 
     (2h²/T) Σ_t ‖rep(t, h)‖₁ with h = ⌈log_k(2T)⌉ (odd arity; Appendix C's variant for even arity).
@@ -83,7 +83,7 @@ def algorithm_2_mse(arity: object, horizon: object) -> Fraction:
     return Fraction(2 * height**2 * algorithm_2_total_noise_count(k, steps), steps)
 
 
-def algorithm_2_step_variance(time: object, arity: object, horizon: object) -> int:
+def algorithm_2_step_variance(time: int, arity: int, horizon: int) -> int:
     """ε² · Var of Algorithm 2's output at ``time`` (1 <= time <= horizon): 2h² ‖rep(t, h)‖₁ (an integer)."""
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
@@ -126,7 +126,7 @@ def _digit_mass(limit: int, arity: int, height: int, center: int) -> int:
     return total
 
 
-def algorithm_2_total_noise_count_dp(arity: object, horizon: object) -> int:
+def algorithm_2_total_noise_count_dp(arity: int, horizon: int) -> int:
     """Σ_{t=1}^{T} ‖rep(t, h)‖₁ by the digit programme (module docstring); exact for any T, O(h) steps."""
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
@@ -140,7 +140,7 @@ def _total_dp(arity: int, steps: int, height: int) -> int:
     return _digit_mass(shift + steps, arity, height, center) - _digit_mass(shift, arity, height, center)
 
 
-def algorithm_2_mse_dp(arity: object, horizon: object) -> Fraction:
+def algorithm_2_mse_dp(arity: int, horizon: int) -> Fraction:
     """ε² · MSE of Algorithm 2 over t = 1..``horizon`` by the digit programme (any T; 10^12 in microseconds)."""
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
@@ -151,42 +151,42 @@ def algorithm_2_mse_dp(arity: object, horizon: object) -> Fraction:
 # ----------------------------------------------------------------------------------- printed forms
 
 
-def lemma_4_7_closed_form(arity: object, height: object) -> Fraction:
+def lemma_4_7_closed_form(arity: int, height: int) -> Fraction:
     """Lemma 4.7 as printed, times ε²: k (1 − 1/k²) h³ / (2 (1 − 1/k^h)), stated for T = (k^h − 1)/2."""
     k = check_arity(arity, parity="odd", needed_by=LEMMA_4_7)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     return Fraction(k) * (1 - Fraction(1, k * k)) * h**3 / (2 * (1 - Fraction(1, k**h)))
 
 
-def lemma_4_7_horizon(arity: object, height: object) -> int:
+def lemma_4_7_horizon(arity: int, height: int) -> int:
     """The horizon T = (k^h − 1)/2 at which Lemma 4.7 is stated (odd arity)."""
     k = check_arity(arity, parity="odd", needed_by=LEMMA_4_7)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     return int((k**h - 1) // 2)
 
 
-def appendix_c_horizon(arity: object, height: object) -> int:
+def appendix_c_horizon(arity: int, height: int) -> int:
     """The horizon T = k(k^h − 1)/(2(k − 1)) of Claim 1 (even arity): the capacity of Definition C.1."""
     k = check_arity(arity, parity="even", needed_by="Appendix C")
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     return offset_capacity(k, h)
 
 
-def appendix_c_recursion(arity: object, height: object) -> Fraction:
+def appendix_c_recursion(arity: int, height: int) -> Fraction:
     """Proof C.2's recursion as printed: c_h = ((k + 2)/4 + k(h − 1)/4)(k/2) k^(h−1) + c_(h−1), c_0 = 0.
 
     c_h is meant to be the total number of noise values over all t in 1..k(k^h − 1)/(2(k − 1)).
     """
     k = check_arity(arity, parity="even", needed_by="Appendix C")
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     total = Fraction(0)
     for level in range(1, h + 1):
         total += (Fraction(k + 2, 4) + Fraction(k * (level - 1), 4)) * Fraction(k, 2) * k ** (level - 1)
     return total
 
 
-def claim_1_leading_term(arity: object, height: object) -> Fraction:
+def claim_1_leading_term(arity: int, height: int) -> Fraction:
     """Claim 1's main term, times ε²: k h³ / (2 (1 − 1/k^h)) (the claim adds o(h²))."""
     k = check_arity(arity, parity="even", needed_by="Appendix C")
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     return Fraction(k * h**3) / (2 * (1 - Fraction(1, k**h)))

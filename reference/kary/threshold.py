@@ -29,7 +29,7 @@ from fractions import Fraction
 from flint import arb
 
 from reference.core.certified import CertifiedReal, ball, enclose
-from reference.core.validate import check_positive_int, open_unit_fraction, positive_fraction
+from reference.core.validate import RationalLike, check_positive_int, open_unit_fraction, positive_fraction
 from reference.kary.constants import (
     huu_leading_constant,
     leading_constant_corollary_4_9,
@@ -45,7 +45,7 @@ START_BITS = 128
 MAX_BITS = 1 << 12
 
 
-def _inputs(arity: object, horizon: object) -> tuple[int, int, Fraction]:
+def _inputs(arity: int, horizon: int) -> tuple[int, int, Fraction]:
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     return k, steps, algorithm_2_mse_dp(k, steps)
@@ -61,7 +61,7 @@ def _enclose(compute: Callable[[], arb], label: str) -> CertifiedReal:
     return enclose(compute, label, start_bits=START_BITS, target_bits=TARGET_BITS, max_bits=MAX_BITS)
 
 
-def huu_log_inverse_delta_threshold(arity: object, horizon: object) -> CertifiedReal:
+def huu_log_inverse_delta_threshold(arity: int, horizon: int) -> CertifiedReal:
     """L*(T) = ln(1/δ*(T)) = m/(4F²) − 4/9 − ln(2/π)/2 (module docstring), certified.
 
     The pure mechanism's exact MSE is <= the HUU bound iff ln(1/δ) >= L*. ``arity`` >= 2 (odd: Algorithm 2;
@@ -71,7 +71,7 @@ def huu_log_inverse_delta_threshold(arity: object, horizon: object) -> Certified
     return _enclose(lambda: _log_inverse_ball(mse, steps), "ln(1/δ*)")
 
 
-def huu_delta_threshold(arity: object, horizon: object) -> CertifiedReal:
+def huu_delta_threshold(arity: int, horizon: int) -> CertifiedReal:
     """δ*(T): the largest δ with HUU(ε, δ, T) >= Algorithm 2's exact MSE at (ε, T), for every ε > 0.
 
     δ*(T) = exp(−L*(T)) (:func:`huu_log_inverse_delta_threshold`); certified. It may exceed 1 for small T
@@ -81,14 +81,14 @@ def huu_delta_threshold(arity: object, horizon: object) -> CertifiedReal:
     return _enclose(lambda: (-_log_inverse_ball(mse, steps)).exp(), "δ*")
 
 
-def asymptotic_exponent(arity: object) -> CertifiedReal:
+def asymptotic_exponent(arity: int) -> CertifiedReal:
     """r = B_ε/B_{ε,δ} of Lemma 5.1 at ``arity``: Corollary 4.9 (odd) or Corollary C.3 (even) over B_{ε,δ}."""
     k = check_arity(arity)
     pure = leading_constant_corollary_4_9(k) if k % 2 else leading_constant_corollary_c3(k)
     return lemma_5_1_exponent(pure, huu_leading_constant())
 
 
-def horizon_power(horizon: object, exponent: object) -> CertifiedReal:
+def horizon_power(horizon: int, exponent: RationalLike | CertifiedReal) -> CertifiedReal:
     """T^(−exponent) for an exact rational exponent > 0 or a certainly positive enclosure of one, certified.
 
     For an enclosure [r_lo, r_hi] the result encloses T^(−r) for every r in it: [T^(−r_hi), T^(−r_lo)].
@@ -107,13 +107,13 @@ def horizon_power(horizon: object, exponent: object) -> CertifiedReal:
     return CertifiedReal(power(high).lower, power(low).upper)
 
 
-def asymptotic_delta_threshold(arity: object, horizon: object) -> CertifiedReal:
+def asymptotic_delta_threshold(arity: int, horizon: int) -> CertifiedReal:
     """Lemma 5.1's prediction T^(−r), r = :func:`asymptotic_exponent` (``arity``), certified."""
     k = check_arity(arity)
     return horizon_power(horizon, asymptotic_exponent(k))
 
 
-def pure_beats_huu(arity: object, horizon: object, delta: object) -> bool:
+def pure_beats_huu(arity: int, horizon: int, delta: RationalLike) -> bool:
     """Whether Algorithm 2's exact MSE is <= HUU(ε, δ, T) (for every ε), decided on certified endpoints.
 
     Equivalent to δ <= δ*(T). ``delta`` is an exact rational in (0, 1); raises ``ArithmeticError`` if the

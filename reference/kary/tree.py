@@ -48,10 +48,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from reference.core.linalg import Matrix
-from reference.core.validate import check_positive_int, positive_fraction
+from reference.core.validate import RationalLike, check_positive_int, positive_fraction
 from reference.kary.digits import (
     algorithm_2_noise_indices,
     check_arity,
+    check_width,
     digits,
     height_for_horizon,
     offset_capacity,
@@ -78,13 +79,13 @@ def _check_bool(value: object, name: str) -> bool:
     return value
 
 
-def capacity(arity: object, height: object, *, subtraction: bool) -> int:
+def capacity(arity: int, height: int, *, subtraction: bool) -> int:
     """The largest horizon a tree of ``height`` serves: k^h − 1 (Algorithm 1) or the offset capacity (2/3).
 
     With subtraction: (k^h − 1)/2 for odd arity (Definition 3.8), k(k^h − 1)/(2(k − 1)) for even (C.1).
     """
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     if _check_bool(subtraction, "subtraction"):
         return offset_capacity(k, h)
     return int(k**h - 1)
@@ -111,7 +112,7 @@ def _check_horizon(horizon: object, arity: int, height: int, *, subtraction: boo
 # ------------------------------------------------------------------------------------------- vertices
 
 
-def vertex_interval(vertex: Vertex, arity: object) -> tuple[int, int]:
+def vertex_interval(vertex: Vertex, arity: int) -> tuple[int, int]:
     """The leaves [first, last] (1-based, inclusive) a vertex ``(level, index)`` covers (Definition 3.1)."""
     k = check_arity(arity)
     level, index = vertex
@@ -122,14 +123,14 @@ def vertex_interval(vertex: Vertex, arity: object) -> tuple[int, int]:
     return (1 + index * width, (index + 1) * width)
 
 
-def algorithm_1_vertices(time: object, arity: object, height: object) -> tuple[Vertex, ...]:
+def algorithm_1_vertices(time: int, arity: int, height: int) -> tuple[Vertex, ...]:
     """The vertices whose noisy counts Algorithm 1 adds for output ``time`` (1 <= time <= k^h − 1), in order.
 
     Lines 7–14: t ← rep_k(t, h) (standard digits); p ← 0; for ℓ = h..1, t_ℓ times: add Σ̂([p + 1, p + k^(ℓ−1)])
     — the vertex (ℓ, p / k^(ℓ−1)) — and p ← p + k^(ℓ−1).
     """
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     t = _check_time(time, k, h, subtraction=False)
     rep = digits(t, k, h)
     vertices: list[Vertex] = []
@@ -144,7 +145,7 @@ def algorithm_1_vertices(time: object, arity: object, height: object) -> tuple[V
     return tuple(vertices)
 
 
-def algorithm_3_signed_vertices(time: object, arity: object, height: object) -> tuple[SignedVertex, ...]:
+def algorithm_3_signed_vertices(time: int, arity: int, height: int) -> tuple[SignedVertex, ...]:
     """The signed vertices Algorithm 3 combines for output ``time``, in order: (sign, level, index).
 
     Offset digits (Definition 3.8, or C.1 for even arity); for ℓ = h..1, |t_ℓ| times: a positive digit adds
@@ -153,7 +154,7 @@ def algorithm_3_signed_vertices(time: object, arity: object, height: object) -> 
     ``time`` must lie in [1, offset_capacity(arity, height)].
     """
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     t = _check_time(time, k, h, subtraction=True)
     rep = representation(t, k, h)
     signed: list[SignedVertex] = []
@@ -173,7 +174,7 @@ def algorithm_3_signed_vertices(time: object, arity: object, height: object) -> 
     return tuple(signed)
 
 
-def vertex_of_noise_index(index: object, arity: object, height: object) -> SignedVertex:
+def vertex_of_noise_index(index: object, arity: int, height: int) -> SignedVertex:
     """The signed vertex of Algorithm 3 that Algorithm 2's noise index p stands for (Proof 4.4).
 
     Let ℓ be the lowest level with a non-zero offset digit of p and w = k^(ℓ−1). If that digit is positive,
@@ -181,7 +182,7 @@ def vertex_of_noise_index(index: object, arity: object, height: object) -> Signe
     subtracted vertex: (−1, ℓ, p/w). ``index`` must lie in [1, offset_capacity(arity, height)].
     """
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     p = _check_time(index, k, h, subtraction=True, name="index")
     rep = representation(p, k, h)
     level = next(position for position, digit in enumerate(rep, 1) if digit != 0)
@@ -202,20 +203,20 @@ def _signed_rows(arity: int, height: int, steps: int, subtraction: bool) -> list
     ]
 
 
-def used_vertices(arity: object, height: object, *, subtraction: bool, horizon: object = None) -> tuple[Vertex, ...]:
+def used_vertices(arity: int, height: int, *, subtraction: bool, horizon: int | None = None) -> tuple[Vertex, ...]:
     """The vertices some output t in 1..T uses (Algorithm 1, or Algorithm 3 with ``subtraction``), sorted.
 
     ``horizon`` defaults to :func:`capacity`; at most :data:`MAX_MATRIX_HORIZON`.
     """
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
     return tuple(sorted({(level, index) for row in _signed_rows(k, h, steps, sub) for _, level, index in row}))
 
 
 def strategy_matrix(
-    arity: object, height: object, *, subtraction: bool = False, horizon: object = None
+    arity: int, height: int, *, subtraction: bool = False, horizon: int | None = None
 ) -> list[list[int]]:
     """R: one 0/1 row per used vertex (order of :func:`used_vertices`) over the T inputs.
 
@@ -225,7 +226,7 @@ def strategy_matrix(
     capacity (Proposition 4.1). Use :func:`padded_width` for the number of leaves the used vertices reach.
     """
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
     rows = []
@@ -235,21 +236,21 @@ def strategy_matrix(
     return rows
 
 
-def padded_width(arity: object, height: object, *, subtraction: bool, horizon: object = None) -> int:
+def padded_width(arity: int, height: int, *, subtraction: bool, horizon: int | None = None) -> int:
     """The last leaf any used vertex covers: the input length Algorithm 3 (or 1) needs, padding included."""
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
     return max(vertex_interval(vertex, k)[1] for vertex in used_vertices(k, h, subtraction=sub, horizon=steps))
 
 
 def reconstruction_matrix(
-    arity: object, height: object, *, subtraction: bool, horizon: object = None
+    arity: int, height: int, *, subtraction: bool, horizon: int | None = None
 ) -> list[list[int]]:
     """L: one row per output t = 1..T, columns the used vertices; entry +1 (added), −1 (subtracted) or 0."""
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
     columns = {vertex: column for column, vertex in enumerate(used_vertices(k, h, subtraction=sub, horizon=steps))}
@@ -269,10 +270,10 @@ def _int_matmul(left: list[list[int]], right: list[list[int]]) -> list[list[int]
     return [[sum(a * b for a, b in zip(row, column)) for column in columns] for row in left]
 
 
-def check_factorization(arity: object, height: object, *, subtraction: bool, horizon: object = None) -> bool:
+def check_factorization(arity: int, height: int, *, subtraction: bool, horizon: int | None = None) -> bool:
     """Whether L·R equals A (the T×T lower-triangular all-ones matrix) exactly, integer arithmetic."""
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
     product = _int_matmul(
@@ -297,7 +298,7 @@ class Sensitivities:
         return math.sqrt(self.l2_squared)
 
 
-def sensitivities(arity: object, height: object, *, subtraction: bool, horizon: object = None) -> Sensitivities:
+def sensitivities(arity: int, height: int, *, subtraction: bool, horizon: int | None = None) -> Sensitivities:
     """The ℓ1 and ℓ2 sensitivity of R, computed from its columns (not assumed equal to the height).
 
     Verified equal to h (the paper's Δ1) for every small tree and horizon; the argument: an input lies in at
@@ -306,7 +307,7 @@ def sensitivities(arity: object, height: object, *, subtraction: bool, horizon: 
     positive because h is minimal. Not every vertex is used (k = 3, h = 2 with subtraction never uses leaf 2).
     """
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
     matrix = strategy_matrix(k, h, subtraction=sub, horizon=steps)
@@ -317,11 +318,11 @@ def sensitivities(arity: object, height: object, *, subtraction: bool, horizon: 
 
 
 def output_covariance(
-    arity: object, height: object, scale: object, *, subtraction: bool, horizon: object = None
+    arity: int, height: int, scale: RationalLike, *, subtraction: bool, horizon: int | None = None
 ) -> Matrix:
     """2b²·L·Lᵀ: the exact covariance of the outputs' noise with i.i.d. Laplace(``scale``) vertex noise."""
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     b = positive_fraction(scale, "scale")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
@@ -331,10 +332,10 @@ def output_covariance(
     return tuple(tuple(variance * entry for entry in row) for row in gram)
 
 
-def check_algorithm_2_covariance(arity: object, height: object, *, horizon: object = None) -> bool:
+def check_algorithm_2_covariance(arity: int, height: int, *, horizon: int | None = None) -> bool:
     """Whether L·Lᵀ (Algorithm 3, signed) equals the count of shared noise indices of Algorithm 2 (unsigned)."""
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     steps = _check_horizon(horizon, k, h, subtraction=True)
     left = reconstruction_matrix(k, h, subtraction=True, horizon=steps)
     gram = _int_matmul(left, [list(column) for column in zip(*left)])
@@ -351,11 +352,11 @@ def _digit_l1(time: int, arity: int, height: int, subtraction: bool) -> int:
 
 
 def per_step_variances(
-    arity: object, height: object, scale: object, *, subtraction: bool, horizon: object = None
+    arity: int, height: int, scale: RationalLike, *, subtraction: bool, horizon: int | None = None
 ) -> tuple[Fraction, ...]:
     """Var of output t = 1..T: 2b²·‖rep(t, h)‖₁ (standard digits, or offset digits with ``subtraction``)."""
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     b = positive_fraction(scale, "scale")
     sub = _check_bool(subtraction, "subtraction")
     steps = _check_horizon(horizon, k, h, subtraction=sub)
@@ -371,7 +372,7 @@ class MaximumVariance:
 
 
 def maximum_step_variance(
-    arity: object, height: object, scale: object, *, subtraction: bool, horizon: object = None
+    arity: int, height: int, scale: RationalLike, *, subtraction: bool, horizon: int | None = None
 ) -> MaximumVariance:
     """The maximum of :func:`per_step_variances` and where it is attained (1-based times)."""
     variances = per_step_variances(arity, height, scale, subtraction=subtraction, horizon=horizon)
@@ -382,7 +383,7 @@ def maximum_step_variance(
 # ------------------------------------------------------------------------------------------- Algorithm 1 MSE
 
 
-def algorithm_1_total_vertex_count(arity: object, horizon: object) -> int:
+def algorithm_1_total_vertex_count(arity: int, horizon: int) -> int:
     """Σ_{t=1}^{T} ‖digits(t)‖₁ by enumeration (T <= :data:`MAX_ENUMERATION_HORIZON`)."""
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
@@ -397,7 +398,7 @@ def algorithm_1_total_vertex_count(arity: object, horizon: object) -> int:
     return total
 
 
-def algorithm_1_total_vertex_count_dp(arity: object, horizon: object) -> int:
+def algorithm_1_total_vertex_count_dp(arity: int, horizon: int) -> int:
     """Σ_{t=1}^{T} ‖digits(t)‖₁ by a digit programme over the digits of N = T + 1 (any T, O(log T) steps).
 
     Σ_{n<N} s(n): scanning N's digits a_i from the most significant, with σ the digit sum of the prefix, each
@@ -424,7 +425,7 @@ def algorithm_1_total_vertex_count_dp(arity: object, horizon: object) -> int:
     return total
 
 
-def algorithm_1_mse(arity: object, horizon: object) -> Fraction:
+def algorithm_1_mse(arity: int, horizon: int) -> Fraction:
     """ε²·MSE of Algorithm 1 over t = 1..T by enumeration: (2h²/T) Σ_t ‖rep_k(t, h)‖₁, h = ⌈log_k(T + 1)⌉."""
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
@@ -432,7 +433,7 @@ def algorithm_1_mse(arity: object, horizon: object) -> Fraction:
     return Fraction(2 * height**2 * algorithm_1_total_vertex_count(k, steps), steps)
 
 
-def algorithm_1_mse_dp(arity: object, horizon: object) -> Fraction:
+def algorithm_1_mse_dp(arity: int, horizon: int) -> Fraction:
     """ε²·MSE of Algorithm 1 over t = 1..T by the digit programme (any T; 10^12 is immediate)."""
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
@@ -440,10 +441,10 @@ def algorithm_1_mse_dp(arity: object, horizon: object) -> Fraction:
     return Fraction(2 * height**2 * algorithm_1_total_vertex_count_dp(k, steps), steps)
 
 
-def lemma_3_5_closed_form(arity: object, height: object) -> Fraction:
+def lemma_3_5_closed_form(arity: int, height: int) -> Fraction:
     """Lemma 3.5 as printed, times ε²: (k − 1) h³ / (1 − 1/k^h), stated for T = k^h − 1."""
     k = check_arity(arity)
-    h = check_positive_int(height, "height")
+    h = check_width(height, "height")
     return Fraction((k - 1) * h**3) / (1 - Fraction(1, k**h))
 
 
@@ -470,7 +471,7 @@ class LiveNoise:
         return self.maximum_live <= self.proof_bound
 
 
-def live_noise_count(arity: object, horizon: object) -> LiveNoise:
+def live_noise_count(arity: int, horizon: int) -> LiveNoise:
     """Simulate Algorithm 2 (h = its height for T) and count the noise values alive at once.
 
     A value z_p is alive at time t when first_use(p) <= t <= last_use(p). Proof 4.13 bounds the count by

@@ -50,6 +50,7 @@ from reference.core.bisection import bisect, bracket_upward
 from reference.core.certified import CertifiedReal, UndecidedComparisonError, working_precision
 from reference.core.certified import ball as _ball
 from reference.core.validate import (
+    RationalLike,
     check_positive_int,
     fraction_text,
     nonnegative_fraction,
@@ -171,7 +172,7 @@ def _delta_satisfied(epsilon: Fraction, sigma_squared: Fraction, sensitivity: in
     )
 
 
-def discrete_gaussian_delta(epsilon: object, sigma_squared: object, sensitivity: object = 1) -> CertifiedReal:
+def discrete_gaussian_delta(epsilon: RationalLike, sigma_squared: RationalLike, sensitivity: int = 1) -> CertifiedReal:
     """Certified enclosure of the exact δ(ε) of ``q + N_Z(0, σ²)`` for an integer shift Δ (CKS 2020, Theorem 7).
 
     ``epsilon >= 0`` and ``sigma_squared > 0`` are exact rationals, ``sensitivity`` a positive integer Δ (the
@@ -186,7 +187,7 @@ def discrete_gaussian_delta(epsilon: object, sigma_squared: object, sensitivity:
 
 
 def discrete_gaussian_epsilon(
-    delta: object, sigma_squared: object, sensitivity: object = 1, tolerance: object = FINE_TOLERANCE
+    delta: RationalLike, sigma_squared: RationalLike, sensitivity: int = 1, tolerance: RationalLike = FINE_TOLERANCE
 ) -> CertifiedReal:
     """Certified ``[lower, upper]`` around the smallest ε >= 0 with δ(ε) <= ``delta`` for ``q + N_Z(0, σ²)``.
 

@@ -21,7 +21,7 @@ from fractions import Fraction
 from reference.core.bisection import bisect
 from reference.core.certified import CertifiedReal, working_precision
 from reference.core.certified import ball as _ball
-from reference.core.validate import check_positive_int, fraction_text, positive_fraction
+from reference.core.validate import RationalLike, check_positive_int, fraction_text, positive_fraction
 from reference.privacy.gaussian import gaussian_delta
 
 #: Working precision for the formula enclosures below (far more than the 80-bit relative accuracy needed).
@@ -187,7 +187,7 @@ def outside_grids(grid_size: int, low: Fraction) -> tuple[tuple[Fraction, ...], 
     large = tuple(Fraction(text) for text in ("1/2", "0.6", "0.75", "0.9", "0.99", "0.999"))
     return epsilons, tuple(sorted(set(small) | set(large)))
 
-def classical_outside_range(grid_size: int = 8, sensitivity_squared: object = 1) -> FormulaSearch:
+def classical_outside_range(grid_size: int = 8, sensitivity_squared: RationalLike = 1) -> FormulaSearch:
     """Does the classical σ = Δ sqrt(2 log(1.25/δ))/ε still give (ε, δ)-DP for ε >= 1 (any δ ∈ (0, 1))?"""
     d2 = positive_fraction(sensitivity_squared, "sensitivity_squared")
     epsilons, deltas = outside_grids(grid_size, Fraction(1))

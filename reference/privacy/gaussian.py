@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
 
 from flint import arb
 
@@ -48,7 +49,9 @@ from reference.core.certified import (
     working_precision,
 )
 from reference.core.certified import ball as _ball
-from reference.core.validate import check_depth, fraction_text, open_unit_fraction, positive_fraction
+from reference.core.validate import RationalLike, check_depth, fraction_text, open_unit_fraction, positive_fraction
+
+_T = TypeVar("_T")
 
 DEFAULT_TOLERANCE = Fraction(1, 10**12)
 #: Relative tolerance of the ε enclosures and of the verdict's σ ratio: narrow enough that their 20-digit
@@ -77,14 +80,23 @@ def _delta_ball(epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fractio
 
 
 def _enclose_delta(epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fraction) -> CertifiedReal:
-    """δ(ε) to TARGET_ACCURACY_BITS relative bits (precision doubled until reached)."""
+    """δ(ε) to TARGET_ACCURACY_BITS relative bits (precision doubled until reached).
+
+    Where that accuracy is out of reach (δ(ε) below about 2**-(2**20), as at σ/Δ = 10**10), the enclosure at
+    the highest precision is returned: still certified, only wider (typically [0, 2**-(2**20)], a bound).
+    """
     precision = START_PRECISION + TARGET_ACCURACY_BITS
+    last = None
     while precision <= MAX_PRECISION:
         with working_precision(precision):
             ball = _delta_ball(epsilon, sigma, sensitivity_squared)
         if ball.is_finite() and ball.rel_accuracy_bits() >= TARGET_ACCURACY_BITS:
             return _clip_to_unit(CertifiedReal.from_arb(ball))
+        if ball.is_finite():
+            last = ball
         precision *= 2
+    if last is not None:
+        return _clip_to_unit(CertifiedReal.from_arb(last))
     raise UndecidedComparisonError(
         f"could not enclose delta(epsilon) to {TARGET_ACCURACY_BITS} bits with {MAX_PRECISION} bits of precision"
     )
@@ -177,7 +189,7 @@ def _check_paper_range(
 # ---------------------------------------------------------------------------------------------- public API
 
 
-def gaussian_delta(epsilon: object, sigma: object, sensitivity_squared: object) -> CertifiedReal:
+def gaussian_delta(epsilon: RationalLike, sigma: RationalLike, sensitivity_squared: RationalLike) -> CertifiedReal:
     """Certified enclosure of δ(ε), the smallest δ for which ``N(0, σ²)`` noise at sensitivity Δ is (ε, δ)-DP.
 
     ``epsilon > 0``, ``sigma > 0`` and ``sensitivity_squared = Δ² > 0`` are exact rationals. The enclosure is
@@ -190,7 +202,7 @@ def gaussian_delta(epsilon: object, sigma: object, sensitivity_squared: object) 
 
 
 def gaussian_epsilon(
-    delta: object, sigma: object, sensitivity_squared: object, tolerance: object = FINE_TOLERANCE
+    delta: RationalLike, sigma: RationalLike, sensitivity_squared: RationalLike, tolerance: RationalLike = FINE_TOLERANCE
 ) -> CertifiedReal:
     """Certified enclosure ``[lower, upper]`` of the smallest ε >= 0 with ``δ(ε) <= delta`` at ``sigma``.
 
@@ -258,7 +270,7 @@ class ExactSigma:
 
 
 def sigma_exact(
-    epsilon: object, delta: object, sensitivity_squared: object, tolerance: object = DEFAULT_TOLERANCE
+    epsilon: RationalLike, delta: RationalLike, sensitivity_squared: RationalLike, tolerance: RationalLike = DEFAULT_TOLERANCE
 ) -> ExactSigma:
     """The smallest σ making the Gaussian mechanism (ε, δ)-DP, for every ε > 0 and δ ∈ (0, 1).
 
@@ -291,7 +303,7 @@ def sigma_exact(
     return ExactSigma(eps, target, d2, tol, high, below, at_sigma, at_below)
 
 
-def sigma_theorem_3_8(epsilon: object, delta: object, max_precision_diagonal: object) -> CertifiedReal:
+def sigma_theorem_3_8(epsilon: RationalLike, delta: RationalLike, max_precision_diagonal: RationalLike) -> CertifiedReal:
     """σ of CIP Theorem 3.8: ``sqrt(2 ‖diag(C⁻¹)‖_∞ log(2/δ)) / ε`` (``add_remove`` neighbours).
 
     ``max_precision_diagonal`` is ``max_i (C⁻¹)_ii``, exact. Refused outside the theorem's range ε ∈ (0, 1],
@@ -315,7 +327,7 @@ def sigma_theorem_3_8(epsilon: object, delta: object, max_precision_diagonal: ob
     )
 
 
-def sigma_theorem_3_9(depth: int, epsilon: object, delta: object) -> CertifiedReal:
+def sigma_theorem_3_9(depth: int, epsilon: RationalLike, delta: RationalLike) -> CertifiedReal:
     """σ of CIP Theorem 3.9 for C_depth, n = 2**depth: ``sqrt((2/ε² + 2 log2(n)/(3ε²)) log(2/δ))``.
 
     Evaluated from the printed formula (log2(n) = depth exactly), not through Theorem 3.8. ``add_remove``
@@ -337,7 +349,7 @@ def sigma_theorem_3_9(depth: int, epsilon: object, delta: object) -> CertifiedRe
     return certify(lambda: (_ball(factor) * (2 / _ball(target)).log()).sqrt(), label="Theorem 3.9 sigma")
 
 
-def sigma_classical(epsilon: object, delta: object, sensitivity_squared: object) -> CertifiedReal:
+def sigma_classical(epsilon: RationalLike, delta: RationalLike, sensitivity_squared: RationalLike) -> CertifiedReal:
     """σ of the classical Gaussian mechanism (Dwork & Roth, Theorem A.1): ``Δ sqrt(2 log(1.25/δ)) / ε``.
 
     The theorem is stated for ε ∈ (0, 1) (and asks ``c² > 2 log(1.25/δ)`` strictly: the value returned is the
@@ -375,18 +387,25 @@ class GaussianVerdict:
     delta: Fraction
     sensitivity_squared: Fraction
     holds: bool
-    delta_at_sigma: CertifiedReal
-    epsilon_at_sigma: CertifiedReal
-    exact: ExactSigma
-    sigma_ratio: CertifiedReal
+    # The verdict is decided first; these describe it and may be out of reach at extreme parameters (None, with
+    # the reason in ``notes``): δ(ε) below 2**-(2**20) at σ = 1e10, an ε of 10**12 at σ = 3e-7.
+    delta_at_sigma: CertifiedReal | None
+    epsilon_at_sigma: CertifiedReal | None
+    exact: ExactSigma | None
+    sigma_ratio: CertifiedReal | None
+    notes: tuple[str, ...] = ()
 
     def summary(self) -> str:
         """One line for a terminal."""
         verdict = "holds" if self.holds else "FAILS"
+
+        def show(value: CertifiedReal | None) -> str:
+            return "not computed (see notes)" if value is None else value.decimal(15)
+
         return (
             f"({self.epsilon}, {self.delta})-DP {verdict} at sigma={format_significant(self.sigma, 15)}: "
-            f"delta(epsilon)={self.delta_at_sigma.decimal(15)}, smallest epsilon for delta="
-            f"{self.epsilon_at_sigma.decimal(15)}, sigma/sigma_exact={self.sigma_ratio.decimal(15)}"
+            f"delta(epsilon)={show(self.delta_at_sigma)}, smallest epsilon for delta="
+            f"{show(self.epsilon_at_sigma)}, sigma/sigma_exact={show(self.sigma_ratio)}"
         )
 
     def as_json(self) -> dict[str, object]:
@@ -397,14 +416,15 @@ class GaussianVerdict:
             "epsilon": fraction_text(self.epsilon),
             "delta": fraction_text(self.delta),
             "sensitivity_squared": fraction_text(self.sensitivity_squared),
-            "delta_at_sigma": self.delta_at_sigma.as_json(),
-            "epsilon_at_sigma": self.epsilon_at_sigma.as_json(),
-            "sigma_exact": self.exact.as_json(),
-            "sigma_ratio": self.sigma_ratio.as_json(),
+            "delta_at_sigma": None if self.delta_at_sigma is None else self.delta_at_sigma.as_json(),
+            "epsilon_at_sigma": None if self.epsilon_at_sigma is None else self.epsilon_at_sigma.as_json(),
+            "sigma_exact": None if self.exact is None else self.exact.as_json(),
+            "sigma_ratio": None if self.sigma_ratio is None else self.sigma_ratio.as_json(),
+            "notes": list(self.notes),
         }
 
 
-def check_gaussian(sigma: object, epsilon: object, delta: object, sensitivity_squared: object) -> GaussianVerdict:
+def check_gaussian(sigma: RationalLike, epsilon: RationalLike, delta: RationalLike, sensitivity_squared: RationalLike) -> GaussianVerdict:
     """Certified verdict whether ``N(0, σ²)`` noise at sensitivity² ``sensitivity_squared`` is (ε, δ)-DP.
 
     The seed of the calibration audit: holds / fails, the enclosure of δ(ε) to compare with
@@ -415,10 +435,19 @@ def check_gaussian(sigma: object, epsilon: object, delta: object, sensitivity_sq
     target = open_unit_fraction(delta, "delta")
     d2 = _validate_common(sensitivity_squared)
     holds, _ = _delta_satisfied(eps, sig, d2, target)
-    enclosure = _enclose_delta(eps, sig, d2)
-    exact = sigma_exact(eps, target, d2, tolerance=FINE_TOLERANCE)
+    notes: list[str] = []
+
+    def described(what: str, compute: Callable[[], _T]) -> _T | None:
+        try:
+            return compute()
+        except (UndecidedComparisonError, ArithmeticError) as reason:
+            notes.append(f"{what} not computed: {str(reason).splitlines()[0]}")
+            return None
+
+    enclosure = described("delta(epsilon)", lambda: _enclose_delta(eps, sig, d2))
+    exact = described("the exact sigma", lambda: sigma_exact(eps, target, d2, tolerance=FINE_TOLERANCE))
     # the optimum lies in (sigma_below, sigma], so σ/σ_opt lies in [σ/sigma, σ/sigma_below)
-    ratio = CertifiedReal(sig / exact.sigma, sig / exact.sigma_below)
+    ratio = None if exact is None else CertifiedReal(sig / exact.sigma, sig / exact.sigma_below)
     return GaussianVerdict(
         sigma=sig,
         epsilon=eps,
@@ -426,9 +455,10 @@ def check_gaussian(sigma: object, epsilon: object, delta: object, sensitivity_sq
         sensitivity_squared=d2,
         holds=holds,
         delta_at_sigma=enclosure,
-        epsilon_at_sigma=gaussian_epsilon(target, sig, d2),
+        epsilon_at_sigma=described("the smallest epsilon", lambda: gaussian_epsilon(target, sig, d2)),
         exact=exact,
         sigma_ratio=ratio,
+        notes=tuple(notes),
     )
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from reference.core.certified import CertifiedReal, format_significant
-from reference.core.validate import fraction_text, open_unit_fraction, positive_fraction, to_fraction
+from reference.core.validate import RationalLike, fraction_text, open_unit_fraction, positive_fraction, to_fraction
 from reference.privacy.laplace import l2_laplace_epsilon, laplace_epsilon_theorem_1_3
 from reference.privacy.laplace_profile import (
     FINE_TOLERANCE,
@@ -78,7 +78,7 @@ class LaplaceVerdict:
 
 
 def check_laplace(
-    scale: object, epsilon: object, delta: object, sensitivity_vectors: Sequence[Sequence[object]]
+    scale: RationalLike, epsilon: RationalLike, delta: RationalLike, sensitivity_vectors: Sequence[Sequence[object]]
 ) -> LaplaceVerdict:
     """Certified verdict whether ``f(D) + Lap(scale)^d`` is (ε, δ)-DP when the neighbouring differences
     ``f(D') - f(D)`` are the given vectors (e.g. ``[[1] * h]`` for a tree mechanism of height h)."""
@@ -172,12 +172,12 @@ def _default_vector(l1: Fraction, l2_squared: Fraction) -> tuple[tuple[Fraction,
 
 
 def theorem_1_3_report(
-    scale: object,
-    l1_sensitivity: object,
-    l2_sensitivity: object,
-    delta: object,
+    scale: RationalLike,
+    l1_sensitivity: RationalLike,
+    l2_sensitivity: RationalLike | None,
+    delta: RationalLike,
     *,
-    l2_sensitivity_squared: object = None,
+    l2_sensitivity_squared: RationalLike | None = None,
     sensitivities: Sequence[object] | None = None,
 ) -> Theorem13Report:
     """Theorem 1.3 (refused for λ <= Δ1, as the theorem) and the exact profile beside it (see module doc).

@@ -28,7 +28,7 @@ from flint import arb
 from reference.core.bisection import bisect
 from reference.core.certified import CertifiedReal, working_precision
 from reference.core.certified import ball as _ball
-from reference.core.validate import fraction_text, open_unit_fraction, to_fraction
+from reference.core.validate import RationalLike, fraction_text, open_unit_fraction, to_fraction
 
 TARGET_ACCURACY_BITS = 80
 START_PRECISION = 128
@@ -110,7 +110,7 @@ def _enclose(
     raise ArithmeticError("could not enclose (or separate from the target) the optimal composition delta")
 
 
-def optimal_composition_delta(epsilon: object, epsilons: Sequence[object]) -> CertifiedReal:
+def optimal_composition_delta(epsilon: RationalLike, epsilons: Sequence[object]) -> CertifiedReal:
     """Certified enclosure of δ_opt(ε), the smallest δ for which every adaptive composition of ε_j-DP
     mechanisms (``epsilons``, exact rationals > 0) is (ε, δ)-DP. ``epsilon >= 0`` exact; exactly 0 for
     ``epsilon >= Σ ε_j``."""
@@ -121,7 +121,7 @@ def optimal_composition_delta(epsilon: object, epsilons: Sequence[object]) -> Ce
 
 
 def optimal_composition_epsilon(
-    delta: object, epsilons: Sequence[object], tolerance: object = FINE_TOLERANCE
+    delta: RationalLike, epsilons: Sequence[object], tolerance: RationalLike = FINE_TOLERANCE
 ) -> CertifiedReal:
     """Certified ``[lower, upper]`` around the smallest ε >= 0 with ``δ_opt(ε) <= delta``.
 

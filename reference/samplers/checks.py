@@ -58,7 +58,7 @@ from scipy import optimize, special, stats
 
 from reference.core.certified import CertifiedReal
 from reference.core.randomness import SeededRandomBits
-from reference.core.validate import check_positive_int, positive_fraction, to_fraction
+from reference.core.validate import RationalLike, check_positive_int, positive_fraction, to_fraction
 from reference.samplers import exact as exact_samplers
 from reference.samplers import fast as numeric_samplers
 from reference.samplers import pmf as discrete
@@ -172,7 +172,7 @@ def _distribution(kind: Kind, parameter: Fraction) -> _Distribution:
     )
 
 
-def draw(kind: object, layer: object, parameter: object, samples: object, seed: object) -> np.ndarray:
+def draw(kind: object, layer: object, parameter: RationalLike, samples: int, seed: int) -> np.ndarray:
     """``samples`` draws (an ``int64`` array) of ``kind`` from the ``layer`` sampler, seeded with ``seed``.
 
     ``parameter`` is the scale (discrete Laplace) or σ² (discrete Gaussian), an exact rational; the numeric
@@ -294,7 +294,7 @@ def _fit_from_cells(
 def fit_to_distribution(
     values: np.ndarray | Sequence[int],
     kind: object,
-    parameter: object,
+    parameter: RationalLike,
     alpha: float = DEFAULT_ALPHA,
     min_expected: float = MIN_EXPECTED,
     name: str = "",
@@ -342,7 +342,7 @@ def fit_to_distribution(
 def check_fit(
     kind: object,
     layer: object,
-    parameter: object,
+    parameter: RationalLike,
     samples: int = 2_000,
     seed: int = 0,
     alpha: float = DEFAULT_ALPHA,
@@ -355,7 +355,7 @@ def check_fit(
 
 
 def check_bernoulli_exp_minus(
-    gamma: object, samples: int = 20_000, seed: int = 0, alpha: float = DEFAULT_ALPHA
+    gamma: RationalLike, samples: int = 20_000, seed: int = 0, alpha: float = DEFAULT_ALPHA
 ) -> SamplerCheck:
     """The exact Bernoulli(exp(-γ)) sampler: the number of ones in ``samples`` seeded draws against
     Binomial(n, exp(-γ)) (exact two-sided binomial test; exp(-γ) certified with Arb)."""
@@ -382,7 +382,7 @@ def _laplace_cdf(x: np.ndarray, scale: float) -> np.ndarray:
 
 
 def check_laplace_fit(
-    scale: object, samples: int = 20_000, seed: int = 0, alpha: float = DEFAULT_ALPHA, bins: int = 40
+    scale: RationalLike, samples: int = 20_000, seed: int = 0, alpha: float = DEFAULT_ALPHA, bins: int = 40
 ) -> SamplerCheck:
     """The numeric continuous Laplace(b) sampler: ``bins`` equiprobable cells (fewer if needed for expected
     counts >= 5; chi-square and exact binomial tests), the Kolmogorov–Smirnov distance with the
@@ -464,7 +464,7 @@ def _truncation(dist: _Distribution, samples: int, alpha: float) -> tuple[int, f
 def moments_of_distribution(
     values: np.ndarray | Sequence[int],
     kind: object,
-    parameter: object,
+    parameter: RationalLike,
     alpha: float = DEFAULT_ALPHA,
     name: str = "",
 ) -> SamplerCheck:
@@ -506,7 +506,7 @@ def moments_of_distribution(
 def check_moments(
     kind: object,
     layer: object,
-    parameter: object,
+    parameter: RationalLike,
     samples: int = 2_000,
     seed: int = 0,
     alpha: float = DEFAULT_ALPHA,

@@ -39,7 +39,7 @@ from math import isqrt
 from typing import overload
 
 from reference.core.randomness import RandomBits, check_source
-from reference.core.validate import check_positive_int, positive_fraction, to_fraction
+from reference.core.validate import RationalLike, check_positive_int, positive_fraction, to_fraction
 
 __all__ = [
     "bernoulli",
@@ -148,14 +148,14 @@ def _repeat(draw: Callable[[], int], size: object) -> list[int]:
 
 
 @overload
-def bernoulli(p: object, source: object = None, size: None = None) -> int: ...
+def bernoulli(p: RationalLike, source: object = None, size: None = None) -> int: ...
 @overload
-def bernoulli(p: object, source: object = None, *, size: int) -> list[int]: ...
+def bernoulli(p: RationalLike, source: object = None, *, size: int) -> list[int]: ...
 @overload
-def bernoulli(p: object, source: object, size: int) -> list[int]: ...
+def bernoulli(p: RationalLike, source: object, size: int) -> list[int]: ...
 
 
-def bernoulli(p: object, source: object = None, size: int | None = None) -> int | list[int]:
+def bernoulli(p: RationalLike, source: object = None, size: int | None = None) -> int | list[int]:
     """Exact Bernoulli(``p``) for a rational ``p`` in [0, 1]: 1 iff a uniform ``U`` in [0, 1), drawn bit by bit,
     is below ``p`` (compared one binary digit at a time; 2 random bits expected).
 
@@ -174,14 +174,14 @@ def bernoulli(p: object, source: object = None, size: int | None = None) -> int 
 
 
 @overload
-def bernoulli_exp_minus(gamma: object, source: object = None, size: None = None) -> int: ...
+def bernoulli_exp_minus(gamma: RationalLike, source: object = None, size: None = None) -> int: ...
 @overload
-def bernoulli_exp_minus(gamma: object, source: object = None, *, size: int) -> list[int]: ...
+def bernoulli_exp_minus(gamma: RationalLike, source: object = None, *, size: int) -> list[int]: ...
 @overload
-def bernoulli_exp_minus(gamma: object, source: object, size: int) -> list[int]: ...
+def bernoulli_exp_minus(gamma: RationalLike, source: object, size: int) -> list[int]: ...
 
 
-def bernoulli_exp_minus(gamma: object, source: object = None, size: int | None = None) -> int | list[int]:
+def bernoulli_exp_minus(gamma: RationalLike, source: object = None, size: int | None = None) -> int | list[int]:
     """Exact Bernoulli(exp(-``gamma``)) for a rational ``gamma >= 0`` (CKS Algorithm 1), no floats.
 
     For γ in [0, 1]: draw Bernoulli(γ/1), Bernoulli(γ/2), ... until the first 0; output 1 iff the number of
@@ -201,14 +201,14 @@ def bernoulli_exp_minus(gamma: object, source: object = None, size: int | None =
 
 
 @overload
-def discrete_laplace(scale: object, source: object = None, size: None = None) -> int: ...
+def discrete_laplace(scale: RationalLike, source: object = None, size: None = None) -> int: ...
 @overload
-def discrete_laplace(scale: object, source: object = None, *, size: int) -> list[int]: ...
+def discrete_laplace(scale: RationalLike, source: object = None, *, size: int) -> list[int]: ...
 @overload
-def discrete_laplace(scale: object, source: object, size: int) -> list[int]: ...
+def discrete_laplace(scale: RationalLike, source: object, size: int) -> list[int]: ...
 
 
-def discrete_laplace(scale: object, source: object = None, size: int | None = None) -> int | list[int]:
+def discrete_laplace(scale: RationalLike, source: object = None, size: int | None = None) -> int | list[int]:
     """Exact discrete Laplace with rational ``scale`` = t > 0: ``P[x] = tanh(1/(2t)) exp(-|x|/t)``, x in Z
     (CKS Algorithm 2 with CKS's ``t/s`` = ``scale``).
 
@@ -226,14 +226,14 @@ def discrete_laplace(scale: object, source: object = None, size: int | None = No
 
 
 @overload
-def discrete_gaussian(sigma_squared: object, source: object = None, size: None = None) -> int: ...
+def discrete_gaussian(sigma_squared: RationalLike, source: object = None, size: None = None) -> int: ...
 @overload
-def discrete_gaussian(sigma_squared: object, source: object = None, *, size: int) -> list[int]: ...
+def discrete_gaussian(sigma_squared: RationalLike, source: object = None, *, size: int) -> list[int]: ...
 @overload
-def discrete_gaussian(sigma_squared: object, source: object, size: int) -> list[int]: ...
+def discrete_gaussian(sigma_squared: RationalLike, source: object, size: int) -> list[int]: ...
 
 
-def discrete_gaussian(sigma_squared: object, source: object = None, size: int | None = None) -> int | list[int]:
+def discrete_gaussian(sigma_squared: RationalLike, source: object = None, size: int | None = None) -> int | list[int]:
     """Exact discrete Gaussian ``N_Z(0, σ²)`` for a rational ``sigma_squared`` = σ² > 0 (CKS Algorithm 3):
     ``P[x] = exp(-x²/(2σ²)) / Σ_y exp(-y²/(2σ²))``, x in Z.
 

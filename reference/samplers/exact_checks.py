@@ -22,7 +22,7 @@ from typing import Literal
 
 from reference.core.certified import CertifiedReal
 from reference.core.randomness import BitsExhausted, RandomBits, ScriptedBits
-from reference.core.validate import check_positive_int, positive_fraction, to_fraction
+from reference.core.validate import RationalLike, check_positive_int, positive_fraction, to_fraction
 from reference.samplers import exact as exact_samplers
 from reference.samplers import pmf as discrete
 
@@ -120,7 +120,7 @@ def _enumeration_target(
     )
 
 
-def check_enumeration(kind: object, parameter: object, max_bits: int = 16) -> EnumerationCheck:
+def check_enumeration(kind: object, parameter: RationalLike, max_bits: int = 16) -> EnumerationCheck:
     """Exhaustive check of an exact sampler over all bit strings of at most ``max_bits`` bits (module docstring).
 
     ``kind`` is "bernoulli" (``parameter`` = p), "bernoulli_exp_minus" (γ), "discrete_laplace" (scale) or

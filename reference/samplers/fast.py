@@ -24,7 +24,7 @@ import math
 import numpy as np
 
 from reference.core.rng import as_generator
-from reference.core.validate import check_positive_int, positive_real
+from reference.core.validate import RealLike, check_positive_int, positive_real
 
 __all__ = ["discrete_gaussian", "discrete_laplace", "laplace"]
 
@@ -38,7 +38,7 @@ ACCEPTANCE_FLOOR = 0.44
 MAX_SCALE = 1e12
 
 
-def laplace(scale: object, size: object, rng: object = None) -> np.ndarray:
+def laplace(scale: RealLike, size: int, rng: object = None) -> np.ndarray:
     """``size`` independent Laplace(``scale``) draws: ``rng.laplace(0.0, scale, size)`` (numpy's inversion
     sampler; one ``Generator.laplace`` call), ``scale`` = b > 0 rounded to float."""
     b = positive_real(scale, "scale")
@@ -55,7 +55,7 @@ def _geometric_difference(scale: float, count: int, gen: np.random.Generator) ->
     return (first - second).astype(np.int64)
 
 
-def discrete_laplace(scale: object, size: object, rng: object = None) -> np.ndarray:
+def discrete_laplace(scale: RealLike, size: int, rng: object = None) -> np.ndarray:
     """``size`` independent discrete Laplace draws with ``P[x] ∝ exp(-|x|/t)``, ``t`` = ``scale`` > 0.
 
     The difference ``G1 - G2`` of two independent geometric variables on {1, 2, ...} with success probability
@@ -72,7 +72,7 @@ def discrete_laplace(scale: object, size: object, rng: object = None) -> np.ndar
     return _geometric_difference(t, count, gen)
 
 
-def discrete_gaussian(sigma_squared: object, size: object, rng: object = None) -> np.ndarray:
+def discrete_gaussian(sigma_squared: RealLike, size: int, rng: object = None) -> np.ndarray:
     """``size`` independent ``N_Z(0, σ²)`` draws, ``σ²`` = ``sigma_squared`` > 0 (CKS Algorithm 3, vectorised).
 
     Rejection from the discrete Laplace with scale ``t = floor(σ) + 1`` (``floor(σ) = isqrt(floor(σ²))``,

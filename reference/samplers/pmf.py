@@ -52,7 +52,7 @@ from reference.core.certified import (
     working_precision,
 )
 from reference.core.certified import ball as _ball
-from reference.core.validate import positive_fraction, to_fraction
+from reference.core.validate import RationalLike, positive_fraction, to_fraction
 
 #: Most terms one series may sum before giving up (a guard against a σ² far outside any practical range).
 MAX_TERMS = 2_000_000
@@ -163,14 +163,14 @@ def _probability(compute: Callable[[], arb], label: str) -> CertifiedReal:
 # ---------------------------------------------------------------------------------------------- discrete Gaussian
 
 
-def discrete_gaussian_normaliser(sigma_squared: object) -> CertifiedReal:
+def discrete_gaussian_normaliser(sigma_squared: RationalLike) -> CertifiedReal:
     """Certified ``Z(σ²) = Σ_{y in Z} exp(-y²/(2σ²))`` for a rational ``sigma_squared`` = σ² > 0 (Arb, with
     the rigorous series remainder bound of the module docstring)."""
     s2 = positive_fraction(sigma_squared, "sigma_squared")
     return certify(lambda: _normaliser_ball(s2), label="the discrete Gaussian normaliser")
 
 
-def discrete_gaussian_pmf(x: object, sigma_squared: object) -> CertifiedReal:
+def discrete_gaussian_pmf(x: object, sigma_squared: RationalLike) -> CertifiedReal:
     """Certified ``P[X = x] = exp(-x²/(2σ²)) / Z(σ²)`` for ``X ~ N_Z(0, σ²)``, integer ``x``, rational σ² > 0."""
     value = _check_integer(x, "x")
     s2 = positive_fraction(sigma_squared, "sigma_squared")
@@ -181,7 +181,7 @@ def discrete_gaussian_pmf(x: object, sigma_squared: object) -> CertifiedReal:
     return _probability(compute, "the discrete Gaussian pmf")
 
 
-def discrete_gaussian_tail(m: object, sigma_squared: object) -> CertifiedReal:
+def discrete_gaussian_tail(m: object, sigma_squared: RationalLike) -> CertifiedReal:
     """Certified ``P[X >= m]`` for ``X ~ N_Z(0, σ²)`` and an integer ``m`` (``1 - P[X >= 1 - m]`` for m <= 0)."""
     value = _check_integer(m, "m")
     s2 = positive_fraction(sigma_squared, "sigma_squared")
@@ -190,7 +190,7 @@ def discrete_gaussian_tail(m: object, sigma_squared: object) -> CertifiedReal:
     return _probability(lambda: 1 - _gaussian_upper_tail_ball(1 - value, s2), "a discrete Gaussian tail")
 
 
-def discrete_gaussian_cdf(m: object, sigma_squared: object) -> CertifiedReal:
+def discrete_gaussian_cdf(m: object, sigma_squared: RationalLike) -> CertifiedReal:
     """Certified ``P[X <= m]`` for ``X ~ N_Z(0, σ²)`` (``= P[X >= -m]`` by symmetry), integer ``m``."""
     value = _check_integer(m, "m")
     return discrete_gaussian_tail(-value, sigma_squared)
@@ -214,7 +214,7 @@ def _nonnegative(enclosure: CertifiedReal) -> CertifiedReal:
     return CertifiedReal(max(enclosure.lower, Fraction(0)), max(enclosure.upper, Fraction(0)))
 
 
-def discrete_gaussian_variance_deficit(sigma_squared: object) -> CertifiedReal:
+def discrete_gaussian_variance_deficit(sigma_squared: RationalLike) -> CertifiedReal:
     """Certified ``D(σ²) = σ² - Var[X] > 0`` for ``X ~ N_Z(0, σ²)`` (Poisson-dual series; module docstring).
 
     About ``8π²σ⁴ exp(-2π²σ²)`` for large σ² (1.5e-82 at σ² = 10). Below 2**-(2**20) (σ² above about 36 800) the
@@ -227,7 +227,7 @@ def discrete_gaussian_variance_deficit(sigma_squared: object) -> CertifiedReal:
     return _nonnegative(certify(lambda: _deficit_ball(s2), label="the discrete Gaussian variance deficit"))
 
 
-def discrete_gaussian_variance(sigma_squared: object) -> CertifiedReal:
+def discrete_gaussian_variance(sigma_squared: RationalLike) -> CertifiedReal:
     """Certified variance of ``N_Z(0, σ²)`` for a rational ``sigma_squared`` = σ² > 0; strictly below σ².
 
     For ``σ² <= 1/(2π)`` the direct ratio ``Σ y² e^{-y²/(2σ²)} / Σ e^{-y²/(2σ²)}``; above, ``σ² - D(σ²)`` with
@@ -260,7 +260,7 @@ def discrete_gaussian_variance(sigma_squared: object) -> CertifiedReal:
 # ---------------------------------------------------------------------------------------------- discrete Laplace
 
 
-def exp_minus(gamma: object) -> CertifiedReal:
+def exp_minus(gamma: RationalLike) -> CertifiedReal:
     """Certified ``exp(-γ)`` for a rational ``gamma`` >= 0: the probability that
     :func:`reference.samplers.exact.bernoulli_exp_minus` returns 1."""
     value = to_fraction(gamma, "gamma")
@@ -271,7 +271,7 @@ def exp_minus(gamma: object) -> CertifiedReal:
     return _probability(lambda: (-_ball(value)).exp(), "exp(-gamma)")
 
 
-def discrete_laplace_pmf(x: object, scale: object) -> CertifiedReal:
+def discrete_laplace_pmf(x: object, scale: RationalLike) -> CertifiedReal:
     """Certified ``P[X = x] = (1 - e^{-1/t})/(1 + e^{-1/t}) e^{-|x|/t}`` (= ``tanh(1/(2t)) e^{-|x|/t}``) for the
     discrete Laplace with rational ``scale`` = t > 0 and integer ``x``."""
     value = _check_integer(x, "x")
@@ -284,7 +284,7 @@ def discrete_laplace_pmf(x: object, scale: object) -> CertifiedReal:
     return _probability(compute, "the discrete Laplace pmf")
 
 
-def discrete_laplace_tail(m: object, scale: object) -> CertifiedReal:
+def discrete_laplace_tail(m: object, scale: RationalLike) -> CertifiedReal:
     """Certified ``P[X >= m]`` for the discrete Laplace with scale t: ``e^{-m/t}/(1 + e^{-1/t})`` for
     ``m >= 1``, and ``1 - P[X >= 1 - m]`` for ``m <= 0``."""
     value = _check_integer(m, "m")
@@ -299,13 +299,13 @@ def discrete_laplace_tail(m: object, scale: object) -> CertifiedReal:
     return _probability(lambda: 1 - upper(1 - value), "a discrete Laplace tail")
 
 
-def discrete_laplace_cdf(m: object, scale: object) -> CertifiedReal:
+def discrete_laplace_cdf(m: object, scale: RationalLike) -> CertifiedReal:
     """Certified ``P[X <= m]`` for the discrete Laplace (``= P[X >= -m]`` by symmetry), integer ``m``."""
     value = _check_integer(m, "m")
     return discrete_laplace_tail(-value, scale)
 
 
-def discrete_laplace_variance(scale: object) -> CertifiedReal:
+def discrete_laplace_variance(scale: RationalLike) -> CertifiedReal:
     """Certified variance ``2 e^{-1/t} / (1 - e^{-1/t})²`` (= ``1 / (2 sinh²(1/(2t)))``) of the discrete
     Laplace with rational ``scale`` = t > 0 (it is below the continuous Laplace's ``2t²``)."""
     t = positive_fraction(scale, "scale")

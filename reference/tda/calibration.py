@@ -50,6 +50,7 @@ from typing import Literal
 from reference.core.certified import CertifiedReal
 from reference.core.validate import (
     Neighbours,
+    RationalLike,
     check_neighbours,
     check_positive_int,
     fraction_text,
@@ -69,7 +70,7 @@ LEVEL_SENSITIVITY_SQUARED = 2
 ConversionMethod = Literal["tight", "simple"]
 
 
-def inftda_sigma_squared(attributes: object, rho: object, contributions: object = 1) -> Fraction:
+def inftda_sigma_squared(attributes: int, rho: RationalLike, contributions: int = 1) -> Fraction:
     """σ² = m² d/ρ of the discrete Gaussian noise at every level (TDA Algorithm 1, line 6 has m = 1), exact.
 
     ``attributes`` is d >= 1 (the depth of the hierarchy), ``rho`` the total zCDP budget ρ > 0 (an exact
@@ -106,21 +107,22 @@ def inftda_level_sensitivity_squared(
     return LEVEL_SENSITIVITY_SQUARED * users * users if prefixes >= 2 else 0
 
 
-def inftda_rho_per_level(attributes: object, rho: object, contributions: object = 1) -> Fraction:
+def inftda_rho_per_level(attributes: int, rho: RationalLike, contributions: int = 1) -> Fraction:
     """ρ of one level: Δ²/(2σ²) with Δ² = 2m² and σ² = m² d/ρ, i.e. ρ/d (CKS 2020, Theorem 14), exact."""
     users = check_positive_int(contributions, "contributions")
     sensitivity_squared = LEVEL_SENSITIVITY_SQUARED * users * users
     return rho_discrete_gaussian(inftda_sigma_squared(attributes, rho, users), sensitivity_squared)
 
 
-def inftda_total_rho(attributes: object, rho: object, contributions: object = 1) -> Fraction:
+def inftda_total_rho(attributes: int, rho: RationalLike, contributions: int = 1) -> Fraction:
     """ρ of the whole mechanism: the d per-level ρ's composed (Bun–Steinke 2016, Lemma 2.3), exact (= ρ)."""
     depth = check_positive_int(attributes, "attributes")
     per_level = inftda_rho_per_level(depth, rho, contributions)
-    return compose_rho(*([per_level] * depth))
+    # d equal budgets compose to their sum: d · ρ_level (one product, not a list of d terms: d may be huge)
+    return compose_rho(per_level) * depth
 
 
-def inftda_epsilon(attributes: object, rho: object, delta: object, method: ConversionMethod = "tight") -> CertifiedReal:
+def inftda_epsilon(attributes: int, rho: RationalLike, delta: RationalLike, method: ConversionMethod = "tight") -> CertifiedReal:
     """ε such that InfTDA with budget ρ over d attributes is (ε, δ)-DP under substitution neighbours.
 
     The total ρ (:func:`inftda_total_rho`) converted by the tight conversion (CKS 2020, Corollary 13;
@@ -163,7 +165,7 @@ class InfTDACalibration:
         }
 
 
-def inftda_calibration(attributes: object, rho: object, contributions: object = 1) -> InfTDACalibration:
+def inftda_calibration(attributes: int, rho: RationalLike, contributions: int = 1) -> InfTDACalibration:
     """The calibration of TDA Algorithm 1 for m records per user (m = 1 as printed): σ² = m² d/ρ per level,
     Δ² = 2m², ρ/d per level, ρ in total (exact)."""
     depth = check_positive_int(attributes, "attributes")

@@ -46,7 +46,7 @@ import numpy as np
 
 from reference.core.randomness import check_source
 from reference.core.rng import as_generator
-from reference.core.validate import positive_fraction, positive_real
+from reference.core.validate import RationalLike, RealLike, positive_fraction, positive_real
 from reference.samplers.exact import discrete_gaussian as exact_discrete_gaussian
 from reference.samplers.fast import discrete_gaussian as numeric_discrete_gaussian
 from reference.tda.calibration import inftda_sigma_squared
@@ -108,7 +108,7 @@ def _level_nodes(tree: PrefixTree) -> list[dict[Prefix, int]]:
 def inftda_exact(
     tree: PrefixTree,
     hierarchy: Hierarchy,
-    rho: object,
+    rho: RationalLike,
     source: object = None,
     *,
     projection: Projection | None = None,
@@ -147,7 +147,7 @@ def inftda_exact(
 def inftda_numeric(
     tree: PrefixTree,
     hierarchy: Hierarchy,
-    rho: object,
+    rho: RealLike,
     rng: object = None,
     *,
     projection: Projection | None = None,

@@ -24,15 +24,12 @@ import numpy as np
 
 from reference.audit.calibration import CalibrationVerdict, audit_gaussian
 from reference.audit.cascade_stream import audit_cascade_stream
-from reference.audit.linear_noise import (
-    LinearNoiseVerdict,
-    audit_linear_noise,
-    kary_prefix_workload,
-    probe_noise_matrix,
-)
+from reference.audit.covariance import kary_prefix_workload
+from reference.audit.linear_noise import LinearNoiseVerdict, audit_linear_noise
+from reference.audit.probe import probe_noise_matrix
 from reference.audit.sample_design import Design, audit_design_samples, kary_design
 from reference.audit.samplers import MAX_AUDIT_DEPTH, SamplerAuditReport, audit_cascade_samples, audit_kary_noise
-from reference.core.validate import fraction_text, positive_fraction, to_fraction
+from reference.core.validate import RationalLike, RealLike, fraction_text, positive_fraction, to_fraction
 
 
 def _rounded(value: Fraction, rounding: str) -> str:
@@ -51,10 +48,10 @@ def assert_linear_mechanism_private(
     noise_matrix: object,
     workload: object,
     noise: str,
-    scale: object,
+    scale: RationalLike,
     *,
-    epsilon: object,
-    delta: object = None,
+    epsilon: RationalLike,
+    delta: RationalLike | None = None,
     neighbours: str = "add_remove",
     contributions: int = 1,
     draw_variances: Sequence[object] | None = None,
@@ -92,15 +89,15 @@ def assert_prefix_counter(
     draws: int,
     horizon: int,
     noise: str,
-    scale: object,
+    scale: RationalLike,
     *,
-    epsilon: object,
-    delta: object = None,
+    epsilon: RationalLike,
+    delta: RationalLike | None = None,
 ) -> LinearNoiseVerdict:
     """Assert that a continual counter releasing ``prefix counts + release_noise(z)`` is private at the claim.
 
     ``release_noise`` maps the ``draws`` noise values (exact rationals; for an integer noise kind, integers) to the
-    ``horizon`` outputs' noise; it is probed exactly (:func:`reference.audit.linear_noise.probe_noise_matrix`).
+    ``horizon`` outputs' noise; it is probed exactly (:func:`reference.audit.probe.probe_noise_matrix`).
     Neighbouring streams differ in one bit (``add_remove`` on the bits).
     """
     matrix = probe_noise_matrix(release_noise, draws)
@@ -115,7 +112,7 @@ def assert_calibration_safe(
     calibrator: Callable[[Fraction, Fraction, Fraction], object],
     grid: Iterable[tuple[object, object]],
     *,
-    sensitivity_squared: object = 1,
+    sensitivity_squared: RationalLike = 1,
 ) -> list[CalibrationVerdict]:
     """Assert that ``calibrator(ε, δ, Δ²)`` returns a σ giving (ε, δ)-DP at every grid point (Gaussian noise).
 
@@ -150,9 +147,9 @@ def assert_samples_match(
     mechanism: str,
     *,
     depth: int | None = None,
-    sigma: object = None,
+    sigma: RealLike | None = None,
     arity: int | None = None,
-    epsilon: object = None,
+    epsilon: RationalLike | None = None,
     algorithm: int = 2,
     design: Design | None = None,
     alpha: float = 1e-6,

@@ -22,14 +22,9 @@ from types import ModuleType
 import numpy as np
 
 from reference.audit.calibration import audit_discrete_gaussian
-from reference.audit.linear_noise import (
-    EXIT_STATUS,
-    LinearNoiseVerdict,
-    Verdict,
-    audit_linear_noise,
-    kary_prefix_workload,
-    probe_float_noise_matrix,
-)
+from reference.audit.covariance import kary_prefix_workload
+from reference.audit.linear_noise import EXIT_STATUS, LinearNoiseVerdict, Verdict, audit_linear_noise
+from reference.audit.probe import probe_float_noise_matrix
 from reference.audit.samplers import audit_kary_noise
 from reference.cip.calibration import calibrate_cascade
 from reference.core.validate import fraction_text

@@ -14,8 +14,9 @@ from fractions import Fraction
 import pytest
 
 from examples import correct_integer_kary, parity_leak_kary
+from reference.audit.covariance import kary_prefix_workload
 from reference.audit.lattice import lattice_audit, neighbouring_differences
-from reference.audit.linear_noise import EXIT_STATUS, audit_linear_noise, exact_matrix, kary_prefix_workload
+from reference.audit.linear_noise import EXIT_STATUS, audit_linear_noise, exact_matrix
 from reference.cli.main import main
 
 WORKLOAD = kary_prefix_workload(parity_leak_kary.HORIZON)

@@ -12,18 +12,16 @@ import pytest
 # examples/ is a folder of the repository, not part of the installed package; pytest puts the repository root on
 # sys.path (``pythonpath`` in pyproject.toml), so it imports as ``examples``.
 from examples import correct_kary, sensitivity_off_kary, shared_noise_kary
-from reference.audit.linear_noise import (
-    audit_linear_noise,
+from reference.audit.covariance import (
     cip_leaf_covariance_oracle,
     cip_workload_covariance_oracle,
     compare_covariance,
-    exact_matrix,
     kary_algorithm_2_covariance_oracle,
     kary_prefix_workload,
-    load_exact_matrix,
     noise_covariance,
-    probe_noise_matrix,
 )
+from reference.audit.linear_noise import audit_linear_noise, exact_matrix, load_exact_matrix
+from reference.audit.probe import probe_noise_matrix
 from reference.cip.exact import cascade
 from reference.cip.exact import matrix as cip_matrix
 from reference.kary import tree as kary_tree

@@ -75,7 +75,7 @@ def _float_cascade(draws):  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("relation", ["add_remove", "substitution"])
 def test_a_float_cascade_is_recovered_exactly_and_audited(relation: str) -> None:
-    from reference.audit.linear_noise import probe_float_noise_matrix
+    from reference.audit.probe import probe_float_noise_matrix
 
     probed = probe_float_noise_matrix(_float_cascade, 4)
     assert probed.draw_variances == (Fraction(1, 16), Fraction(3, 16), Fraction(3, 4), Fraction(3, 4))
@@ -88,7 +88,7 @@ def test_a_float_cascade_is_recovered_exactly_and_audited(relation: str) -> None
 def test_probing_refuses_what_it_cannot_represent() -> None:
     import math
 
-    from reference.audit.linear_noise import probe_float_noise_matrix
+    from reference.audit.probe import probe_float_noise_matrix
 
     with pytest.raises(ValueError, match="not linear"):
         probe_float_noise_matrix(lambda z: [z[0] * z[0], z[1]], 2)

@@ -23,7 +23,7 @@ from flint import arb
 from reference.cip.sensitivity import cascade_sensitivity_squared
 from reference.core.certified import CertifiedReal, working_precision
 from reference.core.certified import ball as _ball
-from reference.core.validate import check_depth, check_positive_int, positive_fraction
+from reference.core.validate import RationalLike, check_depth, check_positive_int, positive_fraction
 from reference.privacy.formula_search import (
     PRECISION,
     FormulaSearch,
@@ -155,7 +155,7 @@ def _theorem_3_8_formula(epsilon: Fraction, delta: Fraction, diagonal: Fraction)
 
 
 
-def theorem_3_8_outside_range(grid_size: int = 8, sensitivity_squared: object = 1) -> FormulaSearch:
+def theorem_3_8_outside_range(grid_size: int = 8, sensitivity_squared: RationalLike = 1) -> FormulaSearch:
     """Does Theorem 3.8's σ = sqrt(2 D log(2/δ))/ε still give (ε, δ)-DP outside ε ∈ (0, 1], δ ∈ (0, 1/2]?
 
     Searches ε ∈ [1/100, 16] and δ ∈ [1e-12, 0.999] (grid refined with ``grid_size``) for certified failures.

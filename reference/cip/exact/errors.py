@@ -23,7 +23,7 @@ import numpy as np
 import sympy
 
 from reference.cip.exact import ranges as cip_ranges
-from reference.core.validate import check_depth, check_positive_int, positive_fraction
+from reference.core.validate import RationalLike, check_depth, check_positive_int, positive_fraction
 
 Workload = Literal["ranges", "nodal"]
 WORKLOADS: tuple[Workload, ...] = ("ranges", "nodal")
@@ -72,13 +72,13 @@ def workload_variances(depth: int, workload: Workload) -> WorkloadVariances:
     return WorkloadVariances(workload, depth, len(values), sum(values, Fraction(0)), max(values))
 
 
-def expected_total_squared_error(depth: int, sigma_squared: object, workload: Workload) -> Fraction:
+def expected_total_squared_error(depth: int, sigma_squared: RationalLike, workload: Workload) -> Fraction:
     """Definition 3.10: ``E ‖W s‖²₂ = σ² Σ_q v_q``, exactly (σ² an exact rational)."""
     variance = positive_fraction(sigma_squared, "sigma_squared")
     return variance * workload_variances(depth, workload).total
 
 
-def worst_case_expected_error(depth: int, sigma: object, workload: Workload) -> Any:
+def worst_case_expected_error(depth: int, sigma: RationalLike, workload: Workload) -> Any:
     """Definition 3.11: ``max_q E|(W s)_q| = σ sqrt(2/π) sqrt(max_q v_q)`` as an exact sympy expression."""
     scale = positive_fraction(sigma, "sigma")
     maximum = workload_variances(depth, workload).maximum
@@ -87,7 +87,7 @@ def worst_case_expected_error(depth: int, sigma: object, workload: Workload) -> 
     )
 
 
-def root_mean_square_error(depth: int, sigma_squared: object, workload: Workload) -> Fraction:
+def root_mean_square_error(depth: int, sigma_squared: RationalLike, workload: Workload) -> Fraction:
     """``err_2 / m`` (mean squared error per query), exactly; its square root is what Proposition 3.13's left
     side compares with Definition 3.11."""
     variances = workload_variances(depth, workload)

@@ -116,7 +116,7 @@ def _exact_ratio(algorithm: Algorithm, arity: int, horizon: int) -> Fraction:
     return kary_mse.algorithm_2_mse_dp(arity, horizon) / kary_mse.lemma_4_7_closed_form(arity, height)
 
 
-def horizon_ratio_check(algorithm: Algorithm, arity: object, max_horizon: object = 2_000_000) -> HorizonRatio:
+def horizon_ratio_check(algorithm: Algorithm, arity: int, max_horizon: int = 2_000_000) -> HorizonRatio:
     """ratio(T) at every T of every complete height whose capacity is at most ``max_horizon``."""
     if algorithm not in ("algorithm_1", "algorithm_2"):
         raise ValueError(f"algorithm must be 'algorithm_1' or 'algorithm_2', got {algorithm!r}")

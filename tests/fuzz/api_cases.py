@@ -1,0 +1,165 @@
+"""Calls of the public API (``reference.__all__``) for the fuzz harness, with arguments drawn by parameter kind.
+
+A parameter's kind comes from its name (``depth``, ``arity``, ... are counts; ``epsilon``, ``delta``, ... exact
+rationals) and, for ``sigma``, from its annotation (``float`` in the numeric layer). Invalid values are ones no
+parameter of the kind accepts (``True`` for a count, ``0.5`` for an exact rational, ``"٣"``, ``nan``); a call
+that returns normally with one of them is a silent accept. Functions whose parameters are structured objects the
+harness cannot draw (trees, callables, paths, report folders) are listed in ``SKIPPED`` with the reason.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+import reference
+
+COUNTS = {"depth", "arity", "height", "horizon", "width", "attributes", "contributions", "leaves", "size", "draws",
+          "row_depth", "column_depth", "level", "first", "last", "bits", "minimum_arity", "tail_start", "seed"}
+EXACT = {"epsilon", "delta", "rho", "sigma_squared", "sensitivity_squared", "scale", "l1_sensitivity",
+         "l2_sensitivity", "l2_sensitivity_squared", "max_precision_diagonal", "tolerance", "alpha"}
+SKIPPED = {
+    "run_report": "writes a report folder (covered by the command line)",
+    "build_registry": "no parameters",
+    "read_csv": "takes a path (covered by the command line's file fixtures)",
+    "write_csv": "writes a file",
+    "probe_noise_matrix": "takes a callable",
+    "inftda_exact": "takes a prefix tree and hierarchy",
+    "inftda_numeric": "takes a prefix tree and hierarchy",
+    "prefix_counts": "takes records and a hierarchy",
+    "calibrate_general_tree": "takes a tree",
+    "general_tree_leaves": "takes a tree",
+    "general_tree_nodes": "takes a tree",
+    "level_view": "takes an array of node values",
+    "mahalanobis_sensitivity_squared": "takes a precision matrix",
+    "certified_argmin": "takes a family name and arity bounds (covered by the registry)",
+    "leading_constant": "takes a family name",
+}
+GOOD_COUNT = [0, 1, 2, 3, 5, 8]
+EXTREME_COUNT = [40, 1000, 10**6, 10**9, 10**30]
+BAD_COUNT: list[Any] = [True, -1, 1.5, "3", "٣", None, float("nan")]
+GOOD_EXACT: list[Any] = [1, Fraction(1, 2), "1/2", "1e-6", 2, "0.01"]
+EXTREME_EXACT: list[Any] = ["1e30", "1e-1000000000", Fraction(1, 10**5000), "1e-300", 10**30, "3e-7", "1e10"]
+BAD_EXACT: list[Any] = [0.5, float("nan"), True, "٣", "1_000", "nan", None, "0/0", object()]
+STRUCTURED: dict[str, list[Any]] = {
+    "stream": [[1, 0, 1, 1, 0], np.array([1, 0, 1]), []],
+    "values": [[3, 1, 4], [0], [-5, -5]],
+    "total": [0, 1, 10, -1],
+    "samples": [np.zeros((10, 4)), np.random.default_rng(0).standard_normal((300, 8))],
+    "noise_matrix": [[[1, 0], [0, 1]], [[1], [1]]],
+    "workload": [[[1, 0], [1, 1]], [[1]]],
+    "noise": ["laplace", "gaussian", "discrete-laplace", "discrete-gaussian"],
+    "neighbours": ["add_remove", "substitution"],
+    "sensitivities": [["1"], ["1", "1/2"]],
+    "sensitivity_vectors": [[["1"]], [["1", "1"]]],
+    "sensitivity": [1, 2],
+    "value": [0, 7, -3],
+    "family": ["laplace"],
+    "child_counts": [[2, 0, 0]],
+    "noise_function": [None],
+    "source": [None],
+    "rng": [0, 1, None],
+    "subtraction": [True, False],
+    "offset": [True, False],
+    "quick": [True],
+    "progress": [False],
+    "lower": [Fraction(0)],
+    "upper": [Fraction(1)],
+    "tree": [None],
+    "workload_name": ["ranges"],
+    "noise_vector": [[0.5, -1.0]],
+}
+
+
+@dataclass(frozen=True)
+class ApiCall:
+    """A generated call and why it is invalid (empty when every argument is acceptable)."""
+
+    function: str
+    args: tuple[Any, ...]
+    kwargs: tuple[tuple[str, Any], ...]
+    invalid: tuple[str, ...]
+
+    def describe(self) -> str:
+        parts = [_short(a) for a in self.args] + [f"{k}={_short(v)}" for k, v in self.kwargs]
+        return f"{self.function}({', '.join(parts)})"
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, Fraction) and max(value.numerator.bit_length(), value.denominator.bit_length()) > 200:
+        return f"Fraction(<{value.numerator.bit_length()}-bit>, <{value.denominator.bit_length()}-bit>)"
+    if isinstance(value, int) and value.bit_length() > 200:
+        return f"<{value.bit_length()}-bit int>"
+    return repr(value)[:60]
+
+
+def functions() -> list[str]:
+    """The public functions the harness calls (classes and skipped names excluded)."""
+    chosen = []
+    for name in reference.__all__:
+        item = getattr(reference, name)
+        if inspect.isfunction(item) and name not in SKIPPED:
+            chosen.append(name)
+    return sorted(chosen)
+
+
+@st.composite
+def api_calls(draw: st.DrawFn) -> ApiCall:
+    """One call of one public function."""
+    name = draw(st.sampled_from(functions()))
+    signature = inspect.signature(getattr(reference, name))
+    args: list[Any] = []
+    kwargs: list[tuple[str, Any]] = []
+    invalid: list[str] = []
+    for parameter in signature.parameters.values():
+        optional = parameter.default is not inspect.Parameter.empty
+        if optional and draw(st.booleans()):
+            continue
+        value, why = _argument(draw, parameter)
+        if why:
+            invalid.append(f"{parameter.name}={_short(value)}: {why}")
+        if parameter.kind is inspect.Parameter.KEYWORD_ONLY or optional:
+            kwargs.append((parameter.name, value))
+        else:
+            args.append(value)
+    return ApiCall(name, tuple(args), tuple(kwargs), tuple(invalid))
+
+
+def _argument(draw: st.DrawFn, parameter: inspect.Parameter) -> tuple[Any, str]:
+    name = parameter.name
+    flavour = draw(st.sampled_from(["good", "good", "extreme", "bad"]))
+    annotation = str(parameter.annotation)
+    if name == "sigma" and "float" in annotation:  # numeric layer: a finite positive real
+        if flavour == "bad":
+            return draw(st.sampled_from([float("nan"), -1.0, 0.0, "abc", float("inf")])), "not a finite positive real"
+        return draw(st.sampled_from([1.0, 2.5, 1e-300, 1e300] if flavour == "extreme" else [1.0, 2.5, 10])), ""
+    if name == "sigma":
+        name = "scale"
+    if name in STRUCTURED:
+        return draw(st.sampled_from(STRUCTURED[name])), ""
+    if name in COUNTS:
+        if flavour == "bad":
+            pool = [v for v in BAD_COUNT if v is not None or parameter.default is not None]
+            return draw(st.sampled_from(pool)), "not an int of the accepted range"
+        return draw(st.sampled_from(EXTREME_COUNT if flavour == "extreme" else GOOD_COUNT)), ""
+    if name in EXACT:
+        if flavour == "bad":
+            pool = [v for v in BAD_EXACT if v is not None or parameter.default is not None]
+            return draw(st.sampled_from(pool)), "not an exact rational"
+        return draw(st.sampled_from(EXTREME_EXACT if flavour == "extreme" else GOOD_EXACT)), ""
+    return draw(st.sampled_from([1, "1/2", None])), ""
+
+
+def run_call(call: ApiCall) -> tuple[str, int]:
+    """The child's work: make the call; ValueError/TypeError are the promised refusals."""
+    function = getattr(reference, call.function)
+    try:
+        function(*call.args, **dict(call.kwargs))
+    except (ValueError, TypeError):
+        return "refused", 2
+    return "ok", 0

@@ -1,0 +1,135 @@
+"""The fuzz campaign: draw command lines and API calls with hypothesis, run each isolated, count failures.
+
+Failure kinds (each must be zero): ``traceback`` (an exception escaped), ``hang`` (over the time limit),
+``memory`` (MemoryError or killed), ``silent accept`` (an invalid input computed as if valid). Also counted, not
+failing: ``unnamed`` — an exit-2 message that names none of the options given.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import seed as hypothesis_seed
+
+from tests.fuzz.api_cases import ApiCall, api_calls, run_call
+from tests.fuzz.cli_cases import CommandLine, command_lines, make_fixtures, run_command
+from tests.fuzz.isolation import GIB, Isolator, Outcome
+
+FAILURES = ("traceback", "hang", "memory", "silent accept")
+
+
+@dataclass
+class Tally:
+    """Counts per outcome and the first examples of each failure."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+    calls: int = 0
+    seconds: float = 0.0
+
+    def add(self, kind: str, what: str, detail: str) -> None:
+        self.counts[kind] += 1
+        if kind in FAILURES or kind == "unnamed":
+            bucket = self.examples.setdefault(kind, [])
+            if len(bucket) < 12:
+                bucket.append(f"{what}\n      {detail.strip().splitlines()[-1][:300] if detail.strip() else ''}")
+
+    @property
+    def failures(self) -> int:
+        return sum(self.counts[kind] for kind in FAILURES)
+
+    def summary(self, title: str) -> str:
+        lines = [f"{title}: {self.calls} calls in {self.seconds:.0f} s"]
+        lines.append("  " + ", ".join(f"{kind} {self.counts[kind]}" for kind in FAILURES)
+                     + f" | unnamed errors {self.counts['unnamed']} | ok {self.counts['ok']}, "
+                     f"refused {self.counts['refused']}")
+        for kind, found in self.examples.items():
+            lines.append(f"  {kind}:")
+            lines += [f"    {example}" for example in found]
+        return "\n".join(lines)
+
+
+def _classify(outcome: Outcome, invalid: tuple[str, ...]) -> str:
+    if outcome.kind in ("traceback", "hang", "memory"):
+        return outcome.kind
+    if "Traceback (most recent call last)" in outcome.stderr or outcome.exit_status == 70:
+        return "memory" if "out of memory" in outcome.stderr else "traceback"
+    if outcome.kind == "ok" and invalid:
+        return "silent accept"
+    return outcome.kind
+
+
+def _named(outcome: Outcome, argv: tuple[str, ...]) -> bool:
+    message = outcome.stderr.strip().lower()
+    names = [a[2:].split("=")[0] for a in argv if a.startswith("--") and a != "--json"]
+    spellings = {n for name in names for n in (name, name.replace("-", "_"), name.replace("-", " "))}
+    return "--" in message or any(s in message for s in spellings) or not names
+
+
+def run_cli_campaign(examples: int, *, seed: int, seconds: float, memory_gib: float, progress: bool = False) -> Tally:
+    """Draw ``examples`` command lines (seeded) and run each isolated."""
+    tally = Tally()
+    isolator = Isolator(["reference.cli.main", "tests.fuzz.cli_cases"], seconds=seconds,
+                        memory_bytes=int(memory_gib * GIB))
+    folder = Path(tempfile.mkdtemp(prefix="reference-fuzz-"))
+    fixtures = make_fixtures(folder)
+    start = time.perf_counter()
+
+    @hypothesis_seed(seed)
+    @settings(max_examples=examples, database=None, deadline=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(command_lines(fixtures))
+    def one(line: CommandLine) -> None:
+        outcome = isolator.run(run_command, line.argv)
+        kind = _classify(outcome, line.invalid)
+        what = "reference " + " ".join(repr(a) if (not a or " " in a) else a for a in line.argv)
+        if line.invalid and kind == "silent accept":
+            what += f"   [invalid: {'; '.join(line.invalid)}]"
+        tally.add(kind, what, outcome.stderr or outcome.stdout)
+        if kind == "refused" and not _named(outcome, line.argv):
+            tally.add("unnamed", what, outcome.stderr)
+        tally.calls += 1
+        if progress and tally.calls % 200 == 0:
+            print(f"  cli {tally.calls}/{examples}: failures {tally.failures}", flush=True)
+
+    one()
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def run_api_campaign(examples: int, *, seed: int, seconds: float, memory_gib: float, progress: bool = False) -> Tally:
+    """Draw ``examples`` public API calls (seeded) and run each isolated."""
+    tally = Tally()
+    isolator = Isolator(["reference", "tests.fuzz.api_cases"], seconds=seconds, memory_bytes=int(memory_gib * GIB))
+    start = time.perf_counter()
+
+    @hypothesis_seed(seed)
+    @settings(max_examples=examples, database=None, deadline=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(api_calls())
+    def one(call: ApiCall) -> None:
+        outcome = isolator.run(run_call, call)
+        kind = _classify(outcome, call.invalid)
+        what = call.describe()
+        if kind == "silent accept":
+            what += f"   [invalid: {'; '.join(call.invalid)}]"
+        tally.add(kind, what, outcome.stderr)
+        tally.calls += 1
+        if progress and tally.calls % 200 == 0:
+            print(f"  api {tally.calls}/{examples}: failures {tally.failures}", flush=True)
+
+    one()
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def as_json(tally: Tally) -> dict[str, Any]:
+    """The tally for ``--json``."""
+    return {"calls": tally.calls, "seconds": round(tally.seconds, 1), "counts": dict(tally.counts),
+            "examples": tally.examples}

@@ -1,0 +1,246 @@
+"""Command lines for the fuzz harness: every subcommand, every option, values from typed pools.
+
+Each generated command line carries the reasons it is *invalid* (a value no parameter of that kind accepts:
+``٣``, ``1_000``, ``nan``, a missing file, δ = 2, ...). A call whose command line is invalid but that exits as if
+it computed something (0, 1 or 3) is a *silent accept*. Extreme but well-formed values (``1e30``,
+``1e-1000000000``, ``99999999``) are not invalid: they must be answered or refused with a message, quickly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from hypothesis import strategies as st
+
+from reference.cli.main import build_parser
+
+COUNT_OPTIONS = {
+    "depth": ["0", "1", "3", "5", "8", "12"],
+    "arity": ["2", "3", "4", "5", "7", "19"],
+    "width": ["1", "2", "3", "6"],
+    "height": ["1", "2", "3", "4"],
+    "time": ["1", "2", "5", "20"],
+    "horizon": ["1", "5", "10", "100"],
+    "attributes": ["1", "2", "6"],
+    "contributions": ["1", "2", "3"],
+    "seed": ["0", "1", "12345", "4294967295"],
+    "value": ["0", "1", "-3", "7", "40"],
+    # limits a user raises knowingly: never drawn extreme (a raised limit may rightly run long)
+    "max-seconds": ["1", "5", "20"],
+    "max-gib": ["1", "4"],
+}
+LIMIT_OPTIONS = {"max-seconds", "max-gib"}
+RATIONAL_OPTIONS = {
+    "epsilon": ["1", "1/2", "0.5", "2", "1e-1"],
+    "delta": ["1e-6", "1/1000", "0.01", "1e-10"],
+    "rho": ["1/2", "1", "0.1"],
+    "sigma": ["1", "2.5", "10", "7/2"],
+    "sigma-squared": ["1", "2", "1/4"],
+    "scale": ["1", "2", "1/2", "200"],
+    "l1": ["1", "3", "100"],
+    "l2": ["1", "10", "3/2"],
+    "l2-squared": ["1", "3", "9/4"],
+    "sensitivity": ["1", "2"],
+    "sensitivity-squared": ["1", "2", "13/3"],
+    "total": ["0", "1", "5", "10"],
+    "alpha": ["1e-6", "1/100"],
+}
+#: Values that no option of the kind accepts: not ASCII decimal / "p/q" / scientific, or not finite.
+BAD_NUMBERS = ["٣", "１２", "1_000", "nan", "inf", "-inf", "0/0", "1/0", "", " ", "abc", "1e", "0x10", "1..2",
+               "1/2/3", "1e999999999999", "½", "1,5"]
+BAD_COUNTS = [*BAD_NUMBERS, "1.5", "-1", "2/3"]
+#: Well-formed but extreme: must be answered or refused with a message, never hang or blow up.
+EXTREME_NUMBERS = ["1e30", "1e-1000000000", "1e-5000", "1e10", "3e-7", "1e-300", "123456789/987654321",
+                   "1" + "0" * 5000, "1e308", "99999999", "1000"]
+EXTREME_COUNTS = ["0", "40", "64", "1000", "99999999", "9" * 50, "100000"]
+#: Values outside the range a given option accepts (semantically invalid).
+OUT_OF_RANGE = {
+    "delta": ["0", "1", "2", "-1/2"],
+    "epsilon": ["-1"],
+    "rho": ["0", "-1"],
+    "sigma": ["0", "-1"],
+    "sigma-squared": ["0", "-1"],
+    "scale": ["0", "-2"],
+    "l1": ["0", "-1"],
+    "l2": ["-1"],
+    "l2-squared": ["-1"],
+    "sensitivity-squared": ["0", "-1"],
+    "alpha": ["0", "1", "2"],
+    "total": ["-1"],
+}
+IN_FILES = ("data", "input", "samples", "noise-matrix", "workload", "oracle", "draw-variances")
+LIST_OPTIONS = {"values": ["3,1,4", "-5,-5", "0", "10,20,30,40", "1,2"], "vectors": ["1,1,1", "1;2", "1,0;0,1"]}
+BAD_LISTS = ["", ",", "a,b", "1,,2", "٣,1", "nan", "1_0,2"]
+
+
+@dataclass(frozen=True)
+class Fixtures:
+    """Files the command lines point at: good ones per option, and bad ones any file option must refuse."""
+
+    good: dict[str, list[str]]
+    bad: list[str]
+    out_good: str
+    out_bad: list[str]
+    report_out_bad: list[str]  # an existing folder is a good report folder; a file or an empty path is not
+
+
+def make_fixtures(folder: Path) -> Fixtures:
+    """Write the fixture files into ``folder``."""
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def write(name: str, text: str | bytes) -> str:
+        path = folder / name
+        if isinstance(text, bytes):
+            path.write_bytes(text)
+        else:
+            path.write_text(text, encoding="utf-8")
+        return str(path)
+
+    rng = np.random.default_rng(0)
+    samples = folder / "samples.npy"
+    np.save(samples, rng.standard_normal((200, 4)))
+    empty_npy = folder / "empty.npy"
+    np.save(empty_npy, np.zeros((0,)))
+    object_npy = folder / "object.npy"
+    np.save(object_npy, np.array([{"a": 1}], dtype=object), allow_pickle=True)
+    identity = write("identity.csv", "1,0\n0,1\n")
+    lower = write("lower.csv", "1,0\n1,1\n")
+    good = {
+        "data": [write("tda.csv", "region,age\nnorth,young\nnorth,old\nsouth,young\nsouth,young\n")],
+        "input": [write("stream.txt", "1 0 1 1 0 1 0 0 1 1"), write("stream.csv", "1,0,1,1")],
+        "samples": [str(samples)],
+        "noise-matrix": [identity, lower, write("matrix.json", "[[1, 0], [0, 1]]")],
+        "workload": [identity, lower],
+        "oracle": [identity],
+        "draw-variances": [write("variances.csv", "1\n1\n"), write("variances_row.csv", "1,3/4\n")],
+    }
+    (folder / "a_directory").mkdir(exist_ok=True)
+    bad = [
+        str(folder / "missing.csv"),
+        "",
+        str(folder / "a_directory"),
+        write("empty.csv", ""),
+        str(empty_npy),
+        str(object_npy),
+        write("ragged.csv", "1,2\n3\n"),
+        write("words.csv", "a,b\nc,d\n"),
+        write("nested.json", "[" * 100_000 + "]" * 100_000),
+        write("garbage.bin", bytes(range(256)) * 8),
+        write("latin1.csv", b"caf\xe9,1\n2,3\n"),
+        write("nan.csv", "nan,1\n1,inf\n"),
+        write("floaty.csv", "0.1,1e400\n1,1\n"),
+        write("truncated.npy", samples.read_bytes()[:100]),
+        write("header_only.csv", "region,age\n"),
+    ]
+    return Fixtures(good, bad, str(folder / "out"), ["/proc/no/such/dir/out.csv", str(folder / "a_directory"), ""],
+                    ["/proc/no/such/dir/report", str(folder / "samples.npy"), ""])
+
+
+@dataclass(frozen=True)
+class CommandLine:
+    """A generated command line and why it is invalid (empty when every value is acceptable)."""
+
+    argv: tuple[str, ...]
+    invalid: tuple[str, ...]
+
+
+def subcommands() -> list[tuple[tuple[str, ...], list[argparse.Action]]]:
+    """Every leaf command of the parser with its options."""
+    found: list[tuple[tuple[str, ...], list[argparse.Action]]] = []
+
+    def walk(parser: argparse.ArgumentParser, prefix: tuple[str, ...]) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, (*prefix, name))
+                return
+        options = [a for a in parser._actions if a.option_strings and a.dest != "help"]
+        found.append((prefix, options))
+
+    walk(build_parser(), ())
+    return found
+
+
+def _name(action: argparse.Action) -> str:
+    return next(s for s in action.option_strings if s.startswith("--"))[2:]
+
+
+@st.composite
+def command_lines(draw: st.DrawFn, fixtures: Fixtures) -> CommandLine:
+    """One command line: a subcommand, its required options (usually), some optional ones, typed values."""
+    commands = subcommands()
+    command, options = draw(st.sampled_from(commands))
+    argv: list[str] = list(command)
+    invalid: list[str] = []
+    if command == ("report",):  # the one long command: only ever with a --out that must be refused at once
+        argv += ["--quick", "--out", draw(st.sampled_from(fixtures.report_out_bad))]
+        return CommandLine(tuple(argv), ("--out is not a writable folder",))
+    for action in options:
+        name = _name(action)
+        if name == "json":
+            if draw(st.booleans()):
+                argv.append("--json")
+            continue
+        if not draw(st.floats(0, 1)) < (0.93 if action.required else 0.35):
+            continue
+        if action.nargs == 0 or isinstance(action, argparse.BooleanOptionalAction):
+            argv.append(draw(st.sampled_from(action.option_strings)))
+            continue
+        flavour = draw(st.sampled_from(["good", "good", "good", "extreme", "bad"]))
+        value, why = _value(draw, name, action, flavour, fixtures)
+        if why:
+            invalid.append(f"--{name} {value!r}: {why}")
+        argv += [f"--{name}={value}"] if value.startswith("-") else [f"--{name}", value]
+    return CommandLine(tuple(argv), tuple(invalid))
+
+
+def _value(draw: st.DrawFn, name: str, action: argparse.Action, flavour: str, fx: Fixtures) -> tuple[str, str]:
+    if action.choices:
+        if flavour == "bad":
+            return draw(st.sampled_from(["bogus", "", "GAUSSIAN"])), ""  # argparse refuses: not counted
+        return str(draw(st.sampled_from(list(action.choices)))), ""
+    if name in IN_FILES:
+        if flavour == "bad":
+            # a two-column table of words is a fine TDA data file (a header and one record), bad elsewhere
+            pool = [path for path in fx.bad if not (name == "data" and path.endswith("words.csv"))]
+            return draw(st.sampled_from(pool)), "not a readable file of the right form"
+        return draw(st.sampled_from(fx.good[name])), ""
+    if name == "out":
+        if flavour == "bad":
+            return draw(st.sampled_from(fx.out_bad)), "not a writable path"
+        return f"{fx.out_good}_{draw(st.integers(0, 10**6))}{draw(st.sampled_from(['.csv', '.npy', '']))}", ""
+    if name in LIST_OPTIONS:
+        if flavour == "bad":
+            return draw(st.sampled_from(BAD_LISTS)), "not a comma-separated list of numbers"
+        return draw(st.sampled_from(LIST_OPTIONS[name])), ""
+    if name in COUNT_OPTIONS:
+        if flavour == "bad":
+            value = draw(st.sampled_from(BAD_COUNTS))
+            return value, "not an ASCII integer of the accepted range"
+        pool = EXTREME_COUNTS if flavour == "extreme" and name not in LIMIT_OPTIONS else COUNT_OPTIONS[name]
+        return draw(st.sampled_from(pool)), ""
+    if name in RATIONAL_OPTIONS:
+        if flavour == "bad":
+            pool = BAD_NUMBERS + OUT_OF_RANGE.get(name, [])
+            value = draw(st.sampled_from(pool))
+            why = "out of range" if value in OUT_OF_RANGE.get(name, []) else "not an ASCII decimal, p/q or 1e-6"
+            return value, why
+        pool = EXTREME_NUMBERS if flavour == "extreme" else RATIONAL_OPTIONS[name]
+        return draw(st.sampled_from(pool)), ""
+    raise AssertionError(f"the fuzz harness has no pool for --{name}: add one")
+
+
+def run_command(argv: tuple[str, ...]) -> tuple[str, int]:
+    """The child's work: run the command line; (kind, exit status). Uncaught exceptions propagate."""
+    from reference.cli.main import main
+
+    os.environ.pop("REFERENCE_PAPERS", None)
+    try:
+        status = main(list(argv))
+    except SystemExit as stop:
+        status = stop.code if isinstance(stop.code, int) else 2
+    return ("refused" if status == 2 else "ok"), status

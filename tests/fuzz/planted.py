@@ -1,0 +1,23 @@
+"""Planted misbehaviour for the harness's own test: each function fails in one of the counted ways."""
+
+from __future__ import annotations
+
+import time
+
+
+def raise_key_error(_: object) -> tuple[str, int]:
+    raise KeyError("planted")
+
+
+def sleep_forever(_: object) -> tuple[str, int]:
+    while True:
+        time.sleep(1)
+
+
+def allocate_too_much(_: object) -> tuple[str, int]:
+    blocks = [bytearray(1 << 30) for _ in range(8)]
+    return "ok", len(blocks)
+
+
+def accept(_: object) -> tuple[str, int]:
+    return "ok", 0

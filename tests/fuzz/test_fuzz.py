@@ -1,0 +1,38 @@
+"""The fuzz harness on a small budget: no traceback, hang, memory failure or silent accept.
+
+The long run is ``python -m tests.fuzz`` (see its docstring); this one keeps CI within a few minutes. The seed
+is fixed, so a failure here reproduces with ``python -m tests.fuzz --seed 20261124 --cli 300 --api 200``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fuzz.campaign import run_api_campaign, run_cli_campaign
+
+SEED = 20261124
+
+
+@pytest.mark.parametrize(
+    ("surface", "campaign", "examples"), [("command line", run_cli_campaign, 300), ("API", run_api_campaign, 200)]
+)
+def test_no_failure_on_a_small_budget(surface: str, campaign: object, examples: int) -> None:
+    assert callable(campaign)
+    tally = campaign(examples, seed=SEED, seconds=20.0, memory_gib=4.0)
+    assert tally.calls == examples
+    assert tally.failures == 0, tally.summary(surface)
+
+
+def test_the_harness_sees_each_failure_kind() -> None:
+    """The classifier is not blind: planted calls produce each failure kind."""
+    from tests.fuzz.campaign import _classify
+    from tests.fuzz.isolation import GIB, Isolator
+
+    isolator = Isolator(["tests.fuzz.planted"], seconds=3.0, memory_bytes=2 * GIB)
+    from tests.fuzz import planted
+
+    assert _classify(isolator.run(planted.raise_key_error, None), ()) == "traceback"
+    assert _classify(isolator.run(planted.sleep_forever, None), ()) == "hang"
+    assert _classify(isolator.run(planted.allocate_too_much, None), ()) == "memory"
+    assert _classify(isolator.run(planted.accept, None), ("--depth '٣'",)) == "silent accept"
+    assert _classify(isolator.run(planted.accept, None), ()) == "ok"
