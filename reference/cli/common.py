@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -33,8 +34,19 @@ class CommandError(Exception):
     """A user error detected by a command; printed as one line."""
 
 
+#: A token that starts with a minus sign followed by a digit (or by a point and a digit) is a value, never an
+#: option: no option of this command line starts so. argparse's own rule accepts only a lone negative number, so
+#: ``--values -5,-5``, ``--epsilon -1/2`` or ``--vectors -1,1;2`` would otherwise read as an unknown option.
+NEGATIVE_VALUE = re.compile(r"^-\.?\d")
+
+
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are a single line, not usage plus message."""
+    """An argument parser whose errors are a single line, not usage plus message, and which reads every token
+    starting with a negative number (a list such as ``-5,-5``, a fraction, an exponent) as a value."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._negative_number_matcher = NEGATIVE_VALUE
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")

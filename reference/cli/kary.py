@@ -42,16 +42,21 @@ def _cmd_kary_digits(args: argparse.Namespace) -> dict[str, Any]:
     return {"arity": args.arity, "value": args.value, "width": args.width, "kind": kind, "digits": list(values)}
 
 
+def _algorithm_2_name(arity: int) -> str:
+    """Algorithm 2, or for even arity Appendix C's variant (Definition C.1's digits −k/2 + 1..k/2)."""
+    if arity % 2:
+        return "Algorithm 2 (with subtraction)"
+    return "Algorithm 2 (with subtraction), Appendix C's even-arity variant (Definition C.1 digits)"
+
+
 def _cmd_kary_mse(args: argparse.Namespace) -> dict[str, Any]:
     from reference.kary import digits as kary_digits
     from reference.kary import mse as kary_mse
 
     if args.subtraction:
-        if args.arity % 2 == 0:
-            raise CommandError("--subtraction needs an odd --arity (Algorithm 2, Definition 3.8)")
         mse = kary_mse.algorithm_2_mse_dp(args.arity, args.horizon)
         height = kary_digits.height_for_horizon(args.arity, args.horizon, offset=True)
-        algorithm = "Algorithm 2 (with subtraction)"
+        algorithm = _algorithm_2_name(args.arity)
     else:
         from reference.kary import tree as kary_tree
 
@@ -82,7 +87,7 @@ def _cmd_kary_run(args: argparse.Namespace) -> dict[str, Any]:
         algorithm = "Algorithm 1 (no subtraction)"
     else:
         outputs = algorithm_2_batch(stream, args.arity, args.epsilon, generator)
-        algorithm = "Algorithm 2 (with subtraction)"
+        algorithm = _algorithm_2_name(args.arity)
     result: dict[str, Any] = {
         "arity": args.arity,
         "epsilon": args.epsilon,

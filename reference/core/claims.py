@@ -10,6 +10,13 @@ that implement the statement, and ``proof`` names the proof program (a :func:`~r
 function) that establishes it. A claim whose method is "proof for all parameters" must name its program, and
 :func:`run_claim` turns its outcome into "check crashed" unless that program ran during the check; "proved" is
 refused to every other method.
+
+Method and status must agree (:func:`_enforce_method`, and a test over the whole registry): a proof program
+decides "proved" or "refuted", never "verified"; a finite method (exhaustive, statistical, certified numeric,
+measured) gives "verified" or "refuted", never "proved"; "not checkable" belongs to the methods "none" and
+"measured". A proof that uses other entries names them in ``depends_on``; :func:`resolve_conditions` then turns
+its "proved" into "proved, conditional" while any of them is only verified (the detail lists each one with its
+status), so no proof inherits a finite check's reach silently.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ class Status(Enum):
     """The computed status of a claim."""
 
     PROVED = "proved"
+    CONDITIONAL = "proved, conditional"  # a proof that uses entries which are themselves only verified
     VERIFIED = "verified"
     REFUTED = "refuted"
     NOT_CHECKABLE = "not checkable"
@@ -72,12 +80,22 @@ class Claim:
     implements: tuple[str, ...] = ()
     #: Dotted path of the proof program that establishes the statement; required for method PROOF.
     proof: str | None = None
+    #: Registry keys ("PAPER number") of the entries the proof uses; "proved" becomes "proved, conditional"
+    #: while any of them is not proved (:func:`resolve_conditions`).
+    depends_on: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.implements and self.method is not Method.NONE:
             raise ValueError(f"{self.paper} {self.number}: name the code that implements the statement (implements=)")
         if self.method is Method.PROOF and self.proof is None:
             raise ValueError(f"{self.paper} {self.number}: method {self.method.value!r} needs its proof program (proof=)")
+        if self.depends_on and self.method is not Method.PROOF:
+            raise ValueError(f"{self.paper} {self.number}: only a proof depends on other entries (depends_on=)")
+
+    @property
+    def key(self) -> str:
+        """The registry key, "PAPER number"."""
+        return f"{self.paper} {self.number}"
 
 
 @dataclass(frozen=True)
@@ -112,12 +130,28 @@ def run_claim(claim: Claim, budget: Budget) -> Result:
     return Result(claim, _enforce_method(claim, outcome, ran), time.perf_counter() - start)
 
 
+#: The statuses each method can give (besides "check crashed").
+ALLOWED_STATUSES: dict[Method, frozenset[Status]] = {
+    Method.PROOF: frozenset({Status.PROVED, Status.CONDITIONAL, Status.REFUTED}),
+    Method.EXHAUSTIVE: frozenset({Status.VERIFIED, Status.REFUTED}),
+    Method.STATISTICAL: frozenset({Status.VERIFIED, Status.REFUTED}),
+    Method.CERTIFIED: frozenset({Status.VERIFIED, Status.REFUTED}),
+    Method.MEASURED: frozenset({Status.VERIFIED, Status.REFUTED, Status.NOT_CHECKABLE}),
+    Method.NONE: frozenset({Status.NOT_CHECKABLE}),
+}
+
+
 def _enforce_method(claim: Claim, outcome: Outcome, ran: Sequence[str]) -> Outcome:
-    """Refuse a status the claim's method cannot give: "proved" needs the named proof program to have run."""
+    """Refuse a status the claim's method cannot give: "proved" needs the named proof program to have run, a
+    proof never returns "verified", a finite method never "proved" (:data:`ALLOWED_STATUSES`)."""
     if outcome.status is Status.ERROR:
         return outcome
-    if outcome.status is Status.PROVED and claim.method is not Method.PROOF:
-        return Outcome(Status.ERROR, f"the check returned 'proved' but the method is {claim.method.value!r}")
+    if outcome.status is Status.CONDITIONAL:
+        return Outcome(Status.ERROR, "a check returned 'proved, conditional': only resolve_conditions gives it")
+    if outcome.status not in ALLOWED_STATUSES[claim.method]:
+        return Outcome(
+            Status.ERROR, f"the check returned {outcome.status.value!r} but the method is {claim.method.value!r}"
+        )
     if claim.method is Method.PROOF and claim.proof not in ran:
         programs = ", ".join(ran) or "none"
         return Outcome(
@@ -125,6 +159,53 @@ def _enforce_method(claim: Claim, outcome: Outcome, ran: Sequence[str]) -> Outco
             f"the method is {claim.method.value!r} but its program {claim.proof} did not run (ran: {programs})",
         )
     return outcome
+
+
+def resolve_conditions(results: Sequence[Result]) -> list[Result]:
+    """Turn "proved" into "proved, conditional" where an entry in ``depends_on`` is not proved.
+
+    Conditions propagate: a proof resting on a conditional proof is conditional on the same verified entries,
+    which the detail lists (each with its method). A dependency that is refuted, crashed, not checkable or
+    missing makes the entry "check crashed" with the reason: a proof from a false or unchecked premise
+    establishes nothing.
+    """
+    by_key = {result.claim.key: result for result in results}
+    resolved: dict[str, tuple[Result, tuple[str, ...]]] = {}
+
+    def resolve(key: str, trail: tuple[str, ...]) -> tuple[Result, tuple[str, ...]]:
+        if key in resolved:
+            return resolved[key]
+        result = by_key[key]
+        outcome = result.outcome
+        roots: tuple[str, ...] = ()
+        if outcome.status is Status.PROVED and result.claim.depends_on:
+            weak: list[str] = []
+            for needed in result.claim.depends_on:
+                if needed not in by_key or needed in trail:
+                    why = "is not in the registry" if needed not in by_key else "depends on this entry (a cycle)"
+                    outcome = Outcome(Status.ERROR, f"the proof uses {needed}, which {why}")
+                    break
+                basis, below = resolve(needed, (*trail, key))
+                if basis.outcome.status in (Status.REFUTED, Status.ERROR, Status.NOT_CHECKABLE):
+                    status = basis.outcome.status.value
+                    outcome = Outcome(Status.ERROR, f"the proof uses {needed}, whose status is {status!r}")
+                    break
+                if basis.outcome.status is Status.VERIFIED:
+                    weak.append(f"{needed} ({basis.claim.method.value}: verified)")
+                weak.extend(below)
+            else:
+                roots = tuple(dict.fromkeys(weak))
+                if roots:
+                    outcome = Outcome(
+                        Status.CONDITIONAL,
+                        f"proved, conditional on {'; '.join(roots)}. {outcome.detail}",
+                        outcome.counterexample,
+                        outcome.corrected,
+                    )
+        resolved[key] = (Result(result.claim, outcome, result.seconds), roots)
+        return resolved[key]
+
+    return [resolve(result.claim.key, ())[0] for result in results]
 
 
 # --- helpers that turn computations into outcomes ---------------------------------------------------------

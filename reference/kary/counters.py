@@ -10,8 +10,9 @@ The input stream is a sequence of 0/1 values x_1..x_T; every function returns th
   trailing zero base-k digits of r, one per right end r in 1..T (a k-th child is never used, since a standard
   digit is at most k − 1), so its noise values are indexed by r = the ``p`` after line 12, and output t is
   the true prefix count plus the noise values visited by the standard-digit walk of t.
-* :class:`OnlineCounter` / :func:`algorithm_2_batch` — Algorithm 2 (offset digits, odd arity >= 3),
-  h = ⌈log_k(2T)⌉, Laplace(h/ε) noise z_p (the scale of Lemma 4.5: ℓ1 sensitivity h). **What the listing
+* :class:`OnlineCounter` / :func:`algorithm_2_batch` — Algorithm 2 (offset digits of Definition 3.8 for odd
+  arity, h = ⌈log_k(2T)⌉; for even arity Appendix C's variant: Definition C.1's digits −k/2 + 1..k/2 and the
+  smallest h whose capacity k(k^h − 1)/(2(k − 1)) holds T), Laplace(h/ε) noise z_p (the scale of Lemma 4.5: ℓ1 sensitivity h). **What the listing
   stores**: line 14 outputs the *true* prefix count plus ``noise``; only the noise values z_p are indexed by
   the tree, no block sums are stored. (Line 14 prints x_t where it means x_j.) So the online counter keeps a
   running count of the input and the live noise values only.
@@ -21,10 +22,14 @@ The input stream is a sequence of 0/1 values x_1..x_T; every function returns th
   vertex as [p − k^(ℓ−1) − 1, p]; the vertex of the tree is [p − k^(ℓ−1) + 1, p] (that is what is used).
 
 Lifetime of a noise value (Proposition 4.10, made explicit; :func:`noise_lifetime`): write p's offset digits
-and let q be the lowest level with a non-zero digit d, U = p − d k^(q−1). z_p is added at time t iff t agrees
-with p above level q and t's level-q digit has the sign of d and magnitude >= |d|; hence it is used exactly
-for t in [p − (k^(q−1) − 1)/2, U + (k^q − 1)/2] when d > 0 and t in [U − (k^q − 1)/2, p + (k^(q−1) − 1)/2]
-when d < 0 (intersected with [1, T]). The online counter forgets z_p after the last of these times.
+and let q be the lowest level with a non-zero digit d, U = p − d k^(q−1), w = k^(q−1). z_p is added at time t
+iff t agrees with p above level q and t's level-q digit has the sign of d and magnitude >= |d| (the walk's
+position after the levels above q must equal U, a multiple of k w, and two digits differ by less than k).
+With digits −c..k − 1 − c (c = ⌊(k − 1)/2⌋) the lower q − 1 digits hold [−c(w − 1)/(k − 1),
+(k − 1 − c)(w − 1)/(k − 1)] =: [a, b], so z_p is used exactly for t in [p + a, U + (k − 1 − c)w + b] when d > 0
+and t in [U − c w + a, p + b] when d < 0 (intersected with [1, T]); for odd arity these are
+[p − (w − 1)/2, U + (k w − 1)/2] and [U − (k w − 1)/2, p + (w − 1)/2]. The online counter forgets z_p after
+the last of these times.
 
 Noise-value-to-vertex map (Proposition 4.3's sign argument, made explicit; :func:`algorithm_2_vertex`): the
 vertex Algorithm 3 uses where Algorithm 2 uses z_p is [p − k^(q−1) + 1, p], added, when d > 0 and
@@ -84,11 +89,6 @@ _NOISE_KINDS: tuple[str, ...] = ("laplace", "discrete_laplace", "exact")
 
 
 # ------------------------------------------------------------------------------------------- validation
-
-
-#: Why the counters need odd arity (the text of the error).
-ALGORITHM_2 = "Algorithms 2 and 3 (offset digits, Definition 3.8)"
-NO_EVEN_VARIANT = "Appendix C's even variant is not implemented here"
 
 
 def _check_stream(stream: object) -> np.ndarray:
@@ -190,29 +190,40 @@ def _lowest_digit(index: int, arity: int) -> tuple[int, int]:
         level += 1
 
 
+def _lower_range(arity: int, weight: int) -> tuple[int, int]:
+    """The values q − 1 offset digits hold (weight = k^(q−1)): [−c(w − 1)/(k − 1), (k − 1 − c)(w − 1)/(k − 1)].
+
+    c = ⌊(k − 1)/2⌋; odd arity gives ±(w − 1)/2 (Definition 3.8), even arity Definition C.1's range.
+    """
+    center = (arity - 1) // 2
+    span = (weight - 1) // (arity - 1)
+    return -center * span, (arity - 1 - center) * span
+
+
 def noise_lifetime(index: int, arity: int, horizon: int) -> tuple[int, int]:
     """(first, last): the times t in 1..``horizon`` at which Algorithm 2 adds z_``index`` (module docstring).
 
     Returns ``(first, min(last, horizon))``; if ``first > horizon`` the index is never used (then
-    ``first > last`` is returned as is). Odd ``arity`` >= 3, ``index`` >= 1.
+    ``first > last`` is returned as is). Any ``arity`` >= 2 (even arity: Appendix C's variant), ``index`` >= 1.
     """
-    k = check_arity(arity, parity="odd", needed_by=ALGORITHM_2, otherwise=NO_EVEN_VARIANT)
+    k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     p = check_positive_int(index, "index")
     level, digit = _lowest_digit(p, k)
     weight = k ** (level - 1)
     upper = p - digit * weight
+    low, high = _lower_range(k, weight)
     if digit > 0:
-        first, last = p - (weight - 1) // 2, upper + (k * weight - 1) // 2
+        first, last = p + low, upper + (k // 2) * weight + high
     else:
-        first, last = upper - (k * weight - 1) // 2, p + (weight - 1) // 2
+        first, last = upper - ((k - 1) // 2) * weight + low, p + high
     return first, min(last, steps)
 
 
 def algorithm_2_vertex(index: int, arity: int) -> tuple[int, int, int]:
     """(level, j, sign): the vertex [1 + j k^(ℓ−1), (j + 1) k^(ℓ−1)] Algorithm 3 adds (sign +1) or subtracts
     (sign −1) where Algorithm 2 adds z_``index`` (module docstring)."""
-    k = check_arity(arity, parity="odd", needed_by=ALGORITHM_2, otherwise=NO_EVEN_VARIANT)
+    k = check_arity(arity)
     p = check_positive_int(index, "index")
     level, digit = _lowest_digit(p, k)
     weight = k ** (level - 1)
@@ -283,11 +294,12 @@ def _standard_sizes(horizon: int, arity: int, height: int) -> list[int]:
 def algorithm_2_used_indices(arity: int, horizon: int) -> np.ndarray:
     """A boolean mask over p = 0..P_bound: True where some output t <= ``horizon`` of Algorithm 2 adds z_p.
 
-    By the lifetime rule (module docstring) z_p is used iff its first time is <= T; for a positive digit
-    d = e at level ℓ (weight w) that is p <= T + (w − 1)/2, for a negative one p = k m' w − j w it is
-    k m' w <= T + (k w − 1)/2. P_bound = T + (k^(h−1) − 1)/2 bounds every used index.
+    By the lifetime rule (module docstring) z_p is used iff its first time is <= T. With c = ⌊(k − 1)/2⌋ and
+    weight w at level ℓ: a positive digit e (p = k m' w + e w) is used iff p <= T + c(w − 1)/(k − 1); a negative
+    one (p = k m' w − j w) iff k m' w <= T + c(k w − 1)/(k − 1). P_bound = T + c(k^(h−1) − 1)/(k − 1) bounds
+    every used index ((k^(h−1) − 1)/2 for odd arity). Even arity: Appendix C's variant (digits −c..c + 1).
     """
-    k = check_arity(arity, parity="odd", needed_by=ALGORITHM_2, otherwise=NO_EVEN_VARIANT)
+    k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=True)
     return _used_mask(k, steps, height)
@@ -295,18 +307,18 @@ def algorithm_2_used_indices(arity: int, horizon: int) -> np.ndarray:
 
 def _used_mask(arity: int, horizon: int, height: int) -> np.ndarray:
     k, center = arity, (arity - 1) // 2
-    bound = horizon + (k ** (height - 1) - 1) // 2
+    bound = horizon + center * ((k ** (height - 1) - 1) // (k - 1))
     mask = np.zeros(bound + 1, dtype=bool)
     for level in range(1, height + 1):
         weight = k ** (level - 1)
         # only steps whose first index lies within the bound can mark anything: O(min(k, T/weight)) per level,
         # not O(k) (a huge arity with a short stream would otherwise loop k/2 times for nothing)
         reach = bound // weight
-        for step in range(1, min(center, reach) + 1):
-            stop = min(bound, horizon + (weight - 1) // 2) + 1
+        for step in range(1, min(k - center - 1, reach) + 1):  # positive digits 1..k − 1 − c
+            stop = min(bound, horizon + center * ((weight - 1) // (k - 1))) + 1
             mask[step * weight : stop : k * weight] = True
-        for step in range(max(1, k - reach), center + 1):
-            stop = min(bound, horizon + (k * weight - 1) // 2 - step * weight) + 1
+        for step in range(max(1, k - reach), center + 1):  # negative digits −1..−c
+            stop = min(bound, horizon + center * ((k * weight - 1) // (k - 1)) - step * weight) + 1
             if stop > (k - step) * weight:
                 mask[(k - step) * weight : stop : k * weight] = True
     return mask
@@ -318,7 +330,7 @@ def algorithm_2_noise_from_values(values: object, arity: int, horizon: int) -> n
     ``values`` has shape (P + 1, ...) with P >= every index used (``values[0]`` is ignored; extra axes are
     independent replicates). Output shape (T, ...). Vectorised, O(T k / (k − 1)) additions.
     """
-    k = check_arity(arity, parity="odd", needed_by=ALGORITHM_2, otherwise=NO_EVEN_VARIANT)
+    k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=True)
     array = np.asarray(values, dtype=np.float64)
@@ -380,14 +392,14 @@ def algorithm_2_batch(
     *,
     noise_function: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> np.ndarray:
-    """Algorithm 2 (k-ary tree with subtraction, odd ``arity`` >= 3), all T outputs at once (vectorised).
+    """Algorithm 2 (k-ary tree with subtraction), all T outputs at once (vectorised); even ``arity``: Appendix C.
 
-    h = ⌈log_k(2T)⌉, noise Laplace(h/ε) (``noise="discrete_laplace"``: discrete Laplace with scale h/ε,
+    h = ⌈log_k(2T)⌉ for odd arity (Definition C.1's capacity for even), noise Laplace(h/ε) (``noise="discrete_laplace"``: discrete Laplace with scale h/ε,
     int64 outputs). Draws: one block, one value per used index p in increasing p
     (:func:`algorithm_2_used_indices`). ``noise_function`` maps an int64 array of indices p to values.
     """
     x = _check_stream(stream)
-    k = check_arity(arity, parity="odd", needed_by=ALGORITHM_2, otherwise=NO_EVEN_VARIANT)
+    k = check_arity(arity)
     kind = _check_noise(noise, vectorised=True)
     steps = int(x.size)
     height = height_for_horizon(k, steps, offset=True)
@@ -410,7 +422,7 @@ class OnlineCounter:
     State: the running count of the input, the offset digits of t, per level the walk's position and running
     noise after levels h..ℓ, and the *live* noise values (a dict p -> z_p). A value is drawn when the walk
     first needs it and forgotten after its last use (:func:`noise_lifetime`), so at most ‖rep(t, h)‖₁ <=
-    h (k − 1)/2 values are held (Lemma 4.12) and memory never grows with T. Incrementing t changes digits
+    h·⌊k/2⌋ values are held (Lemma 4.12's h(k − 1)/2 for odd arity) and memory never grows with T. Incrementing t changes digits
     1..m only; levels m..1 are re-walked from the cached level m + 1, so a step costs O(m k) additions
     (O(k) amortised, O(h k) at worst) and its result is bit-identical to the full walk.
 
@@ -434,7 +446,7 @@ class OnlineCounter:
         *,
         noise_function: Callable[[int], float] | None = None,
     ) -> None:
-        self.arity: int = check_arity(arity, parity="odd", needed_by=ALGORITHM_2, otherwise=NO_EVEN_VARIANT)
+        self.arity: int = check_arity(arity)
         self.horizon: int = check_positive_int(horizon, "horizon")
         self.noise: str = _check_noise(noise)
         self.height: int = height_for_horizon(self.arity, self.horizon, offset=True)
@@ -493,11 +505,11 @@ class OnlineCounter:
             raise ValueError(f"cannot step past the horizon {self.horizon}")
         self.time += 1
         self._count += int(bit)
-        top = self.arity // 2
+        top = self.arity // 2  # the largest digit: (k − 1)/2 (Definition 3.8) or k/2 (Definition C.1)
         level = 0
         self._digits[0] += 1
-        while self._digits[level] > top:  # carry; stays within the height since time <= capacity
-            self._digits[level] = -top
+        while self._digits[level] > top:  # carry to the smallest digit; stays within the height (time <= capacity)
+            self._digits[level] -= self.arity
             level += 1
             self._digits[level] += 1
         for current in range(level + 1, 0, -1):  # levels m..1 (1-based), from the cached level m + 1
@@ -544,7 +556,7 @@ def algorithm_3(
     ``noise_function(level, j)`` replaces the sampler. Python loop: meant for small T.
     """
     x = _check_stream(stream)
-    k = check_arity(arity, parity="odd", needed_by=ALGORITHM_2, otherwise=NO_EVEN_VARIANT)
+    k = check_arity(arity)
     kind = _check_noise(noise, vectorised=True)
     steps = int(x.size)
     height = height_for_horizon(k, steps, offset=True)

@@ -303,7 +303,10 @@ def read_csv(path: str | Path, categories: Mapping[str, Sequence[str]] | None = 
     if categories is not None and not isinstance(categories, Mapping):
         raise TypeError(f"categories must be a mapping attribute -> category list, got {type(categories).__name__}")
     with file.open(newline="", encoding="utf-8-sig") as handle:
-        rows = list(csv.reader(handle))
+        try:
+            rows = list(csv.reader(handle))
+        except csv.Error as error:  # e.g. a field over the csv module's size limit: not a file of records
+            raise ValueError(f"{file}: not a CSV of records ({error})") from None
     if not rows:
         raise ValueError(f"{file}: empty file (expected a header naming the attributes)")
     header = [field.strip() for field in rows[0]]

@@ -27,7 +27,7 @@ PAPERS = {
     "TDA": "Boninsegna — InfTDA: A Simple TopDown Mechanism for Hierarchical Differentially Private Counting Queries",
 }
 
-STATUS_ORDER = [Status.PROVED, Status.VERIFIED, Status.REFUTED, Status.NOT_CHECKABLE, Status.ERROR]
+STATUS_ORDER = [Status.PROVED, Status.CONDITIONAL, Status.VERIFIED, Status.REFUTED, Status.NOT_CHECKABLE, Status.ERROR]
 
 
 def build_registry() -> Registry:
@@ -44,8 +44,8 @@ def build_registry() -> Registry:
 
 
 def run_registry(registry: Registry, budget: Budget, progress: Callable[[str], None] | None = None) -> list[Result]:
-    """Run every claim in order, reporting progress."""
-    from reference.core.claims import run_claim
+    """Run every claim in order, reporting progress; then resolve the conditions of proofs that use other entries."""
+    from reference.core.claims import resolve_conditions, run_claim
 
     results = []
     total = len(registry.claims)
@@ -56,7 +56,7 @@ def run_registry(registry: Registry, budget: Budget, progress: Callable[[str], N
         results.append(result)
         if progress:
             progress(f"          {result.outcome.status.value} ({result.seconds:.1f} s)")
-    return results
+    return resolve_conditions(results)
 
 
 def _counts(results: list[Result]) -> dict[str, dict[str, int]]:
@@ -111,8 +111,15 @@ def markdown_report(
         "**exhaustive up to a bound** (every case up to the stated size, exact arithmetic); **statistical** (seeded",
         "tests with a stated false-alarm probability); **certified numeric** (ball arithmetic with rigorous error",
         "bounds); **measured** (a measurement on this machine). Statuses: *proved* (for all parameters),",
-        "*verified* (in the stated range), *refuted* (with the smallest counterexample found), *not checkable*",
-        "(with the reason).",
+        "*proved, conditional* (a proof program that uses other entries, at least one of them only verified: the",
+        "detail names each), *verified* (in the stated range), *refuted* (with the smallest counterexample found),",
+        "*not checkable* (with the reason). A proof gives proved or refuted, a finite method verified or refuted.",
+        "",
+        "Quoted constants, one rule: a printed decimal with m places stands for the values it can denote as a",
+        "rounding (within half a unit of its last place) or as a truncation (its own m places, the rest dropped);",
+        "it is correct when the certified value lies in either set, and the detail says which and on which side of",
+        "the value it lies. A printed exact expression (a factor, a fraction) must equal the certified value in the",
+        "direction the sentence states. A bound (\"<\", \">\") must hold strictly for the certified value.",
         "",
         f"Budget: {'quick' if budget.quick else 'full'}; total time {seconds:.1f} s.",
         "",

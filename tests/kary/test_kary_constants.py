@@ -321,11 +321,12 @@ def test_argmin_proofs_fail_on_a_wrong_minimiser(program: object, wrong: int) ->
         program(wrong)
 
 
-def test_argmin_proof_fails_on_truncated_decimal() -> None:
-    # Corollary C.3's printed 0.1238 is not the rounding of 0.12387...
-    with pytest.raises(ProofFailure, match="correct rounding"):
-        kary_argmin.prove_argmin("corollary_c3", 20, claimed_value="0.1238")
-    kary_argmin.prove_argmin("corollary_c3", 20, claimed_value="0.1239")
+def test_argmin_proof_judges_a_decimal_as_rounding_or_truncation() -> None:
+    # the value is 0.12387...: 0.1239 is its rounding, 0.1238 its truncation (both accepted), 0.1237 neither
+    assert "truncation" in " ".join(kary_argmin.prove_argmin("corollary_c3", 20, claimed_value="0.1238").steps)
+    assert "correct rounding" in " ".join(kary_argmin.prove_argmin("corollary_c3", 20, claimed_value="0.1239").steps)
+    with pytest.raises(ProofFailure, match="neither"):
+        kary_argmin.prove_argmin("corollary_c3", 20, claimed_value="0.1237")
 
 
 def test_argmin_proof_fails_with_a_tail_start_below_e_cubed() -> None:
@@ -349,7 +350,9 @@ def test_quoted_decimal_classification() -> None:
     exact = CertifiedReal.exact(Fraction(12345, 100000))  # 0.12345: rounds half up to 0.1235
     assert checks.check_quoted_decimal("x", "0.1235", "approx", exact).is_rounding
     truncated = checks.check_quoted_decimal("x", "0.1234", "approx", exact)
-    assert truncated.is_truncation and not truncated.passed
+    assert truncated.is_truncation and truncated.passed  # the rule: a rounding or a truncation
+    assert not checks.check_quoted_decimal("x", "0.1233", "approx", exact).passed
+    assert not checks.check_quoted_decimal("x", "0.1236", "approx", exact).passed
     assert checks.check_quoted_decimal("x", "0.124", "upper", exact).passed
     assert not checks.check_quoted_decimal("x", "0.1234", "upper", exact).passed
     assert checks.check_quoted_decimal("x", "0.1234", "lower", exact).passed
@@ -367,7 +370,7 @@ def test_quoted_decimals_of_the_paper() -> None:
     assert checks.check_theorem_3_7_value().passed
     assert checks.check_corollary_4_9_value().passed
     c3 = checks.check_corollary_c3_value()
-    assert not c3.passed and c3.is_truncation and c3.rounded == Fraction(1239, 10**4)
+    assert c3.passed and c3.is_truncation and not c3.is_rounding and c3.rounded == Fraction(1239, 10**4)
     assert checks.check_proof_5_3_pure_bound().passed
     approx = checks.check_proof_5_3_approx_bound()
     assert approx.passed and approx.is_truncation
@@ -404,6 +407,8 @@ def test_table() -> None:
 
 
 def test_even_odd_factor() -> None:
+    # even/odd = (k/2) / (k(1 − 1/k²)/2) = k²/(k² − 1) > 1: the printed factor 1 − 1/k², in the sentence's
+    # direction (even/odd), is wrong; only its reciprocal holds, and the rule judges a factor as printed
     result = checks.check_even_odd_factor()
-    assert result.passed and not result.literal_reading_holds
+    assert not result.passed and not result.literal_reading_holds and result.intended_reading_holds
     assert agrees(result.at_optima, mp_corollary_c3(20) / mp_corollary_4_9(19))

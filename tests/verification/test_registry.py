@@ -86,3 +86,119 @@ def test_report_renders(tmp_path: Path) -> None:
     assert "## Summary" in text and "Proposition 3.13" in text and "![a plot](plot.png)" in text
     table = terminal_table(results)
     assert len(table.splitlines()) == len(results) + 2
+
+
+# ------------------------------------------------------------------------------- methods and statuses agree
+
+
+def test_every_status_matches_its_method() -> None:
+    from reference.core.claims import ALLOWED_STATUSES
+
+    for key, result in quick_results().items():
+        status_, method = result.outcome.status, result.claim.method
+        if status_ is Status.CONDITIONAL:
+            # only a proof that names the entries it uses, and the detail lists each verified one
+            assert method is Method.PROOF and result.claim.depends_on, key
+            assert result.outcome.detail.startswith("proved, conditional on "), key
+            weak = [d for d in result.claim.depends_on if quick_results()[d].outcome.status is Status.VERIFIED]
+            assert all(d in result.outcome.detail for d in weak), key
+        else:
+            assert status_ in ALLOWED_STATUSES[method], (key, status_, method)
+        if method is Method.PROOF:
+            assert status_ is not Status.VERIFIED, key
+
+
+def test_statuses_the_truth_pass_settled() -> None:
+    results = quick_results()
+    # each computed by a proof program now, not by a loop over finitely many parameters
+    for key in ("CIP Corollary C.2", "KARY Claim 1 (Appendix C)", "KARY Appendix C factor"):
+        assert results[key].claim.method is Method.PROOF and status(key) is Status.REFUTED, key
+    assert status("KARY Appendix C recursion") is Status.PROVED
+    # one rule for quoted decimals: 0.1238 is the truncation of 0.12387…, accepted as such
+    assert status("KARY Corollary C.3 (constant)") is Status.PROVED
+    assert "truncation" in results["KARY Corollary C.3 (constant)"].outcome.detail
+    # Algorithm 2's privacy and its law (Lemma 4.5, Proposition 4.3) are proved for every k, h, so Theorem 1.2 is;
+    # Theorem 1.1 also claims O(T) time and O(log T) space (Lemmas 4.14, 4.12), which are only verified
+    for key in ("KARY Lemma 4.5", "KARY Proposition 4.3", "KARY Theorem 1.2"):
+        assert status(key) is Status.PROVED, key
+    assert status("KARY Theorem 1.1") is Status.CONDITIONAL
+    assert all(f"KARY Lemma 4.1{n}" in results["KARY Theorem 1.1"].outcome.detail for n in (2, 4))
+
+
+def _planted(number: str, method: Method, outcome: Outcome, depends_on: tuple[str, ...] = ()) -> Claim:
+    from reference.core.proof import ProofRecord
+    from reference.core.proof_links import proves
+
+    @proves("X", number)
+    def program() -> ProofRecord:
+        return ProofRecord("X", number, "s")
+
+    def check(_: Budget) -> Outcome:
+        if method is Method.PROOF:
+            program()
+        return outcome
+
+    name = f"{program.name}" if method is Method.PROOF else None
+    return Claim("X", number, "s", method, check, implements=("x",), proof=name, depends_on=depends_on)
+
+
+def test_a_method_cannot_return_another_methods_status() -> None:
+    proved, verified = Outcome(Status.PROVED, "d"), Outcome(Status.VERIFIED, "d")
+    assert run_claim(_planted("1", Method.PROOF, verified), Budget(quick=True)).outcome.status is Status.ERROR
+    assert run_claim(_planted("2", Method.EXHAUSTIVE, proved), Budget(quick=True)).outcome.status is Status.ERROR
+    conditional = Outcome(Status.CONDITIONAL, "d")
+    assert run_claim(_planted("3", Method.PROOF, conditional), Budget(quick=True)).outcome.status is Status.ERROR
+    none = _planted("4", Method.NONE, verified)
+    assert run_claim(none, Budget(quick=True)).outcome.status is Status.ERROR
+
+
+def test_conditions_propagate_and_false_premises_crash() -> None:
+    from reference.core.claims import resolve_conditions
+
+    quick = Budget(quick=True)
+    proved, verified = Outcome(Status.PROVED, "d"), Outcome(Status.VERIFIED, "d")
+    refuted = Outcome(Status.REFUTED, "d", counterexample="c", corrected="c")
+    base = run_claim(_planted("base", Method.EXHAUSTIVE, verified), quick)
+    middle = run_claim(_planted("middle", Method.PROOF, proved, ("X base",)), quick)
+    top = run_claim(_planted("top", Method.PROOF, proved, ("X middle",)), quick)
+    solid = run_claim(_planted("solid", Method.PROOF, proved), quick)
+    leaning = run_claim(_planted("leaning", Method.PROOF, proved, ("X solid",)), quick)
+    wrong = run_claim(_planted("wrong", Method.EXHAUSTIVE, refuted), quick)
+    shaky = run_claim(_planted("shaky", Method.PROOF, proved, ("X wrong",)), quick)
+    missing = run_claim(_planted("missing", Method.PROOF, proved, ("X nowhere",)), quick)
+    got = {r.claim.number: r.outcome for r in resolve_conditions([base, middle, top, solid, leaning, wrong, shaky, missing])}
+    assert got["middle"].status is Status.CONDITIONAL and "X base" in got["middle"].detail
+    assert got["top"].status is Status.CONDITIONAL and "X base" in got["top"].detail  # inherited
+    assert got["leaning"].status is Status.PROVED  # rests on a proof only
+    assert got["shaky"].status is Status.ERROR and "refuted" in got["shaky"].detail
+    assert got["missing"].status is Status.ERROR
+    with pytest.raises(ValueError, match="depends_on"):
+        Claim("X", "5", "s", Method.EXHAUSTIVE, lambda _: verified, implements=("x",), depends_on=("X base",))
+
+
+def test_tda_theorem_1_by_the_exact_law() -> None:
+    results = quick_results()
+    theorem = results["TDA Theorem 1 (utility)"]
+    assert theorem.claim.method is Method.CERTIFIED and theorem.outcome.status is Status.VERIFIED
+    assert "certainly > β at 0, undecided at 0" in theorem.outcome.detail
+    step = results["TDA Theorem 1 (utility, per-level step)"]
+    # two cells, σ² = 1/4, β = 0.3: P[Z_1 = Z_2 = 0] = 0.6187… < 0.7 = 1 − β, while the theorem holds there
+    assert step.outcome.status is Status.REFUTED and "2 cells, σ² = 1/4, β = 3/10" in str(step.outcome.counterexample)
+
+
+def test_lemma_b4_stands_but_its_printed_step_does_not() -> None:
+    # Independent reasoning: with X ~ N(0, [[1, 1/2], [1/2, 1]]) the diagonal is positive, yet Cov(X_0, X_1) = 1/2 > 0;
+    # the lemma holds for C_K only because every off-diagonal entry of C_K is negative.
+    assert status("CIP Lemma B.4") is Status.PROVED
+    printed = quick_results()["CIP Lemma B.4 (printed proof)"]
+    assert printed.outcome.status is Status.REFUTED and "[[1, 1/2], [1/2, 1]]" in str(printed.outcome.counterexample)
+
+
+def test_tda_prose_counts() -> None:
+    # Independent reasoning: with |X| = (3, 2) the 1-way marginal queries (S, y) are the 3 + 2 = 5 single-value
+    # queries and the 1-way marginals (subsets) are 2 — neither is 2^d = 4; only all subsets together are 2^2.
+    marginals = quick_results()["TDA Section 2 (number of marginal queries)"]
+    assert marginals.outcome.status is Status.REFUTED and "{1: 5, 2: 6}" in marginals.outcome.detail
+    # the printed IntOpt loop on x = (M, 0), c = 0 with two categories: M + 2 iterations, unbounded in M
+    steps = quick_results()["TDA Section 1 (IntOPT steps)"]
+    assert steps.outcome.status is Status.REFUTED and "1002 iterations" in str(steps.outcome.counterexample)

@@ -95,6 +95,38 @@ def check_lemma_b4(budget: Budget) -> Outcome:
     )
 
 
+def check_lemma_b4_printed_proof(budget: Budget) -> Outcome:
+    """The printed proof infers Cov(Z1, Z2) <= 0 from "only positive entries on the diagonal": a sign pattern of
+    the diagonal, which says nothing about the off-diagonal entries the sum consists of."""
+    # a covariance matrix with a positive diagonal (positive definite: det = 3/4 > 0) and S1 = {0}, S2 = {1}
+    example = ((Fraction(1), Fraction(1, 2)), (Fraction(1, 2), Fraction(1)))
+    premise = all(example[i][i] > 0 for i in range(2)) and linalg.is_positive_definite(example)
+    covariance = example[0][1]  # Cov(Z1, Z2) = Σ_(i∈S1, j∈S2) C_ij = C_01
+    # what the proof needs, and C_K has: every off-diagonal entry <= 0 (−2^(1−2h), Proposition 3.5's program)
+    proof = proved_by(proof_proposition_3_5.prove)
+    top = budget.pick(4, 6)
+    needed = all(
+        cip_matrix.covariance(depth)[i][j] < 0
+        for depth in range(top + 1)
+        for i in range(1 << depth)
+        for j in range(1 << depth)
+        if i != j
+    )
+    fails = premise and covariance > 0
+    return Outcome(
+        Status.REFUTED if fails and needed and proof.status is Status.PROVED else Status.VERIFIED,
+        "Printed: 'Since the covariance matrix σ²C_K has only positive entries on the diagonal, but the summation "
+        "does not include the diagonal, we conclude Cov(Z1, Z2) <= 0.' The premise is about the diagonal, the sum "
+        f"only about off-diagonal entries: the positive definite matrix [[1, 1/2], [1/2, 1]] meets the premise "
+        f"({premise}) and has Cov(Z1, Z2) = {covariance} > 0 for S1 = {{0}}, S2 = {{1}}. What the lemma needs, and "
+        f"C_K has, is a sign pattern of the off-diagonal entries: each is −2^(1−2h) < 0 (h the height of the lowest "
+        f"common ancestor; proved for every depth by Proposition 3.5's program: {proof.status.value}; recomputed for "
+        f"depths 0..{top}: {needed}). The lemma stands; its printed proof step does not.",
+        counterexample="positive diagonal but Cov(Z1, Z2) > 0: C = [[1, 1/2], [1/2, 1]], S1 = {0}, S2 = {1}",
+        corrected="Cov(Z1, Z2) = Σ_(i∈S1, j∈S2) C_ij <= 0 because every off-diagonal entry of C_K is −2^(1−2h) < 0",
+    )
+
+
 def canonical_node_count(depth: int, first: int, last: int) -> int:
     """Number of tree nodes in the canonical (maximal merge) decomposition of [first, last]."""
     count = 0
@@ -155,6 +187,11 @@ def claims() -> list[Claim]:
         c(PAPER, "Lemma B.4", "sums over disjoint leaf sets have non-positive covariance", M.PROOF, check_lemma_b4,
             implements=("reference.cip.exact.cascade.leaf_covariance",),
             proof="reference.cip.proofs.proposition_3_5.prove",
+        ),
+        c(PAPER, "Lemma B.4 (printed proof)",
+            "'σ²C_K has only positive entries on the diagonal, but the summation does not include the diagonal, "
+            "[so] Cov(Z1, Z2) <= 0'", M.EXHAUSTIVE, check_lemma_b4_printed_proof,
+            implements=("reference.cip.exact.matrix.covariance",),
         ),
         c(
             PAPER,

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 from reference.cip.claims.common import PAPER
 from reference.cip.exact import errors as cip_errors
-from reference.core.claims import Budget, Claim, Method, Outcome, Status, verdict
+from reference.core.claims import Budget, Claim, Method, Outcome, Status, proved_by, verdict
 
 
 def check_theorem_c1(budget: Budget) -> Outcome:
@@ -39,19 +39,25 @@ def check_theorem_c1(budget: Budget) -> Outcome:
 
 
 def check_corollary_c2(budget: Budget) -> Outcome:
+    """The program derives the nodal err_2 rate for every n and shows the printed n² log n rate fails; the exact
+    nodal totals at small depths are a cross-check beside it."""
+    from reference.cip.proofs import corollary_c2 as cip_corollary_c2
+
+    proof = proved_by(cip_corollary_c2.prove)
+    if proof.status is not Status.PROVED:
+        return Outcome(Status.ERROR, f"the program that derives the nodal rate failed: {proof.detail}")
     top = budget.pick(10, 14)
-    # nodal err_2 = (2n − 1)σ²; with σ² = Θ(log n · log(2/δ)/ε²) (Theorem 3.9) err_2 = Θ(n log n log(2/δ)/ε²).
-    ratios = {d: Fraction(2 * (1 << d) - 1) / (4**d) for d in range(1, top + 1)}
-    decreasing = all(ratios[d + 1] < ratios[d] for d in range(1, top))
-    # the printed bound n² log n ... divided by the exact n log n ...: err_2/(n² · D) → 0
+    exact = all(cip_errors.workload_variances(d, "nodal").total == 2 * (1 << d) - 1 for d in range(top + 1))
+    ratios = {d: Fraction(2 * (1 << d) - 1) / (4**d) for d in (1, 2, top)}
     return Outcome(
-        Status.REFUTED if decreasing else Status.VERIFIED,
+        Status.REFUTED if exact else Status.ERROR,
         "Printed: 'Let W be all the continuous range queries' with err_(W,2) = Θ(n² log(n) log(2/δ) ε^-2). For the "
-        "nodal workload (the subject of Appendix C) err_2 = (2n−1)σ² exactly (Theorem C.1), so with Theorem 3.9's "
-        "σ² = Θ(log n log(2/δ)/ε²) it is Θ(n log n log(2/δ)/ε²): the ratio to the printed n² log n rate is "
-        f"(2n−1)/n² → 0 (exact: {ratios[1]}, {ratios[2]}, …, {float(ratios[top]):.2e} at D = {top}). Read with "
-        "'range queries' instead, the first bullet fails (range err^∞ grows like log n, not sqrt(log n)).",
-        counterexample="nodal workload: err_2/(n² log n log(2/δ) ε^-2) = Θ(1/n), not Θ(1)",
+        f"nodal workload (the subject of Appendix C): {proof.detail} Cross-check: the exact nodal totals (σ = 1) "
+        f"are 2n − 1 at depths 0..{top}: {exact}; (2n − 1)/n² = {ratios[1]}, {ratios[2]}, …, "
+        f"{float(ratios[top]):.2e} at D = {top}. Read with 'range queries' instead, the first bullet fails (range "
+        "err^∞ grows like log n, not sqrt(log n)).",
+        counterexample="nodal workload, every ε, δ: err_2/(n² log n log(2/δ) ε^-2) = (2n − 1)(2 + (2/3)log2 n)/(n² ln n)"
+        " → 0, e.g. 2.4e-03 at n = 1024 (D = 10), so err_2 is not Θ(n² log n log(2/δ)/ε²)",
         corrected="nodal queries: err^∞ = Θ(sqrt(log n log(2/δ))/ε), err_2 = Θ(n log n log(2/δ)/ε²), "
         "err_(W,∞) = O(log(n) sqrt(log(2/δ))/ε)",
     )
@@ -75,8 +81,9 @@ def claims() -> list[Claim]:
             "Corollary C.2",
             "with the (ε, δ) σ and 'W all the continuous range queries': err^∞ = "
             "Θ(sqrt(log n log(2/δ))/ε), err_2 = Θ(n² log n log(2/δ)/ε²), err_(W,∞) = O(log n sqrt(log(2/δ))/ε)",
-            M.EXHAUSTIVE,
+            M.PROOF,
             check_corollary_c2,
             implements=("reference.cip.exact.errors.nodal_variances", "reference.privacy.gaussian.sigma_theorem_3_9"),
+            proof="reference.cip.proofs.corollary_c2.prove",
         ),
     ]

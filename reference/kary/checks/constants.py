@@ -4,11 +4,16 @@ Each function returns a frozen dataclass with ``passed`` and ``describe()``; the
 enclosures (:mod:`reference.kary.constants`) compared with the printed decimal on exact rational
 endpoints, never from a float.
 
-A printed decimal is classified at its own number of decimal places:
+One rule for quoted constants (the same in the report's preamble). A printed decimal is classified at its own
+number of decimal places:
 
-* ``approx`` ("≈ 0.234", "yielding 0.1236"): passes when it is the correct rounding (half up) of the
-  certified value; a truncation or any other value is reported as such and fails;
+* ``approx`` ("≈ 0.234", "yielding 0.1236"): passes when it is the correct rounding (half up) *or* the
+  truncation of the certified value — the two conventions a decimal is printed in; the detail says which one it
+  is and on which side of the value it lies (a truncation is a lower bound);
 * ``upper`` ("B_ε < 0.124") passes when the value is certainly below it, ``lower`` when certainly above.
+
+A printed exact expression (a factor such as "worse by a factor 1 − 1/k²") is not a decimal: it must equal the
+certified quantity in the direction the sentence states (:class:`EvenOddFactor`).
 
 The rounded and truncated forms are decided only when the whole enclosure rounds (truncates) the same way.
 """
@@ -93,8 +98,10 @@ class QuotedDecimal:
 
     @property
     def passed(self) -> bool:
-        """``approx``: a correct rounding; ``upper``/``lower``: the bound holds."""
-        return self.is_rounding if self.relation == "approx" else self.bound_holds
+        """``approx``: a correct rounding or the truncation; ``upper``/``lower``: the bound holds."""
+        if self.relation == "approx":
+            return self.is_rounding or self.is_truncation
+        return self.bound_holds
 
     def describe(self) -> str:
         """The printed decimal, the certified value and what the decimal is."""
@@ -271,21 +278,26 @@ class EvenOddFactor:
     """
 
     ratio: str
-    literal_reading_holds: bool  # even = (1 − 1/k²) · odd
+    literal_reading_holds: bool  # even = (1 − 1/k²) · odd: the factor in the direction the sentence states
     intended_reading_holds: bool  # odd = (1 − 1/k²) · even, i.e. even = odd / (1 − 1/k²)
     at_optima: CertifiedReal
 
     @property
     def passed(self) -> bool:
-        """The intended reading (the even constant is the odd one divided by 1 − 1/k²) holds."""
-        return self.intended_reading_holds
+        """The printed factor, in the sentence's direction (even/odd = 1 − 1/k²), is the certified ratio.
+
+        The module's rule for quoted constants: an exact expression is judged as printed, as a decimal is judged
+        at its printed digits; the reciprocal (what the authors evidently meant) is reported, not accepted."""
+        return self.literal_reading_holds
 
     def describe(self) -> str:
         """Both readings and the ratio at the optimal arities."""
         return (
             f"even/odd at the same k = {self.ratio} = 1/(1 − 1/k²) > 1: the even constant is larger by the factor "
-            f"1/(1 − 1/k²) (literal reading 'worse by a factor 1 − 1/k²', i.e. even = (1 − 1/k²)·odd: "
-            f"{'holds' if self.literal_reading_holds else 'false'}); at the optima, C.3(20)/4.9(19) = "
+            f"1/(1 − 1/k²) = k²/(k² − 1). As printed, 'worse by a factor 1 − 1/k²' states even/odd = 1 − 1/k² "
+            f"({'holds' if self.literal_reading_holds else 'false: a factor below 1 would make the even case better'})"
+            f"; the reciprocal reading, odd = (1 − 1/k²)·even, "
+            f"{'holds' if self.intended_reading_holds else 'fails too'}. At the optima, C.3(20)/4.9(19) = "
             f"{self.at_optima.decimal(15)}."
         )
 

@@ -85,7 +85,7 @@ class LiveNoiseCheck:
         """Observed and exact counts."""
         return (
             f"arity {self.arity}, T = {self.horizon} (h = {self.height}): peak live {self.observed_peak} "
-            f"(exact {self.exact_peak}, Lemma 4.12 bound h(k-1)/2 = {self.lemma_4_12_bound}); draws {self.draws} "
+            f"(exact {self.exact_peak}, Lemma 4.12 bound h·⌊k/2⌋ = {self.lemma_4_12_bound}); draws {self.draws} "
             f"(distinct indices {self.distinct_indices}); steps whose live count differed: {self.live_mismatches}"
         )
 
@@ -231,7 +231,7 @@ def check_live_noise(arity: int, horizon: int, seed: int = 0) -> LiveNoiseCheck:
         height=height,
         observed_peak=counter.max_live_count,
         exact_peak=int(in_use[1 : horizon + 1].max()),
-        lemma_4_12_bound=height * (arity - 1) // 2,
+        lemma_4_12_bound=height * (arity // 2),  # h(k − 1)/2 (odd, Proof 4.13); h·k/2 for even (largest digit k/2)
         draws=counter.draws,
         distinct_indices=len(first),
         live_mismatches=mismatches,
@@ -339,8 +339,9 @@ def all_checks(quick: bool = True) -> list[AgreementCheck | LiveNoiseCheck | Sta
     """Every check of this module (``quick``: smaller sizes, same false-alarm probabilities)."""
     results: list[AgreementCheck | LiveNoiseCheck | StatisticalCheck] = [
         check_agreement(max_horizon=60 if quick else 200),
+        check_agreement(arities=(2, 4, 6), max_horizon=60 if quick else 200),  # Appendix C's even variant
     ]
-    for arity, horizon in ((3, 40), (3, 121), (5, 62), (7, 200), (5, 1000)):
+    for arity, horizon in ((3, 40), (3, 121), (5, 62), (7, 200), (5, 1000), (4, 200), (6, 300)):
         results.append(check_live_noise(arity, horizon))
     results.append(check_step_variance(group_size=100 if quick else 400))
     results.append(check_algorithm_2_vs_3(runs=1000 if quick else 4000))

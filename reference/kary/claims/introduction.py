@@ -8,6 +8,7 @@ from reference.kary.checks import laplace as laplace_checks
 from reference.kary.checks import threshold as thresholds
 from reference.kary.claims.common import PAPER, from_check, verified
 from reference.kary.proofs import argmin as kary_argmin
+from reference.kary.proofs import theorem_1_1 as kary_theorem_1_1
 
 
 def check_theorem_1_2(_: Budget) -> Outcome:
@@ -39,12 +40,15 @@ def check_theorem_1_1(budget: Budget) -> Outcome:
         log_t = math.log2(horizon)
         gaps.append((height, float(mse) / log_t**3 - constant))
     shrinking = all(abs(later) < abs(earlier) for (_, earlier), (_, later) in itertools.pairwise(gaps))
+    proof = proved_by(kary_theorem_1_1.prove)
+    if proof.status is not Status.PROVED:
+        return proof
     return Outcome(
-        Status.VERIFIED if shrinking and abs(gaps[-1][1]) < 0.05 * constant else Status.REFUTED,
-        f"exact ε²·MSE of Algorithm 2 (k = 19, digit programme) at T = (19^h − 1)/2: ε²·MSE/log2(T)³ − {constant:.6f} = "
+        Status.PROVED if shrinking and abs(gaps[-1][1]) < 0.05 * constant else Status.ERROR,
+        f"The error at every T: {proof.detail} Cross-check (the full-tree horizons): exact ε²·MSE of Algorithm 2 (k = 19, digit programme) at T = (19^h − 1)/2: ε²·MSE/log2(T)³ − {constant:.6f} = "
         + ", ".join(f"{gap:+.5f} (h={height})" for height, gap in gaps)
-        + " — the lower-order term vanishes relative to log(T)³ (slowly: like 1/log T). Time O(T) and space "
-        "O(log T) are Lemmas 4.14 and 4.12.",
+        + " — the lower-order term vanishes relative to log(T)³ (slowly: like 1/log T). ε-DP is Lemma 4.5, time "
+        "O(T) and space O(log T) are Lemmas 4.14 and 4.12 (the entries this one depends on).",
     )
 
 
@@ -58,9 +62,11 @@ def claims() -> list[Claim]:
             "Theorem 1.1",
             "for odd k >= 3 and T >= 2 there is an ε-DP continual-counting algorithm with MSE k(1 − 1/k²)/(2ε² "
             "log(k)³)·log(T)³ + o(log(T)³), O(T) time and O(log T) space",
-            M.EXHAUSTIVE,
+            M.PROOF,
             check_theorem_1_1,
             implements=("reference.kary.mse.algorithm_2_mse_dp", "reference.kary.constants.leading_constant_corollary_4_9"),
+            proof="reference.kary.proofs.theorem_1_1.prove",
+            depends_on=("KARY Lemma 4.5", "KARY Lemma 4.12", "KARY Lemma 4.14"),
         ),
         c(
             PAPER,
@@ -72,6 +78,7 @@ def claims() -> list[Claim]:
             "Proof 5.3: B_ε(19) < 0.124, B_(ε,δ) = 4/(π² log2(e)³) > 0.1349, ratio < 0.92 — each certified.",
             implements=("reference.kary.constants.huu_leading_constant", "reference.kary.constants.theorem_1_2_exponent"),
             proof="reference.kary.proofs.argmin.prove_proof_5_3",
+            depends_on=("KARY Lemma 4.5", "KARY Lemma 5.1"),
         ),
         c(
             PAPER,

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from reference.core.claims import Budget, Claim, Method, Outcome, Status
+from reference.core.claims import Budget, Claim, Method, Outcome, Status, proved_by
 from reference.kary.checks import structure
 from reference.kary.checks import threshold as thresholds
 from reference.kary.claims.common import PAPER, proof_and_check, verified
+from reference.kary.proofs import lemma_4_5 as kary_lemma_4_5
 from reference.kary.proofs import lemma_4_7 as kary_lemma_4_7
 
 
@@ -117,6 +118,33 @@ def check_proposition_4_3(budget: Budget) -> Outcome:
     )
 
 
+def check_lemma_4_5(budget: Budget) -> Outcome:
+    """The program proves the output law and the privacy for every k, h; the sensitivity of the exact R matrices
+    (every small tree and horizon) is a cross-check beside it."""
+    proof = proved_by(kary_lemma_4_5.prove)
+    if proof.status is not Status.PROVED:
+        return proof
+    cross = structure.sensitivity_check()
+    return Outcome(
+        Status.PROVED if cross.passed else Status.ERROR,
+        f"{proof.detail} Cross-check ({'agrees' if cross.passed else 'DISAGREES'}): {cross.describe()}",
+    )
+
+
+def check_proposition_4_3_proof(budget: Budget) -> Outcome:
+    """The program proves the equality of laws for every k, h; the exact coupling and the seeded two-sample test
+    are a cross-check beside it."""
+    proof = proved_by(kary_lemma_4_5.prove)
+    if proof.status is not Status.PROVED:
+        return proof
+    cross = check_proposition_4_3(budget)
+    agrees = cross.status is Status.VERIFIED
+    return Outcome(
+        Status.PROVED if agrees else Status.ERROR,
+        f"{proof.detail} Cross-check ({'agrees' if agrees else 'DISAGREES'}): {cross.detail}",
+    )
+
+
 def check_algorithm_2_listing(budget: Budget) -> Outcome:
     from reference.kary.checks import counters as numeric
     from reference.kary.counters import OnlineCounter
@@ -180,6 +208,23 @@ def check_algorithm_3_listing(_: Budget) -> Outcome:
     return Outcome(Status.VERIFIED, factorization.describe())
 
 
+def check_lemma_4_7_every_horizon(budget: Budget) -> Outcome:
+    """The exact ratio MSE(T)/closed form(h(T)) at every T of the complete heights up to a bound, per arity."""
+    from reference.kary.checks.horizons import horizon_ratio_check
+
+    results = [
+        horizon_ratio_check("algorithm_2", arity, budget.pick(200_000, 2_000_000))
+        for arity in budget.pick((3, 5, 19), (3, 5, 7, 9, 11, 19))
+    ]
+    failed = [r for r in results if not r.passed]
+    return Outcome(
+        Status.VERIFIED if not failed else Status.REFUTED,
+        " ".join(r.describe() for r in results),
+        counterexample=failed[0].describe() if failed else None,
+        corrected="the closed form is not an upper bound at every horizon" if failed else None,
+    )
+
+
 def claims() -> list[Claim]:
     """The entries of this part of KARY, in the paper's order."""
     M = Method
@@ -205,11 +250,12 @@ def claims() -> list[Claim]:
             PAPER,
             "Lemma 4.5",
             "Algorithm 2 is ε-DP",
-            M.EXHAUSTIVE,
-            verified(structure.sensitivity_check),
+            M.PROOF,
+            check_lemma_4_5,
             "Via Algorithm 3 (Proposition 4.3): ℓ1 sensitivity of the vertex strategy R is exactly h, so Lap(h/ε) "
             "noise on the vertices is ε-DP and the outputs are post-processing.",
             implements=("reference.kary.tree.sensitivities",),
+            proof="reference.kary.proofs.lemma_4_5.prove",
         ),
         c(
             PAPER,
@@ -223,10 +269,11 @@ def claims() -> list[Claim]:
             PAPER,
             "Proposition 4.3",
             "Algorithms 2 and 3 have the same output distribution",
-            M.STATISTICAL,
-            check_proposition_4_3,
-            "Exact coupling (injected noise) over all T up to a bound, plus a seeded two-sample DKW test.",
+            M.PROOF,
+            check_proposition_4_3_proof,
+            "Proof for every k, h (the signed-vertex map of Algorithm 2's indices); exact coupling and a seeded DKW test beside it.",
             implements=("reference.kary.counters.algorithm_2_batch", "reference.kary.counters.algorithm_3"),
+            proof="reference.kary.proofs.lemma_4_5.prove",
         ),
         c(
             PAPER,
@@ -269,5 +316,14 @@ def claims() -> list[Claim]:
             "Exact MSE from Algorithm 2's noise counts (offset digits), by enumeration and by the digit programme.",
             implements=("reference.kary.mse.algorithm_2_mse", "reference.kary.mse.algorithm_2_mse_dp", "reference.kary.mse.lemma_4_7_closed_form"),
             proof="reference.kary.proofs.lemma_4_7.prove",
+        ),
+        c(
+            PAPER,
+            "Lemma 4.7 (every horizon)",
+            "read at any horizon T (the height h of T, not only T at the capacity), the closed form of Lemma 4.7 "
+            "bounds the exact ε²·MSE from above; how far below it the MSE lies",
+            M.EXHAUSTIVE,
+            check_lemma_4_7_every_horizon,
+            implements=('reference.kary.mse.algorithm_2_mse_dp', 'reference.kary.mse.lemma_4_7_closed_form', 'reference.kary.checks.horizons.horizon_ratio_check'),
         ),
     ]

@@ -1,6 +1,7 @@
 """KARY Appendix C (even arity): Proof C.2's recursion and the error term Claim 1 really has — for all k, h.
 
-Method: symbolic induction with sympy. The closed form
+Method: the recursion is the exact noise count (a counting argument, reference/kary/proofs/appendix_c_count.py,
+run first), then symbolic induction with sympy. The closed form
 ``c_h = k^(h+2) h / (8(k − 1)) + k (k^h − 1)(k − 2) / (8(k − 1)²)`` satisfies the base case c_0 = 0 and the printed
 recursion ``c_h = ((k + 2)/4 + k(h − 1)/4)(k/2) k^(h−1) + c_(h−1)`` identically in k and h; with
 T = k(k^h − 1)/(2(k − 1)) and Laplace scale h/ε this gives, exactly,
@@ -38,6 +39,14 @@ def prove(claimed_excess: Any = None) -> ProofRecord:
     k, h = ARITY, HEIGHT
     excess = (k - 2) * h**2 / (2 * (k - 1)) if claimed_excess is None else claimed_excess
     record = ProofRecord(PAPER, "Appendix C (Proof C.2, Claim 1)", STATEMENT)
+    from reference.kary.proofs import appendix_c_count
+
+    counted = appendix_c_count.prove(sanity=False)
+    record.step(
+        f"the recursion is the exact total noise count for every even k and h (reference.kary.proofs."
+        f"appendix_c_count: {len(counted.steps)} steps, a counting argument over Definition C.1's digit vectors)",
+        bool(counted.steps),
+    )
     record.step("base: the closed form gives c_0 = 0 (sympy)", sp.simplify(_closed(sp.Integer(0))) == 0)
     increment = (sp.Rational(1, 4) * (k + 2) + k * (h - 1) / 4) * k / 2 * k ** (h - 1)
     record.step(

@@ -275,6 +275,9 @@ def check_initialisation_claims(max_dim: int = 4, low: int = -4, high: int = 6, 
     max_dim, low, high, max_total = _check_grid(max_dim, low, high, max_total)
     cases = failures = attained = 0
     first = ""
+    # the smallest input where the bound is not attained: fewest cells, then smallest Σ|x_i|, then c, then x
+    smallest: tuple[int, int, int, tuple[int, ...]] | None = None
+    smallest_text = ""
     for values in _grid(max_dim, low, high):
         dim = len(values)
         for total in range(max_total + 1):
@@ -287,15 +290,22 @@ def check_initialisation_claims(max_dim: int = 4, low: int = -4, high: int = 6, 
             # alpha >= |D|/d and alpha >= -min x, in exact integers: alpha * d >= |D|
             lower_ok = alpha * dim >= abs(deficit) and alpha >= -min(values)
             ok = sum(z) >= deficit and max(abs(v) for v in z) <= norm_bound and lower_ok
-            if alpha == max(-((-abs(deficit)) // dim), -min(values), 0):
+            bound = max(-((-abs(deficit)) // dim), -min(values), 0)
+            if alpha == bound:
                 attained += 1
+            else:
+                key = (dim, sum(abs(v) for v in values), total, values)
+                if smallest is None or key < smallest:
+                    smallest = key
+                    smallest_text = f"x = {values}, c = {total}: bound {bound}, optimum {alpha}"
             if not ok:
                 failures += 1
                 first = first or f"values={values}, total={total}, z={z}"
     detail = (
         f"dims 1..{max_dim}, entries {low}..{high}, totals 0..{max_total}; integer lower bound "
-        f"max(ceil(|D|/d), -min x, 0) attained in {attained}/{cases} cases (not tight: x=(M,0), c=0 has bound "
-        f"ceil(M/2), optimum M)"
+        f"max(ceil(|D|/d), -min x, 0) attained in {attained}/{cases} cases; not tight: the smallest input where it "
+        f"is not attained (fewest cells, then smallest Σ|x_i|, then c) is {smallest_text or 'none'}; the family "
+        f"x = (M, 0), c = 0 has bound ceil(M/2) and optimum M"
     )
     return IntOptCheck(
         "IntOpt line 2 claims (footnote 4, initial norm, lower bound)", failures == 0, cases, failures, detail, first

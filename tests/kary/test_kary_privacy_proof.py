@@ -1,0 +1,16 @@
+"""The proof program of KARY Lemma 4.5 / Proposition 4.3 runs, and fails on a wrong noise scale."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def test_lemma_4_5_program_fails_with_a_wrong_scale() -> None:
+    import sympy as sp
+
+    from reference.core.proof import ProofFailure
+    from reference.kary.proofs.lemma_4_5 import prove
+
+    assert len(prove().steps) == 7
+    with pytest.raises(ProofFailure, match="Laplace mechanism"):
+        prove(scale_factor=sp.Symbol("h", positive=True) / 2)  # Laplace(h/(2ε)) is only 2ε-DP
