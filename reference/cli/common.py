@@ -138,13 +138,39 @@ def apply_input_types(parser: argparse.ArgumentParser) -> None:
             action.type = rational
 
 
+#: Most entries a comma-separated list option takes (longer inputs belong in a file).
+MAX_LIST_ENTRIES = 100_000
+
+
+def _entries(text: str, option: str, example: str) -> list[str]:
+    entries = [entry.strip() for entry in text.split(",")]
+    if len(entries) > MAX_LIST_ENTRIES:
+        raise CommandError(f"{option} has {len(entries)} entries; at most {MAX_LIST_ENTRIES} are accepted")
+    if any(not entry for entry in entries):
+        raise CommandError(f"{option} must be comma-separated entries with none empty (e.g. '{example}'), got {text!r}")
+    return entries
+
+
+def integer_list(text: str, option: str) -> list[int]:
+    """A comma-separated list of ASCII integers (negative entries as typed), every entry present."""
+    try:
+        return [parse_integer_text(entry, option) for entry in _entries(text, option, "3,-1,5")]
+    except ValueError as exc:
+        raise CommandError(str(exc)) from None
+
+
 def vectors_option(text: str | None) -> list[list[str]] | None:
-    """``--vectors "1,1,1;2,0"``: neighbouring-difference vectors separated by ';', entries by ','."""
+    """``--vectors "1,1,1;2,0"``: neighbouring-difference vectors separated by ';', entries by ','; each entry an
+    exact rational."""
     if text is None:
         return None
-    vectors = [[entry.strip() for entry in part.split(",") if entry.strip()] for part in text.split(";")]
-    if not vectors or any(not vector for vector in vectors):
-        raise CommandError("--vectors must be comma-separated entries, vectors separated by ';' (e.g. '1,1,1;2')")
+    vectors = [_entries(part, "--vectors", "1,1,1;2") for part in text.split(";")]
+    for vector in vectors:
+        for entry in vector:
+            try:
+                parse_rational_text(entry, "--vectors entry")
+            except ValueError as exc:
+                raise CommandError(str(exc)) from None
     return vectors
 
 

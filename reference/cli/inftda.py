@@ -6,20 +6,26 @@ import argparse
 import sys
 from typing import Any
 
-from reference.cli.common import CommandError, Subcommands, add_command, add_seed, group, reading
+from reference.cli.common import (
+    CommandError,
+    Subcommands,
+    add_command,
+    add_seed,
+    group,
+    integer_list,
+    reading,
+)
+from reference.core.validate import to_fraction
 
 
 def _cmd_inftda_intopt(args: argparse.Namespace) -> dict[str, Any]:
     from reference.tda.intopt import chebyshev_distance, intopt_with_count
 
-    try:
-        values = [int(token) for token in args.values.split(",") if token.strip()]
-    except ValueError:
-        raise CommandError(f"--values must be comma-separated integers, got {args.values!r}") from None
-    try:
-        total = int(args.total)
-    except ValueError:
-        raise CommandError(f"--total must be an integer >= 0, got {args.total!r}") from None
+    values = integer_list(args.values, "--values")
+    total_exact = to_fraction(args.total, "--total")
+    if total_exact.denominator != 1:
+        raise CommandError(f"--total must be an integer >= 0, got {args.total!r}")
+    total = int(total_exact)
     trace = intopt_with_count(values, total)
     return {
         "values": values,

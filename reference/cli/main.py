@@ -64,6 +64,10 @@ def _fail(message: str, status: int = EXIT_BAD_INPUT) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (0 holds / done, 1 fails, 2 bad input, 3 inconclusive, 70 a defect)."""
+    # inputs are bounded (MAX_NUMBER_DIGITS, MAX_DECIMAL_EXPONENT), so exact outputs stay near 10**4 digits:
+    # printing them is milliseconds, and Python's default guard of 4300 digits would only refuse valid results
+    if hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(max(sys.get_int_max_str_digits(), 200_000))
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
