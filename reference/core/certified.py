@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from flint import arb, ctx, fmpq
 
-from reference.core.validate import check_positive_int, floor_log10, fraction_text, to_fraction
+from reference.core.validate import RationalLike, check_positive_int, floor_log10, fraction_text, to_fraction
 
 #: Significant digits a decimal rendering must carry at least (a real in JSON output carries >= 15).
 MIN_DECIMAL_DIGITS = 15
@@ -202,6 +202,37 @@ class CertifiedReal:
     def certainly_ge(self, threshold: Fraction) -> bool:
         """True when every point of the enclosure is ``>= threshold``."""
         return self.lower >= threshold
+
+    def _decide(self, other: RationalLike, holds_everywhere: bool, fails_everywhere: bool, symbol: str) -> bool:
+        if holds_everywhere:
+            return True
+        if fails_everywhere:
+            return False
+        raise UndecidedComparisonError(
+            f"x {symbol} {fraction_text(to_fraction(other, 'threshold'))} is undecided: the enclosure {self.bounds()} "
+            "contains points on both sides (compute the value at a higher precision)"
+        )
+
+    def __lt__(self, other: RationalLike) -> bool:
+        """``x < other`` for the enclosed x: decided from the exact endpoints, raising
+        :class:`UndecidedComparisonError` only when ``other`` lies inside the enclosure."""
+        t = to_fraction(other, "threshold")
+        return self._decide(t, self.upper < t, self.lower >= t, "<")
+
+    def __le__(self, other: RationalLike) -> bool:
+        """``x <= other``, decided as :meth:`__lt__`."""
+        t = to_fraction(other, "threshold")
+        return self._decide(t, self.upper <= t, self.lower > t, "<=")
+
+    def __gt__(self, other: RationalLike) -> bool:
+        """``x > other``, decided as :meth:`__lt__`."""
+        t = to_fraction(other, "threshold")
+        return self._decide(t, self.lower > t, self.upper <= t, ">")
+
+    def __ge__(self, other: RationalLike) -> bool:
+        """``x >= other``, decided as :meth:`__lt__`."""
+        t = to_fraction(other, "threshold")
+        return self._decide(t, self.lower >= t, self.upper < t, ">=")
 
     def decimal(self, digits: int = 20) -> str:
         """The midpoint to ``digits`` (>= 15) significant digits, as a decimal string.
