@@ -227,23 +227,34 @@ def gaussian_epsilon(
 
 
 @dataclass(frozen=True)
-class ExactSigma:
-    """The smallest σ for (ε, δ)-DP at sensitivity Δ, certified to a relative tolerance.
+class ExactSigma(CertifiedReal):
+    """The smallest σ for (ε, δ)-DP at sensitivity Δ, certified to a relative tolerance: the enclosure
+    ``[sigma_below, sigma]`` of the optimal σ.
 
-    ``sigma`` is certified sufficient (Arb upper bound of δ(ε) at ``sigma`` is <= ``delta``: see
-    ``delta_at_sigma``) and ``sigma_below = sigma * (1 - tolerance)`` certified insufficient (Arb lower bound
-    of δ(ε) there is > ``delta``: see ``delta_at_sigma_below``). Since δ(ε) decreases in σ, the optimal σ lies
-    in ``(sigma_below, sigma]``.
+    Every σ calibration of this package returns a :class:`CertifiedReal` whose ``upper`` end is a certified
+    sufficient σ (for a paper's formula: sufficient when the theorem holds); this one is a CertifiedReal too.
+    ``sigma`` (= ``upper``) is certified sufficient (Arb upper bound of δ(ε) at ``sigma`` is <= ``delta``: see
+    ``delta_at_sigma``) and ``sigma_below`` (= ``lower`` = ``sigma * (1 - tolerance)``) certified insufficient
+    (Arb lower bound of δ(ε) there is > ``delta``: see ``delta_at_sigma_below``). Since δ(ε) decreases in σ,
+    the optimal σ lies in ``(sigma_below, sigma]``. :meth:`decimal` prints ``sigma``, the sufficient end.
     """
 
-    epsilon: Fraction
-    delta: Fraction
-    sensitivity_squared: Fraction
-    tolerance: Fraction
-    sigma: Fraction
-    sigma_below: Fraction
-    delta_at_sigma: CertifiedReal
-    delta_at_sigma_below: CertifiedReal
+    epsilon: Fraction = Fraction(0)
+    delta: Fraction = Fraction(0)
+    sensitivity_squared: Fraction = Fraction(0)
+    tolerance: Fraction = Fraction(0)
+    delta_at_sigma: CertifiedReal | None = None
+    delta_at_sigma_below: CertifiedReal | None = None
+
+    @property
+    def sigma(self) -> Fraction:
+        """The certified-sufficient σ (the enclosure's upper end)."""
+        return self.upper
+
+    @property
+    def sigma_below(self) -> Fraction:
+        """A certified-insufficient σ (the enclosure's lower end)."""
+        return self.lower
 
     @property
     def enclosure(self) -> CertifiedReal:
@@ -254,7 +265,7 @@ class ExactSigma:
         """``sigma`` (the certified-sufficient value) to ``digits`` significant digits."""
         return format_significant(self.sigma, digits)
 
-    def as_json(self) -> dict[str, object]:
+    def as_json(self) -> dict[str, object]:  # type: ignore[override]
         """JSON form (exact rationals as "p/q", reals as decimal strings)."""
         return {
             "sigma": self.decimal(),
@@ -264,8 +275,8 @@ class ExactSigma:
             "epsilon": fraction_text(self.epsilon),
             "delta": fraction_text(self.delta),
             "sensitivity_squared": fraction_text(self.sensitivity_squared),
-            "delta_at_sigma": self.delta_at_sigma.as_json(),
-            "delta_at_sigma_below": self.delta_at_sigma_below.as_json(),
+            "delta_at_sigma": None if self.delta_at_sigma is None else self.delta_at_sigma.as_json(),
+            "delta_at_sigma_below": None if self.delta_at_sigma_below is None else self.delta_at_sigma_below.as_json(),
         }
 
 
@@ -300,7 +311,10 @@ def sigma_exact(
     at_sigma = _reported_enclosure(eps, high, d2, target)
     if not at_sigma.certainly_le(target):  # impossible: high was certified sufficient
         raise ArithmeticError("sigma was certified sufficient, then insufficient: inconsistent enclosures")
-    return ExactSigma(eps, target, d2, tol, high, below, at_sigma, at_below)
+    return ExactSigma(
+        below, high, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol,
+        delta_at_sigma=at_sigma, delta_at_sigma_below=at_below,
+    )
 
 
 def sigma_theorem_3_8(epsilon: RationalLike, delta: RationalLike, max_precision_diagonal: RationalLike) -> CertifiedReal:
