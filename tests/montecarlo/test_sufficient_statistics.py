@@ -1,0 +1,95 @@
+"""Sufficient statistics: blocks of runs, in any split and any merge order, give identical sums and verdicts."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+
+from reference.audit.cascade_stream import CascadeMoments, audit_cascade_stream
+from reference.audit.design_moments import DesignMoments
+from reference.audit.sample_design import audit_design_samples, kary_design
+from reference.audit.sufficient import FRACTION_BITS, ExactSums, IntegerHistogram
+from reference.cip.numeric.cascade_batch import cascade_leaves_batch
+from reference.kary.counters_batch import algorithm_2_runs
+from reference.samplers.checks import fit_to_counts, fit_to_distribution
+from reference.samplers.fast_batch import discrete_gaussian_batch
+
+ALPHA = 1e-6
+
+
+def _splits(runs: int, seed: int) -> list[tuple[int, int]]:
+    """Random contiguous blocks covering 0..runs, in a shuffled order."""
+    rng = np.random.default_rng(seed)
+    cuts = sorted({0, runs, *rng.integers(1, runs, 5).tolist()})
+    blocks = list(itertools.pairwise(cuts))
+    rng.shuffle(blocks)
+    return blocks
+
+
+def test_exact_sums_are_the_integer_sums_of_the_rounded_values() -> None:
+    values = np.random.default_rng(1).standard_normal((57, 4)) * 3.0
+    whole = ExactSums((4,))
+    whole.add(values)
+    expected = [sum(round(v * 2**FRACTION_BITS) for v in column) for column in values.T]  # independent
+    assert [int(v) for v in whole.total] == expected
+    parts = ExactSums((4,))
+    for start, stop in _splits(57, 2):
+        piece = ExactSums((4,))
+        piece.add(values[start:stop])
+        parts.merge(piece)
+    assert np.array_equal(parts.total, whole.total)
+    assert np.all(np.abs(whole.values() - values.sum(axis=0)) <= 57 * 2.0 ** -(FRACTION_BITS + 1) + 1e-12)
+
+
+def test_exact_sums_stay_exact_for_huge_values() -> None:
+    values = np.array([[1e30], [-1e30], [2.5e-3], [1e18]])
+    sums = ExactSums((1,))
+    sums.add(values)
+    expected = sum(round(float(v) * 2**FRACTION_BITS) for v in values[:, 0])
+    assert int(sums.total[0]) == expected
+
+
+def test_cascade_moments_do_not_depend_on_the_split() -> None:
+    depth, runs = 6, 400
+    samples = cascade_leaves_batch(depth, 1.3, runs, 5)
+    whole = CascadeMoments(depth, 1.3)
+    whole.add(samples)
+    merged = CascadeMoments(depth, 1.3)
+    for start, stop in _splits(runs, 3):
+        part = CascadeMoments(depth, 1.3)
+        part.add(samples[start:stop])
+        merged.merge(part)
+    assert merged.statistics() == whole.statistics()
+    assert merged.report(ALPHA).as_json() == whole.report(ALPHA).as_json()
+    for batch in (1, 7, 64, runs):
+        assert audit_cascade_stream(samples, depth, 1.3, ALPHA, batch).as_json() == whole.report(ALPHA).as_json()
+
+
+def test_design_moments_do_not_depend_on_the_split() -> None:
+    horizon, runs = 9, 3000
+    design = kary_design(3, horizon, 2, Fraction(1))
+    samples = algorithm_2_runs(np.zeros(horizon, dtype=np.int64), 3, 1.0, runs, 9)
+    merged = DesignMoments(design, runs, ALPHA)
+    for start, stop in _splits(runs, 4):
+        part = DesignMoments(design, runs, ALPHA)
+        part.add(samples[start:stop], start)
+        merged.merge(part)
+    whole = audit_design_samples(samples, design, ALPHA)
+    assert merged.report().as_json() == whole.as_json()
+    assert whole.passed
+
+
+def test_histogram_fit_equals_the_fit_on_the_values() -> None:
+    values = discrete_gaussian_batch(Fraction(9, 2), 500, 8, 6)
+    histogram = IntegerHistogram()
+    for start, stop in _splits(8, 5):
+        part = IntegerHistogram()
+        part.add(values[start:stop])
+        histogram.merge(part)
+    from_counts = fit_to_counts(dict(histogram.counts), "discrete_gaussian", Fraction(9, 2), ALPHA)
+    direct = fit_to_distribution(values.ravel(), "discrete_gaussian", Fraction(9, 2), ALPHA)
+    assert histogram.draws == values.size
+    assert (from_counts.p_value, from_counts.statistic, from_counts.detail) == (
+        direct.p_value, direct.statistic, direct.detail)
