@@ -38,7 +38,7 @@ from reference.audit.samplers import (
     _listed,
     chi_square_scale_power,
 )
-from reference.audit.sufficient import ExactSums
+from reference.audit.sufficient import GRID_ROOT, ExactSums
 from reference.core.validate import check_depth, positive_real
 
 #: Largest depth accepted (2**26 leaves: 512 MiB per run in float64).
@@ -83,18 +83,18 @@ class CascadeMoments:
         leaves = 1 << self.depth
         if samples.ndim != 2 or samples.shape[1] != leaves:
             raise ValueError(f"samples must have shape (runs, 2**depth = {leaves}), got {samples.shape}")
-        block = np.array(samples, dtype=np.float64)
+        # one pass to float64 in the grid's root units: the squares below are then directly in units of the grid
+        block = np.multiply(samples, GRID_ROOT / self.sigma, dtype=np.float64)
         if not np.all(np.isfinite(block)):
             raise ValueError(f"samples must be finite (no NaN or infinity); runs {self.runs}..{self.runs + len(block) - 1}")
-        block /= self.sigma
         for level in range(self.depth, -1, -1):
-            self.nodes[level].add(np.multiply(block, block), scratch=True)
+            self.nodes[level].add_grid_nonnegative(np.multiply(block, block))
             if level == 0:
                 break
             pairs = block.reshape(block.shape[0], 1 << (level - 1), 2)
             difference = pairs[:, :, 0] - pairs[:, :, 1]
             np.multiply(difference, difference, out=difference)
-            self.siblings[level - 1].add(np.divide(difference, 3.0, out=difference), scratch=True)
+            self.siblings[level - 1].add_grid_nonnegative(np.divide(difference, 3.0, out=difference))
             block = pairs.sum(axis=2)  # the parents, half the size: the batch is not copied at full size again
         self.runs += samples.shape[0]
 

@@ -25,6 +25,8 @@ import numpy as np
 
 #: Fractional bits of the fixed-point grid each value is rounded to before it is added.
 FRACTION_BITS = 24
+#: Square root of the grid's scale: a value multiplied by this has its square in units of the grid.
+GRID_ROOT = float(1 << (FRACTION_BITS // 2))
 #: Float sums of integers below this are exact (2**53), with margin for the number of rows summed at once.
 _EXACT_FLOAT = float(1 << 52)
 #: int64 totals are kept while the bound on their magnitude stays below this; Python integers beyond.
@@ -69,6 +71,25 @@ class ExactSums:
         for row in scaled:
             exact = exact + np.vectorize(int, otypes=[object])(row)
         self.total = self.total.astype(object) + exact
+
+    def add_grid_nonnegative(self, rows: np.ndarray) -> None:
+        """Add the rows of a float64 temporary of the caller's already in units of the grid (the value times
+        ``2**FRACTION_BITS``) and nonnegative (squares); it is overwritten. Two passes instead of five: for
+        nonnegative integers every partial float sum is at most the total, so a computed total below ``2**52``
+        means the true one is below ``2**53`` and every addition was exact."""
+        if rows.shape[1:] != self.total.shape:
+            raise ValueError(f"rows must have trailing shape {self.total.shape}, got {rows.shape[1:]}")
+        if rows.size == 0:
+            return
+        np.rint(rows, out=rows)
+        sums = np.sum(rows, axis=0)
+        peak = float(np.max(sums))
+        if not np.isfinite(peak):
+            raise ValueError("samples must be finite and their squares below 1e300 (a square is not finite)")
+        if peak < _EXACT_FLOAT:
+            self._add_integers(sums, int(peak))
+        else:
+            self.add(np.ldexp(rows, -FRACTION_BITS), scratch=True)
 
     def merge(self, other: ExactSums) -> None:
         """Add another accumulator's sums (exact; the order of merges does not matter)."""
