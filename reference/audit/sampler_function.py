@@ -66,7 +66,7 @@ def power(mechanism: Mechanism, runs: int, columns: int) -> dict[str, float]:
         from reference.audit.cascade_stream import cascade_power
 
         return cascade_power(mechanism.depth, runs, mechanism.alpha)
-    if mechanism.kind == "kary":
+    if mechanism.kind in ("kary", "design"):
         from reference.audit.sample_design import detectable_correlation_error, detectable_scale_error
 
         design = mechanism.design()

@@ -23,6 +23,7 @@ import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Protocol
 
 import numpy as np
@@ -32,7 +33,7 @@ from reference.core.rng import run_seeds
 #: Values per chunk when the chunk size is not given (32 MiB of float64): bounds one worker's sample memory.
 CHUNK_VALUES = 1 << 22
 
-MECHANISMS = ("cascade", "kary", "discrete-gaussian", "discrete-laplace")
+MECHANISMS = ("cascade", "kary", "design", "discrete-gaussian", "discrete-laplace")
 
 
 class Moments(Protocol):
@@ -90,7 +91,10 @@ class Mechanism:
     algorithm: int = 2  # kary: 1 or 2
     horizon: int = 0  # kary: n = T
     epsilon: Fraction = Fraction(1)  # kary
-    parameter: Fraction = Fraction(1)  # discrete: the scale (Laplace) or σ² (Gaussian)
+    parameter: Fraction = Fraction(1)  # discrete: the scale (Laplace) or σ² (Gaussian); design: σ or b
+    noise_matrix: tuple[tuple[Fraction, ...], ...] = ()  # design: B (outputs × draws), exact
+    noise: str = "gaussian"  # design: the law of the draws, "gaussian" or "laplace"
+    draw_variances: tuple[Fraction, ...] | None = None  # design, gaussian: relative variances of the draws
     alpha: float = 1e-6
 
     def columns(self, observed: int | None = None) -> int | None:
@@ -99,12 +103,14 @@ class Mechanism:
             return 1 << self.depth
         if self.kind == "kary":
             return self.horizon
+        if self.kind == "design":
+            return len(self.noise_matrix)
         return observed
 
     def design(self) -> Any:
-        from reference.audit.sample_design import kary_design
-
-        return kary_design(self.arity, self.horizon, self.algorithm, self.epsilon)
+        """The exact design the median-of-means audit tests (KARY or the user's noise matrix), built once per
+        process."""
+        return _design(self)
 
     def new_moments(self, runs: int) -> Any:
         """An empty accumulator for an audit of ``runs`` runs."""
@@ -112,13 +118,22 @@ class Mechanism:
             from reference.audit.cascade_stream import CascadeMoments
 
             return CascadeMoments(self.depth, self.sigma)
-        if self.kind == "kary":
+        if self.kind in ("kary", "design"):
             from reference.audit.design_moments import DesignMoments
 
             return DesignMoments(self.design(), runs, self.alpha)
         from reference.audit.sufficient import IntegerHistogram
 
         return IntegerHistogram()
+
+
+@lru_cache(maxsize=4)
+def _design(mechanism: Mechanism) -> Any:
+    from reference.audit.sample_design import kary_design, linear_design
+
+    if mechanism.kind == "kary":
+        return kary_design(mechanism.arity, mechanism.horizon, mechanism.algorithm, mechanism.epsilon)
+    return linear_design(mechanism.noise_matrix, mechanism.noise, mechanism.parameter, mechanism.draw_variances)
 
 
 def chunk_seed(seed: int, chunk: int) -> np.random.Generator:
@@ -142,7 +157,7 @@ def run_block(target: str, mechanism: Mechanism, runs: int, chunk_runs: int, see
                              f"for {count} runs, got shape {draws.shape}")
         if not (np.issubdtype(draws.dtype, np.floating) or np.issubdtype(draws.dtype, np.integer)):
             raise ValueError(f"target must return real numbers, got dtype {draws.dtype}")
-        if mechanism.kind == "kary":
+        if mechanism.kind in ("kary", "design"):
             moments.add(draws, first)
         else:
             moments.add(draws)

@@ -12,6 +12,7 @@ from reference.cli.common import CommandError, Subcommands, add_command, add_eps
 MECHANISM_OPTIONS = {
     "cascade": ("depth", "sigma"),
     "kary": ("arity", "horizon", "epsilon"),
+    "design": ("noise_matrix", "noise", "scale"),
     "discrete-gaussian": ("sigma_squared",),
     "discrete-laplace": ("scale",),
 }
@@ -49,6 +50,19 @@ def mechanism_from(args: argparse.Namespace) -> Any:
             raise CommandError(f"--horizon must be in 1..{MAX_DESIGN_OUTPUTS} for the KARY audit, got {args.horizon}")
         return Mechanism("kary", arity=args.arity, algorithm=args.algorithm, horizon=args.horizon,
                          epsilon=_fraction(args.epsilon, "--epsilon"), alpha=float(alpha))
+    if args.mechanism == "design":
+        from reference.audit.linear_noise import load_exact_matrix
+        from reference.audit.sample_design import MAX_DESIGN_OUTPUTS
+
+        matrix = load_exact_matrix(args.noise_matrix, "noise_matrix")
+        if not 1 <= len(matrix) <= MAX_DESIGN_OUTPUTS:
+            raise CommandError(f"--noise-matrix must have 1..{MAX_DESIGN_OUTPUTS} rows (outputs), got {len(matrix)}")
+        variances = None
+        if args.draw_variances is not None:
+            table = load_exact_matrix(args.draw_variances, "draw_variances")
+            variances = tuple(entry for row in table for entry in row)
+        return Mechanism("design", noise_matrix=matrix, noise=args.noise, parameter=_fraction(args.scale, "--scale"),
+                         draw_variances=variances, alpha=float(alpha))
     parameter = args.sigma_squared if args.mechanism == "discrete-gaussian" else args.scale
     option = "--sigma-squared" if args.mechanism == "discrete-gaussian" else "--scale"
     return Mechanism(args.mechanism, parameter=_fraction(parameter, option), alpha=float(alpha))
@@ -101,7 +115,10 @@ def register(audit: Subcommands) -> None:
     command.add_argument("--horizon", type=nonnegative_int, help="kary: T, the values per run")
     add_epsilon(command, text="kary: ε")
     command.add_argument("--sigma-squared", dest="sigma_squared", help="discrete-gaussian: σ²")
-    command.add_argument("--scale", help="discrete-laplace: the scale t (P[x] ∝ exp(-|x|/t))")
+    command.add_argument("--scale", help="discrete-laplace: the scale t (P[x] ∝ exp(-|x|/t)); design: σ or b")
+    command.add_argument("--noise-matrix", dest="noise_matrix", help="design: B (outputs × draws; .npy int/.csv/.json)")
+    command.add_argument("--noise", choices=["gaussian", "laplace"], help="design: the law of the draws z")
+    command.add_argument("--draw-variances", dest="draw_variances", help="design, gaussian: relative draw variances")
     command.add_argument("--alpha", default="1e-6", help="total false-alarm probability (default 1e-6)")
     command.add_argument("--runs-for-deviation", dest="runs_for_deviation",
                          help="also state the runs needed to detect this scale (or cell probability) error")

@@ -4,6 +4,7 @@ variance-for-σ mutant caught; exit codes 0 / 1 / 3 / 2. False-alarm probability
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -100,3 +101,19 @@ def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], ta
     status = main(["audit", "sampler-function", "--target", target, *options, "--runs", "100", "--seed", "1"])
     error = capsys.readouterr().err.strip().splitlines()[-1]
     assert status == 2 and message in error and error.startswith("reference: error:")
+
+
+def test_a_users_noise_matrix_design(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # the depth-2 cascade by hand: leaves = B z with draw variances 1, 3/4, 3/4, 3/4 (derived from the split
+    # left/right = parent/2 ± (√3/2) σ z, the √3/2 moved into the variance)
+    matrix = tmp_path / "b.csv"
+    matrix.write_text("1/4,1/2,1,0\n1/4,1/2,-1,0\n1/4,-1/2,0,1\n1/4,-1/2,0,-1\n")
+    variances = tmp_path / "v.csv"
+    variances.write_text("1,3/4,3/4,3/4\n")
+    design = ["--mechanism", "design", "--noise-matrix", str(matrix), "--noise", "gaussian",
+              "--draw-variances", str(variances), "--runs", "20000", "--seed", "2"]
+    status, result = _run(capsys, "examples.batched_samplers:my_cascade_batch", *design, "--scale", "1")
+    assert status == 0 and result["verdict"] == "holds"
+    assert any(check["property"] == "whitened variances" for check in result["checks"])  # type: ignore[attr-defined]
+    status, result = _run(capsys, "examples.batched_samplers:my_cascade_batch", *design, "--scale", "2")
+    assert status == 1 and result["verdict"] == "fails"
