@@ -9,7 +9,11 @@ Under the oracle (CIP Theorem 3.3 and Equation (2)) every node of the binary tre
 * ``Σ (L − R)² / (3σ²)`` is chi-square with ``runs`` degrees of freedom for each of the ``n − 1`` internal nodes: the
   *sibling covariances* (a covariance off by c·σ² moves the variance of L − R by −2cσ²).
 
-Both are exact two-sided tests; ``alpha`` is split evenly over the ``3n − 2`` of them (union bound). Together they
+Both are exact two-sided tests. So is the *pooled scale* test: the root and the sibling differences are (up to
+scale) the Haar coefficients of the leaves, independent under the oracle, so ``root²/σ² + Σ (L − R)²/(3σ²)`` over
+all runs is chi-square with ``runs × n`` degrees of freedom — one test that sees a scale error common to all nodes
+(a variance passed for σ, say) with every value drawn. ``alpha`` is split evenly over the ``3n − 1`` tests (union
+bound). Together they
 pin the whole covariance ``σ² C_depth`` (node variances and sibling covariances determine the Haar coefficients'
 variances), not only the leaves' marginals.
 
@@ -38,7 +42,7 @@ from reference.audit.samplers import (
     _listed,
     chi_square_scale_power,
 )
-from reference.audit.sufficient import GRID_ROOT, ExactSums
+from reference.audit.sufficient import FRACTION_BITS, GRID_ROOT, ExactSums
 from reference.core.validate import check_depth, positive_real
 
 #: Largest depth accepted (2**26 leaves: 512 MiB per run in float64).
@@ -117,7 +121,7 @@ class CascadeMoments:
         runs, leaves = self.runs, 1 << self.depth
         if runs < 2:
             raise TooFewRunsError(f"samples must have at least 2 runs, got {runs}")
-        tests = (2 * leaves - 1) + (leaves - 1)
+        tests = (2 * leaves - 1) + (leaves - 1) + 1
         per_test = a / tests
         low, high = _critical(runs, per_test)
         checks = []
@@ -143,20 +147,39 @@ class CascadeMoments:
                                         f"{count} two-sided chi-square({runs}) tests, acceptance "
                                         f"[{low / runs:.4g}, {high / runs:.4g}] for the variance ratio; most "
                                         f"extreme ratio {worst:.6g}"))
+        checks.append(self._pooled(per_test))
         return SamplerAuditReport(f"cascade samples (streamed), depth {self.depth}, sigma {self.sigma!r}",
                                   all(c.passed for c in checks), a, runs, leaves, tuple(checks))
+
+    def _pooled(self, level: float) -> PropertyCheck:
+        """The pooled scale test: root² / σ² plus every (L − R)² / (3σ²), over all runs, is chi-square with
+        ``runs × n`` degrees of freedom (the root and the sibling differences are the Haar coefficients, which are
+        independent under the oracle), so one test sees a common scale error with all ``runs × n`` values."""
+        dof = self.runs << self.depth
+        grid = 1 << FRACTION_BITS  # exact: the integer totals, added as Python integers, then one rounding
+        total = self.nodes[0].grand_total() + sum(sums.grand_total() for sums in self.siblings)
+        statistic = total / grid
+        low, high = _critical(dof, level)
+        passed = low <= statistic <= high
+        ratio = statistic / dof
+        failures = () if passed else (f"common scale {'too large' if ratio > 1 else 'too small'}: pooled variance "
+                                      f"ratio {ratio:.8g} outside [{low / dof:.8g}, {high / dof:.8g}]",)
+        return PropertyCheck("pooled scale", passed, level, 1, ratio, failures,
+                             f"one two-sided chi-square({dof}) test of root² / σ² + Σ (L − R)² / (3σ²); variance "
+                             f"ratio {ratio:.8g}, acceptance [{low / dof:.8g}, {high / dof:.8g}]")
 
 
 def cascade_power(depth: int, runs: int, alpha: float) -> dict[str, float]:
     """The smallest errors the streamed tests detect with probability 99% at ``runs`` runs: a relative error of
-    the noise scale σ (node variances), and a sibling correlation error (a covariance ``c σ²`` off changes
+    the noise scale σ common to every node (the sharper of a node-variance test and the pooled test), and a sibling correlation error (a covariance ``c σ²`` off changes
     ``Var(L − R)`` by the factor ``1 − 2c/3``, tested as a variance ratio); ``inf`` when too few runs."""
     leaves = 1 << depth
-    tests = 3 * leaves - 2
+    tests = 3 * leaves - 1
     if runs < 2:
         return {"scale_error": math.inf, "correlation_error": math.inf}
-    scale = chi_square_scale_power(runs, tests, alpha)
-    ratio = max((1.0 + scale) ** 2 - 1.0, 1.0 - (1.0 - scale) ** 2)
+    per_node = chi_square_scale_power(runs, tests, alpha)
+    scale = min(per_node, chi_square_scale_power(runs * leaves, tests, alpha))  # the pooled test: runs × n dof
+    ratio = max((1.0 + per_node) ** 2 - 1.0, 1.0 - (1.0 - per_node) ** 2)
     return {"scale_error": scale, "correlation_error": 1.5 * ratio}
 
 

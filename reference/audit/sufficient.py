@@ -100,6 +100,18 @@ class ExactSums:
         else:
             self.total = self.total.astype(object) + other.total
 
+    def grand_total(self) -> int:
+        """The sum of all the sums, as one exact integer (in units of the grid). int64 totals are split into high
+        and low 32-bit halves, whose sums cannot overflow int64 for fewer than 2**21 entries per chunk of them."""
+        flat = self.total.ravel()
+        if flat.dtype != np.int64:
+            return sum((int(v) for v in flat), 0)
+        result = 0
+        for start in range(0, flat.size, 1 << 20):
+            part = flat[start:start + (1 << 20)]
+            result += (int(np.sum(part >> 32)) << 32) + int(np.sum(part & 0xFFFFFFFF))
+        return result
+
     def values(self) -> np.ndarray:
         """The sums as float64 (each the correctly rounded value of the exact grid integer times the grid step)."""
         if self.total.dtype == np.int64:
