@@ -21,7 +21,6 @@ import math
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -226,9 +225,3 @@ def _verdict(mechanism: Mechanism, moments: Any, runs: int) -> dict[str, Any]:
     return {**report.as_json(), "verdict": "holds" if report.passed else "fails",
             "exit_status": 0 if report.passed else 1}
 
-
-def fraction_of(text: object, name: str) -> Fraction:
-    """An exact positive rational from a command-line string (``ValueError`` naming ``name``)."""
-    from reference.core.validate import positive_fraction
-
-    return positive_fraction(text, name)
