@@ -121,7 +121,7 @@ def _scheduler(workers: int, address: str | None) -> tuple[dict[str, Any], Calla
         except ImportError:
             raise ValueError("scheduler: a cluster address needs dask.distributed (pip install distributed)") from None
         try:
-            client = Client(address, timeout="20s")
+            client = Client(address, timeout="10s")
         except (OSError, TimeoutError) as error:
             raise ValueError(f"scheduler: cannot connect to {address!r}: {error}") from None
         return {"scheduler": client.get}, client.close

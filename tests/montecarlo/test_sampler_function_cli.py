@@ -118,3 +118,14 @@ def test_a_users_noise_matrix_design(capsys: pytest.CaptureFixture[str], tmp_pat
     assert any(check["property"] == "whitened variances" for check in result["checks"])  # type: ignore[attr-defined]
     status, result = _run(capsys, "examples.batched_samplers:my_cascade_batch", *design, "--scale", "2")
     assert status == 1 and result["verdict"] == "fails"
+
+
+def test_a_dask_distributed_cluster_gives_the_same_result(capsys: pytest.CaptureFixture[str]) -> None:
+    distributed = pytest.importorskip("distributed")  # optional: only --scheduler needs it
+    common = [*CASCADE, "--runs", "600", "--seed", "4", "--chunk-runs", "50"]
+    status, local = _run(capsys, "examples.batched_samplers:cascade_depth_6", *common)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        status_remote, remote = _run(capsys, "examples.batched_samplers:cascade_depth_6", *common,
+                                     "--scheduler", cluster.scheduler_address, "--workers", "2")
+    assert status == status_remote == 0
+    assert _found(local) == _found(remote)
