@@ -116,12 +116,14 @@ def _digest(moments: Any) -> str:
 def _scheduler(workers: int, address: str | None) -> tuple[dict[str, Any], Callable[[], None]]:
     """Keyword arguments for ``dask.compute`` and a function that releases what they hold."""
     if address is not None:
-        try:
-            from distributed import Client
+        import importlib
+
+        try:  # imported by name: an optional dependency, typed or not depending on the installation
+            distributed: Any = importlib.import_module("distributed")
         except ImportError:
             raise ValueError("scheduler: a cluster address needs dask.distributed (pip install distributed)") from None
         try:
-            client = Client(address, timeout="10s")
+            client = distributed.Client(address, timeout="10s")
         except (OSError, TimeoutError) as error:
             raise ValueError(f"scheduler: cannot connect to {address!r}: {error}") from None
         return {"scheduler": client.get}, client.close
