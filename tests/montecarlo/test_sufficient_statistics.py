@@ -128,3 +128,34 @@ def test_the_stated_cascade_power_holds_in_simulation() -> None:
         moments = CascadeMoments(depth, 1.0)
         moments.add(cascade_leaves_batch(depth, 1.0 + error, runs, 100 + seed))
         assert not moments.report(ALPHA).passed
+
+
+def test_small_depth_cascade_moments_do_not_depend_on_the_split() -> None:
+    from reference.audit.samplers import audit_cascade_samples, cascade_samples_report
+    from reference.audit.whitened_moments import CascadeSampleMoments
+
+    depth, runs = 4, 500
+    samples = cascade_leaves_batch(depth, 0.8, runs, 12)
+    merged = CascadeSampleMoments(depth, 0.8)
+    for start, stop in _splits(runs, 6):
+        part = CascadeSampleMoments(depth, 0.8)
+        part.add(samples[start:stop])
+        merged.merge(part)
+    whole = audit_cascade_samples(samples, depth, 0.8, ALPHA)
+    assert cascade_samples_report(merged, ALPHA).as_json() == whole.as_json()
+    assert whole.passed
+    assert not audit_cascade_samples(samples, depth, 0.8**2, ALPHA).passed  # the variance passed for σ
+
+
+def test_the_grid_kolmogorov_smirnov_counts_are_the_empirical_distribution() -> None:
+    from reference.audit.whitened_moments import CascadeSampleMoments
+
+    moments = CascadeSampleMoments(2, 1.0)
+    samples = cascade_leaves_batch(2, 1.0, 30, 13)
+    moments.add(samples)
+    white = samples @ moments.whitening.T
+    # independent count: how many pooled whitened values lie at or below each grid edge
+    expected = [int(np.count_nonzero(white <= edge)) for edge in moments.edges]
+    close = np.abs(white.ravel()[:, None] - moments.edges[None, :]) < 1e-9  # values on an edge are ambiguous
+    assert not close.any()
+    assert moments.below.tolist() == expected
