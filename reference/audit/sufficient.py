@@ -38,16 +38,27 @@ class ExactSums:
     multiple of ``2**-FRACTION_BITS`` (module docstring). :meth:`add` a block of rows, :meth:`merge` another
     accumulator, read :meth:`values` (float64) or :attr:`total` (the integers, in units of the grid)."""
 
-    def __init__(self, shape: tuple[int, ...]) -> None:
+    def __init__(self, shape: tuple[int, ...], fraction_bits: int = FRACTION_BITS) -> None:
         self.total: np.ndarray = np.zeros(shape, dtype=np.int64)
+        self.fraction_bits = fraction_bits  # the grid is 2**-fraction_bits
         self._bound = 0  # an upper bound on max |total| while total is int64
 
     def _add_integers(self, block: np.ndarray, bound: int) -> None:
+        """Add integers (an int64 array, or integer-valued floats below 2**53 in magnitude) exactly."""
+        whole = block.astype(np.int64)
         if self.total.dtype == np.int64 and self._bound + bound < _INT64_SAFE:
-            self.total += block.astype(np.int64)
+            self.total += whole
             self._bound += bound
             return
-        self.total = self.total.astype(object) + block.astype(object)
+        self.total = self.total.astype(object) + whole.astype(object)
+
+    def add_integers(self, block: np.ndarray) -> None:
+        """Add an array of ``shape`` whose entries are already integers in units of the grid (int64, or floats
+        holding integers below ``2**53`` in magnitude; an exact matrix product of integer-valued floats, say)."""
+        if block.shape != self.total.shape:
+            raise ValueError(f"block must have shape {self.total.shape}, got {block.shape}")
+        if block.size:
+            self._add_integers(block, int(np.max(np.abs(block))))
 
     def add(self, rows: np.ndarray, *, scratch: bool = False) -> None:
         """Add the rows of ``rows`` (shape ``(count, *shape)``, finite reals). ``scratch=True``: ``rows`` is a
@@ -57,9 +68,9 @@ class ExactSums:
         if rows.size == 0:
             return
         if scratch and rows.dtype == np.float64:
-            scaled = np.ldexp(rows, FRACTION_BITS, out=rows)
+            scaled = np.ldexp(rows, self.fraction_bits, out=rows)
         else:
-            scaled = np.ldexp(np.asarray(rows, dtype=np.float64), FRACTION_BITS)
+            scaled = np.ldexp(np.asarray(rows, dtype=np.float64), self.fraction_bits)
         np.rint(scaled, out=scaled)
         peak = max(float(np.max(scaled)), -float(np.min(scaled)))
         if not np.isfinite(peak):
@@ -89,12 +100,12 @@ class ExactSums:
         if peak < _EXACT_FLOAT:
             self._add_integers(sums, int(peak))
         else:
-            self.add(np.ldexp(rows, -FRACTION_BITS), scratch=True)
+            self.add(np.ldexp(rows, -self.fraction_bits), scratch=True)
 
     def merge(self, other: ExactSums) -> None:
         """Add another accumulator's sums (exact; the order of merges does not matter)."""
-        if other.total.shape != self.total.shape:
-            raise ValueError("cannot merge sums of different shapes")
+        if other.total.shape != self.total.shape or other.fraction_bits != self.fraction_bits:
+            raise ValueError("cannot merge sums of different shapes or grids")
         if other.total.dtype == np.int64:
             self._add_integers(other.total, other._bound)
         else:
@@ -115,9 +126,9 @@ class ExactSums:
     def values(self) -> np.ndarray:
         """The sums as float64 (each the correctly rounded value of the exact grid integer times the grid step)."""
         if self.total.dtype == np.int64:
-            return np.ldexp(self.total.astype(np.float64), -FRACTION_BITS)
+            return np.ldexp(self.total.astype(np.float64), -self.fraction_bits)
         return np.array([float(v) for v in self.total.ravel()], dtype=np.float64).reshape(self.total.shape) / float(
-            1 << FRACTION_BITS
+            1 << self.fraction_bits
         )
 
 

@@ -10,24 +10,60 @@ function is known from integer counts. Its distance ``D_grid`` is at most the fu
 points). Every other sub-test is the battery's own, on the same statistics.
 
 :class:`CascadeSampleMoments` keeps, as exact fixed-point sums (:mod:`reference.audit.sufficient`): per leaf and
-per internal node the sum of squares over ``σ²``; per whitened coordinate its sum and sum of squares; per pair of
-coordinates the sum of products; and the grid counts. Memory: ``O(n²)`` (``n <= 256``), whatever the run count;
-blocks in any split and any merge order give the identical statistics and verdict.
+per internal node the sum of squares over ``σ²``; the grid counts; and for the whitened coordinates ``w`` (formed
+from node sums, the Haar rows being ``±c`` on the halves of a node) rounded once to ``q = w`` on the grid
+``2**-WHITE_BITS``, the sums ``Σ q_i`` and the Gram matrix ``Σ q_i q_j`` — the latter by a matrix product, which is
+exact because every product and partial sum of these integer-valued floats is an integer below ``2**53`` (the
+rows are taken in sub-blocks small enough for that), whatever order the BLAS adds in. Memory: ``O(n²)``
+(``n <= 256``), whatever the run count; blocks in any split and any merge order give the identical statistics and
+verdict.
 """
 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
-from reference.audit.sufficient import FRACTION_BITS, ExactSums
+from reference.audit.sufficient import ExactSums
 from reference.cip.whitening import StatisticalCheck, haar_whitening, two_sided_chi2
 
 #: Equal-probability cells of the grid on which the pooled whitened values are counted.
 GRID_CELLS = 1024
-#: Products of whitened coordinates formed at once (rows × pairs).
-PRODUCT_TILE = 1 << 20
+#: Fractional bits of the grid the whitened values are rounded to before their sums and products are taken.
+WHITE_BITS = 16
+
+
+@lru_cache(maxsize=8)
+def _whitening(depth: int, sigma: float) -> np.ndarray:
+    """The Haar whitening (its exact eigenvector checks cost seconds at depth 8), once per (depth, σ); read-only."""
+    matrix = haar_whitening(depth, sigma)
+    matrix.setflags(write=False)
+    return matrix
+
+
+def _haar_structure(whitening: np.ndarray, depth: int) -> list[tuple[int, int, int, float]]:
+    """(row, level, position, c) per row of the Haar whitening: ``c`` on the left half of node (level, position)'s
+    leaves and ``−c`` on the right half (level −1: the root's row, ``c`` on every leaf). Checked against the matrix
+    entry by entry (``ArithmeticError`` if a row has another shape)."""
+    leaves = 1 << depth
+    structure = []
+    for row, vector in enumerate(whitening):
+        support = np.flatnonzero(vector)
+        start, width = int(support[0]), int(support.size)
+        coefficient = float(vector[start])
+        if width == leaves and np.all(vector == coefficient):
+            structure.append((row, -1, 0, coefficient))
+            continue
+        level = depth - (width.bit_length() - 1)
+        expected = np.zeros(leaves)
+        expected[start:start + width // 2] = coefficient
+        expected[start + width // 2:start + width] = -coefficient
+        if width & (width - 1) or start % width or not np.array_equal(vector, expected):
+            raise ArithmeticError("a row of the Haar whitening is not ±c on the two halves of a dyadic interval")
+        structure.append((row, level, start // width, coefficient))
+    return structure
 
 
 class CascadeSampleMoments:
@@ -38,13 +74,12 @@ class CascadeSampleMoments:
 
         self.depth, self.sigma = depth, sigma
         leaves = 1 << depth
-        self.whitening = haar_whitening(depth, sigma)
+        self.whitening = _whitening(depth, sigma)
         self.leaf_squares = ExactSums((leaves,))
         self.node_squares = ExactSums((max(leaves - 1, 0),))
-        self.white_sums = ExactSums((leaves,))
-        self.white_squares = ExactSums((leaves,))
-        self.upper = np.triu_indices(leaves, 1)
-        self.white_products = ExactSums((self.upper[0].size,))
+        self.haar = _haar_structure(self.whitening, depth)
+        self.white_sums = ExactSums((leaves,), WHITE_BITS)
+        self.white_gram = ExactSums((leaves, leaves), 2 * WHITE_BITS)  # Σ q_i q_j, q = w rounded to 2**-WHITE_BITS
         self.edges = stats.norm.ppf(np.arange(1, GRID_CELLS) / GRID_CELLS)
         self.below = np.zeros(GRID_CELLS - 1, dtype=np.int64)  # values <= each edge, over all runs
         self.runs = 0
@@ -59,15 +94,18 @@ class CascadeSampleMoments:
         if nodes:
             internal = np.concatenate(nodes, axis=1)
             self.node_squares.add(np.multiply(internal, internal), scratch=True)
-        white = np.zeros_like(x)
-        for column in range(leaves):  # elementwise, fixed order: the same numbers for any block shape
-            white += x[:, column:column + 1] * self.whitening[:, column]
-        self.white_sums.add(white)
-        self.white_squares.add(np.multiply(white, white))
-        tile = max(1, PRODUCT_TILE // max(1, self.upper[0].size))
-        for start in range(0, white.shape[0], tile):
-            rows = white[start:start + tile]
-            self.white_products.add(np.multiply(rows[:, self.upper[0]], rows[:, self.upper[1]]), scratch=True)
+        white = self.whiten(x)
+        rounded = np.rint(np.ldexp(white, WHITE_BITS))
+        peak = float(np.max(np.abs(rounded))) if rounded.size else 0.0
+        if peak >= 2.0**26:
+            raise ValueError("samples are too large for the whitened statistics (a whitened value beyond 2**10)")
+        self.white_sums.add_integers(np.sum(rounded, axis=0))  # |q| < 2**26, fewer than 2**26 rows: exact
+        # q_i q_j < 2**52 / rows per product of a sub-block: the matrix product of integer-valued floats is then
+        # exact whatever order the BLAS adds in (every partial sum is an integer below 2**53)
+        rows_per = max(1, int(2.0**52 // max(peak * peak, 1.0)) - 1)
+        for start in range(0, rounded.shape[0], rows_per):
+            part = rounded[start:start + rows_per]
+            self.white_gram.add_integers(part.T @ part)
         positions = np.searchsorted(self.edges, white.ravel(), side="left")  # edges[k] >= value from k on
         counts = np.bincount(positions, minlength=GRID_CELLS)[: GRID_CELLS - 1]
         self.below += np.cumsum(counts)
@@ -78,11 +116,27 @@ class CascadeSampleMoments:
         if (other.depth, other.sigma) != (self.depth, self.sigma):
             raise ValueError("cannot merge cascade statistics of different depth or sigma")
         for mine, theirs in ((self.leaf_squares, other.leaf_squares), (self.node_squares, other.node_squares),
-                             (self.white_sums, other.white_sums), (self.white_squares, other.white_squares),
-                             (self.white_products, other.white_products)):
+                             (self.white_sums, other.white_sums), (self.white_gram, other.white_gram)):
             mine.merge(theirs)
         self.below += other.below
         self.runs += other.runs
+
+    def whiten(self, x: np.ndarray) -> np.ndarray:
+        """``x Wᵀ`` from the Haar structure of ``W``: each row of ``W`` is ``c`` on the left half of a node's leaves
+        and ``−c`` on the right half (the root's row: ``c`` on all), so the whitened coordinate is ``c (L − R)`` of
+        the node's children sums (``c`` times the root sum). O(n) per run instead of O(n²), and elementwise: the
+        same numbers for any block shape."""
+        sums = [np.asarray(x, dtype=np.float64)]  # sums[j]: the node sums of level depth - j
+        while sums[-1].shape[1] > 1:
+            sums.append(sums[-1][:, 0::2] + sums[-1][:, 1::2])
+        white = np.empty_like(sums[0])
+        for row, level, position, coefficient in self.haar:
+            if level < 0:
+                white[:, row] = coefficient * sums[-1][:, 0]
+            else:
+                children = sums[self.depth - level - 1]
+                white[:, row] = coefficient * (children[:, 2 * position] - children[:, 2 * position + 1])
+        return white
 
     def whitened_check(self, alpha: float, name: str) -> StatisticalCheck:
         """The battery of :func:`reference.cip.whitening.whitened_normal_test` from the sums, the KS part on the
@@ -90,20 +144,23 @@ class CascadeSampleMoments:
         from scipy import stats
 
         samples, dim = self.runs, 1 << self.depth
-        squares, sums = self.white_squares.values(), self.white_sums.values()
+        gram, sums = self.white_gram.values(), self.white_sums.values()
+        squares = np.diag(gram).copy()
         tests: list[tuple[str, float, float]] = []
-        total = math.ldexp(float(self.white_squares.grand_total()), -FRACTION_BITS)
+        total = math.ldexp(float(sum(int(v) for v in np.diag(self.white_gram.total))), -2 * WHITE_BITS)
         tests.append(("total sum of squares", total, two_sided_chi2(total, samples * dim)))
         means = sums / math.sqrt(samples)
-        for i in range(dim):
-            tests.append((f"sum of squares of coordinate {i}", float(squares[i]), two_sided_chi2(float(squares[i]), samples)))
-            tests.append((f"mean of coordinate {i}", float(means[i]), float(2.0 * stats.norm.sf(abs(means[i])))))
-        products = self.white_products.values()
-        for pair, (first, second) in enumerate(zip(self.upper[0].tolist(), self.upper[1].tolist())):
-            r = products[pair] / math.sqrt(squares[first] * squares[second])
-            t_value = r * math.sqrt((samples - 1) / max(1.0 - r * r, 1e-300))
-            tests.append((f"correlation of coordinates {first}, {second}", float(t_value),
-                          float(2.0 * stats.t.sf(abs(t_value), samples - 1))))
+        square_p = 2.0 * np.minimum(stats.chi2.cdf(squares, samples), stats.chi2.sf(squares, samples))
+        mean_p = 2.0 * stats.norm.sf(np.abs(means))
+        for i in range(dim):  # vectorised p-values, the battery's order of sub-tests
+            tests.append((f"sum of squares of coordinate {i}", float(squares[i]), float(min(1.0, square_p[i]))))
+            tests.append((f"mean of coordinate {i}", float(means[i]), float(mean_p[i])))
+        first, second = np.triu_indices(dim, 1)
+        r = gram[first, second] / np.sqrt(squares[first] * squares[second])
+        t_values = r * np.sqrt((samples - 1) / np.maximum(1.0 - r * r, 1e-300))
+        pair_p = 2.0 * stats.t.sf(np.abs(t_values), samples - 1)
+        for index, (i, j) in enumerate(zip(first.tolist(), second.tolist())):
+            tests.append((f"correlation of coordinates {i}, {j}", float(t_values[index]), float(pair_p[index])))
         pooled = samples * dim
         grid = np.arange(1, GRID_CELLS) / GRID_CELLS
         distance = float(np.max(np.abs(self.below / pooled - grid)))

@@ -159,3 +159,12 @@ def test_the_grid_kolmogorov_smirnov_counts_are_the_empirical_distribution() -> 
     close = np.abs(white.ravel()[:, None] - moments.edges[None, :]) < 1e-9  # values on an edge are ambiguous
     assert not close.any()
     assert moments.below.tolist() == expected
+
+
+def test_the_haar_structured_whitening_is_the_matrix_product() -> None:
+    from reference.audit.whitened_moments import CascadeSampleMoments
+
+    for depth in (0, 1, 3, 6):
+        moments = CascadeSampleMoments(depth, 1.7)
+        samples = cascade_leaves_batch(depth, 1.7, 40, depth)
+        assert np.allclose(moments.whiten(samples), samples @ moments.whitening.T, rtol=0, atol=1e-12)
