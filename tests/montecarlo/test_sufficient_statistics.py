@@ -168,3 +168,13 @@ def test_the_haar_structured_whitening_is_the_matrix_product() -> None:
         moments = CascadeSampleMoments(depth, 1.7)
         samples = cascade_leaves_batch(depth, 1.7, 40, depth)
         assert np.allclose(moments.whiten(samples), samples @ moments.whitening.T, rtol=0, atol=1e-12)
+
+
+def test_totals_beyond_int64_become_python_integers_exactly() -> None:
+    sums = ExactSums((2,))
+    big = np.array([2.0**52 - 1, 3.0])
+    for _ in range(2000):  # 2000 (2**52 - 1) passes 2**62: the totals switch to Python integers
+        sums.add_integers(big)
+    assert sums.total.dtype == object
+    assert [int(v) for v in sums.total] == [2000 * (2**52 - 1), 6000]
+    assert all(isinstance(v, int) for v in sums.total)
