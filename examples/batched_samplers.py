@@ -63,3 +63,8 @@ def my_cascade_batch(generator: np.random.Generator, runs: int) -> np.ndarray:
 
     draws = generator.standard_normal((runs, 4))
     return np.array([my_cascade(row) for row in draws])
+
+
+def broken_sampler(generator: np.random.Generator, runs: int) -> np.ndarray:
+    """A sampler that crashes (for the audit's error handling)."""
+    raise RuntimeError("out of entropy")

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from reference.audit.sampler_target import CHUNK_VALUES, Mechanism, chunk_seed, load_target, run_block
+from reference.audit.sampler_target import CHUNK_VALUES, Mechanism, call_target, chunk_seed, load_target, run_block
 from reference.audit.samplers import TooFewRunsError
 
 #: The default chunk size leaves at least this many chunks (when there are as many runs), so blocks can spread.
@@ -157,7 +157,7 @@ def audit_sampler_function(
     count = _check_count(workers, "workers")
     say = progress or (lambda line: None)
     function = load_target(target)
-    probe = np.asarray(function(chunk_seed(root, 2**63), 1))  # a seed outside the audit's chunks
+    probe = call_target(function, chunk_seed(root, 2**63), 1)  # a seed outside the audit's chunks
     columns = mechanism.columns(probe.shape[-1] if probe.ndim == 2 else None)
     if probe.ndim != 2 or probe.shape != (1, columns):
         raise ValueError(f"target must return an array of shape (runs, n) = (1, {columns or 'n'}) for one run, "

@@ -136,6 +136,16 @@ def _design(mechanism: Mechanism) -> Any:
     return linear_design(mechanism.noise_matrix, mechanism.noise, mechanism.parameter, mechanism.draw_variances)
 
 
+def call_target(function: Target, generator: np.random.Generator, runs: int) -> np.ndarray:
+    """The target's draws as an array; an exception inside the user's function becomes one ``ValueError`` line
+    naming it (the command line's bad-input exit), not a traceback."""
+    try:
+        return np.asarray(function(generator, runs))
+    except Exception as error:  # the user's code: any failure is reported, not re-raised as is
+        raise ValueError(f"target raised {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+                         ) from None
+
+
 def chunk_seed(seed: int, chunk: int) -> np.random.Generator:
     """The generator of chunk ``chunk``: ``default_rng`` of child ``chunk`` of ``SeedSequence(seed)``."""
     return np.random.default_rng(run_seeds(seed, 1, chunk)[0])
@@ -150,7 +160,7 @@ def run_block(target: str, mechanism: Mechanism, runs: int, chunk_runs: int, see
     for chunk in range(*chunks):
         first = chunk * chunk_runs
         count = min(chunk_runs, runs - first)
-        draws = np.asarray(function(chunk_seed(seed, chunk), count))
+        draws = call_target(function, chunk_seed(seed, chunk), count)
         expected = mechanism.columns(draws.shape[-1] if draws.ndim == 2 else None)
         if draws.ndim != 2 or draws.shape != (count, expected):
             raise ValueError(f"target must return an array of shape (runs, n) = ({count}, {expected or 'n'}) "
