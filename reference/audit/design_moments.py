@@ -8,8 +8,10 @@ fixed-point sums (:class:`reference.audit.sufficient.ExactSums`), fed by blocks 
 index — so the group of every run is fixed by its index, and the statistics and verdict are identical for any split
 into blocks and any order of :meth:`DesignMoments.merge`. Memory: ``g`` sums per moment, whatever the run count.
 
-The values are divided by ``unit`` (the largest exact second moment) before they are rounded to the grid, so the
-grid is fine relative to the quantities tested. The whitened coordinates are formed one input column at a time
+The values are divided by ``sqrt(unit)`` (``unit`` the largest exact second moment) before they are rounded, so
+the grid is fine relative to the quantities tested: squares are rounded to ``2**-24``; for the cross products each
+value is rounded to ``2**-16`` and the products of the rounded values are summed exactly by matrix products
+(:func:`reference.audit.sufficient.exact_gram`: every product and partial sum an integer below ``2**53``). The whitened coordinates are formed one input column at a time
 (elementwise, in a fixed order) rather than by a matrix product, whose rounding could depend on the block's shape.
 """
 
@@ -28,10 +30,12 @@ from reference.audit.samplers import (
     _chi2_group,
     _groups,
 )
-from reference.audit.sufficient import ExactSums
+from reference.audit.sufficient import ExactSums, exact_gram
 
-#: Products formed at once (rows × pairs) when a block is folded in.
+#: Rows folded in at once (the products themselves go through exact matrix products per group).
 PRODUCT_TILE = 1 << 20
+#: Fractional bits of the grid the (normalised) values are rounded to before their cross products are summed.
+PRODUCT_BITS = 16
 
 
 class DesignMoments:
@@ -54,7 +58,7 @@ class DesignMoments:
         self.unit = max(float(design.second_moment[t][t]) for t in range(outputs)) or 1.0
         self.upper = np.triu_indices(outputs, 1)
         self.squares = [ExactSums((outputs,)) for _ in range(self.var_groups)]
-        self.products = [ExactSums((pairs,)) for _ in range(self.cov_groups)]
+        self.products = [ExactSums((pairs,), 2 * PRODUCT_BITS) for _ in range(self.cov_groups)]
         self.white = ExactSums((outputs,))
         self.runs = 0
 
@@ -69,7 +73,7 @@ class DesignMoments:
                 if square:
                     sums[int(group)].add(np.multiply(rows, rows), scratch=True)
                 else:
-                    sums[int(group)].add(np.multiply(rows[:, self.upper[0]], rows[:, self.upper[1]]), scratch=True)
+                    exact_gram(sums[int(group)], rows, PRODUCT_BITS, self.upper)
 
     def add(self, samples: np.ndarray, first_run: int) -> None:
         """Consume the runs ``first_run .. first_run + rows − 1`` (``samples``: rows × outputs, real, finite)."""
@@ -82,7 +86,7 @@ class DesignMoments:
         if not np.all(np.isfinite(x)):
             raise ValueError("samples must be finite (no NaN or infinity)")
         scaled = x / np.sqrt(self.unit)
-        tile = max(1, PRODUCT_TILE // max(1, self.upper[0].size))
+        tile = max(1, PRODUCT_TILE // outputs)
         for start in range(0, scaled.shape[0], tile):
             self._fold(scaled[start:start + tile], first_run + start)
         if self.inverse_factor is not None:

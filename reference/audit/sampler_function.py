@@ -27,6 +27,7 @@ import numpy as np
 
 from reference.audit.sampler_target import CHUNK_VALUES, Mechanism, call_target, chunk_seed, load_target, run_block
 from reference.audit.samplers import TooFewRunsError
+from reference.core.processes import worker_environment
 
 #: The default chunk size leaves at least this many chunks (when there are as many runs), so blocks can spread.
 MIN_CHUNKS = 64
@@ -149,9 +150,6 @@ def audit_sampler_function(
 ) -> dict[str, Any]:
     """Run the audit (module docstring) and return its JSON-ready result: verdict and exit status (0 holds,
     1 fails, 3 inconclusive), the report, the power stated up front, the plan and a digest of the statistics."""
-    from dask.base import compute
-    from dask.delayed import delayed as lazy
-
     total = _check_count(runs, "runs")
     root = _check_count(seed, "seed", 0)
     count = _check_count(workers, "workers")
@@ -189,14 +187,30 @@ def audit_sampler_function(
     say("power: detects " + ", ".join(f"{key.replace('_', ' ')} >= {value:.3g}" for key, value in detectable.items())
         + f" with probability {POWER:.0%} at {total:,} runs")
     tasks = [(start, min(start + per_block, chunks)) for start in range(0, chunks, per_block)]
-    options, release = _scheduler(count, scheduler)
-    merged: Any = None
     started = time.perf_counter()
+    with worker_environment():  # local worker processes start with one BLAS thread each
+        options, release = _scheduler(count, scheduler)
+        merged = _run_waves(tasks, count, options, release, say, started,
+                            (target, mechanism, total, chunk, root))
+    seconds = time.perf_counter() - started
+    result.update(_verdict(mechanism, merged, total))
+    result["statistics_sha256"] = _digest(merged)
+    result["seconds"] = round(seconds, 3)
+    result["values_per_second"] = float(f"{total * columns / seconds:.4g}") if seconds > 0 else None
+    return result
+
+
+def _run_waves(tasks: list[tuple[int, int]], workers: int, options: dict[str, Any], release: Callable[[], None],
+               say: Callable[[str], None], started: float, arguments: tuple[Any, ...]) -> Any:
+    """Run the blocks in waves of ``2 × workers`` and merge their statistics as each wave returns."""
+    from dask.base import compute
+    from dask.delayed import delayed as lazy
+
+    merged: Any = None
     try:
-        wave = 2 * count
+        wave = 2 * workers
         for first in range(0, len(tasks), wave):
-            delayed = [lazy(run_block, pure=True)(target, mechanism, total, chunk, root, span)
-                       for span in tasks[first:first + wave]]
+            delayed = [lazy(run_block, pure=True)(*arguments, span) for span in tasks[first:first + wave]]
             for moments in compute(*delayed, **options):  # type: ignore[no-untyped-call]
                 if merged is None:
                     merged = moments
@@ -205,12 +219,7 @@ def audit_sampler_function(
             say(f"blocks {min(first + wave, len(tasks))}/{len(tasks)} done ({time.perf_counter() - started:.1f} s)")
     finally:
         release()
-    seconds = time.perf_counter() - started
-    result.update(_verdict(mechanism, merged, total))
-    result["statistics_sha256"] = _digest(merged)
-    result["seconds"] = round(seconds, 3)
-    result["values_per_second"] = float(f"{total * columns / seconds:.4g}") if seconds > 0 else None
-    return result
+    return merged
 
 
 def _verdict(mechanism: Mechanism, moments: Any, runs: int) -> dict[str, Any]:

@@ -27,6 +27,9 @@ import numpy as np
 FRACTION_BITS = 24
 #: Square root of the grid's scale: a value multiplied by this has its square in units of the grid.
 GRID_ROOT = float(1 << (FRACTION_BITS // 2))
+#: Integer-valued floats below this in magnitude have products below 2**52: their matrix products are exact in
+#: float64 for up to ``2**52 / peak²`` rows at a time.
+EXACT_FACTOR = float(1 << 26)
 #: Float sums of integers below this are exact (2**53), with margin for the number of rows summed at once.
 _EXACT_FLOAT = float(1 << 52)
 #: int64 totals are kept while the bound on their magnitude stays below this; Python integers beyond.
@@ -53,11 +56,14 @@ class ExactSums:
         self.total = self.total.astype(object) + whole.astype(object)
 
     def add_integers(self, block: np.ndarray) -> None:
-        """Add an array of ``shape`` whose entries are already integers in units of the grid (int64, or floats
-        holding integers below ``2**53`` in magnitude; an exact matrix product of integer-valued floats, say)."""
+        """Add an array of ``shape`` whose entries are already integers in units of the grid (int64, floats
+        holding integers below ``2**53`` in magnitude — an exact matrix product of integer-valued floats, say — or
+        an object array of Python integers)."""
         if block.shape != self.total.shape:
             raise ValueError(f"block must have shape {self.total.shape}, got {block.shape}")
-        if block.size:
+        if block.dtype == object:  # Python integers (any size)
+            self.total = self.total.astype(object) + block
+        elif block.size:
             self._add_integers(block, int(np.max(np.abs(block))))
 
     def add(self, rows: np.ndarray, *, scratch: bool = False) -> None:
@@ -130,6 +136,28 @@ class ExactSums:
         return np.array([float(v) for v in self.total.ravel()], dtype=np.float64).reshape(self.total.shape) / float(
             1 << self.fraction_bits
         )
+
+
+def exact_gram(sums: ExactSums, values: np.ndarray, bits: int, pairs: tuple[np.ndarray, np.ndarray]) -> None:
+    """Add ``Σ q_s q_t`` over the rows of ``values`` for the index ``pairs`` (s, t) to ``sums`` (grid
+    ``2**-(2 bits)``), where ``q = values`` rounded to the grid ``2**-bits``: exactly, and the same for any split of
+    the rows. Rows whose rounded values stay below :data:`EXACT_FACTOR` go through matrix products of
+    integer-valued floats, exact because every product and partial sum is an integer below ``2**53`` (the rows are
+    taken in sub-blocks small enough for that); a row with a larger value is multiplied out in Python integers."""
+    rounded = np.rint(np.ldexp(np.asarray(values, dtype=np.float64), bits))
+    if not np.all(np.isfinite(rounded)):
+        raise ValueError("samples must be finite (no NaN or infinity)")
+    large = np.any(np.abs(rounded) >= EXACT_FACTOR, axis=1)
+    normal = rounded[~large]
+    if normal.shape[0]:
+        peak = max(float(np.max(np.abs(normal))), 1.0)
+        step = max(1, int(float(1 << 52) // (peak * peak)))
+        for start in range(0, normal.shape[0], step):
+            part = normal[start:start + step]
+            sums.add_integers((part.T @ part)[pairs])
+    for row in rounded[large]:
+        exact = np.array([int(v) for v in row], dtype=object)
+        sums.add_integers(exact[pairs[0]] * exact[pairs[1]])
 
 
 class IntegerHistogram:

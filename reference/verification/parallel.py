@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from reference.core.claims import Budget, Outcome, Registry, Result, run_claim
+from reference.core.processes import worker_environment
 
 _REGISTRY: Registry | None = None  # each worker process builds the registry once
 
@@ -94,7 +95,7 @@ def run_tasks(registry: Registry, budget: Budget, directory: Path, jobs: int, sa
         for task in tasks:
             finished(task, _run_task(*task, budget.quick, str(directory)))
     else:
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        with worker_environment(), ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
             futures: dict[Future[Any], tuple[str, int]] = {
                 pool.submit(_run_task, *task, budget.quick, str(directory)): task for task in tasks
             }

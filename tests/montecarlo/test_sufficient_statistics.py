@@ -178,3 +178,28 @@ def test_totals_beyond_int64_become_python_integers_exactly() -> None:
     assert sums.total.dtype == object
     assert [int(v) for v in sums.total] == [2000 * (2**52 - 1), 6000]
     assert all(isinstance(v, int) for v in sums.total)
+
+
+def test_exact_gram_is_the_integer_gram_of_the_rounded_values() -> None:
+    from reference.audit.sufficient import exact_gram
+
+    values = np.random.default_rng(3).standard_normal((300, 5)) * 4.0
+    values[7, 2] = 3e9  # one huge value: its row is multiplied out in Python integers
+    pairs = np.triu_indices(5, 1)
+    sums = ExactSums((pairs[0].size,), 32)
+    for start, stop in _splits(300, 7):
+        exact_gram(sums, values[start:stop], 16, pairs)
+    rounded = [[round(v * 2**16) for v in row] for row in values.tolist()]  # independent: Python integers
+    expected = [sum(row[s] * row[t] for row in rounded) for s, t in zip(*pairs)]
+    assert [int(v) for v in sums.total] == expected
+
+
+def test_worker_environment_sets_one_thread_and_restores() -> None:
+    import os
+
+    from reference.core.processes import THREAD_VARIABLES, worker_environment
+
+    before = {name: os.environ.get(name) for name in THREAD_VARIABLES}
+    with worker_environment():
+        assert all(os.environ[name] == (before[name] or "1") for name in THREAD_VARIABLES)
+    assert {name: os.environ.get(name) for name in THREAD_VARIABLES} == before
