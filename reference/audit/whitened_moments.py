@@ -12,9 +12,9 @@ points). Every other sub-test is the battery's own, on the same statistics.
 :class:`CascadeSampleMoments` keeps, as exact fixed-point sums (:mod:`reference.audit.sufficient`): per leaf and
 per internal node the sum of squares over ``σ²``; the grid counts; and for the whitened coordinates ``w`` (formed
 from node sums, the Haar rows being ``±c`` on the halves of a node) rounded once to ``q = w`` on the grid
-``2**-WHITE_BITS``, the sums ``Σ q_i`` and the Gram matrix ``Σ q_i q_j`` — the latter by a matrix product, which is
-exact because every product and partial sum of these integer-valued floats is an integer below ``2**53`` (the
-rows are taken in sub-blocks small enough for that), whatever order the BLAS adds in. Memory: ``O(n²)``
+``2**-WHITE_BITS``, the sums ``Σ q_i`` and the Gram matrix ``Σ q_i q_j`` — the latter by matrix products, which are
+exact because every product and partial sum of these integer-valued floats is an integer below ``2**53``
+(:func:`reference.audit.sufficient.exact_gram`), whatever order the BLAS adds in. Memory: ``O(n²)``
 (``n <= 256``), whatever the run count; blocks in any split and any merge order give the identical statistics and
 verdict.
 """
@@ -26,7 +26,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from reference.audit.sufficient import ExactSums
+from reference.audit.sufficient import ExactSums, exact_gram
 from reference.cip.whitening import StatisticalCheck, haar_whitening, two_sided_chi2
 
 #: Equal-probability cells of the grid on which the pooled whitened values are counted.
@@ -79,7 +79,8 @@ class CascadeSampleMoments:
         self.node_squares = ExactSums((max(leaves - 1, 0),))
         self.haar = _haar_structure(self.whitening, depth)
         self.white_sums = ExactSums((leaves,), WHITE_BITS)
-        self.white_gram = ExactSums((leaves, leaves), 2 * WHITE_BITS)  # Σ q_i q_j, q = w rounded to 2**-WHITE_BITS
+        self.pairs = np.triu_indices(leaves)  # i <= j: the squares on the diagonal too
+        self.white_gram = ExactSums((self.pairs[0].size,), 2 * WHITE_BITS)  # Σ q_i q_j, q = w on 2**-WHITE_BITS
         self.edges = stats.norm.ppf(np.arange(1, GRID_CELLS) / GRID_CELLS)
         self.below = np.zeros(GRID_CELLS - 1, dtype=np.int64)  # values <= each edge, over all runs
         self.runs = 0
@@ -95,17 +96,8 @@ class CascadeSampleMoments:
             internal = np.concatenate(nodes, axis=1)
             self.node_squares.add(np.multiply(internal, internal), scratch=True)
         white = self.whiten(x)
-        rounded = np.rint(np.ldexp(white, WHITE_BITS))
-        peak = float(np.max(np.abs(rounded))) if rounded.size else 0.0
-        if peak >= 2.0**26:
-            raise ValueError("samples are too large for the whitened statistics (a whitened value beyond 2**10)")
-        self.white_sums.add_integers(np.sum(rounded, axis=0))  # |q| < 2**26, fewer than 2**26 rows: exact
-        # q_i q_j < 2**52 / rows per product of a sub-block: the matrix product of integer-valued floats is then
-        # exact whatever order the BLAS adds in (every partial sum is an integer below 2**53)
-        rows_per = max(1, int(2.0**52 // max(peak * peak, 1.0)) - 1)
-        for start in range(0, rounded.shape[0], rows_per):
-            part = rounded[start:start + rows_per]
-            self.white_gram.add_integers(part.T @ part)
+        self.white_sums.add(white)  # each value rounded to 2**-WHITE_BITS, added exactly
+        exact_gram(self.white_gram, white, WHITE_BITS, self.pairs)  # Σ q_i q_j, i <= j, exactly
         positions = np.searchsorted(self.edges, white.ravel(), side="left")  # edges[k] >= value from k on
         counts = np.bincount(positions, minlength=GRID_CELLS)[: GRID_CELLS - 1]
         self.below += np.cumsum(counts)
@@ -144,10 +136,13 @@ class CascadeSampleMoments:
         from scipy import stats
 
         samples, dim = self.runs, 1 << self.depth
-        gram, sums = self.white_gram.values(), self.white_sums.values()
+        sums = self.white_sums.values()
+        gram = np.zeros((dim, dim))
+        gram[self.pairs] = self.white_gram.values()
         squares = np.diag(gram).copy()
         tests: list[tuple[str, float, float]] = []
-        total = math.ldexp(float(sum(int(v) for v in np.diag(self.white_gram.total))), -2 * WHITE_BITS)
+        diagonal = self.white_gram.total[self.pairs[0] == self.pairs[1]]
+        total = math.ldexp(float(sum(int(v) for v in diagonal)), -2 * WHITE_BITS)
         tests.append(("total sum of squares", total, two_sided_chi2(total, samples * dim)))
         means = sums / math.sqrt(samples)
         square_p = 2.0 * np.minimum(stats.chi2.cdf(squares, samples), stats.chi2.sf(squares, samples))
