@@ -16,3 +16,12 @@ def faulty_cascade_samples(depth: int, sigma: float, runs: int, seed: int) -> np
     """``runs`` draws (rows) of the ``2**depth`` leaves, with the fault above."""
     rng = np.random.default_rng(seed)
     return np.stack([cascade_leaves(depth, sigma**2, rng) for _ in range(runs)])
+
+
+def faulty_cascade_batch(generator: np.random.Generator, runs: int) -> np.ndarray:
+    """The same fault as a batched sampler function for ``audit sampler-function``: depth 6, σ = 2 meant, σ² = 4
+    passed, so every node has variance 16 instead of 4."""
+    from reference.cip.numeric.cascade_batch import cascade_leaves_batch
+
+    depth, sigma = 6, 2.0
+    return cascade_leaves_batch(depth, sigma**2, runs, generator)

@@ -9,13 +9,19 @@ Under the oracle (CIP Theorem 3.3 and Equation (2)) every node of the binary tre
 * ``Σ (L − R)² / (3σ²)`` is chi-square with ``runs`` degrees of freedom for each of the ``n − 1`` internal nodes: the
   *sibling covariances* (a covariance off by c·σ² moves the variance of L − R by −2cσ²).
 
-Both are exact two-sided tests; ``alpha`` is split evenly over the ``3n − 2`` of them (union bound). Together they
+Both are exact two-sided tests. So is the *pooled scale* test: the root and the sibling differences are (up to
+scale) the Haar coefficients of the leaves, independent under the oracle, so ``root²/σ² + Σ (L − R)²/(3σ²)`` over
+all runs is chi-square with ``runs × n`` degrees of freedom — one test that sees a scale error common to all nodes
+(a variance passed for σ, say) with every value drawn. ``alpha`` is split evenly over the ``3n − 1`` tests (union
+bound). Together they
 pin the whole covariance ``σ² C_depth`` (node variances and sibling covariances determine the Haar coefficients'
 variances), not only the leaves' marginals.
 
-The samples (``runs × n``, ``.npy``) are read ``batch`` runs at a time through a memory map; the accumulators
-hold three numbers per node (``O(n)``), and one batch is summed level by level in place, so the peak memory is
-a small multiple of one batch (measured in the tests). Power: a noise scale off by a factor ``1 + r`` is
+The samples (``runs × n``, ``.npy``) are read ``batch`` runs at a time through a memory map into
+:class:`CascadeMoments`, which holds three exact sums per node (``O(n)``, :mod:`reference.audit.sufficient`: each
+squared value rounded to a fixed-point grid, then added as integers, so the verdict is the same for any batch size
+and any order of blocks); one batch is summed level by level in place, so the peak memory is a small multiple of
+one batch (measured in the tests). Power: a noise scale off by a factor ``1 + r`` is
 detected with probability 99% once ``(1 + r)² q_0.01 >= q_hi`` (``q_0.01`` the 1% quantile of chi-square(runs),
 ``q_hi`` the test's upper critical value), and symmetrically below: :func:`reference.audit.samplers.chi_square_scale_power`.
 """
@@ -30,11 +36,14 @@ import numpy as np
 from reference.audit.samplers import (
     PropertyCheck,
     SamplerAuditReport,
+    TooFewRunsError,
     _check_alpha,
     _critical,
     _listed,
+    chi_square_scale_power,
 )
-from reference.core.validate import RealLike, check_depth, positive_real
+from reference.audit.sufficient import FRACTION_BITS, GRID_ROOT, ExactSums
+from reference.core.validate import check_depth, positive_real
 
 #: Largest depth accepted (2**26 leaves: 512 MiB per run in float64).
 MAX_STREAM_DEPTH = 26
@@ -59,62 +68,136 @@ def _open(samples: object) -> np.ndarray:
     return array
 
 
-def audit_cascade_stream(samples: object, depth: int, sigma: RealLike, alpha: object = 1e-6,
-                         batch: int = DEFAULT_BATCH) -> SamplerAuditReport:
-    """Audit Cascade Sampling leaves (``runs × 2**depth``; a path to a ``.npy`` file is memory-mapped) against
-    ``N(0, σ² C_depth)`` by the streamed node-variance and sibling-covariance tests (module docstring)."""
-    d = check_depth(depth, "depth", maximum=MAX_STREAM_DEPTH)
-    s = positive_real(sigma, "sigma")
-    a = _check_alpha(alpha)
-    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
-        raise ValueError(f"batch must be a positive integer, got {batch!r}")
-    array = _open(samples)
-    leaves = 1 << d
-    if array.shape[1] != leaves:
-        raise ValueError(f"samples must have 2**depth = {leaves} columns, got {array.shape[1]}")
-    runs = array.shape[0]
-    if runs < 2:
-        raise ValueError(f"samples must have at least 2 runs, got {runs}")
-    # node_squares[level] has 2**level entries (level 0 = root ... level d = leaves); sibling_squares likewise
-    # for the internal nodes (levels 0..d-1)
-    node_squares = [np.zeros(1 << level) for level in range(d + 1)]
-    sibling_squares = [np.zeros(1 << level) for level in range(d)]
-    for start in range(0, runs, batch):
-        block = np.array(array[start:start + batch], dtype=np.float64)  # one batch in memory
+class CascadeMoments:
+    """The sufficient statistics of the streamed tests: per node ``Σ node² / σ²`` and per internal node
+    ``Σ (L − R)² / (3σ²)`` over the runs seen, as exact fixed-point sums
+    (:class:`reference.audit.sufficient.ExactSums`), so any split of the runs into blocks and any order of
+    :meth:`merge` gives the same statistics and verdict. Memory: three numbers per node, whatever the run count."""
+
+    def __init__(self, depth: object, sigma: object) -> None:
+        self.depth = check_depth(depth, "depth", maximum=MAX_STREAM_DEPTH)
+        self.sigma = positive_real(sigma, "sigma")
+        self.runs = 0
+        # nodes[level] has 2**level entries (level 0 = root ... depth = leaves); siblings likewise for levels < depth
+        self.nodes = [ExactSums((1 << level,)) for level in range(self.depth + 1)]
+        self.siblings = [ExactSums((1 << level,)) for level in range(self.depth)]
+
+    def add(self, samples: np.ndarray) -> None:
+        """Consume a block of runs (``rows × 2**depth``, real, finite)."""
+        leaves = 1 << self.depth
+        if samples.ndim != 2 or samples.shape[1] != leaves:
+            raise ValueError(f"samples must have shape (runs, 2**depth = {leaves}), got {samples.shape}")
+        # one pass to float64 in the grid's root units: the squares below are then directly in units of the grid
+        block = np.multiply(samples, GRID_ROOT / self.sigma, dtype=np.float64)
         if not np.all(np.isfinite(block)):
-            raise ValueError(f"samples must be finite (no NaN or infinity); runs {start}..{start + len(block) - 1}")
-        block /= s
-        for level in range(d, -1, -1):
-            node_squares[level] += np.einsum("ij,ij->j", block, block)
+            raise ValueError(f"samples must be finite (no NaN or infinity); runs {self.runs}..{self.runs + len(block) - 1}")
+        for level in range(self.depth, -1, -1):
+            self.nodes[level].add_grid_nonnegative(np.multiply(block, block))
             if level == 0:
                 break
             pairs = block.reshape(block.shape[0], 1 << (level - 1), 2)
             difference = pairs[:, :, 0] - pairs[:, :, 1]
-            sibling_squares[level - 1] += np.einsum("ij,ij->j", difference, difference) / 3.0
+            np.multiply(difference, difference, out=difference)
+            self.siblings[level - 1].add_grid_nonnegative(np.divide(difference, 3.0, out=difference))
             block = pairs.sum(axis=2)  # the parents, half the size: the batch is not copied at full size again
-    tests = (2 * leaves - 1) + (leaves - 1)
-    per_test = a / tests
-    low, high = _critical(runs, per_test)
-    checks = []
-    for name, groups, what in (("node variances", node_squares, "node"),
-                               ("sibling covariances", sibling_squares, "sibling difference")):
-        found: list[tuple[float, str]] = []
-        worst = 1.0
-        count = 0
-        for level, values in enumerate(groups):
-            count += values.size
-            ratios = values / runs
-            extreme = float(ratios[np.argmax(np.abs(np.log(ratios)))]) if values.size else 1.0
-            if abs(math.log(extreme)) > abs(math.log(worst)):
-                worst = extreme
-            for position in np.flatnonzero((values < low) | (values > high))[:50]:
-                ratio = float(ratios[position])
-                found.append((abs(math.log(ratio)), f"{what} variance at level {level}, position {int(position)} "
-                              f"{'too large' if ratio > 1 else 'too small'} (ratio to exact {ratio:.6g})"))
-        share = per_test * count
-        checks.append(PropertyCheck(name, not found, share, count, worst, _listed(found),
-                                    f"{count} two-sided chi-square({runs}) tests, acceptance "
-                                    f"[{low / runs:.4g}, {high / runs:.4g}] for the variance ratio; most extreme "
-                                    f"ratio {worst:.6g}"))
-    return SamplerAuditReport(f"cascade samples (streamed), depth {d}, sigma {s!r}", all(c.passed for c in checks),
-                              a, runs, leaves, tuple(checks))
+        self.runs += samples.shape[0]
+
+    def merge(self, other: CascadeMoments) -> None:
+        """Add the runs another accumulator has seen (same depth and sigma)."""
+        if (other.depth, other.sigma) != (self.depth, self.sigma):
+            raise ValueError("cannot merge cascade statistics of different depth or sigma")
+        for mine, theirs in zip(self.nodes + self.siblings, other.nodes + other.siblings):
+            mine.merge(theirs)
+        self.runs += other.runs
+
+    def statistics(self) -> dict[str, list[float]]:
+        """The normalised sums, level by level (what the tests read; for comparing runs)."""
+        return {"node_squares": [float(v) for sums in self.nodes for v in sums.values()],
+                "sibling_squares": [float(v) for sums in self.siblings for v in sums.values()]}
+
+    def report(self, alpha: object = 1e-6) -> SamplerAuditReport:
+        """The verdict of the node-variance and sibling-covariance tests on the runs seen (module docstring)."""
+        a = _check_alpha(alpha)
+        runs, leaves = self.runs, 1 << self.depth
+        if runs < 2:
+            raise TooFewRunsError(f"samples must have at least 2 runs, got {runs}")
+        tests = (2 * leaves - 1) + (leaves - 1) + 1
+        per_test = a / tests
+        low, high = _critical(runs, per_test)
+        checks = []
+        for name, groups, what in (("node variances", self.nodes, "node"),
+                                   ("sibling covariances", self.siblings, "sibling difference")):
+            found: list[tuple[float, str]] = []
+            worst = 1.0
+            count = 0
+            for level, sums in enumerate(groups):
+                values = sums.values()
+                count += values.size
+                ratios = values / runs
+                extreme = float(ratios[np.argmax(np.abs(np.log(ratios)))]) if values.size else 1.0
+                if abs(math.log(extreme)) > abs(math.log(worst)):
+                    worst = extreme
+                for position in np.flatnonzero((values < low) | (values > high))[:50]:
+                    ratio = float(ratios[position])
+                    found.append((abs(math.log(ratio)), f"{what} variance at level {level}, position "
+                                  f"{int(position)} {'too large' if ratio > 1 else 'too small'} (ratio to exact "
+                                  f"{ratio:.6g})"))
+            share = per_test * count
+            checks.append(PropertyCheck(name, not found, share, count, worst, _listed(found),
+                                        f"{count} two-sided chi-square({runs}) tests, acceptance "
+                                        f"[{low / runs:.4g}, {high / runs:.4g}] for the variance ratio; most "
+                                        f"extreme ratio {worst:.6g}"))
+        checks.append(self._pooled(per_test))
+        return SamplerAuditReport(f"cascade samples (streamed), depth {self.depth}, sigma {self.sigma!r}",
+                                  all(c.passed for c in checks), a, runs, leaves, tuple(checks))
+
+    def _pooled(self, level: float) -> PropertyCheck:
+        """The pooled scale test: root² / σ² plus every (L − R)² / (3σ²), over all runs, is chi-square with
+        ``runs × n`` degrees of freedom (the root and the sibling differences are the Haar coefficients, which are
+        independent under the oracle), so one test sees a common scale error with all ``runs × n`` values."""
+        dof = self.runs << self.depth
+        grid = 1 << FRACTION_BITS  # exact: the integer totals, added as Python integers, then one rounding
+        total = self.nodes[0].grand_total() + sum(sums.grand_total() for sums in self.siblings)
+        statistic = total / grid
+        low, high = _critical(dof, level)
+        passed = low <= statistic <= high
+        ratio = statistic / dof
+        failures = () if passed else (f"common scale {'too large' if ratio > 1 else 'too small'}: pooled variance "
+                                      f"ratio {ratio:.8g} outside [{low / dof:.8g}, {high / dof:.8g}]",)
+        return PropertyCheck("pooled scale", passed, level, 1, ratio, failures,
+                             f"one two-sided chi-square({dof}) test of root² / σ² + Σ (L − R)² / (3σ²); variance "
+                             f"ratio {ratio:.8g}, acceptance [{low / dof:.8g}, {high / dof:.8g}]")
+
+
+def cascade_power(depth: int, runs: int, alpha: float) -> dict[str, float]:
+    """The smallest errors the streamed tests detect with probability 99% at ``runs`` runs: a relative error of
+    the noise scale σ common to every node (the sharper of a node-variance test and the pooled test), and a sibling correlation error (a covariance ``c σ²`` off changes
+    ``Var(L − R)`` by the factor ``1 − 2c/3``, tested as a variance ratio); ``inf`` when too few runs."""
+    leaves = 1 << depth
+    tests = 3 * leaves - 1
+    if runs < 2:
+        return {"scale_error": math.inf, "correlation_error": math.inf}
+    per_node = chi_square_scale_power(runs, tests, alpha)
+    scale = min(per_node, chi_square_scale_power(runs * leaves, tests, alpha))  # the pooled test: runs × n dof
+    ratio = max((1.0 + per_node) ** 2 - 1.0, 1.0 - (1.0 - per_node) ** 2)
+    return {"scale_error": scale, "correlation_error": 1.5 * ratio}
+
+
+def audit_cascade_stream(samples: object, depth: int, sigma: object, alpha: object = 1e-6,
+                         batch: int = DEFAULT_BATCH) -> SamplerAuditReport:
+    """Audit Cascade Sampling leaves (``runs × 2**depth``; a path to a ``.npy`` file is memory-mapped) against
+    ``N(0, σ² C_depth)`` by the streamed node-variance and sibling-covariance tests (module docstring), ``batch``
+    runs at a time through :class:`CascadeMoments` (the verdict does not depend on ``batch``)."""
+    moments = CascadeMoments(depth, sigma)
+    a = _check_alpha(alpha)
+    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+        raise ValueError(f"batch must be a positive integer, got {batch!r}")
+    array = _open(samples)
+    leaves = 1 << moments.depth
+    if array.shape[1] != leaves:
+        raise ValueError(f"samples must have 2**depth = {leaves} columns, got {array.shape[1]}")
+    if array.shape[0] < 2:
+        raise ValueError(f"samples must have at least 2 runs, got {array.shape[0]}")
+    for start in range(0, array.shape[0], batch):
+        moments.add(np.asarray(array[start:start + batch]))
+    return moments.report(a)

@@ -33,12 +33,9 @@ from flint import fmpq, fmpq_mat
 from reference.audit.samplers import (
     PropertyCheck,
     SamplerAuditReport,
-    _check_alpha,
     _check_samples,
-    _chi2_group,
     _groups,
     _listed,
-    _median_of_means,
     chi_square_scale_power,
 )
 from reference.core.linalg import Matrix
@@ -282,31 +279,14 @@ def audit_design_samples(samples: object, design: Design, alpha: object = 1e-6, 
                          pair: Callable[[int, int], str] = _pair_label) -> SamplerAuditReport:
     """Audit ``samples`` (runs × outputs) against ``design``: every second moment by median of means (module
     docstring); ``alpha/2`` for the marginals and ``alpha/2`` for the covariance entries. ``marginal`` and
-    ``pair`` name an output and a pair of outputs in the failures."""
-    a = _check_alpha(alpha)
-    outputs = design.outputs
-    inverse_factor = _whitening(design)
-    share = a / 3.0 if inverse_factor is not None else a / 2.0
-    pairs = outputs * (outputs - 1) // 2
-    var_groups = _groups(share / outputs)
-    cov_groups = _groups(share / pairs) if pairs else 1
-    x = _check_samples(samples, outputs, "one column per output", min_runs=2 * max(var_groups, cov_groups))
-    runs = x.shape[0]
-    squares = np.diag(_median_of_means(x * x, var_groups))
-    marginals = _entry_check("marginals", design, squares, [(t, t) for t in range(outputs)], runs // var_groups,
-                             var_groups, share, lambda s, t: marginal(t))
-    per_group = runs // cov_groups
-    blocks = np.empty((cov_groups, outputs, outputs))
-    for g in range(cov_groups):
-        chunk = x[g * per_group:(g + 1) * per_group]
-        blocks[g] = chunk.T @ chunk / per_group
-    covariance = _entry_check("covariance", design, np.median(blocks, axis=0),
-                              [(s, t) for s in range(outputs) for t in range(s + 1, outputs)], per_group,
-                              cov_groups, share, pair)
-    checks: tuple[PropertyCheck, ...] = (marginals, covariance)
-    if inverse_factor is not None:
-        # Gaussian: L⁻¹ x is N(0, I) exactly, so each whitened coordinate's sum of squares is chi-square(runs)
-        white = x @ inverse_factor.T
-        checks = (*checks, _chi2_group("whitened variances", [f"whitened coordinate {i}" for i in range(outputs)],
-                                       np.sum(white * white, axis=0), runs, share))
-    return SamplerAuditReport(design.name, all(c.passed for c in checks), a, runs, outputs, checks)
+    ``pair`` name an output and a pair of outputs in the failures. The runs are folded into the exact group sums
+    of :class:`reference.audit.design_moments.DesignMoments`, which blocks of runs feed in the same way."""
+    from reference.audit.design_moments import DesignMoments  # it builds on this module
+
+    if not isinstance(samples, np.ndarray):
+        raise TypeError(f"samples must be a numpy array of shape (runs, {design.outputs}), got {type(samples).__name__}")
+    moments = DesignMoments(design, samples.shape[0] if samples.ndim == 2 else 0, alpha)
+    x = _check_samples(samples, design.outputs, "one column per output",
+                       min_runs=2 * max(moments.var_groups, moments.cov_groups))
+    moments.add(x, 0)
+    return moments.report(marginal, pair)

@@ -11,7 +11,10 @@ union bound.
 2. *node variances*: per internal node of the binary tree, the subtree sum of leaves is ``N(0, sigma**2)``
    (Theorem 3.3), so the same chi-square test applies;
 3. *covariance*: the rows whitened with the exact Haar whitening of ``sigma**2 C_depth`` are tested to be
-   i.i.d. ``N(0, 1)`` by :func:`reference.cip.whitening.whitened_normal_test`.
+   i.i.d. ``N(0, 1)`` by the battery of :func:`reference.cip.whitening.whitened_normal_test`, its
+   Kolmogorov–Smirnov part on a fixed grid (:mod:`reference.audit.whitened_moments`: every test reads sums over
+   runs, so blocks of runs feed :class:`~reference.audit.whitened_moments.CascadeSampleMoments` and the verdict
+   does not depend on the split).
 
 :func:`audit_kary_noise` (Algorithm 2's output noise, sums of i.i.d. Laplace(h/ε) values):
 
@@ -38,7 +41,8 @@ from pathlib import Path
 
 import numpy as np
 
-from reference.cip.whitening import haar_whitening, two_sided_chi2, whitened_normal_test
+from reference.audit.whitened_moments import CascadeSampleMoments
+from reference.cip.whitening import two_sided_chi2
 from reference.core.validate import RealLike, check_depth, positive_real
 from reference.kary.digits import check_arity
 
@@ -231,30 +235,30 @@ def audit_cascade_samples(samples: object, depth: int, sigma: RealLike, alpha: o
     a = _check_alpha(alpha)
     n = 1 << d
     x = _check_samples(samples, n, f"n = 2**depth = {n} leaves per run")
-    runs = x.shape[0]
-    share = a / 3.0
-    scaled = x / s
+    moments = CascadeSampleMoments(d, s)
+    moments.add(x)
+    return cascade_samples_report(moments, a)
 
-    leaf_squares = np.sum(scaled * scaled, axis=0)
+
+def cascade_samples_report(moments: object, alpha: float) -> SamplerAuditReport:
+    """The verdict of :func:`audit_cascade_samples` from its sufficient statistics
+    (:class:`reference.audit.whitened_moments.CascadeSampleMoments`, fed by blocks of runs)."""
+    if not isinstance(moments, CascadeSampleMoments):
+        raise TypeError("moments must be a CascadeSampleMoments")
+    d, s, runs, n = moments.depth, moments.sigma, moments.runs, 1 << moments.depth
+    if runs < 2:
+        raise TooFewRunsError(f"samples must have at least 2 runs (rows) for this alpha, got {runs}")
+    share = alpha / 3.0
     marginals = _chi2_group(
-        "marginals", [f"leaf variance at coordinate {i}" for i in range(n)], leaf_squares, runs, share
+        "marginals", [f"leaf variance at coordinate {i}" for i in range(n)], moments.leaf_squares.values(), runs, share
     )
-
-    labels: list[str] = []
-    node_squares: list[float] = []
-    for level in range(d):
-        width = n >> level
-        sums = scaled.reshape(runs, 1 << level, width).sum(axis=2)
-        for position in range(1 << level):
-            labels.append(f"node variance at level {level}, position {position}")
-            node_squares.append(float(np.sum(sums[:, position] ** 2)))
+    labels = [f"node variance at level {level}, position {position}"
+              for level in range(d) for position in range(1 << level)]
     if labels:
-        nodes = _chi2_group("node variances", labels, np.array(node_squares), runs, share)
+        nodes = _chi2_group("node variances", labels, moments.node_squares.values(), runs, share)
     else:
         nodes = PropertyCheck("node variances", True, share, 0, 0.0, (), "depth 0: no internal nodes")
-
-    white = x @ haar_whitening(d, s).T
-    battery = whitened_normal_test(white, share, f"whitened covariance sigma^2 C_{d}")
+    battery = moments.whitened_check(share, f"whitened covariance sigma^2 C_{d}")
     cov_failures = () if battery.passed else (f"whitened samples are not i.i.d. N(0,1): {battery.detail}",)
     covariance = PropertyCheck(
         "covariance", battery.passed, share, battery.subtests, battery.statistic, cov_failures,
@@ -262,7 +266,7 @@ def audit_cascade_samples(samples: object, depth: int, sigma: RealLike, alpha: o
     )
     checks = (marginals, nodes, covariance)
     return SamplerAuditReport(
-        f"cascade samples, depth {d}, sigma {s!r}", all(c.passed for c in checks), a, runs, n, checks
+        f"cascade samples, depth {d}, sigma {s!r}", all(c.passed for c in checks), alpha, runs, n, checks
     )
 
 

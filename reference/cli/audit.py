@@ -6,6 +6,7 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
+from reference.cli import sampler_function
 from reference.cli.common import (
     CommandError,
     Subcommands,
@@ -313,3 +314,4 @@ def register(commands: Subcommands) -> None:
         "--contributions", type=nonnegative_int, default=1, help="tda-level: records per user m (default 1)"
     )
     samplers_cmd.add_argument("--alpha", default="1e-6", help="total false-alarm probability (default 1e-6)")
+    sampler_function.register(audit)

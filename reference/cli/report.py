@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from reference.cli.common import Subcommands, add_command
+from reference.cli.common import CommandError, Subcommands, add_command, nonnegative_int
 
 
 def _cmd_report(args: argparse.Namespace) -> dict[str, Any]:
     from reference.verification.report import run_report
 
-    summary = run_report(out_dir=args.out, quick=args.quick, progress=not args.json)
+    if args.jobs is not None and args.jobs < 1:
+        raise CommandError(f"--jobs must be a positive integer, got {args.jobs}")
+    summary = run_report(out_dir=args.out, quick=args.quick, progress=not args.json, jobs=args.jobs)
     return summary
 
 
@@ -20,3 +22,4 @@ def register(commands: Subcommands) -> None:
     report = add_command(commands, "report", _cmd_report, "rerun the claims registry and write the report")
     report.add_argument("--out", default="reference-report", help="output directory (default: reference-report)")
     report.add_argument("--quick", action="store_true", help="smaller budgets (as the tests use)")
+    report.add_argument("--jobs", type=nonnegative_int, help="worker processes (default: all cores)")

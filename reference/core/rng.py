@@ -38,3 +38,36 @@ def as_generator(rng: object, name: str = "rng") -> np.random.Generator:
     raise TypeError(
         f"{name} must be a numpy.random.Generator, a non-negative integer seed or None; got {type(rng).__name__}"
     )
+
+
+def run_seeds(seed: object, runs: int, first_run: int = 0, name: str = "seed") -> list[np.random.SeedSequence]:
+    """The per-run seeds of runs ``first_run .. first_run + runs - 1`` of a batch: the children
+    ``SeedSequence.spawn`` gives a root seed sequence, built directly from their spawn keys so that a block of
+    runs in the middle of a batch needs neither the earlier children nor a shared counter.
+
+    ``seed``: a non-negative integer (the root is ``SeedSequence(seed)``), a ``SeedSequence`` (its children
+    ``first_run ...`` from its ``spawn_key``; its own spawn counter is not used or advanced), or a
+    ``Generator`` (its seed sequence *spawns* ``runs`` children, advancing it, so successive calls give fresh
+    runs; ``first_run`` must then be 0). Child ``i`` of a root equals ``root.spawn(i + 1)[i]`` of a fresh root.
+    """
+    if isinstance(runs, bool) or not isinstance(runs, numbers.Integral) or runs < 0:
+        raise ValueError(f"runs must be a non-negative integer, got {runs!r}")
+    if isinstance(first_run, bool) or not isinstance(first_run, numbers.Integral) or first_run < 0:
+        raise ValueError(f"first_run must be a non-negative integer, got {first_run!r}")
+    if isinstance(seed, np.random.Generator):
+        if first_run:
+            raise ValueError("first_run must be 0 when the seed is a Generator (its seed sequence spawns the runs)")
+        sequence = seed.bit_generator.seed_seq
+        if not isinstance(sequence, np.random.SeedSequence):
+            raise TypeError(f"{name} must be a Generator seeded from a SeedSequence")
+        return list(sequence.spawn(int(runs)))
+    if isinstance(seed, np.random.SeedSequence):
+        root = seed
+    elif isinstance(seed, numbers.Integral) and not isinstance(seed, bool) and int(seed) >= 0:
+        root = np.random.SeedSequence(int(seed))
+    else:
+        raise TypeError(f"{name} must be a non-negative integer, a numpy SeedSequence or a Generator; got {seed!r}")
+    return [
+        np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, first_run + index), pool_size=root.pool_size)
+        for index in range(int(runs))
+    ]

@@ -312,16 +312,32 @@ def fit_to_distribution(
     data = np.asarray(values)
     if data.ndim != 1 or data.size < 1 or not np.issubdtype(data.dtype, np.integer):
         raise ValueError("values must be a non-empty 1-D sequence of integers")
-    samples = int(data.size)
+    counts = {int(v): int(c) for v, c in zip(*np.unique(data, return_counts=True))}
+    return fit_to_counts(counts, chosen, value, level, float(min_expected), name)
+
+
+def fit_to_counts(
+    counts: dict[int, int], kind: object, parameter: RationalLike, alpha: float = DEFAULT_ALPHA,
+    min_expected: float = MIN_EXPECTED, name: str = "",
+) -> SamplerCheck:
+    """:func:`fit_to_distribution` from the histogram ``counts`` (value -> how often it was drawn), its
+    sufficient statistic: the same tests, so the same verdict and p-value as on the values themselves."""
+    chosen = _check_kind(kind)
+    value = positive_fraction(parameter, "scale" if chosen == "discrete_laplace" else "sigma_squared")
+    level = _check_alpha(alpha)
+    if not (isinstance(min_expected, (int, float)) and min_expected > 0):
+        raise ValueError(f"min_expected must be a positive number, got {min_expected!r}")
+    samples = sum(counts.values())
+    if samples < 1:
+        raise ValueError("counts must hold at least one draw")
     dist = _distribution(chosen, value)
     lo, hi = _central_range(dist, samples, float(min_expected))
-    counts = {int(v): int(c) for v, c in zip(*np.unique(data, return_counts=True))}
-    left_observed = int(np.count_nonzero(data < lo))
-    right_observed = int(np.count_nonzero(data > hi))
+    left_observed = sum(c for v, c in counts.items() if v < lo)
+    right_observed = sum(c for v, c in counts.items() if v > hi)
     left_p, right_p = dist.at_most(lo - 1), dist.at_least(hi + 1)
     central = [(f"x = {x}", counts.get(x, 0), dist.probability(x)) for x in range(lo, hi + 1)]
     fine = [(f"x < {lo}", left_observed, left_p), *central, (f"x > {hi}", right_observed, right_p)]
-    # pool: both tails in one cell; move the extreme central cells into it until its expectation suffices
+    # pool: both tails in one cell; move the extreme central cells into it while its expectation is too small
     tail_observed, tail_p = left_observed + right_observed, left_p + right_p
     pooled = list(central)
     while pooled and samples * tail_p < min_expected:
@@ -331,11 +347,14 @@ def fit_to_distribution(
         tail_p += probability
     pooled.append((f"tails beyond [{lo}, {hi}] pooled", tail_observed, tail_p))
     # the largest |x| seen: P[max_i |X_i| >= m] <= n P[|X| >= m] = 2 n P[X >= m] (union bound)
-    largest = int(np.max(np.abs(data)))
+    largest = max(abs(v) for v, c in counts.items() if c)
     extreme_p = min(1.0, 2.0 * samples * float(dist.tail(largest).upper)) if largest > 0 else 1.0
     extra = [(f"largest |x| = {largest}", extreme_p)]
-    mean = float(np.mean(data))
-    detail = f"sample mean {mean:.5g}, sample variance {float(np.var(data)):.6g} vs {_float(dist.variance):.6g}"
+    # exact integer moments, so the detail does not depend on how the draws were split or ordered
+    mean = Fraction(sum(v * c for v, c in counts.items()), samples)
+    variance = Fraction(sum(v * v * c for v, c in counts.items()), samples) - mean * mean
+    detail = (f"sample mean {float(mean):.5g}, sample variance {float(variance):.6g} vs "
+              f"{_float(dist.variance):.6g}")
     return _fit_from_cells(name or f"fit to {dist.label}", samples, level, pooled, fine, extra, detail)
 
 

@@ -91,7 +91,11 @@ def discrete_gaussian(sigma_squared: RealLike, size: int, rng: object = None) ->
     if s2 > MAX_SCALE**2:
         raise ValueError(f"sigma_squared must be at most {MAX_SCALE**2:g} for the float sampler, got {s2!r}")
     count = check_positive_int(size, "size", minimum=0)
-    gen = as_generator(rng)
+    return _discrete_gaussian_draws(s2, count, as_generator(rng))
+
+
+def _discrete_gaussian_draws(s2: float, count: int, gen: np.random.Generator) -> np.ndarray:
+    """The body of :func:`discrete_gaussian` for validated arguments (the batched sampler calls it per run)."""
     t = float(math.isqrt(math.floor(s2)) + 1)
     out = np.empty(count, dtype=np.int64)
     filled = 0

@@ -161,6 +161,23 @@ _CASES: Sequence[tuple[str, str, str, Verdict, Callable[[], tuple[Verdict, str]]
 )
 
 
+def audit_case_count() -> int | None:
+    """How many cases there are; ``None`` when the checkout's ``examples/`` is not importable."""
+    try:
+        importlib.import_module("examples")
+    except ImportError:
+        return None
+    return len(_CASES)
+
+
+def run_audit_case(index: int) -> AuditCase:
+    """Run case ``index`` alone (what a worker process of the parallel report does)."""
+    name, implementation, audit, expected, run = _CASES[index]
+    start = time.perf_counter()
+    verdict, found = run()
+    return AuditCase(name, implementation, audit, expected, verdict, found, time.perf_counter() - start)
+
+
 def run_audit_cases(progress: Callable[[str], None] | None = None) -> list[AuditCase] | None:
     """Run every case; ``None`` when the checkout's ``examples/`` is not importable."""
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -314,15 +315,19 @@ def plot_tda_error_by_level(directory: Path, budget: Budget) -> tuple[str, str]:
     return _save(figure, directory, "tda_error_by_level.png", "TDA: error per level against Theorem 1's utility bound")
 
 
+#: Every plot of the report, in the report's order (each writes one file and returns (file name, caption)).
+PLOTS: tuple[Callable[[Path, Budget], tuple[str, str]], ...] = (
+    plot_node_variance_by_level,
+    plot_max_range_variance,
+    plot_range_variance_map,
+    plot_sigma_paper_vs_exact,
+    plot_leading_constants,
+    plot_kary_mse,
+    plot_tda_histogram,
+    plot_tda_error_by_level,
+)
+
+
 def make_plots(directory: Path, budget: Budget) -> list[tuple[str, str]]:
     """Write every plot; return (file name, caption) pairs."""
-    return [
-        plot_node_variance_by_level(directory, budget),
-        plot_max_range_variance(directory, budget),
-        plot_range_variance_map(directory, budget),
-        plot_sigma_paper_vs_exact(directory, budget),
-        plot_leading_constants(directory, budget),
-        plot_kary_mse(directory, budget),
-        plot_tda_histogram(directory, budget),
-        plot_tda_error_by_level(directory, budget),
-    ]
+    return [plot(directory, budget) for plot in PLOTS]

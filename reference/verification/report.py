@@ -1,8 +1,9 @@
 """The main job: rerun the claims registry of all three papers (CIP, KARY, TDA) and write the report (terminal
 table, Markdown, JSON, PNG plots).
 
-``python -m reference report [--out DIR] [--quick]``. Progress goes to stderr, one line per claim, so a long
-run shows where it is. The Markdown report is self-contained: what each statement says, how it was checked,
+``python -m reference report [--out DIR] [--quick] [--jobs N]``. The claims, audit cases and plots run in ``N``
+processes (default: all cores; the content is the same for any ``N``); progress goes to stderr, one line per
+finished task, so a long run shows where it is. The Markdown report is self-contained: what each statement says, how it was checked,
 what the check found, with the smallest counterexample and the corrected statement for refuted entries.
 """
 
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from reference.core.claims import Budget, Registry, Result, Status
-from reference.verification.audits import AuditCase, audits_markdown, run_audit_cases
+from reference.verification.audits import AuditCase, audits_markdown
 from reference.verification.completeness import coverage_markdown
 from reference.verification.links import link_errors, proof_programs
 
@@ -207,11 +208,14 @@ def results_json(results: list[Result]) -> list[dict[str, Any]]:
     ]
 
 
-def run_report(out_dir: str = "reference-report", quick: bool = False, progress: bool = True) -> dict[str, Any]:
+def run_report(out_dir: str = "reference-report", quick: bool = False, progress: bool = True,
+               jobs: int | None = None) -> dict[str, Any]:
     """Run the registry, write ``report.md``, ``claims.json`` and the PNG plots into ``out_dir``; print the
-    terminal table (when ``progress``) and return a summary."""
-    from reference.verification.plots import make_plots
+    terminal table (when ``progress``) and return a summary. ``jobs`` worker processes run the claims, audit cases
+    and plots (:mod:`reference.verification.parallel`; default all cores); the content does not depend on it."""
+    from reference.verification.parallel import default_jobs, run_tasks
 
+    workers = default_jobs() if jobs is None else jobs
     start = time.perf_counter()
     budget = Budget(quick=quick)
     directory = Path(out_dir)
@@ -223,10 +227,7 @@ def run_report(out_dir: str = "reference-report", quick: bool = False, progress:
 
     registry = build_registry()
     links = link_errors(registry.claims, proof_programs())
-    results = run_registry(registry, budget, say)
-    audits = run_audit_cases(say)
-    say("plots ...")
-    plots = make_plots(directory, budget)
+    results, audits, plots = run_tasks(registry, budget, directory, workers, say)
     seconds = time.perf_counter() - start
     markdown = markdown_report(results, plots, seconds, budget, links, audits)
     (directory / "report.md").write_text(markdown, encoding="utf-8")

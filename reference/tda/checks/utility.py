@@ -36,7 +36,7 @@ from itertools import product
 from flint import arb
 
 from reference.core.certified import CertifiedReal, ball, enclose
-from reference.core.validate import positive_fraction
+from reference.core.validate import RationalLike, positive_fraction
 from reference.samplers.pmf import discrete_gaussian_pmf, discrete_gaussian_tail
 from reference.tda.intopt import intopt
 
@@ -163,7 +163,7 @@ class UtilityPoint:
 
 
 def failure_probability(
-    children: Sequence[Sequence[int]], sigma_squared: object, beta: object, level: int
+    children: Sequence[Sequence[int]], sigma_squared: RationalLike, beta: RationalLike, level: int
 ) -> UtilityPoint:
     """Certified P[max over level-``level`` nodes |err| > B_level] for a one- or two-level instance.
 
@@ -241,7 +241,7 @@ class StepPoint:
         )
 
 
-def per_level_step(cells: int, sigma_squared: object, beta: object, *, two_sided: bool = False) -> StepPoint:
+def per_level_step(cells: int, sigma_squared: RationalLike, beta: RationalLike, *, two_sided: bool = False) -> StepPoint:
     """The proof's per-level bound with one level (k = 1, the root's ``cells`` noise values), certified.
 
     ``two_sided``: the corrected radius sqrt(2σ² log(2·cells/β)) (a union bound over both tails)."""

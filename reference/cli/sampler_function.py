@@ -1,0 +1,124 @@
+"""``reference audit sampler-function``: audit a user's sampler function on Dask (:mod:`reference.audit.sampler_function`)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from fractions import Fraction
+from typing import Any
+
+from reference.cli.common import CommandError, Subcommands, add_command, add_epsilon, add_seed, nonnegative_int
+
+MECHANISM_OPTIONS = {
+    "cascade": ("depth", "sigma"),
+    "kary": ("arity", "horizon", "epsilon"),
+    "design": ("noise_matrix", "noise", "scale"),
+    "discrete-gaussian": ("sigma_squared",),
+    "discrete-laplace": ("scale",),
+}
+
+
+def _fraction(text: str, option: str) -> Fraction:
+    try:
+        value = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise CommandError(f"{option} must be a positive rational (e.g. 2, 1/2 or 0.5), got {text!r}") from None
+    if value <= 0:
+        raise CommandError(f"{option} must be a positive rational (e.g. 2, 1/2 or 0.5), got {text!r}")
+    return value
+
+
+def mechanism_from(args: argparse.Namespace) -> Any:
+    """The :class:`reference.audit.sampler_target.Mechanism` the options describe (``CommandError`` if incomplete)."""
+    from reference.audit.cascade_stream import MAX_STREAM_DEPTH
+    from reference.audit.sampler_target import Mechanism
+
+    missing = [f"--{name.replace('_', '-')}" for name in MECHANISM_OPTIONS[args.mechanism] if getattr(args, name) is None]
+    if missing:
+        raise CommandError(f"--mechanism {args.mechanism} needs {', '.join(missing)}")
+    alpha = _fraction(args.alpha, "--alpha")
+    if alpha >= 1:
+        raise CommandError(f"--alpha must be in (0, 1), got {args.alpha!r}")
+    if args.mechanism == "cascade":
+        if args.depth > MAX_STREAM_DEPTH:
+            raise CommandError(f"--depth must be at most {MAX_STREAM_DEPTH} for the cascade audit, got {args.depth}")
+        return Mechanism("cascade", depth=args.depth, sigma=float(_fraction(args.sigma, "--sigma")), alpha=float(alpha))
+    if args.mechanism == "kary":
+        from reference.audit.sample_design import MAX_DESIGN_OUTPUTS
+
+        if not 1 <= args.horizon <= MAX_DESIGN_OUTPUTS:
+            raise CommandError(f"--horizon must be in 1..{MAX_DESIGN_OUTPUTS} for the KARY audit, got {args.horizon}")
+        return Mechanism("kary", arity=args.arity, algorithm=args.algorithm, horizon=args.horizon,
+                         epsilon=_fraction(args.epsilon, "--epsilon"), alpha=float(alpha))
+    if args.mechanism == "design":
+        from reference.audit.linear_noise import load_exact_matrix
+        from reference.audit.sample_design import MAX_DESIGN_OUTPUTS
+
+        matrix = load_exact_matrix(args.noise_matrix, "noise_matrix")
+        if not 1 <= len(matrix) <= MAX_DESIGN_OUTPUTS:
+            raise CommandError(f"--noise-matrix must have 1..{MAX_DESIGN_OUTPUTS} rows (outputs), got {len(matrix)}")
+        variances = None
+        if args.draw_variances is not None:
+            table = load_exact_matrix(args.draw_variances, "draw_variances")
+            variances = tuple(entry for row in table for entry in row)
+        return Mechanism("design", noise_matrix=matrix, noise=args.noise, parameter=_fraction(args.scale, "--scale"),
+                         draw_variances=variances, alpha=float(alpha))
+    parameter = args.sigma_squared if args.mechanism == "discrete-gaussian" else args.scale
+    option = "--sigma-squared" if args.mechanism == "discrete-gaussian" else "--scale"
+    return Mechanism(args.mechanism, parameter=_fraction(parameter, option), alpha=float(alpha))
+
+
+def _cmd_sampler_function(args: argparse.Namespace) -> dict[str, Any]:
+    from reference.audit.sampler_function import audit_sampler_function
+
+    mechanism = mechanism_from(args)
+    if args.runs < 1:
+        raise CommandError(f"--runs must be a positive integer, got {args.runs}")
+    if args.workers < 1:
+        raise CommandError(f"--workers must be a positive integer, got {args.workers}")
+    for option, value in (("--block-runs", args.block_runs), ("--chunk-runs", args.chunk_runs)):
+        if value is not None and value < 1:
+            raise CommandError(f"{option} must be a positive integer, got {value}")
+    deviation = None
+    if args.runs_for_deviation is not None:
+        deviation = float(_fraction(args.runs_for_deviation, "--runs-for-deviation"))
+
+    def say(line: str) -> None:
+        # the power statement always (before anything is drawn); block progress only without --json
+        if line.startswith("power") or not args.json:
+            print(f"audit sampler-function: {line}", file=sys.stderr, flush=True)
+
+    return audit_sampler_function(
+        args.target, mechanism, args.runs, args.seed, workers=args.workers, scheduler=args.scheduler,
+        block_runs=args.block_runs, chunk_runs=args.chunk_runs, progress=say, deviation=deviation,
+    )
+
+
+def register(audit: Subcommands) -> None:
+    """Add ``sampler-function`` to the ``audit`` group."""
+    command = add_command(audit, "sampler-function", _cmd_sampler_function,
+                          "audit a sampler function f(generator, runs) -> runs × n at scale, on Dask")
+    command.add_argument("--target", required=True, help="package.module:function (f(generator, runs) or f(generator))")
+    command.add_argument("--mechanism", required=True, choices=list(MECHANISM_OPTIONS))
+    command.add_argument("--runs", required=True, type=nonnegative_int, help="number of runs to draw and test")
+    add_seed(command, required=True)
+    command.add_argument("--workers", type=nonnegative_int, default=1, help="parallel workers (default 1)")
+    command.add_argument("--scheduler", help="a dask.distributed scheduler address (default: local processes)")
+    command.add_argument("--block-runs", dest="block_runs", type=nonnegative_int,
+                         help="runs per block handed to a worker (a multiple of --chunk-runs)")
+    command.add_argument("--chunk-runs", dest="chunk_runs", type=nonnegative_int,
+                         help="runs per call of the target, each with its own seed (default: 2^22 values)")
+    command.add_argument("--depth", type=nonnegative_int, help="cascade: the tree depth (n = 2**depth leaves)")
+    command.add_argument("--sigma", help="cascade: σ, the standard deviation of every node")
+    command.add_argument("--arity", type=nonnegative_int, help="kary: the arity (odd for Algorithm 2)")
+    command.add_argument("--algorithm", type=int, choices=[1, 2], default=2, help="kary: Algorithm 1 or 2 (default 2)")
+    command.add_argument("--horizon", type=nonnegative_int, help="kary: T, the values per run")
+    add_epsilon(command, text="kary: ε")
+    command.add_argument("--sigma-squared", dest="sigma_squared", help="discrete-gaussian: σ²")
+    command.add_argument("--scale", help="discrete-laplace: the scale t (P[x] ∝ exp(-|x|/t)); design: σ or b")
+    command.add_argument("--noise-matrix", dest="noise_matrix", help="design: B (outputs × draws; .npy int/.csv/.json)")
+    command.add_argument("--noise", choices=["gaussian", "laplace"], help="design: the law of the draws z")
+    command.add_argument("--draw-variances", dest="draw_variances", help="design, gaussian: relative draw variances")
+    command.add_argument("--alpha", default="1e-6", help="total false-alarm probability (default 1e-6)")
+    command.add_argument("--runs-for-deviation", dest="runs_for_deviation",
+                         help="also state the runs needed to detect this scale (or cell probability) error")

@@ -1,0 +1,96 @@
+"""KARY Algorithms 1 and 2 (vectorised, any supported arity) for many runs in one call: ``runs × T`` outputs.
+
+Row ``i`` of :func:`algorithm_1_runs` (:func:`algorithm_2_runs`) equals, value for value,
+``algorithm_1(stream, arity, epsilon, numpy.random.default_rng(s), noise)`` (``algorithm_2_batch``) with ``s`` the
+per-run seed of run ``first_run + i`` (:func:`reference.core.rng.run_seeds`, the children ``SeedSequence.spawn``
+gives one root). Each run draws its noise block from its own generator, in the single-run order (Algorithm 1:
+z_1..z_T; Algorithm 2: one value per used index p, increasing). The noise sums then run once for all runs: the
+single-run code already takes replicates on trailing axes, and its additions are elementwise, in the walk's
+order, so every run's sums are the same floating-point numbers as alone.
+
+With an all-zero stream the outputs are the noise itself (what the sampler audits test).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from reference.core.rng import run_seeds
+from reference.core.validate import RationalLike, check_positive_int
+from reference.kary import counters
+from reference.kary.digits import check_arity, height_for_horizon
+
+__all__ = ["algorithm_1_runs", "algorithm_2_runs"]
+
+
+#: Values per tile of runs: the noise sums of a tile (about ``k/(k-1)`` passes over ``P × tile`` values per level)
+#: stay in cache instead of streaming the whole batch from memory at every level.
+TILE_VALUES = 1 << 17
+
+
+def _runs(
+    stream: np.ndarray, kind: str, scale: float, mask: np.ndarray, sums: Callable[[np.ndarray], np.ndarray],
+    runs: object, seed: object, first_run: object,
+) -> np.ndarray:
+    """``runs × T`` noisy prefix counts: per tile of runs, each run's draws (increasing p, NaN where ``mask`` is
+    False) in one column, the noise sums ``sums`` of the tile, plus the prefix counts (the single-run
+    ``_finish`` on every column)."""
+    count = check_positive_int(runs, "runs", minimum=0)
+    seeds = run_seeds(seed, count, check_positive_int(first_run, "first_run", minimum=0))
+    used = int(np.count_nonzero(mask))
+    prefix = np.cumsum(stream)[:, None]
+    out = np.empty((count, stream.size), dtype=np.float64)
+    tile = max(1, TILE_VALUES // mask.size)
+    draws = np.empty((min(tile, count), used), dtype=np.float64)
+    for start in range(0, count, tile):
+        stop = min(start + tile, count)
+        for row, child in enumerate(seeds[start:stop]):
+            draws[row] = counters._draw_block(kind, scale, used, np.random.default_rng(child))
+        values = np.full((mask.size, stop - start), np.nan)
+        values[mask] = draws[: stop - start].T
+        noise = sums(values)
+        if np.isnan(noise.sum()):  # an internal invariant: every index an output uses was drawn
+            raise ArithmeticError("an output used a noise index that was not drawn")
+        np.add(prefix, noise, out=noise)
+        out[start:stop] = noise.T
+    return out.astype(np.int64) if kind == "discrete_laplace" else out
+
+
+def algorithm_1_runs(
+    stream: object, arity: int, epsilon: RationalLike, runs: object, seed: object,
+    noise: str = "laplace", first_run: object = 0,
+) -> np.ndarray:
+    """``runs`` independent runs of :func:`reference.kary.counters.algorithm_1` on ``stream`` (``runs × T``)."""
+    x = counters._check_stream(stream)
+    k = check_arity(arity)
+    kind = counters._check_noise(noise, vectorised=True)
+    steps = int(x.size)
+    height = height_for_horizon(k, steps, offset=False)
+    scale = counters._numeric_scale(epsilon, height)
+    mask = np.ones(steps + 1, dtype=bool)
+    mask[0] = False
+
+    def sums(values: np.ndarray) -> np.ndarray:
+        return counters._noise_sums(values, k, steps, height, offset=False)[1:]
+
+    return _runs(x, kind, scale, mask, sums, runs, seed, first_run)
+
+
+def algorithm_2_runs(
+    stream: object, arity: int, epsilon: RationalLike, runs: object, seed: object,
+    noise: str = "laplace", first_run: object = 0,
+) -> np.ndarray:
+    """``runs`` independent runs of :func:`reference.kary.counters.algorithm_2_batch` (any arity >= 2: odd by
+    Definition 3.8's digits, even by Appendix C's)."""
+    x = counters._check_stream(stream)
+    k = check_arity(arity)
+    kind = counters._check_noise(noise, vectorised=True)
+    steps = int(x.size)
+    height = height_for_horizon(k, steps, offset=True)
+    scale = counters._numeric_scale(epsilon, height)
+    def sums(values: np.ndarray) -> np.ndarray:
+        return counters._noise_sums(values, k, steps, height, offset=True)[1:]
+
+    return _runs(x, kind, scale, counters._used_mask(k, steps, height), sums, runs, seed, first_run)

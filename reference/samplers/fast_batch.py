@@ -1,0 +1,65 @@
+"""The fast samplers for many runs in one call: ``runs × size`` arrays, run ``r`` equal to the single-run sampler.
+
+Row ``i`` of :func:`laplace_batch`, :func:`discrete_laplace_batch` and :func:`discrete_gaussian_batch` is, value
+for value, what :func:`reference.samplers.fast.laplace` (``discrete_laplace``, ``discrete_gaussian``) returns for
+the same parameters, ``size`` and ``rng = numpy.random.default_rng(s)``, with ``s`` the per-run seed of run
+``first_run + i`` (:func:`reference.core.rng.run_seeds`: the children ``SeedSequence.spawn`` gives one root).
+Each run has its own generator, so the runs are drawn one after the other into the rows of one array; the
+parameters are validated once and the float constants derived once per call.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from reference.core.rng import run_seeds
+from reference.core.validate import RealLike, check_positive_int, positive_real
+from reference.samplers import fast
+
+__all__ = ["discrete_gaussian_batch", "discrete_laplace_batch", "laplace_batch"]
+
+
+def _seeds(runs: object, seed: object, first_run: object) -> list[np.random.SeedSequence]:
+    count = check_positive_int(runs, "runs", minimum=0)
+    return run_seeds(seed, count, check_positive_int(first_run, "first_run", minimum=0))
+
+
+def laplace_batch(scale: RealLike, size: int, runs: object, seed: object, first_run: object = 0) -> np.ndarray:
+    """``runs × size`` Laplace(``scale``) draws, row ``i`` = ``fast.laplace(scale, size, rng_i)`` (float64)."""
+    b = positive_real(scale, "scale")
+    count = check_positive_int(size, "size", minimum=0)
+    seeds = _seeds(runs, seed, first_run)
+    out = np.empty((len(seeds), count), dtype=np.float64)
+    for row, child in enumerate(seeds):
+        out[row] = np.random.default_rng(child).laplace(0.0, b, count)
+    return out
+
+
+def discrete_laplace_batch(scale: RealLike, size: int, runs: object, seed: object, first_run: object = 0) -> np.ndarray:
+    """``runs × size`` discrete Laplace draws (``P[x] ∝ exp(-|x|/scale)``), row ``i`` =
+    ``fast.discrete_laplace(scale, size, rng_i)`` (int64)."""
+    t = positive_real(scale, "scale")
+    if t > fast.MAX_SCALE:
+        raise ValueError(f"scale must be at most {fast.MAX_SCALE:g} for the float sampler, got {t!r}")
+    count = check_positive_int(size, "size", minimum=0)
+    seeds = _seeds(runs, seed, first_run)
+    out = np.empty((len(seeds), count), dtype=np.int64)
+    for row, child in enumerate(seeds):
+        out[row] = fast._geometric_difference(t, count, np.random.default_rng(child))
+    return out
+
+
+def discrete_gaussian_batch(
+    sigma_squared: RealLike, size: int, runs: object, seed: object, first_run: object = 0
+) -> np.ndarray:
+    """``runs × size`` draws of ``N_Z(0, σ²)``, row ``i`` = ``fast.discrete_gaussian(sigma_squared, size, rng_i)``
+    (int64)."""
+    s2 = positive_real(sigma_squared, "sigma_squared")
+    if s2 > fast.MAX_SCALE**2:
+        raise ValueError(f"sigma_squared must be at most {fast.MAX_SCALE**2:g} for the float sampler, got {s2!r}")
+    count = check_positive_int(size, "size", minimum=0)
+    seeds = _seeds(runs, seed, first_run)
+    out = np.empty((len(seeds), count), dtype=np.int64)
+    for row, child in enumerate(seeds):
+        out[row] = fast._discrete_gaussian_draws(s2, count, np.random.default_rng(child))
+    return out
