@@ -66,7 +66,7 @@ def test_algorithm_1_runs_equal_single_runs(arity: int, noise: str) -> None:
     assert np.array_equal(batch, single)
 
 
-@pytest.mark.parametrize("arity", [3, 5, 7])
+@pytest.mark.parametrize("arity", [3, 4, 5, 6, 7])
 @pytest.mark.parametrize("noise", ["laplace", "discrete_laplace"])
 @pytest.mark.parametrize("horizon", [1, 13, 100])
 def test_algorithm_2_runs_equal_single_runs(arity: int, noise: str, horizon: int) -> None:
@@ -77,9 +77,9 @@ def test_algorithm_2_runs_equal_single_runs(arity: int, noise: str, horizon: int
     assert np.array_equal(batch, single)
 
 
-def test_algorithm_2_runs_rejects_even_arity() -> None:
+def test_algorithm_2_runs_rejects_arity_one() -> None:
     with pytest.raises(ValueError, match="arity"):
-        algorithm_2_runs([0, 1], 4, 1.0, 2, 0)
+        algorithm_2_runs([0, 1], 1, 1.0, 2, 0)
 
 
 @pytest.mark.parametrize("parameter", [0.4, 3.0, 250.5])
