@@ -26,7 +26,14 @@ from fractions import Fraction
 from typing import Any
 
 from reference.core.certified import CertifiedReal
-from reference.core.validate import RationalLike, fraction_text, nonnegative_fraction, positive_fraction, to_fraction
+from reference.core.validate import (
+    RationalLike,
+    describe,
+    fraction_text,
+    nonnegative_fraction,
+    positive_fraction,
+    to_fraction,
+)
 
 MECHANISMS = ("gaussian", "laplace", "laplace-l2", "discrete-gaussian")
 
@@ -134,6 +141,11 @@ def audit_laplace(
     )
 
 
+#: Most entries of the all-equal sensitivity vector derived from (Δ1, Δ2²) (the exact profile groups equal
+#: entries, but the vector is still listed).
+MAX_EQUAL_ENTRIES = 100_000
+
+
 def audit_laplace_l2(
     scale: RationalLike,
     l1_sensitivity: RationalLike,
@@ -161,6 +173,11 @@ def audit_laplace_l2(
             raise ValueError(
                 "sensitivity_vectors is required: Δ1²/Δ2² is not an integer, so the norms do not determine an "
                 "all-equal vector"
+            )
+        if length > MAX_EQUAL_ENTRIES:
+            raise ValueError(
+                f"Δ1²/Δ2² = {describe(length)} equal entries is more than {MAX_EQUAL_ENTRIES}: give "
+                "sensitivity_vectors explicitly"
             )
         entry = l2_squared / l1
         sensitivity_vectors = [[entry] * int(length)]
@@ -215,6 +232,8 @@ def audit_discrete_gaussian(
             raise ValueError(f"sensitivity must be a positive integer (integer-valued query), got {sensitivity!r}")
         d2 = Fraction(sensitivity * sensitivity)
     if rho is not None:
+        if epsilon is not None or delta is not None:  # one claim per call: nothing given is silently ignored
+            raise ValueError("give rho for a zCDP claim, or epsilon and delta for an (ε, δ) claim, not both")
         claimed = positive_fraction(rho, "rho")
         needed = zcdp.rho_discrete_gaussian(s2, d2)
         return CalibrationVerdict(

@@ -247,6 +247,8 @@ def calibrated_stream(
     target = open_unit_fraction(delta, "delta")
     relation = check_neighbours(neighbours)
     certificate = sigma_exact(eps, target, cip_general_tree.padded_sensitivity_squared(length, relation))
+    if not Fraction(2**-1000) <= certificate.sigma <= Fraction(2**1000):
+        raise ValueError(f"the exact sigma {certificate.decimal()} is outside the float range of the numeric stream")
     sigma = float(certificate.sigma)
     if Fraction(sigma) < certificate.sigma:
         sigma = float(np.nextafter(sigma, np.inf))

@@ -317,10 +317,16 @@ def _validate_child_counts(child_counts: object) -> tuple[int, ...]:
         )
     return counts
 
+#: Most leaves of a general tree built here: 2**26 leaves hold about 2**27 nodes in int64 arrays (1 GiB).
+MAX_TREE_LEAVES = 1 << 26
+
+
 def balanced_tree(leaves: int) -> BinaryTree:
     """The balanced binary tree over ``leaves`` >= 1 leaves: ``m`` leaves split into ``ceil(m/2)`` on the left
     and ``floor(m/2)`` on the right, recursively (every internal node has two children). Vectorised by level."""
     count = check_positive_int(leaves, "leaves")
+    if count > MAX_TREE_LEAVES:
+        raise ValueError(f"leaves must be at most {MAX_TREE_LEAVES} (the tree is held node by node), got {count}")
     sizes = np.array([count], dtype=np.int64)
     encoded: list[IntArray] = []
     while len(sizes):

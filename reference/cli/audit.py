@@ -35,19 +35,24 @@ def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
 
     mechanism = args.mechanism
     vectors = vectors_option(args.vectors)
+    if mechanism != "discrete-gaussian" and args.epsilon is None:
+        raise CommandError(f"{mechanism} needs --epsilon (the claimed ε)")
+    delta = "0" if args.delta is None and mechanism in ("laplace", "laplace-l2") else args.delta
+    if mechanism == "gaussian" and delta is None:
+        raise CommandError("gaussian needs --delta (the claimed δ, in (0, 1))")
     if mechanism == "gaussian":
         if args.sigma is None or args.sensitivity_squared is None:
             raise CommandError("gaussian needs --sigma and --sensitivity-squared")
-        verdict = audit.audit_gaussian(args.sigma, args.sensitivity_squared, args.epsilon, args.delta)
+        verdict = audit.audit_gaussian(args.sigma, args.sensitivity_squared, args.epsilon, delta)
     elif mechanism == "laplace":
         if args.scale is None or vectors is None:
             raise CommandError("laplace needs --scale and --vectors")
-        verdict = audit.audit_laplace(args.scale, args.epsilon, args.delta, vectors)
+        verdict = audit.audit_laplace(args.scale, args.epsilon, delta, vectors)
     elif mechanism == "laplace-l2":
         if args.scale is None or args.l1 is None or args.sensitivity_squared is None:
             raise CommandError("laplace-l2 needs --scale, --l1 and --sensitivity-squared (Δ2²)")
         verdict = audit.audit_laplace_l2(
-            args.scale, args.l1, args.sensitivity_squared, args.epsilon, args.delta, vectors
+            args.scale, args.l1, args.sensitivity_squared, args.epsilon, delta, vectors
         )
     else:
         if args.sigma_squared is None or (args.sensitivity is None) == (args.sensitivity_squared is None):
@@ -256,7 +261,7 @@ def register(commands: Subcommands) -> None:
         "--mechanism", required=True, choices=["gaussian", "laplace", "laplace-l2", "discrete-gaussian"]
     )
     add_epsilon(audit_cal, text="claimed ε")
-    add_delta(audit_cal, default="0", text="claimed δ (0 for pure DP)")
+    add_delta(audit_cal, text="claimed δ (laplace: default 0, pure DP)")
     audit_cal.add_argument("--rho", help="claimed ρ (discrete-gaussian zCDP claim)")
     audit_cal.add_argument("--sigma", help="Gaussian standard deviation σ")
     audit_cal.add_argument("--sigma-squared", dest="sigma_squared", help="discrete Gaussian scale σ²")

@@ -82,7 +82,7 @@ def _cmd_cascade_sample(args: argparse.Namespace) -> dict[str, Any]:
         raise CommandError(f"--depth {args.depth} gives {count} values, more than the {MAX_PRINTED_VALUES} printed: "
                            "write them with --out FILE.npy")
     sampler = cascade_tree if args.nodes else cascade_leaves
-    values = sampler(args.depth, sigma, np.random.default_rng(args.seed))
+    values = sampler(args.depth, sigma, np.random.default_rng(args.seed), max_gib=args.max_gib)
     result: dict[str, Any] = {
         "depth": args.depth,
         "sigma": args.sigma,

@@ -225,6 +225,8 @@ def add_time_limit(parser: Parser, default: int = 20) -> None:
 def refuse_if_costly(what: str, estimate: float, limit: float, unit: str, flag: str) -> None:
     """Cost before work: refuse when the estimate exceeds the limit, saying both and the flag that raises it."""
     if estimate > limit:
+        if len(what) > 160:  # a huge horizon in the description: keep the line readable
+            what = what[:150] + "..."
         raise CommandError(
             f"{what} is estimated at {estimate:.3g} {unit}, over the limit of {limit:g} {unit}; "
             f"raise it with {flag} if you mean it"

@@ -146,7 +146,8 @@ def _cmd_kary_matrices(args: argparse.Namespace) -> dict[str, Any]:
     )
     steps = args.horizon if args.horizon is not None else capacity
     # measured on two cores: about 3.4 s at T = 400, growing with T² (dense exact T × T products)
-    refuse_if_costly(f"dense exact matrices at horizon {steps} (--arity {args.arity}, --height {height})",
+    shown = str(steps) if steps < 10**12 else f"about 10**{len(str(steps)) - 1}"
+    refuse_if_costly(f"dense exact matrices at horizon {shown} (--arity {args.arity}, --height {height})",
                      3.4 * (min(steps, 10**9) / 400) ** 2, args.max_seconds, "seconds", "--max-seconds")
     options = {"subtraction": args.subtraction, "horizon": args.horizon}
     strategy = kary_tree.strategy_matrix(args.arity, args.height, **options)

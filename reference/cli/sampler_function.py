@@ -7,7 +7,16 @@ import sys
 from fractions import Fraction
 from typing import Any
 
-from reference.cli.common import CommandError, Subcommands, add_command, add_epsilon, add_seed, nonnegative_int
+from reference.cli.common import (
+    CommandError,
+    Subcommands,
+    add_command,
+    add_epsilon,
+    add_seed,
+    add_time_limit,
+    nonnegative_int,
+    refuse_if_costly,
+)
 
 MECHANISM_OPTIONS = {
     "cascade": ("depth", "sigma"),
@@ -79,6 +88,11 @@ def _cmd_sampler_function(args: argparse.Namespace) -> dict[str, Any]:
     for option, value in (("--block-runs", args.block_runs), ("--chunk-runs", args.chunk_runs)):
         if value is not None and value < 1:
             raise CommandError(f"{option} must be a positive integer, got {value}")
+    # cost before work: the project's own cascade costs about 31 ns a value (draw and exact statistics) on two
+    # cores; a user's target is at least that slow, so this estimate is a floor
+    columns = mechanism.columns() or 1
+    refuse_if_costly(f"{args.runs} runs of {columns} values", args.runs * columns * 31e-9, args.max_seconds,
+                     "seconds", "--max-seconds")
     deviation = None
     if args.runs_for_deviation is not None:
         deviation = float(_fraction(args.runs_for_deviation, "--runs-for-deviation"))
@@ -103,6 +117,7 @@ def register(audit: Subcommands) -> None:
     command.add_argument("--runs", required=True, type=nonnegative_int, help="number of runs to draw and test")
     add_seed(command, required=True)
     command.add_argument("--workers", type=nonnegative_int, default=1, help="parallel workers (default 1)")
+    add_time_limit(command)
     command.add_argument("--scheduler", help="a dask.distributed scheduler address (default: local processes)")
     command.add_argument("--block-runs", dest="block_runs", type=nonnegative_int,
                          help="runs per block handed to a worker (a multiple of --chunk-runs)")

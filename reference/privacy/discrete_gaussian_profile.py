@@ -52,6 +52,7 @@ from reference.core.certified import ball as _ball
 from reference.core.validate import (
     RationalLike,
     check_positive_int,
+    describe,
     fraction_text,
     nonnegative_fraction,
     open_unit_fraction,
@@ -172,6 +173,25 @@ def _delta_satisfied(epsilon: Fraction, sigma_squared: Fraction, sensitivity: in
     )
 
 
+#: The range where the profile is computed (documented limits, checked before any sum): the cost grows like σ
+#: (σ² = 1e10 takes about 10 s), like the magnitude of the terms below 2**-(2**20) for tiny σ² (σ² = 1e-300 took
+#: 11 s) and for huge ε (1e30 never ended). Below MIN_SIGMA_SQUARED the law is a point mass at 0 to within
+#: exp(-1/(2σ²)) < 10**-217000.
+MIN_SIGMA_SQUARED = Fraction(1, 10**6)
+MAX_SIGMA_SQUARED = Fraction(10**10)
+MAX_EPSILON = Fraction(10**5)
+
+
+def _check_range(epsilon: Fraction | None, sigma_squared: Fraction) -> None:
+    if not MIN_SIGMA_SQUARED <= sigma_squared <= MAX_SIGMA_SQUARED:
+        raise ValueError(
+            f"sigma_squared must be in [1e-6, 1e10] for the discrete Gaussian's exact profile, got "
+            f"{describe(sigma_squared)} (the lattice sum has about 12 sigma terms)"
+        )
+    if epsilon is not None and epsilon > MAX_EPSILON:
+        raise ValueError(f"epsilon must be at most 1e5 for the discrete Gaussian's exact profile, got {describe(epsilon)}")
+
+
 def discrete_gaussian_delta(epsilon: RationalLike, sigma_squared: RationalLike, sensitivity: int = 1) -> CertifiedReal:
     """Certified enclosure of the exact δ(ε) of ``q + N_Z(0, σ²)`` for an integer shift Δ (CKS 2020, Theorem 7).
 
@@ -183,6 +203,7 @@ def discrete_gaussian_delta(epsilon: RationalLike, sigma_squared: RationalLike, 
     eps = nonnegative_fraction(epsilon, "epsilon")
     scale = positive_fraction(sigma_squared, "sigma_squared")
     shift = check_positive_int(sensitivity, "sensitivity")
+    _check_range(eps, scale)
     return _enclose_delta(eps, scale, shift)
 
 
@@ -199,6 +220,7 @@ def discrete_gaussian_epsilon(
     scale = positive_fraction(sigma_squared, "sigma_squared")
     shift = check_positive_int(sensitivity, "sensitivity")
     tol = open_unit_fraction(tolerance, "tolerance")
+    _check_range(None, scale)
     if _delta_satisfied(Fraction(0), scale, shift, target):
         return CertifiedReal(Fraction(0), Fraction(0))
     def sufficient(epsilon: Fraction) -> bool:

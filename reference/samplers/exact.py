@@ -142,8 +142,18 @@ def _discrete_gaussian(numerator: int, denominator: int, source: RandomBits) -> 
 # ---------------------------------------------------------------------------------------------- public API
 
 
+#: Most exact draws in one call: the exact samplers run at about 50,000 draws a second, so this is a few seconds;
+#: draw more in several calls, or use the fast samplers (reference.samplers.fast) for bulk numeric work.
+MAX_EXACT_SIZE = 200_000
+
+
 def _repeat(draw: Callable[[], int], size: object) -> list[int]:
     count = check_positive_int(size, "size", minimum=0)
+    if count > MAX_EXACT_SIZE:
+        raise ValueError(
+            f"size must be at most {MAX_EXACT_SIZE} for the exact samplers (about 50,000 draws a second), got "
+            f"{count}: draw in several calls, or use reference.samplers.fast"
+        )
     return [draw() for _ in range(count)]
 
 

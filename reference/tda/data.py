@@ -419,6 +419,10 @@ DEFAULT_DATASET: tuple[tuple[str, tuple[str, ...], tuple[int, ...]], ...] = (
 )
 
 
+#: Most records the embedded dataset generates (6 int64 attributes: 10**8 records are 4.8 GB).
+MAX_DEFAULT_SIZE = 10**8
+
+
 def default_dataset(size: int = 10_000, seed: int = 0) -> tuple[Hierarchy, np.ndarray]:
     """The embedded synthetic "geography" dataset: ``size`` records over 6 attributes, seeded.
 
@@ -431,6 +435,8 @@ def default_dataset(size: int = 10_000, seed: int = 0) -> tuple[Hierarchy, np.nd
     the (size, 6) int64 array of category indices.
     """
     count = check_positive_int(size, "size", minimum=0)
+    if count > MAX_DEFAULT_SIZE:
+        raise ValueError(f"size must be at most {MAX_DEFAULT_SIZE} records for the embedded dataset, got {count}")
     start = check_positive_int(seed, "seed", minimum=0)
     gen = np.random.default_rng(start)
     hierarchy = Hierarchy(

@@ -29,6 +29,11 @@ COUNT_OPTIONS = {
     "contributions": ["1", "2", "3"],
     "seed": ["0", "1", "12345", "4294967295"],
     "value": ["0", "1", "-3", "7", "40"],
+    "runs": ["100", "2000"],
+    "workers": ["1", "2"],
+    "block-runs": ["64", "256"],
+    "chunk-runs": ["32", "64"],
+    "jobs": ["1", "2"],
     # limits a user raises knowingly: never drawn extreme (a raised limit may rightly run long)
     "max-seconds": ["1", "5", "20"],
     "max-gib": ["1", "4"],
@@ -48,6 +53,7 @@ RATIONAL_OPTIONS = {
     "sensitivity-squared": ["1", "2", "13/3"],
     "total": ["0", "1", "5", "10"],
     "alpha": ["1e-6", "1/100"],
+    "runs-for-deviation": ["0.02", "1/100"],
 }
 #: Values that no option of the kind accepts: not ASCII decimal / "p/q" / scientific, or not finite.
 BAD_NUMBERS = ["٣", "１２", "1_000", "nan", "inf", "-inf", "0/0", "1/0", "", " ", "abc", "1e", "0x10", "1..2",
@@ -73,6 +79,15 @@ OUT_OF_RANGE = {
     "total": ["-1"],
 }
 IN_FILES = ("data", "input", "samples", "noise-matrix", "workload", "oracle", "draw-variances")
+#: Free-text options: good values, and bad ones the command must refuse (a scheduler address is only ever
+#: malformed or on loopback: no traffic leaves the machine).
+TEXT_OPTIONS = {
+    "target": (["examples.batched_samplers:cascade_depth_6", "examples.batched_samplers:discrete_laplace_scale_3",
+                "examples.batched_samplers:kary_algorithm_2_arity_3"],
+               ["", "nocolon", "no.such.module:f", "examples.batched_samplers:missing",
+                "examples.batched_samplers:broken_sampler", "os:getcwd"]),
+    "scheduler": (["tcp://127.0.0.1:9"], ["", "not an address"]),
+}
 LIST_OPTIONS = {"values": ["3,1,4", "-5,-5", "0", "10,20,30,40", "1,2"], "vectors": ["1,1,1", "1;2", "1,0;0,1"]}
 BAD_LISTS = ["", ",", "a,b", "1,,2", "٣,1", "nan", "1_0,2"]
 
@@ -215,6 +230,11 @@ def _value(draw: st.DrawFn, name: str, action: argparse.Action, flavour: str, fx
         if flavour == "bad":
             return draw(st.sampled_from(fx.out_bad)), "not a writable path"
         return f"{fx.out_good}_{draw(st.integers(0, 10**6))}{draw(st.sampled_from(['.csv', '.npy', '']))}", ""
+    if name in TEXT_OPTIONS:
+        good, bad = TEXT_OPTIONS[name]
+        if flavour == "bad":
+            return draw(st.sampled_from(bad)), "not a usable target or address"
+        return draw(st.sampled_from(good)), ""
     if name in LIST_OPTIONS:
         if flavour == "bad":
             return draw(st.sampled_from(BAD_LISTS)), "not a comma-separated list of numbers"

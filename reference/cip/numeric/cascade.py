@@ -41,6 +41,7 @@ copied out first. So the only extra memory is two scratch blocks of :data:`CHUNK
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -88,22 +89,39 @@ def _split_level(
         np.subtract(half, noise, out=children[1::2])
 
 
-def _validated(depth: object, sigma: object, rng: object) -> tuple[int, float, np.random.Generator]:
-    """Validate the common arguments (in signature order, so the first bad one is named)."""
+#: Default memory limit of one call (the float64 output); ``max_gib`` raises it where the machine has room.
+DEFAULT_MAX_GIB = 2.0
+
+
+def _validated(
+    depth: object, sigma: object, rng: object, max_gib: float, values: Callable[[int], int]
+) -> tuple[int, float, np.random.Generator]:
+    """Validate the common arguments (in signature order, so the first bad one is named), then the memory the
+    output needs against ``max_gib`` (cost before work)."""
     checked_depth = check_depth(depth, "depth", maximum=MAX_NUMERIC_DEPTH)
     checked_sigma = positive_real(sigma, "sigma")
+    limit = positive_real(max_gib, "max_gib")
+    needed = 8 * values(checked_depth) / 2**30
+    if needed > limit:
+        raise ValueError(
+            f"depth {checked_depth} needs {needed:.3g} GiB for its values, over max_gib = {limit:g}: pass a larger "
+            "max_gib if the machine has the memory"
+        )
     return checked_depth, checked_sigma, as_generator(rng, "rng")
 
 
-def cascade_leaves(depth: int, sigma: float, rng: np.random.Generator | int | None = None) -> np.ndarray:
+def cascade_leaves(
+    depth: int, sigma: float, rng: np.random.Generator | int | None = None, *, max_gib: float = DEFAULT_MAX_GIB
+) -> np.ndarray:
     """The ``2**depth`` leaf noises of Algorithm 1: one draw from ``N(0, sigma**2 * C_depth)``.
 
     ``depth`` is an integer in ``[0, 40]``; ``sigma > 0`` finite is the standard deviation of every node;
     ``rng`` is a ``numpy.random.Generator``, an integer seed or ``None`` (fresh entropy). Returns a float64
     array of shape ``(2**depth,)``. Draw order as in the module docstring; for the same seed the result equals
     the last level of :func:`cascade_tree` exactly. Time O(n); extra memory two blocks of :data:`CHUNK`.
+    Refused (``ValueError``) when the output would exceed ``max_gib`` GiB (default 2: depth 28).
     """
-    depth, sigma, gen = _validated(depth, sigma, rng)
+    depth, sigma, gen = _validated(depth, sigma, rng, max_gib, lambda d: 1 << d)
     n = 1 << depth
     out = np.empty(n, dtype=np.float64)
     out[n - 1] = sigma * gen.standard_normal()
@@ -118,13 +136,16 @@ def cascade_leaves(depth: int, sigma: float, rng: np.random.Generator | int | No
     return out
 
 
-def cascade_tree(depth: int, sigma: float, rng: np.random.Generator | int | None = None) -> np.ndarray:
+def cascade_tree(
+    depth: int, sigma: float, rng: np.random.Generator | int | None = None, *, max_gib: float = DEFAULT_MAX_GIB
+) -> np.ndarray:
     """All ``2 * 2**depth - 1`` node noises of Algorithm 1, in level order (index ``2**l - 1 + p``).
 
     Same arguments, draws and arithmetic as :func:`cascade_leaves`; use :func:`level_view` to read one level.
-    Every internal node equals the sum of its two children up to rounding.
+    Every internal node equals the sum of its two children up to rounding. ``max_gib`` as for
+    :func:`cascade_leaves` (the tree holds twice as many values).
     """
-    depth, sigma, gen = _validated(depth, sigma, rng)
+    depth, sigma, gen = _validated(depth, sigma, rng, max_gib, lambda d: (2 << d) - 1)
     n = 1 << depth
     tree = np.empty(2 * n - 1, dtype=np.float64)
     tree[0] = sigma * gen.standard_normal()
