@@ -28,7 +28,7 @@ def test_the_harness_sees_each_failure_kind() -> None:
     from tests.fuzz.campaign import _classify
     from tests.fuzz.isolation import GIB, Isolator
 
-    isolator = Isolator(["tests.fuzz.planted"], seconds=3.0, memory_bytes=2 * GIB)
+    isolator = Isolator(["tests.fuzz.planted"], seconds=6.0, memory_bytes=2 * GIB)
     from tests.fuzz import planted
 
     assert _classify(isolator.run(planted.raise_key_error, None), ()) == "traceback"
