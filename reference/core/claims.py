@@ -10,6 +10,10 @@ that implement the statement, and ``proof`` names the proof program (a :func:`~r
 function) that establishes it. A claim whose method is "proof for all parameters" must name its program, and
 :func:`run_claim` turns its outcome into "check crashed" unless that program ran during the check; "proved" is
 refused to every other method.
+
+A claim may also name machine-checked theorems (``coq``): Coq theorems under ``proofs/coq/`` that state it.
+They are evidence shown beside the computed status (the report compiles them and prints their assumptions);
+they never set the status.
 """
 
 from __future__ import annotations
@@ -58,6 +62,21 @@ class Outcome:
     corrected: str | None = None
 
 
+#: The label of machine-checked evidence in the report.
+MACHINE_CHECKED = "machine-checked (Coq)"
+
+
+@dataclass(frozen=True)
+class CoqTheorem:
+    """A Coq theorem that states (an instance or a strengthening of) a claim: ``name`` declared in ``file``
+    (relative to ``proofs/coq/``); ``states`` says in words what the theorem proves, and how it differs from the
+    paper's wording."""
+
+    file: str
+    name: str
+    states: str
+
+
 @dataclass(frozen=True)
 class Claim:
     """One numbered statement (or quoted constant, or algorithm listing) of a paper."""
@@ -72,6 +91,8 @@ class Claim:
     implements: tuple[str, ...] = ()
     #: Dotted path of the proof program that establishes the statement; required for method PROOF.
     proof: str | None = None
+    #: Machine-checked theorems stating the claim (evidence beside the status, see :data:`MACHINE_CHECKED`).
+    coq: tuple[CoqTheorem, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.implements and self.method is not Method.NONE:
