@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,8 +32,10 @@ APT_PACKAGES = ("coq", "libcoq-mathcomp-ssreflect", "libcoq-mathcomp-algebra", "
 INSTALL_COMMAND = "apt-get install -y " + " ".join(APT_PACKAGES)
 #: What Coq prints for a theorem that depends on no axiom.
 CLOSED = "Closed under the global context"
-#: Words that end a proof without proving it, or postulate a fact; none may appear in a source file.
-UNPROVED = re.compile(r"\b(Admitted|admit|Axiom|Axioms|Parameter|Parameters|Conjecture|Hypothesis|Variable)\b")
+#: Words that end a proof without proving it, or postulate a fact; none may appear in a source file. (Section
+#: ``Variables``/``Hypotheses`` are allowed: they become premises when the section closes; a top-level one would be
+#: an axiom, which ``Print Assumptions`` names.)
+UNPROVED = re.compile(r"\b(Admitted|admit|Axiom|Axioms|Parameter|Parameters|Conjecture)\b")
 #: How long one ``coqc`` run may take before it counts as a failure (a file compiles in seconds).
 TIMEOUT_SECONDS = 300
 
@@ -125,13 +128,21 @@ def _coqc(args: list[str], directory: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def compile_all(source: Path | None = None, build_directory: Path | None = None) -> Build:
+def compile_all(
+    source: Path | None = None, build_directory: Path | None = None, only: Sequence[str] | None = None
+) -> Build:
     """Copy the sources into ``build_directory`` (a fresh temporary directory by default) and compile each file
-    in ``_CoqProject``'s order; stop at the first failure (later files depend on earlier ones)."""
+    in ``_CoqProject``'s order; stop at the first failure (later files depend on earlier ones). ``only``: compile
+    just these files (still in the project's order; their dependencies must be among them)."""
     directory = source or proofs_directory()
     if directory is None:
         raise FileNotFoundError("proofs/coq/_CoqProject not found (set REFERENCE_COQ_DIR to the directory)")
     project = read_project(directory)
+    if only is not None:
+        unknown = sorted(set(only) - set(project.files))
+        if unknown:
+            raise ValueError(f"only must name files of _CoqProject, got {unknown}")
+        project = Project(project.directory, project.options, tuple(f for f in project.files if f in only))
     target = build_directory or Path(tempfile.mkdtemp(prefix="reference-coq-"))
     target.mkdir(parents=True, exist_ok=True)
     for name in project.files:
@@ -209,17 +220,18 @@ def unproved_words(source: Path) -> list[str]:
     return sorted(set(UNPROVED.findall(_strip_comments(source.read_text(encoding="utf-8")))))
 
 
-_INT = re.compile(r"\((-?\d+)\)%Z|(-?\d+)%Z")
+_INT = re.compile(r"\((-?\d+)\)%[ZN]|(-?\d+)%[ZN]")
 
 
 def parse_coq_value(text: str) -> object:
-    """Read a value Coq printed (``= value : type``): lists ``[:: a; b]``, pairs, integers (``3``, ``(-3)%Z``),
-    booleans. Returns nested Python lists, tuples, ints and bools."""
+    """Read a value Coq printed (``= value : type``): lists ``[:: a; b]``, pairs, integers (``3``, ``(-3)%Z``,
+    ``3%N``), booleans, options (``Some v`` as v, ``None``). Returns nested Python lists, tuples, ints, bools."""
     lines = text.strip().splitlines()
     typed = [index for index, line in enumerate(lines) if line.lstrip().startswith(": ")]
     body = "\n".join(lines[: typed[-1]] if typed else lines).strip()
     body = body[1:] if body.startswith("=") else body
     body = _INT.sub(lambda m: m.group(1) or m.group(2), body)
+    body = re.sub(r"\bSome\b", "", body)  # an option's value as the value itself; None stays None
     body = body.replace("[::", "[").replace(";", ",").replace("true", "True").replace("false", "False")
     return ast.literal_eval(" ".join(body.split()))
 
@@ -239,9 +251,10 @@ class Evidence:
         return self.verdict not in ("closed", "not compiled here")
 
 
-def machine_checked(theorems: list[CoqTheorem]) -> dict[CoqTheorem, Evidence]:
+def machine_checked(theorems: list[CoqTheorem], build: Build | None = None) -> dict[CoqTheorem, Evidence]:
     """Check every registered theorem now: its file exists and declares it, holds no unproved word, and — when
-    coqc is installed — compiles and depends on no axiom. One compilation serves all theorems."""
+    coqc is installed — compiles and depends on no axiom. One compilation (``build``, made here by default)
+    serves all theorems."""
     directory = proofs_directory()
     found: dict[CoqTheorem, Evidence] = {}
     pending: list[CoqTheorem] = []
@@ -264,7 +277,8 @@ def machine_checked(theorems: list[CoqTheorem]) -> dict[CoqTheorem, Evidence]:
                 f"({INSTALL_COMMAND})"
             )
         return found
-    build = compile_all()
+    own_build = build is None
+    build = build or compile_all()
     version = coq_version()
     seconds = {result.file: result.seconds for result in build.files if result.ok}
     if not build.ok:  # the first failing file, and every file after it, is not compiled
@@ -279,7 +293,8 @@ def machine_checked(theorems: list[CoqTheorem]) -> dict[CoqTheorem, Evidence]:
             found[theorem] = Evidence(theorem, "closed", f"{where}; Print Assumptions: {CLOSED.lower()}")
         else:
             found[theorem] = Evidence(theorem, "depends on axioms", f"{where}; Print Assumptions: {' '.join(answer.split())}")
-    shutil.rmtree(build.directory, ignore_errors=True)
+    if own_build:
+        shutil.rmtree(build.directory, ignore_errors=True)
     return found
 
 

@@ -71,10 +71,9 @@ def test_every_registered_theorem_is_closed(coq_build: Build) -> None:
         assert answer == CLOSED, f"{theorem.file} {theorem.name}: {answer}"
 
 
-@pytest.mark.usefixtures("coqc_installed")
-def test_report_evidence_is_closed() -> None:
+def test_report_evidence_is_closed(coq_build: Build) -> None:
     """The report's own check: every registered theorem is found and — where Coq runs — closed."""
-    for theorem, found in machine_checked(_registered()).items():
+    for theorem, found in machine_checked(_registered(), coq_build).items():
         assert found.verdict == "closed", f"{theorem.name}: {found.verdict} ({found.detail})"
 
 
@@ -96,6 +95,11 @@ MUTATIONS = [
     # a hypothesis dropped: without arity >= 2 the window theorem fails (arity = −1, width 2, t = 0)
     ("KaryDigits.v", "Theorem window_representation arity low width t :\n  2 <= arity ->\n",
      "Theorem window_representation arity low width t :\n"),
+    # a hypothesis dropped: IntOpt's loop does not stop for c < 0, so termination needs c >= 0
+    ("IntOpt.v", "0 <= c ->\n  exists final, run x c order (iteration_bound x c)",
+     "exists final, run x c order (iteration_bound x c)"),
+    # a constant: c = 0 is not a divergent total (the loop stops with the zero vector)
+    ("IntOpt.v", "c < 0 ->\n  forall fuel, run x c order fuel", "c <= 0 ->\n  forall fuel, run x c order fuel"),
 ]
 
 
@@ -111,7 +115,7 @@ def test_a_weakened_statement_does_not_compile(
         shutil.copy2(_directory() / name, tmp_path / name)
     shutil.copy2(_directory() / "_CoqProject", tmp_path / "_CoqProject")
     (tmp_path / file).write_text(text.replace(original, mutated), encoding="utf-8")
-    build = compile_all(source=tmp_path, build_directory=tmp_path / "build")
+    build = compile_all(source=tmp_path, build_directory=tmp_path / "build", only=[file])
     assert not build.ok, f"{file} still compiles after replacing {original!r} by {mutated!r}"
     assert build.files[-1].file == file
 

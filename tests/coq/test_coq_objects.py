@@ -71,3 +71,47 @@ def test_digits_of_every_value_agree(coq_tables: dict[tuple[str, int], object], 
     for value, coq_digits in table:
         assert tuple(coq_digits) == _python_digits(kind, value, arity), (kind, arity, value)
         assert all(low <= digit <= low + arity - 1 for digit in coq_digits)
+
+
+INTOPT_HEADER = """From mathcomp Require Import all_ssreflect ssralg ssrint.
+From Reference Require Import IntOpt.
+Local Open Scope ring_scope.
+(* the number of iterations the printed loop makes (at most [fuel]) *)
+Fixpoint iterations x c order (fuel : nat) (s : state) : nat :=
+  if running x c s then (if fuel is f.+1 then (iterations x c order f (step x c order s)).+1 else 0%N) else 0%N.
+Definition intopt_table (x : seq int) (c : int) :=
+  (intopt_literal x c, iterations x c (tie_order x) (iteration_bound x c) (start x c)).
+"""
+
+#: (noisy counts x, total c): ties, negative entries, c = 0, a total far below and far above sum(x), d = 1.
+INTOPT_CASES = [
+    ((0, 0), 1),
+    ((3, -2, 5, 0), 4),
+    ((10, 0, 0), 0),
+    ((5, 5), 0),
+    ((4, 4), 6),
+    ((-3, -1, 2), 10),
+    ((7,), 3),
+    ((2, 2, 2, 2), 3),
+    ((1, -4, 9, 0, 3), 2),
+    ((0, 0, 0), 0),
+    ((-5, 12, 3), 25),
+    ((6, -6, 6, -6), 5),
+]
+
+
+def test_intopt_agrees_with_python(coq_build: Build) -> None:
+    from reference.tda.intopt import intopt, intopt_literal_with_count
+
+    def coq_list(values: tuple[int, ...]) -> str:
+        return "[:: " + "; ".join(f"({v})" for v in values) + "]"
+
+    commands = [f"Eval vm_compute in intopt_table {coq_list(x)} ({c})." for x, c in INTOPT_CASES]
+    printed = run_snippet(coq_build, INTOPT_HEADER + "\n".join(commands) + "\n", "IntOptTable")
+    values = [chunk for chunk in printed.split("\n     = ") if chunk.strip()]
+    assert len(values) == len(INTOPT_CASES), printed[:500]
+    for (x, c), value in zip(INTOPT_CASES, values):
+        output, iterations = parse_coq_value(value)  # type: ignore[misc]
+        trace = intopt_literal_with_count(x, c)
+        assert tuple(output) == trace.output == intopt(x, c), (x, c)
+        assert iterations == trace.iterations, (x, c)
