@@ -300,6 +300,19 @@ def tda_claims() -> list[Claim]:
                     "vector with total c",
                 ),
                 CoqTheorem(
+                    "IntOptFast.v",
+                    "intopt_fast_equals_loop",
+                    "for d >= 1, c >= 0 and every order, the fast version (first stopping pass P found by search, then "
+                    "one lowering pass from the floors at t0 + P − 1) returns exactly the printed loop's output; the "
+                    "Python code finds the same smallest P by binary search, which is not modelled",
+                ),
+                CoqTheorem(
+                    "IntOptFast.v",
+                    "intopt_fast_optimal",
+                    "hence the fast version's output is at ℓ∞ distance from x at most that of every non-negative "
+                    "integer vector with total c (and, by intopt_fast_valid, non-negative with total c)",
+                ),
+                CoqTheorem(
                     "IntOpt.v",
                     "intopt_diverges",
                     "for c < 0 the printed loop never stops: for every number of iterations it is still running "

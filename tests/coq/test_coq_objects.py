@@ -74,13 +74,14 @@ def test_digits_of_every_value_agree(coq_tables: dict[tuple[str, int], object], 
 
 
 INTOPT_HEADER = """From mathcomp Require Import all_ssreflect ssralg ssrint.
-From Reference Require Import IntOpt.
+From Reference Require Import IntOpt IntOptFast.
 Local Open Scope ring_scope.
 (* the number of iterations the printed loop makes (at most [fuel]) *)
 Fixpoint iterations x c order (fuel : nat) (s : state) : nat :=
   if running x c s then (if fuel is f.+1 then (iterations x c order f (step x c order s)).+1 else 0%N) else 0%N.
 Definition intopt_table (x : seq int) (c : int) :=
-  (intopt_literal x c, iterations x c (tie_order x) (iteration_bound x c) (start x c)).
+  (intopt_literal x c, iterations x c (tie_order x) (iteration_bound x c) (start x c),
+   intopt_fast x c (tie_order x)).
 """
 
 #: (noisy counts x, total c): ties, negative entries, c = 0, a total far below and far above sum(x), d = 1.
@@ -111,7 +112,7 @@ def test_intopt_agrees_with_python(coq_build: Build) -> None:
     values = [chunk for chunk in printed.split("\n     = ") if chunk.strip()]
     assert len(values) == len(INTOPT_CASES), printed[:500]
     for (x, c), value in zip(INTOPT_CASES, values):
-        output, iterations = parse_coq_value(value)  # type: ignore[misc]
+        output, iterations, fast = parse_coq_value(value)  # type: ignore[misc]
         trace = intopt_literal_with_count(x, c)
-        assert tuple(output) == trace.output == intopt(x, c), (x, c)
+        assert tuple(output) == trace.output == tuple(fast) == intopt(x, c), (x, c)
         assert iterations == trace.iterations, (x, c)
