@@ -27,8 +27,15 @@ from pathlib import Path
 
 from reference.core.claims import CoqTheorem
 
-#: The Debian packages that provide the toolchain (Coq 8.16 with Mathematical Components 1.15 on bookworm).
-APT_PACKAGES = ("coq", "libcoq-mathcomp-ssreflect", "libcoq-mathcomp-algebra", "libcoq-mathcomp-zify")
+#: The Debian packages that provide the toolchain (Coq 8.16 with Mathematical Components 1.15 on bookworm; zify
+#: gives lia/nia on MathComp's integers, algebra-tactics the field tactic on the rationals).
+APT_PACKAGES = (
+    "coq",
+    "libcoq-mathcomp-ssreflect",
+    "libcoq-mathcomp-algebra",
+    "libcoq-mathcomp-zify",
+    "libcoq-mathcomp-algebra-tactics",
+)
 INSTALL_COMMAND = "apt-get install -y " + " ".join(APT_PACKAGES)
 #: What Coq prints for a theorem that depends on no axiom.
 CLOSED = "Closed under the global context"

@@ -116,3 +116,42 @@ def test_intopt_agrees_with_python(coq_build: Build) -> None:
         trace = intopt_literal_with_count(x, c)
         assert tuple(output) == trace.output == tuple(fast) == intopt(x, c), (x, c)
         assert iterations == trace.iterations, (x, c)
+
+
+CIP_HEADER = """From mathcomp Require Import all_ssreflect ssralg ssrint rat.
+From Reference Require Import CipMatrix.
+Local Open Scope ring_scope.
+(* a rational as (numerator, denominator), which the test reads back exactly *)
+Definition frac (q : rat) := (numq q, denq q).
+Definition table (f : nat -> nat -> rat) (depth : nat) :=
+  [seq [seq frac (f i j) | j <- iota 0 (2 ^ depth)] | i <- iota 0 (2 ^ depth)].
+"""
+
+
+@pytest.mark.parametrize("depth", [0, 1, 2, 3])
+def test_cip_matrices_agree_with_python(coq_build: Build, depth: int) -> None:
+    """C_depth, Lemma B.2's X_depth and the lowest-common-ancestor heights, entry by entry."""
+    from fractions import Fraction
+
+    from reference.cip.exact import matrix as cip_matrix
+
+    commands = [
+        f"Eval vm_compute in table (cov {depth}) {depth}.",
+        f"Eval vm_compute in table (prec {depth}) {depth}.",
+        f"Eval vm_compute in [seq [seq lca {depth} i j | j <- iota 0 (2 ^ {depth})] | i <- iota 0 (2 ^ {depth})].",
+    ]
+    printed = run_snippet(coq_build, CIP_HEADER + "\n".join(commands) + "\n", f"CipTable{depth}")
+    values = [parse_coq_value(chunk) for chunk in printed.split("\n     = ") if chunk.strip()]
+    assert len(values) == 3, printed[:500]
+    cov, prec, heights = values
+
+    def as_fractions(table: object) -> tuple[tuple[Fraction, ...], ...]:
+        return tuple(tuple(Fraction(p, q) for p, q in row) for row in table)  # type: ignore[attr-defined]
+
+    assert as_fractions(cov) == cip_matrix.covariance(depth)
+    assert as_fractions(prec) == cip_matrix.inverse_by_lemma_b2(depth) == cip_matrix.inverse_by_elimination(depth)
+    size = 2**depth
+    assert heights == [[cip_matrix.lca_height(i, j) for j in range(size)] for i in range(size)]
+    for i in range(size):
+        for j in range(size):
+            assert Fraction(*prec[i][j]) == cip_matrix.precision_entry_from_height(depth, heights[i][j])
