@@ -98,6 +98,9 @@ MUTATIONS = [
     ("IntOptFast.v", "else floors x (t - 1) in", "else floors x t in"),
     # Definition 3.1 in its OCR reading (exponent 2^D + 1 instead of 2D + 1): the row sums and the inverse fail
     ("CipMatrix.v", "else - (pow2 (2 * D + 1))^-1\n", "else - (pow2 (2 ^ D + 1))^-1\n"),
+    # a hypothesis dropped: leaves beyond the k^h leaves of the tree lie in no vertex
+    ("KarySensitivity.v", "0 < arity -> horizon <= arity ^ height -> 0 < t <= horizon ->",
+     "0 < arity -> 0 < t <= horizon ->"),
     # a constant in Corollary B.3: 1 + D/2 instead of 1 + D/3
     ("CipMatrix.v", "prec D i i = 1 + D%:R / 3%:R.", "prec D i i = 1 + D%:R / 2%:R."),
 ]

@@ -155,3 +155,39 @@ def test_cip_matrices_agree_with_python(coq_build: Build, depth: int) -> None:
     for i in range(size):
         for j in range(size):
             assert Fraction(*prec[i][j]) == cip_matrix.precision_entry_from_height(depth, heights[i][j])
+
+
+SENSITIVITY_HEADER = """From mathcomp Require Import all_ssreflect.
+From Reference Require Import KarySensitivity.
+(* the rows of R over the vertices whose first leaf is at most T: (level, index, [covers t | t = 1..T]) *)
+Definition rows (arity height horizon : nat) :=
+  flatten [seq [seq (l.+1, j, [seq covers arity l j t | t <- iota 1 horizon])
+                 | j <- iota 0 (arity ^ (height - l)) & used arity l j horizon]
+          | l <- iota 0 height].
+"""
+
+#: (arity, height, horizon) with horizon <= arity**height - 1 (Algorithm 1's capacity): full and truncated trees.
+SENSITIVITY_CASES = [(2, 3, 7), (2, 3, 5), (3, 2, 8), (3, 2, 6), (4, 2, 11), (5, 2, 13)]
+
+
+def test_tree_strategy_agrees_with_python(coq_build: Build) -> None:
+    """Coq's vertices cover the leaves Python's vertex_interval says; Python's R is a subset of Coq's rows; every
+    column of Coq's rows has exactly h ones (the proved theorem, evaluated) and Python's columns at most h."""
+    from reference.kary import tree as kary_tree
+
+    commands = [f"Eval vm_compute in rows {k} {h} {horizon}." for k, h, horizon in SENSITIVITY_CASES]
+    printed = run_snippet(coq_build, SENSITIVITY_HEADER + "\n".join(commands) + "\n", "KaryRows")
+    values = [parse_coq_value(chunk) for chunk in printed.split("\n     = ") if chunk.strip()]
+    assert len(values) == len(SENSITIVITY_CASES), printed[:500]
+    for (arity, height, horizon), rows in zip(SENSITIVITY_CASES, values):
+        coq_rows = {}
+        for level, index, covered in rows:  # type: ignore[attr-defined]
+            first, last = kary_tree.vertex_interval((level, index), arity)
+            assert first <= horizon
+            assert list(covered) == [first <= t <= last for t in range(1, horizon + 1)]
+            coq_rows[(level, index)] = [int(bit) for bit in covered]
+        assert all(sum(row[t] for row in coq_rows.values()) == height for t in range(horizon))
+        python_vertices = kary_tree.used_vertices(arity, height, subtraction=False, horizon=horizon)
+        assert set(python_vertices) <= set(coq_rows)
+        python_matrix = kary_tree.strategy_matrix(arity, height, subtraction=False, horizon=horizon)
+        assert python_matrix == [coq_rows[vertex] for vertex in python_vertices]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reference.core.claims import Budget, Claim, Method, Outcome, Status
+from reference.core.claims import Budget, Claim, CoqTheorem, Method, Outcome, Status
 from reference.kary.checks import structure
 from reference.kary.claims.common import PAPER, proof_and_check, verified
 from reference.kary.proofs import lemma_3_5 as kary_lemma_3_5
@@ -56,6 +56,17 @@ def claims() -> list[Claim]:
             verified(structure.sensitivity_check),
             "ℓ1 sensitivity of R computed from its columns; Lap(Δ1/ε) is ε-DP (Lemma A.2).",
             implements=("reference.kary.tree.sensitivities", "reference.kary.counters.algorithm_1"),
+            coq=(
+                CoqTheorem(
+                    "KarySensitivity.v",
+                    "sensitivity_is_height",
+                    "for every arity k >= 1, height h, horizon T <= k^h and leaf 1 <= t <= T, exactly one vertex per "
+                    "level 1..h whose first leaf is at most T covers t: the tree strategy over those vertices has every "
+                    "column of ℓ1 norm h, so ℓ1 sensitivity h; the reference's R keeps only the vertices Algorithm 1 "
+                    "uses (a subset of these rows), so its ℓ1 sensitivity is at most h (equality is verified, not "
+                    "proved in Coq)",
+                ),
+            ),
         ),
         c(
             PAPER,
