@@ -98,6 +98,8 @@ MUTATIONS = [
     ("IntOptFast.v", "else floors x (t - 1) in", "else floors x t in"),
     # Definition 3.1 in its OCR reading (exponent 2^D + 1 instead of 2D + 1): the row sums and the inverse fail
     ("CipMatrix.v", "else - (pow2 (2 * D + 1))^-1\n", "else - (pow2 (2 ^ D + 1))^-1\n"),
+    # a constant in Lemma 3.5's count: h k^h instead of h (k − 1) k^h
+    ("KarySums.v", "    height%:Z * (arity - 1) * arity ^+ height.\n", "    height%:Z * arity ^+ height.\n"),
     # a hypothesis dropped: leaves beyond the k^h leaves of the tree lie in no vertex
     ("KarySensitivity.v", "0 < arity -> horizon <= arity ^ height -> 0 < t <= horizon ->",
      "0 < arity -> 0 < t <= horizon ->"),
@@ -107,7 +109,7 @@ MUTATIONS = [
 
 
 #: The files a mutated file needs compiled first.
-DEPENDENCIES = {"IntOptFast.v": ("IntOpt.v",)}
+DEPENDENCIES = {"IntOptFast.v": ("IntOpt.v",), "KarySums.v": ("KaryDigits.v",)}
 
 
 @pytest.mark.parametrize(("file", "original", "mutated"), MUTATIONS)

@@ -191,3 +191,40 @@ def test_tree_strategy_agrees_with_python(coq_build: Build) -> None:
         assert set(python_vertices) <= set(coq_rows)
         python_matrix = kary_tree.strategy_matrix(arity, height, subtraction=False, horizon=horizon)
         assert python_matrix == [coq_rows[vertex] for vertex in python_vertices]
+
+
+SUMS_HEADER = """From mathcomp Require Import all_ssreflect ssralg ssrnum ssrint.
+From Reference Require Import KaryDigits KarySums.
+Local Open Scope ring_scope.
+(* the same sums as the theorems, with folds (MathComp's big sums do not reduce under vm_compute) *)
+Definition l1 (s : seq int) : int := foldr (fun d acc => `|d| + acc) 0 s.
+Definition total (arity low : int) (height : nat) (a b : int) : int :=
+  foldr (fun t acc => l1 (rep arity low height t) + acc) 0 (int_range a b).
+"""
+
+
+@pytest.mark.parametrize(("arity", "height"), [(2, 1), (2, 4), (3, 3), (5, 2), (7, 2), (4, 3)])
+def test_kary_sums_agree_with_python(coq_build: Build, arity: int, height: int) -> None:
+    """Coq's digit-norm sums over the maximal horizon equal the Python digit functions' and the proved identities."""
+    from reference.kary import digits as kary_digits
+    from reference.kary import tree as kary_tree
+
+    top = arity**height - 1
+    commands = [f"Eval vm_compute in total {arity} 0 {height} 0 {top}."]
+    odd = arity % 2 == 1
+    if odd:
+        half, bound = (arity - 1) // 2, (arity**height - 1) // 2
+        commands.append(f"Eval vm_compute in total {arity} (-{half}) {height} (-{bound}) {bound}.")
+    printed = run_snippet(coq_build, SUMS_HEADER + "\n".join(commands) + "\n", "KarySumsTable")
+    values = [parse_coq_value(chunk) for chunk in printed.split("\n     = ") if chunk.strip()]
+    standard = values[0]
+    assert standard == sum(sum(kary_digits.digits(t, arity, height)) for t in range(top + 1))
+    assert standard == kary_tree.algorithm_1_total_vertex_count(arity, top)
+    assert 2 * standard == height * (arity - 1) * arity**height  # lemma_3_5_sum
+    if odd:
+        offset = values[1]
+        assert offset == sum(
+            sum(abs(d) for d in kary_digits.offset_digits(t, arity, height)) for t in range(-bound, bound + 1)
+        )
+        assert offset == 2 * sum(kary_digits.algorithm_2_noise_count(t, arity, height) for t in range(1, bound + 1))
+        assert 4 * offset == height * (arity**2 - 1) * arity ** (height - 1)  # lemma_4_7_sum

@@ -76,6 +76,15 @@ def claims() -> list[Claim]:
             proof_and_check(kary_lemma_3_5.prove, structure.mse_check),
             implements=("reference.kary.tree.algorithm_1_mse", "reference.kary.tree.algorithm_1_mse_dp", "reference.kary.tree.lemma_3_5_closed_form"),
             proof="reference.kary.proofs.lemma_3_5.prove",
+            coq=(
+                CoqTheorem(
+                    "KarySums.v",
+                    "lemma_3_5_sum",
+                    "the count behind the lemma, for every k >= 2 and h: 2 Σ_(t=0..k^h−1) ‖rep_k(t, h)‖₁ = h (k − 1) k^h, "
+                    "so the average over t = 1..T = k^h − 1 is h (k − 1)/(2(1 − 1/k^h)) (the step to the MSE, times the "
+                    "per-vertex variance 2h²/ε², is not in Coq)",
+                ),
+            ),
         ),
         c(
             PAPER,
