@@ -265,9 +265,12 @@ def machine_checked(theorems: list[CoqTheorem], build: Build | None = None) -> d
     directory = proofs_directory()
     found: dict[CoqTheorem, Evidence] = {}
     pending: list[CoqTheorem] = []
+    if directory is None:  # an installed package run outside the checkout: the sources are not here to check
+        where = "proofs/coq not found here (run from the checkout, or set REFERENCE_COQ_DIR)"
+        return {theorem: Evidence(theorem, "not compiled here", where) for theorem in theorems}
     for theorem in theorems:
-        source = directory / theorem.file if directory else None
-        if source is None or not source.is_file():
+        source = directory / theorem.file
+        if not source.is_file():
             found[theorem] = Evidence(theorem, "missing", f"proofs/coq/{theorem.file} not found")
         elif not declares(source, theorem.name):
             found[theorem] = Evidence(theorem, "missing", f"proofs/coq/{theorem.file} declares no {theorem.name}")

@@ -155,3 +155,11 @@ def test_without_coqc_ci_fails_and_local_skips(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setenv("CI", "")
     with pytest.raises(pytest.skip.Exception, match="apt-get install"):
         conftest.require_coqc()
+
+
+def test_outside_the_checkout_the_report_says_not_compiled_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    import reference.verification.coq as coq
+
+    monkeypatch.setattr(coq, "proofs_directory", lambda: None)
+    for found in machine_checked(_registered()).values():
+        assert found.verdict == "not compiled here" and not found.failed
