@@ -17,6 +17,9 @@ measured) gives "verified" or "refuted", never "proved"; "not checkable" belongs
 "measured". A proof that uses other entries names them in ``depends_on``; :func:`resolve_conditions` then turns
 its "proved" into "proved, conditional" while any of them is only verified (the detail lists each one with its
 status), so no proof inherits a finite check's reach silently.
+A claim may also name machine-checked theorems (``coq``): Coq theorems under ``proofs/coq/`` that state it.
+They are evidence shown beside the computed status (the report compiles them and prints their assumptions);
+they never set the status.
 """
 
 from __future__ import annotations
@@ -66,6 +69,21 @@ class Outcome:
     corrected: str | None = None
 
 
+#: The label of machine-checked evidence in the report.
+MACHINE_CHECKED = "machine-checked (Coq)"
+
+
+@dataclass(frozen=True)
+class CoqTheorem:
+    """A Coq theorem that states (an instance or a strengthening of) a claim: ``name`` declared in ``file``
+    (relative to ``proofs/coq/``); ``states`` says in words what the theorem proves, and how it differs from the
+    paper's wording."""
+
+    file: str
+    name: str
+    states: str
+
+
 @dataclass(frozen=True)
 class Claim:
     """One numbered statement (or quoted constant, or algorithm listing) of a paper."""
@@ -83,6 +101,8 @@ class Claim:
     #: Registry keys ("PAPER number") of the entries the proof uses; "proved" becomes "proved, conditional"
     #: while any of them is not proved (:func:`resolve_conditions`).
     depends_on: tuple[str, ...] = ()
+    #: Machine-checked theorems stating the claim (evidence beside the status, see :data:`MACHINE_CHECKED`).
+    coq: tuple[CoqTheorem, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.implements and self.method is not Method.NONE:

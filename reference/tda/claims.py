@@ -8,7 +8,7 @@ the code the statement speaks about and ``proof`` the program that establishes i
 
 from __future__ import annotations
 
-from reference.core.claims import Budget, Claim, Method, Outcome, Status, proved_by
+from reference.core.claims import Budget, Claim, CoqTheorem, Method, Outcome, Status, proved_by
 from reference.tda.checks import calibration as zcdp_checks
 from reference.tda.proofs import privacy_accounting as tda_privacy_accounting
 
@@ -433,6 +433,45 @@ def tda_claims() -> list[Claim]:
             check_intopt,
             "Brute force over every composition on small inputs; the literal printed loop and the fast version agree.",
             implements=("reference.tda.intopt.intopt", "reference.tda.intopt.intopt_literal"),
+            coq=(
+                CoqTheorem(
+                    "IntOpt.v",
+                    "intopt_terminates",
+                    "for every d >= 1, every integer x, every total c >= 0 and every order of line 4 (any permutation, "
+                    "the (value, index) one included) the printed loop stops within d (max(t0, max x) − t0 + 1) "
+                    "iterations",
+                ),
+                CoqTheorem(
+                    "IntOpt.v",
+                    "intopt_output_valid",
+                    "when the printed loop stops (c >= 0) its output has d entries, all non-negative integers, summing to c",
+                ),
+                CoqTheorem(
+                    "IntOpt.v",
+                    "intopt_optimal",
+                    "the printed loop's output is at ℓ∞ distance from x at most that of every non-negative integer "
+                    "vector with total c",
+                ),
+                CoqTheorem(
+                    "IntOptFast.v",
+                    "intopt_fast_equals_loop",
+                    "for d >= 1, c >= 0 and every order, the fast version (first stopping pass P found by search, then "
+                    "one lowering pass from the floors at t0 + P − 1) returns exactly the printed loop's output; the "
+                    "Python code finds the same smallest P by binary search, which is not modelled",
+                ),
+                CoqTheorem(
+                    "IntOptFast.v",
+                    "intopt_fast_optimal",
+                    "hence the fast version's output is at ℓ∞ distance from x at most that of every non-negative "
+                    "integer vector with total c (and, by intopt_fast_valid, non-negative with total c)",
+                ),
+                CoqTheorem(
+                    "IntOpt.v",
+                    "intopt_diverges",
+                    "for c < 0 the printed loop never stops: for every number of iterations it is still running "
+                    "(every z_i stays >= −x_i, so Σz >= −Σx > c − Σx = D)",
+                ),
+            ),
         ),
         Claim(
             PAPER,
@@ -441,6 +480,14 @@ def tda_claims() -> list[Claim]:
             Method.EXHAUSTIVE,
             check_intopt_complexity,
             implements=("reference.tda.intopt.intopt_literal_with_count",),
+            coq=(
+                CoqTheorem(
+                    "IntOpt.v",
+                    "intopt_iterations",
+                    "the corrected statement: for every non-negative integer vector y with total c, t0 <= ‖x − y‖∞ and "
+                    "the printed loop stops within d (‖x − y‖∞ − t0 + 1) iterations — with y optimal, d (α − t0 + 1)",
+                ),
+            ),
         ),
         Claim(
             PAPER,

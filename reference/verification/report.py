@@ -15,12 +15,15 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from reference.core.claims import Budget, Registry, Result, Status
+from reference.core.claims import MACHINE_CHECKED, Budget, CoqTheorem, Registry, Result, Status
 from reference.verification.audits import AuditCase, audits_markdown
 from reference.verification.completeness import coverage_markdown
 from reference.verification.links import link_errors, proof_programs
+
+if TYPE_CHECKING:  # imported when the report runs, so that `python -m reference.verification.coq` runs cleanly
+    from reference.verification.coq import Evidence
 
 PAPERS = {
     "CIP": "Dharangutte, Gao, Gong, Wang — Differentially Private Range Queries with Correlated Input Perturbation",
@@ -91,10 +94,13 @@ def markdown_report(
     budget: Budget,
     links: Sequence[str] = (),
     audits: list[AuditCase] | None = None,
+    coq: dict[CoqTheorem, Evidence] | None = None,
 ) -> str:
     """The Markdown report; ``links`` are the broken statement ↔ code ↔ proof links (none when all resolve);
-    ``audits`` the planted-fault audit cases (:mod:`reference.verification.audits`; ``None``: not available)."""
+    ``audits`` the planted-fault audit cases (:mod:`reference.verification.audits`; ``None``: not available);
+    ``coq`` what this run found about each registered Coq theorem (:func:`~reference.verification.coq.machine_checked`)."""
     counts = _counts(results)
+    coq = coq or {}
     out = [
         "# `reference` — verification report",
         "",
@@ -121,6 +127,8 @@ def markdown_report(
         "it is correct when the certified value lies in either set, and the detail says which and on which side of",
         "the value it lies. A printed exact expression (a factor, a fraction) must equal the certified value in the",
         "direction the sentence states. A bound (\"<\", \">\") must hold strictly for the certified value.",
+        "Beside the status, **machine-checked (Coq)** names the Coq theorems (`proofs/coq/`) that state the entry:",
+        "compiled in this run with no axiom (*closed*), or *not compiled here* when Coq is missing.",
         "",
         f"Budget: {'quick' if budget.quick else 'full'}; total time {seconds:.1f} s.",
         "",
@@ -148,11 +156,11 @@ def markdown_report(
                 out.append(f"  - what holds instead: {r.outcome.corrected}")
     out += ["", *audits_markdown(audits)]
     out += ["## All entries", ""]
-    out += ["| paper | statement | status | method | time (s) |", "|---|---|---|---|---|"]
+    out += [f"| paper | statement | status | method | {MACHINE_CHECKED} | time (s) |", "|---|---|---|---|---|---|"]
     for r in results:
         out.append(
             f"| {r.claim.paper} | [{r.claim.number}](#{_anchor(r)}) | {r.outcome.status.value} | "
-            f"{r.claim.method.value} | {r.seconds:.1f} |"
+            f"{r.claim.method.value} | {_coq_cell(r, coq)} | {r.seconds:.1f} |"
         )
     for paper in dict.fromkeys(r.claim.paper for r in results):
         out += ["", f"## {paper}: details", ""]
@@ -171,6 +179,11 @@ def markdown_report(
             ]
             if r.claim.proof:
                 out += ["", f"**Proof program.** `{r.claim.proof}`"]
+            for theorem in r.claim.coq:
+                evidence = coq.get(theorem)
+                verdict = f"{evidence.verdict}: {evidence.detail}" if evidence else "not checked in this run"
+                out += ["", f"**{MACHINE_CHECKED[0].upper() + MACHINE_CHECKED[1:]}.** `{theorem.name}` "
+                        f"(`proofs/coq/{theorem.file}`) — {_md_escape(theorem.states)}. {_md_escape(verdict)}"]
             if r.outcome.counterexample:
                 out += ["", f"**Smallest counterexample.** {r.outcome.counterexample}"]
             if r.outcome.corrected:
@@ -183,13 +196,23 @@ def markdown_report(
     return "\n".join(out) + "\n"
 
 
+def _coq_cell(result: Result, coq: dict[CoqTheorem, Evidence]) -> str:
+    """The Coq theorems of an entry with this run's verdict on each (empty when it names none)."""
+    cells = []
+    for theorem in result.claim.coq:
+        found = coq.get(theorem)
+        cells.append(f"`{theorem.name}`: {found.verdict if found else 'not checked'}")
+    return "; ".join(cells)
+
+
 def _anchor(result: Result) -> str:
     text = f"{result.claim.paper}-{result.claim.number}".lower()
     return "".join(ch if ch.isalnum() else "-" for ch in text)
 
 
-def results_json(results: list[Result]) -> list[dict[str, Any]]:
+def results_json(results: list[Result], coq: dict[CoqTheorem, Evidence] | None = None) -> list[dict[str, Any]]:
     """Machine-readable results."""
+    coq = coq or {}
     return [
         {
             "paper": r.claim.paper,
@@ -203,6 +226,15 @@ def results_json(results: list[Result]) -> list[dict[str, Any]]:
             "seconds": round(r.seconds, 3),
             "implements": list(r.claim.implements),
             "proof": r.claim.proof,
+            "machine_checked": [
+                {
+                    "file": theorem.file,
+                    "theorem": theorem.name,
+                    "verdict": coq[theorem].verdict if theorem in coq else "not checked",
+                    "detail": coq[theorem].detail if theorem in coq else "",
+                }
+                for theorem in r.claim.coq
+            ],
         }
         for r in results
     ]
@@ -213,6 +245,7 @@ def run_report(out_dir: str = "reference-report", quick: bool = False, progress:
     """Run the registry, write ``report.md``, ``claims.json`` and the PNG plots into ``out_dir``; print the
     terminal table (when ``progress``) and return a summary. ``jobs`` worker processes run the claims, audit cases
     and plots (:mod:`reference.verification.parallel`; default all cores); the content does not depend on it."""
+    from reference.verification.coq import machine_checked
     from reference.verification.parallel import default_jobs, run_tasks
 
     workers = default_jobs() if jobs is None else jobs
@@ -228,16 +261,19 @@ def run_report(out_dir: str = "reference-report", quick: bool = False, progress:
     registry = build_registry()
     links = link_errors(registry.claims, proof_programs())
     results, audits, plots = run_tasks(registry, budget, directory, workers, say)
+    say("Coq theorems ...")
+    coq = machine_checked([theorem for claim in registry.claims for theorem in claim.coq])
     seconds = time.perf_counter() - start
-    markdown = markdown_report(results, plots, seconds, budget, links, audits)
+    markdown = markdown_report(results, plots, seconds, budget, links, audits, coq)
     (directory / "report.md").write_text(markdown, encoding="utf-8")
-    (directory / "claims.json").write_text(json.dumps(results_json(results), indent=2) + "\n", encoding="utf-8")
+    (directory / "claims.json").write_text(json.dumps(results_json(results, coq), indent=2) + "\n", encoding="utf-8")
     if progress:
         print(terminal_table(results))
         print()
     counts = _counts(results)
     errors = sum(1 for r in results if r.outcome.status is Status.ERROR)
     not_as_designed = [case.name for case in audits or () if case.outcome in ("MISSED", "FALSE ALARM")]
+    coq_failed = [f"{item.theorem.name}: {item.verdict}" for item in coq.values() if item.failed]
     return {
         "out": str(directory),
         "report": str(directory / "report.md"),
@@ -246,6 +282,8 @@ def run_report(out_dir: str = "reference-report", quick: bool = False, progress:
         "counts": counts,
         "errors": errors,
         "audits": None if audits is None else {case.name: case.outcome for case in audits},
-        # a CI job's signal: a crashed check or an audit case without its designed verdict
-        "exit_status": 1 if errors or not_as_designed else 0,
+        "machine_checked": {item.theorem.name: item.verdict for item in coq.values()},
+        # a CI job's signal: a crashed check, an audit case without its designed verdict, or a registered Coq
+        # theorem that is missing, unfinished, fails to compile or depends on an axiom
+        "exit_status": 1 if errors or not_as_designed or coq_failed else 0,
     }

@@ -11,7 +11,7 @@ from reference.cip.proofs import lemma_b2 as proof_lemma_b2
 from reference.cip.proofs import proposition_3_5 as proof_proposition_3_5
 from reference.cip.proofs import spectrum as proof_spectrum
 from reference.core import linalg
-from reference.core.claims import Budget, Claim, Method, Outcome, Status, exhaustive, proved_by, verdict
+from reference.core.claims import Budget, Claim, CoqTheorem, Method, Outcome, Status, exhaustive, proved_by, verdict
 
 
 def check_proposition_b1(budget: Budget) -> Outcome:
@@ -170,6 +170,14 @@ def claims() -> list[Claim]:
             check_proposition_b1,
             implements=("reference.cip.exact.matrix.covariance", "reference.cip.exact.matrix.row_sums", "reference.cip.exact.matrix.spectrum"),
             proof="reference.cip.proofs.spectrum.prove",
+            coq=(
+                CoqTheorem(
+                    "CipMatrix.v",
+                    "covariance_row_sum",
+                    "for every depth D every row of C_D sums to 2^−D (unit diagonal and negative off-diagonal entries: "
+                    "covariance_closed_form; positive semi-definiteness is not proved in Coq)",
+                ),
+            ),
         ),
         c(
             PAPER,
@@ -179,10 +187,30 @@ def claims() -> list[Claim]:
             check_lemma_b2,
             implements=("reference.cip.exact.matrix.inverse_by_lemma_b2", "reference.cip.exact.matrix.inverse_by_elimination"),
             proof="reference.cip.proofs.lemma_b2.prove",
+            coq=(
+                CoqTheorem(
+                    "CipMatrix.v",
+                    "covariance_times_inverse",
+                    "for every depth D the matrix X_D of Lemma B.2's recursion (X_0 = (1), X_(D+1) = [[X_D + J/3, 2J/3], "
+                    "[2J/3, X_D + J/3]]) satisfies C_D X_D = I (and X_D C_D = I: inverse_times_covariance)",
+                ),
+                CoqTheorem(
+                    "CipMatrix.v",
+                    "inverse_closed_form",
+                    "C_D⁻¹ has 1 + D/3 on the diagonal and (D − h + 2)/3 off it, h the height of the lowest common ancestor",
+                ),
+            ),
         ),
         c(PAPER, "Corollary B.3", "every diagonal entry of C_j⁻¹ equals 1 + j/3", M.PROOF, check_corollary_b3,
             implements=("reference.cip.exact.matrix.precision_diagonal", "reference.cip.exact.matrix.max_precision_diagonal"),
             proof="reference.cip.proofs.corollary_b3.prove",
+            coq=(
+                CoqTheorem(
+                    "CipMatrix.v",
+                    "corollary_b3",
+                    "for every depth D every diagonal entry of C_D⁻¹ (= X_D, by covariance_times_inverse) is 1 + D/3",
+                ),
+            ),
         ),
         c(PAPER, "Lemma B.4", "sums over disjoint leaf sets have non-positive covariance", M.PROOF, check_lemma_b4,
             implements=("reference.cip.exact.cascade.leaf_covariance",),

@@ -14,7 +14,17 @@ from reference.cip.proofs import equation_2 as cip_equation_2
 from reference.cip.proofs import proposition_3_5 as proof_proposition_3_5
 from reference.cip.proofs import theorem_3_3 as proof_theorem_3_3
 from reference.core import linalg
-from reference.core.claims import Budget, Claim, Method, Outcome, Status, exhaustive, not_checkable, proved_by
+from reference.core.claims import (
+    Budget,
+    Claim,
+    CoqTheorem,
+    Method,
+    Outcome,
+    Status,
+    exhaustive,
+    not_checkable,
+    proved_by,
+)
 
 
 def check_definition_3_2(budget: Budget) -> Outcome:
@@ -207,6 +217,15 @@ def claims() -> list[Claim]:
             check_definition_3_1,
             "Both readings are built exactly and tested against Theorem 3.3.",
             implements=("reference.cip.exact.matrix.covariance", "reference.cip.exact.matrix.covariance_entry"),
+            coq=(
+                CoqTheorem(
+                    "CipMatrix.v",
+                    "covariance_closed_form",
+                    "for every depth D, the LaTeX reading C_0 = (1), C_(D+1) = [[C_D, −J/2^(2D+1)], [−J/2^(2D+1), C_D]] "
+                    "has entry 1 on the diagonal and −2^(1−2h) off it, h the height of the leaves' lowest common "
+                    "ancestor (over the rationals)",
+                ),
+            ),
         ),
         c(
             PAPER,
@@ -223,6 +242,14 @@ def claims() -> list[Claim]:
             M.EXHAUSTIVE,
             check_section_3_1_correlations,
             implements=("reference.cip.exact.matrix.covariance_entry_from_height",),
+            coq=(
+                CoqTheorem(
+                    "CipMatrix.v",
+                    "covariance_closed_form",
+                    "every off-diagonal entry of C_D is −2^(1−2h), h the height of the lowest common ancestor: "
+                    "−2^(−2D+1) across the root's halves (h = D), −2^(−2D+3) for leaves starting 00 and 01 (h = D − 1)",
+                ),
+            ),
         ),
         c(
             PAPER,

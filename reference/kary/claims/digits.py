@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reference.core.claims import Budget, Claim, Method, Outcome, Status
+from reference.core.claims import Budget, Claim, CoqTheorem, Method, Outcome, Status
 from reference.kary.claims.common import PAPER
 
 
@@ -116,6 +116,14 @@ def claims() -> list[Claim]:
             M.EXHAUSTIVE,
             lambda b: _digit_definition("standard", b),
             implements=("reference.kary.digits.digits",),
+            coq=(
+                CoqTheorem(
+                    "KaryDigits.v",
+                    "standard_digits",
+                    "for every arity k >= 2, width w and integer t: 0 <= t <= k^w − 1 iff t has exactly one w-digit "
+                    "vector with digits in {0, …, k − 1} (t = 0 included)",
+                ),
+            ),
         ),
         c(
             PAPER,
@@ -125,6 +133,14 @@ def claims() -> list[Claim]:
             M.EXHAUSTIVE,
             lambda b: _digit_definition("offset", b),
             implements=("reference.kary.digits.offset_digits",),
+            coq=(
+                CoqTheorem(
+                    "KaryDigits.v",
+                    "odd_offset_digits",
+                    "for every odd arity k >= 3, width w and integer t: −(k^w − 1) <= 2t <= k^w − 1 iff t has exactly "
+                    "one w-digit vector with digits in {−(k − 1)/2, …, (k − 1)/2} (zero and negative t included)",
+                ),
+            ),
         ),
         c(
             PAPER,
@@ -133,5 +149,13 @@ def claims() -> list[Claim]:
             M.EXHAUSTIVE,
             lambda b: _digit_definition("even", b),
             implements=("reference.kary.digits.even_offset_digits",),
+            coq=(
+                CoqTheorem(
+                    "KaryDigits.v",
+                    "even_offset_digits",
+                    "for every even arity k >= 2, width w and integer t: −(k − 2)(k^w − 1) <= 2(k − 1)t <= k(k^w − 1) "
+                    "iff t has exactly one w-digit vector with digits in {−k/2 + 1, …, k/2}",
+                ),
+            ),
         ),
     ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reference.core.claims import Budget, Claim, Method, Outcome, Status
+from reference.core.claims import Budget, Claim, CoqTheorem, Method, Outcome, Status
 from reference.kary.checks import structure
 from reference.kary.claims.common import PAPER, proof_and_check, verified
 from reference.kary.proofs import lemma_3_5 as kary_lemma_3_5
@@ -73,6 +73,17 @@ def claims() -> list[Claim]:
             verified(structure.sensitivity_check),
             "ℓ1 sensitivity of R computed from its columns; Lap(Δ1/ε) is ε-DP (Lemma A.2).",
             implements=("reference.kary.tree.sensitivities", "reference.kary.counters.algorithm_1"),
+            coq=(
+                CoqTheorem(
+                    "KarySensitivity.v",
+                    "sensitivity_is_height",
+                    "for every arity k >= 1, height h, horizon T <= k^h and leaf 1 <= t <= T, exactly one vertex per "
+                    "level 1..h whose first leaf is at most T covers t: the tree strategy over those vertices has every "
+                    "column of ℓ1 norm h, so ℓ1 sensitivity h; the reference's R keeps only the vertices Algorithm 1 "
+                    "uses (a subset of these rows), so its ℓ1 sensitivity is at most h (equality is verified, not "
+                    "proved in Coq)",
+                ),
+            ),
         ),
         c(
             PAPER,
@@ -82,6 +93,15 @@ def claims() -> list[Claim]:
             proof_and_check(kary_lemma_3_5.prove, structure.mse_check),
             implements=("reference.kary.tree.algorithm_1_mse", "reference.kary.tree.algorithm_1_mse_dp", "reference.kary.tree.lemma_3_5_closed_form"),
             proof="reference.kary.proofs.lemma_3_5.prove",
+            coq=(
+                CoqTheorem(
+                    "KarySums.v",
+                    "lemma_3_5_sum",
+                    "the count behind the lemma, for every k >= 2 and h: 2 Σ_(t=0..k^h−1) ‖rep_k(t, h)‖₁ = h (k − 1) k^h, "
+                    "so the average over t = 1..T = k^h − 1 is h (k − 1)/(2(1 − 1/k^h)) (the step to the MSE, times the "
+                    "per-vertex variance 2h²/ε², is not in Coq)",
+                ),
+            ),
         ),
         c(
             PAPER,

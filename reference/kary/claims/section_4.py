@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reference.core.claims import Budget, Claim, Method, Outcome, Status, proved_by
+from reference.core.claims import Budget, Claim, CoqTheorem, Method, Outcome, Status, proved_by
 from reference.kary.checks import structure
 from reference.kary.checks import threshold as thresholds
 from reference.kary.claims.common import PAPER, proof_and_check, verified
@@ -316,6 +316,16 @@ def claims() -> list[Claim]:
             "Exact MSE from Algorithm 2's noise counts (offset digits), by enumeration and by the digit programme.",
             implements=("reference.kary.mse.algorithm_2_mse", "reference.kary.mse.algorithm_2_mse_dp", "reference.kary.mse.lemma_4_7_closed_form"),
             proof="reference.kary.proofs.lemma_4_7.prove",
+            coq=(
+                CoqTheorem(
+                    "KarySums.v",
+                    "lemma_4_7_sum",
+                    "the count behind the lemma, for every odd k >= 3 and h >= 1: with T = (k^h − 1)/2, "
+                    "4 Σ_(t=−T..T) ‖rep^_k(t, h)‖₁ = h (k² − 1) k^(h−1), so (1 − 1/k^h) a_[1,T] = h (k² − 1)/(4k) "
+                    "(the step from the count to the MSE, by the symmetry t ↔ −t and the per-vertex variance, is not "
+                    "in Coq)",
+                ),
+            ),
         ),
         c(
             PAPER,

@@ -1,0 +1,165 @@
+"""Every Coq file compiles, holds no unfinished proof, and every theorem the registry names is closed (no axiom).
+
+Also: a statement weakened by one edit in a copy of a file — a constant changed, a hypothesis dropped — no longer
+compiles, so the compilation really checks the statements as written.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from reference.core.claims import CoqTheorem
+from reference.verification.coq import (
+    CLOSED,
+    Build,
+    assumptions,
+    compile_all,
+    declares,
+    machine_checked,
+    proofs_directory,
+    read_project,
+    unproved_words,
+)
+from reference.verification.report import build_registry
+
+
+def _directory() -> Path:
+    directory = proofs_directory()
+    assert directory is not None, "proofs/coq/_CoqProject not found"
+    return directory
+
+
+def _registered() -> list[CoqTheorem]:
+    return [theorem for claim in build_registry().claims for theorem in claim.coq]
+
+
+def test_every_source_file_is_listed_and_finished() -> None:
+    directory = _directory()
+    listed = set(read_project(directory).files)
+    on_disk = {path.name for path in directory.glob("*.v")}
+    assert listed == on_disk, f"_CoqProject lists {sorted(listed)}, the directory holds {sorted(on_disk)}"
+    for name in sorted(on_disk):
+        assert unproved_words(directory / name) == [], f"{name} holds an unfinished proof or a postulate"
+
+
+def test_every_registered_theorem_is_declared() -> None:
+    theorems = _registered()
+    assert theorems, "the registry names no Coq theorem"
+    for theorem in theorems:
+        assert declares(_directory() / theorem.file, theorem.name), f"{theorem.file} declares no {theorem.name}"
+
+
+def test_unproved_words_ignore_comments(tmp_path: Path) -> None:
+    source = tmp_path / "a.v"
+    source.write_text("(* an Admitted (* nested *) comment *) Lemma x : True. Proof. exact I. Qed.\n")
+    assert unproved_words(source) == []
+    source.write_text("Lemma x : True. Proof. Admitted.\n")
+    assert unproved_words(source) == ["Admitted"]
+
+
+def test_every_file_compiles(coq_build: Build) -> None:
+    for result in coq_build.files:
+        assert result.ok, f"{result.file} does not compile:\n{result.output}"
+    assert coq_build.ok
+
+
+def test_every_registered_theorem_is_closed(coq_build: Build) -> None:
+    """The report's own check (Print Assumptions of every registered theorem): found, compiled, no axiom."""
+    for theorem, found in machine_checked(_registered(), coq_build).items():
+        assert found.verdict == "closed", f"{theorem.name}: {found.verdict} ({found.detail})"
+        assert CLOSED.lower() in found.detail
+
+
+@pytest.mark.usefixtures("coqc_installed")
+def test_an_axiom_is_reported(tmp_path: Path) -> None:
+    """Print Assumptions names an axiom a theorem uses: the closed-ness check can fail."""
+    (tmp_path / "Postulate.v").write_text("Axiom wish : 1 = 2.\nTheorem uses_wish : 1 = 2.\nProof. exact wish. Qed.\n")
+    (tmp_path / "_CoqProject").write_text("-Q . Reference\nPostulate.v\n")
+    build = compile_all(source=tmp_path, build_directory=tmp_path / "build")
+    assert build.ok
+    answer = assumptions(build, [CoqTheorem("Postulate.v", "uses_wish", "a postulate")])
+    assert "wish" in next(iter(answer.values()))
+
+
+#: (file, text in the statement, replacement): each edit makes a statement false, so its proof must fail.
+MUTATIONS = [
+    # a constant: k^w − 1 becomes k^w, so t = k^w would be representable with w standard digits
+    ("KaryDigits.v", "(0 <= t <= arity ^+ width - 1) <->", "(0 <= t <= arity ^+ width) <->"),
+    # a hypothesis dropped: without arity >= 2 the window theorem fails (arity = −1, width 2, t = 0)
+    ("KaryDigits.v", "Theorem window_representation arity low width t :\n  2 <= arity ->\n",
+     "Theorem window_representation arity low width t :\n"),
+    # a hypothesis dropped: IntOpt's loop does not stop for c < 0, so termination needs c >= 0
+    ("IntOpt.v", "0 <= c ->\n  exists final, run x c order (iteration_bound x c)",
+     "exists final, run x c order (iteration_bound x c)"),
+    # the fast version with the pass start off by one level (floors at t0 + P instead of t0 + P − 1)
+    ("IntOptFast.v", "else floors x (t - 1) in", "else floors x t in"),
+    # Definition 3.1 in its OCR reading (exponent 2^D + 1 instead of 2D + 1): the row sums and the inverse fail
+    ("CipMatrix.v", "else - (pow2 (2 * D + 1))^-1\n", "else - (pow2 (2 ^ D + 1))^-1\n"),
+    # a constant in Lemma 3.5's count: h k^h instead of h (k − 1) k^h
+    ("KarySums.v", "    height%:Z * (arity - 1) * arity ^+ height.\n", "    height%:Z * arity ^+ height.\n"),
+    # a hypothesis dropped: leaves beyond the k^h leaves of the tree lie in no vertex
+    ("KarySensitivity.v", "0 < arity -> horizon <= arity ^ height -> 0 < t <= horizon ->",
+     "0 < arity -> 0 < t <= horizon ->"),
+    # a constant in Corollary B.3: 1 + D/2 instead of 1 + D/3
+    ("CipMatrix.v", "prec D i i = 1 + D%:R / 3%:R.", "prec D i i = 1 + D%:R / 2%:R."),
+]
+
+
+#: The files a mutated file needs compiled first.
+DEPENDENCIES = {"IntOptFast.v": ("IntOpt.v",), "KarySums.v": ("KaryDigits.v",)}
+
+
+@pytest.mark.parametrize(("file", "original", "mutated"), MUTATIONS)
+def test_a_weakened_statement_does_not_compile(
+    coq_build: Build, tmp_path: Path, file: str, original: str, mutated: str
+) -> None:
+    source = _directory() / file
+    text = source.read_text(encoding="utf-8")
+    assert text.count(original) == 1, f"the mutation's target is not in {file} exactly once"
+    project = read_project(_directory())
+    for name in project.files:
+        shutil.copy2(_directory() / name, tmp_path / name)
+    shutil.copy2(_directory() / "_CoqProject", tmp_path / "_CoqProject")
+    (tmp_path / file).write_text(text.replace(original, mutated), encoding="utf-8")
+    needed = [name for name in project.files if name in DEPENDENCIES.get(file, ()) or name == file]
+    build = compile_all(source=tmp_path, build_directory=tmp_path / "build", only=needed)
+    assert not build.ok, f"{file} still compiles after replacing {original!r} by {mutated!r}"
+    assert build.files[-1].file == file
+
+
+def test_without_coqc_the_report_says_not_compiled_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    import reference.verification.coq as coq
+
+    monkeypatch.setattr(coq, "coqc_path", lambda: None)
+    for theorem, found in machine_checked(_registered()).items():
+        assert found.verdict == "not compiled here", (theorem.name, found)
+        assert "apt-get install" in found.detail
+
+
+def test_a_missing_theorem_fails_the_report() -> None:
+    ghost = CoqTheorem("KaryDigits.v", "no_such_theorem", "nothing")
+    found = machine_checked([ghost])[ghost]
+    assert found.verdict == "missing" and found.failed
+
+
+def test_without_coqc_ci_fails_and_local_skips(monkeypatch: pytest.MonkeyPatch) -> None:
+    import conftest  # the tests/coq conftest, on sys.path while these tests run
+
+    monkeypatch.setattr(conftest, "coqc_path", lambda: None)
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI=true"):
+        conftest.require_coqc()
+    monkeypatch.setenv("CI", "")
+    with pytest.raises(pytest.skip.Exception, match="apt-get install"):
+        conftest.require_coqc()
+
+
+def test_outside_the_checkout_the_report_says_not_compiled_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    import reference.verification.coq as coq
+
+    monkeypatch.setattr(coq, "proofs_directory", lambda: None)
+    for found in machine_checked(_registered()).values():
+        assert found.verdict == "not compiled here" and not found.failed
