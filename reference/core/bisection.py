@@ -20,6 +20,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from reference.core.certified import UndecidedComparisonError
+from reference.core.validate import describe
 
 #: A certified comparison: True, False, or None when it cannot be decided.
 Decision = Callable[[Fraction], bool | None]
@@ -50,7 +51,7 @@ def bracket_upward(
             low = high
         high = 2 * high
         if limit is not None and high > limit:
-            raise UndecidedComparisonError(f"no bracket below {limit}: the threshold was not found")
+            raise UndecidedComparisonError(f"no bracket below {describe(limit)}: the threshold was not found")
     return low, high
 
 

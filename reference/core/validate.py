@@ -159,6 +159,19 @@ def open_unit_fraction(value: object, name: str) -> Fraction:
     return result
 
 
+#: Smallest relative tolerance of a certified bisection: each halving costs a certified evaluation, and past
+#: 1e-100 the rationals grow for nothing any decimal output can show (1e-5000 never ended).
+MIN_TOLERANCE = Fraction(1, 10**100)
+
+
+def tolerance_fraction(value: object, name: str = "tolerance") -> Fraction:
+    """A bisection's relative tolerance: an exact rational in [1e-100, 1)."""
+    result = open_unit_fraction(value, name)
+    if result < MIN_TOLERANCE:
+        raise ValueError(f"{name} must be at least 1e-100, got {describe(result)}")
+    return result
+
+
 def positive_real(value: object, name: str) -> float:
     """A finite float strictly greater than zero (numeric layer)."""
     result = to_real(value, name)

@@ -57,6 +57,7 @@ from reference.core.validate import (
     nonnegative_fraction,
     open_unit_fraction,
     positive_fraction,
+    tolerance_fraction,
 )
 
 #: Relative accuracy (bits) of every reported enclosure (2**-80: about 24 significant digits).
@@ -219,7 +220,7 @@ def discrete_gaussian_epsilon(
     target = open_unit_fraction(delta, "delta")
     scale = positive_fraction(sigma_squared, "sigma_squared")
     shift = check_positive_int(sensitivity, "sensitivity")
-    tol = open_unit_fraction(tolerance, "tolerance")
+    tol = tolerance_fraction(tolerance)
     _check_range(None, scale)
     if _delta_satisfied(Fraction(0), scale, shift, target):
         return CertifiedReal(Fraction(0), Fraction(0))

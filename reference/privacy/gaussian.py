@@ -49,7 +49,14 @@ from reference.core.certified import (
     working_precision,
 )
 from reference.core.certified import ball as _ball
-from reference.core.validate import RationalLike, check_depth, fraction_text, open_unit_fraction, positive_fraction
+from reference.core.validate import (
+    RationalLike,
+    check_depth,
+    fraction_text,
+    open_unit_fraction,
+    positive_fraction,
+    tolerance_fraction,
+)
 
 _T = TypeVar("_T")
 
@@ -214,7 +221,7 @@ def gaussian_epsilon(
     target = open_unit_fraction(delta, "delta")
     sig = positive_fraction(sigma, "sigma")
     d2 = _validate_common(sensitivity_squared)
-    tol = open_unit_fraction(tolerance, "tolerance")
+    tol = tolerance_fraction(tolerance)
     zero_ok, _ = _delta_satisfied(Fraction(0), sig, d2, target)
     if zero_ok:
         return CertifiedReal(Fraction(0), Fraction(0))
@@ -292,7 +299,7 @@ def sigma_exact(
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
     d2 = _validate_common(sensitivity_squared)
-    tol = open_unit_fraction(tolerance, "tolerance")
+    tol = tolerance_fraction(tolerance)
 
     def satisfied(sigma: Fraction) -> bool:
         return _delta_satisfied(eps, sigma, d2, target)[0]

@@ -66,11 +66,13 @@ from reference.core.certified import CertifiedReal, UndecidedComparisonError, fo
 from reference.core.certified import ball as _ball
 from reference.core.validate import (
     RationalLike,
+    describe,
     fraction_text,
     nonnegative_fraction,
     open_unit_fraction,
     positive_fraction,
     to_fraction,
+    tolerance_fraction,
 )
 
 #: Relative accuracy (bits) of every reported enclosure (about 24 significant digits).
@@ -267,8 +269,23 @@ def _next_precision(precision: int, ball: arb) -> int:
     return max(wanted, precision + 64)
 
 
+#: Largest ‖v‖₁/scale (the pure-DP ε) for which the exact profile is computed: its terms need about that many
+#: bits (e^A), and past 1e6 one evaluation takes minutes (scale 3e-7 at ‖v‖₁ = 2 did not end).
+MAX_PURE_EPSILON = Fraction(10**6)
+
+
+def _check_reach(profile: _Profile, scale: Fraction) -> None:
+    if profile.total / scale > MAX_PURE_EPSILON:
+        raise ValueError(
+            f"the sensitivity's l1 norm over the scale is {describe(profile.total / scale)}, above 1e6: the exact "
+            "Laplace profile is not computed there (the noise is far below any useful privacy: delta(epsilon) is "
+            "essentially 1 for every modest epsilon)"
+        )
+
+
 def _enclose(profile: _Profile, epsilon: Fraction, scale: Fraction) -> CertifiedReal:
     """δ(ε) to TARGET_ACCURACY_BITS relative bits (exactly 0 for ε >= A)."""
+    _check_reach(profile, scale)
     if _is_zero(profile, epsilon, scale):
         return CertifiedReal(Fraction(0), Fraction(0))
     precision = START_PRECISION
@@ -303,6 +320,8 @@ def _satisfied(profile: _Profile, epsilon: Fraction, scale: Fraction, target: Fr
 
 
 def _all_satisfied(profiles: Sequence[_Profile], epsilon: Fraction, scale: Fraction, target: Fraction) -> bool:
+    for profile in profiles:
+        _check_reach(profile, scale)
     return all(_satisfied(profile, epsilon, scale, target)[0] for profile in profiles)
 
 
@@ -400,7 +419,7 @@ def laplace_epsilon(
     """
     target = open_unit_fraction(delta, "delta")
     lam = positive_fraction(scale, "scale")
-    tol = open_unit_fraction(tolerance, "tolerance")
+    tol = tolerance_fraction(tolerance)
     return _epsilon_search([_profile(_groups(sensitivities))], target, lam, tol)
 
 
@@ -410,7 +429,7 @@ def laplace_epsilon_worst_case(
     """:func:`laplace_epsilon` for the worst of several sensitivity vectors (δ(ε) maximised over them)."""
     target = open_unit_fraction(delta, "delta")
     lam = positive_fraction(scale, "scale")
-    tol = open_unit_fraction(tolerance, "tolerance")
+    tol = tolerance_fraction(tolerance)
     return _epsilon_search([_profile(groups) for groups in _vectors(sensitivity_vectors)], target, lam, tol)
 
 
@@ -495,7 +514,7 @@ def laplace_scale_exact(
     """
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
-    tol = open_unit_fraction(tolerance, "tolerance")
+    tol = tolerance_fraction(tolerance)
     return _scale_search([_profile(_groups(sensitivities))], eps, target, tol)
 
 
@@ -508,7 +527,7 @@ def laplace_scale_exact_worst_case(
     """:func:`laplace_scale_exact` for the worst of several sensitivity vectors (δ(ε) maximised over them)."""
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
-    tol = open_unit_fraction(tolerance, "tolerance")
+    tol = tolerance_fraction(tolerance)
     return _scale_search([_profile(groups) for groups in _vectors(sensitivity_vectors)], eps, target, tol)
 
 

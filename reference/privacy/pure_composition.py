@@ -28,7 +28,7 @@ from flint import arb
 from reference.core.bisection import bisect
 from reference.core.certified import CertifiedReal, working_precision
 from reference.core.certified import ball as _ball
-from reference.core.validate import RationalLike, fraction_text, open_unit_fraction, to_fraction
+from reference.core.validate import RationalLike, fraction_text, open_unit_fraction, to_fraction, tolerance_fraction
 
 TARGET_ACCURACY_BITS = 80
 START_PRECISION = 128
@@ -129,7 +129,7 @@ def optimal_composition_epsilon(
     bisection on [0, Σ ε_j] to relative width ``tolerance`` (a rational in (0, 1)).
     """
     target = open_unit_fraction(delta, "delta")
-    tol = open_unit_fraction(tolerance, "tolerance")
+    tol = tolerance_fraction(tolerance)
     groups = _grouped(epsilons)
 
     def sufficient(epsilon: Fraction) -> bool:

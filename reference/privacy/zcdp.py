@@ -56,6 +56,7 @@ from reference.core.validate import (
     nonnegative_fraction,
     open_unit_fraction,
     positive_fraction,
+    tolerance_fraction,
 )
 from reference.privacy.discrete_gaussian_profile import discrete_gaussian_delta, discrete_gaussian_epsilon
 
@@ -346,7 +347,7 @@ def rho_from_epsilon_delta_tight(
     """
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
-    tol = open_unit_fraction(tolerance, "tolerance")
+    tol = tolerance_fraction(tolerance)
     if eps < TIGHT_EPSILON_MINIMUM:
         raise ValueError(
             f"epsilon = {describe(eps)} is below {TIGHT_EPSILON_MINIMUM_TEXT}, where the tight conversion's bisection "

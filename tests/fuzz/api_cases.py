@@ -134,6 +134,10 @@ def _argument(draw: st.DrawFn, parameter: inspect.Parameter) -> tuple[Any, str]:
     name = parameter.name
     flavour = draw(st.sampled_from(["good", "good", "extreme", "bad"]))
     annotation = str(parameter.annotation)
+    if name in EXACT and ("float" in annotation or "RealLike" in annotation):  # the numeric layer: reals
+        if flavour == "bad":
+            return draw(st.sampled_from([float("nan"), float("inf"), "abc", "٣"])), "not a finite real"
+        return draw(st.sampled_from([0.5, 1.0, "1/2"] if flavour == "good" else [1e-300, 1e300, "1e30"])), ""
     if name == "sigma" and "float" in annotation:  # numeric layer: a finite positive real
         if flavour == "bad":
             return draw(st.sampled_from([float("nan"), -1.0, 0.0, "abc", float("inf")])), "not a finite positive real"
@@ -156,10 +160,16 @@ def _argument(draw: st.DrawFn, parameter: inspect.Parameter) -> tuple[Any, str]:
 
 
 def run_call(call: ApiCall) -> tuple[str, int]:
-    """The child's work: make the call; ValueError/TypeError are the promised refusals."""
+    """The child's work: make the call. ValueError/TypeError are the promised refusals; UndecidedComparisonError
+    is the documented answer of a certified computation that cannot decide at its working precision (counted
+    apart, as "undecided": it is not a silent accept, and not a crash)."""
+    from reference.core.certified import UndecidedComparisonError
+
     function = getattr(reference, call.function)
     try:
         function(*call.args, **dict(call.kwargs))
     except (ValueError, TypeError):
         return "refused", 2
+    except UndecidedComparisonError:
+        return "undecided", 3
     return "ok", 0

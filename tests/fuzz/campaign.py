@@ -48,7 +48,7 @@ class Tally:
         lines = [f"{title}: {self.calls} calls in {self.seconds:.0f} s"]
         lines.append("  " + ", ".join(f"{kind} {self.counts[kind]}" for kind in FAILURES)
                      + f" | unnamed errors {self.counts['unnamed']} | ok {self.counts['ok']}, "
-                     f"refused {self.counts['refused']}")
+                     f"refused {self.counts['refused']}, undecided {self.counts['undecided']}")
         for kind, found in self.examples.items():
             lines.append(f"  {kind}:")
             lines += [f"    {example}" for example in found]

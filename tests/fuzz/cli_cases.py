@@ -147,7 +147,7 @@ def make_fixtures(folder: Path) -> Fixtures:
         write("garbage.bin", bytes(range(256)) * 8),
         write("latin1.csv", b"caf\xe9,1\n2,3\n"),
         write("nan.csv", "nan,1\n1,inf\n"),
-        write("floaty.csv", "0.1,1e400\n1,1\n"),
+        write("floaty.csv", "0.1,1e400000\n1,1\n"),  # an exponent past the accepted ±10,000
         write("truncated.npy", samples.read_bytes()[:100]),
         write("header_only.csv", "region,age\n"),
     ]
