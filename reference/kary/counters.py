@@ -67,6 +67,7 @@ import numpy as np
 from reference.core.randomness import check_source
 from reference.core.rng import as_generator
 from reference.core.validate import RealLike, check_positive_int, positive_fraction, positive_real
+from reference.kary.batch_cost import check_batch_cost, check_slots
 from reference.kary.digits import check_arity, height_for_horizon
 from reference.samplers import exact as exact_samplers
 from reference.samplers import fast as samplers
@@ -123,34 +124,6 @@ def _check_noise(noise: object, *, vectorised: bool = False) -> str:
     if noise not in kinds:
         raise ValueError(f"noise must be one of {kinds}, got {noise!r}")
     return str(noise)
-
-
-#: Largest table of noise slots (the tree's capacity, or k**h padded leaves) a batch counter allocates:
-#: 10**8 float64 values are 0.8 GB. A huge arity with a short stream would otherwise allocate about k/2 slots.
-MAX_NOISE_SLOTS = 10**8
-
-
-def _check_slots(slots: int, arity: int, steps: int) -> None:
-    """Cost before work: refuse a noise table past MAX_NOISE_SLOTS, naming what makes it large."""
-    if slots > MAX_NOISE_SLOTS:
-        raise ValueError(
-            f"arity {arity} at horizon {steps} needs a table of {slots} noise slots (the tree's capacity), over the "
-            f"limit of {MAX_NOISE_SLOTS}: use a smaller arity (or the OnlineCounter, which draws lazily)"
-        )
-
-
-#: The vectorised sums loop over the arity at every level (arity × height numpy steps) and hold a
-#: (parents × arity) grid: past these bounds the batch would take minutes (arity 10**8 at T = 4).
-MAX_ARITY_STEPS = 10**6
-
-
-def _check_batch_cost(arity: int, steps: int, height: int) -> None:
-    """Cost before work for the vectorised counters: refuse arity × height past MAX_ARITY_STEPS."""
-    if arity * height > MAX_ARITY_STEPS:
-        raise ValueError(
-            f"arity {arity} at height {height} (horizon {steps}) needs {arity * height} vectorised steps, over the "
-            f"limit of {MAX_ARITY_STEPS}: use a smaller arity (or the OnlineCounter, which steps one bit at a time)"
-        )
 
 
 def _numeric_scale(epsilon: RealLike, height: int) -> float:
@@ -253,7 +226,7 @@ def _noise_sums(values: np.ndarray, arity: int, horizon: int, height: int, offse
     0 <= e < k). The running sums are formed in the walk's order, so they are bit-identical to the walk's
     sequential additions. Unused or missing values are NaN and only reach discarded grid points.
     """
-    _check_batch_cost(arity, horizon, height)
+    check_batch_cost(arity, horizon, height)
     k = arity
     center = (k - 1) // 2 if offset else 0
     sizes = _grid_sizes(horizon, k, height, center) if offset else _standard_sizes(horizon, k, height)
@@ -403,7 +376,7 @@ def algorithm_2_batch(
     kind = _check_noise(noise, vectorised=True)
     steps = int(x.size)
     height = height_for_horizon(k, steps, offset=True)
-    _check_slots(steps + (k ** (height - 1) - 1) // 2, k, steps)  # P_bound of _used_mask
+    check_slots(steps + (k ** (height - 1) - 1) // 2, k, steps)  # P_bound of _used_mask
     scale = _numeric_scale(epsilon, height)
     mask = _used_mask(k, steps, height)
     values = np.full(mask.size, np.nan)
@@ -560,7 +533,7 @@ def algorithm_3(
     kind = _check_noise(noise, vectorised=True)
     steps = int(x.size)
     height = height_for_horizon(k, steps, offset=True)
-    _check_slots(k**height, k, steps)
+    check_slots(k**height, k, steps)
     scale = _numeric_scale(epsilon, height)
     leaves = k**height
     padded = np.zeros(leaves + 1, dtype=np.int64)

@@ -24,6 +24,7 @@ from typing import Literal
 
 import numpy as np
 
+from reference.core.claims import Outcome, Status
 from reference.core.validate import check_positive_int
 from reference.kary.digits import check_arity, height_for_horizon, offset_capacity
 
@@ -162,3 +163,16 @@ def horizon_ratio_check(algorithm: Algorithm, arity: int, max_horizon: int = 2_0
         )
         first = last + 1
     return HorizonRatio(algorithm, k, tuple(parts))
+
+
+def every_horizon_outcome(algorithm: Algorithm, arities: tuple[int, ...], max_horizon: int) -> Outcome:
+    """The registry outcome of :func:`horizon_ratio_check` over ``arities``: verified where the closed form
+    bounds the exact MSE at every horizon checked, refuted (with the first failure) otherwise."""
+    results = [horizon_ratio_check(algorithm, arity, max_horizon) for arity in arities]
+    failed = [r for r in results if not r.passed]
+    return Outcome(
+        Status.VERIFIED if not failed else Status.REFUTED,
+        " ".join(r.describe() for r in results),
+        counterexample=failed[0].describe() if failed else None,
+        corrected="the closed form is not an upper bound at every horizon" if failed else None,
+    )
