@@ -167,6 +167,27 @@ def _needs(args: argparse.Namespace, mechanism: str, *names: str) -> None:
         raise CommandError(f"{mechanism} needs {', '.join(missing)}")
 
 
+#: The options each sampler mechanism reads; one of another mechanism is refused, not silently ignored.
+SAMPLER_OPTIONS = {
+    "cascade": {"depth", "sigma", "stream"},
+    "kary": {"arity", "epsilon", "algorithm"},
+    "design": {"noise_matrix", "noise", "scale", "draw_variances"},
+    "discrete-gaussian": {"sigma_squared"},
+    "discrete-laplace": {"scale"},
+    "tda-level": {"attributes", "rho", "contributions"},
+}
+#: Defaults that mean "not given" for the options above.
+_SAMPLER_DEFAULTS: dict[str, object] = {"algorithm": 2, "contributions": 1, "stream": False}
+
+
+def _refuse_foreign(args: argparse.Namespace) -> None:
+    owned = set().union(*SAMPLER_OPTIONS.values()) - SAMPLER_OPTIONS[args.mechanism]
+    given = [name for name in sorted(owned) if getattr(args, name) not in (None, _SAMPLER_DEFAULTS.get(name))]
+    if given:
+        names = ", ".join(f"--{name.replace('_', '-')}" for name in given)
+        raise CommandError(f"{names} do(es) not apply to --mechanism {args.mechanism}")
+
+
 def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
     from reference.audit import sample_design
     from reference.audit import samplers as audit_samplers
@@ -174,6 +195,7 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
     from reference.audit.linear_noise import load_exact_matrix
     from reference.audit.samplers import chi_square_scale_power
 
+    _refuse_foreign(args)
     alpha = float(Fraction(args.alpha))
     mechanism = args.mechanism
     power: list[dict[str, object]] | None = None
@@ -186,9 +208,14 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
         else:  # any depth: streamed from the .npy file in batches of runs
             with reading("--samples", args.samples):
                 report = audit_cascade_stream(args.samples, args.depth, float(Fraction(args.sigma)), alpha)
-        tests = 3 * (1 << args.depth) - 2
-        power = [{"runs": n, "scale_error": chi_square_scale_power(n, tests, alpha)}
-                 for n in sample_design.POWER_RUNS]
+        if args.depth <= audit_samplers.MAX_AUDIT_DEPTH and not args.stream:
+            tests = 3 * (1 << args.depth) - 2
+            power = [{"runs": n, "scale_error": chi_square_scale_power(n, tests, alpha)}
+                     for n in sample_design.POWER_RUNS]
+        else:  # the streamed tests, the pooled scale test among them
+            from reference.audit.cascade_stream import cascade_power
+
+            power = [{"runs": n, **cascade_power(args.depth, n, alpha)} for n in sample_design.POWER_RUNS]
     elif mechanism in ("discrete-gaussian", "discrete-laplace", "tda-level"):
         import numpy as np
 

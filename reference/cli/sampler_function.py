@@ -26,6 +26,11 @@ MECHANISM_OPTIONS = {
     "discrete-laplace": ("scale",),
 }
 
+#: Optional options that belong to one mechanism beside its required ones.
+MECHANISM_EXTRAS = {"design": {"draw_variances"}}
+#: Every option that belongs to some mechanism (the rest, --runs, --seed, ..., apply to all).
+OWNED_OPTIONS = {name for names in MECHANISM_OPTIONS.values() for name in names} | {"draw_variances"}
+
 
 def _fraction(text: str, option: str) -> Fraction:
     try:
@@ -45,6 +50,11 @@ def mechanism_from(args: argparse.Namespace) -> Any:
     missing = [f"--{name.replace('_', '-')}" for name in MECHANISM_OPTIONS[args.mechanism] if getattr(args, name) is None]
     if missing:
         raise CommandError(f"--mechanism {args.mechanism} needs {', '.join(missing)}")
+    # an option of another mechanism is refused, not ignored: the user meant something by it
+    used = set(MECHANISM_OPTIONS[args.mechanism]) | MECHANISM_EXTRAS.get(args.mechanism, set())
+    foreign = [f"--{name.replace('_', '-')}" for name in sorted(OWNED_OPTIONS - used) if getattr(args, name) is not None]
+    if foreign:
+        raise CommandError(f"{', '.join(foreign)} do(es) not apply to --mechanism {args.mechanism}")
     alpha = _fraction(args.alpha, "--alpha")
     if alpha >= 1:
         raise CommandError(f"--alpha must be in (0, 1), got {args.alpha!r}")
@@ -83,6 +93,8 @@ def _cmd_sampler_function(args: argparse.Namespace) -> dict[str, Any]:
     mechanism = mechanism_from(args)
     if args.runs < 1:
         raise CommandError(f"--runs must be a positive integer, got {args.runs}")
+    if args.scheduler is not None and not args.scheduler.strip():
+        raise CommandError("--scheduler must be a dask.distributed address such as tcp://127.0.0.1:8786, got ''")
     if args.workers < 1:
         raise CommandError(f"--workers must be a positive integer, got {args.workers}")
     for option, value in (("--block-runs", args.block_runs), ("--chunk-runs", args.chunk_runs)):
