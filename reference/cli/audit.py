@@ -16,6 +16,7 @@ from reference.cli.common import (
     group,
     nonnegative_int,
     reading,
+    refuse_foreign,
     vectors_option,
 )
 
@@ -30,9 +31,19 @@ def _cmd_audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
         return {"verdict": "inconclusive", "exit_status": 3, "reason": str(undecided).splitlines()[0]}
 
 
+#: The options each calibration audit reads beside the claim (--epsilon, --delta).
+CALIBRATION_OPTIONS = {
+    "gaussian": {"sigma", "sensitivity_squared"},
+    "laplace": {"scale", "vectors"},
+    "laplace-l2": {"scale", "l1", "sensitivity_squared", "vectors"},
+    "discrete-gaussian": {"sigma_squared", "sensitivity", "sensitivity_squared", "rho"},
+}
+
+
 def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
     from reference.audit import calibration as audit
 
+    refuse_foreign(args, CALIBRATION_OPTIONS)
     mechanism = args.mechanism
     vectors = vectors_option(args.vectors)
     if mechanism != "discrete-gaussian" and args.epsilon is None:
@@ -180,14 +191,6 @@ SAMPLER_OPTIONS = {
 _SAMPLER_DEFAULTS: dict[str, object] = {"algorithm": 2, "contributions": 1, "stream": False}
 
 
-def _refuse_foreign(args: argparse.Namespace) -> None:
-    owned = set().union(*SAMPLER_OPTIONS.values()) - SAMPLER_OPTIONS[args.mechanism]
-    given = [name for name in sorted(owned) if getattr(args, name) not in (None, _SAMPLER_DEFAULTS.get(name))]
-    if given:
-        names = ", ".join(f"--{name.replace('_', '-')}" for name in given)
-        raise CommandError(f"{names} do(es) not apply to --mechanism {args.mechanism}")
-
-
 def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
     from reference.audit import sample_design
     from reference.audit import samplers as audit_samplers
@@ -195,7 +198,7 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
     from reference.audit.linear_noise import load_exact_matrix
     from reference.audit.samplers import chi_square_scale_power
 
-    _refuse_foreign(args)
+    refuse_foreign(args, SAMPLER_OPTIONS, _SAMPLER_DEFAULTS)
     alpha = float(Fraction(args.alpha))
     mechanism = args.mechanism
     power: list[dict[str, object]] | None = None

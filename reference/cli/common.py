@@ -233,6 +233,20 @@ def refuse_if_costly(what: str, estimate: float, limit: float, unit: str, flag: 
         )
 
 
+def refuse_foreign(
+    args: argparse.Namespace, owners: dict[str, set[str]], defaults: dict[str, object] | None = None
+) -> None:
+    """Refuse options that belong to another ``--mechanism`` than the one chosen (a user who gives ``--sigma``
+    to a Laplace audit meant something by it: say so rather than ignore it). ``defaults``: values that mean
+    "not given" for options with a default."""
+    unset = defaults or {}
+    owned = set().union(*owners.values()) - owners[args.mechanism]
+    given = [name for name in sorted(owned) if getattr(args, name) not in (None, unset.get(name))]
+    if given:
+        names = ", ".join(f"--{name.replace('_', '-')}" for name in given)
+        raise CommandError(f"{names} do(es) not apply to --mechanism {args.mechanism}")
+
+
 def check_output_options(args: argparse.Namespace) -> None:
     """Refuse an unusable ``--out`` before any work: a report folder, or a file whose folder exists."""
     import os

@@ -15,6 +15,7 @@ from reference.cli.common import (
     add_seed,
     add_time_limit,
     nonnegative_int,
+    refuse_foreign,
     refuse_if_costly,
 )
 
@@ -28,8 +29,6 @@ MECHANISM_OPTIONS = {
 
 #: Optional options that belong to one mechanism beside its required ones.
 MECHANISM_EXTRAS = {"design": {"draw_variances"}}
-#: Every option that belongs to some mechanism (the rest, --runs, --seed, ..., apply to all).
-OWNED_OPTIONS = {name for names in MECHANISM_OPTIONS.values() for name in names} | {"draw_variances"}
 
 
 def _fraction(text: str, option: str) -> Fraction:
@@ -51,10 +50,8 @@ def mechanism_from(args: argparse.Namespace) -> Any:
     if missing:
         raise CommandError(f"--mechanism {args.mechanism} needs {', '.join(missing)}")
     # an option of another mechanism is refused, not ignored: the user meant something by it
-    used = set(MECHANISM_OPTIONS[args.mechanism]) | MECHANISM_EXTRAS.get(args.mechanism, set())
-    foreign = [f"--{name.replace('_', '-')}" for name in sorted(OWNED_OPTIONS - used) if getattr(args, name) is not None]
-    if foreign:
-        raise CommandError(f"{', '.join(foreign)} do(es) not apply to --mechanism {args.mechanism}")
+    refuse_foreign(args, {name: set(options) | MECHANISM_EXTRAS.get(name, set())
+                          for name, options in MECHANISM_OPTIONS.items()})
     alpha = _fraction(args.alpha, "--alpha")
     if alpha >= 1:
         raise CommandError(f"--alpha must be in (0, 1), got {args.alpha!r}")
