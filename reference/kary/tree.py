@@ -68,6 +68,8 @@ SignedVertex = tuple[int, int, int]
 MAX_ENUMERATION_HORIZON = 2_000_000
 #: Largest horizon the matrix functions accept (R, L and the covariance are dense T-row matrices).
 MAX_MATRIX_HORIZON = 3_000
+#: Largest height for the dense exact matrices (2**64 - 1 already exceeds any horizon they accept).
+MAX_MATRIX_HEIGHT = 64
 
 
 # ------------------------------------------------------------------------------------------- validation
@@ -106,6 +108,11 @@ def _check_horizon(horizon: object, arity: int, height: int, *, subtraction: boo
         raise ValueError(f"horizon must be at most {top} for arity {arity} and height {height}, got {steps}")
     if steps > MAX_MATRIX_HORIZON:
         raise ValueError(f"horizon must be at most {MAX_MATRIX_HORIZON} for dense exact matrices, got {steps}")
+    # every level costs a walk with arity**level powers per output: a horizon of at most 3,000 needs at most 12
+    # levels at any arity >= 2, so a taller tree only adds empty levels (at arity 10**30 and height 1,000 it ran
+    # for minutes)
+    if height > MAX_MATRIX_HEIGHT:
+        raise ValueError(f"height must be at most {MAX_MATRIX_HEIGHT} for dense exact matrices, got {height}")
     return steps
 
 
