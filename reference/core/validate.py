@@ -172,6 +172,21 @@ def tolerance_fraction(value: object, name: str = "tolerance") -> Fraction:
     return result
 
 
+#: Default memory limit of a numeric sampler call; a keyword ``max_gib`` raises it where the machine has room.
+DEFAULT_MAX_GIB = 2.0
+
+
+def check_float_memory(values: int, max_gib: object, what: str) -> None:
+    """Cost before work for the numeric samplers: ``values`` float64 values must fit in ``max_gib`` GiB."""
+    limit = positive_real(max_gib, "max_gib")
+    needed = 8 * values / 2**30
+    if needed > limit:
+        raise ValueError(
+            f"{what} needs about {needed:.3g} GiB of float64 values, over max_gib = {limit:g}: pass a larger "
+            "max_gib if the machine has the memory"
+        )
+
+
 def positive_real(value: object, name: str) -> float:
     """A finite float strictly greater than zero (numeric layer)."""
     result = to_real(value, name)

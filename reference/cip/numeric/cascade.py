@@ -46,7 +46,7 @@ from collections.abc import Callable
 import numpy as np
 
 from reference.core.rng import as_generator
-from reference.core.validate import check_depth, positive_real
+from reference.core.validate import DEFAULT_MAX_GIB, check_depth, check_float_memory, positive_real
 
 #: Largest depth the numeric layer accepts (2**40 leaves is already 8 TiB of float64).
 MAX_NUMERIC_DEPTH = 40
@@ -89,10 +89,6 @@ def _split_level(
         np.subtract(half, noise, out=children[1::2])
 
 
-#: Default memory limit of one call (the float64 output); ``max_gib`` raises it where the machine has room.
-DEFAULT_MAX_GIB = 2.0
-
-
 def _validated(
     depth: object, sigma: object, rng: object, max_gib: float, values: Callable[[int], int]
 ) -> tuple[int, float, np.random.Generator]:
@@ -100,13 +96,7 @@ def _validated(
     output needs against ``max_gib`` (cost before work)."""
     checked_depth = check_depth(depth, "depth", maximum=MAX_NUMERIC_DEPTH)
     checked_sigma = positive_real(sigma, "sigma")
-    limit = positive_real(max_gib, "max_gib")
-    needed = 8 * values(checked_depth) / 2**30
-    if needed > limit:
-        raise ValueError(
-            f"depth {checked_depth} needs {needed:.3g} GiB for its values, over max_gib = {limit:g}: pass a larger "
-            "max_gib if the machine has the memory"
-        )
+    check_float_memory(values(checked_depth), max_gib, f"depth {checked_depth}")
     return checked_depth, checked_sigma, as_generator(rng, "rng")
 
 

@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from reference.cip.tree import BinaryTree, Level, check_tree
 from reference.core.rng import RngLike, as_generator
-from reference.core.validate import check_positive_int, positive_real
+from reference.core.validate import DEFAULT_MAX_GIB, check_float_memory, check_positive_int, positive_real
 
 FloatArray: TypeAlias = npt.NDArray[np.float64]
 
@@ -48,12 +48,16 @@ _HALF_SQRT3 = math.sqrt(3.0) / 2.0
 
 
 
-def _draws(tree: BinaryTree, sigma: object, rng: object, size: object) -> tuple[FloatArray, float, bool]:
+def _draws(
+    tree: BinaryTree, sigma: object, rng: object, size: object, max_gib: object
+) -> tuple[FloatArray, float, bool]:
     """The block of standard normals (always 2-D), σ, and whether a single sample was asked for."""
     scale = positive_real(sigma, "sigma")
     generator = as_generator(rng)
     batch = None if size is None else check_positive_int(size, "size")
     count = 1 if batch is None else batch
+    # the draws, and the nodes (about 2 per leaf) of the output
+    check_float_memory(3 * count * tree.leaf_count, max_gib, f"{count} sample(s) of {tree.leaf_count} leaves")
     # one flat call, reshaped row-major: the same stream as `count` calls of standard_normal(m)
     block = generator.standard_normal(count * tree.leaf_count).reshape(count, tree.leaf_count)
     return block, scale, batch is None
@@ -73,7 +77,9 @@ def _children(level: Level, parent_values: FloatArray, draws: FloatArray, sigma:
     return np.where(level.below_split, split_value, inherited)
 
 
-def general_tree_nodes(tree: BinaryTree, sigma: float, rng: RngLike = None, *, size: int | None = None) -> FloatArray:
+def general_tree_nodes(
+    tree: BinaryTree, sigma: float, rng: RngLike = None, *, size: int | None = None, max_gib: float = DEFAULT_MAX_GIB
+) -> FloatArray:
     """Algorithm 3: the noise of every node in level order (shape ``(node_count,)``, or ``(size, node_count)``).
 
     Every node is ``N(0, σ²)``; a split node's value is the sum of its children's up to float rounding (see
@@ -81,7 +87,7 @@ def general_tree_nodes(tree: BinaryTree, sigma: float, rng: RngLike = None, *, s
     None; the draw order is in the module docstring.
     """
     tree = check_tree(tree)
-    draws, scale, single = _draws(tree, sigma, rng, size)
+    draws, scale, single = _draws(tree, sigma, rng, size, max_gib)
     out = np.empty((draws.shape[0], tree.node_count))
     values = draws[:, :1] * scale
     out[:, 0] = values[:, 0]
@@ -93,14 +99,16 @@ def general_tree_nodes(tree: BinaryTree, sigma: float, rng: RngLike = None, *, s
     return out[0] if single else out
 
 
-def general_tree_leaves(tree: BinaryTree, sigma: float, rng: RngLike = None, *, size: int | None = None) -> FloatArray:
+def general_tree_leaves(
+    tree: BinaryTree, sigma: float, rng: RngLike = None, *, size: int | None = None, max_gib: float = DEFAULT_MAX_GIB
+) -> FloatArray:
     """Algorithm 3: the noise of the leaves in natural order (shape ``(m,)``, or ``(size, m)``).
 
     Same draws and arithmetic as :func:`general_tree_nodes` (same seed, same leaves bit for bit), holding one
     level of values at a time.
     """
     tree = check_tree(tree)
-    draws, scale, single = _draws(tree, sigma, rng, size)
+    draws, scale, single = _draws(tree, sigma, rng, size, max_gib)
     out = np.empty((draws.shape[0], tree.leaf_count))
     values = draws[:, :1] * scale
     for depth, level in enumerate(tree._levels):

@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from reference.core.rng import RngLike, as_generator
-from reference.core.validate import check_depth, check_positive_int, positive_real
+from reference.core.validate import DEFAULT_MAX_GIB, check_depth, check_float_memory, check_positive_int, positive_real
 
 FloatArray: TypeAlias = npt.NDArray[np.float64]
 
@@ -81,27 +81,35 @@ def _check_depths(row_depth: object, column_depth: object) -> tuple[int, int]:
 
 
 def _draws(
-    row_depth: object, column_depth: object, sigma: object, rng: object, size: object
+    row_depth: object, column_depth: object, sigma: object, rng: object, size: object, max_gib: object
 ) -> tuple[int, int, FloatArray, float, bool]:
     rows, columns = _check_depths(row_depth, column_depth)
     scale = positive_real(sigma, "sigma")
     generator = as_generator(rng)
     batch = None if size is None else check_positive_int(size, "size")
     count = 1 if batch is None else batch
+    # the draws, and the nodes (about 4 per cell) of the output
+    check_float_memory(5 * count << (rows + columns), max_gib, f"{count} sample(s) of {1 << (rows + columns)} cells")
     # one flat call, reshaped row-major: the same stream as `count` single calls
     block = generator.standard_normal(count << (rows + columns)).reshape(count, 1 << rows, 1 << columns)
     return rows, columns, block, scale, batch is None
 
 
 def two_dim_nodes(
-    row_depth: int, column_depth: int, sigma: float, rng: RngLike = None, *, size: int | None = None
+    row_depth: int,
+    column_depth: int,
+    sigma: float,
+    rng: RngLike = None,
+    *,
+    size: int | None = None,
+    max_gib: float = DEFAULT_MAX_GIB,
 ) -> FloatArray:
     """Algorithm 4: the noise of every (row node, column node) rectangle.
 
     Shape ``(2**(row_depth+1) − 1, 2**(column_depth+1) − 1)`` indexed by level-order node ids (or with a leading
     ``size`` axis). Entry ``[a, b]`` is the sum of the noise of the cells in the rectangle up to float rounding.
     """
-    rows, columns, draws, scale, single = _draws(row_depth, column_depth, sigma, rng, size)
+    rows, columns, draws, scale, single = _draws(row_depth, column_depth, sigma, rng, size, max_gib)
     # columns first (Algorithm 1 with σ, one cascade per row of draws), then the row splits: their "draws"
     # are the σ-scaled cascades X_{∅,·} and Y_{★,·}, so the row pass uses scale 1
     result = _cascade(_cascade(draws, columns, -1, scale, nodes=True), rows, -2, 1.0, nodes=True)
@@ -109,13 +117,19 @@ def two_dim_nodes(
 
 
 def two_dim_leaves(
-    row_depth: int, column_depth: int, sigma: float, rng: RngLike = None, *, size: int | None = None
+    row_depth: int,
+    column_depth: int,
+    sigma: float,
+    rng: RngLike = None,
+    *,
+    size: int | None = None,
+    max_gib: float = DEFAULT_MAX_GIB,
 ) -> FloatArray:
     """Algorithm 4: the noise of the cells, shape ``(2**row_depth, 2**column_depth)`` (or ``(size, …)``).
 
     The same draws and arithmetic as :func:`two_dim_nodes`: with the same seed the cells equal the leaf rows
     and leaf columns of the rectangle array bit for bit.
     """
-    rows, columns, draws, scale, single = _draws(row_depth, column_depth, sigma, rng, size)
+    rows, columns, draws, scale, single = _draws(row_depth, column_depth, sigma, rng, size, max_gib)
     result = _cascade(_cascade(draws, columns, -1, scale, nodes=False), rows, -2, 1.0, nodes=False)
     return result[0] if single else result
