@@ -67,7 +67,9 @@ SignedVertex = tuple[int, int, int]
 #: Largest horizon the enumerating functions accept (:func:`algorithm_1_mse`, :func:`live_noise_count`).
 MAX_ENUMERATION_HORIZON = 2_000_000
 #: Largest horizon the matrix functions accept (R, L and the covariance are dense T-row matrices).
-MAX_MATRIX_HORIZON = 3_000
+# The dense exact products (L·R, L·Lᵀ) are T × rows × T in Python Fractions: about 3.4 s at T = 400 and some
+# 20 s near T = 1,000 on two cores (check_factorization at T = 1,562 ran past 20 s), so the limit is 600.
+MAX_MATRIX_HORIZON = 600
 #: Largest height for the dense exact matrices (2**64 - 1 already exceeds any horizon they accept).
 MAX_MATRIX_HEIGHT = 64
 
