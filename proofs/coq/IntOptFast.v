@@ -23,17 +23,7 @@ Unset Printing Implicit Defensive.
 
 Local Open Scope ring_scope.
 
-Ltac canonical_nth T d := constr_eq T int; constr_eq d (GRing.zero int_ZmodType).
-Ltac norm_nth :=
-  repeat match goal with
-  | H : context [@nth ?T ?d] |- _ =>
-      tryif canonical_nth T d then fail else
-        (unify T int; change (@nth T d) with (@nth int (GRing.zero int_ZmodType)) in H)
-  | |- context [@nth ?T ?d] =>
-      tryif canonical_nth T d then fail else
-        (unify T int; change (@nth T d) with (@nth int (GRing.zero int_ZmodType)))
-  end.
-Ltac ilia := try (change (GRing.Zmodule.sort int_ZmodType) with (int : Type) in * ); norm_nth; lia.
+(* [norm_nth] and [ilia] come from IntOpt (imported above). *)
 
 (** The floors at level t, and g(t) = their sum. *)
 Definition floors (x : seq int) (t : int) : seq int := [seq floor_at t xi | xi <- x].

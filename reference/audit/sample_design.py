@@ -226,23 +226,28 @@ def power_table(design: Design, alpha: float, runs: Sequence[int] = POWER_RUNS) 
              "correlation_error": detectable_correlation_error(design, n, alpha)} for n in runs]
 
 
+def smallest_detecting_runs(detected: Callable[[int], bool], start: int, what: str) -> int:
+    """The fewest runs (to within 1%) for which ``detected(runs)`` holds, ``detected`` monotone in the runs:
+    doubling from ``start`` to a bracket, then bisection (refused past 10^13 runs)."""
+    high = start
+    while not detected(high):
+        high *= 2
+        if high > 10**13:
+            raise ValueError(f"{what} needs more than 10^13 runs")
+    low = high // 2
+    while high - low > max(1, low // 100):
+        middle = (low + high) // 2
+        low, high = (low, middle) if detected(middle) else (middle, high)
+    return high
+
+
 def runs_needed(design: Design, scale_error: float, alpha: float) -> int:
     """The fewest runs (to within 1%) at which a relative scale error ``scale_error`` is detected with > 99% power."""
     if not scale_error > 0:
         raise ValueError(f"scale_error must be positive, got {scale_error!r}")
-    high = 1_000
-    while detectable_scale_error(design, high, alpha) > scale_error:
-        high *= 2
-        if high > 10**13:
-            raise ValueError(f"a scale error of {scale_error} needs more than 10^13 runs")
-    low = high // 2
-    while high - low > max(1, low // 100):
-        middle = (low + high) // 2
-        if detectable_scale_error(design, middle, alpha) > scale_error:
-            low = middle
-        else:
-            high = middle
-    return high
+    return smallest_detecting_runs(
+        lambda runs: detectable_scale_error(design, runs, alpha) <= scale_error, 1_000, f"a scale error of {scale_error}"
+    )
 
 
 def _output_label(t: int) -> str:

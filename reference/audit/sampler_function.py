@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from reference.audit.sample_design import smallest_detecting_runs
 from reference.audit.sampler_target import CHUNK_VALUES, Mechanism, call_target, chunk_seed, load_target, run_block
 from reference.audit.samplers import TooFewRunsError
 from reference.core.processes import worker_environment
@@ -88,16 +89,7 @@ def runs_needed(mechanism: Mechanism, columns: int, deviation: float) -> int:
         except (TooFewRunsError, ValueError):
             return False
 
-    high = 16
-    while not detected(high):
-        high *= 2
-        if high > 10**13:
-            raise ValueError(f"a deviation of {deviation} needs more than 10^13 runs")
-    low = high // 2
-    while high - low > max(1, low // 100):
-        middle = (low + high) // 2
-        low, high = (low, middle) if detected(middle) else (middle, high)
-    return high
+    return smallest_detecting_runs(detected, 16, f"a deviation of {deviation}")
 
 
 def _digest(moments: Any) -> str:

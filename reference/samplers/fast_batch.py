@@ -10,6 +10,8 @@ parameters are validated once and the float constants derived once per call.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
 
 from reference.core.rng import run_seeds
@@ -35,6 +37,14 @@ def laplace_batch(scale: RealLike, size: int, runs: object, seed: object, first_
     return out
 
 
+def _integer_rows(draw: Callable[[np.random.Generator], np.ndarray], count: int, seeds: Sequence[np.random.SeedSequence]) -> np.ndarray:
+    """One int64 row per seed: row i is ``draw`` on the generator of seed i (the single-run sampler's stream)."""
+    out = np.empty((len(seeds), count), dtype=np.int64)
+    for row, child in enumerate(seeds):
+        out[row] = draw(np.random.default_rng(child))
+    return out
+
+
 def discrete_laplace_batch(scale: RealLike, size: int, runs: object, seed: object, first_run: object = 0) -> np.ndarray:
     """``runs × size`` discrete Laplace draws (``P[x] ∝ exp(-|x|/scale)``), row ``i`` =
     ``fast.discrete_laplace(scale, size, rng_i)`` (int64)."""
@@ -42,11 +52,7 @@ def discrete_laplace_batch(scale: RealLike, size: int, runs: object, seed: objec
     if t > fast.MAX_SCALE:
         raise ValueError(f"scale must be at most {fast.MAX_SCALE:g} for the float sampler, got {t!r}")
     count = check_positive_int(size, "size", minimum=0)
-    seeds = _seeds(runs, seed, first_run)
-    out = np.empty((len(seeds), count), dtype=np.int64)
-    for row, child in enumerate(seeds):
-        out[row] = fast._geometric_difference(t, count, np.random.default_rng(child))
-    return out
+    return _integer_rows(lambda rng: fast._geometric_difference(t, count, rng), count, _seeds(runs, seed, first_run))
 
 
 def discrete_gaussian_batch(
@@ -58,8 +64,4 @@ def discrete_gaussian_batch(
     if s2 > fast.MAX_SCALE**2:
         raise ValueError(f"sigma_squared must be at most {fast.MAX_SCALE**2:g} for the float sampler, got {s2!r}")
     count = check_positive_int(size, "size", minimum=0)
-    seeds = _seeds(runs, seed, first_run)
-    out = np.empty((len(seeds), count), dtype=np.int64)
-    for row, child in enumerate(seeds):
-        out[row] = fast._discrete_gaussian_draws(s2, count, np.random.default_rng(child))
-    return out
+    return _integer_rows(lambda rng: fast._discrete_gaussian_draws(s2, count, rng), count, _seeds(runs, seed, first_run))
