@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from fractions import Fraction
 from typing import Any
 
 from reference.cli.common import (
@@ -40,7 +41,9 @@ def _cmd_inftda_intopt(args: argparse.Namespace) -> dict[str, Any]:
 def _cmd_inftda_run(args: argparse.Namespace) -> dict[str, Any]:
     import numpy as np
 
+    from reference.core.certified import format_directed
     from reference.core.validate import fraction_text, positive_fraction
+    from reference.samplers.fast import MAX_SCALE
     from reference.tda.calibration import inftda_sigma_squared
     from reference.tda.data import default_dataset, expand_records, prefix_counts, read_csv, write_csv
     from reference.tda.mechanism import inftda_numeric
@@ -67,6 +70,14 @@ def _cmd_inftda_run(args: argparse.Namespace) -> dict[str, Any]:
     rho = float(budget)
     if not 0 < rho < float("inf"):
         raise CommandError(f"--rho must be a positive number within the float range, got {args.rho!r}")
+    # The float sampler caps σ at MAX_SCALE; say so in terms of the option the user typed (σ² = d/ρ per level,
+    # computed in floats by the sampler, hence the relative margin of 2^-40 on the bound printed).
+    if hierarchy.depth / rho > MAX_SCALE**2:
+        smallest_rho = Fraction(hierarchy.depth) / Fraction(MAX_SCALE) ** 2 * (1 + Fraction(1, 2**40))
+        raise CommandError(
+            f"--rho must be at least {format_directed(smallest_rho, 3, upward=True)} for this {hierarchy.depth}-level "
+            f"hierarchy (σ² = d/ρ per level is capped at {MAX_SCALE:g}² by the float sampler), got {args.rho!r}"
+        )
     released = inftda_numeric(tree, hierarchy, rho, np.random.default_rng(args.seed), progress=progress)
     leaves = released.leaves()
     result: dict[str, Any] = {

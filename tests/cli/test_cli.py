@@ -172,6 +172,16 @@ def test_inftda_run(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert len(lines) == written["rows_written"] + 1 == written["records"] + 1  # header + one row per record
 
 
+def test_inftda_run_refuses_a_budget_below_the_float_samplers_range(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    data = tmp_path / "data.csv"
+    data.write_text("region,town\nA,x\nB,y\n", encoding="utf-8")
+    # two levels: σ² = 2/ρ per level, and the float sampler takes σ <= 1e12, so ρ >= 2e-24 (plus rounding) is needed
+    assert main(["inftda", "run", "--data", str(data), "--rho", "1e-24"]) == 2
+    message = capsys.readouterr().err.strip()
+    assert message.count("\n") == 0 and "--rho must be at least 2.01e-24" in message
+    assert main(["inftda", "run", "--data", str(data), "--rho", "2.01e-24", "--json", "--seed", "1"]) == 0
+
+
 def test_audit_linear_noise_and_samplers(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # B = identity (independent Laplace noise on 2 counts), W = identity: Δ1 = 1, so ε = 1/b exactly
     (tmp_path / "B.json").write_text("[[1, 0], [0, 1]]", encoding="utf-8")
