@@ -12,7 +12,7 @@ certified integer bounds). No float is evaluated.
 stated probability mass function — not an approximation of it — and each sampler terminates with
 probability 1 (the expected number of loop iterations is bounded by a constant for the Bernoulli and discrete
 Laplace samplers, by about 2.25 for the rejection discrete Gaussian; the inversion sampler decides all but a
-fraction of about 2**-46 of its draws from one 64-bit word). The verification module
+fraction below 2**-48 (at σ = 1000) of its draws from one 64-bit word). The verification module
 ``reference.samplers.exact_checks`` checks this by enumerating every bit string up to a length (the output
 probabilities are then known to within the mass of the unfinished strings), and ``reference.samplers.checks``
 by seeded goodness-of-fit tests.
@@ -34,8 +34,8 @@ extra bits (:mod:`reference.samplers.inversion`). So a
 ``source=None`` uses fresh OS entropy (:class:`~reference.core.randomness.SystemRandomBits`).
 
 Throughput (measured on one core with :class:`~reference.core.randomness.SeededRandomBits`): the discrete
-Gaussian by inversion draws millions of samples per second once its table is built (a table of about 7.8σ
-entries, built in Arb at roughly 3 µs an entry, cached per σ²); the rejection twin and the discrete Laplace,
+Gaussian by inversion draws millions of samples per second once its table is built (a table of about 9.1σ
+entries, built in Arb at roughly 5 µs an entry, cached per σ²); the rejection twin and the discrete Laplace,
 pure Python, about 40 000–65 000 and 90 000–130 000 per second, roughly half that with OS entropy.
 """
 
@@ -260,10 +260,10 @@ def discrete_gaussian(sigma_squared: RationalLike, source: object = None, size: 
     """Exact discrete Gaussian ``N_Z(0, σ²)`` for a rational ``sigma_squared`` = σ² > 0:
     ``P[x] = exp(-x²/(2σ²)) / Σ_y exp(-y²/(2σ²))``, x in Z.
 
-    For σ up to about 8 000 (:data:`reference.samplers.inversion.MAX_TABLE_ENTRIES`): inversion of a certified
-    CDF table (:mod:`reference.samplers.inversion`, where exactness is proved), one 64-bit word per value,
-    vectorised; the table is built once per σ² (cached). Beyond: :func:`discrete_gaussian_rejection`. Both are
-    exact; their bit streams differ.
+    For σ² from 2**-20 to about 4.7e7 (σ up to about 6 850; :mod:`reference.samplers.inversion`, where
+    exactness is proved): inversion of a certified CDF table, one 64-bit word per value, vectorised; the table
+    is built once per σ² (cached). Outside that range: :func:`discrete_gaussian_rejection`. Both are exact;
+    their bit streams differ.
     """
     value = positive_fraction(sigma_squared, "sigma_squared")
     bits = check_source(source)

@@ -16,7 +16,7 @@ caller then uses the rejection sampler).
 **Deciding in the table.** ``k = #{m : upper[m] <= u}``; each such ``m`` has ``F(m) <= u/2^(w-1) <= V``, so
 ``|X| >= k``. If ``k <= M`` and ``u + 1 <= lower[k]`` then ``V < (u+1)/2^(w-1) <= F(k)``, so ``|X| = k``:
 decided from bounds alone, never from a rounded value. Otherwise (``u`` within a rounding unit of a table
-entry, or beyond the table: probability below ``3(M + 2)/2^(w-1)``, about 2**-46 for σ = 1000) the value is
+entry, or beyond the table: probability below ``3(M + 2)/2^(w-1)``, below 2**-48 for σ = 1000) the value is
 *resolved exactly*: from ``m = k`` (where ``V >= F(m - 1)`` is established), compare the interval of ``V``
 with an Arb enclosure of ``F(m)`` at ``length + 64`` bits: ``V`` certainly below gives ``|X| = m``, certainly
 above moves to ``m + 1``, and an overlap draws one more digit of ``V`` (and raises the precision when needed).
@@ -50,8 +50,12 @@ from reference.core.certified import ball as _ball
 from reference.core.randomness import RandomBits
 from reference.samplers.pmf import discrete_gaussian_normaliser_ball
 
-#: Largest table (entries ``0..M``): σ up to about 8 000 (``M`` ≈ 7.8σ at 64-bit words); beyond, rejection.
+#: Largest table (entries ``0..M``): ``M`` ≈ 9.1σ at 64-bit words, so σ up to about 6 850 (σ² up to about
+#: 4.7e7; decided by :func:`table_entries_needed`, which estimates 9.6σ); beyond, rejection.
 MAX_TABLE_ENTRIES = 1 << 16
+#: Smallest σ² given a table: below, exp(-1/(2σ²)) is beyond what a fixed-precision Arb series handles well
+#: (and N_Z(0, σ²) is 0 but for a mass below exp(-2**19)); the rejection sampler serves it.
+MIN_TABLE_SIGMA_SQUARED = Fraction(1, 1 << 20)
 #: Word size of the production sampler: 63 bits of ``V`` and a sign bit, one numpy ``uint64`` per value.
 WORD_BITS = 64
 #: Guard bits of the Arb evaluations above the resolution they must decide.
@@ -76,6 +80,8 @@ class InversionTable:
 def table_entries_needed(sigma_squared: Fraction, word_bits: int = WORD_BITS) -> int:
     """A generous estimate of ``M + 1`` (from ``exp(-M²/(2σ²)) <= 2**-(word_bits + 1)``); decides only whether
     the table is built, never a value."""
+    if sigma_squared > MAX_TABLE_ENTRIES**2:  # far beyond any table (and perhaps beyond floats)
+        return MAX_TABLE_ENTRIES + 1
     sigma = math.sqrt(float(sigma_squared))
     return math.ceil(sigma * math.sqrt(2 * (word_bits + 2) * math.log(2))) + 3
 
@@ -102,8 +108,9 @@ def _integer(value: arb) -> int:
 
 @lru_cache(maxsize=32)
 def inversion_table(sigma_squared: Fraction, word_bits: int = WORD_BITS) -> InversionTable | None:
-    """The certified table for σ² (cached), or None when it would exceed :data:`MAX_TABLE_ENTRIES`."""
-    if table_entries_needed(sigma_squared, word_bits) > MAX_TABLE_ENTRIES:
+    """The certified table for σ² (cached), or None when it would exceed :data:`MAX_TABLE_ENTRIES` or σ² is
+    below :data:`MIN_TABLE_SIGMA_SQUARED`."""
+    if sigma_squared < MIN_TABLE_SIGMA_SQUARED or table_entries_needed(sigma_squared, word_bits) > MAX_TABLE_ENTRIES:
         return None
     resolution = word_bits - 1
     lower: list[int] = []
@@ -147,8 +154,10 @@ def _resolve(prefix: int, length: int, start: int, sigma_squared: Fraction, sour
     enclosure: CertifiedReal | None = None
     precision = 0
     while True:
-        if enclosure is None or precision < length + _GUARD_BITS:
-            precision = max(2 * precision, length + _GUARD_BITS)
+        needed = length + _GUARD_BITS
+        if enclosure is None or precision < needed:
+            # a new index keeps the precision reached; a refinement doubles it (O(log) recomputations)
+            precision = max(precision if enclosure is None else 2 * precision, needed)
             with working_precision(precision):
                 enclosure = CertifiedReal.from_arb(_folded_cdf_ball(m, sigma_squared))
         if Fraction(prefix + 1, 1 << length) <= enclosure.lower:
@@ -180,4 +189,4 @@ def inversion_draws(table: InversionTable, count: int, source: RandomBits) -> li
     return out
 
 
-__all__ = ["MAX_TABLE_ENTRIES", "WORD_BITS", "InversionTable", "inversion_draws", "inversion_table"]
+__all__ = ["MAX_TABLE_ENTRIES", "MIN_TABLE_SIGMA_SQUARED", "WORD_BITS", "InversionTable", "inversion_draws", "inversion_table"]

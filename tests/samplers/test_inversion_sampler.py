@@ -152,9 +152,9 @@ def test_rejection_twin_fits_the_pmf() -> None:
     assert fit.passed, fit.describe()
 
 
-def test_large_sigma_falls_back_to_the_rejection_twin() -> None:
-    huge = Fraction(10**10)
-    assert inversion_table(huge) is None
-    assert es.discrete_gaussian(huge, SeededRandomBits(4), size=3) == es.discrete_gaussian_rejection(
-        huge, SeededRandomBits(4), size=3
+@pytest.mark.parametrize("sigma_squared", [Fraction(10**10), Fraction(10**400), Fraction(1, 10**400)])
+def test_sigma_outside_the_table_falls_back_to_the_rejection_twin(sigma_squared: Fraction) -> None:
+    assert inversion_table(sigma_squared) is None
+    assert es.discrete_gaussian(sigma_squared, SeededRandomBits(4), size=3) == es.discrete_gaussian_rejection(
+        sigma_squared, SeededRandomBits(4), size=3
     )
