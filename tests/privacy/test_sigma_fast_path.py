@@ -101,3 +101,13 @@ def test_estimate_slope_matches_the_profile() -> None:
         down, _ = _log_delta(epsilon, s * math.exp(-step))
         assert math.isclose(slope, (up - down) / (2 * step), rel_tol=1e-5)
         assert math.isfinite(value)
+
+
+def test_grid_corners_certify_without_bisection(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the float route certifies its first bracket on the comparison grid (a behaviour check, not a timing)
+    def refuse(*_: object) -> ExactSigma:
+        raise AssertionError("the certified bisection was needed")
+
+    monkeypatch.setattr(gaussian, "_sigma_by_bisection", refuse)
+    for epsilon, delta, sensitivity_squared in POINTS:
+        assert_certified(sigma_exact(epsilon, delta, sensitivity_squared), epsilon, delta, sensitivity_squared)
