@@ -57,6 +57,7 @@ from reference.core.validate import (
     positive_fraction,
     tolerance_fraction,
 )
+from reference.privacy.gaussian_estimate import sigma_estimate
 
 _T = TypeVar("_T")
 
@@ -292,22 +293,105 @@ def sigma_exact(
 ) -> ExactSigma:
     """The smallest σ making the Gaussian mechanism (ε, δ)-DP, for every ε > 0 and δ ∈ (0, 1).
 
-    Exact rational bisection on σ with certified comparisons of δ(ε) (Balle–Wang) against ``delta``; stops
-    when the bracket is within ``tolerance`` (relative, a rational in (0, 1)). ``sensitivity_squared`` is Δ²
-    for the neighbouring relation in use. See :class:`ExactSigma` for what is certified.
+    ``sensitivity_squared`` is Δ² for the neighbouring relation in use; ``tolerance`` is the relative width
+    of the answer, a rational in (0, 1). See :class:`ExactSigma` for what is certified.
+
+    How: a float solve (:mod:`reference.privacy.gaussian_estimate`) places the bracket ``[σ (1 - tolerance),
+    σ]`` around its estimate; one 80-bit Arb enclosure of δ(ε) (Balle–Wang) at each end decides it — σ
+    certified sufficient and the lower end certified insufficient — and that is the answer. A bracket that
+    is not certified is re-centred by a secant step through the two enclosures (a few tries); failing that,
+    exact rational bisection with certified comparisons from whatever was certified (or from a bracket grown
+    around the estimate) finishes the job. Either way both ends carry the same certificates, so the float
+    only decides where to look: a wrong estimate costs time, never the guarantee.
     """
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
     d2 = _validate_common(sensitivity_squared)
     tol = tolerance_fraction(tolerance)
 
+    estimate = sigma_estimate(eps, target, d2)
+    found = None if estimate is None else _certify_near(Fraction(estimate), eps, target, d2, tol)
+    if isinstance(found, ExactSigma):
+        return found
+    return _sigma_by_bisection(eps, target, d2, tol, estimate, found)
+
+
+#: Certified brackets tried around the float estimate (each re-centred by a secant step through the last
+#: pair of enclosures) before the bisection takes over.
+_BRACKET_ATTEMPTS = 3
+
+
+def _certify_near(
+    centre: Fraction, eps: Fraction, target: Fraction, d2: Fraction, tol: Fraction
+) -> ExactSigma | tuple[Fraction | None, Fraction | None]:
+    """Try the bracket ``[σ (1 - tol), σ]`` with ``σ`` just above ``centre (1 + tol/2)``: when the 80-bit
+    enclosures certify δ(ε) <= ``target`` at σ and > ``target`` at the lower end, that is the answer, with
+    the very enclosures :func:`sigma_exact`'s report carries. Otherwise re-centre by a secant step and retry;
+    after :data:`_BRACKET_ATTEMPTS` return what was certified: (largest insufficient σ, smallest sufficient
+    σ), each None when none was found.
+    """
+    insufficient: Fraction | None = None
+    sufficient: Fraction | None = None
+    for _ in range(_BRACKET_ATTEMPTS):
+        if centre <= 0:
+            break
+        high = _dyadic_ceiling(centre * (1 + tol / 2), tol * centre / 8)
+        below = high * (1 - tol)
+        try:
+            at_sigma = _enclose_delta(eps, high, d2)
+            at_below = _enclose_delta(eps, below, d2)
+        except UndecidedComparisonError:
+            break
+        if at_sigma.certainly_le(target) and at_below.certainly_gt(target):
+            return ExactSigma(
+                below, high, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol,
+                delta_at_sigma=at_sigma, delta_at_sigma_below=at_below,
+            )
+        for point, enclosure in ((high, at_sigma), (below, at_below)):
+            if enclosure.certainly_le(target):
+                sufficient = point if sufficient is None else min(sufficient, point)
+            elif enclosure.certainly_gt(target):
+                insufficient = point if insufficient is None else max(insufficient, point)
+        drop = at_below.midpoint - at_sigma.midpoint
+        if drop <= 0:
+            break
+        # secant through (below, δ(below)) and (high, δ(high)): δ is smooth, so this lands far closer
+        centre = below + (at_below.midpoint - target) * (high - below) / drop
+    return insufficient, sufficient
+
+
+def _dyadic_ceiling(value: Fraction, resolution: Fraction) -> Fraction:
+    """The smallest multiple of ``2**-k`` that is >= ``value``, for the smallest ``k`` with ``2**-k`` below
+    ``resolution`` (a short rational instead of the float estimate's long one)."""
+    exponent = resolution.denominator.bit_length() - resolution.numerator.bit_length() + 1
+    scale = Fraction(2) ** exponent
+    scaled = value * scale
+    return Fraction(-((-scaled.numerator) // scaled.denominator)) / scale
+
+
+def _sigma_by_bisection(
+    eps: Fraction,
+    target: Fraction,
+    d2: Fraction,
+    tol: Fraction,
+    estimate: float | None,
+    known: tuple[Fraction | None, Fraction | None] | None,
+) -> ExactSigma:
+    """Exact rational bisection with certified comparisons, from the certified ends ``known`` if both exist,
+    else from a bracket grown around the estimate (or Theorem 3.8's σ)."""
+
     def satisfied(sigma: Fraction) -> bool:
         return _delta_satisfied(eps, sigma, d2, target)[0]
 
-    # start near Theorem 3.8's σ (a good guess for moderate ε); only a starting point, every step is certified
-    guess = _dyadic_guess(lambda: (2 * _ball(d2) * (2 / _ball(target)).log()).sqrt() / _ball(eps))
-    # halving ends as δ(ε) -> 1 when σ -> 0 (delta < 1); doubling ends as δ(ε) -> 0 when σ -> oo (delta > 0)
-    low, high = bracket_around(satisfied, guess)
+    if known is not None and known[0] is not None and known[1] is not None:
+        low, high = known[0], known[1]
+    else:
+        # a good guess for moderate ε; only a starting point, every step is certified
+        guess = Fraction(estimate) if estimate is not None else _dyadic_guess(
+            lambda: (2 * _ball(d2) * (2 / _ball(target)).log()).sqrt() / _ball(eps)
+        )
+        # halving ends as δ(ε) -> 1 when σ -> 0 (delta < 1); doubling ends as δ(ε) -> 0 when σ -> oo
+        low, high = bracket_around(satisfied, guess)
     # invariant: low certified insufficient, high certified sufficient
     low, high = bisect(satisfied, low, high, tolerance=tol)
     below = high * (1 - tol)

@@ -24,6 +24,7 @@ from reference.core.certified import CertifiedReal
 from reference.core.randomness import BitsExhausted, RandomBits, ScriptedBits
 from reference.core.validate import RationalLike, check_positive_int, positive_fraction, to_fraction
 from reference.samplers import exact as exact_samplers
+from reference.samplers import inversion
 from reference.samplers import pmf as discrete
 
 
@@ -50,7 +51,12 @@ class EnumerationCheck:
         return f"{'PASS' if self.passed else 'FAIL'} {self.name}: {self.detail}"
 
 
-EnumerationKind = Literal["bernoulli", "bernoulli_exp_minus", "discrete_laplace", "discrete_gaussian"]
+EnumerationKind = Literal[
+    "bernoulli", "bernoulli_exp_minus", "discrete_laplace", "discrete_gaussian", "discrete_gaussian_rejection"
+]
+#: Word size of the enumerated inversion sampler: 3 digits of ``V`` and a sign bit, so that bit strings of a
+#: dozen bits reach both the table's decisions and its exact resolution path (production words are 64 bits).
+ENUMERATION_WORD_BITS = 4
 
 
 def enumerate_outcomes(
@@ -112,11 +118,19 @@ def _enumeration_target(
             lambda x: discrete.discrete_laplace_pmf(x, parameter)
         )
     if kind == "discrete_gaussian":
-        return (lambda s: exact_samplers.discrete_gaussian(parameter, s)), (
+        table = inversion.inversion_table(positive_fraction(parameter, "parameter"), ENUMERATION_WORD_BITS)
+        if table is None:
+            raise ValueError(f"parameter {parameter} is too large for an enumerated inversion table")
+        return (lambda s: inversion.inversion_draws(table, 1, s)[0]), (
+            lambda x: discrete.discrete_gaussian_pmf(x, parameter)
+        )
+    if kind == "discrete_gaussian_rejection":
+        return (lambda s: exact_samplers.discrete_gaussian_rejection(parameter, s)), (
             lambda x: discrete.discrete_gaussian_pmf(x, parameter)
         )
     raise ValueError(
-        f"kind must be one of bernoulli, bernoulli_exp_minus, discrete_laplace, discrete_gaussian; got {kind!r}"
+        "kind must be one of bernoulli, bernoulli_exp_minus, discrete_laplace, discrete_gaussian, "
+        f"discrete_gaussian_rejection; got {kind!r}"
     )
 
 
@@ -124,7 +138,9 @@ def check_enumeration(kind: object, parameter: RationalLike, max_bits: int = 16)
     """Exhaustive check of an exact sampler over all bit strings of at most ``max_bits`` bits (module docstring).
 
     ``kind`` is "bernoulli" (``parameter`` = p), "bernoulli_exp_minus" (γ), "discrete_laplace" (scale) or
-    "discrete_gaussian" (σ²). Passes iff for every output ``x`` seen, ``[low_x, low_x + unresolved]`` meets the
+    "discrete_gaussian" (σ²: the inversion sampler of :mod:`reference.samplers.inversion`, the same code with
+    :data:`ENUMERATION_WORD_BITS`-bit words) or "discrete_gaussian_rejection" (σ², CKS). Passes iff for every
+    output ``x`` seen, ``[low_x, low_x + unresolved]`` meets the
     certified enclosure of the true ``P[x]``; also requires the unseen outcomes of a Bernoulli to have
     ``P <= unresolved``.
     """

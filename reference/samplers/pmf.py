@@ -129,6 +129,12 @@ def _normaliser_ball(sigma_squared: Fraction) -> arb:
     )
 
 
+def discrete_gaussian_normaliser_ball(sigma_squared: Fraction) -> arb:
+    """A ball containing ``Z(σ²)`` at the caller's working precision (for callers that manage the precision
+    themselves, as the inversion sampler does); :func:`discrete_gaussian_normaliser` certifies it instead."""
+    return _normaliser_ball(sigma_squared)
+
+
 def _gaussian_upper_tail_ball(m: int, sigma_squared: Fraction) -> arb:
     """A ball containing ``P[X >= m]`` for ``X ~ N_Z(0, σ²)`` and ``m >= 1``.
 

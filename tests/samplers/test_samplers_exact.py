@@ -181,10 +181,12 @@ def test_exact_samplers_reproducible_with_seed() -> None:
         first = sampler(parameter, SeededRandomBits(99), size=200)
         assert first == sampler(parameter, SeededRandomBits(99), size=200)
         assert first != sampler(parameter, SeededRandomBits(100), size=200)
-    # a vector is the scalars drawn one after the other
-    source = SeededRandomBits(5)
-    scalars = [es.discrete_gaussian(2, source) for _ in range(20)]
-    assert scalars == es.discrete_gaussian(2, SeededRandomBits(5), size=20)
+    # a vector is the scalars drawn one after the other (the rejection sampler and the discrete Laplace; the
+    # inversion sampler's vector draws its words in one request: tests/samplers/test_inversion_sampler.py)
+    for sampler in (es.discrete_gaussian_rejection, es.discrete_laplace):
+        source = SeededRandomBits(5)
+        scalars = [sampler(2, source) for _ in range(20)]
+        assert scalars == sampler(2, SeededRandomBits(5), size=20)
 
 
 def test_sampler_output_types() -> None:
