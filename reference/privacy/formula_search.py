@@ -94,7 +94,7 @@ class FormulaSearch:
         return (
             head + f"{self.failures} certified failures. Smallest counterexample found: ε={exact_text(point.epsilon)} "
             f"(≈{float(point.epsilon):.6f}), δ={exact_text(point.delta)}, where δ(ε) at the formula's σ is "
-            f"{point.delta_at_sigma.decimal(15)} > δ. The formula holds at every grid point with ε <= {safe} "
+            f"{point.delta_at_sigma.decimal(15, rounded='down')} > δ. The formula holds at every grid point with ε <= {safe} "
             f"(all grid δ, including δ > 1/2). Failure thresholds by δ: {by_delta}."
         )
 

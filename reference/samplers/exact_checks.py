@@ -143,8 +143,8 @@ def check_enumeration(kind: object, parameter: RationalLike, max_bits: int = 16)
         truth = pmf(x)
         if truth.upper < low or truth.lower > low + unresolved:
             failures.append(
-                f"x = {x}: sampler mass in [{float(low):.6g}, {float(low + unresolved):.6g}], "
-                f"true P in [{float(truth.lower):.6g}, {float(truth.upper):.6g}]"
+                f"x = {x}: sampler mass in {CertifiedReal(low, low + unresolved).bounds(6)}, "
+                f"true P in {truth.bounds(6)}"
             )
         gap = max(truth.upper - low, low + unresolved - truth.lower)
         worst = max(worst, gap)
@@ -209,8 +209,8 @@ def check_discrete_gaussian_bounds(sigma_squared_values: Sequence[object], max_m
             bound = discrete.exp_minus(Fraction(m * m) / (2 * s2))
             if not tail.upper <= bound.lower:
                 example = (
-                    f"sigma_squared = {s2}, m = {m}: P[Z >= m] in [{float(tail.lower):.6g}, {float(tail.upper):.6g}], "
-                    f"exp(-m^2/(2 sigma^2)) in [{float(bound.lower):.6g}, {float(bound.upper):.6g}]"
+                    f"sigma_squared = {s2}, m = {m}: P[Z >= m] in {tail.bounds(6)}, "
+                    f"exp(-m^2/(2 sigma^2)) in {bound.bounds(6)}"
                 )
                 return CertifiedCheck("discrete Gaussian variance and tail bounds", cases, False, example, example)
             if bound.upper > 0:

@@ -24,7 +24,7 @@ def check_lemma_a2(budget: Budget) -> Outcome:
             zero = laplace_delta(epsilon, scale, vector)
             cases += 1
             if zero.upper != 0:
-                return Outcome(Status.REFUTED, f"δ({epsilon}) = {zero.decimal()} > 0 for v = {vector}")
+                return Outcome(Status.REFUTED, f"δ({epsilon}) in {zero.bounds(15)}, not 0, for v = {vector}")
             smaller = laplace_delta(epsilon, scale * Fraction(99, 100), vector)
             if not smaller.lower > 0:
                 return Outcome(Status.REFUTED, f"scale 0.99 Δ1/ε still gives δ = 0 for v = {vector}: not tight")
@@ -52,7 +52,7 @@ def check_lemma_a3(budget: Budget) -> Outcome:
             if not achieved.certainly_le(delta):
                 return Outcome(
                     Status.REFUTED,
-                    f"at ε = {epsilon}, δ = {delta}: the classical σ gives δ(ε) = {achieved.decimal()} > δ",
+                    f"at ε = {epsilon}, δ = {delta}: the classical σ gives δ(ε) in {achieved.bounds(15)}, not certainly <= δ",
                     counterexample=f"ε = {epsilon}, δ = {delta}",
                 )
             worst_ratio = max(worst_ratio, sigma.lower / sigma_exact(epsilon, delta, 1).sigma)

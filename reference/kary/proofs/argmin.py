@@ -128,7 +128,7 @@ def prove_argmin(
     record.step(
         f"finite range {certificate.finite_range[0]}..{certificate.finite_range[-1]} ({admissible}): Arb "
         f"enclosures at {certificate.precision_bits} bits; f({certificate.argmin}) = {certificate.value} lies below "
-        f"every other, the runner-up f({certificate.runner_up}) by {certificate.gap.decimal(15)}",
+        f"every other, the runner-up f({certificate.runner_up}) by {certificate.gap.decimal(15, rounded='down')}",
         all(certificate.value.upper < other.lower for other in others) and certificate.gap.lower > 0,
     )
     record.step(
