@@ -49,6 +49,8 @@ COMMANDS: dict[str, list[str]] = {
     "audit calibration discrete-gaussian": ["audit", "calibration", "--mechanism", "discrete-gaussian",
                                             "--sigma-squared", "7/3", "--sensitivity", "1", "--epsilon", "1",
                                             "--delta", "1e-3"],
+    "audit linear-noise gaussian": ["audit", "linear-noise", "--noise-matrix", "{noise}", "--workload", "{workload}",
+                                    "--noise", "gaussian", "--scale", "3", "--epsilon", "1/2", "--delta", "1e-3"],
     "kary mse": ["kary", "mse", "--arity", "3", "--horizon", "10"],
     "kary mse no subtraction": ["kary", "mse", "--arity", "5", "--horizon", "7", "--no-subtraction"],
     "kary digits": ["kary", "digits", "--arity", "3", "--value", "7", "--width", "3"],
@@ -72,7 +74,17 @@ EXPECTED_DIRECTIONS: dict[str, dict[str, str]] = {
     "audit calibration laplace": {"delta_at_epsilon": "up", "epsilon_at_delta": "up", "noise_ratio": "down",
                                   "scale": "up"},
     "kary mse": {"mse_times_epsilon_squared_decimal": "up"},
+    "audit linear-noise gaussian": {"delta_at_epsilon": "up"},
 }
+
+
+@pytest.fixture(scope="module")
+def matrix_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The noise and workload matrices the linear-noise audit reads (an identity 2 x 2 and a lower-triangular)."""
+    folder = tmp_path_factory.mktemp("matrices")
+    (folder / "noise.json").write_text("[[1, 0], [1, 1]]", encoding="utf-8")
+    (folder / "workload.json").write_text("[[1, 0], [1, 1]]", encoding="utf-8")
+    return {"noise": str(folder / "noise.json"), "workload": str(folder / "workload.json")}
 
 
 def _run(capsys: pytest.CaptureFixture[str], argv: list[str], as_json: bool) -> str:
@@ -142,18 +154,19 @@ def directed_decimals(payload: Any, typed: frozenset[str], path: str = "") -> di
 
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_every_printed_decimal_is_rounded_on_its_named_safe_side(
-    capsys: pytest.CaptureFixture[str], name: str
+    capsys: pytest.CaptureFixture[str], matrix_files: dict[str, str], name: str
 ) -> None:
-    payload = json.loads(_run(capsys, COMMANDS[name], as_json=True))
+    argv = [part.format(**matrix_files) for part in COMMANDS[name]]
+    payload = json.loads(_run(capsys, argv, as_json=True))
     CERTIFIED.clear()
-    checked = directed_decimals(payload, frozenset(COMMANDS[name]))
+    checked = directed_decimals(payload, frozenset(argv))
     by_leaf: dict[str, set[str]] = {}
     for path, direction in checked.items():
         by_leaf.setdefault(path.rsplit(".", 1)[-1], set()).add(direction)
     for key, direction in EXPECTED_DIRECTIONS.get(name, {}).items():
         assert by_leaf.get(key) == {direction}, f"{name}: {key} should be rounded {direction}, got {by_leaf.get(key)}"
     # the text form prints no decimal the JSON form does not check
-    text = _run(capsys, COMMANDS[name], as_json=False)
+    text = _run(capsys, argv, as_json=False)
     # (five or more digits after the point: a statement number such as "Theorem 3.9" is not a value)
     printed = set(re.findall(r"(?<![\w./])-?\d+\.\d{5,}(?:e[+-]\d+)?", text))
     decimals_in_json = set(re.findall(r'"(-?\d+\.\d+(?:e[+-]\d+)?)"', json.dumps(payload)))
