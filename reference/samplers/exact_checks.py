@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from reference.core.certified import CertifiedReal
+from reference.core.certified import CertifiedReal, format_directed
 from reference.core.randomness import BitsExhausted, RandomBits, ScriptedBits
 from reference.core.validate import RationalLike, check_positive_int, positive_fraction, to_fraction
 from reference.samplers import exact as exact_samplers
@@ -150,9 +150,9 @@ def check_enumeration(kind: object, parameter: RationalLike, max_bits: int = 16)
         worst = max(worst, gap)
     finished = 1 - unresolved
     detail = (
-        f"{strings} bit strings up to {max_bits} bits; finished mass {float(finished):.9g}, unresolved "
-        f"{float(unresolved):.3g}; outcomes seen {outcomes[:8]}{'...' if len(outcomes) > 8 else ''}; "
-        f"max |P_sampler[x] - P[x]| <= {float(worst):.3g}"
+        f"{strings} bit strings up to {max_bits} bits; finished mass {format_directed(finished, 9, upward=False)}, unresolved "
+        f"{format_directed(unresolved, 3, upward=True)}; outcomes seen {outcomes[:8]}{'...' if len(outcomes) > 8 else ''}; "
+        f"max |P_sampler[x] - P[x]| <= {format_directed(worst, 3, upward=True)}"
         + ("; INCONSISTENT: " + "; ".join(failures) if failures else "")
     )
     return EnumerationCheck(

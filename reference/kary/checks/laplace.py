@@ -389,7 +389,7 @@ class FactorComparison:
         return (
             f"KARY Corollary 5.7 on {len(self.points)} points (ε < 1, ε <= ln(1/δ)): Var[Lemma 5.5]/Var[Lemma A.3] "
             f"<= factor {'at every point' if self.passed else 'FAILS somewhere'} (certified); factor from "
-            f"{float(min(factors)):.6g} to {float(max(factors)):.6g}. Ratio of the exact smallest variances "
+            f"{format_directed(min(factors), 6, upward=False)} to {format_directed(max(factors), 6, upward=True)}. Ratio of the exact smallest variances "
             f"2b²/σ² (exact Laplace profile vs exact Gaussian profile, all-ones vectors) {_span(exact)}; "
             f"certified above the factor at {above} of {len(exact)}."
         )

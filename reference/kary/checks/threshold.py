@@ -323,7 +323,7 @@ class ThresholdRow:
         """One table line."""
         verdict = {True: "yes", False: "NO", None: "undecided"}[self.pure_wins_at_paper_delta]
         return (
-            f"k = {self.arity}, T = {self.horizon} (h = {self.height}): ε²MSE = {float(self.mse):.6g}, "
+            f"k = {self.arity}, T = {self.horizon} (h = {self.height}): ε²MSE = {format_directed(self.mse, 6, upward=True)}, "
             f"δ* = {_short(self.delta)}, T^-r = {_short(self.asymptotic)}, T^-0.92 = {_short(self.paper)}, "
             f"δ*·T^0.92 = {_short(self.paper_ratio)}, pure wins at δ = T^-0.92: {verdict}"
         )
@@ -414,7 +414,7 @@ class Theorem12FiniteHorizonCheck:
             f"Arity 19: the pure mechanism beats the HUU bound at δ = T^-0.92 at {len(main) - len(failures)} of "
             f"{len(main)} horizons; it loses at "
             + (", ".join(f"T = {row.horizon} (δ* = {_short(row.paper_ratio)}·T^-0.92)" for row in failures) or "none")
-            + f". δ <= c·T^-0.92 with c = {float(self.required_constant):.4g} suffices at every tabulated horizon; "
+            + f". δ <= c·T^-0.92 with c = {format_directed(self.required_constant, 4, upward=True)} suffices at every tabulated horizon; "
             f"δ*·T^0.92 {'stays bounded away from 0' if self.bounded_away_from_zero else 'decays'} on the table "
             f"(consistent with the asymptotic claim: {'yes' if self.passed else 'no'}).",
         ]
