@@ -29,7 +29,9 @@ QUANTITATIVE = re.compile(
     r"\bfactors?\b|\bfactor-\d|\bat most\b|\bat least\b|\btwice\b|\bO\(|Θ\(|Ω\(|≈|\b\d+\.\d{2,}\b", re.IGNORECASE
 )
 #: The same in a formula's LaTeX source (``\\Theta(``, ``O(``), matched on the sentence before cleaning.
-QUANTITATIVE_LATEX = re.compile(r"\\Theta\b|\\Omega\b|\\approx\b|(?<![A-Za-z])O\(")
+QUANTITATIVE_LATEX = re.compile(
+    r"\\Theta\b|\\Omega\b|\\approx\b|(?<![A-Za-z])O\(|\{O\}\(|\\mathcal\{O\}|\bthere are \d|possible [^.]{0,40}queries"
+)
 #: A statement number ("Lemma 3.14", "Definitions 3.10") reads as a decimal; it is not a constant.
 _STATEMENT_NUMBER = re.compile(
     r"(?:Definition|Lemma|Theorem|Proposition|Corollary|Remark|Proof|Section|Figure|Table|Algorithm)s? "

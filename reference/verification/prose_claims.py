@@ -115,6 +115,12 @@ PROSE_CLAIMS: dict[tuple[str, str], tuple[str | None, str]] = {
     ("KARY", "line 602.1"): ("Appendix C factor", "the even/odd factor 1 − 1/k²"),
     ("KARY", "line 606.1"): ("Corollary C.3 (constant)", "minimised at k = 20, 0.1238"),
     # TDA (003_93c23309e1011ec5.txt)
+    ("TDA", "line 12.5"): ("Theorem 1 (utility)", "the maximum absolute error Õ(sqrt(k³d)) the theorem bounds"),
+    ("TDA", "line 16.2"): ("Section 1 (contingency-table error)", "the rate e^((d−k)/2) holds only for |X_i| <= e"),
+    ("TDA", "line 16.16"): (None, "MWEM's error; " + _OTHER_WORK),
+    ("TDA", "line 20.2"): ("Theorem 1 (utility)", "the maximum absolute error Õ(sqrt(k³d)) the theorem bounds"),
+    ("TDA", "line 51.1"): ("Section 2 (number of marginal queries)", "2^d is the number of subsets S, all orders"),
+    ("TDA", "line 134.4"): (None, "an open question (error Õ(sqrt(k)) with non-negative integer counts)"),
     ("TDA", "line 16.4"): (None, "the error of a baseline (one table per query) that the paper does not analyse"),
     ("TDA", "line 20.4"): (None, "a running time per node of drawing Gaussian noise, whose cost is random"),
     ("TDA", "line 20.5"): ("Section 1 (IntOPT steps)", "O(max|X_i|²) steps for the printed loop"),
