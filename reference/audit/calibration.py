@@ -56,11 +56,11 @@ class CalibrationVerdict:
         verdict = "HOLDS" if self.holds else "FAILS"
         parts = [f"{self.mechanism}: {self.claim} {verdict}"]
         if self.delta_at_epsilon is not None:
-            parts.append(f"delta(epsilon) = {self.delta_at_epsilon.decimal(15)}")
+            parts.append(f"delta(epsilon) = {self.delta_at_epsilon.decimal(15, rounded='up')}")
         if self.epsilon_at_delta is not None:
-            parts.append(f"smallest epsilon = {self.epsilon_at_delta.decimal(15)}")
+            parts.append(f"smallest epsilon = {self.epsilon_at_delta.decimal(15, rounded='up')}")
         if self.noise_ratio is not None:
-            parts.append(f"noise / smallest sufficient noise = {self.noise_ratio.decimal(15)}")
+            parts.append(f"noise / smallest sufficient noise = {self.noise_ratio.decimal(15, rounded='down')}")
         return "; ".join(parts)
 
     def as_json(self) -> dict[str, Any]:
@@ -70,9 +70,11 @@ class CalibrationVerdict:
             "claim": self.claim,
             "holds": self.holds,
             "basis": self.basis,
-            "delta_at_epsilon": self.delta_at_epsilon.as_json() if self.delta_at_epsilon else None,
-            "epsilon_at_delta": self.epsilon_at_delta.as_json() if self.epsilon_at_delta else None,
-            "noise_ratio": self.noise_ratio.as_json() if self.noise_ratio else None,
+            # the δ and ε the mechanism achieves: rounded up; the noise to spare (a ratio read as ">= 1 is
+            # enough"): rounded down
+            "delta_at_epsilon": self.delta_at_epsilon.as_json("up") if self.delta_at_epsilon else None,
+            "epsilon_at_delta": self.epsilon_at_delta.as_json("up") if self.epsilon_at_delta else None,
+            "noise_ratio": self.noise_ratio.as_json("down") if self.noise_ratio else None,
             **self.details,
         }
 
@@ -97,6 +99,8 @@ def audit_gaussian(sigma: RationalLike, sensitivity_squared: RationalLike, epsil
         details={
             "sigma": fraction_text(verdict.sigma),
             "sigma_exact": None if verdict.exact is None else verdict.exact.decimal(),
+            "sigma_exact_rounded": "up",
+            "sigma_exact_certificate": None if verdict.exact is None else verdict.exact.as_json(),
             "notes": list(verdict.notes),
         },
     )

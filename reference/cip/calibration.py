@@ -54,10 +54,12 @@ class CascadeCalibration:
             "neighbours": self.neighbours,
             "max_precision_diagonal": fraction_text(self.max_precision_diagonal),
             "sensitivity_squared": fraction_text(self.sensitivity_squared),
-            "sigma_paper": self.sigma_paper.decimal() if self.sigma_paper else None,
-            "sigma_paper_interval": self.sigma_paper.as_json() if self.sigma_paper else None,
+            "sigma_paper": self.sigma_paper.decimal(rounded="up") if self.sigma_paper else None,
+            "sigma_paper_rounded": "up",
+            "sigma_paper_interval": self.sigma_paper.as_json("up") if self.sigma_paper else None,
             "sigma_paper_refused": self.sigma_paper_refused,
             "sigma_exact": self.sigma_exact.decimal(),
+            "sigma_exact_rounded": "up",
             "sigma_exact_certificate": self.sigma_exact.as_json(),
         }
 
@@ -113,10 +115,12 @@ class GaussianCalibration:
             "sensitivity": fraction_text(self.sensitivity),
             "epsilon": fraction_text(self.epsilon),
             "delta": fraction_text(self.delta),
-            "sigma_classical": self.sigma_classical.decimal() if self.sigma_classical else None,
-            "sigma_classical_interval": self.sigma_classical.as_json() if self.sigma_classical else None,
+            "sigma_classical": self.sigma_classical.decimal(rounded="up") if self.sigma_classical else None,
+            "sigma_classical_rounded": "up",
+            "sigma_classical_interval": self.sigma_classical.as_json("up") if self.sigma_classical else None,
             "sigma_classical_refused": self.sigma_classical_refused,
             "sigma_exact": self.sigma_exact.decimal(),
+            "sigma_exact_rounded": "up",
             "sigma_exact_certificate": self.sigma_exact.as_json(),
         }
 
@@ -165,9 +169,12 @@ class StructuredCalibration:
             "delta": fraction_text(self.delta),
             "neighbours": self.neighbours,
             "sensitivity_squared": fraction_text(self.sensitivity_squared),
-            "sigma_theorem_3_8": self.sigma_theorem_3_8.decimal() if self.sigma_theorem_3_8 else None,
+            "sigma_theorem_3_8": self.sigma_theorem_3_8.decimal(rounded="up") if self.sigma_theorem_3_8 else None,
+            "sigma_theorem_3_8_rounded": "up",
+            "sigma_theorem_3_8_interval": self.sigma_theorem_3_8.as_json("up") if self.sigma_theorem_3_8 else None,
             "sigma_theorem_3_8_refused": self.sigma_theorem_3_8_refused,
             "sigma_exact": self.sigma_exact.decimal(),
+            "sigma_exact_rounded": "up",
             "sigma_exact_certificate": self.sigma_exact.as_json(),
         }
 

@@ -146,7 +146,7 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         "explanation": verdict.explanation,
     }
     if args.epsilon is not None and args.noise == "gaussian" and verdict.private:
-        result["delta_at_epsilon"] = verdict.delta(args.epsilon).as_json()
+        result["delta_at_epsilon"] = verdict.delta(args.epsilon).as_json("up")
     if args.oracle is not None:
         with reading("--oracle", args.oracle):
             oracle = audit_linear.load_exact_matrix(args.oracle, "oracle_covariance")

@@ -35,7 +35,7 @@ def _cmd_calibrate_inftda(args: argparse.Namespace) -> dict[str, Any]:
     result: dict[str, Any] = inftda_calibration(args.attributes, args.rho, args.contributions).as_json()
     if args.delta is not None:
         result["delta"] = args.delta
-        result["epsilon"] = inftda_epsilon(args.attributes, args.rho, args.delta).as_json()
+        result["epsilon"] = inftda_epsilon(args.attributes, args.rho, args.delta).as_json("up")
     return result
 
 
@@ -79,16 +79,18 @@ def _cmd_calibrate_zcdp(args: argparse.Namespace) -> dict[str, Any]:
         return {
             "rho": args.rho,
             "delta": args.delta,
-            "epsilon_simple": zcdp.epsilon_from_rho_simple(args.rho, args.delta).as_json(),
-            "epsilon_tight": zcdp.epsilon_from_rho_tight(args.rho, args.delta).as_json(),
+            # an ε the mechanism achieves: rounded up
+            "epsilon_simple": zcdp.epsilon_from_rho_simple(args.rho, args.delta).as_json("up"),
+            "epsilon_tight": zcdp.epsilon_from_rho_tight(args.rho, args.delta).as_json("up"),
             "basis": "simple: ρ + 2 sqrt(ρ log(1/δ)) (Bun–Steinke Prop. 1.3); tight: CKS 2020 Corollary 13; upper "
             "ends are certified sufficient",
         }
     return {
         "epsilon": args.epsilon,
         "delta": args.delta,
-        "rho_simple": zcdp.rho_from_epsilon_delta(args.epsilon, args.delta).as_json(),
-        "rho_tight": zcdp.rho_from_epsilon_delta_tight(args.epsilon, args.delta).as_json(),
+        # a largest admissible ρ must not be exceeded: rounded down
+        "rho_simple": zcdp.rho_from_epsilon_delta(args.epsilon, args.delta).as_json("down"),
+        "rho_tight": zcdp.rho_from_epsilon_delta_tight(args.epsilon, args.delta).as_json("down"),
         "basis": "largest ρ whose conversion meets (ε, δ); lower ends are certified sufficient",
     }
 
@@ -102,9 +104,11 @@ def _cmd_calibrate_laplace_l2_scale(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "epsilon": args.epsilon,
         "delta": args.delta,
-        "a": l2_laplace_a(args.epsilon, args.delta).as_json(),
-        "scale": scale.decimal(),
-        "scale_interval": scale.as_json(),
+        # the scale is Δ2/a: a larger a means less noise, so a is rounded down and the scale up
+        "a": l2_laplace_a(args.epsilon, args.delta).as_json("down"),
+        "scale": scale.decimal(rounded="up"),
+        "scale_rounded": "up",
+        "scale_interval": scale.as_json("up"),
         "scale_sufficient_rational": scale.upper,
         "basis": "KARY Lemma 5.5: Lap(Δ2/a)^d with a = sqrt(2 ln(1/δ))(sqrt(1 + ε/ln(1/δ)) − 1), ε, δ ∈ (0, 1)",
     }

@@ -284,7 +284,8 @@ def emit(result: dict[str, Any], as_json: bool) -> None:
         return
     for key, value in payload.items():
         if isinstance(value, dict) and "decimal" in value and value["decimal"] is not None:
-            value = f"{value['decimal']} (certified interval: use --json)"
+            rounded = f"rounded {value['rounded']}; " if "rounded" in value else ""
+            value = f"{value['decimal']} ({rounded}certified interval: use --json)"
         elif isinstance(value, dict) and "bounds" in value:
             value = f"in {value['bounds']} (certified bounds; the enclosure is too wide for 20 digits)"
         elif isinstance(value, dict):

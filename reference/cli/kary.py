@@ -50,6 +50,7 @@ def _algorithm_2_name(arity: int) -> str:
 
 
 def _cmd_kary_mse(args: argparse.Namespace) -> dict[str, Any]:
+    from reference.core.certified import format_directed
     from reference.kary import digits as kary_digits
     from reference.kary import mse as kary_mse
 
@@ -69,7 +70,9 @@ def _cmd_kary_mse(args: argparse.Namespace) -> dict[str, Any]:
         "algorithm": algorithm,
         "height": height,
         "mse_times_epsilon_squared": mse,
-        "mse_times_epsilon_squared_decimal": f"{float(mse):.17g}",
+        # an exact error printed as one decimal: rounded up, so the decimal is an upper bound too
+        "mse_times_epsilon_squared_decimal": format_directed(mse, 17, upward=True),
+        "mse_times_epsilon_squared_decimal_rounded": "up",
         "noise": "Laplace, scale height/ε; MSE averaged over t = 1..horizon",
     }
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Literal
 
 from flint import arb, ctx, fmpq
 
@@ -71,6 +72,20 @@ def _check_not_huge(mantissa: int, exponent: int) -> None:
             f"an intermediate value exceeds 2**{EXPONENT_LIMIT}, beyond the exact range: the parameters are too "
             "extreme for this computation"
         )
+
+
+#: The direction a single printed decimal of a certified value is rounded in: "up" (toward +∞) for a value a
+#: mechanism achieves or a sufficient one (ε, δ, σ, an error bound), "down" for one that must not be exceeded.
+Rounding = Literal["up", "down"]
+
+
+def check_rounding(rounded: object) -> Rounding:
+    """``rounded`` as a :data:`Rounding`, else ``ValueError`` naming the accepted values."""
+    if rounded == "up":
+        return "up"
+    if rounded == "down":
+        return "down"
+    raise ValueError(f"rounded must be 'up' or 'down', got {rounded!r}")
 
 
 def format_significant(value: Fraction, digits: int) -> str:
@@ -234,13 +249,15 @@ class CertifiedReal:
         t = to_fraction(other, "threshold")
         return self._decide(t, self.lower >= t, self.upper < t, ">=")
 
-    def decimal(self, digits: int = 20) -> str:
-        """The midpoint to ``digits`` (>= 15) significant digits, as a decimal string.
+    def decimal(self, digits: int = 20, *, rounded: Rounding) -> str:
+        """The enclosed value to ``digits`` (>= 15) significant digits, rounded in the direction its use needs.
 
-        Only digits the enclosure backs are printed: the relative width must be at most ``10**-digits`` (so
-        the string is within one unit in its last place of every point of the enclosure), else
-        ``ArithmeticError``. The enclosures this package produces are about 2**-80 wide (24 digits), so the
-        default 20 digits are always available for them.
+        ``rounded="up"`` prints the upper endpoint rounded toward +∞, so the decimal is >= the true value (an ε
+        or δ a mechanism achieves, a sufficient σ, an error bound); ``"down"`` the lower endpoint toward −∞
+        (a value that must not be exceeded: a largest admissible ρ, a lower bound). Only digits the enclosure
+        backs are printed: the relative width must be at most ``10**-digits`` (so the string is within two
+        units in its last place of every point of the enclosure), else ``ArithmeticError``. The enclosures
+        this package produces are about 2**-80 wide (24 digits), so the default 20 digits are available.
         """
         digits = check_positive_int(digits, "digits", minimum=MIN_DECIMAL_DIGITS)
         if self.width > 0 and self.relative_width() > Fraction(1, 10**digits):
@@ -248,7 +265,8 @@ class CertifiedReal:
                 f"the enclosure [{float(self.lower)!r}, {float(self.upper)!r}] does not certify {digits} "
                 "significant digits; compute it at a higher precision"
             )
-        return format_significant(self.midpoint, digits)
+        upward = check_rounding(rounded) == "up"
+        return format_directed(self.upper if upward else self.lower, digits, upward=upward)
 
     def certifies(self, digits: int = 20) -> bool:
         """Whether the enclosure is narrow enough for :meth:`decimal` to print ``digits`` digits."""
@@ -262,13 +280,15 @@ class CertifiedReal:
             f"{format_directed(self.upper, digits, upward=True)}]"
         )
 
-    def as_json(self) -> dict[str, str | None]:
-        """JSON form: exact endpoints as ``"p/q"`` strings, a 20-digit decimal when the enclosure certifies it
-        (else ``null``), and the endpoints rounded outward to 15 digits (``"bounds"``)."""
+    def as_json(self, rounded: Rounding) -> dict[str, str | None]:
+        """JSON form: exact endpoints as ``"p/q"`` strings, a 20-digit decimal rounded in the safe direction
+        ``rounded`` (see :meth:`decimal`; ``null`` when the enclosure does not certify 20 digits), that direction
+        (``"rounded"``), and the endpoints rounded outward to 15 digits (``"bounds"``)."""
         return {
             "lower": fraction_text(self.lower),
             "upper": fraction_text(self.upper),
-            "decimal": self.decimal() if self.certifies() else None,
+            "decimal": self.decimal(rounded=rounded) if self.certifies() else None,
+            "rounded": check_rounding(rounded),
             "bounds": self.bounds(15),
         }
 
@@ -277,7 +297,8 @@ class CertifiedReal:
         return float(self.midpoint)
 
     def __str__(self) -> str:
-        return self.decimal() if self.certifies() else self.bounds()
+        """The enclosure rounded outward (a single decimal needs a direction: :meth:`decimal`)."""
+        return self.bounds()
 
 
 class UndecidedComparisonError(ArithmeticError):

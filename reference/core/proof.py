@@ -47,3 +47,18 @@ def print_record(record: ProofRecord) -> None:
 def is_zero(expr: Any) -> bool:
     """Exact symbolic zero test (``simplify``), as a Python bool."""
     return bool(sp.simplify(expr) == 0)
+
+
+def nonnegative_polynomial(expr: Any, lower_bounds: dict[Any, int]) -> bool:
+    """A sufficient test that ``expr`` >= 0 wherever each symbol is >= its lower bound: after substituting
+    symbol = bound + u (u >= 0), ``expr`` is a polynomial in the u's with no negative coefficient. False when it
+    is not a polynomial there or has a negative coefficient (the inequality is then not established)."""
+    shifts = {symbol: sp.Symbol(f"u_{symbol}", nonnegative=True) for symbol in lower_bounds}
+    shifted = sp.expand(sp.sympify(expr).subs({s: lower_bounds[s] + u for s, u in shifts.items()}))
+    if shifted.free_symbols - set(shifts.values()):
+        return False
+    if not shifted.free_symbols:
+        return bool(shifted >= 0)
+    if not shifted.is_polynomial(*shifts.values()):
+        return False
+    return all(coefficient >= 0 for coefficient in sp.Poly(shifted, *shifts.values()).coeffs())

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from reference.core.bisection import bisect
-from reference.core.certified import CertifiedReal, working_precision
+from reference.core.certified import CertifiedReal, format_directed, working_precision
 from reference.core.certified import ball as _ball
 from reference.core.validate import RationalLike, check_positive_int, fraction_text, positive_fraction
 from reference.privacy.gaussian import gaussian_delta
@@ -90,11 +90,11 @@ class FormulaSearch:
         by_delta = ", ".join(
             f"δ={exact_text(d)}: ε≈{float(t[1]):.4f}" for d, t in zip(self.deltas, self.thresholds) if t is not None
         )
-        safe = "none" if self.safe_epsilon is None else f"{float(self.safe_epsilon):.4f}"
+        safe = "none" if self.safe_epsilon is None else format_directed(self.safe_epsilon, 4, upward=False)
         return (
             head + f"{self.failures} certified failures. Smallest counterexample found: ε={exact_text(point.epsilon)} "
             f"(≈{float(point.epsilon):.6f}), δ={exact_text(point.delta)}, where δ(ε) at the formula's σ is "
-            f"{point.delta_at_sigma.decimal(15)} > δ. The formula holds at every grid point with ε <= {safe} "
+            f"{point.delta_at_sigma.decimal(15, rounded='down')} > δ. The formula holds at every grid point with ε <= {safe} "
             f"(all grid δ, including δ > 1/2). Failure thresholds by δ: {by_delta}."
         )
 

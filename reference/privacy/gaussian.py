@@ -43,8 +43,11 @@ from reference.core.certified import (
     START_PRECISION,
     TARGET_ACCURACY_BITS,
     CertifiedReal,
+    Rounding,
     UndecidedComparisonError,
     certify,
+    check_rounding,
+    format_directed,
     format_significant,
     working_precision,
 )
@@ -269,22 +272,28 @@ class ExactSigma(CertifiedReal):
         """``[sigma_below, sigma]``, which contains the optimal σ."""
         return CertifiedReal(self.sigma_below, self.sigma)
 
-    def decimal(self, digits: int = 20) -> str:
-        """``sigma`` (the certified-sufficient value) to ``digits`` significant digits."""
-        return format_significant(self.sigma, digits)
+    def decimal(self, digits: int = 20, *, rounded: Rounding = "up") -> str:
+        """``sigma`` (the certified-sufficient value) rounded up to ``digits`` significant digits, so the printed σ
+        is sufficient too; ``rounded="down"`` prints ``sigma_below`` rounded down (certified insufficient)."""
+        if check_rounding(rounded) == "up":
+            return format_directed(self.sigma, digits, upward=True)
+        return format_directed(self.sigma_below, digits, upward=False)
 
-    def as_json(self) -> dict[str, object]:  # type: ignore[override]
-        """JSON form (exact rationals as "p/q", reals as decimal strings)."""
+    def as_json(self, rounded: Rounding = "up") -> dict[str, object]:  # type: ignore[override]
+        """JSON form (exact rationals as "p/q"; ``sigma`` a decimal rounded up, a sufficient σ)."""
         return {
-            "sigma": self.decimal(),
+            "sigma": self.decimal(rounded=rounded),
+            "sigma_rounded": check_rounding(rounded),
             "sigma_rational": fraction_text(self.sigma),
             "sigma_below": fraction_text(self.sigma_below),
             "tolerance": fraction_text(self.tolerance),
             "epsilon": fraction_text(self.epsilon),
             "delta": fraction_text(self.delta),
             "sensitivity_squared": fraction_text(self.sensitivity_squared),
-            "delta_at_sigma": None if self.delta_at_sigma is None else self.delta_at_sigma.as_json(),
-            "delta_at_sigma_below": None if self.delta_at_sigma_below is None else self.delta_at_sigma_below.as_json(),
+            # δ at the sufficient σ is achieved (up); δ at the insufficient σ is evidence it exceeds δ (down)
+            "delta_at_sigma": None if self.delta_at_sigma is None else self.delta_at_sigma.as_json("up"),
+            "delta_at_sigma_below": None if self.delta_at_sigma_below is None
+            else self.delta_at_sigma_below.as_json("down"),
         }
 
 
@@ -504,13 +513,14 @@ class GaussianVerdict:
         """One line for a terminal."""
         verdict = "holds" if self.holds else "FAILS"
 
-        def show(value: CertifiedReal | None) -> str:
-            return "not computed (see notes)" if value is None else value.decimal(15)
+        def show(value: CertifiedReal | None, rounded: Rounding) -> str:
+            return "not computed (see notes)" if value is None else value.decimal(15, rounded=rounded)
 
+        # δ and ε achieved at σ: rounded up; σ/σ_exact, read as "this much noise to spare": rounded down
         return (
             f"({self.epsilon}, {self.delta})-DP {verdict} at sigma={format_significant(self.sigma, 15)}: "
-            f"delta(epsilon)={show(self.delta_at_sigma)}, smallest epsilon for delta="
-            f"{show(self.epsilon_at_sigma)}, sigma/sigma_exact={show(self.sigma_ratio)}"
+            f"delta(epsilon)={show(self.delta_at_sigma, 'up')}, smallest epsilon for delta="
+            f"{show(self.epsilon_at_sigma, 'up')}, sigma/sigma_exact={show(self.sigma_ratio, 'down')}"
         )
 
     def as_json(self) -> dict[str, object]:
@@ -521,10 +531,10 @@ class GaussianVerdict:
             "epsilon": fraction_text(self.epsilon),
             "delta": fraction_text(self.delta),
             "sensitivity_squared": fraction_text(self.sensitivity_squared),
-            "delta_at_sigma": None if self.delta_at_sigma is None else self.delta_at_sigma.as_json(),
-            "epsilon_at_sigma": None if self.epsilon_at_sigma is None else self.epsilon_at_sigma.as_json(),
-            "sigma_exact": None if self.exact is None else self.exact.as_json(),
-            "sigma_ratio": None if self.sigma_ratio is None else self.sigma_ratio.as_json(),
+            "delta_at_sigma": None if self.delta_at_sigma is None else self.delta_at_sigma.as_json("up"),
+            "epsilon_at_sigma": None if self.epsilon_at_sigma is None else self.epsilon_at_sigma.as_json("up"),
+            "sigma_exact": None if self.exact is None else self.exact.as_json("up"),
+            "sigma_ratio": None if self.sigma_ratio is None else self.sigma_ratio.as_json("down"),
             "notes": list(self.notes),
         }
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from reference.core.certified import CertifiedReal, format_significant
+from reference.core.certified import CertifiedReal, format_directed, format_significant
 from reference.core.validate import RationalLike, fraction_text, open_unit_fraction, positive_fraction, to_fraction
 from reference.privacy.laplace import l2_laplace_epsilon, laplace_epsilon_theorem_1_3
 from reference.privacy.laplace_profile import (
@@ -58,9 +58,9 @@ class LaplaceVerdict:
         verdict = "holds" if self.holds else "FAILS"
         return (
             f"({fraction_text(self.epsilon)}, {fraction_text(self.delta)})-DP {verdict} at Laplace scale="
-            f"{format_significant(self.scale, 15)}: delta(epsilon)={self.delta_at_epsilon.decimal(15)}, smallest "
-            f"epsilon for delta={format_significant(self.epsilon_at_scale.upper, 15)}, "
-            f"scale/scale_exact={format_significant(self.scale_ratio.midpoint, 15)}"
+            f"{format_significant(self.scale, 15)}: delta(epsilon)={self.delta_at_epsilon.decimal(15, rounded='up')}, "
+            f"smallest epsilon for delta={format_directed(self.epsilon_at_scale.upper, 15, upward=True)}, "
+            f"scale/scale_exact={format_directed(self.scale_ratio.lower, 15, upward=False)}"
         )
 
     def as_json(self) -> dict[str, object]:
@@ -70,10 +70,11 @@ class LaplaceVerdict:
             "scale": fraction_text(self.scale),
             "epsilon": fraction_text(self.epsilon),
             "delta": fraction_text(self.delta),
-            "delta_at_epsilon": self.delta_at_epsilon.as_json(),
-            "epsilon_at_scale": self.epsilon_at_scale.as_json(),
+            # achieved δ and ε rounded up; scale / optimal scale, read as noise to spare, rounded down
+            "delta_at_epsilon": self.delta_at_epsilon.as_json("up"),
+            "epsilon_at_scale": self.epsilon_at_scale.as_json("up"),
             "scale_exact": self.exact.as_json(),
-            "scale_ratio": self.scale_ratio.as_json(),
+            "scale_ratio": self.scale_ratio.as_json("down"),
         }
 
 
@@ -129,18 +130,21 @@ class Theorem13Report:
             exact = {
                 "vector": _vector_text(self.vector),
                 "note": self.vector_note,
-                "epsilon": format_significant(self.epsilon_exact.upper, 20),
+                "epsilon": format_directed(self.epsilon_exact.upper, 20, upward=True),
+                "epsilon_rounded": "up",
                 "epsilon_enclosure": {
                     "lower": fraction_text(self.epsilon_exact.lower),
                     "upper": fraction_text(self.epsilon_exact.upper),
                 },
-                "delta_at_theorem_epsilon": self.delta_exact_at_epsilon.as_json(),
+                "delta_at_theorem_epsilon": self.delta_exact_at_epsilon.as_json("up"),
             }
         return {
-            "epsilon": format_significant(self.epsilon.upper, 20),
-            "epsilon_enclosure": self.epsilon.as_json(),
+            # Theorem 1.3's ε is achieved by the mechanism: rounded up from the enclosure's upper end
+            "epsilon": format_directed(self.epsilon.upper, 20, upward=True),
+            "epsilon_rounded": "up",
+            "epsilon_enclosure": self.epsilon.as_json("up"),
             "epsilon_pure": fraction_text(self.epsilon_pure),
-            "epsilon_l2": self.epsilon_l2.as_json(),
+            "epsilon_l2": self.epsilon_l2.as_json("up"),
             "scale": fraction_text(self.scale),
             "l1_sensitivity": fraction_text(self.l1_sensitivity),
             "l2_sensitivity_squared": fraction_text(self.l2_sensitivity_squared),

@@ -62,7 +62,7 @@ from math import comb, factorial
 from flint import arb, arb_poly, fmpq_poly, fmpz_poly
 
 from reference.core.bisection import bisect, bracket_downward
-from reference.core.certified import CertifiedReal, UndecidedComparisonError, format_significant, working_precision
+from reference.core.certified import CertifiedReal, UndecidedComparisonError, format_directed, working_precision
 from reference.core.certified import ball as _ball
 from reference.core.validate import (
     RationalLike,
@@ -464,21 +464,24 @@ class ExactLaplaceScale:
         return 2 * self.scale**2
 
     def decimal(self, digits: int = 20) -> str:
-        """``scale`` (the certified-sufficient value) to ``digits`` significant digits."""
-        return format_significant(self.scale, digits)
+        """``scale`` (the certified-sufficient value) rounded up to ``digits`` significant digits: the printed
+        scale is sufficient too."""
+        return format_directed(self.scale, digits, upward=True)
 
     def as_json(self) -> dict[str, object]:
-        """JSON form (exact rationals as "p/q", reals as decimal strings)."""
+        """JSON form (exact rationals as "p/q"; ``scale`` a decimal rounded up, a sufficient scale)."""
         return {
             "scale": self.decimal(),
+            "scale_rounded": "up",
             "scale_rational": fraction_text(self.scale),
             "scale_below": fraction_text(self.scale_below),
             "tolerance": fraction_text(self.tolerance),
             "epsilon": fraction_text(self.epsilon),
             "delta": fraction_text(self.delta),
             "l1_sensitivity": fraction_text(self.l1_sensitivity),
-            "delta_at_scale": self.delta_at_scale.as_json(),
-            "delta_at_scale_below": self.delta_at_scale_below.as_json(),
+            # δ at the sufficient scale is achieved (up); at the insufficient one, evidence it exceeds δ (down)
+            "delta_at_scale": self.delta_at_scale.as_json("up"),
+            "delta_at_scale_below": self.delta_at_scale_below.as_json("down"),
         }
 
 

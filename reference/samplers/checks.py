@@ -513,7 +513,7 @@ def moments_of_distribution(
     z_square = (square - samples * variance) / math.sqrt(samples * max(fourth - variance**2, 1e-300))
     detail = (
         f"mean {total / samples:.5g} (Chernoff p = {mean_p:.3g}); mean square {square / samples:.6g} vs certified "
-        f"variance {dist.variance.decimal(16)} (Chernoff p = {square_p:.3g}); truncation at |x| <= {bound} "
+        f"variance {dist.variance.decimal(16, rounded='up')} (Chernoff p = {square_p:.3g}); truncation at |x| <= {bound} "
         f"(excess mass {cut:.2g})"
     )
     statistic = max(abs(z_mean), abs(z_square))

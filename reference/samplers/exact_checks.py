@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from reference.core.certified import CertifiedReal
+from reference.core.certified import CertifiedReal, format_directed
 from reference.core.randomness import BitsExhausted, RandomBits, ScriptedBits
 from reference.core.validate import RationalLike, check_positive_int, positive_fraction, to_fraction
 from reference.samplers import exact as exact_samplers
@@ -159,16 +159,16 @@ def check_enumeration(kind: object, parameter: RationalLike, max_bits: int = 16)
         truth = pmf(x)
         if truth.upper < low or truth.lower > low + unresolved:
             failures.append(
-                f"x = {x}: sampler mass in [{float(low):.6g}, {float(low + unresolved):.6g}], "
-                f"true P in [{float(truth.lower):.6g}, {float(truth.upper):.6g}]"
+                f"x = {x}: sampler mass in {CertifiedReal(low, low + unresolved).bounds(6)}, "
+                f"true P in {truth.bounds(6)}"
             )
         gap = max(truth.upper - low, low + unresolved - truth.lower)
         worst = max(worst, gap)
     finished = 1 - unresolved
     detail = (
-        f"{strings} bit strings up to {max_bits} bits; finished mass {float(finished):.9g}, unresolved "
-        f"{float(unresolved):.3g}; outcomes seen {outcomes[:8]}{'...' if len(outcomes) > 8 else ''}; "
-        f"max |P_sampler[x] - P[x]| <= {float(worst):.3g}"
+        f"{strings} bit strings up to {max_bits} bits; finished mass {format_directed(finished, 9, upward=False)}, unresolved "
+        f"{format_directed(unresolved, 3, upward=True)}; outcomes seen {outcomes[:8]}{'...' if len(outcomes) > 8 else ''}; "
+        f"max |P_sampler[x] - P[x]| <= {format_directed(worst, 3, upward=True)}"
         + ("; INCONSISTENT: " + "; ".join(failures) if failures else "")
     )
     return EnumerationCheck(
@@ -225,8 +225,8 @@ def check_discrete_gaussian_bounds(sigma_squared_values: Sequence[object], max_m
             bound = discrete.exp_minus(Fraction(m * m) / (2 * s2))
             if not tail.upper <= bound.lower:
                 example = (
-                    f"sigma_squared = {s2}, m = {m}: P[Z >= m] in [{float(tail.lower):.6g}, {float(tail.upper):.6g}], "
-                    f"exp(-m^2/(2 sigma^2)) in [{float(bound.lower):.6g}, {float(bound.upper):.6g}]"
+                    f"sigma_squared = {s2}, m = {m}: P[Z >= m] in {tail.bounds(6)}, "
+                    f"exp(-m^2/(2 sigma^2)) in {bound.bounds(6)}"
                 )
                 return CertifiedCheck("discrete Gaussian variance and tail bounds", cases, False, example, example)
             if bound.upper > 0:

@@ -9,6 +9,7 @@ the code the statement speaks about and ``proof`` the program that establishes i
 from __future__ import annotations
 
 from reference.core.claims import Budget, Claim, CoqTheorem, Method, Outcome, Status, proved_by
+from reference.tda.checks import baseline as contingency_baseline
 from reference.tda.checks import calibration as zcdp_checks
 from reference.tda.proofs import privacy_accounting as tda_privacy_accounting
 
@@ -496,6 +497,16 @@ def tda_claims() -> list[Claim]:
             Method.EXHAUSTIVE,
             check_intopt_quadratic_steps,
             implements=("reference.tda.intopt.intopt_literal_with_count",),
+        ),
+        Claim(
+            PAPER,
+            "Section 1 (contingency-table error)",
+            "a contingency table with Gaussian noise on each count answers any k-way marginal with absolute error "
+            "Õ(e^((d−k)/2)) (the variance grows linearly with the number of noisy counts summed)",
+            Method.EXHAUSTIVE,
+            contingency_baseline.check_contingency_table_error,
+            "Cells summed counted by enumerating small tables; the growth of (3/e)^(d−k) from a certified e < 3.",
+            implements=("reference.tda.checks.baseline.cells_summed",),
         ),
         Claim(
             PAPER,

@@ -105,7 +105,7 @@ def _cascade(faulty: bool) -> tuple[Verdict, str]:
     decided = verdict.verdict(epsilon, delta)
     profile = verdict.delta(epsilon)
     return decided, (f"sigma used {fraction_text(used) if used.denominator < 10**6 else format(float(used), '.6g')}: "
-                     f"delta(20) = {profile.decimal(15)} (certified digits), claim 1/1000")
+                     f"delta(20) = {profile.decimal(15, rounded='up')} (certified digits), claim 1/1000")
 
 
 def _kary_samples(faulty: bool) -> tuple[Verdict, str]:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from reference.core.claims import Result
+from reference.verification.prose import PROSE_SOURCES, prose_coverage_markdown, prose_sentences
 from reference.verification.unregistered import CHECKED_ELSEWHERE
 
 KINDS = ("Definition", "Theorem", "Lemma", "Proposition", "Corollary", "Remark", "Algorithm", "Claim", "Observation")
@@ -105,7 +106,8 @@ def scan_papers(directory: Path) -> dict[str, Any]:
             data = (directory / name).read_bytes()
             digests[name] = hashlib.sha256(data).hexdigest()
             found |= numbered_statements(data.decode("utf-8"), style)
-        papers[paper] = {"sources": digests, "statements": sorted(found, key=statement_order)}
+        prose = prose_sentences((directory / PROSE_SOURCES[paper]).read_text(encoding="utf-8"))
+        papers[paper] = {"sources": digests, "statements": sorted(found, key=statement_order), "prose": prose}
     return {
         "generated_by": "python -m reference.verification.index_statements (do not edit by hand)",
         "papers": papers,
@@ -198,6 +200,10 @@ def coverage_markdown(results: Sequence[Result]) -> list[str]:
             line += f"; the registry names statements the index lacks: {', '.join(found.unknown)}"
         out.append(line)
         out += [f"  - {name}: within {entry} — {why}" for name, (entry, why) in found.elsewhere.items()]
+    statuses: dict[str, dict[str, str]] = {}
+    for result in results:
+        statuses.setdefault(result.claim.paper, {})[result.claim.number] = result.outcome.status.value
+    out += ["", *prose_coverage_markdown(committed_index(), statuses), ""]
     fresh = index_freshness()
     if fresh is None:
         out.append("- the paper texts are not available here (set REFERENCE_PAPERS); the committed index is used as is")

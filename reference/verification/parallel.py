@@ -21,7 +21,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-from reference.core.claims import Budget, Outcome, Registry, Result, run_claim
+from reference.core.claims import Budget, Outcome, Registry, Result, resolve_conditions, run_claim
 
 _REGISTRY: Registry | None = None  # each worker process builds the registry once
 
@@ -108,6 +108,10 @@ def run_tasks(registry: Registry, budget: Budget, directory: Path, jobs: int, sa
             outcome, seconds = done[("claim", index)]
             assert isinstance(outcome, Outcome)
             results.append(Result(claim, outcome, seconds))
+    if select is None:
+        # as run_registry does: a proof resting on an entry that is only verified is "proved, conditional" (a
+        # selection may leave out the entries a proof rests on, so its results stay as computed)
+        results = resolve_conditions(results)
     audits = None if cases is None else [done[("audit", i)] for i in range(cases) if ("audit", i) in done]
     plots = [done[("plot", i)] for i in range(len(PLOTS)) if ("plot", i) in done]
     return results, audits, plots

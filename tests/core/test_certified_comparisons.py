@@ -56,4 +56,4 @@ def test_bounds_enclose() -> None:
     text = wide.bounds(4)
     low, high = (Fraction(part) for part in text.strip("[]").split(", "))
     assert low <= wide.lower and high >= wide.upper
-    assert wide.as_json()["decimal"] is None and str(wide) == wide.bounds()
+    assert wide.as_json("up")["decimal"] is None and str(wide) == wide.bounds()

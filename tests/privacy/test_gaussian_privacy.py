@@ -63,10 +63,14 @@ def test_certified_real_from_arb_contains_value() -> None:
     assert enclosure.contains(Fraction(1, 3))
     assert enclosure.contains("1/3")
     assert not enclosure.contains(Fraction(1, 3) + Fraction(1, 10**12))
-    assert enclosure.decimal(15) == "0.333333333333333"
+    # the ball holds 1/3 strictly inside: rounded down it prints 1/3's truncation, rounded up one unit more
+    assert enclosure.decimal(15, rounded="down") == "0.333333333333333"
+    assert enclosure.decimal(15, rounded="up") == "0.333333333333334"
     # a 53-bit ball does not back 20 digits, so they are refused rather than printed wrong
     with pytest.raises(ArithmeticError, match="20 significant digits"):
-        enclosure.decimal(20)
+        enclosure.decimal(20, rounded="up")
+    with pytest.raises(ValueError, match="'up' or 'down'"):
+        enclosure.decimal(15, rounded="nearest")  # type: ignore[arg-type]
 
 
 def test_certified_real_rejects_bad_interval() -> None:
@@ -97,7 +101,7 @@ def test_format_significant(value: Fraction, digits: int, expected: str) -> None
 
 def test_decimal_needs_fifteen_digits() -> None:
     with pytest.raises(ValueError, match="digits"):
-        CertifiedReal.exact(Fraction(1, 3)).decimal(10)
+        CertifiedReal.exact(Fraction(1, 3)).decimal(10, rounded="up")
 
 
 # --------------------------------------------------------------------------------------- δ(ε)
@@ -399,11 +403,13 @@ def test_json_forms_print_certified_digits() -> None:
     as_json = verdict.as_json()
     assert as_json["holds"] is True
     for value in (verdict.delta_at_sigma, verdict.epsilon_at_sigma, verdict.sigma_ratio):
-        text = value.decimal()
-        assert value.contains(Fraction(text)) or abs(Fraction(text) - value.midpoint) <= value.midpoint / 10**19
+        up, down = Fraction(value.decimal(rounded="up")), Fraction(value.decimal(rounded="down"))
+        assert down <= value.lower <= value.upper <= up  # each on its side of the enclosure
+        assert up - down <= value.midpoint * 3 / 10**19  # and within the printed digits of it
     exact = sigma_exact("1/2", "1e-6", "5/3")
     assert Fraction(str(exact.as_json()["sigma_rational"])) == exact.sigma
-    assert abs(Fraction(exact.decimal()) - exact.sigma) <= exact.sigma / 10**19
+    # the printed σ is rounded up from the certified-sufficient σ, so it is sufficient too
+    assert exact.sigma <= Fraction(exact.decimal()) <= exact.sigma * (1 + Fraction(1, 10**19))
 
 
 def test_astronomically_small_delta_is_enclosed_not_expanded() -> None:
@@ -412,5 +418,5 @@ def test_astronomically_small_delta_is_enclosed_not_expanded() -> None:
     enclosure = gaussian_delta("1", "400000", "1")
     assert enclosure.lower == 0 and 0 < enclosure.upper < Fraction(1, 10**300)
     with pytest.raises(ArithmeticError):
-        enclosure.decimal()
+        enclosure.decimal(rounded="up")
     assert check_gaussian("400000", "1", "1e-300", "1").holds

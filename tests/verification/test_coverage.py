@@ -86,13 +86,17 @@ def test_coverage_is_not_vacuous() -> None:
 
 
 def test_report_section_names_the_outcome() -> None:
-    class Entry:  # the two attributes coverage_markdown reads from a result
+    from reference.core.claims import Outcome, Status
+
+    class Entry:  # the attributes coverage_markdown reads from a result
         def __init__(self, paper: str, number: str) -> None:
             self.claim = type("Claim", (), {"paper": paper, "number": number})
+            self.outcome = Outcome(Status.VERIFIED, "d")
 
     results = [Entry(paper, number) for paper in PAPERS for number in registry_numbers(paper)]
     text = "\n".join(coverage_markdown(results))  # type: ignore[arg-type]
-    assert text.count("none missing") == 3 and "MISSING" not in text
+    # numbered statements and quantitative prose sentences, three papers each
+    assert text.count("none missing") == 6 and "MISSING" not in text
 
 
 def test_script_regenerates_the_committed_index() -> None:

@@ -34,3 +34,26 @@ def test_two_processes_give_the_single_process_results(tmp_path: Path) -> None:
 def test_bad_jobs_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert main(["report", "--quick", "--jobs", "0", "--out", str(tmp_path)]) == 2
     assert "--jobs" in capsys.readouterr().err
+
+
+def test_the_report_shows_a_proof_on_a_verified_entry_as_conditional(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a two-entry registry: a proof that depends on an entry that is only verified; the report's task runner
+    # must give "proved, conditional", as run_registry does
+    import reference.verification.audits as audits
+    import reference.verification.parallel as parallel
+    import reference.verification.plots as plots
+    from reference.core.claims import Claim, Method, Outcome, Registry, Status
+
+    base = Claim("X", "1", "s", Method.EXHAUSTIVE, lambda _: Outcome(Status.VERIFIED, "d"), implements=("x",))
+    top = Claim("X", "2", "s", Method.PROOF, lambda _: Outcome(Status.PROVED, "d"), implements=("x",), proof="p",
+                depends_on=("X 1",))
+    registry = Registry()
+    registry.extend([base, top])
+    canned = {0: Outcome(Status.VERIFIED, "d"), 1: Outcome(Status.PROVED, "d")}
+    monkeypatch.setattr(parallel, "_run_task", lambda kind, index, quick, directory: (canned[index], 0.0))
+    monkeypatch.setattr(audits, "audit_case_count", lambda: 0)
+    monkeypatch.setattr(plots, "PLOTS", [])
+    results, _, _ = run_tasks(registry, Budget(quick=True), tmp_path, 1, lambda line: None)
+    assert [r.outcome.status for r in results] == [Status.VERIFIED, Status.CONDITIONAL]

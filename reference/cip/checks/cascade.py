@@ -36,6 +36,7 @@ from reference.cip.whitening import (
     two_sided_chi2,
     whitened_normal_test,
 )
+from reference.core.certified import format_directed
 from reference.core.linalg import Matrix
 from reference.core.validate import check_depth, check_positive_int, positive_real
 
@@ -106,7 +107,7 @@ def check_tree_structure(max_depth: int = 12, sigma: float = 1.0, seed: int = 0)
     statistic = math.inf if mismatched else float(worst)
     passed = not mismatched and worst <= 1
     detail = (
-        f"{nodes} internal nodes over depths 0..{max_depth}; largest residual/bound {float(worst):.3g} at "
+        f"{nodes} internal nodes over depths 0..{max_depth}; largest residual/bound {format_directed(worst, 3, upward=True)} at "
         f"{worst_where}; leaves of cascade_tree == cascade_leaves: "
         + ("all depths" if not mismatched else f"NO at depths {mismatched}")
     )

@@ -85,8 +85,8 @@ class PaperSigmaSufficiency:
             f"δ ∈ [{exact_text(min(self.deltas))}, {exact_text(max(self.deltas))}], depths {self.depths[0]}..{self.depths[-1]}): "
             f"{verdict} (Arb upper bound of δ(ε) at the paper's σ <= δ); Theorem 3.9 "
             f"{'agrees' if self.all_theorem_3_8_agree else 'DISAGREES'} with Theorem 3.8 at max diag C⁻¹ = "
-            f"1 + depth/3; sigma_paper/sigma_exact from {low.ratio.decimal(15)} (ε={exact_text(low.epsilon)}, "
-            f"δ={exact_text(low.delta)}) to {high.ratio.decimal(15)} (ε={exact_text(high.epsilon)}, δ={exact_text(high.delta)})."
+            f"1 + depth/3; sigma_paper/sigma_exact from {low.ratio.decimal(15, rounded='down')} (ε={exact_text(low.epsilon)}, "
+            f"δ={exact_text(low.delta)}) to {high.ratio.decimal(15, rounded='down')} (ε={exact_text(high.epsilon)}, δ={exact_text(high.delta)})."
         )
 
 

@@ -7,6 +7,7 @@ from fractions import Fraction
 
 from reference.cip.claims.common import PAPER
 from reference.cip.exact import errors as cip_errors
+from reference.core.certified import format_directed
 from reference.core.claims import Budget, Claim, Method, Outcome, Status, proved_by, verdict
 
 
@@ -54,7 +55,7 @@ def check_corollary_c2(budget: Budget) -> Outcome:
         "Printed: 'Let W be all the continuous range queries' with err_(W,2) = Θ(n² log(n) log(2/δ) ε^-2). For the "
         f"nodal workload (the subject of Appendix C): {proof.detail} Cross-check: the exact nodal totals (σ = 1) "
         f"are 2n − 1 at depths 0..{top}: {exact}; (2n − 1)/n² = {ratios[1]}, {ratios[2]}, …, "
-        f"{float(ratios[top]):.2e} at D = {top}. Read with 'range queries' instead, the first bullet fails (range "
+        f"{format_directed(ratios[top], 3, upward=True)} at D = {top}. Read with 'range queries' instead, the first bullet fails (range "
         "err^∞ grows like log n, not sqrt(log n)).",
         counterexample="nodal workload, every ε, δ: err_2/(n² log n log(2/δ) ε^-2) = (2n − 1)(2 + (2/3)log2 n)/(n² ln n)"
         " → 0, e.g. 2.4e-03 at n = 1024 (D = 10), so err_2 is not Θ(n² log n log(2/δ)/ε²)",

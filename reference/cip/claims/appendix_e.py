@@ -8,6 +8,7 @@ from fractions import Fraction
 from reference.cip.claims.common import PAPER
 from reference.cip.exact import matrix as cip_matrix
 from reference.cip.proofs import appendix_e5_sampling as cip_appendix_e5_sampling
+from reference.core.certified import format_directed
 from reference.core.claims import Budget, Claim, Method, Outcome, Status, proved_by
 
 
@@ -81,6 +82,49 @@ def check_e5_max_estimator(budget: Budget) -> Outcome:
     )
 
 
+def square_root_coefficients(size: int) -> list[Fraction]:
+    """c_0..c_(size−1) of the lower-triangular Toeplitz square root of the all-ones lower-triangular matrix (the
+    implicit factorization for continual counting): c_j = binom(2j, j)/4^j, from (1 − x)^(−1/2)."""
+    return [Fraction(math.comb(2 * j, j), 4**j) for j in range(size)]
+
+
+def implicit_factorization_variances(size: int) -> tuple[list[Fraction], dict[tuple[int, int], Fraction]]:
+    """Noise variances (unit noise) of the prefix queries [1, t] and of every range [i, j] answered as
+    prefix(j) − prefix(i − 1) under the factorization A = L·L with L Toeplitz of ``square_root_coefficients``:
+    prefix t carries Σ_s c_(t−s) z_s."""
+    coefficients = square_root_coefficients(size)
+    prefix = [sum((c * c for c in coefficients[:t]), Fraction(0)) for t in range(size + 1)]
+    ranges: dict[tuple[int, int], Fraction] = {}
+    for last in range(1, size + 1):
+        for first in range(1, last + 1):
+            total = Fraction(0)
+            for source in range(1, last + 1):
+                weight = coefficients[last - source] - (coefficients[first - 1 - source] if source < first else 0)
+                total += weight * weight
+            ranges[(first, last)] = total
+    return prefix, ranges
+
+
+def check_implicit_factorization_variance(budget: Budget) -> Outcome:
+    """A range answered as a difference of two prefix answers: its variance against the prefix query's. Two
+    prefix answers share noise with non-negative weights c_j (positively correlated), so the difference has
+    variance at most Var prefix(j) + Var prefix(i − 1) <= 2·Var prefix(j): that is the bound checked."""
+    size = budget.pick(48, 96)
+    prefix, ranges = implicit_factorization_variances(size)
+    worst = max(ranges, key=lambda key: ranges[key] / prefix[key[1]])
+    ratio = ranges[worst] / prefix[worst[1]]
+    increased = sum(1 for (first, last), value in ranges.items() if value > prefix[last])
+    holds = ratio <= 2 and all(prefix[t] <= prefix[t + 1] for t in range(size))
+    return Outcome(
+        Status.VERIFIED if holds else Status.REFUTED,
+        f"every range [i, j] of n = {size} (exact rationals, c_j = binom(2j, j)/4^j): Var(range) / Var(prefix j) "
+        f"is at most {format_directed(ratio, 7, upward=True)} (at [i, j] = {list(worst)}) <= 2; {increased} of {len(ranges)} ranges have "
+        "a larger variance than their prefix query, so it 'can increase', at most twice",
+        counterexample=None if holds else f"[i, j] = {list(worst)}: ratio {ratio}",
+        corrected=None if holds else f"at most {ratio} times",
+    )
+
+
 def claims() -> list[Claim]:
     """The entries of this part of CIP, in the paper's order."""
     M = Method
@@ -111,5 +155,14 @@ def claims() -> list[Claim]:
             M.STATISTICAL,
             check_e5_max_estimator,
             implements=("reference.cip.numeric.errors.sampled_range_errors", "reference.cip.numeric.errors.expected_worst_error"),
+        ),
+        c(
+            PAPER,
+            "Appendix E (implicit factorization variance)",
+            "with the implicit factorization for continual counting, the variance for a range query [i, j] (a "
+            "difference of two prefix answers) 'can possibly increase (at most twice)'",
+            M.EXHAUSTIVE,
+            check_implicit_factorization_variance,
+            implements=("reference.cip.claims.appendix_e.implicit_factorization_variances",),
         ),
     ]

@@ -12,6 +12,7 @@ from reference.cip.exact import errors as cip_errors
 from reference.cip.exact import ranges as cip_ranges
 from reference.cip.proofs import theorem_3_8 as proof_theorem_3_8
 from reference.cip.proofs import theorem_3_9 as proof_theorem_3_9
+from reference.core.certified import format_directed
 from reference.core.claims import Budget, Claim, Method, Outcome, Status, exhaustive, proved_by, verdict
 
 
@@ -45,7 +46,7 @@ def check_theorem_3_9(budget: Budget) -> Outcome:
     note = (
         f" Scope: the theorem is for add/remove neighbours (‖x − x'‖₁ <= 1). Under substitution neighbours the exact "
         f"squared sensitivity is 2(D+1)/3, larger than add/remove's (D+3)/3 for D = {larger[0]}..{top} (ratio "
-        f"{float(ratios[top]):.4f} at D = {top}, tending to 2), so the theorem's σ must not be used for substitution."
+        f"{format_directed(ratios[top], 5, upward=True)} at D = {top}, tending to 2), so the theorem's σ must not be used for substitution."
         if larger
         else ""
     )

@@ -117,7 +117,7 @@ class QuotedDecimal:
         side = "an upper bound" if below else "a lower bound" if above else "not separated from the value"
         claim = {"approx": "≈", "upper": "<", "lower": ">"}[self.relation]
         return (
-            f"{self.label}: printed {claim} {self.printed}; certified value {self.value.decimal(15)}; the printed "
+            f"{self.label}: printed {claim} {self.printed}; certified value {self.value.decimal(15, rounded='down')} (rounded down); the printed "
             f"decimal is {kind} (rounded {_text(self.rounded, places)}, truncated {_text(self.truncated, places)}) "
             f"and {side}."
         )
@@ -188,8 +188,8 @@ class ArgminCheck:
         c = self.certificate
         return (
             f"{self.statement}: claimed minimiser k = {self.claimed}; proved over all {c.admissible}: k = {c.argmin} "
-            f"(value {c.value.decimal(15)}), runner-up k = {c.runner_up} ({c.runner_up_value.decimal(15)}), gap "
-            f"{c.gap.decimal(15)}; Arb on {c.finite_range[0]}..{c.finite_range[-1]} at {c.precision_bits} bits; "
+            f"(value {c.value.decimal(15, rounded='up')}), runner-up k = {c.runner_up} ({c.runner_up_value.decimal(15, rounded='down')}), gap "
+            f"{c.gap.decimal(15, rounded='down')}; Arb on {c.finite_range[0]}..{c.finite_range[-1]} at {c.precision_bits} bits; "
             f"tail: {c.tail_argument}."
         )
 
@@ -237,7 +237,7 @@ class FactorClaim:
         """The ratio, the claim, and the premise it rests on."""
         verdict = "exceeds" if self.passed else "does NOT certainly exceed"
         return (
-            f"{self.label}: ratio {self.ratio.decimal(15)} {verdict} the claimed factor {self.claimed_factor} "
+            f"{self.label}: ratio {self.ratio.decimal(15, rounded='down')} {verdict} the claimed factor {self.claimed_factor} "
             f"(premise: {self.premise})."
         )
 
@@ -298,7 +298,7 @@ class EvenOddFactor:
             f"({'holds' if self.literal_reading_holds else 'false: a factor below 1 would make the even case better'})"
             f"; the reciprocal reading, odd = (1 − 1/k²)·even, "
             f"{'holds' if self.intended_reading_holds else 'fails too'}. At the optima, C.3(20)/4.9(19) = "
-            f"{self.at_optima.decimal(15)}."
+            f"{self.at_optima.decimal(15, rounded='down')}."
         )
 
 
@@ -351,14 +351,14 @@ class HuuCalibrationSlack:
     def describe(self) -> str:
         """The ratios and the Theorem 1.2 exponent with the optimal calibration."""
         parts = ", ".join(
-            f"δ={_delta_text(point.delta)}: C²/σ_opt² = {float(point.ratio.lower):.4f}..{float(point.ratio.upper):.4f}"
-            f" (σ_opt² ε²/log(1/δ) ≈ {float(point.optimal_normalised.midpoint):.4f})"
+            f"δ={_delta_text(point.delta)}: C²/σ_opt² in {point.ratio.bounds(5)}"
+            f" (σ_opt² ε²/log(1/δ) in {point.optimal_normalised.bounds(5)})"
             for point in self.points
         )
         return (
             f"ε = {self.points[0].epsilon}: {parts}. HUU's C² has leading term 4 log(1/δ)/ε², twice the optimal "
             f"Gaussian's 2 log(1/δ)/ε²; with optimal calibration the exponent of Theorem 1.2 becomes "
-            f"2 B_ε(19)/B_ε,δ = {self.optimal_exponent.decimal(15)} instead of < 0.92."
+            f"2 B_ε(19)/B_ε,δ = {self.optimal_exponent.decimal(15, rounded='up')} instead of < 0.92."
         )
 
 
@@ -425,7 +425,7 @@ class LeadingConstantTable:
         """A Markdown table (15 significant digits; '—' where the arity is not admissible)."""
 
         def cell(value: CertifiedReal | None) -> str:
-            return "—" if value is None else value.decimal(15)
+            return "—" if value is None else value.decimal(15, rounded='up')
 
         out = ["| arity | Theorem 3.7 | Corollary 4.9 (odd) | Corollary C.3 (even) |", "|---|---|---|---|"]
         out += [

@@ -24,6 +24,7 @@ from typing import Literal
 
 import numpy as np
 
+from reference.core.certified import format_directed
 from reference.core.claims import Outcome, Status
 from reference.core.validate import check_positive_int
 from reference.kary.digits import check_arity, height_for_horizon, offset_capacity
@@ -77,8 +78,8 @@ class HorizonRatio:
         low = self.smallest
         lemma = "Lemma 3.5 (Algorithm 1)" if self.algorithm == "algorithm_1" else "Lemma 4.7 (Algorithm 2)"
         parts = ", ".join(
-            f"h={part.height}: [{float(part.smallest):.4f} at T={part.smallest_at}, "
-            f"{float(part.largest):.4f}]"
+            f"h={part.height}: [{format_directed(part.smallest, 4, upward=False)} at T={part.smallest_at}, "
+            f"{format_directed(part.largest, 4, upward=True)}]"
             for part in self.heights
         )
         others = self.other_equalities
@@ -86,7 +87,7 @@ class HorizonRatio:
         bounded = f"an upper bound at every T, {exact_at}" if self.passed else "NOT an upper bound"
         return (
             f"{lemma}, k = {self.arity}, every T = 1..{self.horizons}: exact ε²·MSE(T)/closed form(h(T)) lies in "
-            f"[{low.smallest} ≈ {float(low.smallest):.4f} (at T = {low.smallest_at}), 1]; the closed form is {bounded}. "
+            f"[{low.smallest} ≈ {format_directed(low.smallest, 4, upward=False)} (at T = {low.smallest_at}), 1]; the closed form is {bounded}. "
             f"Per height: {parts}."
         )
 

@@ -23,7 +23,7 @@ from fractions import Fraction
 from flint import arb
 
 from reference.core.bisection import bisect
-from reference.core.certified import CertifiedReal, working_precision
+from reference.core.certified import CertifiedReal, format_directed, working_precision
 from reference.core.certified import ball as _ball
 from reference.core.validate import check_positive_int, fraction_text
 from reference.privacy.gaussian import gaussian_delta, sigma_exact
@@ -59,12 +59,15 @@ def _ratio(formula: CertifiedReal, exact: CertifiedReal) -> CertifiedReal | None
 
 
 def _span(ratios: Sequence[tuple[CertifiedReal, str]]) -> str:
-    """'from MIN (where) to MAX (where)' over enclosed ratios (their midpoints, 6 digits)."""
+    """'from MIN (where) to MAX (where)' over enclosed ratios (6 digits, the least rounded down and the largest
+    up, so the printed range contains every ratio)."""
     if not ratios:
         return "(no finite ratio)"
     low = min(ratios, key=lambda item: item[0].midpoint)
     high = max(ratios, key=lambda item: item[0].midpoint)
-    return f"from {float(low[0].midpoint):.6g} ({low[1]}) to {float(high[0].midpoint):.6g} ({high[1]})"
+    lowest = format_directed(min(item[0].lower for item in ratios), 6, upward=False)
+    highest = format_directed(max(item[0].upper for item in ratios), 6, upward=True)
+    return f"from {lowest} ({low[1]}) to {highest} ({high[1]})"
 
 
 # ---------------------------------------------------------------------------------------------- Theorem 1.3
@@ -301,7 +304,8 @@ class CompositionComparison:
             f"optimal-composition δ_opt(ε~) <= δ). Ratio ε~/optimal ε {_span(ratios)}. The composition of 1-D "
             f"Laplace mechanisms with the same ε_j needs at most the optimal ε everywhere: "
             f"{all(p.laplace_below_optimal for p in self.points)} (largest gap at {slack.label()}: Laplace "
-            f"{float(slack.laplace.upper):.6g} vs optimal {float(slack.optimal.upper):.6g})."
+            f"{format_directed(slack.laplace.upper, 6, upward=True)} vs optimal "
+            f"{format_directed(slack.optimal.upper, 6, upward=True)})."
         )
 
 
@@ -385,7 +389,7 @@ class FactorComparison:
         return (
             f"KARY Corollary 5.7 on {len(self.points)} points (ε < 1, ε <= ln(1/δ)): Var[Lemma 5.5]/Var[Lemma A.3] "
             f"<= factor {'at every point' if self.passed else 'FAILS somewhere'} (certified); factor from "
-            f"{float(min(factors)):.6g} to {float(max(factors)):.6g}. Ratio of the exact smallest variances "
+            f"{format_directed(min(factors), 6, upward=False)} to {format_directed(max(factors), 6, upward=True)}. Ratio of the exact smallest variances "
             f"2b²/σ² (exact Laplace profile vs exact Gaussian profile, all-ones vectors) {_span(exact)}; "
             f"certified above the factor at {above} of {len(exact)}."
         )
@@ -457,7 +461,7 @@ class GaussianRange:
         )
         return head + (
             f"NOT private at {len(self.failures)} points, e.g. ε={_text(first.epsilon)}, δ={_text(first.delta)} where "
-            f"the exact Gaussian δ(ε) at that σ is {first.delta_at_sigma.decimal(15)} > δ. Thresholds: {edges}."
+            f"the exact Gaussian δ(ε) at that σ is {first.delta_at_sigma.decimal(15, rounded='down')} > δ. Thresholds: {edges}."
         )
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
-from reference.core.certified import CertifiedReal
+from reference.core.certified import CertifiedReal, format_directed
 from reference.core.validate import check_positive_int, fraction_text
 from reference.kary.digits import height_for_horizon
 from reference.kary.mse import (
@@ -52,7 +52,8 @@ def _ratio(numerator: CertifiedReal, denominator: CertifiedReal) -> CertifiedRea
 
 
 def _short(value: CertifiedReal) -> str:
-    return f"{float(value.midpoint):.4g}"
+    """The enclosure to 4 digits, rounded outward (no single decimal: these values are read both ways)."""
+    return value.bounds(4)
 
 
 # ------------------------------------------------------------------------------------------ Lemma 4.7
@@ -322,7 +323,7 @@ class ThresholdRow:
         """One table line."""
         verdict = {True: "yes", False: "NO", None: "undecided"}[self.pure_wins_at_paper_delta]
         return (
-            f"k = {self.arity}, T = {self.horizon} (h = {self.height}): ε²MSE = {float(self.mse):.6g}, "
+            f"k = {self.arity}, T = {self.horizon} (h = {self.height}): ε²MSE = {format_directed(self.mse, 6, upward=True)}, "
             f"δ* = {_short(self.delta)}, T^-r = {_short(self.asymptotic)}, T^-0.92 = {_short(self.paper)}, "
             f"δ*·T^0.92 = {_short(self.paper_ratio)}, pure wins at δ = T^-0.92: {verdict}"
         )
@@ -351,9 +352,9 @@ class ThresholdTable:
     rows: tuple[ThresholdRow, ...]
 
     def band(self) -> tuple[Fraction, Fraction]:
-        """min and max of δ*·T^r over the rows (midpoints): the exact threshold in units of T^(−r)."""
-        values = [row.asymptotic_ratio.midpoint for row in self.rows]
-        return min(values), max(values)
+        """min and max of δ*·T^r over the rows (lower and upper ends): the exact threshold in units of T^(−r)."""
+        return (min(row.asymptotic_ratio.lower for row in self.rows),
+                max(row.asymptotic_ratio.upper for row in self.rows))
 
 
 @dataclass(frozen=True)
@@ -408,20 +409,20 @@ class Theorem12FiniteHorizonCheck:
         failures = self.failures_at_paper_delta
         lines = [
             f"Theorem 1.2 at finite T: δ*(T) = largest δ with HUU bound >= Algorithm 2's exact MSE (ε cancels); "
-            f"r(19) = B_ε/B_ε,δ = {self.exponent.decimal(15)} "
+            f"r(19) = B_ε/B_ε,δ = {self.exponent.decimal(15, rounded='up')} "
             f"({'<' if self.exponent.certainly_lt(PAPER_EXPONENT) else 'not <'} 0.92).",
             f"Arity 19: the pure mechanism beats the HUU bound at δ = T^-0.92 at {len(main) - len(failures)} of "
             f"{len(main)} horizons; it loses at "
             + (", ".join(f"T = {row.horizon} (δ* = {_short(row.paper_ratio)}·T^-0.92)" for row in failures) or "none")
-            + f". δ <= c·T^-0.92 with c = {float(self.required_constant):.4g} suffices at every tabulated horizon; "
+            + f". δ <= c·T^-0.92 with c = {format_directed(self.required_constant, 4, upward=True)} suffices at every tabulated horizon; "
             f"δ*·T^0.92 {'stays bounded away from 0' if self.bounded_away_from_zero else 'decays'} on the table "
             f"(consistent with the asymptotic claim: {'yes' if self.passed else 'no'}).",
         ]
         for table in self.tables:
             low, high = table.band()
             lines.append(
-                f"Arity {table.arity} (r = {float(table.exponent.midpoint):.6g}; δ*·T^r in [{float(low):.4g}, "
-                f"{float(high):.4g}]):"
+                f"Arity {table.arity} (r in {table.exponent.bounds(6)}; δ*·T^r in "
+                f"[{format_directed(low, 4, upward=False)}, {format_directed(high, 4, upward=True)}]):"
             )
             lines.extend("  " + row.text() for row in table.rows)
         lines.append("Arity 19 where the height grows, T = (19^(h−1) + 1)/2:")

@@ -14,6 +14,7 @@ from reference.kary.claims import (
     digits,
     introduction,
     lower_bound,
+    prose,
     section_3,
     section_4,
     section_5,
@@ -32,4 +33,5 @@ def kary_claims() -> list[Claim]:
         *section_5.claims(),
         *lower_bound.claims(),
         *appendix_a.claims(),
+        *prose.claims(),
     ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from reference.core.certified import format_directed
 from reference.core.claims import Budget, Claim, Method, Outcome, Status, not_checkable
 from reference.kary.checks import constants
 from reference.kary.claims.common import PAPER, from_check
@@ -24,7 +25,7 @@ def check_lemma_a2(budget: Budget) -> Outcome:
             zero = laplace_delta(epsilon, scale, vector)
             cases += 1
             if zero.upper != 0:
-                return Outcome(Status.REFUTED, f"δ({epsilon}) = {zero.decimal()} > 0 for v = {vector}")
+                return Outcome(Status.REFUTED, f"δ({epsilon}) in {zero.bounds(15)}, not 0, for v = {vector}")
             smaller = laplace_delta(epsilon, scale * Fraction(99, 100), vector)
             if not smaller.lower > 0:
                 return Outcome(Status.REFUTED, f"scale 0.99 Δ1/ε still gives δ = 0 for v = {vector}: not tight")
@@ -52,7 +53,7 @@ def check_lemma_a3(budget: Budget) -> Outcome:
             if not achieved.certainly_le(delta):
                 return Outcome(
                     Status.REFUTED,
-                    f"at ε = {epsilon}, δ = {delta}: the classical σ gives δ(ε) = {achieved.decimal()} > δ",
+                    f"at ε = {epsilon}, δ = {delta}: the classical σ gives δ(ε) in {achieved.bounds(15)}, not certainly <= δ",
                     counterexample=f"ε = {epsilon}, δ = {delta}",
                 )
             worst_ratio = max(worst_ratio, sigma.lower / sigma_exact(epsilon, delta, 1).sigma)
@@ -61,7 +62,7 @@ def check_lemma_a3(budget: Budget) -> Outcome:
         Status.VERIFIED,
         f"σ = Δ sqrt(2 ln(1.25/δ))/ε (Dwork–Roth) is certified sufficient on all {len(epsilons) * len(deltas)} grid "
         f"points with ε ∈ (0, 1), δ ∈ {{1e-1, …, 1e-16}} (exact Gaussian profile at the enclosure's lower end); it "
-        f"exceeds the exact smallest σ by up to a factor {float(worst_ratio):.3f}. Outside ε < 1: {outside.describe()}",
+        f"exceeds the exact smallest σ by up to a factor {format_directed(worst_ratio, 4, upward=True)}. Outside ε < 1: {outside.describe()}",
     )
 
 

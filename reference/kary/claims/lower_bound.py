@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from reference.core.certified import format_directed
 from reference.core.claims import Budget, Claim, Method, Outcome, Status, not_checkable
 from reference.kary.claims.common import PAPER
 
@@ -26,7 +27,7 @@ def check_lemma_6_2(budget: Budget) -> Outcome:
         if not holds:
             return Outcome(
                 Status.REFUTED,
-                f"B = {block} (T = {block * block}): exact TV {float(tv):.3e} > Δ",
+                f"B = {block} (T = {block * block}): exact TV {format_directed(tv, 4, upward=False)} > Δ",
                 counterexample=f"T = {block * block}",
             )
         rows.append((block, float(tv), float(bound.mid())))

@@ -39,7 +39,7 @@ def check_corollary_5_7_range(_: Budget) -> Outcome:
         Status.REFUTED,
         result.describe(),
         counterexample=f"ε = {float(first.epsilon):.6g}, δ = {float(first.delta):.3g} (inside ε <= ln(1/δ)): Lemma A.3's "
-        f"σ gives exact δ(ε) = {first.delta_at_sigma.decimal(15)} > δ",
+        f"σ gives exact δ(ε) = {first.delta_at_sigma.decimal(15, rounded='down')} > δ",
         corrected="compare within Lemma A.3's own range ε < 1, or compare with the exact Gaussian σ "
         "(reference.privacy.gaussian.sigma_exact), which is private for every ε",
     )

@@ -37,7 +37,7 @@ from typing import Any
 import sympy as sp
 from flint import arb
 
-from reference.core.certified import CertifiedReal, working_precision
+from reference.core.certified import CertifiedReal, format_directed, working_precision
 from reference.core.proof import ProofRecord, print_record
 from reference.core.proof_links import proves
 from reference.kary.constants import (
@@ -128,7 +128,7 @@ def prove_argmin(
     record.step(
         f"finite range {certificate.finite_range[0]}..{certificate.finite_range[-1]} ({admissible}): Arb "
         f"enclosures at {certificate.precision_bits} bits; f({certificate.argmin}) = {certificate.value} lies below "
-        f"every other, the runner-up f({certificate.runner_up}) by {certificate.gap.decimal(15)}",
+        f"every other, the runner-up f({certificate.runner_up}) by {certificate.gap.decimal(15, rounded='down')}",
         all(certificate.value.upper < other.lower for other in others) and certificate.gap.lower > 0,
     )
     record.step(
@@ -228,7 +228,7 @@ def prove_proof_5_3(
     record.step(f"B_ε,δ = {b_approx} > {approx_bound} (Arb lower end)", b_approx.certainly_gt(approx))
     record.step(f"B_ε/B_ε,δ = {exponent} < {ratio_bound} (interval quotient)", exponent.certainly_lt(ratio))
     record.step(
-        f"the paper's chain from its printed bounds: {pure_bound}/{approx_bound} = {float(pure / approx):.6f} "
+        f"the paper's chain from its printed bounds: {pure_bound}/{approx_bound} = {format_directed(pure / approx, 7, upward=True)} "
         f"< {ratio_bound} (exact rationals)",
         pure / approx < ratio,
     )

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations_with_replacement, product
 
-from reference.core.certified import CertifiedReal
+from reference.core.certified import CertifiedReal, format_directed
 from reference.core.validate import check_positive_int, fraction_text
 from reference.privacy.zcdp import (
     compose_rho,
@@ -94,8 +94,8 @@ class ConversionComparison:
             f"{_text(max(self.rhos))}], δ ∈ [{_text(min(self.deltas))}, {_text(max(self.deltas))}] "
             f"({self.epsilon_points} points) and ε ∈ [{_text(min(self.epsilons))}, {_text(max(self.epsilons))}] "
             f"({self.delta_points} points with ε > ρ): tight is {verdict} (Arb upper bound of the tight value <= "
-            f"Arb lower bound of the simple one). ε_tight/ε_simple ranges from {float(low[2].midpoint):.4f} "
-            f"(ρ={_text(low[0])}, δ={_text(low[1])}) to {float(high[2].midpoint):.4f} "
+            f"Arb lower bound of the simple one). ε_tight/ε_simple ranges from {format_directed(low[2].lower, 4, upward=False)} "
+            f"(ρ={_text(low[0])}, δ={_text(low[1])}) to {format_directed(high[2].upper, 4, upward=True)} "
             f"(ρ={_text(high[0])}, δ={_text(high[1])})."
         )
 
@@ -185,9 +185,9 @@ class DiscreteGaussianComparison:
             f"exact δ(ε) of N_Z(0, σ²) (CKS Theorem 7, certified lattice sums) <= δ of CKS Corollary 13 at "
             f"ρ = Δ²/(2σ²): {verdict} on {len(self.points)} points (ε ∈ {{{', '.join(_text(e) for e in epsilons)}}}, "
             f"σ² ∈ {{{', '.join(_text(s) for s in scales)}}}, Δ ∈ {{1, 2}}). Ratio exact/zCDP from "
-            f"{float(loosest.exact.midpoint / loosest.from_zcdp.midpoint):.3g} (ε={_text(loosest.epsilon)}, "
+            f"{format_directed(loosest.exact.lower / loosest.from_zcdp.upper, 3, upward=False)} (ε={_text(loosest.epsilon)}, "
             f"σ²={_text(loosest.sigma_squared)}, Δ={loosest.sensitivity}) to "
-            f"{float(tightest.exact.midpoint / tightest.from_zcdp.midpoint):.3g} (ε={_text(tightest.epsilon)}, "
+            f"{format_directed(tightest.exact.upper / tightest.from_zcdp.lower, 3, upward=True)} (ε={_text(tightest.epsilon)}, "
             f"σ²={_text(tightest.sigma_squared)}, Δ={tightest.sensitivity})."
         )
 

@@ -157,8 +157,7 @@ class UtilityPoint:
         shape = f"{len(rows[0])} cells" if len(rows) == 1 else f"{len(rows)}×{len(rows[0])}"
         return (
             f"counts {list(map(list, self.children))}, σ² = {self.sigma_squared}, β = {self.beta}, level {self.level} "
-            f"({shape}): P[max err >= {self.threshold}] in [{float(self.failure.lower):.6g}, "
-            f"{float(self.failure.upper):.6g}]"
+            f"({shape}): P[max err >= {self.threshold}] in {self.failure.bounds(6)}"
         )
 
 
@@ -236,7 +235,7 @@ class StepPoint:
     def describe(self) -> str:
         return (
             f"{self.cells} cells, σ² = {self.sigma_squared}, β = {self.beta}: t = sqrt(2σ² log({self.cells}/β)) has "
-            f"⌊t⌋ = {self.radius}, P[‖Z‖∞ <= t] in [{float(self.inside.lower):.6f}, {float(self.inside.upper):.6f}] "
+            f"⌊t⌋ = {self.radius}, P[‖Z‖∞ <= t] in {self.inside.bounds(6)} "
             f"{'<' if self.fails else '>='} 1 − β = {float(1 - self.beta):g}"
         )
 
