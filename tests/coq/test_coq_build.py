@@ -105,11 +105,25 @@ MUTATIONS = [
      "0 < arity -> 0 < t <= horizon ->"),
     # a constant in Corollary B.3: 1 + D/2 instead of 1 + D/3
     ("CipMatrix.v", "prec D i i = 1 + D%:R / 3%:R.", "prec D i i = 1 + D%:R / 2%:R."),
+    # a constant: the height h(T) holds T, so capacity(h(T)) < T is false (capacity(h(T) − 1) < T is the theorem)
+    ("KaryHeight.v", "  capacity arity top (height arity top horizon).-1 < horizon.",
+     "  capacity arity top (height arity top horizon) < horizon."),
+    # a hypothesis dropped: with top digit 0 the capacity is 0 and no height holds a horizon T >= 1
+    ("KaryHeight.v", "Theorem height_is_least arity top horizon :\n  0 < arity -> 0 < top ->",
+     "Theorem height_is_least arity top horizon :\n  0 < arity ->"),
+    # a hypothesis dropped: a horizon that a lower tree already holds leaves the top levels unused (T = 1, h = 2)
+    ("KaryUsedVertices.v",
+     "  (capacity arity top height.-1 < horizon <= capacity arity top height)%N ->\n  l1_sensitivity",
+     "  (horizon <= capacity arity top height)%N ->\n  l1_sensitivity"),
 ]
 
 
 #: The files a mutated file needs compiled first.
-DEPENDENCIES = {"IntOptFast.v": ("IntOpt.v",), "KarySums.v": ("KaryDigits.v",)}
+DEPENDENCIES = {
+    "IntOptFast.v": ("IntOpt.v",),
+    "KarySums.v": ("KaryDigits.v",),
+    "KaryUsedVertices.v": ("KaryDigits.v", "KaryHeight.v"),
+}
 
 
 @pytest.mark.parametrize(("file", "original", "mutated"), MUTATIONS)
