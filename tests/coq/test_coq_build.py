@@ -115,6 +115,18 @@ MUTATIONS = [
     ("KaryUsedVertices.v",
      "  (capacity arity top height.-1 < horizon <= capacity arity top height)%N ->\n  l1_sensitivity",
      "  (horizon <= capacity arity top height)%N ->\n  l1_sensitivity"),
+    # a constant: i.i.d. leaf noise would give a node of height h the variance 2^h; C_D gives every node 1
+    ("CipNodeVariance.v", "node_variance depth level position = 1.",
+     "node_variance depth level position = (2 ^ (depth - level))%:R."),
+    # a hypothesis dropped: a node index past the 2^m nodes of its level leaves the block of C_(m + h)
+    ("CipNodeVariance.v", "  (p < 2 ^ m)%N -> (a < 2 ^ h)%N -> (b < 2 ^ h)%N ->\n  cov (m + h)",
+     "  (a < 2 ^ h)%N -> (b < 2 ^ h)%N ->\n  cov (m + h)"),
+    # a constant: the smallest eigenvalue is 2^-D (the all-ones vector), so 2^-(D-1) is no lower bound
+    ("CipPositiveDefinite.v", "Theorem quad_lower_bound D x : (pow2 D)^-1 * sumsq D x <= quad D x.",
+     "Theorem quad_lower_bound D x : (pow2 D.-1)^-1 * sumsq D x <= quad D x."),
+    # a hypothesis weakened: a vector non-zero only past the 2^D leaves has x^T C_D x = 0
+    ("CipPositiveDefinite.v", "(exists2 k, (k < 2 ^ D)%N & x k != 0) -> 0 < quad D x.",
+     "(exists k, x k != 0) -> 0 < quad D x."),
 ]
 
 
@@ -123,6 +135,8 @@ DEPENDENCIES = {
     "IntOptFast.v": ("IntOpt.v",),
     "KarySums.v": ("KaryDigits.v",),
     "KaryUsedVertices.v": ("KaryDigits.v", "KaryHeight.v"),
+    "CipNodeVariance.v": ("CipMatrix.v",),
+    "CipPositiveDefinite.v": ("CipMatrix.v",),
 }
 
 
