@@ -17,7 +17,10 @@
     - [first_leaf_count]: leaf 1 lies in exactly h used vertices;
     - [used_sensitivity_is_height]: so the l1 sensitivity of R (its largest column sum: neighbouring inputs
       differ in one leaf) is exactly the height, for every arity k >= 2, both digit systems and every horizon;
-    - [used_sensitivity_at_height]: the same with h computed by [height] (the Python [height_for_horizon]). *)
+    - [used_sensitivity_at_height]: the same with h computed by [height] (the Python [height_for_horizon]);
+    - [used_sensitivity_taller]: in a taller tree (any height above that of T, which the Python [strategy_matrix]
+      also accepts) the top levels are never used and the l1 sensitivity is still the height of T;
+    - [algorithm_1_sensitivity], [algorithm_3_sensitivity]: the two digit systems the Python builds. *)
 From mathcomp Require Import all_ssreflect ssralg ssrnum ssrint intdiv.
 From mathcomp Require Import zify.
 From Reference Require Import KaryDigits KaryHeight.
@@ -142,6 +145,12 @@ elim: m n => [|m IH] [|n] //= lt.
 by rewrite expnS (leq_trans _ (leq_addl 1 _)) // leq_mul2l IH ?orbT.
 Qed.
 
+Lemma value_cat arity s1 s2 : value arity (s1 ++ s2) = value arity s1 + arity ^+ size s1 * value arity s2.
+Proof.
+elim: s1 => [|d s1 IH] /=; first by rewrite expr0 mul1r add0r.
+by rewrite IH exprS mulrDr addrA mulrA.
+Qed.
+
 (** Standing hypotheses: arity k >= 2 and a digit window [top - k + 1, top] that holds 0 and 1. *)
 Section Walks.
 Variables arity top : nat.
@@ -243,6 +252,33 @@ have [lt | eq] : (l < height)%N \/ l = height by lia.
 - exists (vertices_of arity top height horizon); last by rewrite eq; exact: top_vertex.
   by apply: map_f; rewrite mem_iota add1n ltnS leqnn; move: range => /andP [above _]; lia.
 Qed.
+(** A taller tree adds zero digits on top, and zero digits add no vertex: the walks do not change. *)
+Lemma digits_taller height n t :
+  (t <= capacity arity top height)%N ->
+  digits_of arity top (height + n) t = digits_of arity top height t ++ nseq n 0.
+Proof.
+move=> fits; have two' : 2 <= arity%:Z by rewrite lez_nat.
+have [[size_s all_s] val_s] := rep_spec two' (window_range fits).
+rewrite /digits_of; set s := rep _ _ height _ in size_s all_s val_s *.
+have w0 : in_window arity%:Z low 0 by rewrite /in_window /low /low_digit; apply/andP; split; lia.
+have valid_pad : valid arity%:Z low (height + n) (s ++ nseq n 0).
+  by split; [rewrite size_cat size_nseq size_s | rewrite all_cat all_s all_nseq w0 orbT].
+have val_pad : value arity%:Z (s ++ nseq n 0) = t%:Z by rewrite value_cat value_nseq0 mulr0 addr0.
+by rewrite -[in LHS]val_pad (rep_of_value two' valid_pad).
+Qed.
+
+Lemma vertices_taller height n t :
+  (t <= capacity arity top height)%N -> vertices_of arity top (height + n) t = vertices_of arity top height t.
+Proof.
+by move=> fits; rewrite /vertices_of digits_taller // rev_cat rev_nseq walk_zeros.
+Qed.
+
+Lemma used_taller height n horizon :
+  (horizon <= capacity arity top height)%N -> used arity top (height + n) horizon = used arity top height horizon.
+Proof.
+move=> fits; rewrite /used; congr (undup (flatten _)); apply/eq_in_map => t.
+rewrite mem_iota add1n ltnS => /andP [_ le_t]; apply: vertices_taller; exact: leq_trans le_t fits.
+Qed.
 End Walks.
 
 Lemma foldr_max_le (s : seq nat) m : all (fun x => x <= m)%N s -> (foldr maxn 0%N s <= m)%N.
@@ -277,6 +313,20 @@ have pos_k : (0 < arity)%N by lia.
 have [pos_h fits _] := height_is_least horizon pos_k top_pos.
 have tight := height_is_tight pos_k top_pos pos_T.
 by apply: used_sensitivity_is_height => //; [rewrite top_pos | rewrite tight].
+Qed.
+
+(** A tree taller than the height of T (the Python [strategy_matrix] accepts any height whose capacity holds T):
+    its top levels are never used, and the l1 sensitivity of R is still the height of T. *)
+Theorem used_sensitivity_taller arity top horizon extra :
+  (2 <= arity)%N -> (0 < top < arity)%N -> (0 < horizon)%N ->
+  l1_sensitivity arity top (height arity top horizon + extra) horizon = height arity top horizon.
+Proof.
+move=> two /andP [top_pos top_lt] pos_T.
+have pos_k : (0 < arity)%N by lia.
+have [_ fits _] := height_is_least horizon pos_k top_pos.
+rewrite /l1_sensitivity /column_count used_taller // -/(column_count _ _ _ _ _) -[RHS](used_sensitivity_at_height two _ pos_T).
+  by [].
+by rewrite top_pos.
 Qed.
 
 (** Algorithm 1 (standard digits, top = k - 1) and Algorithm 3 (offset digits, top = k/2): l1 sensitivity h. *)

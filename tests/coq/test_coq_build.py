@@ -115,6 +115,10 @@ MUTATIONS = [
     ("KaryUsedVertices.v",
      "  (capacity arity top height.-1 < horizon <= capacity arity top height)%N ->\n  l1_sensitivity",
      "  (horizon <= capacity arity top height)%N ->\n  l1_sensitivity"),
+    # a constant: a taller tree's top levels are unused, so its sensitivity is h(T), not its own height
+    ("KaryUsedVertices.v",
+     "l1_sensitivity arity top (height arity top horizon + extra) horizon = height arity top horizon.",
+     "l1_sensitivity arity top (height arity top horizon + extra) horizon = height arity top horizon + extra."),
     # a constant: i.i.d. leaf noise would give a node of height h the variance 2^h; C_D gives every node 1
     ("CipNodeVariance.v", "node_variance depth level position = 1.",
      "node_variance depth level position = (2 ^ (depth - level))%:R."),

@@ -67,12 +67,13 @@ def test_used_vertices_agree_with_python(coq_build: Build, arity: int, horizon: 
     the ℓ1 sensitivity (proved equal to the height) are Python's."""
     top = _top(arity, subtraction)
     height = kary_digits.height_for_horizon(arity, horizon, offset=subtraction)
-    walks, used, columns, l1, coq_height = _evaluate(coq_build, [
+    walks, used, columns, l1, coq_height, taller = _evaluate(coq_build, [
         f"Eval vm_compute in [seq vertices_of {arity} {top} {height} t | t <- iota 1 {horizon}].",
         f"Eval vm_compute in used {arity} {top} {height} {horizon}.",
         f"Eval vm_compute in [seq column_count {arity} {top} {height} {horizon} l | l <- iota 1 {horizon}].",
         f"Eval vm_compute in l1_sensitivity {arity} {top} (height {arity} {top} {horizon}) {horizon}.",
         f"Eval vm_compute in height {arity} {top} {horizon}.",
+        f"Eval vm_compute in l1_sensitivity {arity} {top} (height {arity} {top} {horizon} + 1) {horizon}.",
     ], f"KaryUsed{arity}x{horizon}{int(subtraction)}")
     assert coq_height == height
     for t, walk in zip(range(1, horizon + 1), walks):  # type: ignore[call-overload]
@@ -86,3 +87,5 @@ def test_used_vertices_agree_with_python(coq_build: Build, arity: int, horizon: 
     found = kary_tree.sensitivities(arity, height, subtraction=subtraction, horizon=horizon)
     assert tuple(columns) == found.column_counts  # type: ignore[call-overload]
     assert l1 == found.l1 == height
+    # one level taller (the Python accepts any height that holds T): the top level is unused, ℓ1 stays h(T)
+    assert taller == kary_tree.sensitivities(arity, height + 1, subtraction=subtraction, horizon=horizon).l1 == height

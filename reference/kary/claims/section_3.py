@@ -102,6 +102,12 @@ def claims() -> list[Claim]:
                     "column per leaf 1..T): for every arity k >= 2 and horizon T >= 1, at the height h(T) Algorithm 1 "
                     "sets, every column has at most h ones and leaf 1 has h, so the ℓ1 sensitivity is exactly h",
                 ),
+                CoqTheorem(
+                    "KaryUsedVertices.v",
+                    "used_sensitivity_taller",
+                    "in a tree taller than the height h(T) (the reference's strategy_matrix accepts any height that holds "
+                    "T) the top levels are never used: the ℓ1 sensitivity of R is still h(T), for both digit systems",
+                ),
             ),
         ),
         c(

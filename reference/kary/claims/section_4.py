@@ -256,6 +256,12 @@ def claims() -> list[Claim]:
                     "has at most h ones and leaf 1 has h, so the ℓ1 sensitivity is exactly h (the step to ε-DP, "
                     "Laplace noise and post-processing, is not in Coq)",
                 ),
+                CoqTheorem(
+                    "KaryUsedVertices.v",
+                    "used_sensitivity_taller",
+                    "in a tree taller than the height h(T) (the reference's strategy_matrix accepts any height that holds "
+                    "T) the top levels are never used: the ℓ1 sensitivity of R is still h(T), for both digit systems",
+                ),
             ),
         ),
         c(
