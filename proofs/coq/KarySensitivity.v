@@ -8,9 +8,9 @@
 
     Proved ([Print Assumptions] closed): [sensitivity_is_height]: for every arity k >= 1, height h, horizon
     T <= k^h and leaf 1 <= t <= T, column t of R has exactly h ones (one per level), so the l1 sensitivity of R
-    (the largest column norm; neighbouring inputs differ in one leaf) is exactly h.  A strategy that keeps only
-    some of these rows (the Python [strategy_matrix] keeps the vertices Algorithm 1 or 3 actually uses) has
-    columns with at most h ones: its l1 sensitivity is at most h. *)
+    (the largest column norm; neighbouring inputs differ in one leaf) is exactly h.  The Python [strategy_matrix]
+    keeps only the vertices Algorithm 1 or 3 actually uses; KaryUsedVertices.v proves that its l1 sensitivity
+    is exactly the height too. *)
 From mathcomp Require Import all_ssreflect.
 
 Set Implicit Arguments.

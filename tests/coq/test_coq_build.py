@@ -105,11 +105,43 @@ MUTATIONS = [
      "0 < arity -> 0 < t <= horizon ->"),
     # a constant in Corollary B.3: 1 + D/2 instead of 1 + D/3
     ("CipMatrix.v", "prec D i i = 1 + D%:R / 3%:R.", "prec D i i = 1 + D%:R / 2%:R."),
+    # a constant: the height h(T) holds T, so capacity(h(T)) < T is false (capacity(h(T) − 1) < T is the theorem)
+    ("KaryHeight.v", "  capacity arity top (height arity top horizon).-1 < horizon.",
+     "  capacity arity top (height arity top horizon) < horizon."),
+    # a hypothesis dropped: with top digit 0 the capacity is 0 and no height holds a horizon T >= 1
+    ("KaryHeight.v", "Theorem height_is_least arity top horizon :\n  0 < arity -> 0 < top ->",
+     "Theorem height_is_least arity top horizon :\n  0 < arity ->"),
+    # a hypothesis dropped: a horizon that a lower tree already holds leaves the top levels unused (T = 1, h = 2)
+    ("KaryUsedVertices.v",
+     "  (capacity arity top height.-1 < horizon <= capacity arity top height)%N ->\n  l1_sensitivity",
+     "  (horizon <= capacity arity top height)%N ->\n  l1_sensitivity"),
+    # a constant: a taller tree's top levels are unused, so its sensitivity is h(T), not its own height
+    ("KaryUsedVertices.v",
+     "l1_sensitivity arity top (height arity top horizon + extra) horizon = height arity top horizon.",
+     "l1_sensitivity arity top (height arity top horizon + extra) horizon = height arity top horizon + extra."),
+    # a constant: i.i.d. leaf noise would give a node of height h the variance 2^h; C_D gives every node 1
+    ("CipNodeVariance.v", "node_variance depth level position = 1.",
+     "node_variance depth level position = (2 ^ (depth - level))%:R."),
+    # a hypothesis dropped: a node index past the 2^m nodes of its level leaves the block of C_(m + h)
+    ("CipNodeVariance.v", "  (p < 2 ^ m)%N -> (a < 2 ^ h)%N -> (b < 2 ^ h)%N ->\n  cov (m + h)",
+     "  (a < 2 ^ h)%N -> (b < 2 ^ h)%N ->\n  cov (m + h)"),
+    # a constant: the smallest eigenvalue is 2^-D (the all-ones vector), so 2^-(D-1) is no lower bound
+    ("CipPositiveDefinite.v", "Theorem quad_lower_bound D x : (pow2 D)^-1 * sumsq D x <= quad D x.",
+     "Theorem quad_lower_bound D x : (pow2 D.-1)^-1 * sumsq D x <= quad D x."),
+    # a hypothesis weakened: a vector non-zero only past the 2^D leaves has x^T C_D x = 0
+    ("CipPositiveDefinite.v", "(exists2 k, (k < 2 ^ D)%N & x k != 0) -> 0 < quad D x.",
+     "(exists k, x k != 0) -> 0 < quad D x."),
 ]
 
 
 #: The files a mutated file needs compiled first.
-DEPENDENCIES = {"IntOptFast.v": ("IntOpt.v",), "KarySums.v": ("KaryDigits.v",)}
+DEPENDENCIES = {
+    "IntOptFast.v": ("IntOpt.v",),
+    "KarySums.v": ("KaryDigits.v",),
+    "KaryUsedVertices.v": ("KaryDigits.v", "KaryHeight.v"),
+    "CipNodeVariance.v": ("CipMatrix.v",),
+    "CipPositiveDefinite.v": ("CipMatrix.v",),
+}
 
 
 @pytest.mark.parametrize(("file", "original", "mutated"), MUTATIONS)

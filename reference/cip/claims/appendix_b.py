@@ -175,7 +175,24 @@ def claims() -> list[Claim]:
                     "CipMatrix.v",
                     "covariance_row_sum",
                     "for every depth D every row of C_D sums to 2^−D (unit diagonal and negative off-diagonal entries: "
-                    "covariance_closed_form; positive semi-definiteness is not proved in Coq)",
+                    "covariance_closed_form)",
+                ),
+                CoqTheorem(
+                    "CipPositiveDefinite.v",
+                    "covariance_positive_definite",
+                    "for every depth D and every rational vector x with a non-zero entry among the 2^D leaves, "
+                    "xᵀ C_D x > 0: C_D is positive definite (stronger than the positive semi-definiteness stated)",
+                ),
+                CoqTheorem(
+                    "CipPositiveDefinite.v",
+                    "quad_lower_bound",
+                    "for every depth D and every rational vector x: xᵀ C_D x >= 2^−D ‖x‖² (by halves: "
+                    "xᵀ C_(D+1) x = uᵀ C_D u + vᵀ C_D v − 2^(−2D) Σu Σv and (Σu)² <= 2^D ‖u‖²)",
+                ),
+                CoqTheorem(
+                    "CipPositiveDefinite.v",
+                    "lower_bound_attained",
+                    "the all-ones vector attains the bound, so 2^−D is the smallest eigenvalue of C_D",
                 ),
             ),
         ),

@@ -268,6 +268,20 @@ def claims() -> list[Claim]:
             check_theorem_3_3,
             implements=("reference.cip.exact.matrix.node_variances", "reference.cip.exact.cascade.node_covariance"),
             proof="reference.cip.proofs.theorem_3_3.prove",
+            coq=(
+                CoqTheorem(
+                    "CipNodeVariance.v",
+                    "node_variance_is_one",
+                    "for every depth D, level l <= D and position p < 2^l, the sum of C_D's entries over the block of "
+                    "the 2^(D−l) leaves below node (l, p) is 1: every node sum has variance σ² under N(0, σ² C_D) "
+                    "(that the sum is Gaussian, a linear image of a Gaussian vector, is not modelled)",
+                ),
+                CoqTheorem(
+                    "CipNodeVariance.v",
+                    "covariance_block",
+                    "for every m, h: the block of C_(m+h) on the 2^h leaves below any node of height h is C_h",
+                ),
+            ),
         ),
         c(PAPER, "Proposition 3.4", "Cascade Sampling (Algorithm 1) costs Θ(n)", M.EXHAUSTIVE, check_proposition_3_4,
             implements=("reference.cip.numeric.cascade.cascade_leaves",),

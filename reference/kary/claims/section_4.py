@@ -271,6 +271,23 @@ def claims() -> list[Claim]:
             "noise on the vertices is ε-DP and the outputs are post-processing.",
             implements=("reference.kary.tree.sensitivities",),
             proof="reference.kary.proofs.lemma_4_5.prove",
+            coq=(
+                CoqTheorem(
+                    "KaryUsedVertices.v",
+                    "algorithm_3_sensitivity",
+                    "the reference's R for Algorithm 3 (one row per vertex the offset-digit walk adds or subtracts for "
+                    "some t <= T, one column per leaf 1..T; Definition 3.8's digits for odd k, C.1's for even k): for "
+                    "every arity k >= 2 and horizon T >= 1, at the height h(T) of the offset capacity, every column "
+                    "has at most h ones and leaf 1 has h, so the ℓ1 sensitivity is exactly h (the step to ε-DP, "
+                    "Laplace noise and post-processing, is not in Coq)",
+                ),
+                CoqTheorem(
+                    "KaryUsedVertices.v",
+                    "used_sensitivity_taller",
+                    "in a tree taller than the height h(T) (the reference's strategy_matrix accepts any height that holds "
+                    "T) the top levels are never used: the ℓ1 sensitivity of R is still h(T), for both digit systems",
+                ),
+            ),
         ),
         c(
             PAPER,
@@ -278,7 +295,32 @@ def claims() -> list[Claim]:
             "the k-ary tree mechanism with subtraction as listed (its output line sums x_t)",
             M.EXHAUSTIVE,
             check_algorithm_2_listing,
-            implements=("reference.kary.counters.OnlineCounter", "reference.kary.counters.algorithm_2_batch", "reference.kary.digits.algorithm_2_noise_indices"),
+            implements=(
+                "reference.kary.counters.OnlineCounter",
+                "reference.kary.counters.algorithm_2_batch",
+                "reference.kary.digits.algorithm_2_noise_indices",
+                "reference.kary.digits.height_for_horizon",
+            ),
+            coq=(
+                CoqTheorem(
+                    "KaryHeight.v",
+                    "height_is_least",
+                    "the height Algorithm 2 sets (h = ⌈log_k(2T)⌉ for odd k, Appendix C's capacity for even k), "
+                    "computed as the reference does (h = 1, 2, … until T fits), with top digit k/2: it is >= 1, T "
+                    "fits in it and no smaller h >= 1 holds T; offset_capacity_odd and offset_capacity_even: the "
+                    "capacity is (k^h − 1)/2 for odd k and k(k^h − 1)/(2(k − 1)) for even k",
+                ),
+                CoqTheorem(
+                    "KaryHeight.v",
+                    "offset_capacity_odd",
+                    "for odd k: 2 · capacity(h) = k^h − 1, at every height",
+                ),
+                CoqTheorem(
+                    "KaryHeight.v",
+                    "offset_capacity_even",
+                    "for even k >= 2: 2(k − 1) · capacity(h) = k(k^h − 1), at every height",
+                ),
+            ),
         ),
         c(
             PAPER,
