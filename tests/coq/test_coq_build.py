@@ -105,11 +105,16 @@ MUTATIONS = [
      "0 < arity -> 0 < t <= horizon ->"),
     # a constant in Corollary B.3: 1 + D/2 instead of 1 + D/3
     ("CipMatrix.v", "prec D i i = 1 + D%:R / 3%:R.", "prec D i i = 1 + D%:R / 2%:R."),
+    # a constant in the maximum range variance: (6D + 5)/9 instead of (6D + 4)/9
+    ("CipRangeMax.v", "crossing_variance K l1 l2 <= (6%:R * K.+1%:R + 4%:R) / 9%:R",
+     "crossing_variance K l1 l2 <= (6%:R * K.+1%:R + 5%:R) / 9%:R"),
+    # a hypothesis weakened: the first piece needs slopes s >= 0
+    ("CipRangeMax.v", "(0 <= s <= 1 -> phi K l", "(s <= 1 -> phi K l"),
 ]
 
 
 #: The files a mutated file needs compiled first.
-DEPENDENCIES = {"IntOptFast.v": ("IntOpt.v",), "KarySums.v": ("KaryDigits.v",)}
+DEPENDENCIES = {"IntOptFast.v": ("IntOpt.v",), "KarySums.v": ("KaryDigits.v",), "CipRangeMax.v": ("CipMatrix.v",)}
 
 
 @pytest.mark.parametrize(("file", "original", "mutated"), MUTATIONS)

@@ -12,7 +12,7 @@ from reference.cip.exact import errors as cip_errors
 from reference.cip.exact import ranges as cip_ranges
 from reference.cip.proofs import theorem_3_8 as proof_theorem_3_8
 from reference.cip.proofs import theorem_3_9 as proof_theorem_3_9
-from reference.core.claims import Budget, Claim, Method, Outcome, Status, exhaustive, proved_by, verdict
+from reference.core.claims import Budget, Claim, CoqTheorem, Method, Outcome, Status, exhaustive, proved_by, verdict
 
 
 def check_theorem_3_8(budget: Budget) -> Outcome:
@@ -300,6 +300,30 @@ def claims() -> list[Claim]:
             check_lemma_3_14,
             implements=("reference.cip.exact.ranges.all_range_statistics", "reference.cip.exact.range_maximum.range_maxima"),
             proof="reference.cip.proofs.max_range_variance.prove",
+            coq=(
+                CoqTheorem(
+                    "CipRangeMax.v",
+                    "crossing_maximum",
+                    "for every K, a range of C_(K+1) crossing the middle, written through the prefix variances pv K of "
+                    "C_K as pv K l1 + pv K l2 − l1·l2/4^K (0 <= l1, l2 <= 2^K), is at most (6(K+1) + 4)/9 − 4^(−K)/9, "
+                    "with equality at l1 = l2 = A K = (2^(K+1) + (−1)^K)/3 (A_closed); the reduction of every range of "
+                    "C_D to this form (reflection, ranges inside one half) and the uniqueness of the maximiser are "
+                    "proof-program steps, not in Coq",
+                ),
+                CoqTheorem(
+                    "CipRangeMax.v",
+                    "conjugate_two_pieces",
+                    "for every K, slope s and l <= 2^K: phi K l − s·l/2^K (phi K l = pv K l) is at most alpha K − s·a K for "
+                    "0 <= s <= 1 and at most beta K − s·b K for 1 <= s <= 2, a K = A K/2^K, b K = B K/2^K (the two "
+                    "affine pieces of the conjugate; non-strict)",
+                ),
+                CoqTheorem(
+                    "CipRangeMax.v",
+                    "prefix_variance_digits",
+                    "for every K and l <= 2^K the sum of the leading l × l block of C_K equals the digit programme "
+                    "phi K l (phi (K+1) (2^K + r) = 1 − r/2^K + phi K r)",
+                ),
+            ),
         ),
         c(
             PAPER,
