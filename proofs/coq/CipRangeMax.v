@@ -4,7 +4,7 @@
     of [cov K] (CipMatrix.v).  A range of C_(K+1) that crosses the middle takes the last l1 leaves of the left
     half and the first l2 of the right one; its variance is pv K l1 + pv K l2 - l1 l2 / 4^K (the suffix of the
     left half has the variance of the prefix of the same length by reflection; that reduction, and the ranges
-    inside one half, are steps of the proof program reference/cip/proofs/max_range_variance.py, not of this file).
+    inside one half, are in CipRangeAll.v).
 
     Proved ([Print Assumptions] closed), for EVERY K and all l, l1, l2 <= 2^K:
     - [prefix_variance_digits]: pv K l = phi K l, the digit programme phi (K+1) l = phi K l for l <= 2^K and
@@ -14,7 +14,7 @@
       b K = B K / 2^K (0.0101..1), alpha K = phi K (A K), beta K = phi K (B K): two affine pieces at every K;
     - [crossing_maximum]: pv K l1 + pv K l2 - l1 l2 / 4^K <= (6(K+1) + 4)/9 - 4^(-K)/9, with equality at
       l1 = l2 = A K = (2^(K+1) + (-1)^K)/3 ([crossing_maximum_attained], [A_closed]).
-    Not in this file: uniqueness of the maximiser, and the reduction of all ranges of C_D to crossing ones. *)
+    Not in Coq: the uniqueness of the maximiser (a step of reference/cip/proofs/max_range_variance.py). *)
 From mathcomp Require Import all_ssreflect ssralg ssrnum ssrint rat.
 From mathcomp Require Import ring.
 From Reference Require Import CipMatrix.

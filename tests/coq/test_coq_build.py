@@ -110,11 +110,15 @@ MUTATIONS = [
      "crossing_variance K l1 l2 <= (6%:R * K.+1%:R + 5%:R) / 9%:R"),
     # a hypothesis weakened: the first piece needs slopes s >= 0
     ("CipRangeMax.v", "(0 <= s <= 1 -> phi K l", "(s <= 1 -> phi K l"),
+    # the same constant over all ranges; and the maximiser one leaf too long
+    ("CipRangeAll.v", "rv D x len <= (6%:R * D%:R + 4%:R) / 9%:R", "rv D x len <= (6%:R * D%:R + 5%:R) / 9%:R"),
+    ("CipRangeAll.v", "rv K.+1 (2 ^ K - A K) (2 * A K) =", "rv K.+1 (2 ^ K - A K) (2 * A K + 1) ="),
 ]
 
 
 #: The files a mutated file needs compiled first.
-DEPENDENCIES = {"IntOptFast.v": ("IntOpt.v",), "KarySums.v": ("KaryDigits.v",), "CipRangeMax.v": ("CipMatrix.v",)}
+DEPENDENCIES = {"IntOptFast.v": ("IntOpt.v",), "KarySums.v": ("KaryDigits.v",), "CipRangeMax.v": ("CipMatrix.v",),
+                "CipRangeAll.v": ("CipMatrix.v", "CipRangeMax.v")}
 
 
 @pytest.mark.parametrize(("file", "original", "mutated"), MUTATIONS)

@@ -302,26 +302,24 @@ def claims() -> list[Claim]:
             proof="reference.cip.proofs.max_range_variance.prove",
             coq=(
                 CoqTheorem(
-                    "CipRangeMax.v",
-                    "crossing_maximum",
-                    "for every K, a range of C_(K+1) crossing the middle, written through the prefix variances pv K of "
-                    "C_K as pv K l1 + pv K l2 − l1·l2/4^K (0 <= l1, l2 <= 2^K), is at most (6(K+1) + 4)/9 − 4^(−K)/9, "
-                    "with equality at l1 = l2 = A K = (2^(K+1) + (−1)^K)/3 (A_closed); the reduction of every range of "
-                    "C_D to this form (reflection, ranges inside one half) and the uniqueness of the maximiser are "
-                    "proof-program steps, not in Coq",
+                    "CipRangeAll.v",
+                    "max_range_variance",
+                    "for every depth D >= 1 and every range of leaves x .. x + len − 1 <= 2^D − 1, the sum of the "
+                    "covariance block of C_D (Definition 3.1 over the rationals) is at most (6D + 4)/9 − 4^(1−D)/9; "
+                    "the uniqueness of the maximiser is a proof-program step, not in Coq",
+                ),
+                CoqTheorem(
+                    "CipRangeAll.v",
+                    "max_range_variance_attained",
+                    "for every K the range of length 2·A K starting at 2^K − A K, A K = (2^(K+1) + (−1)^K)/3 "
+                    "(A_closed), i.e. [J, 2^D − 1 − J] at D = K + 1, has variance exactly (6D + 4)/9 − 4^(1−D)/9",
                 ),
                 CoqTheorem(
                     "CipRangeMax.v",
                     "conjugate_two_pieces",
-                    "for every K, slope s and l <= 2^K: phi K l − s·l/2^K (phi K l = pv K l) is at most alpha K − s·a K for "
-                    "0 <= s <= 1 and at most beta K − s·b K for 1 <= s <= 2, a K = A K/2^K, b K = B K/2^K (the two "
-                    "affine pieces of the conjugate; non-strict)",
-                ),
-                CoqTheorem(
-                    "CipRangeMax.v",
-                    "prefix_variance_digits",
-                    "for every K and l <= 2^K the sum of the leading l × l block of C_K equals the digit programme "
-                    "phi K l (phi (K+1) (2^K + r) = 1 − r/2^K + phi K r)",
+                    "the key lemma: for every K, slope s and l <= 2^K, phi K l − s·l/2^K (phi K l = the prefix variance, "
+                    "prefix_variance_digits) is at most alpha K − s·a K for 0 <= s <= 1 and at most beta K − s·b K for "
+                    "1 <= s <= 2, a K = A K/2^K, b K = B K/2^K (two affine pieces; non-strict)",
                 ),
             ),
         ),
