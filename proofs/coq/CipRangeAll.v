@@ -12,7 +12,7 @@
     - [max_range_variance]: for every D >= 1 and every range (x + len <= 2^D), rv D x len <= (6D + 4)/9 - 4^(1-D)/9,
       with equality at the range [J, 2^D - 1 - J] of length 2 A (D - 1), J = 2^(D-1) - A (D-1)
       ([max_range_variance_attained]).
-    Not in this file: the uniqueness of the maximiser (a proof-program step). *)
+    The uniqueness of the maximiser: CipRangeUnique.v. *)
 From mathcomp Require Import all_ssreflect ssralg ssrnum ssrint rat.
 From mathcomp Require Import ring zify.
 From Reference Require Import CipMatrix CipRangeMax.

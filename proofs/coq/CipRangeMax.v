@@ -14,7 +14,7 @@
       b K = B K / 2^K (0.0101..1), alpha K = phi K (A K), beta K = phi K (B K): two affine pieces at every K;
     - [crossing_maximum]: pv K l1 + pv K l2 - l1 l2 / 4^K <= (6(K+1) + 4)/9 - 4^(-K)/9, with equality at
       l1 = l2 = A K = (2^(K+1) + (-1)^K)/3 ([crossing_maximum_attained], [A_closed]).
-    Not in Coq: the uniqueness of the maximiser (a step of reference/cip/proofs/max_range_variance.py). *)
+    The ranges of C_D: CipRangeAll.v; the uniqueness of the maximiser: CipRangeUnique.v. *)
 From mathcomp Require Import all_ssreflect ssralg ssrnum ssrint rat.
 From mathcomp Require Import ring.
 From Reference Require Import CipMatrix.

@@ -113,12 +113,15 @@ MUTATIONS = [
     # the same constant over all ranges; and the maximiser one leaf too long
     ("CipRangeAll.v", "rv D x len <= (6%:R * D%:R + 4%:R) / 9%:R", "rv D x len <= (6%:R * D%:R + 5%:R) / 9%:R"),
     ("CipRangeAll.v", "rv K.+1 (2 ^ K - A K) (2 * A K) =", "rv K.+1 (2 ^ K - A K) (2 * A K + 1) ="),
+    # the unique maximiser starting at the other grid point
+    ("CipRangeUnique.v", "  x = (2 ^ K.+1 - A K.+1)%N /\\ len", "  x = (2 ^ K.+1 - B K.+1)%N /\\ len"),
 ]
 
 
 #: The files a mutated file needs compiled first.
 DEPENDENCIES = {"IntOptFast.v": ("IntOpt.v",), "KarySums.v": ("KaryDigits.v",), "CipRangeMax.v": ("CipMatrix.v",),
-                "CipRangeAll.v": ("CipMatrix.v", "CipRangeMax.v")}
+                "CipRangeAll.v": ("CipMatrix.v", "CipRangeMax.v"),
+                "CipRangeUnique.v": ("CipMatrix.v", "CipRangeMax.v", "CipRangeAll.v")}
 
 
 @pytest.mark.parametrize(("file", "original", "mutated"), MUTATIONS)

@@ -305,14 +305,19 @@ def claims() -> list[Claim]:
                     "CipRangeAll.v",
                     "max_range_variance",
                     "for every depth D >= 1 and every range of leaves x .. x + len − 1 <= 2^D − 1, the sum of the "
-                    "covariance block of C_D (Definition 3.1 over the rationals) is at most (6D + 4)/9 − 4^(1−D)/9; "
-                    "the uniqueness of the maximiser is a proof-program step, not in Coq",
+                    "covariance block of C_D (Definition 3.1 over the rationals) is at most (6D + 4)/9 − 4^(1−D)/9",
                 ),
                 CoqTheorem(
                     "CipRangeAll.v",
                     "max_range_variance_attained",
                     "for every K the range of length 2·A K starting at 2^K − A K, A K = (2^(K+1) + (−1)^K)/3 "
                     "(A_closed), i.e. [J, 2^D − 1 − J] at D = K + 1, has variance exactly (6D + 4)/9 − 4^(1−D)/9",
+                ),
+                CoqTheorem(
+                    "CipRangeUnique.v",
+                    "max_range_variance_unique",
+                    "for every depth D >= 2 a range whose variance equals (6D + 4)/9 − 4^(1−D)/9 is that range: the "
+                    "maximiser is unique",
                 ),
                 CoqTheorem(
                     "CipRangeMax.v",
