@@ -131,6 +131,16 @@ MUTATIONS = [
     # a hypothesis weakened: a vector non-zero only past the 2^D leaves has x^T C_D x = 0
     ("CipPositiveDefinite.v", "(exists2 k, (k < 2 ^ D)%N & x k != 0) -> 0 < quad D x.",
      "(exists k, x k != 0) -> 0 < quad D x."),
+    # a constant in the maximum range variance: (6D + 5)/9 instead of (6D + 4)/9
+    ("CipRangeMax.v", "crossing_variance K l1 l2 <= (6%:R * K.+1%:R + 4%:R) / 9%:R",
+     "crossing_variance K l1 l2 <= (6%:R * K.+1%:R + 5%:R) / 9%:R"),
+    # a hypothesis weakened: the first piece needs slopes s >= 0
+    ("CipRangeMax.v", "(0 <= s <= 1 -> phi K l", "(s <= 1 -> phi K l"),
+    # the same constant over all ranges; and the maximiser one leaf too long
+    ("CipRangeAll.v", "rv D x len <= (6%:R * D%:R + 4%:R) / 9%:R", "rv D x len <= (6%:R * D%:R + 5%:R) / 9%:R"),
+    ("CipRangeAll.v", "rv K.+1 (2 ^ K - A K) (2 * A K) =", "rv K.+1 (2 ^ K - A K) (2 * A K + 1) ="),
+    # the unique maximiser starting at the other grid point
+    ("CipRangeUnique.v", "  x = (2 ^ K.+1 - A K.+1)%N /\\ len", "  x = (2 ^ K.+1 - B K.+1)%N /\\ len"),
 ]
 
 
@@ -141,6 +151,9 @@ DEPENDENCIES = {
     "KaryUsedVertices.v": ("KaryDigits.v", "KaryHeight.v"),
     "CipNodeVariance.v": ("CipMatrix.v",),
     "CipPositiveDefinite.v": ("CipMatrix.v",),
+    "CipRangeMax.v": ("CipMatrix.v",),
+    "CipRangeAll.v": ("CipMatrix.v", "CipRangeMax.v"),
+    "CipRangeUnique.v": ("CipMatrix.v", "CipRangeMax.v", "CipRangeAll.v"),
 }
 
 

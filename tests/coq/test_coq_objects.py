@@ -228,3 +228,57 @@ def test_kary_sums_agree_with_python(coq_build: Build, arity: int, height: int) 
         )
         assert offset == 2 * sum(kary_digits.algorithm_2_noise_count(t, arity, height) for t in range(1, bound + 1))
         assert 4 * offset == height * (arity**2 - 1) * arity ** (height - 1)  # lemma_4_7_sum
+
+
+RANGE_MAX_HEADER = """From mathcomp Require Import all_ssreflect ssralg ssrint rat.
+From Reference Require Import CipMatrix CipRangeMax CipRangeAll.
+Local Open Scope ring_scope.
+Definition frac (q : rat) := (numq q, denq q).
+(* pv K l and rv D x len are big sums, which vm_compute does not unfold (bigop is locked): the same block sum as a fold *)
+Definition fold_sum (f : nat -> rat) (n : nat) := foldr (fun i acc => f i + acc) 0 (iota 0 n).
+Definition block_sum (K l : nat) := fold_sum (fun i => fold_sum (fun j => cov K i j) l) l.
+(* per K: the prefix variances by block sums of cov and by the digit programme, A K, and 2 alpha K - a K ^ 2,
+   the crossing maximum (crossing_maximum_attained) *)
+Definition range_table (K : nat) :=
+  ([seq frac (block_sum K l) | l <- iota 0 (2 ^ K).+1], [seq frac (phi K l) | l <- iota 0 (2 ^ K).+1],
+   A K, frac (2%:R * alpha K - a K * a K)).
+(* every range x .. x + len - 1 of C_D: (x, len, the block sum as a fold, as rv's body reads) and cbound D *)
+Definition block_at (D x len : nat) := fold_sum (fun i => fold_sum (fun j => cov D (x + i) (x + j)) len) len.
+Definition all_ranges_table (D : nat) :=
+  ([seq (x, len, frac (block_at D x len)) | x <- iota 0 (2 ^ D), len <- iota 1 (2 ^ D - x)], frac (cbound D)).
+"""
+
+
+@pytest.mark.parametrize("level", [0, 1, 2, 3])
+def test_cip_range_maximum_objects_agree_with_python(coq_build: Build, level: int) -> None:
+    """Coq's prefix variances (block sums of cov and the digit programme), its maximising point A K and the
+    crossing maximum, against the Python exact layer (Haar range variances, the sweep over halves)."""
+    from fractions import Fraction
+
+    from reference.cip.exact import range_maximum
+    from reference.cip.exact import ranges as cip_ranges
+
+    printed = run_snippet(coq_build, RANGE_MAX_HEADER + f"Eval vm_compute in range_table {level}.\n", f"CipRange{level}")
+    block_sums, digits, point, maximum = parse_coq_value(printed.split("\n     = ")[-1])  # type: ignore[misc]
+    python = [Fraction(0)] + [cip_ranges.range_variance(level, 0, length - 1) for length in range(1, 2**level + 1)]
+    assert [Fraction(p, q) for p, q in block_sums] == python
+    assert [Fraction(p, q) for p, q in digits] == python
+    best = range_maximum.range_maxima(level + 1)[level + 1]
+    if level >= 1:  # depth K + 1 >= 2: the single maximiser [2^K − A K, 2^K − 1 + A K]
+        assert best.maximisers == ((2**level - point, 2**level - 1 + point),)
+    assert Fraction(*maximum) == best.max_variance
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_cip_all_range_variances_agree_with_python(coq_build: Build, depth: int) -> None:
+    """Every range's block sum of Coq's cov (the body of rv) and Coq's bound cbound D, against the Python exact
+    range variances and the maximum by the definition."""
+    from fractions import Fraction
+
+    from reference.cip.exact import ranges as cip_ranges
+
+    printed = run_snippet(coq_build, RANGE_MAX_HEADER + f"Eval vm_compute in all_ranges_table {depth}.\n", f"CipAll{depth}")
+    table, bound = parse_coq_value(printed.split("\n     = ")[-1])  # type: ignore[misc]
+    python = {(a, b): cip_ranges.range_variance_by_sum(depth, a, b) for a in range(2**depth) for b in range(a, 2**depth)}
+    assert {(x, x + length - 1): Fraction(p, q) for x, length, (p, q) in table} == python
+    assert Fraction(*bound) == max(python.values())

@@ -1,0 +1,98 @@
+"""The exact maximum range variance: its proof program, the proof's key lemma by brute force, and the
+convex-hull sweep over halves against the definition.
+
+The expected values come from the definition (dense exact covariance sums) or from brute force over every grid
+point; the proof's closed form is altered to show that the program would catch a wrong constant.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+import sympy as sp
+
+from reference.cip.exact import range_maximum
+from reference.cip.exact import ranges as cip_ranges
+from reference.cip.proofs import max_range_variance as proof
+from reference.core.proof import ProofFailure
+
+
+def test_the_proof_program_runs_every_step() -> None:
+    record = proof.prove()
+    assert len(record.steps) >= 20
+    assert any("induction step" in step for step in record.steps)
+
+
+@pytest.mark.parametrize(
+    "altered",
+    [
+        lambda depth: sp.Rational(6, 9) * depth + sp.Rational(5, 9) - sp.Integer(4) ** (1 - depth) / 9,  # (6D + 5)/9
+        lambda depth: sp.Rational(6, 9) * depth + sp.Rational(4, 9) - sp.Integer(4) ** (1 - depth) / 8,
+        lambda depth: sp.Rational(7, 9) * depth + sp.Rational(3, 9) - sp.Integer(4) ** (1 - depth) / 9,  # right at D = 1
+        lambda depth: sp.Rational(6, 9) * depth + sp.Rational(4, 9),
+    ],
+    ids=["6D+5", "4^(1-D)/8", "7D+3", "no 4^(1-D)"],
+)
+def test_a_wrong_closed_form_makes_a_step_fail(altered: object) -> None:
+    with pytest.raises(ProofFailure, match="step failed"):
+        proof.prove(altered, sanity=False)  # type: ignore[arg-type]
+
+
+def test_the_positivity_certificate_rejects_what_is_not_positive() -> None:
+    assert proof.positive_for_k_at_least_two(proof.P - 3)
+    assert not proof.positive_for_k_at_least_two(proof.P - 5)  # negative at P = 4
+    assert not proof.positive_for_k_at_least_two(proof.K - 2)  # zero at K = 2
+    assert not proof.positive_for_k_at_least_two(proof.S)  # a free slope: undecided, so refused
+
+
+def _prefix_variances(level: int) -> list[Fraction]:
+    """φ_level on the grid j/2^level: variances of the first j leaves, by the definition (dense sums)."""
+    return [Fraction(0)] + [cip_ranges.range_variance_by_sum(level, 0, length - 1) for length in range(1, (1 << level) + 1)]
+
+
+@pytest.mark.parametrize("level", range(2, 8))
+def test_the_two_pieces_by_brute_force(level: int) -> None:
+    # the proof's lemma: for slopes in (0, 1) the only maximiser of φ(w) − s·w is 0.1010…1, for slopes in (1, 2)
+    # 0.0101…1; checked at many slopes over every grid point, against grid points found by digits, not formulas
+    values = _prefix_variances(level)
+    scale = 1 << level
+    digits_a = int(("10" * level)[: level - 1] + "1", 2)
+    digits_b = scale - digits_a
+    for numerator in range(1, 64):
+        if numerator == 32:
+            continue
+        slope = Fraction(numerator, 32)
+        scores = [values[j] - slope * Fraction(j, scale) for j in range(scale + 1)]
+        best = max(scores)
+        assert [j for j, score in enumerate(scores) if score == best] == [digits_a if slope < 1 else digits_b]
+
+
+@pytest.mark.parametrize("depth", range(0, 6))
+def test_scaled_prefix_variances_match_the_definition(depth: int) -> None:
+    scaled = range_maximum.scaled_prefix_variances(depth)
+    assert [Fraction(int(value), 4**depth) for value in scaled] == _prefix_variances(depth)
+
+
+def test_the_sweep_over_halves_matches_all_ranges() -> None:
+    maxima = range_maximum.range_maxima(9)
+    for depth in range(0, 10):
+        stats = cip_ranges.all_range_statistics(depth)
+        assert maxima[depth].max_variance == stats.max_variance
+        assert maxima[depth].maximisers == stats.maximisers
+
+
+@pytest.mark.parametrize("depth", range(0, 5))
+def test_the_sweep_over_halves_matches_the_definition(depth: int) -> None:
+    n = 1 << depth
+    table = {(a, b): cip_ranges.range_variance_by_sum(depth, a, b) for a in range(n) for b in range(a, n)}
+    best = max(table.values())
+    result = range_maximum.range_maxima(depth)[depth]
+    assert result.max_variance == best
+    assert list(result.maximisers) == sorted(key for key, value in table.items() if value == best)
+
+
+@pytest.mark.parametrize("depth", [-1, range_maximum.MAX_HALVES_DEPTH + 1])
+def test_the_sweep_refuses_a_depth_out_of_range(depth: int) -> None:
+    with pytest.raises(ValueError, match="depth"):
+        range_maximum.range_maxima(depth)
