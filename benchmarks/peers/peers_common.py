@@ -115,7 +115,8 @@ def run_on_grid(library: str, compute: Callable[[Point], float], grid: Sequence[
                 value: float | None = float(compute(point))
         except Exception as error:  # a peer refusing a point is a result, not a crash of the comparison
             value = None
-            run.error = run.error or f"{type(error).__name__}: {str(error).splitlines()[0][:80] if str(error) else ''}"
+            first_line = str(error).splitlines()[0][:60] if str(error) else ""
+            run.error = run.error or f"{type(error).__name__}: {first_line}"
         run.seconds += time.perf_counter() - start
         run.values.append(value if value is None or math.isfinite(value) else None)
     return run
@@ -194,7 +195,10 @@ def summarise(
 
 
 def _number(value: float | None) -> str:
-    return "–" if value is None else f"{value:.2g}"
+    """Two significant digits; below 1e-40 the difference is mpmath's own 50-digit noise, shown as such."""
+    if value is None:
+        return "–"
+    return "< 1e-40" if abs(value) < 1e-40 else f"{value:.2g}"
 
 
 def print_table(title: str, rows: Sequence[Row], quantity: str) -> None:
