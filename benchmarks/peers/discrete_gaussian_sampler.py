@@ -18,6 +18,7 @@ import argparse
 import sys
 from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -69,7 +70,7 @@ def measure(library: str, sampler: Sampler, samples: int, baseline: dict[Fractio
     """One Markdown row per σ²: throughput, ratio against ``baseline`` (filled in by the project's run) and fit."""
     rows = []
     for sigma_squared in SIGMA_SQUARED:
-        values, seconds = timed(lambda s=sigma_squared: sampler(s, samples))
+        values, seconds = timed(partial(sampler, sigma_squared, samples))
         rate = samples / seconds
         baseline.setdefault(sigma_squared, rate)
         fit = fit_to_distribution(np.asarray(values, dtype=np.int64), "discrete_gaussian", sigma_squared, alpha=FALSE_ALARM)

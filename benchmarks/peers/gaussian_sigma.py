@@ -90,13 +90,13 @@ def peers() -> list[tuple[str, Calibrator]]:
                 "dp_accounting pld get_smallest_gaussian_noise",
                 lambda p: accountant.get_smallest_gaussian_noise(common.DifferentialPrivacyParameters(float(p[0]), float(p[1]))),
             ))
+
+        def calibrated_with(accountant_class: object) -> Calibrator:  # the accountant's own search for σ
+            return lambda p: float(dpa.calibrate_dp_mechanism(accountant_class, dpa.GaussianDpEvent, float(p[0]), float(p[1])))
+
         for module, maker in ((rdp, "RdpAccountant"), (pld, "PLDAccountant")):
             if module is not None:
-                accountant_class = getattr(module, maker)
-                routes.append((
-                    f"dp_accounting {maker} + calibrate_dp_mechanism",
-                    lambda p, m=accountant_class: dpa.calibrate_dp_mechanism(m, dpa.GaussianDpEvent, float(p[0]), float(p[1])),
-                ))
+                routes.append((f"dp_accounting {maker} + calibrate_dp_mechanism", calibrated_with(getattr(module, maker))))
     autodp = optional_import("autodp.calibrator_zoo", "autodp")
     if autodp is not None:
         from autodp.mechanism_zoo import GaussianMechanism
