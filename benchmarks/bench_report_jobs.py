@@ -1,0 +1,96 @@
+"""Benchmark of ``report --jobs``: the report with 1 and with N worker processes, same run, and their ratio.
+
+    python benchmarks/bench_report_jobs.py [--full] [--jobs N]
+
+Runs ``python -m reference report --quick --jobs J --json`` (``--full``: without ``--quick``) for J = 1 then
+J = N (default 2), each in a fresh interpreter (so imports and worker start-up are counted), into temporary
+directories; prints each wall-clock time, the ratio N/1 and the machine's load average before and after, and
+checks that report.md and claims.json are the same for both but for the measured times. The CPU seconds of each
+run (the report, its workers and ``coqc``) show how many cores it kept busy. Also measures the
+machine's capacity in the same run: the wall time of two CPU-bound processes (a pure-numpy loop) against one, so
+that a ratio measured while other jobs share the cores can be read against what two processes could get.
+Nothing is asserted: this script reports (exit 1 only if the outputs differ).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+#: Times in the report: "(1.2 s)", "| 0.3 |" table cells, "in 12.3 s", "seconds": 1.2 in the JSON.
+_TIMES = [re.compile(r"\d+\.\d+ s\b"), re.compile(r"\| \d+\.\d+ \|"), re.compile(r'"seconds": \d+(\.\d+)?'),
+          re.compile(r"\d+(\.\d+)? (seconds|minutes)")]
+
+_SPIN = "import numpy as np\nx = np.random.default_rng(0).standard_normal(1 << 16)\nfor _ in range(6000): x = np.sin(x)\n"
+
+
+def _normalised(text: str) -> str:
+    for pattern in _TIMES:
+        text = pattern.sub("<time>", text)
+    return text
+
+
+def _cpu() -> float:
+    """CPU seconds of the finished child processes (and their waited-for descendants: workers, coqc)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _report(jobs: int, quick: bool, out: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one report run."""
+    command = [sys.executable, "-m", "reference", "report", "--jobs", str(jobs), "--out", str(out), "--json"]
+    cpu, start = _cpu(), time.perf_counter()
+    subprocess.run([*command, *(["--quick"] if quick else [])], check=False, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start, _cpu() - cpu
+
+
+def _spin(processes: int) -> float:
+    start = time.perf_counter()
+    running = [subprocess.Popen([sys.executable, "-c", _SPIN]) for _ in range(processes)]
+    for process in running:
+        process.wait()
+    return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--full", action="store_true", help="the full budgets (default: --quick)")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args(argv)
+    print(f"load average before: {os.getloadavg()[0]:.2f}")
+    one, two = _spin(1), _spin(2)
+    print(f"capacity: 2 CPU-bound processes took {two:.2f} s against {one:.2f} s for one: "
+          f"{2 * one / two:.2f}x the throughput of one")
+    with tempfile.TemporaryDirectory() as temporary:
+        base = Path(temporary)
+        single, single_cpu = _report(1, not args.full, base / "jobs-1")
+        print(f"report --jobs 1: {single:.1f} s wall, {single_cpu:.1f} s CPU (busy cores {single_cpu / single:.2f})")
+        parallel, parallel_cpu = _report(args.jobs, not args.full, base / f"jobs-{args.jobs}")
+        print(f"report --jobs {args.jobs}: {parallel:.1f} s wall, {parallel_cpu:.1f} s CPU "
+              f"(busy cores {parallel_cpu / parallel:.2f})")
+        print(f"ratio --jobs {args.jobs} / --jobs 1: {parallel / single:.2f} wall clock")
+        same = True
+        for name in ("report.md", "claims.json"):
+            texts = [_normalised((base / f"jobs-{j}" / name).read_text(encoding="utf-8")) for j in (1, args.jobs)]
+            if texts[0] != texts[1]:
+                same = False
+                print(f"{name} differs beyond the measured times")
+        if same:
+            print("report.md and claims.json identical but for the measured times")
+        statuses = json.loads((base / "jobs-1" / "claims.json").read_text(encoding="utf-8"))
+        print(f"claims: {len(statuses) if isinstance(statuses, list) else len(statuses.get('claims', []))}")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
