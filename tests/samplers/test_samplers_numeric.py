@@ -1,8 +1,8 @@
 """Fast numpy samplers (reference.samplers.fast) against the certified pmfs, and the rigour of the
 statistical machinery of reference.samplers.checks.
 
-Statistical tests are seeded; each has false-alarm probability <= 1e-9 and this file runs 14 of them
-(total <= 1.4e-8). The tests that a wrong distribution is *rejected* use fixed seeds and deviations so large
+Statistical tests are seeded; each has false-alarm probability <= 1e-9 and this file runs 20 of them
+(total <= 2e-8). The tests that a wrong distribution is *rejected* use fixed seeds and deviations so large
 that the verdict is not in doubt.
 """
 
@@ -25,9 +25,12 @@ from reference.samplers import fast as ns
         ("discrete_laplace", "1"),
         ("discrete_laplace", "1/3"),
         ("discrete_laplace", "17/2"),
+        ("discrete_laplace", "1/5"),
+        ("discrete_laplace", "1000"),
         ("discrete_gaussian", "1/4"),
         ("discrete_gaussian", "1"),
         ("discrete_gaussian", "10"),
+        ("discrete_gaussian", "1000000"),
     ],
 )
 def test_numeric_samplers_fit_their_pmf(kind: str, parameter: str) -> None:
@@ -67,6 +70,17 @@ def _documented_magnitudes(gen: np.random.Generator, t: float, count: int) -> li
     return [math.ceil(t * float(e) - shift) for e in gen.standard_exponential(count)]
 
 
+@pytest.mark.parametrize("scale", [1e-3, 0.2, 1.0, 2.5, 1e3, 1e9])
+def test_magnitude_shift_gives_the_discrete_laplace_tail(scale: float) -> None:
+    """P[ceil(t E - c) >= m] = exp(-(m - 1 + c)/t) must be the target's 2 q^m / (1 + q), q = exp(-1/t), for all
+    m >= 1, i.e. exp(-(c - 1)/t) = 2/(1 + q); and 0 < c < 1 so that the magnitude is never negative."""
+    shift = ns._magnitude_shift(scale)
+    assert 0 < shift < 1
+    q = Fraction(math.exp(-1.0 / scale))
+    left = math.exp(-(shift - 1.0) / scale)
+    assert left == pytest.approx(float(2 / (1 + q)), rel=1e-12)
+
+
 def test_draw_order_laplace() -> None:
     """Documented: E = standard_exponential(n), then the random signs; value i = ±b·E_i."""
     gen = np.random.default_rng(7)
@@ -98,7 +112,7 @@ def test_draw_order_discrete_gaussian() -> None:
         magnitudes = _documented_magnitudes(gen, t, n)
         uniforms = gen.random(n)
         signs = _documented_signs(gen, n)
-        keep = [s * m for s, m, u in zip(signs, magnitudes, uniforms) if u < math.exp(-((m - s2 / t) ** 2) / (2 * s2))]
+        keep = [s * m for s, m, u in zip(signs, magnitudes, uniforms) if u < math.exp((m - s2 / t) ** 2 * (-0.5 / s2))]
         out.extend(keep[:needed])
     np.testing.assert_array_equal(ns.discrete_gaussian(3, size, 9), np.array(out))
 
