@@ -31,7 +31,7 @@ import numpy as np
 from reference.core.rng import as_generator
 from reference.core.validate import RealLike, check_positive_int, positive_real
 
-__all__ = ["discrete_gaussian", "discrete_laplace", "laplace"]
+__all__ = ["acceptance_probability", "discrete_gaussian", "discrete_laplace", "laplace"]
 
 #: A lower bound on the acceptance probability of one round of CKS Algorithm 3,
 #: ``tanh(1/(2t)) exp(-σ²/(2t²)) Z(σ²)`` with ``t = floor(σ) + 1``: its minimum over σ² is about 0.445 (near
