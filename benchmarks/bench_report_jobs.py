@@ -9,6 +9,11 @@ checks that report.md and claims.json are the same for both but for the measured
 run (the report, its workers and ``coqc``) show how many cores it kept busy. Also measures the
 machine's capacity in the same run: the wall time of two CPU-bound processes (a pure-numpy loop) against one, so
 that a ratio measured while other jobs share the cores can be read against what two processes could get.
+With ``--schedule`` it instead profiles the schedule: every task (claims, audit cases, plots, the Coq check) run
+once in this process, its CPU seconds measured (``coqc`` included), and the pool's first-free-worker order
+replayed on N idle workers for two submit orders: the Coq check after the pool (as before) and first (as now).
+That is a model — CPU seconds on idle cores, worker start-up measured once — for a machine whose cores other
+jobs share, where the wall clock cannot show it.
 Nothing is asserted: this script reports (exit 1 only if the outputs differ).
 """
 
@@ -61,11 +66,64 @@ def _spin(processes: int) -> float:
     return time.perf_counter() - start
 
 
+def _task_costs(quick: bool, directory: Path) -> list[tuple[tuple[str, int], float]]:
+    """Every report task in report order (the Coq check last) with its CPU seconds, run in this process."""
+    from reference.verification import parallel
+    from reference.verification.audits import audit_case_count
+    from reference.verification.plots import PLOTS
+    from reference.verification.report import build_registry
+
+    root = str(Path(__file__).resolve().parents[1])  # examples/ (the audit cases) lives at the checkout's root
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    registry = build_registry()
+    tasks = [("claim", i) for i in range(len(registry.claims))]
+    tasks += [("audit", i) for i in range(audit_case_count() or 0)] + [("plot", i) for i in range(len(PLOTS))]
+    costs = []
+    for kind, index in [*tasks, ("coq", 0)]:
+        start = time.process_time() + _cpu()
+        parallel._run_task(kind, index, quick, str(directory))
+        costs.append(((kind, index), time.process_time() + _cpu() - start))
+    return costs
+
+
+def _makespan(costs: list[float], workers: int, startup: float) -> float:
+    """Wall time of the pool handing each task, in order, to the first free worker (all start after start-up)."""
+    free = [startup] * workers
+    for cost in costs:
+        index = free.index(min(free))
+        free[index] += cost
+    return max(free)
+
+
+def _schedule(quick: bool, jobs: int) -> None:
+    code = "from reference.verification.report import build_registry; build_registry()"
+    before = _cpu()
+    subprocess.run([sys.executable, "-c", code], check=True)
+    startup = _cpu() - before
+    with tempfile.TemporaryDirectory() as temporary:
+        costs = _task_costs(quick, Path(temporary))
+    coq = costs[-1][1]
+    others = [cost for _, cost in costs[:-1]]
+    single = startup + sum(others) + coq
+    print(f"worker start-up {startup:.1f} s CPU; {len(others)} tasks {sum(others):.1f} s CPU (longest "
+          f"{max(others):.1f} s); Coq check {coq:.1f} s CPU")
+    # the parent imports and builds the registry before it spawns the workers, which then do the same
+    after = startup + _makespan(others, jobs, startup) + coq
+    first = startup + _makespan([coq, *others], jobs, startup)
+    print(f"one process: {single:.1f} s; {jobs} workers, Coq after the pool: {after:.1f} s ({after / single:.2f}); "
+          f"Coq first: {first:.1f} s ({first / single:.2f}) [model: CPU seconds on idle cores]")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--full", action="store_true", help="the full budgets (default: --quick)")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--schedule", action="store_true", help="profile the schedule instead (module docstring)")
     args = parser.parse_args(argv)
+    if args.schedule:
+        _schedule(not args.full, args.jobs)
+        return 0
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     one, two = _spin(1), _spin(2)
     print(f"capacity: 2 CPU-bound processes took {two:.2f} s against {one:.2f} s for one: "
