@@ -40,7 +40,9 @@ from reference.audit.samplers import (
     _check_alpha,
     _critical,
     _listed,
+    cascade_scale_power,
     chi_square_scale_power,
+    pooled_scale_check,
 )
 from reference.audit.sufficient import FRACTION_BITS, GRID_ROOT, ExactSums
 from reference.core.validate import check_depth, positive_real
@@ -147,26 +149,16 @@ class CascadeMoments:
                                         f"{count} two-sided chi-square({runs}) tests, acceptance "
                                         f"[{low / runs:.4g}, {high / runs:.4g}] for the variance ratio; most "
                                         f"extreme ratio {worst:.6g}"))
-        checks.append(self._pooled(per_test))
+        checks.append(self.pooled_check(per_test))
         return SamplerAuditReport(f"cascade samples (streamed), depth {self.depth}, sigma {self.sigma!r}",
                                   all(c.passed for c in checks), a, runs, leaves, tuple(checks))
 
-    def _pooled(self, level: float) -> PropertyCheck:
-        """The pooled scale test: root² / σ² plus every (L − R)² / (3σ²), over all runs, is chi-square with
-        ``runs × n`` degrees of freedom (the root and the sibling differences are the Haar coefficients, which are
-        independent under the oracle), so one test sees a common scale error with all ``runs × n`` values."""
-        dof = self.runs << self.depth
+    def pooled_check(self, level: float) -> PropertyCheck:
+        """The pooled scale test (:func:`reference.audit.samplers.pooled_scale_check`) on the runs seen: the
+        statistic is the exact integer total of root² / σ² and every (L − R)² / (3σ²), rounded once."""
         grid = 1 << FRACTION_BITS  # exact: the integer totals, added as Python integers, then one rounding
         total = self.nodes[0].grand_total() + sum(sums.grand_total() for sums in self.siblings)
-        statistic = total / grid
-        low, high = _critical(dof, level)
-        passed = low <= statistic <= high
-        ratio = statistic / dof
-        failures = () if passed else (f"common scale {'too large' if ratio > 1 else 'too small'}: pooled variance "
-                                      f"ratio {ratio:.8g} outside [{low / dof:.8g}, {high / dof:.8g}]",)
-        return PropertyCheck("pooled scale", passed, level, 1, ratio, failures,
-                             f"one two-sided chi-square({dof}) test of root² / σ² + Σ (L − R)² / (3σ²); variance "
-                             f"ratio {ratio:.8g}, acceptance [{low / dof:.8g}, {high / dof:.8g}]")
+        return pooled_scale_check(total / grid, self.runs << self.depth, level)
 
 
 def cascade_power(depth: int, runs: int, alpha: float) -> dict[str, float]:
@@ -178,7 +170,7 @@ def cascade_power(depth: int, runs: int, alpha: float) -> dict[str, float]:
     if runs < 2:
         return {"scale_error": math.inf, "correlation_error": math.inf}
     per_node = chi_square_scale_power(runs, tests, alpha)
-    scale = min(per_node, chi_square_scale_power(runs * leaves, tests, alpha))  # the pooled test: runs × n dof
+    scale = cascade_scale_power(runs, leaves, alpha / tests, alpha / tests)  # every test at alpha / tests
     ratio = max((1.0 + per_node) ** 2 - 1.0, 1.0 - (1.0 - per_node) ** 2)
     return {"scale_error": scale, "correlation_error": 1.5 * ratio}
 

@@ -14,7 +14,12 @@ union bound.
    i.i.d. ``N(0, 1)`` by the battery of :func:`reference.cip.whitening.whitened_normal_test`, its
    Kolmogorov–Smirnov part on a fixed grid (:mod:`reference.audit.whitened_moments`: every test reads sums over
    runs, so blocks of runs feed :class:`~reference.audit.whitened_moments.CascadeSampleMoments` and the verdict
-   does not depend on the split).
+   does not depend on the split);
+4. *pooled scale*: the streamed audit's test (:func:`pooled_scale_check`, the statistic accumulated by the same
+   :class:`reference.audit.cascade_stream.CascadeMoments`): ``root²/σ² + Σ (L − R)²/(3σ²)`` over all runs is
+   chi-square with ``runs × n`` dof, so a scale error common to every node is seen with every value drawn.
+
+``alpha / 4`` each; :func:`cascade_samples_power` states the smallest common scale error detected.
 
 :func:`audit_kary_noise` (Algorithm 2's output noise, sums of i.i.d. Laplace(h/ε) values):
 
@@ -226,10 +231,42 @@ def chi_square_scale_power(runs: int, tests: int, alpha: float, power: float = 0
     return max(up, down)
 
 
+def pooled_scale_check(statistic: float, dof: int, level: float) -> PropertyCheck:
+    """The pooled scale test of both cascade audits: ``statistic`` = root² / σ² plus every (L − R)² / (3σ²) over
+    all runs is chi-square with ``dof`` = runs × n degrees of freedom under the oracle (the root and the sibling
+    differences are the Haar coefficients, independent), tested two-sided at ``level``."""
+    low, high = _critical(dof, level)
+    passed = low <= statistic <= high
+    ratio = statistic / dof
+    failures = () if passed else (f"common scale {'too large' if ratio > 1 else 'too small'}: pooled variance "
+                                  f"ratio {ratio:.8g} outside [{low / dof:.8g}, {high / dof:.8g}]",)
+    return PropertyCheck("pooled scale", passed, level, 1, ratio, failures,
+                         f"one two-sided chi-square({dof}) test of root² / σ² + Σ (L − R)² / (3σ²); variance "
+                         f"ratio {ratio:.8g}, acceptance [{low / dof:.8g}, {high / dof:.8g}]")
+
+
+def cascade_scale_power(runs: int, leaves: int, node_level: float, pooled_level: float) -> float:
+    """The smallest relative error of σ common to every node that a cascade audit detects with probability 99%:
+    the sharper of one node-variance test (chi-square(``runs``) at ``node_level``) and the pooled scale test
+    (chi-square(``runs × leaves``) at ``pooled_level``); ``inf`` below 2 runs."""
+    if runs < 2:
+        return math.inf
+    return min(chi_square_scale_power(runs, 1, node_level), chi_square_scale_power(runs * leaves, 1, pooled_level))
+
+
+def cascade_samples_power(depth: int, runs: int, alpha: float) -> dict[str, float]:
+    """What :func:`audit_cascade_samples` detects at ``runs`` runs with probability 99%: the common scale error
+    (:func:`cascade_scale_power`; a node test's level is at least ``alpha / (4 n)``, the pooled test's
+    ``alpha / 4``)."""
+    leaves = 1 << depth
+    return {"scale_error": cascade_scale_power(runs, leaves, alpha / (4 * leaves), alpha / 4)}
+
+
 def audit_cascade_samples(samples: object, depth: int, sigma: RealLike, alpha: object = 1e-6) -> SamplerAuditReport:
     """Audit ``samples`` (``runs × 2**depth``, one draw of the ``n`` leaves per row) against Cascade
     Sampling's distribution ``N(0, sigma**2 C_depth)``: leaf marginals, internal node variances (from subtree
-    sums) and the full covariance (whitening); ``alpha / 3`` each. ``depth <= 8``; ``runs >= 2``."""
+    sums), the full covariance (whitening) and the pooled scale; ``alpha / 4`` each. ``depth <= 8``;
+    ``runs >= 2``."""
     d = check_depth(depth, "depth", maximum=MAX_AUDIT_DEPTH)
     s = positive_real(sigma, "sigma")
     a = _check_alpha(alpha)
@@ -248,7 +285,7 @@ def cascade_samples_report(moments: object, alpha: float) -> SamplerAuditReport:
     d, s, runs, n = moments.depth, moments.sigma, moments.runs, 1 << moments.depth
     if runs < 2:
         raise TooFewRunsError(f"samples must have at least 2 runs (rows) for this alpha, got {runs}")
-    share = alpha / 3.0
+    share = alpha / 4.0
     marginals = _chi2_group(
         "marginals", [f"leaf variance at coordinate {i}" for i in range(n)], moments.leaf_squares.values(), runs, share
     )
@@ -264,7 +301,7 @@ def cascade_samples_report(moments: object, alpha: float) -> SamplerAuditReport:
         "covariance", battery.passed, share, battery.subtests, battery.statistic, cov_failures,
         f"Haar whitening of sigma^2 C_{d} (whitened coordinate = Haar basis vector); {battery.detail}",
     )
-    checks = (marginals, nodes, covariance)
+    checks = (marginals, nodes, covariance, moments.scale.pooled_check(share))
     return SamplerAuditReport(
         f"cascade samples, depth {d}, sigma {s!r}", all(c.passed for c in checks), alpha, runs, n, checks
     )

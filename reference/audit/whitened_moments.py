@@ -10,7 +10,8 @@ function is known from integer counts. Its distance ``D_grid`` is at most the fu
 points). Every other sub-test is the battery's own, on the same statistics.
 
 :class:`CascadeSampleMoments` keeps, as exact fixed-point sums (:mod:`reference.audit.sufficient`): per leaf and
-per internal node the sum of squares over ``σ²``; the grid counts; and for the whitened coordinates ``w`` (formed
+per internal node the sum of squares over ``σ²``; the grid counts; the streamed audit's
+:class:`reference.audit.cascade_stream.CascadeMoments` (for the pooled scale test); and for the whitened coordinates ``w`` (formed
 from node sums, the Haar rows being ``±c`` on the halves of a node) rounded once to ``q = w`` on the grid
 ``2**-WHITE_BITS``, the sums ``Σ q_i`` and the Gram matrix ``Σ q_i q_j`` — the latter by matrix products, which are
 exact because every product and partial sum of these integer-valued floats is an integer below ``2**53``
@@ -82,6 +83,11 @@ class CascadeSampleMoments:
         self.pairs = np.triu_indices(leaves)  # i <= j: the squares on the diagonal too
         self.white_gram = ExactSums((self.pairs[0].size,), 2 * WHITE_BITS)  # Σ q_i q_j, q = w on 2**-WHITE_BITS
         self.edges = stats.norm.ppf(np.arange(1, GRID_CELLS) / GRID_CELLS)
+        # the pooled scale test's statistic, accumulated by the streamed audit's own code (imported here: that
+        # module builds on reference.audit.samplers, which builds on this one)
+        from reference.audit.cascade_stream import CascadeMoments
+
+        self.scale = CascadeMoments(depth, sigma)
         self.below = np.zeros(GRID_CELLS - 1, dtype=np.int64)  # values <= each edge, over all runs
         self.runs = 0
 
@@ -101,6 +107,7 @@ class CascadeSampleMoments:
         positions = np.searchsorted(self.edges, white.ravel(), side="left")  # edges[k] >= value from k on
         counts = np.bincount(positions, minlength=GRID_CELLS)[: GRID_CELLS - 1]
         self.below += np.cumsum(counts)
+        self.scale.add(x)
         self.runs += x.shape[0]
 
     def merge(self, other: CascadeSampleMoments) -> None:
@@ -111,6 +118,7 @@ class CascadeSampleMoments:
                              (self.white_sums, other.white_sums), (self.white_gram, other.white_gram)):
             mine.merge(theirs)
         self.below += other.below
+        self.scale.merge(other.scale)
         self.runs += other.runs
 
     def whiten(self, x: np.ndarray) -> np.ndarray:

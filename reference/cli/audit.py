@@ -194,9 +194,8 @@ _SAMPLER_DEFAULTS: dict[str, object] = {"algorithm": 2, "contributions": 1, "str
 def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
     from reference.audit import sample_design
     from reference.audit import samplers as audit_samplers
-    from reference.audit.cascade_stream import audit_cascade_stream
+    from reference.audit.cascade_stream import audit_cascade_stream, cascade_power
     from reference.audit.linear_noise import load_exact_matrix
-    from reference.audit.samplers import chi_square_scale_power
 
     refuse_foreign(args, SAMPLER_OPTIONS, _SAMPLER_DEFAULTS)
     alpha = float(Fraction(args.alpha))
@@ -204,21 +203,17 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
     power: list[dict[str, object]] | None = None
     if mechanism == "cascade":
         _needs(args, mechanism, "depth", "sigma")
-        if args.depth <= audit_samplers.MAX_AUDIT_DEPTH and not args.stream:
+        in_memory = args.depth <= audit_samplers.MAX_AUDIT_DEPTH and not args.stream
+        if in_memory:
             with reading("--samples", args.samples):
                 samples = audit_samplers.load_samples(args.samples)
             report = audit_samplers.audit_cascade_samples(samples, args.depth, float(Fraction(args.sigma)), alpha)
         else:  # any depth: streamed from the .npy file in batches of runs
             with reading("--samples", args.samples):
                 report = audit_cascade_stream(args.samples, args.depth, float(Fraction(args.sigma)), alpha)
-        if args.depth <= audit_samplers.MAX_AUDIT_DEPTH and not args.stream:
-            tests = 3 * (1 << args.depth) - 2
-            power = [{"runs": n, "scale_error": chi_square_scale_power(n, tests, alpha)}
-                     for n in sample_design.POWER_RUNS]
-        else:  # the streamed tests, the pooled scale test among them
-            from reference.audit.cascade_stream import cascade_power
-
-            power = [{"runs": n, **cascade_power(args.depth, n, alpha)} for n in sample_design.POWER_RUNS]
+        # both paths run the pooled scale test: the power is the sharper of a node test and that test
+        stated = audit_samplers.cascade_samples_power if in_memory else cascade_power
+        power = [{"runs": n, **stated(args.depth, n, alpha)} for n in sample_design.POWER_RUNS]
     elif mechanism in ("discrete-gaussian", "discrete-laplace", "tda-level"):
         import numpy as np
 

@@ -44,8 +44,8 @@ Randomness and draw order (``rng`` is a numpy Generator, a seed or None; ``noise
 * :func:`algorithm_2_batch`: one block with one draw per noise index p that some output t <= T uses, in
   increasing order of p.
 * :class:`OnlineCounter`: one draw (``size=1``) each time a noise index is needed for the first time, in the
-  order Algorithm 2's walk first visits them (time, then level from h down, then step). For Laplace noise the
-  values therefore equal the block ``rng.laplace(0, h/ε, n)`` assigned in first-use order; the batch and the
+  order Algorithm 2's walk first visits them (time, then level from h down, then step): each value is
+  ``samplers.fast.laplace(h/ε, 1, rng)`` (one exponential, then one raw word for its sign); the batch and the
   online counter assign draws to indices in different orders, so the same seed gives *different* (equally
   distributed) outputs in the two.
 * :func:`algorithm_3`: one block with one draw per vertex of levels 1..h of the padded tree: level 1 left to
@@ -130,13 +130,15 @@ def _numeric_scale(epsilon: RealLike, height: int) -> float:
     return height / positive_real(epsilon, "epsilon")
 
 
-def _draw_block(kind: str, scale: float, size: int, rng: object) -> np.ndarray:
-    """``size`` numeric draws as float64 (discrete Laplace values are integers, exact in binary64)."""
+def _fill_block(out: np.ndarray, kind: str, scale: float, rng: np.random.Generator) -> None:
+    """Fill contiguous float64 ``out`` with the numeric draws of the fast sampler (the same stream as
+    ``samplers.laplace`` / ``discrete_laplace`` of ``out.size``; discrete values are integers, exact in binary64)."""
     if kind == "laplace":
-        return np.asarray(samplers.laplace(scale, size, rng), dtype=np.float64)
-    if kind == "discrete_laplace":
-        return np.asarray(samplers.discrete_laplace(scale, size, rng), dtype=np.float64)
-    raise ValueError(f"noise must be 'laplace' or 'discrete_laplace' for the vectorised algorithms, got {kind!r}")
+        samplers._laplace_fill(out, scale, rng)
+    elif kind == "discrete_laplace":
+        samplers._discrete_laplace_fill(out, scale, rng)
+    else:
+        raise ValueError(f"noise must be 'laplace' or 'discrete_laplace' for the vectorised algorithms, got {kind!r}")
 
 
 def _finish(prefix: np.ndarray, noise: np.ndarray, kind: str) -> np.ndarray:
@@ -219,39 +221,40 @@ def _grid_sizes(horizon: int, arity: int, height: int, center: int) -> list[int]
 
 
 def _noise_sums(values: np.ndarray, arity: int, horizon: int, height: int, offset: bool) -> np.ndarray:
-    """Noise sums of outputs t = 0..T (axis 0) from noise values indexed by p (axis 0; values[0] unused).
+    """Noise sums of outputs t = 0..T (last axis) from noise values indexed by p (last axis; index 0 unused).
 
-    Level by level from the top: the walk prefix after levels h..ℓ depends only on u = m k^(ℓ−1), t's
-    rounding to a multiple of k^(ℓ−1); m = k m' + e with parent m' and digit e (offset: |e| <= c; standard:
-    0 <= e < k). The running sums are formed in the walk's order, so they are bit-identical to the walk's
-    sequential additions. Unused or missing values are NaN and only reach discarded grid points.
+    Leading axes are independent replicates (runs), so a batch of runs stored row by row, as each run's
+    generator fills it, is summed without a transpose. Level by level from the top: the walk prefix after levels
+    h..ℓ depends only on u = m k^(ℓ−1), t's rounding to a multiple of k^(ℓ−1); m = k m' + e with parent m' and
+    digit e (offset: |e| <= c; standard: 0 <= e < k). The running sums are formed in the walk's order, so they
+    are bit-identical to the walk's sequential additions (and the same for a run alone or in a batch). Unused
+    or missing values are NaN and only reach discarded grid points.
     """
     check_batch_cost(arity, horizon, height)
     k = arity
     center = (k - 1) // 2 if offset else 0
     sizes = _grid_sizes(horizon, k, height, center) if offset else _standard_sizes(horizon, k, height)
-    rest = values.shape[1:]
-    acc = np.zeros((1, *rest), dtype=np.float64)
+    lead = values.shape[:-1]
+    acc = np.zeros((*lead, 1), dtype=np.float64)
     for level in range(height, 0, -1):
         weight = k ** (level - 1)
         parents = sizes[level + 1]
-        grid = np.empty((parents, k, *rest), dtype=np.float64)
-        grid[:, center] = acc
-        upward = k - 1 - center
+        grid = np.empty((*lead, parents, k), dtype=np.float64)
+        grid[..., center] = acc
         current = acc
-        for step in range(1, upward + 1):
-            view = values[step * weight :: k * weight][:parents]
-            current = current[: len(view)] + view
-            grid[: len(view), center + step] = current
-            grid[len(view) :, center + step] = np.nan
-        current = acc[1:]
-        for step in range(1, center + 1):
-            view = values[(k - step) * weight :: k * weight][: parents - 1]
-            current = current[: len(view)] + view
-            grid[1 : 1 + len(view), center - step] = current
-            grid[0, center - step] = np.nan
-            grid[1 + len(view) :, center - step] = np.nan
-        acc = grid.reshape((parents * k, *rest))[center : center + sizes[level]]
+        for step in range(1, k - center):  # digits 1..k − 1 − c: add the values right of the parent
+            view = values[..., step * weight :: k * weight][..., :parents]
+            used = view.shape[-1]
+            current = np.add(current[..., :used], view, out=grid[..., :used, center + step])
+            grid[..., used:, center + step] = np.nan
+        current = acc[..., 1:]
+        for step in range(1, center + 1):  # digits −1..−c: from the next parent, the values left of it
+            view = values[..., (k - step) * weight :: k * weight][..., : parents - 1]
+            used = view.shape[-1]
+            current = np.add(current[..., :used], view, out=grid[..., 1 : 1 + used, center - step])
+            grid[..., 0, center - step] = np.nan
+            grid[..., 1 + used :, center - step] = np.nan
+        acc = grid.reshape((*lead, parents * k))[..., center : center + sizes[level]]
     return acc
 
 
@@ -309,7 +312,7 @@ def algorithm_2_noise_from_values(values: object, arity: int, horizon: int) -> n
     array = np.asarray(values, dtype=np.float64)
     if array.ndim < 1:
         raise ValueError("values must have at least one axis (the noise index p)")
-    return _noise_sums(array, k, steps, height, offset=True)[1:]
+    return np.moveaxis(_noise_sums(np.moveaxis(array, 0, -1), k, steps, height, offset=True), -1, 0)[1:]
 
 
 def algorithm_1_noise_from_values(values: object, arity: int, horizon: int) -> np.ndarray:
@@ -320,7 +323,7 @@ def algorithm_1_noise_from_values(values: object, arity: int, horizon: int) -> n
     array = np.asarray(values, dtype=np.float64)
     if array.ndim < 1:
         raise ValueError("values must have at least one axis (the noise index r)")
-    return _noise_sums(array, k, steps, height, offset=False)[1:]
+    return np.moveaxis(_noise_sums(np.moveaxis(array, 0, -1), k, steps, height, offset=False), -1, 0)[1:]
 
 
 # ------------------------------------------------------------------------------------- Algorithms 1, 2
@@ -351,7 +354,7 @@ def algorithm_1(
     if noise_function is not None:
         values[1:] = np.asarray(noise_function(np.arange(1, steps + 1, dtype=np.int64)), dtype=np.float64)
     else:
-        values[1:] = _draw_block(kind, scale, steps, as_generator(rng))
+        _fill_block(values[1:], kind, scale, as_generator(rng))
     sums = _noise_sums(values, k, steps, height, offset=False)[1:]
     return _finish(np.cumsum(x), sums, kind)
 
@@ -384,7 +387,9 @@ def algorithm_2_batch(
         used = np.flatnonzero(mask)
         values[used] = np.asarray(noise_function(used.astype(np.int64)), dtype=np.float64)
     else:
-        values[mask] = _draw_block(kind, scale, int(np.count_nonzero(mask)), as_generator(rng))
+        block = np.empty(int(np.count_nonzero(mask)), dtype=np.float64)
+        _fill_block(block, kind, scale, as_generator(rng))
+        values[mask] = block
     sums = _noise_sums(values, k, steps, height, offset=True)[1:]
     return _finish(np.cumsum(x), sums, kind)
 
@@ -541,7 +546,8 @@ def algorithm_3(
     padded[steps + 1 :] = padded[steps]  # prefix sums of the zero-padded stream
     counts = [k ** (height - level + 1) for level in range(1, height + 1)]
     if noise_function is None:
-        block = _draw_block(kind, scale, sum(counts), as_generator(rng))
+        block = np.empty(sum(counts), dtype=np.float64)
+        _fill_block(block, kind, scale, as_generator(rng))
         offsets = np.concatenate(([0], np.cumsum(counts)))
         vertex_noise = [block[offsets[i] : offsets[i + 1]] for i in range(height)]
     else:

@@ -4,9 +4,9 @@ Row ``i`` of :func:`algorithm_1_runs` (:func:`algorithm_2_runs`) equals, value f
 ``algorithm_1(stream, arity, epsilon, numpy.random.default_rng(s), noise)`` (``algorithm_2_batch``) with ``s`` the
 per-run seed of run ``first_run + i`` (:func:`reference.core.rng.run_seeds`, the children ``SeedSequence.spawn``
 gives one root). Each run draws its noise block from its own generator, in the single-run order (Algorithm 1:
-z_1..z_T; Algorithm 2: one value per used index p, increasing). The noise sums then run once for all runs: the
-single-run code already takes replicates on trailing axes, and its additions are elementwise, in the walk's
-order, so every run's sums are the same floating-point numbers as alone.
+z_1..z_T; Algorithm 2: one value per used index p, increasing), written into that run's row. The noise sums then
+run once for a tile of rows: the single-run code takes replicates on leading axes, and its additions are
+elementwise, in the walk's order, so every run's sums are the same floating-point numbers as alone.
 
 With an all-zero stream the outputs are the noise itself (what the sampler audits test).
 """
@@ -26,36 +26,40 @@ __all__ = ["algorithm_1_runs", "algorithm_2_runs"]
 
 
 #: Values per tile of runs: the noise sums of a tile (about ``k/(k-1)`` passes over ``P × tile`` values per level)
-#: stay in cache instead of streaming the whole batch from memory at every level.
-TILE_VALUES = 1 << 17
+#: stay in the 2 MiB cache instead of streaming the whole batch from memory at every level.
+TILE_VALUES = 1 << 16
 
 
 def _runs(
     stream: np.ndarray, kind: str, scale: float, mask: np.ndarray, sums: Callable[[np.ndarray], np.ndarray],
     runs: object, seed: object, first_run: object,
 ) -> np.ndarray:
-    """``runs × T`` noisy prefix counts: per tile of runs, each run's draws (increasing p, NaN where ``mask`` is
-    False) in one column, the noise sums ``sums`` of the tile, plus the prefix counts (the single-run
-    ``_finish`` on every column)."""
+    """``runs × T`` noisy prefix counts: per tile of runs, each run's draws written into its row (increasing p,
+    NaN where ``mask`` is False), the noise sums ``sums`` of the tile's rows, plus the prefix counts (the
+    single-run ``_finish`` on every row)."""
     count = check_positive_int(runs, "runs", minimum=0)
     seeds = run_seeds(seed, count, check_positive_int(first_run, "first_run", minimum=0))
-    used = int(np.count_nonzero(mask))
-    prefix = np.cumsum(stream)[:, None]
-    out = np.empty((count, stream.size), dtype=np.float64)
+    dense = bool(mask[1:].all())  # Algorithm 1: every index 1..P drawn, straight into the row
+    used_indices = np.flatnonzero(mask)
+    prefix = np.cumsum(stream).astype(np.float64)
+    out = np.empty((count, stream.size), dtype=np.int64 if kind == "discrete_laplace" else np.float64)
     tile = max(1, TILE_VALUES // mask.size)
-    draws = np.empty((min(tile, count), used), dtype=np.float64)
+    values = np.full((min(tile, count), mask.size), np.nan)  # unused indices stay NaN in every tile
+    block = np.empty(used_indices.size, dtype=np.float64)
     for start in range(0, count, tile):
         stop = min(start + tile, count)
         for row, child in enumerate(seeds[start:stop]):
-            draws[row] = counters._draw_block(kind, scale, used, np.random.default_rng(child))
-        values = np.full((mask.size, stop - start), np.nan)
-        values[mask] = draws[: stop - start].T
-        noise = sums(values)
+            generator = np.random.default_rng(child)
+            if dense:
+                counters._fill_block(values[row, 1:], kind, scale, generator)
+            else:
+                counters._fill_block(block, kind, scale, generator)
+                values[row, used_indices] = block
+        noise = sums(values[: stop - start])
         if np.isnan(noise.sum()):  # an internal invariant: every index an output uses was drawn
             raise ArithmeticError("an output used a noise index that was not drawn")
-        np.add(prefix, noise, out=noise)
-        out[start:stop] = noise.T
-    return out.astype(np.int64) if kind == "discrete_laplace" else out
+        np.add(noise, prefix, out=out[start:stop], casting="unsafe")
+    return out
 
 
 def algorithm_1_runs(
@@ -73,7 +77,7 @@ def algorithm_1_runs(
     mask[0] = False
 
     def sums(values: np.ndarray) -> np.ndarray:
-        return counters._noise_sums(values, k, steps, height, offset=False)[1:]
+        return counters._noise_sums(values, k, steps, height, offset=False)[..., 1:]
 
     return _runs(x, kind, scale, mask, sums, runs, seed, first_run)
 
@@ -91,6 +95,6 @@ def algorithm_2_runs(
     height = height_for_horizon(k, steps, offset=True)
     scale = counters._numeric_scale(epsilon, height)
     def sums(values: np.ndarray) -> np.ndarray:
-        return counters._noise_sums(values, k, steps, height, offset=True)[1:]
+        return counters._noise_sums(values, k, steps, height, offset=True)[..., 1:]
 
     return _runs(x, kind, scale, counters._used_mask(k, steps, height), sums, runs, seed, first_run)

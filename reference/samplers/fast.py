@@ -14,6 +14,11 @@ equal to them (details per function). For exact sampling use :mod:`reference.sam
 Randomness: ``rng`` is a ``numpy.random.Generator``, an integer seed or ``None``
 (:func:`reference.core.rng.as_generator`). **Draw order** is documented per function, so that a seed gives
 the same output on every platform whose numpy keeps PCG64's stream and these Generator methods' algorithms.
+All three samplers are built from two vectorised primitives, chosen because they are the cheapest numpy
+offers (a ziggurat exponential costs about 0.4 of a normal, ``Generator.laplace``'s inversion about 1.5):
+``gen.standard_exponential(n)`` and *random signs*, ``ceil(n / 64)`` raw 64-bit words
+``gen.bit_generator.random_raw(...)`` whose bit ``i mod 64`` (counted from the least significant) of word
+``i // 64`` negates value ``i``.
 ``size`` is an integer >= 0 and the result a 1-D array (``int64`` for the discrete samplers).
 """
 
@@ -26,50 +31,97 @@ import numpy as np
 from reference.core.rng import as_generator
 from reference.core.validate import RealLike, check_positive_int, positive_real
 
-__all__ = ["discrete_gaussian", "discrete_laplace", "laplace"]
+__all__ = ["acceptance_probability", "discrete_gaussian", "discrete_laplace", "laplace"]
 
 #: A lower bound on the acceptance probability of one round of CKS Algorithm 3,
 #: ``tanh(1/(2t)) exp(-σ²/(2t²)) Z(σ²)`` with ``t = floor(σ) + 1``: its minimum over σ² is about 0.445 (near
 #: σ² = 0.09; it tends to sqrt(π/2) e^{-1/2} ≈ 0.760 as σ grows). Only sets how many candidates a round draws.
 ACCEPTANCE_FLOOR = 0.44
 
-#: Largest discrete Laplace scale (and largest σ, i.e. σ² <= MAX_SCALE**2) the float samplers accept: numpy
-#: computes a geometric variable as a float and casts it to int64, so draws must stay far below 2**53.
+#: The acceptance probability that sets a round's candidate count is rounded down to a multiple of
+#: 1/ACCEPTANCE_STEPS, so that the count is an integer computation (the same on every platform's libm unless
+#: the float estimate lies within rounding of a multiple).
+ACCEPTANCE_STEPS = 64
+
+#: Largest discrete Laplace scale (and largest σ, i.e. σ² <= MAX_SCALE**2) the float samplers accept: a
+#: magnitude is computed as a float and cast to int64, so draws must stay far below 2**53.
 MAX_SCALE = 1e12
 
 
 def laplace(scale: RealLike, size: int, rng: object = None) -> np.ndarray:
-    """``size`` independent Laplace(``scale``) draws: ``rng.laplace(0.0, scale, size)`` (numpy's inversion
-    sampler; one ``Generator.laplace`` call), ``scale`` = b > 0 rounded to float."""
+    """``size`` independent Laplace(``scale``) draws, ``scale`` = b > 0 rounded to float.
+
+    A Laplace(b) variable is b·E with a random sign, E standard exponential. Draw order:
+    ``E = gen.standard_exponential(size)``, then the random signs (module docstring); value i is ``±b·E_i``.
+    """
     b = positive_real(scale, "scale")
     count = check_positive_int(size, "size", minimum=0)
-    gen = as_generator(rng)
-    return gen.laplace(0.0, b, count)
+    out = np.empty(count, dtype=np.float64)
+    _laplace_fill(out, b, as_generator(rng))
+    return out
 
 
-def _geometric_difference(scale: float, count: int, gen: np.random.Generator) -> np.ndarray:
-    """``G1 - G2`` with ``G1 = gen.geometric(p, count)`` drawn first, then ``G2``; ``p = -expm1(-1/scale)``."""
-    success = -math.expm1(-1.0 / scale)
-    first = gen.geometric(success, count)
-    second = gen.geometric(success, count)
-    return (first - second).astype(np.int64)
+def _random_signs(values: np.ndarray, gen: np.random.Generator) -> None:
+    """Negate ``values[i]`` (contiguous float64, in place) where bit ``i`` of the raw words is 1: flipping the
+    IEEE sign bit is exact, and -0.0 stays a zero."""
+    words = gen.bit_generator.random_raw(-(-values.size // 64))
+    bits = np.unpackbits(words.astype("<u8", copy=False).view(np.uint8), count=values.size, bitorder="little")
+    mask = bits.astype(np.uint64)
+    mask <<= np.uint64(63)
+    pattern = values.view(np.uint64)
+    pattern ^= mask
+
+
+def _laplace_fill(out: np.ndarray, scale: float, gen: np.random.Generator) -> None:
+    """Fill contiguous float64 ``out`` with :func:`laplace` draws (validated ``scale``; the batched samplers
+    call it on rows of one array)."""
+    gen.standard_exponential(out=out)
+    out *= scale
+    _random_signs(out, gen)
+
+
+def _magnitude_shift(scale: float) -> float:
+    """The shift c of :func:`discrete_laplace`: ``1 - t log(2/(1 + q))``, q = exp(-1/t), in (1/2, 1).
+
+    Capped just below 1 so that ``ceil(t·0 - c)`` is still 0 when c rounds to 1 (t below ~1e-17).
+    """
+    success = -math.expm1(-1.0 / scale)  # 1 - q, accurate for large t
+    shift = 1.0 - scale * math.log1p(success / (2.0 - success))
+    return min(shift, math.nextafter(1.0, 0.0))
+
+
+def _discrete_laplace_magnitudes(out: np.ndarray, scale: float, gen: np.random.Generator) -> None:
+    """Fill contiguous float64 ``out`` with ``ceil(t·E - c)`` (E = ``gen.standard_exponential``), the
+    magnitudes of :func:`discrete_laplace` (integer-valued floats)."""
+    gen.standard_exponential(out=out)
+    out *= scale
+    out -= _magnitude_shift(scale)
+    np.ceil(out, out=out)
+
+
+def _discrete_laplace_fill(out: np.ndarray, scale: float, gen: np.random.Generator) -> None:
+    """Fill contiguous float64 ``out`` with :func:`discrete_laplace` draws (integer-valued floats)."""
+    _discrete_laplace_magnitudes(out, scale, gen)
+    _random_signs(out, gen)
 
 
 def discrete_laplace(scale: RealLike, size: int, rng: object = None) -> np.ndarray:
     """``size`` independent discrete Laplace draws with ``P[x] ∝ exp(-|x|/t)``, ``t`` = ``scale`` > 0.
 
-    The difference ``G1 - G2`` of two independent geometric variables on {1, 2, ...} with success probability
-    ``p = 1 - exp(-1/t)`` (``P[G = g] = (1-p)^(g-1) p``) is exactly discrete Laplace with ratio ``1 - p``.
-    Approximations: ``t`` is rounded to float, ``p`` is ``-expm1(-1/t)`` in binary64 (relative error ~1e-16),
-    and numpy's ``Generator.geometric`` uses float arithmetic (inversion for small ``p``). Draw order: all of
-    ``G1`` (``gen.geometric(p, size)``), then all of ``G2``.
+    With q = exp(-1/t) the target has ``P[|X| >= m] = 2 q^m / (1 + q)`` for m >= 1. The magnitude
+    ``M = ceil(t·E - c)``, E standard exponential and ``c = 1 - t log(2/(1 + q))`` in (1/2, 1), has
+    ``P[M >= m] = P[t·E > m - 1 + c] = q^(m - 1 + c) = 2 q^m / (1 + q)`` (and M >= 0 since c < 1); a random sign
+    then splits the mass of each m >= 1 evenly between ±m, which is the target. Approximations: ``t`` is rounded
+    to float and ``t·E - c`` is evaluated in binary64 (relative error ~1e-16 in each boundary). Draw order:
+    ``E = gen.standard_exponential(size)``, then the random signs (module docstring).
     """
     t = positive_real(scale, "scale")
     if t > MAX_SCALE:
         raise ValueError(f"scale must be at most {MAX_SCALE:g} for the float sampler, got {t!r}")
     count = check_positive_int(size, "size", minimum=0)
-    gen = as_generator(rng)
-    return _geometric_difference(t, count, gen)
+    out = np.empty(count, dtype=np.float64)
+    _discrete_laplace_fill(out, t, as_generator(rng))
+    return out.astype(np.int64)
 
 
 def discrete_gaussian(sigma_squared: RealLike, size: int, rng: object = None) -> np.ndarray:
@@ -77,35 +129,60 @@ def discrete_gaussian(sigma_squared: RealLike, size: int, rng: object = None) ->
 
     Rejection from the discrete Laplace with scale ``t = floor(σ) + 1`` (``floor(σ) = isqrt(floor(σ²))``,
     exact for the float σ²): a candidate ``Y`` is accepted when a uniform ``U`` in [0, 1) is below
-    ``exp(-(|Y| - σ²/t)² / (2σ²))``. Approximation: that acceptance probability is evaluated in binary64
-    (relative error a few units in 1e-16, and probabilities below ~1e-308 round to 0), where the exact sampler
-    draws Bernoulli(exp(-γ)) exactly; σ² is rounded to float.
+    ``exp((|Y| - σ²/t)² · (-1/(2σ²)))`` (a uniform and a vectorised exp cost about half a ziggurat exponential).
+    Approximation: that acceptance probability is evaluated in binary64 (relative error a few units in 1e-16, and
+    probabilities below ~1e-308 round to 0), where the exact sampler draws Bernoulli(exp(-γ)) exactly; σ² is
+    rounded to float.
 
     Draw order: rounds until ``size`` values are accepted. A round with ``r`` values still needed draws
-    ``n = ceil(r / ACCEPTANCE_FLOOR) + 8`` candidates: ``G1`` (``n`` geometrics), ``G2`` (``n`` geometrics) as
-    in :func:`discrete_laplace`, then ``U = gen.random(n)``; the accepted candidates fill the output in
-    order and any beyond ``r`` are discarded. (So the first values for ``size=m`` are in general not those
-    for ``size=n``.)
+    ``n = ceil(64 (r + 3 isqrt(r)) / A) + 8`` candidates, ``A = max(floor(64 a), 29)`` with ``a`` the round's
+    acceptance probability :func:`acceptance_probability` evaluated in binary64 (29/64 >= ACCEPTANCE_FLOOR):
+    the magnitudes ``ceil(t·E - c)`` of :func:`discrete_laplace` (``n`` exponentials), then ``U =
+    gen.random(n)``, then ``n`` random signs; the accepted candidates fill the output in order and any beyond
+    ``r`` are discarded. (So the first values for ``size=m`` are in general not those for ``size=n``.)
     """
     s2 = positive_real(sigma_squared, "sigma_squared")
     if s2 > MAX_SCALE**2:
         raise ValueError(f"sigma_squared must be at most {MAX_SCALE**2:g} for the float sampler, got {s2!r}")
     count = check_positive_int(size, "size", minimum=0)
-    return _discrete_gaussian_draws(s2, count, as_generator(rng))
-
-
-def _discrete_gaussian_draws(s2: float, count: int, gen: np.random.Generator) -> np.ndarray:
-    """The body of :func:`discrete_gaussian` for validated arguments (the batched sampler calls it per run)."""
-    t = float(math.isqrt(math.floor(s2)) + 1)
     out = np.empty(count, dtype=np.int64)
-    filled = 0
-    while filled < count:
-        needed = count - filled
-        candidates = math.ceil(needed / ACCEPTANCE_FLOOR) + 8
-        values = _geometric_difference(t, candidates, gen)
-        uniform = gen.random(candidates)
-        offset = np.abs(values) - s2 / t
-        accepted = values[uniform < np.exp(-(offset * offset) / (2.0 * s2))][:needed]
-        out[filled : filled + accepted.size] = accepted
-        filled += accepted.size
+    _discrete_gaussian_fill(out, s2, as_generator(rng))
     return out
+
+
+def acceptance_probability(sigma_squared: float) -> float:
+    """One round's acceptance probability in :func:`discrete_gaussian`, ``tanh(1/(2t)) exp(-σ²/(2t²)) Z``, in
+    binary64: the sum over y of the candidate pmf ``tanh(1/(2t)) e^(-|y|/t)`` times ``exp(-γ)`` is
+    ``tanh(1/(2t)) e^(-σ²/(2t²)) Σ_y e^(-y²/(2σ²))``. Z = Σ_y e^(-y²/(2σ²)) is summed directly for σ² < 1 (terms
+    |y| <= 40) and taken as sqrt(2π σ²) above (Poisson summation: the neglected factor is
+    1 + 2e^(-2π²σ²) + ... < 1 + 6e-9), so the value is a slight underestimate; it only sets candidate counts."""
+    t = float(math.isqrt(math.floor(sigma_squared)) + 1)
+    if sigma_squared < 1.0:
+        total = 1.0 + 2.0 * math.fsum(math.exp(-(y * y) / (2.0 * sigma_squared)) for y in range(1, 41))
+    else:
+        total = math.sqrt(2.0 * math.pi * sigma_squared)
+    return math.tanh(0.5 / t) * math.exp(-sigma_squared / (2.0 * t * t)) * total
+
+
+def _discrete_gaussian_fill(out: np.ndarray, s2: float, gen: np.random.Generator) -> None:
+    """Fill int64 ``out`` with :func:`discrete_gaussian` draws for validated σ² (the batched sampler calls it
+    on rows of one array)."""
+    t = float(math.isqrt(math.floor(s2)) + 1)
+    steps = max(math.floor(ACCEPTANCE_STEPS * acceptance_probability(s2)), math.ceil(ACCEPTANCE_STEPS * ACCEPTANCE_FLOOR))
+    centre, factor = s2 / t, -0.5 / s2  # a product, not a quotient: a multiplication costs less
+    filled = 0
+    while filled < out.size:
+        needed = out.size - filled
+        candidates = -(-ACCEPTANCE_STEPS * (needed + 3 * math.isqrt(needed)) // steps) + 8
+        magnitude = np.empty(candidates, dtype=np.float64)
+        _discrete_laplace_magnitudes(magnitude, t, gen)
+        uniform = gen.random(candidates)
+        threshold = magnitude - centre
+        threshold *= threshold
+        threshold *= factor
+        np.exp(threshold, out=threshold)
+        accepted = uniform < threshold
+        _random_signs(magnitude, gen)
+        values = np.compress(accepted, magnitude)[:needed]
+        out[filled : filled + values.size] = values
+        filled += values.size

@@ -4,8 +4,8 @@ Row ``i`` of :func:`laplace_batch`, :func:`discrete_laplace_batch` and :func:`di
 for value, what :func:`reference.samplers.fast.laplace` (``discrete_laplace``, ``discrete_gaussian``) returns for
 the same parameters, ``size`` and ``rng = numpy.random.default_rng(s)``, with ``s`` the per-run seed of run
 ``first_run + i`` (:func:`reference.core.rng.run_seeds`: the children ``SeedSequence.spawn`` gives one root).
-Each run has its own generator, so the runs are drawn one after the other into the rows of one array; the
-parameters are validated once and the float constants derived once per call.
+Each run has its own generator, so the runs are drawn one after the other, each straight into its row of one
+array by the single-run sampler's own fill function; the parameters are validated once per call.
 """
 
 from __future__ import annotations
@@ -31,17 +31,18 @@ def laplace_batch(scale: RealLike, size: int, runs: object, seed: object, first_
     b = positive_real(scale, "scale")
     count = check_positive_int(size, "size", minimum=0)
     seeds = _seeds(runs, seed, first_run)
-    out = np.empty((len(seeds), count), dtype=np.float64)
-    for row, child in enumerate(seeds):
-        out[row] = np.random.default_rng(child).laplace(0.0, b, count)
-    return out
+    return _rows(lambda row, rng: fast._laplace_fill(row, b, rng), count, np.float64, seeds)
 
 
-def _integer_rows(draw: Callable[[np.random.Generator], np.ndarray], count: int, seeds: Sequence[np.random.SeedSequence]) -> np.ndarray:
-    """One int64 row per seed: row i is ``draw`` on the generator of seed i (the single-run sampler's stream)."""
-    out = np.empty((len(seeds), count), dtype=np.int64)
+def _rows(
+    fill: Callable[[np.ndarray, np.random.Generator], None], count: int, dtype: type,
+    seeds: Sequence[np.random.SeedSequence],
+) -> np.ndarray:
+    """One row per seed: row i is filled in place by ``fill`` with the generator of seed i (the single-run
+    sampler's stream)."""
+    out: np.ndarray = np.empty((len(seeds), count), dtype=dtype)
     for row, child in enumerate(seeds):
-        out[row] = draw(np.random.default_rng(child))
+        fill(out[row], np.random.default_rng(child))
     return out
 
 
@@ -52,7 +53,8 @@ def discrete_laplace_batch(scale: RealLike, size: int, runs: object, seed: objec
     if t > fast.MAX_SCALE:
         raise ValueError(f"scale must be at most {fast.MAX_SCALE:g} for the float sampler, got {t!r}")
     count = check_positive_int(size, "size", minimum=0)
-    return _integer_rows(lambda rng: fast._geometric_difference(t, count, rng), count, _seeds(runs, seed, first_run))
+    seeds = _seeds(runs, seed, first_run)
+    return _rows(lambda row, rng: fast._discrete_laplace_fill(row, t, rng), count, np.float64, seeds).astype(np.int64)
 
 
 def discrete_gaussian_batch(
@@ -64,4 +66,5 @@ def discrete_gaussian_batch(
     if s2 > fast.MAX_SCALE**2:
         raise ValueError(f"sigma_squared must be at most {fast.MAX_SCALE**2:g} for the float sampler, got {s2!r}")
     count = check_positive_int(size, "size", minimum=0)
-    return _integer_rows(lambda rng: fast._discrete_gaussian_draws(s2, count, rng), count, _seeds(runs, seed, first_run))
+    seeds = _seeds(runs, seed, first_run)
+    return _rows(lambda row, rng: fast._discrete_gaussian_fill(row, s2, rng), count, np.int64, seeds)

@@ -7,9 +7,14 @@ the order of the single-process run, so the report's content is identical for an
 times of course differ from run to run, as they do between two single-process runs).
 
 A worker rebuilds the registry itself (the checks are closures, which are not sent between processes) and runs
-a task by its index; only outcomes, audit cases and plot captions travel back. Workers are started with
-``spawn`` (a fresh interpreter: nothing inherited from the parent's threads). Progress is one line per finished
-task, ``[done/total]``, printed by the parent only.
+a task by its index; only outcomes, audit cases, plot captions and the Coq evidence travel back. Workers are
+started with ``spawn`` (a fresh interpreter: nothing inherited from the parent's threads). Progress is one line
+per finished task, ``[done/total]``, printed by the parent only.
+
+Schedule: the Coq compilation (when asked for) is one task, the largest by far (about a third of the quick
+report's CPU time, in ``coqc`` processes), so it is submitted first: it then runs beside the other tasks instead
+of after them, where it would be a serial tail that no number of workers shortens. The other tasks are many and
+short (the longest a few seconds), so the pool's first-free-worker order balances them.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import os
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from reference.core.claims import Budget, Outcome, Registry, Result, resolve_conditions, run_claim
 
@@ -43,9 +48,23 @@ def _registry() -> Registry:
     return _REGISTRY
 
 
+class Finished(NamedTuple):
+    """What :func:`run_tasks` returns, in the report's order: the claims' results, the audit cases (None when
+    the audits are unavailable), the plots, and the Coq evidence (None unless asked for)."""
+
+    results: list[Result]
+    audits: list[Any] | None
+    plots: list[tuple[str, str]]
+    coq: dict[Any, Any] | None
+
+
 def _run_task(kind: str, index: int, quick: bool, directory: str) -> Any:
     """One task, by kind and index (runs in a worker, or in the parent when ``jobs == 1``)."""
     budget = Budget(quick=quick)
+    if kind == "coq":
+        from reference.verification.coq import machine_checked
+
+        return machine_checked([theorem for claim in _registry().claims for theorem in claim.coq])
     if kind == "claim":
         result = run_claim(_registry().claims[index], budget)
         return result.outcome, result.seconds
@@ -59,6 +78,8 @@ def _run_task(kind: str, index: int, quick: bool, directory: str) -> Any:
 
 
 def _label(kind: str, index: int, registry: Registry) -> str:
+    if kind == "coq":
+        return "Coq theorems"
     if kind == "claim":
         claim = registry.claims[index]
         return f"{claim.paper} {claim.number}"
@@ -66,10 +87,10 @@ def _label(kind: str, index: int, registry: Registry) -> str:
 
 
 def run_tasks(registry: Registry, budget: Budget, directory: Path, jobs: int, say: Callable[[str], None],
-              select: Callable[[tuple[str, int]], bool] | None = None,
-              ) -> tuple[list[Result], list[Any] | None, list[tuple[str, str]]]:
+              select: Callable[[tuple[str, int]], bool] | None = None, coq: bool = False) -> Finished:
     """Every claim, audit case and plot (those ``select`` keeps; ``registry`` must be :func:`build_registry`'s,
-    whose indices the workers use), on ``jobs`` processes (1: in this process); results in report order."""
+    whose indices the workers use), and with ``coq`` the Coq check of the registered theorems, on ``jobs``
+    processes (1: in this process, the Coq check last); results in report order."""
     from reference.verification.audits import audit_case_count
     from reference.verification.plots import PLOTS
 
@@ -80,6 +101,8 @@ def run_tasks(registry: Registry, budget: Budget, directory: Path, jobs: int, sa
     tasks += [("audit", i) for i in range(cases or 0)] + [("plot", i) for i in range(len(PLOTS))]
     if select is not None:
         tasks = [task for task in tasks if select(task)]
+    if coq:  # largest first in the pool (module docstring); last in one process, as the report always ran it
+        tasks = [("coq", 0), *tasks] if jobs > 1 else [*tasks, ("coq", 0)]
     done: dict[tuple[str, int], Any] = {}
     total = len(tasks)
 
@@ -114,4 +137,4 @@ def run_tasks(registry: Registry, budget: Budget, directory: Path, jobs: int, sa
         results = resolve_conditions(results)
     audits = None if cases is None else [done[("audit", i)] for i in range(cases) if ("audit", i) in done]
     plots = [done[("plot", i)] for i in range(len(PLOTS)) if ("plot", i) in done]
-    return results, audits, plots
+    return Finished(results, audits, plots, done.get(("coq", 0)))

@@ -245,7 +245,6 @@ def run_report(out_dir: str = "reference-report", quick: bool = False, progress:
     """Run the registry, write ``report.md``, ``claims.json`` and the PNG plots into ``out_dir``; print the
     terminal table (when ``progress``) and return a summary. ``jobs`` worker processes run the claims, audit cases
     and plots (:mod:`reference.verification.parallel`; default all cores); the content does not depend on it."""
-    from reference.verification.coq import machine_checked
     from reference.verification.parallel import default_jobs, run_tasks
 
     workers = default_jobs() if jobs is None else jobs
@@ -260,9 +259,8 @@ def run_report(out_dir: str = "reference-report", quick: bool = False, progress:
 
     registry = build_registry()
     links = link_errors(registry.claims, proof_programs())
-    results, audits, plots = run_tasks(registry, budget, directory, workers, say)
-    say("Coq theorems ...")
-    coq = machine_checked([theorem for claim in registry.claims for theorem in claim.coq])
+    results, audits, plots, found = run_tasks(registry, budget, directory, workers, say, coq=True)
+    coq = found or {}
     seconds = time.perf_counter() - start
     markdown = markdown_report(results, plots, seconds, budget, links, audits, coq)
     (directory / "report.md").write_text(markdown, encoding="utf-8")

@@ -40,7 +40,7 @@ def _kary(arity: int, epsilon: float, horizon: int, runs: int, seed: int) -> np.
 def test_correct_cascade_passes() -> None:
     report = audit_cascade_samples(_cascade(4, 2.0, 20_000, 11), 4, 2.0, ALPHA)
     assert report.passed, report.failures
-    assert [c.name for c in report.checks] == ["marginals", "node variances", "covariance"]
+    assert [c.name for c in report.checks] == ["marginals", "node variances", "covariance", "pooled scale"]
     assert sum(c.false_alarm for c in report.checks) <= ALPHA * (1 + 1e-12)
     assert report.as_json()["passed"] is True
 
@@ -192,5 +192,41 @@ def test_report_json_roundtrip() -> None:
     report = audit_cascade_samples(_cascade(2, 1.0, 2_000, 43), 2, 1.0, ALPHA)
     data = json.loads(json.dumps(report.as_json()))
     assert data["audit"].startswith("cascade samples")
-    assert [c["property"] for c in data["checks"]] == ["marginals", "node variances", "covariance"]
+    assert [c["property"] for c in data["checks"]] == ["marginals", "node variances", "covariance", "pooled scale"]
     assert float(data["alpha"]) == ALPHA
+
+
+def test_the_in_memory_audit_runs_the_streamed_pooled_scale_test() -> None:
+    # σ 1% too large at depth 6 with 4,000 runs: every per-node band is about ±20% wide, but the pooled statistic
+    # (256,000 dof, standard deviation of the variance ratio 0.28%) sees the 2% variance error at ~7 standard
+    # deviations; a missed detection is the only way this can fail (no false-alarm budget used)
+    from reference.audit.cascade_stream import CascadeMoments
+    from reference.cip.numeric.cascade_batch import cascade_leaves_batch
+
+    depth, runs = 6, 4_000
+    samples = cascade_leaves_batch(depth, 1.01, runs, 31)
+    report = audit_cascade_samples(samples, depth, 1.0, ALPHA)
+    failed = {check.name for check in report.checks if not check.passed}
+    assert "pooled scale" in failed and not failed & {"marginals", "node variances"}
+    streamed = CascadeMoments(depth, 1.0)
+    streamed.add(samples)
+    pooled = next(check for check in report.checks if check.name == "pooled scale")
+    same = streamed.pooled_check(ALPHA / 4)  # one code path: the same statistic and test at the same level
+    assert (pooled.statistic, pooled.detail, pooled.passed) == (same.statistic, same.detail, same.passed)
+
+
+def test_the_file_audit_states_the_pooled_power(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import json
+
+    from reference.audit.samplers import cascade_samples_power, chi_square_scale_power
+    from reference.cli.main import main
+
+    depth, alpha = 3, 1e-7
+    np.save(tmp_path / "s.npy", _cascade(depth, 1.0, 300, 9))
+    argv = ["audit", "samplers", "--mechanism", "cascade", "--samples", str(tmp_path / "s.npy"), "--depth", "3"]
+    assert main([*argv, "--sigma", "1", "--alpha", str(alpha), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["power"]
+    for row in rows:
+        assert row["scale_error"] == cascade_samples_power(depth, row["runs"], alpha)["scale_error"]
+        # the pooled test sees runs × 8 values: sharper than any single node test at its level
+        assert row["scale_error"] < chi_square_scale_power(row["runs"], 1, alpha / 32)

@@ -23,20 +23,40 @@ from reference.kary.counters import (
     noise_lifetime,
 )
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
+from reference.samplers import fast
+
+
+class _PositiveSigns(np.random.PCG64):
+    """A bit generator whose raw words are all zero: the fast samplers' random signs are then all +."""
+
+    def random_raw(self, size: object = None, output: bool = True) -> object:  # type: ignore[override]
+        return np.zeros(size, dtype=np.uint64)  # type: ignore[call-overload]
 
 
 class ScriptedLaplace(np.random.Generator):
-    """A Generator whose ``laplace`` returns 1, 2, 3, ... in call order (to read off the draw order)."""
+    """A Generator whose exponentials are 1, 2, 3, ... in call order and whose signs are +, so that the fast
+    Laplace sampler with scale 1 returns 1, 2, 3, ... (to read off the draw order)."""
 
     def __init__(self) -> None:
-        super().__init__(np.random.PCG64(0))
+        super().__init__(_PositiveSigns(0))
         self.next = 1
 
-    def laplace(self, loc: object = 0.0, scale: object = 1.0, size: object = None) -> np.ndarray:  # type: ignore[override]
-        assert isinstance(size, int)
-        out = np.arange(self.next, self.next + size, dtype=np.float64)
-        self.next += size
-        return out
+    def standard_exponential(  # type: ignore[override]
+        self, size: object = None, dtype: object = np.float64, method: str = "zig", out: np.ndarray | None = None
+    ) -> np.ndarray:
+        count = out.size if out is not None else size
+        assert isinstance(count, int)
+        values = np.arange(self.next, self.next + count, dtype=np.float64)
+        self.next += count
+        if out is not None:
+            out[...] = values
+            return out
+        return values
+
+
+def _unit_epsilon(arity: int, horizon: int, offset: bool = True) -> int:
+    """The epsilon for which the noise scale h/ε is 1."""
+    return height_for_horizon(arity, horizon, offset=offset)
 
 
 def _walks(arity: int, horizon: int) -> list[tuple[int, ...]]:
@@ -102,7 +122,7 @@ def test_batch_draw_order_is_increasing_index() -> None:
     stream = np.zeros(horizon, dtype=np.int64)
     walks = _walks(arity, horizon)
     rank = {p: i + 1 for i, p in enumerate(sorted({p for walk in walks for p in walk}))}
-    out = algorithm_2_batch(stream, arity, 1.0, rng=ScriptedLaplace())
+    out = algorithm_2_batch(stream, arity, _unit_epsilon(arity, horizon), rng=ScriptedLaplace())
     assert out.tolist() == [float(sum(rank[p] for p in walk)) for walk in walks]
 
 
@@ -113,21 +133,22 @@ def test_online_draw_order_is_first_use() -> None:
     for walk in walks:
         for p in walk:
             rank.setdefault(p, len(rank) + 1)
-    counter = OnlineCounter(arity, 1.0, horizon, rng=ScriptedLaplace())
+    counter = OnlineCounter(arity, _unit_epsilon(arity, horizon), horizon, rng=ScriptedLaplace())
     out = [counter.step(0) for _ in range(horizon)]
     assert out == [float(sum(rank[p] for p in walk)) for walk in walks]
 
 
 def test_algorithm_3_draw_order_levels_then_left_to_right() -> None:
     # arity 3, T = 4: h = 2, 9 level-1 vertices drawn first (values 1..9), then 3 level-2 vertices (10..12).
-    out = algorithm_3([0, 0, 0, 0], 3, 1.0, rng=ScriptedLaplace())
+    out = algorithm_3([0, 0, 0, 0], 3, _unit_epsilon(3, 4), rng=ScriptedLaplace())
     # t=1: +[1,1]; t=2: +[1,3] -[3,3]; t=3: +[1,3]; t=4: +[1,3] +[4,4]
     assert out.tolist() == [1.0, 10.0 - 3.0, 10.0, 10.0 + 4.0]
 
 
 def test_algorithm_1_draw_order() -> None:
     # arity 2, T = 3: h = 2; z_r = r; t=1: z_1; t=2: z_2; t=3: z_2 + z_3.
-    assert algorithm_1([1, 0, 1], 2, 1.0, rng=ScriptedLaplace()).tolist() == [2.0, 3.0, 7.0]
+    out = algorithm_1([1, 0, 1], 2, _unit_epsilon(2, 3, offset=False), rng=ScriptedLaplace())
+    assert out.tolist() == [2.0, 3.0, 7.0]
 
 
 # ------------------------------------------------------------------------------------------- noise kinds
@@ -247,7 +268,7 @@ def test_online_counter_bad_inputs() -> None:
         counter.step(0)
 
 
-def test_online_laplace_draws_equal_one_block_in_first_use_order() -> None:
+def test_online_laplace_draws_are_single_draws_in_first_use_order() -> None:
     arity, horizon, epsilon, seed = 3, 40, 0.5, 11
     walks = _walks(arity, horizon)
     order: dict[int, int] = {}
@@ -255,12 +276,13 @@ def test_online_laplace_draws_equal_one_block_in_first_use_order() -> None:
         for p in walk:
             order.setdefault(p, len(order))
     height = height_for_horizon(arity, horizon, offset=True)
-    block = np.random.default_rng(seed).laplace(0.0, height / epsilon, len(order))
+    generator = np.random.default_rng(seed)
+    draws = [float(fast.laplace(height / epsilon, 1, generator)[0]) for _ in order]
     expected = []
     for walk in walks:
         noise = 0.0
         for p in walk:
-            noise = noise + float(block[order[p]])
+            noise = noise + draws[order[p]]
         expected.append(noise)
     got = OnlineCounter(arity, epsilon, horizon, rng=seed).run([0] * horizon)
     assert got == expected

@@ -1,8 +1,8 @@
 """Fast numpy samplers (reference.samplers.fast) against the certified pmfs, and the rigour of the
 statistical machinery of reference.samplers.checks.
 
-Statistical tests are seeded; each has false-alarm probability <= 1e-9 and this file runs 14 of them
-(total <= 1.4e-8). The tests that a wrong distribution is *rejected* use fixed seeds and deviations so large
+Statistical tests are seeded; each has false-alarm probability <= 1e-9 and this file runs 20 of them
+(total <= 2e-8). The tests that a wrong distribution is *rejected* use fixed seeds and deviations so large
 that the verdict is not in doubt.
 """
 
@@ -25,9 +25,12 @@ from reference.samplers import fast as ns
         ("discrete_laplace", "1"),
         ("discrete_laplace", "1/3"),
         ("discrete_laplace", "17/2"),
+        ("discrete_laplace", "1/5"),
+        ("discrete_laplace", "1000"),
         ("discrete_gaussian", "1/4"),
         ("discrete_gaussian", "1"),
         ("discrete_gaussian", "10"),
+        ("discrete_gaussian", "1000000"),
     ],
 )
 def test_numeric_samplers_fit_their_pmf(kind: str, parameter: str) -> None:
@@ -54,13 +57,46 @@ def test_wrong_distributions_are_rejected() -> None:
     assert not sc.fit_to_distribution(np.append(gaussian, 40), "discrete_gaussian", 2).passed
 
 
+def _documented_signs(gen: np.random.Generator, count: int) -> list[int]:
+    """The documented random signs, read one bit at a time: bit i mod 64 (from the least significant) of raw
+    word i // 64 set means negative."""
+    words = [int(word) for word in gen.bit_generator.random_raw(-(-count // 64))]
+    return [-1 if (words[i // 64] >> (i % 64)) & 1 else 1 for i in range(count)]
+
+
+def _documented_magnitudes(gen: np.random.Generator, t: float, count: int) -> list[int]:
+    """ceil(t·E - c), c = 1 - t log(2/(1 + exp(-1/t))), from the docstring's derivation."""
+    shift = 1.0 - t * math.log(2.0 / (1.0 + math.exp(-1.0 / t)))
+    return [math.ceil(t * float(e) - shift) for e in gen.standard_exponential(count)]
+
+
+@pytest.mark.parametrize("scale", [1e-3, 0.2, 1.0, 2.5, 1e3, 1e9])
+def test_magnitude_shift_gives_the_discrete_laplace_tail(scale: float) -> None:
+    """P[ceil(t E - c) >= m] = exp(-(m - 1 + c)/t) must be the target's 2 q^m / (1 + q), q = exp(-1/t), for all
+    m >= 1, i.e. exp(-(c - 1)/t) = 2/(1 + q); and 0 < c < 1 so that the magnitude is never negative."""
+    shift = ns._magnitude_shift(scale)
+    assert 0 < shift < 1
+    q = Fraction(math.exp(-1.0 / scale))
+    left = math.exp(-(shift - 1.0) / scale)
+    assert left == pytest.approx(float(2 / (1 + q)), rel=1e-12)
+
+
+def test_draw_order_laplace() -> None:
+    """Documented: E = standard_exponential(n), then the random signs; value i = ±b·E_i."""
+    gen = np.random.default_rng(7)
+    exponentials = gen.standard_exponential(300)
+    signs = _documented_signs(gen, 300)
+    expected = [sign * 2.5 * float(e) for sign, e in zip(signs, exponentials)]
+    np.testing.assert_array_equal(ns.laplace("5/2", 300, 7), np.array(expected))
+
+
 def test_draw_order_discrete_laplace() -> None:
-    """Documented: all of G1 = geometric(p, n), then all of G2, p = 1 - exp(-1/t); result G1 - G2."""
-    t = 2.5
-    expected_gen = np.random.default_rng(8)
-    p = 1.0 - math.exp(-1.0 / t)
-    first, second = expected_gen.geometric(p, 1000), expected_gen.geometric(p, 1000)
-    np.testing.assert_array_equal(ns.discrete_laplace("5/2", 1000, 8), first - second)
+    """Documented: magnitudes ceil(t·E - c) from n exponentials, then the random signs."""
+    gen = np.random.default_rng(8)
+    magnitudes = _documented_magnitudes(gen, 2.5, 1000)
+    signs = _documented_signs(gen, 1000)
+    expected = [sign * magnitude for sign, magnitude in zip(signs, magnitudes)]
+    np.testing.assert_array_equal(ns.discrete_laplace("5/2", 1000, 8), np.array(expected))
 
 
 def test_draw_order_discrete_gaussian() -> None:
@@ -68,16 +104,29 @@ def test_draw_order_discrete_gaussian() -> None:
     s2, size = 3.0, 500
     gen = np.random.default_rng(9)
     t = math.floor(math.sqrt(s2)) + 1
-    p = -math.expm1(-1.0 / t)
+    steps = max(math.floor(64 * ns.acceptance_probability(s2)), 29)
     out: list[int] = []
     while len(out) < size:
         needed = size - len(out)
-        n = math.ceil(needed / ns.ACCEPTANCE_FLOOR) + 8
-        y = gen.geometric(p, n) - gen.geometric(p, n)
-        u = gen.random(n)
-        keep = [int(v) for v, w in zip(y, u) if w < math.exp(-((abs(v) - s2 / t) ** 2) / (2 * s2))]
+        n = math.ceil(64 * (needed + 3 * math.isqrt(needed)) / steps) + 8
+        magnitudes = _documented_magnitudes(gen, t, n)
+        uniforms = gen.random(n)
+        signs = _documented_signs(gen, n)
+        keep = [s * m for s, m, u in zip(signs, magnitudes, uniforms) if u < math.exp((m - s2 / t) ** 2 * (-0.5 / s2))]
         out.extend(keep[:needed])
     np.testing.assert_array_equal(ns.discrete_gaussian(3, size, 9), np.array(out))
+
+
+def test_acceptance_probability_is_the_rounds_acceptance() -> None:
+    """Against the definition: Σ_y P_Laplace(y) exp(-(|y| - σ²/t)²/(2σ²)), summed term by term."""
+    for s2 in (0.09, 0.5, 3.0, 40.0):
+        t = math.floor(math.sqrt(s2)) + 1
+        q = math.exp(-1.0 / t)
+        total = math.fsum(
+            (1 - q) / (1 + q) * q ** abs(y) * math.exp(-((abs(y) - s2 / t) ** 2) / (2 * s2)) for y in range(-400, 401)
+        )
+        assert ns.acceptance_probability(s2) == pytest.approx(total, rel=1e-8)
+        assert total >= ns.ACCEPTANCE_FLOOR
 
 
 def test_reproducible_with_seed_and_generator() -> None:
@@ -93,7 +142,7 @@ def test_shapes_and_types() -> None:
     assert ns.discrete_gaussian(Fraction(1, 3), 10, 0).dtype == np.int64
     assert ns.discrete_laplace("1/2", 10, 0).dtype == np.int64
     assert ns.laplace(1, 10, 0).dtype == np.float64
-    # tiny σ²: exp(-x²/(2σ²)) underflows to 0 for x != 0, so every draw is 0 (exactly as likely as 1 - 1e-21)
+    # tiny σ²: a non-zero draw needs an exponential above (1 - σ²)²/(2σ²) ≈ 49, probability ~1e-21 per candidate
     assert not np.any(ns.discrete_gaussian("1/100", 1000, 0))
 
 

@@ -20,8 +20,9 @@ def test_two_processes_give_the_single_process_results(tmp_path: Path) -> None:
     for jobs in (1, 2):
         directory = tmp_path / f"jobs-{jobs}"
         directory.mkdir()
-        results, audits, plots = run_tasks(registry, Budget(quick=True), directory, jobs, lines.append,
-                                           select=chosen.__contains__)
+        results, audits, plots, coq = run_tasks(registry, Budget(quick=True), directory, jobs, lines.append,
+                                                select=chosen.__contains__)
+        assert coq is None  # not asked for
         assert len(results) == len([task for task in chosen if task[0] == "claim"])
         outputs.append(([(r.claim.number, r.outcome) for r in results],
                         [(case.name, case.verdict, case.found) for case in audits or []], plots))
