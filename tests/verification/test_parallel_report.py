@@ -56,5 +56,5 @@ def test_the_report_shows_a_proof_on_a_verified_entry_as_conditional(
     monkeypatch.setattr(parallel, "_run_task", lambda kind, index, quick, directory: (canned[index], 0.0))
     monkeypatch.setattr(audits, "audit_case_count", lambda: 0)
     monkeypatch.setattr(plots, "PLOTS", [])
-    results, _, _ = run_tasks(registry, Budget(quick=True), tmp_path, 1, lambda line: None)
+    results = run_tasks(registry, Budget(quick=True), tmp_path, 1, lambda line: None).results
     assert [r.outcome.status for r in results] == [Status.VERIFIED, Status.CONDITIONAL]
