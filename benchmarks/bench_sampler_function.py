@@ -24,10 +24,15 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import sys
 import time
 import tracemalloc
+from pathlib import Path
 
 import numpy as np
+
+# the targets live in examples/ at the repository root: importable when the script runs as documented
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from reference.audit.cascade_stream import CascadeMoments
 from reference.audit.sampler_function import audit_sampler_function

@@ -126,7 +126,10 @@ def _scheduler(workers: int, address: str | None) -> tuple[dict[str, Any], Calla
     from concurrent.futures import ProcessPoolExecutor
 
     pool: Executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
-    return {"scheduler": "processes", "pool": pool, "num_workers": workers}, lambda: pool.shutdown()
+    # chunksize 1: Dask's process scheduler otherwise hands out tasks in batches of 6 (its default), so a wave of
+    # 2 × workers blocks went to one worker whole and two workers ran no faster than one
+    return ({"scheduler": "processes", "pool": pool, "num_workers": workers, "chunksize": 1},
+            lambda: pool.shutdown())
 
 
 def _check_count(value: object, name: str, minimum: int = 1) -> int:
