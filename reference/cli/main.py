@@ -9,8 +9,10 @@ its own module (:mod:`reference.cli.report`, ``calibrate``, ``audit``, ``kary``,
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 from collections.abc import Sequence
+from fractions import Fraction
 
 from reference.cli import audit, calibrate, cascade, inftda, kary, report
 from reference.cli.common import (
@@ -22,7 +24,7 @@ from reference.cli.common import (
     check_output_options,
     emit,
 )
-from reference.core.certified import UndecidedComparisonError
+from reference.core.certified import EnclosureRangeError, UndecidedComparisonError
 
 GROUPS = (report, calibrate, audit, kary, inftda, cascade)
 
@@ -62,6 +64,24 @@ def _fail(message: str, status: int = EXIT_BAD_INPUT) -> int:
     return status
 
 
+def _extreme_options(argv: Sequence[str]) -> str:
+    """The options typed with a number far from 1 (outside [1e-6, 1e6] in magnitude), as "--name value" text:
+    what an out-of-range refusal from deep inside a computation should point the user at."""
+    from reference.core.validate import parse_rational_text
+
+    found = []
+    for option, value in itertools.pairwise(argv):
+        if not option.startswith("--"):
+            continue
+        try:
+            number = abs(parse_rational_text(value, option))
+        except (ValueError, TypeError):
+            continue
+        if number != 0 and not Fraction(1, 10**6) <= number <= 10**6:
+            found.append(f"{option} {value}")
+    return "; check " + ", ".join(found) if found else ""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (0 holds / done, 1 fails, 2 bad input, 3 inconclusive, 70 a defect)."""
     # inputs are bounded (MAX_NUMBER_DIGITS, MAX_DECIMAL_EXPONENT), so exact outputs stay near 10**4 digits:
@@ -69,6 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if hasattr(sys, "set_int_max_str_digits"):
         sys.set_int_max_str_digits(max(sys.get_int_max_str_digits(), 200_000))
     parser = build_parser()
+    typed = list(sys.argv[1:] if argv is None else argv)
     args = parser.parse_args(argv)
     try:
         check_output_options(args)
@@ -76,7 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         emit(result, args.json)
     except UndecidedComparisonError as exc:  # extreme parameters: say so, never a traceback
         first = str(exc).splitlines()[0] if str(exc) else "a certified comparison"
-        return _fail(f"not certified at the working precision (the parameters are too extreme for it): {first}")
+        return _fail(f"not certified at the working precision (the parameters are too extreme for it): {first}"
+                     + _extreme_options(typed))
+    except EnclosureRangeError as exc:  # a refusal from deep inside: name the options that led there
+        return _fail(str(exc).splitlines()[0] + _extreme_options(typed))
     except (ValueError, TypeError, CommandError, OverflowError) as exc:
         return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     except BrokenPipeError:  # the reader went away (``| head``): nothing more to say

@@ -182,6 +182,14 @@ def test_inftda_run_refuses_a_budget_below_the_float_samplers_range(capsys: pyte
     assert main(["inftda", "run", "--data", str(data), "--rho", "2.01e-24", "--json", "--seed", "1"]) == 0
 
 
+def test_a_value_beyond_the_exact_range_names_the_extreme_options(capsys: pytest.CaptureFixture[str]) -> None:
+    # e^ε at ε = 1e30 is far beyond 2**1048576: refused, and the message points at the options far from 1
+    argv = ["calibrate", "gaussian", "--sensitivity", "1", "--epsilon", "1e30", "--delta", "1/1000"]
+    assert main(argv) == 2
+    message = capsys.readouterr().err.strip()
+    assert message.count("\n") == 0 and message.endswith("; check --epsilon 1e30")
+
+
 def test_audit_linear_noise_and_samplers(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # B = identity (independent Laplace noise on 2 counts), W = identity: Δ1 = 1, so ε = 1/b exactly
     (tmp_path / "B.json").write_text("[[1, 0], [0, 1]]", encoding="utf-8")
