@@ -49,16 +49,37 @@ def is_zero(expr: Any) -> bool:
     return bool(sp.simplify(expr) == 0)
 
 
+def _shifted(expr: Any, lower_bounds: dict[Any, int]) -> tuple[Any, list[Any]]:
+    """``expr`` with each symbol written as its lower bound + u (u >= 0), and the u's."""
+    shifts = {symbol: sp.Symbol(f"u_{symbol}", nonnegative=True) for symbol in lower_bounds}
+    return sp.sympify(expr).subs({s: lower_bounds[s] + u for s, u in shifts.items()}), list(shifts.values())
+
+
 def nonnegative_polynomial(expr: Any, lower_bounds: dict[Any, int]) -> bool:
     """A sufficient test that ``expr`` >= 0 wherever each symbol is >= its lower bound: after substituting
     symbol = bound + u (u >= 0), ``expr`` is a polynomial in the u's with no negative coefficient. False when it
     is not a polynomial there or has a negative coefficient (the inequality is then not established)."""
-    shifts = {symbol: sp.Symbol(f"u_{symbol}", nonnegative=True) for symbol in lower_bounds}
-    shifted = sp.expand(sp.sympify(expr).subs({s: lower_bounds[s] + u for s, u in shifts.items()}))
-    if shifted.free_symbols - set(shifts.values()):
+    shifted, variables = _shifted(expr, lower_bounds)
+    shifted = sp.expand(shifted)
+    if shifted.free_symbols - set(variables):
         return False
     if not shifted.free_symbols:
         return bool(shifted >= 0)
-    if not shifted.is_polynomial(*shifts.values()):
+    if not shifted.is_polynomial(*variables):
         return False
-    return all(coefficient >= 0 for coefficient in sp.Poly(shifted, *shifts.values()).coeffs())
+    return all(coefficient >= 0 for coefficient in sp.Poly(shifted, *variables).coeffs())
+
+
+def positive_rational_function(expr: Any, lower_bounds: dict[Any, int]) -> bool:
+    """A sufficient test that ``expr`` > 0 wherever each symbol is >= its lower bound: after the same
+    substitution, numerator and denominator (signs flipped together if need be) are polynomials in the u's with
+    no negative coefficient and a positive constant term. False when that is not so (not established)."""
+    shifted, variables = _shifted(expr, lower_bounds)
+    numerator, denominator = sp.fraction(sp.together(sp.expand(shifted)))
+    if (numerator.free_symbols | denominator.free_symbols) - set(variables):
+        return False
+    polys = [sp.Poly(sp.expand(numerator), *variables), sp.Poly(sp.expand(denominator), *variables)]
+    origin = dict.fromkeys(variables, 0)
+    if polys[1].eval(origin) < 0:
+        polys = [-polys[0], -polys[1]]
+    return all(all(c >= 0 for c in poly.coeffs()) and poly.eval(origin) > 0 for poly in polys)

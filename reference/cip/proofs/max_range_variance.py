@@ -40,7 +40,7 @@ from fractions import Fraction
 import sympy as sp
 
 from reference.cip.proofs.common import PAPER, Expr, entry_by_height, record_entry_formula
-from reference.core.proof import SANITY, ProofRecord, is_zero, print_record
+from reference.core.proof import SANITY, ProofRecord, is_zero, positive_rational_function, print_record
 from reference.core.proof_links import proves
 
 STATEMENT = (
@@ -48,9 +48,8 @@ STATEMENT = (
     "(6D + 4)/9 − 4^(1−D)/9; for D >= 2 it is attained only at [J, 2^D − 1 − J], J = (2^(D−1) − (−1)^(D−1))/3"
 )
 
-#: K (the depth of a half), P = 2^K, y = P − 4 >= 0 (used for K >= 2), s a slope, v a grid point.
+#: K (the depth of a half), P = 2^K, s a slope, v and w grid points.
 K, P = sp.symbols("K P", positive=True)
-Y, Z = sp.symbols("y z", nonnegative=True)
 S, V, W = sp.symbols("s v w", real=True)
 SIGNS = (1, -1)  # the two values of (−1)^K
 
@@ -107,14 +106,8 @@ def _pieces(shift: int, sign: int) -> tuple[Expr, Expr, Expr, Expr]:
 def positive_for_k_at_least_two(expr: Expr) -> bool:
     """expr(K, P) > 0 for all real K >= 2 and P >= 4 (so for every level K >= 2 with P = 2^K): with K = 2 + z and
     P = 4 + y, numerator and denominator are polynomials in y, z >= 0 with non-negative coefficients and positive
-    constant terms."""
-    numerator, denominator = sp.fraction(sp.together(sp.expand(expr.subs({P: 4 + Y, K: 2 + Z}))))
-    if (numerator.free_symbols | denominator.free_symbols) - {Y, Z}:
-        return False
-    polys = [sp.Poly(sp.expand(numerator), Y, Z), sp.Poly(sp.expand(denominator), Y, Z)]
-    if polys[1].eval({Y: 0, Z: 0}) < 0:
-        polys = [-polys[0], -polys[1]]
-    return all(all(c >= 0 for c in poly.coeffs()) and poly.eval({Y: 0, Z: 0}) > 0 for poly in polys)
+    constant terms (:func:`reference.core.proof.positive_rational_function`)."""
+    return positive_rational_function(expr, {K: 2, P: 4})
 
 
 def _unique_maximiser(phi: dict[Fraction, Fraction], point: Fraction, low: Fraction, high: Fraction) -> bool:
