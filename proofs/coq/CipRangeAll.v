@@ -128,13 +128,16 @@ Qed.
 Lemma cbound_step K : cbound K.+1 = (6%:R * K.+1%:R + 4%:R) / 9%:R - (pow2 K * pow2 K)^-1 / 9%:R.
 Proof. have n := pow2_neq0 K; by rewrite /cbound pow2S; field; rewrite n. Qed.
 
-Lemma cbound_grows K : cbound K.+1 <= cbound K.+2.
+Lemma cbound_grows_strictly K : cbound K.+1 < cbound K.+2.
 Proof.
 have n := pow2_neq0 K.
-rewrite -subr_ge0 (_ : cbound K.+2 - cbound K.+1 = 2%:R / 3%:R + (3%:R * (pow2 K.+1 * pow2 K.+1))^-1); last first.
+rewrite -subr_gt0 (_ : cbound K.+2 - cbound K.+1 = 2%:R / 3%:R + (3%:R * (pow2 K.+1 * pow2 K.+1))^-1); last first.
   by rewrite /cbound !pow2S -[K.+2]addn1 -[K.+1]addn1 !natrD; field; rewrite n.
-by rewrite addr_ge0 ?divr_ge0 ?ler0n // invr_ge0 mulr_ge0 ?ler0n // mulr_ge0 // exprn_ge0 // ler0n.
+by rewrite ltr_paddr ?divr_gt0 ?ltr0n // invr_ge0 mulr_ge0 ?ler0n // mulr_ge0 // ltW // pow2_gt0.
 Qed.
+
+Lemma cbound_grows K : cbound K.+1 <= cbound K.+2.
+Proof. exact: ltW (cbound_grows_strictly K). Qed.
 
 Definition bound (D : nat) : rat := if D is 0 then 1 else cbound D.
 

@@ -51,6 +51,15 @@ Qed.
 Lemma phi_high K r : phi K.+1 (2 ^ K + r) = 1 - r%:R / pow2 K + phi K r.
 Proof. by rewrite /= ltnNge leq_addr /= addKn. Qed.
 
+Lemma pow2_gt0 K : 0 < pow2 K.
+Proof. by rewrite exprn_gt0 // ltr0n. Qed.
+
+(* the conjugate at a grid point of the upper half, through the top digit 1: slope s at level K + 1 becomes
+   1 + s/2 at level K *)
+Lemma conjugate_high K r s : phi K.+1 (2 ^ K + r) - s * ((2 ^ K + r)%:R / pow2 K.+1)
+    = 1 - s / 2%:R + (phi K r - (1 + s / 2%:R) * (r%:R / pow2 K)).
+Proof. have n := pow2_neq0 K; by rewrite phi_high natrD pow2_nat pow2S; field; rewrite n. Qed.
+
 Lemma phi_low K l : (l <= 2 ^ K)%N -> phi K.+1 l = phi K l.
 Proof.
 rewrite leq_eqVlt => /orP [/eqP -> | lt]; last by rewrite /= lt.
@@ -205,10 +214,7 @@ case: (leqP l (2 ^ K)) => [low | high].
 have [r el] : exists r, l = (2 ^ K + r)%N by exists (l - 2 ^ K)%N; rewrite subnKC // ltnW.
 subst l.
 have lr : (r <= 2 ^ K)%N by move: le; rewrite expnS mul2n -addnn leq_add2l.
-have shape : phi K.+1 (2 ^ K + r) - s * ((2 ^ K + r)%:R / pow2 K.+1)
-    = 1 - s / 2%:R + (phi K r - (1 + s / 2%:R) * (r%:R / pow2 K)).
-  by rewrite phi_high natrD pow2_nat pow2S; field; rewrite n.
-rewrite shape; split => /andP [s0 s1].
+rewrite conjugate_high; split => /andP [s0 s1].
 - have [_ second] := IH (1 + s / 2%:R) r lr.
   have slope : 1 <= 1 + s / 2%:R <= 2.
     rewrite ler_addl divr_ge0 ?ler0n //= -ler_subr_addl (_ : 2%:R - 1 = 1 :> rat); last by rewrite mulrS addrK.

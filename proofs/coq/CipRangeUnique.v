@@ -17,9 +17,6 @@ Unset Printing Implicit Defensive.
 
 Local Open Scope ring_scope.
 
-Lemma pow2_gt0 K : 0 < pow2 K.
-Proof. by rewrite exprn_gt0 // ltr0n. Qed.
-
 Lemma a_gt_b K : A K != B K -> b K < a K.
 Proof.
 move=> ne; have [_ le] := pieces_sum K.
@@ -76,10 +73,7 @@ case: (leqP l (2 ^ K)) => [low | high].
 have [r el] : exists r, l = (2 ^ K + r)%N by exists (l - 2 ^ K)%N; rewrite subnKC // ltnW.
 subst l.
 have lr : (r <= 2 ^ K)%N by move: le; rewrite expnS mul2n -addnn leq_add2l.
-have shape : phi K.+1 (2 ^ K + r) - s * ((2 ^ K + r)%:R / pow2 K.+1)
-    = 1 - s / 2%:R + (phi K r - (1 + s / 2%:R) * (r%:R / pow2 K)).
-  by rewrite phi_high natrD pow2_nat pow2S; field; rewrite n.
-rewrite shape; split => /andP [s0 s1] ne.
+rewrite conjugate_high; split => /andP [s0 s1] ne.
 - have slope : 1 < 1 + s / 2%:R < 2 by apply: shifted_in; rewrite s0 (lt_trans s1) // ltr1n.
   have [_ second] := IH (1 + s / 2%:R) r lr.
   rewrite -high_value ltr_add2l; apply: second => //.
@@ -134,13 +128,6 @@ case: (eqVneq l2 (A K.+1)) => [e2 | ne2].
 by apply: ler_lt_add; [exact: first | exact: ssecond (a_in K) ne2].
 Qed.
 
-Lemma cbound_grows_strictly K : cbound K.+1 < cbound K.+2.
-Proof.
-have n := pow2_neq0 K.
-rewrite -subr_gt0 (_ : cbound K.+2 - cbound K.+1 = 2%:R / 3%:R + (3%:R * (pow2 K.+1 * pow2 K.+1))^-1); last first.
-  by rewrite /cbound !pow2S -[K.+2]addn1 -[K.+1]addn1 !natrD; field; rewrite n.
-by rewrite ltr_paddr ?divr_gt0 ?ltr0n // invr_ge0 mulr_ge0 ?ler0n // mulr_ge0 // ltW // pow2_gt0.
-Qed.
 
 Theorem max_range_variance_unique K x len : (x + len <= 2 ^ K.+2)%N -> rv K.+2 x len = cbound K.+2 ->
   x = (2 ^ K.+1 - A K.+1)%N /\ len = (2 * A K.+1)%N.
