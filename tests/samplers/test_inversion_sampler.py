@@ -25,16 +25,17 @@ MP.dps = 60
 SCALE = 1 << (WORD_BITS - 1)
 
 
+def _mp_weights(sigma_squared: Fraction) -> list[mpmath.mpf]:
+    """exp(-y²/(2σ²)) for y = 0, 1, ... far past any mass that matters, at 60 digits (the folded law's terms)."""
+    s2 = MP.mpf(sigma_squared.numerator) / sigma_squared.denominator
+    return [MP.exp(-MP.mpf(y * y) / (2 * s2)) for y in range(int(40 * MP.sqrt(s2)) + 40)]
+
+
 def mp_folded_cdf(m: int, sigma_squared: Fraction) -> mpmath.mpf:
     """``P[|X| <= m]`` for ``N_Z(0, σ²)`` at 60 digits: partial sum over the normaliser summed far out."""
-    s2 = MP.mpf(sigma_squared.numerator) / sigma_squared.denominator
-    far = int(40 * MP.sqrt(s2)) + 40
-
-    def weight(y: int) -> mpmath.mpf:
-        return MP.exp(-MP.mpf(y * y) / (2 * s2))
-
-    total = 1 + 2 * MP.fsum(weight(y) for y in range(1, far))
-    return (1 + 2 * MP.fsum(weight(y) for y in range(1, m + 1))) / total
+    weights = _mp_weights(sigma_squared)
+    total = 1 + 2 * MP.fsum(weights[1:])
+    return (1 + 2 * MP.fsum(weights[1 : m + 1])) / total
 
 
 @pytest.mark.parametrize("sigma_squared", ["1/4", "1", "7/3", "10", "1000"])
@@ -98,14 +99,9 @@ def test_undecided_word_is_resolved_exactly(extra: int) -> None:
 
 def mp_folded_tail(m: int, sigma_squared: Fraction) -> mpmath.mpf:
     """``1 - F(m) = P[|X| > m]`` at 60 significant digits (summed directly, so tiny tails keep their digits)."""
-    s2 = MP.mpf(sigma_squared.numerator) / sigma_squared.denominator
-    far = int(40 * MP.sqrt(s2)) + 40
-
-    def weight(y: int) -> mpmath.mpf:
-        return MP.exp(-MP.mpf(y * y) / (2 * s2))
-
-    total = 1 + 2 * MP.fsum(weight(y) for y in range(1, far))
-    return 2 * MP.fsum(weight(y) for y in range(m + 1, far)) / total
+    weights = _mp_weights(sigma_squared)
+    total = 1 + 2 * MP.fsum(weights[1:])
+    return 2 * MP.fsum(weights[m + 1 :]) / total
 
 
 def test_tail_beyond_the_table_is_exact() -> None:
