@@ -68,10 +68,10 @@ def _spin(processes: int) -> float:
 
 def _task_costs(quick: bool, directory: Path) -> list[tuple[tuple[str, int], float]]:
     """Every report task in report order (the Coq check last) with its CPU seconds, run in this process."""
-    from reference.verification import parallel
-    from reference.verification.audits import audit_case_count
-    from reference.verification.plots import PLOTS
-    from reference.verification.report import build_registry
+    from reference_verification import parallel
+    from reference_verification.audits import audit_case_count
+    from reference_verification.plots import PLOTS
+    from reference_verification.report import build_registry
 
     root = str(Path(__file__).resolve().parents[1])  # examples/ (the audit cases) lives at the checkout's root
     if root not in sys.path:
@@ -97,7 +97,7 @@ def _makespan(costs: list[float], workers: int, startup: float) -> float:
 
 
 def _schedule(quick: bool, jobs: int) -> None:
-    code = "from reference.verification.report import build_registry; build_registry()"
+    code = "from reference_verification.report import build_registry; build_registry()"
     before = _cpu()
     subprocess.run([sys.executable, "-c", code], check=True)
     startup = _cpu() - before

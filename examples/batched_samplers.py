@@ -59,7 +59,7 @@ def my_cascade_batch(generator: np.random.Generator, runs: int) -> np.ndarray:
     """The hand-written depth-2 cascade of ``examples/my_cascade.py`` (σ = 1) as a batched sampler: runs × 4. Its
     law is ``B z`` with ``B`` the exact matrix of the depth-2 split written with draw variances 1, 3/4, 3/4, 3/4
     (the √3/2 factors moved into the draws' variances, so ``B`` is rational)."""
-    from examples.my_cascade import my_cascade
+    from reference_verification.planted.my_cascade import my_cascade
 
     draws = generator.standard_normal((runs, 4))
     return np.array([my_cascade(row) for row in draws])

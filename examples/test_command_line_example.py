@@ -16,8 +16,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-from examples import (
+from reference_verification.planted import (
     correct_integer_kary,
     correct_kary,
     end_of_block_kary,
@@ -26,7 +25,8 @@ from examples import (
     shared_noise_kary,
     user_level_inftda,
 )
-from examples.my_cascade import my_cascade
+from reference_verification.planted.my_cascade import my_cascade
+
 from examples.test_cip_example import DELTA, EPSILON
 from reference.audit.probe import probe_float_noise_matrix
 from reference.cip.calibration import calibrate_cascade

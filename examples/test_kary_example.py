@@ -8,8 +8,8 @@ noise doubled to "double the scale" (``parity_leak_kary``) are caught, each with
 from __future__ import annotations
 
 import pytest
+from reference_verification.planted import correct_kary, parity_leak_kary, shared_noise_kary
 
-from examples import correct_kary, parity_leak_kary, shared_noise_kary
 from reference.testing import assert_prefix_counter
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from examples import user_level_inftda
+from reference_verification.planted import user_level_inftda
+
 from reference.audit.linear_noise import audit_linear_noise
 from reference.tda.calibration import inftda_sigma_squared
 

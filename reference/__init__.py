@@ -10,21 +10,24 @@ The map (``help(reference)``), bottom layer first; a module imports only its own
 
 =====================  ==============================================================================
 ``reference.core``     exact linear algebra, certified reals and the certified bisection, random bits and
-                       generators, input validation, the claim types and the proof-program framework
+                       generators, input validation
 ``reference.privacy``  paper-independent privacy: Gaussian, Laplace and discrete-Gaussian profiles, zCDP,
                        composition
 ``reference.samplers`` exact (integer arithmetic on random bits) and fast (numpy) discrete Laplace and
-                       Gaussian samplers, certified pmfs
-``reference.cip``      everything of CIP: ``exact/`` and ``numeric/`` twins, ``calibration``, ``mechanism``,
-                       ``sensitivity``, ``proofs/``, ``checks/``, ``claims/``
-``reference.kary``     everything of KARY: ``digits``, ``tree``, ``mse``, ``counters``, ``constants``,
-                       ``threshold``, ``proofs/``, ``checks/``, ``claims/``
-``reference.tda``      everything of TDA: ``data``, ``intopt``, ``mechanism``, ``calibration``, ``proofs/``,
-                       ``checks/``, ``claims``
+                       Gaussian samplers, certified pmfs, goodness of fit (``fit``)
+``reference.cip``      CIP's mechanisms: ``exact/`` and ``numeric/`` twins, ``calibration``, ``mechanism``,
+                       ``sensitivity``
+``reference.kary``     KARY's mechanisms: ``digits``, ``tree``, ``mse``, ``counters``, ``constants``,
+                       ``threshold``
+``reference.tda``      TDA's mechanism: ``data``, ``intopt``, ``mechanism``, ``calibration``
 ``reference.audit``    tools pointed at other people's code: calibration, linear-noise and sampler audits
-``reference.verification``  the report: runs every paper's claims, checks their links, scans coverage, plots
+``reference.testing``  assertions for other projects' test suites, hypothesis strategies
 ``reference.cli``      the command line (``python -m reference``), one module per command group
 =====================  ==============================================================================
+
+The verification of the papers (claims registry, cross-checks, proof programs, the report) is a separate
+package, ``reference_verification`` (the repository's ``verification/`` folder), installed beside this one. It
+imports ``reference``; nothing here imports it, except the ``report`` command, which loads it when run.
 
 Conventions (see the README): the papers' ``k`` is never a parameter name — ``depth`` (CIP: n = 2**depth leaves),
 ``arity`` (KARY), ``level`` (TDA), ``horizon`` (stream length T). ``sigma`` is a standard deviation;
@@ -100,7 +103,6 @@ from reference.tda.calibration import inftda_calibration, inftda_sigma_squared
 from reference.tda.data import Hierarchy, PrefixTree, default_dataset, prefix_counts, read_csv, write_csv
 from reference.tda.intopt import intopt, intopt_literal
 from reference.tda.mechanism import inftda_exact, inftda_numeric
-from reference.verification.report import build_registry, run_report
 
 __version__ = "0.1.0"
 
@@ -139,7 +141,6 @@ __all__ = [
     "audit_laplace_l2",
     "audit_linear_noise",
     "balanced_tree",
-    "build_registry",
     "calibrate_cascade",
     "calibrate_gaussian",
     "calibrate_general_tree",
@@ -188,7 +189,6 @@ __all__ = [
     "range_variance",
     "read_csv",
     "rho_from_epsilon_delta",
-    "run_report",
     "sensitivities",
     "sigma_classical",
     "sigma_exact",

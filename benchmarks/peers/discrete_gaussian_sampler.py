@@ -5,7 +5,7 @@
 The project's ``reference.samplers.exact.discrete_gaussian`` (CKS Algorithm 3 on seeded random bits) against
 OpenDP's integer ``make_gaussian`` on a vector domain (one call for the whole vector) and Tumult Core's
 ``AddDiscreteGaussianNoise`` (one call per draw); both use OS randomness and take no seed. Each sample set is
-fitted to the exact pmf of N_Z(0, σ²) by ``reference.samplers.checks``'s goodness-of-fit test (Pearson
+fitted to the exact pmf of N_Z(0, σ²) by ``reference_verification.samplers.checks``'s goodness-of-fit test (Pearson
 chi-square on pooled cells with a rigorous p-value bound, combined with exact per-cell binomial tests by the
 union bound): a fit is rejected when p <= FALSE_ALARM, so each test raises a
 false alarm with probability at most FALSE_ALARM, and the whole table at most FALSE_ALARM × its rows.
@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from peers_common import optional_import, timed  # the shared module sits beside this script
 
 from reference.core.randomness import SeededRandomBits
-from reference.samplers.checks import fit_to_distribution
 from reference.samplers.exact import discrete_gaussian
+from reference.samplers.fit import fit_to_distribution
 
 #: σ² of the three sample sets (σ = 1, 10, 100: exact as floats, which OpenDP's scale is).
 SIGMA_SQUARED = (Fraction(1), Fraction(100), Fraction(10_000))

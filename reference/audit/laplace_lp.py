@@ -17,7 +17,7 @@ When the two meet (they do whenever the optimal dual has small denominators, as 
 value is exact.
 
 Why the LP value is the mechanism's ε and not only an upper bound (the proof program is
-:mod:`reference.audit.proofs.laplace_lp`): let ``λ`` be dual-optimal, ``a = Bᵀ λ`` (``|a_j| <= 1``) and ``OPT = λ · y``. By complementary slackness
+:mod:`reference_verification.audit.proofs.laplace_lp`): let ``λ`` be dual-optimal, ``a = Bᵀ λ`` (``|a_j| <= 1``) and ``OPT = λ · y``. By complementary slackness
 ``|a_j| = 1`` on the support of an optimal ``u``, so the tail of ``λ · (B z) = Σ a_j z_j`` is
 ``P[Σ a_j z_j >= s] ~ C s^(k−1) e^(−s/b)`` with ``k >= 1`` the number of ``|a_j| = 1``. For the event
 ``{λ · output >= s}`` the two neighbours' probabilities have ratio ``P[≥ s − OPT] / P[≥ s] → e^(OPT/b)`` as

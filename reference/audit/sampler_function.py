@@ -41,11 +41,11 @@ def _discrete_power(mechanism: Mechanism, draws: int) -> dict[str, float]:
     detect with probability 99% (exact binomial laws; the worst cell)."""
     from scipy import optimize, stats
 
-    from reference.samplers.checks import MIN_EXPECTED, _central_range, _distribution
+    from reference.samplers.fit import MIN_EXPECTED, central_range, distribution
 
     kind = mechanism.kind.replace("-", "_")
-    dist = _distribution(kind, mechanism.parameter)
-    lo, hi = _central_range(dist, draws, MIN_EXPECTED)
+    dist = distribution(kind, mechanism.parameter)
+    lo, hi = central_range(dist, draws, MIN_EXPECTED)
     cells = [dist.at_most(lo - 1), *(dist.probability(x) for x in range(lo, hi + 1)), dist.at_least(hi + 1)]
     level = mechanism.alpha / 3.0 / len(cells)  # the binomial part's share, split over its cells
     worst = 0.0
@@ -220,7 +220,7 @@ def _run_waves(tasks: list[tuple[int, int]], workers: int, options: dict[str, An
 def _verdict(mechanism: Mechanism, moments: Any, runs: int) -> dict[str, Any]:
     """The report of the merged statistics as JSON fields (with verdict and exit status)."""
     if mechanism.kind.startswith("discrete"):
-        from reference.samplers.checks import fit_to_counts
+        from reference.samplers.fit import fit_to_counts
 
         kind = mechanism.kind.replace("-", "_")
         fit = fit_to_counts(dict(moments.counts), kind, mechanism.parameter, mechanism.alpha)

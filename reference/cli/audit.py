@@ -217,7 +217,7 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
     elif mechanism in ("discrete-gaussian", "discrete-laplace", "tda-level"):
         import numpy as np
 
-        from reference.samplers.checks import fit_to_distribution
+        from reference.samplers.fit import fit_to_distribution
 
         if mechanism == "tda-level":  # InfTDA's per-cell noise N_Z(0, σ²) with σ² = m² d/ρ at every level
             from reference.tda.calibration import inftda_sigma_squared

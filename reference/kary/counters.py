@@ -35,7 +35,7 @@ Noise-value-to-vertex map (Proposition 4.3's sign argument, made explicit; :func
 vertex Algorithm 3 uses where Algorithm 2 uses z_p is [p − k^(q−1) + 1, p], added, when d > 0 and
 [p + 1, p + k^(q−1)], subtracted, when d < 0. The map is injective and every vertex has a fixed sign, so with
 z_p = sign · ν(vertex) the two algorithms compute the same outputs (checked exhaustively in
-:mod:`reference.kary.checks.counters`).
+:mod:`reference_verification.kary.checks.counters`).
 
 Randomness and draw order (``rng`` is a numpy Generator, a seed or None; ``noise="exact"`` takes a
 :class:`reference.core.randomness.RandomBits` source):

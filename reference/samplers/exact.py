@@ -13,8 +13,8 @@ stated probability mass function — not an approximation of it — and each sam
 probability 1 (the expected number of loop iterations is bounded by a constant for the Bernoulli and discrete
 Laplace samplers, by about 2.25 for the rejection discrete Gaussian; the inversion sampler decides all but a
 fraction below 2**-48 (at σ = 1000) of its draws from one 64-bit word). The verification module
-``reference.samplers.exact_checks`` checks this by enumerating every bit string up to a length (the output
-probabilities are then known to within the mass of the unfinished strings), and ``reference.samplers.checks``
+``reference_verification.samplers.exact_checks`` checks this by enumerating every bit string up to a length (the output
+probabilities are then known to within the mass of the unfinished strings), and ``reference_verification.samplers.checks``
 by seeded goodness-of-fit tests.
 
 Conventions:

@@ -12,8 +12,8 @@ import random
 from fractions import Fraction
 
 import pytest
+from reference_verification.planted import correct_integer_kary, parity_leak_kary
 
-from examples import correct_integer_kary, parity_leak_kary
 from reference.audit.covariance import kary_prefix_workload
 from reference.audit.lattice import lattice_audit, neighbouring_differences
 from reference.audit.linear_noise import EXIT_STATUS, audit_linear_noise, exact_matrix

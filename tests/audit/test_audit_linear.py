@@ -11,7 +11,8 @@ import pytest
 
 # examples/ is a folder of the repository, not part of the installed package; pytest puts the repository root on
 # sys.path (``pythonpath`` in pyproject.toml), so it imports as ``examples``.
-from examples import correct_kary, sensitivity_off_kary, shared_noise_kary
+from reference_verification.planted import correct_kary, sensitivity_off_kary, shared_noise_kary
+
 from reference.audit.covariance import (
     cip_leaf_covariance_oracle,
     cip_workload_covariance_oracle,

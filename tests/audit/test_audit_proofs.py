@@ -6,11 +6,11 @@ from fractions import Fraction
 
 import pytest
 import sympy as sp
+from reference_verification.audit.proofs.laplace_lp import prove
+from reference_verification.core.proof import ProofFailure
 
 from reference.audit.laplace_lp import shift_norm
 from reference.audit.linear_noise import audit_linear_noise
-from reference.audit.proofs.laplace_lp import prove
-from reference.core.proof import ProofFailure
 
 
 def test_the_program_proves_the_statement() -> None:

@@ -159,7 +159,7 @@ def test_command_line_kary_algorithm_1_even_arity(capsys: pytest.CaptureFixture[
 
 
 def test_command_line_discrete_samplers(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    from reference.samplers.checks import draw
+    from reference_verification.samplers.checks import draw
 
     good = draw("discrete_gaussian", "numeric", Fraction(9), 20_000, 5)
     np.save(tmp_path / "good.npy", np.asarray(good).reshape(-1, 1))
@@ -179,7 +179,8 @@ def test_command_line_streamed_cascade(capsys: pytest.CaptureFixture[str], tmp_p
 
 
 def test_command_line_tda_level_noise(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    from reference.samplers.checks import draw
+    from reference_verification.samplers.checks import draw
+
     from reference.tda.calibration import inftda_sigma_squared
 
     sigma_squared = inftda_sigma_squared(3, Fraction(1, 2), 2)  # m²d/ρ = 24

@@ -15,9 +15,10 @@ import numpy as np
 import pytest
 
 # examples/ lives at the repository root, which pytest puts on sys.path (``pythonpath`` in pyproject.toml)
-from examples.float_log_height_kary import faulty_kary_noise as float_log_noise
-from examples.off_by_one_digits_kary import faulty_kary_noise as off_by_one_noise
-from examples.variance_for_std_cascade import faulty_cascade_samples
+from reference_verification.planted.float_log_height_kary import faulty_kary_noise as float_log_noise
+from reference_verification.planted.off_by_one_digits_kary import faulty_kary_noise as off_by_one_noise
+from reference_verification.planted.variance_for_std_cascade import faulty_cascade_samples
+
 from reference.audit.sample_design import linear_design
 from reference.audit.samplers import audit_cascade_samples, audit_kary_noise, load_samples
 from reference.cip.numeric.cascade import cascade_leaves

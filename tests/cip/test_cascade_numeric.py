@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_verification.cip.checks import cascade as checks
 
 import reference.cip.numeric.cascade as cascade_module
-from reference.cip.checks import cascade as checks
 from reference.cip.numeric.cascade import cascade_leaves, cascade_tree, level_view
 from reference.core.rng import as_generator
 

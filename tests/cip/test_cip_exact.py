@@ -162,7 +162,8 @@ def test_exact_cascade_twin_matches_definition(depth: int) -> None:
 
 def test_exact_cascade_twin_matches_numeric_linear_map() -> None:
     # probe the numeric sampler with unit draws: column j of A is its output when draw j is 1 and the rest 0
-    from reference.cip.checks.cascade import ScriptedGenerator
+    from reference_verification.cip.checks.cascade import ScriptedGenerator
+
     from reference.cip.exact import cascade
     from reference.cip.numeric.cascade import cascade_tree
 

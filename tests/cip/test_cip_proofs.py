@@ -8,16 +8,15 @@ from fractions import Fraction
 
 import pytest
 import sympy as sp
-
-from reference.cip.proofs import corollary_b3 as cip_corollary_b3
-from reference.cip.proofs import lemma_b2 as cip_lemma_b2
-from reference.cip.proofs import proposition_3_5 as cip_proposition_3_5
-from reference.cip.proofs import spectrum as cip_spectrum
-from reference.cip.proofs import theorem_3_3 as cip_theorem_3_3
-from reference.cip.proofs import theorem_3_8 as cip_theorem_3_8
-from reference.cip.proofs import theorem_3_9 as cip_theorem_3_9
-from reference.cip.proofs.common import WordRewriter, ocr_exponent
-from reference.core.proof import SANITY, ProofFailure, ProofRecord
+from reference_verification.cip.proofs import corollary_b3 as cip_corollary_b3
+from reference_verification.cip.proofs import lemma_b2 as cip_lemma_b2
+from reference_verification.cip.proofs import proposition_3_5 as cip_proposition_3_5
+from reference_verification.cip.proofs import spectrum as cip_spectrum
+from reference_verification.cip.proofs import theorem_3_3 as cip_theorem_3_3
+from reference_verification.cip.proofs import theorem_3_8 as cip_theorem_3_8
+from reference_verification.cip.proofs import theorem_3_9 as cip_theorem_3_9
+from reference_verification.cip.proofs.common import WordRewriter, ocr_exponent
+from reference_verification.core.proof import SANITY, ProofFailure, ProofRecord
 
 PROGRAMS: list[Callable[[], ProofRecord]] = [
     cip_lemma_b2.prove,

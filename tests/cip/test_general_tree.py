@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_verification.cip.checks import general_tree as checks
 
-from reference.cip.checks import general_tree as checks
 from reference.cip.exact import general_tree as exact
 from reference.cip.exact import matrix as cip_matrix
 from reference.cip.numeric.cascade import cascade_leaves, cascade_tree

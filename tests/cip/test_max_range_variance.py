@@ -11,11 +11,11 @@ from fractions import Fraction
 
 import pytest
 import sympy as sp
+from reference_verification.cip.proofs import max_range_variance as proof
+from reference_verification.core.proof import ProofFailure
 
 from reference.cip.exact import range_maximum
 from reference.cip.exact import ranges as cip_ranges
-from reference.cip.proofs import max_range_variance as proof
-from reference.core.proof import ProofFailure
 
 
 def test_the_proof_program_runs_every_step() -> None:

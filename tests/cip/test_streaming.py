@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_verification.cip.checks import cascade as checks
 
-from reference.cip.checks import cascade as checks
 from reference.cip.numeric.streaming import StreamingCascade
 
 

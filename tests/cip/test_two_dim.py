@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_verification.cip.checks import two_dim as checks
 
-from reference.cip.checks import two_dim as checks
 from reference.cip.exact import matrix as cip_matrix
 from reference.cip.exact import two_dim as cip_two_dim
 from reference.cip.numeric.cascade import cascade_leaves, cascade_tree

@@ -12,8 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from reference.verification.coq import INSTALL_COMMAND, Build, compile_all, coqc_path
+from reference_verification.coq import INSTALL_COMMAND, Build, compile_all, coqc_path
 
 
 def require_coqc() -> None:

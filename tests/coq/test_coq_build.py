@@ -10,9 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-
-from reference.core.claims import CoqTheorem
-from reference.verification.coq import (
+from reference_verification.coq import (
     CLOSED,
     Build,
     assumptions,
@@ -23,7 +21,8 @@ from reference.verification.coq import (
     read_project,
     unproved_words,
 )
-from reference.verification.report import build_registry
+from reference_verification.core.claims import CoqTheorem
+from reference_verification.report import build_registry
 
 
 def _directory() -> Path:
@@ -176,7 +175,7 @@ def test_a_weakened_statement_does_not_compile(
 
 
 def test_without_coqc_the_report_says_not_compiled_here(monkeypatch: pytest.MonkeyPatch) -> None:
-    import reference.verification.coq as coq
+    import reference_verification.coq as coq
 
     monkeypatch.setattr(coq, "coqc_path", lambda: None)
     for theorem, found in machine_checked(_registered()).items():
@@ -203,7 +202,7 @@ def test_without_coqc_ci_fails_and_local_skips(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_outside_the_checkout_the_report_says_not_compiled_here(monkeypatch: pytest.MonkeyPatch) -> None:
-    import reference.verification.coq as coq
+    import reference_verification.coq as coq
 
     monkeypatch.setattr(coq, "proofs_directory", lambda: None)
     for found in machine_checked(_registered()).values():

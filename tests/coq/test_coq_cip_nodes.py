@@ -12,10 +12,10 @@ import random
 from fractions import Fraction
 
 import pytest
+from reference_verification.coq import Build, parse_coq_value, run_snippet
 
 from reference.cip.exact import cascade as cip_cascade
 from reference.cip.exact import matrix as cip_matrix
-from reference.verification.coq import Build, parse_coq_value, run_snippet
 
 HEADER = """From mathcomp Require Import all_ssreflect ssralg ssrint rat.
 From Reference Require Import CipMatrix CipNodeVariance CipPositiveDefinite.

@@ -8,10 +8,10 @@ and 3, ``used_vertices``, ``sensitivities``), so the theorems speak about the ob
 from __future__ import annotations
 
 import pytest
+from reference_verification.coq import Build, parse_coq_value, run_snippet
 
 from reference.kary import digits as kary_digits
 from reference.kary import tree as kary_tree
-from reference.verification.coq import Build, parse_coq_value, run_snippet
 
 HEADER = """From mathcomp Require Import all_ssreflect ssralg ssrint.
 From Reference Require Import KaryHeight KaryUsedVertices.

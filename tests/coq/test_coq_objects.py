@@ -7,9 +7,9 @@ read back and compared with the Python functions' outputs on every input of the 
 from __future__ import annotations
 
 import pytest
+from reference_verification.coq import Build, parse_coq_value, run_snippet
 
 from reference.kary import digits as kary_digits
-from reference.verification.coq import Build, parse_coq_value, run_snippet
 
 HEADER = """From mathcomp Require Import all_ssreflect ssralg ssrint.
 From Reference Require Import KaryDigits.

@@ -13,10 +13,11 @@ import mpmath
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_verification.core.proof import ProofFailure
+from reference_verification.kary.checks import constants as checks
+from reference_verification.kary.proofs import argmin as kary_argmin
 
 from reference.core.certified import CertifiedReal
-from reference.core.proof import ProofFailure
-from reference.kary.checks import constants as checks
 from reference.kary.constants import (
     FAMILIES,
     LeadingConstantFamily,
@@ -33,7 +34,6 @@ from reference.kary.constants import (
     lemma_5_1_exponent,
     theorem_1_2_exponent,
 )
-from reference.kary.proofs import argmin as kary_argmin
 
 MP = mpmath.mp.clone()
 MP.dps = 50

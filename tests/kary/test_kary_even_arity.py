@@ -14,11 +14,11 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from reference_verification.kary.checks import counters as checks
 
 from reference.cli.main import main
 from reference.core.randomness import SeededRandomBits
 from reference.kary import tree as kary_tree
-from reference.kary.checks import counters as checks
 from reference.kary.counters import (
     OnlineCounter,
     algorithm_2_batch,

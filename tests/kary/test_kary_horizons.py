@@ -5,8 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-
-from reference.kary.checks.horizons import horizon_ratio_check
+from reference_verification.kary.checks.horizons import horizon_ratio_check
 
 
 def weight(value: int, arity: int, offset: bool) -> int:

@@ -17,8 +17,8 @@ import mpmath
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_verification.kary.checks import threshold as checks
 
-from reference.kary.checks import threshold as checks
 from reference.kary.constants import huu_mse_bound
 from reference.kary.digits import (
     algorithm_2_noise_count,

@@ -10,10 +10,10 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from reference_verification.kary.checks import counters as checks
 
 from reference.core.randomness import SeededRandomBits
 from reference.kary import counters as kary
-from reference.kary.checks import counters as checks
 from reference.kary.counters import (
     OnlineCounter,
     algorithm_1,

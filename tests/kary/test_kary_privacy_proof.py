@@ -7,9 +7,8 @@ import pytest
 
 def test_lemma_4_5_program_fails_with_a_wrong_scale() -> None:
     import sympy as sp
-
-    from reference.core.proof import ProofFailure
-    from reference.kary.proofs.lemma_4_5 import prove
+    from reference_verification.core.proof import ProofFailure
+    from reference_verification.kary.proofs.lemma_4_5 import prove
 
     assert len(prove().steps) == 7
     with pytest.raises(ProofFailure, match="Laplace mechanism"):

@@ -6,12 +6,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-
-from reference.cip.claims.appendix_e import implicit_factorization_variances
-from reference.core.claims import Budget, Status
-from reference.core.proof import ProofFailure
-from reference.kary.claims.prose import check_vertices_per_level
-from reference.kary.proofs.prose import prove_laplace_variance, prove_subtraction_factor
+from reference_verification.cip.claims.appendix_e import implicit_factorization_variances
+from reference_verification.core.claims import Budget, Status
+from reference_verification.core.proof import ProofFailure
+from reference_verification.kary.claims.prose import check_vertices_per_level
+from reference_verification.kary.proofs.prose import prove_laplace_variance, prove_subtraction_factor
 
 
 def test_subtraction_factor_tends_to_two_and_not_three() -> None:

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 import sympy as sp
-
-from reference.core.proof import ProofFailure
-from reference.kary.proofs import lemma_4_12, lemma_4_14
+from reference_verification.core.proof import ProofFailure
+from reference_verification.kary.proofs import lemma_4_12, lemma_4_14
 
 ARITY = sp.Symbol("k", integer=True, positive=True)
 HEIGHT = sp.Symbol("h", integer=True, positive=True)

@@ -13,12 +13,12 @@ import pytest
 import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_verification.core.proof import ProofFailure
+from reference_verification.kary.proofs import lemma_3_5 as kary_lemma_3_5
+from reference_verification.kary.proofs import lemma_4_7 as kary_lemma_4_7
 
-from reference.core.proof import ProofFailure
 from reference.kary import tree as kt
 from reference.kary.digits import algorithm_2_noise_indices
-from reference.kary.proofs import lemma_3_5 as kary_lemma_3_5
-from reference.kary.proofs import lemma_4_7 as kary_lemma_4_7
 
 
 def _interval(level: int, index: int, arity: int) -> set[int]:
@@ -258,7 +258,7 @@ def test_maximum_variance_with_subtraction_is_attained_at_all_extreme_digits() -
 
 
 def test_structure_checks_pass_on_small_bounds() -> None:
-    from reference.kary.checks import structure as checks
+    from reference_verification.kary.checks import structure as checks
 
     algorithm_3 = checks.algorithm_3_vs_2_check(limit=100)
     sensitivity = checks.sensitivity_check(max_horizon=15)
@@ -280,9 +280,8 @@ def test_used_vertices_count_is_capacity(arity: int, height: int, subtraction: b
 
 def test_appendix_c_proof_and_mutation() -> None:
     import sympy as sp
-
-    from reference.core.proof import ProofFailure
-    from reference.kary.proofs.appendix_c import ARITY, HEIGHT, prove
+    from reference_verification.core.proof import ProofFailure
+    from reference_verification.kary.proofs.appendix_c import ARITY, HEIGHT, prove
 
     assert prove().steps
     with pytest.raises(ProofFailure):

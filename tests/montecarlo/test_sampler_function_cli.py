@@ -46,7 +46,7 @@ def test_variance_for_sigma_is_caught_and_the_correct_sampler_passes(capsys: pyt
     common = [*CASCADE, "--runs", "2000", "--seed", "3", "--workers", "2"]
     status, result = _run(capsys, "examples.batched_samplers:cascade_depth_6", *common)
     assert status == 0 and result["verdict"] == "holds"
-    status, result = _run(capsys, "examples.variance_for_std_cascade:faulty_cascade_batch", *common)
+    status, result = _run(capsys, "reference_verification.planted.variance_for_std_cascade:faulty_cascade_batch", *common)
     assert status == 1 and result["verdict"] == "fails"
     assert any("node variances" in check["property"] and not check["passed"]  # type: ignore[index]
                for check in result["checks"])  # type: ignore[attr-defined]

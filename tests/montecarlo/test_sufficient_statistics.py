@@ -13,8 +13,8 @@ from reference.audit.sample_design import audit_design_samples, kary_design
 from reference.audit.sufficient import FRACTION_BITS, ExactSums, IntegerHistogram
 from reference.cip.numeric.cascade_batch import cascade_leaves_batch
 from reference.kary.counters_batch import algorithm_2_runs
-from reference.samplers.checks import fit_to_counts, fit_to_distribution
 from reference.samplers.fast_batch import discrete_gaussian_batch
+from reference.samplers.fit import fit_to_counts, fit_to_distribution
 
 ALPHA = 1e-6
 

@@ -14,8 +14,8 @@ import pytest
 from flint import arb, ctx
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_verification.cip.checks import gaussian as gaussian_checks
 
-from reference.cip.checks import gaussian as gaussian_checks
 from reference.cip.exact import matrix as cip_matrix
 from reference.cip.sensitivity import cascade_sensitivity_squared, mahalanobis_sensitivity_squared
 from reference.core import linalg

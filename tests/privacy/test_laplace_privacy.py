@@ -13,11 +13,11 @@ from fractions import Fraction
 
 import mpmath as mp
 import pytest
+from reference_verification.core.proof import ProofFailure
+from reference_verification.kary.proofs import corollary_5_7 as kary_corollary_5_7
+from reference_verification.kary.proofs import lemma_5_5 as kary_lemma_5_5
 
 from reference.core.certified import CertifiedReal
-from reference.core.proof import ProofFailure
-from reference.kary.proofs import corollary_5_7 as kary_corollary_5_7
-from reference.kary.proofs import lemma_5_5 as kary_lemma_5_5
 from reference.privacy.gaussian import sigma_classical
 from reference.privacy.laplace import (
     corollary_5_7_factor,
@@ -285,7 +285,7 @@ def test_lemma_a3_gaussian_is_not_private_inside_corollary_5_7_range() -> None:
         profile = mp.ncdf(1 / (2 * sigma) - epsilon * sigma) - mp.exp(epsilon) * mp.ncdf(-1 / (2 * sigma) - epsilon * sigma)
         assert profile > delta
         assert epsilon <= mp.log(1 / delta)
-    from reference.kary.checks.laplace import corollary_5_7_gaussian_range
+    from reference_verification.kary.checks.laplace import corollary_5_7_gaussian_range
 
     found = corollary_5_7_gaussian_range(deltas=(Fraction(1, 10**6),), step=Fraction(2), refine_to=Fraction(1, 100))
     assert not found.passed
@@ -296,7 +296,7 @@ def test_lemma_a3_gaussian_is_not_private_inside_corollary_5_7_range() -> None:
 
 
 def test_verification_checks_on_small_grids() -> None:
-    from reference.kary.checks import laplace as checks
+    from reference_verification.kary.checks import laplace as checks
 
     small = (Fraction(1, 10**3),)
     for result in (

@@ -12,11 +12,11 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
+from reference_verification.samplers import exact_checks as xc
 
 from reference.core.randomness import ScriptedBits, SeededRandomBits
-from reference.samplers import checks as sc
 from reference.samplers import exact as es
-from reference.samplers import exact_checks as xc
+from reference.samplers import fit as goodness
 from reference.samplers import pmf
 from reference.samplers.inversion import WORD_BITS, inversion_draws, inversion_table
 
@@ -135,16 +135,16 @@ def test_enumeration_of_the_rejection_twin() -> None:
 
 @pytest.mark.parametrize("sigma_squared", ["1/4", "7/3", "1000"])
 def test_inversion_fits_the_pmf(sigma_squared: str) -> None:
-    # Pearson and tail tests against the certified pmf; false-alarm probability sc.DEFAULT_ALPHA = 1e-9 each
+    # Pearson and tail tests against the certified pmf; false-alarm probability goodness.DEFAULT_ALPHA = 1e-9 each
     values = es.discrete_gaussian(sigma_squared, SeededRandomBits(2024), size=50_000)
-    fit = sc.fit_to_distribution(np.array(values), "discrete_gaussian", sigma_squared)
-    assert fit.false_alarm == sc.DEFAULT_ALPHA
+    fit = goodness.fit_to_distribution(np.array(values), "discrete_gaussian", sigma_squared)
+    assert fit.false_alarm == goodness.DEFAULT_ALPHA
     assert fit.passed, fit.describe()
 
 
 def test_rejection_twin_fits_the_pmf() -> None:
     values = es.discrete_gaussian_rejection("7/3", SeededRandomBits(2025), size=5_000)
-    fit = sc.fit_to_distribution(np.array(values), "discrete_gaussian", "7/3")
+    fit = goodness.fit_to_distribution(np.array(values), "discrete_gaussian", "7/3")
     assert fit.passed, fit.describe()
 
 

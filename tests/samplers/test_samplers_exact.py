@@ -15,6 +15,8 @@ import mpmath
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_verification.samplers import checks as sc
+from reference_verification.samplers import exact_checks as xc
 
 from reference.core.certified import CertifiedReal
 from reference.core.randomness import (
@@ -25,9 +27,7 @@ from reference.core.randomness import (
     SystemRandomBits,
     check_source,
 )
-from reference.samplers import checks as sc
 from reference.samplers import exact as es
-from reference.samplers import exact_checks as xc
 from reference.samplers import pmf as discrete
 
 DIGITS = 60

@@ -1,5 +1,5 @@
 """Fast numpy samplers (reference.samplers.fast) against the certified pmfs, and the rigour of the
-statistical machinery of reference.samplers.checks.
+statistical machinery of reference_verification.samplers.checks.
 
 Statistical tests are seeded; each has false-alarm probability <= 1e-9 and this file runs 20 of them
 (total <= 2e-8). The tests that a wrong distribution is *rejected* use fixed seeds and deviations so large
@@ -13,10 +13,11 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from reference_verification.samplers import checks as sc
 from scipy import special, stats
 
-from reference.samplers import checks as sc
 from reference.samplers import fast as ns
+from reference.samplers import fit as goodness
 
 
 @pytest.mark.parametrize(
@@ -48,13 +49,13 @@ def test_numeric_laplace_fits(scale: str) -> None:
 
 def test_wrong_distributions_are_rejected() -> None:
     values = ns.discrete_laplace(1, 20_000, 5)
-    assert not sc.fit_to_distribution(values, "discrete_laplace", "6/5").passed
-    assert not sc.moments_of_distribution(values, "discrete_laplace", "3/2").passed
+    assert not goodness.fit_to_distribution(values, "discrete_laplace", "6/5").passed
+    assert not goodness.moments_of_distribution(values, "discrete_laplace", "3/2").passed
     gaussian = ns.discrete_gaussian(2, 20_000, 6)
-    assert not sc.fit_to_distribution(gaussian, "discrete_gaussian", "9/5").passed
-    assert not sc.moments_of_distribution(gaussian + 1, "discrete_gaussian", 2).passed  # shifted mean
+    assert not goodness.fit_to_distribution(gaussian, "discrete_gaussian", "9/5").passed
+    assert not goodness.moments_of_distribution(gaussian + 1, "discrete_gaussian", 2).passed  # shifted mean
     # a single impossible-looking value: 40 is ~1e-175 likely under N_Z(0, 2)
-    assert not sc.fit_to_distribution(np.append(gaussian, 40), "discrete_gaussian", 2).passed
+    assert not goodness.fit_to_distribution(np.append(gaussian, 40), "discrete_gaussian", 2).passed
 
 
 def _documented_signs(gen: np.random.Generator, count: int) -> list[int]:
@@ -199,7 +200,7 @@ def _exact_multinomial_tail(samples: int, probabilities: tuple[float, float, flo
 def test_pearson_bound_is_an_upper_bound(threshold: float) -> None:
     probabilities = (0.45, 0.45, 0.1)
     exact = _exact_multinomial_tail(600, probabilities, threshold)
-    bound = sc.pearson_tail_bound([600 * q for q in probabilities], threshold, 600)
+    bound = goodness.pearson_tail_bound([600 * q for q in probabilities], threshold, 600)
     assert exact <= bound
 
 
@@ -216,6 +217,6 @@ def test_chernoff_bound_against_exact_binomial() -> None:
     logs = np.log(np.array([0.7, 0.3]))
     for observed in (350.0, 380.0, 250.0):
         upper = observed >= 300
-        bound = sc._chernoff(observed, 1000, weights, logs, upper)
+        bound = goodness._chernoff(observed, 1000, weights, logs, upper)
         exact = stats.binom.sf(observed - 1, 1000, 0.3) if upper else stats.binom.cdf(observed, 1000, 0.3)
         assert exact <= bound <= 1.0

@@ -2,7 +2,7 @@
 sensitivity Δ² = 2 under substitution (brute force), ρ/d per level, ρ in total, and the (ε, δ) it gives.
 
 Independent references: the level sensitivities are enumerated over every dataset and neighbour of small
-hierarchies (``reference.tda.checks.calibration``), the accounting is proved symbolically
+hierarchies (``reference_verification.tda.checks.calibration``), the accounting is proved symbolically
 (``reference/tda/proofs/privacy_accounting.py``, with mutation tests below), and ε is recomputed with mpmath.
 """
 
@@ -13,12 +13,12 @@ from fractions import Fraction
 
 import mpmath
 import pytest
+from reference_verification.core.proof import ProofFailure
+from reference_verification.tda.checks import calibration as zcdp_checks
+from reference_verification.tda.proofs import privacy_accounting as tda_privacy_accounting
 
-from reference.core.proof import ProofFailure
 from reference.privacy import zcdp
 from reference.tda import calibration as inftda
-from reference.tda.checks import calibration as zcdp_checks
-from reference.tda.proofs import privacy_accounting as tda_privacy_accounting
 
 
 @pytest.fixture(autouse=True)
@@ -151,7 +151,7 @@ def test_inputs_are_validated() -> None:
 
 
 def test_user_level_sensitivity_matches_brute_force() -> None:
-    from reference.tda.checks.calibration import user_level_sensitivity
+    from reference_verification.tda.checks.calibration import user_level_sensitivity
 
     for categories, records, users in [((2, 2), 2, 2), ((2, 3), 3, 2), ((2, 2), 3, 3), ((2, 2, 2), 2, 2)]:
         found = user_level_sensitivity(categories, records, users)
@@ -170,7 +170,8 @@ def test_user_level_calibration_scales_sigma_squared_by_m_squared() -> None:
 
 
 def test_the_sqrt_2m_calibration_is_caught_by_the_calibration_audit() -> None:
-    from examples import user_level_inftda
+    from reference_verification.planted import user_level_inftda
+
     from reference.audit.calibration import audit_discrete_gaussian
 
     attributes, rho, users = 3, Fraction(1, 2), 3

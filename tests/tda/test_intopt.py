@@ -11,8 +11,8 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_verification.tda.checks import intopt as intopt_checks
 
-from reference.tda.checks import intopt as intopt_checks
 from reference.tda.intopt import (
     chebyshev_distance,
     intopt,

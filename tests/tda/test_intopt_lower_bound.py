@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from reference.tda.checks.intopt import check_initialisation_claims
+from reference_verification.tda.checks.intopt import check_initialisation_claims
 
 
 def optimum(values: tuple[int, ...], total: int) -> int:

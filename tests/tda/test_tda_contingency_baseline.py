@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from reference.core.claims import Budget, Status
-from reference.tda.checks.baseline import cells_summed, check_contingency_table_error
+from reference_verification.core.claims import Budget, Status
+from reference_verification.tda.checks.baseline import cells_summed, check_contingency_table_error
 
 
 def test_cells_summed_by_hand() -> None:

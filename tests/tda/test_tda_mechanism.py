@@ -4,7 +4,7 @@ Expectations are independent of the code under test: invariants (every level sum
 their parent, counts non-negative integers, root exact), the draw order re-derived by calling the samplers
 directly in the documented order, the near-noiseless limit (huge ρ) returning the true tree, and the literal
 printed IntOpt loop (``intopt_literal``) as the projection's reference. The statistical tests (numeric vs
-exact path, and each path vs the law enumerated from the pmf) are in reference.tda.checks.mechanism; the three run
+exact path, and each path vs the law enumerated from the pmf) are in reference_verification.tda.checks.mechanism; the three run
 here have false-alarm probability 1e-9 each (total <= 3e-9).
 """
 
@@ -17,11 +17,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_verification.tda.checks import mechanism as tda_checks
 
 from reference.core.randomness import SeededRandomBits
 from reference.samplers.exact import discrete_gaussian as exact_dg
 from reference.samplers.fast import discrete_gaussian as numeric_dg
-from reference.tda.checks import mechanism as tda_checks
 from reference.tda.data import Hierarchy, PrefixTree, default_dataset, prefix_counts
 from reference.tda.intopt import intopt, intopt_literal
 from reference.tda.mechanism import inftda_exact, inftda_numeric

@@ -1,6 +1,6 @@
 """TDA Theorem 1 by the exact law: certified failure probabilities against an independent enumeration.
 
-Independent routes: the binary64 leaf law of reference.tda.checks.mechanism.exact_leaf_law (a separate
+Independent routes: the binary64 leaf law of reference_verification.tda.checks.mechanism.exact_leaf_law (a separate
 implementation of InfTDA's law, built from PrefixTree), and the discrete Gaussian pmf summed here with mpmath.
 """
 
@@ -11,9 +11,9 @@ from fractions import Fraction
 
 import mpmath
 import pytest
+from reference_verification.tda.checks.mechanism import exact_leaf_law
+from reference_verification.tda.checks.utility import failure_probability, failure_threshold, per_level_step
 
-from reference.tda.checks.mechanism import exact_leaf_law
-from reference.tda.checks.utility import failure_probability, failure_threshold, per_level_step
 from reference.tda.data import Hierarchy, prefix_counts
 
 
@@ -76,7 +76,7 @@ def test_two_level_law_matches_the_leaf_law(sigma_squared: Fraction, level: int)
 def _replace_threshold(children: tuple[tuple[int, ...], ...], s2: Fraction, beta: Fraction, level: int, threshold: int) -> object:
     from unittest import mock
 
-    with mock.patch("reference.tda.checks.utility.failure_threshold", return_value=threshold):
+    with mock.patch("reference_verification.tda.checks.utility.failure_threshold", return_value=threshold):
         return failure_probability(children, s2, beta, level).failure
 
 

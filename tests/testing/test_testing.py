@@ -7,8 +7,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from reference_verification.planted.variance_for_std_cascade import faulty_cascade_samples
 
-from examples.variance_for_std_cascade import faulty_cascade_samples
 from reference.cip.numeric.cascade import cascade_leaves
 from reference.testing import assert_linear_mechanism_private, assert_samples_match, strategies
 

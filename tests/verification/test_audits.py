@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from reference.verification.audits import AuditCase, audits_markdown, run_audit_cases
+from reference_verification.audits import AuditCase, audits_markdown, run_audit_cases
 
 
 @pytest.fixture(scope="module")

@@ -10,8 +10,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-
-from reference.verification.completeness import (
+from reference_verification.completeness import (
     PAPER_SOURCES,
     committed_index,
     coverage,
@@ -23,9 +22,9 @@ from reference.verification.completeness import (
     registered_statements,
     scan_papers,
 )
-from reference.verification.index_statements import main as index_main
-from reference.verification.report import build_registry
-from reference.verification.unregistered import CHECKED_ELSEWHERE
+from reference_verification.index_statements import main as index_main
+from reference_verification.report import build_registry
+from reference_verification.unregistered import CHECKED_ELSEWHERE
 
 PAPERS = ("CIP", "KARY", "TDA")
 
@@ -86,7 +85,7 @@ def test_coverage_is_not_vacuous() -> None:
 
 
 def test_report_section_names_the_outcome() -> None:
-    from reference.core.claims import Outcome, Status
+    from reference_verification.core.claims import Outcome, Status
 
     class Entry:  # the attributes coverage_markdown reads from a result
         def __init__(self, paper: str, number: str) -> None:

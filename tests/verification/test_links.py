@@ -4,12 +4,11 @@ and a "proved" status can only come from the entry's own proof program (planted 
 from __future__ import annotations
 
 import pytest
-
-from reference.core.claims import Budget, Claim, Method, Outcome, Status, proved_by, run_claim, verdict
-from reference.core.proof import ProofRecord
-from reference.core.proof_links import ProofProgram, proves
-from reference.verification.links import link_errors, proof_programs, resolve
-from reference.verification.report import build_registry
+from reference_verification.core.claims import Budget, Claim, Method, Outcome, Status, proved_by, run_claim, verdict
+from reference_verification.core.proof import ProofRecord
+from reference_verification.core.proof_links import ProofProgram, proves
+from reference_verification.links import link_errors, proof_programs, resolve
+from reference_verification.report import build_registry
 
 REGISTRY = build_registry().claims
 PROGRAMS = proof_programs()

@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from reference_verification.core.claims import Budget
+from reference_verification.parallel import default_jobs, run_tasks
+from reference_verification.report import build_registry
 
 from reference.cli.main import main
-from reference.core.claims import Budget
-from reference.verification.parallel import default_jobs, run_tasks
-from reference.verification.report import build_registry
 
 
 def test_two_processes_give_the_single_process_results(tmp_path: Path) -> None:
@@ -42,10 +42,10 @@ def test_the_report_shows_a_proof_on_a_verified_entry_as_conditional(
 ) -> None:
     # a two-entry registry: a proof that depends on an entry that is only verified; the report's task runner
     # must give "proved, conditional", as run_registry does
-    import reference.verification.audits as audits
-    import reference.verification.parallel as parallel
-    import reference.verification.plots as plots
-    from reference.core.claims import Claim, Method, Outcome, Registry, Status
+    import reference_verification.audits as audits
+    import reference_verification.parallel as parallel
+    import reference_verification.plots as plots
+    from reference_verification.core.claims import Claim, Method, Outcome, Registry, Status
 
     base = Claim("X", "1", "s", Method.EXHAUSTIVE, lambda _: Outcome(Status.VERIFIED, "d"), implements=("x",))
     top = Claim("X", "2", "s", Method.PROOF, lambda _: Outcome(Status.PROVED, "d"), implements=("x",), proof="p",

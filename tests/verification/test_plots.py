@@ -9,9 +9,8 @@ from typing import Any
 
 import matplotlib.pyplot as plt
 import pytest
-
-from reference.core.claims import Budget
-from reference.verification import plots
+from reference_verification import plots
+from reference_verification.core.claims import Budget
 
 
 @cache

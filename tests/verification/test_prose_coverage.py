@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from reference.core.claims import Method
-from reference.verification.completeness import committed_index
-from reference.verification.prose import prose_sentences
-from reference.verification.prose_claims import PROSE_CLAIMS
-from reference.verification.report import build_registry
+from reference_verification.completeness import committed_index
+from reference_verification.core.claims import Method
+from reference_verification.prose import prose_sentences
+from reference_verification.prose_claims import PROSE_CLAIMS
+from reference_verification.report import build_registry
 
 
 def _indexed() -> set[tuple[str, str]]:

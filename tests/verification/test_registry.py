@@ -7,9 +7,8 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-
-from reference.core.claims import Budget, Claim, Method, Outcome, Result, Status, exhaustive, run_claim
-from reference.verification.report import build_registry, markdown_report, run_registry, terminal_table
+from reference_verification.core.claims import Budget, Claim, Method, Outcome, Result, Status, exhaustive, run_claim
+from reference_verification.report import build_registry, markdown_report, run_registry, terminal_table
 
 
 @cache
@@ -92,7 +91,7 @@ def test_report_renders(tmp_path: Path) -> None:
 
 
 def test_every_status_matches_its_method() -> None:
-    from reference.core.claims import ALLOWED_STATUSES
+    from reference_verification.core.claims import ALLOWED_STATUSES
 
     for key, result in quick_results().items():
         status_, method = result.outcome.status, result.claim.method
@@ -127,8 +126,8 @@ def test_statuses_the_truth_pass_settled() -> None:
 
 
 def _planted(number: str, method: Method, outcome: Outcome, depends_on: tuple[str, ...] = ()) -> Claim:
-    from reference.core.proof import ProofRecord
-    from reference.core.proof_links import proves
+    from reference_verification.core.proof import ProofRecord
+    from reference_verification.core.proof_links import proves
 
     @proves("X", number)
     def program() -> ProofRecord:
@@ -154,7 +153,7 @@ def test_a_method_cannot_return_another_methods_status() -> None:
 
 
 def test_conditions_propagate_and_false_premises_crash() -> None:
-    from reference.core.claims import resolve_conditions
+    from reference_verification.core.claims import resolve_conditions
 
     quick = Budget(quick=True)
     proved, verified = Outcome(Status.PROVED, "d"), Outcome(Status.VERIFIED, "d")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from reference.core.claims import Budget
-from reference.verification.report import markdown_report
+from reference_verification.core.claims import Budget
+from reference_verification.report import markdown_report
 
 
 def test_header_names_all_three_families_as_implemented() -> None:

@@ -1,0 +1,1 @@
+"""Proof programs of the audits' own statements."""

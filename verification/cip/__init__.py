@@ -1,0 +1,1 @@
+"""CIP's verification: the claims registry (one module per section), cross-checks, proof programs."""

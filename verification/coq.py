@@ -1,0 +1,327 @@
+"""Machine-checked proofs: compile the Coq sources under ``proofs/coq/`` and read back what Coq says.
+
+One command compiles everything: :func:`compile_all` copies the ``.v`` files listed in ``proofs/coq/_CoqProject``
+(in that order, which is their dependency order) into a temporary directory and runs ``coqc`` on each there, so
+no build product lands in the checkout. :func:`assumptions` asks Coq which axioms each named theorem depends on
+(``Print Assumptions``); a theorem counts as machine-checked only when the answer is "Closed under the global
+context" — no axiom, no ``Admitted``. :func:`run_snippet` has Coq evaluate definitions on small parameters and
+:func:`parse_coq_value` reads the printed value back into Python, so that tests compare Coq's objects with the
+Python exact layer's.
+
+``python -m reference_verification.coq`` compiles every file and prints each registered theorem's assumptions.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .core.claims import CoqTheorem
+
+#: The Debian packages that provide the toolchain (Coq 8.16 with Mathematical Components 1.15 on bookworm; zify
+#: gives lia/nia on MathComp's integers, algebra-tactics the field tactic on the rationals).
+APT_PACKAGES = (
+    "coq",
+    "libcoq-mathcomp-ssreflect",
+    "libcoq-mathcomp-algebra",
+    "libcoq-mathcomp-zify",
+    "libcoq-mathcomp-algebra-tactics",
+)
+INSTALL_COMMAND = "apt-get install -y " + " ".join(APT_PACKAGES)
+#: What Coq prints for a theorem that depends on no axiom.
+CLOSED = "Closed under the global context"
+#: Words that end a proof without proving it, or postulate a fact; none may appear in a source file. (Section
+#: ``Variables``/``Hypotheses`` are allowed: they become premises when the section closes; a top-level one would be
+#: an axiom, which ``Print Assumptions`` names.)
+UNPROVED = re.compile(r"\b(Admitted|admit|Axiom|Axioms|Parameter|Parameters|Conjecture)\b")
+#: How long one ``coqc`` run may take before it counts as a failure (a file compiles in seconds).
+TIMEOUT_SECONDS = 300
+
+
+def proofs_directory() -> Path | None:
+    """``proofs/coq`` of the checkout: ``$REFERENCE_COQ_DIR``, else beside the package, else under the working
+    directory (an installed, non-editable package still finds the sources of the checkout it runs from)."""
+    candidates = []
+    if os.environ.get("REFERENCE_COQ_DIR"):
+        candidates.append(Path(os.environ["REFERENCE_COQ_DIR"]))
+    candidates += [Path(__file__).resolve().parents[2] / "proofs" / "coq", Path.cwd() / "proofs" / "coq"]
+    for candidate in candidates:
+        if (candidate / "_CoqProject").is_file():
+            return candidate
+    return None
+
+
+def coqc_path() -> str | None:
+    """The ``coqc`` executable, or ``None`` when Coq is not installed."""
+    return shutil.which("coqc")
+
+
+def coq_version() -> str:
+    """``coqc --version``'s first line (empty when Coq is missing)."""
+    coqc = coqc_path()
+    if coqc is None:
+        return ""
+    out = subprocess.run([coqc, "--version"], capture_output=True, text=True, check=False, timeout=60)
+    return out.stdout.splitlines()[0] if out.stdout else ""
+
+
+@dataclass(frozen=True)
+class Project:
+    """What ``_CoqProject`` says: the coqc options and the source files in dependency order."""
+
+    directory: Path
+    options: tuple[str, ...]
+    files: tuple[str, ...]
+
+
+def read_project(directory: Path) -> Project:
+    """Parse ``_CoqProject``: ``-Q``/``-R`` mappings and ``-arg`` options, then one ``.v`` file per line."""
+    options: list[str] = []
+    files: list[str] = []
+    for raw in (directory / "_CoqProject").read_text(encoding="utf-8").splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        words = line.split()
+        if words[0] in ("-Q", "-R"):
+            options += words[:3]
+        elif words[0] == "-arg":  # "-arg X -arg Y": X and Y go to coqc
+            options += [word for index, word in enumerate(words) if index % 2 == 1 and words[index - 1] == "-arg"]
+        elif line.endswith(".v"):
+            files.append(line)
+        else:
+            raise ValueError(f"_CoqProject: cannot read the line {raw!r}")
+    return Project(directory, tuple(options), tuple(files))
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """One file's compilation."""
+
+    file: str
+    ok: bool
+    seconds: float
+    output: str
+
+
+@dataclass(frozen=True)
+class Build:
+    """A compiled copy of the sources: ``directory`` holds the ``.v`` and ``.vo`` files."""
+
+    project: Project
+    directory: Path
+    files: tuple[FileResult, ...]
+
+    @property
+    def ok(self) -> bool:
+        return all(result.ok for result in self.files) and len(self.files) == len(self.project.files)
+
+
+def _coqc(args: list[str], directory: Path) -> subprocess.CompletedProcess[str]:
+    coqc = coqc_path()
+    if coqc is None:
+        raise FileNotFoundError(f"coqc is not installed (install with: {INSTALL_COMMAND})")
+    return subprocess.run(
+        [coqc, *args], cwd=directory, capture_output=True, text=True, check=False, timeout=TIMEOUT_SECONDS
+    )
+
+
+def compile_all(
+    source: Path | None = None, build_directory: Path | None = None, only: Sequence[str] | None = None
+) -> Build:
+    """Copy the sources into ``build_directory`` (a fresh temporary directory by default) and compile each file
+    in ``_CoqProject``'s order; stop at the first failure (later files depend on earlier ones). ``only``: compile
+    just these files (still in the project's order; their dependencies must be among them)."""
+    directory = source or proofs_directory()
+    if directory is None:
+        raise FileNotFoundError("proofs/coq/_CoqProject not found (set REFERENCE_COQ_DIR to the directory)")
+    project = read_project(directory)
+    if only is not None:
+        unknown = sorted(set(only) - set(project.files))
+        if unknown:
+            raise ValueError(f"only must name files of _CoqProject, got {unknown}")
+        project = Project(project.directory, project.options, tuple(f for f in project.files if f in only))
+    target = build_directory or Path(tempfile.mkdtemp(prefix="reference-coq-"))
+    target.mkdir(parents=True, exist_ok=True)
+    for name in project.files:
+        shutil.copy2(directory / name, target / name)
+    results = []
+    for name in project.files:
+        start = time.perf_counter()
+        out = _coqc([*project.options, name], target)
+        results.append(FileResult(name, out.returncode == 0, time.perf_counter() - start, out.stdout + out.stderr))
+        if out.returncode != 0:
+            break
+    return Build(project, target, tuple(results))
+
+
+def run_snippet(build: Build, text: str, name: str = "Snippet") -> str:
+    """Compile ``text`` (Coq commands) against the compiled sources and return what Coq printed.
+
+    Raises ``RuntimeError`` with Coq's message if the snippet does not compile."""
+    path = build.directory / f"{name}.v"
+    path.write_text(text, encoding="utf-8")
+    out = _coqc([*build.project.options, path.name], build.directory)
+    if out.returncode != 0:
+        raise RuntimeError(f"the Coq snippet {name} failed: {out.stderr.strip() or out.stdout.strip()}")
+    return out.stdout
+
+
+def _module_name(file: str) -> str:
+    return Path(file).stem
+
+
+def _logical_prefix(project: Project) -> str:
+    for index, option in enumerate(project.options):
+        if option in ("-Q", "-R"):
+            return project.options[index + 2]
+    return ""
+
+
+def assumptions(build: Build, theorems: list[CoqTheorem]) -> dict[CoqTheorem, str]:
+    """What ``Print Assumptions`` says for each theorem: :data:`CLOSED`, or the axioms it depends on."""
+    prefix = _logical_prefix(build.project)
+    modules = sorted({_module_name(theorem.file) for theorem in theorems})
+    lines = [f"From {prefix} Require {' '.join(modules)}."] if modules else []
+    for index, theorem in enumerate(theorems):
+        qualified = f"{prefix}.{_module_name(theorem.file)}.{theorem.name}"
+        lines += [f'Goal True. idtac "@@{index}". exact I. Qed.', f"Print Assumptions {qualified}."]
+    printed = run_snippet(build, "\n".join(lines) + "\n", "Assumptions")
+    sections = re.split(r"^@@(\d+)\s*$", printed, flags=re.MULTILINE)
+    found = {int(sections[i]): sections[i + 1].strip() for i in range(1, len(sections) - 1, 2)}
+    return {theorem: found.get(index, "no answer from Print Assumptions") for index, theorem in enumerate(theorems)}
+
+
+def declares(source: Path, name: str) -> bool:
+    """Whether ``source`` declares a theorem (Theorem, Lemma, Corollary, Proposition) called ``name``."""
+    pattern = rf"^\s*(Theorem|Lemma|Corollary|Proposition)\s+{re.escape(name)}\b"
+    return re.search(pattern, source.read_text(encoding="utf-8"), flags=re.MULTILINE) is not None
+
+
+def _strip_comments(text: str) -> str:
+    """Coq source without its (possibly nested) comments."""
+    out, depth, index = [], 0, 0
+    while index < len(text):
+        if text.startswith("(*", index):
+            depth, index = depth + 1, index + 2
+        elif text.startswith("*)", index) and depth:
+            depth, index = depth - 1, index + 2
+        else:
+            if not depth:
+                out.append(text[index])
+            index += 1
+    return "".join(out)
+
+
+def unproved_words(source: Path) -> list[str]:
+    """The words of :data:`UNPROVED` that occur in ``source`` outside comments (none in a finished file)."""
+    return sorted(set(UNPROVED.findall(_strip_comments(source.read_text(encoding="utf-8")))))
+
+
+_INT = re.compile(r"\((-?\d+)\)%[ZN]|(-?\d+)%[ZN]")
+
+
+def parse_coq_value(text: str) -> object:
+    """Read a value Coq printed (``= value : type``): lists ``[:: a; b]``, pairs, integers (``3``, ``(-3)%Z``,
+    ``3%N``), booleans, options (``Some v`` as v, ``None``). Returns nested Python lists, tuples, ints, bools."""
+    lines = text.strip().splitlines()
+    typed = [index for index, line in enumerate(lines) if line.lstrip().startswith(": ")]
+    body = "\n".join(lines[: typed[-1]] if typed else lines).strip()
+    body = body[1:] if body.startswith("=") else body
+    body = _INT.sub(lambda m: m.group(1) or m.group(2), body)
+    body = re.sub(r"\bSome\b", "", body)  # an option's value as the value itself; None stays None
+    body = body.replace("[::", "[").replace(";", ",").replace("true", "True").replace("false", "False")
+    return ast.literal_eval(" ".join(body.split()))
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What this run found about one registered theorem. ``verdict``: "closed" (compiled here, no axiom),
+    "not compiled here" (declared, no unproved word, but coqc is missing), or a failure: "missing",
+    "unfinished", "does not compile", "depends on axioms"."""
+
+    theorem: CoqTheorem
+    verdict: str
+    detail: str
+
+    @property
+    def failed(self) -> bool:
+        return self.verdict not in ("closed", "not compiled here")
+
+
+def machine_checked(theorems: list[CoqTheorem], build: Build | None = None) -> dict[CoqTheorem, Evidence]:
+    """Check every registered theorem now: its file exists and declares it, holds no unproved word, and — when
+    coqc is installed — compiles and depends on no axiom. One compilation (``build``, made here by default)
+    serves all theorems."""
+    directory = proofs_directory()
+    found: dict[CoqTheorem, Evidence] = {}
+    pending: list[CoqTheorem] = []
+    if directory is None:  # an installed package run outside the checkout: the sources are not here to check
+        where = "proofs/coq not found here (run from the checkout, or set REFERENCE_COQ_DIR)"
+        return {theorem: Evidence(theorem, "not compiled here", where) for theorem in theorems}
+    for theorem in theorems:
+        source = directory / theorem.file
+        if not source.is_file():
+            found[theorem] = Evidence(theorem, "missing", f"proofs/coq/{theorem.file} not found")
+        elif not declares(source, theorem.name):
+            found[theorem] = Evidence(theorem, "missing", f"proofs/coq/{theorem.file} declares no {theorem.name}")
+        elif words := unproved_words(source):
+            found[theorem] = Evidence(theorem, "unfinished", f"proofs/coq/{theorem.file} contains {', '.join(words)}")
+        else:
+            pending.append(theorem)
+    if not pending:
+        return found
+    if coqc_path() is None:
+        for theorem in pending:
+            found[theorem] = Evidence(
+                theorem, "not compiled here", f"declared in proofs/coq/{theorem.file}; coqc is not installed here "
+                f"({INSTALL_COMMAND})"
+            )
+        return found
+    own_build = build is None
+    build = build or compile_all()
+    version = coq_version()
+    seconds = {result.file: result.seconds for result in build.files if result.ok}
+    if not build.ok:  # the first failing file, and every file after it, is not compiled
+        failed = build.files[-1]
+        message = " ".join(failed.output.split())[:300]
+        for theorem in (theorem for theorem in pending if theorem.file not in seconds):
+            found[theorem] = Evidence(theorem, "does not compile", f"{failed.file} fails under {version}: {message}")
+    compiled = [theorem for theorem in pending if theorem.file in seconds]
+    for theorem, answer in (assumptions(build, compiled) if compiled else {}).items():
+        where = f"proofs/coq/{theorem.file} compiled by {version} in {seconds[theorem.file]:.1f} s"
+        if answer == CLOSED:
+            found[theorem] = Evidence(theorem, "closed", f"{where}; Print Assumptions: {CLOSED.lower()}")
+        else:
+            found[theorem] = Evidence(theorem, "depends on axioms", f"{where}; Print Assumptions: {' '.join(answer.split())}")
+    if own_build:
+        shutil.rmtree(build.directory, ignore_errors=True)
+    return found
+
+
+def main() -> int:
+    """Compile every file, print the compile times and every registered theorem's assumptions."""
+    if coqc_path() is None:
+        print(f"coqc not found; install with: {INSTALL_COMMAND}", file=sys.stderr)
+        return 2
+    print(coq_version())
+    from .report import build_registry
+
+    theorems = [theorem for claim in build_registry().claims for theorem in claim.coq]
+    evidence = machine_checked(theorems)
+    for theorem in theorems:
+        print(f"{theorem.file} {theorem.name}: {evidence[theorem].verdict} — {evidence[theorem].detail}")
+    return 1 if any(item.failed for item in evidence.values()) else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

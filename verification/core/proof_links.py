@@ -1,0 +1,71 @@
+"""Proof programs as named objects: which paper statements a program establishes, and which programs ran.
+
+A proof program is a function returning a :class:`~reference_verification.core.proof.ProofRecord`. Decorating it with
+:func:`proves` states, in code, the paper and the registry entries (statement numbers) it establishes, so that a
+registry entry can name its proof by dotted path and a test can check that the two agree.
+
+While a claim's check runs, :func:`programs_run` collects the name of every decorated program that was called,
+directly or through a helper. The registry uses it to refuse "proved" for an entry whose named program did not
+run: a status "proof for all parameters" comes from a proof program, never from a finite loop beside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Generic, ParamSpec
+
+from .proof import ProofRecord
+
+P = ParamSpec("P")
+
+#: The programs called inside the innermost :func:`programs_run` block (``None`` outside any block).
+_RUN: ContextVar[list[str] | None] = ContextVar("programs_run", default=None)
+
+
+@dataclass(frozen=True)
+class ProofProgram(Generic[P]):
+    """A proof program with the paper and statement numbers it establishes; calling it runs the program."""
+
+    function: Callable[P, ProofRecord]
+    paper: str
+    statements: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        """The dotted path under which the program is found (module and function name)."""
+        return f"{self.function.__module__}.{self.function.__qualname__}"
+
+    @property
+    def __doc__(self) -> str | None:  # type: ignore[override]
+        return self.function.__doc__
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> ProofRecord:
+        ran = _RUN.get()
+        if ran is not None:
+            ran.append(self.name)
+        return self.function(*args, **kwargs)
+
+
+def proves(paper: str, *statements: str) -> Callable[[Callable[P, ProofRecord]], ProofProgram[P]]:
+    """Mark a function as the proof program of ``statements`` (registry numbers) of ``paper``."""
+    if not statements:
+        raise ValueError("proves: name at least one statement the program establishes")
+
+    def mark(function: Callable[P, ProofRecord]) -> ProofProgram[P]:
+        return ProofProgram(function, paper, tuple(statements))
+
+    return mark
+
+
+@contextmanager
+def programs_run() -> Iterator[list[str]]:
+    """Collect the names of the proof programs called inside the block (nested blocks collect separately)."""
+    ran: list[str] = []
+    token = _RUN.set(ran)
+    try:
+        yield ran
+    finally:
+        _RUN.reset(token)

@@ -1,0 +1,1 @@
+"""The samplers' exhaustive and certified checks against their exact pmfs."""

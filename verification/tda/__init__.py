@@ -1,0 +1,1 @@
+"""TDA's verification: the claims registry, cross-checks, proof programs."""
