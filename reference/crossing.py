@@ -3,7 +3,8 @@
 The verification (claims registry, cross-checks, proof programs, the report) is the package
 ``reference_verification``, kept in the repository's top-level ``verification/`` folder and installed beside
 ``reference`` by ``pip install .``. The library never imports it; the ``report`` command (and the test suite) load
-it through :func:`verification_package`:
+it through :func:`verification_package`, and so does the sampler-function audit when its target is one of the
+planted samplers of ``reference_verification.planted``:
 
 * in a source checkout (``verification/`` beside this package's folder) the checkout's copy is loaded under its
   installed name, so that the report and the tests always run the verification that matches this ``reference``
