@@ -40,6 +40,7 @@ from flint import arb
 
 from reference.core.certified import CertifiedReal, UndecidedComparisonError, working_precision
 from reference.core.certified import ball as _ball
+from reference.core.options import Parity
 from reference.core.validate import RationalLike, check_positive_int, open_unit_fraction, to_fraction
 from reference.kary.digits import check_arity
 
@@ -48,7 +49,6 @@ DEFAULT_BITS = 128
 MAX_BITS = 1 << 14
 
 FamilyKey = Literal["theorem_3_7", "corollary_4_9", "corollary_c3"]
-Parity = Literal["any", "odd", "even"]
 
 
 @dataclass(frozen=True)
@@ -362,7 +362,7 @@ def _huu_inner(epsilon: Fraction, delta: Fraction) -> arb:
     return 2 / _ball(epsilon) * inner.sqrt()
 
 
-def huu_constant(epsilon: RationalLike, delta: RationalLike, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
+def huu_constant(*, epsilon: RationalLike, delta: RationalLike, bits: int = DEFAULT_BITS) -> CertifiedReal:
     """C_{ε,δ} = (2/ε) sqrt(4/9 + log((1/δ) sqrt(2/π))) of Henzinger–Upadhyay–Upadhyay (KARY §1).
 
     ε and δ must lie in (0, 1), the range on which the paper (footnote 1) says C_{ε,δ} is valid. The
@@ -375,7 +375,13 @@ def huu_constant(epsilon: RationalLike, delta: RationalLike, *, bits: int = DEFA
         return CertifiedReal.from_arb(_huu_inner(eps, target))
 
 
-def huu_mse_bound(epsilon: RationalLike, delta: RationalLike, horizon: int, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
+def huu_mse_bound(
+    horizon: int,
+    *,
+    epsilon: RationalLike,
+    delta: RationalLike,
+    bits: int = DEFAULT_BITS,
+) -> CertifiedReal:
     """The HUU bound C_{ε,δ}² (1 + log(4T/5)/π)² on the mean squared error, T = ``horizon`` >= 1 (Arb)."""
     eps = open_unit_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")

@@ -369,8 +369,8 @@ def check_huu_calibration_slack(
     points = []
     for exponent in delta_exponents:
         delta = Fraction(1, 10 ** check_positive_int(exponent, "delta_exponents"))
-        constant = huu_constant(epsilon, delta)
-        sigma = sigma_exact(epsilon, delta, 1, tolerance=Fraction(1, 10**8)).enclosure
+        constant = huu_constant(epsilon=epsilon, delta=delta)
+        sigma = sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=1, tolerance=Fraction(1, 10**8)).enclosure
         ratio = CertifiedReal((constant.lower / sigma.upper) ** 2, (constant.upper / sigma.lower) ** 2)
         log_lower, log_upper = _log_ten_bounds(exponent)
         normalised = CertifiedReal(sigma.lower**2 * epsilon**2 / log_upper, sigma.upper**2 * epsilon**2 / log_lower)
