@@ -26,6 +26,10 @@ Workload = Literal["ranges", "nodal"]
 Parity = Literal["any", "odd", "even"]
 #: The zCDP to (ε, δ) conversion: the tight one (CKS 2020, Corollary 13) or the simple ρ + 2 sqrt(ρ log(1/δ)).
 ConversionMethod = Literal["tight", "simple"]
+#: The KARY leading-constant families (Theorem 3.7, Corollary 4.9, Corollary C.3).
+LeadingConstantFamilyKey = Literal["theorem_3_7", "corollary_4_9", "corollary_c3"]
+#: The side a certified value printed as one decimal is rounded to.
+Rounding = Literal["up", "down"]
 #: The laws :func:`reference.testing.assert_samples_match` compares noise samples with.
 SampledLaw = Literal["cascade", "kary", "design"]
 
@@ -51,9 +55,11 @@ __all__ = [
     "ConversionMethod",
     "CounterNoise",
     "Layout",
+    "LeadingConstantFamilyKey",
     "LinearNoise",
     "Neighbours",
     "Parity",
+    "Rounding",
     "SampledLaw",
     "Workload",
     "check_option",

@@ -185,14 +185,22 @@ def test_sensitivity_is_delta_and_sensitivity_squared_is_its_square() -> None:
 
 def _misspelt() -> list[tuple[str, Callable[[], object]]]:
     from reference import testing
+    from reference.audit.covariance import noise_covariance
+    from reference.audit.lattice import lattice_audit
     from reference.audit.linear_noise import audit_linear_noise
     from reference.cip.calibration import calibrate_cascade
+    from reference.cip.exact.errors import workload_variances
     from reference.cip.mechanism import CorrelatedInputPerturbation
     from reference.cip.sensitivity import cascade_sensitivity_squared
-    from reference.kary.counters import algorithm_1
-    from reference.tda.calibration import inftda_epsilon
+    from reference.core.certified import CertifiedReal
+    from reference.kary.constants import leading_constant
+    from reference.kary.counters import OnlineCounter, algorithm_1
+    from reference.kary.counters_batch import algorithm_1_runs
+    from reference.tda.calibration import inftda_epsilon, inftda_level_sensitivity_squared
+    from reference.testing.strategies import arities
 
     bad: object = "laplce"
+    one = ((Fraction(1),),)
     return [
         ("neighbours", lambda: calibrate_cascade(2, epsilon=1, delta="1e-6", neighbours=bad)),  # type: ignore[arg-type]
         ("neighbours", lambda: cascade_sensitivity_squared(2, bad)),  # type: ignore[arg-type]
@@ -201,10 +209,20 @@ def _misspelt() -> list[tuple[str, Callable[[], object]]]:
         ("noise", lambda: audit_linear_noise([[1]], [[1]], bad, scale=1)),  # type: ignore[arg-type]
         ("mechanism", lambda: testing.assert_samples_match([[0.0]], bad)),  # type: ignore[arg-type]
         ("method", lambda: inftda_epsilon(2, delta="1e-6", rho=1, method=bad)),  # type: ignore[arg-type]
+        ("neighbours", lambda: lattice_audit(one, one, bad)),  # type: ignore[arg-type]
+        ("neighbours", lambda: inftda_level_sensitivity_squared([2, 2], 1, neighbours=bad)),  # type: ignore[arg-type]
+        ("parity", lambda: arities(bad)),  # type: ignore[arg-type]
+        ("noise", lambda: noise_covariance([[1]], 1, bad)),  # type: ignore[arg-type]
+        ("noise", lambda: algorithm_1_runs([1, 0], 3, epsilon=1, runs=2, seed=0, noise=bad)),  # type: ignore[arg-type]
+        ("noise", lambda: OnlineCounter(3, 1, 5, noise=bad)),  # type: ignore[arg-type]
+        ("noise", lambda: testing.assert_linear_mechanism_private([[1]], [[1]], bad, scale=1, epsilon=1)),  # type: ignore[arg-type]
+        ("family", lambda: leading_constant(bad, 3)),  # type: ignore[arg-type]
+        ("rounded", lambda: CertifiedReal.exact(1).decimal(20, rounded=bad)),  # type: ignore[arg-type]
+        ("workload", lambda: workload_variances(2, bad)),  # type: ignore[arg-type]
     ]
 
 
-@pytest.mark.parametrize("index", range(7))
+@pytest.mark.parametrize("index", range(len(_misspelt())))
 def test_a_misspelt_option_is_refused_naming_the_parameter(index: int) -> None:
     parameter, call = _misspelt()[index]
     with pytest.raises(ValueError) as caught:
