@@ -6,8 +6,8 @@ Every input check of ``reference.core.validate`` (``check_depth``, ``check_posit
 ``open_unit_fraction``, ``to_fraction``, ``positive_real``, ``to_real``, ``check_neighbours``) and the KARY design
 builders (``kary_design``, ``kary_noise_matrix``) are replaced, in every loaded module that holds them, by a
 counting wrapper. A check called from inside another check (``positive_fraction`` reading its value with
-``to_fraction``) is not counted again; a check inside a builder is (the builder re-validates what it was given). Each check is
-reported with the parameter name it was given, so "ε checked 4 times" reads as ``positive_fraction(epsilon): 4``.
+``to_fraction``) is not counted again; a check inside a builder is (the builder re-validates what it was given).
+Each check is reported with the parameter name it was given, so "ε checked 4 times" reads as ``positive_fraction(epsilon): 4``.
 
 The calls counted are one ``calibrate_cascade(10, epsilon="1/2", delta="1e-6")`` and one
 ``audit_kary_noise(samples, 3, epsilon=1)`` on 2,000 runs of Algorithm 2's noise at horizon 9 (seeded). Run it

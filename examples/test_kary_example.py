@@ -21,8 +21,14 @@ def test_the_correct_counter_is_epsilon_dp() -> None:
 
 def test_shared_noise_is_not_private_at_all() -> None:
     with pytest.raises(AssertionError, match="not private at all"):
-        assert_prefix_counter(shared_noise_kary.release_noise, shared_noise_kary.HEIGHT, shared_noise_kary.HORIZON,
-                              "laplace", scale=shared_noise_kary.noise_scale(), epsilon=shared_noise_kary.CLAIMED_EPSILON)
+        assert_prefix_counter(
+            shared_noise_kary.release_noise,
+            shared_noise_kary.HEIGHT,
+            shared_noise_kary.HORIZON,
+            "laplace",
+            scale=shared_noise_kary.noise_scale(),
+            epsilon=shared_noise_kary.CLAIMED_EPSILON,
+        )
 
 
 def test_doubled_integer_noise_leaks_the_parity() -> None:

@@ -156,7 +156,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--points", type=int, default=len(GAUSSIAN_GRID), help="use the first N grid points")
     grid = GAUSSIAN_GRID[: parser.parse_args(argv).points]
     truths: list[ExactSigma] = []
-    _, project_seconds = timed(lambda: truths.extend(sigma_exact(epsilon=e, delta=d, sensitivity_squared=1) for e, d in grid))
+    _, project_seconds = timed(
+        lambda: truths.extend(sigma_exact(epsilon=e, delta=d, sensitivity_squared=1) for e, d in grid)
+    )
     roots = [mp_sigma(e, d) for e, d in grid]
     status = report_cross_check("sigma_exact", cross_check(grid, truths, roots), len(grid))
 

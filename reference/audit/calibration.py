@@ -199,7 +199,9 @@ def audit_laplace_l2(
     verdict = audit_laplace(scale=b, epsilon=eps, delta=target, sensitivity_vectors=sensitivity_vectors)
     details = dict(verdict.details)
     try:
-        theorem = theorem_1_3_report(scale=b, l1_sensitivity=l1, l2_sensitivity=None, delta=target, l2_sensitivity_squared=l2_squared)
+        theorem = theorem_1_3_report(
+            scale=b, l1_sensitivity=l1, l2_sensitivity=None, delta=target, l2_sensitivity_squared=l2_squared
+        )
         details["theorem_1_3"] = theorem.as_json()
     except ValueError as refused:  # Theorem 1.3 needs λ > Δ1
         details["theorem_1_3_refused"] = str(refused)

@@ -14,7 +14,8 @@ Gaussian N_Z(0, scale²) and the discrete Laplace of scale ``scale``), ``W`` the
 * Sensitivities (``add_remove``: one input changes by one). ℓ2² = max_j w_jᵀ (B Bᵀ)⁺ w_j (the Mahalanobis
   sensitivity, equal to the largest squared column norm of the minimum-norm A); ℓ1 = largest column ℓ1 norm of
   the minimum-norm A.
-* Privacy. Gaussian: ρ = Δ²/(2σ²) and the exact (ε, δ)-profile δ(ε) = ``gaussian_delta(epsilon=ε, sigma=σ, sensitivity_squared=Δ²)``.
+* Privacy. Gaussian: ρ = Δ²/(2σ²) and the exact (ε, δ)-profile δ(ε) =
+  ``gaussian_delta(epsilon=ε, sigma=σ, sensitivity_squared=Δ²)``.
   Laplace: ε = Δ1/b, exact when ker B = {0} (the release is then equivalent to A x + z). Otherwise the smallest
   draw shift min{‖u‖₁ : B u = w_j} is a linear programme, certified both ways from a float solution
   (:mod:`reference.audit.laplace_lp`): ε is exact when the bounds meet, else ``[epsilon_lower, epsilon]``.
@@ -256,7 +257,8 @@ class LinearNoiseVerdict:
             return "inconclusive"
         from reference.privacy.zcdp import epsilon_from_rho_tight
 
-        sufficient = epsilon_from_rho_tight(rho=self.rho, delta=target)  # a sufficient ε for ρ-zCDP, not the exact one
+        # a sufficient ε for ρ-zCDP, not the exact one
+        sufficient = epsilon_from_rho_tight(rho=self.rho, delta=target)
         return "holds" if sufficient.upper <= claimed else "inconclusive"
 
     def delta(self, epsilon: RationalLike) -> CertifiedReal:

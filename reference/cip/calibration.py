@@ -200,7 +200,14 @@ def _structured(
         except ValueError as exc:
             refused = str(exc)
     return StructuredCalibration(
-        description, epsilon, delta, relation, sensitivity, paper, refused, sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity)
+        description,
+        epsilon,
+        delta,
+        relation,
+        sensitivity,
+        paper,
+        refused,
+        sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity),
     )
 
 
@@ -269,7 +276,9 @@ def calibrated_stream(
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
     relation = check_neighbours(neighbours)
-    certificate = sigma_exact(epsilon=eps, delta=target, sensitivity_squared=cip_general_tree.padded_sensitivity_squared(length, relation))
+    certificate = sigma_exact(
+        epsilon=eps, delta=target, sensitivity_squared=cip_general_tree.padded_sensitivity_squared(length, relation)
+    )
     if not Fraction(2**-1000) <= certificate.sigma <= Fraction(2**1000):
         raise ValueError(f"the exact sigma {certificate.decimal()} is outside the float range of the numeric stream")
     sigma = float(certificate.sigma)

@@ -83,7 +83,15 @@ class CorrelatedInputPerturbation:
             sensitivity = cip_general_tree.padded_sensitivity_squared(size, relation)
         else:
             sensitivity = cip_general_tree.sensitivity_squared(balanced_tree(size), relation)
-        return cls(size, eps, target, relation, shape, sensitivity, sigma_exact(epsilon=eps, delta=target, sensitivity_squared=sensitivity))
+        return cls(
+            size,
+            eps,
+            target,
+            relation,
+            shape,
+            sensitivity,
+            sigma_exact(epsilon=eps, delta=target, sensitivity_squared=sensitivity),
+        )
 
     @property
     def sigma(self) -> float:

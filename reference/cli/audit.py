@@ -54,7 +54,9 @@ def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
     if mechanism == "gaussian":
         if args.sigma is None or args.sensitivity_squared is None:
             raise CommandError("gaussian needs --sigma and --sensitivity-squared")
-        verdict = audit.audit_gaussian(sigma=args.sigma, sensitivity_squared=args.sensitivity_squared, epsilon=args.epsilon, delta=delta)
+        verdict = audit.audit_gaussian(
+            sigma=args.sigma, sensitivity_squared=args.sensitivity_squared, epsilon=args.epsilon, delta=delta
+        )
     elif mechanism == "laplace":
         if args.scale is None or vectors is None:
             raise CommandError("laplace needs --scale and --vectors")
@@ -63,7 +65,12 @@ def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
         if args.scale is None or args.l1 is None or args.sensitivity_squared is None:
             raise CommandError("laplace-l2 needs --scale, --l1 and --sensitivity-squared (Δ2²)")
         verdict = audit.audit_laplace_l2(
-            scale=args.scale, l1_sensitivity=args.l1, l2_sensitivity_squared=args.sensitivity_squared, epsilon=args.epsilon, delta=delta, sensitivity_vectors=vectors
+            scale=args.scale,
+            l1_sensitivity=args.l1,
+            l2_sensitivity_squared=args.sensitivity_squared,
+            epsilon=args.epsilon,
+            delta=delta,
+            sensitivity_vectors=vectors,
         )
     else:
         if args.sigma_squared is None or (args.sensitivity is None) == (args.sensitivity_squared is None):
@@ -78,7 +85,11 @@ def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
             except ValueError:
                 raise CommandError(f"--sensitivity must be a positive integer, got {args.sensitivity!r}") from None
         verdict = audit.audit_discrete_gaussian(
-            sigma_squared=args.sigma_squared, sensitivity=sensitivity, epsilon=args.epsilon, delta=args.delta, rho=args.rho,
+            sigma_squared=args.sigma_squared,
+            sensitivity=sensitivity,
+            epsilon=args.epsilon,
+            delta=args.delta,
+            rho=args.rho,
             sensitivity_squared=args.sensitivity_squared,
         )
     result = verdict.as_json()
@@ -207,7 +218,9 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
         if in_memory:
             with reading("--samples", args.samples):
                 samples = audit_samplers.load_samples(args.samples)
-            report = audit_samplers.audit_cascade_samples(samples, args.depth, sigma=float(Fraction(args.sigma)), alpha=alpha)
+            report = audit_samplers.audit_cascade_samples(
+                samples, args.depth, sigma=float(Fraction(args.sigma)), alpha=alpha
+            )
         else:  # any depth: streamed from the .npy file in batches of runs
             with reading("--samples", args.samples):
                 report = audit_cascade_stream(args.samples, args.depth, sigma=float(Fraction(args.sigma)), alpha=alpha)
@@ -243,7 +256,9 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
             samples = audit_samplers.load_samples(args.samples)
         if mechanism == "kary" and args.algorithm == 2:
             _needs(args, mechanism, "arity", "epsilon")
-            report = audit_samplers.audit_kary_noise(samples, args.arity, epsilon=float(Fraction(args.epsilon)), alpha=alpha)
+            report = audit_samplers.audit_kary_noise(
+                samples, args.arity, epsilon=float(Fraction(args.epsilon)), alpha=alpha
+            )
             design = sample_design.kary_design(args.arity, samples.shape[1], 2, args.epsilon)
         elif mechanism == "kary":
             _needs(args, mechanism, "arity", "epsilon")

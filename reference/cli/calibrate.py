@@ -32,7 +32,9 @@ def _cmd_calibrate_gaussian(args: argparse.Namespace) -> dict[str, Any]:
 def _cmd_calibrate_inftda(args: argparse.Namespace) -> dict[str, Any]:
     from reference.tda.calibration import inftda_calibration, inftda_epsilon
 
-    result: dict[str, Any] = inftda_calibration(args.attributes, rho=args.rho, contributions=args.contributions).as_json()
+    result: dict[str, Any] = inftda_calibration(
+        args.attributes, rho=args.rho, contributions=args.contributions
+    ).as_json()
     if args.delta is not None:
         result["delta"] = args.delta
         result["epsilon"] = inftda_epsilon(args.attributes, rho=args.rho, delta=args.delta).as_json("up")
@@ -100,7 +102,9 @@ def _cmd_calibrate_laplace_l2_scale(args: argparse.Namespace) -> dict[str, Any]:
 
     if (args.l2 is None) == (args.l2_squared is None):
         raise CommandError("give exactly one of --l2 and --l2-squared")
-    scale = l2_laplace_scale(epsilon=args.epsilon, delta=args.delta, l2_sensitivity=args.l2, l2_sensitivity_squared=args.l2_squared)
+    scale = l2_laplace_scale(
+        epsilon=args.epsilon, delta=args.delta, l2_sensitivity=args.l2, l2_sensitivity_squared=args.l2_squared
+    )
     return {
         "epsilon": args.epsilon,
         "delta": args.delta,

@@ -126,7 +126,9 @@ def _enclose(family: LeadingConstantFamily, arity: int, bits: int) -> CertifiedR
         return CertifiedReal.from_arb(_ball(numerator) / log2**3)
 
 
-def leading_constant(family: LeadingConstantFamilyKey | LeadingConstantFamily, arity: int, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
+def leading_constant(
+    family: LeadingConstantFamilyKey | LeadingConstantFamily, arity: int, *, bits: int = DEFAULT_BITS
+) -> CertifiedReal:
     """Certified leading constant of ``family`` at ``arity`` (Arb at ``bits`` bits; exact for powers of 2)."""
     chosen = get_family(family)
     value = _family_arity(chosen, arity)
@@ -222,7 +224,9 @@ def default_tail_start() -> int:
     return candidate
 
 
-def certify_tail(family: LeadingConstantFamilyKey | LeadingConstantFamily, tail_start: int | None = None) -> TailCertificate:
+def certify_tail(
+    family: LeadingConstantFamilyKey | LeadingConstantFamily, tail_start: int | None = None
+) -> TailCertificate:
     """Prove with sympy (plus one Arb comparison) that the family's constant increases on [tail_start, ∞).
 
     Steps: (1) the derivative identity f' = log(2)³ (p' log x − 3p/x)/log(x)⁴ (sympy ``simplify`` of the
@@ -301,7 +305,10 @@ def _ordered(values: list[tuple[int, CertifiedReal]]) -> bool:
 
 
 def certified_argmin(
-    family: LeadingConstantFamilyKey | LeadingConstantFamily, *, minimum_arity: int | None = None, tail_start: int | None = None
+    family: LeadingConstantFamilyKey | LeadingConstantFamily,
+    *,
+    minimum_arity: int | None = None,
+    tail_start: int | None = None,
 ) -> ArgminCertificate:
     """Prove the minimiser (and runner-up) of a leading constant over all admissible integer arities.
 

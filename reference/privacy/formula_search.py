@@ -141,7 +141,9 @@ def refine_threshold(
     points = {high: evaluate_formula(formula, epsilon=high, delta=delta, sensitivity_squared=sensitivity_squared)}
 
     def holds(epsilon: Fraction) -> bool | None:
-        point = points[epsilon] = evaluate_formula(formula, epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity_squared)
+        point = points[epsilon] = evaluate_formula(
+            formula, epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity_squared
+        )
         return None if point.verdict == "undecided" else point.verdict == "holds"
 
     low, high = bisect(holds, low, high, done=lambda low, high: high - low <= refine_to, increasing=False)
@@ -157,7 +159,11 @@ def search_formula(
     sensitivity_squared: Fraction,
     refine_to: Fraction,
 ) -> FormulaSearch:
-    grid = {(e, d): evaluate_formula(formula, epsilon=e, delta=d, sensitivity_squared=sensitivity_squared) for e in epsilons for d in deltas}
+    grid = {
+        (e, d): evaluate_formula(formula, epsilon=e, delta=d, sensitivity_squared=sensitivity_squared)
+        for e in epsilons
+        for d in deltas
+    }
     thresholds: list[tuple[Fraction, Fraction] | None] = []
     counterexamples: list[FormulaPoint] = []
     for delta in deltas:
@@ -168,7 +174,14 @@ def search_formula(
         first = min(failing)
         holding = [e for e in epsilons if e < first and grid[e, delta].verdict == "holds"]
         if holding:
-            low, high, point = refine_threshold(formula, delta=delta, low=max(holding), high=first, sensitivity_squared=sensitivity_squared, refine_to=refine_to)
+            low, high, point = refine_threshold(
+                formula,
+                delta=delta,
+                low=max(holding),
+                high=first,
+                sensitivity_squared=sensitivity_squared,
+                refine_to=refine_to,
+            )
             thresholds.append((low, high))
             counterexamples.append(point)
         else:

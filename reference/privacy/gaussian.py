@@ -579,7 +579,10 @@ def check_gaussian(
             return None
 
     enclosure = described("delta(epsilon)", lambda: _enclose_delta(eps, sig, d2))
-    exact = described("the exact sigma", lambda: sigma_exact(epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=FINE_TOLERANCE))
+    exact = described(
+        "the exact sigma",
+        lambda: sigma_exact(epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=FINE_TOLERANCE),
+    )
     # the optimum lies in (sigma_below, sigma], so σ/σ_opt lies in [σ/sigma, σ/sigma_below)
     ratio = None if exact is None else CertifiedReal(sig / exact.sigma, sig / exact.sigma_below)
     return GaussianVerdict(
@@ -589,7 +592,9 @@ def check_gaussian(
         sensitivity_squared=d2,
         holds=holds,
         delta_at_sigma=enclosure,
-        epsilon_at_sigma=described("the smallest epsilon", lambda: gaussian_epsilon(delta=target, sigma=sig, sensitivity_squared=d2)),
+        epsilon_at_sigma=described(
+            "the smallest epsilon", lambda: gaussian_epsilon(delta=target, sigma=sig, sensitivity_squared=d2)
+        ),
         exact=exact,
         sigma_ratio=ratio,
         notes=tuple(notes),

@@ -231,7 +231,9 @@ def l2_laplace_sufficient_scale(
     l2_sensitivity_squared: RationalLike | None = None,
 ) -> Fraction:
     """A rational scale certified >= Lemma 5.5's ``Δ2/a_{ε,δ}`` (the upper end of :func:`l2_laplace_scale`)."""
-    return l2_laplace_scale(epsilon=epsilon, delta=delta, l2_sensitivity=l2_sensitivity, l2_sensitivity_squared=l2_sensitivity_squared).upper
+    return l2_laplace_scale(
+        epsilon=epsilon, delta=delta, l2_sensitivity=l2_sensitivity, l2_sensitivity_squared=l2_sensitivity_squared
+    ).upper
 
 
 # ---------------------------------------------------------------------------------------------- Lemma 5.4

@@ -92,7 +92,9 @@ def check_laplace(
     target = open_unit_fraction(delta, "delta")
     worst = laplace_delta_worst_case(epsilon=eps, scale=lam, sensitivity_vectors=sensitivity_vectors)
     holds = laplace_private(epsilon=eps, delta=target, scale=lam, sensitivity_vectors=sensitivity_vectors)
-    exact = laplace_scale_exact_worst_case(epsilon=eps, delta=target, sensitivity_vectors=sensitivity_vectors, tolerance=FINE_TOLERANCE)
+    exact = laplace_scale_exact_worst_case(
+        epsilon=eps, delta=target, sensitivity_vectors=sensitivity_vectors, tolerance=FINE_TOLERANCE
+    )
     return LaplaceVerdict(
         scale=lam,
         epsilon=eps,
@@ -194,7 +196,11 @@ def theorem_1_3_report(
     Δ1 and Δ2); by default the equal-entry vector with norms Δ1 and Δ2 when it exists.
     """
     epsilon = laplace_epsilon_theorem_1_3(
-        scale=scale, l1_sensitivity=l1_sensitivity, l2_sensitivity=l2_sensitivity, delta=delta, l2_sensitivity_squared=l2_sensitivity_squared
+        scale=scale,
+        l1_sensitivity=l1_sensitivity,
+        l2_sensitivity=l2_sensitivity,
+        delta=delta,
+        l2_sensitivity_squared=l2_sensitivity_squared,
     )
     lam = positive_fraction(scale, "scale")
     l1 = positive_fraction(l1_sensitivity, "l1_sensitivity")

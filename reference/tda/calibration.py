@@ -110,7 +110,10 @@ def inftda_rho_per_level(attributes: int, *, rho: RationalLike, contributions: i
     """ρ of one level: Δ²/(2σ²) with Δ² = 2m² and σ² = m² d/ρ, i.e. ρ/d (CKS 2020, Theorem 14), exact."""
     users = check_positive_int(contributions, "contributions")
     sensitivity_squared = LEVEL_SENSITIVITY_SQUARED * users * users
-    return rho_discrete_gaussian(sigma_squared=inftda_sigma_squared(attributes, rho=rho, contributions=users), sensitivity_squared=sensitivity_squared)
+    return rho_discrete_gaussian(
+        sigma_squared=inftda_sigma_squared(attributes, rho=rho, contributions=users),
+        sensitivity_squared=sensitivity_squared,
+    )
 
 
 def inftda_total_rho(attributes: int, *, rho: RationalLike, contributions: int = 1) -> Fraction:

@@ -111,7 +111,7 @@ def assert_prefix_counter(
 
 
 class GaussianCalibrator(Protocol):
-    """A σ calibrator under audit. It is called by keyword, so its ε, δ and Δ² cannot be taken in the wrong order."""
+    """A σ calibrator under audit, called by keyword so that its ε, δ and Δ² cannot be taken in the wrong order."""
 
     def __call__(self, *, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction) -> object: ...
 
@@ -122,7 +122,8 @@ def assert_calibration_safe(
     *,
     sensitivity_squared: RationalLike = 1,
 ) -> list[CalibrationVerdict]:
-    """Assert that ``calibrator(epsilon=ε, delta=δ, sensitivity_squared=Δ²)`` returns a σ giving (ε, δ)-DP at every grid point (Gaussian noise).
+    """Assert that ``calibrator(epsilon=ε, delta=δ, sensitivity_squared=Δ²)`` returns a σ giving (ε, δ)-DP at
+    every grid point (Gaussian noise).
 
     The σ returned may be an ``int``, ``Fraction``, decimal string or ``float`` (a float is read exactly, as the
     binary number it is: that is the σ the calibrator's users get). Every unsafe point is listed with its

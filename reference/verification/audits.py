@@ -90,9 +90,14 @@ def _user_level_inftda(faulty: bool) -> tuple[Verdict, str]:
     attributes, rho, users = 3, Fraction(1, 2), 3
     sigma_squared = (_examples("user_level_inftda").sigma_squared(attributes, rho, users) if faulty
                      else inftda_sigma_squared(attributes, rho=rho, contributions=users))
-    level = audit_discrete_gaussian(sigma_squared=sigma_squared, sensitivity=None, epsilon=None, delta=None, rho=rho / attributes,
-                                    sensitivity_squared=inftda_level_sensitivity_squared([2] * attributes, 1,
-                                                                                         contributions=users))
+    level = audit_discrete_gaussian(
+        sigma_squared=sigma_squared,
+        sensitivity=None,
+        epsilon=None,
+        delta=None,
+        rho=rho / attributes,
+        sensitivity_squared=inftda_level_sensitivity_squared([2] * attributes, 1, contributions=users),
+    )
     return ("holds" if level.holds else "fails"), level.summary()
 
 

@@ -47,7 +47,9 @@ def test_laplace_l2_uses_the_all_equal_vector() -> None:
     verdict = audit_laplace_l2(scale=10, l1_sensitivity=8, l2_sensitivity_squared=8, epsilon=1, delta="1e-6")
     assert verdict.holds and verdict.delta_at_epsilon is not None and verdict.delta_at_epsilon.upper == 0
     with pytest.raises(ValueError, match="sensitivity_vectors"):
-        audit_laplace_l2(scale=10, l1_sensitivity=3, l2_sensitivity_squared=2, epsilon=1, delta="1e-6")  # 9/2 is not an integer length
+        audit_laplace_l2(
+            scale=10, l1_sensitivity=3, l2_sensitivity_squared=2, epsilon=1, delta="1e-6"
+        )  # 9/2 is not an integer length
 
 
 def test_discrete_gaussian_claims() -> None:

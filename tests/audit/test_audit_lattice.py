@@ -78,7 +78,9 @@ def test_the_parity_leak_counter_is_caught_and_decoded_on_every_draw() -> None:
 
 def test_the_same_matrix_with_continuous_noise_is_private() -> None:
     # why the lattice test is needed: the linear (continuous) audit alone calls the faulty counter private
-    verdict = audit_linear_noise(parity_leak_kary.noise_matrix(), WORKLOAD, "laplace", scale=parity_leak_kary.noise_scale())
+    verdict = audit_linear_noise(
+        parity_leak_kary.noise_matrix(), WORKLOAD, "laplace", scale=parity_leak_kary.noise_scale()
+    )
     assert verdict.private and verdict.epsilon == Fraction(1, 2)
 
 

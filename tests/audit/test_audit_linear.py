@@ -138,7 +138,10 @@ def test_cip_leaves_privacy(depth: int) -> None:
     assert verdict.l2_sensitivity_squared == cip_matrix.max_precision_diagonal(depth)
     assert verdict.rho == cip_matrix.max_precision_diagonal(depth) / (2 * sigma * sigma)
     epsilon = Fraction(1)
-    assert verdict.delta(epsilon).lower == gaussian_delta(epsilon=epsilon, sigma=sigma, sensitivity_squared=verdict.l2_sensitivity_squared).lower
+    assert (
+        verdict.delta(epsilon).lower
+        == gaussian_delta(epsilon=epsilon, sigma=sigma, sensitivity_squared=verdict.l2_sensitivity_squared).lower
+    )
 
 
 def test_cip_workload_oracle() -> None:

@@ -32,12 +32,16 @@ def test_calibration_uses_exact_sensitivity(length: int, neighbours: str) -> Non
     depth = (length - 1).bit_length()
     precision = linalg.inverse(cip_matrix.covariance(depth))
     assert padded.sensitivity_squared == dense_sensitivity(precision, neighbours, length)
-    balanced = CorrelatedInputPerturbation.calibrate(length, epsilon=1, delta="1e-6", neighbours=neighbours, layout="balanced")
+    balanced = CorrelatedInputPerturbation.calibrate(
+        length, epsilon=1, delta="1e-6", neighbours=neighbours, layout="balanced"
+    )
     tree_precision = linalg.inverse(cip_general_tree.covariance(balanced_tree(length)))
     assert balanced.sensitivity_squared == dense_sensitivity(tree_precision, neighbours, length)
     for mechanism in (padded, balanced):
         # the σ used is certified sufficient for the sensitivity: δ(ε) at σ is at most δ
-        assert gaussian_delta(epsilon=1, sigma=mechanism.calibration.sigma, sensitivity_squared=mechanism.sensitivity_squared).upper <= Fraction(1, 10**6)
+        assert gaussian_delta(
+            epsilon=1, sigma=mechanism.calibration.sigma, sensitivity_squared=mechanism.sensitivity_squared
+        ).upper <= Fraction(1, 10**6)
         assert Fraction(mechanism.sigma) >= mechanism.calibration.sigma
 
 
@@ -71,12 +75,22 @@ def test_release_is_unbiased(layout: str) -> None:
         (lambda: CorrelatedInputPerturbation.calibrate(4, epsilon=0, delta="0.1"), "epsilon"),
         (lambda: CorrelatedInputPerturbation.calibrate(4, epsilon=1, delta="1"), "delta"),
         (lambda: CorrelatedInputPerturbation.calibrate(4, epsilon=1, delta="0.1", layout="tree"), "layout"),
-        (lambda: CorrelatedInputPerturbation.calibrate(1, epsilon=1, delta="0.1", neighbours="substitution"), "substitution"),
+        (
+            lambda: CorrelatedInputPerturbation.calibrate(1, epsilon=1, delta="0.1", neighbours="substitution"),
+            "substitution",
+        ),
         (lambda: CorrelatedInputPerturbation.calibrate(4, epsilon=1, delta="0.1").release([1.0, 2.0]), "length 4"),
         (lambda: CorrelatedInputPerturbation.calibrate(2, epsilon=1, delta="0.1").release([1.0, np.inf]), "finite"),
-        (lambda: CorrelatedInputPerturbation.calibrate(2, epsilon=1, delta="0.1").answer([0.0, 0.0], np.ones((3, 4))), "workload"),
         (
-            lambda: CorrelatedInputPerturbation.calibrate(2, epsilon=1, delta="0.1").answer_ranges([0.0, 0.0], [[1, 0]]),
+            lambda: CorrelatedInputPerturbation.calibrate(2, epsilon=1, delta="0.1").answer(
+                [0.0, 0.0], np.ones((3, 4))
+            ),
+            "workload",
+        ),
+        (
+            lambda: CorrelatedInputPerturbation.calibrate(2, epsilon=1, delta="0.1").answer_ranges(
+                [0.0, 0.0], [[1, 0]]
+            ),
             "first <= last",
         ),
     ],

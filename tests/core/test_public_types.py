@@ -63,7 +63,9 @@ def test_a_misspelt_string_option_is_flagged(tmp_path: Path) -> None:
     result = _mypy(tmp_path, MISSPELT_OPTIONS)
     assert result.returncode == 1
     assert 'Argument "noise" to "algorithm_1" has incompatible type "Literal[\'laplce\']"' in result.stdout
-    assert 'Argument "neighbours" to "calibrate_cascade" has incompatible type "Literal[\'add-remove\']"' in result.stdout
+    assert (
+        'Argument "neighbours" to "calibrate_cascade" has incompatible type "Literal[\'add-remove\']"' in result.stdout
+    )
 
 
 SWAPPED = '''

@@ -64,7 +64,10 @@ def test_cascade_moments_do_not_depend_on_the_split() -> None:
     assert merged.statistics() == whole.statistics()
     assert merged.report(ALPHA).as_json() == whole.report(ALPHA).as_json()
     for batch in (1, 7, 64, runs):
-        assert audit_cascade_stream(samples, depth, sigma=1.3, alpha=ALPHA, batch=batch).as_json() == whole.report(ALPHA).as_json()
+        assert (
+            audit_cascade_stream(samples, depth, sigma=1.3, alpha=ALPHA, batch=batch).as_json()
+            == whole.report(ALPHA).as_json()
+        )
 
 
 def test_design_moments_do_not_depend_on_the_split() -> None:

@@ -53,7 +53,9 @@ def test_the_mpmath_sigma_lies_in_the_certified_enclosure(epsilon: str, delta: s
 @pytest.mark.parametrize(("rho", "delta"), [("1/10000", "1e-3"), ("1/2", "1e-6"), ("20", "1e-15")])
 def test_the_mpmath_tight_conversion_lies_in_the_certified_enclosure(rho: str, delta: str) -> None:
     script, common = _script("zcdp_conversion"), _script("peers_common")
-    assert common.agrees(script.mp_tight_epsilon(Fraction(rho), Fraction(delta)), epsilon_from_rho_tight(rho=rho, delta=delta))
+    assert common.agrees(
+        script.mp_tight_epsilon(Fraction(rho), Fraction(delta)), epsilon_from_rho_tight(rho=rho, delta=delta)
+    )
 
 
 @pytest.mark.parametrize(("sigma", "epsilon"), [("1/2", "1/100"), ("2", "1"), ("8", "4")])

@@ -279,11 +279,23 @@ def test_classical_refusal_points_to_gaussian_command() -> None:
         (lambda: sigma_exact(epsilon="1", delta="0", sensitivity_squared="1"), ValueError, "delta"),
         (lambda: sigma_exact(epsilon="1", delta="1", sensitivity_squared="1"), ValueError, "delta"),
         (lambda: sigma_exact(epsilon="1", delta=0.5, sensitivity_squared="1"), TypeError, "delta"),
-        (lambda: sigma_exact(epsilon="1", delta="1/2", sensitivity_squared="1", tolerance="0"), ValueError, "tolerance"),
+        (
+            lambda: sigma_exact(epsilon="1", delta="1/2", sensitivity_squared="1", tolerance="0"),
+            ValueError,
+            "tolerance",
+        ),
         (lambda: gaussian_epsilon(delta="1/2", sigma="-1", sensitivity_squared="1"), ValueError, "sigma"),
-        (lambda: check_gaussian(sigma="1", epsilon="1", delta="1e-6", sensitivity_squared=2.0), TypeError, "sensitivity_squared"),
+        (
+            lambda: check_gaussian(sigma="1", epsilon="1", delta="1e-6", sensitivity_squared=2.0),
+            TypeError,
+            "sensitivity_squared",
+        ),
         (lambda: sigma_theorem_3_9(-1, epsilon="1", delta="1e-6"), ValueError, "depth"),
-        (lambda: sigma_theorem_3_8(epsilon="1", delta="1e-6", max_precision_diagonal="0"), ValueError, "max_precision_diagonal"),
+        (
+            lambda: sigma_theorem_3_8(epsilon="1", delta="1e-6", max_precision_diagonal="0"),
+            ValueError,
+            "max_precision_diagonal",
+        ),
     ],
 )
 def test_bad_inputs(call: object, error: type[Exception], parameter: str) -> None:

@@ -53,8 +53,18 @@ def test_lemma_a2_scale_is_exact_and_pure_dp() -> None:
     assert laplace_scale(epsilon="1/2", l1_sensitivity=3) == 6
     assert laplace_scale(epsilon="1e-3", l1_sensitivity="7/3") == Fraction(7000, 3)
     # at b = Δ1/ε every vector with ‖v‖_1 <= Δ1 has δ(ε) = 0 exactly
-    assert laplace_delta(epsilon="1/2", scale=laplace_scale(epsilon="1/2", l1_sensitivity=3), sensitivities=[1, 1, 1]).upper == 0
-    assert laplace_delta(epsilon="1/2", scale=laplace_scale(epsilon="1/2", l1_sensitivity=3), sensitivities=[2, "1/2"]).upper == 0
+    assert (
+        laplace_delta(
+            epsilon="1/2", scale=laplace_scale(epsilon="1/2", l1_sensitivity=3), sensitivities=[1, 1, 1]
+        ).upper
+        == 0
+    )
+    assert (
+        laplace_delta(
+            epsilon="1/2", scale=laplace_scale(epsilon="1/2", l1_sensitivity=3), sensitivities=[2, "1/2"]
+        ).upper
+        == 0
+    )
     with pytest.raises(ValueError, match="epsilon"):
         laplace_scale(epsilon=0, l1_sensitivity=1)
     with pytest.raises(TypeError, match="l1_sensitivity"):
@@ -76,21 +86,29 @@ def _theorem_1_3(scale: Exact, l1: Exact, l2_squared: Exact, delta: Exact) -> mp
 def test_theorem_1_3_matches_the_printed_formula(scale: Exact, l1: Exact, l2_squared: Exact, delta: str) -> None:
     with mp.workdps(50):
         expected = _theorem_1_3(scale, l1, l2_squared, delta)
-        result = laplace_epsilon_theorem_1_3(scale=scale, l1_sensitivity=l1, l2_sensitivity=None, delta=delta, l2_sensitivity_squared=l2_squared)
+        result = laplace_epsilon_theorem_1_3(
+            scale=scale, l1_sensitivity=l1, l2_sensitivity=None, delta=delta, l2_sensitivity_squared=l2_squared
+        )
         assert _encloses(result, expected)
         assert result.relative_width() < Fraction(1, 2**79)
 
 
 def test_theorem_1_3_with_rational_l2_and_refusals() -> None:
-    assert laplace_epsilon_theorem_1_3(scale=5, l1_sensitivity=4, l2_sensitivity=2, delta="1e-3") == laplace_epsilon_theorem_1_3(
+    assert laplace_epsilon_theorem_1_3(
+        scale=5, l1_sensitivity=4, l2_sensitivity=2, delta="1e-3"
+    ) == laplace_epsilon_theorem_1_3(
         scale=5, l1_sensitivity=4, l2_sensitivity=None, delta="1e-3", l2_sensitivity_squared=4
     )
     with pytest.raises(ValueError, match="laplace_profile"):
-        laplace_epsilon_theorem_1_3(scale=4, l1_sensitivity=4, l2_sensitivity=2, delta="1e-3")  # λ = Δ1: outside the theorem
+        laplace_epsilon_theorem_1_3(
+            scale=4, l1_sensitivity=4, l2_sensitivity=2, delta="1e-3"
+        )  # λ = Δ1: outside the theorem
     with pytest.raises(ValueError, match="l2 sensitivity cannot exceed"):
         laplace_epsilon_theorem_1_3(scale=10, l1_sensitivity=2, l2_sensitivity=3, delta="1e-3")
     with pytest.raises(TypeError, match="exactly one"):
-        laplace_epsilon_theorem_1_3(scale=10, l1_sensitivity=4, l2_sensitivity=2, delta="1e-3", l2_sensitivity_squared=4)
+        laplace_epsilon_theorem_1_3(
+            scale=10, l1_sensitivity=4, l2_sensitivity=2, delta="1e-3", l2_sensitivity_squared=4
+        )
     with pytest.raises(TypeError, match="exactly one"):
         laplace_epsilon_theorem_1_3(scale=10, l1_sensitivity=4, l2_sensitivity=None, delta="1e-3")
     with pytest.raises(ValueError, match="delta"):
@@ -102,7 +120,9 @@ def test_theorem_1_3_with_rational_l2_and_refusals() -> None:
 @pytest.mark.parametrize(("height", "factor", "delta"), [(1, "2", "1e-3"), (8, "3/2", "1e-6"), (25, 4, "1e-9")])
 def test_theorem_1_3_is_an_upper_bound_of_the_exact_epsilon(height: int, factor: Exact, delta: str) -> None:
     scale = Fraction(factor) * height
-    paper = laplace_epsilon_theorem_1_3(scale=scale, l1_sensitivity=height, l2_sensitivity=None, delta=delta, l2_sensitivity_squared=height)
+    paper = laplace_epsilon_theorem_1_3(
+        scale=scale, l1_sensitivity=height, l2_sensitivity=None, delta=delta, l2_sensitivity_squared=height
+    )
     assert laplace_delta(epsilon=paper.lower, scale=scale, sensitivities=[1] * height).upper <= Fraction(delta)
     exact = laplace_epsilon(delta=delta, scale=scale, sensitivities=[1] * height, tolerance=Fraction(1, 10**6))
     assert exact.upper <= paper.upper
@@ -114,7 +134,10 @@ def test_proof_5_9_epsilon_without_the_scale_condition() -> None:
         paper = l2_laplace_epsilon(scale=scale, l2_sensitivity=None, delta="1e-6", l2_sensitivity_squared=16)
         assert laplace_delta(epsilon=paper.lower, scale=scale, sensitivities=[1] * 16).upper <= Fraction(1, 10**6)
     with mp.workdps(50):
-        assert _encloses(l2_laplace_epsilon(scale=3, l2_sensitivity=2, delta="1e-4"), (_mp(2) / 3) * (_mp(1) / 3 + mp.sqrt(2 * mp.log(10**4))))
+        assert _encloses(
+            l2_laplace_epsilon(scale=3, l2_sensitivity=2, delta="1e-4"),
+            (_mp(2) / 3) * (_mp(1) / 3 + mp.sqrt(2 * mp.log(10**4))),
+        )
 
 
 # ---------------------------------------------------------------------------------------------- Lemma 5.5
@@ -137,11 +160,15 @@ def test_lemma_5_5_scale_and_sufficiency() -> None:
         big_l = mp.log(10**6)
         expected = mp.sqrt(10) / (mp.sqrt(2 * big_l) * (mp.sqrt(1 + mp.mpf(1) / 2 / big_l) - 1))
         assert _encloses(scale, expected)
-    sufficient = l2_laplace_sufficient_scale(epsilon="1/2", delta="1e-6", l2_sensitivity=None, l2_sensitivity_squared=10)
+    sufficient = l2_laplace_sufficient_scale(
+        epsilon="1/2", delta="1e-6", l2_sensitivity=None, l2_sensitivity_squared=10
+    )
     assert sufficient == scale.upper
     # the all-ones vector of length 10 has Δ2² = 10: the lemma's scale is enough for it
     assert laplace_delta(epsilon="1/2", scale=scale.lower, sensitivities=[1] * 10).upper <= Fraction(1, 10**6)
-    assert l2_laplace_scale(epsilon="1/2", delta="1e-6", l2_sensitivity=3) == l2_laplace_scale(epsilon="1/2", delta="1e-6", l2_sensitivity=None, l2_sensitivity_squared=9)
+    assert l2_laplace_scale(epsilon="1/2", delta="1e-6", l2_sensitivity=3) == l2_laplace_scale(
+        epsilon="1/2", delta="1e-6", l2_sensitivity=None, l2_sensitivity_squared=9
+    )
     with pytest.raises(ValueError, match="laplace_scale_exact"):
         l2_laplace_a(epsilon=1, delta="1e-6")
     with pytest.raises(ValueError, match="delta"):

@@ -214,8 +214,12 @@ rationals = st.fractions(min_value=0, max_value=4, max_denominator=8)
 @given(small_vectors, rationals, rationals, st.fractions(min_value=Fraction(1, 4), max_value=4, max_denominator=8))
 def test_delta_decreases_in_epsilon_and_scale(vector: list[int], e1: Fraction, e2: Fraction, b: Fraction) -> None:
     low, high = sorted((e1, e2))
-    assert laplace_delta(epsilon=low, scale=b, sensitivities=vector).lower >= laplace_delta(epsilon=high, scale=b, sensitivities=vector).upper - Fraction(1, 10**20)
-    assert laplace_delta(epsilon=low, scale=b, sensitivities=vector).lower >= laplace_delta(epsilon=low, scale=2 * b, sensitivities=vector).upper - Fraction(1, 10**20)
+    assert laplace_delta(epsilon=low, scale=b, sensitivities=vector).lower >= laplace_delta(
+        epsilon=high, scale=b, sensitivities=vector
+    ).upper - Fraction(1, 10**20)
+    assert laplace_delta(epsilon=low, scale=b, sensitivities=vector).lower >= laplace_delta(
+        epsilon=low, scale=2 * b, sensitivities=vector
+    ).upper - Fraction(1, 10**20)
 
 
 @settings(max_examples=30, deadline=None)
@@ -256,7 +260,9 @@ def test_epsilon_one_dimension_closed_form(delta: str, scale: Exact, shift: Exac
 
 def test_epsilon_zero_when_total_variation_is_small() -> None:
     # δ(0) is the total variation distance: at scale 1000 and v = (1) it is 1 - e^(-1/2000) < 1e-3
-    assert laplace_epsilon(delta="1e-3", scale=1000, sensitivities=[1]) == laplace_epsilon(delta="1e-3", scale=1000, sensitivities=[1, 0])
+    assert laplace_epsilon(delta="1e-3", scale=1000, sensitivities=[1]) == laplace_epsilon(
+        delta="1e-3", scale=1000, sensitivities=[1, 0]
+    )
     assert laplace_epsilon(delta="1e-3", scale=1000, sensitivities=[1]).upper == 0
 
 
@@ -285,10 +291,18 @@ def test_worst_case_is_the_maximum() -> None:
     assert worst.deltas == tuple(singles)
     assert worst.delta.upper == max(s.upper for s in singles)
     assert worst.index == max(range(3), key=lambda i: singles[i].upper)
-    epsilon = laplace_epsilon_worst_case(delta="1e-3", scale=1, sensitivity_vectors=vectors, tolerance=Fraction(1, 10**6))
-    assert all(laplace_delta(epsilon=epsilon.upper, scale=1, sensitivities=v).upper <= Fraction(1, 1000) for v in vectors)
-    assert epsilon.upper >= max(laplace_epsilon(delta="1e-3", scale=1, sensitivities=v, tolerance=Fraction(1, 10**6)).lower for v in vectors)
-    scale = laplace_scale_exact_worst_case(epsilon=1, delta="1e-3", sensitivity_vectors=vectors, tolerance=Fraction(1, 10**6))
+    epsilon = laplace_epsilon_worst_case(
+        delta="1e-3", scale=1, sensitivity_vectors=vectors, tolerance=Fraction(1, 10**6)
+    )
+    assert all(
+        laplace_delta(epsilon=epsilon.upper, scale=1, sensitivities=v).upper <= Fraction(1, 1000) for v in vectors
+    )
+    assert epsilon.upper >= max(
+        laplace_epsilon(delta="1e-3", scale=1, sensitivities=v, tolerance=Fraction(1, 10**6)).lower for v in vectors
+    )
+    scale = laplace_scale_exact_worst_case(
+        epsilon=1, delta="1e-3", sensitivity_vectors=vectors, tolerance=Fraction(1, 10**6)
+    )
     assert all(laplace_delta(epsilon=1, scale=scale.scale, sensitivities=v).upper <= Fraction(1, 1000) for v in vectors)
     assert scale.delta_at_scale_below.lower > Fraction(1, 1000)
 
@@ -314,7 +328,9 @@ def test_bad_inputs_are_refused_naming_the_parameter() -> None:
     with pytest.raises(ValueError, match="MAX_DIMENSION"):
         laplace_delta(epsilon=1, scale=1, sensitivities=[1] * (MAX_DIMENSION + 1))
     with pytest.raises(ValueError, match="MAX_PROFILE_COEFFICIENTS"):
-        laplace_delta(epsilon=1, scale=1, sensitivities=[2**i for i in range(16)])  # 16 distinct entries: 2^16 distinct shifts
+        laplace_delta(
+            epsilon=1, scale=1, sensitivities=[2**i for i in range(16)]
+        )  # 16 distinct entries: 2^16 distinct shifts
     with pytest.raises(ValueError, match="delta"):
         laplace_epsilon(delta=1, scale=1, sensitivities=[1])
     with pytest.raises(ValueError, match="tolerance"):
@@ -349,7 +365,9 @@ def test_check_laplace_verdict_brackets_the_exact_scale() -> None:
 def test_theorem_1_3_report_shows_the_exact_profile_beside_the_theorem() -> None:
     from reference.privacy.laplace_audit import theorem_1_3_report
 
-    report = theorem_1_3_report(scale=40, l1_sensitivity=30, l2_sensitivity=None, delta="1e-6", l2_sensitivity_squared=30)
+    report = theorem_1_3_report(
+        scale=40, l1_sensitivity=30, l2_sensitivity=None, delta="1e-6", l2_sensitivity_squared=30
+    )
     assert report.vector == (Fraction(1),) * 30  # Δ1 = h = 30, Δ2² = 30: the tree path vector
     assert report.epsilon_exact is not None and report.delta_exact_at_epsilon is not None
     assert report.epsilon_exact.upper <= report.epsilon.upper
@@ -359,7 +377,9 @@ def test_theorem_1_3_report_shows_the_exact_profile_beside_the_theorem() -> None
     assert payload["epsilon_pure"] == "3/4"
     # Δ1²/Δ2² = 9/4 is not an integer: no equal-entry vector, no exact value unless a vector is given
     assert theorem_1_3_report(scale=5, l1_sensitivity=3, l2_sensitivity=2, delta="1e-3").vector is None
-    given_vector = theorem_1_3_report(scale=5, l1_sensitivity=3, l2_sensitivity=2, delta="1e-3", sensitivities=[1, 1, 1, 0])
+    given_vector = theorem_1_3_report(
+        scale=5, l1_sensitivity=3, l2_sensitivity=2, delta="1e-3", sensitivities=[1, 1, 1, 0]
+    )
     assert given_vector.epsilon_exact is not None
     with pytest.raises(ValueError, match="sensitivities"):
         theorem_1_3_report(scale=5, l1_sensitivity=3, l2_sensitivity=2, delta="1e-3", sensitivities=[2, 2])

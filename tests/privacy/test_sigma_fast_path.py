@@ -87,9 +87,15 @@ def test_estimate_is_close_where_floats_reach() -> None:
 
 
 def test_estimate_declines_outside_the_float_range() -> None:
-    assert sigma_estimate(epsilon=Fraction(1), delta=Fraction(1, 10**400), sensitivity_squared=Fraction(1)) is None  # log δ below floats
-    assert sigma_estimate(epsilon=Fraction(1000), delta=Fraction(1, 10**3), sensitivity_squared=Fraction(1)) is None  # e^ε overflows
-    assert sigma_estimate(epsilon=Fraction(1), delta=Fraction(1, 10**6), sensitivity_squared=Fraction(10**400)) is None  # Δ beyond floats
+    assert (
+        sigma_estimate(epsilon=Fraction(1), delta=Fraction(1, 10**400), sensitivity_squared=Fraction(1)) is None
+    )  # log δ below floats
+    assert (
+        sigma_estimate(epsilon=Fraction(1000), delta=Fraction(1, 10**3), sensitivity_squared=Fraction(1)) is None
+    )  # e^ε overflows
+    assert (
+        sigma_estimate(epsilon=Fraction(1), delta=Fraction(1, 10**6), sensitivity_squared=Fraction(10**400)) is None
+    )  # Δ beyond floats
 
 
 def test_estimate_slope_matches_the_profile() -> None:
@@ -110,4 +116,9 @@ def test_grid_corners_certify_without_bisection(monkeypatch: pytest.MonkeyPatch)
 
     monkeypatch.setattr(gaussian, "_sigma_by_bisection", refuse)
     for epsilon, delta, sensitivity_squared in POINTS:
-        assert_certified(sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity_squared), epsilon, delta, sensitivity_squared)
+        assert_certified(
+            sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity_squared),
+            epsilon,
+            delta,
+            sensitivity_squared,
+        )

@@ -30,6 +30,8 @@ def test_every_sigma_calibration_is_a_certified_real_with_a_sufficient_upper_end
         assert check_gaussian(sigma=sigma.upper, epsilon=epsilon, delta=delta, sensitivity_squared=d2).holds, name
     exact = results["exact"]
     assert exact.sigma == exact.upper and exact.sigma_below == exact.lower
-    assert not check_gaussian(sigma=exact.lower, epsilon=epsilon, delta=delta, sensitivity_squared=d2).holds  # the lower end is certified insufficient
+    assert not check_gaussian(
+        sigma=exact.lower, epsilon=epsilon, delta=delta, sensitivity_squared=d2
+    ).holds  # the lower end is certified insufficient
     # the formulas are sufficient, not optimal: each upper end is at least the exact optimum's lower end
     assert all(sigma.upper >= exact.lower for sigma in results.values())

@@ -95,7 +95,12 @@ def test_rho_of_gaussian_and_discrete_gaussian() -> None:
     assert zcdp.rho_discrete_gaussian(sigma_squared=Fraction(5, 2), sensitivity_squared=2) == Fraction(2, 5)
     for scale, d2 in [(Fraction(7, 3), 5), (Fraction(1, 9), 1)]:
         assert zcdp.rho_discrete_gaussian(sigma_squared=scale, sensitivity_squared=d2) * 2 * scale == d2
-        assert zcdp.sigma_squared_for_rho(rho=zcdp.rho_discrete_gaussian(sigma_squared=scale, sensitivity_squared=d2), sensitivity_squared=d2) == scale
+        assert (
+            zcdp.sigma_squared_for_rho(
+                rho=zcdp.rho_discrete_gaussian(sigma_squared=scale, sensitivity_squared=d2), sensitivity_squared=d2
+            )
+            == scale
+        )
 
 
 def test_compose_rho_adds() -> None:
@@ -216,7 +221,9 @@ def test_rho_from_epsilon_delta_tight_is_certified_both_ways(epsilon: Fraction, 
     assert bracket.width <= bracket.upper / 10**10
     assert zcdp.epsilon_from_rho_tight(rho=bracket.lower, delta=delta).certainly_le(epsilon)  # sufficient
     assert tight_epsilon_mp(bracket.upper, delta) > mp(epsilon)  # insufficient, by the independent minimiser
-    assert bracket.lower > zcdp.rho_from_epsilon_delta(epsilon=epsilon, delta=delta).upper  # better than the simple inverse
+    assert (
+        bracket.lower > zcdp.rho_from_epsilon_delta(epsilon=epsilon, delta=delta).upper
+    )  # better than the simple inverse
 
 
 def test_conversion_inputs_are_validated() -> None:
@@ -281,7 +288,9 @@ def test_mixing_strict_and_non_strict_tails_is_wrong_on_the_lattice() -> None:
 
 def test_discrete_gaussian_delta_is_monotone() -> None:
     scale = Fraction(4)
-    by_epsilon = [zcdp.discrete_gaussian_delta(epsilon=e, sigma_squared=scale, sensitivity=1) for e in (0, Fraction(1, 2), 1, 2)]
+    by_epsilon = [
+        zcdp.discrete_gaussian_delta(epsilon=e, sigma_squared=scale, sensitivity=1) for e in (0, Fraction(1, 2), 1, 2)
+    ]
     assert all(a.lower > b.upper for a, b in itertools.pairwise(by_epsilon))
     by_scale = [zcdp.discrete_gaussian_delta(epsilon=1, sigma_squared=s, sensitivity=1) for s in (Fraction(1, 2), 2, 8)]
     assert all(a.lower > b.upper for a, b in itertools.pairwise(by_scale))
@@ -314,12 +323,16 @@ def test_normaliser_by_both_routes() -> None:
 
 def test_discrete_gaussian_epsilon_is_certified_both_ways() -> None:
     delta, scale = Fraction(1, 10**5), Fraction(5)
-    bracket = zcdp.discrete_gaussian_epsilon(delta=delta, sigma_squared=scale, sensitivity=1, tolerance=Fraction(1, 10**8))
+    bracket = zcdp.discrete_gaussian_epsilon(
+        delta=delta, sigma_squared=scale, sensitivity=1, tolerance=Fraction(1, 10**8)
+    )
     assert zcdp.discrete_gaussian_delta(epsilon=bracket.upper, sigma_squared=scale, sensitivity=1).certainly_le(delta)
     assert zcdp.discrete_gaussian_delta(epsilon=bracket.lower, sigma_squared=scale, sensitivity=1).certainly_gt(delta)
     assert hockey_stick_mp(bracket.upper, scale, 1) <= mp(delta) < hockey_stick_mp(bracket.lower, scale, 1)
     # δ(0) = TV distance <= δ: ε = 0
-    assert zcdp.discrete_gaussian_epsilon(delta=Fraction(1, 2), sigma_squared=100, sensitivity=1) == CertifiedReal(Fraction(0), Fraction(0))
+    assert zcdp.discrete_gaussian_epsilon(delta=Fraction(1, 2), sigma_squared=100, sensitivity=1) == CertifiedReal(
+        Fraction(0), Fraction(0)
+    )
 
 
 def test_discrete_gaussian_inputs_are_validated() -> None:

@@ -55,7 +55,9 @@ def test_per_level_and_total_rho(attributes: int, rho: Fraction) -> None:
 def test_the_calibration_is_exactly_the_discrete_gaussian_budget() -> None:
     # σ² = d/ρ at Δ² = 2 is the σ² at which N_Z is exactly (ρ/d)-zCDP
     for attributes, rho in [(3, Fraction(1, 2)), (7, Fraction(2))]:
-        assert zcdp.sigma_squared_for_rho(rho=rho / attributes, sensitivity_squared=2) == inftda.inftda_sigma_squared(attributes, rho=rho)
+        assert zcdp.sigma_squared_for_rho(rho=rho / attributes, sensitivity_squared=2) == inftda.inftda_sigma_squared(
+            attributes, rho=rho
+        )
 
 
 def test_epsilon_uses_the_total_rho_and_not_the_depth() -> None:
@@ -166,7 +168,9 @@ def test_user_level_calibration_scales_sigma_squared_by_m_squared() -> None:
     assert calibration.sigma_squared == Fraction(4 * 3 * 2)  # m² d / ρ
     assert calibration.level_sensitivity_squared == 8 and calibration.rho_per_level == Fraction(1, 6)
     assert calibration.total_rho == Fraction(1, 2)
-    assert inftda.inftda_calibration(3, rho="1/2").as_json() == {**inftda.inftda_calibration(3, rho="1/2", contributions=1).as_json()}
+    assert inftda.inftda_calibration(3, rho="1/2").as_json() == {
+        **inftda.inftda_calibration(3, rho="1/2", contributions=1).as_json()
+    }
 
 
 def test_the_sqrt_2m_calibration_is_caught_by_the_calibration_audit() -> None:
@@ -177,11 +181,15 @@ def test_the_sqrt_2m_calibration_is_caught_by_the_calibration_audit() -> None:
     per_level_claim = rho / attributes
     true_d2 = inftda.inftda_level_sensitivity_squared((2, 2, 2), 1, contributions=users)  # 2m² = 18
     faulty = audit_discrete_gaussian(
-        sigma_squared=user_level_inftda.sigma_squared(attributes, rho, users), rho=per_level_claim, sensitivity_squared=true_d2
+        sigma_squared=user_level_inftda.sigma_squared(attributes, rho, users),
+        rho=per_level_claim,
+        sensitivity_squared=true_d2,
     )
     assert not faulty.holds  # it is (m ρ/d)-zCDP per level: three times the claim
     assert faulty.details["rho_achieved"] == "1/2"
     corrected = audit_discrete_gaussian(
-        sigma_squared=inftda.inftda_sigma_squared(attributes, rho=rho, contributions=users), rho=per_level_claim, sensitivity_squared=true_d2
+        sigma_squared=inftda.inftda_sigma_squared(attributes, rho=rho, contributions=users),
+        rho=per_level_claim,
+        sensitivity_squared=true_d2,
     )
     assert corrected.holds and corrected.details["rho_achieved"] == "1/6"

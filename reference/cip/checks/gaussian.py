@@ -110,7 +110,9 @@ def paper_sigma_sufficiency(grid_size: int = 6, max_depth: int = 20) -> PaperSig
                 general = sigma_theorem_3_8(epsilon=epsilon, delta=delta, max_precision_diagonal=diagonal)
                 agrees = paper.lower <= general.upper and general.lower <= paper.upper
                 at_paper = gaussian_delta(epsilon=epsilon, sigma=paper.lower, sensitivity_squared=diagonal)
-                exact = sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=diagonal, tolerance=FINE_TOLERANCE)
+                exact = sigma_exact(
+                    epsilon=epsilon, delta=delta, sensitivity_squared=diagonal, tolerance=FINE_TOLERANCE
+                )
                 ratio = CertifiedReal(paper.lower / exact.sigma, paper.upper / exact.sigma_below)
                 points.append(
                     PaperSigmaPoint(epsilon, delta, depth, paper, agrees, at_paper, at_paper.certainly_le(delta), ratio)

@@ -152,7 +152,9 @@ def theorem_1_3_vs_exact(
         for delta in deltas:
             for factor in scale_factors:
                 scale = factor * height
-                paper = laplace_epsilon_theorem_1_3(scale=scale, l1_sensitivity=height, l2_sensitivity=None, delta=delta, l2_sensitivity_squared=height)
+                paper = laplace_epsilon_theorem_1_3(
+                    scale=scale, l1_sensitivity=height, l2_sensitivity=None, delta=delta, l2_sensitivity_squared=height
+                )
                 points.append(_epsilon_point(height, delta, scale, paper))
     return EpsilonComparison("KARY Theorem 1.3", tuple(points))
 
@@ -249,7 +251,9 @@ def lemma_5_5_vs_exact(
             for delta in deltas:
                 paper = _scale_formula(epsilon, delta, Fraction(height))
                 at_paper = laplace_delta(epsilon=epsilon, scale=paper.lower, sensitivities=[1] * height)
-                exact = laplace_scale_exact(epsilon=epsilon, delta=delta, sensitivities=[1] * height, tolerance=RATIO_TOLERANCE).enclosure
+                exact = laplace_scale_exact(
+                    epsilon=epsilon, delta=delta, sensitivities=[1] * height, tolerance=RATIO_TOLERANCE
+                ).enclosure
                 ratio = CertifiedReal(paper.lower / exact.upper, paper.upper / exact.lower)
                 points.append(
                     ScalePoint(height, epsilon, delta, paper, at_paper, at_paper.certainly_le(delta), exact, ratio)
@@ -408,7 +412,9 @@ def corollary_5_7_vs_exact(
             formula = corollary_5_7_variance_ratio(epsilon=epsilon, delta=delta)
             exact = []
             for height in heights:
-                laplace = laplace_scale_exact(epsilon=epsilon, delta=delta, sensitivities=[1] * height, tolerance=RATIO_TOLERANCE)
+                laplace = laplace_scale_exact(
+                    epsilon=epsilon, delta=delta, sensitivities=[1] * height, tolerance=RATIO_TOLERANCE
+                )
                 gauss = sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=height, tolerance=RATIO_TOLERANCE)
                 ratio = CertifiedReal(
                     2 * laplace.scale_below**2 / gauss.sigma**2, 2 * laplace.scale**2 / gauss.sigma_below**2

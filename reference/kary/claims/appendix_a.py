@@ -56,7 +56,9 @@ def check_lemma_a3(budget: Budget) -> Outcome:
                     f"at ε = {epsilon}, δ = {delta}: the classical σ gives δ(ε) in {achieved.bounds(15)}, not certainly <= δ",
                     counterexample=f"ε = {epsilon}, δ = {delta}",
                 )
-            worst_ratio = max(worst_ratio, sigma.lower / sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=1).sigma)
+            worst_ratio = max(
+                worst_ratio, sigma.lower / sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=1).sigma
+            )
     outside = formula_search.classical_outside_range(budget.pick(4, 10))
     return Outcome(
         Status.VERIFIED,

@@ -123,7 +123,9 @@ def tight_conversion_never_worse(grid_size: int = 5) -> ConversionComparison:
                 continue
             delta_points += 1
             # compared as logarithms: δ here reaches exp(-1e8), below any exact enclosure of δ itself
-            if not log_delta_from_rho(rho=rho, epsilon=epsilon).certainly_le(log_delta_from_rho_simple(rho=rho, epsilon=epsilon)):
+            if not log_delta_from_rho(rho=rho, epsilon=epsilon).certainly_le(
+                log_delta_from_rho_simple(rho=rho, epsilon=epsilon)
+            ):
                 delta_failures.append((rho, epsilon))
     return ConversionComparison(
         rhos=rhos,
@@ -207,7 +209,9 @@ def discrete_gaussian_below_zcdp(grid_size: int = 4) -> DiscreteGaussianComparis
             rho = rho_discrete_gaussian(sigma_squared=scale, sensitivity_squared=sensitivity * sensitivity)
             for epsilon in epsilons:
                 exact = discrete_gaussian_delta(epsilon=epsilon, sigma_squared=scale, sensitivity=sensitivity)
-                points.append(DiscreteGaussianPoint(epsilon, scale, sensitivity, exact, delta_from_rho(rho=rho, epsilon=epsilon)))
+                points.append(
+                    DiscreteGaussianPoint(epsilon, scale, sensitivity, exact, delta_from_rho(rho=rho, epsilon=epsilon))
+                )
     return DiscreteGaussianComparison(tuple(points))
 
 
