@@ -89,7 +89,7 @@ def measure(horizon: int, repeats: int, lattice_horizon: int) -> dict[str, objec
         "float LP": _float_lp(matrix, workload),
         "exact epsilon": _exact_epsilon(matrix, workload, read_workload=False),
         "exact epsilon, reading W": _exact_epsilon(matrix, workload, read_workload=True),
-        "whole audit": lambda: audit_linear_noise(matrix, workload, "laplace", height),
+        "whole audit": lambda: audit_linear_noise(matrix, workload, "laplace", scale=height),
     }
     times: dict[str, list[float]] = {name: [] for name in jobs}
     for _ in range(repeats):

@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         sampling = time.perf_counter() - start
         tracemalloc.start()
         start = time.perf_counter()
-        report = audit_cascade_stream(path, depth, 1.0, 1e-6)
+        report = audit_cascade_stream(path, depth, sigma=1.0, alpha=1e-6)
         auditing = time.perf_counter() - start
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()

@@ -19,7 +19,7 @@ from reference.testing import assert_calibration_safe
 GRID = [(Fraction(e), Fraction(1, 10**k)) for e in ("1/10", "1/2", "1", "4") for k in (3, 6, 9)]
 
 
-def optimistic_sigma(epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction) -> float:
+def optimistic_sigma(*, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction) -> float:
     """The unsafe calibrator under test (floats, as a typical implementation)."""
     return math.sqrt(float(sensitivity_squared) * math.log(1.25 / float(delta))) / float(epsilon)
 
@@ -31,5 +31,5 @@ def test_the_optimistic_calibrator_is_caught_with_its_unsafe_points() -> None:
 
 
 def test_the_exact_calibration_is_safe_everywhere() -> None:
-    verdicts = assert_calibration_safe(lambda e, d, s: sigma_exact(e, d, s).sigma, GRID)
+    verdicts = assert_calibration_safe(lambda **named: sigma_exact(**named).sigma, GRID)
     assert len(verdicts) == len(GRID) and all(v.holds for v in verdicts)

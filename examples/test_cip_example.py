@@ -23,17 +23,17 @@ EPSILON, DELTA = Fraction(20), Fraction(1, 10**3)  # σ ≈ 0.32: here σ² < σ
 def _audit(sigma_used: Fraction) -> None:
     probed = probe_float_noise_matrix(my_cascade, 4)  # the map of the unit-σ sampler, exactly
     identity = [[int(i == j) for j in range(4)] for i in range(4)]
-    assert_linear_mechanism_private(probed.matrix, identity, "gaussian", sigma_used, epsilon=EPSILON, delta=DELTA,
+    assert_linear_mechanism_private(probed.matrix, identity, "gaussian", scale=sigma_used, epsilon=EPSILON, delta=DELTA,
                                     draw_variances=probed.draw_variances)
 
 
 def test_my_cascade_with_the_exact_sigma_is_private() -> None:
-    sigma = calibrate_cascade(2, EPSILON, DELTA).sigma_exact.sigma  # certified sufficient
+    sigma = calibrate_cascade(2, epsilon=EPSILON, delta=DELTA).sigma_exact.sigma  # certified sufficient
     _audit(sigma)
 
 
 def test_passing_the_variance_for_the_standard_deviation_is_caught() -> None:
-    sigma = calibrate_cascade(2, EPSILON, DELTA).sigma_exact.sigma
+    sigma = calibrate_cascade(2, epsilon=EPSILON, delta=DELTA).sigma_exact.sigma
     assert sigma < 1
     with pytest.raises(AssertionError, match=r"claimed \(20, 1/1000\)-DP, but"):
         _audit(sigma * sigma)  # the faulty implementation's noise scale

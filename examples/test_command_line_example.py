@@ -95,7 +95,7 @@ def test_the_integer_parity_leak_fails_with_its_decoder(capsys: pytest.CaptureFi
 
 @pytest.mark.parametrize(("sigma_squared", "status"), [
     (user_level_inftda.sigma_squared(3, Fraction(1, 2), 3), 1),  # sqrt(2m) level sensitivity: fails
-    (inftda_sigma_squared(3, Fraction(1, 2), 3), 0),  # sqrt(2)·m: holds
+    (inftda_sigma_squared(3, rho=Fraction(1, 2), contributions=3), 0),  # sqrt(2)·m: holds
 ])
 def test_user_level_inftda_is_judged_per_level(capsys: pytest.CaptureFixture[str], sigma_squared: Fraction,
                                                status: int) -> None:
@@ -109,7 +109,7 @@ def test_user_level_inftda_is_judged_per_level(capsys: pytest.CaptureFixture[str
 
 @pytest.mark.parametrize("faulty", [True, False])
 def test_variance_for_sigma_in_a_cascade(capsys: pytest.CaptureFixture[str], tmp_path: Path, faulty: bool) -> None:
-    sigma = calibrate_cascade(2, EPSILON, DELTA).sigma_exact.sigma
+    sigma = calibrate_cascade(2, epsilon=EPSILON, delta=DELTA).sigma_exact.sigma
     probed = probe_float_noise_matrix(my_cascade, 4)  # the hand-written cascade's map, exactly
     identity = [[int(i == j) for j in range(4)] for i in range(4)]
     status, out = _run(capsys, "audit", "linear-noise", "--noise", "gaussian",

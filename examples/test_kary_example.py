@@ -15,18 +15,24 @@ from reference.testing import assert_prefix_counter
 
 def test_the_correct_counter_is_epsilon_dp() -> None:
     verdict = assert_prefix_counter(correct_kary.release_noise, correct_kary.HORIZON, correct_kary.HORIZON, "laplace",
-                                    correct_kary.noise_scale(), epsilon=correct_kary.CLAIMED_EPSILON)
+                                    scale=correct_kary.noise_scale(), epsilon=correct_kary.CLAIMED_EPSILON)
     assert verdict.epsilon == correct_kary.CLAIMED_EPSILON
 
 
 def test_shared_noise_is_not_private_at_all() -> None:
     with pytest.raises(AssertionError, match="not private at all"):
-        assert_prefix_counter(shared_noise_kary.release_noise, shared_noise_kary.HEIGHT, shared_noise_kary.HORIZON,
-                              "laplace", shared_noise_kary.noise_scale(), epsilon=shared_noise_kary.CLAIMED_EPSILON)
+        assert_prefix_counter(
+            shared_noise_kary.release_noise,
+            shared_noise_kary.HEIGHT,
+            shared_noise_kary.HORIZON,
+            "laplace",
+            scale=shared_noise_kary.noise_scale(),
+            epsilon=shared_noise_kary.CLAIMED_EPSILON,
+        )
 
 
 def test_doubled_integer_noise_leaks_the_parity() -> None:
     with pytest.raises(AssertionError, match=r"mod 2 is the same for every noise draw"):
         assert_prefix_counter(parity_leak_kary.release_noise, parity_leak_kary.HORIZON, parity_leak_kary.HORIZON,
-                              "discrete-laplace", parity_leak_kary.noise_scale(),
+                              "discrete-laplace", scale=parity_leak_kary.noise_scale(),
                               epsilon=parity_leak_kary.CLAIMED_EPSILON)

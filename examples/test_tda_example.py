@@ -22,14 +22,14 @@ IDENTITY = [[int(i == j) for j in range(CELLS)] for i in range(CELLS)]
 def _level_rho(sigma_squared: Fraction) -> Fraction:
     """ρ of one level at noise scale σ²: the audit at σ = 1 gives Δ²/2, and ρ = Δ²/(2σ²) scales as 1/σ²
     (σ itself is irrational here, while the audit takes an exact σ)."""
-    verdict = audit_linear_noise(IDENTITY, IDENTITY, "discrete-gaussian", 1, neighbours="substitution",
+    verdict = audit_linear_noise(IDENTITY, IDENTITY, "discrete-gaussian", scale=1, neighbours="substitution",
                                  contributions=USERS)
     assert verdict.private and verdict.rho == USERS * USERS  # Δ²/2 with Δ² = 2m²
     return verdict.rho / sigma_squared
 
 
 def test_the_corrected_calibration_meets_rho_per_level() -> None:
-    assert _level_rho(inftda_sigma_squared(ATTRIBUTES, RHO, USERS)) == RHO / ATTRIBUTES
+    assert _level_rho(inftda_sigma_squared(ATTRIBUTES, rho=RHO, contributions=USERS)) == RHO / ATTRIBUTES
 
 
 def test_the_sqrt_2m_calibration_spends_m_times_the_budget() -> None:

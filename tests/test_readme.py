@@ -112,7 +112,9 @@ def _write_inputs(folder: Path, command: str) -> None:
         noise = rng.laplace(0.0, 3.0, size=(runs, size))
     np.save(folder / "noise.npy", noise)
     np.save(folder / "draws.npy", fast.discrete_gaussian(9, 2000, rng))
-    np.save(folder / "level.npy", fast.discrete_gaussian(inftda_sigma_squared(5, "1/2", 2), 2000, rng))
+    np.save(
+        folder / "level.npy", fast.discrete_gaussian(inftda_sigma_squared(5, rho="1/2", contributions=2), 2000, rng)
+    )
 
 
 def _expected(command: str) -> set[int]:

@@ -26,6 +26,7 @@ from reference.audit.linear_noise import EXIT_STATUS, LinearNoiseVerdict, Verdic
 from reference.audit.probe import probe_float_noise_matrix
 from reference.audit.samplers import audit_kary_noise
 from reference.cip.calibration import calibrate_cascade
+from reference.core.options import LinearNoise
 from reference.core.validate import fraction_text
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
 from reference.tda.calibration import inftda_level_sensitivity_squared, inftda_sigma_squared
@@ -72,14 +73,14 @@ def _linear_found(verdict: LinearNoiseVerdict) -> str:
     return verdict.explanation
 
 
-def _counter(module: str, noise: str = "laplace", **options: bool) -> Callable[[], tuple[Verdict, str]]:
+def _counter(module: str, noise: LinearNoise = "laplace", **options: bool) -> Callable[[], tuple[Verdict, str]]:
     """A continual counter given by its exact noise matrix, audited against the prefix workload at its claim."""
 
     def run() -> tuple[Verdict, str]:
         example = _examples(module)
         matrix = example.noise_matrix(**options)
-        verdict = audit_linear_noise(matrix, kary_prefix_workload(len(matrix)), noise, example.noise_scale())
-        return verdict.verdict(example.CLAIMED_EPSILON), _linear_found(verdict)
+        verdict = audit_linear_noise(matrix, kary_prefix_workload(len(matrix)), noise, scale=example.noise_scale())
+        return verdict.verdict(epsilon=example.CLAIMED_EPSILON), _linear_found(verdict)
 
     return run
 
@@ -87,21 +88,26 @@ def _counter(module: str, noise: str = "laplace", **options: bool) -> Callable[[
 def _user_level_inftda(faulty: bool) -> tuple[Verdict, str]:
     attributes, rho, users = 3, Fraction(1, 2), 3
     sigma_squared = (_examples("user_level_inftda").sigma_squared(attributes, rho, users) if faulty
-                     else inftda_sigma_squared(attributes, rho, users))
-    level = audit_discrete_gaussian(sigma_squared, None, None, None, rho / attributes,
-                                    sensitivity_squared=inftda_level_sensitivity_squared([2] * attributes, 1,
-                                                                                         contributions=users))
+                     else inftda_sigma_squared(attributes, rho=rho, contributions=users))
+    level = audit_discrete_gaussian(
+        sigma_squared=sigma_squared,
+        sensitivity=None,
+        epsilon=None,
+        delta=None,
+        rho=rho / attributes,
+        sensitivity_squared=inftda_level_sensitivity_squared([2] * attributes, 1, contributions=users),
+    )
     return ("holds" if level.holds else "fails"), level.summary()
 
 
 def _cascade(faulty: bool) -> tuple[Verdict, str]:
     epsilon, delta = Fraction(20), Fraction(1, 1000)
-    sigma = calibrate_cascade(2, epsilon, delta).sigma_exact.sigma
+    sigma = calibrate_cascade(2, epsilon=epsilon, delta=delta).sigma_exact.sigma
     probed = probe_float_noise_matrix(_examples("my_cascade").my_cascade, 4)
     identity = [[int(i == j) for j in range(4)] for i in range(4)]
     used = sigma * sigma if faulty else sigma
-    verdict = audit_linear_noise(probed.matrix, identity, "gaussian", used, draw_variances=probed.draw_variances)
-    decided = verdict.verdict(epsilon, delta)
+    verdict = audit_linear_noise(probed.matrix, identity, "gaussian", scale=used, draw_variances=probed.draw_variances)
+    decided = verdict.verdict(epsilon=epsilon, delta=delta)
     profile = verdict.delta(epsilon)
     return decided, (f"sigma used {fraction_text(used) if used.denominator < 10**6 else format(float(used), '.6g')}: "
                      f"delta(20) = {profile.decimal(15, rounded='up')} (certified digits), claim 1/1000")
@@ -117,7 +123,7 @@ def _kary_samples(faulty: bool) -> tuple[Verdict, str]:
         indices = sorted({p for row in rows for p in row})
         matrix = np.array([[float(p in row) for p in indices] for row in rows])
         samples = np.random.default_rng(33).laplace(0.0, height / epsilon, size=(runs, len(indices))) @ matrix.T
-    report = audit_kary_noise(samples, arity, epsilon, SAMPLER_ALPHA)
+    report = audit_kary_noise(samples, arity, epsilon=epsilon, alpha=SAMPLER_ALPHA)
     if report.passed:
         return "holds", f"{runs} runs: every test passes (false alarm <= {SAMPLER_ALPHA:g})"
     return "fails", f"{runs} runs: {len(report.failures)} failures, first: {report.failures[0]}"

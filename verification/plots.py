@@ -131,12 +131,16 @@ def plot_sigma_paper_vs_exact(directory: Path, budget: Budget) -> tuple[str, str
     count = budget.pick(6, 16)
     epsilons = [Fraction(i, count) for i in range(1, count + 1)]
     delta = Fraction(1, 10**6)
-    paper_e = [float(sigma_theorem_3_9(depth, e, delta).midpoint) for e in epsilons]
-    exact_e = [float(sigma_exact(e, delta, sensitivity_squared).sigma) for e in epsilons]
+    paper_e = [float(sigma_theorem_3_9(depth, epsilon=e, delta=delta).midpoint) for e in epsilons]
+    exact_e = [
+        float(sigma_exact(epsilon=e, delta=delta, sensitivity_squared=sensitivity_squared).sigma) for e in epsilons
+    ]
     deltas = [Fraction(1, 10**p) for p in range(2, budget.pick(8, 16) + 1)]
     epsilon = Fraction(1, 2)
-    paper_d = [float(sigma_theorem_3_9(depth, epsilon, d).midpoint) for d in deltas]
-    exact_d = [float(sigma_exact(epsilon, d, sensitivity_squared).sigma) for d in deltas]
+    paper_d = [float(sigma_theorem_3_9(depth, epsilon=epsilon, delta=d).midpoint) for d in deltas]
+    exact_d = [
+        float(sigma_exact(epsilon=epsilon, delta=d, sensitivity_squared=sensitivity_squared).sigma) for d in deltas
+    ]
     figure, (left, right) = plt.subplots(1, 2, figsize=(10, 4.2))
     left.plot([float(e) for e in epsilons], paper_e, "o-", label="Theorem 3.9")
     left.plot([float(e) for e in epsilons], exact_e, "s-", label="exact (privacy profile)")

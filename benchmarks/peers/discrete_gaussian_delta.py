@@ -100,7 +100,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--points", type=int, default=len(GRID), help="use the first N grid points")
     grid = GRID[: parser.parse_args(argv).points]
     truths: list[CertifiedReal] = []
-    _, project_seconds = timed(lambda: truths.extend(discrete_gaussian_delta(eps, sigma * sigma, 1) for sigma, eps in grid))
+    _, project_seconds = timed(
+        lambda: truths.extend(
+            discrete_gaussian_delta(epsilon=eps, sigma_squared=sigma * sigma, sensitivity=1) for sigma, eps in grid
+        )
+    )
     exact = [mp_delta(sigma, eps) for sigma, eps in grid]
     disagreements = [
         f"sigma={float(s):g}, epsilon={float(e):g}: mpmath {mpmath.nstr(value, 20)} vs [{float(t.lower)!r}, {float(t.upper)!r}]"

@@ -70,7 +70,7 @@ def judge_sigma(point: Point, root: mpmath.mpf, sigma: float | Fraction) -> Verd
     if not sigma > 0:
         return Verdict(True, -1.0, math.inf)
     exact = Fraction(sigma)
-    reached = gaussian_delta(epsilon, exact, 1)
+    reached = gaussian_delta(epsilon=epsilon, sigma=exact, sensitivity_squared=1)
     with mpmath.workdps(DIGITS):
         excess = float(mp_value(exact) / root - 1)
     return Verdict(reached.certainly_gt(delta), excess, float(reached.upper / delta - 1))
@@ -156,7 +156,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--points", type=int, default=len(GAUSSIAN_GRID), help="use the first N grid points")
     grid = GAUSSIAN_GRID[: parser.parse_args(argv).points]
     truths: list[ExactSigma] = []
-    _, project_seconds = timed(lambda: truths.extend(sigma_exact(e, d, 1) for e, d in grid))
+    _, project_seconds = timed(
+        lambda: truths.extend(sigma_exact(epsilon=e, delta=d, sensitivity_squared=1) for e, d in grid)
+    )
     roots = [mp_sigma(e, d) for e, d in grid]
     status = report_cross_check("sigma_exact", cross_check(grid, truths, roots), len(grid))
 

@@ -117,7 +117,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--points", type=int, default=len(GRID), help="use the first N grid points")
     grid = GRID[: parser.parse_args(argv).points]
     tights: list[CertifiedReal] = []
-    _, project_seconds = timed(lambda: tights.extend(epsilon_from_rho_tight(rho, delta) for rho, delta in grid))
+    _, project_seconds = timed(
+        lambda: tights.extend(epsilon_from_rho_tight(rho=rho, delta=delta) for rho, delta in grid)
+    )
     exact = [mp_tight_epsilon(rho, delta) for rho, delta in grid]
     disagreements = [
         f"rho={float(r):g}, delta={float(d):g}: mpmath {mpmath.nstr(value, 20)} vs [{float(t.lower)!r}, {float(t.upper)!r}]"
@@ -126,7 +128,10 @@ def main(argv: list[str] | None = None) -> int:
     ]
     status = report_cross_check("epsilon_from_rho_tight", disagreements, len(grid))
     # the Gaussian mechanism with σ = 1 at Δ² = 2ρ is exactly ρ-zCDP: its exact ε is a floor for every conversion
-    floors = [gaussian_epsilon(delta, 1, 2 * rho, tolerance=Fraction(1, 10**9)) for rho, delta in grid]
+    floors = [
+        gaussian_epsilon(delta=delta, sigma=1, sensitivity_squared=2 * rho, tolerance=Fraction(1, 10**9))
+        for rho, delta in grid
+    ]
 
     def judge(index: int, epsilon: float | Fraction) -> Verdict:
         return judge_epsilon(floors[index], tights[index], exact[index], epsilon)

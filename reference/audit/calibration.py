@@ -83,11 +83,17 @@ def _claim(epsilon: Fraction, delta: Fraction) -> str:
     return f"({fraction_text(epsilon)}, {fraction_text(delta)})-DP" if delta else f"{fraction_text(epsilon)}-DP"
 
 
-def audit_gaussian(sigma: RationalLike, sensitivity_squared: RationalLike, epsilon: RationalLike, delta: RationalLike) -> CalibrationVerdict:
+def audit_gaussian(
+    *,
+    epsilon: RationalLike,
+    delta: RationalLike,
+    sigma: RationalLike,
+    sensitivity_squared: RationalLike,
+) -> CalibrationVerdict:
     """``q + N(0, σ²)`` with squared ℓ2 (or Mahalanobis) sensitivity Δ² against an (ε, δ) claim."""
     from reference.privacy.gaussian import check_gaussian
 
-    verdict = check_gaussian(sigma, epsilon, delta, sensitivity_squared)
+    verdict = check_gaussian(sigma=sigma, epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity_squared)
     return CalibrationVerdict(
         mechanism="gaussian",
         claim=_claim(verdict.epsilon, verdict.delta),
@@ -107,7 +113,11 @@ def audit_gaussian(sigma: RationalLike, sensitivity_squared: RationalLike, epsil
 
 
 def audit_laplace(
-    scale: RationalLike, epsilon: RationalLike, delta: RationalLike, sensitivity_vectors: Sequence[Sequence[object]]
+    *,
+    epsilon: RationalLike,
+    delta: RationalLike,
+    scale: RationalLike,
+    sensitivity_vectors: Sequence[Sequence[object]],
 ) -> CalibrationVerdict:
     """``q + Lap(b)^d`` against an ε-DP (``delta`` = 0) or (ε, δ)-DP claim, for the given difference vectors."""
     b = positive_fraction(scale, "scale")
@@ -132,7 +142,7 @@ def audit_laplace(
 
     if not target < 1:
         raise ValueError(f"delta must be in [0, 1), got {target}")
-    verdict = check_laplace(b, eps, target, vectors)
+    verdict = check_laplace(scale=b, epsilon=eps, delta=target, sensitivity_vectors=vectors)
     return CalibrationVerdict(
         mechanism="laplace",
         claim=_claim(eps, target),
@@ -151,11 +161,12 @@ MAX_EQUAL_ENTRIES = 100_000
 
 
 def audit_laplace_l2(
+    *,
+    epsilon: RationalLike,
+    delta: RationalLike,
     scale: RationalLike,
     l1_sensitivity: RationalLike,
     l2_sensitivity_squared: RationalLike,
-    epsilon: RationalLike,
-    delta: RationalLike,
     sensitivity_vectors: Sequence[Sequence[object]] | None = None,
 ) -> CalibrationVerdict:
     """Laplace noise calibrated to ℓ2 sensitivity (KARY Theorem 1.3) against an (ε, δ) claim.
@@ -185,10 +196,12 @@ def audit_laplace_l2(
             )
         entry = l2_squared / l1
         sensitivity_vectors = [[entry] * int(length)]
-    verdict = audit_laplace(b, eps, target, sensitivity_vectors)
+    verdict = audit_laplace(scale=b, epsilon=eps, delta=target, sensitivity_vectors=sensitivity_vectors)
     details = dict(verdict.details)
     try:
-        theorem = theorem_1_3_report(b, l1, None, target, l2_sensitivity_squared=l2_squared)
+        theorem = theorem_1_3_report(
+            scale=b, l1_sensitivity=l1, l2_sensitivity=None, delta=target, l2_sensitivity_squared=l2_squared
+        )
         details["theorem_1_3"] = theorem.as_json()
     except ValueError as refused:  # Theorem 1.3 needs λ > Δ1
         details["theorem_1_3_refused"] = str(refused)
@@ -205,12 +218,12 @@ def audit_laplace_l2(
 
 
 def audit_discrete_gaussian(
-    sigma_squared: RationalLike,
-    sensitivity: int | None = None,
+    *,
     epsilon: RationalLike | None = None,
     delta: RationalLike | None = None,
     rho: RationalLike | None = None,
-    *,
+    sigma_squared: RationalLike,
+    sensitivity: int | None = None,
     sensitivity_squared: RationalLike | None = None,
 ) -> CalibrationVerdict:
     """``q + N_Z(0, σ²)^d`` against an (ε, δ) claim or a ρ-zCDP claim.
@@ -239,7 +252,7 @@ def audit_discrete_gaussian(
         if epsilon is not None or delta is not None:  # one claim per call: nothing given is silently ignored
             raise ValueError("give rho for a zCDP claim, or epsilon and delta for an (ε, δ) claim, not both")
         claimed = positive_fraction(rho, "rho")
-        needed = zcdp.rho_discrete_gaussian(s2, d2)
+        needed = zcdp.rho_discrete_gaussian(sigma_squared=s2, sensitivity_squared=d2)
         return CalibrationVerdict(
             mechanism="discrete-gaussian",
             claim=f"{fraction_text(claimed)}-zCDP",
@@ -252,12 +265,12 @@ def audit_discrete_gaussian(
         raise ValueError("give epsilon and delta for an (ε, δ) claim, or rho for a zCDP claim")
     eps = positive_fraction(epsilon, "epsilon")
     target = positive_fraction(delta, "delta")
-    achieved = discrete_gaussian_delta(eps, s2, sensitivity)
+    achieved = discrete_gaussian_delta(epsilon=eps, sigma_squared=s2, sensitivity=sensitivity)
     return CalibrationVerdict(
         mechanism="discrete-gaussian",
         claim=_claim(eps, target),
         holds=achieved.certainly_le(target),
         basis="exact δ(ε) of the discrete Gaussian mechanism (Canonne–Kamath–Steinke 2020, Theorem 7), Arb",
         delta_at_epsilon=achieved,
-        epsilon_at_delta=discrete_gaussian_epsilon(target, s2, sensitivity),
+        epsilon_at_delta=discrete_gaussian_epsilon(delta=target, sigma_squared=s2, sensitivity=sensitivity),
     )

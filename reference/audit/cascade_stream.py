@@ -175,8 +175,14 @@ def cascade_power(depth: int, runs: int, alpha: float) -> dict[str, float]:
     return {"scale_error": scale, "correlation_error": 1.5 * ratio}
 
 
-def audit_cascade_stream(samples: object, depth: int, sigma: object, alpha: object = 1e-6,
-                         batch: int = DEFAULT_BATCH) -> SamplerAuditReport:
+def audit_cascade_stream(
+    samples: object,
+    depth: int,
+    *,
+    sigma: object,
+    alpha: object = 1e-6,
+    batch: int = DEFAULT_BATCH,
+) -> SamplerAuditReport:
     """Audit Cascade Sampling leaves (``runs × 2**depth``; a path to a ``.npy`` file is memory-mapped) against
     ``N(0, σ² C_depth)`` by the streamed node-variance and sibling-covariance tests (module docstring), ``batch``
     runs at a time through :class:`CascadeMoments` (the verdict does not depend on ``batch``)."""

@@ -15,6 +15,7 @@ from fractions import Fraction
 from reference.audit.linear_noise import check_noise, draw_weights, exact_matrix, from_flint, to_flint
 from reference.cip.exact import matrix as cip_matrix
 from reference.core.linalg import Matrix
+from reference.core.options import LinearNoise
 from reference.core.validate import RationalLike, check_depth, check_positive_int, positive_fraction
 from reference.kary import tree as kary_tree
 
@@ -30,7 +31,7 @@ class CovarianceDifference:
 
 
 def noise_covariance(
-    noise_matrix: object, scale: RationalLike, noise: object, draw_variances: Sequence[object] | None = None
+    noise_matrix: object, scale: RationalLike, noise: LinearNoise, draw_variances: Sequence[object] | None = None
 ) -> Matrix:
     """The exact covariance v·B D Bᵀ of ``B z``: v = σ² (Gaussian) or 2b² (Laplace); D = diag(draw_variances)
     (relative variances of the draws, all 1 by default)."""
@@ -53,7 +54,7 @@ def noise_covariance(
 def compare_covariance(
     noise_matrix: object,
     scale: RationalLike,
-    noise: object,
+    noise: LinearNoise,
     oracle_covariance: object,
     *,
     draw_variances: Sequence[object] | None = None,

@@ -121,7 +121,7 @@ def _fraction(value: fmpq) -> Fraction:
     return Fraction(int(value.p), int(value.q))
 
 
-def lattice_audit(noise_matrix: Matrix, workload: Matrix, neighbours: str = "add_remove") -> LatticeVerdict:
+def lattice_audit(noise_matrix: Matrix, workload: Matrix, neighbours: Neighbours = "add_remove") -> LatticeVerdict:
     """Decide exactly whether every neighbouring shift is an integer combination of B's columns (module docstring).
 
     ``noise_matrix`` (outputs × draws) and ``workload`` (outputs × inputs) are exact rational matrices, already

@@ -14,7 +14,8 @@ Gaussian N_Z(0, scale²) and the discrete Laplace of scale ``scale``), ``W`` the
 * Sensitivities (``add_remove``: one input changes by one). ℓ2² = max_j w_jᵀ (B Bᵀ)⁺ w_j (the Mahalanobis
   sensitivity, equal to the largest squared column norm of the minimum-norm A); ℓ1 = largest column ℓ1 norm of
   the minimum-norm A.
-* Privacy. Gaussian: ρ = Δ²/(2σ²) and the exact (ε, δ)-profile δ(ε) = ``gaussian_delta(ε, σ, Δ²)``.
+* Privacy. Gaussian: ρ = Δ²/(2σ²) and the exact (ε, δ)-profile δ(ε) =
+  ``gaussian_delta(epsilon=ε, sigma=σ, sensitivity_squared=Δ²)``.
   Laplace: ε = Δ1/b, exact when ker B = {0} (the release is then equivalent to A x + z). Otherwise the smallest
   draw shift min{‖u‖₁ : B u = w_j} is a linear programme, certified both ways from a float solution
   (:mod:`reference.audit.laplace_lp`): ε is exact when the bounds meet, else ``[epsilon_lower, epsilon]``.
@@ -46,6 +47,7 @@ from reference.audit.laplace_lp import max_integer_shift_norm, max_shift_norm
 from reference.audit.lattice import LatticeLeak, lattice_audit, neighbouring_differences
 from reference.core.certified import CertifiedReal
 from reference.core.linalg import Matrix
+from reference.core.options import LinearNoise
 from reference.core.validate import (
     Neighbours,
     RationalLike,
@@ -57,8 +59,7 @@ from reference.core.validate import (
 )
 from reference.privacy.gaussian import gaussian_delta
 
-NoiseKind = Literal["gaussian", "laplace", "discrete-gaussian", "discrete-laplace"]
-NOISE_KINDS: tuple[NoiseKind, ...] = ("gaussian", "laplace", "discrete-gaussian", "discrete-laplace")
+NOISE_KINDS: tuple[LinearNoise, ...] = ("gaussian", "laplace", "discrete-gaussian", "discrete-laplace")
 #: Verdicts of an audit against a claim, and the exit status a command line gives each.
 Verdict = Literal["holds", "fails", "inconclusive"]
 EXIT_STATUS: dict[Verdict, int] = {"holds": 0, "fails": 1, "inconclusive": 3}
@@ -98,7 +99,7 @@ def exact_matrix(rows: object, name: str) -> Matrix:
     return tuple(result)
 
 
-def check_noise(noise: object) -> NoiseKind:
+def check_noise(noise: object) -> LinearNoise:
     for kind in NOISE_KINDS:
         if noise == kind:
             return kind
@@ -198,7 +199,7 @@ def load_exact_matrix(path: object, name: str = "matrix") -> Matrix:
 class LinearNoiseVerdict:
     """The exact verdict of :func:`audit_linear_noise` (sensitivities for its ``neighbours`` and ``contributions``)."""
 
-    noise: NoiseKind
+    noise: LinearNoise
     scale: Fraction
     neighbours: Neighbours
     contributions: int
@@ -223,7 +224,7 @@ class LinearNoiseVerdict:
     #: Laplace with ker B != 0: a certified lower bound on ε from the LP dual (``epsilon`` is then the upper one)
     epsilon_lower: Fraction | None = None
 
-    def verdict(self, epsilon: RationalLike | None = None, delta: RationalLike | None = None) -> Verdict:
+    def verdict(self, *, epsilon: RationalLike | None = None, delta: RationalLike | None = None) -> Verdict:
         """The verdict on a claim: "private at all" without ``epsilon``; else ε-DP, or (ε, δ)-DP with ``delta``.
 
         ``fails`` when the release is not private or the exact privacy is certified worse than the claim;
@@ -256,7 +257,8 @@ class LinearNoiseVerdict:
             return "inconclusive"
         from reference.privacy.zcdp import epsilon_from_rho_tight
 
-        sufficient = epsilon_from_rho_tight(self.rho, target)  # a sufficient ε for ρ-zCDP, not the exact one
+        # a sufficient ε for ρ-zCDP, not the exact one
+        sufficient = epsilon_from_rho_tight(rho=self.rho, delta=target)
         return "holds" if sufficient.upper <= claimed else "inconclusive"
 
     def delta(self, epsilon: RationalLike) -> CertifiedReal:
@@ -265,18 +267,18 @@ class LinearNoiseVerdict:
             raise ValueError("delta: the exact (epsilon, delta)-profile is computed for gaussian noise only")
         if not self.private or self.l2_sensitivity_squared is None:
             raise ValueError("delta: the mechanism is not private at all (delta = 1 for every epsilon)")
-        return gaussian_delta(epsilon, self.scale, self.l2_sensitivity_squared)
+        return gaussian_delta(epsilon=epsilon, sigma=self.scale, sensitivity_squared=self.l2_sensitivity_squared)
 
 
 def audit_linear_noise(
     noise_matrix: object,
     workload: object,
-    noise: object,
-    scale: RationalLike,
+    noise: LinearNoise,
     *,
-    draw_variances: Sequence[object] | None = None,
-    neighbours: str = "add_remove",
+    scale: RationalLike,
+    neighbours: Neighbours = "add_remove",
     contributions: int = 1,
+    draw_variances: Sequence[object] | None = None,
 ) -> LinearNoiseVerdict:
     """Audit the release ``W x + B z`` exactly (module docstring). ``noise_matrix`` B is outputs × draws,
     ``workload`` W is outputs × inputs, ``noise`` is one of :data:`NOISE_KINDS` (``scale`` = σ for the Gaussian

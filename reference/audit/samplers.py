@@ -262,7 +262,7 @@ def cascade_samples_power(depth: int, runs: int, alpha: float) -> dict[str, floa
     return {"scale_error": cascade_scale_power(runs, leaves, alpha / (4 * leaves), alpha / 4)}
 
 
-def audit_cascade_samples(samples: object, depth: int, sigma: RealLike, alpha: object = 1e-6) -> SamplerAuditReport:
+def audit_cascade_samples(samples: object, depth: int, *, sigma: RealLike, alpha: object = 1e-6) -> SamplerAuditReport:
     """Audit ``samples`` (``runs × 2**depth``, one draw of the ``n`` leaves per row) against Cascade
     Sampling's distribution ``N(0, sigma**2 C_depth)``: leaf marginals, internal node variances (from subtree
     sums), the full covariance (whitening) and the pooled scale; ``alpha / 4`` each. ``depth <= 8``;
@@ -317,7 +317,7 @@ def _median_of_means(products: np.ndarray, groups: int) -> np.ndarray:
     return np.asarray(np.median(blocks, axis=0))
 
 
-def audit_kary_noise(samples: object, arity: int, epsilon: RealLike, alpha: object = 1e-6) -> SamplerAuditReport:
+def audit_kary_noise(samples: object, arity: int, *, epsilon: RealLike, alpha: object = 1e-6) -> SamplerAuditReport:
     """Audit output noise of Algorithm 2 (``samples`` ``runs × T``: noisy prefix count minus true prefix
     count, one run per row; ``T`` the horizon) against the oracle's: sums of i.i.d. Laplace(h/ε) over the
     index sets ``I_t`` (odd ``arity`` >= 3, ``h = height_for_horizon(arity, T, offset=True)``). Marginal

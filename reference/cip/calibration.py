@@ -64,7 +64,13 @@ class CascadeCalibration:
         }
 
 
-def calibrate_cascade(depth: int, epsilon: RationalLike, delta: RationalLike, neighbours: str = "add_remove") -> CascadeCalibration:
+def calibrate_cascade(
+    depth: int,
+    *,
+    epsilon: RationalLike,
+    delta: RationalLike,
+    neighbours: Neighbours = "add_remove",
+) -> CascadeCalibration:
     """Theorem 3.9's σ (add/remove, ε ∈ (0,1], δ ∈ (0,1/2] only) and the exact smallest σ for C_depth.
 
     The exact σ uses the exact Mahalanobis sensitivity Δ² of the chosen neighbouring relation (add_remove:
@@ -82,7 +88,7 @@ def calibrate_cascade(depth: int, epsilon: RationalLike, delta: RationalLike, ne
         refused = "Theorem 3.9 is stated for add_remove neighbours (‖x − x'‖₁ <= 1); use sigma_exact"
     else:
         try:
-            paper = sigma_theorem_3_9(depth, eps, target)
+            paper = sigma_theorem_3_9(depth, epsilon=eps, delta=target)
         except ValueError as exc:
             refused = str(exc)
     return CascadeCalibration(
@@ -94,7 +100,7 @@ def calibrate_cascade(depth: int, epsilon: RationalLike, delta: RationalLike, ne
         sensitivity_squared=sensitivity,
         sigma_paper=paper,
         sigma_paper_refused=refused,
-        sigma_exact=sigma_exact(eps, target, sensitivity),
+        sigma_exact=sigma_exact(epsilon=eps, delta=target, sensitivity_squared=sensitivity),
     )
 
 
@@ -125,7 +131,7 @@ class GaussianCalibration:
         }
 
 
-def calibrate_gaussian(sensitivity: RationalLike, epsilon: RationalLike, delta: RationalLike) -> GaussianCalibration:
+def calibrate_gaussian(*, epsilon: RationalLike, delta: RationalLike, sensitivity: RationalLike) -> GaussianCalibration:
     """The classical σ = Δ sqrt(2 log(1.25/δ))/ε (ε < 1 only) and the exact smallest σ, for ℓ2 sensitivity Δ."""
     delta_l2 = positive_fraction(sensitivity, "sensitivity")
     eps = positive_fraction(epsilon, "epsilon")
@@ -133,7 +139,7 @@ def calibrate_gaussian(sensitivity: RationalLike, epsilon: RationalLike, delta: 
     classical: CertifiedReal | None = None
     refused: str | None = None
     try:
-        classical = sigma_classical(eps, target, delta_l2**2)
+        classical = sigma_classical(epsilon=eps, delta=target, sensitivity_squared=delta_l2**2)
     except ValueError as exc:
         refused = str(exc)
     return GaussianCalibration(
@@ -142,7 +148,7 @@ def calibrate_gaussian(sensitivity: RationalLike, epsilon: RationalLike, delta: 
         delta=target,
         sigma_classical=classical,
         sigma_classical_refused=refused,
-        sigma_exact=sigma_exact(eps, target, delta_l2**2),
+        sigma_exact=sigma_exact(epsilon=eps, delta=target, sensitivity_squared=delta_l2**2),
     )
 
 
@@ -190,16 +196,27 @@ def _structured(
         refused = "Theorem 3.8 is stated for add_remove neighbours; use sigma_exact"
     else:
         try:
-            paper = sigma_theorem_3_8(epsilon, delta, sensitivity)
+            paper = sigma_theorem_3_8(epsilon=epsilon, delta=delta, max_precision_diagonal=sensitivity)
         except ValueError as exc:
             refused = str(exc)
     return StructuredCalibration(
-        description, epsilon, delta, relation, sensitivity, paper, refused, sigma_exact(epsilon, delta, sensitivity)
+        description,
+        epsilon,
+        delta,
+        relation,
+        sensitivity,
+        paper,
+        refused,
+        sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity),
     )
 
 
 def calibrate_general_tree(
-    tree: object, epsilon: RationalLike, delta: RationalLike, neighbours: str = "add_remove"
+    tree: object,
+    *,
+    epsilon: RationalLike,
+    delta: RationalLike,
+    neighbours: Neighbours = "add_remove",
 ) -> StructuredCalibration:
     """σ for Algorithm 3's noise on ``tree`` (a :class:`reference.cip.tree.BinaryTree`).
 
@@ -217,7 +234,12 @@ def calibrate_general_tree(
 
 
 def calibrate_two_dim(
-    row_depth: int, column_depth: int, epsilon: RationalLike, delta: RationalLike, neighbours: str = "add_remove"
+    row_depth: int,
+    column_depth: int,
+    *,
+    epsilon: RationalLike,
+    delta: RationalLike,
+    neighbours: Neighbours = "add_remove",
 ) -> StructuredCalibration:
     """σ for Algorithm 4's noise on a 2**row_depth x 2**column_depth grid.
 
@@ -233,9 +255,10 @@ def calibrate_two_dim(
 
 def calibrated_stream(
     horizon: int,
+    *,
     epsilon: RationalLike,
     delta: RationalLike,
-    neighbours: str = "add_remove",
+    neighbours: Neighbours = "add_remove",
     rng: np.random.Generator | int | None = None,
 ) -> tuple[StreamingCascade, ExactSigma]:
     """A :class:`reference.cip.numeric.streaming.StreamingCascade` whose σ is fixed from ``horizon`` (Remark 3.6).
@@ -253,7 +276,9 @@ def calibrated_stream(
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
     relation = check_neighbours(neighbours)
-    certificate = sigma_exact(eps, target, cip_general_tree.padded_sensitivity_squared(length, relation))
+    certificate = sigma_exact(
+        epsilon=eps, delta=target, sensitivity_squared=cip_general_tree.padded_sensitivity_squared(length, relation)
+    )
     if not Fraction(2**-1000) <= certificate.sigma <= Fraction(2**1000):
         raise ValueError(f"the exact sigma {certificate.decimal()} is outside the float range of the numeric stream")
     sigma = float(certificate.sigma)

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
 
 import numpy as np
 
@@ -31,6 +30,7 @@ from reference.cip.exact import general_tree as cip_general_tree
 from reference.cip.numeric.cascade import cascade_leaves
 from reference.cip.numeric.general_tree import general_tree_leaves
 from reference.cip.tree import balanced_tree
+from reference.core.options import Layout
 from reference.core.rng import as_generator
 from reference.core.validate import (
     Neighbours,
@@ -41,8 +41,6 @@ from reference.core.validate import (
     positive_fraction,
 )
 from reference.privacy.gaussian import ExactSigma, sigma_exact
-
-Layout = Literal["pad", "balanced"]
 
 
 def _check_layout(layout: object) -> Layout:
@@ -69,10 +67,11 @@ class CorrelatedInputPerturbation:
     def calibrate(
         cls,
         length: int,
+        *,
         epsilon: RationalLike,
         delta: RationalLike,
-        neighbours: str = "add_remove",
-        layout: str = "pad",
+        neighbours: Neighbours = "add_remove",
+        layout: Layout = "pad",
     ) -> CorrelatedInputPerturbation:
         """Calibrate for ``length`` cells at (ε, δ) under the given neighbouring relation and layout."""
         size = check_positive_int(length, "length")
@@ -84,7 +83,15 @@ class CorrelatedInputPerturbation:
             sensitivity = cip_general_tree.padded_sensitivity_squared(size, relation)
         else:
             sensitivity = cip_general_tree.sensitivity_squared(balanced_tree(size), relation)
-        return cls(size, eps, target, relation, shape, sensitivity, sigma_exact(eps, target, sensitivity))
+        return cls(
+            size,
+            eps,
+            target,
+            relation,
+            shape,
+            sensitivity,
+            sigma_exact(epsilon=eps, delta=target, sensitivity_squared=sensitivity),
+        )
 
     @property
     def sigma(self) -> float:

@@ -27,6 +27,7 @@ from fractions import Fraction
 from reference.cip.exact import matrix as cip_matrix
 from reference.core import linalg
 from reference.core.linalg import Matrix
+from reference.core.options import Neighbours
 from reference.core.validate import check_depth, check_neighbours
 
 
@@ -53,7 +54,7 @@ def _validated_precision(precision: object, *, check_positive_definite: bool) ->
 
 
 def mahalanobis_sensitivity_squared(
-    precision: Matrix, neighbours: str, *, check_positive_definite: bool = True
+    precision: Matrix, neighbours: Neighbours, *, check_positive_definite: bool = True
 ) -> Fraction:
     """Δ² = max vᵀ P v over the neighbouring differences v of ``neighbours``, for the precision matrix P = C⁻¹.
 
@@ -71,7 +72,7 @@ def mahalanobis_sensitivity_squared(
     return max(matrix[i][i] + matrix[j][j] - 2 * matrix[i][j] for i in range(size) for j in range(i + 1, size))
 
 
-def cascade_sensitivity_squared(depth: int, neighbours: str) -> Fraction:
+def cascade_sensitivity_squared(depth: int, neighbours: Neighbours) -> Fraction:
     """Δ² for Cascade Sampling's covariance C_depth (n = 2**depth cells), exactly, for any depth <= 30.
 
     ``add_remove``: ``max diag C⁻¹ = 1 + depth/3`` (via :func:`cip_matrix.max_precision_diagonal`).

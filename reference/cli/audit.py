@@ -54,16 +54,23 @@ def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
     if mechanism == "gaussian":
         if args.sigma is None or args.sensitivity_squared is None:
             raise CommandError("gaussian needs --sigma and --sensitivity-squared")
-        verdict = audit.audit_gaussian(args.sigma, args.sensitivity_squared, args.epsilon, delta)
+        verdict = audit.audit_gaussian(
+            sigma=args.sigma, sensitivity_squared=args.sensitivity_squared, epsilon=args.epsilon, delta=delta
+        )
     elif mechanism == "laplace":
         if args.scale is None or vectors is None:
             raise CommandError("laplace needs --scale and --vectors")
-        verdict = audit.audit_laplace(args.scale, args.epsilon, delta, vectors)
+        verdict = audit.audit_laplace(scale=args.scale, epsilon=args.epsilon, delta=delta, sensitivity_vectors=vectors)
     elif mechanism == "laplace-l2":
         if args.scale is None or args.l1 is None or args.sensitivity_squared is None:
             raise CommandError("laplace-l2 needs --scale, --l1 and --sensitivity-squared (Δ2²)")
         verdict = audit.audit_laplace_l2(
-            args.scale, args.l1, args.sensitivity_squared, args.epsilon, delta, vectors
+            scale=args.scale,
+            l1_sensitivity=args.l1,
+            l2_sensitivity_squared=args.sensitivity_squared,
+            epsilon=args.epsilon,
+            delta=delta,
+            sensitivity_vectors=vectors,
         )
     else:
         if args.sigma_squared is None or (args.sensitivity is None) == (args.sensitivity_squared is None):
@@ -78,7 +85,11 @@ def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
             except ValueError:
                 raise CommandError(f"--sensitivity must be a positive integer, got {args.sensitivity!r}") from None
         verdict = audit.audit_discrete_gaussian(
-            args.sigma_squared, sensitivity, args.epsilon, args.delta, args.rho,
+            sigma_squared=args.sigma_squared,
+            sensitivity=sensitivity,
+            epsilon=args.epsilon,
+            delta=args.delta,
+            rho=args.rho,
             sensitivity_squared=args.sensitivity_squared,
         )
     result = verdict.as_json()
@@ -107,14 +118,14 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         noise_matrix,
         workload,
         args.noise,
-        args.scale,
+        scale=args.scale,
         draw_variances=draw_variances,
         neighbours=args.neighbours,
         contributions=args.contributions,
     )
     if args.delta is not None and args.epsilon is None:
         raise CommandError("--delta states a claim together with --epsilon")
-    decided = verdict.verdict(args.epsilon, args.delta)
+    decided = verdict.verdict(epsilon=args.epsilon, delta=args.delta)
     witness: dict[str, Any] | None = None
     if verdict.lattice_leak is not None:
         witness = verdict.lattice_leak.as_json()
@@ -207,10 +218,12 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
         if in_memory:
             with reading("--samples", args.samples):
                 samples = audit_samplers.load_samples(args.samples)
-            report = audit_samplers.audit_cascade_samples(samples, args.depth, float(Fraction(args.sigma)), alpha)
+            report = audit_samplers.audit_cascade_samples(
+                samples, args.depth, sigma=float(Fraction(args.sigma)), alpha=alpha
+            )
         else:  # any depth: streamed from the .npy file in batches of runs
             with reading("--samples", args.samples):
-                report = audit_cascade_stream(args.samples, args.depth, float(Fraction(args.sigma)), alpha)
+                report = audit_cascade_stream(args.samples, args.depth, sigma=float(Fraction(args.sigma)), alpha=alpha)
         # both paths run the pooled scale test: the power is the sharper of a node test and that test
         stated = audit_samplers.cascade_samples_power if in_memory else cascade_power
         power = [{"runs": n, **stated(args.depth, n, alpha)} for n in sample_design.POWER_RUNS]
@@ -223,7 +236,7 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
             from reference.tda.calibration import inftda_sigma_squared
 
             _needs(args, mechanism, "attributes", "rho")
-            parameter = str(inftda_sigma_squared(args.attributes, args.rho, args.contributions))
+            parameter = str(inftda_sigma_squared(args.attributes, rho=args.rho, contributions=args.contributions))
             mechanism = "discrete-gaussian"
         else:
             parameter = args.sigma_squared if mechanism == "discrete-gaussian" else args.scale
@@ -243,7 +256,9 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
             samples = audit_samplers.load_samples(args.samples)
         if mechanism == "kary" and args.algorithm == 2:
             _needs(args, mechanism, "arity", "epsilon")
-            report = audit_samplers.audit_kary_noise(samples, args.arity, float(Fraction(args.epsilon)), alpha)
+            report = audit_samplers.audit_kary_noise(
+                samples, args.arity, epsilon=float(Fraction(args.epsilon)), alpha=alpha
+            )
             design = sample_design.kary_design(args.arity, samples.shape[1], 2, args.epsilon)
         elif mechanism == "kary":
             _needs(args, mechanism, "arity", "epsilon")

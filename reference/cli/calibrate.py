@@ -20,22 +20,24 @@ from reference.cli.common import (
 def _cmd_calibrate_cascade(args: argparse.Namespace) -> dict[str, Any]:
     from reference.cip.calibration import calibrate_cascade
 
-    return calibrate_cascade(args.depth, args.epsilon, args.delta, args.neighbours).as_json()
+    return calibrate_cascade(args.depth, epsilon=args.epsilon, delta=args.delta, neighbours=args.neighbours).as_json()
 
 
 def _cmd_calibrate_gaussian(args: argparse.Namespace) -> dict[str, Any]:
     from reference.cip.calibration import calibrate_gaussian
 
-    return calibrate_gaussian(args.sensitivity, args.epsilon, args.delta).as_json()
+    return calibrate_gaussian(sensitivity=args.sensitivity, epsilon=args.epsilon, delta=args.delta).as_json()
 
 
 def _cmd_calibrate_inftda(args: argparse.Namespace) -> dict[str, Any]:
     from reference.tda.calibration import inftda_calibration, inftda_epsilon
 
-    result: dict[str, Any] = inftda_calibration(args.attributes, args.rho, args.contributions).as_json()
+    result: dict[str, Any] = inftda_calibration(
+        args.attributes, rho=args.rho, contributions=args.contributions
+    ).as_json()
     if args.delta is not None:
         result["delta"] = args.delta
-        result["epsilon"] = inftda_epsilon(args.attributes, args.rho, args.delta).as_json("up")
+        result["epsilon"] = inftda_epsilon(args.attributes, rho=args.rho, delta=args.delta).as_json("up")
     return result
 
 
@@ -46,7 +48,7 @@ def _cmd_calibrate_laplace(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "l1_sensitivity": args.l1,
         "epsilon": args.epsilon,
-        "scale": fraction_text(laplace_scale(args.epsilon, args.l1)),
+        "scale": fraction_text(laplace_scale(epsilon=args.epsilon, l1_sensitivity=args.l1)),
         "basis": "KARY Lemma A.2: Lap(Δ1/ε) is ε-DP (and the scale is the smallest that is)",
     }
 
@@ -60,10 +62,10 @@ def _cmd_calibrate_laplace_l2(args: argparse.Namespace) -> dict[str, Any]:
     if vectors is not None and len(vectors) != 1:
         raise CommandError("--vectors takes one vector here")
     report = theorem_1_3_report(
-        args.scale,
-        args.l1,
-        args.l2,
-        args.delta,
+        scale=args.scale,
+        l1_sensitivity=args.l1,
+        l2_sensitivity=args.l2,
+        delta=args.delta,
         l2_sensitivity_squared=args.l2_squared,
         sensitivities=vectors[0] if vectors else None,
     )
@@ -80,8 +82,8 @@ def _cmd_calibrate_zcdp(args: argparse.Namespace) -> dict[str, Any]:
             "rho": args.rho,
             "delta": args.delta,
             # an ε the mechanism achieves: rounded up
-            "epsilon_simple": zcdp.epsilon_from_rho_simple(args.rho, args.delta).as_json("up"),
-            "epsilon_tight": zcdp.epsilon_from_rho_tight(args.rho, args.delta).as_json("up"),
+            "epsilon_simple": zcdp.epsilon_from_rho_simple(rho=args.rho, delta=args.delta).as_json("up"),
+            "epsilon_tight": zcdp.epsilon_from_rho_tight(rho=args.rho, delta=args.delta).as_json("up"),
             "basis": "simple: ρ + 2 sqrt(ρ log(1/δ)) (Bun–Steinke Prop. 1.3); tight: CKS 2020 Corollary 13; upper "
             "ends are certified sufficient",
         }
@@ -89,8 +91,8 @@ def _cmd_calibrate_zcdp(args: argparse.Namespace) -> dict[str, Any]:
         "epsilon": args.epsilon,
         "delta": args.delta,
         # a largest admissible ρ must not be exceeded: rounded down
-        "rho_simple": zcdp.rho_from_epsilon_delta(args.epsilon, args.delta).as_json("down"),
-        "rho_tight": zcdp.rho_from_epsilon_delta_tight(args.epsilon, args.delta).as_json("down"),
+        "rho_simple": zcdp.rho_from_epsilon_delta(epsilon=args.epsilon, delta=args.delta).as_json("down"),
+        "rho_tight": zcdp.rho_from_epsilon_delta_tight(epsilon=args.epsilon, delta=args.delta).as_json("down"),
         "basis": "largest ρ whose conversion meets (ε, δ); lower ends are certified sufficient",
     }
 
@@ -100,12 +102,14 @@ def _cmd_calibrate_laplace_l2_scale(args: argparse.Namespace) -> dict[str, Any]:
 
     if (args.l2 is None) == (args.l2_squared is None):
         raise CommandError("give exactly one of --l2 and --l2-squared")
-    scale = l2_laplace_scale(args.epsilon, args.delta, args.l2, l2_sensitivity_squared=args.l2_squared)
+    scale = l2_laplace_scale(
+        epsilon=args.epsilon, delta=args.delta, l2_sensitivity=args.l2, l2_sensitivity_squared=args.l2_squared
+    )
     return {
         "epsilon": args.epsilon,
         "delta": args.delta,
         # the scale is Δ2/a: a larger a means less noise, so a is rounded down and the scale up
-        "a": l2_laplace_a(args.epsilon, args.delta).as_json("down"),
+        "a": l2_laplace_a(epsilon=args.epsilon, delta=args.delta).as_json("down"),
         "scale": scale.decimal(rounded="up"),
         "scale_rounded": "up",
         "scale_interval": scale.as_json("up"),

@@ -85,7 +85,7 @@ def _cmd_inftda_run(args: argparse.Namespace) -> dict[str, Any]:
         "records": int(tree.total),
         "attributes": list(hierarchy.attributes),
         "rho": args.rho,
-        "sigma_squared_per_level": fraction_text(inftda_sigma_squared(hierarchy.depth, args.rho)),
+        "sigma_squared_per_level": fraction_text(inftda_sigma_squared(hierarchy.depth, rho=args.rho)),
         "released_leaves": len(leaves),
         "synthetic_records": int(sum(leaves.values())),
         "categories": note,

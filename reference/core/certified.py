@@ -18,10 +18,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
 
 from flint import arb, ctx, fmpq
 
+from reference.core.options import Rounding as Rounding
 from reference.core.validate import RationalLike, check_positive_int, floor_log10, fraction_text, to_fraction
 
 #: Significant digits a decimal rendering must carry at least (a real in JSON output carries >= 15).
@@ -76,7 +76,6 @@ def _check_not_huge(mantissa: int, exponent: int) -> None:
 
 #: The direction a single printed decimal of a certified value is rounded in: "up" (toward +∞) for a value a
 #: mechanism achieves or a sufficient one (ε, δ, σ, an error bound), "down" for one that must not be exceeded.
-Rounding = Literal["up", "down"]
 
 
 def check_rounding(rounded: object) -> Rounding:

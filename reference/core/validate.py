@@ -10,7 +10,9 @@ import math
 import numbers
 import re
 from fractions import Fraction
-from typing import Literal, TypeAlias
+from typing import TypeAlias
+
+from reference.core.options import Neighbours as Neighbours
 
 #: Anything that converts to an exact rational without rounding. Python floats are refused on purpose:
 #: ``0.1`` is not 1/10, and an exact layer must not silently inherit binary rounding.
@@ -18,7 +20,6 @@ RationalLike: TypeAlias = "int | Fraction | str"
 #: A real parameter of the numeric layer (a float is fine there; it is checked finite).
 RealLike: TypeAlias = "float | int | Fraction | str"
 
-Neighbours = Literal["add_remove", "substitution"]
 NEIGHBOURS: tuple[Neighbours, ...] = ("add_remove", "substitution")
 
 #: Largest depth the exact layer accepts; 2**30 leaves is far beyond anything an exact computation can hold.

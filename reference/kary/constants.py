@@ -33,13 +33,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any
 
 import sympy as sp
 from flint import arb
 
 from reference.core.certified import CertifiedReal, UndecidedComparisonError, working_precision
 from reference.core.certified import ball as _ball
+from reference.core.options import LeadingConstantFamilyKey, Parity
 from reference.core.validate import RationalLike, check_positive_int, open_unit_fraction, to_fraction
 from reference.kary.digits import check_arity
 
@@ -47,8 +48,6 @@ from reference.kary.digits import check_arity
 DEFAULT_BITS = 128
 MAX_BITS = 1 << 14
 
-FamilyKey = Literal["theorem_3_7", "corollary_4_9", "corollary_c3"]
-Parity = Literal["any", "odd", "even"]
 
 
 @dataclass(frozen=True)
@@ -59,7 +58,7 @@ class LeadingConstantFamily:
     rational function written with ``+ - * /`` only, so that it means the same thing for both.
     """
 
-    key: FamilyKey
+    key: LeadingConstantFamilyKey
     statement: str
     formula: str
     minimum_arity: int
@@ -83,7 +82,7 @@ class LeadingConstantFamily:
         return f"{kind}arity >= {low}"
 
 
-FAMILIES: dict[str, LeadingConstantFamily] = {
+FAMILIES: dict[LeadingConstantFamilyKey, LeadingConstantFamily] = {
     family.key: family
     for family in (
         LeadingConstantFamily("theorem_3_7", "Theorem 3.7", "(k − 1)/log2(k)³", 2, "any", lambda k: k - 1),
@@ -127,7 +126,9 @@ def _enclose(family: LeadingConstantFamily, arity: int, bits: int) -> CertifiedR
         return CertifiedReal.from_arb(_ball(numerator) / log2**3)
 
 
-def leading_constant(family: object, arity: int, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
+def leading_constant(
+    family: LeadingConstantFamilyKey | LeadingConstantFamily, arity: int, *, bits: int = DEFAULT_BITS
+) -> CertifiedReal:
     """Certified leading constant of ``family`` at ``arity`` (Arb at ``bits`` bits; exact for powers of 2)."""
     chosen = get_family(family)
     value = _family_arity(chosen, arity)
@@ -223,7 +224,9 @@ def default_tail_start() -> int:
     return candidate
 
 
-def certify_tail(family: object, tail_start: int | None = None) -> TailCertificate:
+def certify_tail(
+    family: LeadingConstantFamilyKey | LeadingConstantFamily, tail_start: int | None = None
+) -> TailCertificate:
     """Prove with sympy (plus one Arb comparison) that the family's constant increases on [tail_start, ∞).
 
     Steps: (1) the derivative identity f' = log(2)³ (p' log x − 3p/x)/log(x)⁴ (sympy ``simplify`` of the
@@ -302,7 +305,10 @@ def _ordered(values: list[tuple[int, CertifiedReal]]) -> bool:
 
 
 def certified_argmin(
-    family: object, *, minimum_arity: int | None = None, tail_start: int | None = None
+    family: LeadingConstantFamilyKey | LeadingConstantFamily,
+    *,
+    minimum_arity: int | None = None,
+    tail_start: int | None = None,
 ) -> ArgminCertificate:
     """Prove the minimiser (and runner-up) of a leading constant over all admissible integer arities.
 
@@ -362,7 +368,7 @@ def _huu_inner(epsilon: Fraction, delta: Fraction) -> arb:
     return 2 / _ball(epsilon) * inner.sqrt()
 
 
-def huu_constant(epsilon: RationalLike, delta: RationalLike, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
+def huu_constant(*, epsilon: RationalLike, delta: RationalLike, bits: int = DEFAULT_BITS) -> CertifiedReal:
     """C_{ε,δ} = (2/ε) sqrt(4/9 + log((1/δ) sqrt(2/π))) of Henzinger–Upadhyay–Upadhyay (KARY §1).
 
     ε and δ must lie in (0, 1), the range on which the paper (footnote 1) says C_{ε,δ} is valid. The
@@ -375,7 +381,13 @@ def huu_constant(epsilon: RationalLike, delta: RationalLike, *, bits: int = DEFA
         return CertifiedReal.from_arb(_huu_inner(eps, target))
 
 
-def huu_mse_bound(epsilon: RationalLike, delta: RationalLike, horizon: int, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
+def huu_mse_bound(
+    horizon: int,
+    *,
+    epsilon: RationalLike,
+    delta: RationalLike,
+    bits: int = DEFAULT_BITS,
+) -> CertifiedReal:
     """The HUU bound C_{ε,δ}² (1 + log(4T/5)/π)² on the mean squared error, T = ``horizon`` >= 1 (Arb)."""
     eps = open_unit_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")

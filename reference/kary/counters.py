@@ -60,10 +60,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Literal
 
 import numpy as np
 
+from reference.core.options import CounterNoise
 from reference.core.randomness import check_source
 from reference.core.rng import as_generator
 from reference.core.validate import RealLike, check_positive_int, positive_fraction, positive_real
@@ -73,7 +73,6 @@ from reference.samplers import exact as exact_samplers
 from reference.samplers import fast as samplers
 
 __all__ = [
-    "NoiseKind",
     "OnlineCounter",
     "algorithm_1",
     "algorithm_1_noise_from_values",
@@ -85,7 +84,6 @@ __all__ = [
     "noise_lifetime",
 ]
 
-NoiseKind = Literal["laplace", "discrete_laplace", "exact"]
 _NOISE_KINDS: tuple[str, ...] = ("laplace", "discrete_laplace", "exact")
 
 
@@ -334,7 +332,7 @@ def algorithm_1(
     arity: int,
     epsilon: RealLike,
     rng: object = None,
-    noise: str = "laplace",
+    noise: CounterNoise = "laplace",
     *,
     noise_function: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> np.ndarray:
@@ -364,7 +362,7 @@ def algorithm_2_batch(
     arity: int,
     epsilon: RealLike,
     rng: object = None,
-    noise: str = "laplace",
+    noise: CounterNoise = "laplace",
     *,
     noise_function: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> np.ndarray:
@@ -420,7 +418,7 @@ class OnlineCounter:
         epsilon: RealLike,
         horizon: object,
         rng: object = None,
-        noise: str = "laplace",
+        noise: CounterNoise = "laplace",
         *,
         noise_function: Callable[[int], float] | None = None,
     ) -> None:
@@ -521,7 +519,7 @@ def algorithm_3(
     arity: int,
     epsilon: RealLike,
     rng: object = None,
-    noise: str = "laplace",
+    noise: CounterNoise = "laplace",
     *,
     noise_function: Callable[[int, int], float] | None = None,
 ) -> np.ndarray:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from reference.core.options import CounterNoise
 from reference.core.rng import run_seeds
 from reference.core.validate import RationalLike, check_positive_int
 from reference.kary import counters
@@ -64,7 +65,7 @@ def _runs(
 
 def algorithm_1_runs(
     stream: object, arity: int, epsilon: RationalLike, runs: object, seed: object,
-    noise: str = "laplace", first_run: object = 0,
+    noise: CounterNoise = "laplace", first_run: object = 0,
 ) -> np.ndarray:
     """``runs`` independent runs of :func:`reference.kary.counters.algorithm_1` on ``stream`` (``runs × T``)."""
     x = counters._check_stream(stream)
@@ -84,7 +85,7 @@ def algorithm_1_runs(
 
 def algorithm_2_runs(
     stream: object, arity: int, epsilon: RationalLike, runs: object, seed: object,
-    noise: str = "laplace", first_run: object = 0,
+    noise: CounterNoise = "laplace", first_run: object = 0,
 ) -> np.ndarray:
     """``runs`` independent runs of :func:`reference.kary.counters.algorithm_2_batch` (any arity >= 2: odd by
     Definition 3.8's digits, even by Appendix C's)."""

@@ -96,9 +96,12 @@ def offset_capacity(arity: int, width: int) -> int:
 
     Odd arity: (k^w − 1)/2 (Definition 3.8); even arity: k(k^w − 1)/(2(k − 1)) (Definition C.1).
     """
-    k = check_arity(arity)
-    w = check_width(width, "width")
-    return int((k - 1 - (k - 1) // 2) * ((k**w - 1) // (k - 1)))
+    return _offset_capacity(check_arity(arity), check_width(width, "width"))
+
+
+def _offset_capacity(arity: int, width: int) -> int:
+    """:func:`offset_capacity` of an arity and a width already checked (the loops of this module call it)."""
+    return int((arity - 1 - (arity - 1) // 2) * ((arity**width - 1) // (arity - 1)))
 
 
 def _offset_floor(arity: int, width: int) -> int:
@@ -164,7 +167,7 @@ def even_offset_digits(value: int, arity: int, width: int) -> tuple[int, ...]:
     k = check_arity(arity, parity="even", needed_by=EVEN_OFFSET, otherwise=USE_ODD)
     w = check_width(width, "width")
     number = _check_int(value, "value")
-    low, high = _offset_floor(k, w), offset_capacity(k, w)
+    low, high = _offset_floor(k, w), _offset_capacity(k, w)
     if not low <= number <= high:
         raise ValueError(
             f"value must be in [{low}, {high}] to fit in {w} offset base-{k} digits (Definition C.1), got {number}"
@@ -185,8 +188,10 @@ def height_for_horizon(arity: int, horizon: int, *, offset: bool) -> int:
     if not isinstance(offset, bool):
         raise TypeError(f"offset must be a bool, got {offset!r}")
     height = 1
-    while (offset_capacity(k, height) if offset else k**height - 1) < steps:
+    while (_offset_capacity(k, height) if offset else k**height - 1) < steps:
         height += 1
+        if height > MAX_WIDTH:
+            check_width(height, "width")  # refuses it, with the message an explicit width gets
     return height
 
 
@@ -195,7 +200,7 @@ def _representation(time: int, arity: int, height: int) -> tuple[int, tuple[int,
     k = check_arity(arity)
     h = check_width(height, "height")
     t = check_positive_int(time, "time")
-    capacity = offset_capacity(k, h)
+    capacity = _offset_capacity(k, h)
     if t > capacity:
         raise ValueError(f"time must be in [1, {capacity}] for arity {k} and height {h}, got {t}")
     return k, _balanced_digits(t, k, h, k // 2)

@@ -193,7 +193,12 @@ def _check_range(epsilon: Fraction | None, sigma_squared: Fraction) -> None:
         raise ValueError(f"epsilon must be at most 1e5 for the discrete Gaussian's exact profile, got {describe(epsilon)}")
 
 
-def discrete_gaussian_delta(epsilon: RationalLike, sigma_squared: RationalLike, sensitivity: int = 1) -> CertifiedReal:
+def discrete_gaussian_delta(
+    *,
+    epsilon: RationalLike,
+    sigma_squared: RationalLike,
+    sensitivity: int = 1,
+) -> CertifiedReal:
     """Certified enclosure of the exact δ(ε) of ``q + N_Z(0, σ²)`` for an integer shift Δ (CKS 2020, Theorem 7).
 
     ``epsilon >= 0`` and ``sigma_squared > 0`` are exact rationals, ``sensitivity`` a positive integer Δ (the
@@ -209,7 +214,11 @@ def discrete_gaussian_delta(epsilon: RationalLike, sigma_squared: RationalLike, 
 
 
 def discrete_gaussian_epsilon(
-    delta: RationalLike, sigma_squared: RationalLike, sensitivity: int = 1, tolerance: RationalLike = FINE_TOLERANCE
+    *,
+    delta: RationalLike,
+    sigma_squared: RationalLike,
+    sensitivity: int = 1,
+    tolerance: RationalLike = FINE_TOLERANCE,
 ) -> CertifiedReal:
     """Certified ``[lower, upper]`` around the smallest ε >= 0 with δ(ε) <= ``delta`` for ``q + N_Z(0, σ²)``.
 

@@ -14,9 +14,10 @@ formulas (CIP Theorem 3.8) use the same search from their paper's package.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Protocol
 
 from reference.core.bisection import bisect
 from reference.core.certified import CertifiedReal, format_directed, working_precision
@@ -98,33 +99,51 @@ class FormulaSearch:
             f"(all grid δ, including δ > 1/2). Failure thresholds by δ: {by_delta}."
         )
 
-SigmaFormula = Callable[[Fraction, Fraction, Fraction], CertifiedReal]
+class SigmaFormula(Protocol):
+    """A σ formula, called by keyword so that ε, δ and Δ² cannot be swapped."""
 
-def classical_formula(epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction) -> CertifiedReal:
+    def __call__(self, *, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction) -> CertifiedReal: ...
+
+
+def classical_formula(*, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction) -> CertifiedReal:
     """The classical formula Δ sqrt(2 log(1.25/δ))/ε, evaluated for ANY ε, δ (no range check)."""
     with working_precision(PRECISION):
         ball = (2 * _ball(sensitivity_squared) * (_ball(Fraction(5, 4)) / _ball(delta)).log()).sqrt()
         ball = ball / _ball(epsilon)
     return CertifiedReal.from_arb(ball)
 
-def evaluate_formula(formula: SigmaFormula, epsilon: Fraction, delta: Fraction, d2: Fraction) -> FormulaPoint:
-    sigma = formula(epsilon, delta, d2)
-    at_upper = gaussian_delta(epsilon, sigma.upper, d2)
+def evaluate_formula(
+    formula: SigmaFormula,
+    *,
+    epsilon: Fraction,
+    delta: Fraction,
+    sensitivity_squared: Fraction,
+) -> FormulaPoint:
+    sigma = formula(epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity_squared)
+    at_upper = gaussian_delta(epsilon=epsilon, sigma=sigma.upper, sensitivity_squared=sensitivity_squared)
     if at_upper.certainly_gt(delta):
         return FormulaPoint(epsilon, delta, sigma, at_upper, "fails")
-    at_lower = gaussian_delta(epsilon, sigma.lower, d2)
+    at_lower = gaussian_delta(epsilon=epsilon, sigma=sigma.lower, sensitivity_squared=sensitivity_squared)
     if at_lower.certainly_le(delta):
         return FormulaPoint(epsilon, delta, sigma, at_lower, "holds")
     return FormulaPoint(epsilon, delta, sigma, at_lower, "undecided")
 
 def refine_threshold(
-    formula: SigmaFormula, delta: Fraction, low: Fraction, high: Fraction, d2: Fraction, refine_to: Fraction
+    formula: SigmaFormula,
+    *,
+    delta: Fraction,
+    sensitivity_squared: Fraction,
+    low: Fraction,
+    high: Fraction,
+    refine_to: Fraction,
 ) -> tuple[Fraction, Fraction, FormulaPoint]:
     """Bisect ε in [low, high] (formula holds at low, fails at high) down to width ``refine_to``."""
-    points = {high: evaluate_formula(formula, high, delta, d2)}
+    points = {high: evaluate_formula(formula, epsilon=high, delta=delta, sensitivity_squared=sensitivity_squared)}
 
     def holds(epsilon: Fraction) -> bool | None:
-        point = points[epsilon] = evaluate_formula(formula, epsilon, delta, d2)
+        point = points[epsilon] = evaluate_formula(
+            formula, epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity_squared
+        )
         return None if point.verdict == "undecided" else point.verdict == "holds"
 
     low, high = bisect(holds, low, high, done=lambda low, high: high - low <= refine_to, increasing=False)
@@ -134,12 +153,17 @@ def search_formula(
     formula: SigmaFormula,
     name: str,
     stated_range: str,
+    *,
     epsilons: Sequence[Fraction],
     deltas: Sequence[Fraction],
     sensitivity_squared: Fraction,
     refine_to: Fraction,
 ) -> FormulaSearch:
-    grid = {(e, d): evaluate_formula(formula, e, d, sensitivity_squared) for e in epsilons for d in deltas}
+    grid = {
+        (e, d): evaluate_formula(formula, epsilon=e, delta=d, sensitivity_squared=sensitivity_squared)
+        for e in epsilons
+        for d in deltas
+    }
     thresholds: list[tuple[Fraction, Fraction] | None] = []
     counterexamples: list[FormulaPoint] = []
     for delta in deltas:
@@ -150,7 +174,14 @@ def search_formula(
         first = min(failing)
         holding = [e for e in epsilons if e < first and grid[e, delta].verdict == "holds"]
         if holding:
-            low, high, point = refine_threshold(formula, delta, max(holding), first, sensitivity_squared, refine_to)
+            low, high, point = refine_threshold(
+                formula,
+                delta=delta,
+                low=max(holding),
+                high=first,
+                sensitivity_squared=sensitivity_squared,
+                refine_to=refine_to,
+            )
             thresholds.append((low, high))
             counterexamples.append(point)
         else:
@@ -189,14 +220,14 @@ def outside_grids(grid_size: int, low: Fraction) -> tuple[tuple[Fraction, ...], 
 
 def classical_outside_range(grid_size: int = 8, sensitivity_squared: RationalLike = 1) -> FormulaSearch:
     """Does the classical σ = Δ sqrt(2 log(1.25/δ))/ε still give (ε, δ)-DP for ε >= 1 (any δ ∈ (0, 1))?"""
-    d2 = positive_fraction(sensitivity_squared, "sensitivity_squared")
+    checked = positive_fraction(sensitivity_squared, "sensitivity_squared")
     epsilons, deltas = outside_grids(grid_size, Fraction(1))
     return search_formula(
         classical_formula,
         "classical Gaussian mechanism (Dwork & Roth A.1)",
         "epsilon in (0, 1)",
-        epsilons,
-        deltas,
-        d2,
-        Fraction(1, 10**6),
+        epsilons=epsilons,
+        deltas=deltas,
+        sensitivity_squared=checked,
+        refine_to=Fraction(1, 10**6),
     )

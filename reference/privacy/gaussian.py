@@ -200,7 +200,7 @@ def _check_paper_range(
 # ---------------------------------------------------------------------------------------------- public API
 
 
-def gaussian_delta(epsilon: RationalLike, sigma: RationalLike, sensitivity_squared: RationalLike) -> CertifiedReal:
+def gaussian_delta(*, epsilon: RationalLike, sigma: RationalLike, sensitivity_squared: RationalLike) -> CertifiedReal:
     """Certified enclosure of δ(ε), the smallest δ for which ``N(0, σ²)`` noise at sensitivity Δ is (ε, δ)-DP.
 
     ``epsilon > 0``, ``sigma > 0`` and ``sensitivity_squared = Δ² > 0`` are exact rationals. The enclosure is
@@ -213,7 +213,11 @@ def gaussian_delta(epsilon: RationalLike, sigma: RationalLike, sensitivity_squar
 
 
 def gaussian_epsilon(
-    delta: RationalLike, sigma: RationalLike, sensitivity_squared: RationalLike, tolerance: RationalLike = FINE_TOLERANCE
+    *,
+    delta: RationalLike,
+    sigma: RationalLike,
+    sensitivity_squared: RationalLike,
+    tolerance: RationalLike = FINE_TOLERANCE,
 ) -> CertifiedReal:
     """Certified enclosure ``[lower, upper]`` of the smallest ε >= 0 with ``δ(ε) <= delta`` at ``sigma``.
 
@@ -298,7 +302,11 @@ class ExactSigma(CertifiedReal):
 
 
 def sigma_exact(
-    epsilon: RationalLike, delta: RationalLike, sensitivity_squared: RationalLike, tolerance: RationalLike = DEFAULT_TOLERANCE
+    *,
+    epsilon: RationalLike,
+    delta: RationalLike,
+    sensitivity_squared: RationalLike,
+    tolerance: RationalLike = DEFAULT_TOLERANCE,
 ) -> ExactSigma:
     """The smallest σ making the Gaussian mechanism (ε, δ)-DP, for every ε > 0 and δ ∈ (0, 1).
 
@@ -318,7 +326,7 @@ def sigma_exact(
     d2 = _validate_common(sensitivity_squared)
     tol = tolerance_fraction(tolerance)
 
-    estimate = sigma_estimate(eps, target, d2)
+    estimate = sigma_estimate(epsilon=eps, delta=target, sensitivity_squared=d2)
     found = None if estimate is None else _certify_near(Fraction(estimate), eps, target, d2, tol)
     if isinstance(found, ExactSigma):
         return found
@@ -417,7 +425,12 @@ def _sigma_by_bisection(
     )
 
 
-def sigma_theorem_3_8(epsilon: RationalLike, delta: RationalLike, max_precision_diagonal: RationalLike) -> CertifiedReal:
+def sigma_theorem_3_8(
+    *,
+    epsilon: RationalLike,
+    delta: RationalLike,
+    max_precision_diagonal: RationalLike,
+) -> CertifiedReal:
     """σ of CIP Theorem 3.8: ``sqrt(2 ‖diag(C⁻¹)‖_∞ log(2/δ)) / ε`` (``add_remove`` neighbours).
 
     ``max_precision_diagonal`` is ``max_i (C⁻¹)_ii``, exact. Refused outside the theorem's range ε ∈ (0, 1],
@@ -441,7 +454,7 @@ def sigma_theorem_3_8(epsilon: RationalLike, delta: RationalLike, max_precision_
     )
 
 
-def sigma_theorem_3_9(depth: int, epsilon: RationalLike, delta: RationalLike) -> CertifiedReal:
+def sigma_theorem_3_9(depth: int, *, epsilon: RationalLike, delta: RationalLike) -> CertifiedReal:
     """σ of CIP Theorem 3.9 for C_depth, n = 2**depth: ``sqrt((2/ε² + 2 log2(n)/(3ε²)) log(2/δ))``.
 
     Evaluated from the printed formula (log2(n) = depth exactly), not through Theorem 3.8. ``add_remove``
@@ -463,7 +476,7 @@ def sigma_theorem_3_9(depth: int, epsilon: RationalLike, delta: RationalLike) ->
     return certify(lambda: (_ball(factor) * (2 / _ball(target)).log()).sqrt(), label="Theorem 3.9 sigma")
 
 
-def sigma_classical(epsilon: RationalLike, delta: RationalLike, sensitivity_squared: RationalLike) -> CertifiedReal:
+def sigma_classical(*, epsilon: RationalLike, delta: RationalLike, sensitivity_squared: RationalLike) -> CertifiedReal:
     """σ of the classical Gaussian mechanism (Dwork & Roth, Theorem A.1): ``Δ sqrt(2 log(1.25/δ)) / ε``.
 
     The theorem is stated for ε ∈ (0, 1) (and asks ``c² > 2 log(1.25/δ)`` strictly: the value returned is the
@@ -539,7 +552,13 @@ class GaussianVerdict:
         }
 
 
-def check_gaussian(sigma: RationalLike, epsilon: RationalLike, delta: RationalLike, sensitivity_squared: RationalLike) -> GaussianVerdict:
+def check_gaussian(
+    *,
+    epsilon: RationalLike,
+    delta: RationalLike,
+    sigma: RationalLike,
+    sensitivity_squared: RationalLike,
+) -> GaussianVerdict:
     """Certified verdict whether ``N(0, σ²)`` noise at sensitivity² ``sensitivity_squared`` is (ε, δ)-DP.
 
     The seed of the calibration audit: holds / fails, the enclosure of δ(ε) to compare with
@@ -560,7 +579,10 @@ def check_gaussian(sigma: RationalLike, epsilon: RationalLike, delta: RationalLi
             return None
 
     enclosure = described("delta(epsilon)", lambda: _enclose_delta(eps, sig, d2))
-    exact = described("the exact sigma", lambda: sigma_exact(eps, target, d2, tolerance=FINE_TOLERANCE))
+    exact = described(
+        "the exact sigma",
+        lambda: sigma_exact(epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=FINE_TOLERANCE),
+    )
     # the optimum lies in (sigma_below, sigma], so σ/σ_opt lies in [σ/sigma, σ/sigma_below)
     ratio = None if exact is None else CertifiedReal(sig / exact.sigma, sig / exact.sigma_below)
     return GaussianVerdict(
@@ -570,7 +592,9 @@ def check_gaussian(sigma: RationalLike, epsilon: RationalLike, delta: RationalLi
         sensitivity_squared=d2,
         holds=holds,
         delta_at_sigma=enclosure,
-        epsilon_at_sigma=described("the smallest epsilon", lambda: gaussian_epsilon(target, sig, d2)),
+        epsilon_at_sigma=described(
+            "the smallest epsilon", lambda: gaussian_epsilon(delta=target, sigma=sig, sensitivity_squared=d2)
+        ),
         exact=exact,
         sigma_ratio=ratio,
         notes=tuple(notes),

@@ -44,7 +44,7 @@ def _log_delta(epsilon: float, s: float) -> tuple[float, float]:
     return math.log(delta), -2.0 * a * density / delta
 
 
-def sigma_estimate(epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction) -> float | None:
+def sigma_estimate(*, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction) -> float | None:
     """A float near the smallest σ with δ(ε) <= ``delta`` at sensitivity² ``sensitivity_squared``, or None.
 
     Inputs are the exact rationals of the caller (converted to floats here). On the grid ε in [0.01, 20],

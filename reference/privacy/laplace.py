@@ -96,7 +96,7 @@ def _epsilon_below_log_inverse(epsilon: Fraction, delta: Fraction) -> bool:
 # ---------------------------------------------------------------------------------------------- Lemma A.2
 
 
-def laplace_scale(epsilon: RationalLike, l1_sensitivity: RationalLike) -> Fraction:
+def laplace_scale(*, epsilon: RationalLike, l1_sensitivity: RationalLike) -> Fraction:
     """Lemma A.2 (Laplace mechanism): the scale ``Δ1/ε`` that makes ``f(D) + Lap(Δ1/ε)^d`` ε-DP (exact).
 
     ``epsilon > 0`` and ``l1_sensitivity = Δ1 > 0`` are exact rationals. It is also the smallest scale for
@@ -121,7 +121,11 @@ def _proof_5_9_epsilon(scale: Fraction, l2_squared: Fraction, delta: Fraction) -
 
 
 def l2_laplace_epsilon(
-    scale: RationalLike, l2_sensitivity: RationalLike | None, delta: RationalLike, *, l2_sensitivity_squared: RationalLike | None = None
+    *,
+    delta: RationalLike,
+    scale: RationalLike,
+    l2_sensitivity: RationalLike | None,
+    l2_sensitivity_squared: RationalLike | None = None,
 ) -> CertifiedReal:
     """Proof 5.9's ε' = ``(Δ2/λ)(Δ2/(2λ) + sqrt(2 ln(1/δ)))``: the ε that Lemma 5.4 gives ``Lap(λ)^d`` noise.
 
@@ -137,11 +141,11 @@ def l2_laplace_epsilon(
 
 
 def laplace_epsilon_theorem_1_3(
+    *,
+    delta: RationalLike,
     scale: RationalLike,
     l1_sensitivity: RationalLike,
     l2_sensitivity: RationalLike | None,
-    delta: RationalLike,
-    *,
     l2_sensitivity_squared: RationalLike | None = None,
 ) -> CertifiedReal:
     """Theorem 1.3: ``ε = min{Δ1/λ, (Δ2/λ)(Δ2/(2λ) + sqrt(2 ln(1/δ)))}`` for ``f(D) + Lap(λ)^d``, λ > Δ1.
@@ -191,7 +195,7 @@ def _a_ball(epsilon: Fraction, delta: Fraction) -> arb:
     return arb(2).sqrt() * _ball(epsilon) / (log_inverse.sqrt() + (log_inverse + _ball(epsilon)).sqrt())
 
 
-def l2_laplace_a(epsilon: RationalLike, delta: RationalLike) -> CertifiedReal:
+def l2_laplace_a(*, epsilon: RationalLike, delta: RationalLike) -> CertifiedReal:
     """Lemma 5.5's ``a_{ε,δ} = sqrt(2 ln(1/δ)) (sqrt(1 + ε/ln(1/δ)) - 1)``, for ε, δ ∈ (0, 1).
 
     It is the positive root of ``a (a/2 + sqrt(2 ln(1/δ))) = ε`` (proved in ``verification/kary/proofs/lemma_5_5.py``);
@@ -202,7 +206,11 @@ def l2_laplace_a(epsilon: RationalLike, delta: RationalLike) -> CertifiedReal:
 
 
 def l2_laplace_scale(
-    epsilon: RationalLike, delta: RationalLike, l2_sensitivity: RationalLike, *, l2_sensitivity_squared: RationalLike | None = None
+    *,
+    epsilon: RationalLike,
+    delta: RationalLike,
+    l2_sensitivity: RationalLike,
+    l2_sensitivity_squared: RationalLike | None = None,
 ) -> CertifiedReal:
     """Lemma 5.5's scale ``Δ2 / a_{ε,δ}`` making ``f(D) + Lap(Δ2/a)^d`` (ε, δ)-DP, for ε, δ ∈ (0, 1).
 
@@ -216,10 +224,16 @@ def l2_laplace_scale(
 
 
 def l2_laplace_sufficient_scale(
-    epsilon: RationalLike, delta: RationalLike, l2_sensitivity: RationalLike, *, l2_sensitivity_squared: RationalLike | None = None
+    *,
+    epsilon: RationalLike,
+    delta: RationalLike,
+    l2_sensitivity: RationalLike,
+    l2_sensitivity_squared: RationalLike | None = None,
 ) -> Fraction:
     """A rational scale certified >= Lemma 5.5's ``Δ2/a_{ε,δ}`` (the upper end of :func:`l2_laplace_scale`)."""
-    return l2_laplace_scale(epsilon, delta, l2_sensitivity, l2_sensitivity_squared=l2_sensitivity_squared).upper
+    return l2_laplace_scale(
+        epsilon=epsilon, delta=delta, l2_sensitivity=l2_sensitivity, l2_sensitivity_squared=l2_sensitivity_squared
+    ).upper
 
 
 # ---------------------------------------------------------------------------------------------- Lemma 5.4
@@ -239,7 +253,7 @@ def _epsilons(epsilons: object) -> tuple[Fraction, ...]:
     return values
 
 
-def heterogeneous_composition_epsilon(epsilons: Sequence[object], delta: RationalLike) -> CertifiedReal:
+def heterogeneous_composition_epsilon(*, epsilons: Sequence[object], delta: RationalLike) -> CertifiedReal:
     """Lemma 5.4: the k-fold adaptive composition of ε_j-DP mechanisms is (ε~, δ)-DP for
 
     ``ε~ = min{Σ ε_j, Σ (e^ε_j - 1) ε_j / (e^ε_j + 1) + sqrt(2 ln(1/δ) Σ ε_j²)}``
@@ -268,7 +282,7 @@ def heterogeneous_composition_epsilon(epsilons: Sequence[object], delta: Rationa
 # ---------------------------------------------------------------------------------------------- Corollary 5.7
 
 
-def corollary_5_7_factor(epsilon: RationalLike, delta: RationalLike) -> CertifiedReal:
+def corollary_5_7_factor(*, epsilon: RationalLike, delta: RationalLike) -> CertifiedReal:
     """Corollary 5.7's variance factor ``w² / (2 (sqrt(1 + w) - 1)²)``, ``w = ε / ln(1/δ)``.
 
     Stated for ε > 0, δ ∈ (0, 1) with ε <= ln(1/δ) (decided with certified Arb comparisons; refused
@@ -286,7 +300,7 @@ def corollary_5_7_factor(epsilon: RationalLike, delta: RationalLike) -> Certifie
     return _certified(lambda: (1 + (1 + _ball(eps) / _log_inverse(target)).sqrt()) ** 2 / 2, "the Corollary 5.7 factor")
 
 
-def corollary_5_7_variance_ratio(epsilon: RationalLike, delta: RationalLike) -> CertifiedReal:
+def corollary_5_7_variance_ratio(*, epsilon: RationalLike, delta: RationalLike) -> CertifiedReal:
     """The exact ratio Var[Lemma 5.5's Laplace] / Var[Lemma A.3's Gaussian] at the same (ε, δ) and Δ2.
 
     ``2 (Δ2/a)² / (2 ln(1.25/δ) Δ2²/ε²) = (sqrt(ln(1/δ)) + sqrt(ln(1/δ) + ε))² / (2 ln(1.25/δ))``, independent

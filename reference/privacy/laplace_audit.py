@@ -79,23 +79,29 @@ class LaplaceVerdict:
 
 
 def check_laplace(
-    scale: RationalLike, epsilon: RationalLike, delta: RationalLike, sensitivity_vectors: Sequence[Sequence[object]]
+    *,
+    epsilon: RationalLike,
+    delta: RationalLike,
+    scale: RationalLike,
+    sensitivity_vectors: Sequence[Sequence[object]],
 ) -> LaplaceVerdict:
     """Certified verdict whether ``f(D) + Lap(scale)^d`` is (ε, δ)-DP when the neighbouring differences
     ``f(D') - f(D)`` are the given vectors (e.g. ``[[1] * h]`` for a tree mechanism of height h)."""
     lam = positive_fraction(scale, "scale")
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
-    worst = laplace_delta_worst_case(eps, lam, sensitivity_vectors)
-    holds = laplace_private(eps, target, lam, sensitivity_vectors)
-    exact = laplace_scale_exact_worst_case(eps, target, sensitivity_vectors, tolerance=FINE_TOLERANCE)
+    worst = laplace_delta_worst_case(epsilon=eps, scale=lam, sensitivity_vectors=sensitivity_vectors)
+    holds = laplace_private(epsilon=eps, delta=target, scale=lam, sensitivity_vectors=sensitivity_vectors)
+    exact = laplace_scale_exact_worst_case(
+        epsilon=eps, delta=target, sensitivity_vectors=sensitivity_vectors, tolerance=FINE_TOLERANCE
+    )
     return LaplaceVerdict(
         scale=lam,
         epsilon=eps,
         delta=target,
         holds=holds,
         delta_at_epsilon=worst.delta,
-        epsilon_at_scale=laplace_epsilon_worst_case(target, lam, sensitivity_vectors),
+        epsilon_at_scale=laplace_epsilon_worst_case(delta=target, scale=lam, sensitivity_vectors=sensitivity_vectors),
         exact=exact,
         scale_ratio=CertifiedReal(lam / exact.scale, lam / exact.scale_below),
     )
@@ -176,11 +182,11 @@ def _default_vector(l1: Fraction, l2_squared: Fraction) -> tuple[tuple[Fraction,
 
 
 def theorem_1_3_report(
+    *,
+    delta: RationalLike,
     scale: RationalLike,
     l1_sensitivity: RationalLike,
     l2_sensitivity: RationalLike | None,
-    delta: RationalLike,
-    *,
     l2_sensitivity_squared: RationalLike | None = None,
     sensitivities: Sequence[object] | None = None,
 ) -> Theorem13Report:
@@ -190,7 +196,11 @@ def theorem_1_3_report(
     Δ1 and Δ2); by default the equal-entry vector with norms Δ1 and Δ2 when it exists.
     """
     epsilon = laplace_epsilon_theorem_1_3(
-        scale, l1_sensitivity, l2_sensitivity, delta, l2_sensitivity_squared=l2_sensitivity_squared
+        scale=scale,
+        l1_sensitivity=l1_sensitivity,
+        l2_sensitivity=l2_sensitivity,
+        delta=delta,
+        l2_sensitivity_squared=l2_sensitivity_squared,
     )
     lam = positive_fraction(scale, "scale")
     l1 = positive_fraction(l1_sensitivity, "l1_sensitivity")
@@ -211,8 +221,8 @@ def theorem_1_3_report(
         note = "the given sensitivity vector"
     exact = at_theorem = None
     if vector is not None:
-        exact = laplace_epsilon(target, lam, vector)
-        at_theorem = laplace_delta_worst_case(epsilon.lower, lam, [vector]).delta
+        exact = laplace_epsilon(delta=target, scale=lam, sensitivities=vector)
+        at_theorem = laplace_delta_worst_case(epsilon=epsilon.lower, scale=lam, sensitivity_vectors=[vector]).delta
     return Theorem13Report(
         scale=lam,
         l1_sensitivity=l1,
@@ -220,7 +230,7 @@ def theorem_1_3_report(
         delta=target,
         epsilon=epsilon,
         epsilon_pure=l1 / lam,
-        epsilon_l2=l2_laplace_epsilon(lam, None, target, l2_sensitivity_squared=l2_squared),
+        epsilon_l2=l2_laplace_epsilon(scale=lam, l2_sensitivity=None, delta=target, l2_sensitivity_squared=l2_squared),
         vector=vector,
         vector_note=note,
         epsilon_exact=exact,

@@ -110,7 +110,7 @@ def _enclose(
     raise ArithmeticError("could not enclose (or separate from the target) the optimal composition delta")
 
 
-def optimal_composition_delta(epsilon: RationalLike, epsilons: Sequence[object]) -> CertifiedReal:
+def optimal_composition_delta(*, epsilon: RationalLike, epsilons: Sequence[object]) -> CertifiedReal:
     """Certified enclosure of δ_opt(ε), the smallest δ for which every adaptive composition of ε_j-DP
     mechanisms (``epsilons``, exact rationals > 0) is (ε, δ)-DP. ``epsilon >= 0`` exact; exactly 0 for
     ``epsilon >= Σ ε_j``."""
@@ -121,7 +121,10 @@ def optimal_composition_delta(epsilon: RationalLike, epsilons: Sequence[object])
 
 
 def optimal_composition_epsilon(
-    delta: RationalLike, epsilons: Sequence[object], tolerance: RationalLike = FINE_TOLERANCE
+    *,
+    epsilons: Sequence[object],
+    delta: RationalLike,
+    tolerance: RationalLike = FINE_TOLERANCE,
 ) -> CertifiedReal:
     """Certified ``[lower, upper]`` around the smallest ε >= 0 with ``δ_opt(ε) <= delta``.
 

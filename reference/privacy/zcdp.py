@@ -72,7 +72,7 @@ DEFAULT_TOLERANCE = Fraction(1, 10**22)
 # ------------------------------------------------------------------------------------------ ρ of mechanisms
 
 
-def rho_gaussian(sigma_squared: RationalLike, sensitivity_squared: RationalLike) -> Fraction:
+def rho_gaussian(*, sigma_squared: RationalLike, sensitivity_squared: RationalLike) -> Fraction:
     """ρ = Δ²/(2σ²) of the Gaussian mechanism N(0, σ²) per coordinate at ℓ2 sensitivity Δ (exact).
 
     Bun & Steinke 2016, Proposition 1.6. ``sigma_squared`` (σ², σ a standard deviation) and
@@ -83,7 +83,7 @@ def rho_gaussian(sigma_squared: RationalLike, sensitivity_squared: RationalLike)
     return d2 / (2 * scale)
 
 
-def rho_discrete_gaussian(sigma_squared: RationalLike, sensitivity_squared: RationalLike) -> Fraction:
+def rho_discrete_gaussian(*, sigma_squared: RationalLike, sensitivity_squared: RationalLike) -> Fraction:
     """ρ = Δ²/(2σ²) of independent discrete Gaussians N_Z(0, σ²) on an integer-valued query (exact).
 
     Canonne, Kamath & Steinke 2020, Theorem 4 (one coordinate) and Theorem 14 (a vector of independent
@@ -101,7 +101,7 @@ def rho_discrete_gaussian(sigma_squared: RationalLike, sensitivity_squared: Rati
     return d2 / (2 * scale)
 
 
-def sigma_squared_for_rho(rho: RationalLike, sensitivity_squared: RationalLike) -> Fraction:
+def sigma_squared_for_rho(*, rho: RationalLike, sensitivity_squared: RationalLike) -> Fraction:
     """The σ² = Δ²/(2ρ) at which (discrete) Gaussian noise is exactly ρ-zCDP at ℓ2 sensitivity Δ (exact)."""
     budget = positive_fraction(rho, "rho")
     d2 = positive_fraction(sensitivity_squared, "sensitivity_squared")
@@ -199,7 +199,7 @@ def _tight_enclosure(
 # ------------------------------------------------------------------------------------------ conversions
 
 
-def epsilon_from_rho_simple(rho: RationalLike, delta: RationalLike) -> CertifiedReal:
+def epsilon_from_rho_simple(*, delta: RationalLike, rho: RationalLike) -> CertifiedReal:
     """Enclosure of ε = ρ + 2 sqrt(ρ log(1/δ)) (Bun & Steinke 2016, Proposition 1.3).
 
     ρ-zCDP implies (ε, δ)-DP; quote the ``upper`` end (a certified upper bound of this ε).
@@ -211,9 +211,9 @@ def epsilon_from_rho_simple(rho: RationalLike, delta: RationalLike) -> Certified
     )
 
 
-def delta_from_rho_simple(rho: RationalLike, epsilon: RationalLike) -> CertifiedReal:
+def delta_from_rho_simple(*, epsilon: RationalLike, rho: RationalLike) -> CertifiedReal:
     """Enclosure of δ = exp(-(ε - ρ)²/(4ρ)) for ε >= ρ (1 for ε < ρ): the inverse of the simple conversion."""
-    exponent = log_delta_from_rho_simple(rho, epsilon)
+    exponent = log_delta_from_rho_simple(rho=rho, epsilon=epsilon)
     if exponent == 0:
         return CertifiedReal(Fraction(1), Fraction(1))
     return _enclose(lambda: _ball(exponent).exp(), "the simple zCDP delta")
@@ -236,7 +236,7 @@ def _tight_epsilon(budget: Fraction, target: Fraction) -> tuple[CertifiedReal, C
     return _tight_enclosure(objective, derivative, floor_near_zero, "the tight zCDP epsilon")
 
 
-def epsilon_from_rho_tight(rho: RationalLike, delta: RationalLike) -> CertifiedReal:
+def epsilon_from_rho_tight(*, delta: RationalLike, rho: RationalLike) -> CertifiedReal:
     """Enclosure of the optimal ε of the tight conversion (Canonne, Kamath & Steinke 2020, Corollary 13).
 
     ρ-zCDP implies (ε, δ)-DP with ε = inf_{α>1} αρ + (log(1/δ) + (α-1) log(1 - 1/α) - log α)/(α - 1).
@@ -250,7 +250,7 @@ def epsilon_from_rho_tight(rho: RationalLike, delta: RationalLike) -> CertifiedR
     return CertifiedReal(lower, max(point.upper, Fraction(0)))
 
 
-def log_delta_from_rho(rho: RationalLike, epsilon: RationalLike) -> CertifiedReal:
+def log_delta_from_rho(*, epsilon: RationalLike, rho: RationalLike) -> CertifiedReal:
     """Enclosure of log δ for the tight conversion (CKS 2020, Corollary 13), without clipping at δ <= 1.
 
     log δ = inf_{α>1} (α-1)(αρ-ε) + α log(1 - 1/α) - log(α - 1). ``upper`` is the value at a rational α near the
@@ -285,17 +285,17 @@ def _exp_enclosure(log_value: CertifiedReal) -> CertifiedReal:
     return CertifiedReal(min(max(low, Fraction(0)), Fraction(1)), min(high, Fraction(1)))
 
 
-def delta_from_rho(rho: RationalLike, epsilon: RationalLike) -> CertifiedReal:
+def delta_from_rho(*, epsilon: RationalLike, rho: RationalLike) -> CertifiedReal:
     """Enclosure of the optimal δ of the tight conversion (Canonne, Kamath & Steinke 2020, Corollary 13).
 
     δ = inf_{α>1} exp((α-1)(αρ-ε)) (1 - 1/α)^α/(α - 1) for ε >= 0. ``upper`` is the expression at a rational α
     near the optimum (certified, valid: ρ-zCDP implies (ε, upper)-DP); ``lower`` a certified lower bound of the
     infimum. Clipped at 1. For δ below about 1e-315653 use :func:`log_delta_from_rho`.
     """
-    return _exp_enclosure(log_delta_from_rho(rho, epsilon))
+    return _exp_enclosure(log_delta_from_rho(rho=rho, epsilon=epsilon))
 
 
-def log_delta_from_rho_simple(rho: RationalLike, epsilon: RationalLike) -> Fraction:
+def log_delta_from_rho_simple(*, epsilon: RationalLike, rho: RationalLike) -> Fraction:
     """log δ = -(ε - ρ)²/(4ρ) of the simple conversion for ε >= ρ (0 for ε < ρ), exact."""
     budget = positive_fraction(rho, "rho")
     eps = nonnegative_fraction(epsilon, "epsilon")
@@ -303,7 +303,7 @@ def log_delta_from_rho_simple(rho: RationalLike, epsilon: RationalLike) -> Fract
     return -gap * gap / (4 * budget)
 
 
-def rho_from_epsilon_delta(epsilon: RationalLike, delta: RationalLike) -> CertifiedReal:
+def rho_from_epsilon_delta(*, epsilon: RationalLike, delta: RationalLike) -> CertifiedReal:
     """Enclosure of the largest ρ with ρ + 2 sqrt(ρ log(1/δ)) <= ε: ρ = (sqrt(ε + log(1/δ)) - sqrt(log(1/δ)))².
 
     The unique positive root of the simple conversion (proved in ``verification/tda/proofs/privacy_accounting.py``). Its
@@ -336,7 +336,10 @@ TIGHT_EPSILON_MINIMUM_TEXT = "1e-12"
 
 
 def rho_from_epsilon_delta_tight(
-    epsilon: RationalLike, delta: RationalLike, tolerance: RationalLike = DEFAULT_TOLERANCE
+    *,
+    epsilon: RationalLike,
+    delta: RationalLike,
+    tolerance: RationalLike = DEFAULT_TOLERANCE,
 ) -> CertifiedReal:
     """``[lower, upper]`` around the largest ρ for which the tight conversion (CKS Corollary 13) gives (ε, δ).
 
@@ -354,7 +357,7 @@ def rho_from_epsilon_delta_tight(
             "over the Renyi order is not run (its rationals grow with log(1/epsilon)); "
             "rho_from_epsilon_delta gives a certified sufficient rho there"
         )
-    low = rho_from_epsilon_delta(eps, target).lower
+    low = rho_from_epsilon_delta(epsilon=eps, delta=target).lower
     if _tight_sufficient(low, eps, target) is not True:
         raise UndecidedComparisonError("the simple closed-form rho was not certified sufficient for the tight bound")
     def sufficient(rho: Fraction) -> bool | None:

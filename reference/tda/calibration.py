@@ -45,9 +45,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
 
 from reference.core.certified import CertifiedReal
+from reference.core.options import ConversionMethod
 from reference.core.validate import (
     Neighbours,
     RationalLike,
@@ -67,10 +67,9 @@ from reference.privacy.zcdp import (
 #: Δ² of a level's count vector under substitution (one count -1, another +1), as the calibration uses it.
 LEVEL_SENSITIVITY_SQUARED = 2
 
-ConversionMethod = Literal["tight", "simple"]
 
 
-def inftda_sigma_squared(attributes: int, rho: RationalLike, contributions: int = 1) -> Fraction:
+def inftda_sigma_squared(attributes: int, *, rho: RationalLike, contributions: int = 1) -> Fraction:
     """σ² = m² d/ρ of the discrete Gaussian noise at every level (TDA Algorithm 1, line 6 has m = 1), exact.
 
     ``attributes`` is d >= 1 (the depth of the hierarchy), ``rho`` the total zCDP budget ρ > 0 (an exact
@@ -107,34 +106,43 @@ def inftda_level_sensitivity_squared(
     return LEVEL_SENSITIVITY_SQUARED * users * users if prefixes >= 2 else 0
 
 
-def inftda_rho_per_level(attributes: int, rho: RationalLike, contributions: int = 1) -> Fraction:
+def inftda_rho_per_level(attributes: int, *, rho: RationalLike, contributions: int = 1) -> Fraction:
     """ρ of one level: Δ²/(2σ²) with Δ² = 2m² and σ² = m² d/ρ, i.e. ρ/d (CKS 2020, Theorem 14), exact."""
     users = check_positive_int(contributions, "contributions")
     sensitivity_squared = LEVEL_SENSITIVITY_SQUARED * users * users
-    return rho_discrete_gaussian(inftda_sigma_squared(attributes, rho, users), sensitivity_squared)
+    return rho_discrete_gaussian(
+        sigma_squared=inftda_sigma_squared(attributes, rho=rho, contributions=users),
+        sensitivity_squared=sensitivity_squared,
+    )
 
 
-def inftda_total_rho(attributes: int, rho: RationalLike, contributions: int = 1) -> Fraction:
+def inftda_total_rho(attributes: int, *, rho: RationalLike, contributions: int = 1) -> Fraction:
     """ρ of the whole mechanism: the d per-level ρ's composed (Bun–Steinke 2016, Lemma 2.3), exact (= ρ)."""
     depth = check_positive_int(attributes, "attributes")
-    per_level = inftda_rho_per_level(depth, rho, contributions)
+    per_level = inftda_rho_per_level(depth, rho=rho, contributions=contributions)
     # d equal budgets compose to their sum: d · ρ_level (one product, not a list of d terms: d may be huge)
     return compose_rho(per_level) * depth
 
 
-def inftda_epsilon(attributes: int, rho: RationalLike, delta: RationalLike, method: ConversionMethod = "tight") -> CertifiedReal:
+def inftda_epsilon(
+    attributes: int,
+    *,
+    delta: RationalLike,
+    rho: RationalLike,
+    method: ConversionMethod = "tight",
+) -> CertifiedReal:
     """ε such that InfTDA with budget ρ over d attributes is (ε, δ)-DP under substitution neighbours.
 
     The total ρ (:func:`inftda_total_rho`) converted by the tight conversion (CKS 2020, Corollary 13;
     ``method="tight"``, default) or the simple one (Bun–Steinke 2016, Proposition 1.3; ``"simple"``). Quote the
     ``upper`` end of the enclosure: it is a certified valid ε.
     """
-    total = inftda_total_rho(attributes, rho)
+    total = inftda_total_rho(attributes, rho=rho)
     target = open_unit_fraction(delta, "delta")
     if method == "tight":
-        return epsilon_from_rho_tight(total, target)
+        return epsilon_from_rho_tight(rho=total, delta=target)
     if method == "simple":
-        return epsilon_from_rho_simple(total, target)
+        return epsilon_from_rho_simple(rho=total, delta=target)
     raise ValueError(f"method must be one of tight, simple; got {method!r}")
 
 
@@ -165,7 +173,7 @@ class InfTDACalibration:
         }
 
 
-def inftda_calibration(attributes: int, rho: RationalLike, contributions: int = 1) -> InfTDACalibration:
+def inftda_calibration(attributes: int, *, rho: RationalLike, contributions: int = 1) -> InfTDACalibration:
     """The calibration of TDA Algorithm 1 for m records per user (m = 1 as printed): σ² = m² d/ρ per level,
     Δ² = 2m², ρ/d per level, ρ in total (exact)."""
     depth = check_positive_int(attributes, "attributes")
@@ -174,10 +182,10 @@ def inftda_calibration(attributes: int, rho: RationalLike, contributions: int = 
     return InfTDACalibration(
         attributes=depth,
         rho=budget,
-        sigma_squared=inftda_sigma_squared(depth, budget, users),
+        sigma_squared=inftda_sigma_squared(depth, rho=budget, contributions=users),
         level_sensitivity_squared=LEVEL_SENSITIVITY_SQUARED * users * users,
-        rho_per_level=inftda_rho_per_level(depth, budget, users),
-        total_rho=inftda_total_rho(depth, budget, users),
+        rho_per_level=inftda_rho_per_level(depth, rho=budget, contributions=users),
+        total_rho=inftda_total_rho(depth, rho=budget, contributions=users),
         contributions=users,
     )
 

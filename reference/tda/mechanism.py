@@ -123,7 +123,7 @@ def inftda_exact(
     Returns the released tree (root = n exactly; see the module docstring for the draw order).
     """
     true_tree, shape = _check_inputs(tree, hierarchy)
-    sigma_squared: Fraction = inftda_sigma_squared(shape.depth, positive_fraction(rho, "rho"))
+    sigma_squared: Fraction = inftda_sigma_squared(shape.depth, rho=positive_fraction(rho, "rho"))
     bits = check_source(source)
     chosen, report = _check_callbacks(projection, progress)
     counts = true_tree.counts

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
 from fractions import Fraction
+from typing import Protocol
 
 import numpy as np
 
@@ -29,6 +30,7 @@ from reference.audit.linear_noise import LinearNoiseVerdict, audit_linear_noise
 from reference.audit.probe import probe_noise_matrix
 from reference.audit.sample_design import Design, audit_design_samples, kary_design
 from reference.audit.samplers import MAX_AUDIT_DEPTH, SamplerAuditReport, audit_cascade_samples, audit_kary_noise
+from reference.core.options import LinearNoise, Neighbours, SampledLaw
 from reference.core.validate import RationalLike, RealLike, fraction_text, positive_fraction, to_fraction
 
 
@@ -47,12 +49,12 @@ def _claim_text(epsilon: object, delta: object) -> str:
 def assert_linear_mechanism_private(
     noise_matrix: object,
     workload: object,
-    noise: str,
-    scale: RationalLike,
+    noise: LinearNoise,
     *,
     epsilon: RationalLike,
     delta: RationalLike | None = None,
-    neighbours: str = "add_remove",
+    scale: RationalLike,
+    neighbours: Neighbours = "add_remove",
     contributions: int = 1,
     draw_variances: Sequence[object] | None = None,
 ) -> LinearNoiseVerdict:
@@ -61,12 +63,12 @@ def assert_linear_mechanism_private(
         noise_matrix,
         workload,
         noise,
-        scale,
+        scale=scale,
         draw_variances=draw_variances,
         neighbours=neighbours,
         contributions=contributions,
     )
-    decided = verdict.verdict(epsilon, delta)
+    decided = verdict.verdict(epsilon=epsilon, delta=delta)
     if decided == "holds":
         return verdict
     claim = _claim_text(epsilon, delta)
@@ -88,11 +90,11 @@ def assert_prefix_counter(
     release_noise: Callable[[tuple[Fraction, ...]], Sequence[object]],
     draws: int,
     horizon: int,
-    noise: str,
-    scale: RationalLike,
+    noise: LinearNoise,
     *,
     epsilon: RationalLike,
     delta: RationalLike | None = None,
+    scale: RationalLike,
 ) -> LinearNoiseVerdict:
     """Assert that a continual counter releasing ``prefix counts + release_noise(z)`` is private at the claim.
 
@@ -104,17 +106,24 @@ def assert_prefix_counter(
     if len(matrix) != horizon:
         raise AssertionError(f"release_noise returned {len(matrix)} outputs, expected horizon = {horizon}")
     return assert_linear_mechanism_private(
-        matrix, kary_prefix_workload(horizon), noise, scale, epsilon=epsilon, delta=delta
+        matrix, kary_prefix_workload(horizon), noise, scale=scale, epsilon=epsilon, delta=delta
     )
 
 
+class GaussianCalibrator(Protocol):
+    """A σ calibrator under audit, called by keyword so that its ε, δ and Δ² cannot be taken in the wrong order."""
+
+    def __call__(self, *, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction) -> object: ...
+
+
 def assert_calibration_safe(
-    calibrator: Callable[[Fraction, Fraction, Fraction], object],
+    calibrator: GaussianCalibrator,
     grid: Iterable[tuple[object, object]],
     *,
     sensitivity_squared: RationalLike = 1,
 ) -> list[CalibrationVerdict]:
-    """Assert that ``calibrator(ε, δ, Δ²)`` returns a σ giving (ε, δ)-DP at every grid point (Gaussian noise).
+    """Assert that ``calibrator(epsilon=ε, delta=δ, sensitivity_squared=Δ²)`` returns a σ giving (ε, δ)-DP at
+    every grid point (Gaussian noise).
 
     The σ returned may be an ``int``, ``Fraction``, decimal string or ``float`` (a float is read exactly, as the
     binary number it is: that is the σ the calibrator's users get). Every unsafe point is listed with its
@@ -126,9 +135,9 @@ def assert_calibration_safe(
     for epsilon, delta in grid:
         eps = positive_fraction(epsilon, "epsilon")
         target = positive_fraction(delta, "delta")
-        sigma = calibrator(eps, target, d2)
+        sigma = calibrator(epsilon=eps, delta=target, sensitivity_squared=d2)
         exact_sigma = Fraction(sigma) if isinstance(sigma, float) else to_fraction(sigma, "calibrated sigma")
-        verdict = audit_gaussian(exact_sigma, d2, eps, target)
+        verdict = audit_gaussian(sigma=exact_sigma, sensitivity_squared=d2, epsilon=eps, delta=target)
         verdicts.append(verdict)
         if not verdict.holds:
             assert verdict.delta_at_epsilon is not None and verdict.noise_ratio is not None
@@ -144,13 +153,13 @@ def assert_calibration_safe(
 
 def assert_samples_match(
     samples: object,
-    mechanism: str,
+    mechanism: SampledLaw,
     *,
     depth: int | None = None,
-    sigma: RealLike | None = None,
     arity: int | None = None,
-    epsilon: RationalLike | None = None,
     algorithm: int = 2,
+    epsilon: RationalLike | None = None,
+    sigma: RealLike | None = None,
     design: Design | None = None,
     alpha: float = 1e-6,
 ) -> SamplerAuditReport:
@@ -162,14 +171,14 @@ def assert_samples_match(
         if depth is None or sigma is None:
             raise ValueError("cascade samples need depth and sigma")
         if depth <= MAX_AUDIT_DEPTH:
-            report = audit_cascade_samples(samples, depth, sigma, alpha)
+            report = audit_cascade_samples(samples, depth, sigma=sigma, alpha=alpha)
         else:
-            report = audit_cascade_stream(samples, depth, sigma, alpha)
+            report = audit_cascade_stream(samples, depth, sigma=sigma, alpha=alpha)
     elif mechanism == "kary":
         if arity is None or epsilon is None:
             raise ValueError("kary samples need arity and epsilon")
         if algorithm == 2:
-            report = audit_kary_noise(samples, arity, epsilon, alpha)
+            report = audit_kary_noise(samples, arity, epsilon=epsilon, alpha=alpha)
         else:
             if not isinstance(samples, np.ndarray) or samples.ndim != 2:
                 raise ValueError("samples must be a 2-D numpy array (runs × horizon)")

@@ -9,6 +9,8 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
+from reference.core.options import Parity, check_option
+
 
 def epsilons(low: Fraction = Fraction(1, 100), high: Fraction = Fraction(10)) -> st.SearchStrategy[Fraction]:
     """ε in [low, high] as short exact rationals."""
@@ -25,8 +27,9 @@ def depths(maximum: int = 8) -> st.SearchStrategy[int]:
     return st.integers(min_value=0, max_value=maximum)
 
 
-def arities(parity: str = "any", maximum: int = 21) -> st.SearchStrategy[int]:
+def arities(parity: Parity = "any", maximum: int = 21) -> st.SearchStrategy[int]:
     """KARY arity k >= 2 (odd ones start at 3), of the requested parity."""
+    check_option(parity, "parity", Parity)
     values = st.integers(min_value=2, max_value=maximum)
     if parity == "odd":
         return values.filter(lambda k: k % 2 == 1 and k >= 3)

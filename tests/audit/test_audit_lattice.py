@@ -57,8 +57,8 @@ def test_substitution_differences() -> None:
 
 def test_the_parity_leak_counter_is_caught_and_decoded_on_every_draw() -> None:
     verdict = audit_linear_noise(parity_leak_kary.noise_matrix(), WORKLOAD, "discrete-laplace",
-                                 parity_leak_kary.noise_scale())
-    assert not verdict.private and verdict.verdict(1) == "fails" and verdict.verdict() == "fails"
+                                 scale=parity_leak_kary.noise_scale())
+    assert not verdict.private and verdict.verdict(epsilon=1) == "fails" and verdict.verdict() == "fails"
     leak = verdict.lattice_leak
     assert leak is not None and leak.modulus >= 2
     generator = random.Random(5)
@@ -78,19 +78,21 @@ def test_the_parity_leak_counter_is_caught_and_decoded_on_every_draw() -> None:
 
 def test_the_same_matrix_with_continuous_noise_is_private() -> None:
     # why the lattice test is needed: the linear (continuous) audit alone calls the faulty counter private
-    verdict = audit_linear_noise(parity_leak_kary.noise_matrix(), WORKLOAD, "laplace", parity_leak_kary.noise_scale())
+    verdict = audit_linear_noise(
+        parity_leak_kary.noise_matrix(), WORKLOAD, "laplace", scale=parity_leak_kary.noise_scale()
+    )
     assert verdict.private and verdict.epsilon == Fraction(1, 2)
 
 
 def test_the_corrected_integer_counter_gets_its_exact_epsilon() -> None:
     scale = correct_integer_kary.noise_scale()
-    verdict = audit_linear_noise(correct_integer_kary.noise_matrix(), WORKLOAD, "discrete-laplace", scale)
+    verdict = audit_linear_noise(correct_integer_kary.noise_matrix(), WORKLOAD, "discrete-laplace", scale=scale)
     assert verdict.private and verdict.epsilon_exact
     assert verdict.epsilon == correct_integer_kary.CLAIMED_EPSILON  # h/b with b = h/ε
-    assert verdict.verdict(1) == "holds" and verdict.verdict("1/2") == "fails"
-    gaussian = audit_linear_noise(correct_integer_kary.noise_matrix(), WORKLOAD, "discrete-gaussian", 3)
+    assert verdict.verdict(epsilon=1) == "holds" and verdict.verdict(epsilon="1/2") == "fails"
+    gaussian = audit_linear_noise(correct_integer_kary.noise_matrix(), WORKLOAD, "discrete-gaussian", scale=3)
     assert gaussian.rho == Fraction(correct_integer_kary.HEIGHT, 2 * 9)  # ‖u‖² = h for a 0/1 strategy column
-    assert gaussian.verdict(1) == "fails"  # discrete Gaussian noise is never pure ε-DP
+    assert gaussian.verdict(epsilon=1) == "fails"  # discrete Gaussian noise is never pure ε-DP
 
 
 def _write(path, rows) -> str:  # type: ignore[no-untyped-def]
@@ -203,11 +205,11 @@ def test_integer_noise_with_a_kernel_gets_upper_bounds_from_integer_shifts() -> 
     # two outputs, three integer draws: output 1 = z1 + z2, output 2 = z2 + z3 (a kernel (1, -1, 1)); each input's
     # shift has an integer u of l1 norm 1 (u = e_1 or e_3), so discrete Laplace of scale 2 is <= 1/2-DP, a claim of
     # 1/2 holds and one of 1/4 cannot be decided (no lower bound is claimed for integer shifts)
-    verdict = audit_linear_noise([[1, 1, 0], [0, 1, 1]], [[1, 0], [0, 1]], "discrete-laplace", 2)
+    verdict = audit_linear_noise([[1, 1, 0], [0, 1, 1]], [[1, 0], [0, 1]], "discrete-laplace", scale=2)
     assert verdict.private and verdict.kernel_dimension == 1
     assert verdict.epsilon == Fraction(1, 2) and not verdict.epsilon_exact
-    assert verdict.verdict("1/2") == "holds" and verdict.verdict("1/4") == "inconclusive"
-    gaussian = audit_linear_noise([[1, 1, 0], [0, 1, 1]], [[1, 0], [0, 1]], "discrete-gaussian", 1)
+    assert verdict.verdict(epsilon="1/2") == "holds" and verdict.verdict(epsilon="1/4") == "inconclusive"
+    gaussian = audit_linear_noise([[1, 1, 0], [0, 1, 1]], [[1, 0], [0, 1]], "discrete-gaussian", scale=1)
     # the elimination's integer shifts (e.g. (0, 1, -1) for input 1, norm² 2) bound rho from above; the smallest
     # integer shift has norm² 1, so the bound is not tight, and is flagged as a bound
     assert gaussian.rho_is_bound and Fraction(1, 2) <= gaussian.rho <= 1

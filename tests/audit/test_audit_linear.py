@@ -52,7 +52,7 @@ def cip_cascade_map(depth: int) -> tuple[list[list[Fraction]], list[Fraction]]:
 
 def test_correct_kary_passes() -> None:
     workload = kary_prefix_workload(correct_kary.HORIZON)
-    verdict = audit_linear_noise(correct_kary.noise_matrix(), workload, "laplace", correct_kary.noise_scale())
+    verdict = audit_linear_noise(correct_kary.noise_matrix(), workload, "laplace", scale=correct_kary.noise_scale())
     assert verdict.private and verdict.first_offending_column is None
     assert verdict.strategy_unique and verdict.kernel_dimension == 0
     expected = kary_tree.sensitivities(correct_kary.ARITY, correct_kary.HEIGHT, subtraction=True)
@@ -72,7 +72,7 @@ def test_shared_noise_kary_is_caught() -> None:
     matrix = probe_noise_matrix(shared_noise_kary.release_noise, shared_noise_kary.HEIGHT)
     assert matrix == exact_matrix(shared_noise_kary.noise_matrix(), "B")
     workload = kary_prefix_workload(shared_noise_kary.HORIZON)
-    verdict = audit_linear_noise(matrix, workload, "laplace", shared_noise_kary.noise_scale())
+    verdict = audit_linear_noise(matrix, workload, "laplace", scale=shared_noise_kary.noise_scale())
     assert not verdict.private
     # Only h = 3 draws: rank(B) <= 3, and the 13 prefix columns are linearly independent, so at most 3 of them
     # lie in col(B): the first offending column is one of columns 0..3.
@@ -98,7 +98,7 @@ def test_sensitivity_off_kary_claim_not_met() -> None:
     height = sensitivity_off_kary.HEIGHT
     workload = kary_prefix_workload(sensitivity_off_kary.HORIZON)
     verdict = audit_linear_noise(
-        sensitivity_off_kary.noise_matrix(), workload, "laplace", sensitivity_off_kary.noise_scale()
+        sensitivity_off_kary.noise_matrix(), workload, "laplace", scale=sensitivity_off_kary.noise_scale()
     )
     assert verdict.private and verdict.epsilon_exact
     assert verdict.epsilon == Fraction(height, height - 1) * sensitivity_off_kary.CLAIMED_EPSILON
@@ -134,12 +134,15 @@ def test_cip_leaves_privacy(depth: int) -> None:
     n = 1 << depth
     identity = [[1 if i == j else 0 for j in range(n)] for i in range(n)]
     sigma = Fraction(2)
-    verdict = audit_linear_noise(matrix, identity, "gaussian", sigma, draw_variances=variances)
+    verdict = audit_linear_noise(matrix, identity, "gaussian", scale=sigma, draw_variances=variances)
     assert verdict.private
     assert verdict.l2_sensitivity_squared == cip_matrix.max_precision_diagonal(depth)
     assert verdict.rho == cip_matrix.max_precision_diagonal(depth) / (2 * sigma * sigma)
     epsilon = Fraction(1)
-    assert verdict.delta(epsilon).lower == gaussian_delta(epsilon, sigma, verdict.l2_sensitivity_squared).lower
+    assert (
+        verdict.delta(epsilon).lower
+        == gaussian_delta(epsilon=epsilon, sigma=sigma, sensitivity_squared=verdict.l2_sensitivity_squared).lower
+    )
 
 
 def test_cip_workload_oracle() -> None:
@@ -155,7 +158,7 @@ def test_cip_workload_oracle() -> None:
 
 
 def test_non_private_first_offending_column() -> None:
-    verdict = audit_linear_noise([[1], [1]], [[1, 1, 0], [1, 0, 1]], "gaussian", 1)
+    verdict = audit_linear_noise([[1], [1]], [[1, 1, 0], [1, 0, 1]], "gaussian", scale=1)
     assert not verdict.private
     assert verdict.first_offending_column == 1
     with pytest.raises(ValueError, match="not private"):
@@ -164,24 +167,24 @@ def test_non_private_first_offending_column() -> None:
 
 def test_kernel_gives_minimum_norm_and_upper_bound() -> None:
     # one output, two draws: B = [1 1]; the noise has variance 2 per unit scale
-    laplace = audit_linear_noise([[1, 1]], [[1]], "laplace", 1)
+    laplace = audit_linear_noise([[1, 1]], [[1]], "laplace", scale=1)
     assert laplace.kernel_dimension == 1 and not laplace.strategy_unique
     assert laplace.strategy == ((Fraction(1, 2),), (Fraction(1, 2),))
     # the minimum-norm strategy has ℓ1 norm 1, and the LP dual λ = 1 certifies that no shift does better
     assert laplace.epsilon == laplace.epsilon_lower == 1 and laplace.epsilon_exact
-    gaussian = audit_linear_noise([[1, 1]], [[1]], "gaussian", 1)
+    gaussian = audit_linear_noise([[1, 1]], [[1]], "gaussian", scale=1)
     assert gaussian.l2_sensitivity_squared == Fraction(1, 2)  # 1 / Var = 1/2
     assert gaussian.rho == Fraction(1, 4)
 
 
 def test_scaled_identity() -> None:
-    verdict = audit_linear_noise([[2, 0], [0, 3]], [[1, 0], [0, 1]], "laplace", Fraction(1, 2))
+    verdict = audit_linear_noise([[2, 0], [0, 3]], [[1, 0], [0, 1]], "laplace", scale=Fraction(1, 2))
     assert verdict.strategy == ((Fraction(1, 2), Fraction(0)), (Fraction(0), Fraction(1, 3)))
     assert verdict.epsilon == 1 and verdict.epsilon_exact
 
 
 def test_numpy_integer_input() -> None:
-    verdict = audit_linear_noise(np.eye(3, dtype=np.int64), np.eye(3, dtype=np.int64), "laplace", 1)
+    verdict = audit_linear_noise(np.eye(3, dtype=np.int64), np.eye(3, dtype=np.int64), "laplace", scale=1)
     assert verdict.epsilon == 1
 
 
@@ -190,29 +193,29 @@ def test_numpy_integer_input() -> None:
 
 def test_bad_inputs() -> None:
     with pytest.raises(ValueError, match="workload has 1 rows"):
-        audit_linear_noise([[1], [1]], [[1]], "laplace", 1)
+        audit_linear_noise([[1], [1]], [[1]], "laplace", scale=1)
     with pytest.raises(TypeError, match="noise_matrix"):
-        audit_linear_noise([[1.0]], [[1]], "laplace", 1)
+        audit_linear_noise([[1.0]], [[1]], "laplace", scale=1)
     with pytest.raises(TypeError, match="workload"):
-        audit_linear_noise([[1]], np.eye(1), "laplace", 1)
+        audit_linear_noise([[1]], np.eye(1), "laplace", scale=1)
     with pytest.raises(TypeError, match="scale"):
-        audit_linear_noise([[1]], [[1]], "laplace", 0.5)
+        audit_linear_noise([[1]], [[1]], "laplace", scale=0.5)
     with pytest.raises(ValueError, match="scale"):
-        audit_linear_noise([[1]], [[1]], "laplace", 0)
+        audit_linear_noise([[1]], [[1]], "laplace", scale=0)
     with pytest.raises(ValueError, match="noise"):
-        audit_linear_noise([[1]], [[1]], "cauchy", 1)
+        audit_linear_noise([[1]], [[1]], "cauchy", scale=1)
     with pytest.raises(ValueError, match="row 1"):
-        audit_linear_noise([[1], [1, 2]], [[1], [1]], "laplace", 1)
+        audit_linear_noise([[1], [1, 2]], [[1], [1]], "laplace", scale=1)
     with pytest.raises(ValueError, match="at least one"):
-        audit_linear_noise([], [[1]], "laplace", 1)
+        audit_linear_noise([], [[1]], "laplace", scale=1)
     with pytest.raises(ValueError, match="gaussian noise only"):
-        audit_linear_noise([[1]], [[1]], "laplace", 1, draw_variances=[1])
+        audit_linear_noise([[1]], [[1]], "laplace", scale=1, draw_variances=[1])
     with pytest.raises(ValueError, match="draw_variances"):
-        audit_linear_noise([[1]], [[1]], "gaussian", 1, draw_variances=[1, 1])
+        audit_linear_noise([[1]], [[1]], "gaussian", scale=1, draw_variances=[1, 1])
     with pytest.raises(ValueError, match="oracle_covariance"):
         compare_covariance([[1]], 1, "gaussian", [[1, 0], [0, 1]])
     with pytest.raises(ValueError, match="gaussian noise only"):
-        audit_linear_noise([[1]], [[1]], "laplace", 1).delta(1)
+        audit_linear_noise([[1]], [[1]], "laplace", scale=1).delta(1)
 
 
 def test_probe_rejects_nonlinear() -> None:

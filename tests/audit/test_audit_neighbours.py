@@ -16,23 +16,23 @@ IDENTITY = [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
 
 def test_laplace_epsilon_per_relation_and_contributions() -> None:
     # identity release with Lap(2): a unit change costs 1/2, a substitution (two units) 1, m records m times that
-    assert audit_linear_noise(IDENTITY, IDENTITY, "laplace", 2).epsilon == Fraction(1, 2)
-    assert audit_linear_noise(IDENTITY, IDENTITY, "laplace", 2, neighbours="substitution").epsilon == 1
-    three = audit_linear_noise(IDENTITY, IDENTITY, "laplace", 2, contributions=3)
+    assert audit_linear_noise(IDENTITY, IDENTITY, "laplace", scale=2).epsilon == Fraction(1, 2)
+    assert audit_linear_noise(IDENTITY, IDENTITY, "laplace", scale=2, neighbours="substitution").epsilon == 1
+    three = audit_linear_noise(IDENTITY, IDENTITY, "laplace", scale=2, contributions=3)
     assert three.epsilon == Fraction(3, 2) and three.epsilon_exact and three.contributions == 3
 
 
 def test_gaussian_sensitivity_per_relation_and_contributions() -> None:
-    assert audit_linear_noise(IDENTITY, IDENTITY, "gaussian", 1).l2_sensitivity_squared == 1
-    substitution = audit_linear_noise(IDENTITY, IDENTITY, "gaussian", 1, neighbours="substitution")
+    assert audit_linear_noise(IDENTITY, IDENTITY, "gaussian", scale=1).l2_sensitivity_squared == 1
+    substitution = audit_linear_noise(IDENTITY, IDENTITY, "gaussian", scale=1, neighbours="substitution")
     assert substitution.l2_sensitivity_squared == 2  # ‖e_i − e_j‖² = 2
-    both = audit_linear_noise(IDENTITY, IDENTITY, "gaussian", 1, neighbours="substitution", contributions=2)
+    both = audit_linear_noise(IDENTITY, IDENTITY, "gaussian", scale=1, neighbours="substitution", contributions=2)
     assert both.l2_sensitivity_squared == 8  # ‖2(e_i − e_j)‖² = 8
     assert both.rho == 4
 
 
 def test_integer_noise_with_contributions() -> None:
-    verdict = audit_linear_noise(IDENTITY, IDENTITY, "discrete-laplace", 3, contributions=2)
+    verdict = audit_linear_noise(IDENTITY, IDENTITY, "discrete-laplace", scale=3, contributions=2)
     assert verdict.epsilon == Fraction(2, 3) and verdict.epsilon_exact
 
 
@@ -40,18 +40,18 @@ def test_integer_noise_with_contributions() -> None:
 def test_a_cascade_with_draw_variances_matches_the_cip_oracle(relation: str) -> None:
     # depth 1: X0 = X/2 + Y', X1 = X/2 − Y' with Var X = 1, Var Y' = 3/4 (Equation (2)); covariance C_1
     cascade = [[Fraction(1, 2), 1], [Fraction(1, 2), -1]]
-    verdict = audit_linear_noise(cascade, [[1, 0], [0, 1]], "gaussian", 1, draw_variances=[1, "3/4"],
+    verdict = audit_linear_noise(cascade, [[1, 0], [0, 1]], "gaussian", scale=1, draw_variances=[1, "3/4"],
                                  neighbours=relation)
     assert verdict.l2_sensitivity_squared == cascade_sensitivity_squared(1, relation) == Fraction(4, 3)
 
 
 def test_bad_relation_and_contributions_are_one_line_errors(capsys: pytest.CaptureFixture[str], tmp_path) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ValueError, match="neighbours"):
-        audit_linear_noise(IDENTITY, IDENTITY, "laplace", 1, neighbours="swap")
+        audit_linear_noise(IDENTITY, IDENTITY, "laplace", scale=1, neighbours="swap")
     with pytest.raises(ValueError, match="contributions"):
-        audit_linear_noise(IDENTITY, IDENTITY, "laplace", 1, contributions=0)
+        audit_linear_noise(IDENTITY, IDENTITY, "laplace", scale=1, contributions=0)
     with pytest.raises(ValueError, match="two inputs"):
-        audit_linear_noise([[1]], [[1]], "laplace", 1, neighbours="substitution")
+        audit_linear_noise([[1]], [[1]], "laplace", scale=1, neighbours="substitution")
     (tmp_path / "B.json").write_text(json.dumps([["1/2", "1"], ["1/2", "-1"]]), encoding="utf-8")
     (tmp_path / "W.json").write_text(json.dumps([[1, 0], [0, 1]]), encoding="utf-8")
     (tmp_path / "d.json").write_text(json.dumps([["1", "3/4"]]), encoding="utf-8")
@@ -80,7 +80,7 @@ def test_a_float_cascade_is_recovered_exactly_and_audited(relation: str) -> None
     probed = probe_float_noise_matrix(_float_cascade, 4)
     assert probed.draw_variances == (Fraction(1, 16), Fraction(3, 16), Fraction(3, 4), Fraction(3, 4))
     identity = [[int(i == j) for j in range(4)] for i in range(4)]
-    verdict = audit_linear_noise(probed.matrix, identity, "gaussian", 1, draw_variances=probed.draw_variances,
+    verdict = audit_linear_noise(probed.matrix, identity, "gaussian", scale=1, draw_variances=probed.draw_variances,
                                  neighbours=relation)
     assert verdict.l2_sensitivity_squared == cascade_sensitivity_squared(2, relation)
 

@@ -32,14 +32,14 @@ def test_a_kernel_case_where_the_minimum_norm_shift_is_not_the_value() -> None:
     assert (norm.lower, norm.upper) == (Fraction(1, 2), Fraction(1, 2))
     weights = [norm.dual[0] * entry for entry in (1, 1, 2)]
     assert max(abs(w) for w in weights) == 1
-    verdict = audit_linear_noise([[1, 1, 2]], [[1]], "laplace", 1)
+    verdict = audit_linear_noise([[1, 1, 2]], [[1]], "laplace", scale=1)
     assert verdict.epsilon == Fraction(1, 2) and verdict.epsilon_exact
 
 
 def test_the_sum_of_two_draws_attains_its_value_only_in_the_limit() -> None:
     # B = [1 1], W = [1], b = 1: the audit says epsilon = 1; the exact density ratio f(s − 1)/f(s) of z_1 + z_2 stays
     # below e (so no event violates 1-DP) and tends to e (so no smaller epsilon holds), as the program proves
-    assert audit_linear_noise([[1, 1]], [[1]], "laplace", 1).epsilon == 1
+    assert audit_linear_noise([[1, 1]], [[1]], "laplace", scale=1).epsilon == 1
     s = sp.Symbol("s", positive=True)
     density = sp.exp(-s) * (1 + s) / 4  # for s >= 0; the density is even
     ratio = density.subs(s, s - 1) / density  # one neighbour's output law over the other's, at s >= 1

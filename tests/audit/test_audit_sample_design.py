@@ -105,10 +105,10 @@ def test_the_streamed_cascade_audit(tmp_path: Path) -> None:
     depth, runs = 10, 600
     rng = np.random.default_rng(21)
     samples = np.stack([cascade_leaves(depth, 1.0, rng) for _ in range(runs)])
-    assert audit_cascade_stream(samples, depth, 1.0, ALPHA).passed
-    assert not audit_cascade_stream(samples, depth, 1.1, ALPHA).passed
+    assert audit_cascade_stream(samples, depth, sigma=1.0, alpha=ALPHA).passed
+    assert not audit_cascade_stream(samples, depth, sigma=1.1, alpha=ALPHA).passed
     independent = rng.normal(size=(runs, 1 << depth))  # right marginals, wrong covariance
-    report = audit_cascade_stream(independent, depth, 1.0, ALPHA)
+    report = audit_cascade_stream(independent, depth, sigma=1.0, alpha=ALPHA)
     assert not report.passed and any("sibling" in failure or "node" in failure for failure in report.failures)
     assert 0 < chi_square_scale_power(runs, 3 * (1 << depth) - 2, ALPHA) < 0.3
 
@@ -120,9 +120,9 @@ def test_the_streamed_cascade_audit_stays_within_a_few_batches_of_memory(tmp_pat
     rng = np.random.default_rng(22)
     path = tmp_path / "leaves.npy"
     np.save(path, np.stack([cascade_leaves(depth, 1.0, rng) for _ in range(runs)]))
-    audit_cascade_stream(path, depth, 1.0, ALPHA)  # warm-up (lazy imports)
+    audit_cascade_stream(path, depth, sigma=1.0, alpha=ALPHA)  # warm-up (lazy imports)
     tracemalloc.start()
-    report = audit_cascade_stream(path, depth, 1.0, ALPHA)
+    report = audit_cascade_stream(path, depth, sigma=1.0, alpha=ALPHA)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     batch_bytes = DEFAULT_BATCH * (1 << depth) * 8
@@ -183,7 +183,7 @@ def test_command_line_tda_level_noise(capsys: pytest.CaptureFixture[str], tmp_pa
 
     from reference.tda.calibration import inftda_sigma_squared
 
-    sigma_squared = inftda_sigma_squared(3, Fraction(1, 2), 2)  # m²d/ρ = 24
+    sigma_squared = inftda_sigma_squared(3, rho=Fraction(1, 2), contributions=2)  # m²d/ρ = 24
     good = np.asarray(draw("discrete_gaussian", "numeric", sigma_squared, 20_000, 6)).reshape(-1, 1)
     np.save(tmp_path / "level.npy", good)
     common = ["audit", "samplers", "--mechanism", "tda-level", "--attributes", "3", "--rho", "1/2",

@@ -39,7 +39,7 @@ def _kary(arity: int, epsilon: float, horizon: int, runs: int, seed: int) -> np.
 
 
 def test_correct_cascade_passes() -> None:
-    report = audit_cascade_samples(_cascade(4, 2.0, 20_000, 11), 4, 2.0, ALPHA)
+    report = audit_cascade_samples(_cascade(4, 2.0, 20_000, 11), 4, sigma=2.0, alpha=ALPHA)
     assert report.passed, report.failures
     assert [c.name for c in report.checks] == ["marginals", "node variances", "covariance", "pooled scale"]
     assert sum(c.false_alarm for c in report.checks) <= ALPHA * (1 + 1e-12)
@@ -47,18 +47,18 @@ def test_correct_cascade_passes() -> None:
 
 
 def test_correct_kary_passes() -> None:
-    report = audit_kary_noise(_kary(5, 1.0, 62, 40_000, 12), 5, 1.0, ALPHA)
+    report = audit_kary_noise(_kary(5, 1.0, 62, 40_000, 12), 5, epsilon=1.0, alpha=ALPHA)
     assert report.passed, report.failures
     assert report.checks[1].subtests == 62 * 61 // 2
 
 
 def test_correct_kary_arity_3_passes() -> None:
-    report = audit_kary_noise(_kary(3, 0.5, 13, 20_000, 13), 3, 0.5, ALPHA)
+    report = audit_kary_noise(_kary(3, 0.5, 13, 20_000, 13), 3, epsilon=0.5, alpha=ALPHA)
     assert report.passed, report.failures
 
 
 def test_variance_for_std_is_caught() -> None:
-    report = audit_cascade_samples(faulty_cascade_samples(4, 2.0, 20_000, 21), 4, 2.0, ALPHA)
+    report = audit_cascade_samples(faulty_cascade_samples(4, 2.0, 20_000, 21), 4, sigma=2.0, alpha=ALPHA)
     assert not report.passed
     names = {c.name: c for c in report.checks}
     assert not names["marginals"].passed and not names["node variances"].passed
@@ -69,7 +69,7 @@ def test_variance_for_std_is_caught() -> None:
 def test_scaled_leaf_is_named() -> None:
     samples = _cascade(3, 1.0, 20_000, 22)
     samples[:, 5] *= 1.2
-    report = audit_cascade_samples(samples, 3, 1.0, ALPHA)
+    report = audit_cascade_samples(samples, 3, sigma=1.0, alpha=ALPHA)
     assert not report.passed
     assert any("leaf variance at coordinate 5 too large" in f for f in report.failures)
     assert not any("coordinate 4" in f for f in report.checks[0].failures)
@@ -78,7 +78,7 @@ def test_scaled_leaf_is_named() -> None:
 def test_independent_leaves_fail_covariance_and_nodes() -> None:
     # i.i.d. N(0, 1) leaves have the right marginals but the wrong covariance (C_depth is not I).
     samples = np.random.default_rng(23).standard_normal((20_000, 8))
-    report = audit_cascade_samples(samples, 3, 1.0, ALPHA)
+    report = audit_cascade_samples(samples, 3, sigma=1.0, alpha=ALPHA)
     names = {c.name: c for c in report.checks}
     assert names["marginals"].passed
     assert not names["covariance"].passed
@@ -89,13 +89,13 @@ def test_float_log_height_is_caught() -> None:
     import math
 
     assert math.ceil(math.log(125, 5)) == 4  # the floating-point fault the example relies on
-    report = audit_kary_noise(float_log_noise(5, 1.0, 62, 40_000, 31), 5, 1.0, ALPHA)
+    report = audit_kary_noise(float_log_noise(5, 1.0, 62, 40_000, 31), 5, epsilon=1.0, alpha=ALPHA)
     assert not report.passed
     assert any("marginal variance at step" in f and "too large" in f for f in report.failures)
 
 
 def test_off_by_one_digits_is_caught() -> None:
-    report = audit_kary_noise(off_by_one_noise(5, 1.0, 62, 40_000, 32), 5, 1.0, ALPHA)
+    report = audit_kary_noise(off_by_one_noise(5, 1.0, 62, 40_000, 32), 5, epsilon=1.0, alpha=ALPHA)
     assert not report.passed
     # step 25 has offset digits (0, 0, 1): only the skipped top level contributes noise.
     assert any("marginal variance at step 25 too small" in f for f in report.failures)
@@ -132,47 +132,47 @@ def test_load_samples(tmp_path: Path) -> None:
 def test_bad_inputs() -> None:
     good = np.zeros((10, 4))
     with pytest.raises(ValueError, match="samples"):
-        audit_cascade_samples(np.zeros((10, 5)), 2, 1.0)
+        audit_cascade_samples(np.zeros((10, 5)), 2, sigma=1.0)
     with pytest.raises(ValueError, match="samples"):
-        audit_cascade_samples(np.zeros(4), 2, 1.0)
+        audit_cascade_samples(np.zeros(4), 2, sigma=1.0)
     with pytest.raises(TypeError, match="samples"):
-        audit_cascade_samples([[0.0] * 4] * 10, 2, 1.0)
+        audit_cascade_samples([[0.0] * 4] * 10, 2, sigma=1.0)
     nan = good.copy()
     nan[3, 1] = np.nan
     with pytest.raises(ValueError, match="finite"):
-        audit_cascade_samples(nan, 2, 1.0)
+        audit_cascade_samples(nan, 2, sigma=1.0)
     inf = good.copy()
     inf[0, 0] = np.inf
     with pytest.raises(ValueError, match="finite"):
-        audit_cascade_samples(inf, 2, 1.0)
+        audit_cascade_samples(inf, 2, sigma=1.0)
     with pytest.raises(ValueError, match="samples"):
-        audit_cascade_samples(np.zeros((1, 4)), 2, 1.0)
+        audit_cascade_samples(np.zeros((1, 4)), 2, sigma=1.0)
     with pytest.raises((ValueError, TypeError), match="depth"):
-        audit_cascade_samples(good, -1, 1.0)
+        audit_cascade_samples(good, -1, sigma=1.0)
     with pytest.raises((ValueError, TypeError), match="depth"):
-        audit_cascade_samples(good, 2.5, 1.0)
+        audit_cascade_samples(good, 2.5, sigma=1.0)
     with pytest.raises((ValueError, TypeError), match="depth"):
-        audit_cascade_samples(np.zeros((10, 512)), 9, 1.0)
+        audit_cascade_samples(np.zeros((10, 512)), 9, sigma=1.0)
     for sigma in (0.0, -1.0, float("nan"), float("inf")):
         with pytest.raises((ValueError, TypeError), match="sigma"):
-            audit_cascade_samples(good, 2, sigma)
+            audit_cascade_samples(good, 2, sigma=sigma)
     with pytest.raises((ValueError, TypeError), match="alpha"):
-        audit_cascade_samples(good, 2, 1.0, 0.0)
+        audit_cascade_samples(good, 2, sigma=1.0, alpha=0.0)
     with pytest.raises(TypeError, match="samples"):
-        audit_cascade_samples(np.zeros((10, 4), dtype=complex), 2, 1.0)
+        audit_cascade_samples(np.zeros((10, 4), dtype=complex), 2, sigma=1.0)
     kary = np.zeros((5000, 4))
     with pytest.raises(ValueError, match="arity"):
-        audit_kary_noise(kary, 4, 1.0)
+        audit_kary_noise(kary, 4, epsilon=1.0)
     with pytest.raises(TypeError, match="arity"):
-        audit_kary_noise(kary, 3.0, 1.0)
+        audit_kary_noise(kary, 3.0, epsilon=1.0)
     with pytest.raises((ValueError, TypeError), match="epsilon"):
-        audit_kary_noise(kary, 3, -1.0)
+        audit_kary_noise(kary, 3, epsilon=-1.0)
     with pytest.raises(ValueError, match="samples"):
-        audit_kary_noise(np.zeros((10, 4)), 3, 1.0)  # too few runs for the median of means
+        audit_kary_noise(np.zeros((10, 4)), 3, epsilon=1.0)  # too few runs for the median of means
     with pytest.raises(ValueError, match="samples"):
-        audit_kary_noise(np.zeros((5000, 0)), 3, 1.0)
+        audit_kary_noise(np.zeros((5000, 0)), 3, epsilon=1.0)
     with pytest.raises(ValueError, match="samples"):
-        audit_kary_noise(np.zeros(5), 3, 1.0)
+        audit_kary_noise(np.zeros(5), 3, epsilon=1.0)
 
 
 def test_kary_decorrelated_noise_fails_covariance_only() -> None:
@@ -181,7 +181,7 @@ def test_kary_decorrelated_noise_fails_covariance_only() -> None:
     rng = np.random.default_rng(42)
     for column in range(samples.shape[1]):
         samples[:, column] = rng.permutation(samples[:, column])
-    report = audit_kary_noise(samples, 3, 1.0, ALPHA)
+    report = audit_kary_noise(samples, 3, epsilon=1.0, alpha=ALPHA)
     assert report.checks[0].passed  # marginals: a false alarm here has probability <= ALPHA / 2
     assert not report.checks[1].passed
     assert any("covariance entry" in f and "differs" in f for f in report.failures)
@@ -190,7 +190,7 @@ def test_kary_decorrelated_noise_fails_covariance_only() -> None:
 def test_report_json_roundtrip() -> None:
     import json
 
-    report = audit_cascade_samples(_cascade(2, 1.0, 2_000, 43), 2, 1.0, ALPHA)
+    report = audit_cascade_samples(_cascade(2, 1.0, 2_000, 43), 2, sigma=1.0, alpha=ALPHA)
     data = json.loads(json.dumps(report.as_json()))
     assert data["audit"].startswith("cascade samples")
     assert [c["property"] for c in data["checks"]] == ["marginals", "node variances", "covariance", "pooled scale"]
@@ -206,7 +206,7 @@ def test_the_in_memory_audit_runs_the_streamed_pooled_scale_test() -> None:
 
     depth, runs = 6, 4_000
     samples = cascade_leaves_batch(depth, 1.01, runs, 31)
-    report = audit_cascade_samples(samples, depth, 1.0, ALPHA)
+    report = audit_cascade_samples(samples, depth, sigma=1.0, alpha=ALPHA)
     failed = {check.name for check in report.checks if not check.passed}
     assert "pooled scale" in failed and not failed & {"marginals", "node variances"}
     streamed = CascadeMoments(depth, 1.0)

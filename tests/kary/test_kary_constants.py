@@ -195,13 +195,13 @@ def test_tail_fails_for_decreasing_function() -> None:
 
 @pytest.mark.parametrize(("epsilon", "delta"), [("1/2", "1e-6"), ("1/10", "1e-12"), ("99/100", "1/2"), ("1/3", "1e-300")])
 def test_huu_constant_matches_mpmath(epsilon: str, delta: str) -> None:
-    assert agrees(huu_constant(epsilon, delta), mp_huu(epsilon, delta))
+    assert agrees(huu_constant(epsilon=epsilon, delta=delta), mp_huu(epsilon, delta))
 
 
 @pytest.mark.parametrize("horizon", [1, 2, 1000, 10**12])
 def test_huu_mse_bound_matches_mpmath(horizon: int) -> None:
     expected = mp_huu("1/2", "1e-8") ** 2 * (1 + MP.log(MP.mpf(4 * horizon) / 5) / MP.pi) ** 2
-    assert agrees(huu_mse_bound("1/2", "1e-8", horizon), expected)
+    assert agrees(huu_mse_bound(epsilon="1/2", delta="1e-8", horizon=horizon), expected)
 
 
 def test_huu_leading_constant_is_the_papers_expression() -> None:
@@ -212,7 +212,7 @@ def test_huu_leading_constant_is_the_papers_expression() -> None:
 def test_huu_bound_approaches_its_leading_term() -> None:
     # (bound ε²)/(log2(T)² log2(1/δ)) -> B_ε,δ; at T = 10^200, δ = 10^-300 within 2 % (from above)
     horizon, delta = 10**200, "1e-300"
-    bound = huu_mse_bound("1/2", delta, horizon)
+    bound = huu_mse_bound(epsilon="1/2", delta=delta, horizon=horizon)
     normalised = mp_of(bound.midpoint) * MP.mpf(1) / 4 / (mp_log2(horizon) ** 2 * mp_log2(MP.mpf(10) ** 300))
     leading = mp_of(huu_leading_constant().midpoint)
     assert leading < normalised < leading * MP.mpf("1.02")
@@ -270,19 +270,19 @@ def test_unknown_family_and_low_precision_refused() -> None:
 
 def test_huu_refuses_floats_and_out_of_range() -> None:
     with pytest.raises(TypeError, match="epsilon"):
-        huu_constant(0.5, "1e-6")
+        huu_constant(epsilon=0.5, delta="1e-6")
     with pytest.raises(TypeError, match="delta"):
-        huu_constant("1/2", 1e-6)
+        huu_constant(epsilon="1/2", delta=1e-6)
     for epsilon in ("0", "1", "2"):
         with pytest.raises(ValueError, match="epsilon"):
-            huu_constant(epsilon, "1e-6")
+            huu_constant(epsilon=epsilon, delta="1e-6")
     for delta in ("0", "1"):
         with pytest.raises(ValueError, match="delta"):
-            huu_constant("1/2", delta)
+            huu_constant(epsilon="1/2", delta=delta)
     with pytest.raises(ValueError, match="horizon"):
-        huu_mse_bound("1/2", "1e-6", 0)
+        huu_mse_bound(epsilon="1/2", delta="1e-6", horizon=0)
     with pytest.raises(TypeError, match="horizon"):
-        huu_mse_bound("1/2", "1e-6", 10.0)
+        huu_mse_bound(epsilon="1/2", delta="1e-6", horizon=10.0)
 
 
 def test_lemma_5_1_exponent_refuses_nonpositive() -> None:

@@ -404,8 +404,8 @@ def test_threshold_separates_huu_bound(arity: int, horizon: int) -> None:
     mse = algorithm_2_mse_dp(arity, horizon) / epsilon**2
     below = threshold.lower * (1 - Fraction(1, 10**6))
     above = threshold.upper * (1 + Fraction(1, 10**6))
-    assert huu_mse_bound(epsilon, below, horizon).certainly_gt(mse)
-    assert huu_mse_bound(epsilon, above, horizon).certainly_lt(mse)
+    assert huu_mse_bound(epsilon=epsilon, delta=below, horizon=horizon).certainly_gt(mse)
+    assert huu_mse_bound(epsilon=epsilon, delta=above, horizon=horizon).certainly_lt(mse)
     assert pure_beats_huu(arity, horizon, below)
     assert not pure_beats_huu(arity, horizon, above)
 

@@ -64,7 +64,10 @@ def test_cascade_moments_do_not_depend_on_the_split() -> None:
     assert merged.statistics() == whole.statistics()
     assert merged.report(ALPHA).as_json() == whole.report(ALPHA).as_json()
     for batch in (1, 7, 64, runs):
-        assert audit_cascade_stream(samples, depth, 1.3, ALPHA, batch).as_json() == whole.report(ALPHA).as_json()
+        assert (
+            audit_cascade_stream(samples, depth, sigma=1.3, alpha=ALPHA, batch=batch).as_json()
+            == whole.report(ALPHA).as_json()
+        )
 
 
 def test_design_moments_do_not_depend_on_the_split() -> None:
@@ -141,10 +144,10 @@ def test_small_depth_cascade_moments_do_not_depend_on_the_split() -> None:
         part = CascadeSampleMoments(depth, 0.8)
         part.add(samples[start:stop])
         merged.merge(part)
-    whole = audit_cascade_samples(samples, depth, 0.8, ALPHA)
+    whole = audit_cascade_samples(samples, depth, sigma=0.8, alpha=ALPHA)
     assert cascade_samples_report(merged, ALPHA).as_json() == whole.as_json()
     assert whole.passed
-    assert not audit_cascade_samples(samples, depth, 0.8**2, ALPHA).passed  # the variance passed for σ
+    assert not audit_cascade_samples(samples, depth, sigma=0.8**2, alpha=ALPHA).passed  # the variance passed for σ
 
 
 def test_the_grid_kolmogorov_smirnov_counts_are_the_empirical_distribution() -> None:

@@ -42,7 +42,7 @@ def no_peers(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.parametrize(("epsilon", "delta"), [("1/100", "1e-3"), ("1", "1e-9"), ("20", "1e-15")])
 def test_the_mpmath_sigma_lies_in_the_certified_enclosure(epsilon: str, delta: str) -> None:
     script, common = _script("gaussian_sigma"), _script("peers_common")
-    exact = sigma_exact(epsilon, delta, 1)
+    exact = sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=1)
     root = script.mp_sigma(Fraction(epsilon), Fraction(delta))
     assert common.agrees(root, exact.enclosure)
     # and the same enclosure shifted up by ten times its width (1e-12, relative) is noticed
@@ -53,14 +53,16 @@ def test_the_mpmath_sigma_lies_in_the_certified_enclosure(epsilon: str, delta: s
 @pytest.mark.parametrize(("rho", "delta"), [("1/10000", "1e-3"), ("1/2", "1e-6"), ("20", "1e-15")])
 def test_the_mpmath_tight_conversion_lies_in_the_certified_enclosure(rho: str, delta: str) -> None:
     script, common = _script("zcdp_conversion"), _script("peers_common")
-    assert common.agrees(script.mp_tight_epsilon(Fraction(rho), Fraction(delta)), epsilon_from_rho_tight(rho, delta))
+    assert common.agrees(
+        script.mp_tight_epsilon(Fraction(rho), Fraction(delta)), epsilon_from_rho_tight(rho=rho, delta=delta)
+    )
 
 
 @pytest.mark.parametrize(("sigma", "epsilon"), [("1/2", "1/100"), ("2", "1"), ("8", "4")])
 def test_the_mpmath_lattice_sum_lies_in_the_certified_enclosure(sigma: str, epsilon: str) -> None:
     script, common = _script("discrete_gaussian_delta"), _script("peers_common")
     scale = Fraction(sigma)
-    exact = discrete_gaussian_delta(epsilon, scale * scale, 1)
+    exact = discrete_gaussian_delta(epsilon=epsilon, sigma_squared=scale * scale, sensitivity=1)
     assert common.agrees(script.mp_delta(scale, Fraction(epsilon)), exact)
 
 

@@ -120,7 +120,7 @@ def test_decimal_needs_fifteen_digits() -> None:
     ],
 )
 def test_gaussian_delta_matches_mpmath(epsilon: str, sigma: str, sensitivity_squared: str) -> None:
-    enclosure = gaussian_delta(epsilon, sigma, sensitivity_squared)
+    enclosure = gaussian_delta(epsilon=epsilon, sigma=sigma, sensitivity_squared=sensitivity_squared)
     reference = mp_delta(Fraction(epsilon), Fraction(sigma), Fraction(sensitivity_squared))
     assert encloses(enclosure, reference)
     assert enclosure.relative_width() < Fraction(1, 10**20)
@@ -128,17 +128,17 @@ def test_gaussian_delta_matches_mpmath(epsilon: str, sigma: str, sensitivity_squ
 
 def test_gaussian_delta_decreases_in_sigma() -> None:
     sigmas = [Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2), Fraction(5), Fraction(20)]
-    enclosures = [gaussian_delta("1/2", s, "5/3") for s in sigmas]
+    enclosures = [gaussian_delta(epsilon="1/2", sigma=s, sensitivity_squared="5/3") for s in sigmas]
     for smaller, larger in itertools.pairwise(enclosures):
         assert larger.upper < smaller.lower
 
 
 def test_flint_precision_is_restored() -> None:
     saved = ctx.prec
-    gaussian_delta("1", "1000", "1")
-    sigma_exact("1", "1e-6", "1")
+    gaussian_delta(epsilon="1", sigma="1000", sensitivity_squared="1")
+    sigma_exact(epsilon="1", delta="1e-6", sensitivity_squared="1")
     with pytest.raises(ValueError):
-        sigma_theorem_3_8("2", "1e-6", "1")
+        sigma_theorem_3_8(epsilon="2", delta="1e-6", max_precision_diagonal="1")
     assert ctx.prec == saved
 
 
@@ -146,7 +146,7 @@ def test_flint_precision_is_restored() -> None:
 
 
 def check_exact_certificate(epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction) -> None:
-    result = sigma_exact(epsilon, delta, sensitivity_squared)
+    result = sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity_squared)
     assert result.delta_at_sigma.upper <= delta
     assert result.delta_at_sigma_below.lower > delta
     assert result.sigma_below == result.sigma * (1 - result.tolerance)
@@ -165,8 +165,8 @@ def test_sigma_exact_certificate(epsilon: str, delta: str, sensitivity_squared: 
 
 def test_sigma_exact_scales_with_sensitivity() -> None:
     # σ_opt is proportional to Δ: with Δ² = 4 the optimum doubles, so the enclosures must overlap
-    one = sigma_exact("1/2", "1e-5", "1").enclosure
-    four = sigma_exact("1/2", "1e-5", "4").enclosure
+    one = sigma_exact(epsilon="1/2", delta="1e-5", sensitivity_squared="1").enclosure
+    four = sigma_exact(epsilon="1/2", delta="1e-5", sensitivity_squared="4").enclosure
     assert four.lower <= 2 * one.upper and 2 * one.lower <= four.upper
 
 
@@ -188,8 +188,8 @@ def test_sigma_exact_below_theorem_3_8_in_range() -> None:
     for epsilon in ("1/1000", "1/10", "1/2", "1"):
         for delta in ("1e-12", "1e-6", "1/10", "1/2"):
             for diagonal in ("1", "13/3"):
-                paper = sigma_theorem_3_8(epsilon, delta, diagonal)
-                assert sigma_exact(epsilon, delta, diagonal).sigma <= paper.lower
+                paper = sigma_theorem_3_8(epsilon=epsilon, delta=delta, max_precision_diagonal=diagonal)
+                assert sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=diagonal).sigma <= paper.lower
 
 
 # --------------------------------------------------------------------------------------- ε for a δ
@@ -197,7 +197,7 @@ def test_sigma_exact_below_theorem_3_8_in_range() -> None:
 
 def test_gaussian_epsilon_brackets_the_optimum() -> None:
     for delta, sigma, d2 in (("1e-6", "5", "1"), ("1/3", "1/2", "2"), ("1e-10", "1/10", "1")):
-        enclosure = gaussian_epsilon(delta, sigma, d2)
+        enclosure = gaussian_epsilon(delta=delta, sigma=sigma, sensitivity_squared=d2)
         assert enclosure.lower > 0
         assert mp_delta(enclosure.upper, Fraction(sigma), Fraction(d2)) <= mp_of(Fraction(delta))
         assert mp_delta(enclosure.lower, Fraction(sigma), Fraction(d2)) > mp_of(Fraction(delta))
@@ -206,12 +206,12 @@ def test_gaussian_epsilon_brackets_the_optimum() -> None:
 def test_gaussian_epsilon_zero_when_delta_covers_epsilon_zero() -> None:
     # δ(0) = erf(Δ/(2√2 σ)): with σ = 10, Δ = 1 it is about 0.04, so δ = 1/2 needs no ε at all
     assert MP.erf(1 / (2 * MP.sqrt(2) * 10)) < MP.mpf(1) / 2
-    assert gaussian_epsilon("1/2", "10", "1") == CertifiedReal(Fraction(0), Fraction(0))
+    assert gaussian_epsilon(delta="1/2", sigma="10", sensitivity_squared="1") == CertifiedReal(Fraction(0), Fraction(0))
 
 
 def test_gaussian_epsilon_round_trip() -> None:
-    exact = sigma_exact("3/4", "1e-7", "5/3")
-    achieved = gaussian_epsilon("1e-7", exact.sigma, "5/3")
+    exact = sigma_exact(epsilon="3/4", delta="1e-7", sensitivity_squared="5/3")
+    achieved = gaussian_epsilon(delta="1e-7", sigma=exact.sigma, sensitivity_squared="5/3")
     assert achieved.upper <= Fraction(3, 4)
     assert achieved.upper > Fraction(3, 4) * (1 - Fraction(1, 10**6))
 
@@ -223,20 +223,20 @@ def test_gaussian_epsilon_round_trip() -> None:
 def test_theorem_3_9_is_theorem_3_8_with_diagonal(depth: int) -> None:
     diagonal = 1 + Fraction(depth, 3)  # Corollary B.3, written out independently of cip_matrix
     for epsilon, delta in (("1", "1/2"), ("1/3", "1e-9")):
-        a = sigma_theorem_3_9(depth, epsilon, delta)
-        b = sigma_theorem_3_8(epsilon, delta, diagonal)
+        a = sigma_theorem_3_9(depth, epsilon=epsilon, delta=delta)
+        b = sigma_theorem_3_8(epsilon=epsilon, delta=delta, max_precision_diagonal=diagonal)
         assert a.lower <= b.upper and b.lower <= a.upper
 
 
 def test_theorem_3_8_matches_mpmath() -> None:
-    enclosure = sigma_theorem_3_8("1/2", "1e-6", "13/3")
+    enclosure = sigma_theorem_3_8(epsilon="1/2", delta="1e-6", max_precision_diagonal="13/3")
     reference = MP.sqrt(2 * mp_of(Fraction(13, 3)) * MP.log(2 / MP.mpf("1e-6"))) / MP.mpf("0.5")
     assert encloses(enclosure, reference)
 
 
 def test_classical_matches_mpmath_and_suffices() -> None:
     for epsilon, delta, d2 in (("1/2", "1e-6", "1"), ("99/100", "1e-3", "3")):
-        enclosure = sigma_classical(epsilon, delta, d2)
+        enclosure = sigma_classical(epsilon=epsilon, delta=delta, sensitivity_squared=d2)
         reference = MP.sqrt(2 * mp_of(Fraction(d2)) * MP.log(MP.mpf("1.25") / mp_of(Fraction(delta))))
         assert encloses(enclosure, reference / mp_of(Fraction(epsilon)))
         assert mp_delta(Fraction(epsilon), enclosure.lower, Fraction(d2)) <= mp_of(Fraction(delta))
@@ -245,11 +245,11 @@ def test_classical_matches_mpmath_and_suffices() -> None:
 @pytest.mark.parametrize(
     ("call", "parameter", "text"),
     [
-        (lambda: sigma_theorem_3_8("2", "1e-6", "1"), "epsilon", "(0, 1]"),
-        (lambda: sigma_theorem_3_8("1/2", "3/4", "1"), "delta", "(0, 1/2]"),
-        (lambda: sigma_theorem_3_9(4, "101/100", "1e-6"), "epsilon", "(0, 1]"),
-        (lambda: sigma_theorem_3_9(4, "1", "51/100"), "delta", "(0, 1/2]"),
-        (lambda: sigma_classical("1", "1e-6", "1"), "epsilon", "(0, 1)"),
+        (lambda: sigma_theorem_3_8(epsilon="2", delta="1e-6", max_precision_diagonal="1"), "epsilon", "(0, 1]"),
+        (lambda: sigma_theorem_3_8(epsilon="1/2", delta="3/4", max_precision_diagonal="1"), "delta", "(0, 1/2]"),
+        (lambda: sigma_theorem_3_9(4, epsilon="101/100", delta="1e-6"), "epsilon", "(0, 1]"),
+        (lambda: sigma_theorem_3_9(4, epsilon="1", delta="51/100"), "delta", "(0, 1/2]"),
+        (lambda: sigma_classical(epsilon="1", delta="1e-6", sensitivity_squared="1"), "epsilon", "(0, 1)"),
     ],
 )
 def test_paper_formulas_refuse_outside_their_range(call: object, parameter: str, text: str) -> None:
@@ -262,28 +262,40 @@ def test_paper_formulas_refuse_outside_their_range(call: object, parameter: str,
 
 def test_classical_refusal_points_to_gaussian_command() -> None:
     with pytest.raises(ValueError, match="calibrate gaussian"):
-        sigma_classical("2", "1e-6", "1")
+        sigma_classical(epsilon="2", delta="1e-6", sensitivity_squared="1")
     with pytest.raises(ValueError, match="calibrate cascade"):
-        sigma_theorem_3_9(3, "2", "1e-6")
+        sigma_theorem_3_9(3, epsilon="2", delta="1e-6")
 
 
 @pytest.mark.parametrize(
     ("call", "error", "parameter"),
     [
-        (lambda: gaussian_delta("0", "1", "1"), ValueError, "epsilon"),
-        (lambda: gaussian_delta("-1", "1", "1"), ValueError, "epsilon"),
-        (lambda: gaussian_delta("1", "0", "1"), ValueError, "sigma"),
-        (lambda: gaussian_delta("1", "1", "0"), ValueError, "sensitivity_squared"),
-        (lambda: gaussian_delta("1", "1", "-2"), ValueError, "sensitivity_squared"),
-        (lambda: gaussian_delta(1.0, "1", "1"), TypeError, "epsilon"),
-        (lambda: sigma_exact("1", "0", "1"), ValueError, "delta"),
-        (lambda: sigma_exact("1", "1", "1"), ValueError, "delta"),
-        (lambda: sigma_exact("1", 0.5, "1"), TypeError, "delta"),
-        (lambda: sigma_exact("1", "1/2", "1", tolerance="0"), ValueError, "tolerance"),
-        (lambda: gaussian_epsilon("1/2", "-1", "1"), ValueError, "sigma"),
-        (lambda: check_gaussian("1", "1", "1e-6", 2.0), TypeError, "sensitivity_squared"),
-        (lambda: sigma_theorem_3_9(-1, "1", "1e-6"), ValueError, "depth"),
-        (lambda: sigma_theorem_3_8("1", "1e-6", "0"), ValueError, "max_precision_diagonal"),
+        (lambda: gaussian_delta(epsilon="0", sigma="1", sensitivity_squared="1"), ValueError, "epsilon"),
+        (lambda: gaussian_delta(epsilon="-1", sigma="1", sensitivity_squared="1"), ValueError, "epsilon"),
+        (lambda: gaussian_delta(epsilon="1", sigma="0", sensitivity_squared="1"), ValueError, "sigma"),
+        (lambda: gaussian_delta(epsilon="1", sigma="1", sensitivity_squared="0"), ValueError, "sensitivity_squared"),
+        (lambda: gaussian_delta(epsilon="1", sigma="1", sensitivity_squared="-2"), ValueError, "sensitivity_squared"),
+        (lambda: gaussian_delta(epsilon=1.0, sigma="1", sensitivity_squared="1"), TypeError, "epsilon"),
+        (lambda: sigma_exact(epsilon="1", delta="0", sensitivity_squared="1"), ValueError, "delta"),
+        (lambda: sigma_exact(epsilon="1", delta="1", sensitivity_squared="1"), ValueError, "delta"),
+        (lambda: sigma_exact(epsilon="1", delta=0.5, sensitivity_squared="1"), TypeError, "delta"),
+        (
+            lambda: sigma_exact(epsilon="1", delta="1/2", sensitivity_squared="1", tolerance="0"),
+            ValueError,
+            "tolerance",
+        ),
+        (lambda: gaussian_epsilon(delta="1/2", sigma="-1", sensitivity_squared="1"), ValueError, "sigma"),
+        (
+            lambda: check_gaussian(sigma="1", epsilon="1", delta="1e-6", sensitivity_squared=2.0),
+            TypeError,
+            "sensitivity_squared",
+        ),
+        (lambda: sigma_theorem_3_9(-1, epsilon="1", delta="1e-6"), ValueError, "depth"),
+        (
+            lambda: sigma_theorem_3_8(epsilon="1", delta="1e-6", max_precision_diagonal="0"),
+            ValueError,
+            "max_precision_diagonal",
+        ),
     ],
 )
 def test_bad_inputs(call: object, error: type[Exception], parameter: str) -> None:
@@ -296,13 +308,13 @@ def test_bad_inputs(call: object, error: type[Exception], parameter: str) -> Non
 
 
 def test_check_gaussian_verdicts() -> None:
-    paper = sigma_theorem_3_9(6, "1/2", "1e-6")
-    verdict = check_gaussian(paper.upper, "1/2", "1e-6", 3)  # Δ² = 1 + 6/3
+    paper = sigma_theorem_3_9(6, epsilon="1/2", delta="1e-6")
+    verdict = check_gaussian(sigma=paper.upper, epsilon="1/2", delta="1e-6", sensitivity_squared=3)  # Δ² = 1 + 6/3
     assert verdict.holds and verdict.delta_at_sigma.upper <= Fraction(1, 10**6)
     assert verdict.sigma_ratio.lower > 1
     assert verdict.epsilon_at_sigma.upper < Fraction(1, 2)
     below = verdict.exact.sigma_below
-    failing = check_gaussian(below, "1/2", "1e-6", 3)
+    failing = check_gaussian(sigma=below, epsilon="1/2", delta="1e-6", sensitivity_squared=3)
     assert not failing.holds and failing.delta_at_sigma.lower > Fraction(1, 10**6)
     assert failing.sigma_ratio.upper < 1 + Fraction(1, 10**9)
 
@@ -399,14 +411,14 @@ def test_proof_audit_flags() -> None:
 
 
 def test_json_forms_print_certified_digits() -> None:
-    verdict = check_gaussian("20", "1/2", "1e-6", "5/3")
+    verdict = check_gaussian(sigma="20", epsilon="1/2", delta="1e-6", sensitivity_squared="5/3")
     as_json = verdict.as_json()
     assert as_json["holds"] is True
     for value in (verdict.delta_at_sigma, verdict.epsilon_at_sigma, verdict.sigma_ratio):
         up, down = Fraction(value.decimal(rounded="up")), Fraction(value.decimal(rounded="down"))
         assert down <= value.lower <= value.upper <= up  # each on its side of the enclosure
         assert up - down <= value.midpoint * 3 / 10**19  # and within the printed digits of it
-    exact = sigma_exact("1/2", "1e-6", "5/3")
+    exact = sigma_exact(epsilon="1/2", delta="1e-6", sensitivity_squared="5/3")
     assert Fraction(str(exact.as_json()["sigma_rational"])) == exact.sigma
     # the printed σ is rounded up from the certified-sufficient σ, so it is sufficient too
     assert exact.sigma <= Fraction(exact.decimal()) <= exact.sigma * (1 + Fraction(1, 10**19))
@@ -415,8 +427,8 @@ def test_json_forms_print_certified_digits() -> None:
 def test_astronomically_small_delta_is_enclosed_not_expanded() -> None:
     # σ/Δ = 4e5 at ε = 1: δ(ε) is about exp(-8e10), far below 2**-(2**20); the enclosure is widened to
     # [0, tiny] instead of building a Fraction with a 1e11-bit denominator, and it still decides δ = 1e-300
-    enclosure = gaussian_delta("1", "400000", "1")
+    enclosure = gaussian_delta(epsilon="1", sigma="400000", sensitivity_squared="1")
     assert enclosure.lower == 0 and 0 < enclosure.upper < Fraction(1, 10**300)
     with pytest.raises(ArithmeticError):
         enclosure.decimal(rounded="up")
-    assert check_gaussian("400000", "1", "1e-300", "1").holds
+    assert check_gaussian(sigma="400000", epsilon="1", delta="1e-300", sensitivity_squared="1").holds

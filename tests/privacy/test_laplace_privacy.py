@@ -50,15 +50,25 @@ def _encloses(enclosure: CertifiedReal, value: mp.mpf) -> bool:
 
 
 def test_lemma_a2_scale_is_exact_and_pure_dp() -> None:
-    assert laplace_scale("1/2", 3) == 6
-    assert laplace_scale("1e-3", "7/3") == Fraction(7000, 3)
+    assert laplace_scale(epsilon="1/2", l1_sensitivity=3) == 6
+    assert laplace_scale(epsilon="1e-3", l1_sensitivity="7/3") == Fraction(7000, 3)
     # at b = Δ1/ε every vector with ‖v‖_1 <= Δ1 has δ(ε) = 0 exactly
-    assert laplace_delta("1/2", laplace_scale("1/2", 3), [1, 1, 1]).upper == 0
-    assert laplace_delta("1/2", laplace_scale("1/2", 3), [2, "1/2"]).upper == 0
+    assert (
+        laplace_delta(
+            epsilon="1/2", scale=laplace_scale(epsilon="1/2", l1_sensitivity=3), sensitivities=[1, 1, 1]
+        ).upper
+        == 0
+    )
+    assert (
+        laplace_delta(
+            epsilon="1/2", scale=laplace_scale(epsilon="1/2", l1_sensitivity=3), sensitivities=[2, "1/2"]
+        ).upper
+        == 0
+    )
     with pytest.raises(ValueError, match="epsilon"):
-        laplace_scale(0, 1)
+        laplace_scale(epsilon=0, l1_sensitivity=1)
     with pytest.raises(TypeError, match="l1_sensitivity"):
-        laplace_scale(1, 1.5)
+        laplace_scale(epsilon=1, l1_sensitivity=1.5)
 
 
 # ---------------------------------------------------------------------------------------------- Theorem 1.3
@@ -76,45 +86,58 @@ def _theorem_1_3(scale: Exact, l1: Exact, l2_squared: Exact, delta: Exact) -> mp
 def test_theorem_1_3_matches_the_printed_formula(scale: Exact, l1: Exact, l2_squared: Exact, delta: str) -> None:
     with mp.workdps(50):
         expected = _theorem_1_3(scale, l1, l2_squared, delta)
-        result = laplace_epsilon_theorem_1_3(scale, l1, None, delta, l2_sensitivity_squared=l2_squared)
+        result = laplace_epsilon_theorem_1_3(
+            scale=scale, l1_sensitivity=l1, l2_sensitivity=None, delta=delta, l2_sensitivity_squared=l2_squared
+        )
         assert _encloses(result, expected)
         assert result.relative_width() < Fraction(1, 2**79)
 
 
 def test_theorem_1_3_with_rational_l2_and_refusals() -> None:
-    assert laplace_epsilon_theorem_1_3(5, 4, 2, "1e-3") == laplace_epsilon_theorem_1_3(
-        5, 4, None, "1e-3", l2_sensitivity_squared=4
+    assert laplace_epsilon_theorem_1_3(
+        scale=5, l1_sensitivity=4, l2_sensitivity=2, delta="1e-3"
+    ) == laplace_epsilon_theorem_1_3(
+        scale=5, l1_sensitivity=4, l2_sensitivity=None, delta="1e-3", l2_sensitivity_squared=4
     )
     with pytest.raises(ValueError, match="laplace_profile"):
-        laplace_epsilon_theorem_1_3(4, 4, 2, "1e-3")  # λ = Δ1: outside the theorem
+        laplace_epsilon_theorem_1_3(
+            scale=4, l1_sensitivity=4, l2_sensitivity=2, delta="1e-3"
+        )  # λ = Δ1: outside the theorem
     with pytest.raises(ValueError, match="l2 sensitivity cannot exceed"):
-        laplace_epsilon_theorem_1_3(10, 2, 3, "1e-3")
+        laplace_epsilon_theorem_1_3(scale=10, l1_sensitivity=2, l2_sensitivity=3, delta="1e-3")
     with pytest.raises(TypeError, match="exactly one"):
-        laplace_epsilon_theorem_1_3(10, 4, 2, "1e-3", l2_sensitivity_squared=4)
+        laplace_epsilon_theorem_1_3(
+            scale=10, l1_sensitivity=4, l2_sensitivity=2, delta="1e-3", l2_sensitivity_squared=4
+        )
     with pytest.raises(TypeError, match="exactly one"):
-        laplace_epsilon_theorem_1_3(10, 4, None, "1e-3")
+        laplace_epsilon_theorem_1_3(scale=10, l1_sensitivity=4, l2_sensitivity=None, delta="1e-3")
     with pytest.raises(ValueError, match="delta"):
-        laplace_epsilon_theorem_1_3(10, 4, 2, 1)
+        laplace_epsilon_theorem_1_3(scale=10, l1_sensitivity=4, l2_sensitivity=2, delta=1)
     with pytest.raises(TypeError, match="scale"):
-        laplace_epsilon_theorem_1_3(10.5, 4, 2, "1e-3")
+        laplace_epsilon_theorem_1_3(scale=10.5, l1_sensitivity=4, l2_sensitivity=2, delta="1e-3")
 
 
 @pytest.mark.parametrize(("height", "factor", "delta"), [(1, "2", "1e-3"), (8, "3/2", "1e-6"), (25, 4, "1e-9")])
 def test_theorem_1_3_is_an_upper_bound_of_the_exact_epsilon(height: int, factor: Exact, delta: str) -> None:
     scale = Fraction(factor) * height
-    paper = laplace_epsilon_theorem_1_3(scale, height, None, delta, l2_sensitivity_squared=height)
-    assert laplace_delta(paper.lower, scale, [1] * height).upper <= Fraction(delta)
-    exact = laplace_epsilon(delta, scale, [1] * height, tolerance=Fraction(1, 10**6))
+    paper = laplace_epsilon_theorem_1_3(
+        scale=scale, l1_sensitivity=height, l2_sensitivity=None, delta=delta, l2_sensitivity_squared=height
+    )
+    assert laplace_delta(epsilon=paper.lower, scale=scale, sensitivities=[1] * height).upper <= Fraction(delta)
+    exact = laplace_epsilon(delta=delta, scale=scale, sensitivities=[1] * height, tolerance=Fraction(1, 10**6))
     assert exact.upper <= paper.upper
 
 
 def test_proof_5_9_epsilon_without_the_scale_condition() -> None:
     # λ <= Δ1 is outside Theorem 1.3, but Proof 5.9's ε' remains an upper bound of the exact ε
     for scale in (4, 8, 16):
-        paper = l2_laplace_epsilon(scale, None, "1e-6", l2_sensitivity_squared=16)
-        assert laplace_delta(paper.lower, scale, [1] * 16).upper <= Fraction(1, 10**6)
+        paper = l2_laplace_epsilon(scale=scale, l2_sensitivity=None, delta="1e-6", l2_sensitivity_squared=16)
+        assert laplace_delta(epsilon=paper.lower, scale=scale, sensitivities=[1] * 16).upper <= Fraction(1, 10**6)
     with mp.workdps(50):
-        assert _encloses(l2_laplace_epsilon(3, 2, "1e-4"), (_mp(2) / 3) * (_mp(1) / 3 + mp.sqrt(2 * mp.log(10**4))))
+        assert _encloses(
+            l2_laplace_epsilon(scale=3, l2_sensitivity=2, delta="1e-4"),
+            (_mp(2) / 3) * (_mp(1) / 3 + mp.sqrt(2 * mp.log(10**4))),
+        )
 
 
 # ---------------------------------------------------------------------------------------------- Lemma 5.5
@@ -122,7 +145,7 @@ def test_proof_5_9_epsilon_without_the_scale_condition() -> None:
 
 @pytest.mark.parametrize(("epsilon", "delta"), [("1/2", "1e-6"), ("1e-4", "1e-3"), ("0.99", "0.99"), ("1/3", "1e-15")])
 def test_lemma_5_5_a_matches_the_printed_formula_and_its_equation(epsilon: str, delta: str) -> None:
-    result = l2_laplace_a(epsilon, delta)
+    result = l2_laplace_a(epsilon=epsilon, delta=delta)
     with mp.workdps(60):
         big_l = mp.log(1 / _mp(delta))
         printed = mp.sqrt(2 * big_l) * (mp.sqrt(1 + _mp(epsilon) / big_l) - 1)
@@ -132,20 +155,24 @@ def test_lemma_5_5_a_matches_the_printed_formula_and_its_equation(epsilon: str, 
 
 
 def test_lemma_5_5_scale_and_sufficiency() -> None:
-    scale = l2_laplace_scale("1/2", "1e-6", None, l2_sensitivity_squared=10)
+    scale = l2_laplace_scale(epsilon="1/2", delta="1e-6", l2_sensitivity=None, l2_sensitivity_squared=10)
     with mp.workdps(50):
         big_l = mp.log(10**6)
         expected = mp.sqrt(10) / (mp.sqrt(2 * big_l) * (mp.sqrt(1 + mp.mpf(1) / 2 / big_l) - 1))
         assert _encloses(scale, expected)
-    sufficient = l2_laplace_sufficient_scale("1/2", "1e-6", None, l2_sensitivity_squared=10)
+    sufficient = l2_laplace_sufficient_scale(
+        epsilon="1/2", delta="1e-6", l2_sensitivity=None, l2_sensitivity_squared=10
+    )
     assert sufficient == scale.upper
     # the all-ones vector of length 10 has Δ2² = 10: the lemma's scale is enough for it
-    assert laplace_delta("1/2", scale.lower, [1] * 10).upper <= Fraction(1, 10**6)
-    assert l2_laplace_scale("1/2", "1e-6", 3) == l2_laplace_scale("1/2", "1e-6", None, l2_sensitivity_squared=9)
+    assert laplace_delta(epsilon="1/2", scale=scale.lower, sensitivities=[1] * 10).upper <= Fraction(1, 10**6)
+    assert l2_laplace_scale(epsilon="1/2", delta="1e-6", l2_sensitivity=3) == l2_laplace_scale(
+        epsilon="1/2", delta="1e-6", l2_sensitivity=None, l2_sensitivity_squared=9
+    )
     with pytest.raises(ValueError, match="laplace_scale_exact"):
-        l2_laplace_a(1, "1e-6")
+        l2_laplace_a(epsilon=1, delta="1e-6")
     with pytest.raises(ValueError, match="delta"):
-        l2_laplace_scale("1/2", 0, 1)
+        l2_laplace_scale(epsilon="1/2", delta=0, l2_sensitivity=1)
 
 
 # ---------------------------------------------------------------------------------------------- Lemma 5.4
@@ -165,17 +192,17 @@ def _lemma_5_4(epsilons: list[str], delta: str) -> mp.mpf:
 )
 def test_lemma_5_4_matches_the_printed_formula(epsilons: list[str], delta: str) -> None:
     with mp.workdps(50):
-        assert _encloses(heterogeneous_composition_epsilon(epsilons, delta), _lemma_5_4(epsilons, delta))
+        assert _encloses(heterogeneous_composition_epsilon(epsilons=epsilons, delta=delta), _lemma_5_4(epsilons, delta))
 
 
 def test_lemma_5_4_is_sufficient_for_the_optimal_composition() -> None:
     for epsilons, delta in ((["0.1"] * 50, "1e-6"), (["1/10", "1/5", "1/2", "1/3"] * 3, "1e-3")):
-        paper = heterogeneous_composition_epsilon(epsilons, delta)
-        assert optimal_composition_delta(paper.lower, epsilons).upper <= Fraction(delta)
+        paper = heterogeneous_composition_epsilon(epsilons=epsilons, delta=delta)
+        assert optimal_composition_delta(epsilon=paper.lower, epsilons=epsilons).upper <= Fraction(delta)
     with pytest.raises(ValueError, match=r"epsilons\[1\]"):
-        heterogeneous_composition_epsilon(["1", "0"], "1e-3")
+        heterogeneous_composition_epsilon(epsilons=["1", "0"], delta="1e-3")
     with pytest.raises(ValueError, match="epsilons"):
-        heterogeneous_composition_epsilon([], "1e-3")
+        heterogeneous_composition_epsilon(epsilons=[], delta="1e-3")
 
 
 # ---------------------------------------------------------------------------------------------- composition
@@ -200,22 +227,22 @@ def _brute_force(epsilon: str, epsilons: list[str]) -> mp.mpf:
 )
 def test_optimal_composition_matches_brute_force(epsilon: str, epsilons: list[str]) -> None:
     with mp.workdps(50):
-        assert _encloses(optimal_composition_delta(epsilon, epsilons), _brute_force(epsilon, epsilons))
+        assert _encloses(optimal_composition_delta(epsilon=epsilon, epsilons=epsilons), _brute_force(epsilon, epsilons))
 
 
 def test_optimal_composition_epsilon_and_laplace_comparison() -> None:
     epsilons = ["1/10"] * 30
-    optimal = optimal_composition_epsilon("1e-6", epsilons, tolerance=Fraction(1, 10**8))
-    assert optimal_composition_delta(optimal.upper, epsilons).upper <= Fraction(1, 10**6)
-    assert optimal_composition_delta(optimal.lower, epsilons).lower > Fraction(1, 10**6)
+    optimal = optimal_composition_epsilon(delta="1e-6", epsilons=epsilons, tolerance=Fraction(1, 10**8))
+    assert optimal_composition_delta(epsilon=optimal.upper, epsilons=epsilons).upper <= Fraction(1, 10**6)
+    assert optimal_composition_delta(epsilon=optimal.lower, epsilons=epsilons).lower > Fraction(1, 10**6)
     # Laplace noise with ε_j per coordinate is one ε_j-DP composition: it can need no more than the optimum
-    laplace = laplace_epsilon("1e-6", 1, epsilons, tolerance=Fraction(1, 10**8))
+    laplace = laplace_epsilon(delta="1e-6", scale=1, sensitivities=epsilons, tolerance=Fraction(1, 10**8))
     assert laplace.lower <= optimal.upper
-    assert optimal_composition_delta(3, epsilons).upper == 0  # ε = Σ ε_j
+    assert optimal_composition_delta(epsilon=3, epsilons=epsilons).upper == 0  # ε = Σ ε_j
     with pytest.raises(ValueError, match="MAX_COMBINATIONS"):
-        optimal_composition_delta(1, [Fraction(1, n) for n in range(2, 22)])
+        optimal_composition_delta(epsilon=1, epsilons=[Fraction(1, n) for n in range(2, 22)])
     with pytest.raises(TypeError, match="epsilons"):
-        optimal_composition_delta(1, "0.1")
+        optimal_composition_delta(epsilon=1, epsilons="0.1")
 
 
 # ---------------------------------------------------------------------------------------------- Corollary 5.7
@@ -223,7 +250,7 @@ def test_optimal_composition_epsilon_and_laplace_comparison() -> None:
 
 @pytest.mark.parametrize(("epsilon", "delta"), [("1/2", "1e-6"), ("1e-6", "1e-3"), ("6.9", "1e-3"), ("0.99", "0.3")])
 def test_corollary_5_7_factor_matches_the_printed_formula(epsilon: str, delta: str) -> None:
-    result = corollary_5_7_factor(epsilon, delta)
+    result = corollary_5_7_factor(epsilon=epsilon, delta=delta)
     with mp.workdps(80):
         w = _mp(epsilon) / mp.log(1 / _mp(delta))
         printed = w**2 / (2 * (mp.sqrt(1 + w) - 1) ** 2)
@@ -232,19 +259,19 @@ def test_corollary_5_7_factor_matches_the_printed_formula(epsilon: str, delta: s
 
 
 def test_corollary_5_7_limit_range_and_ratio() -> None:
-    assert abs(corollary_5_7_factor("1e-30", "1e-6").midpoint - 2) < Fraction(1, 10**29)
+    assert abs(corollary_5_7_factor(epsilon="1e-30", delta="1e-6").midpoint - 2) < Fraction(1, 10**29)
     with pytest.raises(ValueError, match="ln\\(1/delta\\)"):
-        corollary_5_7_factor(7, "1e-3")  # ln(1000) = 6.907...
+        corollary_5_7_factor(epsilon=7, delta="1e-3")  # ln(1000) = 6.907...
     # the ratio of the two mechanisms' variances, computed literally from Lemma 5.5 and Lemma A.3
     for epsilon, delta in (("1/2", "1e-6"), ("0.9", "1e-3"), ("1e-3", "1e-9")):
-        laplace = l2_laplace_scale(epsilon, delta, 1)
-        gauss = sigma_classical(epsilon, delta, 1)
+        laplace = l2_laplace_scale(epsilon=epsilon, delta=delta, l2_sensitivity=1)
+        gauss = sigma_classical(epsilon=epsilon, delta=delta, sensitivity_squared=1)
         literal = CertifiedReal(2 * laplace.lower**2 / gauss.upper**2, 2 * laplace.upper**2 / gauss.lower**2)
-        ratio = corollary_5_7_variance_ratio(epsilon, delta)
+        ratio = corollary_5_7_variance_ratio(epsilon=epsilon, delta=delta)
         assert ratio.lower <= literal.upper and literal.lower <= ratio.upper
-        assert ratio.upper < corollary_5_7_factor(epsilon, delta).lower
+        assert ratio.upper < corollary_5_7_factor(epsilon=epsilon, delta=delta).lower
     with pytest.raises(ValueError, match="epsilon"):
-        corollary_5_7_variance_ratio(1, "1e-9")
+        corollary_5_7_variance_ratio(epsilon=1, delta="1e-9")
 
 
 # ---------------------------------------------------------------------------------------------- proofs

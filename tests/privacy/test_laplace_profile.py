@@ -67,7 +67,7 @@ def _quad_one(epsilon: Exact, scale: Exact, shift: Exact) -> mp.mpf:
     [("0", 1, 1), ("3/10", 1, 1), ("1/2", 2, 3), ("1", "1/3", 2), ("0.05", 10, 1), ("2.9", 1, 3)],
 )
 def test_one_dimension_matches_quadrature_and_closed_form(epsilon: str, scale: Exact, shift: Exact) -> None:
-    enclosure = laplace_delta(epsilon, scale, [shift])
+    enclosure = laplace_delta(epsilon=epsilon, scale=scale, sensitivities=[shift])
     reference = _quad_one(epsilon, scale, shift)
     with mp.workdps(40):
         a = _mp(shift) / _mp(scale)
@@ -79,9 +79,9 @@ def test_one_dimension_matches_quadrature_and_closed_form(epsilon: str, scale: E
 
 
 def test_one_dimension_pure_dp_boundary() -> None:
-    assert laplace_delta(2, 1, [2]).upper == 0  # ε = ‖v‖_1 / b
-    assert laplace_delta(3, 1, [-2]).upper == 0
-    assert laplace_delta("1.999", 1, [2]).lower > 0
+    assert laplace_delta(epsilon=2, scale=1, sensitivities=[2]).upper == 0  # ε = ‖v‖_1 / b
+    assert laplace_delta(epsilon=3, scale=1, sensitivities=[-2]).upper == 0
+    assert laplace_delta(epsilon="1.999", scale=1, sensitivities=[2]).lower > 0
 
 
 # ------------------------------------------------------------------------------------------- d = 2 (scipy)
@@ -124,7 +124,7 @@ def _quad_two(epsilon: Exact, scale: Exact, v1: Exact, v2: Exact) -> float:
 )
 def test_two_dimensions_match_nested_quadrature(epsilon: str, scale: Exact, v1: Exact, v2: Exact) -> None:
     reference = _quad_two(epsilon, scale, v1, v2)
-    assert abs(float(laplace_delta(epsilon, scale, [v1, v2]).midpoint) - reference) < 1e-12
+    assert abs(float(laplace_delta(epsilon=epsilon, scale=scale, sensitivities=[v1, v2]).midpoint) - reference) < 1e-12
 
 
 # ------------------------------------------------------------------------------------------- d = 3..5 (grid)
@@ -156,7 +156,7 @@ def _grid_convolution(epsilon: float, scale: float, vector: list[int], step: Fra
 def test_small_dimensions_match_brute_force_convolution(epsilon: float, vector: list[int]) -> None:
     step = Fraction(1, 4000)
     reference = _grid_convolution(epsilon, 1.0, vector, step)
-    exact = laplace_delta(Fraction(str(epsilon)), 1, vector)
+    exact = laplace_delta(epsilon=Fraction(str(epsilon)), scale=1, sensitivities=vector)
     # midpoint rule O(step²) per cell plus the kink of (1 - e^(ε-L))_+ inside one cell: O(step)
     assert abs(float(exact.midpoint) - reference) < 5e-4
 
@@ -191,14 +191,14 @@ def test_monte_carlo_privacy_loss(epsilon: str, scale: str, vector: list[str], s
     estimate, half_width = _monte_carlo(
         float(Fraction(epsilon)), float(Fraction(scale)), [float(Fraction(v)) for v in vector], 1_000_000, seed
     )
-    exact = float(laplace_delta(epsilon, scale, vector).midpoint)
+    exact = float(laplace_delta(epsilon=epsilon, scale=scale, sensitivities=vector).midpoint)
     assert abs(estimate - exact) < half_width
 
 
 def test_monte_carlo_tree_path_of_length_200() -> None:
     # an all-equal vector of dimension 200 (built from 201 shifts): the grouped path at scale
     estimate, half_width = _monte_carlo(2.0, 8.0, [1.0] * 200, 50_000, 15)
-    exact = float(laplace_delta(2, 8, [1] * 200).midpoint)
+    exact = float(laplace_delta(epsilon=2, scale=8, sensitivities=[1] * 200).midpoint)
     assert abs(estimate - exact) < half_width
 
 
@@ -214,15 +214,19 @@ rationals = st.fractions(min_value=0, max_value=4, max_denominator=8)
 @given(small_vectors, rationals, rationals, st.fractions(min_value=Fraction(1, 4), max_value=4, max_denominator=8))
 def test_delta_decreases_in_epsilon_and_scale(vector: list[int], e1: Fraction, e2: Fraction, b: Fraction) -> None:
     low, high = sorted((e1, e2))
-    assert laplace_delta(low, b, vector).lower >= laplace_delta(high, b, vector).upper - Fraction(1, 10**20)
-    assert laplace_delta(low, b, vector).lower >= laplace_delta(low, 2 * b, vector).upper - Fraction(1, 10**20)
+    assert laplace_delta(epsilon=low, scale=b, sensitivities=vector).lower >= laplace_delta(
+        epsilon=high, scale=b, sensitivities=vector
+    ).upper - Fraction(1, 10**20)
+    assert laplace_delta(epsilon=low, scale=b, sensitivities=vector).lower >= laplace_delta(
+        epsilon=low, scale=2 * b, sensitivities=vector
+    ).upper - Fraction(1, 10**20)
 
 
 @settings(max_examples=30, deadline=None)
 @given(small_vectors, rationals, st.fractions(min_value=Fraction(1, 4), max_value=4, max_denominator=8))
 def test_symmetries_zero_entries_and_bounds(vector: list[int], epsilon: Fraction, scale: Fraction) -> None:
-    value = laplace_delta(epsilon, scale, vector)
-    assert value == laplace_delta(epsilon, scale, [-x for x in reversed(vector)] + [0])
+    value = laplace_delta(epsilon=epsilon, scale=scale, sensitivities=vector)
+    assert value == laplace_delta(epsilon=epsilon, scale=scale, sensitivities=[-x for x in reversed(vector)] + [0])
     l1 = sum(abs(x) for x in vector)
     if epsilon * scale >= l1:
         assert value.upper == 0
@@ -236,8 +240,8 @@ def test_symmetries_zero_entries_and_bounds(vector: list[int], epsilon: Fraction
     # growing one entry never decreases δ (garbling); adding coordinates never decreases δ
     bigger = [*vector]
     bigger[0] = bigger[0] + (1 if bigger[0] >= 0 else -1)
-    assert laplace_delta(epsilon, scale, bigger).upper >= value.lower
-    assert laplace_delta(epsilon, scale, [*vector, 1]).upper >= value.lower
+    assert laplace_delta(epsilon=epsilon, scale=scale, sensitivities=bigger).upper >= value.lower
+    assert laplace_delta(epsilon=epsilon, scale=scale, sensitivities=[*vector, 1]).upper >= value.lower
 
 
 # ------------------------------------------------------------------------------------------- ε, scale, worst case
@@ -245,24 +249,26 @@ def test_symmetries_zero_entries_and_bounds(vector: list[int], epsilon: Fraction
 
 @pytest.mark.parametrize(("delta", "scale", "shift"), [("1e-3", 1, 1), ("0.1", "1/2", 3), ("1e-6", 2, 5)])
 def test_epsilon_one_dimension_closed_form(delta: str, scale: Exact, shift: Exact) -> None:
-    enclosure = laplace_epsilon(delta, scale, [shift])
+    enclosure = laplace_epsilon(delta=delta, scale=scale, sensitivities=[shift])
     with mp.workdps(40):
         expected = _mp(shift) / _mp(scale) + 2 * mp.log(1 - _mp(delta))  # solve 1 - e^((ε-a)/2) = δ
         assert _mp(enclosure.lower) <= expected <= _mp(enclosure.upper)
     assert enclosure.width <= Fraction(1, 10**21) * enclosure.upper
-    assert laplace_delta(enclosure.upper, scale, [shift]).upper <= Fraction(delta)
-    assert laplace_delta(enclosure.lower, scale, [shift]).lower > Fraction(delta)
+    assert laplace_delta(epsilon=enclosure.upper, scale=scale, sensitivities=[shift]).upper <= Fraction(delta)
+    assert laplace_delta(epsilon=enclosure.lower, scale=scale, sensitivities=[shift]).lower > Fraction(delta)
 
 
 def test_epsilon_zero_when_total_variation_is_small() -> None:
     # δ(0) is the total variation distance: at scale 1000 and v = (1) it is 1 - e^(-1/2000) < 1e-3
-    assert laplace_epsilon("1e-3", 1000, [1]) == laplace_epsilon("1e-3", 1000, [1, 0])
-    assert laplace_epsilon("1e-3", 1000, [1]).upper == 0
+    assert laplace_epsilon(delta="1e-3", scale=1000, sensitivities=[1]) == laplace_epsilon(
+        delta="1e-3", scale=1000, sensitivities=[1, 0]
+    )
+    assert laplace_epsilon(delta="1e-3", scale=1000, sensitivities=[1]).upper == 0
 
 
 @pytest.mark.parametrize(("epsilon", "delta", "shift"), [("1/2", "1e-3", 1), ("1", "1e-6", 3), ("3", "0.2", 1)])
 def test_scale_one_dimension_closed_form(epsilon: str, delta: str, shift: int) -> None:
-    result = laplace_scale_exact(epsilon, delta, [shift])
+    result = laplace_scale_exact(epsilon=epsilon, delta=delta, sensitivities=[shift])
     with mp.workdps(40):
         expected = shift / (_mp(epsilon) - 2 * mp.log(1 - _mp(delta)))
         assert _mp(result.scale_below) < expected <= _mp(result.scale)
@@ -272,24 +278,32 @@ def test_scale_one_dimension_closed_form(epsilon: str, delta: str, shift: int) -
 
 
 def test_scale_tree_path_is_certified() -> None:
-    result = laplace_scale_exact(1, "1e-6", [1] * 30, tolerance=Fraction(1, 10**8))
-    assert laplace_delta(1, result.scale, [1] * 30).upper <= Fraction(1, 10**6)
-    assert laplace_delta(1, result.scale_below, [1] * 30).lower > Fraction(1, 10**6)
+    result = laplace_scale_exact(epsilon=1, delta="1e-6", sensitivities=[1] * 30, tolerance=Fraction(1, 10**8))
+    assert laplace_delta(epsilon=1, scale=result.scale, sensitivities=[1] * 30).upper <= Fraction(1, 10**6)
+    assert laplace_delta(epsilon=1, scale=result.scale_below, sensitivities=[1] * 30).lower > Fraction(1, 10**6)
     assert result.scale < 30  # better than Lemma A.2's Δ1/ε = 30
 
 
 def test_worst_case_is_the_maximum() -> None:
     vectors = [[1, 1, 1], [2], [1, -1]]
-    worst = laplace_delta_worst_case("1/2", 1, vectors)
-    singles = [laplace_delta("1/2", 1, v) for v in vectors]
+    worst = laplace_delta_worst_case(epsilon="1/2", scale=1, sensitivity_vectors=vectors)
+    singles = [laplace_delta(epsilon="1/2", scale=1, sensitivities=v) for v in vectors]
     assert worst.deltas == tuple(singles)
     assert worst.delta.upper == max(s.upper for s in singles)
     assert worst.index == max(range(3), key=lambda i: singles[i].upper)
-    epsilon = laplace_epsilon_worst_case("1e-3", 1, vectors, tolerance=Fraction(1, 10**6))
-    assert all(laplace_delta(epsilon.upper, 1, v).upper <= Fraction(1, 1000) for v in vectors)
-    assert epsilon.upper >= max(laplace_epsilon("1e-3", 1, v, tolerance=Fraction(1, 10**6)).lower for v in vectors)
-    scale = laplace_scale_exact_worst_case(1, "1e-3", vectors, tolerance=Fraction(1, 10**6))
-    assert all(laplace_delta(1, scale.scale, v).upper <= Fraction(1, 1000) for v in vectors)
+    epsilon = laplace_epsilon_worst_case(
+        delta="1e-3", scale=1, sensitivity_vectors=vectors, tolerance=Fraction(1, 10**6)
+    )
+    assert all(
+        laplace_delta(epsilon=epsilon.upper, scale=1, sensitivities=v).upper <= Fraction(1, 1000) for v in vectors
+    )
+    assert epsilon.upper >= max(
+        laplace_epsilon(delta="1e-3", scale=1, sensitivities=v, tolerance=Fraction(1, 10**6)).lower for v in vectors
+    )
+    scale = laplace_scale_exact_worst_case(
+        epsilon=1, delta="1e-3", sensitivity_vectors=vectors, tolerance=Fraction(1, 10**6)
+    )
+    assert all(laplace_delta(epsilon=1, scale=scale.scale, sensitivities=v).upper <= Fraction(1, 1000) for v in vectors)
     assert scale.delta_at_scale_below.lower > Fraction(1, 1000)
 
 
@@ -298,33 +312,35 @@ def test_worst_case_is_the_maximum() -> None:
 
 def test_bad_inputs_are_refused_naming_the_parameter() -> None:
     with pytest.raises(TypeError, match="epsilon"):
-        laplace_delta(0.5, 1, [1])
+        laplace_delta(epsilon=0.5, scale=1, sensitivities=[1])
     with pytest.raises(ValueError, match="epsilon"):
-        laplace_delta(-1, 1, [1])
+        laplace_delta(epsilon=-1, scale=1, sensitivities=[1])
     with pytest.raises(ValueError, match="scale"):
-        laplace_delta(1, 0, [1])
+        laplace_delta(epsilon=1, scale=0, sensitivities=[1])
     with pytest.raises(TypeError, match=r"sensitivities\[1\]"):
-        laplace_delta(1, 1, [1, 0.5])
+        laplace_delta(epsilon=1, scale=1, sensitivities=[1, 0.5])
     with pytest.raises(TypeError, match="sensitivities"):
-        laplace_delta(1, 1, "11")
+        laplace_delta(epsilon=1, scale=1, sensitivities="11")
     with pytest.raises(ValueError, match="at least one entry"):
-        laplace_delta(1, 1, [])
+        laplace_delta(epsilon=1, scale=1, sensitivities=[])
     with pytest.raises(ValueError, match="nonzero"):
-        laplace_delta(1, 1, [0, 0])
+        laplace_delta(epsilon=1, scale=1, sensitivities=[0, 0])
     with pytest.raises(ValueError, match="MAX_DIMENSION"):
-        laplace_delta(1, 1, [1] * (MAX_DIMENSION + 1))
+        laplace_delta(epsilon=1, scale=1, sensitivities=[1] * (MAX_DIMENSION + 1))
     with pytest.raises(ValueError, match="MAX_PROFILE_COEFFICIENTS"):
-        laplace_delta(1, 1, [2**i for i in range(16)])  # 16 distinct entries: 2^16 distinct shifts
+        laplace_delta(
+            epsilon=1, scale=1, sensitivities=[2**i for i in range(16)]
+        )  # 16 distinct entries: 2^16 distinct shifts
     with pytest.raises(ValueError, match="delta"):
-        laplace_epsilon(1, 1, [1])
+        laplace_epsilon(delta=1, scale=1, sensitivities=[1])
     with pytest.raises(ValueError, match="tolerance"):
-        laplace_epsilon("1e-3", 1, [1], tolerance=2)
+        laplace_epsilon(delta="1e-3", scale=1, sensitivities=[1], tolerance=2)
     with pytest.raises(ValueError, match="epsilon"):
-        laplace_scale_exact(0, "1e-3", [1])
+        laplace_scale_exact(epsilon=0, delta="1e-3", sensitivities=[1])
     with pytest.raises(ValueError, match="sensitivity_vectors"):
-        laplace_delta_worst_case(1, 1, [])
+        laplace_delta_worst_case(epsilon=1, scale=1, sensitivity_vectors=[])
     with pytest.raises(ValueError, match=r"sensitivity_vectors\[1\]"):
-        laplace_delta_worst_case(1, 1, [[1], [0]])
+        laplace_delta_worst_case(epsilon=1, scale=1, sensitivity_vectors=[[1], [0]])
 
 
 # ------------------------------------------------------------------------------------------- audits
@@ -334,8 +350,8 @@ def test_check_laplace_verdict_brackets_the_exact_scale() -> None:
     from reference.privacy.laplace_audit import check_laplace
 
     # d = 1: the smallest scale is |v|/(ε - 2 ln(1 - δ)) (closed form above): about 0.99799 for ε = 1, δ = 1e-3
-    holds = check_laplace(1, 1, "1e-3", [[1]])
-    fails = check_laplace("0.99", 1, "1e-3", [[1]])
+    holds = check_laplace(scale=1, epsilon=1, delta="1e-3", sensitivity_vectors=[[1]])
+    fails = check_laplace(scale="0.99", epsilon=1, delta="1e-3", sensitivity_vectors=[[1]])
     assert holds.holds and not fails.holds
     assert holds.delta_at_epsilon.upper <= Fraction(1, 1000) < fails.delta_at_epsilon.lower
     with mp.workdps(30):
@@ -349,7 +365,9 @@ def test_check_laplace_verdict_brackets_the_exact_scale() -> None:
 def test_theorem_1_3_report_shows_the_exact_profile_beside_the_theorem() -> None:
     from reference.privacy.laplace_audit import theorem_1_3_report
 
-    report = theorem_1_3_report(40, 30, None, "1e-6", l2_sensitivity_squared=30)
+    report = theorem_1_3_report(
+        scale=40, l1_sensitivity=30, l2_sensitivity=None, delta="1e-6", l2_sensitivity_squared=30
+    )
     assert report.vector == (Fraction(1),) * 30  # Δ1 = h = 30, Δ2² = 30: the tree path vector
     assert report.epsilon_exact is not None and report.delta_exact_at_epsilon is not None
     assert report.epsilon_exact.upper <= report.epsilon.upper
@@ -358,8 +376,10 @@ def test_theorem_1_3_report_shows_the_exact_profile_beside_the_theorem() -> None
     assert Fraction(str(payload["epsilon"])) >= report.epsilon.upper - Fraction(1, 10**19)
     assert payload["epsilon_pure"] == "3/4"
     # Δ1²/Δ2² = 9/4 is not an integer: no equal-entry vector, no exact value unless a vector is given
-    assert theorem_1_3_report(5, 3, 2, "1e-3").vector is None
-    given_vector = theorem_1_3_report(5, 3, 2, "1e-3", sensitivities=[1, 1, 1, 0])
+    assert theorem_1_3_report(scale=5, l1_sensitivity=3, l2_sensitivity=2, delta="1e-3").vector is None
+    given_vector = theorem_1_3_report(
+        scale=5, l1_sensitivity=3, l2_sensitivity=2, delta="1e-3", sensitivities=[1, 1, 1, 0]
+    )
     assert given_vector.epsilon_exact is not None
     with pytest.raises(ValueError, match="sensitivities"):
-        theorem_1_3_report(5, 3, 2, "1e-3", sensitivities=[2, 2])
+        theorem_1_3_report(scale=5, l1_sensitivity=3, l2_sensitivity=2, delta="1e-3", sensitivities=[2, 2])

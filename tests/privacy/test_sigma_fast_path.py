@@ -55,7 +55,7 @@ def assert_certified(result: ExactSigma, epsilon: Fraction, delta: Fraction, sen
 def test_fast_answer_matches_bisection(
     epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction, tolerance: Fraction
 ) -> None:
-    fast = sigma_exact(epsilon, delta, sensitivity_squared, tolerance=tolerance)
+    fast = sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity_squared, tolerance=tolerance)
     slow = gaussian._sigma_by_bisection(epsilon, delta, sensitivity_squared, tolerance, None, None)
     for result in (fast, slow):
         assert_certified(result, epsilon, delta, sensitivity_squared)
@@ -66,30 +66,36 @@ def test_fast_answer_matches_bisection(
 @pytest.mark.parametrize("distortion", [None, 0.5, 1.5, 1 + 1e-9, 1 - 1e-11, 1e6])
 def test_wrong_estimates_cost_time_not_guarantees(monkeypatch: pytest.MonkeyPatch, distortion: float | None) -> None:
     epsilon, delta, sensitivity_squared = Fraction(1, 2), Fraction(1, 10**6), Fraction(5, 3)
-    true_estimate = sigma_estimate(epsilon, delta, sensitivity_squared)
+    true_estimate = sigma_estimate(epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity_squared)
     assert true_estimate is not None
 
-    def wrong(*_: object) -> float | None:
+    def wrong(*_: object, **__: object) -> float | None:
         return None if distortion is None else true_estimate * distortion
 
     monkeypatch.setattr(gaussian, "sigma_estimate", wrong)
-    result = sigma_exact(epsilon, delta, sensitivity_squared)
+    result = sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity_squared)
     assert_certified(result, epsilon, delta, sensitivity_squared)
 
 
 def test_estimate_is_close_where_floats_reach() -> None:
     # the estimate is a starting point; on the comparison grid it is within 1e-9 of the certified optimum
     for epsilon, delta, sensitivity_squared in POINTS:
-        estimate = sigma_estimate(epsilon, delta, sensitivity_squared)
-        result = sigma_exact(epsilon, delta, sensitivity_squared)
+        estimate = sigma_estimate(epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity_squared)
+        result = sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity_squared)
         assert estimate is not None
         assert abs(Fraction(estimate) / result.sigma - 1) < Fraction(1, 10**9)
 
 
 def test_estimate_declines_outside_the_float_range() -> None:
-    assert sigma_estimate(Fraction(1), Fraction(1, 10**400), Fraction(1)) is None  # log δ below floats
-    assert sigma_estimate(Fraction(1000), Fraction(1, 10**3), Fraction(1)) is None  # e^ε overflows
-    assert sigma_estimate(Fraction(1), Fraction(1, 10**6), Fraction(10**400)) is None  # Δ beyond floats
+    assert (
+        sigma_estimate(epsilon=Fraction(1), delta=Fraction(1, 10**400), sensitivity_squared=Fraction(1)) is None
+    )  # log δ below floats
+    assert (
+        sigma_estimate(epsilon=Fraction(1000), delta=Fraction(1, 10**3), sensitivity_squared=Fraction(1)) is None
+    )  # e^ε overflows
+    assert (
+        sigma_estimate(epsilon=Fraction(1), delta=Fraction(1, 10**6), sensitivity_squared=Fraction(10**400)) is None
+    )  # Δ beyond floats
 
 
 def test_estimate_slope_matches_the_profile() -> None:
@@ -110,4 +116,9 @@ def test_grid_corners_certify_without_bisection(monkeypatch: pytest.MonkeyPatch)
 
     monkeypatch.setattr(gaussian, "_sigma_by_bisection", refuse)
     for epsilon, delta, sensitivity_squared in POINTS:
-        assert_certified(sigma_exact(epsilon, delta, sensitivity_squared), epsilon, delta, sensitivity_squared)
+        assert_certified(
+            sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity_squared),
+            epsilon,
+            delta,
+            sensitivity_squared,
+        )

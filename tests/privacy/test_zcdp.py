@@ -90,12 +90,17 @@ def hockey_stick_mp(epsilon: Fraction, sigma_squared: Fraction, shift: int) -> m
 
 
 def test_rho_of_gaussian_and_discrete_gaussian() -> None:
-    assert zcdp.rho_gaussian(4, 2) == Fraction(1, 4)
-    assert zcdp.rho_gaussian("1/2", "3/7") == Fraction(3, 7)
-    assert zcdp.rho_discrete_gaussian(Fraction(5, 2), 2) == Fraction(2, 5)
+    assert zcdp.rho_gaussian(sigma_squared=4, sensitivity_squared=2) == Fraction(1, 4)
+    assert zcdp.rho_gaussian(sigma_squared="1/2", sensitivity_squared="3/7") == Fraction(3, 7)
+    assert zcdp.rho_discrete_gaussian(sigma_squared=Fraction(5, 2), sensitivity_squared=2) == Fraction(2, 5)
     for scale, d2 in [(Fraction(7, 3), 5), (Fraction(1, 9), 1)]:
-        assert zcdp.rho_discrete_gaussian(scale, d2) * 2 * scale == d2
-        assert zcdp.sigma_squared_for_rho(zcdp.rho_discrete_gaussian(scale, d2), d2) == scale
+        assert zcdp.rho_discrete_gaussian(sigma_squared=scale, sensitivity_squared=d2) * 2 * scale == d2
+        assert (
+            zcdp.sigma_squared_for_rho(
+                rho=zcdp.rho_discrete_gaussian(sigma_squared=scale, sensitivity_squared=d2), sensitivity_squared=d2
+            )
+            == scale
+        )
 
 
 def test_compose_rho_adds() -> None:
@@ -105,17 +110,17 @@ def test_compose_rho_adds() -> None:
 
 def test_rho_inputs_are_validated() -> None:
     with pytest.raises(ValueError, match="sensitivity_squared must be a positive integer"):
-        zcdp.rho_discrete_gaussian(1, Fraction(1, 2))
+        zcdp.rho_discrete_gaussian(sigma_squared=1, sensitivity_squared=Fraction(1, 2))
     with pytest.raises(ValueError, match="sigma_squared"):
-        zcdp.rho_gaussian(0, 1)
+        zcdp.rho_gaussian(sigma_squared=0, sensitivity_squared=1)
     with pytest.raises(TypeError, match="sigma_squared"):
-        zcdp.rho_gaussian(0.5, 1)
+        zcdp.rho_gaussian(sigma_squared=0.5, sensitivity_squared=1)
     with pytest.raises(ValueError, match="at least one"):
         zcdp.compose_rho()
     with pytest.raises(ValueError, match=r"rhos\[1\]"):
         zcdp.compose_rho(1, 0)
     with pytest.raises(ValueError, match="rho"):
-        zcdp.sigma_squared_for_rho(-1, 1)
+        zcdp.sigma_squared_for_rho(rho=-1, sensitivity_squared=1)
 
 
 # ------------------------------------------------------------------------------------------- conversions
@@ -133,23 +138,23 @@ CONVERSION_CASES = [
 @pytest.mark.parametrize(("rho", "delta"), CONVERSION_CASES)
 def test_simple_epsilon_matches_mpmath(rho: Fraction, delta: Fraction) -> None:
     expected = mp(rho) + 2 * mpmath.sqrt(mp(rho) * -mpmath.log(mp(delta)))
-    assert close_to(zcdp.epsilon_from_rho_simple(rho, delta), expected)
+    assert close_to(zcdp.epsilon_from_rho_simple(rho=rho, delta=delta), expected)
 
 
 @pytest.mark.parametrize(("rho", "delta"), CONVERSION_CASES)
 def test_tight_epsilon_encloses_the_infimum_over_alpha(rho: Fraction, delta: Fraction) -> None:
-    tight = zcdp.epsilon_from_rho_tight(rho, delta)
+    tight = zcdp.epsilon_from_rho_tight(rho=rho, delta=delta)
     expected = tight_epsilon_mp(rho, delta)
     assert close_to(tight, max(expected, mpmath.mpf(0)))
     assert tight.relative_width() < Fraction(1, 10**20)
-    assert tight.certainly_le(zcdp.epsilon_from_rho_simple(rho, delta).lower)
+    assert tight.certainly_le(zcdp.epsilon_from_rho_simple(rho=rho, delta=delta).lower)
 
 
 @pytest.mark.parametrize(("rho", "epsilon"), [(Fraction(1, 2), Fraction(3)), (Fraction(1, 100), Fraction(1)), (Fraction(2), Fraction(1)), (Fraction(1, 8), Fraction(1, 2))])
 def test_tight_delta_encloses_the_infimum_over_alpha(rho: Fraction, epsilon: Fraction) -> None:
-    tight = zcdp.delta_from_rho(rho, epsilon)
+    tight = zcdp.delta_from_rho(rho=rho, epsilon=epsilon)
     assert close_to(tight, min(tight_delta_mp(rho, epsilon), mpmath.mpf(1)))
-    simple = zcdp.delta_from_rho_simple(rho, epsilon)
+    simple = zcdp.delta_from_rho_simple(rho=rho, epsilon=epsilon)
     assert close_to(simple, mpmath.exp(-((mp(epsilon) - mp(rho)) ** 2) / (4 * mp(rho))) if epsilon >= rho else 1)
     assert tight.certainly_le(simple.lower)
 
@@ -158,22 +163,22 @@ def test_tight_epsilon_is_zero_when_the_total_variation_bound_suffices() -> None
     # ρ = 1e-4: at α = 100 the objective is 0.01 + (log 100 - log 100)/99 + log(0.99) < 0, so ε = 0 is valid
     rho, delta = Fraction(1, 10**4), Fraction(1, 100)
     assert tight_epsilon_mp(rho, delta) < 0
-    assert zcdp.epsilon_from_rho_tight(rho, delta) == CertifiedReal(Fraction(0), Fraction(0))
+    assert zcdp.epsilon_from_rho_tight(rho=rho, delta=delta) == CertifiedReal(Fraction(0), Fraction(0))
 
 
 def test_tight_delta_in_log_space_reaches_below_exact_enclosures() -> None:
     # δ = exp(-(100 - 1e-4)²/(4e-4)) ~ exp(-2.5e7): only its logarithm can be enclosed
     rho, epsilon = Fraction(1, 10**4), Fraction(100)
-    log_tight = zcdp.log_delta_from_rho(rho, epsilon)
-    assert log_tight.certainly_le(zcdp.log_delta_from_rho_simple(rho, epsilon))
-    assert zcdp.log_delta_from_rho_simple(rho, epsilon) == -((epsilon - rho) ** 2) / (4 * rho)
+    log_tight = zcdp.log_delta_from_rho(rho=rho, epsilon=epsilon)
+    assert log_tight.certainly_le(zcdp.log_delta_from_rho_simple(rho=rho, epsilon=epsilon))
+    assert zcdp.log_delta_from_rho_simple(rho=rho, epsilon=epsilon) == -((epsilon - rho) ** 2) / (4 * rho)
     assert close_to(log_tight, mpmath.log(tight_delta_mp(rho, epsilon)))
 
 
 def test_tight_epsilon_is_an_upper_bound_of_the_exact_gaussian_epsilon() -> None:
     # N(0, σ²) with σ = 2, Δ = 1 is ρ = 1/8-zCDP; its exact ε (Balle–Wang) can only be smaller
-    exact = gaussian_epsilon(Fraction(1, 10**6), 2, 1, tolerance=Fraction(1, 10**9))
-    tight = zcdp.epsilon_from_rho_tight(Fraction(1, 8), Fraction(1, 10**6))
+    exact = gaussian_epsilon(delta=Fraction(1, 10**6), sigma=2, sensitivity_squared=1, tolerance=Fraction(1, 10**9))
+    tight = zcdp.epsilon_from_rho_tight(rho=Fraction(1, 8), delta=Fraction(1, 10**6))
     assert exact.upper <= tight.lower
 
 
@@ -183,19 +188,19 @@ def test_tight_epsilon_is_an_upper_bound_of_the_exact_gaussian_epsilon() -> None
     st.fractions(min_value=Fraction(1, 10**12), max_value=Fraction(9, 10), max_denominator=10**12),
 )
 def test_tight_never_worse_than_simple(rho: Fraction, delta: Fraction) -> None:
-    tight = zcdp.epsilon_from_rho_tight(rho, delta)
-    assert tight.certainly_le(zcdp.epsilon_from_rho_simple(rho, delta).lower)
+    tight = zcdp.epsilon_from_rho_tight(rho=rho, delta=delta)
+    assert tight.certainly_le(zcdp.epsilon_from_rho_simple(rho=rho, delta=delta).lower)
 
 
 def test_conversions_are_monotone() -> None:
     rhos = [Fraction(1, 100), Fraction(1, 10), Fraction(1), Fraction(5)]
-    values = [zcdp.epsilon_from_rho_tight(r, Fraction(1, 10**6)) for r in rhos]
+    values = [zcdp.epsilon_from_rho_tight(rho=r, delta=Fraction(1, 10**6)) for r in rhos]
     assert all(a.upper < b.lower for a, b in itertools.pairwise(values))
     deltas = [Fraction(1, 10**12), Fraction(1, 10**6), Fraction(1, 100)]
-    values = [zcdp.epsilon_from_rho_tight(1, d) for d in deltas]
+    values = [zcdp.epsilon_from_rho_tight(rho=1, delta=d) for d in deltas]
     assert all(a.lower > b.upper for a, b in itertools.pairwise(values))
     epsilons = [Fraction(1, 2), Fraction(1), Fraction(4)]
-    deltas_out = [zcdp.delta_from_rho(Fraction(1, 10), e) for e in epsilons]
+    deltas_out = [zcdp.delta_from_rho(rho=Fraction(1, 10), epsilon=e) for e in epsilons]
     assert all(a.lower > b.upper for a, b in itertools.pairwise(deltas_out))
 
 
@@ -203,7 +208,7 @@ def test_conversions_are_monotone() -> None:
 def test_rho_from_epsilon_delta_closed_form(epsilon: Fraction, delta: Fraction) -> None:
     log_inv = -mpmath.log(mp(delta))
     expected = (mpmath.sqrt(mp(epsilon) + log_inv) - mpmath.sqrt(log_inv)) ** 2
-    enclosure = zcdp.rho_from_epsilon_delta(epsilon, delta)
+    enclosure = zcdp.rho_from_epsilon_delta(epsilon=epsilon, delta=delta)
     assert close_to(enclosure, expected)
     # the lower end is sufficient for the simple conversion: ρ + 2 sqrt(ρ L) <= ε
     lower = mp(enclosure.lower)
@@ -212,33 +217,35 @@ def test_rho_from_epsilon_delta_closed_form(epsilon: Fraction, delta: Fraction) 
 
 @pytest.mark.parametrize(("epsilon", "delta"), [(Fraction(1), Fraction(1, 10**6)), (Fraction(1, 10), Fraction(1, 10**8))])
 def test_rho_from_epsilon_delta_tight_is_certified_both_ways(epsilon: Fraction, delta: Fraction) -> None:
-    bracket = zcdp.rho_from_epsilon_delta_tight(epsilon, delta, tolerance=Fraction(1, 10**10))
+    bracket = zcdp.rho_from_epsilon_delta_tight(epsilon=epsilon, delta=delta, tolerance=Fraction(1, 10**10))
     assert bracket.width <= bracket.upper / 10**10
-    assert zcdp.epsilon_from_rho_tight(bracket.lower, delta).certainly_le(epsilon)  # sufficient
+    assert zcdp.epsilon_from_rho_tight(rho=bracket.lower, delta=delta).certainly_le(epsilon)  # sufficient
     assert tight_epsilon_mp(bracket.upper, delta) > mp(epsilon)  # insufficient, by the independent minimiser
-    assert bracket.lower > zcdp.rho_from_epsilon_delta(epsilon, delta).upper  # better than the simple inverse
+    assert (
+        bracket.lower > zcdp.rho_from_epsilon_delta(epsilon=epsilon, delta=delta).upper
+    )  # better than the simple inverse
 
 
 def test_conversion_inputs_are_validated() -> None:
     with pytest.raises(ValueError, match="rho"):
-        zcdp.epsilon_from_rho_tight(0, Fraction(1, 10))
+        zcdp.epsilon_from_rho_tight(rho=0, delta=Fraction(1, 10))
     with pytest.raises(ValueError, match="rho"):
-        zcdp.epsilon_from_rho_simple("-1", Fraction(1, 10))
+        zcdp.epsilon_from_rho_simple(rho="-1", delta=Fraction(1, 10))
     for bad in (0, 1, Fraction(3, 2), "-1/2"):
         with pytest.raises(ValueError, match="delta"):
-            zcdp.epsilon_from_rho_tight(1, bad)
+            zcdp.epsilon_from_rho_tight(rho=1, delta=bad)
         with pytest.raises(ValueError, match="delta"):
-            zcdp.rho_from_epsilon_delta(1, bad)
+            zcdp.rho_from_epsilon_delta(epsilon=1, delta=bad)
     with pytest.raises(TypeError, match="delta"):
-        zcdp.epsilon_from_rho_simple(1, 1e-6)
+        zcdp.epsilon_from_rho_simple(rho=1, delta=1e-6)
     with pytest.raises(TypeError, match="rho"):
-        zcdp.delta_from_rho(0.5, 1)
+        zcdp.delta_from_rho(rho=0.5, epsilon=1)
     with pytest.raises(ValueError, match="epsilon"):
-        zcdp.delta_from_rho(1, -1)
+        zcdp.delta_from_rho(rho=1, epsilon=-1)
     with pytest.raises(ValueError, match="epsilon"):
-        zcdp.rho_from_epsilon_delta(0, Fraction(1, 10))
+        zcdp.rho_from_epsilon_delta(epsilon=0, delta=Fraction(1, 10))
     with pytest.raises(ValueError, match="tolerance"):
-        zcdp.rho_from_epsilon_delta_tight(1, Fraction(1, 10), tolerance=2)
+        zcdp.rho_from_epsilon_delta_tight(epsilon=1, delta=Fraction(1, 10), tolerance=2)
 
 
 # ------------------------------------------------------------------------- discrete Gaussian δ(ε), exact
@@ -256,7 +263,7 @@ PROFILE_CASES = [
 
 @pytest.mark.parametrize(("epsilon", "sigma_squared", "shift"), PROFILE_CASES)
 def test_discrete_gaussian_delta_equals_the_hockey_stick_sum(epsilon: Fraction, sigma_squared: Fraction, shift: int) -> None:
-    enclosure = zcdp.discrete_gaussian_delta(epsilon, sigma_squared, shift)
+    enclosure = zcdp.discrete_gaussian_delta(epsilon=epsilon, sigma_squared=sigma_squared, sensitivity=shift)
     assert close_to(enclosure, hockey_stick_mp(epsilon, sigma_squared, shift))
     assert enclosure.relative_width() < Fraction(1, 10**20)
 
@@ -271,7 +278,7 @@ def test_mixing_strict_and_non_strict_tails_is_wrong_on_the_lattice() -> None:
     def tail(start: int) -> mpmath.mpf:  # P[X >= start]
         return mpmath.fsum(w for x, w in weights.items() if x >= start) / total
 
-    exact = zcdp.discrete_gaussian_delta(epsilon, scale, 1)
+    exact = zcdp.discrete_gaussian_delta(epsilon=epsilon, sigma_squared=scale, sensitivity=1)
     strict = tail(2) - e_eps * tail(3)  # P[X > 1] - e P[X > 2]
     non_strict = tail(1) - e_eps * tail(2)  # P[X >= 1] - e P[X >= 2]
     mixed = tail(2) - e_eps * tail(2)  # P[X > 1] - e P[X >= 2]
@@ -281,21 +288,23 @@ def test_mixing_strict_and_non_strict_tails_is_wrong_on_the_lattice() -> None:
 
 def test_discrete_gaussian_delta_is_monotone() -> None:
     scale = Fraction(4)
-    by_epsilon = [zcdp.discrete_gaussian_delta(e, scale, 1) for e in (0, Fraction(1, 2), 1, 2)]
+    by_epsilon = [
+        zcdp.discrete_gaussian_delta(epsilon=e, sigma_squared=scale, sensitivity=1) for e in (0, Fraction(1, 2), 1, 2)
+    ]
     assert all(a.lower > b.upper for a, b in itertools.pairwise(by_epsilon))
-    by_scale = [zcdp.discrete_gaussian_delta(1, s, 1) for s in (Fraction(1, 2), 2, 8)]
+    by_scale = [zcdp.discrete_gaussian_delta(epsilon=1, sigma_squared=s, sensitivity=1) for s in (Fraction(1, 2), 2, 8)]
     assert all(a.lower > b.upper for a, b in itertools.pairwise(by_scale))
     # monotone likelihood ratio: the worst shift with |q(x) - q(x')| <= Δ is Δ itself
-    by_shift = [zcdp.discrete_gaussian_delta(1, scale, shift) for shift in (1, 2, 3)]
+    by_shift = [zcdp.discrete_gaussian_delta(epsilon=1, sigma_squared=scale, sensitivity=shift) for shift in (1, 2, 3)]
     assert all(a.upper < b.lower for a, b in itertools.pairwise(by_shift))
 
 
 def test_discrete_gaussian_delta_below_its_zcdp_delta() -> None:
     for scale, shift in [(Fraction(2), 1), (Fraction(10), 2), (Fraction(1, 2), 1)]:
-        rho = zcdp.rho_discrete_gaussian(scale, shift * shift)
+        rho = zcdp.rho_discrete_gaussian(sigma_squared=scale, sensitivity_squared=shift * shift)
         for epsilon in (Fraction(1, 2), Fraction(2)):
-            assert zcdp.discrete_gaussian_delta(epsilon, scale, shift).certainly_le(
-                zcdp.delta_from_rho(rho, epsilon).lower
+            assert zcdp.discrete_gaussian_delta(epsilon=epsilon, sigma_squared=scale, sensitivity=shift).certainly_le(
+                zcdp.delta_from_rho(rho=rho, epsilon=epsilon).lower
             )
 
 
@@ -314,26 +323,30 @@ def test_normaliser_by_both_routes() -> None:
 
 def test_discrete_gaussian_epsilon_is_certified_both_ways() -> None:
     delta, scale = Fraction(1, 10**5), Fraction(5)
-    bracket = zcdp.discrete_gaussian_epsilon(delta, scale, 1, tolerance=Fraction(1, 10**8))
-    assert zcdp.discrete_gaussian_delta(bracket.upper, scale, 1).certainly_le(delta)
-    assert zcdp.discrete_gaussian_delta(bracket.lower, scale, 1).certainly_gt(delta)
+    bracket = zcdp.discrete_gaussian_epsilon(
+        delta=delta, sigma_squared=scale, sensitivity=1, tolerance=Fraction(1, 10**8)
+    )
+    assert zcdp.discrete_gaussian_delta(epsilon=bracket.upper, sigma_squared=scale, sensitivity=1).certainly_le(delta)
+    assert zcdp.discrete_gaussian_delta(epsilon=bracket.lower, sigma_squared=scale, sensitivity=1).certainly_gt(delta)
     assert hockey_stick_mp(bracket.upper, scale, 1) <= mp(delta) < hockey_stick_mp(bracket.lower, scale, 1)
     # δ(0) = TV distance <= δ: ε = 0
-    assert zcdp.discrete_gaussian_epsilon(Fraction(1, 2), 100, 1) == CertifiedReal(Fraction(0), Fraction(0))
+    assert zcdp.discrete_gaussian_epsilon(delta=Fraction(1, 2), sigma_squared=100, sensitivity=1) == CertifiedReal(
+        Fraction(0), Fraction(0)
+    )
 
 
 def test_discrete_gaussian_inputs_are_validated() -> None:
     with pytest.raises(ValueError, match="sensitivity"):
-        zcdp.discrete_gaussian_delta(1, 1, 0)
+        zcdp.discrete_gaussian_delta(epsilon=1, sigma_squared=1, sensitivity=0)
     with pytest.raises(TypeError, match="sensitivity"):
-        zcdp.discrete_gaussian_delta(1, 1, Fraction(3, 2))
+        zcdp.discrete_gaussian_delta(epsilon=1, sigma_squared=1, sensitivity=Fraction(3, 2))
     with pytest.raises(TypeError, match="sensitivity"):
-        zcdp.discrete_gaussian_delta(1, 1, True)
+        zcdp.discrete_gaussian_delta(epsilon=1, sigma_squared=1, sensitivity=True)
     with pytest.raises(ValueError, match="epsilon"):
-        zcdp.discrete_gaussian_delta(-1, 1, 1)
+        zcdp.discrete_gaussian_delta(epsilon=-1, sigma_squared=1, sensitivity=1)
     with pytest.raises(ValueError, match="sigma_squared"):
-        zcdp.discrete_gaussian_delta(1, 0, 1)
+        zcdp.discrete_gaussian_delta(epsilon=1, sigma_squared=0, sensitivity=1)
     with pytest.raises(TypeError, match="sigma_squared"):
-        zcdp.discrete_gaussian_delta(1, 2.5, 1)
+        zcdp.discrete_gaussian_delta(epsilon=1, sigma_squared=2.5, sensitivity=1)
     with pytest.raises(ValueError, match="delta"):
-        zcdp.discrete_gaussian_epsilon(0, 1, 1)
+        zcdp.discrete_gaussian_epsilon(delta=0, sigma_squared=1, sensitivity=1)

@@ -32,16 +32,16 @@ def _fifty_digits() -> Iterator[None]:
 @pytest.mark.parametrize(("attributes", "rho"), [(1, Fraction(1)), (3, Fraction(1, 2)), (8, "1/10"), (5, "0.25")])
 def test_sigma_squared_is_d_over_rho(attributes: int, rho: Fraction | str) -> None:
     budget = Fraction(rho)
-    sigma_squared = inftda.inftda_sigma_squared(attributes, rho)
+    sigma_squared = inftda.inftda_sigma_squared(attributes, rho=rho)
     assert isinstance(sigma_squared, Fraction)
     assert sigma_squared * budget == attributes
 
 
 @pytest.mark.parametrize(("attributes", "rho"), [(1, Fraction(1)), (4, Fraction(1, 3)), (10, Fraction(7, 2))])
 def test_per_level_and_total_rho(attributes: int, rho: Fraction) -> None:
-    assert inftda.inftda_rho_per_level(attributes, rho) == rho / attributes
-    assert inftda.inftda_total_rho(attributes, rho) == rho
-    calibration = inftda.inftda_calibration(attributes, rho)
+    assert inftda.inftda_rho_per_level(attributes, rho=rho) == rho / attributes
+    assert inftda.inftda_total_rho(attributes, rho=rho) == rho
+    calibration = inftda.inftda_calibration(attributes, rho=rho)
     assert calibration.sigma_squared == Fraction(attributes) / rho
     assert calibration.level_sensitivity_squared == 2
     assert calibration.neighbours == "substitution"
@@ -55,14 +55,16 @@ def test_per_level_and_total_rho(attributes: int, rho: Fraction) -> None:
 def test_the_calibration_is_exactly_the_discrete_gaussian_budget() -> None:
     # σ² = d/ρ at Δ² = 2 is the σ² at which N_Z is exactly (ρ/d)-zCDP
     for attributes, rho in [(3, Fraction(1, 2)), (7, Fraction(2))]:
-        assert zcdp.sigma_squared_for_rho(rho / attributes, 2) == inftda.inftda_sigma_squared(attributes, rho)
+        assert zcdp.sigma_squared_for_rho(rho=rho / attributes, sensitivity_squared=2) == inftda.inftda_sigma_squared(
+            attributes, rho=rho
+        )
 
 
 def test_epsilon_uses_the_total_rho_and_not_the_depth() -> None:
     rho, delta = Fraction(1, 2), Fraction(1, 10**6)
-    values = [inftda.inftda_epsilon(attributes, rho, delta) for attributes in (1, 4, 9)]
-    assert values[0] == values[1] == values[2] == zcdp.epsilon_from_rho_tight(rho, delta)
-    simple = inftda.inftda_epsilon(3, rho, delta, method="simple")
+    values = [inftda.inftda_epsilon(attributes, rho=rho, delta=delta) for attributes in (1, 4, 9)]
+    assert values[0] == values[1] == values[2] == zcdp.epsilon_from_rho_tight(rho=rho, delta=delta)
+    simple = inftda.inftda_epsilon(3, rho=rho, delta=delta, method="simple")
     expected = mpmath.mpf(1) / 2 + 2 * mpmath.sqrt(mpmath.mpf(1) / 2 * mpmath.log(10**6))
     assert simple.lower - Fraction(1, 10**30) <= Fraction(mpmath.nstr(expected, 40)) <= simple.upper + Fraction(1, 10**30)
     assert values[0].certainly_le(simple.lower)
@@ -121,20 +123,20 @@ def test_registry_checks_pass_on_small_grids() -> None:
 def test_inputs_are_validated() -> None:
     for bad in (0, -3):
         with pytest.raises(ValueError, match="attributes"):
-            inftda.inftda_sigma_squared(bad, 1)
+            inftda.inftda_sigma_squared(bad, rho=1)
     for wrong_kind in (True, 2.0, "3"):
         with pytest.raises(TypeError, match="attributes"):
-            inftda.inftda_sigma_squared(wrong_kind, 1)
+            inftda.inftda_sigma_squared(wrong_kind, rho=1)
     for bad_rho in (0, "-1/2"):
         with pytest.raises(ValueError, match="rho"):
-            inftda.inftda_calibration(3, bad_rho)
+            inftda.inftda_calibration(3, rho=bad_rho)
     with pytest.raises(TypeError, match="rho"):
-        inftda.inftda_rho_per_level(3, 0.5)
+        inftda.inftda_rho_per_level(3, rho=0.5)
     for bad_delta in (0, 1, 2):
         with pytest.raises(ValueError, match="delta"):
-            inftda.inftda_epsilon(3, 1, bad_delta)
+            inftda.inftda_epsilon(3, rho=1, delta=bad_delta)
     with pytest.raises(ValueError, match="method"):
-        inftda.inftda_epsilon(3, 1, Fraction(1, 10), method="exact")  # type: ignore[arg-type]
+        inftda.inftda_epsilon(3, rho=1, delta=Fraction(1, 10), method="exact")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="level"):
         inftda.inftda_level_sensitivity_squared((2, 2), 3)
     with pytest.raises(ValueError, match="categories"):
@@ -162,11 +164,13 @@ def test_user_level_sensitivity_matches_brute_force() -> None:
 
 
 def test_user_level_calibration_scales_sigma_squared_by_m_squared() -> None:
-    calibration = inftda.inftda_calibration(3, "1/2", contributions=2)
+    calibration = inftda.inftda_calibration(3, rho="1/2", contributions=2)
     assert calibration.sigma_squared == Fraction(4 * 3 * 2)  # m² d / ρ
     assert calibration.level_sensitivity_squared == 8 and calibration.rho_per_level == Fraction(1, 6)
     assert calibration.total_rho == Fraction(1, 2)
-    assert inftda.inftda_calibration(3, "1/2").as_json() == {**inftda.inftda_calibration(3, "1/2", 1).as_json()}
+    assert inftda.inftda_calibration(3, rho="1/2").as_json() == {
+        **inftda.inftda_calibration(3, rho="1/2", contributions=1).as_json()
+    }
 
 
 def test_the_sqrt_2m_calibration_is_caught_by_the_calibration_audit() -> None:
@@ -178,11 +182,15 @@ def test_the_sqrt_2m_calibration_is_caught_by_the_calibration_audit() -> None:
     per_level_claim = rho / attributes
     true_d2 = inftda.inftda_level_sensitivity_squared((2, 2, 2), 1, contributions=users)  # 2m² = 18
     faulty = audit_discrete_gaussian(
-        user_level_inftda.sigma_squared(attributes, rho, users), rho=per_level_claim, sensitivity_squared=true_d2
+        sigma_squared=user_level_inftda.sigma_squared(attributes, rho, users),
+        rho=per_level_claim,
+        sensitivity_squared=true_d2,
     )
     assert not faulty.holds  # it is (m ρ/d)-zCDP per level: three times the claim
     assert faulty.details["rho_achieved"] == "1/2"
     corrected = audit_discrete_gaussian(
-        inftda.inftda_sigma_squared(attributes, rho, users), rho=per_level_claim, sensitivity_squared=true_d2
+        sigma_squared=inftda.inftda_sigma_squared(attributes, rho=rho, contributions=users),
+        rho=per_level_claim,
+        sensitivity_squared=true_d2,
     )
     assert corrected.holds and corrected.details["rho_achieved"] == "1/6"

@@ -15,11 +15,13 @@ from reference.testing import assert_linear_mechanism_private, assert_samples_ma
 
 def test_assert_linear_mechanism_private_messages() -> None:
     identity = [[1, 0], [0, 1]]
-    assert assert_linear_mechanism_private(identity, identity, "laplace", 2, epsilon="1/2").epsilon == Fraction(1, 2)
+    assert assert_linear_mechanism_private(identity, identity, "laplace", scale=2, epsilon="1/2").epsilon == Fraction(
+        1, 2
+    )
     with pytest.raises(AssertionError, match=r"claimed 1/4-DP, but epsilon = 1/2"):
-        assert_linear_mechanism_private(identity, identity, "laplace", 2, epsilon="1/4")
+        assert_linear_mechanism_private(identity, identity, "laplace", scale=2, epsilon="1/4")
     with pytest.raises(AssertionError, match="not private at all"):
-        assert_linear_mechanism_private([[1], [1]], identity, "laplace", 2, epsilon=1)
+        assert_linear_mechanism_private([[1], [1]], identity, "laplace", scale=2, epsilon=1)
 
 
 def test_assert_samples_match_catches_variance_for_standard_deviation() -> None:

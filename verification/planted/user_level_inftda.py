@@ -4,7 +4,7 @@ as sqrt(2m) (Δ² = 2m) instead of sqrt(2)·m (Δ² = 2m²).
 The fault: "m records, each moving one unit between two cells, change the level vector by m such moves; their
 squared norms add": true only when the moves hit different cells. All m records can move from the same prefix to
 the same other prefix, v = m(e_y' − e_y), ‖v‖² = 2m². With σ² = (Δ²/2)·d/ρ = m d/ρ the release is (mρ)-zCDP, not
-ρ-zCDP. The corrected calibration is ``reference.tda.calibration.inftda_sigma_squared(d, ρ, contributions=m)``.
+ρ-zCDP. The corrected calibration is ``reference.tda.calibration.inftda_sigma_squared(d, rho=ρ, contributions=m)``.
 """
 
 from __future__ import annotations

@@ -17,15 +17,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import sympy
 
 from reference.cip.exact import ranges as cip_ranges
+from reference.core.options import Workload
 from reference.core.validate import RationalLike, check_depth, check_positive_int, positive_fraction
 
-Workload = Literal["ranges", "nodal"]
 WORKLOADS: tuple[Workload, ...] = ("ranges", "nodal")
 
 

@@ -126,6 +126,11 @@ def precision_entry_from_height(depth: int, height: int) -> Fraction:
     depth = check_depth(depth)
     if not 0 <= height <= depth:
         raise ValueError(f"height must be in [0, {depth}], got {height}")
+    return _precision_entry_from_height(depth, height)
+
+
+def _precision_entry_from_height(depth: int, height: int) -> Fraction:
+    """:func:`precision_entry_from_height` of a depth and a height already checked."""
     if height == 0:
         return 1 + Fraction(depth, 3)
     return Fraction(depth - height + 2, 3)
@@ -146,7 +151,7 @@ def max_precision_diagonal(depth: int) -> Fraction:
     depth = check_depth(depth)
     if depth <= 8:
         return max(precision_diagonal(depth))
-    return precision_entry_from_height(depth, 0)
+    return _precision_entry_from_height(depth, 0)
 
 
 def row_sums(depth: int) -> Vector:

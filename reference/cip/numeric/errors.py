@@ -14,15 +14,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 
 from reference.cip.numeric.cascade import cascade_leaves
+from reference.core.options import Workload
 from reference.core.rng import as_generator
 from reference.core.validate import check_depth, check_positive_int, positive_real
-
-Workload = Literal["ranges", "nodal"]
 
 
 @dataclass(frozen=True)

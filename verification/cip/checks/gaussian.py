@@ -106,11 +106,13 @@ def paper_sigma_sufficiency(grid_size: int = 6, max_depth: int = 20) -> PaperSig
         diagonal = cascade_sensitivity_squared(depth, "add_remove")
         for epsilon in epsilons:
             for delta in deltas:
-                paper = sigma_theorem_3_9(depth, epsilon, delta)
-                general = sigma_theorem_3_8(epsilon, delta, diagonal)
+                paper = sigma_theorem_3_9(depth, epsilon=epsilon, delta=delta)
+                general = sigma_theorem_3_8(epsilon=epsilon, delta=delta, max_precision_diagonal=diagonal)
                 agrees = paper.lower <= general.upper and general.lower <= paper.upper
-                at_paper = gaussian_delta(epsilon, paper.lower, diagonal)
-                exact = sigma_exact(epsilon, delta, diagonal, tolerance=FINE_TOLERANCE)
+                at_paper = gaussian_delta(epsilon=epsilon, sigma=paper.lower, sensitivity_squared=diagonal)
+                exact = sigma_exact(
+                    epsilon=epsilon, delta=delta, sensitivity_squared=diagonal, tolerance=FINE_TOLERANCE
+                )
                 ratio = CertifiedReal(paper.lower / exact.sigma, paper.upper / exact.sigma_below)
                 points.append(
                     PaperSigmaPoint(epsilon, delta, depth, paper, agrees, at_paper, at_paper.certainly_le(delta), ratio)
@@ -138,10 +140,10 @@ def paper_sigma_sufficiency(grid_size: int = 6, max_depth: int = 20) -> PaperSig
 
 
 
-def _theorem_3_8_formula(epsilon: Fraction, delta: Fraction, diagonal: Fraction) -> CertifiedReal:
-    """The printed Theorem 3.8 formula sqrt(2 D log(2/δ))/ε, evaluated for ANY ε, δ (no range check)."""
+def _theorem_3_8_formula(*, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction) -> CertifiedReal:
+    """The printed Theorem 3.8 formula sqrt(2 D log(2/δ))/ε (D = Δ²), evaluated for ANY ε, δ (no range check)."""
     with working_precision(PRECISION):
-        ball = (2 * _ball(diagonal) * (2 / _ball(delta)).log()).sqrt() / _ball(epsilon)
+        ball = (2 * _ball(sensitivity_squared) * (2 / _ball(delta)).log()).sqrt() / _ball(epsilon)
     return CertifiedReal.from_arb(ball)
 
 
@@ -167,10 +169,10 @@ def theorem_3_8_outside_range(grid_size: int = 8, sensitivity_squared: RationalL
         _theorem_3_8_formula,
         "CIP Theorem 3.8",
         "epsilon in (0, 1], delta in (0, 1/2]",
-        epsilons,
-        deltas,
-        d2,
-        Fraction(1, 10**6),
+        epsilons=epsilons,
+        deltas=deltas,
+        sensitivity_squared=d2,
+        refine_to=Fraction(1, 10**6),
     )
 
 

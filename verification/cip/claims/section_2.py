@@ -17,7 +17,7 @@ def check_definitions_2(budget: Budget) -> Outcome:
 
     # Consistency (Definition 2.3) and unbiasedness (Definition 2.1) of W·M(x) for the mechanism as built here.
     length, draws = 6, budget.pick(2000, 20000)
-    mechanism = CorrelatedInputPerturbation.calibrate(length, 1, "1e-6")
+    mechanism = CorrelatedInputPerturbation.calibrate(length, epsilon=1, delta="1e-6")
     data = np.array([5.0, 0.0, 2.0, 9.0, 1.0, 4.0])
     ranges = np.array([[a, b] for a in range(length) for b in range(a, length)])
     workload = np.zeros((len(ranges), length))

@@ -27,6 +27,7 @@ from typing import Literal
 import sympy as sp
 
 from reference.core.certified import CertifiedReal
+from reference.core.options import LeadingConstantFamilyKey
 from reference.core.validate import check_positive_int
 from reference.kary.constants import (
     FAMILIES,
@@ -194,7 +195,7 @@ class ArgminCheck:
         )
 
 
-def check_argmin(family: str, claimed: int, *, minimum_arity: int | None = None) -> ArgminCheck:
+def check_argmin(family: LeadingConstantFamilyKey, claimed: int, *, minimum_arity: int | None = None) -> ArgminCheck:
     """Prove the minimiser of ``family`` and compare it with ``claimed``."""
     value = check_positive_int(claimed, "claimed", minimum=2)
     certificate = certified_argmin(family, minimum_arity=minimum_arity)
@@ -369,8 +370,8 @@ def check_huu_calibration_slack(
     points = []
     for exponent in delta_exponents:
         delta = Fraction(1, 10 ** check_positive_int(exponent, "delta_exponents"))
-        constant = huu_constant(epsilon, delta)
-        sigma = sigma_exact(epsilon, delta, 1, tolerance=Fraction(1, 10**8)).enclosure
+        constant = huu_constant(epsilon=epsilon, delta=delta)
+        sigma = sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=1, tolerance=Fraction(1, 10**8)).enclosure
         ratio = CertifiedReal((constant.lower / sigma.upper) ** 2, (constant.upper / sigma.lower) ** 2)
         log_lower, log_upper = _log_ten_bounds(exponent)
         normalised = CertifiedReal(sigma.lower**2 * epsilon**2 / log_upper, sigma.upper**2 * epsilon**2 / log_lower)
@@ -462,5 +463,5 @@ def leading_constant_table(max_arity: int = 40) -> LeadingConstantTable:
     for key, family in FAMILIES.items():
         values = [(row.arity, leading_constant(key, row.arity)) for row in rows if family.admissible(row.arity)]
         table_minima[key] = min(values, key=lambda item: item[1].midpoint)[0]
-    proved = {key: certified_argmin(key).argmin for key in FAMILIES}
+    proved: dict[str, int] = {key: certified_argmin(key).argmin for key in FAMILIES}
     return LeadingConstantTable(tuple(rows), table_minima, proved)

@@ -130,8 +130,8 @@ class EpsilonComparison:
 
 def _epsilon_point(height: int, delta: Fraction, scale: Fraction, paper: CertifiedReal) -> EpsilonPoint:
     vector = [1] * height
-    at_paper = laplace_delta(paper.lower, scale, vector)
-    exact = laplace_epsilon(delta, scale, vector, tolerance=RATIO_TOLERANCE)
+    at_paper = laplace_delta(epsilon=paper.lower, scale=scale, sensitivities=vector)
+    exact = laplace_epsilon(delta=delta, scale=scale, sensitivities=vector, tolerance=RATIO_TOLERANCE)
     return EpsilonPoint(
         height, delta, scale, paper, exact, at_paper, at_paper.certainly_le(delta), _ratio(paper, exact)
     )
@@ -152,7 +152,9 @@ def theorem_1_3_vs_exact(
         for delta in deltas:
             for factor in scale_factors:
                 scale = factor * height
-                paper = laplace_epsilon_theorem_1_3(scale, height, None, delta, l2_sensitivity_squared=height)
+                paper = laplace_epsilon_theorem_1_3(
+                    scale=scale, l1_sensitivity=height, l2_sensitivity=None, delta=delta, l2_sensitivity_squared=height
+                )
                 points.append(_epsilon_point(height, delta, scale, paper))
     return EpsilonComparison("KARY Theorem 1.3", tuple(points))
 
@@ -171,7 +173,7 @@ def proof_5_9_below_l1(
         for delta in deltas:
             for factor in scale_factors:
                 scale = factor * height
-                paper = l2_laplace_epsilon(scale, None, delta, l2_sensitivity_squared=height)
+                paper = l2_laplace_epsilon(scale=scale, l2_sensitivity=None, delta=delta, l2_sensitivity_squared=height)
                 points.append(_epsilon_point(height, delta, scale, paper))
     return EpsilonComparison("Proof 5.9's ε' with λ <= Δ1 (outside Theorem 1.3)", tuple(points))
 
@@ -248,8 +250,10 @@ def lemma_5_5_vs_exact(
         for epsilon in epsilons:
             for delta in deltas:
                 paper = _scale_formula(epsilon, delta, Fraction(height))
-                at_paper = laplace_delta(epsilon, paper.lower, [1] * height)
-                exact = laplace_scale_exact(epsilon, delta, [1] * height, tolerance=RATIO_TOLERANCE).enclosure
+                at_paper = laplace_delta(epsilon=epsilon, scale=paper.lower, sensitivities=[1] * height)
+                exact = laplace_scale_exact(
+                    epsilon=epsilon, delta=delta, sensitivities=[1] * height, tolerance=RATIO_TOLERANCE
+                ).enclosure
                 ratio = CertifiedReal(paper.lower / exact.upper, paper.upper / exact.lower)
                 points.append(
                     ScalePoint(height, epsilon, delta, paper, at_paper, at_paper.certainly_le(delta), exact, ratio)
@@ -328,10 +332,10 @@ def lemma_5_4_vs_optimal(
     for values in lists:
         epsilons = tuple(values)
         for delta in deltas:
-            paper = heterogeneous_composition_epsilon(epsilons, delta)
-            at_paper = optimal_composition_delta(paper.lower, epsilons)
-            optimal = optimal_composition_epsilon(delta, epsilons, tolerance=RATIO_TOLERANCE)
-            laplace = laplace_epsilon(delta, 1, list(epsilons), tolerance=RATIO_TOLERANCE)
+            paper = heterogeneous_composition_epsilon(epsilons=epsilons, delta=delta)
+            at_paper = optimal_composition_delta(epsilon=paper.lower, epsilons=epsilons)
+            optimal = optimal_composition_epsilon(delta=delta, epsilons=epsilons, tolerance=RATIO_TOLERANCE)
+            laplace = laplace_epsilon(delta=delta, scale=1, sensitivities=list(epsilons), tolerance=RATIO_TOLERANCE)
             points.append(
                 CompositionPoint(
                     epsilons,
@@ -404,12 +408,14 @@ def corollary_5_7_vs_exact(
     points = []
     for epsilon in epsilons:
         for delta in deltas:
-            factor = corollary_5_7_factor(epsilon, delta)
-            formula = corollary_5_7_variance_ratio(epsilon, delta)
+            factor = corollary_5_7_factor(epsilon=epsilon, delta=delta)
+            formula = corollary_5_7_variance_ratio(epsilon=epsilon, delta=delta)
             exact = []
             for height in heights:
-                laplace = laplace_scale_exact(epsilon, delta, [1] * height, tolerance=RATIO_TOLERANCE)
-                gauss = sigma_exact(epsilon, delta, height, tolerance=RATIO_TOLERANCE)
+                laplace = laplace_scale_exact(
+                    epsilon=epsilon, delta=delta, sensitivities=[1] * height, tolerance=RATIO_TOLERANCE
+                )
+                gauss = sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=height, tolerance=RATIO_TOLERANCE)
                 ratio = CertifiedReal(
                     2 * laplace.scale_below**2 / gauss.sigma**2, 2 * laplace.scale**2 / gauss.sigma_below**2
                 )
@@ -473,10 +479,10 @@ def _classical(epsilon: Fraction, delta: Fraction) -> CertifiedReal:
 
 def _gaussian_point(epsilon: Fraction, delta: Fraction) -> GaussianRangePoint:
     sigma = _classical(epsilon, delta)
-    at_upper = gaussian_delta(epsilon, sigma.upper, 1)
+    at_upper = gaussian_delta(epsilon=epsilon, sigma=sigma.upper, sensitivity_squared=1)
     if at_upper.certainly_gt(delta):
         return GaussianRangePoint(epsilon, delta, sigma, at_upper, "fails")
-    at_lower = gaussian_delta(epsilon, sigma.lower, 1)
+    at_lower = gaussian_delta(epsilon=epsilon, sigma=sigma.lower, sensitivity_squared=1)
     verdict = "holds" if at_lower.certainly_le(delta) else "undecided"
     return GaussianRangePoint(epsilon, delta, sigma, at_lower, verdict)
 

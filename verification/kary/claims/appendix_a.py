@@ -22,12 +22,12 @@ def check_lemma_a2(budget: Budget) -> Outcome:
     for epsilon in (Fraction(1, 10), Fraction(1), Fraction(3)):
         for vector in ([1], [1, 1], [2, 1, 1], [1] * budget.pick(5, 20), [3, 1]):
             l1 = Fraction(sum(vector))
-            scale = laplace_scale(epsilon, l1)
-            zero = laplace_delta(epsilon, scale, vector)
+            scale = laplace_scale(epsilon=epsilon, l1_sensitivity=l1)
+            zero = laplace_delta(epsilon=epsilon, scale=scale, sensitivities=vector)
             cases += 1
             if zero.upper != 0:
                 return Outcome(Status.REFUTED, f"δ({epsilon}) in {zero.bounds(15)}, not 0, for v = {vector}")
-            smaller = laplace_delta(epsilon, scale * Fraction(99, 100), vector)
+            smaller = laplace_delta(epsilon=epsilon, scale=scale * Fraction(99, 100), sensitivities=vector)
             if not smaller.lower > 0:
                 return Outcome(Status.REFUTED, f"scale 0.99 Δ1/ε still gives δ = 0 for v = {vector}: not tight")
     return Outcome(
@@ -48,16 +48,18 @@ def check_lemma_a3(budget: Budget) -> Outcome:
     worst_ratio = Fraction(0)
     for epsilon in epsilons:
         for delta in deltas:
-            sigma = sigma_classical(epsilon, delta, 1)
+            sigma = sigma_classical(epsilon=epsilon, delta=delta, sensitivity_squared=1)
             # certified: δ(ε) at the smallest σ the enclosure allows is at most δ
-            achieved = gaussian_delta(epsilon, sigma.lower, 1)
+            achieved = gaussian_delta(epsilon=epsilon, sigma=sigma.lower, sensitivity_squared=1)
             if not achieved.certainly_le(delta):
                 return Outcome(
                     Status.REFUTED,
                     f"at ε = {epsilon}, δ = {delta}: the classical σ gives δ(ε) in {achieved.bounds(15)}, not certainly <= δ",
                     counterexample=f"ε = {epsilon}, δ = {delta}",
                 )
-            worst_ratio = max(worst_ratio, sigma.lower / sigma_exact(epsilon, delta, 1).sigma)
+            worst_ratio = max(
+                worst_ratio, sigma.lower / sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=1).sigma
+            )
     outside = formula_search.classical_outside_range(budget.pick(4, 10))
     return Outcome(
         Status.VERIFIED,

@@ -110,8 +110,8 @@ def tight_conversion_never_worse(grid_size: int = 5) -> ConversionComparison:
     ratios: list[tuple[Fraction, Fraction, CertifiedReal]] = []
     for rho in rhos:
         for delta in deltas:
-            tight = epsilon_from_rho_tight(rho, delta)
-            simple = epsilon_from_rho_simple(rho, delta)
+            tight = epsilon_from_rho_tight(rho=rho, delta=delta)
+            simple = epsilon_from_rho_simple(rho=rho, delta=delta)
             if not tight.certainly_le(simple.lower):
                 epsilon_failures.append((rho, delta))
             ratios.append((rho, delta, CertifiedReal(tight.lower / simple.upper, tight.upper / simple.lower)))
@@ -123,7 +123,9 @@ def tight_conversion_never_worse(grid_size: int = 5) -> ConversionComparison:
                 continue
             delta_points += 1
             # compared as logarithms: δ here reaches exp(-1e8), below any exact enclosure of δ itself
-            if not log_delta_from_rho(rho, epsilon).certainly_le(log_delta_from_rho_simple(rho, epsilon)):
+            if not log_delta_from_rho(rho=rho, epsilon=epsilon).certainly_le(
+                log_delta_from_rho_simple(rho=rho, epsilon=epsilon)
+            ):
                 delta_failures.append((rho, epsilon))
     return ConversionComparison(
         rhos=rhos,
@@ -204,10 +206,12 @@ def discrete_gaussian_below_zcdp(grid_size: int = 4) -> DiscreteGaussianComparis
     points = []
     for sensitivity in (1, 2):
         for scale in scales:
-            rho = rho_discrete_gaussian(scale, sensitivity * sensitivity)
+            rho = rho_discrete_gaussian(sigma_squared=scale, sensitivity_squared=sensitivity * sensitivity)
             for epsilon in epsilons:
-                exact = discrete_gaussian_delta(epsilon, scale, sensitivity)
-                points.append(DiscreteGaussianPoint(epsilon, scale, sensitivity, exact, delta_from_rho(rho, epsilon)))
+                exact = discrete_gaussian_delta(epsilon=epsilon, sigma_squared=scale, sensitivity=sensitivity)
+                points.append(
+                    DiscreteGaussianPoint(epsilon, scale, sensitivity, exact, delta_from_rho(rho=rho, epsilon=epsilon))
+                )
     return DiscreteGaussianComparison(tuple(points))
 
 
@@ -424,12 +428,12 @@ def inftda_level_sensitivity(
         depth = len(result.categories)
         regular = min(result.categories) >= 2  # the paper's |X_i| >= 2: every level then has Δ² = 2
         for rho in budgets:
-            sigma_squared = inftda_sigma_squared(depth, rho)
+            sigma_squared = inftda_sigma_squared(depth, rho=rho)
             # Δ²/(2σ²) with the brute-forced Δ² (a level with Δ² = 0 costs nothing)
             per_level = [Fraction(d2) / (2 * sigma_squared) for d2 in result.substitution[1:]]
-            allocated = inftda_rho_per_level(depth, rho)
+            allocated = inftda_rho_per_level(depth, rho=rho)
             accounting_ok &= allocated == rho / depth and all(value <= allocated for value in per_level)
-            accounting_ok &= sum(per_level, Fraction(0)) <= rho == inftda_total_rho(depth, rho)
+            accounting_ok &= sum(per_level, Fraction(0)) <= rho == inftda_total_rho(depth, rho=rho)
             if regular:
                 accounting_ok &= all(value == allocated for value in per_level)
                 accounting_ok &= compose_rho(*per_level) == rho
