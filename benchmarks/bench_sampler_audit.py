@@ -50,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
     batch = DEFAULT_BATCH * (1 << depth) * 8
-    print(f"depth {depth}, runs {runs}: verdict {'holds' if report.passed else 'fails'}")
+    print(f"depth {depth}, runs {runs}: verdict {'holds' if report.holds else 'fails'}")
     print(f"sampling {sampling:.1f} s, audit {auditing:.1f} s, audit / sampling {auditing / sampling:.2f}")
     print(f"audit peak traced memory {peak / 2**20:.1f} MiB = {peak / batch:.2f} x one batch ({batch / 2**20:.0f} MiB)")
     return 0

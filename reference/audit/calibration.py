@@ -34,12 +34,13 @@ from reference.core.validate import (
     positive_fraction,
     to_fraction,
 )
+from reference.core.verdict import Decided
 
 MECHANISMS = ("gaussian", "laplace", "laplace-l2", "discrete-gaussian")
 
 
 @dataclass(frozen=True)
-class CalibrationVerdict:
+class CalibrationVerdict(Decided):
     """A certified verdict on a privacy claim."""
 
     mechanism: str
@@ -68,7 +69,8 @@ class CalibrationVerdict:
         return {
             "mechanism": self.mechanism,
             "claim": self.claim,
-            "holds": self.holds,
+            "verdict": self.verdict,
+            "summary": self.summary(),
             "basis": self.basis,
             # the δ and ε the mechanism achieves: rounded up; the noise to spare (a ratio read as ">= 1 is
             # enough"): rounded down

@@ -151,7 +151,7 @@ class CascadeMoments:
                                         f"extreme ratio {worst:.6g}"))
         checks.append(self.pooled_check(per_test))
         return SamplerAuditReport(f"cascade samples (streamed), depth {self.depth}, sigma {self.sigma!r}",
-                                  all(c.passed for c in checks), a, runs, leaves, tuple(checks))
+                                  all(c.holds for c in checks), a, runs, leaves, tuple(checks))
 
     def pooled_check(self, level: float) -> PropertyCheck:
         """The pooled scale test (:func:`reference.audit.samplers.pooled_scale_check`) on the runs seen: the

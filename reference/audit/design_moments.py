@@ -136,4 +136,4 @@ class DesignMoments:
         if self.inverse_factor is not None:
             checks = (*checks, _chi2_group("whitened variances", [f"whitened coordinate {i}" for i in range(outputs)],
                                            self.white.values(), self.runs, self.share))
-        return SamplerAuditReport(design.name, all(c.passed for c in checks), self.alpha, self.runs, outputs, checks)
+        return SamplerAuditReport(design.name, all(c.holds for c in checks), self.alpha, self.runs, outputs, checks)

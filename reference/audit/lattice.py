@@ -35,6 +35,7 @@ from flint import fmpq, fmpq_mat, fmpz_mat
 from reference.audit import sparse
 from reference.core.linalg import Matrix
 from reference.core.validate import Neighbours, check_neighbours, fraction_text
+from reference.core.verdict import Verdict
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,12 @@ class LatticeLeak:
         total = sum((Fraction(g) * Fraction(str(value)) for g, value in zip(self.functional, output)), Fraction(0))
         return total % self.modulus
 
-    def describe(self) -> str:
+    @property
+    def verdict(self) -> Verdict:
+        """A leak is a refutation of any privacy claim: "fails"."""
+        return "fails"
+
+    def summary(self) -> str:
         """One sentence: the leaking functional, its modulus, and what it reveals."""
         terms = [f"{g:+d}·y[{i}]" for i, g in enumerate(self.functional) if g]
         shown = " ".join(terms[:8]) + (f" … ({len(terms)} terms)" if len(terms) > 8 else "")
@@ -70,6 +76,8 @@ class LatticeLeak:
     def as_json(self) -> dict[str, object]:
         """JSON form."""
         return {
+            "verdict": self.verdict,
+            "summary": self.summary(),
             "difference": list(self.difference),
             "functional": list(self.functional),
             "modulus": self.modulus,

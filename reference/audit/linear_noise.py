@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from flint import fmpq, fmpq_mat
@@ -45,6 +45,7 @@ from reference.audit.integer_shift import integer_kernel_basis, minimum_integer_
 from reference.audit.laplace_lp import max_integer_shift_norm, max_shift_norm
 from reference.audit.lattice import LatticeLeak, lattice_audit, neighbouring_differences
 from reference.core.certified import CertifiedReal
+from reference.core.json_form import jsonable
 from reference.core.linalg import Matrix
 from reference.core.validate import (
     Neighbours,
@@ -55,13 +56,11 @@ from reference.core.validate import (
     positive_fraction,
     to_fraction,
 )
+from reference.core.verdict import Verdict
 from reference.privacy.gaussian import gaussian_delta
 
 NoiseKind = Literal["gaussian", "laplace", "discrete-gaussian", "discrete-laplace"]
 NOISE_KINDS: tuple[NoiseKind, ...] = ("gaussian", "laplace", "discrete-gaussian", "discrete-laplace")
-#: Verdicts of an audit against a claim, and the exit status a command line gives each.
-Verdict = Literal["holds", "fails", "inconclusive"]
-EXIT_STATUS: dict[Verdict, int] = {"holds": 0, "fails": 1, "inconclusive": 3}
 
 #: Largest number of rows, columns or draws accepted (the linear algebra is dense and exact).
 MAX_DIMENSION = 4_000
@@ -223,7 +222,49 @@ class LinearNoiseVerdict:
     #: Laplace with ker B != 0: a certified lower bound on ε from the LP dual (``epsilon`` is then the upper one)
     epsilon_lower: Fraction | None = None
 
-    def verdict(self, epsilon: RationalLike | None = None, delta: RationalLike | None = None) -> Verdict:
+    @property
+    def verdict(self) -> Verdict:
+        """The verdict on the claim "private at all" (:meth:`verdict_on` for an ε or (ε, δ) claim)."""
+        return self.verdict_on()
+
+    def summary(self) -> str:
+        """One line: private at all or not, and why."""
+        return f"private at all: {self.verdict}; {self.explanation}"
+
+    def as_json(self) -> dict[str, Any]:
+        """JSON form: the verdict on "private at all", the witness of a leak, ranks, sensitivities and ε or ρ."""
+        witness: dict[str, Any] | None = None
+        if self.lattice_leak is not None:
+            witness = self.lattice_leak.as_json()
+        elif self.first_offending_column is not None:
+            witness = {"input_outside_noise_span": self.first_offending_column}
+        result: dict[str, Any] = jsonable({
+            "verdict": self.verdict,
+            "summary": self.summary(),
+            "witness": witness,
+            "noise": self.noise,
+            "scale": self.scale,
+            "private": self.private,
+            "first_offending_column": self.first_offending_column,
+            "rank": self.rank,
+            "kernel_dimension": self.kernel_dimension,
+            "l1_sensitivity": self.l1_sensitivity,
+            "l2_sensitivity_squared": self.l2_sensitivity_squared,
+            # ε exact where it is ("p/q", or "infinity" when not private), else null with the certified bounds
+            "epsilon": (self.epsilon if self.epsilon_exact else None) if self.private else "infinity",
+            "epsilon_exact": self.epsilon_exact or not self.private,
+            "epsilon_lower": (self.epsilon if self.epsilon_exact else self.epsilon_lower)
+            if self.private else "infinity",
+            "epsilon_upper": self.epsilon if self.private else "infinity",
+            "neighbours": self.neighbours,
+            "contributions": self.contributions,
+            "rho": self.rho,
+            "rho_is_bound": self.rho_is_bound,
+            "explanation": self.explanation,
+        })
+        return result
+
+    def verdict_on(self, *, epsilon: RationalLike | None = None, delta: RationalLike | None = None) -> Verdict:
         """The verdict on a claim: "private at all" without ``epsilon``; else ε-DP, or (ε, δ)-DP with ``delta``.
 
         ``fails`` when the release is not private or the exact privacy is certified worse than the claim;
@@ -459,7 +500,7 @@ def _integer_noise_verdict(
             epsilon=None,
             epsilon_exact=False,
             rho=None,
-            explanation="not private: the noise is integer-valued and " + found.leak.describe(),
+            explanation="not private: the noise is integer-valued and " + found.leak.summary(),
             lattice_leak=found.leak,
         )
     if found.integer_shifts is None:

@@ -1,7 +1,7 @@
 """Sampler audit: test another implementation's samples against the oracle.
 
 Two audits, each returning a :class:`SamplerAuditReport` whose false-alarm probability (the probability of
-``passed == False`` when the samples really are i.i.d. draws from the oracle's distribution) is at most
+``holds == False`` when the samples really are i.i.d. draws from the oracle's distribution) is at most
 ``alpha``. ``alpha`` is split evenly over the property groups, and inside a group over its sub-tests, by the
 union bound.
 
@@ -49,6 +49,7 @@ import numpy as np
 from reference.audit.whitened_moments import CascadeSampleMoments
 from reference.cip.whitening import two_sided_chi2
 from reference.core.validate import RealLike, check_depth, positive_real
+from reference.core.verdict import Decided
 from reference.kary.digits import check_arity
 
 #: Largest depth the cascade audit accepts (the whitened test is quadratic in 2**depth).
@@ -68,27 +69,31 @@ def _listed(found: list[tuple[float, str]]) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class PropertyCheck:
-    """One property group of an audit. ``passed`` is False with probability at most ``false_alarm`` under
+class PropertyCheck(Decided):
+    """One property group of an audit. ``holds`` is False with probability at most ``false_alarm`` under
     the oracle. ``failures`` names each failing sub-test (e.g. "node variance at level 2, position 1 too
     large") with its statistic; ``statistic`` is that of the most significant sub-test."""
 
     name: str
-    passed: bool
+    holds: bool
     false_alarm: float
     subtests: int
     statistic: float
     failures: tuple[str, ...]
     detail: str
 
+    def summary(self) -> str:
+        """One line: the property, its verdict and its detail."""
+        return f"{self.name}: {self.verdict} ({self.detail})"
+
 
 @dataclass(frozen=True)
-class SamplerAuditReport:
-    """The verdict of a sampler audit: ``passed`` iff every property passed; false-alarm probability at
+class SamplerAuditReport(Decided):
+    """The verdict of a sampler audit: ``holds`` iff every property passed; false-alarm probability at
     most ``alpha`` (union bound over ``checks``)."""
 
     name: str
-    passed: bool
+    holds: bool
     alpha: float
     runs: int
     dimension: int
@@ -99,18 +104,25 @@ class SamplerAuditReport:
         """Every named failure, prefixed by its property."""
         return tuple(f"{c.name}: {f}" for c in self.checks for f in c.failures)
 
+    def summary(self) -> str:
+        """One line: the audit, its verdict, and every named failure."""
+        found = "; ".join(self.failures)
+        return (f"{self.name}: {self.verdict} at {self.runs} runs (false alarm <= {self.alpha:g})"
+                + (f": {found}" if found else ""))
+
     def as_json(self) -> dict[str, object]:
         """A JSON-ready dictionary (reals as decimal strings with 17 significant digits)."""
         return {
             "audit": self.name,
-            "passed": self.passed,
+            "verdict": self.verdict,
+            "summary": self.summary(),
             "alpha": f"{self.alpha:.17g}",
             "runs": self.runs,
             "dimension": self.dimension,
             "checks": [
                 {
                     "property": c.name,
-                    "passed": c.passed,
+                    "verdict": c.verdict,
                     "false_alarm": f"{c.false_alarm:.17g}",
                     "subtests": c.subtests,
                     "statistic": f"{c.statistic:.17g}",
@@ -296,14 +308,14 @@ def cascade_samples_report(moments: object, alpha: float) -> SamplerAuditReport:
     else:
         nodes = PropertyCheck("node variances", True, share, 0, 0.0, (), "depth 0: no internal nodes")
     battery = moments.whitened_check(share, f"whitened covariance sigma^2 C_{d}")
-    cov_failures = () if battery.passed else (f"whitened samples are not i.i.d. N(0,1): {battery.detail}",)
+    cov_failures = () if battery.holds else (f"whitened samples are not i.i.d. N(0,1): {battery.detail}",)
     covariance = PropertyCheck(
-        "covariance", battery.passed, share, battery.subtests, battery.statistic, cov_failures,
+        "covariance", battery.holds, share, battery.subtests, battery.statistic, cov_failures,
         f"Haar whitening of sigma^2 C_{d} (whitened coordinate = Haar basis vector); {battery.detail}",
     )
     checks = (marginals, nodes, covariance, moments.scale.pooled_check(share))
     return SamplerAuditReport(
-        f"cascade samples, depth {d}, sigma {s!r}", all(c.passed for c in checks), alpha, runs, n, checks
+        f"cascade samples, depth {d}, sigma {s!r}", all(c.holds for c in checks), alpha, runs, n, checks
     )
 
 
@@ -339,4 +351,4 @@ def audit_kary_noise(samples: object, arity: int, epsilon: RealLike, alpha: obje
                                   marginal=lambda t: f"marginal variance at step {t + 1}",
                                   pair=lambda s, t: f"covariance entry ({s + 1}, {t + 1})")
     return SamplerAuditReport(f"KARY Algorithm 2 noise, arity {arity}, epsilon {eps!r}, horizon {horizon}",
-                              report.passed, report.alpha, report.runs, report.dimension, report.checks)
+                              report.holds, report.alpha, report.runs, report.dimension, report.checks)

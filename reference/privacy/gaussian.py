@@ -60,6 +60,7 @@ from reference.core.validate import (
     positive_fraction,
     tolerance_fraction,
 )
+from reference.core.verdict import Decided
 from reference.privacy.gaussian_estimate import sigma_estimate
 
 _T = TypeVar("_T")
@@ -488,7 +489,7 @@ def sigma_classical(epsilon: RationalLike, delta: RationalLike, sensitivity_squa
 
 
 @dataclass(frozen=True)
-class GaussianVerdict:
+class GaussianVerdict(Decided):
     """Certified answer to "is N(0, σ²) noise at sensitivity Δ (ε, δ)-DP?" and by how much.
 
     ``holds`` is decided from a ball lying entirely on one side of ``delta``. ``delta_at_sigma`` encloses
@@ -526,7 +527,8 @@ class GaussianVerdict:
     def as_json(self) -> dict[str, object]:
         """JSON form."""
         return {
-            "holds": self.holds,
+            "verdict": self.verdict,
+            "summary": self.summary(),
             "sigma": fraction_text(self.sigma),
             "epsilon": fraction_text(self.epsilon),
             "delta": fraction_text(self.delta),

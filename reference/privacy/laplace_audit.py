@@ -22,6 +22,7 @@ from fractions import Fraction
 
 from reference.core.certified import CertifiedReal, format_directed, format_significant
 from reference.core.validate import RationalLike, fraction_text, open_unit_fraction, positive_fraction, to_fraction
+from reference.core.verdict import Decided
 from reference.privacy.laplace import l2_laplace_epsilon, laplace_epsilon_theorem_1_3
 from reference.privacy.laplace_profile import (
     FINE_TOLERANCE,
@@ -36,7 +37,7 @@ from reference.privacy.laplace_profile import (
 
 
 @dataclass(frozen=True)
-class LaplaceVerdict:
+class LaplaceVerdict(Decided):
     """Certified answer to "is Lap(scale)^d noise (ε, δ)-DP for these neighbouring differences?".
 
     ``holds`` is decided from balls lying entirely on one side of ``delta``; ``delta_at_epsilon`` encloses the
@@ -66,7 +67,8 @@ class LaplaceVerdict:
     def as_json(self) -> dict[str, object]:
         """JSON form (exact rationals as "p/q", reals as decimal strings)."""
         return {
-            "holds": self.holds,
+            "verdict": self.verdict,
+            "summary": self.summary(),
             "scale": fraction_text(self.scale),
             "epsilon": fraction_text(self.epsilon),
             "delta": fraction_text(self.delta),

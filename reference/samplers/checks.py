@@ -39,8 +39,8 @@ Two kinds of seeded statistical check (the exhaustive and certified ones are in
 
 Every statistical check is seeded (exact samplers: :class:`~reference.core.randomness.SeededRandomBits` ``(seed)``;
 numeric: ``numpy.random.default_rng(seed)``), takes its sample size as a parameter so the claims registry can
-run a larger budget than the tests, and returns a frozen dataclass with ``passed`` and ``describe()``. Under
-the null hypothesis (the sampler draws from the stated pmf) ``passed`` is False with probability at most
+run a larger budget than the tests, and returns a frozen dataclass with ``holds`` and ``summary()``. Under
+the null hypothesis (the sampler draws from the stated pmf) ``holds`` is False with probability at most
 ``false_alarm``.
 """
 
@@ -59,6 +59,7 @@ from scipy import optimize, special, stats
 from reference.core.certified import CertifiedReal
 from reference.core.randomness import SeededRandomBits
 from reference.core.validate import RationalLike, check_positive_int, positive_fraction, to_fraction
+from reference.core.verdict import Decided
 from reference.samplers import exact as exact_samplers
 from reference.samplers import fast as numeric_samplers
 from reference.samplers import pmf as discrete
@@ -75,8 +76,8 @@ LAYERS: tuple[Layer, ...] = ("exact", "numeric")
 
 
 @dataclass(frozen=True)
-class SamplerCheck:
-    """A seeded statistical check: ``passed`` iff ``p_value > false_alarm``.
+class SamplerCheck(Decided):
+    """A seeded statistical check: ``holds`` iff ``p_value > false_alarm``.
 
     ``statistic`` is the main test statistic (Pearson's chi-square for fits, the largest standardised
     deviation for moments); ``p_value`` the union-bound combination described in the module docstring.
@@ -86,13 +87,13 @@ class SamplerCheck:
     statistic: float
     p_value: float
     false_alarm: float
-    passed: bool
+    holds: bool
     samples: int
     detail: str
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """One line: verdict, name, statistic, p-value and the detail."""
-        verdict = "PASS" if self.passed else "FAIL"
+        verdict = "PASS" if self.holds else "FAIL"
         return (
             f"{verdict} {self.name}: n = {self.samples}, statistic {self.statistic:.6g}, "
             f"p = {self.p_value:.3g} (false alarm {self.false_alarm:.3g}); {self.detail}"

@@ -66,7 +66,7 @@ def assert_linear_mechanism_private(
         neighbours=neighbours,
         contributions=contributions,
     )
-    decided = verdict.verdict(epsilon, delta)
+    decided = verdict.verdict_on(epsilon=epsilon, delta=delta)
     if decided == "holds":
         return verdict
     claim = _claim_text(epsilon, delta)
@@ -181,7 +181,7 @@ def assert_samples_match(
         report = audit_design_samples(samples, design, alpha)
     else:
         raise ValueError(f"mechanism must be cascade, kary or design, got {mechanism!r}")
-    if not report.passed:
+    if not report.holds:
         raise AssertionError(f"samples do not match {mechanism} (false-alarm probability {alpha}): "
                              + "; ".join(report.failures))
     return report

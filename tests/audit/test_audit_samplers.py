@@ -39,28 +39,28 @@ def _kary(arity: int, epsilon: float, horizon: int, runs: int, seed: int) -> np.
 
 def test_correct_cascade_passes() -> None:
     report = audit_cascade_samples(_cascade(4, 2.0, 20_000, 11), 4, 2.0, ALPHA)
-    assert report.passed, report.failures
+    assert report.holds, report.failures
     assert [c.name for c in report.checks] == ["marginals", "node variances", "covariance", "pooled scale"]
     assert sum(c.false_alarm for c in report.checks) <= ALPHA * (1 + 1e-12)
-    assert report.as_json()["passed"] is True
+    assert report.as_json()["verdict"] == "holds"
 
 
 def test_correct_kary_passes() -> None:
     report = audit_kary_noise(_kary(5, 1.0, 62, 40_000, 12), 5, 1.0, ALPHA)
-    assert report.passed, report.failures
+    assert report.holds, report.failures
     assert report.checks[1].subtests == 62 * 61 // 2
 
 
 def test_correct_kary_arity_3_passes() -> None:
     report = audit_kary_noise(_kary(3, 0.5, 13, 20_000, 13), 3, 0.5, ALPHA)
-    assert report.passed, report.failures
+    assert report.holds, report.failures
 
 
 def test_variance_for_std_is_caught() -> None:
     report = audit_cascade_samples(faulty_cascade_samples(4, 2.0, 20_000, 21), 4, 2.0, ALPHA)
-    assert not report.passed
+    assert not report.holds
     names = {c.name: c for c in report.checks}
-    assert not names["marginals"].passed and not names["node variances"].passed
+    assert not names["marginals"].holds and not names["node variances"].holds
     assert any("leaf variance at coordinate" in f and "too large" in f for f in report.failures)
     assert any("node variance at level 2" in f and "too large" in f for f in report.failures)
 
@@ -69,7 +69,7 @@ def test_scaled_leaf_is_named() -> None:
     samples = _cascade(3, 1.0, 20_000, 22)
     samples[:, 5] *= 1.2
     report = audit_cascade_samples(samples, 3, 1.0, ALPHA)
-    assert not report.passed
+    assert not report.holds
     assert any("leaf variance at coordinate 5 too large" in f for f in report.failures)
     assert not any("coordinate 4" in f for f in report.checks[0].failures)
 
@@ -79,8 +79,8 @@ def test_independent_leaves_fail_covariance_and_nodes() -> None:
     samples = np.random.default_rng(23).standard_normal((20_000, 8))
     report = audit_cascade_samples(samples, 3, 1.0, ALPHA)
     names = {c.name: c for c in report.checks}
-    assert names["marginals"].passed
-    assert not names["covariance"].passed
+    assert names["marginals"].holds
+    assert not names["covariance"].holds
     assert any("node variance at level 0, position 0 too large" in f for f in report.failures)
 
 
@@ -89,16 +89,16 @@ def test_float_log_height_is_caught() -> None:
 
     assert math.ceil(math.log(125, 5)) == 4  # the floating-point fault the example relies on
     report = audit_kary_noise(float_log_noise(5, 1.0, 62, 40_000, 31), 5, 1.0, ALPHA)
-    assert not report.passed
+    assert not report.holds
     assert any("marginal variance at step" in f and "too large" in f for f in report.failures)
 
 
 def test_off_by_one_digits_is_caught() -> None:
     report = audit_kary_noise(off_by_one_noise(5, 1.0, 62, 40_000, 32), 5, 1.0, ALPHA)
-    assert not report.passed
+    assert not report.holds
     # step 25 has offset digits (0, 0, 1): only the skipped top level contributes noise.
     assert any("marginal variance at step 25 too small" in f for f in report.failures)
-    assert not report.checks[1].passed
+    assert not report.checks[1].holds
     assert any("covariance entry" in f for f in report.failures)
 
 
@@ -181,8 +181,8 @@ def test_kary_decorrelated_noise_fails_covariance_only() -> None:
     for column in range(samples.shape[1]):
         samples[:, column] = rng.permutation(samples[:, column])
     report = audit_kary_noise(samples, 3, 1.0, ALPHA)
-    assert report.checks[0].passed  # marginals: a false alarm here has probability <= ALPHA / 2
-    assert not report.checks[1].passed
+    assert report.checks[0].holds  # marginals: a false alarm here has probability <= ALPHA / 2
+    assert not report.checks[1].holds
     assert any("covariance entry" in f and "differs" in f for f in report.failures)
 
 
@@ -206,13 +206,13 @@ def test_the_in_memory_audit_runs_the_streamed_pooled_scale_test() -> None:
     depth, runs = 6, 4_000
     samples = cascade_leaves_batch(depth, 1.01, runs, 31)
     report = audit_cascade_samples(samples, depth, 1.0, ALPHA)
-    failed = {check.name for check in report.checks if not check.passed}
+    failed = {check.name for check in report.checks if not check.holds}
     assert "pooled scale" in failed and not failed & {"marginals", "node variances"}
     streamed = CascadeMoments(depth, 1.0)
     streamed.add(samples)
     pooled = next(check for check in report.checks if check.name == "pooled scale")
     same = streamed.pooled_check(ALPHA / 4)  # one code path: the same statistic and test at the same level
-    assert (pooled.statistic, pooled.detail, pooled.passed) == (same.statistic, same.detail, same.passed)
+    assert (pooled.statistic, pooled.detail, pooled.holds) == (same.statistic, same.detail, same.holds)
 
 
 def test_the_file_audit_states_the_pooled_power(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -115,7 +115,7 @@ def test_mse_at_ten_to_the_twelve() -> None:
 
 def test_counters_agree_for_even_arity() -> None:
     result = checks.check_agreement(arities=(2, 4, 6), max_horizon=40)
-    assert result.passed, result.describe()
+    assert result.holds, result.summary()
 
 
 @pytest.mark.parametrize(("arity", "horizon"), [(4, 10), (4, 42), (4, 170), (6, 155), (2, 31), (8, 73)])
@@ -138,7 +138,7 @@ def test_lifetimes_and_used_indices_match_the_walks(arity: int, horizon: int) ->
 @pytest.mark.parametrize(("arity", "horizon"), [(4, 170), (6, 300)])
 def test_live_noise_within_h_times_half_arity(arity: int, horizon: int) -> None:
     result = checks.check_live_noise(arity, horizon)
-    assert result.passed, result.describe()
+    assert result.holds, result.summary()
     assert result.lemma_4_12_bound == result.height * arity // 2
 
 

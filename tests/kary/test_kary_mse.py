@@ -429,16 +429,16 @@ def test_asymptotic_prediction() -> None:
 
 def test_lemma_4_7_check_small() -> None:
     result = checks.lemma_4_7_check(arities=(3, 5, 7), max_height=4)
-    assert result.passed and not result.mismatches
-    assert "equal" in result.describe()
+    assert result.holds and not result.mismatches
+    assert "equal" in result.summary()
 
 
 def test_appendix_c_checks_small() -> None:
     recursion = checks.appendix_c_recursion_check(arities=(4, 6), max_height=4)
-    assert recursion.passed and recursion.symbolic_holds
+    assert recursion.holds and recursion.symbolic_holds
     claim = checks.claim_1_check(arities=(4, 6), max_height=4)
-    assert not claim.passed  # (k − 2)h²/(2(k − 1)) is not o(h²): verified by hand above for k = 4, 6
-    assert "1/3" in claim.describe() and "2/5" in claim.describe()
+    assert not claim.holds  # (k − 2)h²/(2(k − 1)) is not o(h²): verified by hand above for k = 4, 6
+    assert "1/3" in claim.summary() and "2/5" in claim.summary()
 
 
 def test_theorem_1_2_table_small() -> None:
@@ -451,4 +451,4 @@ def test_theorem_1_2_table_small() -> None:
         expected = bool(mp_threshold(mse, horizon) > MP.power(horizon, -MP.mpf(23) / 25))
         assert rows[horizon].pure_wins_at_paper_delta is expected
     assert [row.horizon for row in result.jumps] == [10, 181]  # (19 + 1)/2, (361 + 1)/2
-    assert result.describe().count("k = 19") >= 6
+    assert result.summary().count("k = 19") >= 6

@@ -264,10 +264,10 @@ def test_structure_checks_pass_on_small_bounds() -> None:
     sensitivity = checks.sensitivity_check(max_horizon=15)
     mse = checks.mse_check(max_horizon=40)
     live = checks.live_noise_check(max_horizon=40)
-    assert algorithm_3.passed, algorithm_3.describe()
-    assert sensitivity.passed, sensitivity.describe()
-    assert mse.passed, mse.describe()
-    assert live.passed, live.describe()
+    assert algorithm_3.holds, algorithm_3.summary()
+    assert sensitivity.holds, sensitivity.summary()
+    assert mse.holds, mse.summary()
+    assert live.holds, live.summary()
 
 
 @pytest.mark.parametrize(("arity", "height"), [(2, 3), (3, 3), (4, 2), (5, 2), (7, 2)])

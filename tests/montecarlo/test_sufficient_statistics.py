@@ -78,7 +78,7 @@ def test_design_moments_do_not_depend_on_the_split() -> None:
         merged.merge(part)
     whole = audit_design_samples(samples, design, ALPHA)
     assert merged.report().as_json() == whole.as_json()
-    assert whole.passed
+    assert whole.holds
 
 
 def test_histogram_fit_equals_the_fit_on_the_values() -> None:
@@ -110,11 +110,11 @@ def test_the_pooled_scale_test_sees_a_small_common_scale_error() -> None:
     report = CascadeMoments(10, 1.0)
     report.add(samples)
     verdict = report.report(ALPHA)
-    assert not verdict.passed
-    assert [check.name for check in verdict.checks if not check.passed] == ["pooled scale"]
+    assert not verdict.holds
+    assert [check.name for check in verdict.checks if not check.holds] == ["pooled scale"]
     correct = CascadeMoments(10, 1.02)
     correct.add(samples)
-    assert correct.report(ALPHA).passed
+    assert correct.report(ALPHA).holds
 
 
 def test_the_stated_cascade_power_holds_in_simulation() -> None:
@@ -127,7 +127,7 @@ def test_the_stated_cascade_power_holds_in_simulation() -> None:
     for seed in range(5):
         moments = CascadeMoments(depth, 1.0)
         moments.add(cascade_leaves_batch(depth, 1.0 + error, runs, 100 + seed))
-        assert not moments.report(ALPHA).passed
+        assert not moments.report(ALPHA).holds
 
 
 def test_small_depth_cascade_moments_do_not_depend_on_the_split() -> None:
@@ -143,8 +143,8 @@ def test_small_depth_cascade_moments_do_not_depend_on_the_split() -> None:
         merged.merge(part)
     whole = audit_cascade_samples(samples, depth, 0.8, ALPHA)
     assert cascade_samples_report(merged, ALPHA).as_json() == whole.as_json()
-    assert whole.passed
-    assert not audit_cascade_samples(samples, depth, 0.8**2, ALPHA).passed  # the variance passed for σ
+    assert whole.holds
+    assert not audit_cascade_samples(samples, depth, 0.8**2, ALPHA).holds  # the variance passed for σ
 
 
 def test_the_grid_kolmogorov_smirnov_counts_are_the_empirical_distribution() -> None:

@@ -401,7 +401,7 @@ def test_proof_audit_flags() -> None:
 def test_json_forms_print_certified_digits() -> None:
     verdict = check_gaussian("20", "1/2", "1e-6", "5/3")
     as_json = verdict.as_json()
-    assert as_json["holds"] is True
+    assert as_json["verdict"] == "holds"
     for value in (verdict.delta_at_sigma, verdict.epsilon_at_sigma, verdict.sigma_ratio):
         up, down = Fraction(value.decimal(rounded="up")), Fraction(value.decimal(rounded="down"))
         assert down <= value.lower <= value.upper <= up  # each on its side of the enclosure

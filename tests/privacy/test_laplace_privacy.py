@@ -288,11 +288,11 @@ def test_lemma_a3_gaussian_is_not_private_inside_corollary_5_7_range() -> None:
     from reference.kary.checks.laplace import corollary_5_7_gaussian_range
 
     found = corollary_5_7_gaussian_range(deltas=(Fraction(1, 10**6),), step=Fraction(2), refine_to=Fraction(1, 100))
-    assert not found.passed
+    assert not found.holds
     assert any(point.epsilon == 9 for point in found.failures)  # grid 1, 3, ..., 13
     (delta_row, holds_at, fails_at) = found.thresholds[0]
     assert delta_row == Fraction(1, 10**6) and holds_at < fails_at <= 9
-    assert "NOT private" in found.describe()
+    assert "NOT private" in found.summary()
 
 
 def test_verification_checks_on_small_grids() -> None:
@@ -306,5 +306,5 @@ def test_verification_checks_on_small_grids() -> None:
         checks.lemma_5_4_vs_optimal(lists=((Fraction(1, 10),) * 10,), deltas=small),
         checks.corollary_5_7_vs_exact(epsilons=(Fraction(1, 2),), deltas=small, heights=(1, 4)),
     ):
-        assert result.passed
-        assert result.describe()
+        assert result.holds
+        assert result.summary()

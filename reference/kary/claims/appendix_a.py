@@ -62,7 +62,7 @@ def check_lemma_a3(budget: Budget) -> Outcome:
         Status.VERIFIED,
         f"σ = Δ sqrt(2 ln(1.25/δ))/ε (Dwork–Roth) is certified sufficient on all {len(epsilons) * len(deltas)} grid "
         f"points with ε ∈ (0, 1), δ ∈ {{1e-1, …, 1e-16}} (exact Gaussian profile at the enclosure's lower end); it "
-        f"exceeds the exact smallest σ by up to a factor {format_directed(worst_ratio, 4, upward=True)}. Outside ε < 1: {outside.describe()}",
+        f"exceeds the exact smallest σ by up to a factor {format_directed(worst_ratio, 4, upward=True)}. Outside ε < 1: {outside.summary()}",
     )
 
 

@@ -15,11 +15,11 @@ def check_theorem_1_2(_: Budget) -> Outcome:
     proof = proved_by(kary_argmin.prove_proof_5_3)
     ratio = constants.check_theorem_1_2()
     slack = constants.check_huu_calibration_slack()
-    status = Status.PROVED if proof.status is Status.PROVED and ratio.passed else Status.REFUTED
+    status = Status.PROVED if proof.status is Status.PROVED and ratio.holds else Status.REFUTED
     return Outcome(
         status,
-        f"{proof.detail} Ratio: {ratio.describe()} Scope: the comparison is with the HUU bound as calibrated by "
-        f"HUU (C_(ε,δ)); against an optimally calibrated Gaussian it changes: {slack.describe()}",
+        f"{proof.detail} Ratio: {ratio.summary()} Scope: the comparison is with the HUU bound as calibrated by "
+        f"HUU (C_(ε,δ)); against an optimally calibrated Gaussian it changes: {slack.summary()}",
     )
 
 

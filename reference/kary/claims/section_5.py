@@ -13,11 +13,11 @@ from reference.kary.proofs import lemma_5_5 as kary_lemma_5_5
 def check_lemma_5_5(_: Budget) -> Outcome:
     proof = proved_by(kary_lemma_5_5.prove)
     numeric = laplace_checks.lemma_5_5_vs_exact()
-    if proof.status is not Status.PROVED or not numeric.passed:
-        return Outcome(Status.REFUTED, f"{proof.detail} {numeric.describe()}")
+    if proof.status is not Status.PROVED or not numeric.holds:
+        return Outcome(Status.REFUTED, f"{proof.detail} {numeric.summary()}")
     return Outcome(
         Status.PROVED,
-        f"{proof.detail} Against the exact Laplace profile: {numeric.describe()} Proof 5.6 states "
+        f"{proof.detail} Against the exact Laplace profile: {numeric.summary()} Proof 5.6 states "
         "(e^x − 1)/(e^x + 1) <= x/2 only for x ∈ (0, 1) but applies it to ε_j that can exceed 1; the inequality holds "
         "for every x >= 0 (proved), so the lemma stands.",
     )
@@ -26,18 +26,18 @@ def check_lemma_5_5(_: Budget) -> Outcome:
 def check_corollary_5_7(_: Budget) -> Outcome:
     proof = proved_by(kary_corollary_5_7.prove)
     numeric = laplace_checks.corollary_5_7_vs_exact()
-    status = Status.PROVED if proof.status is Status.PROVED and numeric.passed else Status.REFUTED
-    return Outcome(status, f"{proof.detail} Against exact calibrations: {numeric.describe()}")
+    status = Status.PROVED if proof.status is Status.PROVED and numeric.holds else Status.REFUTED
+    return Outcome(status, f"{proof.detail} Against exact calibrations: {numeric.summary()}")
 
 
 def check_corollary_5_7_range(_: Budget) -> Outcome:
     result = laplace_checks.corollary_5_7_gaussian_range()
-    if result.passed:
-        return Outcome(Status.VERIFIED, result.describe())
+    if result.holds:
+        return Outcome(Status.VERIFIED, result.summary())
     first = min(result.failures, key=lambda point: (point.epsilon, -point.delta))
     return Outcome(
         Status.REFUTED,
-        result.describe(),
+        result.summary(),
         counterexample=f"ε = {float(first.epsilon):.6g}, δ = {float(first.delta):.3g} (inside ε <= ln(1/δ)): Lemma A.3's "
         f"σ gives exact δ(ε) = {first.delta_at_sigma.decimal(15, rounded='down')} > δ",
         corrected="compare within Lemma A.3's own range ε < 1, or compare with the exact Gaussian σ "
