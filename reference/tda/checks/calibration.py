@@ -294,7 +294,7 @@ def _hierarchy_sensitivity(categories: tuple[int, ...], records: int) -> Hierarc
 
 
 @dataclass(frozen=True)
-class UserLevelSensitivity:
+class UserLevelSensitivity(Decided):
     """Brute-force level sensitivities when one user contributes up to ``contributions`` records."""
 
     categories: tuple[int, ...]
@@ -309,6 +309,14 @@ class UserLevelSensitivity:
     def holds(self) -> bool:
         """Brute force equals ``inftda_level_sensitivity_squared(..., contributions=m)`` at every level."""
         return self.substitution == self.calibration_substitution and self.add_remove == self.calibration_add_remove
+
+    def summary(self) -> str:
+        """One line: the brute-force level sensitivities beside the calibration's."""
+        return (
+            f"categories {self.categories}, {self.records} records, {self.contributions} per user: brute-force "
+            f"Δ² per level {self.substitution} (substitution), {self.add_remove} (add/remove); calibration "
+            f"{self.calibration_substitution}, {self.calibration_add_remove}: {self.verdict}"
+        )
 
 
 def user_level_sensitivity(categories: Sequence[int], records: int, contributions: int) -> UserLevelSensitivity:
