@@ -4,7 +4,7 @@
 
 * ``algorithm_2_batch`` for T = 10**7 (``--quick``: 10**6) at arities 3, 4 (Appendix C's even variant), 5 and
   19, against drawing the noise
-  values it uses (``reference.samplers.fast.laplace`` of the same count); best of ``repeats`` runs each;
+  values it uses (``reference.samplers.numeric.laplace`` of the same count); best of ``repeats`` runs each;
 * ``OnlineCounter.step`` cost per step at T = 10**4, 10**5, 10**6 (``--quick``: up to 10**5), its peak
   live-noise count against Lemma 4.12's h(k − 1)/2, and the peak Python memory of the run (tracemalloc, at
   T = 10**4 and 10**5 only, since tracing slows the run);
@@ -25,7 +25,7 @@ import numpy as np
 
 from reference.kary.counters import OnlineCounter, algorithm_2_batch, algorithm_2_used_indices
 from reference.kary.mse import algorithm_2_mse_dp, algorithm_2_total_noise_count
-from reference.samplers import fast as samplers
+from reference.samplers import numeric as samplers
 
 
 def _best(action: Callable[[], object], repeats: int) -> float:

@@ -50,7 +50,8 @@ from reference.audit.calibration import (
 )
 from reference.audit.linear_noise import LinearNoiseVerdict, audit_linear_noise
 from reference.audit.probe import probe_noise_matrix
-from reference.audit.samplers import SamplerAuditReport, audit_cascade_samples, audit_kary_noise
+from reference.audit.sampler_report import SamplerAuditReport
+from reference.audit.samplers import audit_cascade_samples, audit_kary_noise
 from reference.cip.calibration import (
     CascadeCalibration,
     GaussianCalibration,

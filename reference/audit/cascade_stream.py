@@ -23,7 +23,7 @@ squared value rounded to a fixed-point grid, then added as integers, so the verd
 and any order of blocks); one batch is summed level by level in place, so the peak memory is a small multiple of
 one batch (measured in the tests). Power: a noise scale off by a factor ``1 + r`` is
 detected with probability 99% once ``(1 + r)² q_0.01 >= q_hi`` (``q_0.01`` the 1% quantile of chi-square(runs),
-``q_hi`` the test's upper critical value), and symmetrically below: :func:`reference.audit.samplers.chi_square_scale_power`.
+``q_hi`` the test's upper critical value), and symmetrically below: :func:`reference.audit.sampler_report.chi_square_scale_power`.
 """
 
 from __future__ import annotations
@@ -33,15 +33,15 @@ from pathlib import Path
 
 import numpy as np
 
-from reference.audit.samplers import (
+from reference.audit.sampler_report import (
     PropertyCheck,
     SamplerAuditReport,
     TooFewRunsError,
-    _check_alpha,
-    _critical,
-    _listed,
     cascade_scale_power,
+    check_alpha,
+    chi_square_critical,
     chi_square_scale_power,
+    listed_failures,
     pooled_scale_check,
 )
 from reference.audit.sufficient import FRACTION_BITS, GRID_ROOT, ExactSums
@@ -119,13 +119,13 @@ class CascadeMoments:
 
     def report(self, alpha: object = 1e-6) -> SamplerAuditReport:
         """The verdict of the node-variance and sibling-covariance tests on the runs seen (module docstring)."""
-        a = _check_alpha(alpha)
+        a = check_alpha(alpha)
         runs, leaves = self.runs, 1 << self.depth
         if runs < 2:
             raise TooFewRunsError(f"samples must have at least 2 runs, got {runs}")
         tests = (2 * leaves - 1) + (leaves - 1) + 1
         per_test = a / tests
-        low, high = _critical(runs, per_test)
+        low, high = chi_square_critical(runs, per_test)
         checks = []
         for name, groups, what in (("node variances", self.nodes, "node"),
                                    ("sibling covariances", self.siblings, "sibling difference")):
@@ -145,7 +145,7 @@ class CascadeMoments:
                                   f"{int(position)} {'too large' if ratio > 1 else 'too small'} (ratio to exact "
                                   f"{ratio:.6g})"))
             share = per_test * count
-            checks.append(PropertyCheck(name, not found, share, count, worst, _listed(found),
+            checks.append(PropertyCheck(name, not found, share, count, worst, listed_failures(found),
                                         f"{count} two-sided chi-square({runs}) tests, acceptance "
                                         f"[{low / runs:.4g}, {high / runs:.4g}] for the variance ratio; most "
                                         f"extreme ratio {worst:.6g}"))
@@ -154,7 +154,7 @@ class CascadeMoments:
                                   all(c.holds for c in checks), a, runs, leaves, tuple(checks))
 
     def pooled_check(self, level: float) -> PropertyCheck:
-        """The pooled scale test (:func:`reference.audit.samplers.pooled_scale_check`) on the runs seen: the
+        """The pooled scale test (:func:`reference.audit.sampler_report.pooled_scale_check`) on the runs seen: the
         statistic is the exact integer total of root² / σ² and every (L − R)² / (3σ²), rounded once."""
         grid = 1 << FRACTION_BITS  # exact: the integer totals, added as Python integers, then one rounding
         total = self.nodes[0].grand_total() + sum(sums.grand_total() for sums in self.siblings)
@@ -181,7 +181,7 @@ def audit_cascade_stream(samples: object, depth: int, sigma: object, alpha: obje
     ``N(0, σ² C_depth)`` by the streamed node-variance and sibling-covariance tests (module docstring), ``batch``
     runs at a time through :class:`CascadeMoments` (the verdict does not depend on ``batch``)."""
     moments = CascadeMoments(depth, sigma)
-    a = _check_alpha(alpha)
+    a = check_alpha(alpha)
     if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
         raise ValueError(f"batch must be a positive integer, got {batch!r}")
     array = _open(samples)

@@ -46,7 +46,7 @@ from reference.audit.laplace_lp import max_integer_shift_norm, max_shift_norm
 from reference.audit.lattice import LatticeLeak, lattice_audit, neighbouring_differences
 from reference.core.certified import CertifiedReal
 from reference.core.json_form import jsonable
-from reference.core.linalg import Matrix
+from reference.core.linalg import Matrix, fraction_of, from_flint, to_flint
 from reference.core.validate import (
     Neighbours,
     RationalLike,
@@ -113,20 +113,6 @@ def draw_weights(draw_variances: object, draws: int) -> tuple[Fraction, ...] | N
     if len(weights) != draws:
         raise ValueError(f"draw_variances has {len(weights)} entries, noise_matrix has {draws} columns")
     return weights
-
-
-def to_flint(matrix: Matrix) -> fmpq_mat:
-    rows, cols = len(matrix), len(matrix[0])
-    return fmpq_mat(rows, cols, [fmpq(entry.numerator, entry.denominator) for row in matrix for entry in row])
-
-
-def _entry(value: object) -> Fraction:
-    assert isinstance(value, fmpq)
-    return Fraction(int(value.p), int(value.q))
-
-
-def from_flint(matrix: fmpq_mat) -> Matrix:
-    return tuple(tuple(_entry(matrix[i, j]) for j in range(matrix.ncols())) for i in range(matrix.nrows()))
 
 
 def _hstack(left: fmpq_mat, right: fmpq_mat) -> fmpq_mat:
@@ -436,7 +422,7 @@ def audit_linear_noise(
 def _quadratic_form(matrix: fmpq_mat, vector: Sequence[int]) -> Fraction:
     """vᵀ Q v for an integer vector v with few non-zero entries."""
     support = [j for j, value in enumerate(vector) if value]
-    return sum((vector[i] * vector[j] * _entry(matrix[i, j]) for i in support for j in support), Fraction(0))
+    return sum((vector[i] * vector[j] * fraction_of(matrix[i, j]) for i in support for j in support), Fraction(0))
 
 
 def _laplace_epsilon_bounds(

@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 
 from reference.audit.sample_design import smallest_detecting_runs
+from reference.audit.sampler_report import TooFewRunsError
 from reference.audit.sampler_target import CHUNK_VALUES, Mechanism, call_target, chunk_seed, load_target, run_block
-from reference.audit.samplers import TooFewRunsError
 from reference.core.processes import worker_environment
 
 #: The default chunk size leaves at least this many chunks (when there are as many runs), so blocks can spread.
@@ -41,11 +41,11 @@ def _discrete_power(mechanism: Mechanism, draws: int) -> dict[str, float]:
     detect with probability 99% (exact binomial laws; the worst cell)."""
     from scipy import optimize, stats
 
-    from reference.samplers.checks import MIN_EXPECTED, _central_range, _distribution
+    from reference.samplers.checks import MIN_EXPECTED, central_range, distribution_of
 
     kind = mechanism.kind.replace("-", "_")
-    dist = _distribution(kind, mechanism.parameter)
-    lo, hi = _central_range(dist, draws, MIN_EXPECTED)
+    dist = distribution_of(kind, mechanism.parameter)
+    lo, hi = central_range(dist, draws, MIN_EXPECTED)
     cells = [dist.at_most(lo - 1), *(dist.probability(x) for x in range(lo, hi + 1)), dist.at_least(hi + 1)]
     level = mechanism.alpha / 3.0 / len(cells)  # the binomial part's share, split over its cells
     worst = 0.0

@@ -137,7 +137,7 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _cmd_audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
-    from reference.audit.samplers import TooFewRunsError
+    from reference.audit.sampler_report import TooFewRunsError
 
     try:
         return _audit_samplers(args)

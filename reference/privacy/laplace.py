@@ -40,12 +40,10 @@ from fractions import Fraction
 
 from flint import arb
 
-from reference.core.certified import CertifiedReal, enclose, working_precision
+from reference.core.certified import TARGET_ACCURACY_BITS, CertifiedReal, enclose, working_precision
 from reference.core.certified import ball as _ball
 from reference.core.validate import RationalLike, fraction_text, open_unit_fraction, positive_fraction, to_fraction
 
-#: Relative accuracy (bits) of every reported enclosure.
-TARGET_ACCURACY_BITS = 80
 START_PRECISION = 192
 MAX_PRECISION = 1 << 14
 

@@ -26,11 +26,10 @@ from math import comb
 from flint import arb
 
 from reference.core.bisection import bisect
-from reference.core.certified import CertifiedReal, working_precision
+from reference.core.certified import TARGET_ACCURACY_BITS, CertifiedReal, working_precision
 from reference.core.certified import ball as _ball
 from reference.core.validate import RationalLike, fraction_text, open_unit_fraction, to_fraction, tolerance_fraction
 
-TARGET_ACCURACY_BITS = 80
 START_PRECISION = 128
 MAX_PRECISION = 1 << 14
 #: Largest number of subset classes Π_g (m_g + 1) enumerated (equal ε_j are grouped).

@@ -1,4 +1,4 @@
-"""Checks of the samplers (exact :mod:`reference.samplers.exact`, numeric :mod:`reference.samplers.fast`)
+"""Checks of the samplers (exact :mod:`reference.samplers.exact`, numeric :mod:`reference.samplers.numeric`)
 against the certified probability mass functions of :mod:`reference.samplers.pmf`.
 
 Two kinds of seeded statistical check (the exhaustive and certified ones are in
@@ -61,7 +61,7 @@ from reference.core.randomness import SeededRandomBits
 from reference.core.validate import RationalLike, check_positive_int, positive_fraction, to_fraction
 from reference.core.verdict import Decided
 from reference.samplers import exact as exact_samplers
-from reference.samplers import fast as numeric_samplers
+from reference.samplers import numeric as numeric_samplers
 from reference.samplers import pmf as discrete
 
 #: Default false-alarm probability of one statistical check.
@@ -157,7 +157,7 @@ def _float(value: CertifiedReal) -> float:
 
 
 @lru_cache(maxsize=64)
-def _distribution(kind: Kind, parameter: Fraction) -> _Distribution:
+def distribution_of(kind: Kind, parameter: Fraction) -> _Distribution:
     if kind == "discrete_gaussian":
         return _Distribution(
             f"N_Z(0, {parameter})",
@@ -207,7 +207,7 @@ def _binomial_two_sided(observed: int, trials: int, probability: float) -> float
     return min(1.0, 2.0 * min(low, high))
 
 
-def _central_range(dist: _Distribution, samples: int, min_expected: float) -> tuple[int, int]:
+def central_range(dist: _Distribution, samples: int, min_expected: float) -> tuple[int, int]:
     """The integers ``lo..hi`` around 0 whose expected counts are all >= ``min_expected`` (pmf decreases in |x|)."""
     if samples * dist.probability(0) < min_expected:
         raise ValueError(
@@ -331,8 +331,8 @@ def fit_to_counts(
     samples = sum(counts.values())
     if samples < 1:
         raise ValueError("counts must hold at least one draw")
-    dist = _distribution(chosen, value)
-    lo, hi = _central_range(dist, samples, float(min_expected))
+    dist = distribution_of(chosen, value)
+    lo, hi = central_range(dist, samples, float(min_expected))
     left_observed = sum(c for v, c in counts.items() if v < lo)
     right_observed = sum(c for v, c in counts.items() if v > hi)
     left_p, right_p = dist.at_most(lo - 1), dist.at_least(hi + 1)
@@ -497,7 +497,7 @@ def moments_of_distribution(
     if data.ndim != 1 or data.size < 1 or not np.issubdtype(data.dtype, np.integer):
         raise ValueError("values must be a non-empty 1-D sequence of integers")
     samples = int(data.size)
-    dist = _distribution(chosen, value)
+    dist = distribution_of(chosen, value)
     bound, cut = _truncation(dist, samples, level)
     support = np.arange(-bound, bound + 1)
     probabilities = np.array([dist.probability(int(x)) for x in support])

@@ -26,7 +26,7 @@ from reference.audit.sample_design import (
     power_table,
     runs_needed,
 )
-from reference.audit.samplers import chi_square_scale_power
+from reference.audit.sampler_report import chi_square_scale_power
 from reference.cip.numeric.cascade import cascade_leaves
 from reference.cli.main import main
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon

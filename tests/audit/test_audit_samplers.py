@@ -201,10 +201,10 @@ def test_the_in_memory_audit_runs_the_streamed_pooled_scale_test() -> None:
     # (256,000 dof, standard deviation of the variance ratio 0.28%) sees the 2% variance error at ~7 standard
     # deviations; a missed detection is the only way this can fail (no false-alarm budget used)
     from reference.audit.cascade_stream import CascadeMoments
-    from reference.cip.numeric.cascade_batch import cascade_leaves_batch
+    from reference.cip.numeric.cascade_runs import cascade_leaves_runs
 
     depth, runs = 6, 4_000
-    samples = cascade_leaves_batch(depth, 1.01, runs, 31)
+    samples = cascade_leaves_runs(depth, 1.01, runs, 31)
     report = audit_cascade_samples(samples, depth, 1.0, ALPHA)
     failed = {check.name for check in report.checks if not check.holds}
     assert "pooled scale" in failed and not failed & {"marginals", "node variances"}
@@ -218,7 +218,8 @@ def test_the_in_memory_audit_runs_the_streamed_pooled_scale_test() -> None:
 def test_the_file_audit_states_the_pooled_power(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     import json
 
-    from reference.audit.samplers import cascade_samples_power, chi_square_scale_power
+    from reference.audit.sampler_report import chi_square_scale_power
+    from reference.audit.samplers import cascade_samples_power
     from reference.cli.main import main
 
     depth, alpha = 3, 1e-7

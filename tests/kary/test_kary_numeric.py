@@ -23,7 +23,7 @@ from reference.kary.counters import (
     noise_lifetime,
 )
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
-from reference.samplers import fast
+from reference.samplers import numeric
 
 
 class _PositiveSigns(np.random.PCG64):
@@ -277,7 +277,7 @@ def test_online_laplace_draws_are_single_draws_in_first_use_order() -> None:
             order.setdefault(p, len(order))
     height = height_for_horizon(arity, horizon, offset=True)
     generator = np.random.default_rng(seed)
-    draws = [float(fast.laplace(height / epsilon, 1, generator)[0]) for _ in order]
+    draws = [float(numeric.laplace(height / epsilon, 1, generator)[0]) for _ in order]
     expected = []
     for walk in walks:
         noise = 0.0

@@ -1,4 +1,4 @@
-"""Fast numpy samplers (reference.samplers.fast) against the certified pmfs, and the rigour of the
+"""Fast numpy samplers (reference.samplers.numeric) against the certified pmfs, and the rigour of the
 statistical machinery of reference.samplers.checks.
 
 Statistical tests are seeded; each has false-alarm probability <= 1e-9 and this file runs 20 of them
@@ -16,7 +16,7 @@ import pytest
 from scipy import special, stats
 
 from reference.samplers import checks as sc
-from reference.samplers import fast as ns
+from reference.samplers import numeric as ns
 
 
 @pytest.mark.parametrize(

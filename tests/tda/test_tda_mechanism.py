@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from reference.core.randomness import SeededRandomBits
 from reference.samplers.exact import discrete_gaussian as exact_dg
-from reference.samplers.fast import discrete_gaussian as numeric_dg
+from reference.samplers.numeric import discrete_gaussian as numeric_dg
 from reference.tda.checks import mechanism as tda_checks
 from reference.tda.data import Hierarchy, PrefixTree, default_dataset, prefix_counts
 from reference.tda.intopt import intopt, intopt_literal

@@ -149,7 +149,7 @@ def test_a_planted_sideways_import_is_caught(tmp_path: Path) -> None:
         {
             "reference/kary/__init__.py": "",
             "reference/kary/claims.py": "from reference.cip.checks import gaussian\n",
-            "reference/samplers/fast.py": "from ..privacy import zcdp\n",
+            "reference/samplers/numeric.py": "from ..privacy import zcdp\n",
             "reference/audit/x.py": "import reference\n",
             "reference/extra.py": "",
         },
