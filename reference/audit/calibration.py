@@ -166,7 +166,7 @@ def audit_laplace_l2(
     norms (length Δ1²/Δ2², entries Δ2²/Δ1), which must then be an integer length — other vectors with the same
     norms can need a larger ε, so pass the mechanism's actual vectors when they differ.
     """
-    from reference.privacy.laplace_audit import theorem_1_3_report
+    from reference.kary.theorem_1_3 import theorem_1_3_report
 
     b = positive_fraction(scale, "scale")
     l1 = positive_fraction(l1_sensitivity, "l1_sensitivity")

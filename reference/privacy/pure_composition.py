@@ -13,7 +13,7 @@ the privacy profile of the product of randomized responses, which attain the bou
 ``2E - M > ε`` is decided in exact rationals, and ``e^E - e^(ε + M - E) = -e^E expm1(ε + M - 2E)`` is evaluated
 in Arb balls, whose enclosures are rigorous. ``log`` is natural.
 
-This is the benchmark for the KARY paper's Lemma 5.4 (:func:`reference.privacy.laplace.
+This is the benchmark for the KARY paper's Lemma 5.4 (:func:`reference.kary.privacy.
 heterogeneous_composition_epsilon`): its ε~ must satisfy ``δ_opt(ε~) <= δ``.
 """
 

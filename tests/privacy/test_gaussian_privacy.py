@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from reference.cip.checks import gaussian as gaussian_checks
 from reference.cip.exact import matrix as cip_matrix
+from reference.cip.privacy import sigma_theorem_3_8, sigma_theorem_3_9
 from reference.cip.sensitivity import cascade_sensitivity_squared, mahalanobis_sensitivity_squared
 from reference.core import linalg
 from reference.core.certified import CertifiedReal, format_significant
@@ -27,8 +28,6 @@ from reference.privacy.gaussian import (
     gaussian_epsilon,
     sigma_classical,
     sigma_exact,
-    sigma_theorem_3_8,
-    sigma_theorem_3_9,
 )
 
 MP = mpmath.mp.clone()

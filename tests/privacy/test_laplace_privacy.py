@@ -1,4 +1,4 @@
-"""KARY Laplace calibrations (reference.privacy.laplace), the optimal pure-DP composition
+"""KARY Laplace calibrations (reference.kary.privacy), the optimal pure-DP composition
 (reference.privacy.pure_composition) and the proof programs kary_lemma_5_5 / kary_corollary_5_7.
 
 References are independent: the printed formulas evaluated literally with mpmath at 50 digits (the module
@@ -16,10 +16,7 @@ import pytest
 
 from reference.core.certified import CertifiedReal
 from reference.core.proof import ProofFailure
-from reference.kary.proofs import corollary_5_7 as kary_corollary_5_7
-from reference.kary.proofs import lemma_5_5 as kary_lemma_5_5
-from reference.privacy.gaussian import sigma_classical
-from reference.privacy.laplace import (
+from reference.kary.privacy import (
     corollary_5_7_factor,
     corollary_5_7_variance_ratio,
     heterogeneous_composition_epsilon,
@@ -30,6 +27,9 @@ from reference.privacy.laplace import (
     laplace_epsilon_theorem_1_3,
     laplace_scale,
 )
+from reference.kary.proofs import corollary_5_7 as kary_corollary_5_7
+from reference.kary.proofs import lemma_5_5 as kary_lemma_5_5
+from reference.privacy.gaussian import sigma_classical
 from reference.privacy.laplace_profile import laplace_delta, laplace_epsilon
 from reference.privacy.pure_composition import optimal_composition_delta, optimal_composition_epsilon
 

@@ -347,7 +347,7 @@ def test_check_laplace_verdict_brackets_the_exact_scale() -> None:
 
 
 def test_theorem_1_3_report_shows_the_exact_profile_beside_the_theorem() -> None:
-    from reference.privacy.laplace_audit import theorem_1_3_report
+    from reference.kary.theorem_1_3 import theorem_1_3_report
 
     report = theorem_1_3_report(40, 30, None, "1e-6", l2_sensitivity_squared=30)
     assert report.vector == (Fraction(1),) * 30  # Δ1 = h = 30, Δ2² = 30: the tree path vector

@@ -20,6 +20,7 @@ from fractions import Fraction
 
 from flint import arb
 
+from reference.cip.privacy import sigma_theorem_3_8, sigma_theorem_3_9
 from reference.cip.sensitivity import cascade_sensitivity_squared
 from reference.core.certified import CertifiedReal, working_precision
 from reference.core.certified import ball as _ball
@@ -37,8 +38,6 @@ from reference.privacy.gaussian import (
     FINE_TOLERANCE,
     gaussian_delta,
     sigma_exact,
-    sigma_theorem_3_8,
-    sigma_theorem_3_9,
 )
 
 # ------------------------------------------------------------------------------------------- (1) in range

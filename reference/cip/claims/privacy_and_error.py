@@ -264,7 +264,7 @@ def claims() -> list[Claim]:
             "(ε, δ)-DP (add/remove neighbours)",
             M.PROOF,
             check_theorem_3_8,
-            implements=("reference.privacy.gaussian.sigma_theorem_3_8", "reference.cip.sensitivity.cascade_sensitivity_squared"),
+            implements=("reference.cip.privacy.sigma_theorem_3_8", "reference.cip.sensitivity.cascade_sensitivity_squared"),
             proof="reference.cip.proofs.theorem_3_8.prove",
         ),
         c(
@@ -273,7 +273,7 @@ def claims() -> list[Claim]:
             "for C_k: σ² >= (2/ε² + 2 log2(n)/(3ε²)) log(2/δ) gives (ε, δ)-DP",
             M.PROOF,
             check_theorem_3_9,
-            implements=("reference.privacy.gaussian.sigma_theorem_3_9", "reference.cip.calibration.calibrate_cascade"),
+            implements=("reference.cip.privacy.sigma_theorem_3_9", "reference.cip.calibration.calibrate_cascade"),
             proof="reference.cip.proofs.theorem_3_9.prove",
         ),
         c(

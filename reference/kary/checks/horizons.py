@@ -114,9 +114,9 @@ def _exact_ratio(algorithm: Algorithm, arity: int, horizon: int) -> Fraction:
 
     if algorithm == "algorithm_1":
         height = height_for_horizon(arity, horizon, offset=False)
-        return kary_tree.algorithm_1_mse_dp(arity, horizon) / kary_tree.lemma_3_5_closed_form(arity, height)
+        return kary_tree.algorithm_1_mse_digit_programme(arity, horizon) / kary_tree.lemma_3_5_closed_form(arity, height)
     height = height_for_horizon(arity, horizon, offset=True)
-    return kary_mse.algorithm_2_mse_dp(arity, horizon) / kary_mse.lemma_4_7_closed_form(arity, height)
+    return kary_mse.algorithm_2_mse_digit_programme(arity, horizon) / kary_mse.lemma_4_7_closed_form(arity, height)
 
 
 def horizon_ratio_check(algorithm: Algorithm, arity: int, max_horizon: int = 2_000_000) -> HorizonRatio:

@@ -27,14 +27,14 @@ from reference.core.certified import CertifiedReal, format_directed, working_pre
 from reference.core.certified import ball as _ball
 from reference.core.validate import check_positive_int, fraction_text
 from reference.core.verdict import Decided, Verdict
-from reference.privacy.gaussian import gaussian_delta, sigma_exact
-from reference.privacy.laplace import (
+from reference.kary.privacy import (
     corollary_5_7_factor,
     corollary_5_7_variance_ratio,
     heterogeneous_composition_epsilon,
     l2_laplace_epsilon,
     laplace_epsilon_theorem_1_3,
 )
+from reference.privacy.gaussian import gaussian_delta, sigma_exact
 from reference.privacy.laplace_profile import laplace_delta, laplace_epsilon, laplace_scale_exact
 from reference.privacy.pure_composition import optimal_composition_delta, optimal_composition_epsilon
 

@@ -25,7 +25,7 @@ import numpy as np
 from reference.core.verdict import Decided
 from reference.kary import tree as kt
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
-from reference.kary.mse import algorithm_2_mse, algorithm_2_mse_dp, lemma_4_7_closed_form
+from reference.kary.mse import algorithm_2_mse, algorithm_2_mse_digit_programme, lemma_4_7_closed_form
 
 ARITIES: tuple[int, ...] = (2, 3, 4, 5, 6, 7)
 HEIGHTS: tuple[int, ...] = (1, 2, 3, 4)
@@ -196,7 +196,7 @@ def mse_check(max_horizon: int = 400) -> MseCheck:
         for height in range(1, 9):
             steps = arity**height - 1
             closed = kt.lemma_3_5_closed_form(arity, height)
-            ok = kt.algorithm_1_mse_dp(arity, steps) == closed
+            ok = kt.algorithm_1_mse_digit_programme(arity, steps) == closed
             if steps <= 20_000:
                 ok = ok and kt.algorithm_1_mse(arity, steps) == closed
             cases_3_5 += 1
@@ -208,7 +208,7 @@ def mse_check(max_horizon: int = 400) -> MseCheck:
         for height in range(1, 9):
             steps = (arity**height - 1) // 2
             closed = lemma_4_7_closed_form(arity, height)
-            ok = algorithm_2_mse_dp(arity, steps) == closed
+            ok = algorithm_2_mse_digit_programme(arity, steps) == closed
             if steps <= 20_000:
                 ok = ok and algorithm_2_mse(arity, steps) == closed
             cases_4_7 += 1
@@ -219,7 +219,7 @@ def mse_check(max_horizon: int = 400) -> MseCheck:
     for arity in ARITIES:
         for steps in range(1, max_horizon + 1):
             dp_cases += 1
-            if kt.algorithm_1_total_vertex_count(arity, steps) != kt.algorithm_1_total_vertex_count_dp(arity, steps):
+            if kt.algorithm_1_total_vertex_count(arity, steps) != kt.algorithm_1_total_vertex_count_digit_programme(arity, steps):
                 dp_failures.append((arity, steps))
     return MseCheck(cases_3_5, tuple(failures_3_5), cases_4_7, tuple(failures_4_7), dp_cases, tuple(dp_failures))
 

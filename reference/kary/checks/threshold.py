@@ -26,9 +26,9 @@ from reference.core.verdict import Decided
 from reference.kary.digits import height_for_horizon
 from reference.kary.mse import (
     algorithm_2_mse,
-    algorithm_2_mse_dp,
+    algorithm_2_mse_digit_programme,
     algorithm_2_total_noise_count,
-    algorithm_2_total_noise_count_dp,
+    algorithm_2_total_noise_count_digit_programme,
     appendix_c_horizon,
     appendix_c_recursion,
     claim_1_leading_term,
@@ -132,7 +132,7 @@ def lemma_4_7_check(
                     arity,
                     height,
                     horizon,
-                    algorithm_2_mse_dp(arity, horizon),
+                    algorithm_2_mse_digit_programme(arity, horizon),
                     enumerated,
                     lemma_4_7_closed_form(arity, height),
                 )
@@ -249,10 +249,10 @@ def _appendix_c_points(arities: tuple[int, ...], max_height: int, enumeration_li
                     arity,
                     height,
                     horizon,
-                    algorithm_2_total_noise_count_dp(arity, horizon),
+                    algorithm_2_total_noise_count_digit_programme(arity, horizon),
                     enumerated,
                     appendix_c_recursion(arity, height),
-                    algorithm_2_mse_dp(arity, horizon),
+                    algorithm_2_mse_digit_programme(arity, horizon),
                     claim_1_leading_term(arity, height),
                 )
             )
@@ -336,7 +336,7 @@ def threshold_row(arity: int, horizon: int) -> ThresholdRow:
         arity,
         horizon,
         height_for_horizon(arity, horizon, offset=True),
-        algorithm_2_mse_dp(arity, horizon),
+        algorithm_2_mse_digit_programme(arity, horizon),
         huu_log_inverse_delta_threshold(arity, horizon),
         huu_delta_threshold(arity, horizon),
         asymptotic_delta_threshold(arity, horizon),

@@ -12,7 +12,7 @@ from reference.kary.claims.common import PAPER, from_check
 
 def check_lemma_a2(budget: Budget) -> Outcome:
 
-    from reference.privacy.laplace import laplace_scale
+    from reference.kary.privacy import laplace_scale
     from reference.privacy.laplace_profile import laplace_delta
 
     # ε-DP at scale Δ1/ε means δ(ε) = 0 for every sensitivity vector with ‖v‖₁ <= Δ1; the profile's worst case
@@ -88,7 +88,7 @@ def claims() -> list[Claim]:
             "f(D) + Lap(Δ1/ε)^d is ε-DP",
             M.CERTIFIED,
             check_lemma_a2,
-            implements=("reference.privacy.laplace.laplace_scale", "reference.privacy.laplace_profile.laplace_epsilon"),
+            implements=("reference.kary.privacy.laplace_scale", "reference.privacy.laplace_profile.laplace_epsilon"),
         ),
         c(
             PAPER,

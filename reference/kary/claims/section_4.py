@@ -383,7 +383,7 @@ def claims() -> list[Claim]:
             M.PROOF,
             proof_and_check(kary_lemma_4_7.prove, thresholds.lemma_4_7_check),
             "Exact MSE from Algorithm 2's noise counts (offset digits), by enumeration and by the digit programme.",
-            implements=("reference.kary.mse.algorithm_2_mse", "reference.kary.mse.algorithm_2_mse_dp", "reference.kary.mse.lemma_4_7_closed_form"),
+            implements=("reference.kary.mse.algorithm_2_mse", "reference.kary.mse.algorithm_2_mse_digit_programme", "reference.kary.mse.lemma_4_7_closed_form"),
             proof="reference.kary.proofs.lemma_4_7.prove",
             coq=(
                 CoqTheorem(
@@ -403,6 +403,6 @@ def claims() -> list[Claim]:
             "bounds the exact ε²·MSE from above; how far below it the MSE lies",
             M.EXHAUSTIVE,
             check_lemma_4_7_every_horizon,
-            implements=('reference.kary.mse.algorithm_2_mse_dp', 'reference.kary.mse.lemma_4_7_closed_form', 'reference.kary.checks.horizons.horizon_ratio_check'),
+            implements=('reference.kary.mse.algorithm_2_mse_digit_programme', 'reference.kary.mse.lemma_4_7_closed_form', 'reference.kary.checks.horizons.horizon_ratio_check'),
         ),
     ]

@@ -69,7 +69,7 @@ def claims() -> list[Claim]:
             M.CERTIFIED,
             verified(laplace_checks.lemma_5_4_vs_optimal),
             "Compared with the optimal composition of pure-DP mechanisms (Murtagh–Vadhan), computed exactly.",
-            implements=("reference.privacy.laplace.heterogeneous_composition_epsilon", "reference.privacy.pure_composition.optimal_composition_epsilon"),
+            implements=("reference.kary.privacy.heterogeneous_composition_epsilon", "reference.privacy.pure_composition.optimal_composition_epsilon"),
         ),
         c(
             PAPER,
@@ -77,7 +77,7 @@ def claims() -> list[Claim]:
             "Lap(Δ2/a)^d with a = sqrt(2 ln(1/δ))(sqrt(1 + ε/ln(1/δ)) − 1) is (ε, δ)-DP for ε, δ ∈ (0, 1)",
             M.PROOF,
             check_lemma_5_5,
-            implements=("reference.privacy.laplace.l2_laplace_scale", "reference.privacy.laplace.l2_laplace_a"),
+            implements=("reference.kary.privacy.l2_laplace_scale", "reference.kary.privacy.l2_laplace_a"),
             proof="reference.kary.proofs.lemma_5_5.prove",
         ),
         c(
@@ -86,7 +86,7 @@ def claims() -> list[Claim]:
             "Var[lap]/Var[gauss] <= (ε/ln(1/δ))²/(2(sqrt(1 + ε/ln(1/δ)) − 1)²), which tends to 2 as ε → 0",
             M.PROOF,
             check_corollary_5_7,
-            implements=("reference.privacy.laplace.corollary_5_7_variance_ratio", "reference.privacy.laplace.corollary_5_7_factor"),
+            implements=("reference.kary.privacy.corollary_5_7_variance_ratio", "reference.kary.privacy.corollary_5_7_factor"),
             proof="reference.kary.proofs.corollary_5_7.prove",
         ),
         c(
@@ -95,6 +95,6 @@ def claims() -> list[Claim]:
             "the comparison holds for ε <= ln(1/δ), with the Gaussian of Lemma A.3",
             M.CERTIFIED,
             check_corollary_5_7_range,
-            implements=("reference.privacy.laplace.corollary_5_7_variance_ratio", "reference.privacy.gaussian.sigma_classical"),
+            implements=("reference.kary.privacy.corollary_5_7_variance_ratio", "reference.privacy.gaussian.sigma_classical"),
         ),
     ]

@@ -1,4 +1,4 @@
-"""Laplace calibrations of the KARY paper (Andersson, Pagh, Steiner, Torkamani), certified with Arb balls.
+"""KARY's Laplace statements (Andersson, Pagh, Steiner, Torkamani), certified with Arb balls.
 
 Conventions: ``Lap(b)`` has density ``exp(-|x|/b)/(2b)`` and variance ``2b²``; ``b`` (``scale``, the paper's
 λ) is a scale, not a standard deviation. ``Δ1`` and ``Δ2`` are the ℓ1 and ℓ2 sensitivities of ``f`` over the
