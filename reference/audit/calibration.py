@@ -36,8 +36,6 @@ from reference.core.validate import (
 )
 from reference.core.verdict import Decided
 
-MECHANISMS = ("gaussian", "laplace", "laplace-l2", "discrete-gaussian")
-
 
 @dataclass(frozen=True)
 class CalibrationVerdict(Decided):

@@ -1,4 +1,4 @@
-"""Cascade Sampling samples at any depth, streamed: exact chi-square tests in memory bounded by one batch of runs.
+"""Cascade Sampling samples at any depth, streamed: exact chi-square tests in memory bounded by one block of runs.
 
 Under the oracle (CIP Theorem 3.3 and Equation (2)) every node of the binary tree over the ``n = 2**depth`` leaves
 — the sum of the leaves below it — is ``N(0, σ²)``, and the two children ``L``, ``R`` of a node have covariance
@@ -17,11 +17,11 @@ bound). Together they
 pin the whole covariance ``σ² C_depth`` (node variances and sibling covariances determine the Haar coefficients'
 variances), not only the leaves' marginals.
 
-The samples (``runs × n``, ``.npy``) are read ``batch`` runs at a time through a memory map into
+The samples (``runs × n``, ``.npy``) are read ``block_runs`` runs at a time through a memory map into
 :class:`CascadeMoments`, which holds three exact sums per node (``O(n)``, :mod:`reference.audit.sufficient`: each
-squared value rounded to a fixed-point grid, then added as integers, so the verdict is the same for any batch size
-and any order of blocks); one batch is summed level by level in place, so the peak memory is a small multiple of
-one batch (measured in the tests). Power: a noise scale off by a factor ``1 + r`` is
+squared value rounded to a fixed-point grid, then added as integers, so the verdict is the same for any block size
+and any order of blocks); one block is summed level by level in place, so the peak memory is a small multiple of
+one block (measured in the tests). Power: a noise scale off by a factor ``1 + r`` is
 detected with probability 99% once ``(1 + r)² q_0.01 >= q_hi`` (``q_0.01`` the 1% quantile of chi-square(runs),
 ``q_hi`` the test's upper critical value), and symmetrically below: :func:`reference.audit.sampler_report.chi_square_scale_power`.
 """
@@ -50,7 +50,7 @@ from reference.core.validate import check_depth, positive_real
 #: Largest depth accepted (2**26 leaves: 512 MiB per run in float64).
 MAX_STREAM_DEPTH = 26
 #: Default number of runs read at a time.
-DEFAULT_BATCH = 64
+DEFAULT_BLOCK_RUNS = 64
 
 
 def _open(samples: object) -> np.ndarray:
@@ -101,7 +101,7 @@ class CascadeMoments:
             difference = pairs[:, :, 0] - pairs[:, :, 1]
             np.multiply(difference, difference, out=difference)
             self.siblings[level - 1].add_grid_nonnegative(np.divide(difference, 3.0, out=difference))
-            block = pairs.sum(axis=2)  # the parents, half the size: the batch is not copied at full size again
+            block = pairs.sum(axis=2)  # the parents, half the size: the block is not copied at full size again
         self.runs += samples.shape[0]
 
     def merge(self, other: CascadeMoments) -> None:
@@ -176,20 +176,20 @@ def cascade_power(depth: int, runs: int, alpha: float) -> dict[str, float]:
 
 
 def audit_cascade_stream(samples: object, depth: int, sigma: object, alpha: object = 1e-6,
-                         batch: int = DEFAULT_BATCH) -> SamplerAuditReport:
+                         block_runs: int = DEFAULT_BLOCK_RUNS) -> SamplerAuditReport:
     """Audit Cascade Sampling leaves (``runs × 2**depth``; a path to a ``.npy`` file is memory-mapped) against
-    ``N(0, σ² C_depth)`` by the streamed node-variance and sibling-covariance tests (module docstring), ``batch``
-    runs at a time through :class:`CascadeMoments` (the verdict does not depend on ``batch``)."""
+    ``N(0, σ² C_depth)`` by the streamed node-variance and sibling-covariance tests (module docstring), ``block_runs``
+    runs at a time through :class:`CascadeMoments` (the verdict does not depend on ``block_runs``)."""
     moments = CascadeMoments(depth, sigma)
     a = check_alpha(alpha)
-    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
-        raise ValueError(f"batch must be a positive integer, got {batch!r}")
+    if isinstance(block_runs, bool) or not isinstance(block_runs, int) or block_runs < 1:
+        raise ValueError(f"block_runs must be a positive integer, got {block_runs!r}")
     array = _open(samples)
     leaves = 1 << moments.depth
     if array.shape[1] != leaves:
         raise ValueError(f"samples must have 2**depth = {leaves} columns, got {array.shape[1]}")
     if array.shape[0] < 2:
         raise ValueError(f"samples must have at least 2 runs, got {array.shape[0]}")
-    for start in range(0, array.shape[0], batch):
-        moments.add(np.asarray(array[start:start + batch]))
+    for start in range(0, array.shape[0], block_runs):
+        moments.add(np.asarray(array[start:start + block_runs]))
     return moments.report(a)

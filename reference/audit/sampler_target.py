@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 import numpy as np
 
@@ -35,12 +35,6 @@ CHUNK_VALUES = 1 << 22
 
 #: What a target can claim to sample (the command line's ``tda-level`` is a discrete Gaussian of its σ²).
 MechanismKind = Literal["cascade", "kary", "design", "discrete-gaussian", "discrete-laplace"]
-
-
-class Moments(Protocol):
-    """What every accumulator of sufficient statistics offers."""
-
-    def merge(self, other: Any) -> None: ...
 
 
 Target = Callable[[np.random.Generator, int], Any]

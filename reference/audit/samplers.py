@@ -152,13 +152,6 @@ def cascade_samples_report(moments: object, alpha: float) -> SamplerAuditReport:
 # ------------------------------------------------------------------------------------- KARY (Laplace)
 
 
-def _median_of_means(products: np.ndarray, groups: int) -> np.ndarray:
-    """Median over ``groups`` equal blocks of runs (trailing runs dropped) of the block means; axis 0."""
-    m = products.shape[0] // groups
-    blocks = products[: groups * m].reshape((groups, m, *products.shape[1:])).mean(axis=1)
-    return np.asarray(np.median(blocks, axis=0))
-
-
 def audit_kary_noise(samples: object, arity: int, epsilon: RealLike, alpha: object = 1e-6) -> SamplerAuditReport:
     """Audit output noise of Algorithm 2 (``samples`` ``runs × T``: noisy prefix count minus true prefix
     count, one run per row; ``T`` the horizon) against the oracle's: sums of i.i.d. Laplace(h/ε) over the

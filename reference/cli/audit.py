@@ -167,7 +167,7 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
             with reading("--samples", args.samples):
                 samples = audit_samplers.load_samples(args.samples)
             report = audit_samplers.audit_cascade_samples(samples, args.depth, float(Fraction(args.sigma)), alpha)
-        else:  # any depth: streamed from the .npy file in batches of runs
+        else:  # any depth: streamed from the .npy file in blocks of runs
             with reading("--samples", args.samples):
                 report = audit_cascade_stream(args.samples, args.depth, float(Fraction(args.sigma)), alpha)
         # both paths run the pooled scale test: the power is the sharper of a node test and that test

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reference.audit.cascade_stream import DEFAULT_BATCH, audit_cascade_stream
+from reference.audit.cascade_stream import DEFAULT_BLOCK_RUNS, audit_cascade_stream
 from reference.audit.sample_design import (
     audit_design_samples,
     detectable_scale_error,
@@ -125,7 +125,7 @@ def test_the_streamed_cascade_audit_stays_within_a_few_batches_of_memory(tmp_pat
     report = audit_cascade_stream(path, depth, 1.0, ALPHA)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    batch_bytes = DEFAULT_BATCH * (1 << depth) * 8
+    batch_bytes = DEFAULT_BLOCK_RUNS * (1 << depth) * 8
     assert report.holds and peak < 4 * batch_bytes, (peak, batch_bytes)
 
 

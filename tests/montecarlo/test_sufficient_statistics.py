@@ -63,8 +63,8 @@ def test_cascade_moments_do_not_depend_on_the_split() -> None:
         merged.merge(part)
     assert merged.statistics() == whole.statistics()
     assert merged.report(ALPHA).as_json() == whole.report(ALPHA).as_json()
-    for batch in (1, 7, 64, runs):
-        assert audit_cascade_stream(samples, depth, 1.3, ALPHA, batch).as_json() == whole.report(ALPHA).as_json()
+    for block in (1, 7, 64, runs):
+        assert audit_cascade_stream(samples, depth, 1.3, ALPHA, block_runs=block).as_json() == whole.report(ALPHA).as_json()
 
 
 def test_design_moments_do_not_depend_on_the_split() -> None:

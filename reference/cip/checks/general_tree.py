@@ -214,12 +214,6 @@ def check_balanced_sensitivity(max_leaves: int = 64, max_dense_leaves: int = 24)
     return exhaustive("balanced tree sensitivity", range(1, count + 1), holds, lambda m: f"m = {m}")
 
 
-def padding_table(max_leaves: int = 64) -> list[cip_general_tree.PaddingComparison]:
-    """:func:`reference.cip.exact.general_tree.compare_with_padding` for ``m = 1 .. max_leaves``."""
-    count = check_positive_int(max_leaves, "max_leaves")
-    return [cip_general_tree.compare_with_padding(m) for m in range(1, count + 1)]
-
-
 # --------------------------------------------------------------------------------------------------------
 # Algorithm 3, numeric
 # --------------------------------------------------------------------------------------------------------
@@ -326,31 +320,9 @@ def check_general_tree_covariance(
 # --------------------------------------------------------------------------------------------------------
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 # --------------------------------------------------------------------------------------------------------
 # Algorithm 4, numeric
 # --------------------------------------------------------------------------------------------------------
-
-
-
-
-
-
-
-
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -420,5 +392,3 @@ def exhaustive_structure_check(
             check_general_tree_covariance(balanced_tree(leaves), 1.0, samples, seed),
         )
     )
-
-

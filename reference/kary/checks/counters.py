@@ -334,16 +334,3 @@ def check_algorithm_2_vs_3(
         2 * runs,
         f"two-sample Kolmogorov distance at t in {times}; DKW radius {radius:.4f} per sample; worst at t = {worst_t}",
     )
-
-
-def all_checks(quick: bool = True) -> list[AgreementCheck | LiveNoiseCheck | StatisticalCheck]:
-    """Every check of this module (``quick``: smaller sizes, same false-alarm probabilities)."""
-    results: list[AgreementCheck | LiveNoiseCheck | StatisticalCheck] = [
-        check_agreement(max_horizon=60 if quick else 200),
-        check_agreement(arities=(2, 4, 6), max_horizon=60 if quick else 200),  # Appendix C's even variant
-    ]
-    for arity, horizon in ((3, 40), (3, 121), (5, 62), (7, 200), (5, 1000), (4, 200), (6, 300)):
-        results.append(check_live_noise(arity, horizon))
-    results.append(check_step_variance(group_size=100 if quick else 400))
-    results.append(check_algorithm_2_vs_3(runs=1000 if quick else 4000))
-    return results
