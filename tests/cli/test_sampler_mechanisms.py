@@ -39,3 +39,13 @@ def test_a_missing_or_foreign_option_is_named_the_same_way(command: str, capsys:
     assert "--mechanism tda-level needs --rho" in capsys.readouterr().err
     assert main([*common, "--rho", "1/2", "--sigma", "2", *extra]) == 2
     assert "--sigma do(es) not apply to --mechanism tda-level" in capsys.readouterr().err
+
+
+def test_sampler_function_audits_inftda_level_noise(capsys: pytest.CaptureFixture[str]) -> None:
+    # d = 9 attributes at ρ = 2: σ² = d/ρ = 9/2, which the example's sampler draws; at ρ = 1 (σ² = 9) it fails
+    common = ["audit", "sampler-function", "--target", "examples.batched_samplers:discrete_gaussian_9_over_2",
+              "--mechanism", "tda-level", "--attributes", "9", "--runs", "2000", "--seed", "1", "--json"]
+    assert main([*common, "--rho", "2"]) == 0
+    assert '"verdict": "holds"' in capsys.readouterr().out
+    assert main([*common, "--rho", "1"]) == 1
+    assert '"verdict": "fails"' in capsys.readouterr().out
