@@ -23,9 +23,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from reference.cip.numeric.cascade_batch import cascade_leaves_batch
-from reference.kary.counters_batch import algorithm_1_runs, algorithm_2_runs
-from reference.samplers.fast_batch import discrete_gaussian_batch, discrete_laplace_batch
+from reference.cip.numeric.cascade_runs import cascade_leaves_runs
+from reference.kary.counters_runs import algorithm_1_runs, algorithm_2_runs
+from reference.samplers.numeric_runs import discrete_gaussian_runs, discrete_laplace_runs
 
 
 def _best(action: Callable[[], object], repeat: int) -> float:
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def cascade() -> None:
         for start in range(0, runs, block):
-            cascade_leaves_batch(depth, 1.0, min(block, runs - start), 7, start)
+            cascade_leaves_runs(depth, 1.0, min(block, runs - start), 7, start)
 
     baseline, seconds = _paired(normals, cascade, args.repeat)
     print(f"cascade: {runs:,} runs × 2^{depth} leaves = {values:.3g} values in blocks of {block} runs")
@@ -85,8 +85,8 @@ def main(argv: list[str] | None = None) -> int:
         ("KARY Algorithm 1, arity 4, Laplace", lambda: algorithm_1_runs(zeros, 4, 1.0, runs_small, 3)),
         ("KARY Algorithm 2, arity 3, Laplace", lambda: algorithm_2_runs(zeros, 3, 1.0, runs_small, 3)),
         ("KARY Algorithm 2, arity 5, Laplace", lambda: algorithm_2_runs(zeros, 5, 1.0, runs_small, 3)),
-        ("discrete Laplace, scale 10", lambda: discrete_laplace_batch(10, size, runs_small, 3)),
-        ("discrete Gaussian, sigma^2 = 100", lambda: discrete_gaussian_batch(100, size, runs_small, 3)),
+        ("discrete Laplace, scale 10", lambda: discrete_laplace_runs(10, size, runs_small, 3)),
+        ("discrete Gaussian, sigma^2 = 100", lambda: discrete_gaussian_runs(100, size, runs_small, 3)),
     ]
     for name, action in cases:
         baseline, seconds = _paired(small_normals, action, args.repeat)

@@ -4,11 +4,11 @@
 
 * ``algorithm_2_batch`` for T = 10**7 (``--quick``: 10**6) at arities 3, 4 (Appendix C's even variant), 5 and
   19, against drawing the noise
-  values it uses (``reference.samplers.fast.laplace`` of the same count); best of ``repeats`` runs each;
+  values it uses (``reference.samplers.numeric.laplace`` of the same count); best of ``repeats`` runs each;
 * ``OnlineCounter.step`` cost per step at T = 10**4, 10**5, 10**6 (``--quick``: up to 10**5), its peak
   live-noise count against Lemma 4.12's h(k − 1)/2, and the peak Python memory of the run (tracemalloc, at
   T = 10**4 and 10**5 only, since tracing slows the run);
-* the exact ε²·MSE of Algorithm 2 by the digit programme (``reference.kary.mse.algorithm_2_mse_dp``) at
+* the exact ε²·MSE of Algorithm 2 by the digit programme (``reference.kary.mse.algorithm_2_mse_digit_programme``) at
   T = 10**12 for arities 3, 4 and 19, against enumerating the first 10**4 horizons' noise counts in the same run.
 
 Nothing is asserted: this script reports.
@@ -24,8 +24,8 @@ from collections.abc import Callable
 import numpy as np
 
 from reference.kary.counters import OnlineCounter, algorithm_2_batch, algorithm_2_used_indices
-from reference.kary.mse import algorithm_2_mse_dp, algorithm_2_total_noise_count
-from reference.samplers import fast as samplers
+from reference.kary.mse import algorithm_2_mse_digit_programme, algorithm_2_total_noise_count
+from reference.samplers import numeric as samplers
 
 
 def _best(action: Callable[[], object], repeats: int) -> float:
@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     print("exact ε²·MSE by the digit programme at T = 10**12 (best of 3), against enumerating T = 10**4:")
     for arity in (3, 4, 19):
         baseline = _best(lambda arity=arity: algorithm_2_total_noise_count(arity, 10**4), repeats)
-        programme = _best(lambda arity=arity: algorithm_2_mse_dp(arity, 10**12), repeats)
+        programme = _best(lambda arity=arity: algorithm_2_mse_digit_programme(arity, 10**12), repeats)
         print(f"  arity {arity:2d}: {1e6 * programme:.1f} us (ratio to the enumeration {programme / baseline:.2e})")
     return 0
 

@@ -1,4 +1,4 @@
-"""Benchmark of the streamed cascade sample audit: time and peak memory against one batch of runs, same process.
+"""Benchmark of the streamed cascade sample audit: time and peak memory against one block of runs, same process.
 
     python benchmarks/bench_sampler_audit.py [--quick] [--depth D] [--runs N]
 
@@ -6,7 +6,7 @@ Writes ``runs`` Cascade Sampling draws of depth ``depth`` (default 20 and 1,000 
 temporary ``.npy``, written run by run through a memory map) and audits them with
 :func:`reference.audit.cascade_stream.audit_cascade_stream`. Reported: the seconds to sample and to audit, the
 audit's time per run against the sampler's (a ratio in one run), and the audit's peak traced memory (tracemalloc)
-against one batch of runs (``batch × 2**depth × 8`` bytes). ``--quick``: depth 14, 256 runs. Nothing is
+against one block of runs (``block_runs × 2**depth × 8`` bytes). ``--quick``: depth 14, 256 runs. Nothing is
 asserted: this script reports.
 """
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reference.audit.cascade_stream import DEFAULT_BATCH, audit_cascade_stream
+from reference.audit.cascade_stream import DEFAULT_BLOCK_RUNS, audit_cascade_stream
 from reference.cip.numeric.cascade import cascade_leaves
 
 
@@ -49,10 +49,10 @@ def main(argv: list[str] | None = None) -> int:
         auditing = time.perf_counter() - start
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-    batch = DEFAULT_BATCH * (1 << depth) * 8
-    print(f"depth {depth}, runs {runs}: verdict {'holds' if report.passed else 'fails'}")
+    block = DEFAULT_BLOCK_RUNS * (1 << depth) * 8
+    print(f"depth {depth}, runs {runs}: verdict {'holds' if report.holds else 'fails'}")
     print(f"sampling {sampling:.1f} s, audit {auditing:.1f} s, audit / sampling {auditing / sampling:.2f}")
-    print(f"audit peak traced memory {peak / 2**20:.1f} MiB = {peak / batch:.2f} x one batch ({batch / 2**20:.0f} MiB)")
+    print(f"audit peak traced memory {peak / 2**20:.1f} MiB = {peak / block:.2f} x one block ({block / 2**20:.0f} MiB)")
     return 0
 
 

@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from reference.audit.cascade_stream import CascadeMoments
 from reference.audit.sampler_function import audit_sampler_function
 from reference.audit.sampler_target import Mechanism
-from reference.cip.numeric.cascade_batch import cascade_leaves_batch
+from reference.cip.numeric.cascade_runs import cascade_leaves_runs
 
 
 def _spin(seed: int) -> float:
@@ -93,11 +93,11 @@ def main(argv: list[str] | None = None) -> int:
 
     # the per-block cost: one chunk sampled, then sampled and folded into the statistics (best of 3, warm-up first)
     moments = CascadeMoments(depth, sigma)
-    moments.add(cascade_leaves_batch(depth, sigma, args.chunk_runs, 1))
+    moments.add(cascade_leaves_runs(depth, sigma, args.chunk_runs, 1))
     sampled = folded = float("inf")
     for repeat in range(3):
         start = time.perf_counter()
-        draws = cascade_leaves_batch(depth, sigma, args.chunk_runs, 2 + repeat)
+        draws = cascade_leaves_runs(depth, sigma, args.chunk_runs, 2 + repeat)
         middle = time.perf_counter()
         moments.add(draws)
         sampled, folded = min(sampled, middle - start), min(folded, time.perf_counter() - start)

@@ -2,7 +2,7 @@
 
     python benchmarks/bench_samplers.py [--quick]
 
-* numeric samplers (``reference.samplers.fast``) against ``Generator.standard_normal`` of the same count;
+* numeric samplers (``reference.samplers.numeric``) against ``Generator.standard_normal`` of the same count;
 * exact samplers (``reference.samplers.exact``, seeded bits) against drawing the same count of 64-bit words with
   ``random.Random.getrandbits`` — the floor for any pure-Python bit-level sampler. ``discrete_gaussian`` is the
   certified-table inversion (vectorised; its table built in the first call for each σ², which is timed), and
@@ -24,7 +24,7 @@ import numpy as np
 
 from reference.core.randomness import SeededRandomBits
 from reference.samplers import exact
-from reference.samplers import fast as numeric
+from reference.samplers import numeric as numeric
 
 
 def _seconds(action: Callable[[], object]) -> float:

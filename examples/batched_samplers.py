@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from reference.cip.numeric.cascade import cascade_leaves
-from reference.cip.numeric.cascade_batch import cascade_leaves_batch
-from reference.kary.counters_batch import algorithm_1_runs, algorithm_2_runs
-from reference.samplers.fast_batch import discrete_gaussian_batch, discrete_laplace_batch
+from reference.cip.numeric.cascade_runs import cascade_leaves_runs
+from reference.kary.counters_runs import algorithm_1_runs, algorithm_2_runs
+from reference.samplers.numeric_runs import discrete_gaussian_runs, discrete_laplace_runs
 
 #: The cascade examples: depth 6, σ = 2 (σ² = 4 ≠ σ, so passing the variance for σ changes the law).
 DEPTH, SIGMA = 6, 2.0
@@ -22,7 +22,7 @@ HORIZON, EPSILON = 20, 1.0
 
 def cascade_depth_6(generator: np.random.Generator, runs: int) -> np.ndarray:
     """Cascade Sampling, depth 6, σ = 2: runs × 64 leaves."""
-    return cascade_leaves_batch(DEPTH, SIGMA, runs, generator)
+    return cascade_leaves_runs(DEPTH, SIGMA, runs, generator)
 
 
 def cascade_depth_6_one_run(generator: np.random.Generator) -> np.ndarray:
@@ -32,7 +32,7 @@ def cascade_depth_6_one_run(generator: np.random.Generator) -> np.ndarray:
 
 def cascade_depth_20(generator: np.random.Generator, runs: int) -> np.ndarray:
     """Cascade Sampling, depth 20, σ = 1: runs × 2^20 leaves (the benchmark's target)."""
-    return cascade_leaves_batch(20, 1.0, runs, generator)
+    return cascade_leaves_runs(20, 1.0, runs, generator)
 
 
 def kary_algorithm_2_arity_3(generator: np.random.Generator, runs: int) -> np.ndarray:
@@ -47,12 +47,12 @@ def kary_algorithm_1_arity_4(generator: np.random.Generator, runs: int) -> np.nd
 
 def discrete_gaussian_9_over_2(generator: np.random.Generator, runs: int) -> np.ndarray:
     """N_Z(0, 9/2): runs × 100 values."""
-    return discrete_gaussian_batch(4.5, 100, runs, generator)
+    return discrete_gaussian_runs(4.5, 100, runs, generator)
 
 
 def discrete_laplace_scale_3(generator: np.random.Generator, runs: int) -> np.ndarray:
     """Discrete Laplace with scale 3: runs × 100 values."""
-    return discrete_laplace_batch(3, 100, runs, generator)
+    return discrete_laplace_runs(3, 100, runs, generator)
 
 
 def my_cascade_batch(generator: np.random.Generator, runs: int) -> np.ndarray:

@@ -53,7 +53,8 @@ from reference.audit.calibration import (
 )
 from reference.audit.linear_noise import LinearNoiseVerdict, audit_linear_noise
 from reference.audit.probe import probe_noise_matrix
-from reference.audit.samplers import SamplerAuditReport, audit_cascade_samples, audit_kary_noise
+from reference.audit.sampler_report import SamplerAuditReport
+from reference.audit.samplers import audit_cascade_samples, audit_kary_noise
 from reference.cip.calibration import (
     CascadeCalibration,
     GaussianCalibration,
@@ -74,6 +75,7 @@ from reference.cip.numeric.errors import expected_worst_error, worst_range_error
 from reference.cip.numeric.general_tree import general_tree_leaves, general_tree_nodes
 from reference.cip.numeric.streaming import StreamingCascade
 from reference.cip.numeric.two_dim import two_dim_leaves, two_dim_nodes
+from reference.cip.privacy import sigma_theorem_3_8, sigma_theorem_3_9
 from reference.cip.sensitivity import cascade_sensitivity_squared, mahalanobis_sensitivity_squared
 from reference.cip.tree import BinaryTree, balanced_tree
 from reference.core.certified import CertifiedReal
@@ -81,8 +83,9 @@ from reference.core.randomness import SeededRandomBits, SystemRandomBits
 from reference.kary.constants import certified_argmin, leading_constant
 from reference.kary.counters import OnlineCounter, algorithm_1, algorithm_2_batch, algorithm_3
 from reference.kary.digits import digits, even_offset_digits, height_for_horizon, offset_digits
-from reference.kary.mse import algorithm_2_mse, algorithm_2_mse_dp
-from reference.kary.tree import algorithm_1_mse_dp, check_factorization, sensitivities
+from reference.kary.mse import algorithm_2_mse, algorithm_2_mse_digit_programme
+from reference.kary.privacy import l2_laplace_scale, laplace_scale
+from reference.kary.tree import algorithm_1_mse_digit_programme, check_factorization, sensitivities
 from reference.privacy.discrete_gaussian_profile import discrete_gaussian_delta, discrete_gaussian_epsilon
 from reference.privacy.gaussian import (
     ExactSigma,
@@ -92,10 +95,7 @@ from reference.privacy.gaussian import (
     gaussian_epsilon,
     sigma_classical,
     sigma_exact,
-    sigma_theorem_3_8,
-    sigma_theorem_3_9,
 )
-from reference.privacy.laplace import l2_laplace_scale, laplace_scale
 from reference.privacy.laplace_profile import laplace_delta, laplace_epsilon, laplace_scale_exact
 from reference.privacy.zcdp import epsilon_from_rho_tight, rho_from_epsilon_delta
 from reference.samplers.exact import discrete_gaussian, discrete_laplace
@@ -127,10 +127,10 @@ __all__ = [
     "SystemRandomBits",
     "__version__",
     "algorithm_1",
-    "algorithm_1_mse_dp",
+    "algorithm_1_mse_digit_programme",
     "algorithm_2_batch",
     "algorithm_2_mse",
-    "algorithm_2_mse_dp",
+    "algorithm_2_mse_digit_programme",
     "algorithm_3",
     "all_range_statistics",
     "audit_cascade_samples",

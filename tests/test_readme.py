@@ -91,7 +91,7 @@ def _write_inputs(folder: Path, command: str) -> None:
     """The input files ``command`` reads, as a user would bring them (noise drawn from the right design)."""
     from reference.cip.numeric.cascade import cascade_leaves
     from reference.kary.counters import algorithm_1
-    from reference.samplers import fast
+    from reference.samplers import numeric
     from reference.tda.calibration import inftda_sigma_squared
     from reference.tda.data import default_dataset, expand_records, prefix_counts, write_csv
 
@@ -111,10 +111,8 @@ def _write_inputs(folder: Path, command: str) -> None:
     else:
         noise = rng.laplace(0.0, 3.0, size=(runs, size))
     np.save(folder / "noise.npy", noise)
-    np.save(folder / "draws.npy", fast.discrete_gaussian(9, 2000, rng))
-    np.save(
-        folder / "level.npy", fast.discrete_gaussian(inftda_sigma_squared(5, rho="1/2", contributions=2), 2000, rng)
-    )
+    np.save(folder / "draws.npy", numeric.discrete_gaussian(9, 2000, rng))
+    np.save(folder / "level.npy", numeric.discrete_gaussian(inftda_sigma_squared(5, rho="1/2", contributions=2), 2000, rng))
 
 
 def _expected(command: str) -> set[int]:

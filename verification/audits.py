@@ -22,12 +22,14 @@ import numpy as np
 
 from reference.audit.calibration import audit_discrete_gaussian
 from reference.audit.covariance import kary_prefix_workload
-from reference.audit.linear_noise import EXIT_STATUS, LinearNoiseVerdict, Verdict, audit_linear_noise
+from reference.audit.linear_noise import LinearNoiseVerdict, audit_linear_noise
 from reference.audit.probe import probe_float_noise_matrix
 from reference.audit.samplers import audit_kary_noise
 from reference.cip.calibration import calibrate_cascade
+from reference.cli.common import EXIT_STATUS
 from reference.core.options import LinearNoise
 from reference.core.validate import fraction_text
+from reference.core.verdict import Verdict
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
 from reference.tda.calibration import inftda_level_sensitivity_squared, inftda_sigma_squared
 
@@ -65,7 +67,7 @@ def _examples(name: str) -> ModuleType:
 
 def _linear_found(verdict: LinearNoiseVerdict) -> str:
     if verdict.lattice_leak is not None:
-        return verdict.lattice_leak.describe()
+        return verdict.lattice_leak.summary()
     if not verdict.private:
         return f"not private: input {verdict.first_offending_column} is outside the noise span (epsilon = inf)"
     if verdict.epsilon is not None and verdict.epsilon_exact:
@@ -80,7 +82,7 @@ def _counter(module: str, noise: LinearNoise = "laplace", **options: bool) -> Ca
         example = _examples(module)
         matrix = example.noise_matrix(**options)
         verdict = audit_linear_noise(matrix, kary_prefix_workload(len(matrix)), noise, scale=example.noise_scale())
-        return verdict.verdict(epsilon=example.CLAIMED_EPSILON), _linear_found(verdict)
+        return verdict.verdict_on(epsilon=example.CLAIMED_EPSILON), _linear_found(verdict)
 
     return run
 
@@ -89,15 +91,10 @@ def _user_level_inftda(faulty: bool) -> tuple[Verdict, str]:
     attributes, rho, users = 3, Fraction(1, 2), 3
     sigma_squared = (_examples("user_level_inftda").sigma_squared(attributes, rho, users) if faulty
                      else inftda_sigma_squared(attributes, rho=rho, contributions=users))
-    level = audit_discrete_gaussian(
-        sigma_squared=sigma_squared,
-        sensitivity=None,
-        epsilon=None,
-        delta=None,
-        rho=rho / attributes,
-        sensitivity_squared=inftda_level_sensitivity_squared([2] * attributes, 1, contributions=users),
-    )
-    return ("holds" if level.holds else "fails"), level.summary()
+    level = audit_discrete_gaussian(sigma_squared=sigma_squared, sensitivity=None, epsilon=None, delta=None, rho=rho / attributes,
+                                    sensitivity_squared=inftda_level_sensitivity_squared([2] * attributes, 1,
+                                                                                         contributions=users))
+    return level.verdict, level.summary()
 
 
 def _cascade(faulty: bool) -> tuple[Verdict, str]:
@@ -107,7 +104,7 @@ def _cascade(faulty: bool) -> tuple[Verdict, str]:
     identity = [[int(i == j) for j in range(4)] for i in range(4)]
     used = sigma * sigma if faulty else sigma
     verdict = audit_linear_noise(probed.matrix, identity, "gaussian", scale=used, draw_variances=probed.draw_variances)
-    decided = verdict.verdict(epsilon=epsilon, delta=delta)
+    decided = verdict.verdict_on(epsilon=epsilon, delta=delta)
     profile = verdict.delta(epsilon)
     return decided, (f"sigma used {fraction_text(used) if used.denominator < 10**6 else format(float(used), '.6g')}: "
                      f"delta(20) = {profile.decimal(15, rounded='up')} (certified digits), claim 1/1000")
@@ -124,7 +121,7 @@ def _kary_samples(faulty: bool) -> tuple[Verdict, str]:
         matrix = np.array([[float(p in row) for p in indices] for row in rows])
         samples = np.random.default_rng(33).laplace(0.0, height / epsilon, size=(runs, len(indices))) @ matrix.T
     report = audit_kary_noise(samples, arity, epsilon=epsilon, alpha=SAMPLER_ALPHA)
-    if report.passed:
+    if report.holds:
         return "holds", f"{runs} runs: every test passes (false alarm <= {SAMPLER_ALPHA:g})"
     return "fails", f"{runs} runs: {len(report.failures)} failures, first: {report.failures[0]}"
 

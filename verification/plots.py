@@ -123,8 +123,9 @@ def plot_range_variance_map(directory: Path, budget: Budget) -> tuple[str, str]:
 
 def plot_sigma_paper_vs_exact(directory: Path, budget: Budget) -> tuple[str, str]:
     """Theorem 3.9's σ against the exact smallest σ, over ε (δ fixed) and over δ (ε fixed)."""
+    from reference.cip.privacy import sigma_theorem_3_9
     from reference.cip.sensitivity import cascade_sensitivity_squared
-    from reference.privacy.gaussian import sigma_exact, sigma_theorem_3_9
+    from reference.privacy.gaussian import sigma_exact
 
     depth = 10
     sensitivity_squared = cascade_sensitivity_squared(depth, "add_remove")
@@ -229,11 +230,11 @@ def plot_kary_mse(directory: Path, budget: Budget) -> tuple[str, str]:
     horizons = sorted({int(10 ** (e / 2)) for e in range(2, 2 * exponents[-1] + 1)})
     figure, axis = plt.subplots(figsize=(8, 4.8))
     for arity, marker in zip((3, 5, 9, 19), "os^D"):
-        values = [float(kary_mse.algorithm_2_mse_dp(arity, t)) / np.log2(t) ** 3 for t in horizons]
+        values = [float(kary_mse.algorithm_2_mse_digit_programme(arity, t)) / np.log2(t) ** 3 for t in horizons]
         label = f"Algorithm 2 (subtraction), k = {arity}"
         axis.semilogx(horizons, values, "-", marker=marker, markersize=5, label=label)
     for arity, marker in zip((2, 4, 17), "vPX"):
-        values = [float(kary_tree.algorithm_1_mse_dp(arity, t)) / np.log2(t) ** 3 for t in horizons]
+        values = [float(kary_tree.algorithm_1_mse_digit_programme(arity, t)) / np.log2(t) ** 3 for t in horizons]
         axis.semilogx(
             horizons, values, "--", marker=marker, markersize=5, fillstyle="none", label=f"Algorithm 1, k = {arity}"
         )

@@ -34,12 +34,11 @@ from reference.core.validate import (
     positive_fraction,
     to_fraction,
 )
-
-MECHANISMS = ("gaussian", "laplace", "laplace-l2", "discrete-gaussian")
+from reference.core.verdict import Decided
 
 
 @dataclass(frozen=True)
-class CalibrationVerdict:
+class CalibrationVerdict(Decided):
     """A certified verdict on a privacy claim."""
 
     mechanism: str
@@ -68,7 +67,8 @@ class CalibrationVerdict:
         return {
             "mechanism": self.mechanism,
             "claim": self.claim,
-            "holds": self.holds,
+            "verdict": self.verdict,
+            "summary": self.summary(),
             "basis": self.basis,
             # the δ and ε the mechanism achieves: rounded up; the noise to spare (a ratio read as ">= 1 is
             # enough"): rounded down
@@ -175,7 +175,7 @@ def audit_laplace_l2(
     norms (length Δ1²/Δ2², entries Δ2²/Δ1), which must then be an integer length — other vectors with the same
     norms can need a larger ε, so pass the mechanism's actual vectors when they differ.
     """
-    from reference.privacy.laplace_audit import theorem_1_3_report
+    from reference.kary.theorem_1_3 import theorem_1_3_report
 
     b = positive_fraction(scale, "scale")
     l1 = positive_fraction(l1_sensitivity, "l1_sensitivity")

@@ -1,4 +1,4 @@
-"""Cascade Sampling samples at any depth, streamed: exact chi-square tests in memory bounded by one batch of runs.
+"""Cascade Sampling samples at any depth, streamed: exact chi-square tests in memory bounded by one block of runs.
 
 Under the oracle (CIP Theorem 3.3 and Equation (2)) every node of the binary tree over the ``n = 2**depth`` leaves
 — the sum of the leaves below it — is ``N(0, σ²)``, and the two children ``L``, ``R`` of a node have covariance
@@ -17,13 +17,13 @@ bound). Together they
 pin the whole covariance ``σ² C_depth`` (node variances and sibling covariances determine the Haar coefficients'
 variances), not only the leaves' marginals.
 
-The samples (``runs × n``, ``.npy``) are read ``batch`` runs at a time through a memory map into
+The samples (``runs × n``, ``.npy``) are read ``block_runs`` runs at a time through a memory map into
 :class:`CascadeMoments`, which holds three exact sums per node (``O(n)``, :mod:`reference.audit.sufficient`: each
-squared value rounded to a fixed-point grid, then added as integers, so the verdict is the same for any batch size
-and any order of blocks); one batch is summed level by level in place, so the peak memory is a small multiple of
-one batch (measured in the tests). Power: a noise scale off by a factor ``1 + r`` is
+squared value rounded to a fixed-point grid, then added as integers, so the verdict is the same for any block size
+and any order of blocks); one block is summed level by level in place, so the peak memory is a small multiple of
+one block (measured in the tests). Power: a noise scale off by a factor ``1 + r`` is
 detected with probability 99% once ``(1 + r)² q_0.01 >= q_hi`` (``q_0.01`` the 1% quantile of chi-square(runs),
-``q_hi`` the test's upper critical value), and symmetrically below: :func:`reference.audit.samplers.chi_square_scale_power`.
+``q_hi`` the test's upper critical value), and symmetrically below: :func:`reference.audit.sampler_report.chi_square_scale_power`.
 """
 
 from __future__ import annotations
@@ -33,15 +33,15 @@ from pathlib import Path
 
 import numpy as np
 
-from reference.audit.samplers import (
+from reference.audit.sampler_report import (
     PropertyCheck,
     SamplerAuditReport,
     TooFewRunsError,
-    _check_alpha,
-    _critical,
-    _listed,
     cascade_scale_power,
+    check_alpha,
+    chi_square_critical,
     chi_square_scale_power,
+    listed_failures,
     pooled_scale_check,
 )
 from reference.audit.sufficient import FRACTION_BITS, GRID_ROOT, ExactSums
@@ -50,7 +50,7 @@ from reference.core.validate import check_depth, positive_real
 #: Largest depth accepted (2**26 leaves: 512 MiB per run in float64).
 MAX_STREAM_DEPTH = 26
 #: Default number of runs read at a time.
-DEFAULT_BATCH = 64
+DEFAULT_BLOCK_RUNS = 64
 
 
 def _open(samples: object) -> np.ndarray:
@@ -101,7 +101,7 @@ class CascadeMoments:
             difference = pairs[:, :, 0] - pairs[:, :, 1]
             np.multiply(difference, difference, out=difference)
             self.siblings[level - 1].add_grid_nonnegative(np.divide(difference, 3.0, out=difference))
-            block = pairs.sum(axis=2)  # the parents, half the size: the batch is not copied at full size again
+            block = pairs.sum(axis=2)  # the parents, half the size: the block is not copied at full size again
         self.runs += samples.shape[0]
 
     def merge(self, other: CascadeMoments) -> None:
@@ -119,13 +119,13 @@ class CascadeMoments:
 
     def report(self, alpha: object = 1e-6) -> SamplerAuditReport:
         """The verdict of the node-variance and sibling-covariance tests on the runs seen (module docstring)."""
-        a = _check_alpha(alpha)
+        a = check_alpha(alpha)
         runs, leaves = self.runs, 1 << self.depth
         if runs < 2:
             raise TooFewRunsError(f"samples must have at least 2 runs, got {runs}")
         tests = (2 * leaves - 1) + (leaves - 1) + 1
         per_test = a / tests
-        low, high = _critical(runs, per_test)
+        low, high = chi_square_critical(runs, per_test)
         checks = []
         for name, groups, what in (("node variances", self.nodes, "node"),
                                    ("sibling covariances", self.siblings, "sibling difference")):
@@ -145,16 +145,16 @@ class CascadeMoments:
                                   f"{int(position)} {'too large' if ratio > 1 else 'too small'} (ratio to exact "
                                   f"{ratio:.6g})"))
             share = per_test * count
-            checks.append(PropertyCheck(name, not found, share, count, worst, _listed(found),
+            checks.append(PropertyCheck(name, not found, share, count, worst, listed_failures(found),
                                         f"{count} two-sided chi-square({runs}) tests, acceptance "
                                         f"[{low / runs:.4g}, {high / runs:.4g}] for the variance ratio; most "
                                         f"extreme ratio {worst:.6g}"))
         checks.append(self.pooled_check(per_test))
         return SamplerAuditReport(f"cascade samples (streamed), depth {self.depth}, sigma {self.sigma!r}",
-                                  all(c.passed for c in checks), a, runs, leaves, tuple(checks))
+                                  all(c.holds for c in checks), a, runs, leaves, tuple(checks))
 
     def pooled_check(self, level: float) -> PropertyCheck:
-        """The pooled scale test (:func:`reference.audit.samplers.pooled_scale_check`) on the runs seen: the
+        """The pooled scale test (:func:`reference.audit.sampler_report.pooled_scale_check`) on the runs seen: the
         statistic is the exact integer total of root² / σ² and every (L − R)² / (3σ²), rounded once."""
         grid = 1 << FRACTION_BITS  # exact: the integer totals, added as Python integers, then one rounding
         total = self.nodes[0].grand_total() + sum(sums.grand_total() for sums in self.siblings)
@@ -181,21 +181,21 @@ def audit_cascade_stream(
     *,
     sigma: object,
     alpha: object = 1e-6,
-    batch: int = DEFAULT_BATCH,
+    block_runs: int = DEFAULT_BLOCK_RUNS,
 ) -> SamplerAuditReport:
     """Audit Cascade Sampling leaves (``runs × 2**depth``; a path to a ``.npy`` file is memory-mapped) against
-    ``N(0, σ² C_depth)`` by the streamed node-variance and sibling-covariance tests (module docstring), ``batch``
-    runs at a time through :class:`CascadeMoments` (the verdict does not depend on ``batch``)."""
+    ``N(0, σ² C_depth)`` by the streamed node-variance and sibling-covariance tests (module docstring), ``block_runs``
+    runs at a time through :class:`CascadeMoments` (the verdict does not depend on ``block_runs``)."""
     moments = CascadeMoments(depth, sigma)
-    a = _check_alpha(alpha)
-    if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
-        raise ValueError(f"batch must be a positive integer, got {batch!r}")
+    a = check_alpha(alpha)
+    if isinstance(block_runs, bool) or not isinstance(block_runs, int) or block_runs < 1:
+        raise ValueError(f"block_runs must be a positive integer, got {block_runs!r}")
     array = _open(samples)
     leaves = 1 << moments.depth
     if array.shape[1] != leaves:
         raise ValueError(f"samples must have 2**depth = {leaves} columns, got {array.shape[1]}")
     if array.shape[0] < 2:
         raise ValueError(f"samples must have at least 2 runs, got {array.shape[0]}")
-    for start in range(0, array.shape[0], batch):
-        moments.add(np.asarray(array[start:start + batch]))
+    for start in range(0, array.shape[0], block_runs):
+        moments.add(np.asarray(array[start:start + block_runs]))
     return moments.report(a)

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from reference.audit.linear_noise import check_noise, draw_weights, exact_matrix, from_flint, to_flint
+from reference.audit.linear_noise import check_noise, draw_weights, exact_matrix
 from reference.cip.exact import matrix as cip_matrix
-from reference.core.linalg import Matrix
+from reference.core.linalg import Matrix, from_flint, to_flint
 from reference.core.options import LinearNoise
 from reference.core.validate import RationalLike, check_depth, check_positive_int, positive_fraction
 from reference.kary import tree as kary_tree

@@ -21,14 +21,14 @@ from collections.abc import Callable
 
 import numpy as np
 
-from reference.audit.sample_design import Design, _entry_check, _whitening
-from reference.audit.samplers import (
+from reference.audit.design import Design, entry_check, output_label, pair_label, whitening_of
+from reference.audit.sampler_report import (
     PropertyCheck,
     SamplerAuditReport,
     TooFewRunsError,
-    _check_alpha,
-    _chi2_group,
-    _groups,
+    check_alpha,
+    chi_square_group,
+    median_groups,
 )
 from reference.audit.sufficient import ExactSums, exact_gram
 
@@ -43,14 +43,14 @@ class DesignMoments:
 
     def __init__(self, design: Design, runs: int, alpha: object = 1e-6) -> None:
         self.design = design
-        self.alpha = _check_alpha(alpha)
+        self.alpha = check_alpha(alpha)
         self.total_runs = runs
         outputs = design.outputs
-        self.inverse_factor = _whitening(design)
+        self.inverse_factor = whitening_of(design)
         self.share = self.alpha / 3.0 if self.inverse_factor is not None else self.alpha / 2.0
         pairs = outputs * (outputs - 1) // 2
-        self.var_groups = _groups(self.share / outputs)
-        self.cov_groups = _groups(self.share / pairs) if pairs else 1
+        self.var_groups = median_groups(self.share / outputs)
+        self.cov_groups = median_groups(self.share / pairs) if pairs else 1
         needed = 2 * max(self.var_groups, self.cov_groups)
         if runs < needed:
             raise TooFewRunsError(f"samples must have at least {needed} runs (rows) for this alpha, got {runs}")
@@ -115,25 +115,23 @@ class DesignMoments:
     def report(self, marginal: Callable[[int], str] | None = None,
                pair: Callable[[int, int], str] | None = None) -> SamplerAuditReport:
         """The verdict on the runs seen (all ``runs`` of them must have been added)."""
-        from reference.audit.sample_design import _output_label, _pair_label
-
         if self.runs != self.total_runs:
             raise ValueError(f"the audit was set up for {self.total_runs} runs but saw {self.runs}")
         design, outputs = self.design, self.design.outputs
-        name_one = marginal or _output_label
-        name_two = pair or _pair_label
+        name_one = marginal or output_label
+        name_two = pair or pair_label
         square_means = np.stack([sums.values() for sums in self.squares]) * (self.unit / self.var_per)
         observed = np.diag(np.median(square_means, axis=0))
-        marginals = _entry_check("marginals", design, observed, [(t, t) for t in range(outputs)], self.var_per,
+        marginals = entry_check("marginals", design, observed, [(t, t) for t in range(outputs)], self.var_per,
                                  self.var_groups, self.share, lambda s, t: name_one(t))
         product_means = np.stack([sums.values() for sums in self.products]) * (self.unit / self.cov_per)
         matrix = np.zeros((outputs, outputs))
         matrix[self.upper] = np.median(product_means, axis=0)
-        covariance = _entry_check("covariance", design, matrix,
+        covariance = entry_check("covariance", design, matrix,
                                   [(s, t) for s in range(outputs) for t in range(s + 1, outputs)], self.cov_per,
                                   self.cov_groups, self.share, name_two)
         checks: tuple[PropertyCheck, ...] = (marginals, covariance)
         if self.inverse_factor is not None:
-            checks = (*checks, _chi2_group("whitened variances", [f"whitened coordinate {i}" for i in range(outputs)],
+            checks = (*checks, chi_square_group("whitened variances", [f"whitened coordinate {i}" for i in range(outputs)],
                                            self.white.values(), self.runs, self.share))
-        return SamplerAuditReport(design.name, all(c.passed for c in checks), self.alpha, self.runs, outputs, checks)
+        return SamplerAuditReport(design.name, all(c.holds for c in checks), self.alpha, self.runs, outputs, checks)

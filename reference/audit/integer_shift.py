@@ -19,6 +19,8 @@ from fractions import Fraction
 
 from flint import fmpq_mat, fmpz_mat
 
+from reference.core.linalg import fraction_of
+
 #: Largest number of kernel combinations enumerated for one shift.
 MAX_POINTS = 100_000
 
@@ -51,7 +53,7 @@ def minimum_integer_shift(basis: Sequence[Sequence[int]], solution: Mapping[int,
     left = gram.inv() * fmpq_mat([list(row) for row in basis])  # (K Kᵀ)⁻¹ K
     radius = []
     for r in range(size):
-        largest = max(abs(Fraction(int(left[r, j].p), int(left[r, j].q))) for j in range(draws))
+        largest = max(abs(fraction_of(left[r, j])) for j in range(draws))
         radius.append(math.floor(largest * (2 * best)))  # ‖u − u0‖₁ <= ‖u‖₁ + ‖u0‖₁ <= 2 best
     if math.prod(2 * r + 1 for r in radius) > max_points:
         return None

@@ -33,8 +33,9 @@ from fractions import Fraction
 from flint import fmpq, fmpq_mat, fmpz_mat
 
 from reference.audit import sparse
-from reference.core.linalg import Matrix
+from reference.core.linalg import Matrix, fraction_of, to_flint
 from reference.core.validate import Neighbours, check_neighbours, fraction_text
+from reference.core.verdict import Verdict
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,12 @@ class LatticeLeak:
         total = sum((Fraction(g) * Fraction(str(value)) for g, value in zip(self.functional, output)), Fraction(0))
         return total % self.modulus
 
-    def describe(self) -> str:
+    @property
+    def verdict(self) -> Verdict:
+        """A leak is a refutation of any privacy claim: "fails"."""
+        return "fails"
+
+    def summary(self) -> str:
         """One sentence: the leaking functional, its modulus, and what it reveals."""
         terms = [f"{g:+d}·y[{i}]" for i, g in enumerate(self.functional) if g]
         shown = " ".join(terms[:8]) + (f" … ({len(terms)} terms)" if len(terms) > 8 else "")
@@ -70,6 +76,8 @@ class LatticeLeak:
     def as_json(self) -> dict[str, object]:
         """JSON form."""
         return {
+            "verdict": self.verdict,
+            "summary": self.summary(),
             "difference": list(self.difference),
             "functional": list(self.functional),
             "modulus": self.modulus,
@@ -115,10 +123,6 @@ def _generators(inputs: int, relation: Neighbours) -> list[tuple[int, ...]]:
     if relation == "add_remove":
         return neighbouring_differences(inputs, relation)
     return [tuple(1 if k == 0 else -1 if k == j else 0 for k in range(inputs)) for j in range(1, inputs)]
-
-
-def _fraction(value: fmpq) -> Fraction:
-    return Fraction(int(value.p), int(value.q))
 
 
 def lattice_audit(noise_matrix: Matrix, workload: Matrix, neighbours: Neighbours = "add_remove") -> LatticeVerdict:
@@ -233,7 +237,7 @@ def _residual_membership(reduction: sparse.Reduction) -> tuple[int, tuple[int, d
             # on the lattice and f · y = c_first, not an integer
             unit = fmpq_mat(rank, 1, [fmpq(int(i == first)) for i in range(rank)])
             solved = pivot_block.solve(unit)
-            return rank, (k, {rows[p]: _fraction(solved[q, 0]) for q, p in enumerate(pivots) if solved[q, 0] != 0})
+            return rank, (k, {rows[p]: fraction_of(solved[q, 0]) for q, p in enumerate(pivots) if solved[q, 0] != 0})
     return rank, None
 
 
@@ -267,14 +271,14 @@ def _unique_integer_shifts(
 ) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
     """The unique u with B u = W v for each difference v (B of full column rank), integral as W v is in the
     lattice: u = (BᵀB)⁻¹ Bᵀ W v, all differences in one exact solve."""
-    outputs, draws, inputs = len(noise_matrix), len(noise_matrix[0]), len(workload[0])
-    b = fmpq_mat(outputs, draws, [fmpq(e.numerator, e.denominator) for row in noise_matrix for e in row])
-    w = fmpq_mat(outputs, inputs, [fmpq(e.numerator, e.denominator) for row in workload for e in row])
+    draws, inputs = len(noise_matrix[0]), len(workload[0])
+    b = to_flint(noise_matrix)
+    w = to_flint(workload)
     per_input = (b.transpose() * b).solve(b.transpose() * w)  # draws × inputs: u for each e_j
     result = []
     for v in differences:
         support = [j for j in range(inputs) if v[j]]
-        values = [sum((_fraction(per_input[i, j]) * v[j] for j in support), Fraction(0)) for i in range(draws)]
+        values = [sum((fraction_of(per_input[i, j]) * v[j] for j in support), Fraction(0)) for i in range(draws)]
         if any(value.denominator != 1 for value in values):
             raise ArithmeticError("the unique solution of B u = W v is not integral although W v is in the lattice")
         result.append((v, tuple(int(value) for value in values)))

@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Literal
+from typing import Any
 
 import numpy as np
 from flint import fmpq, fmpq_mat
@@ -46,7 +46,8 @@ from reference.audit.integer_shift import integer_kernel_basis, minimum_integer_
 from reference.audit.laplace_lp import max_integer_shift_norm, max_shift_norm
 from reference.audit.lattice import LatticeLeak, lattice_audit, neighbouring_differences
 from reference.core.certified import CertifiedReal
-from reference.core.linalg import Matrix
+from reference.core.json_form import jsonable
+from reference.core.linalg import Matrix, fraction_of, from_flint, to_flint
 from reference.core.options import LinearNoise
 from reference.core.validate import (
     Neighbours,
@@ -57,12 +58,10 @@ from reference.core.validate import (
     positive_fraction,
     to_fraction,
 )
+from reference.core.verdict import Verdict
 from reference.privacy.gaussian import gaussian_delta
 
 NOISE_KINDS: tuple[LinearNoise, ...] = ("gaussian", "laplace", "discrete-gaussian", "discrete-laplace")
-#: Verdicts of an audit against a claim, and the exit status a command line gives each.
-Verdict = Literal["holds", "fails", "inconclusive"]
-EXIT_STATUS: dict[Verdict, int] = {"holds": 0, "fails": 1, "inconclusive": 3}
 
 #: Largest number of rows, columns or draws accepted (the linear algebra is dense and exact).
 MAX_DIMENSION = 4_000
@@ -115,20 +114,6 @@ def draw_weights(draw_variances: object, draws: int) -> tuple[Fraction, ...] | N
     if len(weights) != draws:
         raise ValueError(f"draw_variances has {len(weights)} entries, noise_matrix has {draws} columns")
     return weights
-
-
-def to_flint(matrix: Matrix) -> fmpq_mat:
-    rows, cols = len(matrix), len(matrix[0])
-    return fmpq_mat(rows, cols, [fmpq(entry.numerator, entry.denominator) for row in matrix for entry in row])
-
-
-def _entry(value: object) -> Fraction:
-    assert isinstance(value, fmpq)
-    return Fraction(int(value.p), int(value.q))
-
-
-def from_flint(matrix: fmpq_mat) -> Matrix:
-    return tuple(tuple(_entry(matrix[i, j]) for j in range(matrix.ncols())) for i in range(matrix.nrows()))
 
 
 def _hstack(left: fmpq_mat, right: fmpq_mat) -> fmpq_mat:
@@ -224,7 +209,49 @@ class LinearNoiseVerdict:
     #: Laplace with ker B != 0: a certified lower bound on ε from the LP dual (``epsilon`` is then the upper one)
     epsilon_lower: Fraction | None = None
 
-    def verdict(self, *, epsilon: RationalLike | None = None, delta: RationalLike | None = None) -> Verdict:
+    @property
+    def verdict(self) -> Verdict:
+        """The verdict on the claim "private at all" (:meth:`verdict_on` for an ε or (ε, δ) claim)."""
+        return self.verdict_on()
+
+    def summary(self) -> str:
+        """One line: private at all or not, and why."""
+        return f"private at all: {self.verdict}; {self.explanation}"
+
+    def as_json(self) -> dict[str, Any]:
+        """JSON form: the verdict on "private at all", the witness of a leak, ranks, sensitivities and ε or ρ."""
+        witness: dict[str, Any] | None = None
+        if self.lattice_leak is not None:
+            witness = self.lattice_leak.as_json()
+        elif self.first_offending_column is not None:
+            witness = {"input_outside_noise_span": self.first_offending_column}
+        result: dict[str, Any] = jsonable({
+            "verdict": self.verdict,
+            "summary": self.summary(),
+            "witness": witness,
+            "noise": self.noise,
+            "scale": self.scale,
+            "private": self.private,
+            "first_offending_column": self.first_offending_column,
+            "rank": self.rank,
+            "kernel_dimension": self.kernel_dimension,
+            "l1_sensitivity": self.l1_sensitivity,
+            "l2_sensitivity_squared": self.l2_sensitivity_squared,
+            # ε exact where it is ("p/q", or "infinity" when not private), else null with the certified bounds
+            "epsilon": (self.epsilon if self.epsilon_exact else None) if self.private else "infinity",
+            "epsilon_exact": self.epsilon_exact or not self.private,
+            "epsilon_lower": (self.epsilon if self.epsilon_exact else self.epsilon_lower)
+            if self.private else "infinity",
+            "epsilon_upper": self.epsilon if self.private else "infinity",
+            "neighbours": self.neighbours,
+            "contributions": self.contributions,
+            "rho": self.rho,
+            "rho_is_bound": self.rho_is_bound,
+            "explanation": self.explanation,
+        })
+        return result
+
+    def verdict_on(self, *, epsilon: RationalLike | None = None, delta: RationalLike | None = None) -> Verdict:
         """The verdict on a claim: "private at all" without ``epsilon``; else ε-DP, or (ε, δ)-DP with ``delta``.
 
         ``fails`` when the release is not private or the exact privacy is certified worse than the claim;
@@ -397,7 +424,7 @@ def audit_linear_noise(
 def _quadratic_form(matrix: fmpq_mat, vector: Sequence[int]) -> Fraction:
     """vᵀ Q v for an integer vector v with few non-zero entries."""
     support = [j for j, value in enumerate(vector) if value]
-    return sum((vector[i] * vector[j] * _entry(matrix[i, j]) for i in support for j in support), Fraction(0))
+    return sum((vector[i] * vector[j] * fraction_of(matrix[i, j]) for i in support for j in support), Fraction(0))
 
 
 def _laplace_epsilon_bounds(
@@ -461,7 +488,7 @@ def _integer_noise_verdict(
             epsilon=None,
             epsilon_exact=False,
             rho=None,
-            explanation="not private: the noise is integer-valued and " + found.leak.describe(),
+            explanation="not private: the noise is integer-valued and " + found.leak.summary(),
             lattice_leak=found.leak,
         )
     if found.integer_shifts is None:

@@ -24,57 +24,31 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-from flint import fmpq, fmpq_mat
 
-from reference.audit.samplers import (
-    PropertyCheck,
-    SamplerAuditReport,
-    _check_samples,
-    _groups,
-    _listed,
-    chi_square_scale_power,
+from reference.audit.design import (
+    Design,
+    allowed_deviation,
+    output_label,
+    pair_label,
+    whitening_of,
 )
-from reference.core.linalg import Matrix
+from reference.audit.design_moments import DesignMoments
+from reference.audit.sampler_report import (
+    SamplerAuditReport,
+    check_samples,
+    chi_square_scale_power,
+    median_groups,
+)
+from reference.core.linalg import Matrix, from_flint, to_flint
 from reference.core.validate import RationalLike, positive_fraction
 
 #: Largest number of outputs a design audit accepts (its covariance test has outputs² / 2 entries).
 MAX_DESIGN_OUTPUTS = 512
 #: Sample counts of the power table.
 POWER_RUNS = (1_000, 3_000, 10_000, 100_000, 1_000_000)
-
-
-@dataclass(frozen=True)
-class Design:
-    """The law of ``X = B z``: exact second moments ``M`` and the excess-kurtosis term ``K`` (module docstring)."""
-
-    name: str
-    second_moment: Matrix  # M = B diag(v) Bᵀ, outputs × outputs
-    kurtosis_term: Matrix  # K = (B∘B) diag(μ4 − 3v²) (B∘B)ᵀ
-    noise: str = "laplace"  # "gaussian": X is exactly N(0, M), and the whitened chi-square test applies
-
-    @property
-    def outputs(self) -> int:
-        """The dimension of one sample."""
-        return len(self.second_moment)
-
-    def product_variance(self, first: int, second: int) -> Fraction:
-        """Var(X_s X_t), exact."""
-        moment = self.second_moment
-        return (self.kurtosis_term[first][second] + moment[first][first] * moment[second][second]
-                + moment[first][second] ** 2)
-
-
-def to_flint(matrix: Matrix) -> fmpq_mat:
-    return fmpq_mat(len(matrix), len(matrix[0]), [fmpq(e.numerator, e.denominator) for row in matrix for e in row])
-
-
-def from_flint(matrix: fmpq_mat) -> Matrix:
-    return tuple(tuple(Fraction(int(matrix[i, j].p), int(matrix[i, j].q)) for j in range(matrix.ncols()))
-                 for i in range(matrix.nrows()))
 
 
 def linear_design(noise_matrix: Matrix, noise: str, scale: RationalLike,
@@ -158,31 +132,15 @@ def kary_design(arity: int, horizon: int, algorithm: int, epsilon: RationalLike)
                          name=f"KARY Algorithm {algorithm}, arity {arity}, horizon {horizon}, epsilon {eps}")
 
 
-def _whitening(design: Design) -> np.ndarray | None:
-    """inv(L) for the float Cholesky factor L of M (Gaussian designs with M positive definite), else None."""
-    if design.noise != "gaussian":
-        return None
-    moment = np.array([[float(v) for v in row] for row in design.second_moment])
-    try:
-        factor = np.linalg.cholesky(moment)
-    except np.linalg.LinAlgError:
-        return None  # M singular: the whitened test does not apply (the median-of-means tests still do)
-    return np.asarray(np.linalg.inv(factor))
-
-
-def _allowed(design: Design, first: int, second: int, per_group: int) -> float:
-    return 2.0 * math.sqrt(float(design.product_variance(first, second)) / per_group)
-
-
 def detectable_scale_error(design: Design, runs: int, alpha: float) -> float:
     """The smallest relative error r of the noise scale that the marginal tests detect with probability at least
     1 − exp(−g/8) (> 99%) at ``runs`` runs (module docstring), or the whitened chi-square tests of a Gaussian
     design with probability 99% (exact chi-square quantiles), whichever is smaller; ``inf`` when ``runs`` is too
     small for both."""
-    whitened = _whitening(design) is not None
+    whitened = whitening_of(design) is not None
     share = alpha / 3.0 if whitened else alpha / 2.0
     chi_square = chi_square_scale_power(runs, design.outputs, share) if whitened else math.inf
-    groups = _groups(share / design.outputs)
+    groups = median_groups(share / design.outputs)
     per_group = runs // groups
     if per_group < 1:
         return chi_square
@@ -191,7 +149,7 @@ def detectable_scale_error(design: Design, runs: int, alpha: float) -> float:
         moment = float(design.second_moment[t][t])
         if moment == 0:
             continue
-        d = _allowed(design, t, t, per_group)
+        d = allowed_deviation(design, t, t, per_group)
         if d >= moment:
             return chi_square
         up = math.sqrt((moment + d) / (moment - d)) - 1.0
@@ -207,7 +165,7 @@ def detectable_correlation_error(design: Design, runs: int, alpha: float) -> flo
     pairs = outputs * (outputs - 1) // 2
     if not pairs:
         return 0.0
-    groups = _groups(alpha / 2.0 / pairs)
+    groups = median_groups(alpha / 2.0 / pairs)
     per_group = runs // groups
     if per_group < 1:
         return math.inf
@@ -216,7 +174,7 @@ def detectable_correlation_error(design: Design, runs: int, alpha: float) -> flo
         for t in range(s + 1, outputs):
             scale = math.sqrt(float(design.second_moment[s][s] * design.second_moment[t][t]))
             if scale > 0:
-                worst = max(worst, 2.0 * _allowed(design, s, t, per_group) / scale)
+                worst = max(worst, 2.0 * allowed_deviation(design, s, t, per_group) / scale)
     return worst
 
 
@@ -250,48 +208,17 @@ def runs_needed(design: Design, scale_error: float, alpha: float) -> int:
     )
 
 
-def _output_label(t: int) -> str:
-    return f"variance of output {t}"
-
-
-def _pair_label(s: int, t: int) -> str:
-    return f"covariance of outputs ({s}, {t})"
-
-
-def _entry_check(name: str, design: Design, observed: np.ndarray, entries: Sequence[tuple[int, int]],
-                 per_group: int, groups: int, share: float, label: Callable[[int, int], str]) -> PropertyCheck:
-    """Median of means of X_s X_t against M_st for each entry, allowed deviation 2 sqrt(Var(X_s X_t)/m)."""
-    found: list[tuple[float, str]] = []
-    worst, worst_at = 0.0, "none"
-    for s, t in entries:
-        exact = float(design.second_moment[s][t])
-        bound = _allowed(design, s, t, per_group)
-        deviation = float(observed[s, t]) - exact
-        ratio = abs(deviation) / bound if bound > 0 else (math.inf if deviation != 0 else 0.0)
-        if ratio > worst:
-            worst, worst_at = ratio, label(s, t)
-        if ratio > 1.0:
-            verdict = ("too large" if deviation > 0 else "too small") if s == t else "differs"
-            found.append((ratio, f"{label(s, t)} {verdict} (median of means {float(observed[s, t]):.6g}, exact "
-                                 f"{exact:.6g}, allowed deviation {bound:.6g})"))
-    return PropertyCheck(name, not found, share, len(entries), worst, _listed(found),
-                         f"{len(entries)} median-of-means tests ({groups} groups of {per_group}); largest "
-                         f"|deviation|/allowed {worst:.3g} at {worst_at}")
-
-
 def audit_design_samples(samples: object, design: Design, alpha: object = 1e-6, *,
-                         marginal: Callable[[int], str] = _output_label,
-                         pair: Callable[[int, int], str] = _pair_label) -> SamplerAuditReport:
+                         marginal: Callable[[int], str] = output_label,
+                         pair: Callable[[int, int], str] = pair_label) -> SamplerAuditReport:
     """Audit ``samples`` (runs × outputs) against ``design``: every second moment by median of means (module
     docstring); ``alpha/2`` for the marginals and ``alpha/2`` for the covariance entries. ``marginal`` and
     ``pair`` name an output and a pair of outputs in the failures. The runs are folded into the exact group sums
     of :class:`reference.audit.design_moments.DesignMoments`, which blocks of runs feed in the same way."""
-    from reference.audit.design_moments import DesignMoments  # it builds on this module
-
     if not isinstance(samples, np.ndarray):
         raise TypeError(f"samples must be a numpy array of shape (runs, {design.outputs}), got {type(samples).__name__}")
     moments = DesignMoments(design, samples.shape[0] if samples.ndim == 2 else 0, alpha)
-    x = _check_samples(samples, design.outputs, "one column per output",
+    x = check_samples(samples, design.outputs, "one column per output",
                        min_runs=2 * max(moments.var_groups, moments.cov_groups))
     moments.add(x, 0)
     return moments.report(marginal, pair)

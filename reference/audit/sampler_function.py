@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 
 from reference.audit.sample_design import smallest_detecting_runs
+from reference.audit.sampler_report import TooFewRunsError
 from reference.audit.sampler_target import CHUNK_VALUES, Mechanism, call_target, chunk_seed, load_target, run_block
-from reference.audit.samplers import TooFewRunsError
 from reference.core.processes import worker_environment
 
 #: The default chunk size leaves at least this many chunks (when there are as many runs), so blocks can spread.
@@ -41,10 +41,10 @@ def _discrete_power(mechanism: Mechanism, draws: int) -> dict[str, float]:
     detect with probability 99% (exact binomial laws; the worst cell)."""
     from scipy import optimize, stats
 
-    from reference.samplers.fit import MIN_EXPECTED, central_range, distribution
+    from reference.samplers.fit import MIN_EXPECTED, central_range, distribution_of
 
     kind = mechanism.kind.replace("-", "_")
-    dist = distribution(kind, mechanism.parameter)
+    dist = distribution_of(kind, mechanism.parameter)
     lo, hi = central_range(dist, draws, MIN_EXPECTED)
     cells = [dist.at_most(lo - 1), *(dist.probability(x) for x in range(lo, hi + 1)), dist.at_least(hi + 1)]
     level = mechanism.alpha / 3.0 / len(cells)  # the binomial part's share, split over its cells
@@ -143,8 +143,8 @@ def audit_sampler_function(
     scheduler: str | None = None, block_runs: object = None, chunk_runs: object = None,
     progress: Callable[[str], None] | None = None, deviation: float | None = None,
 ) -> dict[str, Any]:
-    """Run the audit (module docstring) and return its JSON-ready result: verdict and exit status (0 holds,
-    1 fails, 3 inconclusive), the report, the power stated up front, the plan and a digest of the statistics."""
+    """Run the audit (module docstring) and return its JSON-ready result: the verdict ("holds", "fails" or
+    "inconclusive"), the report, the power stated up front, the plan and a digest of the statistics."""
     total = _check_count(runs, "runs")
     root = _check_count(seed, "seed", 0)
     count = _check_count(workers, "workers")
@@ -174,7 +174,7 @@ def audit_sampler_function(
         detectable = power(mechanism, total, columns)
     except (TooFewRunsError, ValueError) as few:
         if isinstance(few, TooFewRunsError) or "large enough" in str(few):
-            return {**result, "verdict": "inconclusive", "exit_status": 3, "reason": str(few)}
+            return {**result, "verdict": "inconclusive", "reason": str(few)}
         raise
     result["power"] = {"probability": POWER, **detectable}
     if deviation is not None:
@@ -218,16 +218,16 @@ def _run_waves(tasks: list[tuple[int, int]], workers: int, options: dict[str, An
 
 
 def _verdict(mechanism: Mechanism, moments: Any, runs: int) -> dict[str, Any]:
-    """The report of the merged statistics as JSON fields (with verdict and exit status)."""
+    """The report of the merged statistics as JSON fields (with its verdict and summary)."""
     if mechanism.kind.startswith("discrete"):
         from reference.samplers.fit import fit_to_counts
 
         kind = mechanism.kind.replace("-", "_")
         fit = fit_to_counts(dict(moments.counts), kind, mechanism.parameter, mechanism.alpha)
-        return {"audit": fit.name, "passed": fit.passed, "alpha": mechanism.alpha, "runs": runs,
-                "draws": fit.samples, "statistic": fit.statistic, "p_value": fit.p_value, "detail": fit.detail,
-                "verdict": "holds" if fit.passed else "fails", "exit_status": 0 if fit.passed else 1}
+        return {"audit": fit.name, "verdict": fit.verdict, "summary": fit.summary(), "alpha": mechanism.alpha,
+                "runs": runs, "draws": fit.samples, "statistic": fit.statistic, "p_value": fit.p_value,
+                "detail": fit.detail}
     report = moments.report(mechanism.alpha) if mechanism.kind == "cascade" else moments.report()
-    return {**report.as_json(), "verdict": "holds" if report.passed else "fails",
-            "exit_status": 0 if report.passed else 1}
+    result: dict[str, Any] = report.as_json()
+    return result
 

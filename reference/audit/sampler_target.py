@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, Literal
 
 import numpy as np
 
@@ -35,13 +35,8 @@ from reference.crossing import verification_package
 #: Values per chunk when the chunk size is not given (32 MiB of float64): bounds one worker's sample memory.
 CHUNK_VALUES = 1 << 22
 
-MECHANISMS = ("cascade", "kary", "design", "discrete-gaussian", "discrete-laplace")
-
-
-class Moments(Protocol):
-    """What every accumulator of sufficient statistics offers."""
-
-    def merge(self, other: Any) -> None: ...
+#: What a target can claim to sample (the command line's ``tda-level`` is a discrete Gaussian of its σ²).
+MechanismKind = Literal["cascade", "kary", "design", "discrete-gaussian", "discrete-laplace"]
 
 
 Target = Callable[[np.random.Generator, int], Any]
@@ -88,11 +83,11 @@ def batched(function: Callable[..., Any]) -> Target:
 class Mechanism:
     """What the target claims to sample, and how its draws are tested."""
 
-    kind: str  # one of MECHANISMS
+    kind: MechanismKind
     depth: int = 0  # cascade
     sigma: float = 1.0  # cascade σ
     arity: int = 0  # kary
-    algorithm: int = 2  # kary: 1 or 2
+    algorithm: int = 2  # kary: 1, 2 or 3
     horizon: int = 0  # kary: n = T
     epsilon: Fraction = Fraction(1)  # kary
     parameter: Fraction = Fraction(1)  # discrete: the scale (Laplace) or σ² (Gaussian); design: σ or b

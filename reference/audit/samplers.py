@@ -1,7 +1,7 @@
 """Sampler audit: test another implementation's samples against the oracle.
 
 Two audits, each returning a :class:`SamplerAuditReport` whose false-alarm probability (the probability of
-``passed == False`` when the samples really are i.i.d. draws from the oracle's distribution) is at most
+``holds == False`` when the samples really are i.i.d. draws from the oracle's distribution) is at most
 ``alpha``. ``alpha`` is split evenly over the property groups, and inside a group over its sub-tests, by the
 union bound.
 
@@ -39,15 +39,22 @@ Entry point for the CLI: :func:`load_samples` (reads ``.npy`` or ``.csv``) then 
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
+from reference.audit.sample_design import audit_design_samples, kary_design
+from reference.audit.sampler_report import (
+    PropertyCheck,
+    SamplerAuditReport,
+    TooFewRunsError,
+    cascade_scale_power,
+    check_alpha,
+    check_samples,
+    chi_square_group,
+)
 from reference.audit.whitened_moments import CascadeSampleMoments
-from reference.cip.whitening import two_sided_chi2
 from reference.core.validate import RealLike, check_depth, positive_real
 from reference.kary.digits import check_arity
 
@@ -55,112 +62,9 @@ from reference.kary.digits import check_arity
 MAX_AUDIT_DEPTH = 8
 #: Largest horizon the KARY audit accepts (the covariance test has T(T-1)/2 entries).
 MAX_AUDIT_HORIZON = 512
-#: How many failing sub-tests a report lists by name (the most significant first).
-MAX_LISTED = 10
-
-
-def _listed(found: list[tuple[float, str]]) -> tuple[str, ...]:
-    """The ``MAX_LISTED`` most severe failures (largest severity first), and a count of the others."""
-    ordered = [text for _, text in sorted(found, key=lambda item: -item[0])]
-    if len(ordered) > MAX_LISTED:
-        return (*tuple(ordered[:MAX_LISTED]), f"... and {len(ordered) - MAX_LISTED} more")
-    return tuple(ordered)
-
-
-@dataclass(frozen=True)
-class PropertyCheck:
-    """One property group of an audit. ``passed`` is False with probability at most ``false_alarm`` under
-    the oracle. ``failures`` names each failing sub-test (e.g. "node variance at level 2, position 1 too
-    large") with its statistic; ``statistic`` is that of the most significant sub-test."""
-
-    name: str
-    passed: bool
-    false_alarm: float
-    subtests: int
-    statistic: float
-    failures: tuple[str, ...]
-    detail: str
-
-
-@dataclass(frozen=True)
-class SamplerAuditReport:
-    """The verdict of a sampler audit: ``passed`` iff every property passed; false-alarm probability at
-    most ``alpha`` (union bound over ``checks``)."""
-
-    name: str
-    passed: bool
-    alpha: float
-    runs: int
-    dimension: int
-    checks: tuple[PropertyCheck, ...]
-
-    @property
-    def failures(self) -> tuple[str, ...]:
-        """Every named failure, prefixed by its property."""
-        return tuple(f"{c.name}: {f}" for c in self.checks for f in c.failures)
-
-    def as_json(self) -> dict[str, object]:
-        """A JSON-ready dictionary (reals as decimal strings with 17 significant digits)."""
-        return {
-            "audit": self.name,
-            "passed": self.passed,
-            "alpha": f"{self.alpha:.17g}",
-            "runs": self.runs,
-            "dimension": self.dimension,
-            "checks": [
-                {
-                    "property": c.name,
-                    "passed": c.passed,
-                    "false_alarm": f"{c.false_alarm:.17g}",
-                    "subtests": c.subtests,
-                    "statistic": f"{c.statistic:.17g}",
-                    "failures": list(c.failures),
-                    "detail": c.detail,
-                }
-                for c in self.checks
-            ],
-        }
 
 
 # ------------------------------------------------------------------------------------------ validation
-
-
-class TooFewRunsError(ValueError):
-    """The samples have too few runs for the audit's tests at the requested false-alarm probability: the audit
-    cannot decide (an "inconclusive" verdict, not bad input)."""
-
-
-def _check_alpha(alpha: object) -> float:
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
-        raise TypeError(f"alpha must be a real number in (0, 1), got {alpha!r}")
-    value = float(alpha)
-    if not 0.0 < value < 1.0:
-        raise ValueError(f"alpha must be a real number in (0, 1), got {alpha!r}")
-    return value
-
-
-def _check_samples(samples: object, columns: int, what: str, min_runs: int = 2) -> np.ndarray:
-    if not isinstance(samples, np.ndarray):
-        raise TypeError(f"samples must be a numpy array of shape (runs, {columns}), got {type(samples).__name__}")
-    if samples.ndim != 2 or samples.shape[1] != columns:
-        raise ValueError(f"samples must have shape (runs, {columns}) ({what}), got {samples.shape}")
-    if samples.dtype == np.bool_ or not (
-        np.issubdtype(samples.dtype, np.floating) or np.issubdtype(samples.dtype, np.integer)
-    ):
-        raise TypeError(f"samples must be a real (float or integer) array, got dtype {samples.dtype}")
-    if samples.shape[0] < min_runs:
-        raise TooFewRunsError(
-            f"samples must have at least {min_runs} runs (rows) for this alpha, got {samples.shape[0]}"
-        )
-    values = samples.astype(np.float64)
-    if not np.all(np.isfinite(values)):
-        raise ValueError("samples must be finite (no NaN or infinity)")
-    return values
-
-
-def _groups(share: float) -> int:
-    """Median-of-means group count with false-alarm ``exp(-g/8) <= share``."""
-    return max(1, math.ceil(8.0 * math.log(1.0 / share)))
 
 
 def load_samples(path: object) -> np.ndarray:
@@ -192,68 +96,6 @@ def load_samples(path: object) -> np.ndarray:
 # ------------------------------------------------------------------------------------ Gaussian pieces
 
 
-def _chi2_group(
-    name: str, labels: list[str], squares: np.ndarray, runs: int, share: float
-) -> PropertyCheck:
-    """Per sub-test ``squares[i]`` (sum of squares / variance) is chi-square(runs); union bound ``share``."""
-    count = len(labels)
-    p_values = [two_sided_chi2(float(v), runs) for v in squares]
-    found: list[tuple[float, str]] = []
-    for i, p in enumerate(p_values):
-        if count * p <= share:
-            direction = "too large" if squares[i] > runs else "too small"
-            severity = abs(float(squares[i]) - runs)
-            found.append((severity, f"{labels[i]} {direction} (sum of squares / sigma^2 = {squares[i]:.6g} for "
-                          f"{runs} dof, p = {p:.3g})"))
-    failures = _listed(found)
-    worst = int(np.argmin(p_values))
-    detail = (
-        f"{count} chi-square tests; most significant: {labels[worst]}, ratio sample variance / sigma^2 = "
-        f"{squares[worst] / runs:.6g} (p = {p_values[worst]:.3g}); per-test level {share / count:.3g}"
-    )
-    return PropertyCheck(name, not failures, share, count, float(squares[worst]), failures, detail)
-
-
-def _critical(runs: int, level: float) -> tuple[float, float]:
-    from scipy import stats  # imported here: scipy.stats is slow to import
-
-    return float(stats.chi2.ppf(level / 2.0, runs)), float(stats.chi2.isf(level / 2.0, runs))
-
-
-def chi_square_scale_power(runs: int, tests: int, alpha: float, power: float = 0.99) -> float:
-    """The smallest relative scale error r detected with probability ``power`` by one of ``tests`` two-sided
-    chi-square(``runs``) variance tests at total level ``alpha`` (exact chi-square quantiles)."""
-    from scipy import stats
-
-    low, high = _critical(runs, alpha / tests)
-    up = math.sqrt(high / float(stats.chi2.ppf(1.0 - power, runs))) - 1.0
-    down = 1.0 - math.sqrt(low / float(stats.chi2.isf(1.0 - power, runs)))
-    return max(up, down)
-
-
-def pooled_scale_check(statistic: float, dof: int, level: float) -> PropertyCheck:
-    """The pooled scale test of both cascade audits: ``statistic`` = root² / σ² plus every (L − R)² / (3σ²) over
-    all runs is chi-square with ``dof`` = runs × n degrees of freedom under the oracle (the root and the sibling
-    differences are the Haar coefficients, independent), tested two-sided at ``level``."""
-    low, high = _critical(dof, level)
-    passed = low <= statistic <= high
-    ratio = statistic / dof
-    failures = () if passed else (f"common scale {'too large' if ratio > 1 else 'too small'}: pooled variance "
-                                  f"ratio {ratio:.8g} outside [{low / dof:.8g}, {high / dof:.8g}]",)
-    return PropertyCheck("pooled scale", passed, level, 1, ratio, failures,
-                         f"one two-sided chi-square({dof}) test of root² / σ² + Σ (L − R)² / (3σ²); variance "
-                         f"ratio {ratio:.8g}, acceptance [{low / dof:.8g}, {high / dof:.8g}]")
-
-
-def cascade_scale_power(runs: int, leaves: int, node_level: float, pooled_level: float) -> float:
-    """The smallest relative error of σ common to every node that a cascade audit detects with probability 99%:
-    the sharper of one node-variance test (chi-square(``runs``) at ``node_level``) and the pooled scale test
-    (chi-square(``runs × leaves``) at ``pooled_level``); ``inf`` below 2 runs."""
-    if runs < 2:
-        return math.inf
-    return min(chi_square_scale_power(runs, 1, node_level), chi_square_scale_power(runs * leaves, 1, pooled_level))
-
-
 def cascade_samples_power(depth: int, runs: int, alpha: float) -> dict[str, float]:
     """What :func:`audit_cascade_samples` detects at ``runs`` runs with probability 99%: the common scale error
     (:func:`cascade_scale_power`; a node test's level is at least ``alpha / (4 n)``, the pooled test's
@@ -269,9 +111,9 @@ def audit_cascade_samples(samples: object, depth: int, *, sigma: RealLike, alpha
     ``runs >= 2``."""
     d = check_depth(depth, "depth", maximum=MAX_AUDIT_DEPTH)
     s = positive_real(sigma, "sigma")
-    a = _check_alpha(alpha)
+    a = check_alpha(alpha)
     n = 1 << d
-    x = _check_samples(samples, n, f"n = 2**depth = {n} leaves per run")
+    x = check_samples(samples, n, f"n = 2**depth = {n} leaves per run")
     moments = CascadeSampleMoments(d, s)
     moments.add(x)
     return cascade_samples_report(moments, a)
@@ -286,35 +128,28 @@ def cascade_samples_report(moments: object, alpha: float) -> SamplerAuditReport:
     if runs < 2:
         raise TooFewRunsError(f"samples must have at least 2 runs (rows) for this alpha, got {runs}")
     share = alpha / 4.0
-    marginals = _chi2_group(
+    marginals = chi_square_group(
         "marginals", [f"leaf variance at coordinate {i}" for i in range(n)], moments.leaf_squares.values(), runs, share
     )
     labels = [f"node variance at level {level}, position {position}"
               for level in range(d) for position in range(1 << level)]
     if labels:
-        nodes = _chi2_group("node variances", labels, moments.node_squares.values(), runs, share)
+        nodes = chi_square_group("node variances", labels, moments.node_squares.values(), runs, share)
     else:
         nodes = PropertyCheck("node variances", True, share, 0, 0.0, (), "depth 0: no internal nodes")
     battery = moments.whitened_check(share, f"whitened covariance sigma^2 C_{d}")
-    cov_failures = () if battery.passed else (f"whitened samples are not i.i.d. N(0,1): {battery.detail}",)
+    cov_failures = () if battery.holds else (f"whitened samples are not i.i.d. N(0,1): {battery.detail}",)
     covariance = PropertyCheck(
-        "covariance", battery.passed, share, battery.subtests, battery.statistic, cov_failures,
+        "covariance", battery.holds, share, battery.subtests, battery.statistic, cov_failures,
         f"Haar whitening of sigma^2 C_{d} (whitened coordinate = Haar basis vector); {battery.detail}",
     )
     checks = (marginals, nodes, covariance, moments.scale.pooled_check(share))
     return SamplerAuditReport(
-        f"cascade samples, depth {d}, sigma {s!r}", all(c.passed for c in checks), alpha, runs, n, checks
+        f"cascade samples, depth {d}, sigma {s!r}", all(c.holds for c in checks), alpha, runs, n, checks
     )
 
 
 # ------------------------------------------------------------------------------------- KARY (Laplace)
-
-
-def _median_of_means(products: np.ndarray, groups: int) -> np.ndarray:
-    """Median over ``groups`` equal blocks of runs (trailing runs dropped) of the block means; axis 0."""
-    m = products.shape[0] // groups
-    blocks = products[: groups * m].reshape((groups, m, *products.shape[1:])).mean(axis=1)
-    return np.asarray(np.median(blocks, axis=0))
 
 
 def audit_kary_noise(samples: object, arity: int, *, epsilon: RealLike, alpha: object = 1e-6) -> SamplerAuditReport:
@@ -324,11 +159,9 @@ def audit_kary_noise(samples: object, arity: int, *, epsilon: RealLike, alpha: o
     variances and all covariance entries by median of means with exact fourth moments
     (:func:`reference.audit.sample_design.audit_design_samples`); ``alpha / 2`` each. Needs
     ``runs >= 2 g`` with ``g = ceil(8 log(2 T (T + 1) / alpha))``; ``T <= 512``."""
-    from reference.audit.sample_design import audit_design_samples, kary_design  # it builds on this module
-
     arity = check_arity(arity, parity="odd", needed_by="Algorithm 2's output noise (offset digits)")
     eps = positive_real(epsilon, "epsilon")
-    a = _check_alpha(alpha)
+    a = check_alpha(alpha)
     if not isinstance(samples, np.ndarray) or samples.ndim != 2:
         raise ValueError("samples must be a 2-D numpy array of shape (runs, horizon)")
     horizon = samples.shape[1]
@@ -339,4 +172,4 @@ def audit_kary_noise(samples: object, arity: int, *, epsilon: RealLike, alpha: o
                                   marginal=lambda t: f"marginal variance at step {t + 1}",
                                   pair=lambda s, t: f"covariance entry ({s + 1}, {t + 1})")
     return SamplerAuditReport(f"KARY Algorithm 2 noise, arity {arity}, epsilon {eps!r}, horizon {horizon}",
-                              report.passed, report.alpha, report.runs, report.dimension, report.checks)
+                              report.holds, report.alpha, report.runs, report.dimension, report.checks)

@@ -27,6 +27,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from reference.audit.cascade_stream import CascadeMoments
 from reference.audit.sufficient import ExactSums, exact_gram
 from reference.cip.whitening import StatisticalCheck, haar_whitening, two_sided_chi2
 
@@ -83,10 +84,7 @@ class CascadeSampleMoments:
         self.pairs = np.triu_indices(leaves)  # i <= j: the squares on the diagonal too
         self.white_gram = ExactSums((self.pairs[0].size,), 2 * WHITE_BITS)  # Σ q_i q_j, q = w on 2**-WHITE_BITS
         self.edges = stats.norm.ppf(np.arange(1, GRID_CELLS) / GRID_CELLS)
-        # the pooled scale test's statistic, accumulated by the streamed audit's own code (imported here: that
-        # module builds on reference.audit.samplers, which builds on this one)
-        from reference.audit.cascade_stream import CascadeMoments
-
+        # the pooled scale test's statistic, accumulated by the streamed audit's own code
         self.scale = CascadeMoments(depth, sigma)
         self.below = np.zeros(GRID_CELLS - 1, dtype=np.int64)  # values <= each edge, over all runs
         self.runs = 0

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from reference.cip.exact import matrix as cip_matrix
+from reference.cip.privacy import sigma_theorem_3_9
 from reference.cip.sensitivity import cascade_sensitivity_squared
 from reference.core.certified import CertifiedReal
 from reference.core.validate import (
@@ -25,7 +26,7 @@ from reference.core.validate import (
     open_unit_fraction,
     positive_fraction,
 )
-from reference.privacy.gaussian import ExactSigma, sigma_classical, sigma_exact, sigma_theorem_3_9
+from reference.privacy.gaussian import ExactSigma, sigma_classical, sigma_exact
 
 if TYPE_CHECKING:
     from reference.cip.numeric.streaming import StreamingCascade
@@ -188,7 +189,7 @@ class StructuredCalibration:
 def _structured(
     description: str, sensitivity: Fraction, epsilon: Fraction, delta: Fraction, relation: Neighbours
 ) -> StructuredCalibration:
-    from reference.privacy.gaussian import sigma_theorem_3_8
+    from reference.cip.privacy import sigma_theorem_3_8
 
     paper: CertifiedReal | None = None
     refused: str | None = None

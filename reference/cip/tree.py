@@ -178,10 +178,11 @@ class BinaryTree:
     @property
     def height(self) -> int:
         """The largest level of a node (0 for a single leaf)."""
-        return len(self._levels) - 1
+        return len(self.levels) - 1
 
     @cached_property
-    def _levels(self) -> tuple[Level, ...]:
+    def levels(self) -> tuple[Level, ...]:
+        """The tree level by level from the root: each level's child counts and the leaf span of its nodes."""
         counts = np.array(self._counts, dtype=np.int64)
         sizes, read = [1], 1
         while read < len(counts):  # the children of one level are the next level
@@ -228,7 +229,7 @@ class BinaryTree:
         """The label of every node, in level order."""
         labels: list[str] = [""]
         previous = [""]
-        for level in self._levels[1:]:
+        for level in self.levels[1:]:
             current = [previous[p] + ("1" if r else "0") for p, r in zip(level.parent.tolist(), level.is_right)]
             labels.extend(current)
             previous = current
@@ -243,14 +244,14 @@ class BinaryTree:
     @cached_property
     def level_sizes(self) -> tuple[int, ...]:
         """The number of nodes on each level, root level first."""
-        return tuple(len(level.counts) for level in self._levels)
+        return tuple(len(level.counts) for level in self.levels)
 
     @cached_property
     def parent_indices(self) -> IntArray:
         """For every node in level order, the level-order index of its parent (−1 for the root)."""
         result = np.full(self.node_count, -1, dtype=np.int64)
         offset = 0
-        for size, level in zip(self.level_sizes, self._levels[1:]):
+        for size, level in zip(self.level_sizes, self.levels[1:]):
             result[offset + size : offset + size + len(level.parent)] = offset + level.parent
             offset += size
         return result
@@ -260,7 +261,7 @@ class BinaryTree:
         """For each leaf in natural order, its level-order node index."""
         result = np.empty(self.leaf_count, dtype=np.int64)
         offset = 0
-        for level in self._levels:
+        for level in self.levels:
             is_leaf = level.counts == 0
             result[level.leaf_start[is_leaf]] = offset + np.flatnonzero(is_leaf)
             offset += len(level.counts)
@@ -285,9 +286,9 @@ class BinaryTree:
         """``(start, stop)``: node ``label`` covers the leaves ``start .. stop − 1`` in natural order."""
         index = self._index_of(label)
         level = len(label)
-        position = index - (sum(len(lv.counts) for lv in self._levels[:level]))
-        start = int(self._levels[level].leaf_start[position])
-        return start, start + int(self._levels[level].leaf_count[position])
+        position = index - (sum(len(lv.counts) for lv in self.levels[:level]))
+        start = int(self.levels[level].leaf_start[position])
+        return start, start + int(self.levels[level].leaf_count[position])
 
     @cached_property
     def splits(self) -> tuple[str, ...]:

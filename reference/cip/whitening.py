@@ -19,28 +19,33 @@ import numpy as np
 from reference.cip.exact import matrix as cip_matrix
 from reference.core.linalg import Matrix
 from reference.core.validate import check_depth, positive_real
+from reference.core.verdict import Decided
 
 #: Default false-alarm probability of one statistical check (the test suite runs at most 100 of them).
 DEFAULT_ALPHA = 1e-9
 
 
 @dataclass(frozen=True)
-class StatisticalCheck:
-    """A seeded statistical check: ``passed`` iff ``p_value > false_alarm``.
+class StatisticalCheck(Decided):
+    """A seeded statistical check: ``holds`` iff ``p_value > false_alarm``.
 
     ``p_value`` is the union-bound (Bonferroni) combination ``min(1, subtests * min p)`` of the sub-tests'
     p-values; ``statistic`` is the statistic of the most significant sub-test (named in ``detail``). Under the
-    null hypothesis the probability that ``passed`` is False is at most ``false_alarm``.
+    null hypothesis the probability that ``holds`` is False is at most ``false_alarm``.
     """
 
     name: str
     statistic: float
     p_value: float
     false_alarm: float
-    passed: bool
+    holds: bool
     samples: int
     subtests: int
     detail: str
+
+    def summary(self) -> str:
+        """One line: the check, its verdict and its detail."""
+        return f"{self.name}: {self.verdict} ({self.detail})"
 
 
 def haar_whitening(depth: int, sigma: float) -> np.ndarray:

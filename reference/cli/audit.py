@@ -19,6 +19,7 @@ from reference.cli.common import (
     refuse_foreign,
     vectors_option,
 )
+from reference.cli.sampler_mechanisms import add_mechanism_options, check_mechanism_options, tda_level_sigma_squared
 
 
 def _cmd_audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
@@ -28,7 +29,7 @@ def _cmd_audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
         return _audit_calibration(args)
     except UndecidedComparisonError as undecided:
         # the certified comparison could not be decided within the precision allowed: say so, exit 3
-        return {"verdict": "inconclusive", "exit_status": 3, "reason": str(undecided).splitlines()[0]}
+        return {"verdict": "inconclusive", "reason": str(undecided).splitlines()[0]}
 
 
 #: The options each calibration audit reads beside the claim (--epsilon, --delta).
@@ -92,11 +93,7 @@ def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
             rho=args.rho,
             sensitivity_squared=args.sensitivity_squared,
         )
-    result = verdict.as_json()
-    result["summary"] = verdict.summary()
-    result["verdict"] = "holds" if verdict.holds else "fails"
-    result["exit_status"] = 0 if verdict.holds else 1
-    return result
+    return verdict.as_json()
 
 
 def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
@@ -125,36 +122,14 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
     )
     if args.delta is not None and args.epsilon is None:
         raise CommandError("--delta states a claim together with --epsilon")
-    decided = verdict.verdict(epsilon=args.epsilon, delta=args.delta)
-    witness: dict[str, Any] | None = None
-    if verdict.lattice_leak is not None:
-        witness = verdict.lattice_leak.as_json()
-    elif verdict.first_offending_column is not None:
-        witness = {"input_outside_noise_span": verdict.first_offending_column}
+    decided = verdict.verdict_on(epsilon=args.epsilon, delta=args.delta)
+    claim = "private at all" if args.epsilon is None else f"epsilon={args.epsilon}, delta={args.delta or 0}"
     result: dict[str, Any] = {
+        **verdict.as_json(),
         "verdict": decided,
-        "claim": "private at all" if args.epsilon is None else f"epsilon={args.epsilon}, delta={args.delta or 0}",
-        "exit_status": audit_linear.EXIT_STATUS[decided],
-        "witness": witness,
-        "noise": args.noise,
+        "summary": f"{claim}: {decided}; {verdict.explanation}",
+        "claim": claim,
         "scale": args.scale,
-        "private": verdict.private,
-        "first_offending_column": verdict.first_offending_column,
-        "rank": verdict.rank,
-        "kernel_dimension": verdict.kernel_dimension,
-        "l1_sensitivity": verdict.l1_sensitivity,
-        "l2_sensitivity_squared": verdict.l2_sensitivity_squared,
-        # ε exact where it is ("p/q", or "infinity" when not private), else null with the certified bounds
-        "epsilon": (verdict.epsilon if verdict.epsilon_exact else None) if verdict.private else "infinity",
-        "epsilon_exact": verdict.epsilon_exact or not verdict.private,
-        "epsilon_lower": (verdict.epsilon if verdict.epsilon_exact else verdict.epsilon_lower)
-        if verdict.private else "infinity",
-        "epsilon_upper": verdict.epsilon if verdict.private else "infinity",
-        "neighbours": verdict.neighbours,
-        "contributions": verdict.contributions,
-        "rho": verdict.rho,
-        "rho_is_bound": verdict.rho_is_bound,
-        "explanation": verdict.explanation,
     }
     if args.epsilon is not None and args.noise == "gaussian" and verdict.private:
         result["delta_at_epsilon"] = verdict.delta(args.epsilon).as_json("up")
@@ -173,33 +148,18 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _cmd_audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
-    from reference.audit.samplers import TooFewRunsError
+    from reference.audit.sampler_report import TooFewRunsError
 
     try:
         return _audit_samplers(args)
     except TooFewRunsError as few:
         # the samples cannot decide at this false-alarm probability: inconclusive, exit 3
-        return {"verdict": "inconclusive", "exit_status": 3, "reason": str(few),
+        return {"verdict": "inconclusive", "reason": str(few),
                 "alpha": args.alpha, "mechanism": args.mechanism}
 
 
-def _needs(args: argparse.Namespace, mechanism: str, *names: str) -> None:
-    missing = [f"--{name.replace('_', '-')}" for name in names if getattr(args, name) is None]
-    if missing:
-        raise CommandError(f"{mechanism} needs {', '.join(missing)}")
-
-
-#: The options each sampler mechanism reads; one of another mechanism is refused, not silently ignored.
-SAMPLER_OPTIONS = {
-    "cascade": {"depth", "sigma", "stream"},
-    "kary": {"arity", "epsilon", "algorithm"},
-    "design": {"noise_matrix", "noise", "scale", "draw_variances"},
-    "discrete-gaussian": {"sigma_squared"},
-    "discrete-laplace": {"scale"},
-    "tda-level": {"attributes", "rho", "contributions"},
-}
-#: Defaults that mean "not given" for the options above.
-_SAMPLER_DEFAULTS: dict[str, object] = {"algorithm": 2, "contributions": 1, "stream": False}
+#: Options of this command beside the mechanisms' table: a cascade file can be streamed at any depth.
+SAMPLES_EXTRAS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {"cascade": ((), ("stream",))}
 
 
 def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
@@ -208,12 +168,11 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
     from reference.audit.cascade_stream import audit_cascade_stream, cascade_power
     from reference.audit.linear_noise import load_exact_matrix
 
-    refuse_foreign(args, SAMPLER_OPTIONS, _SAMPLER_DEFAULTS)
+    check_mechanism_options(args, SAMPLES_EXTRAS)
     alpha = float(Fraction(args.alpha))
     mechanism = args.mechanism
     power: list[dict[str, object]] | None = None
     if mechanism == "cascade":
-        _needs(args, mechanism, "depth", "sigma")
         in_memory = args.depth <= audit_samplers.MAX_AUDIT_DEPTH and not args.stream
         if in_memory:
             with reading("--samples", args.samples):
@@ -221,7 +180,7 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
             report = audit_samplers.audit_cascade_samples(
                 samples, args.depth, sigma=float(Fraction(args.sigma)), alpha=alpha
             )
-        else:  # any depth: streamed from the .npy file in batches of runs
+        else:  # any depth: streamed from the .npy file in blocks of runs
             with reading("--samples", args.samples):
                 report = audit_cascade_stream(args.samples, args.depth, sigma=float(Fraction(args.sigma)), alpha=alpha)
         # both paths run the pooled scale test: the power is the sharper of a node test and that test
@@ -233,39 +192,31 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
         from reference.samplers.fit import fit_to_distribution
 
         if mechanism == "tda-level":  # InfTDA's per-cell noise N_Z(0, σ²) with σ² = m² d/ρ at every level
-            from reference.tda.calibration import inftda_sigma_squared
-
-            _needs(args, mechanism, "attributes", "rho")
-            parameter = str(inftda_sigma_squared(args.attributes, rho=args.rho, contributions=args.contributions))
+            parameter = tda_level_sigma_squared(args)
             mechanism = "discrete-gaussian"
         else:
             parameter = args.sigma_squared if mechanism == "discrete-gaussian" else args.scale
-            _needs(args, mechanism, "sigma_squared" if mechanism == "discrete-gaussian" else "scale")
         with reading("--samples", args.samples):
             samples = audit_samplers.load_samples(args.samples)
         values = samples.reshape(-1)
         if not np.all(np.isfinite(values)) or not np.array_equal(values, np.rint(values)):
             raise CommandError("--samples must hold integers for a discrete sampler")
         fit = fit_to_distribution(values.astype(np.int64), mechanism.replace("-", "_"), parameter, alpha)
-        return {"audit": fit.name, "passed": fit.passed, "alpha": args.alpha, "runs": fit.samples,
-                  "statistic": fit.statistic, "p_value": fit.p_value, "detail": fit.detail,
-                  "verdict": "holds" if fit.passed else "fails", "exit_status": 0 if fit.passed else 1,
-                  "power": "not computed for the goodness-of-fit test (see the variance in detail)"}
+        return {"audit": fit.name, "verdict": fit.verdict, "summary": fit.summary(), "alpha": args.alpha,
+                "runs": fit.samples, "statistic": fit.statistic, "p_value": fit.p_value, "detail": fit.detail,
+                "power": "not computed for the goodness-of-fit test (see the variance in detail)"}
     else:
         with reading("--samples", args.samples):
             samples = audit_samplers.load_samples(args.samples)
         if mechanism == "kary" and args.algorithm == 2:
-            _needs(args, mechanism, "arity", "epsilon")
             report = audit_samplers.audit_kary_noise(
                 samples, args.arity, epsilon=float(Fraction(args.epsilon)), alpha=alpha
             )
             design = sample_design.kary_design(args.arity, samples.shape[1], 2, args.epsilon)
         elif mechanism == "kary":
-            _needs(args, mechanism, "arity", "epsilon")
             design = sample_design.kary_design(args.arity, samples.shape[1], args.algorithm, args.epsilon)
             report = sample_design.audit_design_samples(samples, design, alpha)
         else:
-            _needs(args, mechanism, "noise_matrix", "noise", "scale")
             with reading("--noise-matrix", args.noise_matrix):
                 matrix = load_exact_matrix(args.noise_matrix, "noise_matrix")
             variances = None
@@ -277,8 +228,6 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
             report = sample_design.audit_design_samples(samples, design, alpha)
         power = sample_design.power_table(design, alpha)
     result: dict[str, Any] = report.as_json()
-    result["verdict"] = "holds" if report.passed else "fails"
-    result["exit_status"] = 0 if report.passed else 1
     result["power"] = power
     result["power_summary"] = "; ".join(
         f"{row['runs']:,} runs: scale off by {_percent(row['scale_error'])}"
@@ -337,26 +286,7 @@ def register(commands: Subcommands) -> None:
         help="gaussian: relative variances of the draws (one row or column, exact), e.g. 3/4 for a cascade's splits",
     )
     samplers_cmd = add_command(audit, "samplers", _cmd_audit_samplers, "test another implementation's noise samples")
-    samplers_cmd.add_argument(
-        "--mechanism", required=True,
-        choices=["cascade", "kary", "design", "discrete-gaussian", "discrete-laplace", "tda-level"],
-    )
+    add_mechanism_options(samplers_cmd)
     samplers_cmd.add_argument("--samples", required=True, help=".npy or header-less .csv, one run per row")
-    samplers_cmd.add_argument("--depth", type=nonnegative_int, help="cascade depth (any; above 8 streamed)")
     samplers_cmd.add_argument("--stream", action="store_true", help="cascade: stream the .npy file at any depth")
-    samplers_cmd.add_argument("--sigma", help="cascade σ (standard deviation)")
-    samplers_cmd.add_argument("--arity", type=nonnegative_int, help="KARY arity")
-    samplers_cmd.add_argument("--algorithm", type=int, choices=[1, 2, 3], default=2, help="KARY algorithm (default 2)")
-    add_epsilon(samplers_cmd, text="KARY ε")
-    samplers_cmd.add_argument("--noise-matrix", dest="noise_matrix", help="design: B (outputs × draws), exact")
-    samplers_cmd.add_argument("--draw-variances", dest="draw_variances", help="design, gaussian: draw variance factors")
-    samplers_cmd.add_argument("--noise", choices=["gaussian", "laplace"], help="design: the law of the draws")
-    samplers_cmd.add_argument("--scale", help="design: σ (gaussian) or b (laplace); discrete-laplace: its scale")
-    samplers_cmd.add_argument("--sigma-squared", dest="sigma_squared", help="discrete-gaussian σ²")
-    samplers_cmd.add_argument("--attributes", type=nonnegative_int, help="tda-level: the hierarchy's depth d")
-    samplers_cmd.add_argument("--rho", help="tda-level: the total zCDP budget rho")
-    samplers_cmd.add_argument(
-        "--contributions", type=nonnegative_int, default=1, help="tda-level: records per user m (default 1)"
-    )
-    samplers_cmd.add_argument("--alpha", default="1e-6", help="total false-alarm probability (default 1e-6)")
     sampler_function.register(audit)

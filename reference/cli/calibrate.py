@@ -43,7 +43,7 @@ def _cmd_calibrate_inftda(args: argparse.Namespace) -> dict[str, Any]:
 
 def _cmd_calibrate_laplace(args: argparse.Namespace) -> dict[str, Any]:
     from reference.core.validate import fraction_text
-    from reference.privacy.laplace import laplace_scale
+    from reference.kary.privacy import laplace_scale
 
     return {
         "l1_sensitivity": args.l1,
@@ -54,7 +54,7 @@ def _cmd_calibrate_laplace(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _cmd_calibrate_laplace_l2(args: argparse.Namespace) -> dict[str, Any]:
-    from reference.privacy.laplace_audit import theorem_1_3_report
+    from reference.kary.theorem_1_3 import theorem_1_3_report
 
     if (args.l2 is None) == (args.l2_squared is None):
         raise CommandError("give exactly one of --l2 and --l2-squared")
@@ -98,7 +98,7 @@ def _cmd_calibrate_zcdp(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _cmd_calibrate_laplace_l2_scale(args: argparse.Namespace) -> dict[str, Any]:
-    from reference.privacy.laplace import l2_laplace_a, l2_laplace_scale
+    from reference.kary.privacy import l2_laplace_a, l2_laplace_scale
 
     if (args.l2 is None) == (args.l2_squared is None):
         raise CommandError("give exactly one of --l2 and --l2-squared")

@@ -19,12 +19,17 @@ from typing import Any, NoReturn, TypeAlias
 
 from reference.core.json_form import jsonable
 from reference.core.validate import parse_integer_text, parse_rational_text
+from reference.core.verdict import Verdict
 
+#: The exit status of each verdict: the one table of the command line (the library returns verdicts, never
+#: exit statuses). Bad usage is :data:`EXIT_BAD_INPUT`.
+EXIT_STATUS: dict[Verdict, int] = {"holds": 0, "fails": 1, "inconclusive": 3}
 EXIT_BAD_INPUT = 2
 #: A defect of this program (an exception no input should cause); the fuzz harness counts these.
 EXIT_DEFECT = 70
 
-#: A command's handler: parsed arguments in, a JSON-able result out (``exit_status`` in it sets the exit code).
+#: A command's handler: parsed arguments in, a JSON-able result out (its ``verdict`` sets the exit code through
+#: :data:`EXIT_STATUS`; a result without a verdict may set ``exit_status`` itself, as the report does).
 Handler: TypeAlias = Callable[[argparse.Namespace], dict[str, Any]]
 #: What ``add_subparsers`` returns (argparse keeps the class private).
 Subcommands: TypeAlias = "argparse._SubParsersAction[Parser]"
@@ -50,6 +55,16 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+
+
+def exit_status(result: object) -> int:
+    """The exit status of a handler's result: from its verdict (:data:`EXIT_STATUS`), else its ``exit_status``
+    (the report's CI signal), else 0; a result with a verdict gets its ``exit_status`` written in."""
+    if not isinstance(result, dict):
+        return 0
+    if "verdict" in result:
+        result["exit_status"] = EXIT_STATUS[result["verdict"]]
+    return int(result.get("exit_status", 0))
 
 
 def group(commands: Subcommands, name: str, text: str) -> Subcommands:

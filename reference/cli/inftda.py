@@ -43,7 +43,7 @@ def _cmd_inftda_run(args: argparse.Namespace) -> dict[str, Any]:
 
     from reference.core.certified import format_directed
     from reference.core.validate import fraction_text, positive_fraction
-    from reference.samplers.fast import MAX_SCALE
+    from reference.samplers.numeric import MAX_SCALE
     from reference.tda.calibration import inftda_sigma_squared
     from reference.tda.data import default_dataset, expand_records, prefix_counts, read_csv, write_csv
     from reference.tda.mechanism import inftda_numeric

@@ -55,13 +55,13 @@ def _cmd_kary_mse(args: argparse.Namespace) -> dict[str, Any]:
     from reference.kary import mse as kary_mse
 
     if args.subtraction:
-        mse = kary_mse.algorithm_2_mse_dp(args.arity, args.horizon)
+        mse = kary_mse.algorithm_2_mse_digit_programme(args.arity, args.horizon)
         height = kary_digits.height_for_horizon(args.arity, args.horizon, offset=True)
         algorithm = _algorithm_2_name(args.arity)
     else:
         from reference.kary import tree as kary_tree
 
-        mse = kary_tree.algorithm_1_mse_dp(args.arity, args.horizon)
+        mse = kary_tree.algorithm_1_mse_digit_programme(args.arity, args.horizon)
         height = kary_digits.height_for_horizon(args.arity, args.horizon, offset=False)
         algorithm = "Algorithm 1 (no subtraction)"
     return {

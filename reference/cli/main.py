@@ -23,6 +23,7 @@ from reference.cli.common import (
     apply_input_types,
     check_output_options,
     emit,
+    exit_status,
 )
 from reference.core.certified import EnclosureRangeError, UndecidedComparisonError
 
@@ -94,6 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         check_output_options(args)
         result = args.handler(args)
+        status = exit_status(result)
         emit(result, args.json)
     except UndecidedComparisonError as exc:  # extreme parameters: say so, never a traceback
         first = str(exc).splitlines()[0] if str(exc) else "a certified comparison"
@@ -117,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except Exception as exc:
         return _fail(f"internal error ({type(exc).__name__}: {exc}); please report it", EXIT_DEFECT)
-    return int(result.get("exit_status", 0)) if isinstance(result, dict) else 0
+    return status
 
 
 if __name__ == "__main__":

@@ -11,24 +11,15 @@ from reference.cli.common import (
     CommandError,
     Subcommands,
     add_command,
-    add_epsilon,
     add_seed,
     add_time_limit,
     nonnegative_int,
-    refuse_foreign,
     refuse_if_costly,
 )
+from reference.cli.sampler_mechanisms import add_mechanism_options, check_mechanism_options, tda_level_sigma_squared
 
-MECHANISM_OPTIONS = {
-    "cascade": ("depth", "sigma"),
-    "kary": ("arity", "horizon", "epsilon"),
-    "design": ("noise_matrix", "noise", "scale"),
-    "discrete-gaussian": ("sigma_squared",),
-    "discrete-laplace": ("scale",),
-}
-
-#: Optional options that belong to one mechanism beside its required ones.
-MECHANISM_EXTRAS = {"design": {"draw_variances"}}
+#: Options of this command beside the mechanisms' table: it draws the runs, so KARY needs their length T.
+FUNCTION_EXTRAS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {"kary": (("horizon",), ())}
 
 
 def _fraction(text: str, option: str) -> Fraction:
@@ -46,12 +37,7 @@ def mechanism_from(args: argparse.Namespace) -> Any:
     from reference.audit.cascade_stream import MAX_STREAM_DEPTH
     from reference.audit.sampler_target import Mechanism
 
-    missing = [f"--{name.replace('_', '-')}" for name in MECHANISM_OPTIONS[args.mechanism] if getattr(args, name) is None]
-    if missing:
-        raise CommandError(f"--mechanism {args.mechanism} needs {', '.join(missing)}")
-    # an option of another mechanism is refused, not ignored: the user meant something by it
-    refuse_foreign(args, {name: set(options) | MECHANISM_EXTRAS.get(name, set())
-                          for name, options in MECHANISM_OPTIONS.items()})
+    check_mechanism_options(args, FUNCTION_EXTRAS)
     alpha = _fraction(args.alpha, "--alpha")
     if alpha >= 1:
         raise CommandError(f"--alpha must be in (0, 1), got {args.alpha!r}")
@@ -79,6 +65,8 @@ def mechanism_from(args: argparse.Namespace) -> Any:
             variances = tuple(entry for row in table for entry in row)
         return Mechanism("design", noise_matrix=matrix, noise=args.noise, parameter=_fraction(args.scale, "--scale"),
                          draw_variances=variances, alpha=float(alpha))
+    if args.mechanism == "tda-level":  # InfTDA's per-cell noise: the discrete Gaussian of its level σ²
+        return Mechanism("discrete-gaussian", parameter=Fraction(tda_level_sigma_squared(args)), alpha=float(alpha))
     parameter = args.sigma_squared if args.mechanism == "discrete-gaussian" else args.scale
     option = "--sigma-squared" if args.mechanism == "discrete-gaussian" else "--scale"
     return Mechanism(args.mechanism, parameter=_fraction(parameter, option), alpha=float(alpha))
@@ -122,7 +110,7 @@ def register(audit: Subcommands) -> None:
     command = add_command(audit, "sampler-function", _cmd_sampler_function,
                           "audit a sampler function f(generator, runs) -> runs × n at scale, on Dask")
     command.add_argument("--target", required=True, help="package.module:function (f(generator, runs) or f(generator))")
-    command.add_argument("--mechanism", required=True, choices=list(MECHANISM_OPTIONS))
+    add_mechanism_options(command)
     command.add_argument("--runs", required=True, type=nonnegative_int, help="number of runs to draw and test")
     add_seed(command, required=True)
     command.add_argument("--workers", type=nonnegative_int, default=1, help="parallel workers (default 1)")
@@ -132,17 +120,6 @@ def register(audit: Subcommands) -> None:
                          help="runs per block handed to a worker (a multiple of --chunk-runs)")
     command.add_argument("--chunk-runs", dest="chunk_runs", type=nonnegative_int,
                          help="runs per call of the target, each with its own seed (default: 2^22 values)")
-    command.add_argument("--depth", type=nonnegative_int, help="cascade: the tree depth (n = 2**depth leaves)")
-    command.add_argument("--sigma", help="cascade: σ, the standard deviation of every node")
-    command.add_argument("--arity", type=nonnegative_int, help="kary: the arity (odd for Algorithm 2)")
-    command.add_argument("--algorithm", type=int, choices=[1, 2], default=2, help="kary: Algorithm 1 or 2 (default 2)")
     command.add_argument("--horizon", type=nonnegative_int, help="kary: T, the values per run")
-    add_epsilon(command, text="kary: ε")
-    command.add_argument("--sigma-squared", dest="sigma_squared", help="discrete-gaussian: σ²")
-    command.add_argument("--scale", help="discrete-laplace: the scale t (P[x] ∝ exp(-|x|/t)); design: σ or b")
-    command.add_argument("--noise-matrix", dest="noise_matrix", help="design: B (outputs × draws; .npy int/.csv/.json)")
-    command.add_argument("--noise", choices=["gaussian", "laplace"], help="design: the law of the draws z")
-    command.add_argument("--draw-variances", dest="draw_variances", help="design, gaussian: relative draw variances")
-    command.add_argument("--alpha", default="1e-6", help="total false-alarm probability (default 1e-6)")
     command.add_argument("--runs-for-deviation", dest="runs_for_deviation",
                          help="also state the runs needed to detect this scale (or cell probability) error")

@@ -309,7 +309,8 @@ def ball(value: Fraction) -> arb:
     return arb(fmpq(value.numerator, value.denominator))
 
 
-#: Relative accuracy (bits) of a reported enclosure unless a module states its own: 2**-80 is about 24 digits.
+#: Relative accuracy (bits) of every reported enclosure, the one precision policy of the package: 2**-80 is about
+#: 24 significant digits. Modules choose their own working budgets (start and cap) to reach it.
 TARGET_ACCURACY_BITS = 80
 #: Extra working bits the standard enclosure starts with, and the cap past which it is declared undecidable.
 START_PRECISION = 64

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
+
+if TYPE_CHECKING:
+    from flint import fmpq_mat
 
 Matrix: TypeAlias = tuple[tuple[Fraction, ...], ...]
 Vector: TypeAlias = tuple[Fraction, ...]
@@ -154,3 +157,24 @@ def diagonal(matrix: Matrix) -> Vector:
 def row_sums(matrix: Matrix) -> Vector:
     """The sum of each row."""
     return tuple(sum(row, ZERO) for row in matrix)
+
+
+def to_flint(matrix: Matrix) -> fmpq_mat:
+    """The exact matrix as a FLINT rational matrix (for fast exact products, ranks and solves)."""
+    from flint import fmpq, fmpq_mat  # imported here: the Fraction routines above do not need FLINT
+
+    rows, columns = len(matrix), len(matrix[0])
+    return fmpq_mat(rows, columns, [fmpq(entry.numerator, entry.denominator) for row in matrix for entry in row])
+
+
+def from_flint(matrix: fmpq_mat) -> Matrix:
+    """A FLINT rational matrix back as an exact :data:`Matrix` of Fractions."""
+    return tuple(tuple(fraction_of(matrix[i, j]) for j in range(matrix.ncols())) for i in range(matrix.nrows()))
+
+
+def fraction_of(value: object) -> Fraction:
+    """One entry of a FLINT rational matrix (an ``fmpq``) as a Fraction."""
+    numerator, denominator = getattr(value, "p", None), getattr(value, "q", None)
+    if numerator is None or denominator is None:
+        raise TypeError(f"expected a FLINT rational (fmpq), got {type(value).__name__}")
+    return Fraction(int(numerator), int(denominator))

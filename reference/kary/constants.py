@@ -42,6 +42,7 @@ from reference.core.certified import CertifiedReal, UndecidedComparisonError, wo
 from reference.core.certified import ball as _ball
 from reference.core.options import LeadingConstantFamilyKey, Parity
 from reference.core.validate import RationalLike, check_positive_int, open_unit_fraction, to_fraction
+from reference.core.verdict import Decided
 from reference.kary.digits import check_arity
 
 #: Precision (bits) of single evaluations; comparisons double it up to MAX_BITS when balls overlap.
@@ -159,7 +160,7 @@ def leading_constant_corollary_c3(arity: int, *, bits: int = DEFAULT_BITS) -> Ce
 
 
 @dataclass(frozen=True)
-class TailCertificate:
+class TailCertificate(Decided):
     """Proof that a family's constant is strictly increasing on ``[tail_start, ∞)`` (real arity).
 
     Writing f(x) = p(x)/log2(x)³: f'(x) = log(2)³ (p'(x) log x − 3 p(x)/x) / log(x)⁴ and
@@ -178,7 +179,7 @@ class TailCertificate:
         """Every step was established."""
         return all(holds for _, holds in self.steps)
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """The argument in one sentence."""
         return (
             f"f'(x) = log(2)³ ({self.derivative_numerator})/log(x)⁴ = log(2)³ (p'(x)(log x − 3) + "
@@ -293,7 +294,7 @@ class ArgminCertificate:
     def tail_argument(self) -> str:
         """How arities beyond ``finite_range`` are excluded."""
         return (
-            f"{self.tail.describe()}; so every admissible arity above {self.finite_range[-1]} has a larger "
+            f"{self.tail.summary()}; so every admissible arity above {self.finite_range[-1]} has a larger "
             f"constant than arities {self.finite_range[-2]} and {self.finite_range[-1]}, which were compared"
         )
 

@@ -45,7 +45,7 @@ Randomness and draw order (``rng`` is a numpy Generator, a seed or None; ``noise
   increasing order of p.
 * :class:`OnlineCounter`: one draw (``size=1``) each time a noise index is needed for the first time, in the
   order Algorithm 2's walk first visits them (time, then level from h down, then step): each value is
-  ``samplers.fast.laplace(h/ε, 1, rng)`` (one exponential, then one raw word for its sign); the batch and the
+  ``samplers.numeric.laplace(h/ε, 1, rng)`` (one exponential, then one raw word for its sign); the batch and the
   online counter assign draws to indices in different orders, so the same seed gives *different* (equally
   distributed) outputs in the two.
 * :func:`algorithm_3`: one block with one draw per vertex of levels 1..h of the padded tree: level 1 left to
@@ -70,7 +70,7 @@ from reference.core.validate import RealLike, check_positive_int, positive_fract
 from reference.kary.batch_cost import check_batch_cost, check_slots
 from reference.kary.digits import check_arity, height_for_horizon
 from reference.samplers import exact as exact_samplers
-from reference.samplers import fast as samplers
+from reference.samplers import numeric as numeric_samplers
 
 __all__ = [
     "OnlineCounter",
@@ -90,7 +90,7 @@ _NOISE_KINDS: tuple[str, ...] = ("laplace", "discrete_laplace", "exact")
 # ------------------------------------------------------------------------------------------- validation
 
 
-def _check_stream(stream: object) -> np.ndarray:
+def check_stream(stream: object) -> np.ndarray:
     """The stream as an int64 array of 0/1 values (ValueError naming ``stream`` otherwise)."""
     if isinstance(stream, (str, bytes)):
         raise TypeError("stream must be a sequence of 0/1 values, not a string")
@@ -117,24 +117,24 @@ def _integral(array: np.ndarray) -> bool:
     return bool(np.all((array == 0) | (array == 1)))
 
 
-def _check_noise(noise: object, *, vectorised: bool = False) -> str:
+def check_noise(noise: object, *, vectorised: bool = False) -> str:
     kinds = _NOISE_KINDS[:2] if vectorised else _NOISE_KINDS
     if noise not in kinds:
         raise ValueError(f"noise must be one of {kinds}, got {noise!r}")
     return str(noise)
 
 
-def _numeric_scale(epsilon: RealLike, height: int) -> float:
+def numeric_scale(epsilon: RealLike, height: int) -> float:
     return height / positive_real(epsilon, "epsilon")
 
 
-def _fill_block(out: np.ndarray, kind: str, scale: float, rng: np.random.Generator) -> None:
-    """Fill contiguous float64 ``out`` with the numeric draws of the fast sampler (the same stream as
-    ``samplers.laplace`` / ``discrete_laplace`` of ``out.size``; discrete values are integers, exact in binary64)."""
+def fill_block(out: np.ndarray, kind: str, scale: float, rng: np.random.Generator) -> None:
+    """Fill contiguous float64 ``out`` with the draws of the numeric sampler (the same stream as
+    ``numeric_samplers.laplace`` / ``discrete_laplace`` of ``out.size``; discrete values are integers, exact in binary64)."""
     if kind == "laplace":
-        samplers._laplace_fill(out, scale, rng)
+        numeric_samplers.laplace_fill(out, scale, rng)
     elif kind == "discrete_laplace":
-        samplers._discrete_laplace_fill(out, scale, rng)
+        numeric_samplers.discrete_laplace_fill(out, scale, rng)
     else:
         raise ValueError(f"noise must be 'laplace' or 'discrete_laplace' for the vectorised algorithms, got {kind!r}")
 
@@ -218,7 +218,7 @@ def _grid_sizes(horizon: int, arity: int, height: int, center: int) -> list[int]
     return sizes
 
 
-def _noise_sums(values: np.ndarray, arity: int, horizon: int, height: int, offset: bool) -> np.ndarray:
+def noise_sums(values: np.ndarray, arity: int, horizon: int, height: int, offset: bool) -> np.ndarray:
     """Noise sums of outputs t = 0..T (last axis) from noise values indexed by p (last axis; index 0 unused).
 
     Leading axes are independent replicates (runs), so a batch of runs stored row by row, as each run's
@@ -276,10 +276,10 @@ def algorithm_2_used_indices(arity: int, horizon: int) -> np.ndarray:
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=True)
-    return _used_mask(k, steps, height)
+    return used_mask(k, steps, height)
 
 
-def _used_mask(arity: int, horizon: int, height: int) -> np.ndarray:
+def used_mask(arity: int, horizon: int, height: int) -> np.ndarray:
     k, center = arity, (arity - 1) // 2
     bound = horizon + center * ((k ** (height - 1) - 1) // (k - 1))
     mask = np.zeros(bound + 1, dtype=bool)
@@ -310,7 +310,7 @@ def algorithm_2_noise_from_values(values: object, arity: int, horizon: int) -> n
     array = np.asarray(values, dtype=np.float64)
     if array.ndim < 1:
         raise ValueError("values must have at least one axis (the noise index p)")
-    return np.moveaxis(_noise_sums(np.moveaxis(array, 0, -1), k, steps, height, offset=True), -1, 0)[1:]
+    return np.moveaxis(noise_sums(np.moveaxis(array, 0, -1), k, steps, height, offset=True), -1, 0)[1:]
 
 
 def algorithm_1_noise_from_values(values: object, arity: int, horizon: int) -> np.ndarray:
@@ -321,7 +321,7 @@ def algorithm_1_noise_from_values(values: object, arity: int, horizon: int) -> n
     array = np.asarray(values, dtype=np.float64)
     if array.ndim < 1:
         raise ValueError("values must have at least one axis (the noise index r)")
-    return np.moveaxis(_noise_sums(np.moveaxis(array, 0, -1), k, steps, height, offset=False), -1, 0)[1:]
+    return np.moveaxis(noise_sums(np.moveaxis(array, 0, -1), k, steps, height, offset=False), -1, 0)[1:]
 
 
 # ------------------------------------------------------------------------------------- Algorithms 1, 2
@@ -342,18 +342,18 @@ def algorithm_1(
     that scale, ``noise="discrete_laplace"``, int64 outputs) on every used vertex; draws: one block z_1..z_T.
     ``noise_function`` maps the array of right ends r = 1..T to their noise values (replaces the sampler).
     """
-    x = _check_stream(stream)
+    x = check_stream(stream)
     k = check_arity(arity)
-    kind = _check_noise(noise, vectorised=True)
+    kind = check_noise(noise, vectorised=True)
     steps = int(x.size)
     height = height_for_horizon(k, steps, offset=False)
-    scale = _numeric_scale(epsilon, height)
+    scale = numeric_scale(epsilon, height)
     values = np.full(steps + 1, np.nan)
     if noise_function is not None:
         values[1:] = np.asarray(noise_function(np.arange(1, steps + 1, dtype=np.int64)), dtype=np.float64)
     else:
-        _fill_block(values[1:], kind, scale, as_generator(rng))
-    sums = _noise_sums(values, k, steps, height, offset=False)[1:]
+        fill_block(values[1:], kind, scale, as_generator(rng))
+    sums = noise_sums(values, k, steps, height, offset=False)[1:]
     return _finish(np.cumsum(x), sums, kind)
 
 
@@ -372,23 +372,23 @@ def algorithm_2_batch(
     int64 outputs). Draws: one block, one value per used index p in increasing p
     (:func:`algorithm_2_used_indices`). ``noise_function`` maps an int64 array of indices p to values.
     """
-    x = _check_stream(stream)
+    x = check_stream(stream)
     k = check_arity(arity)
-    kind = _check_noise(noise, vectorised=True)
+    kind = check_noise(noise, vectorised=True)
     steps = int(x.size)
     height = height_for_horizon(k, steps, offset=True)
-    check_slots(steps + (k ** (height - 1) - 1) // 2, k, steps)  # P_bound of _used_mask
-    scale = _numeric_scale(epsilon, height)
-    mask = _used_mask(k, steps, height)
+    check_slots(steps + (k ** (height - 1) - 1) // 2, k, steps)  # P_bound of used_mask
+    scale = numeric_scale(epsilon, height)
+    mask = used_mask(k, steps, height)
     values = np.full(mask.size, np.nan)
     if noise_function is not None:
         used = np.flatnonzero(mask)
         values[used] = np.asarray(noise_function(used.astype(np.int64)), dtype=np.float64)
     else:
         block = np.empty(int(np.count_nonzero(mask)), dtype=np.float64)
-        _fill_block(block, kind, scale, as_generator(rng))
+        fill_block(block, kind, scale, as_generator(rng))
         values[mask] = block
-    sums = _noise_sums(values, k, steps, height, offset=True)[1:]
+    sums = noise_sums(values, k, steps, height, offset=True)[1:]
     return _finish(np.cumsum(x), sums, kind)
 
 
@@ -424,7 +424,7 @@ class OnlineCounter:
     ) -> None:
         self.arity: int = check_arity(arity)
         self.horizon: int = check_positive_int(horizon, "horizon")
-        self.noise: str = _check_noise(noise)
+        self.noise: str = check_noise(noise)
         self.height: int = height_for_horizon(self.arity, self.horizon, offset=True)
         self._function = noise_function
         self._exact_scale: Fraction | None = None
@@ -433,7 +433,7 @@ class OnlineCounter:
             self._exact_scale = self.height / positive_fraction(epsilon, "epsilon")
             self._source = check_source(rng, "rng")
         else:
-            self._scale = _numeric_scale(epsilon, self.height)
+            self._scale = numeric_scale(epsilon, self.height)
             self._generator = as_generator(rng)
         self.time: int = 0
         self._count = 0
@@ -455,9 +455,9 @@ class OnlineCounter:
         if self._function is not None:
             raise AssertionError("unreachable")  # pragma: no cover
         if self.noise == "laplace":
-            return float(samplers.laplace(self._scale, 1, self._generator)[0])
+            return float(numeric_samplers.laplace(self._scale, 1, self._generator)[0])
         if self.noise == "discrete_laplace":
-            return int(samplers.discrete_laplace(self._scale, 1, self._generator)[0])
+            return int(numeric_samplers.discrete_laplace(self._scale, 1, self._generator)[0])
         assert self._exact_scale is not None  # set whenever the noise is exact discrete Laplace
         return int(exact_samplers.discrete_laplace(self._exact_scale, self._source))
 
@@ -507,7 +507,7 @@ class OnlineCounter:
 
     def run(self, stream: Sequence[int] | np.ndarray) -> list[float]:
         """Step through ``stream`` (validated as 0/1 first) and return the outputs."""
-        values = _check_stream(stream)
+        values = check_stream(stream)
         return [self.step(int(bit)) for bit in values]
 
 
@@ -531,13 +531,13 @@ def algorithm_3(
     [p − k^(ℓ−1) + 1, p]). Draws: one block over the vertices, level 1 left to right, then level 2, ...
     ``noise_function(level, j)`` replaces the sampler. Python loop: meant for small T.
     """
-    x = _check_stream(stream)
+    x = check_stream(stream)
     k = check_arity(arity)
-    kind = _check_noise(noise, vectorised=True)
+    kind = check_noise(noise, vectorised=True)
     steps = int(x.size)
     height = height_for_horizon(k, steps, offset=True)
     check_slots(k**height, k, steps)
-    scale = _numeric_scale(epsilon, height)
+    scale = numeric_scale(epsilon, height)
     leaves = k**height
     padded = np.zeros(leaves + 1, dtype=np.int64)
     padded[1 : steps + 1] = np.cumsum(x)
@@ -545,7 +545,7 @@ def algorithm_3(
     counts = [k ** (height - level + 1) for level in range(1, height + 1)]
     if noise_function is None:
         block = np.empty(sum(counts), dtype=np.float64)
-        _fill_block(block, kind, scale, as_generator(rng))
+        fill_block(block, kind, scale, as_generator(rng))
         offsets = np.concatenate(([0], np.cumsum(counts)))
         vertex_noise = [block[offsets[i] : offsets[i + 1]] for i in range(height)]
     else:

@@ -15,7 +15,7 @@ Two independent computations of the sum:
 
 * :func:`algorithm_2_mse` enumerates t = 1..T and counts each t's offset digits by balanced division
   (up to :data:`MAX_ENUMERATION_HORIZON`);
-* :func:`algorithm_2_mse_dp` uses the shift identity: with c = ⌊(k − 1)/2⌋ and M = c(k^h − 1)/(k − 1),
+* :func:`algorithm_2_mse_digit_programme` uses the shift identity: with c = ⌊(k − 1)/2⌋ and M = c(k^h − 1)/(k − 1),
   offset digit ℓ of t equals standard digit ℓ of t + M minus c, so the sum is G(M + T) − G(M) with
   G(N) = Σ_{n=0}^{N} Σ_ℓ |d_ℓ(n) − c| over the h standard digits (leading zeros included: they are offset
   digits −c). G is a count over the base-k digits of N: at level ℓ (weight w = k^(ℓ−1)) the digit of n runs
@@ -41,7 +41,7 @@ from reference.kary.digits import check_arity, check_width, digit_offset, height
 #: What needs odd arity here (the text of the error).
 LEMMA_4_7 = "Lemma 4.7 (stated for odd arity >= 3)"
 
-#: Largest horizon :func:`algorithm_2_mse` enumerates (use :func:`algorithm_2_mse_dp` beyond).
+#: Largest horizon :func:`algorithm_2_mse` enumerates (use :func:`algorithm_2_mse_digit_programme` beyond).
 MAX_ENUMERATION_HORIZON = 2_000_000
 
 
@@ -57,7 +57,7 @@ def algorithm_2_total_noise_count(arity: int, horizon: int) -> int:
     steps = check_positive_int(horizon, "horizon")
     if steps > MAX_ENUMERATION_HORIZON:
         raise ValueError(
-            f"horizon must be <= {MAX_ENUMERATION_HORIZON} for enumeration, got {steps}; use algorithm_2_mse_dp"
+            f"horizon must be <= {MAX_ENUMERATION_HORIZON} for enumeration, got {steps}; use algorithm_2_mse_digit_programme"
         )
     top = k // 2
     total = 0
@@ -126,26 +126,26 @@ def _digit_mass(limit: int, arity: int, height: int, center: int) -> int:
     return total
 
 
-def algorithm_2_total_noise_count_dp(arity: int, horizon: int) -> int:
+def algorithm_2_total_noise_count_digit_programme(arity: int, horizon: int) -> int:
     """Σ_{t=1}^{T} ‖rep(t, h)‖₁ by the digit programme (module docstring); exact for any T, O(h) steps."""
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=True)
-    return _total_dp(k, steps, height)
+    return _total_digit_programme(k, steps, height)
 
 
-def _total_dp(arity: int, steps: int, height: int) -> int:
+def _total_digit_programme(arity: int, steps: int, height: int) -> int:
     center = digit_offset(arity)
     shift = center * ((arity**height - 1) // (arity - 1))  # the number whose h digits all equal c
     return _digit_mass(shift + steps, arity, height, center) - _digit_mass(shift, arity, height, center)
 
 
-def algorithm_2_mse_dp(arity: int, horizon: int) -> Fraction:
+def algorithm_2_mse_digit_programme(arity: int, horizon: int) -> Fraction:
     """ε² · MSE of Algorithm 2 over t = 1..``horizon`` by the digit programme (any T; 10^12 in microseconds)."""
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=True)
-    return Fraction(2 * height**2 * _total_dp(k, steps, height), steps)
+    return Fraction(2 * height**2 * _total_digit_programme(k, steps, height), steps)
 
 
 # ----------------------------------------------------------------------------------- printed forms

@@ -4,7 +4,7 @@ KARY §1 and §5.1 compare Algorithm 2's mean squared error with the Henzinger�
 
     HUU(ε, δ, T) = C_{ε,δ}² (1 + ln(4T/5)/π)²,   C_{ε,δ} = (2/ε) sqrt(4/9 + ln((1/δ) sqrt(2/π))).
 
-Write m(T) = ε²·MSE of Algorithm 2 (exact rational, :func:`reference.kary.mse.algorithm_2_mse_dp`) and
+Write m(T) = ε²·MSE of Algorithm 2 (exact rational, :func:`reference.kary.mse.algorithm_2_mse_digit_programme`) and
 F(T) = 1 + ln(4T/5)/π (> 0 for every T >= 1). Both sides scale as 1/ε², so
 
     HUU(ε, δ, T) >= MSE(ε, T)  <=>  4 (4/9 + ln(1/δ) + ln(2/π)/2) F² >= m
@@ -37,7 +37,7 @@ from reference.kary.constants import (
     lemma_5_1_exponent,
 )
 from reference.kary.digits import check_arity
-from reference.kary.mse import algorithm_2_mse_dp
+from reference.kary.mse import algorithm_2_mse_digit_programme
 
 #: Relative accuracy (bits) every enclosure below reaches; precision doubles from START_BITS up to MAX_BITS.
 TARGET_BITS = 80
@@ -48,7 +48,7 @@ MAX_BITS = 1 << 12
 def _inputs(arity: int, horizon: int) -> tuple[int, int, Fraction]:
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
-    return k, steps, algorithm_2_mse_dp(k, steps)
+    return k, steps, algorithm_2_mse_digit_programme(k, steps)
 
 
 def _log_inverse_ball(mse: Fraction, steps: int) -> arb:

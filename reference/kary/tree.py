@@ -33,7 +33,7 @@ Algorithm 2's unsigned noise z_p has the same covariance because a vertex always
 (Proof 4.4); :func:`check_algorithm_2_covariance` checks this exactly.
 
 MSE. Algorithm 1 sets h = ⌈log_k(T + 1)⌉ and scale b = h/ε, so ε²·MSE = (2h²/T) Σ_{t=1}^{T} ‖digits(t)‖₁
-(:func:`algorithm_1_mse` by enumeration, :func:`algorithm_1_mse_dp` by a digit programme for any T,
+(:func:`algorithm_1_mse` by enumeration, :func:`algorithm_1_mse_digit_programme` by a digit programme for any T,
 :func:`lemma_3_5_closed_form` the printed Lemma 3.5 at T = k^h − 1).
 
 Live noise. :func:`live_noise_count` simulates Algorithm 2: a noise value z_p is live from the first output
@@ -407,7 +407,7 @@ def algorithm_1_total_vertex_count(arity: int, horizon: int) -> int:
     return total
 
 
-def algorithm_1_total_vertex_count_dp(arity: int, horizon: int) -> int:
+def algorithm_1_total_vertex_count_digit_programme(arity: int, horizon: int) -> int:
     """Σ_{t=1}^{T} ‖digits(t)‖₁ by a digit programme over the digits of N = T + 1 (any T, O(log T) steps).
 
     Σ_{n<N} s(n): scanning N's digits a_i from the most significant, with σ the digit sum of the prefix, each
@@ -442,12 +442,12 @@ def algorithm_1_mse(arity: int, horizon: int) -> Fraction:
     return Fraction(2 * height**2 * algorithm_1_total_vertex_count(k, steps), steps)
 
 
-def algorithm_1_mse_dp(arity: int, horizon: int) -> Fraction:
+def algorithm_1_mse_digit_programme(arity: int, horizon: int) -> Fraction:
     """ε²·MSE of Algorithm 1 over t = 1..T by the digit programme (any T; 10^12 is immediate)."""
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=False)
-    return Fraction(2 * height**2 * algorithm_1_total_vertex_count_dp(k, steps), steps)
+    return Fraction(2 * height**2 * algorithm_1_total_vertex_count_digit_programme(k, steps), steps)
 
 
 def lemma_3_5_closed_form(arity: int, height: int) -> Fraction:

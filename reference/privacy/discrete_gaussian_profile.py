@@ -47,7 +47,7 @@ from fractions import Fraction
 from flint import arb
 
 from reference.core.bisection import bisect, bracket_upward
-from reference.core.certified import CertifiedReal, UndecidedComparisonError, working_precision
+from reference.core.certified import TARGET_ACCURACY_BITS, CertifiedReal, UndecidedComparisonError, working_precision
 from reference.core.certified import ball as _ball
 from reference.core.validate import (
     RationalLike,
@@ -60,8 +60,6 @@ from reference.core.validate import (
     tolerance_fraction,
 )
 
-#: Relative accuracy (bits) of every reported enclosure (2**-80: about 24 significant digits).
-TARGET_ACCURACY_BITS = 80
 START_PRECISION = 144
 MAX_PRECISION = 1 << 13
 #: Largest number of lattice terms one evaluation may sum (about 12σ are needed at 100 bits: σ² up to ~1e11).

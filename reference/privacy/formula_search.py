@@ -23,6 +23,7 @@ from reference.core.bisection import bisect
 from reference.core.certified import CertifiedReal, format_directed, working_precision
 from reference.core.certified import ball as _ball
 from reference.core.validate import RationalLike, check_positive_int, fraction_text, positive_fraction
+from reference.core.verdict import Judged, Verdict
 from reference.privacy.gaussian import gaussian_delta
 
 #: Working precision for the formula enclosures below (far more than the 80-bit relative accuracy needed).
@@ -56,10 +57,10 @@ class FormulaPoint:
     delta: Fraction
     sigma: CertifiedReal
     delta_at_sigma: CertifiedReal  # δ(ε) at sigma.upper when it fails, at sigma.lower otherwise
-    verdict: str  # "holds", "fails" or "undecided"
+    verdict: Verdict
 
 @dataclass(frozen=True)
-class FormulaSearch:
+class FormulaSearch(Judged):
     """Where a closed-form σ stops giving (ε, δ)-DP, searched on a grid beyond its theorem's range.
 
     For each grid δ, ``thresholds[i]`` is ``(holds_at, fails_at)`` or None: the smallest grid ε at which the
@@ -82,7 +83,15 @@ class FormulaSearch:
     smallest_counterexample: FormulaPoint | None
     safe_epsilon: Fraction | None
 
-    def describe(self) -> str:
+    @property
+    def verdict(self) -> Verdict:
+        """Does the formula hold on the whole grid: "fails" at a certified failure, "inconclusive" when some
+        point is undecided and none fails, else "holds"."""
+        if self.failures:
+            return "fails"
+        return "inconclusive" if self.undecided else "holds"
+
+    def summary(self) -> str:
         """One paragraph of evidence for the report."""
         head = f"{self.formula} (stated for {self.stated_range}) on {self.points_checked} grid points: "
         point = self.smallest_counterexample
@@ -126,7 +135,7 @@ def evaluate_formula(
     at_lower = gaussian_delta(epsilon=epsilon, sigma=sigma.lower, sensitivity_squared=sensitivity_squared)
     if at_lower.certainly_le(delta):
         return FormulaPoint(epsilon, delta, sigma, at_lower, "holds")
-    return FormulaPoint(epsilon, delta, sigma, at_lower, "undecided")
+    return FormulaPoint(epsilon, delta, sigma, at_lower, "inconclusive")
 
 def refine_threshold(
     formula: SigmaFormula,
@@ -144,7 +153,7 @@ def refine_threshold(
         point = points[epsilon] = evaluate_formula(
             formula, epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity_squared
         )
-        return None if point.verdict == "undecided" else point.verdict == "holds"
+        return None if point.verdict == "inconclusive" else point.verdict == "holds"
 
     low, high = bisect(holds, low, high, done=lambda low, high: high - low <= refine_to, increasing=False)
     return low, high, points[high]
@@ -200,7 +209,7 @@ def search_formula(
         deltas=tuple(deltas),
         points_checked=len(grid),
         failures=sum(1 for point in grid.values() if point.verdict == "fails"),
-        undecided=sum(1 for point in grid.values() if point.verdict == "undecided"),
+        undecided=sum(1 for point in grid.values() if point.verdict == "inconclusive"),
         thresholds=tuple(thresholds),
         smallest_counterexample=min(counterexamples, key=lambda p: (p.epsilon, p.delta), default=None),
         safe_epsilon=safe,

@@ -20,12 +20,10 @@ tails keep their relative accuracy) in Arb balls, whose enclosures are rigorous.
 comparison with a threshold, until the ball lies entirely on one side of it. All inputs are exact rationals
 (floats are refused); every irrational output is a :class:`~reference.core.certified.CertifiedReal`.
 
-Paper formulas (valid only on the ranges their theorems state, and refused outside them):
-Theorem 3.8 of the CIP paper ``σ² >= 2 ‖diag(C⁻¹)‖_∞ log(2/δ)/ε²`` (ε ∈ (0, 1], δ ∈ (0, 1/2]),
-Theorem 3.9 ``σ² >= (2/ε² + 2 log2(n)/(3ε²)) log(2/δ)`` for C_depth, n = 2**depth (same range), and the
-classical Gaussian mechanism (Dwork & Roth, Theorem A.1) ``σ = Δ sqrt(2 log(1.25/δ))/ε`` (ε ∈ (0, 1)).
-All three are for ``add_remove`` neighbours (Δ² = max diag C⁻¹ for the first two).
-:func:`sigma_exact` works for every ε > 0 and δ ∈ (0, 1), and for either relation.
+The classical Gaussian mechanism (Dwork & Roth, Theorem A.1) ``σ = Δ sqrt(2 log(1.25/δ))/ε`` is valid only for
+ε ∈ (0, 1) and refused outside it (:func:`check_paper_range`, which the papers' own σ formulas use too, e.g.
+CIP's Theorems 3.8 and 3.9 in :mod:`reference.cip.privacy`). :func:`sigma_exact` works for every ε > 0 and
+δ ∈ (0, 1), and for either relation.
 """
 
 from __future__ import annotations
@@ -54,12 +52,12 @@ from reference.core.certified import (
 from reference.core.certified import ball as _ball
 from reference.core.validate import (
     RationalLike,
-    check_depth,
     fraction_text,
     open_unit_fraction,
     positive_fraction,
     tolerance_fraction,
 )
+from reference.core.verdict import Decided
 from reference.privacy.gaussian_estimate import sigma_estimate
 
 _T = TypeVar("_T")
@@ -173,24 +171,24 @@ def _validate_common(sensitivity_squared: object) -> Fraction:
     return positive_fraction(sensitivity_squared, "sensitivity_squared")
 
 
-def _check_paper_range(
+def check_paper_range(
+    *,
     epsilon: Fraction,
     delta: Fraction,
-    *,
     theorem: str,
-    epsilon_range: str,
-    epsilon_ok: bool,
-    delta_at_most_half: bool,
+    stated_range: str,
+    within_stated_range: bool,
+    bounded_by_half: bool,
     command: str,
 ) -> None:
     """Refuse a paper formula outside the range its theorem states, pointing to sigma_exact."""
     pointer = _EXACT_POINTER.format(command=command)
-    if not epsilon_ok:
+    if not within_stated_range:
         raise ValueError(
-            f"epsilon must be in {epsilon_range} for {theorem} (the range the theorem is stated for), "
+            f"epsilon must be in {stated_range} for {theorem} (the range the theorem is stated for), "
             f"got {fraction_text(epsilon)}; {pointer}"
         )
-    if delta_at_most_half and delta > Fraction(1, 2):
+    if bounded_by_half and delta > Fraction(1, 2):
         raise ValueError(
             f"delta must be in (0, 1/2] for {theorem} (the range the theorem is stated for), "
             f"got {fraction_text(delta)}; {pointer}"
@@ -425,57 +423,6 @@ def _sigma_by_bisection(
     )
 
 
-def sigma_theorem_3_8(
-    *,
-    epsilon: RationalLike,
-    delta: RationalLike,
-    max_precision_diagonal: RationalLike,
-) -> CertifiedReal:
-    """σ of CIP Theorem 3.8: ``sqrt(2 ‖diag(C⁻¹)‖_∞ log(2/δ)) / ε`` (``add_remove`` neighbours).
-
-    ``max_precision_diagonal`` is ``max_i (C⁻¹)_ii``, exact. Refused outside the theorem's range ε ∈ (0, 1],
-    δ ∈ (0, 1/2], with a pointer to :func:`sigma_exact`.
-    """
-    eps = positive_fraction(epsilon, "epsilon")
-    target = open_unit_fraction(delta, "delta")
-    diagonal = positive_fraction(max_precision_diagonal, "max_precision_diagonal")
-    _check_paper_range(
-        eps,
-        target,
-        theorem="Theorem 3.8 of the CIP paper",
-        epsilon_range="(0, 1]",
-        epsilon_ok=eps <= 1,
-        delta_at_most_half=True,
-        command="cascade",
-    )
-    return certify(
-        lambda: (2 * _ball(diagonal) * (2 / _ball(target)).log()).sqrt() / _ball(eps),
-        label="Theorem 3.8 sigma",
-    )
-
-
-def sigma_theorem_3_9(depth: int, *, epsilon: RationalLike, delta: RationalLike) -> CertifiedReal:
-    """σ of CIP Theorem 3.9 for C_depth, n = 2**depth: ``sqrt((2/ε² + 2 log2(n)/(3ε²)) log(2/δ))``.
-
-    Evaluated from the printed formula (log2(n) = depth exactly), not through Theorem 3.8. ``add_remove``
-    neighbours. Refused outside ε ∈ (0, 1], δ ∈ (0, 1/2], with a pointer to :func:`sigma_exact`.
-    """
-    levels = check_depth(depth)
-    eps = positive_fraction(epsilon, "epsilon")
-    target = open_unit_fraction(delta, "delta")
-    _check_paper_range(
-        eps,
-        target,
-        theorem="Theorem 3.9 of the CIP paper",
-        epsilon_range="(0, 1]",
-        epsilon_ok=eps <= 1,
-        delta_at_most_half=True,
-        command="cascade",
-    )
-    factor = 2 / eps**2 + Fraction(2 * levels) / (3 * eps**2)  # exact rational
-    return certify(lambda: (_ball(factor) * (2 / _ball(target)).log()).sqrt(), label="Theorem 3.9 sigma")
-
-
 def sigma_classical(*, epsilon: RationalLike, delta: RationalLike, sensitivity_squared: RationalLike) -> CertifiedReal:
     """σ of the classical Gaussian mechanism (Dwork & Roth, Theorem A.1): ``Δ sqrt(2 log(1.25/δ)) / ε``.
 
@@ -485,13 +432,13 @@ def sigma_classical(*, epsilon: RationalLike, delta: RationalLike, sensitivity_s
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
     d2 = _validate_common(sensitivity_squared)
-    _check_paper_range(
-        eps,
-        target,
+    check_paper_range(
+        epsilon=eps,
+        delta=target,
         theorem="the classical Gaussian mechanism (Dwork & Roth, Theorem A.1)",
-        epsilon_range="(0, 1)",
-        epsilon_ok=eps < 1,
-        delta_at_most_half=False,
+        stated_range="(0, 1)",
+        within_stated_range=eps < 1,
+        bounded_by_half=False,
         command="gaussian",
     )
     return certify(
@@ -501,7 +448,7 @@ def sigma_classical(*, epsilon: RationalLike, delta: RationalLike, sensitivity_s
 
 
 @dataclass(frozen=True)
-class GaussianVerdict:
+class GaussianVerdict(Decided):
     """Certified answer to "is N(0, σ²) noise at sensitivity Δ (ε, δ)-DP?" and by how much.
 
     ``holds`` is decided from a ball lying entirely on one side of ``delta``. ``delta_at_sigma`` encloses
@@ -539,7 +486,8 @@ class GaussianVerdict:
     def as_json(self) -> dict[str, object]:
         """JSON form."""
         return {
-            "holds": self.holds,
+            "verdict": self.verdict,
+            "summary": self.summary(),
             "sigma": fraction_text(self.sigma),
             "epsilon": fraction_text(self.epsilon),
             "delta": fraction_text(self.delta),
@@ -612,6 +560,4 @@ __all__ = [
     "gaussian_epsilon",
     "sigma_classical",
     "sigma_exact",
-    "sigma_theorem_3_8",
-    "sigma_theorem_3_9",
 ]

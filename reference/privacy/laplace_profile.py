@@ -62,7 +62,13 @@ from math import comb, factorial
 from flint import arb, arb_poly, fmpq_poly, fmpz_poly
 
 from reference.core.bisection import bisect, bracket_downward
-from reference.core.certified import CertifiedReal, UndecidedComparisonError, format_directed, working_precision
+from reference.core.certified import (
+    TARGET_ACCURACY_BITS,
+    CertifiedReal,
+    UndecidedComparisonError,
+    format_directed,
+    working_precision,
+)
 from reference.core.certified import ball as _ball
 from reference.core.validate import (
     RationalLike,
@@ -75,8 +81,6 @@ from reference.core.validate import (
     tolerance_fraction,
 )
 
-#: Relative accuracy (bits) of every reported enclosure (about 24 significant digits).
-TARGET_ACCURACY_BITS = 80
 #: First working precision, and the cap after which a computation is declared undecidable.
 START_PRECISION = 128
 MAX_PRECISION = 1 << 17

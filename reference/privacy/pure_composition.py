@@ -13,7 +13,7 @@ the privacy profile of the product of randomized responses, which attain the bou
 ``2E - M > ε`` is decided in exact rationals, and ``e^E - e^(ε + M - E) = -e^E expm1(ε + M - 2E)`` is evaluated
 in Arb balls, whose enclosures are rigorous. ``log`` is natural.
 
-This is the benchmark for the KARY paper's Lemma 5.4 (:func:`reference.privacy.laplace.
+This is the benchmark for the KARY paper's Lemma 5.4 (:func:`reference.kary.privacy.
 heterogeneous_composition_epsilon`): its ε~ must satisfy ``δ_opt(ε~) <= δ``.
 """
 
@@ -26,11 +26,10 @@ from math import comb
 from flint import arb
 
 from reference.core.bisection import bisect
-from reference.core.certified import CertifiedReal, working_precision
+from reference.core.certified import TARGET_ACCURACY_BITS, CertifiedReal, working_precision
 from reference.core.certified import ball as _ball
 from reference.core.validate import RationalLike, fraction_text, open_unit_fraction, to_fraction, tolerance_fraction
 
-TARGET_ACCURACY_BITS = 80
 START_PRECISION = 128
 MAX_PRECISION = 1 << 14
 #: Largest number of subset classes Π_g (m_g + 1) enumerated (equal ε_j are grouped).

@@ -47,7 +47,13 @@ from fractions import Fraction
 from flint import arb
 
 from reference.core.bisection import bisect, bracket_upward
-from reference.core.certified import CertifiedReal, UndecidedComparisonError, enclose, working_precision
+from reference.core.certified import (
+    TARGET_ACCURACY_BITS,
+    CertifiedReal,
+    UndecidedComparisonError,
+    enclose,
+    working_precision,
+)
 from reference.core.certified import ball as _ball
 from reference.core.validate import (
     RationalLike,
@@ -60,7 +66,6 @@ from reference.core.validate import (
 )
 from reference.privacy.discrete_gaussian_profile import discrete_gaussian_delta, discrete_gaussian_epsilon
 
-TARGET_ACCURACY_BITS = 80
 START_PRECISION = 192
 MAX_PRECISION = 1 << 12
 #: Relative width of the α bracket (well below the 80-bit target, so the bracket never limits the enclosure).

@@ -152,7 +152,7 @@ def _discrete_gaussian(numerator: int, denominator: int, source: RandomBits) -> 
 
 
 #: Most exact draws in one call: the exact samplers run at about 50,000 draws a second, so this is a few seconds;
-#: draw more in several calls, or use the fast samplers (reference.samplers.fast) for bulk numeric work.
+#: draw more in several calls, or use the numeric samplers (reference.samplers.numeric) for bulk numeric work.
 MAX_EXACT_SIZE = 200_000
 
 
@@ -161,7 +161,7 @@ def _checked_size(size: object) -> int:
     if count > MAX_EXACT_SIZE:
         raise ValueError(
             f"size must be at most {MAX_EXACT_SIZE} for the exact samplers (about 50,000 draws a second), got "
-            f"{count}: draw in several calls, or use reference.samplers.fast"
+            f"{count}: draw in several calls, or use reference.samplers.numeric"
         )
     return count
 

@@ -39,8 +39,8 @@ Two kinds of test:
 
 Every statistical check is seeded (exact samplers: :class:`~reference.core.randomness.SeededRandomBits` ``(seed)``;
 numeric: ``numpy.random.default_rng(seed)``), takes its sample size as a parameter so the claims registry can
-run a larger budget than the tests, and returns a frozen dataclass with ``passed`` and ``describe()``. Under
-the null hypothesis (the sampler draws from the stated pmf) ``passed`` is False with probability at most
+run a larger budget than the tests, and returns a frozen dataclass with ``holds`` and ``summary()``. Under
+the null hypothesis (the sampler draws from the stated pmf) ``holds`` is False with probability at most
 ``false_alarm``.
 """
 
@@ -58,6 +58,7 @@ from scipy import optimize, special, stats
 
 from reference.core.certified import CertifiedReal
 from reference.core.validate import RationalLike, check_positive_int, positive_fraction
+from reference.core.verdict import Decided
 from reference.samplers import pmf as discrete
 
 #: Default false-alarm probability of one statistical check.
@@ -72,8 +73,8 @@ LAYERS: tuple[Layer, ...] = ("exact", "numeric")
 
 
 @dataclass(frozen=True)
-class SamplerCheck:
-    """A seeded statistical check: ``passed`` iff ``p_value > false_alarm``.
+class SamplerCheck(Decided):
+    """A seeded statistical check: ``holds`` iff ``p_value > false_alarm``.
 
     ``statistic`` is the main test statistic (Pearson's chi-square for fits, the largest standardised
     deviation for moments); ``p_value`` the union-bound combination described in the module docstring.
@@ -83,13 +84,13 @@ class SamplerCheck:
     statistic: float
     p_value: float
     false_alarm: float
-    passed: bool
+    holds: bool
     samples: int
     detail: str
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """One line: verdict, name, statistic, p-value and the detail."""
-        verdict = "PASS" if self.passed else "FAIL"
+        verdict = "PASS" if self.holds else "FAIL"
         return (
             f"{verdict} {self.name}: n = {self.samples}, statistic {self.statistic:.6g}, "
             f"p = {self.p_value:.3g} (false alarm {self.false_alarm:.3g}); {self.detail}"
@@ -153,7 +154,7 @@ def as_float(value: CertifiedReal) -> float:
 
 
 @lru_cache(maxsize=64)
-def distribution(kind: Kind, parameter: Fraction) -> Distribution:
+def distribution_of(kind: Kind, parameter: Fraction) -> Distribution:
     if kind == "discrete_gaussian":
         return Distribution(
             f"N_Z(0, {parameter})",
@@ -307,7 +308,7 @@ def fit_to_counts(
     samples = sum(counts.values())
     if samples < 1:
         raise ValueError("counts must hold at least one draw")
-    dist = distribution(chosen, value)
+    dist = distribution_of(chosen, value)
     lo, hi = central_range(dist, samples, float(min_expected))
     left_observed = sum(c for v, c in counts.items() if v < lo)
     right_observed = sum(c for v, c in counts.items() if v > hi)
@@ -405,7 +406,7 @@ def moments_of_distribution(
     if data.ndim != 1 or data.size < 1 or not np.issubdtype(data.dtype, np.integer):
         raise ValueError("values must be a non-empty 1-D sequence of integers")
     samples = int(data.size)
-    dist = distribution(chosen, value)
+    dist = distribution_of(chosen, value)
     bound, cut = _truncation(dist, samples, level)
     support = np.arange(-bound, bound + 1)
     probabilities = np.array([dist.probability(int(x)) for x in support])

@@ -48,7 +48,7 @@ from reference.core.randomness import check_source
 from reference.core.rng import as_generator
 from reference.core.validate import RationalLike, RealLike, positive_fraction, positive_real
 from reference.samplers.exact import discrete_gaussian as exact_discrete_gaussian
-from reference.samplers.fast import discrete_gaussian as numeric_discrete_gaussian
+from reference.samplers.numeric import discrete_gaussian as numeric_discrete_gaussian
 from reference.tda.calibration import inftda_sigma_squared
 from reference.tda.data import Hierarchy, Prefix, PrefixTree
 from reference.tda.intopt import intopt
@@ -156,7 +156,7 @@ def inftda_numeric(
     """InfTDA (TDA Algorithm 1), fast path: numpy discrete Gaussian noise, one vectorised draw per level.
 
     Same contract as :func:`inftda_exact` except: ``rho`` is a real number > 0 (σ² = d/ρ rounded to binary64,
-    and the noise is :func:`reference.samplers.fast.discrete_gaussian`, within float rounding of
+    and the noise is :func:`reference.samplers.numeric.discrete_gaussian`, within float rounding of
     N_Z(0, σ²)); ``rng`` is a ``numpy.random.Generator``, a seed or ``None``. The true children counts of a
     level are scattered into an (m released parents) × |X_level| int64 matrix, the level's noise added in one
     operation, then IntOpt is applied row by row (exact Python integers). Counts must fit in int64.

@@ -26,10 +26,12 @@ import numpy as np
 from reference.audit.calibration import CalibrationVerdict, audit_gaussian
 from reference.audit.cascade_stream import audit_cascade_stream
 from reference.audit.covariance import kary_prefix_workload
+from reference.audit.design import Design
 from reference.audit.linear_noise import LinearNoiseVerdict, audit_linear_noise
 from reference.audit.probe import probe_noise_matrix
-from reference.audit.sample_design import Design, audit_design_samples, kary_design
-from reference.audit.samplers import MAX_AUDIT_DEPTH, SamplerAuditReport, audit_cascade_samples, audit_kary_noise
+from reference.audit.sample_design import audit_design_samples, kary_design
+from reference.audit.sampler_report import SamplerAuditReport
+from reference.audit.samplers import MAX_AUDIT_DEPTH, audit_cascade_samples, audit_kary_noise
 from reference.core.options import LinearNoise, Neighbours, SampledLaw
 from reference.core.validate import RationalLike, RealLike, fraction_text, positive_fraction, to_fraction
 
@@ -68,7 +70,7 @@ def assert_linear_mechanism_private(
         neighbours=neighbours,
         contributions=contributions,
     )
-    decided = verdict.verdict(epsilon=epsilon, delta=delta)
+    decided = verdict.verdict_on(epsilon=epsilon, delta=delta)
     if decided == "holds":
         return verdict
     claim = _claim_text(epsilon, delta)
@@ -165,7 +167,7 @@ def assert_samples_match(
 ) -> SamplerAuditReport:
     """Assert that noise samples (``runs × n``) have the law of ``mechanism``: ``"cascade"`` (``depth``,
     ``sigma``; streamed above depth 8), ``"kary"`` (Algorithm ``algorithm``'s output noise: ``arity``,
-    ``epsilon``) or ``"design"`` (any :class:`~reference.audit.sample_design.Design`, e.g. from
+    ``epsilon``) or ``"design"`` (any :class:`~reference.audit.design.Design`, e.g. from
     ``linear_design``). False alarm at most ``alpha``; the message lists the failing tests."""
     if mechanism == "cascade":
         if depth is None or sigma is None:
@@ -190,7 +192,7 @@ def assert_samples_match(
         report = audit_design_samples(samples, design, alpha)
     else:
         raise ValueError(f"mechanism must be cascade, kary or design, got {mechanism!r}")
-    if not report.passed:
+    if not report.holds:
         raise AssertionError(f"samples do not match {mechanism} (false-alarm probability {alpha}): "
                              + "; ".join(report.failures))
     return report

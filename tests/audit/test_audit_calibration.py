@@ -75,7 +75,7 @@ def test_bad_input() -> None:
 def test_audit_cli(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["audit", "calibration", "--mechanism", "gaussian", "--sigma", "3", "--sensitivity-squared", "1"]
     assert main([*argv, "--epsilon", "1", "--delta", "1e-5", "--json"]) == 1  # the claim fails: exit 1
-    assert '"holds": false' in capsys.readouterr().out
+    assert '"verdict": "fails"' in capsys.readouterr().out
     assert main(["calibrate", "laplace", "--l1", "3", "--epsilon", "1/2", "--json"]) == 0
     assert '"scale": "6"' in capsys.readouterr().out
 

@@ -23,14 +23,14 @@ def test_the_audit_reports_the_exact_epsilon_and_decides_claims() -> None:
     verdict = audit_linear_noise([[1, 1, 0], [0, 1, 1]], [[1, 0], [0, 1]], "laplace", scale=2)
     assert verdict.kernel_dimension == 1
     assert verdict.epsilon == verdict.epsilon_lower == Fraction(1, 2) and verdict.epsilon_exact
-    assert verdict.verdict(epsilon="1/2") == "holds" and verdict.verdict(epsilon="1/3") == "fails"
+    assert verdict.verdict_on(epsilon="1/2") == "holds" and verdict.verdict_on(epsilon="1/3") == "fails"
 
 
 def test_bounds_that_do_not_decide_make_an_inconclusive_verdict() -> None:
     verdict = audit_linear_noise([[1, 1, 0], [0, 1, 1]], [[1, 0], [0, 1]], "laplace", scale=2)
     widened = type(verdict)(**{**verdict.__dict__, "epsilon": Fraction(1), "epsilon_lower": Fraction(1, 4),
                                "epsilon_exact": False})
-    assert widened.verdict(epsilon="1/2") == "inconclusive" and widened.verdict(epsilon="1/5") == "fails"
+    assert widened.verdict_on(epsilon="1/2") == "inconclusive" and widened.verdict_on(epsilon="1/5") == "fails"
 
 
 def test_the_largest_shift_is_certified_with_as_few_lps_as_needed(monkeypatch) -> None:  # type: ignore[no-untyped-def]

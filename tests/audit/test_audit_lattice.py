@@ -16,7 +16,8 @@ from reference_verification.planted import correct_integer_kary, parity_leak_kar
 
 from reference.audit.covariance import kary_prefix_workload
 from reference.audit.lattice import lattice_audit, neighbouring_differences
-from reference.audit.linear_noise import EXIT_STATUS, audit_linear_noise, exact_matrix
+from reference.audit.linear_noise import audit_linear_noise, exact_matrix
+from reference.cli.common import EXIT_STATUS
 from reference.cli.main import main
 
 WORKLOAD = kary_prefix_workload(parity_leak_kary.HORIZON)
@@ -58,7 +59,7 @@ def test_substitution_differences() -> None:
 def test_the_parity_leak_counter_is_caught_and_decoded_on_every_draw() -> None:
     verdict = audit_linear_noise(parity_leak_kary.noise_matrix(), WORKLOAD, "discrete-laplace",
                                  scale=parity_leak_kary.noise_scale())
-    assert not verdict.private and verdict.verdict(epsilon=1) == "fails" and verdict.verdict() == "fails"
+    assert not verdict.private and verdict.verdict_on(epsilon=1) == "fails" and verdict.verdict == "fails"
     leak = verdict.lattice_leak
     assert leak is not None and leak.modulus >= 2
     generator = random.Random(5)
@@ -89,10 +90,10 @@ def test_the_corrected_integer_counter_gets_its_exact_epsilon() -> None:
     verdict = audit_linear_noise(correct_integer_kary.noise_matrix(), WORKLOAD, "discrete-laplace", scale=scale)
     assert verdict.private and verdict.epsilon_exact
     assert verdict.epsilon == correct_integer_kary.CLAIMED_EPSILON  # h/b with b = h/ε
-    assert verdict.verdict(epsilon=1) == "holds" and verdict.verdict(epsilon="1/2") == "fails"
+    assert verdict.verdict_on(epsilon=1) == "holds" and verdict.verdict_on(epsilon="1/2") == "fails"
     gaussian = audit_linear_noise(correct_integer_kary.noise_matrix(), WORKLOAD, "discrete-gaussian", scale=3)
     assert gaussian.rho == Fraction(correct_integer_kary.HEIGHT, 2 * 9)  # ‖u‖² = h for a 0/1 strategy column
-    assert gaussian.verdict(epsilon=1) == "fails"  # discrete Gaussian noise is never pure ε-DP
+    assert gaussian.verdict_on(epsilon=1) == "fails"  # discrete Gaussian noise is never pure ε-DP
 
 
 def _write(path, rows) -> str:  # type: ignore[no-untyped-def]
@@ -208,7 +209,7 @@ def test_integer_noise_with_a_kernel_gets_upper_bounds_from_integer_shifts() -> 
     verdict = audit_linear_noise([[1, 1, 0], [0, 1, 1]], [[1, 0], [0, 1]], "discrete-laplace", scale=2)
     assert verdict.private and verdict.kernel_dimension == 1
     assert verdict.epsilon == Fraction(1, 2) and not verdict.epsilon_exact
-    assert verdict.verdict(epsilon="1/2") == "holds" and verdict.verdict(epsilon="1/4") == "inconclusive"
+    assert verdict.verdict_on(epsilon="1/2") == "holds" and verdict.verdict_on(epsilon="1/4") == "inconclusive"
     gaussian = audit_linear_noise([[1, 1, 0], [0, 1, 1]], [[1, 0], [0, 1]], "discrete-gaussian", scale=1)
     # the elimination's integer shifts (e.g. (0, 1, -1) for input 1, norm² 2) bound rho from above; the smallest
     # integer shift has norm² 1, so the bound is not tight, and is flagged as a bound

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reference.audit.cascade_stream import DEFAULT_BATCH, audit_cascade_stream
+from reference.audit.cascade_stream import DEFAULT_BLOCK_RUNS, audit_cascade_stream
 from reference.audit.sample_design import (
     audit_design_samples,
     detectable_scale_error,
@@ -26,7 +26,7 @@ from reference.audit.sample_design import (
     power_table,
     runs_needed,
 )
-from reference.audit.samplers import chi_square_scale_power
+from reference.audit.sampler_report import chi_square_scale_power
 from reference.cip.numeric.cascade import cascade_leaves
 from reference.cli.main import main
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
@@ -53,8 +53,8 @@ def test_algorithm_2_matrix_is_the_oracle_index_sets() -> None:
 @pytest.mark.parametrize(("arity", "algorithm"), [(2, 1), (4, 1), (3, 2), (5, 2), (3, 3)])
 def test_every_algorithm_and_arity_passes_and_a_scale_error_is_caught(arity: int, algorithm: int) -> None:
     design = kary_design(arity, 24, algorithm, 1)
-    assert audit_design_samples(_laplace_samples(arity, 24, algorithm, 40_000, 7), design, ALPHA).passed
-    assert not audit_design_samples(_laplace_samples(arity, 24, algorithm, 40_000, 8, 1.3), design, ALPHA).passed
+    assert audit_design_samples(_laplace_samples(arity, 24, algorithm, 40_000, 7), design, ALPHA).holds
+    assert not audit_design_samples(_laplace_samples(arity, 24, algorithm, 40_000, 8, 1.3), design, ALPHA).holds
 
 
 def test_the_wrong_algorithm_is_caught() -> None:
@@ -62,7 +62,7 @@ def test_the_wrong_algorithm_is_caught() -> None:
     design = kary_design(3, 24, 2, 1)
     samples = _laplace_samples(3, 24, 1, 40_000, 9) * (height_for_horizon(3, 24, offset=True)
                                                          / height_for_horizon(3, 24, offset=False))
-    assert not audit_design_samples(samples, design, ALPHA).passed
+    assert not audit_design_samples(samples, design, ALPHA).holds
 
 
 def test_the_product_variance_is_exact_for_laplace() -> None:
@@ -81,8 +81,8 @@ def test_a_cascade_design_with_draw_variances_catches_variance_for_sigma() -> No
     rng = np.random.default_rng(11)
     root, split = rng.normal(0, 2.0, 50_000), rng.normal(0, 2.0 * math.sqrt(3) / 2, 50_000)
     good = np.stack([root / 2 + split, root / 2 - split], axis=1)
-    assert audit_design_samples(good, design, ALPHA).passed
-    assert not audit_design_samples(good * 2.0, design, ALPHA).passed  # σ² = 4 used where σ = 2 is meant
+    assert audit_design_samples(good, design, ALPHA).holds
+    assert not audit_design_samples(good * 2.0, design, ALPHA).holds  # σ² = 4 used where σ = 2 is meant
 
 
 def test_the_power_statement_holds_in_simulation() -> None:
@@ -94,7 +94,7 @@ def test_the_power_statement_holds_in_simulation() -> None:
     assert 0 < error < 0.2
     for seed in range(5):
         samples = np.random.default_rng(seed).laplace(0.0, 1.0 + error, size=(runs, 1))
-        assert not audit_design_samples(samples, design, ALPHA).passed
+        assert not audit_design_samples(samples, design, ALPHA).holds
     table = power_table(design, ALPHA)
     errors = [row["scale_error"] for row in table]
     assert all(a >= b for a, b in itertools.pairwise(errors))  # more runs, smaller detectable error
@@ -105,11 +105,11 @@ def test_the_streamed_cascade_audit(tmp_path: Path) -> None:
     depth, runs = 10, 600
     rng = np.random.default_rng(21)
     samples = np.stack([cascade_leaves(depth, 1.0, rng) for _ in range(runs)])
-    assert audit_cascade_stream(samples, depth, sigma=1.0, alpha=ALPHA).passed
-    assert not audit_cascade_stream(samples, depth, sigma=1.1, alpha=ALPHA).passed
+    assert audit_cascade_stream(samples, depth, sigma=1.0, alpha=ALPHA).holds
+    assert not audit_cascade_stream(samples, depth, sigma=1.1, alpha=ALPHA).holds
     independent = rng.normal(size=(runs, 1 << depth))  # right marginals, wrong covariance
     report = audit_cascade_stream(independent, depth, sigma=1.0, alpha=ALPHA)
-    assert not report.passed and any("sibling" in failure or "node" in failure for failure in report.failures)
+    assert not report.holds and any("sibling" in failure or "node" in failure for failure in report.failures)
     assert 0 < chi_square_scale_power(runs, 3 * (1 << depth) - 2, ALPHA) < 0.3
 
 
@@ -125,8 +125,8 @@ def test_the_streamed_cascade_audit_stays_within_a_few_batches_of_memory(tmp_pat
     report = audit_cascade_stream(path, depth, sigma=1.0, alpha=ALPHA)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    batch_bytes = DEFAULT_BATCH * (1 << depth) * 8
-    assert report.passed and peak < 4 * batch_bytes, (peak, batch_bytes)
+    batch_bytes = DEFAULT_BLOCK_RUNS * (1 << depth) * 8
+    assert report.holds and peak < 4 * batch_bytes, (peak, batch_bytes)
 
 
 def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, object]]:
@@ -205,4 +205,4 @@ def test_gaussian_designs_get_the_sharper_whitened_chi_square() -> None:
     for seed in range(5):
         samples = np.random.default_rng(100 + seed).normal(0.0, 1.0 + error, size=(runs, 1))
         report = audit_design_samples(samples, design, ALPHA)
-        assert not report.passed and [c.name for c in report.checks][-1] == "whitened variances"
+        assert not report.holds and [c.name for c in report.checks][-1] == "whitened variances"

@@ -40,28 +40,28 @@ def _kary(arity: int, epsilon: float, horizon: int, runs: int, seed: int) -> np.
 
 def test_correct_cascade_passes() -> None:
     report = audit_cascade_samples(_cascade(4, 2.0, 20_000, 11), 4, sigma=2.0, alpha=ALPHA)
-    assert report.passed, report.failures
+    assert report.holds, report.failures
     assert [c.name for c in report.checks] == ["marginals", "node variances", "covariance", "pooled scale"]
     assert sum(c.false_alarm for c in report.checks) <= ALPHA * (1 + 1e-12)
-    assert report.as_json()["passed"] is True
+    assert report.as_json()["verdict"] == "holds"
 
 
 def test_correct_kary_passes() -> None:
     report = audit_kary_noise(_kary(5, 1.0, 62, 40_000, 12), 5, epsilon=1.0, alpha=ALPHA)
-    assert report.passed, report.failures
+    assert report.holds, report.failures
     assert report.checks[1].subtests == 62 * 61 // 2
 
 
 def test_correct_kary_arity_3_passes() -> None:
     report = audit_kary_noise(_kary(3, 0.5, 13, 20_000, 13), 3, epsilon=0.5, alpha=ALPHA)
-    assert report.passed, report.failures
+    assert report.holds, report.failures
 
 
 def test_variance_for_std_is_caught() -> None:
     report = audit_cascade_samples(faulty_cascade_samples(4, 2.0, 20_000, 21), 4, sigma=2.0, alpha=ALPHA)
-    assert not report.passed
+    assert not report.holds
     names = {c.name: c for c in report.checks}
-    assert not names["marginals"].passed and not names["node variances"].passed
+    assert not names["marginals"].holds and not names["node variances"].holds
     assert any("leaf variance at coordinate" in f and "too large" in f for f in report.failures)
     assert any("node variance at level 2" in f and "too large" in f for f in report.failures)
 
@@ -70,7 +70,7 @@ def test_scaled_leaf_is_named() -> None:
     samples = _cascade(3, 1.0, 20_000, 22)
     samples[:, 5] *= 1.2
     report = audit_cascade_samples(samples, 3, sigma=1.0, alpha=ALPHA)
-    assert not report.passed
+    assert not report.holds
     assert any("leaf variance at coordinate 5 too large" in f for f in report.failures)
     assert not any("coordinate 4" in f for f in report.checks[0].failures)
 
@@ -80,8 +80,8 @@ def test_independent_leaves_fail_covariance_and_nodes() -> None:
     samples = np.random.default_rng(23).standard_normal((20_000, 8))
     report = audit_cascade_samples(samples, 3, sigma=1.0, alpha=ALPHA)
     names = {c.name: c for c in report.checks}
-    assert names["marginals"].passed
-    assert not names["covariance"].passed
+    assert names["marginals"].holds
+    assert not names["covariance"].holds
     assert any("node variance at level 0, position 0 too large" in f for f in report.failures)
 
 
@@ -90,16 +90,16 @@ def test_float_log_height_is_caught() -> None:
 
     assert math.ceil(math.log(125, 5)) == 4  # the floating-point fault the example relies on
     report = audit_kary_noise(float_log_noise(5, 1.0, 62, 40_000, 31), 5, epsilon=1.0, alpha=ALPHA)
-    assert not report.passed
+    assert not report.holds
     assert any("marginal variance at step" in f and "too large" in f for f in report.failures)
 
 
 def test_off_by_one_digits_is_caught() -> None:
     report = audit_kary_noise(off_by_one_noise(5, 1.0, 62, 40_000, 32), 5, epsilon=1.0, alpha=ALPHA)
-    assert not report.passed
+    assert not report.holds
     # step 25 has offset digits (0, 0, 1): only the skipped top level contributes noise.
     assert any("marginal variance at step 25 too small" in f for f in report.failures)
-    assert not report.checks[1].passed
+    assert not report.checks[1].holds
     assert any("covariance entry" in f for f in report.failures)
 
 
@@ -182,8 +182,8 @@ def test_kary_decorrelated_noise_fails_covariance_only() -> None:
     for column in range(samples.shape[1]):
         samples[:, column] = rng.permutation(samples[:, column])
     report = audit_kary_noise(samples, 3, epsilon=1.0, alpha=ALPHA)
-    assert report.checks[0].passed  # marginals: a false alarm here has probability <= ALPHA / 2
-    assert not report.checks[1].passed
+    assert report.checks[0].holds  # marginals: a false alarm here has probability <= ALPHA / 2
+    assert not report.checks[1].holds
     assert any("covariance entry" in f and "differs" in f for f in report.failures)
 
 
@@ -202,24 +202,25 @@ def test_the_in_memory_audit_runs_the_streamed_pooled_scale_test() -> None:
     # (256,000 dof, standard deviation of the variance ratio 0.28%) sees the 2% variance error at ~7 standard
     # deviations; a missed detection is the only way this can fail (no false-alarm budget used)
     from reference.audit.cascade_stream import CascadeMoments
-    from reference.cip.numeric.cascade_batch import cascade_leaves_batch
+    from reference.cip.numeric.cascade_runs import cascade_leaves_runs
 
     depth, runs = 6, 4_000
-    samples = cascade_leaves_batch(depth, 1.01, runs, 31)
+    samples = cascade_leaves_runs(depth, 1.01, runs, 31)
     report = audit_cascade_samples(samples, depth, sigma=1.0, alpha=ALPHA)
-    failed = {check.name for check in report.checks if not check.passed}
+    failed = {check.name for check in report.checks if not check.holds}
     assert "pooled scale" in failed and not failed & {"marginals", "node variances"}
     streamed = CascadeMoments(depth, 1.0)
     streamed.add(samples)
     pooled = next(check for check in report.checks if check.name == "pooled scale")
     same = streamed.pooled_check(ALPHA / 4)  # one code path: the same statistic and test at the same level
-    assert (pooled.statistic, pooled.detail, pooled.passed) == (same.statistic, same.detail, same.passed)
+    assert (pooled.statistic, pooled.detail, pooled.holds) == (same.statistic, same.detail, same.holds)
 
 
 def test_the_file_audit_states_the_pooled_power(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     import json
 
-    from reference.audit.samplers import cascade_samples_power, chi_square_scale_power
+    from reference.audit.sampler_report import chi_square_scale_power
+    from reference.audit.samplers import cascade_samples_power
     from reference.cli.main import main
 
     depth, alpha = 3, 1e-7

@@ -126,13 +126,13 @@ def test_power_of_two_sigma_scales_exactly(depth: int, exponent: int, seed: int)
 
 def test_tree_structure_exhaustive_to_depth_12() -> None:
     result = checks.check_tree_structure(max_depth=12, sigma=1.0, seed=0)
-    assert result.passed, result.detail
+    assert result.holds, result.detail
     assert result.cases == sum((1 << d) - 1 for d in range(13))
 
 
 def test_tree_structure_other_sigma() -> None:
     result = checks.check_tree_structure(max_depth=9, sigma=1e-3, seed=5)
-    assert result.passed, result.detail
+    assert result.holds, result.detail
 
 
 @settings(max_examples=300, deadline=None)
@@ -162,7 +162,7 @@ def test_split_rounding_residual_can_be_nonzero() -> None:
 @pytest.mark.parametrize("sigma", [1.0, 0.37, 1000.0])
 def test_linear_map_covariance_is_sigma_squared_c(depth: int, sigma: float) -> None:
     result = checks.check_linear_map(depth, sigma)
-    assert result.passed, result.detail
+    assert result.holds, result.detail
 
 
 @pytest.mark.parametrize("depth", range(1, 6))
@@ -170,14 +170,14 @@ def test_leaf_covariance_statistical(depth: int) -> None:
     # false-alarm probability 1e-9 per depth
     result = checks.check_leaf_covariance(depth, sigma=1.7, samples=4000, seed=2024 + depth)
     assert result.false_alarm == 1e-9
-    assert result.passed, result.detail
+    assert result.holds, result.detail
 
 
 @pytest.mark.parametrize("depth", [0, 5])
 def test_node_variances_statistical(depth: int) -> None:
     # false-alarm probability 1e-9 per depth
     result = checks.check_node_variances(depth, sigma=0.6, samples=4000, seed=77 + depth)
-    assert result.passed, result.detail
+    assert result.holds, result.detail
 
 
 def test_haar_whitening_whitens_exactly_up_to_rounding() -> None:
@@ -207,10 +207,10 @@ def test_statistical_check_rejects_wrong_covariances() -> None:
     depth = 4
     w = checks.haar_whitening(depth, 1.0)
     independent = gen.standard_normal((4000, 16))
-    assert not checks.whitened_normal_test(independent @ w.T).passed
+    assert not checks.whitened_normal_test(independent @ w.T).holds
     factor = np.linalg.cholesky(ocr_covariance(depth))
     wrong = gen.standard_normal((4000, 16)) @ factor.T
-    assert not checks.whitened_normal_test(wrong @ w.T).passed
+    assert not checks.whitened_normal_test(wrong @ w.T).holds
 
 
 def test_ocr_and_latex_readings_agree_below_depth_4() -> None:

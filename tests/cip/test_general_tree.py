@@ -382,11 +382,11 @@ def test_exhaustive_checks_pass() -> None:
         checks.check_general_tree_linear_maps,
     ):
         result = check(5, 6)
-        assert result.passed, result.detail
+        assert result.holds, result.detail
         assert result.cases > 40
-    assert checks.check_chain_invariance(7).passed
-    assert checks.check_balanced_sensitivity(40, 12).passed
-    assert checks.check_general_tree_structure(5, 6, samples=5).passed
+    assert checks.check_chain_invariance(7).holds
+    assert checks.check_balanced_sensitivity(40, 12).holds
+    assert checks.check_general_tree_structure(5, 6, samples=5).holds
 
 
 def test_shape_counts() -> None:
@@ -398,7 +398,7 @@ def test_shape_counts() -> None:
 @pytest.mark.parametrize("nested", [SMALL, ((((),), ((), ())), ((), ())), ((((), ()), ((), ())), ())])
 def test_statistical_covariance(nested: Nested) -> None:
     result = checks.check_general_tree_covariance(BinaryTree.from_nested(nested), 1.7, samples=20_000, seed=4)
-    assert result.passed, result.detail
+    assert result.holds, result.detail
 
 
 def test_statistical_check_has_power() -> None:
@@ -410,4 +410,4 @@ def test_statistical_check_has_power() -> None:
     caterpillar = BinaryTree.from_nested(((((), ()), ()), ()))
     draws = general_tree_leaves(perfect_tree(2), 1.0, 8, size=20_000)
     white = draws @ ldl_whitening(exact.covariance(caterpillar), 1.0).T
-    assert not whitened_normal_test(white).passed
+    assert not whitened_normal_test(white).holds

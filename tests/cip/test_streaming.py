@@ -82,14 +82,14 @@ def test_tree_invariants(count: int, seed: int) -> None:
 @pytest.mark.parametrize("length", [*range(1, 21), 31, 32, 33, 100])
 def test_linear_map_covariance_is_top_left_block(length: int) -> None:
     result = checks.check_streaming_linear_map(length, sigma=1.0 if length % 2 else 0.45)
-    assert result.passed, result.detail
+    assert result.holds, result.detail
 
 
 @pytest.mark.parametrize(("length", "depth"), [(3, None), (6, None), (13, None), (5, 4)])
 def test_covariance_statistical(length: int, depth: int | None) -> None:
     # false-alarm probability 1e-9 per case; (5, 4) checks the block of a deeper C than needed
     result = checks.check_streaming_covariance(length, depth, sigma=2.2, samples=4000, seed=31 + length)
-    assert result.passed, result.detail
+    assert result.holds, result.detail
 
 
 def test_reproducible_and_seed_equals_generator() -> None:

@@ -81,7 +81,7 @@ def test_batch_equals_successive_calls() -> None:
 
 def test_numeric_structure_check() -> None:
     result = checks.check_two_dim_structure(3, samples=5)
-    assert result.passed, result.detail
+    assert result.holds, result.detail
 
 
 @pytest.mark.parametrize(("rows", "columns"), [(-1, 2), (2, -1)])
@@ -181,11 +181,11 @@ def test_exact_bad_inputs() -> None:
 
 
 def test_exhaustive_two_dim_checks() -> None:
-    assert checks.check_two_dim_kronecker(2).passed
-    assert checks.check_two_dim_rectangles(2).passed
-    assert checks.check_two_dim_sensitivity(2, 4).passed
-    assert checks.check_two_by_two_example().passed
-    assert checks.check_two_dim_linear_map(2, 2, 1.5).passed
+    assert checks.check_two_dim_kronecker(2).holds
+    assert checks.check_two_dim_rectangles(2).holds
+    assert checks.check_two_dim_sensitivity(2, 4).holds
+    assert checks.check_two_by_two_example().holds
+    assert checks.check_two_dim_linear_map(2, 2, 1.5).holds
 
 
 def test_statistical_two_dim() -> None:
@@ -194,4 +194,4 @@ def test_statistical_two_dim() -> None:
         checks.check_two_dim_covariance(2, 1, 0.5, samples=20_000, seed=2),
         checks.check_two_dim_rectangle_variances(2, 2, 1.0, samples=20_000, seed=3),
     ):
-        assert result.passed, result.detail
+        assert result.holds, result.detail

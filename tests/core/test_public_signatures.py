@@ -195,7 +195,7 @@ def _misspelt() -> list[tuple[str, Callable[[], object]]]:
     from reference.core.certified import CertifiedReal
     from reference.kary.constants import leading_constant
     from reference.kary.counters import OnlineCounter, algorithm_1
-    from reference.kary.counters_batch import algorithm_1_runs
+    from reference.kary.counters_runs import algorithm_1_runs
     from reference.tda.calibration import inftda_epsilon, inftda_level_sensitivity_squared
     from reference.testing.strategies import arities
 

@@ -350,12 +350,12 @@ def test_quoted_decimal_classification() -> None:
     exact = CertifiedReal.exact(Fraction(12345, 100000))  # 0.12345: rounds half up to 0.1235
     assert checks.check_quoted_decimal("x", "0.1235", "approx", exact).is_rounding
     truncated = checks.check_quoted_decimal("x", "0.1234", "approx", exact)
-    assert truncated.is_truncation and truncated.passed  # the rule: a rounding or a truncation
-    assert not checks.check_quoted_decimal("x", "0.1233", "approx", exact).passed
-    assert not checks.check_quoted_decimal("x", "0.1236", "approx", exact).passed
-    assert checks.check_quoted_decimal("x", "0.124", "upper", exact).passed
-    assert not checks.check_quoted_decimal("x", "0.1234", "upper", exact).passed
-    assert checks.check_quoted_decimal("x", "0.1234", "lower", exact).passed
+    assert truncated.is_truncation and truncated.holds  # the rule: a rounding or a truncation
+    assert not checks.check_quoted_decimal("x", "0.1233", "approx", exact).holds
+    assert not checks.check_quoted_decimal("x", "0.1236", "approx", exact).holds
+    assert checks.check_quoted_decimal("x", "0.124", "upper", exact).holds
+    assert not checks.check_quoted_decimal("x", "0.1234", "upper", exact).holds
+    assert checks.check_quoted_decimal("x", "0.1234", "lower", exact).holds
     with pytest.raises(ValueError, match="relation"):
         checks.check_quoted_decimal("x", "0.1", "about", exact)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="printed"):
@@ -367,30 +367,30 @@ def test_quoted_decimals_of_the_paper() -> None:
     assert MP.nint(mp_theorem_3_7(17) * 1000) == 234
     assert MP.nint(mp_corollary_4_9(19) * 10**4) == 1236
     assert MP.nint(mp_corollary_c3(20) * 10**4) == 1239
-    assert checks.check_theorem_3_7_value().passed
-    assert checks.check_corollary_4_9_value().passed
+    assert checks.check_theorem_3_7_value().holds
+    assert checks.check_corollary_4_9_value().holds
     c3 = checks.check_corollary_c3_value()
-    assert c3.passed and c3.is_truncation and not c3.is_rounding and c3.rounded == Fraction(1239, 10**4)
-    assert checks.check_proof_5_3_pure_bound().passed
+    assert c3.holds and c3.is_truncation and not c3.is_rounding and c3.rounded == Fraction(1239, 10**4)
+    assert checks.check_proof_5_3_pure_bound().holds
     approx = checks.check_proof_5_3_approx_bound()
-    assert approx.passed and approx.is_truncation
-    assert checks.check_theorem_1_2().passed
+    assert approx.holds and approx.is_truncation
+    assert checks.check_theorem_1_2().holds
 
 
 def test_argmin_and_factor_checks() -> None:
     for check in (checks.check_theorem_3_7_argmin, checks.check_corollary_4_9_argmin, checks.check_corollary_c3_argmin):
         result = check()
-        assert result.passed and "tail" in result.describe()
-    assert not checks.check_argmin("theorem_3_7", 18).passed
+        assert result.holds and "tail" in result.summary()
+    assert not checks.check_argmin("theorem_3_7", 18).holds
     honaker = checks.check_honaker_factor_4()
-    assert honaker.passed
+    assert honaker.holds
     assert agrees(honaker.ratio, MP.mpf(1) / 2 / mp_corollary_4_9(19))
-    assert checks.check_andersson_pagh_factor_2().passed
+    assert checks.check_andersson_pagh_factor_2().holds
 
 
 def test_huu_calibration_slack_quick() -> None:
     slack = checks.check_huu_calibration_slack(delta_exponents=(6,))
-    assert slack.passed
+    assert slack.holds
     assert slack.points[0].ratio.certainly_gt(Fraction(2))
     expected = 2 * mp_corollary_4_9(19) / (4 / (MP.pi**2 * mp_log2(MP.e) ** 3))
     assert agrees(slack.optimal_exponent, expected, digits=30)
@@ -398,7 +398,7 @@ def test_huu_calibration_slack_quick() -> None:
 
 def test_table() -> None:
     table = checks.leading_constant_table(max_arity=30)
-    assert table.passed
+    assert table.holds
     assert [row.arity for row in table.rows] == list(range(2, 31))
     assert all((row.corollary_4_9 is None) == (row.arity % 2 == 0) for row in table.rows)
     assert len(table.lines()) == 2 + 29
@@ -410,5 +410,5 @@ def test_even_odd_factor() -> None:
     # even/odd = (k/2) / (k(1 − 1/k²)/2) = k²/(k² − 1) > 1: the printed factor 1 − 1/k², in the sentence's
     # direction (even/odd), is wrong; only its reciprocal holds, and the rule judges a factor as printed
     result = checks.check_even_odd_factor()
-    assert not result.passed and not result.literal_reading_holds and result.intended_reading_holds
+    assert not result.holds and not result.literal_reading_holds and result.intended_reading_holds
     assert agrees(result.at_optima, mp_corollary_c3(20) / mp_corollary_4_9(19))

@@ -27,7 +27,11 @@ from reference.kary.counters import (
     noise_lifetime,
 )
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon, offset_capacity
-from reference.kary.mse import algorithm_2_mse, algorithm_2_mse_dp, algorithm_2_total_noise_count_dp
+from reference.kary.mse import (
+    algorithm_2_mse,
+    algorithm_2_mse_digit_programme,
+    algorithm_2_total_noise_count_digit_programme,
+)
 
 EVEN_ARITIES = (2, 4, 6, 8)
 
@@ -54,7 +58,7 @@ def mse_from_reconstruction(arity: int, horizon: int) -> Fraction:
 def test_mse_equals_reconstruction_matrix_route_at_every_small_horizon(arity: int) -> None:
     top = offset_capacity(arity, 3)
     for horizon in range(1, top + 1):
-        assert algorithm_2_mse_dp(arity, horizon) == mse_from_reconstruction(arity, horizon)
+        assert algorithm_2_mse_digit_programme(arity, horizon) == mse_from_reconstruction(arity, horizon)
 
 
 @pytest.mark.parametrize("arity", EVEN_ARITIES)
@@ -65,9 +69,9 @@ def test_mse_equals_exhaustive_search(arity: int) -> None:
     for horizon in range(1, offset_capacity(arity, height) + 1):
         running += weights[horizon]
         own_height = height_for_horizon(arity, horizon, offset=True)
-        assert algorithm_2_total_noise_count_dp(arity, horizon) == running
-        assert algorithm_2_mse_dp(arity, horizon) == Fraction(2 * own_height**2 * running, horizon)
-    assert algorithm_2_mse(arity, horizon) == algorithm_2_mse_dp(arity, horizon)
+        assert algorithm_2_total_noise_count_digit_programme(arity, horizon) == running
+        assert algorithm_2_mse_digit_programme(arity, horizon) == Fraction(2 * own_height**2 * running, horizon)
+    assert algorithm_2_mse(arity, horizon) == algorithm_2_mse_digit_programme(arity, horizon)
 
 
 @pytest.mark.parametrize("arity", [4, 6, 20])
@@ -88,18 +92,18 @@ def test_mse_at_capacities_up_to_huge_horizons(arity: int) -> None:
             for digit in range(1, half + 1):
                 # this digit, any lower digits (k^below vectors, total lower weight below·k^(below−1)·mass)
                 total += digit * arity**below + (below * arity ** (below - 1) * digit_mass if below else 0)
-        assert algorithm_2_total_noise_count_dp(arity, horizon) == total
+        assert algorithm_2_total_noise_count_digit_programme(arity, horizon) == total
         assert height_for_horizon(arity, horizon, offset=True) == height
         closed = Fraction(arity * height**3, 2) / (1 - Fraction(1, arity**height)) + Fraction(
             (arity - 2) * height**2, 2 * (arity - 1)
         )
-        assert algorithm_2_mse_dp(arity, horizon) == closed
+        assert algorithm_2_mse_digit_programme(arity, horizon) == closed
 
 
 def test_mse_at_ten_to_the_twelve() -> None:
     """Any T: the total's increments are the step weights (checked by division with a balanced remainder)."""
     horizon = 10**12
-    step = algorithm_2_total_noise_count_dp(4, horizon) - algorithm_2_total_noise_count_dp(4, horizon - 1)
+    step = algorithm_2_total_noise_count_digit_programme(4, horizon) - algorithm_2_total_noise_count_digit_programme(4, horizon - 1)
     digits, value = [], horizon
     while value:
         digit = value % 4
@@ -107,7 +111,7 @@ def test_mse_at_ten_to_the_twelve() -> None:
         digits.append(digit)
         value = (value - digit) // 4
     assert step == sum(abs(d) for d in digits)
-    assert algorithm_2_mse_dp(4, horizon) > 0
+    assert algorithm_2_mse_digit_programme(4, horizon) > 0
 
 
 # ------------------------------------------------------------------------------------------- counters
@@ -115,7 +119,7 @@ def test_mse_at_ten_to_the_twelve() -> None:
 
 def test_counters_agree_for_even_arity() -> None:
     result = checks.check_agreement(arities=(2, 4, 6), max_horizon=40)
-    assert result.passed, result.describe()
+    assert result.holds, result.summary()
 
 
 @pytest.mark.parametrize(("arity", "horizon"), [(4, 10), (4, 42), (4, 170), (6, 155), (2, 31), (8, 73)])
@@ -138,7 +142,7 @@ def test_lifetimes_and_used_indices_match_the_walks(arity: int, horizon: int) ->
 @pytest.mark.parametrize(("arity", "horizon"), [(4, 170), (6, 300)])
 def test_live_noise_within_h_times_half_arity(arity: int, horizon: int) -> None:
     result = checks.check_live_noise(arity, horizon)
-    assert result.passed, result.describe()
+    assert result.holds, result.summary()
     assert result.lemma_4_12_bound == result.height * arity // 2
 
 

@@ -45,7 +45,7 @@ def test_ratio_ranges_match_brute_force(algorithm: str, arity: int, heights: int
     low = min(expected.values())
     assert result.smallest.smallest == low
     assert result.smallest.smallest_at == min(t for t, r in expected.items() if r == low)
-    assert result.passed == (max(expected.values()) <= 1)
+    assert result.holds == (max(expected.values()) <= 1)
     ones = tuple(t for t, r in expected.items() if r == 1)
     assert tuple(t for part in result.heights for t in part.largest_at) == ones
 

@@ -34,10 +34,10 @@ from reference.kary.digits import (
 from reference.kary.mse import (
     MAX_ENUMERATION_HORIZON,
     algorithm_2_mse,
-    algorithm_2_mse_dp,
+    algorithm_2_mse_digit_programme,
     algorithm_2_step_variance,
     algorithm_2_total_noise_count,
-    algorithm_2_total_noise_count_dp,
+    algorithm_2_total_noise_count_digit_programme,
     appendix_c_horizon,
     appendix_c_recursion,
     claim_1_leading_term,
@@ -241,7 +241,7 @@ def test_mse_hand_computed_arity_3(horizon: int) -> None:
     h = HAND_HEIGHTS_ARITY_3[horizon - 1]
     expected = Fraction(2 * h * h * sum(HAND_COUNTS_ARITY_3[:horizon]), horizon)
     assert algorithm_2_mse(3, horizon) == expected
-    assert algorithm_2_mse_dp(3, horizon) == expected
+    assert algorithm_2_mse_digit_programme(3, horizon) == expected
     assert height_for_horizon(3, horizon, offset=True) == h
 
 
@@ -258,7 +258,7 @@ def test_hand_values_arity_3() -> None:
 def test_mse_matches_noise_index_multisets(arity: int, horizon: int) -> None:
     expected = naive_mse_from_indices(arity, horizon)
     assert algorithm_2_mse(arity, horizon) == expected
-    assert algorithm_2_mse_dp(arity, horizon) == expected
+    assert algorithm_2_mse_digit_programme(arity, horizon) == expected
 
 
 @pytest.mark.parametrize("arity", [3, 5, 7, 4])
@@ -266,23 +266,23 @@ def test_dp_matches_enumeration_for_every_small_horizon(arity: int) -> None:
     running = 0
     for horizon in range(1, 3001):
         running += balanced_weight(horizon, arity)
-        assert algorithm_2_total_noise_count_dp(arity, horizon) == running
+        assert algorithm_2_total_noise_count_digit_programme(arity, horizon) == running
         if horizon % 500 == 0:
             assert algorithm_2_total_noise_count(arity, horizon) == running
-            assert algorithm_2_mse(arity, horizon) == algorithm_2_mse_dp(arity, horizon)
+            assert algorithm_2_mse(arity, horizon) == algorithm_2_mse_digit_programme(arity, horizon)
 
 
 @settings(max_examples=15, deadline=None)
 @given(st.sampled_from([3, 5, 7, 19]), st.integers(min_value=3001, max_value=60_000))
 def test_dp_matches_enumeration_random(arity: int, horizon: int) -> None:
-    assert algorithm_2_mse_dp(arity, horizon) == algorithm_2_mse(arity, horizon)
+    assert algorithm_2_mse_digit_programme(arity, horizon) == algorithm_2_mse(arity, horizon)
 
 
 @settings(max_examples=80, deadline=None)
 @given(st.sampled_from([3, 5, 7, 19, 4, 20]), st.integers(min_value=2, max_value=10**15))
 def test_dp_increments_are_the_step_counts(arity: int, horizon: int) -> None:
     """total(T) − total(T − 1) = ‖rep(T)‖₁ at any T (also across height changes: leading zeros weigh 0)."""
-    step = algorithm_2_total_noise_count_dp(arity, horizon) - algorithm_2_total_noise_count_dp(arity, horizon - 1)
+    step = algorithm_2_total_noise_count_digit_programme(arity, horizon) - algorithm_2_total_noise_count_digit_programme(arity, horizon - 1)
     assert step == balanced_weight(horizon, arity)
 
 
@@ -295,7 +295,7 @@ def test_lemma_4_7_at_full_trees(arity: int) -> None:
         expected = (
             Fraction(2 * height**2) * Fraction(height * (arity**2 - 1), 4 * arity) * arity**height / (2 * horizon)
         )
-        assert algorithm_2_mse_dp(arity, horizon) == expected
+        assert algorithm_2_mse_digit_programme(arity, horizon) == expected
         assert lemma_4_7_closed_form(arity, height) == expected
 
 
@@ -303,7 +303,7 @@ def test_dp_at_huge_horizon_against_full_tree() -> None:
     height = 30
     horizon = (19**height - 1) // 2
     expected = Fraction(19 * height**3 * (1 - Fraction(1, 361)), 2) / (1 - Fraction(1, 19**height))
-    assert algorithm_2_mse_dp(19, horizon) == expected
+    assert algorithm_2_mse_digit_programme(19, horizon) == expected
 
 
 def test_appendix_c_recursion_and_excess_small() -> None:
@@ -313,7 +313,7 @@ def test_appendix_c_recursion_and_excess_small() -> None:
             exact = sum(balanced_weight(t, arity) for t in range(1, horizon + 1))
             assert appendix_c_recursion(arity, height) == exact
             mse = Fraction(2 * height**2 * exact, horizon)
-            assert algorithm_2_mse_dp(arity, horizon) == mse
+            assert algorithm_2_mse_digit_programme(arity, horizon) == mse
             assert mse - claim_1_leading_term(arity, height) == Fraction((arity - 2) * height**2, 2 * (arity - 1))
 
 
@@ -330,13 +330,13 @@ def test_bad_inputs() -> None:
     with pytest.raises(ValueError, match="arity"):
         algorithm_2_mse(1, 5)
     with pytest.raises(ValueError, match="arity"):
-        algorithm_2_mse_dp(0, 5)
+        algorithm_2_mse_digit_programme(0, 5)
     with pytest.raises(ValueError, match="arity"):
         lemma_4_7_closed_form(4, 2)
     with pytest.raises(ValueError, match="horizon"):
         algorithm_2_mse(3, 0)
     with pytest.raises(ValueError, match="horizon"):
-        algorithm_2_mse_dp(3, -4)
+        algorithm_2_mse_digit_programme(3, -4)
     with pytest.raises(ValueError, match="horizon"):
         height_for_horizon(3, 0, offset=True)
     with pytest.raises(ValueError, match="horizon"):
@@ -362,7 +362,7 @@ def test_bad_inputs() -> None:
     with pytest.raises(TypeError, match="arity"):
         algorithm_2_mse(3.0, 5)
     with pytest.raises(TypeError, match="horizon"):
-        algorithm_2_mse_dp(3, True)
+        algorithm_2_mse_digit_programme(3, True)
     with pytest.raises(TypeError, match="offset"):
         height_for_horizon(3, 4, offset=1)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="delta"):
@@ -401,7 +401,7 @@ def test_threshold_separates_huu_bound(arity: int, horizon: int) -> None:
     """Just below δ* the HUU bound (kary_constants' own evaluation) is above the exact MSE; just above, below."""
     threshold = huu_delta_threshold(arity, horizon)
     epsilon = Fraction(1, 2)
-    mse = algorithm_2_mse_dp(arity, horizon) / epsilon**2
+    mse = algorithm_2_mse_digit_programme(arity, horizon) / epsilon**2
     below = threshold.lower * (1 - Fraction(1, 10**6))
     above = threshold.upper * (1 + Fraction(1, 10**6))
     assert huu_mse_bound(epsilon=epsilon, delta=below, horizon=horizon).certainly_gt(mse)
@@ -429,16 +429,16 @@ def test_asymptotic_prediction() -> None:
 
 def test_lemma_4_7_check_small() -> None:
     result = checks.lemma_4_7_check(arities=(3, 5, 7), max_height=4)
-    assert result.passed and not result.mismatches
-    assert "equal" in result.describe()
+    assert result.holds and not result.mismatches
+    assert "equal" in result.summary()
 
 
 def test_appendix_c_checks_small() -> None:
     recursion = checks.appendix_c_recursion_check(arities=(4, 6), max_height=4)
-    assert recursion.passed and recursion.symbolic_holds
+    assert recursion.holds and recursion.symbolic_holds
     claim = checks.claim_1_check(arities=(4, 6), max_height=4)
-    assert not claim.passed  # (k − 2)h²/(2(k − 1)) is not o(h²): verified by hand above for k = 4, 6
-    assert "1/3" in claim.describe() and "2/5" in claim.describe()
+    assert not claim.holds  # (k − 2)h²/(2(k − 1)) is not o(h²): verified by hand above for k = 4, 6
+    assert "1/3" in claim.summary() and "2/5" in claim.summary()
 
 
 def test_theorem_1_2_table_small() -> None:
@@ -451,4 +451,4 @@ def test_theorem_1_2_table_small() -> None:
         expected = bool(mp_threshold(mse, horizon) > MP.power(horizon, -MP.mpf(23) / 25))
         assert rows[horizon].pure_wins_at_paper_delta is expected
     assert [row.horizon for row in result.jumps] == [10, 181]  # (19 + 1)/2, (361 + 1)/2
-    assert result.describe().count("k = 19") >= 6
+    assert result.summary().count("k = 19") >= 6

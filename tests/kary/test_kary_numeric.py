@@ -23,7 +23,7 @@ from reference.kary.counters import (
     noise_lifetime,
 )
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
-from reference.samplers import fast
+from reference.samplers import numeric
 
 
 class _PositiveSigns(np.random.PCG64):
@@ -69,7 +69,7 @@ def _walks(arity: int, horizon: int) -> list[tuple[int, ...]]:
 
 def test_agreement_small() -> None:
     result = checks.check_agreement(arities=(3, 5), max_horizon=30)
-    assert result.passed, result.describe()
+    assert result.holds, result.summary()
 
 
 @pytest.mark.parametrize("arity", [2, 3, 4])
@@ -183,7 +183,7 @@ def test_seed_reproducible() -> None:
 @pytest.mark.parametrize(("arity", "horizon"), [(3, 13), (3, 50), (5, 62), (7, 100), (9, 300)])
 def test_live_noise(arity: int, horizon: int) -> None:
     result = checks.check_live_noise(arity, horizon)
-    assert result.passed, result.describe()
+    assert result.holds, result.summary()
 
 
 def test_live_noise_peak_at_full_horizon_is_lemma_bound() -> None:
@@ -199,7 +199,7 @@ def test_live_noise_peak_at_full_horizon_is_lemma_bound() -> None:
 
 def test_step_variance_statistical() -> None:
     result = checks.check_step_variance(arity=3, horizon=13, group_size=60, seed=3)
-    assert result.passed, result.describe()
+    assert result.holds, result.summary()
 
 
 def test_step_variance_has_power(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -211,12 +211,12 @@ def test_step_variance_has_power(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(checks, "algorithm_2_batch", doubled)
     result = checks.check_step_variance(arity=3, horizon=13, group_size=60, seed=3)
-    assert not result.passed
+    assert not result.holds
 
 
 def test_algorithm_2_vs_3_statistical() -> None:
     result = checks.check_algorithm_2_vs_3(arity=3, horizon=4, times=(1, 2, 4), runs=600, seed=5)
-    assert result.passed, result.describe()
+    assert result.holds, result.summary()
 
 
 # ------------------------------------------------------------------------------------------- bad inputs
@@ -277,7 +277,7 @@ def test_online_laplace_draws_are_single_draws_in_first_use_order() -> None:
             order.setdefault(p, len(order))
     height = height_for_horizon(arity, horizon, offset=True)
     generator = np.random.default_rng(seed)
-    draws = [float(fast.laplace(height / epsilon, 1, generator)[0]) for _ in order]
+    draws = [float(numeric.laplace(height / epsilon, 1, generator)[0]) for _ in order]
     expected = []
     for walk in walks:
         noise = 0.0

@@ -90,7 +90,7 @@ def test_live_noise_hand_case() -> None:
 def test_algorithm_1_mse_hand_case() -> None:
     # k = 2, T = 3, h = 2: digit sums 1, 1, 2 → ε²MSE = 2·4·4/3 = 32/3 = Lemma 3.5's (1)·8/(3/4)
     assert kt.algorithm_1_mse(2, 3) == Fraction(32, 3)
-    assert kt.algorithm_1_mse_dp(2, 3) == Fraction(32, 3)
+    assert kt.algorithm_1_mse_digit_programme(2, 3) == Fraction(32, 3)
     assert kt.lemma_3_5_closed_form(2, 2) == Fraction(32, 3)
 
 
@@ -165,14 +165,14 @@ def test_algorithm_1_mse_against_base_repr(arity: int, horizon: int) -> None:
         height += 1
     expected = Fraction(2 * height**2 * total, horizon)
     assert kt.algorithm_1_mse(arity, horizon) == expected
-    assert kt.algorithm_1_mse_dp(arity, horizon) == expected
+    assert kt.algorithm_1_mse_digit_programme(arity, horizon) == expected
 
 
 @pytest.mark.parametrize(("arity", "height"), [(2, 1), (2, 5), (3, 4), (5, 3), (10, 4), (10, 12), (17, 10)])
 def test_algorithm_1_mse_dp_meets_lemma_3_5(arity: int, height: int) -> None:
     expected = Fraction((arity - 1) * height**3 * arity**height, arity**height - 1)  # by hand from the lemma
     assert kt.lemma_3_5_closed_form(arity, height) == expected
-    assert kt.algorithm_1_mse_dp(arity, arity**height - 1) == expected
+    assert kt.algorithm_1_mse_digit_programme(arity, arity**height - 1) == expected
 
 
 def test_live_noise_meets_lemma_4_12_bound_at_capacity() -> None:
@@ -264,10 +264,10 @@ def test_structure_checks_pass_on_small_bounds() -> None:
     sensitivity = checks.sensitivity_check(max_horizon=15)
     mse = checks.mse_check(max_horizon=40)
     live = checks.live_noise_check(max_horizon=40)
-    assert algorithm_3.passed, algorithm_3.describe()
-    assert sensitivity.passed, sensitivity.describe()
-    assert mse.passed, mse.describe()
-    assert live.passed, live.describe()
+    assert algorithm_3.holds, algorithm_3.summary()
+    assert sensitivity.holds, sensitivity.summary()
+    assert mse.holds, mse.summary()
+    assert live.holds, live.summary()
 
 
 @pytest.mark.parametrize(("arity", "height"), [(2, 3), (3, 3), (4, 2), (5, 2), (7, 2)])

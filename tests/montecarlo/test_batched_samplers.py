@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 from reference.cip.numeric.cascade import cascade_leaves
-from reference.cip.numeric.cascade_batch import cascade_leaves_batch
+from reference.cip.numeric.cascade_runs import cascade_leaves_runs
 from reference.core.rng import run_seeds
 from reference.kary import counters
-from reference.kary.counters_batch import algorithm_1_runs, algorithm_2_runs
-from reference.samplers import fast
-from reference.samplers.fast_batch import discrete_gaussian_batch, discrete_laplace_batch, laplace_batch
+from reference.kary.counters_runs import algorithm_1_runs, algorithm_2_runs
+from reference.samplers import numeric
+from reference.samplers.numeric_runs import discrete_gaussian_runs, discrete_laplace_runs, laplace_runs
 
 
 def _spawned(seed: int, runs: int) -> list[np.random.Generator]:
@@ -37,21 +37,21 @@ def test_run_seeds_from_a_generator_advance_it() -> None:
 @pytest.mark.parametrize("sigma", [1.0, 0.3, 7.25])
 def test_cascade_batch_equals_single_runs(depth: int, sigma: float) -> None:
     runs = 6
-    batch = cascade_leaves_batch(depth, sigma, runs, 2026)
+    batch = cascade_leaves_runs(depth, sigma, runs, 2026)
     single = np.stack([cascade_leaves(depth, sigma, rng) for rng in _spawned(2026, runs)])
     assert batch.shape == (runs, 1 << depth)
     assert np.array_equal(batch, single)
 
 
 def test_cascade_batch_blocks_concatenate_to_the_whole() -> None:
-    whole = cascade_leaves_batch(8, 1.5, 10, 11)
-    parts = [cascade_leaves_batch(8, 1.5, 4, 11, 0), cascade_leaves_batch(8, 1.5, 6, 11, 4)]
+    whole = cascade_leaves_runs(8, 1.5, 10, 11)
+    parts = [cascade_leaves_runs(8, 1.5, 4, 11, 0), cascade_leaves_runs(8, 1.5, 6, 11, 4)]
     assert np.array_equal(whole, np.concatenate(parts))
 
 
 def test_cascade_batch_spans_tiles() -> None:
     depth = 15  # 2**15 leaves: 4 runs per tile, so 9 runs cross two tile boundaries
-    batch = cascade_leaves_batch(depth, 2.0, 9, 3)
+    batch = cascade_leaves_runs(depth, 2.0, 9, 3)
     single = np.stack([cascade_leaves(depth, 2.0, rng) for rng in _spawned(3, 9)])
     assert np.array_equal(batch, single)
 
@@ -86,9 +86,9 @@ def test_algorithm_2_runs_rejects_arity_one() -> None:
 def test_discrete_batches_equal_single_runs(parameter: float) -> None:
     runs, size = 5, 301
     cases = [
-        (discrete_laplace_batch, fast.discrete_laplace),
-        (discrete_gaussian_batch, fast.discrete_gaussian),
-        (laplace_batch, fast.laplace),
+        (discrete_laplace_runs, numeric.discrete_laplace),
+        (discrete_gaussian_runs, numeric.discrete_gaussian),
+        (laplace_runs, numeric.laplace),
     ]
     for batched, single_run in cases:
         batch = batched(parameter, size, runs, 123)
@@ -99,6 +99,6 @@ def test_discrete_batches_equal_single_runs(parameter: float) -> None:
 
 def test_batches_reject_bad_runs() -> None:
     with pytest.raises((TypeError, ValueError), match="runs"):
-        cascade_leaves_batch(3, 1.0, -1, 0)
+        cascade_leaves_runs(3, 1.0, -1, 0)
     with pytest.raises((TypeError, ValueError), match="seed"):
-        discrete_laplace_batch(1.0, 3, 2, "seed")
+        discrete_laplace_runs(1.0, 3, 2, "seed")

@@ -11,10 +11,10 @@ from reference.audit.cascade_stream import CascadeMoments, audit_cascade_stream
 from reference.audit.design_moments import DesignMoments
 from reference.audit.sample_design import audit_design_samples, kary_design
 from reference.audit.sufficient import FRACTION_BITS, ExactSums, IntegerHistogram
-from reference.cip.numeric.cascade_batch import cascade_leaves_batch
-from reference.kary.counters_batch import algorithm_2_runs
-from reference.samplers.fast_batch import discrete_gaussian_batch
+from reference.cip.numeric.cascade_runs import cascade_leaves_runs
+from reference.kary.counters_runs import algorithm_2_runs
 from reference.samplers.fit import fit_to_counts, fit_to_distribution
+from reference.samplers.numeric_runs import discrete_gaussian_runs
 
 ALPHA = 1e-6
 
@@ -53,7 +53,7 @@ def test_exact_sums_stay_exact_for_huge_values() -> None:
 
 def test_cascade_moments_do_not_depend_on_the_split() -> None:
     depth, runs = 6, 400
-    samples = cascade_leaves_batch(depth, 1.3, runs, 5)
+    samples = cascade_leaves_runs(depth, 1.3, runs, 5)
     whole = CascadeMoments(depth, 1.3)
     whole.add(samples)
     merged = CascadeMoments(depth, 1.3)
@@ -63,11 +63,8 @@ def test_cascade_moments_do_not_depend_on_the_split() -> None:
         merged.merge(part)
     assert merged.statistics() == whole.statistics()
     assert merged.report(ALPHA).as_json() == whole.report(ALPHA).as_json()
-    for batch in (1, 7, 64, runs):
-        assert (
-            audit_cascade_stream(samples, depth, sigma=1.3, alpha=ALPHA, batch=batch).as_json()
-            == whole.report(ALPHA).as_json()
-        )
+    for block in (1, 7, 64, runs):
+        assert audit_cascade_stream(samples, depth, sigma=1.3, alpha=ALPHA, block_runs=block).as_json() == whole.report(ALPHA).as_json()
 
 
 def test_design_moments_do_not_depend_on_the_split() -> None:
@@ -81,11 +78,11 @@ def test_design_moments_do_not_depend_on_the_split() -> None:
         merged.merge(part)
     whole = audit_design_samples(samples, design, ALPHA)
     assert merged.report().as_json() == whole.as_json()
-    assert whole.passed
+    assert whole.holds
 
 
 def test_histogram_fit_equals_the_fit_on_the_values() -> None:
-    values = discrete_gaussian_batch(Fraction(9, 2), 500, 8, 6)
+    values = discrete_gaussian_runs(Fraction(9, 2), 500, 8, 6)
     histogram = IntegerHistogram()
     for start, stop in _splits(8, 5):
         part = IntegerHistogram()
@@ -109,15 +106,15 @@ def test_the_grand_total_is_exact_near_the_int64_limit() -> None:
 def test_the_pooled_scale_test_sees_a_small_common_scale_error() -> None:
     # 2% too large a σ at depth 10 and 300 runs: far inside every per-node band (about ±50% at 300 runs), but the
     # pooled chi-square with 300 × 1024 degrees of freedom sees it
-    samples = cascade_leaves_batch(10, 1.02, 300, 8)
+    samples = cascade_leaves_runs(10, 1.02, 300, 8)
     report = CascadeMoments(10, 1.0)
     report.add(samples)
     verdict = report.report(ALPHA)
-    assert not verdict.passed
-    assert [check.name for check in verdict.checks if not check.passed] == ["pooled scale"]
+    assert not verdict.holds
+    assert [check.name for check in verdict.checks if not check.holds] == ["pooled scale"]
     correct = CascadeMoments(10, 1.02)
     correct.add(samples)
-    assert correct.report(ALPHA).passed
+    assert correct.report(ALPHA).holds
 
 
 def test_the_stated_cascade_power_holds_in_simulation() -> None:
@@ -129,8 +126,8 @@ def test_the_stated_cascade_power_holds_in_simulation() -> None:
     assert 0 < error < 0.1
     for seed in range(5):
         moments = CascadeMoments(depth, 1.0)
-        moments.add(cascade_leaves_batch(depth, 1.0 + error, runs, 100 + seed))
-        assert not moments.report(ALPHA).passed
+        moments.add(cascade_leaves_runs(depth, 1.0 + error, runs, 100 + seed))
+        assert not moments.report(ALPHA).holds
 
 
 def test_small_depth_cascade_moments_do_not_depend_on_the_split() -> None:
@@ -138,7 +135,7 @@ def test_small_depth_cascade_moments_do_not_depend_on_the_split() -> None:
     from reference.audit.whitened_moments import CascadeSampleMoments
 
     depth, runs = 4, 500
-    samples = cascade_leaves_batch(depth, 0.8, runs, 12)
+    samples = cascade_leaves_runs(depth, 0.8, runs, 12)
     merged = CascadeSampleMoments(depth, 0.8)
     for start, stop in _splits(runs, 6):
         part = CascadeSampleMoments(depth, 0.8)
@@ -146,15 +143,15 @@ def test_small_depth_cascade_moments_do_not_depend_on_the_split() -> None:
         merged.merge(part)
     whole = audit_cascade_samples(samples, depth, sigma=0.8, alpha=ALPHA)
     assert cascade_samples_report(merged, ALPHA).as_json() == whole.as_json()
-    assert whole.passed
-    assert not audit_cascade_samples(samples, depth, sigma=0.8**2, alpha=ALPHA).passed  # the variance passed for σ
+    assert whole.holds
+    assert not audit_cascade_samples(samples, depth, sigma=0.8**2, alpha=ALPHA).holds  # the variance passed for σ
 
 
 def test_the_grid_kolmogorov_smirnov_counts_are_the_empirical_distribution() -> None:
     from reference.audit.whitened_moments import CascadeSampleMoments
 
     moments = CascadeSampleMoments(2, 1.0)
-    samples = cascade_leaves_batch(2, 1.0, 30, 13)
+    samples = cascade_leaves_runs(2, 1.0, 30, 13)
     moments.add(samples)
     white = samples @ moments.whitening.T
     # independent count: how many pooled whitened values lie at or below each grid edge
@@ -169,7 +166,7 @@ def test_the_haar_structured_whitening_is_the_matrix_product() -> None:
 
     for depth in (0, 1, 3, 6):
         moments = CascadeSampleMoments(depth, 1.7)
-        samples = cascade_leaves_batch(depth, 1.7, 40, depth)
+        samples = cascade_leaves_runs(depth, 1.7, 40, depth)
         assert np.allclose(moments.whiten(samples), samples @ moments.whitening.T, rtol=0, atol=1e-12)
 
 

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from reference_verification.cip.checks import gaussian as gaussian_checks
 
 from reference.cip.exact import matrix as cip_matrix
+from reference.cip.privacy import sigma_theorem_3_8, sigma_theorem_3_9
 from reference.cip.sensitivity import cascade_sensitivity_squared, mahalanobis_sensitivity_squared
 from reference.core import linalg
 from reference.core.certified import CertifiedReal, format_significant
@@ -27,8 +28,6 @@ from reference.privacy.gaussian import (
     gaussian_epsilon,
     sigma_classical,
     sigma_exact,
-    sigma_theorem_3_8,
-    sigma_theorem_3_9,
 )
 
 MP = mpmath.mp.clone()
@@ -413,7 +412,7 @@ def test_proof_audit_flags() -> None:
 def test_json_forms_print_certified_digits() -> None:
     verdict = check_gaussian(sigma="20", epsilon="1/2", delta="1e-6", sensitivity_squared="5/3")
     as_json = verdict.as_json()
-    assert as_json["holds"] is True
+    assert as_json["verdict"] == "holds"
     for value in (verdict.delta_at_sigma, verdict.epsilon_at_sigma, verdict.sigma_ratio):
         up, down = Fraction(value.decimal(rounded="up")), Fraction(value.decimal(rounded="down"))
         assert down <= value.lower <= value.upper <= up  # each on its side of the enclosure

@@ -1,4 +1,4 @@
-"""KARY Laplace calibrations (reference.privacy.laplace), the optimal pure-DP composition
+"""KARY Laplace calibrations (reference.kary.privacy), the optimal pure-DP composition
 (reference.privacy.pure_composition) and the proof programs kary_lemma_5_5 / kary_corollary_5_7.
 
 References are independent: the printed formulas evaluated literally with mpmath at 50 digits (the module
@@ -18,8 +18,7 @@ from reference_verification.kary.proofs import corollary_5_7 as kary_corollary_5
 from reference_verification.kary.proofs import lemma_5_5 as kary_lemma_5_5
 
 from reference.core.certified import CertifiedReal
-from reference.privacy.gaussian import sigma_classical
-from reference.privacy.laplace import (
+from reference.kary.privacy import (
     corollary_5_7_factor,
     corollary_5_7_variance_ratio,
     heterogeneous_composition_epsilon,
@@ -30,6 +29,7 @@ from reference.privacy.laplace import (
     laplace_epsilon_theorem_1_3,
     laplace_scale,
 )
+from reference.privacy.gaussian import sigma_classical
 from reference.privacy.laplace_profile import laplace_delta, laplace_epsilon
 from reference.privacy.pure_composition import optimal_composition_delta, optimal_composition_epsilon
 
@@ -315,11 +315,11 @@ def test_lemma_a3_gaussian_is_not_private_inside_corollary_5_7_range() -> None:
     from reference_verification.kary.checks.laplace import corollary_5_7_gaussian_range
 
     found = corollary_5_7_gaussian_range(deltas=(Fraction(1, 10**6),), step=Fraction(2), refine_to=Fraction(1, 100))
-    assert not found.passed
+    assert not found.holds
     assert any(point.epsilon == 9 for point in found.failures)  # grid 1, 3, ..., 13
     (delta_row, holds_at, fails_at) = found.thresholds[0]
     assert delta_row == Fraction(1, 10**6) and holds_at < fails_at <= 9
-    assert "NOT private" in found.describe()
+    assert "NOT private" in found.summary()
 
 
 def test_verification_checks_on_small_grids() -> None:
@@ -333,5 +333,5 @@ def test_verification_checks_on_small_grids() -> None:
         checks.lemma_5_4_vs_optimal(lists=((Fraction(1, 10),) * 10,), deltas=small),
         checks.corollary_5_7_vs_exact(epsilons=(Fraction(1, 2),), deltas=small, heights=(1, 4)),
     ):
-        assert result.passed
-        assert result.describe()
+        assert result.holds
+        assert result.summary()

@@ -359,11 +359,11 @@ def test_check_laplace_verdict_brackets_the_exact_scale() -> None:
         assert _mp(holds.exact.scale_below) < optimum <= _mp(holds.exact.scale)
     assert holds.scale_ratio.lower > 1 > fails.scale_ratio.upper
     assert "holds" in holds.summary() and "FAILS" in fails.summary()
-    assert holds.as_json()["holds"] is True
+    assert holds.as_json()["verdict"] == "holds"
 
 
 def test_theorem_1_3_report_shows_the_exact_profile_beside_the_theorem() -> None:
-    from reference.privacy.laplace_audit import theorem_1_3_report
+    from reference.kary.theorem_1_3 import theorem_1_3_report
 
     report = theorem_1_3_report(
         scale=40, l1_sensitivity=30, l2_sensitivity=None, delta="1e-6", l2_sensitivity_squared=30

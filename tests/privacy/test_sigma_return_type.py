@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from reference.cip.privacy import sigma_theorem_3_8, sigma_theorem_3_9
 from reference.cip.sensitivity import cascade_sensitivity_squared
 from reference.core.certified import CertifiedReal
 from reference.privacy.gaussian import (
     check_gaussian,
     sigma_classical,
     sigma_exact,
-    sigma_theorem_3_8,
-    sigma_theorem_3_9,
 )
 
 

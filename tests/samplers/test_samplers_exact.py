@@ -143,9 +143,9 @@ def test_bernoulli_exp_minus_by_enumeration(gamma: str) -> None:
 
 def test_enumeration_check_of_composite_samplers() -> None:
     laplace = xc.check_enumeration("discrete_laplace", 1, 13)
-    assert laplace.passed, laplace.describe()
+    assert laplace.holds, laplace.summary()
     gaussian = xc.check_enumeration("discrete_gaussian", "1/2", 12)
-    assert gaussian.passed, gaussian.describe()
+    assert gaussian.holds, gaussian.summary()
     assert xc.check_enumeration("bernoulli_exp_minus", "1/3", 16).worst_gap < Fraction(1, 1000)
 
 
@@ -165,15 +165,15 @@ def test_enumeration_check_of_composite_samplers() -> None:
 )
 def test_exact_samplers_fit_their_pmf(kind: str, parameter: str) -> None:
     fit = sc.check_fit(kind, "exact", parameter, samples=2_000, seed=11)
-    assert fit.passed, fit.describe()
+    assert fit.holds, fit.summary()
     if kind == "discrete_gaussian":
         moments = sc.check_moments(kind, "exact", parameter, samples=2_000, seed=12)
-        assert moments.passed, moments.describe()
+        assert moments.holds, moments.summary()
 
 
 def test_exact_bernoulli_exp_minus_statistical() -> None:
     check = sc.check_bernoulli_exp_minus("5/2", samples=20_000, seed=3)
-    assert check.passed, check.describe()
+    assert check.holds, check.summary()
 
 
 def test_exact_samplers_reproducible_with_seed() -> None:
@@ -319,5 +319,5 @@ def test_bad_inputs_name_the_parameter(call: object, error: type[Exception], nam
 
 def test_cks_corollary_bounds_hold_certified() -> None:
     check = xc.check_discrete_gaussian_bounds(["1/100", "1/4", "1", "10"], max_m=25)
-    assert check.passed, check.describe()
+    assert check.holds, check.summary()
     assert check.cases == 4 * 26

@@ -90,7 +90,7 @@ def test_level_sensitivity_by_brute_force_matches_the_calibration() -> None:
     regular = [h for h in check.hierarchies if min(h.categories) >= 2]
     assert all(h.substitution == (0,) + (2,) * len(h.categories) for h in regular)
     assert check.accounting_ok
-    assert not check.passed  # the (1, 3) hierarchy has a free level 1, which the check reports
+    assert not check.holds  # the (1, 3) hierarchy has a free level 1, which the check reports
 
 
 def test_proof_program_establishes_the_accounting() -> None:
@@ -115,9 +115,9 @@ def test_proof_program_fails_on_wrong_constants(arguments: dict[str, object], fa
 
 
 def test_registry_checks_pass_on_small_grids() -> None:
-    assert zcdp_checks.tight_conversion_never_worse(grid_size=2).passed
+    assert zcdp_checks.tight_conversion_never_worse(grid_size=2).holds
     discrete = zcdp_checks.discrete_gaussian_below_zcdp(grid_size=2)
-    assert discrete.passed and "holds everywhere" in discrete.describe()
+    assert discrete.holds and "holds everywhere" in discrete.summary()
 
 
 def test_inputs_are_validated() -> None:
@@ -157,7 +157,7 @@ def test_user_level_sensitivity_matches_brute_force() -> None:
 
     for categories, records, users in [((2, 2), 2, 2), ((2, 3), 3, 2), ((2, 2), 3, 3), ((2, 2, 2), 2, 2)]:
         found = user_level_sensitivity(categories, records, users)
-        assert found.passed, found
+        assert found.holds, found
         # by hand: m records moved together from one prefix to another change two counts by m each
         assert found.substitution[1:] == (2 * users * users,) * len(categories)
         assert found.add_remove == (users * users,) * (len(categories) + 1)

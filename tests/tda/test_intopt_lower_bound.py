@@ -32,4 +32,4 @@ def test_smallest_input_where_the_bound_is_not_attained() -> None:
     smaller += [((2, 0), c) for c in (1, 2, 3)] + [((0, 2), c) for c in (1, 2, 3)]
     assert all(optimum(x, c) == bound(x, c) for x, c in smaller)
     result = check_initialisation_claims(max_dim=2, low=-2, high=3, max_total=3)
-    assert result.passed and "x = (0, 2), c = 0: bound 1, optimum 2" in result.detail
+    assert result.holds and "x = (0, 2), c = 0: bound 1, optimum 2" in result.detail

@@ -28,7 +28,7 @@ def test_assert_samples_match_catches_variance_for_standard_deviation() -> None:
     # σ = 2: the faulty sampler has variance 16 per leaf instead of 4 (false alarm 1e-9 for the correct one)
     generator = np.random.default_rng(11)
     correct = np.stack([cascade_leaves(2, 2.0, generator) for _ in range(3000)])
-    assert assert_samples_match(correct, "cascade", depth=2, sigma=2.0, alpha=1e-9).passed
+    assert assert_samples_match(correct, "cascade", depth=2, sigma=2.0, alpha=1e-9).holds
     with pytest.raises(AssertionError, match="samples do not match cascade"):
         assert_samples_match(faulty_cascade_samples(2, 2.0, 3000, 12), "cascade", depth=2, sigma=2.0, alpha=1e-9)
 

@@ -21,7 +21,7 @@ def faulty_cascade_samples(depth: int, sigma: float, runs: int, seed: int) -> np
 def faulty_cascade_batch(generator: np.random.Generator, runs: int) -> np.ndarray:
     """The same fault as a batched sampler function for ``audit sampler-function``: depth 6, σ = 2 meant, σ² = 4
     passed, so every node has variance 16 instead of 4."""
-    from reference.cip.numeric.cascade_batch import cascade_leaves_batch
+    from reference.cip.numeric.cascade_runs import cascade_leaves_runs
 
     depth, sigma = 6, 2.0
-    return cascade_leaves_batch(depth, sigma**2, runs, generator)
+    return cascade_leaves_runs(depth, sigma**2, runs, generator)

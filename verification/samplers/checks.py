@@ -1,5 +1,5 @@
 """Seeded statistical checks of the project's own samplers (exact :mod:`reference.samplers.exact`, numeric
-:mod:`reference.samplers.fast`) against the certified pmfs, built on the goodness-of-fit machinery of
+:mod:`reference.samplers.numeric`) against the certified pmfs, built on the goodness-of-fit machinery of
 :mod:`reference.samplers.fit` (whose docstring states the tests and their rigorous false-alarm bounds).
 
 Every check is seeded (exact samplers: :class:`~reference.core.randomness.SeededRandomBits` ``(seed)``; numeric:
@@ -17,7 +17,7 @@ from scipy import stats
 from reference.core.randomness import SeededRandomBits
 from reference.core.validate import RationalLike, check_positive_int, positive_fraction, to_fraction
 from reference.samplers import exact as exact_samplers
-from reference.samplers import fast as numeric_samplers
+from reference.samplers import numeric as numeric_samplers
 from reference.samplers import pmf as discrete
 from reference.samplers.fit import (
     DEFAULT_ALPHA,

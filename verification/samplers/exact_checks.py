@@ -23,13 +23,14 @@ from typing import Literal
 from reference.core.certified import CertifiedReal, format_directed
 from reference.core.randomness import BitsExhausted, RandomBits, ScriptedBits
 from reference.core.validate import RationalLike, check_positive_int, positive_fraction, to_fraction
+from reference.core.verdict import Decided
 from reference.samplers import exact as exact_samplers
 from reference.samplers import inversion
 from reference.samplers import pmf as discrete
 
 
 @dataclass(frozen=True)
-class EnumerationCheck:
+class EnumerationCheck(Decided):
     """An exhaustive check over all bit strings of at most ``max_bits`` bits (no randomness in the verdict).
 
     ``lower_masses`` maps each output seen to the exact mass of the finished strings giving it; ``unresolved``
@@ -43,12 +44,12 @@ class EnumerationCheck:
     lower_masses: tuple[tuple[int, Fraction], ...]
     unresolved: Fraction
     worst_gap: Fraction
-    passed: bool
+    holds: bool
     detail: str
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """One line: verdict, name and the detail."""
-        return f"{'PASS' if self.passed else 'FAIL'} {self.name}: {self.detail}"
+        return f"{'PASS' if self.holds else 'FAIL'} {self.name}: {self.detail}"
 
 
 EnumerationKind = Literal[
@@ -184,20 +185,20 @@ def check_enumeration(kind: object, parameter: RationalLike, max_bits: int = 16)
 
 
 @dataclass(frozen=True)
-class CertifiedCheck:
-    """A certified comparison over a finite set of cases: ``passed`` iff every case is decided true from
+class CertifiedCheck(Decided):
+    """A certified comparison over a finite set of cases: ``holds`` iff every case is decided true from
     rigorous enclosures (never from an enclosure containing the threshold). ``undecided`` lists cases that
     could not be decided either way (counted as not passed)."""
 
     name: str
     cases: int
-    passed: bool
+    holds: bool
     counterexample: str | None
     detail: str
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """One line: verdict, name and the detail."""
-        return f"{'PASS' if self.passed else 'FAIL'} {self.name}: {self.detail}"
+        return f"{'PASS' if self.holds else 'FAIL'} {self.name}: {self.detail}"
 
 
 def check_discrete_gaussian_bounds(sigma_squared_values: Sequence[object], max_m: int = 60) -> CertifiedCheck:

@@ -24,11 +24,11 @@ def check_level_sensitivity(budget: Budget) -> Outcome:
     result = zcdp_checks.inftda_level_sensitivity(
         budget.pick(zcdp_checks.QUICK_HIERARCHIES, zcdp_checks.FULL_HIERARCHIES)
     )
-    if not result.passed:
-        return Outcome(Status.REFUTED, result.describe())
+    if not result.holds:
+        return Outcome(Status.REFUTED, result.summary())
     return Outcome(
         Status.VERIFIED,
-        result.describe() + " Wording: the paper calls √2 the sensitivity 'of each k-hierarchical query'; a single "
+        result.summary() + " Wording: the paper calls √2 the sensitivity 'of each k-hierarchical query'; a single "
         "count changes by at most 1 — √2 is the ℓ2 sensitivity of a level's whole count vector (one record leaving "
         "one cell and entering another), which is what the calibration needs.",
     )
@@ -37,8 +37,8 @@ def check_level_sensitivity(budget: Budget) -> Outcome:
 def check_conversions(budget: Budget) -> Outcome:
     tight = zcdp_checks.tight_conversion_never_worse(budget.pick(2, 10))
     exact = zcdp_checks.discrete_gaussian_below_zcdp(budget.pick(2, 5))
-    holds = tight.passed and exact.passed
-    return Outcome(Status.VERIFIED if holds else Status.REFUTED, f"{tight.describe()} {exact.describe()}")
+    holds = tight.holds and exact.holds
+    return Outcome(Status.VERIFIED if holds else Status.REFUTED, f"{tight.summary()} {exact.summary()}")
 
 
 def check_corollary_1(budget: Budget) -> Outcome:
@@ -48,7 +48,7 @@ def check_corollary_1(budget: Budget) -> Outcome:
         ["1/100", "1/4", "1", "10"], ["1/100", "1/10", "1/4", "1/2", "1", "2", "5", "10", "100", "1000"]
     )
     result = check_discrete_gaussian_bounds(values, max_m=budget.pick(20, 60))
-    return Outcome(Status.VERIFIED if result.passed else Status.REFUTED, result.describe())
+    return Outcome(Status.VERIFIED if result.holds else Status.REFUTED, result.summary())
 
 
 def check_intopt(budget: Budget) -> Outcome:
@@ -56,10 +56,10 @@ def check_intopt(budget: Budget) -> Outcome:
 
     optimal = intopt_checks.check_optimality(max_dim=budget.pick(3, 4))
     same = intopt_checks.check_literal_equals_fast(max_dim=budget.pick(3, 4))
-    holds = optimal.passed and same.passed
+    holds = optimal.holds and same.holds
     return Outcome(
         Status.VERIFIED if holds else Status.REFUTED,
-        f"{optimal.describe()} {same.describe()} Ties in line 4's sort change the output (x = (0, 0), c = 1 gives "
+        f"{optimal.summary()} {same.summary()} Ties in line 4's sort change the output (x = (0, 0), c = 1 gives "
         "(0, 1) or (1, 0)); this implementation breaks them by (value, category index) ascending.",
     )
 
@@ -91,10 +91,10 @@ def check_intopt_lower_bound(budget: Budget) -> Outcome:
 
     result = intopt_checks.check_initialisation_claims(max_dim=budget.pick(3, 4))
     return Outcome(
-        Status.VERIFIED if result.passed else Status.REFUTED,
-        result.describe(),
+        Status.VERIFIED if result.holds else Status.REFUTED,
+        result.summary(),
         counterexample=result.first_failure or None,
-        corrected="see the detail" if not result.passed else None,
+        corrected="see the detail" if not result.holds else None,
     )
 
 
@@ -156,7 +156,7 @@ def check_error_step(budget: Budget) -> Outcome:
     from .checks import intopt as intopt_checks
 
     result = intopt_checks.check_error_lemma(max_dim=budget.pick(2, 3))
-    return Outcome(Status.VERIFIED if result.passed else Status.REFUTED, result.describe())
+    return Outcome(Status.VERIFIED if result.holds else Status.REFUTED, result.summary())
 
 
 def utility_bound(hierarchy_sizes: tuple[int, ...], level: int, rho: float, beta: float) -> float:
@@ -209,13 +209,13 @@ def check_theorem_1_utility(budget: Budget) -> Outcome:
         f"allowance) at {len(points)} points: {len(UTILITY_INSTANCES)} instances (one level with 2–4 cells, two "
         f"levels 2×2, 2×3, 3×2), σ² in {[str(v) for v in variances]}, β in {[str(b) for b in betas]}, each level: "
         f"the failure probability is certainly <= β at {len(points) - len(refuted) - len(undecided)}, certainly "
-        f"> β at {len(refuted)}, undecided at {len(undecided)}; closest to β: {worst.describe()}. {monte_carlo}"
+        f"> β at {len(refuted)}, undecided at {len(undecided)}; closest to β: {worst.summary()}. {monte_carlo}"
     )
     if refuted or mc_refuted:
-        example = refuted[0].describe() if refuted else mc_refuted[0]
+        example = refuted[0].summary() if refuted else mc_refuted[0]
         return Outcome(Status.REFUTED, detail, counterexample=example, corrected="see the exact failure probabilities")
     status = Status.VERIFIED if not undecided else Status.REFUTED
-    return Outcome(status, detail, counterexample=undecided[0].describe() if undecided else None,
+    return Outcome(status, detail, counterexample=undecided[0].summary() if undecided else None,
                    corrected="undecided points must be resolved" if undecided else None)
 
 
@@ -238,22 +238,22 @@ def check_theorem_1_step(budget: Budget) -> Outcome:
     repaired = not any(point.fails for point in corrected)
     detail = (
         f"The proof bounds each level's noise by Pr[max ‖q̃_C − q_C‖∞ <= sqrt((2d/ρ) log(k Π|X_i|/β))] >= 1 − β/k, "
-        f"from Corollary 1's one-sided tail applied to |Z|. Exactly (certified), with one level: {named.describe()}; "
+        f"from Corollary 1's one-sided tail applied to |Z|. Exactly (certified), with one level: {named.summary()}; "
         f"the step fails there while the theorem holds (the mechanism's own failure probability: "
-        f"{theorem.describe()}). Over {len(grid)} grid points (2–4 cells, σ² and β as listed) the step fails at "
-        f"{len(failing)}: " + "; ".join(point.describe() for point in failing[:4]) + ". With the two-sided radius "
+        f"{theorem.summary()}). Over {len(grid)} grid points (2–4 cells, σ² and β as listed) the step fails at "
+        f"{len(failing)}: " + "; ".join(point.summary() for point in failing[:4]) + ". With the two-sided radius "
         f"sqrt(2σ² log(2|X_1|/β)) it {'holds at every grid point' if repaired else 'still fails somewhere'}."
     )
     if named.fails and repaired:
         return Outcome(
             Status.REFUTED,
             detail,
-            counterexample=named.describe(),
+            counterexample=named.summary(),
             corrected="two-sided: Pr[|Z| >= t] <= 2 exp(−t²/(2σ²)), so the radius needs log(2k·Π|X_i|/β); with it "
             "the step holds at every grid point and the theorem's bound becomes Σ sqrt(8d/ρ log(2k Π|X_i|/β))",
         )
     if named.fails:
-        return Outcome(Status.REFUTED, detail, counterexample=named.describe(), corrected="not found: see the detail")
+        return Outcome(Status.REFUTED, detail, counterexample=named.summary(), corrected="not found: see the detail")
     return Outcome(Status.VERIFIED, detail)
 
 
@@ -328,11 +328,11 @@ def check_definition_1(budget: Budget) -> Outcome:
     results = [
         check_release_consistency(inftda_numeric(tree, hierarchy, rho, rng), len(records)) for rho in (0.1, 1.0, 10.0)
     ]
-    holds = all(r.passed for r in results)
+    holds = all(r.holds for r in results)
     return Outcome(
         Status.VERIFIED if holds else Status.REFUTED,
         "InfTDA's release is a non-negative hierarchical tree with root n (ρ = 0.1, 1, 10 on the default dataset): "
-        + " ".join(r.describe() for r in results),
+        + " ".join(r.summary() for r in results),
     )
 
 
@@ -341,11 +341,11 @@ def check_algorithm_1(budget: Budget) -> Outcome:
 
     law = check_against_law("exact", runs=budget.pick(600, 2000))
     paths = compare_paths(runs=budget.pick(400, 1500))
-    holds = law.passed and paths.passed
+    holds = law.holds and paths.holds
     return Outcome(
         Status.VERIFIED if holds else Status.REFUTED,
-        f"exact path vs the enumerated law of Algorithm 1 on a small instance: {law.describe()} Numeric vs exact "
-        f"path: {paths.describe()} Notes: the prose's line numbers are one off from the listing; the category "
+        f"exact path vs the enumerated law of Algorithm 1 on a small instance: {law.summary()} Numeric vs exact "
+        f"path: {paths.summary()} Notes: the prose's line numbers are one off from the listing; the category "
         "universe must be declared (not read off the data), or the zCDP guarantee fails for rare categories.",
     )
 

@@ -48,7 +48,7 @@ import numpy.typing as npt
 from reference.cip.exact import matrix as cip_matrix
 from reference.cip.tree import BinaryTree, balanced_tree
 from reference.core import linalg
-from reference.core.linalg import Matrix, Vector
+from reference.core.linalg import Matrix, Vector, from_flint, to_flint
 from reference.core.validate import Neighbours, check_neighbours, check_positive_int
 
 IntegerArray = npt.NDArray[np.int64]
@@ -300,11 +300,11 @@ def exact_inverse(matrix: Matrix) -> Matrix:
     import flint  # local: only the larger exact inversions need it
 
     size = len(matrix)
-    source = flint.fmpq_mat(size, size, [flint.fmpq(x.numerator, x.denominator) for row in matrix for x in row])
+    source = to_flint(matrix)
     inverse = source.inv()
     if source * inverse != flint.fmpq_mat(size, size, [int(i == j) for i in range(size) for j in range(size)]):
         raise ArithmeticError("exact inverse failed its matrix @ inverse == I check")
-    return tuple(tuple(Fraction(int(inverse[i, j].p), int(inverse[i, j].q)) for j in range(size)) for i in range(size))
+    return from_flint(inverse)
 
 
 def truncated_padding_sensitivity_squared(leaves: int, neighbours: Neighbours) -> Fraction:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from reference.core import linalg
-from reference.core.linalg import Matrix, Vector
+from reference.core.linalg import Matrix, Vector, fraction_of
 from reference.core.validate import check_depth
 
 #: Depth above which building the dense exact matrix is refused (2**12 = 4096 rows of Fractions is ~16M
@@ -84,7 +84,7 @@ def inverse_by_elimination(depth: int) -> Matrix:
     inverse_scaled = flint.fmpq_mat(scaled).inv()
     # C^{-1} = scale * (scale C)^{-1}; read back as Fractions
     result = tuple(
-        tuple(Fraction(int(q.p), int(q.q)) * scale for q in (inverse_scaled[i, j] for j in range(n))) for i in range(n)
+        tuple(fraction_of(q) * scale for q in (inverse_scaled[i, j] for j in range(n))) for i in range(n)
     )
     # exact certificate: (scale C) @ (C^{-1}) == scale * I, in integers via FLINT
     check = scaled * flint.fmpq_mat(n, n, [flint.fmpq(x.numerator, x.denominator) for row in result for x in row])

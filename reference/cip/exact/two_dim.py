@@ -192,11 +192,3 @@ def sensitivity_squared(row_depth: int, column_depth: int, neighbours: Neighbour
     if not off_diagonal:
         raise ValueError("neighbours='substitution' needs at least 2 cells: with 1 cell no record can move")
     return 2 * diagonal - 2 * min(off_diagonal)
-
-
-def sensitivity_squared_dense(row_depth: int, column_depth: int, neighbours: Neighbours) -> Fraction:
-    """Δ² from the dense exact precision :func:`precision` by
-    :func:`reference.cip.sensitivity.mahalanobis_sensitivity_squared` (small depths; checks the closed form)."""
-    from reference.cip.sensitivity import mahalanobis_sensitivity_squared
-
-    return mahalanobis_sensitivity_squared(precision(row_depth, column_depth), check_neighbours(neighbours))

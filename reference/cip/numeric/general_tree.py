@@ -92,7 +92,7 @@ def general_tree_nodes(
     values = draws[:, :1] * scale
     out[:, 0] = values[:, 0]
     offset = 1
-    for level in tree._levels[1:]:
+    for level in tree.levels[1:]:
         values = _children(level, values, draws, scale)
         out[:, offset : offset + values.shape[1]] = values
         offset += values.shape[1]
@@ -111,7 +111,7 @@ def general_tree_leaves(
     draws, scale, single = _draws(tree, sigma, rng, size, max_gib)
     out = np.empty((draws.shape[0], tree.leaf_count))
     values = draws[:, :1] * scale
-    for depth, level in enumerate(tree._levels):
+    for depth, level in enumerate(tree.levels):
         if depth:
             values = _children(level, values, draws, scale)
         is_leaf = level.counts == 0

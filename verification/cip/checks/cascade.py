@@ -39,6 +39,7 @@ from reference.cip.whitening import (
 from reference.core.certified import format_directed
 from reference.core.linalg import Matrix
 from reference.core.validate import check_depth, check_positive_int, positive_real
+from reference.core.verdict import Decided
 
 #: Unit roundoff of IEEE binary64 with round to nearest.
 UNIT_ROUNDOFF = Fraction(1, 2**53)
@@ -47,15 +48,19 @@ SMALLEST_SUBNORMAL = Fraction(1, 2**1074)
 
 
 @dataclass(frozen=True)
-class DeterministicCheck:
-    """A check with no randomness in its verdict: ``passed`` iff ``statistic <= threshold``."""
+class DeterministicCheck(Decided):
+    """A check with no randomness in its verdict: ``holds`` iff ``statistic <= threshold``."""
 
     name: str
     statistic: float
     threshold: float
-    passed: bool
+    holds: bool
     cases: int
     detail: str
+
+    def summary(self) -> str:
+        """One line: the check, its verdict and its detail."""
+        return f"{self.name}: {self.verdict} ({self.detail})"
 
 
 

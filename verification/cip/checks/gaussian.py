@@ -20,10 +20,12 @@ from fractions import Fraction
 
 from flint import arb
 
+from reference.cip.privacy import sigma_theorem_3_8, sigma_theorem_3_9
 from reference.cip.sensitivity import cascade_sensitivity_squared
 from reference.core.certified import CertifiedReal, working_precision
 from reference.core.certified import ball as _ball
 from reference.core.validate import RationalLike, check_depth, check_positive_int, positive_fraction
+from reference.core.verdict import Decided
 from reference.privacy.formula_search import (
     PRECISION,
     FormulaSearch,
@@ -36,8 +38,6 @@ from reference.privacy.gaussian import (
     FINE_TOLERANCE,
     gaussian_delta,
     sigma_exact,
-    sigma_theorem_3_8,
-    sigma_theorem_3_9,
 )
 
 # ------------------------------------------------------------------------------------------- (1) in range
@@ -58,7 +58,7 @@ class PaperSigmaPoint:
 
 
 @dataclass(frozen=True)
-class PaperSigmaSufficiency:
+class PaperSigmaSufficiency(Decided):
     """Evidence that the σ of Theorems 3.8/3.9 gives (ε, δ)-DP on a grid inside their stated range."""
 
     epsilons: tuple[Fraction, ...]
@@ -72,11 +72,11 @@ class PaperSigmaSufficiency:
     largest_ratio: PaperSigmaPoint  # paper σ most wasteful
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """Every grid point holds and Theorems 3.8 and 3.9 agree everywhere."""
         return self.all_hold and self.all_theorem_3_8_agree
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """One paragraph of evidence for the report."""
         low, high = self.smallest_ratio, self.largest_ratio
         verdict = "all hold" if self.all_hold else f"{len(self.failures)} FAIL"
@@ -197,7 +197,7 @@ class ProofStepPoint:
 
 
 @dataclass(frozen=True)
-class ProofAudit:
+class ProofAudit(Decided):
     """Which tail bound in the printed proof of Theorem 3.8 actually yields <= δ on the grid."""
 
     points: tuple[ProofStepPoint, ...]
@@ -206,7 +206,12 @@ class ProofAudit:
     one_sided_always_within_delta: bool
     exact_tail_always_within_delta: bool
 
-    def describe(self) -> str:
+    @property
+    def holds(self) -> bool:
+        """The printed chain of the proof gives <= δ at every grid point (certified)."""
+        return all(point.printed_chain_bound.certainly_le(point.delta) for point in self.points)
+
+    def summary(self) -> str:
         """One paragraph of evidence for the report."""
         return (
             f"On {len(self.points)} grid points (ε ∈ (0, 1], δ ∈ (0, 1/2]) at w = ε²/(2 log(2/δ)): the printed "

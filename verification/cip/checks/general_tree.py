@@ -4,11 +4,11 @@ Exact twins: :mod:`reference.cip.exact.general_tree`, :mod:`reference.cip.exact.
 :mod:`reference.cip.numeric.general_tree`, :mod:`reference.cip.numeric.two_dim`. Each check returns the frozen
 dataclasses of :mod:`reference_verification.cip.checks.cascade`:
 
-* :class:`DeterministicCheck` (``passed`` iff ``statistic <= threshold``): exhaustive exact checks over every
+* :class:`DeterministicCheck` (``holds`` iff ``statistic <= threshold``): exhaustive exact checks over every
   tree shape up to a size (``statistic`` = number of failing cases, ``threshold`` 0), structure and linear-map
   checks of the samplers with stated float-rounding bounds (``statistic`` = worst ratio to the bound, or the
   worst error against a bound);
-* :class:`StatisticalCheck` (``passed`` iff ``p_value > false_alarm``): seeded draws whitened with the *exact*
+* :class:`StatisticalCheck` (``holds`` iff ``p_value > false_alarm``): seeded draws whitened with the *exact*
   covariance and tested i.i.d. N(0, 1) by :func:`reference.cip.whitening.whitened_normal_test`, whose
   union-bound p-value makes ``false_alarm`` (default 1e-9) a true upper bound on the false-alarm probability.
 
@@ -34,6 +34,7 @@ from reference.cip.whitening import DEFAULT_ALPHA, StatisticalCheck, ldl_whiteni
 from reference.core import linalg
 from reference.core.linalg import Matrix
 from reference.core.validate import NEIGHBOURS, check_positive_int, positive_real
+from reference.core.verdict import Decided
 
 from .cascade import UNIT_ROUNDOFF, DeterministicCheck, ScriptedGenerator
 
@@ -214,12 +215,6 @@ def check_balanced_sensitivity(max_leaves: int = 64, max_dense_leaves: int = 24)
     return exhaustive("balanced tree sensitivity", range(1, count + 1), holds, lambda m: f"m = {m}")
 
 
-def padding_table(max_leaves: int = 64) -> list[cip_general_tree.PaddingComparison]:
-    """:func:`reference.cip.exact.general_tree.compare_with_padding` for ``m = 1 .. max_leaves``."""
-    count = check_positive_int(max_leaves, "max_leaves")
-    return [cip_general_tree.compare_with_padding(m) for m in range(1, count + 1)]
-
-
 # --------------------------------------------------------------------------------------------------------
 # Algorithm 3, numeric
 # --------------------------------------------------------------------------------------------------------
@@ -275,7 +270,7 @@ def check_general_tree_linear_maps(max_leaves: int = 7, max_nodes: int = 8, sigm
     return exhaustive(
         "Algorithm 3 linear maps",
         small_trees(max_leaves, max_nodes),
-        lambda t: check_general_tree_linear_map(t, sigma).passed,
+        lambda t: check_general_tree_linear_map(t, sigma).holds,
         repr,
     )
 
@@ -326,31 +321,9 @@ def check_general_tree_covariance(
 # --------------------------------------------------------------------------------------------------------
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 # --------------------------------------------------------------------------------------------------------
 # Algorithm 4, numeric
 # --------------------------------------------------------------------------------------------------------
-
-
-
-
-
-
-
-
 
 
 # --------------------------------------------------------------------------------------------------------
@@ -361,8 +334,8 @@ Check = DeterministicCheck | StatisticalCheck
 
 
 @dataclass(frozen=True)
-class CheckSummary:
-    """Several checks run together: ``passed`` iff every part passed.
+class CheckSummary(Decided):
+    """Several checks run together: ``holds`` iff every part passed.
 
     ``statistic`` is the number of failing parts (``threshold`` 0); ``p_value`` the smallest p-value of the
     statistical parts (None if there are none); the false-alarm probability of the summary is at most the
@@ -372,12 +345,12 @@ class CheckSummary:
     parts: tuple[Check, ...]
 
     @property
-    def passed(self) -> bool:
-        return all(part.passed for part in self.parts)
+    def holds(self) -> bool:
+        return all(part.holds for part in self.parts)
 
     @property
     def statistic(self) -> float:
-        return float(sum(not part.passed for part in self.parts))
+        return float(sum(not part.holds for part in self.parts))
 
     @property
     def threshold(self) -> float:
@@ -390,11 +363,11 @@ class CheckSummary:
 
     @property
     def description(self) -> str:
-        return self.describe()
+        return self.summary()
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """One line per part: name, verdict, detail."""
-        return " | ".join(f"{p.name}: {'passed' if p.passed else 'FAILED'} ({p.detail})" for p in self.parts)
+        return " | ".join(f"{p.name}: {'passed' if p.holds else 'FAILED'} ({p.detail})" for p in self.parts)
 
 
 def exhaustive_structure_check(
@@ -420,5 +393,3 @@ def exhaustive_structure_check(
             check_general_tree_covariance(balanced_tree(leaves), 1.0, samples, seed),
         )
     )
-
-

@@ -85,7 +85,7 @@ def claims() -> list[Claim]:
             "Θ(sqrt(log n log(2/δ))/ε), err_2 = Θ(n² log n log(2/δ)/ε²), err_(W,∞) = O(log n sqrt(log(2/δ))/ε)",
             M.PROOF,
             check_corollary_c2,
-            implements=("reference.cip.exact.errors.nodal_variances", "reference.privacy.gaussian.sigma_theorem_3_9"),
+            implements=("reference.cip.exact.errors.nodal_variances", "reference.cip.privacy.sigma_theorem_3_9"),
             proof="reference_verification.cip.proofs.corollary_c2.prove",
         ),
     ]

@@ -66,19 +66,19 @@ def check_algorithm_3(budget: Budget) -> Outcome:
         return Outcome(
             Status.REFUTED,
             f"read literally, the printed nesting splits only the root: on the perfect tree of depth 2 the leaves "
-            f"{missing} are never assigned. Following the prose instead: {prose.describe()}",
+            f"{missing} are never assigned. Following the prose instead: {prose.summary()}",
             counterexample="perfect binary tree of depth 2",
             corrected="for every node with two children apply equation (2); a node with one child passes its value "
             "down; leaves stop (Appendix D.2's prose) — implemented in reference.cip.numeric.general_tree",
         )
-    return Outcome(Status.VERIFIED, prose.describe())
+    return Outcome(Status.VERIFIED, prose.summary())
 
 
 def check_algorithm_4(budget: Budget) -> Outcome:
     from ..checks import two_dim as two_dim_checks
 
     structure = two_dim_checks.two_dim_structure_check(max_depth=budget.pick(2, 3))
-    return Outcome(Status.VERIFIED if structure.passed else Status.REFUTED, structure.describe())
+    return Outcome(Status.VERIFIED if structure.holds else Status.REFUTED, structure.summary())
 
 
 def check_d3_example(_: Budget) -> Outcome:

@@ -36,10 +36,10 @@ def check_definition_3_2(budget: Budget) -> Outcome:
         for d in (2, 4)
     ]
     return Outcome(
-        Status.VERIFIED if all(r.passed for r in results) else Status.REFUTED,
+        Status.VERIFIED if all(r.holds for r in results) else Status.REFUTED,
         "Noise = σZ with Z ~ N(0, C_k): Cascade Sampling with σ = 2.5 matches σ²C_k (seeded whitening tests at "
         f"depths 2 and 4, false-alarm probability {sum(r.false_alarm for r in results):.0e}): "
-        f"{all(r.passed for r in results)}",
+        f"{all(r.holds for r in results)}",
     )
 
 
@@ -144,12 +144,12 @@ def check_proposition_3_5(budget: Budget) -> Outcome:
     statistical = [
         cascade_checks.check_leaf_covariance(depth, samples=samples, seed=3500 + depth) for depth in range(1, 6)
     ]
-    implementation_ok = all(c.passed for c in linear) and all(c.passed for c in statistical)
+    implementation_ok = all(c.holds for c in linear) and all(c.holds for c in statistical)
     false_alarm = sum(c.false_alarm for c in statistical)
     evidence = (
         f"{twin.detail}; the numeric sampler's linear map A (probed with unit draws) satisfies A Aᵀ = C_depth to "
-        f"within its float bound at depths 0..{len(linear) - 1}: {all(c.passed for c in linear)}; seeded "
-        f"whitening tests of {samples} samples at depths 1..5 pass: {all(c.passed for c in statistical)} "
+        f"within its float bound at depths 0..{len(linear) - 1}: {all(c.holds for c in linear)}; seeded "
+        f"whitening tests of {samples} samples at depths 1..5 pass: {all(c.holds for c in statistical)} "
         f"(total false-alarm probability {false_alarm:.1e})"
     )
     if twin.status is not Status.VERIFIED or not implementation_ok:
@@ -192,14 +192,14 @@ def check_remark_3_6(budget: Budget) -> Outcome:
     samples = budget.pick(4000, 20000)
     lengths = budget.pick((3, 5, 8), (2, 3, 5, 8, 11, 16))
     statistical = [cascade_checks.check_streaming_covariance(t, samples=samples, seed=3600 + t) for t in lengths]
-    holds = all(c.passed for c in linear) and all(c.passed for c in statistical)
+    holds = all(c.holds for c in linear) and all(c.holds for c in statistical)
     false_alarm = sum(c.false_alarm for c in statistical)
     return Outcome(
         Status.VERIFIED if holds else Status.REFUTED,
         f"the online sampler (reference.cip.numeric.streaming: new root with X1 = −X0/2 + (√3/2)Y, then the path down "
         f"to the new leaf) has linear map A with A Aᵀ equal to the top-left t×t block of C for every t = 1.."
-        f"{lengths_linear[-1]} (within float rounding): {all(c.passed for c in linear)}; seeded whitening tests "
-        f"({samples} samples) for t in {list(lengths)} pass: {all(c.passed for c in statistical)} (false-alarm "
+        f"{lengths_linear[-1]} (within float rounding): {all(c.holds for c in linear)}; seeded whitening tests "
+        f"({samples} samples) for t in {list(lengths)} pass: {all(c.holds for c in statistical)} (false-alarm "
         f"probability {false_alarm:.1e}). Cost: each element draws as many normals as its index has trailing zero "
         "bits (plus one per new level), O(1) amortised; benchmarks/bench_cascade.py measures it flat in t.",
     )

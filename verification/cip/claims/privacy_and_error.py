@@ -23,14 +23,14 @@ def check_theorem_3_8(budget: Budget) -> Outcome:
     proof = proved_by(proof_theorem_3_8.prove)
     grid = gaussian_checks.theorem_grid_check(size=budget.pick(3, 6), max_depth=budget.pick(6, 20))
     outside = gaussian_checks.outside_range_search(size=budget.pick(4, 10))
-    if proof.status is not Status.PROVED or not grid.passed:
-        return Outcome(Status.REFUTED, f"{proof.detail} Grid: {grid.describe()}")
+    if proof.status is not Status.PROVED or not grid.holds:
+        return Outcome(Status.REFUTED, f"{proof.detail} Grid: {grid.summary()}")
     return Outcome(
         Status.PROVED,
         proof.detail + " The printed proof applies the two-sided bound 2exp(−x²/2) after establishing only "
         "x² >= log(2/δ), which yields sqrt(2δ) rather than δ: the printed argument has a gap, the statement holds "
-        f"(one-sided tail bound). Certified grid check: {grid.describe()} Outside the stated range: "
-        f"{outside.describe()}",
+        f"(one-sided tail bound). Certified grid check: {grid.summary()} Outside the stated range: "
+        f"{outside.summary()}",
     )
 
 
@@ -266,7 +266,7 @@ def claims() -> list[Claim]:
             "(ε, δ)-DP (add/remove neighbours)",
             M.PROOF,
             check_theorem_3_8,
-            implements=("reference.privacy.gaussian.sigma_theorem_3_8", "reference.cip.sensitivity.cascade_sensitivity_squared"),
+            implements=("reference.cip.privacy.sigma_theorem_3_8", "reference.cip.sensitivity.cascade_sensitivity_squared"),
             proof="reference_verification.cip.proofs.theorem_3_8.prove",
         ),
         c(
@@ -275,7 +275,7 @@ def claims() -> list[Claim]:
             "for C_k: σ² >= (2/ε² + 2 log2(n)/(3ε²)) log(2/δ) gives (ε, δ)-DP",
             M.PROOF,
             check_theorem_3_9,
-            implements=("reference.privacy.gaussian.sigma_theorem_3_9", "reference.cip.calibration.calibrate_cascade"),
+            implements=("reference.cip.privacy.sigma_theorem_3_9", "reference.cip.calibration.calibrate_cascade"),
             proof="reference_verification.cip.proofs.theorem_3_9.prove",
         ),
         c(

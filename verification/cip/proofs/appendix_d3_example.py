@@ -29,6 +29,6 @@ def prove() -> ProofRecord:
     record.step(
         f"{result.detail} (exact in Q(√3), sympy): every cell, row sum, column sum and the total are N(0, 1), "
         "X00 + X10 = X0, X01 + X11 = X1, and the covariance is C_1 ⊗ C_1",
-        result.passed,
+        result.holds,
     )
     return record

@@ -1,6 +1,6 @@
 """Checks of every constant the KARY paper quotes in §1, §3.2, §4.2, §5.1 and Appendix C, certified.
 
-Each function returns a frozen dataclass with ``passed`` and ``describe()``; the verdict comes from Arb
+Each function returns a frozen dataclass with ``holds`` and ``summary()``; the verdict comes from Arb
 enclosures (:mod:`reference.kary.constants`) compared with the printed decimal on exact rational
 endpoints, never from a float.
 
@@ -29,6 +29,7 @@ import sympy as sp
 from reference.core.certified import CertifiedReal
 from reference.core.options import LeadingConstantFamilyKey
 from reference.core.validate import check_positive_int
+from reference.core.verdict import Decided
 from reference.kary.constants import (
     FAMILIES,
     ArgminCertificate,
@@ -67,7 +68,7 @@ def _text(value: Fraction | None, places: int) -> str:
 
 
 @dataclass(frozen=True)
-class QuotedDecimal:
+class QuotedDecimal(Decided):
     """One decimal printed in the paper, against the certified value it stands for."""
 
     label: str
@@ -98,13 +99,13 @@ class QuotedDecimal:
         return False
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """``approx``: a correct rounding or the truncation; ``upper``/``lower``: the bound holds."""
         if self.relation == "approx":
             return self.is_rounding or self.is_truncation
         return self.bound_holds
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """The printed decimal, the certified value and what the decimal is."""
         places = _places(self.printed)
         kinds = [
@@ -172,7 +173,7 @@ def check_theorem_1_2() -> QuotedDecimal:
 
 
 @dataclass(frozen=True)
-class ArgminCheck:
+class ArgminCheck(Decided):
     """A claimed minimising arity against the proved one."""
 
     statement: str
@@ -180,11 +181,11 @@ class ArgminCheck:
     certificate: ArgminCertificate
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """The claimed arity is the proved minimiser over all admissible integers."""
         return self.claimed == self.certificate.argmin
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """Claimed and proved minimiser, runner-up and gap, and the tail argument."""
         c = self.certificate
         return (
@@ -221,7 +222,7 @@ def check_corollary_c3_argmin() -> ArgminCheck:
 
 
 @dataclass(frozen=True)
-class FactorClaim:
+class FactorClaim(Decided):
     """'improves ... by (more than) a factor F': certified ratio of two leading constants against F."""
 
     label: str
@@ -230,13 +231,13 @@ class FactorClaim:
     ratio: CertifiedReal
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """The certified ratio exceeds the claimed factor."""
         return self.ratio.certainly_gt(self.claimed_factor)
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """The ratio, the claim, and the premise it rests on."""
-        verdict = "exceeds" if self.passed else "does NOT certainly exceed"
+        verdict = "exceeds" if self.holds else "does NOT certainly exceed"
         return (
             f"{self.label}: ratio {self.ratio.decimal(15, rounded='down')} {verdict} the claimed factor {self.claimed_factor} "
             f"(premise: {self.premise})."
@@ -271,7 +272,7 @@ def check_andersson_pagh_factor_2() -> FactorClaim:
 
 
 @dataclass(frozen=True)
-class EvenOddFactor:
+class EvenOddFactor(Decided):
     """Appendix C after Claim 1: 'this is worse by a factor 1 − 1/k² over the odd case'.
 
     ``ratio`` is (even constant)/(odd constant) at the same k, simplified by sympy from the two formulas;
@@ -284,14 +285,14 @@ class EvenOddFactor:
     at_optima: CertifiedReal
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """The printed factor, in the sentence's direction (even/odd = 1 − 1/k²), is the certified ratio.
 
         The module's rule for quoted constants: an exact expression is judged as printed, as a decimal is judged
         at its printed digits; the reciprocal (what the authors evidently meant) is reported, not accepted."""
         return self.literal_reading_holds
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """Both readings and the ratio at the optimal arities."""
         return (
             f"even/odd at the same k = {self.ratio} = 1/(1 − 1/k²) > 1: the even constant is larger by the factor "
@@ -331,7 +332,7 @@ class CalibrationSlackPoint:
 
 
 @dataclass(frozen=True)
-class HuuCalibrationSlack:
+class HuuCalibrationSlack(Decided):
     """Footnote 1: 'it seems plausible that C_{ε,δ} can be reduced via a tighter analysis'.
 
     Each point certifies C_{ε,δ}² / σ_exact² (σ_exact: the smallest σ for (ε, δ)-DP at Δ = 1, Balle–Wang,
@@ -345,11 +346,11 @@ class HuuCalibrationSlack:
     optimal_exponent: CertifiedReal
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """C_{ε,δ}² certainly exceeds the optimal σ² at every point (the footnote's reduction exists)."""
         return all(point.ratio.certainly_gt(Fraction(1)) for point in self.points)
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """The ratios and the Theorem 1.2 exponent with the optimal calibration."""
         parts = ", ".join(
             f"δ={_delta_text(point.delta)}: C²/σ_opt² in {point.ratio.bounds(5)}"
@@ -404,7 +405,7 @@ class LeadingConstantRow:
 
 
 @dataclass(frozen=True)
-class LeadingConstantTable:
+class LeadingConstantTable(Decided):
     """The leading constants for arity 2..max_arity, and whether each family's table minimum is its argmin."""
 
     rows: tuple[LeadingConstantRow, ...]
@@ -412,7 +413,7 @@ class LeadingConstantTable:
     proved_minima: dict[str, int]
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """Every family's minimum on the table is its proved minimiser, and every value certifies 20 digits."""
         digits_ok = all(
             value.relative_width() <= Fraction(1, 10**20)
@@ -435,7 +436,7 @@ class LeadingConstantTable:
         ]
         return out
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """Where each family's minimum falls on the table."""
         low, high = self.rows[0].arity, self.rows[-1].arity
         parts = ", ".join(

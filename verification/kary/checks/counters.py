@@ -26,6 +26,7 @@ from fractions import Fraction
 import numpy as np
 from scipy import stats
 
+from reference.core.verdict import Decided
 from reference.kary.counters import OnlineCounter, algorithm_1, algorithm_2_batch, algorithm_2_vertex, algorithm_3
 from reference.kary.digits import algorithm_2_noise_indices, digits, height_for_horizon
 from reference.kary.mse import algorithm_2_step_variance
@@ -35,7 +36,7 @@ DEFAULT_ALPHA = 1e-9
 
 
 @dataclass(frozen=True)
-class AgreementCheck:
+class AgreementCheck(Decided):
     """Exact agreement of the numeric algorithms over all horizons 1..max_horizon (no randomness)."""
 
     name: str
@@ -45,20 +46,20 @@ class AgreementCheck:
     mismatches: tuple[str, ...]
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """True iff no case differed."""
         return not self.mismatches
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """How many cases were compared and the first mismatches."""
         head = f"{self.name}: {self.cases} cases, arities {self.arities}, T = 1..{self.max_horizon}"
-        if self.passed:
+        if self.holds:
             return head + ": all equal"
         return head + f": {len(self.mismatches)} mismatches, first: " + "; ".join(self.mismatches[:3])
 
 
 @dataclass(frozen=True)
-class LiveNoiseCheck:
+class LiveNoiseCheck(Decided):
     """The online counter's live-noise bookkeeping against counts from the exact index lists."""
 
     arity: int
@@ -72,7 +73,7 @@ class LiveNoiseCheck:
     live_mismatches: int
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """Peak and draws equal the exact counts, every live count matched, and the peak is within the bound."""
         return (
             self.observed_peak == self.exact_peak
@@ -81,7 +82,7 @@ class LiveNoiseCheck:
             and self.exact_peak <= self.lemma_4_12_bound
         )
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """Observed and exact counts."""
         return (
             f"arity {self.arity}, T = {self.horizon} (h = {self.height}): peak live {self.observed_peak} "
@@ -91,8 +92,8 @@ class LiveNoiseCheck:
 
 
 @dataclass(frozen=True)
-class StatisticalCheck:
-    """A seeded statistical check: ``passed`` iff ``statistic <= threshold``; under the null hypothesis the
+class StatisticalCheck(Decided):
+    """A seeded statistical check: ``holds`` iff ``statistic <= threshold``; under the null hypothesis the
     probability of failing is at most ``false_alarm`` (a rigorous bound, not an asymptotic one)."""
 
     name: str
@@ -103,13 +104,13 @@ class StatisticalCheck:
     detail: str
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """True iff the statistic is within its threshold."""
         return self.statistic <= self.threshold
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """Statistic, threshold and the stated false-alarm probability."""
-        verdict = "passed" if self.passed else "FAILED"
+        verdict = "passed" if self.holds else "FAILED"
         return (
             f"{self.name}: {verdict}, statistic {self.statistic:.4g} (threshold {self.threshold:.4g}), "
             f"{self.samples} samples, false-alarm probability <= {self.false_alarm:.1e}; {self.detail}"
@@ -333,16 +334,3 @@ def check_algorithm_2_vs_3(
         2 * runs,
         f"two-sample Kolmogorov distance at t in {times}; DKW radius {radius:.4f} per sample; worst at t = {worst_t}",
     )
-
-
-def all_checks(quick: bool = True) -> list[AgreementCheck | LiveNoiseCheck | StatisticalCheck]:
-    """Every check of this module (``quick``: smaller sizes, same false-alarm probabilities)."""
-    results: list[AgreementCheck | LiveNoiseCheck | StatisticalCheck] = [
-        check_agreement(max_horizon=60 if quick else 200),
-        check_agreement(arities=(2, 4, 6), max_horizon=60 if quick else 200),  # Appendix C's even variant
-    ]
-    for arity, horizon in ((3, 40), (3, 121), (5, 62), (7, 200), (5, 1000), (4, 200), (6, 300)):
-        results.append(check_live_noise(arity, horizon))
-    results.append(check_step_variance(group_size=100 if quick else 400))
-    results.append(check_algorithm_2_vs_3(runs=1000 if quick else 4000))
-    return results

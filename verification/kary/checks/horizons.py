@@ -26,6 +26,7 @@ import numpy as np
 
 from reference.core.certified import format_directed
 from reference.core.validate import check_positive_int
+from reference.core.verdict import Decided
 from reference.kary.digits import check_arity, height_for_horizon, offset_capacity
 
 from ...core.claims import Outcome, Status
@@ -47,7 +48,7 @@ class HeightRange:
 
 
 @dataclass(frozen=True)
-class HorizonRatio:
+class HorizonRatio(Decided):
     """The ratio over every horizon of the complete heights 1..``heights[-1].height`` at one arity."""
 
     algorithm: Algorithm
@@ -65,7 +66,7 @@ class HorizonRatio:
         return min(self.heights, key=lambda part: part.smallest)
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """The closed form bounds the exact MSE at every horizon checked (the ratio never exceeds 1)."""
         return all(part.largest == 1 and part.capacity in part.largest_at for part in self.heights)
 
@@ -74,7 +75,7 @@ class HorizonRatio:
         """Horizons other than the capacities where the closed form is exact."""
         return tuple(t for part in self.heights for t in part.largest_at if t != part.capacity)
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """The overall range, where it is attained, and the range of each height."""
         low = self.smallest
         lemma = "Lemma 3.5 (Algorithm 1)" if self.algorithm == "algorithm_1" else "Lemma 4.7 (Algorithm 2)"
@@ -85,7 +86,7 @@ class HorizonRatio:
         )
         others = self.other_equalities
         exact_at = f"equal at the capacities and at T = {list(others)}" if others else "equal only at the capacities"
-        bounded = f"an upper bound at every T, {exact_at}" if self.passed else "NOT an upper bound"
+        bounded = f"an upper bound at every T, {exact_at}" if self.holds else "NOT an upper bound"
         return (
             f"{lemma}, k = {self.arity}, every T = 1..{self.horizons}: exact ε²·MSE(T)/closed form(h(T)) lies in "
             f"[{low.smallest} ≈ {format_directed(low.smallest, 4, upward=False)} (at T = {low.smallest_at}), 1]; the closed form is {bounded}. "
@@ -114,9 +115,9 @@ def _exact_ratio(algorithm: Algorithm, arity: int, horizon: int) -> Fraction:
 
     if algorithm == "algorithm_1":
         height = height_for_horizon(arity, horizon, offset=False)
-        return kary_tree.algorithm_1_mse_dp(arity, horizon) / kary_tree.lemma_3_5_closed_form(arity, height)
+        return kary_tree.algorithm_1_mse_digit_programme(arity, horizon) / kary_tree.lemma_3_5_closed_form(arity, height)
     height = height_for_horizon(arity, horizon, offset=True)
-    return kary_mse.algorithm_2_mse_dp(arity, horizon) / kary_mse.lemma_4_7_closed_form(arity, height)
+    return kary_mse.algorithm_2_mse_digit_programme(arity, horizon) / kary_mse.lemma_4_7_closed_form(arity, height)
 
 
 def horizon_ratio_check(algorithm: Algorithm, arity: int, max_horizon: int = 2_000_000) -> HorizonRatio:
@@ -171,10 +172,10 @@ def every_horizon_outcome(algorithm: Algorithm, arities: tuple[int, ...], max_ho
     """The registry outcome of :func:`horizon_ratio_check` over ``arities``: verified where the closed form
     bounds the exact MSE at every horizon checked, refuted (with the first failure) otherwise."""
     results = [horizon_ratio_check(algorithm, arity, max_horizon) for arity in arities]
-    failed = [r for r in results if not r.passed]
+    failed = [r for r in results if not r.holds]
     return Outcome(
         Status.VERIFIED if not failed else Status.REFUTED,
-        " ".join(r.describe() for r in results),
-        counterexample=failed[0].describe() if failed else None,
+        " ".join(r.summary() for r in results),
+        counterexample=failed[0].summary() if failed else None,
         corrected="the closed form is not an upper bound at every horizon" if failed else None,
     )

@@ -11,7 +11,7 @@ Every verdict comes from an Arb enclosure lying entirely on one side of its thre
 Tree-like sensitivity vectors: a leaf of a k-ary tree mechanism touches one node per level, so neighbouring
 streams differ by an all-ones vector of length h (the height): Δ1 = h, Δ2 = sqrt(h) (passed as Δ2² = h).
 Each function takes its grid as parameters (small in the test suite, larger in the report) and returns a
-frozen dataclass with ``passed`` and ``describe()``.
+frozen dataclass with ``holds`` and ``summary()``.
 """
 
 from __future__ import annotations
@@ -26,14 +26,15 @@ from reference.core.bisection import bisect
 from reference.core.certified import CertifiedReal, format_directed, working_precision
 from reference.core.certified import ball as _ball
 from reference.core.validate import check_positive_int, fraction_text
-from reference.privacy.gaussian import gaussian_delta, sigma_exact
-from reference.privacy.laplace import (
+from reference.core.verdict import Decided, Verdict
+from reference.kary.privacy import (
     corollary_5_7_factor,
     corollary_5_7_variance_ratio,
     heterogeneous_composition_epsilon,
     l2_laplace_epsilon,
     laplace_epsilon_theorem_1_3,
 )
+from reference.privacy.gaussian import gaussian_delta, sigma_exact
 from reference.privacy.laplace_profile import laplace_delta, laplace_epsilon, laplace_scale_exact
 from reference.privacy.pure_composition import optimal_composition_delta, optimal_composition_epsilon
 
@@ -92,7 +93,7 @@ class EpsilonPoint:
 
 
 @dataclass(frozen=True)
-class EpsilonComparison:
+class EpsilonComparison(Decided):
     """A paper ε formula against the exact ε of tree-like sensitivity vectors on a grid."""
 
     formula: str
@@ -104,17 +105,17 @@ class EpsilonComparison:
         return tuple(point for point in self.points if not point.holds)
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """The paper's ε is a certified upper bound of the exact ε at every point."""
         return not self.failures
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """One paragraph of evidence for the report."""
         ratios = [(p.ratio, p.label()) for p in self.points if p.ratio is not None]
         zero = sum(1 for p in self.points if p.ratio is None)
         heights = sorted({p.height for p in self.points})
-        verdict = "always a certified upper bound" if self.passed else f"NOT an upper bound at {len(self.failures)}"
-        first = "" if self.passed else f" (first: {self.failures[0].label()})"
+        verdict = "always a certified upper bound" if self.holds else f"NOT an upper bound at {len(self.failures)}"
+        first = "" if self.holds else f" (first: {self.failures[0].label()})"
         used = [
             (CertifiedReal(p.delta_at_paper.lower / p.delta, p.delta_at_paper.upper / p.delta), p.label())
             for p in self.points
@@ -200,7 +201,7 @@ class ScalePoint:
 
 
 @dataclass(frozen=True)
-class ScaleComparison:
+class ScaleComparison(Decided):
     """Lemma 5.5's scale Δ2/a_{ε,δ} against the exact smallest scale, on a grid."""
 
     points: tuple[ScalePoint, ...]
@@ -212,16 +213,16 @@ class ScaleComparison:
         return tuple(point for point in self.points if not point.holds)
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """The lemma's scale is certified sufficient at every point."""
         return not self.failures
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """One paragraph of evidence for the report."""
         ratios = [(p.ratio, p.label()) for p in self.points]
         epsilons = sorted({p.epsilon for p in self.points})
         where = "inside its range ε < 1" if self.in_range else "OUTSIDE its stated range (ε >= 1)"
-        verdict = "sufficient at every point" if self.passed else f"INSUFFICIENT at {len(self.failures)} points"
+        verdict = "sufficient at every point" if self.holds else f"INSUFFICIENT at {len(self.failures)} points"
         return (
             f"KARY Lemma 5.5's scale Δ2/a_(ε,δ) {where}, all-ones vectors (Δ2² = h), ε ∈ "
             f"[{_text(epsilons[0])}, {_text(epsilons[-1])}], {len(self.points)} points: {verdict} (Arb upper bound "
@@ -286,18 +287,18 @@ class CompositionPoint:
 
 
 @dataclass(frozen=True)
-class CompositionComparison:
+class CompositionComparison(Decided):
     """Lemma 5.4 against the optimal composition of pure DP (Murtagh–Vadhan), on a grid."""
 
     points: tuple[CompositionPoint, ...]
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """Lemma 5.4's ε~ is certified sufficient for the optimal composition at every point (and the Laplace
         composition never needs more than the optimal bound, a consistency check of both exact profiles)."""
         return all(p.holds and p.laplace_below_optimal for p in self.points)
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """One paragraph of evidence for the report."""
         ratios = [(p.ratio, p.label()) for p in self.points if p.ratio is not None]
         failing = [p for p in self.points if not p.holds]
@@ -373,17 +374,17 @@ class FactorPoint:
 
 
 @dataclass(frozen=True)
-class FactorComparison:
+class FactorComparison(Decided):
     """Corollary 5.7 on a grid inside ε < 1, ε <= ln(1/δ)."""
 
     points: tuple[FactorPoint, ...]
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """Var[Lemma 5.5]/Var[Lemma A.3] <= factor, certified, at every point."""
         return all(p.holds for p in self.points)
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """One paragraph of evidence for the report."""
         factors = [p.factor.midpoint for p in self.points]
         exact = [
@@ -392,7 +393,7 @@ class FactorComparison:
         above = sum(1 for p in self.points for _, r in p.exact_ratios if r.lower > p.factor.upper)
         return (
             f"KARY Corollary 5.7 on {len(self.points)} points (ε < 1, ε <= ln(1/δ)): Var[Lemma 5.5]/Var[Lemma A.3] "
-            f"<= factor {'at every point' if self.passed else 'FAILS somewhere'} (certified); factor from "
+            f"<= factor {'at every point' if self.holds else 'FAILS somewhere'} (certified); factor from "
             f"{format_directed(min(factors), 6, upward=False)} to {format_directed(max(factors), 6, upward=True)}. Ratio of the exact smallest variances "
             f"2b²/σ² (exact Laplace profile vs exact Gaussian profile, all-ones vectors) {_span(exact)}; "
             f"certified above the factor at {above} of {len(exact)}."
@@ -432,11 +433,11 @@ class GaussianRangePoint:
     delta: Fraction
     sigma: CertifiedReal
     delta_at_sigma: CertifiedReal  # exact Gaussian δ(ε) at sigma.upper (fails) or sigma.lower (holds)
-    verdict: str  # "holds", "fails" or "undecided"
+    verdict: Verdict
 
 
 @dataclass(frozen=True)
-class GaussianRange:
+class GaussianRange(Decided):
     """Is Lemma A.3's Gaussian, which Corollary 5.7 compares with, private on the corollary's range?"""
 
     points: tuple[GaussianRangePoint, ...]
@@ -448,11 +449,11 @@ class GaussianRange:
         return tuple(p for p in self.points if p.verdict == "fails")
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """Lemma A.3's σ is certified private at every grid point of 1 <= ε <= ln(1/δ)."""
         return all(p.verdict == "holds" for p in self.points)
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """One paragraph of evidence for the report."""
         head = (
             f"Lemma A.3's Gaussian σ = Δ sqrt(2 ln(1.25/δ))/ε (stated for ε < 1) on {len(self.points)} grid points "
@@ -483,7 +484,7 @@ def _gaussian_point(epsilon: Fraction, delta: Fraction) -> GaussianRangePoint:
     if at_upper.certainly_gt(delta):
         return GaussianRangePoint(epsilon, delta, sigma, at_upper, "fails")
     at_lower = gaussian_delta(epsilon=epsilon, sigma=sigma.lower, sensitivity_squared=1)
-    verdict = "holds" if at_lower.certainly_le(delta) else "undecided"
+    verdict: Verdict = "holds" if at_lower.certainly_le(delta) else "inconclusive"
     return GaussianRangePoint(epsilon, delta, sigma, at_lower, verdict)
 
 
@@ -515,7 +516,7 @@ def corollary_5_7_gaussian_range(
             if holding:
                 def holds(epsilon: Fraction, delta: Fraction = delta) -> bool | None:
                     verdict = _gaussian_point(epsilon, delta).verdict
-                    return None if verdict == "undecided" else verdict == "holds"
+                    return None if verdict == "inconclusive" else verdict == "holds"
 
                 low, high = bisect(
                     holds, max(holding), high, done=lambda low, high: high - low <= refine_to, increasing=False

@@ -2,7 +2,7 @@
 
 Arities 2..7 (odd ones with Definition 3.8's digits, even ones with Appendix C's Definition C.1) and heights
 1..4, limited to trees whose capacity fits a dense exact matrix. Each function returns a frozen dataclass with
-``passed`` and ``describe()``:
+``holds`` and ``summary()``:
 
 * :func:`factorization_check` — L·R = A exactly, with and without subtraction (integer matrices; numpy int64
   is exact at these sizes, and the pure-Python check of the module is run on the smaller trees);
@@ -22,9 +22,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from reference.core.verdict import Decided
 from reference.kary import tree as kt
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
-from reference.kary.mse import algorithm_2_mse, algorithm_2_mse_dp, lemma_4_7_closed_form
+from reference.kary.mse import algorithm_2_mse, algorithm_2_mse_digit_programme, lemma_4_7_closed_form
 
 ARITIES: tuple[int, ...] = (2, 3, 4, 5, 6, 7)
 HEIGHTS: tuple[int, ...] = (1, 2, 3, 4)
@@ -45,18 +46,18 @@ def _trees(subtraction: bool, limit: int = MATRIX_LIMIT) -> list[tuple[int, int]
 
 
 @dataclass(frozen=True)
-class FactorizationCheck:
+class FactorizationCheck(Decided):
     """L·R = A for every small tree, with (Algorithm 3) and without (Algorithm 1) subtraction."""
 
     cases: tuple[tuple[int, int, bool, bool], ...]  # (arity, height, subtraction, holds)
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         return all(holds for *_, holds in self.cases)
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         failed = [case[:3] for case in self.cases if not case[3]]
-        verdict = "PASS" if self.passed else f"FAIL at {failed}"
+        verdict = "PASS" if self.holds else f"FAIL at {failed}"
         return f"L·R = A exactly for {len(self.cases)} (arity, height, subtraction) trees: {verdict}"
 
 
@@ -79,18 +80,18 @@ def factorization_check() -> FactorizationCheck:
 
 
 @dataclass(frozen=True)
-class Algorithm3Check:
+class Algorithm3Check(Decided):
     """Algorithm 3's signed vertices vs Algorithm 2's noise indices, every t at every small capacity."""
 
     cases: tuple[tuple[int, int, int, bool, bool], ...]  # (arity, height, outputs, vertices agree, covariance agrees)
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         return all(vertices and covariance for *_, vertices, covariance in self.cases)
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         outputs = sum(case[2] for case in self.cases)
-        verdict = "PASS" if self.passed else "FAIL"
+        verdict = "PASS" if self.holds else "FAIL"
         return (
             f"Algorithm 3's signed vertices = vertices of Algorithm 2's noise indices for {outputs} outputs over "
             f"{len(self.cases)} trees, and L·Lᵀ = shared-index counts: {verdict}"
@@ -118,7 +119,7 @@ def algorithm_3_vs_2_check(limit: int = 2000) -> Algorithm3Check:
 
 
 @dataclass(frozen=True)
-class SensitivityCheck:
+class SensitivityCheck(Decided):
     """ℓ1 and ℓ2² sensitivity of R vs the paper's Δ1 = h."""
 
     at_capacity: tuple[tuple[int, int, bool, int, int], ...]  # (arity, height, subtraction, ℓ1, ℓ2²)
@@ -126,13 +127,13 @@ class SensitivityCheck:
     horizon_mismatches: tuple[tuple[int, int, bool, int, int], ...]  # (arity, T, subtraction, h, ℓ1) with ℓ1 != h
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         return not self.horizon_mismatches and all(
             l1 == height and l2 == height for _, height, _, l1, l2 in self.at_capacity
         )
 
-    def describe(self) -> str:
-        verdict = "PASS" if self.passed else "FAIL"
+    def summary(self) -> str:
+        verdict = "PASS" if self.holds else "FAIL"
         return (
             f"ℓ1 = ℓ2² = h for {len(self.at_capacity)} trees at capacity and for {self.horizons_checked} "
             f"(arity, T, subtraction) with the algorithm's height: {verdict} (every level 1..h has a used vertex "
@@ -164,7 +165,7 @@ def sensitivity_check(max_horizon: int = 120) -> SensitivityCheck:
 
 
 @dataclass(frozen=True)
-class MseCheck:
+class MseCheck(Decided):
     """Exact ε²·MSE vs the printed closed forms (Lemma 3.5, Lemma 4.7) and enumeration vs digit programme."""
 
     lemma_3_5_cases: int
@@ -175,11 +176,11 @@ class MseCheck:
     dp_failures: tuple[tuple[int, int], ...]
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         return not (self.lemma_3_5_failures or self.lemma_4_7_failures or self.dp_failures)
 
-    def describe(self) -> str:
-        verdict = "PASS" if self.passed else "FAIL"
+    def summary(self) -> str:
+        verdict = "PASS" if self.holds else "FAIL"
         return (
             f"Lemma 3.5 at T = k^h − 1 ({self.lemma_3_5_cases} cases), Lemma 4.7 at T = (k^h − 1)/2 "
             f"({self.lemma_4_7_cases} cases), Algorithm 1 enumeration = digit programme for every T <= bound "
@@ -195,7 +196,7 @@ def mse_check(max_horizon: int = 400) -> MseCheck:
         for height in range(1, 9):
             steps = arity**height - 1
             closed = kt.lemma_3_5_closed_form(arity, height)
-            ok = kt.algorithm_1_mse_dp(arity, steps) == closed
+            ok = kt.algorithm_1_mse_digit_programme(arity, steps) == closed
             if steps <= 20_000:
                 ok = ok and kt.algorithm_1_mse(arity, steps) == closed
             cases_3_5 += 1
@@ -207,7 +208,7 @@ def mse_check(max_horizon: int = 400) -> MseCheck:
         for height in range(1, 9):
             steps = (arity**height - 1) // 2
             closed = lemma_4_7_closed_form(arity, height)
-            ok = algorithm_2_mse_dp(arity, steps) == closed
+            ok = algorithm_2_mse_digit_programme(arity, steps) == closed
             if steps <= 20_000:
                 ok = ok and algorithm_2_mse(arity, steps) == closed
             cases_4_7 += 1
@@ -218,7 +219,7 @@ def mse_check(max_horizon: int = 400) -> MseCheck:
     for arity in ARITIES:
         for steps in range(1, max_horizon + 1):
             dp_cases += 1
-            if kt.algorithm_1_total_vertex_count(arity, steps) != kt.algorithm_1_total_vertex_count_dp(arity, steps):
+            if kt.algorithm_1_total_vertex_count(arity, steps) != kt.algorithm_1_total_vertex_count_digit_programme(arity, steps):
                 dp_failures.append((arity, steps))
     return MseCheck(cases_3_5, tuple(failures_3_5), cases_4_7, tuple(failures_4_7), dp_cases, tuple(dp_failures))
 
@@ -227,7 +228,7 @@ def mse_check(max_horizon: int = 400) -> MseCheck:
 
 
 @dataclass(frozen=True)
-class LiveNoiseCheck:
+class LiveNoiseCheck(Decided):
     """Simulated live noise of Algorithm 2 vs Proof 4.13's bound, for every horizon up to a bound."""
 
     horizons_checked: int
@@ -237,13 +238,13 @@ class LiveNoiseCheck:
     bound_attained_at_capacity: bool
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         return (
             not (self.over_bound or self.not_contiguous or self.live_exceeds_used) and self.bound_attained_at_capacity
         )
 
-    def describe(self) -> str:
-        verdict = "PASS" if self.passed else "FAIL"
+    def summary(self) -> str:
+        verdict = "PASS" if self.holds else "FAIL"
         return (
             f"live noise <= h(k − 1)/2 (odd; h·k/2 even), every z_p used on an interval (Prop. 4.10), live = max "
             f"per-step count, for {self.horizons_checked} (arity, T); bound attained at T = capacity: {verdict}"
@@ -277,4 +278,4 @@ ALL_CHECKS = (factorization_check, algorithm_3_vs_2_check, sensitivity_check, ms
 
 if __name__ == "__main__":
     for check in ALL_CHECKS:
-        print(check().describe())
+        print(check().summary())

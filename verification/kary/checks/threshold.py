@@ -1,6 +1,6 @@
 """Checks of KARY's exact MSE statements (Lemma 4.7, Appendix C) and of Theorem 1.2 at finite horizons.
 
-Each function returns a frozen dataclass with ``passed`` and ``describe()``; every value is computed here from
+Each function returns a frozen dataclass with ``holds`` and ``summary()``; every value is computed here from
 :mod:`reference.kary.mse` (exact rationals) and :mod:`reference.kary.threshold` (Arb
 enclosures), never copied from the paper.
 
@@ -22,12 +22,13 @@ from typing import Literal
 
 from reference.core.certified import CertifiedReal, format_directed
 from reference.core.validate import check_positive_int, fraction_text
+from reference.core.verdict import Decided
 from reference.kary.digits import height_for_horizon
 from reference.kary.mse import (
     algorithm_2_mse,
-    algorithm_2_mse_dp,
+    algorithm_2_mse_digit_programme,
     algorithm_2_total_noise_count,
-    algorithm_2_total_noise_count_dp,
+    algorithm_2_total_noise_count_digit_programme,
     appendix_c_horizon,
     appendix_c_recursion,
     claim_1_leading_term,
@@ -77,7 +78,7 @@ class Lemma47Point:
 
 
 @dataclass(frozen=True)
-class Lemma47Check:
+class Lemma47Check(Decided):
     """Lemma 4.7 at every (arity, height) of the grid."""
 
     points: tuple[Lemma47Point, ...]
@@ -88,11 +89,11 @@ class Lemma47Check:
         return tuple(point for point in self.points if not point.matches)
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """Lemma 4.7 holds at every point of the grid."""
         return not self.mismatches
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """What was compared and where it differs."""
         arities = sorted({p.arity for p in self.points})
         heights = sorted({p.height for p in self.points})
@@ -102,7 +103,7 @@ class Lemma47Check:
             f"scale h/ε, digit programme; direct enumeration at {enumerated} of the {len(self.points)} points) vs "
             f"k(1 − 1/k²)h³/(2(1 − 1/k^h)) for arities {arities}, h = {heights[0]}..{heights[-1]}"
         )
-        if self.passed:
+        if self.holds:
             return f"{head}: equal (exact rationals) at every point."
         detail = "; ".join(
             f"k = {p.arity}, h = {p.height}: exact {fraction_text(p.programme)}"
@@ -131,7 +132,7 @@ def lemma_4_7_check(
                     arity,
                     height,
                     horizon,
-                    algorithm_2_mse_dp(arity, horizon),
+                    algorithm_2_mse_digit_programme(arity, horizon),
                     enumerated,
                     lemma_4_7_closed_form(arity, height),
                 )
@@ -178,7 +179,7 @@ def _symbolic_excess() -> tuple[bool, str]:
 
 
 @dataclass(frozen=True)
-class AppendixCCheck:
+class AppendixCCheck(Decided):
     """Appendix C against the exact counts: Proof C.2's recursion, or Claim 1's error term."""
 
     subject: Literal["recursion", "claim_1"]
@@ -203,13 +204,13 @@ class AppendixCCheck:
         return not (proved_constant and any(p.arity >= 4 for p in self.points))
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """``recursion``: the recursion is exact; ``claim_1``: the error term is o(h²) (and the data agree)."""
         if self.subject == "recursion":
             return self.recursion_exact
         return self.error_term_is_little_o and self.recursion_exact
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """The comparison and its outcome."""
         arities = sorted({p.arity for p in self.points})
         heights = sorted({p.height for p in self.points})
@@ -248,10 +249,10 @@ def _appendix_c_points(arities: tuple[int, ...], max_height: int, enumeration_li
                     arity,
                     height,
                     horizon,
-                    algorithm_2_total_noise_count_dp(arity, horizon),
+                    algorithm_2_total_noise_count_digit_programme(arity, horizon),
                     enumerated,
                     appendix_c_recursion(arity, height),
-                    algorithm_2_mse_dp(arity, horizon),
+                    algorithm_2_mse_digit_programme(arity, horizon),
                     claim_1_leading_term(arity, height),
                 )
             )
@@ -335,7 +336,7 @@ def threshold_row(arity: int, horizon: int) -> ThresholdRow:
         arity,
         horizon,
         height_for_horizon(arity, horizon, offset=True),
-        algorithm_2_mse_dp(arity, horizon),
+        algorithm_2_mse_digit_programme(arity, horizon),
         huu_log_inverse_delta_threshold(arity, horizon),
         huu_delta_threshold(arity, horizon),
         asymptotic_delta_threshold(arity, horizon),
@@ -358,7 +359,7 @@ class ThresholdTable:
 
 
 @dataclass(frozen=True)
-class Theorem12FiniteHorizonCheck:
+class Theorem12FiniteHorizonCheck(Decided):
     """Theorem 1.2 (arity 19) at finite horizons, with arities 3 and 5 for comparison.
 
     The theorem is asymptotic: the pure mechanism beats the HUU bound, up to lower-order terms, for
@@ -398,12 +399,12 @@ class Theorem12FiniteHorizonCheck:
         return late >= early / 2
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """r(19) < 0.92 certified, every row decided, and δ*·T^0.92 bounded away from 0 on the table."""
         decided = all(row.pure_wins_at_paper_delta is not None for row in self._main())
         return self.exponent.certainly_lt(PAPER_EXPONENT) and decided and self.bounded_away_from_zero
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """The tables, the required constant and the verdict."""
         main = self._main()
         failures = self.failures_at_paper_delta
@@ -416,7 +417,7 @@ class Theorem12FiniteHorizonCheck:
             + (", ".join(f"T = {row.horizon} (δ* = {_short(row.paper_ratio)}·T^-0.92)" for row in failures) or "none")
             + f". δ <= c·T^-0.92 with c = {format_directed(self.required_constant, 4, upward=True)} suffices at every tabulated horizon; "
             f"δ*·T^0.92 {'stays bounded away from 0' if self.bounded_away_from_zero else 'decays'} on the table "
-            f"(consistent with the asymptotic claim: {'yes' if self.passed else 'no'}).",
+            f"(consistent with the asymptotic claim: {'yes' if self.holds else 'no'}).",
         ]
         for table in self.tables:
             low, high = table.band()

@@ -13,7 +13,7 @@ from .common import PAPER, from_check
 
 def check_lemma_a2(budget: Budget) -> Outcome:
 
-    from reference.privacy.laplace import laplace_scale
+    from reference.kary.privacy import laplace_scale
     from reference.privacy.laplace_profile import laplace_delta
 
     # ε-DP at scale Δ1/ε means δ(ε) = 0 for every sensitivity vector with ‖v‖₁ <= Δ1; the profile's worst case
@@ -65,7 +65,7 @@ def check_lemma_a3(budget: Budget) -> Outcome:
         Status.VERIFIED,
         f"σ = Δ sqrt(2 ln(1.25/δ))/ε (Dwork–Roth) is certified sufficient on all {len(epsilons) * len(deltas)} grid "
         f"points with ε ∈ (0, 1), δ ∈ {{1e-1, …, 1e-16}} (exact Gaussian profile at the enclosure's lower end); it "
-        f"exceeds the exact smallest σ by up to a factor {format_directed(worst_ratio, 4, upward=True)}. Outside ε < 1: {outside.describe()}",
+        f"exceeds the exact smallest σ by up to a factor {format_directed(worst_ratio, 4, upward=True)}. Outside ε < 1: {outside.summary()}",
     )
 
 
@@ -91,7 +91,7 @@ def claims() -> list[Claim]:
             "f(D) + Lap(Δ1/ε)^d is ε-DP",
             M.CERTIFIED,
             check_lemma_a2,
-            implements=("reference.privacy.laplace.laplace_scale", "reference.privacy.laplace_profile.laplace_epsilon"),
+            implements=("reference.kary.privacy.laplace_scale", "reference.privacy.laplace_profile.laplace_epsilon"),
         ),
         c(
             PAPER,

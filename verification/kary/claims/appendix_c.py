@@ -23,7 +23,7 @@ def check_claim_1(budget: Budget) -> Outcome:
     consistent = cross.recursion_exact and cross.excess_matches_symbolic
     return Outcome(
         Status.REFUTED if consistent else Status.ERROR,
-        f"{proof.detail} Cross-check ({'agrees' if consistent else 'DISAGREES'}): {cross.describe()}",
+        f"{proof.detail} Cross-check ({'agrees' if consistent else 'DISAGREES'}): {cross.summary()}",
         counterexample=f"k = 4 (the smallest even arity it is stated for): the excess over the leading term is "
         f"exactly (k − 2)h²/(2(k − 1)) = {Fraction(4 - 2, 2 * (4 - 1))}·h² at every h, which is not o(h²)",
         corrected="the extra term is exactly (k − 2)h²/(2(k − 1)), of order h² for every even k >= 4; "

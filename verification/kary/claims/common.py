@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+
+from reference.core.verdict import VerdictResult
 
 from ...core.claims import Budget, Outcome, Status, proved_by
 from ...core.proof import ProofRecord
@@ -11,11 +12,8 @@ from ...core.proof import ProofRecord
 PAPER = "KARY"
 
 
-class Checked(Protocol):
-    @property
-    def passed(self) -> bool: ...
-
-    def describe(self) -> str: ...
+#: A verification check's result (the verdict protocol).
+Checked = VerdictResult
 
 
 def from_check(
@@ -25,9 +23,9 @@ def from_check(
 
     def check(_: Budget) -> Outcome:
         result = run()
-        if result.passed:
-            return Outcome(Status.VERIFIED, result.describe())
-        return Outcome(Status.REFUTED, result.describe(), counterexample=counterexample, corrected=corrected)
+        if result.verdict == "holds":
+            return Outcome(Status.VERIFIED, result.summary())
+        return Outcome(Status.REFUTED, result.summary(), counterexample=counterexample, corrected=corrected)
 
     return check
 
@@ -35,7 +33,7 @@ def from_check(
 def verified(run: Callable[[], Checked], note: str = "") -> Callable[[Budget], Outcome]:
     def check(_: Budget) -> Outcome:
         result = run()
-        return Outcome(Status.VERIFIED if result.passed else Status.REFUTED, result.describe() + note)
+        return Outcome(Status.VERIFIED if result.verdict == "holds" else Status.REFUTED, result.summary() + note)
 
     return check
 
@@ -44,9 +42,9 @@ def proof_and_check(program: Callable[[], object], run: Callable[[], Checked]) -
     def check(_: Budget) -> Outcome:
         proof = proved_by(program)  # type: ignore[arg-type]
         result = run()
-        if proof.status is Status.PROVED and result.passed:
-            return Outcome(Status.PROVED, f"{proof.detail} Cross-check: {result.describe()}")
-        return Outcome(Status.REFUTED, f"{proof.detail} {result.describe()}")
+        if proof.status is Status.PROVED and result.verdict == "holds":
+            return Outcome(Status.PROVED, f"{proof.detail} Cross-check: {result.summary()}")
+        return Outcome(Status.REFUTED, f"{proof.detail} {result.summary()}")
 
     return check
 

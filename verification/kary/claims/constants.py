@@ -20,15 +20,15 @@ def _argmin(
         quoted = value_check()
         if proof.status is not Status.PROVED:
             return proof
-        if quoted.passed:
-            return Outcome(Status.PROVED, f"{proof.detail} Quoted value: {quoted.describe()}")
+        if quoted.verdict == "holds":
+            return Outcome(Status.PROVED, f"{proof.detail} Quoted value: {quoted.summary()}")
         return Outcome(
             Status.REFUTED,
             f"the minimiser is proved ({proof.detail}) but the quoted value is neither the rounding nor the "
             "truncation of the certified value: "
-            f"{quoted.describe()}",
-            counterexample=quoted.describe(),
-            corrected=corrected or f"the certified value: {quoted.describe()}",
+            f"{quoted.summary()}",
+            counterexample=quoted.summary(),
+            corrected=corrected or f"the certified value: {quoted.summary()}",
         )
 
     return check

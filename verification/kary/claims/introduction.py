@@ -15,11 +15,11 @@ def check_theorem_1_2(_: Budget) -> Outcome:
     proof = proved_by(kary_argmin.prove_proof_5_3)
     ratio = constants.check_theorem_1_2()
     slack = constants.check_huu_calibration_slack()
-    status = Status.PROVED if proof.status is Status.PROVED and ratio.passed else Status.REFUTED
+    status = Status.PROVED if proof.status is Status.PROVED and ratio.holds else Status.REFUTED
     return Outcome(
         status,
-        f"{proof.detail} Ratio: {ratio.describe()} Scope: the comparison is with the HUU bound as calibrated by "
-        f"HUU (C_(ε,δ)); against an optimally calibrated Gaussian it changes: {slack.describe()}",
+        f"{proof.detail} Ratio: {ratio.summary()} Scope: the comparison is with the HUU bound as calibrated by "
+        f"HUU (C_(ε,δ)); against an optimally calibrated Gaussian it changes: {slack.summary()}",
     )
 
 
@@ -36,7 +36,7 @@ def check_theorem_1_1(budget: Budget) -> Outcome:
     gaps = []
     for height in heights:
         horizon = (arity**height - 1) // 2
-        mse = kary_mse.algorithm_2_mse_dp(arity, horizon)
+        mse = kary_mse.algorithm_2_mse_digit_programme(arity, horizon)
         log_t = math.log2(horizon)
         gaps.append((height, float(mse) / log_t**3 - constant))
     shrinking = all(abs(later) < abs(earlier) for (_, earlier), (_, later) in itertools.pairwise(gaps))
@@ -64,7 +64,7 @@ def claims() -> list[Claim]:
             "log(k)³)·log(T)³ + o(log(T)³), O(T) time and O(log T) space",
             M.PROOF,
             check_theorem_1_1,
-            implements=("reference.kary.mse.algorithm_2_mse_dp", "reference.kary.constants.leading_constant_corollary_4_9"),
+            implements=("reference.kary.mse.algorithm_2_mse_digit_programme", "reference.kary.constants.leading_constant_corollary_4_9"),
             proof="reference_verification.kary.proofs.theorem_1_1.prove",
             depends_on=("KARY Lemma 4.5", "KARY Lemma 4.12", "KARY Lemma 4.14"),
         ),
@@ -93,7 +93,7 @@ def claims() -> list[Claim]:
             ),
             "Compared with the exact privacy profile of the multivariate Laplace mechanism for tree-like sensitivity "
             "vectors (all-ones of length h): the theorem's ε must be an upper bound on the exact ε.",
-            implements=("reference.privacy.laplace.laplace_epsilon_theorem_1_3", "reference.privacy.laplace.l2_laplace_scale"),
+            implements=("reference.kary.privacy.laplace_epsilon_theorem_1_3", "reference.kary.privacy.l2_laplace_scale"),
         ),
         c(
             PAPER,

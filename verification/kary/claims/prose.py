@@ -98,7 +98,7 @@ def claims() -> list[Claim]:
             "the variance of Laplace noise is twice the square of its scale",
             M.PROOF,
             lambda _: proved_by(kary_prose.prove_laplace_variance),
-            implements=("reference.samplers.fast.laplace",),
+            implements=("reference.samplers.numeric.laplace",),
             proof="reference_verification.kary.proofs.prose.prove_laplace_variance",
         ),
     ]

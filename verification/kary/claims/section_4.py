@@ -135,11 +135,11 @@ def check_proposition_4_3(budget: Budget) -> Outcome:
 
     coupled = numeric.check_agreement(max_horizon=budget.pick(60, 200))
     statistical = numeric.check_algorithm_2_vs_3(runs=budget.pick(2000, 4000))
-    holds = coupled.passed and statistical.passed
+    holds = coupled.holds and statistical.holds
     return Outcome(
         Status.VERIFIED if holds else Status.REFUTED,
-        f"coupled exactly (noise of vertex v injected as sign·ν(v) into Algorithm 2): {coupled.describe()} "
-        f"Distributions (independent noise): {statistical.describe()}",
+        f"coupled exactly (noise of vertex v injected as sign·ν(v) into Algorithm 2): {coupled.summary()} "
+        f"Distributions (independent noise): {statistical.summary()}",
     )
 
 
@@ -151,8 +151,8 @@ def check_lemma_4_5(budget: Budget) -> Outcome:
         return proof
     cross = structure.sensitivity_check()
     return Outcome(
-        Status.PROVED if cross.passed else Status.ERROR,
-        f"{proof.detail} Cross-check ({'agrees' if cross.passed else 'DISAGREES'}): {cross.describe()}",
+        Status.PROVED if cross.holds else Status.ERROR,
+        f"{proof.detail} Cross-check ({'agrees' if cross.holds else 'DISAGREES'}): {cross.summary()}",
     )
 
 
@@ -183,11 +183,11 @@ def check_algorithm_2_listing(budget: Budget) -> Outcome:
     literal = [(t + 1) * bit for t, bit in enumerate(stream)]  # Σ_{j<=t} x_t = t·x_t
     prefix = [sum(stream[: t + 1]) for t in range(len(stream))]
     agreement = numeric.check_agreement(max_horizon=budget.pick(60, 200))
-    if literal != prefix and corrected == prefix and agreement.passed:
+    if literal != prefix and corrected == prefix and agreement.holds:
         return Outcome(
             Status.REFUTED,
             f"on the stream {stream} with zero noise the printed output Σ_j x_t gives {literal}, not the prefix "
-            f"counts {prefix}; reading x_j, the implementation gives {corrected}. {agreement.describe()}",
+            f"counts {prefix}; reading x_j, the implementation gives {corrected}. {agreement.summary()}",
             counterexample=f"stream {stream}, t = 2: printed 2·x_2 = 0, prefix count 1",
             corrected="output Σ_{j=1}^{t} x_j + noise (the known typo x_t → x_j)",
         )
@@ -201,11 +201,11 @@ def check_live_noise_numeric(budget: Budget) -> Outcome:
         numeric.check_live_noise(arity, horizon)
         for arity, horizon in budget.pick(((3, 40), (5, 62)), ((3, 121), (5, 312), (7, 200), (19, 10000)))
     ]
-    holds = all(r.passed for r in results)
+    holds = all(r.holds for r in results)
     return Outcome(
         Status.VERIFIED if holds else Status.REFUTED,
         "the online counter (reference.kary.counters.OnlineCounter) keeps exactly the live noise values: "
-        + " ".join(r.describe() for r in results),
+        + " ".join(r.summary() for r in results),
     )
 
 
@@ -222,16 +222,16 @@ def check_algorithm_3_listing(_: Budget) -> Outcome:
         for level in range(1, height + 1)
         for index in range(arity ** (height - level + 1))
     }
-    if printed not in vertices and factorization.passed:
+    if printed not in vertices and factorization.holds:
         return Outcome(
             Status.REFUTED,
             f"the printed subtracted interval [p − k^(ℓ−1) − 1, p] at k = 3, ℓ = 2, p = 3 is {list(printed)}: "
             f"{printed[1] - printed[0] + 1} leaves, not a tree vertex. With [p − k^(ℓ−1) + 1, p]: "
-            f"{factorization.describe()}",
+            f"{factorization.summary()}",
             counterexample=f"k = {arity}, ℓ = 2, p = {p}: {list(printed)}",
             corrected="subtract the interval [p − k^(ℓ−1) + 1, p] (the known typo)",
         )
-    return Outcome(Status.VERIFIED, factorization.describe())
+    return Outcome(Status.VERIFIED, factorization.summary())
 
 
 def check_lemma_4_7_every_horizon(budget: Budget) -> Outcome:
@@ -384,7 +384,7 @@ def claims() -> list[Claim]:
             M.PROOF,
             proof_and_check(kary_lemma_4_7.prove, thresholds.lemma_4_7_check),
             "Exact MSE from Algorithm 2's noise counts (offset digits), by enumeration and by the digit programme.",
-            implements=("reference.kary.mse.algorithm_2_mse", "reference.kary.mse.algorithm_2_mse_dp", "reference.kary.mse.lemma_4_7_closed_form"),
+            implements=("reference.kary.mse.algorithm_2_mse", "reference.kary.mse.algorithm_2_mse_digit_programme", "reference.kary.mse.lemma_4_7_closed_form"),
             proof="reference_verification.kary.proofs.lemma_4_7.prove",
             coq=(
                 CoqTheorem(
@@ -404,6 +404,6 @@ def claims() -> list[Claim]:
             "bounds the exact ε²·MSE from above; how far below it the MSE lies",
             M.EXHAUSTIVE,
             check_lemma_4_7_every_horizon,
-            implements=('reference.kary.mse.algorithm_2_mse_dp', 'reference.kary.mse.lemma_4_7_closed_form', 'reference_verification.kary.checks.horizons.horizon_ratio_check'),
+            implements=('reference.kary.mse.algorithm_2_mse_digit_programme', 'reference.kary.mse.lemma_4_7_closed_form', 'reference_verification.kary.checks.horizons.horizon_ratio_check'),
         ),
     ]

@@ -13,11 +13,11 @@ from .common import PAPER, verified
 def check_lemma_5_5(_: Budget) -> Outcome:
     proof = proved_by(kary_lemma_5_5.prove)
     numeric = laplace_checks.lemma_5_5_vs_exact()
-    if proof.status is not Status.PROVED or not numeric.passed:
-        return Outcome(Status.REFUTED, f"{proof.detail} {numeric.describe()}")
+    if proof.status is not Status.PROVED or not numeric.holds:
+        return Outcome(Status.REFUTED, f"{proof.detail} {numeric.summary()}")
     return Outcome(
         Status.PROVED,
-        f"{proof.detail} Against the exact Laplace profile: {numeric.describe()} Proof 5.6 states "
+        f"{proof.detail} Against the exact Laplace profile: {numeric.summary()} Proof 5.6 states "
         "(e^x − 1)/(e^x + 1) <= x/2 only for x ∈ (0, 1) but applies it to ε_j that can exceed 1; the inequality holds "
         "for every x >= 0 (proved), so the lemma stands.",
     )
@@ -26,18 +26,18 @@ def check_lemma_5_5(_: Budget) -> Outcome:
 def check_corollary_5_7(_: Budget) -> Outcome:
     proof = proved_by(kary_corollary_5_7.prove)
     numeric = laplace_checks.corollary_5_7_vs_exact()
-    status = Status.PROVED if proof.status is Status.PROVED and numeric.passed else Status.REFUTED
-    return Outcome(status, f"{proof.detail} Against exact calibrations: {numeric.describe()}")
+    status = Status.PROVED if proof.status is Status.PROVED and numeric.holds else Status.REFUTED
+    return Outcome(status, f"{proof.detail} Against exact calibrations: {numeric.summary()}")
 
 
 def check_corollary_5_7_range(_: Budget) -> Outcome:
     result = laplace_checks.corollary_5_7_gaussian_range()
-    if result.passed:
-        return Outcome(Status.VERIFIED, result.describe())
+    if result.holds:
+        return Outcome(Status.VERIFIED, result.summary())
     first = min(result.failures, key=lambda point: (point.epsilon, -point.delta))
     return Outcome(
         Status.REFUTED,
-        result.describe(),
+        result.summary(),
         counterexample=f"ε = {float(first.epsilon):.6g}, δ = {float(first.delta):.3g} (inside ε <= ln(1/δ)): Lemma A.3's "
         f"σ gives exact δ(ε) = {first.delta_at_sigma.decimal(15, rounded='down')} > δ",
         corrected="compare within Lemma A.3's own range ε < 1, or compare with the exact Gaussian σ "
@@ -69,7 +69,7 @@ def claims() -> list[Claim]:
             M.CERTIFIED,
             verified(laplace_checks.lemma_5_4_vs_optimal),
             "Compared with the optimal composition of pure-DP mechanisms (Murtagh–Vadhan), computed exactly.",
-            implements=("reference.privacy.laplace.heterogeneous_composition_epsilon", "reference.privacy.pure_composition.optimal_composition_epsilon"),
+            implements=("reference.kary.privacy.heterogeneous_composition_epsilon", "reference.privacy.pure_composition.optimal_composition_epsilon"),
         ),
         c(
             PAPER,
@@ -77,7 +77,7 @@ def claims() -> list[Claim]:
             "Lap(Δ2/a)^d with a = sqrt(2 ln(1/δ))(sqrt(1 + ε/ln(1/δ)) − 1) is (ε, δ)-DP for ε, δ ∈ (0, 1)",
             M.PROOF,
             check_lemma_5_5,
-            implements=("reference.privacy.laplace.l2_laplace_scale", "reference.privacy.laplace.l2_laplace_a"),
+            implements=("reference.kary.privacy.l2_laplace_scale", "reference.kary.privacy.l2_laplace_a"),
             proof="reference_verification.kary.proofs.lemma_5_5.prove",
         ),
         c(
@@ -86,7 +86,7 @@ def claims() -> list[Claim]:
             "Var[lap]/Var[gauss] <= (ε/ln(1/δ))²/(2(sqrt(1 + ε/ln(1/δ)) − 1)²), which tends to 2 as ε → 0",
             M.PROOF,
             check_corollary_5_7,
-            implements=("reference.privacy.laplace.corollary_5_7_variance_ratio", "reference.privacy.laplace.corollary_5_7_factor"),
+            implements=("reference.kary.privacy.corollary_5_7_variance_ratio", "reference.kary.privacy.corollary_5_7_factor"),
             proof="reference_verification.kary.proofs.corollary_5_7.prove",
         ),
         c(
@@ -95,6 +95,6 @@ def claims() -> list[Claim]:
             "the comparison holds for ε <= ln(1/δ), with the Gaussian of Lemma A.3",
             M.CERTIFIED,
             check_corollary_5_7_range,
-            implements=("reference.privacy.laplace.corollary_5_7_variance_ratio", "reference.privacy.gaussian.sigma_classical"),
+            implements=("reference.kary.privacy.corollary_5_7_variance_ratio", "reference.privacy.gaussian.sigma_classical"),
         ),
     ]

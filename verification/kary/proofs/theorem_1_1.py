@@ -119,14 +119,14 @@ def prove(claimed_constant: Any = None, sanity: bool = True) -> ProofRecord:
         from fractions import Fraction
 
         from reference.kary.digits import height_for_horizon
-        from reference.kary.mse import algorithm_2_mse_dp
+        from reference.kary.mse import algorithm_2_mse_digit_programme
 
         cases = [(arity, steps) for arity in (3, 5, 19) for steps in (*range(2, 400), 10**6 + 7, 10**12, 3 * 10**11)]
         record.step(
             SANITY + "exact ε²·MSE (digit programme) within 2k(m + 1)h² of (k² − 1)h³/(2k) for k = 3, 5, 19, "
             "T = 2..399, 10^6 + 7, 3·10^11, 10^12",
             all(
-                abs(algorithm_2_mse_dp(arity, steps) - Fraction(arity**2 - 1, 2 * arity) * height**3)
+                abs(algorithm_2_mse_digit_programme(arity, steps) - Fraction(arity**2 - 1, 2 * arity) * height**3)
                 <= arity * (arity + 1) * height**2
                 for arity, steps in cases
                 for height in (height_for_horizon(arity, steps, offset=True),)

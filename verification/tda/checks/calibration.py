@@ -1,7 +1,7 @@
 """Checks of the zCDP conversions and of InfTDA's privacy calibration (TDA paper, Theorem 1 and its proof).
 
 Each function takes its grid or universe size as a parameter (small in the test suite, larger in the report)
-and returns a frozen dataclass with ``passed`` and ``describe()``. Every comparison of irrational numbers is
+and returns a frozen dataclass with ``holds`` and ``summary()``. Every comparison of irrational numbers is
 certified: it is decided from Arb enclosures lying entirely on one side (never from a ball containing the
 threshold); a comparison that cannot be decided counts as a failure to certify, never as a pass.
 
@@ -24,6 +24,7 @@ from itertools import combinations_with_replacement, product
 
 from reference.core.certified import CertifiedReal, format_directed
 from reference.core.validate import check_positive_int, fraction_text
+from reference.core.verdict import Decided
 from reference.privacy.zcdp import (
     compose_rho,
     delta_from_rho,
@@ -61,7 +62,7 @@ def _powers_of_ten(low: int, high: int, count: int) -> tuple[Fraction, ...]:
 
 
 @dataclass(frozen=True)
-class ConversionComparison:
+class ConversionComparison(Decided):
     """Tight (CKS Corollary 13) against simple (Bun–Steinke Proposition 1.3) conversion on a grid."""
 
     rhos: tuple[Fraction, ...]
@@ -75,15 +76,15 @@ class ConversionComparison:
     largest_epsilon_ratio: tuple[Fraction, Fraction, CertifiedReal]  # smallest gain
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """The tight conversion is certified no worse at every grid point, in both directions."""
         return not self.epsilon_failures and not self.delta_failures
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """One paragraph of evidence for the report."""
         verdict = (
             "never worse"
-            if self.passed
+            if self.holds
             else (
                 f"NOT certified no worse at {len(self.epsilon_failures)} (ρ, δ) and {len(self.delta_failures)} (ρ, ε) points"
             )
@@ -160,7 +161,7 @@ class DiscreteGaussianPoint:
 
 
 @dataclass(frozen=True)
-class DiscreteGaussianComparison:
+class DiscreteGaussianComparison(Decided):
     """The exact δ(ε) of the discrete Gaussian against the tight conversion of its ρ = Δ²/(2σ²)."""
 
     points: tuple[DiscreteGaussianPoint, ...]
@@ -171,18 +172,18 @@ class DiscreteGaussianComparison:
         return tuple(point for point in self.points if not point.holds)
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """Certified at every grid point."""
         return not self.failures
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """One paragraph of evidence for the report."""
         comparable = [p for p in self.points if p.exact.lower > 0]
         tightest = max(comparable, key=lambda p: p.exact.lower / p.from_zcdp.upper)
         loosest = min(comparable, key=lambda p: p.exact.upper / p.from_zcdp.lower)
         epsilons = sorted({p.epsilon for p in self.points})
         scales = sorted({p.sigma_squared for p in self.points})
-        verdict = "holds everywhere" if self.passed else f"NOT certified at {len(self.failures)} points"
+        verdict = "holds everywhere" if self.holds else f"NOT certified at {len(self.failures)} points"
         return (
             f"exact δ(ε) of N_Z(0, σ²) (CKS Theorem 7, certified lattice sums) <= δ of CKS Corollary 13 at "
             f"ρ = Δ²/(2σ²): {verdict} on {len(self.points)} points (ε ∈ {{{', '.join(_text(e) for e in epsilons)}}}, "
@@ -297,7 +298,7 @@ def _hierarchy_sensitivity(categories: tuple[int, ...], records: int) -> Hierarc
 
 
 @dataclass(frozen=True)
-class UserLevelSensitivity:
+class UserLevelSensitivity(Decided):
     """Brute-force level sensitivities when one user contributes up to ``contributions`` records."""
 
     categories: tuple[int, ...]
@@ -309,9 +310,17 @@ class UserLevelSensitivity:
     calibration_add_remove: tuple[int, ...]
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """Brute force equals ``inftda_level_sensitivity_squared(..., contributions=m)`` at every level."""
         return self.substitution == self.calibration_substitution and self.add_remove == self.calibration_add_remove
+
+    def summary(self) -> str:
+        """One line: the brute-force level sensitivities beside the calibration's."""
+        return (
+            f"categories {self.categories}, {self.records} records, {self.contributions} per user: brute-force "
+            f"Δ² per level {self.substitution} (substitution), {self.add_remove} (add/remove); calibration "
+            f"{self.calibration_substitution}, {self.calibration_add_remove}: {self.verdict}"
+        )
 
 
 def user_level_sensitivity(categories: Sequence[int], records: int, contributions: int) -> UserLevelSensitivity:
@@ -359,7 +368,7 @@ def user_level_sensitivity(categories: Sequence[int], records: int, contribution
 
 
 @dataclass(frozen=True)
-class LevelSensitivityCheck:
+class LevelSensitivityCheck(Decided):
     """Brute-force level sensitivities of InfTDA and the ρ accounting they give at σ² = d/ρ."""
 
     hierarchies: tuple[HierarchySensitivity, ...]
@@ -367,7 +376,7 @@ class LevelSensitivityCheck:
     accounting_ok: bool  # Δ²_bf/(2σ²) <= ρ/d per level (= when all |X_i| >= 2), composing to <= ρ (= likewise)
 
     @property
-    def passed(self) -> bool:
+    def holds(self) -> bool:
         """Brute force equals the calibration everywhere, every level >= 1 has Δ² = 2, and the ρ's add up."""
         levels_ok = all(
             h.substitution[0] == 0 and all(value == LEVEL_SENSITIVITY_SQUARED for value in h.substitution[1:])
@@ -375,7 +384,7 @@ class LevelSensitivityCheck:
         )
         return levels_ok and self.accounting_ok and all(h.matches for h in self.hierarchies)
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """One paragraph of evidence for the report."""
         shapes = ", ".join(f"{'x'.join(map(str, h.categories))} (n={h.records})" for h in self.hierarchies)
         pairs = sum(h.neighbour_pairs for h in self.hierarchies)
@@ -386,7 +395,7 @@ class LevelSensitivityCheck:
         return (
             f"brute force over {datasets} datasets and {pairs} substitution pairs on hierarchies {shapes}: "
             f"max squared ℓ2 change of a level's count vector = {sub} at levels >= 1 and 0 at the root "
-            f"(calibration uses Δ² = {LEVEL_SENSITIVITY_SQUARED}: {'matches' if self.passed else 'MISMATCH'}); one "
+            f"(calibration uses Δ² = {LEVEL_SENSITIVITY_SQUARED}: {'matches' if self.holds else 'MISMATCH'}); one "
             f"count alone changes by at most {single} (so 'sensitivity sqrt(2)' holds for the level's vector, not for "
             f"a single k-hierarchical query); add/remove gives {add}. With σ² = d/ρ each level is "
             f"Δ²/(2σ²) = ρ/d-zCDP and the d levels compose to ρ: "

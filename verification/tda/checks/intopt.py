@@ -31,23 +31,24 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from reference.core.validate import check_positive_int
+from reference.core.verdict import Decided
 from reference.tda.intopt import intopt, intopt_literal_with_count, intopt_with_count
 
 
 @dataclass(frozen=True)
-class IntOptCheck:
-    """The verdict of one exhaustive or seeded check: ``passed`` iff ``failures == 0`` (``cases`` checked)."""
+class IntOptCheck(Decided):
+    """The verdict of one exhaustive or seeded check: ``holds`` iff ``failures == 0`` (``cases`` checked)."""
 
     name: str
-    passed: bool
+    holds: bool
     cases: int
     failures: int
     detail: str
     first_failure: str = ""
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         """One line: name, verdict, counts and what was found."""
-        verdict = "PASS" if self.passed else "FAIL"
+        verdict = "PASS" if self.holds else "FAIL"
         text = f"[{verdict}] {self.name}: {self.cases} cases, {self.failures} failures; {self.detail}"
         if self.first_failure:
             text += f"; first failure: {self.first_failure}"
@@ -230,7 +231,7 @@ def complexity_family(magnitude: int, dim: int) -> int:
 def check_complexity_claim(max_dim: int = 4, low: int = -4, high: int = 6, max_total: int = 8) -> IntOptCheck:
     """The claim "Algorithm 1 [IntOpt] runs in O(c) steps" against the printed loop's iteration count.
 
-    ``passed`` refers to the bound derived here, ``iterations <= d * (max(0, alpha - t0) + 1)`` (``alpha`` the
+    ``holds`` refers to the bound derived here, ``iterations <= d * (max(0, alpha - t0) + 1)`` (``alpha`` the
     optimal distance, ``t0`` the initial ``t``), checked on the whole grid. The detail records the paper's claim
     as refuted: for ``x = (M, 0, ..., 0)``, ``c = 0`` the count is ``(d - 1) * M + O(d)`` while ``c = 0``
     (for ``d = 2``: ``M + 2`` iterations for even ``M``).
@@ -325,4 +326,4 @@ def run_all() -> list[IntOptCheck]:
 
 if __name__ == "__main__":
     for check in run_all():
-        print(check.describe())
+        print(check.summary())

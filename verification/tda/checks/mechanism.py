@@ -27,6 +27,7 @@ import numpy as np
 
 from reference.core.randomness import SeededRandomBits
 from reference.core.validate import check_positive_int, positive_real
+from reference.core.verdict import Decided
 from reference.tda.data import Hierarchy, PrefixTree, prefix_counts
 from reference.tda.intopt import intopt
 from reference.tda.mechanism import inftda_exact, inftda_numeric
@@ -40,15 +41,15 @@ SMALL_RECORDS = ((0, 0), (0, 0), (0, 2), (1, 1))
 
 
 @dataclass(frozen=True)
-class ConsistencyCheck:
+class ConsistencyCheck(Decided):
     """Verdict of :func:`check_release_consistency`."""
 
-    passed: bool
+    holds: bool
     nodes: int
     problems: tuple[str, ...]
 
-    def describe(self) -> str:
-        if self.passed:
+    def summary(self) -> str:
+        if self.holds:
             return (
                 "Released tree consistent: root exact, every level sums to n, children sum to parents "
                 f"({self.nodes} nodes)."
@@ -76,10 +77,10 @@ def check_release_consistency(released: PrefixTree, n: int) -> ConsistencyCheck:
 
 
 @dataclass(frozen=True)
-class PathComparison:
+class PathComparison(Decided):
     """Verdict of :func:`compare_paths`: the largest CDF gap over the leaves against the DKW threshold."""
 
-    passed: bool
+    holds: bool
     runs: int
     rho: Fraction
     alpha: float
@@ -87,8 +88,8 @@ class PathComparison:
     threshold: float
     worst_leaf: tuple[int, ...]
 
-    def describe(self) -> str:
-        verdict = "agree" if self.passed else "DISAGREE"
+    def summary(self) -> str:
+        verdict = "agree" if self.holds else "DISAGREE"
         return (
             f"InfTDA numeric vs exact path, {self.runs} runs each at rho = {self.rho}: the released leaf counts "
             f"{verdict} in law (largest empirical-CDF gap {self.largest_gap:.4f} at leaf {self.worst_leaf}, "
@@ -144,7 +145,7 @@ def compare_paths(
     gaps = [_largest_cdf_gap(exact[:, column], numeric[:, column]) for column in range(len(leaves))]
     worst = int(np.argmax(gaps))
     return PathComparison(
-        passed=max(gaps) <= 2 * epsilon,
+        holds=max(gaps) <= 2 * epsilon,
         runs=count,
         rho=budget,
         alpha=level,
@@ -210,18 +211,18 @@ def exact_leaf_law(
 
 
 @dataclass(frozen=True)
-class LawCheck:
+class LawCheck(Decided):
     """Verdict of :func:`check_against_law`: largest gap between empirical and exact leaf-count CDFs."""
 
-    passed: bool
+    holds: bool
     path: str
     runs: int
     largest_gap: float
     threshold: float
     alpha: float
 
-    def describe(self) -> str:
-        verdict = "matches" if self.passed else "DOES NOT MATCH"
+    def summary(self) -> str:
+        verdict = "matches" if self.holds else "DOES NOT MATCH"
         return (
             f"InfTDA {self.path} path, {self.runs} runs on the small instance: the law of every released leaf count "
             f"{verdict} the exact law enumerated from the discrete Gaussian pmf (largest CDF gap "

@@ -37,6 +37,7 @@ from flint import arb
 
 from reference.core.certified import CertifiedReal, ball, enclose
 from reference.core.validate import RationalLike, positive_fraction
+from reference.core.verdict import Decided
 from reference.samplers.pmf import discrete_gaussian_pmf, discrete_gaussian_tail
 from reference.tda.intopt import intopt
 
@@ -134,7 +135,7 @@ def failure_threshold(sizes: Sequence[int], level: int, sigma_squared: Fraction,
 
 
 @dataclass(frozen=True)
-class UtilityPoint:
+class UtilityPoint(Decided):
     """The certified failure probability of one (instance, σ², β, level)."""
 
     children: tuple[tuple[int, ...], ...]  # one level: ((c_1..c_m),); two levels: one tuple per level-1 node
@@ -152,7 +153,7 @@ class UtilityPoint:
     def refuted(self) -> bool:
         return self.failure.lower > self.beta
 
-    def describe(self) -> str:
+    def summary(self) -> str:
         rows = self.children
         shape = f"{len(rows[0])} cells" if len(rows) == 1 else f"{len(rows)}×{len(rows[0])}"
         return (
@@ -218,7 +219,7 @@ def failure_probability(
 
 
 @dataclass(frozen=True)
-class StepPoint:
+class StepPoint(Decided):
     """The proof's per-level step at one level (k = 1): P[‖Z‖∞ <= t] against 1 − β."""
 
     cells: int
@@ -232,7 +233,12 @@ class StepPoint:
         """The step's promise P >= 1 − β is certainly broken."""
         return self.inside.upper < 1 - self.beta
 
-    def describe(self) -> str:
+    @property
+    def holds(self) -> bool:
+        """The step's promise is not certainly broken."""
+        return not self.fails
+
+    def summary(self) -> str:
         return (
             f"{self.cells} cells, σ² = {self.sigma_squared}, β = {self.beta}: t = sqrt(2σ² log({self.cells}/β)) has "
             f"⌊t⌋ = {self.radius}, P[‖Z‖∞ <= t] in {self.inside.bounds(6)} "

@@ -1,7 +1,7 @@
-"""The fast samplers for many runs in one call: ``runs × size`` arrays, run ``r`` equal to the single-run sampler.
+"""The numeric samplers for many runs in one call: ``runs × size`` arrays, run ``r`` equal to the single-run sampler.
 
-Row ``i`` of :func:`laplace_batch`, :func:`discrete_laplace_batch` and :func:`discrete_gaussian_batch` is, value
-for value, what :func:`reference.samplers.fast.laplace` (``discrete_laplace``, ``discrete_gaussian``) returns for
+Row ``i`` of :func:`laplace_runs`, :func:`discrete_laplace_runs` and :func:`discrete_gaussian_runs` is, value
+for value, what :func:`reference.samplers.numeric.laplace` (``discrete_laplace``, ``discrete_gaussian``) returns for
 the same parameters, ``size`` and ``rng = numpy.random.default_rng(s)``, with ``s`` the per-run seed of run
 ``first_run + i`` (:func:`reference.core.rng.run_seeds`: the children ``SeedSequence.spawn`` gives one root).
 Each run has its own generator, so the runs are drawn one after the other, each straight into its row of one
@@ -16,9 +16,9 @@ import numpy as np
 
 from reference.core.rng import run_seeds
 from reference.core.validate import RealLike, check_positive_int, positive_real
-from reference.samplers import fast
+from reference.samplers import numeric
 
-__all__ = ["discrete_gaussian_batch", "discrete_laplace_batch", "laplace_batch"]
+__all__ = ["discrete_gaussian_runs", "discrete_laplace_runs", "laplace_runs"]
 
 
 def _seeds(runs: object, seed: object, first_run: object) -> list[np.random.SeedSequence]:
@@ -26,12 +26,12 @@ def _seeds(runs: object, seed: object, first_run: object) -> list[np.random.Seed
     return run_seeds(seed, count, check_positive_int(first_run, "first_run", minimum=0))
 
 
-def laplace_batch(scale: RealLike, size: int, runs: object, seed: object, first_run: object = 0) -> np.ndarray:
-    """``runs × size`` Laplace(``scale``) draws, row ``i`` = ``fast.laplace(scale, size, rng_i)`` (float64)."""
+def laplace_runs(scale: RealLike, size: int, runs: object, seed: object, first_run: object = 0) -> np.ndarray:
+    """``runs × size`` Laplace(``scale``) draws, row ``i`` = ``numeric.laplace(scale, size, rng_i)`` (float64)."""
     b = positive_real(scale, "scale")
     count = check_positive_int(size, "size", minimum=0)
     seeds = _seeds(runs, seed, first_run)
-    return _rows(lambda row, rng: fast._laplace_fill(row, b, rng), count, np.float64, seeds)
+    return _rows(lambda row, rng: numeric.laplace_fill(row, b, rng), count, np.float64, seeds)
 
 
 def _rows(
@@ -46,25 +46,25 @@ def _rows(
     return out
 
 
-def discrete_laplace_batch(scale: RealLike, size: int, runs: object, seed: object, first_run: object = 0) -> np.ndarray:
+def discrete_laplace_runs(scale: RealLike, size: int, runs: object, seed: object, first_run: object = 0) -> np.ndarray:
     """``runs × size`` discrete Laplace draws (``P[x] ∝ exp(-|x|/scale)``), row ``i`` =
-    ``fast.discrete_laplace(scale, size, rng_i)`` (int64)."""
+    ``numeric.discrete_laplace(scale, size, rng_i)`` (int64)."""
     t = positive_real(scale, "scale")
-    if t > fast.MAX_SCALE:
-        raise ValueError(f"scale must be at most {fast.MAX_SCALE:g} for the float sampler, got {t!r}")
+    if t > numeric.MAX_SCALE:
+        raise ValueError(f"scale must be at most {numeric.MAX_SCALE:g} for the float sampler, got {t!r}")
     count = check_positive_int(size, "size", minimum=0)
     seeds = _seeds(runs, seed, first_run)
-    return _rows(lambda row, rng: fast._discrete_laplace_fill(row, t, rng), count, np.float64, seeds).astype(np.int64)
+    return _rows(lambda row, rng: numeric.discrete_laplace_fill(row, t, rng), count, np.float64, seeds).astype(np.int64)
 
 
-def discrete_gaussian_batch(
+def discrete_gaussian_runs(
     sigma_squared: RealLike, size: int, runs: object, seed: object, first_run: object = 0
 ) -> np.ndarray:
-    """``runs × size`` draws of ``N_Z(0, σ²)``, row ``i`` = ``fast.discrete_gaussian(sigma_squared, size, rng_i)``
+    """``runs × size`` draws of ``N_Z(0, σ²)``, row ``i`` = ``numeric.discrete_gaussian(sigma_squared, size, rng_i)``
     (int64)."""
     s2 = positive_real(sigma_squared, "sigma_squared")
-    if s2 > fast.MAX_SCALE**2:
-        raise ValueError(f"sigma_squared must be at most {fast.MAX_SCALE**2:g} for the float sampler, got {s2!r}")
+    if s2 > numeric.MAX_SCALE**2:
+        raise ValueError(f"sigma_squared must be at most {numeric.MAX_SCALE**2:g} for the float sampler, got {s2!r}")
     count = check_positive_int(size, "size", minimum=0)
     seeds = _seeds(runs, seed, first_run)
-    return _rows(lambda row, rng: fast._discrete_gaussian_fill(row, s2, rng), count, np.int64, seeds)
+    return _rows(lambda row, rng: numeric.discrete_gaussian_fill(row, s2, rng), count, np.int64, seeds)

@@ -52,9 +52,9 @@ def _runs(
         for row, child in enumerate(seeds[start:stop]):
             generator = np.random.default_rng(child)
             if dense:
-                counters._fill_block(values[row, 1:], kind, scale, generator)
+                counters.fill_block(values[row, 1:], kind, scale, generator)
             else:
-                counters._fill_block(block, kind, scale, generator)
+                counters.fill_block(block, kind, scale, generator)
                 values[row, used_indices] = block
         noise = sums(values[: stop - start])
         if np.isnan(noise.sum()):  # an internal invariant: every index an output uses was drawn
@@ -68,17 +68,17 @@ def algorithm_1_runs(
     noise: CounterNoise = "laplace", first_run: object = 0,
 ) -> np.ndarray:
     """``runs`` independent runs of :func:`reference.kary.counters.algorithm_1` on ``stream`` (``runs × T``)."""
-    x = counters._check_stream(stream)
+    x = counters.check_stream(stream)
     k = check_arity(arity)
-    kind = counters._check_noise(noise, vectorised=True)
+    kind = counters.check_noise(noise, vectorised=True)
     steps = int(x.size)
     height = height_for_horizon(k, steps, offset=False)
-    scale = counters._numeric_scale(epsilon, height)
+    scale = counters.numeric_scale(epsilon, height)
     mask = np.ones(steps + 1, dtype=bool)
     mask[0] = False
 
     def sums(values: np.ndarray) -> np.ndarray:
-        return counters._noise_sums(values, k, steps, height, offset=False)[..., 1:]
+        return counters.noise_sums(values, k, steps, height, offset=False)[..., 1:]
 
     return _runs(x, kind, scale, mask, sums, runs, seed, first_run)
 
@@ -89,13 +89,13 @@ def algorithm_2_runs(
 ) -> np.ndarray:
     """``runs`` independent runs of :func:`reference.kary.counters.algorithm_2_batch` (any arity >= 2: odd by
     Definition 3.8's digits, even by Appendix C's)."""
-    x = counters._check_stream(stream)
+    x = counters.check_stream(stream)
     k = check_arity(arity)
-    kind = counters._check_noise(noise, vectorised=True)
+    kind = counters.check_noise(noise, vectorised=True)
     steps = int(x.size)
     height = height_for_horizon(k, steps, offset=True)
-    scale = counters._numeric_scale(epsilon, height)
+    scale = counters.numeric_scale(epsilon, height)
     def sums(values: np.ndarray) -> np.ndarray:
-        return counters._noise_sums(values, k, steps, height, offset=True)[..., 1:]
+        return counters.noise_sums(values, k, steps, height, offset=True)[..., 1:]
 
-    return _runs(x, kind, scale, counters._used_mask(k, steps, height), sums, runs, seed, first_run)
+    return _runs(x, kind, scale, counters.used_mask(k, steps, height), sums, runs, seed, first_run)

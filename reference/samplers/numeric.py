@@ -57,7 +57,7 @@ def laplace(scale: RealLike, size: int, rng: object = None) -> np.ndarray:
     b = positive_real(scale, "scale")
     count = check_positive_int(size, "size", minimum=0)
     out = np.empty(count, dtype=np.float64)
-    _laplace_fill(out, b, as_generator(rng))
+    laplace_fill(out, b, as_generator(rng))
     return out
 
 
@@ -72,7 +72,7 @@ def _random_signs(values: np.ndarray, gen: np.random.Generator) -> None:
     pattern ^= mask
 
 
-def _laplace_fill(out: np.ndarray, scale: float, gen: np.random.Generator) -> None:
+def laplace_fill(out: np.ndarray, scale: float, gen: np.random.Generator) -> None:
     """Fill contiguous float64 ``out`` with :func:`laplace` draws (validated ``scale``; the batched samplers
     call it on rows of one array)."""
     gen.standard_exponential(out=out)
@@ -99,7 +99,7 @@ def _discrete_laplace_magnitudes(out: np.ndarray, scale: float, gen: np.random.G
     np.ceil(out, out=out)
 
 
-def _discrete_laplace_fill(out: np.ndarray, scale: float, gen: np.random.Generator) -> None:
+def discrete_laplace_fill(out: np.ndarray, scale: float, gen: np.random.Generator) -> None:
     """Fill contiguous float64 ``out`` with :func:`discrete_laplace` draws (integer-valued floats)."""
     _discrete_laplace_magnitudes(out, scale, gen)
     _random_signs(out, gen)
@@ -120,7 +120,7 @@ def discrete_laplace(scale: RealLike, size: int, rng: object = None) -> np.ndarr
         raise ValueError(f"scale must be at most {MAX_SCALE:g} for the float sampler, got {t!r}")
     count = check_positive_int(size, "size", minimum=0)
     out = np.empty(count, dtype=np.float64)
-    _discrete_laplace_fill(out, t, as_generator(rng))
+    discrete_laplace_fill(out, t, as_generator(rng))
     return out.astype(np.int64)
 
 
@@ -146,7 +146,7 @@ def discrete_gaussian(sigma_squared: RealLike, size: int, rng: object = None) ->
         raise ValueError(f"sigma_squared must be at most {MAX_SCALE**2:g} for the float sampler, got {s2!r}")
     count = check_positive_int(size, "size", minimum=0)
     out = np.empty(count, dtype=np.int64)
-    _discrete_gaussian_fill(out, s2, as_generator(rng))
+    discrete_gaussian_fill(out, s2, as_generator(rng))
     return out
 
 
@@ -164,7 +164,7 @@ def acceptance_probability(sigma_squared: float) -> float:
     return math.tanh(0.5 / t) * math.exp(-sigma_squared / (2.0 * t * t)) * total
 
 
-def _discrete_gaussian_fill(out: np.ndarray, s2: float, gen: np.random.Generator) -> None:
+def discrete_gaussian_fill(out: np.ndarray, s2: float, gen: np.random.Generator) -> None:
     """Fill int64 ``out`` with :func:`discrete_gaussian` draws for validated σ² (the batched sampler calls it
     on rows of one array)."""
     t = float(math.isqrt(math.floor(s2)) + 1)

@@ -1,4 +1,4 @@
-"""Laplace calibrations of the KARY paper (Andersson, Pagh, Steiner, Torkamani), certified with Arb balls.
+"""KARY's Laplace statements (Andersson, Pagh, Steiner, Torkamani), certified with Arb balls.
 
 Conventions: ``Lap(b)`` has density ``exp(-|x|/b)/(2b)`` and variance ``2b²``; ``b`` (``scale``, the paper's
 λ) is a scale, not a standard deviation. ``Δ1`` and ``Δ2`` are the ℓ1 and ℓ2 sensitivities of ``f`` over the
@@ -40,12 +40,10 @@ from fractions import Fraction
 
 from flint import arb
 
-from reference.core.certified import CertifiedReal, enclose, working_precision
+from reference.core.certified import TARGET_ACCURACY_BITS, CertifiedReal, enclose, working_precision
 from reference.core.certified import ball as _ball
 from reference.core.validate import RationalLike, fraction_text, open_unit_fraction, positive_fraction, to_fraction
 
-#: Relative accuracy (bits) of every reported enclosure.
-TARGET_ACCURACY_BITS = 80
 START_PRECISION = 192
 MAX_PRECISION = 1 << 14
 

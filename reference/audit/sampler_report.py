@@ -1,0 +1,196 @@
+"""What every sampler audit shares: its report, its input checks and its chi-square and median-of-means pieces.
+
+A sampler audit returns a :class:`SamplerAuditReport` of :class:`PropertyCheck` groups, whose false-alarm
+probability (the probability of ``holds == False`` when the samples really are i.i.d. draws from the oracle's
+distribution) is at most ``alpha`` by the union bound over the groups and their sub-tests. The audits
+(:mod:`reference.audit.samplers`, :mod:`reference.audit.sample_design`, :mod:`reference.audit.cascade_stream`)
+and their sufficient statistics (:mod:`reference.audit.design_moments`, :mod:`reference.audit.whitened_moments`)
+build on this module, which builds on none of them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from reference.cip.whitening import two_sided_chi2
+from reference.core.verdict import Decided
+
+#: How many failing sub-tests a report lists by name (the most significant first).
+MAX_LISTED = 10
+
+
+def listed_failures(found: list[tuple[float, str]]) -> tuple[str, ...]:
+    """The ``MAX_LISTED`` most severe failures (largest severity first), and a count of the others."""
+    ordered = [text for _, text in sorted(found, key=lambda item: -item[0])]
+    if len(ordered) > MAX_LISTED:
+        return (*tuple(ordered[:MAX_LISTED]), f"... and {len(ordered) - MAX_LISTED} more")
+    return tuple(ordered)
+
+
+@dataclass(frozen=True)
+class PropertyCheck(Decided):
+    """One property group of an audit. ``holds`` is False with probability at most ``false_alarm`` under
+    the oracle. ``failures`` names each failing sub-test (e.g. "node variance at level 2, position 1 too
+    large") with its statistic; ``statistic`` is that of the most significant sub-test."""
+
+    name: str
+    holds: bool
+    false_alarm: float
+    subtests: int
+    statistic: float
+    failures: tuple[str, ...]
+    detail: str
+
+    def summary(self) -> str:
+        """One line: the property, its verdict and its detail."""
+        return f"{self.name}: {self.verdict} ({self.detail})"
+
+
+@dataclass(frozen=True)
+class SamplerAuditReport(Decided):
+    """The verdict of a sampler audit: ``holds`` iff every property passed; false-alarm probability at
+    most ``alpha`` (union bound over ``checks``)."""
+
+    name: str
+    holds: bool
+    alpha: float
+    runs: int
+    dimension: int
+    checks: tuple[PropertyCheck, ...]
+
+    @property
+    def failures(self) -> tuple[str, ...]:
+        """Every named failure, prefixed by its property."""
+        return tuple(f"{c.name}: {f}" for c in self.checks for f in c.failures)
+
+    def summary(self) -> str:
+        """One line: the audit, its verdict, and every named failure."""
+        found = "; ".join(self.failures)
+        return (f"{self.name}: {self.verdict} at {self.runs} runs (false alarm <= {self.alpha:g})"
+                + (f": {found}" if found else ""))
+
+    def as_json(self) -> dict[str, object]:
+        """A JSON-ready dictionary (reals as decimal strings with 17 significant digits)."""
+        return {
+            "audit": self.name,
+            "verdict": self.verdict,
+            "summary": self.summary(),
+            "alpha": f"{self.alpha:.17g}",
+            "runs": self.runs,
+            "dimension": self.dimension,
+            "checks": [
+                {
+                    "property": c.name,
+                    "verdict": c.verdict,
+                    "false_alarm": f"{c.false_alarm:.17g}",
+                    "subtests": c.subtests,
+                    "statistic": f"{c.statistic:.17g}",
+                    "failures": list(c.failures),
+                    "detail": c.detail,
+                }
+                for c in self.checks
+            ],
+        }
+
+
+class TooFewRunsError(ValueError):
+    """The samples have too few runs for the audit's tests at the requested false-alarm probability: the audit
+    cannot decide (an "inconclusive" verdict, not bad input)."""
+
+
+def check_alpha(alpha: object) -> float:
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+        raise TypeError(f"alpha must be a real number in (0, 1), got {alpha!r}")
+    value = float(alpha)
+    if not 0.0 < value < 1.0:
+        raise ValueError(f"alpha must be a real number in (0, 1), got {alpha!r}")
+    return value
+
+
+def check_samples(samples: object, columns: int, what: str, min_runs: int = 2) -> np.ndarray:
+    if not isinstance(samples, np.ndarray):
+        raise TypeError(f"samples must be a numpy array of shape (runs, {columns}), got {type(samples).__name__}")
+    if samples.ndim != 2 or samples.shape[1] != columns:
+        raise ValueError(f"samples must have shape (runs, {columns}) ({what}), got {samples.shape}")
+    if samples.dtype == np.bool_ or not (
+        np.issubdtype(samples.dtype, np.floating) or np.issubdtype(samples.dtype, np.integer)
+    ):
+        raise TypeError(f"samples must be a real (float or integer) array, got dtype {samples.dtype}")
+    if samples.shape[0] < min_runs:
+        raise TooFewRunsError(
+            f"samples must have at least {min_runs} runs (rows) for this alpha, got {samples.shape[0]}"
+        )
+    values = samples.astype(np.float64)
+    if not np.all(np.isfinite(values)):
+        raise ValueError("samples must be finite (no NaN or infinity)")
+    return values
+
+
+def median_groups(share: float) -> int:
+    """Median-of-means group count with false-alarm ``exp(-g/8) <= share``."""
+    return max(1, math.ceil(8.0 * math.log(1.0 / share)))
+
+
+def chi_square_group(
+    name: str, labels: list[str], squares: np.ndarray, runs: int, share: float
+) -> PropertyCheck:
+    """Per sub-test ``squares[i]`` (sum of squares / variance) is chi-square(runs); union bound ``share``."""
+    count = len(labels)
+    p_values = [two_sided_chi2(float(v), runs) for v in squares]
+    found: list[tuple[float, str]] = []
+    for i, p in enumerate(p_values):
+        if count * p <= share:
+            direction = "too large" if squares[i] > runs else "too small"
+            severity = abs(float(squares[i]) - runs)
+            found.append((severity, f"{labels[i]} {direction} (sum of squares / sigma^2 = {squares[i]:.6g} for "
+                          f"{runs} dof, p = {p:.3g})"))
+    failures = listed_failures(found)
+    worst = int(np.argmin(p_values))
+    detail = (
+        f"{count} chi-square tests; most significant: {labels[worst]}, ratio sample variance / sigma^2 = "
+        f"{squares[worst] / runs:.6g} (p = {p_values[worst]:.3g}); per-test level {share / count:.3g}"
+    )
+    return PropertyCheck(name, not failures, share, count, float(squares[worst]), failures, detail)
+
+
+def chi_square_critical(runs: int, level: float) -> tuple[float, float]:
+    from scipy import stats  # imported here: scipy.stats is slow to import
+
+    return float(stats.chi2.ppf(level / 2.0, runs)), float(stats.chi2.isf(level / 2.0, runs))
+
+
+def chi_square_scale_power(runs: int, tests: int, alpha: float, power: float = 0.99) -> float:
+    """The smallest relative scale error r detected with probability ``power`` by one of ``tests`` two-sided
+    chi-square(``runs``) variance tests at total level ``alpha`` (exact chi-square quantiles)."""
+    from scipy import stats
+
+    low, high = chi_square_critical(runs, alpha / tests)
+    up = math.sqrt(high / float(stats.chi2.ppf(1.0 - power, runs))) - 1.0
+    down = 1.0 - math.sqrt(low / float(stats.chi2.isf(1.0 - power, runs)))
+    return max(up, down)
+
+
+def pooled_scale_check(statistic: float, dof: int, level: float) -> PropertyCheck:
+    """The pooled scale test of both cascade audits: ``statistic`` = root² / σ² plus every (L − R)² / (3σ²) over
+    all runs is chi-square with ``dof`` = runs × n degrees of freedom under the oracle (the root and the sibling
+    differences are the Haar coefficients, independent), tested two-sided at ``level``."""
+    low, high = chi_square_critical(dof, level)
+    passed = low <= statistic <= high
+    ratio = statistic / dof
+    failures = () if passed else (f"common scale {'too large' if ratio > 1 else 'too small'}: pooled variance "
+                                  f"ratio {ratio:.8g} outside [{low / dof:.8g}, {high / dof:.8g}]",)
+    return PropertyCheck("pooled scale", passed, level, 1, ratio, failures,
+                         f"one two-sided chi-square({dof}) test of root² / σ² + Σ (L − R)² / (3σ²); variance "
+                         f"ratio {ratio:.8g}, acceptance [{low / dof:.8g}, {high / dof:.8g}]")
+
+
+def cascade_scale_power(runs: int, leaves: int, node_level: float, pooled_level: float) -> float:
+    """The smallest relative error of σ common to every node that a cascade audit detects with probability 99%:
+    the sharper of one node-variance test (chi-square(``runs``) at ``node_level``) and the pooled scale test
+    (chi-square(``runs × leaves``) at ``pooled_level``); ``inf`` below 2 runs."""
+    if runs < 2:
+        return math.inf
+    return min(chi_square_scale_power(runs, 1, node_level), chi_square_scale_power(runs * leaves, 1, pooled_level))

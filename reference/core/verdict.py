@@ -1,0 +1,100 @@
+"""The one verdict protocol of every audit and check result: ``verdict``, ``summary()`` and ``as_json()``.
+
+``verdict`` is ``"holds"`` (the claim or property holds), ``"fails"`` (it is refuted) or ``"inconclusive"`` (the
+evidence cannot decide, for example too few samples or a certified comparison undecided at the precision
+allowed). ``summary()`` says in one paragraph what was checked and found; ``as_json()`` is the JSON form, with
+``verdict`` and ``summary`` among its keys.
+
+A result decided by one computed boolean (most checks) inherits :class:`Decided`: it defines ``holds`` (a field
+or a property) and ``summary()``, and gets ``verdict`` and a default ``as_json()`` from it; a result that can
+also be inconclusive defines ``verdict`` itself and inherits :class:`Judged` for the default ``as_json()``. The library never
+maps a verdict to an exit status; the command line does, in one table (``reference.cli.common.EXIT_STATUS``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from typing import Any, Literal, Protocol, get_args, runtime_checkable
+
+#: The three verdicts, the only words a result uses to say whether something holds.
+Verdict = Literal["holds", "fails", "inconclusive"]
+VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
+
+
+def verdict_of(holds: bool) -> Verdict:
+    """The verdict of a decided boolean: "holds" or "fails"."""
+    return "holds" if holds else "fails"
+
+
+@runtime_checkable
+class VerdictResult(Protocol):
+    """What every audit and check result exposes."""
+
+    @property
+    def verdict(self) -> Verdict: ...
+
+    def summary(self) -> str: ...
+
+    def as_json(self) -> dict[str, Any]: ...
+
+
+class _Summarised(Protocol):
+    @property
+    def verdict(self) -> Verdict: ...
+
+    def summary(self) -> str: ...
+
+
+class _DecidedByBoolean(Protocol):
+    @property
+    def holds(self) -> bool: ...
+
+
+class Judged:
+    """A result that defines ``verdict`` and ``summary()``; gives it the default ``as_json()``."""
+
+    def as_json(self: _Summarised) -> dict[str, Any]:
+        """Verdict, summary and every field with a JSON form (exact rationals as "p/q")."""
+        result: dict[str, Any] = {"verdict": self.verdict, "summary": self.summary()}
+        if dataclasses.is_dataclass(self):
+            for field in dataclasses.fields(self):
+                value = json_value(getattr(self, field.name))
+                if value is not _NO_JSON:
+                    result.setdefault(field.name, value)
+        return result
+
+
+class Decided(Judged):
+    """A result decided by one computed boolean ``holds`` (a field or a property of the subclass)."""
+
+    @property
+    def verdict(self: _DecidedByBoolean) -> Verdict:
+        """"holds" when ``holds``, else "fails"."""
+        return verdict_of(self.holds)
+
+
+_NO_JSON = object()
+
+
+def json_value(value: Any) -> Any:
+    """The JSON form of a result field, or ``_NO_JSON`` when it has none (an array, a function, ...)."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0:
+        return value.item()  # a NumPy scalar (a statistic, a count)
+    if isinstance(value, Fraction):
+        return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if isinstance(value, (tuple, list)):
+        items = [json_value(item) for item in value]
+        return _NO_JSON if any(item is _NO_JSON for item in items) else items
+    as_json = getattr(value, "as_json", None)
+    if callable(as_json):
+        try:
+            return as_json()
+        except TypeError:  # an as_json that needs arguments
+            return _NO_JSON
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {field.name: json_value(getattr(value, field.name)) for field in dataclasses.fields(value)}
+        return {name: item for name, item in fields.items() if item is not _NO_JSON}
+    return _NO_JSON
