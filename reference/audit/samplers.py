@@ -93,6 +93,43 @@ class SamplerAuditReport:
     runs: int
     dimension: int
     checks: tuple[PropertyCheck, ...]
+    #: the smallest deviation the user wants seen (relative error of one node's standard deviation), the one
+    #: this audit detects with probability 99% at these runs, and the runs that would detect the stated one
+    smallest_deviation: float | None = None
+    detectable_deviation: float | None = None
+    runs_needed: int | None = None
+    #: one line when the measured variance matches σ⁴ or σ instead of σ² (a units error)
+    units: str | None = None
+
+    @property
+    def verdict(self) -> str:
+        """"fails" when a test failed; "inconclusive" when every test passed but the audit could not have seen
+        the stated smallest deviation; else "holds"."""
+        if not self.passed:
+            return "fails"
+        if (self.smallest_deviation is not None and self.detectable_deviation is not None
+                and self.detectable_deviation > self.smallest_deviation):
+            return "inconclusive"
+        return "holds"
+
+    def power_text(self) -> str | None:
+        """The power sentence of an inconclusive verdict (None when the power was not asked for)."""
+        if self.smallest_deviation is None or self.detectable_deviation is None:
+            return None
+        return (f"with {self.runs} runs the audit detects (probability 99%) a node's standard deviation off by "
+                f"{self.detectable_deviation:.3e} or more, not the stated smallest deviation "
+                f"{self.smallest_deviation:.3e}; {self.runs_needed} runs are needed")
+
+    def summary(self) -> str:
+        """One line: the verdict, the failures or the power, and the units line."""
+        parts = [f"{self.name}: {self.verdict}"]
+        if self.failures:
+            parts.append("; ".join(self.failures))
+        elif self.verdict == "inconclusive":
+            parts.append(str(self.power_text()))
+        if self.units:
+            parts.append(self.units)
+        return " - ".join(parts)
 
     @property
     def failures(self) -> tuple[str, ...]:
@@ -103,7 +140,14 @@ class SamplerAuditReport:
         """A JSON-ready dictionary (reals as decimal strings with 17 significant digits)."""
         return {
             "audit": self.name,
+            "verdict": self.verdict,
+            "summary": self.summary(),
             "passed": self.passed,
+            "smallest_deviation": None if self.smallest_deviation is None else f"{self.smallest_deviation:.17g}",
+            "detectable_deviation": None if self.detectable_deviation is None
+            else f"{self.detectable_deviation:.17g}",
+            "runs_needed": self.runs_needed,
+            "units": self.units,
             "alpha": f"{self.alpha:.17g}",
             "runs": self.runs,
             "dimension": self.dimension,

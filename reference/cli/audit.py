@@ -158,6 +158,15 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
             {"row": d.row, "column": d.column, "actual": fraction_text(d.actual), "expected": fraction_text(d.expected)}
             for d in differences
         ]
+        if differences:
+            # a requested comparison that disagrees is a failure of the audit, whatever the privacy verdict says
+            first = differences[0]
+            result["verdict"] = "fails"
+            result["exit_status"] = audit_linear.EXIT_STATUS["fails"]
+            result["explanation"] = (
+                f"the output covariance differs from the oracle's (first at row {first.row}, column {first.column}: "
+                f"{fraction_text(first.actual)} against {fraction_text(first.expected)}); " + verdict.explanation
+            )
     return {key: value for key, value in result.items()}
 
 
@@ -180,7 +189,7 @@ def _needs(args: argparse.Namespace, mechanism: str, *names: str) -> None:
 
 #: The options each sampler mechanism reads; one of another mechanism is refused, not silently ignored.
 SAMPLER_OPTIONS = {
-    "cascade": {"depth", "sigma", "stream"},
+    "cascade": {"depth", "sigma", "stream", "smallest_deviation"},
     "kary": {"arity", "epsilon", "algorithm"},
     "design": {"noise_matrix", "noise", "scale", "draw_variances"},
     "discrete-gaussian": {"sigma_squared"},
@@ -189,6 +198,27 @@ SAMPLER_OPTIONS = {
 }
 #: Defaults that mean "not given" for the options above.
 _SAMPLER_DEFAULTS: dict[str, object] = {"algorithm": 2, "contributions": 1, "stream": False}
+
+
+def _with_power(args: argparse.Namespace, report: Any, samples: Any, alpha: float) -> Any:
+    """The cascade report with its power against ``--smallest-deviation`` (inconclusive when it cannot see it)
+    and the units line (in-memory samples)."""
+    from dataclasses import replace
+
+    from reference.audit.sampler_power import cascade_deviation_detected, cascade_runs_needed, units_line
+
+    units = None if samples is None else units_line(samples, float(Fraction(args.sigma)) ** 2)
+    if args.smallest_deviation is None:
+        return replace(report, units=units)
+    try:
+        wanted = float(Fraction(args.smallest_deviation))
+    except (ValueError, ZeroDivisionError):
+        raise CommandError(f"--smallest-deviation must be a positive number, got {args.smallest_deviation!r}") from None
+    if not wanted > 0:
+        raise CommandError(f"--smallest-deviation must be a positive number, got {args.smallest_deviation!r}")
+    return replace(report, smallest_deviation=wanted, units=units,
+                   detectable_deviation=cascade_deviation_detected(args.depth, report.runs, alpha),
+                   runs_needed=cascade_runs_needed(args.depth, wanted, alpha))
 
 
 def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
@@ -211,6 +241,7 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
         else:  # any depth: streamed from the .npy file in batches of runs
             with reading("--samples", args.samples):
                 report = audit_cascade_stream(args.samples, args.depth, float(Fraction(args.sigma)), alpha)
+        report = _with_power(args, report, samples if in_memory else None, alpha)
         # both paths run the pooled scale test: the power is the sharper of a node test and that test
         stated = audit_samplers.cascade_samples_power if in_memory else cascade_power
         power = [{"runs": n, **stated(args.depth, n, alpha)} for n in sample_design.POWER_RUNS]
@@ -262,8 +293,7 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
             report = sample_design.audit_design_samples(samples, design, alpha)
         power = sample_design.power_table(design, alpha)
     result: dict[str, Any] = report.as_json()
-    result["verdict"] = "holds" if report.passed else "fails"
-    result["exit_status"] = 0 if report.passed else 1
+    result["exit_status"] = {"holds": 0, "fails": 1, "inconclusive": 3}[report.verdict]
     result["power"] = power
     result["power_summary"] = "; ".join(
         f"{row['runs']:,} runs: scale off by {_percent(row['scale_error'])}"
@@ -342,6 +372,11 @@ def register(commands: Subcommands) -> None:
     samplers_cmd.add_argument("--rho", help="tda-level: the total zCDP budget rho")
     samplers_cmd.add_argument(
         "--contributions", type=nonnegative_int, default=1, help="tda-level: records per user m (default 1)"
+    )
+    samplers_cmd.add_argument(
+        "--smallest-deviation", dest="smallest_deviation",
+        help="cascade: the relative error of a node's standard deviation the audit must be able to see "
+        "(probability 99%%); inconclusive (exit 3) with the runs needed when it cannot",
     )
     samplers_cmd.add_argument("--alpha", default="1e-6", help="total false-alarm probability (default 1e-6)")
     sampler_function.register(audit)

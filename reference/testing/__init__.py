@@ -17,7 +17,7 @@ Hypothesis strategies for the parameters of each mechanism are in :mod:`referenc
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -28,15 +28,16 @@ from reference.audit.covariance import kary_prefix_workload
 from reference.audit.linear_noise import LinearNoiseVerdict, audit_linear_noise
 from reference.audit.probe import probe_noise_matrix
 from reference.audit.sample_design import Design, audit_design_samples, kary_design
+from reference.audit.sampler_power import cascade_deviation_detected, cascade_runs_needed, units_line
 from reference.audit.samplers import MAX_AUDIT_DEPTH, SamplerAuditReport, audit_cascade_samples, audit_kary_noise
+from reference.core.certified import format_significant
 from reference.core.validate import RationalLike, RealLike, fraction_text, positive_fraction, to_fraction
+from reference.testing.messages import excess_text, scientific
 
 
-def _rounded(value: Fraction, rounding: str) -> str:
-    """Four significant digits of an exact rational, rounded in the stated direction (so a bound stays a bound)."""
-    with localcontext() as context:
-        context.prec, context.rounding = 4, rounding
-        return str(+(Decimal(value.numerator) / Decimal(value.denominator)))
+#: The relative error of one node's standard deviation a cascade sampler audit must be able to see (probability
+#: 99%) before a pass counts: a quarter of σ.
+DEFAULT_SMALLEST_DEVIATION = 0.25
 
 
 def _claim_text(epsilon: object, delta: object) -> str:
@@ -113,14 +114,19 @@ def assert_calibration_safe(
     grid: Iterable[tuple[object, object]],
     *,
     sensitivity_squared: RationalLike = 1,
+    rtol: RationalLike = 0,
 ) -> list[CalibrationVerdict]:
     """Assert that ``calibrator(ε, δ, Δ²)`` returns a σ giving (ε, δ)-DP at every grid point (Gaussian noise).
 
     The σ returned may be an ``int``, ``Fraction``, decimal string or ``float`` (a float is read exactly, as the
     binary number it is: that is the σ the calibrator's users get). Every unsafe point is listed with its
-    certified δ(ε) and the ratio of the σ given to the smallest sufficient one.
+    certified excess δ(ε)/δ − 1 and σ/σ* − 1 (σ* the smallest safe σ) in scientific notation. ``rtol`` (default
+    0) accepts a point whose δ(ε) exceeds δ by at most that relative amount: δ(ε) <= δ·(1 + rtol), certified.
     """
     d2 = positive_fraction(sensitivity_squared, "sensitivity_squared")
+    tolerance = to_fraction(rtol, "rtol")
+    if tolerance < 0:
+        raise ValueError(f"rtol must be >= 0, got {fraction_text(tolerance)}")
     verdicts: list[CalibrationVerdict] = []
     unsafe: list[str] = []
     for epsilon, delta in grid:
@@ -130,15 +136,20 @@ def assert_calibration_safe(
         exact_sigma = Fraction(sigma) if isinstance(sigma, float) else to_fraction(sigma, "calibrated sigma")
         verdict = audit_gaussian(exact_sigma, d2, eps, target)
         verdicts.append(verdict)
-        if not verdict.holds:
-            assert verdict.delta_at_epsilon is not None and verdict.noise_ratio is not None
-            unsafe.append(
-                f"(epsilon={fraction_text(eps)}, delta={fraction_text(target)}): delta(epsilon) >= "
-                f"{_rounded(verdict.delta_at_epsilon.lower, ROUND_FLOOR)}, sigma / smallest safe sigma <= "
-                f"{_rounded(verdict.noise_ratio.upper, ROUND_CEILING)}"
-            )
+        if verdict.holds:
+            continue
+        achieved = verdict.delta_at_epsilon
+        assert achieved is not None
+        if tolerance and achieved.certainly_le(target * (1 + tolerance)):
+            continue
+        parts = [excess_text("delta(epsilon)/delta", achieved.lower / target, achieved.upper / target)]
+        if verdict.noise_ratio is not None:
+            parts.append(excess_text("sigma/sigma*", verdict.noise_ratio.lower, verdict.noise_ratio.upper))
+        unsafe.append(f"(epsilon={fraction_text(eps)}, delta={fraction_text(target)}, sigma={format_significant(exact_sigma, 17)}): "
+                      + ", ".join(parts))
     if unsafe:
-        raise AssertionError(f"unsafe at {len(unsafe)} of {len(verdicts)} grid points: " + "; ".join(unsafe))
+        allowed = f" (rtol = {scientific(tolerance, upward=False)} on delta)" if tolerance else " (rtol = 0)"
+        raise AssertionError(f"unsafe at {len(unsafe)} of {len(verdicts)} grid points{allowed}: " + "; ".join(unsafe))
     return verdicts
 
 
@@ -153,11 +164,18 @@ def assert_samples_match(
     algorithm: int = 2,
     design: Design | None = None,
     alpha: float = 1e-6,
+    smallest_deviation: float | None = None,
 ) -> SamplerAuditReport:
     """Assert that noise samples (``runs × n``) have the law of ``mechanism``: ``"cascade"`` (``depth``,
     ``sigma``; streamed above depth 8), ``"kary"`` (Algorithm ``algorithm``'s output noise: ``arity``,
     ``epsilon``) or ``"design"`` (any :class:`~reference.audit.sample_design.Design`, e.g. from
-    ``linear_design``). False alarm at most ``alpha``; the message lists the failing tests."""
+    ``linear_design``). False alarm at most ``alpha``; the message lists the failing tests.
+
+    Cascade samples must also be numerous enough to see a node whose standard deviation is off by
+    ``smallest_deviation`` (relative; default :data:`DEFAULT_SMALLEST_DEVIATION`) with probability 99%: with
+    fewer runs the audit is "inconclusive" and the assertion fails with the power it had and the runs it needs.
+    The power of the KARY and design audits is not computed (``smallest_deviation`` is refused there).
+    """
     if mechanism == "cascade":
         if depth is None or sigma is None:
             raise ValueError("cascade samples need depth and sigma")
@@ -165,6 +183,17 @@ def assert_samples_match(
             report = audit_cascade_samples(samples, depth, sigma, alpha)
         else:
             report = audit_cascade_stream(samples, depth, sigma, alpha)
+        wanted = DEFAULT_SMALLEST_DEVIATION if smallest_deviation is None else float(smallest_deviation)
+        leaves = np.asarray(samples, dtype=np.float64) if not isinstance(samples, np.ndarray) else samples
+        report = replace(
+            report,
+            smallest_deviation=wanted,
+            detectable_deviation=cascade_deviation_detected(depth, report.runs, alpha),
+            runs_needed=cascade_runs_needed(depth, wanted, alpha),
+            units=units_line(leaves, float(sigma) ** 2),
+        )
+    elif smallest_deviation is not None:
+        raise ValueError("smallest_deviation: the power is computed for cascade samples only")
     elif mechanism == "kary":
         if arity is None or epsilon is None:
             raise ValueError("kary samples need arity and epsilon")
@@ -181,9 +210,12 @@ def assert_samples_match(
         report = audit_design_samples(samples, design, alpha)
     else:
         raise ValueError(f"mechanism must be cascade, kary or design, got {mechanism!r}")
+    units = f"; {report.units}" if report.units else ""
     if not report.passed:
         raise AssertionError(f"samples do not match {mechanism} (false-alarm probability {alpha}): "
-                             + "; ".join(report.failures))
+                             + "; ".join(report.failures) + units)
+    if report.verdict == "inconclusive":
+        raise AssertionError(f"inconclusive: the samples pass, but {report.power_text()}{units}")
     return report
 
 
