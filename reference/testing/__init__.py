@@ -26,14 +26,14 @@ from reference.audit.calibration import CalibrationVerdict, audit_gaussian
 from reference.audit.cascade_stream import audit_cascade_stream
 from reference.audit.covariance import kary_prefix_workload
 from reference.audit.linear_noise import LinearNoiseVerdict, audit_linear_noise
-from reference.audit.probe import probe_noise_matrix
+from reference.audit.participation import Participation
+from reference.audit.probe_linear import ProbeInputs, probe_linear_map
 from reference.audit.sample_design import Design, audit_design_samples, kary_design
 from reference.audit.sampler_power import cascade_deviation_detected, cascade_runs_needed, units_line
 from reference.audit.samplers import MAX_AUDIT_DEPTH, SamplerAuditReport, audit_cascade_samples, audit_kary_noise
 from reference.core.certified import format_significant
+from reference.core.excess_text import excess_text, scientific
 from reference.core.validate import RationalLike, RealLike, fraction_text, positive_fraction, to_fraction
-from reference.testing.messages import excess_text, scientific
-
 
 #: The relative error of one node's standard deviation a cascade sampler audit must be able to see (probability
 #: 99%) before a pass counts: a quarter of σ.
@@ -51,13 +51,21 @@ def assert_linear_mechanism_private(
     noise: str,
     scale: RationalLike,
     *,
-    epsilon: RationalLike,
+    epsilon: RationalLike | None = None,
     delta: RationalLike | None = None,
+    rho: object = None,
+    rdp: object = None,
     neighbours: str = "add_remove",
     contributions: int = 1,
+    participation: Participation | None = None,
     draw_variances: Sequence[object] | None = None,
 ) -> LinearNoiseVerdict:
-    """Assert that ``W x + B z`` is ε-DP (or (ε, δ)-DP with ``delta``); the verdict is returned when it is."""
+    """Assert that ``W x + B z`` is private at the claim: ε-DP (``epsilon``), (ε, δ)-DP (with ``delta``),
+    ρ-zCDP (``rho``) or an RDP curve (``rdp``: (α, RDP(α)) pairs or a function of α); state exactly one.
+    ``participation`` (:mod:`reference.audit.participation`) replaces ``contributions`` with a rule on which
+    inputs one user touches. The verdict is returned when the claim holds."""
+    if sum(claim is not None for claim in (epsilon, rho, rdp)) != 1:
+        raise ValueError("state exactly one claim: epsilon (with delta), rho or rdp")
     verdict = audit_linear_noise(
         noise_matrix,
         workload,
@@ -66,46 +74,70 @@ def assert_linear_mechanism_private(
         draw_variances=draw_variances,
         neighbours=neighbours,
         contributions=contributions,
+        participation=participation,
     )
+    if epsilon is None:
+        renyi = verdict.renyi_verdict(rho=rho, rdp=rdp)
+        if renyi.verdict == "holds":
+            return verdict
+        prefix = "the audit cannot decide the claim" if renyi.verdict == "inconclusive" else "the claim fails"
+        raise AssertionError(f"{prefix}: {renyi.summary()}")
     decided = verdict.verdict(epsilon, delta)
     if decided == "holds":
         return verdict
     claim = _claim_text(epsilon, delta)
     if not verdict.private:
         raise AssertionError(f"claimed {claim}, but the release is not private at all: {verdict.explanation}")
+    claimed = positive_fraction(epsilon, "epsilon")
     achieved = (
-        f"epsilon = {fraction_text(verdict.epsilon)}" if verdict.epsilon is not None and verdict.epsilon_exact
+        f"epsilon = {fraction_text(verdict.epsilon)} "
+        f"(epsilon/claimed - 1 = {scientific(verdict.epsilon / claimed - 1, upward=False)})"
+        if verdict.epsilon is not None and verdict.epsilon_exact
         else f"epsilon in [{fraction_text(verdict.epsilon_lower)}, {fraction_text(verdict.epsilon)}]"
         if verdict.epsilon_lower is not None and verdict.epsilon is not None
         else f"rho = {fraction_text(verdict.rho)}" if verdict.rho is not None
         else "no exact epsilon"
     )
+    if verdict.noise == "gaussian" and delta is not None and to_fraction(delta, "delta") > 0:
+        target = to_fraction(delta, "delta")
+        profile = verdict.delta(claimed)
+        achieved += ", " + excess_text("delta(epsilon)/delta", profile.lower / target, profile.upper / target)
     if decided == "fails":
         raise AssertionError(f"claimed {claim}, but {achieved} ({verdict.explanation})")
     raise AssertionError(f"claimed {claim}: the audit cannot decide it ({achieved}; {verdict.explanation})")
 
 
 def assert_prefix_counter(
-    release_noise: Callable[[tuple[Fraction, ...]], Sequence[object]],
+    release_noise: Callable[..., Sequence[object]],
     draws: int,
     horizon: int,
     noise: str,
     scale: RationalLike,
     *,
-    epsilon: RationalLike,
+    epsilon: RationalLike | None = None,
     delta: RationalLike | None = None,
+    rho: object = None,
+    rdp: object = None,
+    participation: Participation | None = None,
+    inputs: ProbeInputs = "exact",
+    batch: bool = False,
 ) -> LinearNoiseVerdict:
-    """Assert that a continual counter releasing ``prefix counts + release_noise(z)`` is private at the claim.
+    """Assert that a continual counter releasing ``prefix counts + release_noise(z)`` is private at the claim
+    (one of ``epsilon`` [with ``delta``], ``rho``, ``rdp``).
 
-    ``release_noise`` maps the ``draws`` noise values (exact rationals; for an integer noise kind, integers) to the
-    ``horizon`` outputs' noise; it is probed exactly (:func:`reference.audit.probe.probe_noise_matrix`).
-    Neighbouring streams differ in one bit (``add_remove`` on the bits).
+    ``release_noise`` maps the ``draws`` noise values to the ``horizon`` outputs' noise; it is probed
+    (:func:`reference.audit.probe.probe_linear_map`): ``inputs`` says what it takes — ``"exact"`` (a tuple of
+    Fractions), ``"integer"`` (a 1-D int64 array) or ``"float64"`` / ``"float32"`` (a 1-D float array; the map is
+    reconstructed exactly and re-checked); with ``batch=True`` the function takes draws × probes and returns
+    outputs × probes, and all unit draws are probed in one call. Neighbouring streams differ in one bit (``add_remove``), or as
+    ``participation`` says.
     """
-    matrix = probe_noise_matrix(release_noise, draws)
+    matrix = probe_linear_map(release_noise, draws=draws, inputs=inputs, batch=batch)
     if len(matrix) != horizon:
         raise AssertionError(f"release_noise returned {len(matrix)} outputs, expected horizon = {horizon}")
     return assert_linear_mechanism_private(
-        matrix, kary_prefix_workload(horizon), noise, scale, epsilon=epsilon, delta=delta
+        matrix, kary_prefix_workload(horizon), noise, scale, epsilon=epsilon, delta=delta, rho=rho, rdp=rdp,
+        participation=participation,
     )
 
 
