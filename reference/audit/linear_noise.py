@@ -450,7 +450,8 @@ def audit_linear_noise(
         what = "l1 sensitivity" if kind == "laplace" else "Mahalanobis sensitivity^2"
         value = (f"= {fraction_text(pattern.upper)}" if pattern.exact
                  else f"in [{fraction_text(pattern.lower)}, {fraction_text(pattern.upper)}]")
-        consequence = "Laplace epsilon = l1/b" if kind == "laplace" else f"rho <= {fraction_text(l2_squared / (2 * sc * sc))}"
+        consequence = "Laplace epsilon = l1/b" if kind == "laplace" else (
+            f"rho {'=' if pattern.exact else '<='} {fraction_text(l2_squared / (2 * sc * sc))}")
         assert participation is not None
         text = (f"private: {what} {value} over the patterns of '{participation.describe()}' ({pattern.method}); "
                 + consequence)

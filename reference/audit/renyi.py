@@ -204,3 +204,27 @@ def gaussian_profile(*, sigma_squared: Fraction, sensitivity_squared: Fraction) 
     """Gaussian noise: D_α = α Δ²/(2σ²) exactly."""
     return RenyiProfile(sensitivity_squared / (2 * sigma_squared), "all",
                         basis="Gaussian: RDP(alpha) = alpha Delta^2/(2 sigma^2), exact")
+
+
+def audit_gaussian_renyi(
+    *, sigma: object, sensitivity_squared: object, rho: object = None, rdp: object = None
+) -> RenyiClaimVerdict:
+    """A user's ρ or RDP curve for the Gaussian mechanism ``q + N(0, σ²)`` at sensitivity² Δ², against the exact
+    RDP(α) = α Δ²/(2σ²) (decided exactly both ways)."""
+    from reference.core.validate import positive_fraction
+
+    deviation = positive_fraction(sigma, "sigma")
+    squared = positive_fraction(sensitivity_squared, "sensitivity_squared")
+    return decide(gaussian_profile(sigma_squared=deviation * deviation, sensitivity_squared=squared),
+                  rho=rho, rdp=rdp)
+
+
+def parse_rdp_text(text: str) -> tuple[tuple[Fraction, Fraction], ...]:
+    """The command-line form of a curve: ``alpha:value`` pairs separated by commas, e.g. ``2:0.5,4:1``."""
+    pairs = []
+    for item in text.split(","):
+        order, colon, value = item.partition(":")
+        if not colon:
+            raise ValueError(f"rdp must be alpha:value pairs separated by commas (e.g. 2:0.5,4:1), got {text!r}")
+        pairs.append((to_fraction(order.strip(), "rdp order"), to_fraction(value.strip(), "rdp value")))
+    return rdp_points(pairs)

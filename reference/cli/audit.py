@@ -33,11 +33,28 @@ def _cmd_audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
 
 #: The options each calibration audit reads beside the claim (--epsilon, --delta).
 CALIBRATION_OPTIONS = {
-    "gaussian": {"sigma", "sensitivity_squared"},
+    "gaussian": {"sigma", "sensitivity_squared", "rho", "rdp"},
     "laplace": {"scale", "vectors"},
     "laplace-l2": {"scale", "l1", "sensitivity_squared", "vectors"},
     "discrete-gaussian": {"sigma_squared", "sensitivity", "sensitivity_squared", "rho"},
 }
+
+
+def _gaussian_renyi(args: argparse.Namespace) -> dict[str, Any]:
+    """A ρ or an RDP curve for the Gaussian mechanism, against the exact RDP α Δ²/(2σ²)."""
+    from reference.audit.renyi import audit_gaussian_renyi, parse_rdp_text
+
+    if args.epsilon is not None or args.delta is not None:
+        raise CommandError("state one claim: --epsilon/--delta, --rho or --rdp")
+    if args.sigma is None or args.sensitivity_squared is None:
+        raise CommandError("gaussian needs --sigma and --sensitivity-squared")
+    if args.rho is not None and args.rdp is not None:
+        raise CommandError("state one claim: --rho or --rdp")
+    curve = None if args.rdp is None else parse_rdp_text(args.rdp)
+    decided = audit_gaussian_renyi(sigma=args.sigma, sensitivity_squared=args.sensitivity_squared,
+                                   rho=args.rho, rdp=curve)
+    return {**decided.as_json(), "mechanism": "gaussian",
+            "exit_status": {"holds": 0, "fails": 1, "inconclusive": 3}[decided.verdict]}
 
 
 def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
@@ -46,6 +63,10 @@ def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
     refuse_foreign(args, CALIBRATION_OPTIONS)
     mechanism = args.mechanism
     vectors = vectors_option(args.vectors)
+    if mechanism == "gaussian" and (args.rho is not None or args.rdp is not None):
+        return _gaussian_renyi(args)
+    if args.rdp is not None:
+        raise CommandError("--rdp is decided for --mechanism gaussian")
     if mechanism != "discrete-gaussian" and args.epsilon is None:
         raise CommandError(f"{mechanism} needs --epsilon (the claimed ε)")
     delta = "0" if args.delta is None and mechanism in ("laplace", "laplace-l2") else args.delta
@@ -103,6 +124,16 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         if len(table) != 1 and any(len(row) != 1 for row in table):
             raise CommandError("--draw-variances must hold one row or one column of positive rationals")
         draw_variances = [entry for row in table for entry in row]
+    participation = None
+    if args.participation is not None:
+        from reference.audit.participation import parse_participation
+
+        try:
+            participation = parse_participation(args.participation)
+        except (ValueError, TypeError) as error:
+            raise CommandError(f"--participation: {error}") from None
+    if sum(claim is not None for claim in (args.epsilon, args.rho, args.rdp)) > 1:
+        raise CommandError("state one claim: --epsilon (with --delta), --rho or --rdp")
     verdict = audit_linear.audit_linear_noise(
         noise_matrix,
         workload,
@@ -111,10 +142,19 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         draw_variances=draw_variances,
         neighbours=args.neighbours,
         contributions=args.contributions,
+        participation=participation,
     )
     if args.delta is not None and args.epsilon is None:
         raise CommandError("--delta states a claim together with --epsilon")
-    decided = verdict.verdict(args.epsilon, args.delta)
+    renyi = None
+    if args.rho is not None or args.rdp is not None:
+        from reference.audit.renyi import parse_rdp_text
+
+        curve = None if args.rdp is None else parse_rdp_text(args.rdp)
+        renyi = verdict.renyi_verdict(rho=args.rho, rdp=curve)
+        decided = renyi.verdict
+    else:
+        decided = verdict.verdict(args.epsilon, args.delta)
     witness: dict[str, Any] | None = None
     if verdict.lattice_leak is not None:
         witness = verdict.lattice_leak.as_json()
@@ -122,7 +162,11 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         witness = {"input_outside_noise_span": verdict.first_offending_column}
     result: dict[str, Any] = {
         "verdict": decided,
-        "claim": "private at all" if args.epsilon is None else f"epsilon={args.epsilon}, delta={args.delta or 0}",
+        "claim": renyi.claim if renyi is not None else "private at all" if args.epsilon is None
+        else f"epsilon={args.epsilon}, delta={args.delta or 0}",
+        "claim_reason": None if renyi is None else renyi.reason,
+        "participation": None if participation is None else participation.as_json(),
+        "pattern_maximum": None if verdict.pattern_maximum is None else verdict.pattern_maximum.as_json(),
         "exit_status": audit_linear.EXIT_STATUS[decided],
         "witness": witness,
         "noise": args.noise,
@@ -317,7 +361,8 @@ def register(commands: Subcommands) -> None:
     )
     add_epsilon(audit_cal, text="claimed ε")
     add_delta(audit_cal, text="claimed δ (laplace: default 0, pure DP)")
-    audit_cal.add_argument("--rho", help="claimed ρ (discrete-gaussian zCDP claim)")
+    audit_cal.add_argument("--rho", help="claimed ρ (a zCDP claim: gaussian, discrete-gaussian)")
+    audit_cal.add_argument("--rdp", help="gaussian: a claimed RDP curve, alpha:value pairs, e.g. '2:0.5,4:1'")
     audit_cal.add_argument("--sigma", help="Gaussian standard deviation σ")
     audit_cal.add_argument("--sigma-squared", dest="sigma_squared", help="discrete Gaussian scale σ²")
     audit_cal.add_argument("--scale", help="Laplace scale b")
@@ -341,6 +386,12 @@ def register(commands: Subcommands) -> None:
     linear_cmd.add_argument("--scale", required=True, help="σ (gaussian kinds) or b (laplace kinds), exact rational")
     add_epsilon(linear_cmd, text="the claimed ε (gaussian: also report δ(ε)); without it the claim is 'private at all'")
     add_delta(linear_cmd, text="the claimed δ (default 0: pure ε-DP)")
+    linear_cmd.add_argument("--rho", help="a claimed ρ (zCDP) instead of --epsilon")
+    linear_cmd.add_argument("--rdp", help="a claimed RDP curve instead of --epsilon: alpha:value pairs, '2:0.5,4:1'")
+    linear_cmd.add_argument(
+        "--participation",
+        help="which inputs one user touches: any:M, once-per-block:B (restarted trees) or min-separation:B,K",
+    )
     linear_cmd.add_argument("--oracle", help="the oracle's output covariance to compare with (same formats)")
     linear_cmd.add_argument("--neighbours", default="add_remove", choices=["add_remove", "substitution"])
     linear_cmd.add_argument(
