@@ -352,6 +352,26 @@ def _percent(value: object) -> str:
     return "any amount (too few runs)" if number == float("inf") else f"{100 * number:.3g}%"
 
 
+def _cmd_audit_height(args: argparse.Namespace) -> dict[str, Any]:
+    import importlib
+
+    from reference.audit.height_function import check_height_function
+
+    spec = args.function
+    if spec.count(":") != 1 or not all(spec.split(":")):
+        raise CommandError(f"--function must be 'package.module:function', got {spec!r}")
+    module_name, name = spec.split(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise CommandError(f"--function: module {module_name!r} cannot be imported: {error}") from None
+    function = getattr(module, name, None)
+    if not callable(function):
+        raise CommandError(f"--function: {name!r} is not a function of module {module_name!r}")
+    checked = check_height_function(function, arity=args.arity, offset=args.offset)
+    return {**checked.as_json(), "exit_status": 0 if checked.verdict == "holds" else 1}
+
+
 def register(commands: Subcommands) -> None:
     """Add ``audit`` and its subcommands to the top-level commands."""
     audit = group(commands, "audit", "audits of other implementations")
@@ -430,4 +450,10 @@ def register(commands: Subcommands) -> None:
         "(probability 99%%); inconclusive (exit 3) with the runs needed when it cannot",
     )
     samplers_cmd.add_argument("--alpha", default="1e-6", help="total false-alarm probability (default 1e-6)")
+    height_cmd = add_command(audit, "height", _cmd_audit_height,
+                             "a tree-height / digit-count function against the exact integer height")
+    height_cmd.add_argument("--function", required=True, help="package.module:function, horizon -> height")
+    height_cmd.add_argument("--arity", type=nonnegative_int, required=True, help="the tree's arity k >= 2")
+    height_cmd.add_argument("--offset", action="store_true",
+                            help="offset digits (KARY Algorithm 2); default standard digits (Algorithm 1)")
     sampler_function.register(audit)

@@ -10,6 +10,7 @@ so: a test suite should not pass on an undecided privacy claim.
 * :func:`assert_prefix_counter` — a continual counter given as a function of its noise draws.
 * :func:`assert_calibration_safe` — a σ calibrator over a grid of (ε, δ), against the exact Gaussian profile.
 * :func:`assert_samples_match` — noise samples against Cascade Sampling or KARY Algorithm 2's law.
+* :func:`assert_height_function` — a tree height / digit-count function against the exact integer height.
 
 Hypothesis strategies for the parameters of each mechanism are in :mod:`reference.testing.strategies`.
 """
@@ -25,6 +26,7 @@ import numpy as np
 from reference.audit.calibration import CalibrationVerdict, audit_gaussian
 from reference.audit.cascade_stream import audit_cascade_stream
 from reference.audit.covariance import kary_prefix_workload
+from reference.audit.height_function import HeightCheck, check_height_function
 from reference.audit.linear_noise import LinearNoiseVerdict, audit_linear_noise
 from reference.audit.participation import Participation
 from reference.audit.probe_linear import ProbeInputs, probe_linear_map
@@ -251,8 +253,20 @@ def assert_samples_match(
     return report
 
 
+def assert_height_function(function: Callable[[int], object], *, arity: int, offset: bool) -> HeightCheck:
+    """Assert that ``function(horizon)`` returns the exact tree height (digit count) for ``arity`` and the
+    digit kind (``offset=True``: KARY Algorithm 2's offset digits; False: standard digits) at every power,
+    capacity and their neighbours up to 2^63 and at a random sample; the message names the first horizon that
+    disagrees (:mod:`reference.audit.height_function`)."""
+    checked = check_height_function(function, arity=arity, offset=offset)
+    if checked.verdict != "holds":
+        raise AssertionError(checked.summary())
+    return checked
+
+
 __all__ = [
     "assert_calibration_safe",
+    "assert_height_function",
     "assert_linear_mechanism_private",
     "assert_prefix_counter",
     "assert_samples_match",
