@@ -227,6 +227,8 @@ class LinearNoiseVerdict:
     #: with a participation scheme: the scheme and the maximum over its patterns (exact or certified bounds)
     participation: Participation | None = None
     pattern_maximum: PatternMaximum | None = None
+    #: draws no output uses (zero columns of B), dropped before the analysis; ``draws`` counts the others
+    unused_draws: int = 0
 
     def verdict(self, epsilon: RationalLike | None = None, delta: RationalLike | None = None) -> Verdict:
         """The verdict on a claim: "private at all" without ``epsilon``; else ε-DP, or (ε, δ)-DP with ``delta``.
@@ -356,6 +358,14 @@ def audit_linear_noise(
         if relation != "add_remove" or users != 1:
             raise ValueError("participation replaces contributions and needs add_remove neighbours")
     weights = draw_weights(draw_variances, draws)
+    # a draw no output uses (a zero column of B) cannot affect privacy: dropping it leaves the release's law
+    # unchanged and removes a kernel direction that would otherwise make integer-noise verdicts mere bounds
+    used = [j for j in range(draws) if any(row[j] for row in b_matrix)]
+    unused = draws - len(used)
+    if unused and used:
+        b_matrix = tuple(tuple(row[j] for j in used) for row in b_matrix)
+        weights = None if weights is None else tuple(weights[j] for j in used)
+        draws = len(used)
     if weights is not None and kind != "gaussian":
         raise ValueError("draw_variances is supported for gaussian noise only")
     b = to_flint(b_matrix)
@@ -370,6 +380,7 @@ def audit_linear_noise(
         "rank": rank,
         "neighbours": relation,
         "contributions": users,
+        "unused_draws": unused if used else 0,
     }
     if offending is not None:
         return LinearNoiseVerdict(
