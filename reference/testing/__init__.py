@@ -10,6 +10,7 @@ so: a test suite should not pass on an undecided privacy claim.
 * :func:`assert_prefix_counter` — a continual counter given as a function of its noise draws.
 * :func:`assert_calibration_safe` — a σ calibrator over a grid of (ε, δ), against the exact Gaussian profile.
 * :func:`assert_samples_match` — noise samples against Cascade Sampling or KARY Algorithm 2's law.
+* :func:`assert_gaussian_renyi` — a ρ or an accountant's RDP curve for the Gaussian mechanism, exactly.
 * :func:`assert_height_function` — a tree height / digit-count function against the exact integer height.
 
 Hypothesis strategies for the parameters of each mechanism are in :mod:`reference.testing.strategies`.
@@ -30,6 +31,7 @@ from reference.audit.height_function import HeightCheck, check_height_function
 from reference.audit.linear_noise import LinearNoiseVerdict, audit_linear_noise
 from reference.audit.participation import Participation
 from reference.audit.probe_linear import ProbeInputs, probe_linear_map
+from reference.audit.renyi import RenyiClaimVerdict, audit_gaussian_renyi
 from reference.audit.sample_design import Design, audit_design_samples, kary_design
 from reference.audit.sampler_power import cascade_deviation_detected, cascade_runs_needed, units_line
 from reference.audit.samplers import MAX_AUDIT_DEPTH, SamplerAuditReport, audit_cascade_samples, audit_kary_noise
@@ -253,6 +255,20 @@ def assert_samples_match(
     return report
 
 
+def assert_gaussian_renyi(
+    *, sigma: RationalLike | float, sensitivity_squared: RationalLike, rho: object = None, rdp: object = None
+) -> RenyiClaimVerdict:
+    """Assert that a ρ (zCDP) or an RDP curve ((α, RDP(α)) pairs or a function of α, as an accountant gives it)
+    covers the Gaussian mechanism with standard deviation ``sigma`` at sensitivity² ``sensitivity_squared`` —
+    exact RDP(α) = α Δ²/(2σ²). A float σ is read exactly. The message names the first order exceeded and by how
+    much."""
+    exact_sigma = Fraction(sigma) if isinstance(sigma, float) else sigma
+    decided = audit_gaussian_renyi(sigma=exact_sigma, sensitivity_squared=sensitivity_squared, rho=rho, rdp=rdp)
+    if decided.verdict != "holds":
+        raise AssertionError(decided.summary())
+    return decided
+
+
 def assert_height_function(function: Callable[[int], object], *, arity: int, offset: bool) -> HeightCheck:
     """Assert that ``function(horizon)`` returns the exact tree height (digit count) for ``arity`` and the
     digit kind (``offset=True``: KARY Algorithm 2's offset digits; False: standard digits) at every power,
@@ -266,6 +282,7 @@ def assert_height_function(function: Callable[[int], object], *, arity: int, off
 
 __all__ = [
     "assert_calibration_safe",
+    "assert_gaussian_renyi",
     "assert_height_function",
     "assert_linear_mechanism_private",
     "assert_prefix_counter",
