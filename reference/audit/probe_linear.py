@@ -100,10 +100,18 @@ def probe_linear_map(
     else:
         denominator = default_denominator_bound(dtype) if max_denominator is None else check_positive_int(
             max_denominator, "max_denominator")
-    columns = _float_columns(function, count, dtype, batch)
-    matrix = _recognise(columns, dtype, denominator)
-    _recheck(function, matrix, count, dtype, batch, seed)
-    return matrix
+    outputs, rows, cols, values = _float_columns(function, count, dtype, batch)
+    entries = _recognise(values, dtype, denominator, rows, cols)
+    _recheck(function, outputs, rows, cols, entries, count, dtype, batch, seed)
+    return _dense(outputs, count, rows, cols, entries)
+
+
+def _dense(outputs: int, count: int, rows: np.ndarray, cols: np.ndarray, entries: Sequence[Fraction]) -> Matrix:
+    """The map as a :data:`Matrix` (zeros share one object: building it costs one reference per entry)."""
+    table = [[_ZERO] * count for _ in range(outputs)]
+    for row, col, entry in zip(rows.tolist(), cols.tolist(), entries):
+        table[row][col] = entry
+    return tuple(tuple(row) for row in table)
 
 
 # ----------------------------------------------------------------------------------------- exact inputs
@@ -167,61 +175,73 @@ def _call(function: Callable[..., Any], argument: np.ndarray, shape_note: str) -
     return values
 
 
-def _float_columns(function: Callable[..., Any], count: int, dtype: Any, batch: bool) -> np.ndarray:
-    """The function at zero and at every unit draw, as an array outputs × draws (in the function's dtype)."""
+def _float_columns(
+    function: Callable[..., Any], count: int, dtype: Any, batch: bool
+) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """The function at every unit draw, kept sparse: (outputs, row indices, column indices, values)."""
+    found_rows: list[np.ndarray] = []
+    found_cols: list[np.ndarray] = []
+    found_values: list[np.ndarray] = []
+
+    def keep(block: np.ndarray, offset: int) -> None:
+        rows, cols = np.nonzero(block)
+        found_rows.append(rows)
+        found_cols.append(cols + offset)
+        found_values.append(block[rows, cols])
+
     if batch:
-        blocks = []
         zero = _call(function, np.zeros((count, 1), dtype=dtype), "outputs × probes")
         if zero.ndim != 2 or zero.shape[1] != 1:
             raise ValueError(f"batch: the function must return outputs × probes, got shape {zero.shape}")
         _check_zero(zero[:, 0].tolist())
+        outputs = zero.shape[0]
         for start in range(0, count, BATCH_COLUMNS):
             stop = min(count, start + BATCH_COLUMNS)
             probes = np.zeros((count, stop - start), dtype=dtype)
             probes[np.arange(start, stop), np.arange(stop - start)] = 1
             block = _call(function, probes, "outputs × probes")
-            if block.shape != (zero.shape[0], stop - start):
-                raise ValueError(f"batch: expected shape {(zero.shape[0], stop - start)}, got {block.shape}")
-            blocks.append(block)
-        return np.concatenate(blocks, axis=1)
-    zero = _call(function, np.zeros(count, dtype=dtype), "a 1-D array")
-    if zero.ndim != 1:
-        raise ValueError(f"function must return a 1-D array, got shape {zero.shape}")
-    _check_zero(zero.tolist())
-    columns = np.empty((zero.size, count), dtype=np.float64 if zero.dtype.kind == "f" else zero.dtype)
-    unit = np.zeros(count, dtype=dtype)
-    for j in range(count):
-        unit[j] = 1
-        column = _call(function, unit, "a 1-D array")
-        unit[j] = 0
-        if column.shape != zero.shape:
-            raise ValueError(f"function returned shape {column.shape} for draw {j}, {zero.shape} at zero")
-        columns[:, j] = column
-    return columns
+            if block.shape != (outputs, stop - start):
+                raise ValueError(f"batch: expected shape {(outputs, stop - start)}, got {block.shape}")
+            keep(block, start)
+    else:
+        zero = _call(function, np.zeros(count, dtype=dtype), "a 1-D array")
+        if zero.ndim != 1:
+            raise ValueError(f"function must return a 1-D array, got shape {zero.shape}")
+        _check_zero(zero.tolist())
+        outputs = zero.size
+        unit = np.zeros(count, dtype=dtype)
+        for j in range(count):
+            unit[j] = 1
+            column = _call(function, unit, "a 1-D array")
+            unit[j] = 0
+            if column.shape != zero.shape:
+                raise ValueError(f"function returned shape {column.shape} for draw {j}, {zero.shape} at zero")
+            keep(column.reshape(outputs, 1), j)
+    kinds = {values.dtype.kind for values in found_values} or {zero.dtype.kind}
+    common = np.float64 if "f" in kinds else np.int64
+    return (outputs, np.concatenate(found_rows), np.concatenate(found_cols),
+            np.concatenate([values.astype(common) for values in found_values]) if found_values
+            else np.zeros(0, dtype=common))
 
 
-def _recognise(columns: np.ndarray, dtype: Any, denominator: int) -> Matrix:
-    """Exact entries: integers directly; other floats as the simplest rational within the dtype's tolerance."""
-    if columns.dtype.kind in "iu":
-        cache: dict[int, Fraction] = {}
-        return tuple(tuple(cache.setdefault(value, Fraction(value)) for value in row) for row in columns.tolist())
-    if denominator == 0:
-        raise ValueError("inputs='integer': the function returned floats; probe it with inputs='float64'")
-    values = columns.astype(np.float64)
-    integral = np.rint(values) == values
-    tolerance = ROUNDOFF_MULTIPLE * unit_roundoff(dtype)
-    cache_f: dict[float, Fraction] = {}
-    rows: list[tuple[Fraction, ...]] = []
-    for i, (row, whole) in enumerate(zip(values.tolist(), integral.tolist())):
-        entries = []
-        for j, (value, is_integer) in enumerate(zip(row, whole)):
-            found = cache_f.get(value)
-            if found is None:
-                found = Fraction(int(value)) if is_integer else _rational(value, tolerance, denominator, i, j)
-                cache_f[value] = found
-            entries.append(found)
-        rows.append(tuple(entries))
-    return tuple(rows)
+def _recognise(values: np.ndarray, dtype: Any, denominator: int, rows: np.ndarray, cols: np.ndarray) -> list[Fraction]:
+    """Exact entries: integers directly; other floats as the simplest rational within the dtype's tolerance
+    (each distinct value once)."""
+    distinct, first_index, inverse = np.unique(values, return_index=True, return_inverse=True)
+    if values.dtype.kind in "iu":
+        exact = [Fraction(int(value)) for value in distinct.tolist()]
+    else:
+        if denominator == 0:
+            raise ValueError("inputs='integer': the function returned floats; probe it with inputs='float64'")
+        tolerance = ROUNDOFF_MULTIPLE * unit_roundoff(dtype)
+        exact = []
+        for index, value in enumerate(distinct.tolist()):
+            if value == int(value):
+                exact.append(Fraction(int(value)))
+                continue
+            where = int(first_index[index])
+            exact.append(_rational(value, tolerance, denominator, int(rows[where]), int(cols[where])))
+    return [exact[index] for index in inverse.reshape(-1).tolist()]
 
 
 def _rational(value: float, tolerance: Fraction, denominator: int, row: int, column: int) -> Fraction:
@@ -235,26 +255,37 @@ def _rational(value: float, tolerance: Fraction, denominator: int, row: int, col
     return candidate
 
 
-def _recheck(function: Callable[..., Any], matrix: Matrix, count: int, dtype: Any, batch: bool, seed: int) -> None:
+def _recheck(function: Callable[..., Any], outputs: int, rows: np.ndarray, cols: np.ndarray,
+             entries: Sequence[Fraction], count: int, dtype: Any, batch: bool, seed: int) -> None:
     """Exact re-check at a seeded point of small integers: |f(x) − B x| within the summation bound."""
     rng = np.random.default_rng(seed)
     point = rng.integers(-8, 9, size=count)
     argument = point.astype(dtype)
     actual = _call(function, argument.reshape(count, 1) if batch else argument, "the re-check")
     actual = actual[:, 0] if batch else actual
-    exact_point = [int(value) for value in point]
+    if actual.shape != (outputs,):
+        raise ValueError(f"function returned shape {actual.shape} at the re-check point, expected ({outputs},)")
+    exact_point = point.tolist()
+    expected = [_ZERO] * outputs
+    magnitude = [_ZERO] * outputs
+    terms = [0] * outputs
+    for row, col, entry in zip(rows.tolist(), cols.tolist(), entries):
+        x = exact_point[col]
+        if x:
+            term = entry * x
+            expected[row] += term
+            magnitude[row] += abs(term)
+            terms[row] += 1
     is_float = actual.dtype.kind == "f"
     # the function computes in its input dtype (an integer function returning floats was refused before)
     roundoff = unit_roundoff(dtype) if is_float else _ZERO
-    for i, (row, value) in enumerate(zip(matrix, actual.tolist())):
-        terms = [entry * x for entry, x in zip(row, exact_point) if entry and x]
-        expected = sum(terms, _ZERO)
-        observed = Fraction(value) if is_float else to_fraction(int(value), "function output")
-        steps = len(terms) + 2
+    for i, value in enumerate(actual.tolist()):
+        observed = Fraction(value) if is_float else Fraction(int(value))
+        steps = terms[i] + 2
         gamma = steps * roundoff / (1 - steps * roundoff) if is_float else _ZERO
-        allowed = gamma * sum((abs(term) for term in terms), _ZERO)
-        if abs(observed - expected) > allowed:
+        allowed = gamma * magnitude[i]
+        if abs(observed - expected[i]) > allowed:
             raise ValueError(
                 f"function is not linear in the draws: at a seeded integer point output {i} is {value!r}, the "
-                f"recovered map gives {float(expected)!r} (allowed rounding {float(allowed):.3g})"
+                f"recovered map gives {float(expected[i])!r} (allowed rounding {float(allowed):.3g})"
             )
