@@ -82,12 +82,12 @@ def measure(horizon: int, modes: Sequence[str]) -> list[dict[str, Any]]:
             function: Any = exact_counter(horizon)
             base = baseline(function, horizon,
                             lambda rng: tuple(Fraction(rng.randint(-9, 9)) for _ in range(horizon)))
-            probe = timed(lambda: probe_linear_map(function, draws=horizon))
+            probe = timed(lambda f=function: probe_linear_map(f, draws=horizon))
         else:
             function = float_counter(horizon)
             base = baseline(function, horizon, lambda rng: np.array([rng.gauss(0, 1) for _ in range(horizon)]))
             batch = mode == "float64 batch"
-            probe = timed(lambda: probe_linear_map(function, draws=horizon, inputs="float64", batch=batch))
+            probe = timed(lambda f=function, b=batch: probe_linear_map(f, draws=horizon, inputs="float64", batch=b))
         rows.append({"horizon": horizon, "mode": mode, "probe_seconds": round(probe, 3),
                      "baseline_seconds": round(base, 3), "ratio": round(probe / base, 3)})
     return rows
