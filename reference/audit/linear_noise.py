@@ -44,6 +44,7 @@ from reference.audit import sparse
 from reference.audit.integer_shift import integer_kernel_basis, minimum_integer_shift
 from reference.audit.laplace_lp import max_integer_shift_norm, max_shift_norm
 from reference.audit.lattice import LatticeLeak, lattice_audit, neighbouring_differences
+from reference.audit.masked_draws import mask_infinite_draws
 from reference.audit.participation import Participation, PatternMaximum, integer_rows, max_l1, max_quadratic
 from reference.audit.renyi import RenyiClaimVerdict, RenyiProfile, decide, gaussian_profile
 from reference.core.certified import CertifiedReal
@@ -322,6 +323,7 @@ def audit_linear_noise(
     neighbours: str = "add_remove",
     contributions: int = 1,
     participation: Participation | None = None,
+    infinite_variance_draws: Sequence[int] | None = None,
 ) -> LinearNoiseVerdict:
     """Audit the release ``W x + B z`` exactly (module docstring). ``noise_matrix`` B is outputs × draws,
     ``workload`` W is outputs × inputs, ``noise`` is one of :data:`NOISE_KINDS` (``scale`` = σ for the Gaussian
@@ -340,6 +342,10 @@ def audit_linear_noise(
     touches (:mod:`reference.audit.participation`); the sensitivities are maxima over its patterns S of the
     difference 1_S, exact by enumeration or dynamic programming where the structure allows, else certified
     bounds (the method is named in ``pattern_maximum``).
+
+    ``infinite_variance_draws`` (gaussian and laplace): column indices of B whose draws have infinite variance
+    (nodes given a zero budget); the release is audited with their directions projected out
+    (:mod:`reference.audit.masked_draws`), and ``outputs`` counts the directions that remain.
     """
     b_matrix = exact_matrix(noise_matrix, "noise_matrix")
     w_matrix = exact_matrix(workload, "workload")
@@ -350,6 +356,14 @@ def audit_linear_noise(
     outputs, draws = len(b_matrix), len(b_matrix[0])
     if len(w_matrix) != outputs:
         raise ValueError(f"workload has {len(w_matrix)} rows but noise_matrix has {outputs} (one per output)")
+    if infinite_variance_draws is not None:
+        if kind not in ("gaussian", "laplace"):
+            raise ValueError("infinite_variance_draws is supported for gaussian and laplace noise")
+        if draw_variances is not None:
+            raise ValueError("infinite_variance_draws: give the finite draws' variances without draw_variances "
+                             "(not supported together)")
+        w_matrix, b_matrix = mask_infinite_draws(b_matrix, w_matrix, list(infinite_variance_draws))
+        outputs, draws = len(b_matrix), len(b_matrix[0])
     inputs = len(w_matrix[0])
     if participation is not None:
         if not isinstance(participation, Participation):

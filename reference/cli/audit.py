@@ -109,6 +109,16 @@ def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+def _indices(text: str | None) -> list[int] | None:
+    """``--infinite-variance-draws 3,5``: column indices of B."""
+    if text is None:
+        return None
+    try:
+        return [int(part) for part in text.split(",")]
+    except ValueError:
+        raise CommandError(f"--infinite-variance-draws must be comma-separated column indices, got {text!r}") from None
+
+
 def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
     from reference.audit import linear_noise as audit_linear
     from reference.core.validate import fraction_text
@@ -143,6 +153,7 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         neighbours=args.neighbours,
         contributions=args.contributions,
         participation=participation,
+        infinite_variance_draws=_indices(args.infinite_variance_draws),
     )
     if args.delta is not None and args.epsilon is None:
         raise CommandError("--delta states a claim together with --epsilon")
@@ -411,6 +422,10 @@ def register(commands: Subcommands) -> None:
     linear_cmd.add_argument(
         "--participation",
         help="which inputs one user touches: any:M, once-per-block:B (restarted trees) or min-separation:B,K",
+    )
+    linear_cmd.add_argument(
+        "--infinite-variance-draws", dest="infinite_variance_draws",
+        help="column indices of B whose draws have infinite variance (nodes with a zero budget), e.g. '0,7'",
     )
     linear_cmd.add_argument("--oracle", help="the oracle's output covariance to compare with (same formats)")
     linear_cmd.add_argument("--neighbours", default="add_remove", choices=["add_remove", "substitution"])

@@ -63,6 +63,7 @@ def assert_linear_mechanism_private(
     contributions: int = 1,
     participation: Participation | None = None,
     draw_variances: Sequence[object] | None = None,
+    infinite_variance_draws: Sequence[int] | None = None,
 ) -> LinearNoiseVerdict:
     """Assert that ``W x + B z`` is private at the claim: ε-DP (``epsilon``), (ε, δ)-DP (with ``delta``),
     ρ-zCDP (``rho``) or an RDP curve (``rdp``: (α, RDP(α)) pairs or a function of α); state exactly one.
@@ -79,6 +80,7 @@ def assert_linear_mechanism_private(
         neighbours=neighbours,
         contributions=contributions,
         participation=participation,
+        infinite_variance_draws=infinite_variance_draws,
     )
     if epsilon is None:
         renyi = verdict.renyi_verdict(rho=rho, rdp=rdp)
