@@ -35,7 +35,7 @@ def left_null_basis(columns: Sequence[Sequence[Fraction]], outputs: int) -> list
         vector[free] = Fraction(1)
         for row, pivot in enumerate(pivots):
             entry = reduced[row, free]
-            vector[pivot] = -Fraction(int(entry.p), int(entry.q))  # type: ignore[attr-defined]
+            vector[pivot] = -Fraction(int(entry.p), int(entry.q))
         basis.append(vector)
     return basis
 

@@ -35,7 +35,7 @@ def patterns(scheme: Participation, inputs: int) -> list[tuple[int, ...]]:
                 continue
             if scheme.kind == "once-per-block" and len({j // scheme.spacing for j in subset}) < size:
                 continue
-            if scheme.kind == "min-separation" and any(b - a < scheme.spacing for a, b in zip(subset, subset[1:])):
+            if scheme.kind == "min-separation" and any(b - a < scheme.spacing for a, b in itertools.pairwise(subset)):
                 continue
             found.append(subset)
     return found

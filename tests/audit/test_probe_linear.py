@@ -52,7 +52,7 @@ def test_float32_third_is_recognised_but_a_float64_third_is_not_within_a_tiny_bo
 def test_non_linear_functions_are_refused() -> None:
     with pytest.raises(ValueError, match="not linear in the draws: at a seeded integer point output 0"):
         probe_linear_map(lambda z: np.cumsum(z) ** 2, draws=4, inputs="float64")
-    with pytest.raises(ValueError, match="output 0 is 1.0 at the zero noise vector"):
+    with pytest.raises(ValueError, match=r"output 0 is 1\.0 at the zero noise vector"):
         probe_linear_map(lambda z: np.cumsum(z) + 1.0, draws=4, inputs="float64")
     with pytest.raises(ValueError, match="not linear in the draws"):
         probe_linear_map(lambda z: [v * v for v in z], draws=3)

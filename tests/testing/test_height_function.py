@@ -31,8 +31,8 @@ def test_exact_heights_hold_and_raising_functions_fail() -> None:
                                              arity=arity, offset=offset)
             assert checked.verdict == "holds" and checked.horizons_checked > 2000
     with pytest.raises(AssertionError, match="raised OverflowError"):
-        assert_height_function(lambda t: int(math.ceil(math.log2(float(t + 1) ** 40) / 40)) if t < 10**15
-                               else int(2.0 ** t), arity=2, offset=False)
+        assert_height_function(lambda t: math.ceil(math.log2(t + 1)) if t < 10**15 else int(2.0**t),
+                               arity=2, offset=False)
 
 
 def test_step_horizons_cover_every_power() -> None:
