@@ -188,6 +188,10 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         "kernel_dimension": verdict.kernel_dimension,
         "l1_sensitivity": verdict.l1_sensitivity,
         "l2_sensitivity_squared": verdict.l2_sensitivity_squared,
+        # with draw variances Δ² is measured against the noise (Mahalanobis, in units of σ²), not by counting
+        # the records' contributions: say which, so that it is not read as the combinatorial sensitivity
+        "l2_sensitivity_squared_kind": "Mahalanobis (noise-normalised by the draw variances)"
+        if draw_variances is not None else "Mahalanobis (equal to the combinatorial one when B is the strategy)",
         # ε exact where it is ("p/q", or "infinity" when not private), else null with the certified bounds
         "epsilon": (verdict.epsilon if verdict.epsilon_exact else None) if verdict.private else "infinity",
         "epsilon_exact": verdict.epsilon_exact or not verdict.private,

@@ -101,6 +101,9 @@ def assert_linear_mechanism_private(
         if verdict.epsilon is not None and verdict.epsilon_exact
         else f"epsilon in [{fraction_text(verdict.epsilon_lower)}, {fraction_text(verdict.epsilon)}]"
         if verdict.epsilon_lower is not None and verdict.epsilon is not None
+        else f"rho = {scientific(verdict.rho, upward=True)} (sensitivity^2 = "
+        f"{fraction_text(verdict.l2_sensitivity_squared)})"
+        if verdict.rho is not None and verdict.l2_sensitivity_squared is not None
         else f"rho = {fraction_text(verdict.rho)}" if verdict.rho is not None
         else "no exact epsilon"
     )

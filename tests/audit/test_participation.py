@@ -98,3 +98,23 @@ def test_participation_refuses_what_it_cannot_decide() -> None:
         audit_linear_noise(prefix, prefix, "gaussian", 1, participation=any_records(records=2), contributions=2)
     with pytest.raises(TypeError, match="participation must come from"):
         audit_linear_noise(prefix, prefix, "gaussian", 1, participation="once-per-block:2")  # type: ignore[arg-type]
+
+
+def test_cli_participation(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+    from pathlib import Path
+
+    from reference.cli.main import main
+
+    folder = Path(str(tmp_path))
+    prefix = [[int(j <= i) for j in range(8)] for i in range(8)]
+    (folder / "P.json").write_text(json.dumps(prefix))
+    argv = ["audit", "linear-noise", "--noise-matrix", str(folder / "P.json"), "--workload", str(folder / "P.json"),
+            "--noise", "gaussian", "--scale", "1", "--participation", "once-per-block:4", "--json"]
+    assert main([*argv, "--rho", "1"]) == 0  # Δ² = 2 (two blocks), ρ = 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["l2_sensitivity_squared"] == "2" and out["pattern_maximum"]["exact"] is True
+    assert main([*argv, "--rdp", "2:1.99"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["verdict"] == "fails" and "alpha = 2" in out["claim_reason"]
+    assert main([*argv[:-1], "--participation", "min-separation:0,2", "--json"]) == 2
