@@ -13,7 +13,11 @@ t adds the draws of the Fenwick nodes tiling [1, t]. Three versions, as users wr
 
 Baseline: T calls of the same function at seeded random draws (one call per output). Reported: seconds, the
 ratio probing / baseline, and the load average before and after. Goals: T = 1,024 in <= 2 s and T = 10,000 in
-<= 30 s with batches; otherwise <= 1.5x the baseline. Nothing is asserted: this script reports.
+<= 30 s with batches; otherwise <= 1.5x the baseline.
+
+``--end-to-end``: also ``assert_prefix_counter`` on the batched counter (probe, then the exact Gaussian audit of
+the T × T release against a ρ claim) at T = 256, 512 and 1,024, with the same baseline. Nothing is asserted:
+this script reports.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from reference.audit.probe_linear import probe_linear_map
+from reference.testing import assert_prefix_counter
 
 
 def fenwick_nodes(step: int) -> list[int]:
@@ -78,8 +83,13 @@ def baseline(function: Callable[[Any], Any], horizon: int, make: Callable[[rando
 def measure(horizon: int, modes: Sequence[str]) -> list[dict[str, Any]]:
     rows = []
     for mode in modes:
-        if mode == "exact":
-            function: Any = exact_counter(horizon)
+        if mode == "assert_prefix_counter":  # probe + the exact audit, end to end
+            function: Any = float_counter(horizon)
+            base = baseline(function, horizon, lambda rng: np.array([rng.gauss(0, 1) for _ in range(horizon)]))
+            probe = timed(lambda f=function: assert_prefix_counter(
+                f, draws=horizon, horizon=horizon, noise="gaussian", scale=10, rho=10, inputs="float64", batch=True))
+        elif mode == "exact":
+            function = exact_counter(horizon)
             base = baseline(function, horizon,
                             lambda rng: tuple(Fraction(rng.randint(-9, 9)) for _ in range(horizon)))
             probe = timed(lambda f=function: probe_linear_map(f, draws=horizon))
@@ -97,12 +107,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="T = 256 and 1,024 only")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--end-to-end", dest="end_to_end", action="store_true",
+                        help="also time assert_prefix_counter (probe + exact audit) at T = 256, 512, 1,024")
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
     plan: list[tuple[int, list[str]]] = [(256, ["exact", "float64 one at a time", "float64 batch"]),
                                          (1024, ["exact", "float64 one at a time", "float64 batch"])]
     if not args.quick:
         plan.append((10_000, ["float64 batch"]))
+    if args.end_to_end:
+        plan += [(horizon, ["assert_prefix_counter"]) for horizon in (256, 512, 1024)]
     rows = [row for horizon, modes in plan for row in measure(horizon, modes)]
     load_after = os.getloadavg()[0]
     if args.json:
