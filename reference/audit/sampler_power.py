@@ -58,17 +58,19 @@ def cascade_runs_needed(depth: int, deviation: float, alpha: float) -> int:
     return high
 
 
-def units_line(samples: np.ndarray, variance: float) -> str | None:
-    """One line when the samples' mean square per coordinate matches ``variance²`` (a variance passed as a
-    standard deviation: "variance ≈ σ⁴, not σ²") or ``sqrt(variance)`` (the reverse), within
-    :data:`UNITS_CLOSENESS`; ``None`` otherwise or when σ² is too close to 1 for the two to differ."""
+def units_line(samples: np.ndarray, variance: float) -> str:
+    """One line stating the samples' mean square per coordinate against the declared variance σ², and naming
+    the units error when it matches ``variance²`` ("variance ≈ σ⁴, not σ²": a variance passed as a standard
+    deviation) or ``sqrt(variance)`` (the reverse), within :data:`UNITS_CLOSENESS` (not said when σ² is too
+    close to 1 for the two to differ)."""
     measured = float(np.mean(np.square(samples, dtype=np.float64)))
+    stated = f"measured variance {measured:.6g} per leaf against the declared σ² = {variance:.6g}"
     if not math.isfinite(measured) or measured <= 0 or abs(math.log(variance)) < 2 * UNITS_CLOSENESS:
-        return None
+        return stated
     if abs(measured / (variance * variance) - 1) <= UNITS_CLOSENESS:
         return (f"variance ≈ σ⁴ = {variance * variance:.6g}, not σ² = {variance:.6g} (measured {measured:.6g}): "
                 "a variance passed as a standard deviation?")
     if abs(measured / math.sqrt(variance) - 1) <= UNITS_CLOSENESS:
         return (f"variance ≈ σ = {math.sqrt(variance):.6g}, not σ² = {variance:.6g} (measured {measured:.6g}): "
                 "a standard deviation passed as a variance?")
-    return None
+    return stated

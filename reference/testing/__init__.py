@@ -225,13 +225,14 @@ def assert_samples_match(
         else:
             report = audit_cascade_stream(samples, depth, sigma, alpha)
         wanted = DEFAULT_SMALLEST_DEVIATION if smallest_deviation is None else float(smallest_deviation)
-        leaves = np.asarray(samples, dtype=np.float64) if not isinstance(samples, np.ndarray) else samples
+        # the units line reads samples held in memory (a streamed file is not read twice)
+        leaves = samples if isinstance(samples, np.ndarray) else None
         report = replace(
             report,
             smallest_deviation=wanted,
             detectable_deviation=cascade_deviation_detected(depth, report.runs, alpha),
             runs_needed=cascade_runs_needed(depth, wanted, alpha),
-            units=units_line(leaves, float(sigma) ** 2),
+            units=None if leaves is None else units_line(leaves, float(sigma) ** 2),
         )
     elif smallest_deviation is not None:
         raise ValueError("smallest_deviation: the power is computed for cascade samples only")
