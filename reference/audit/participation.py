@@ -115,9 +115,11 @@ def min_separation(*, separation: int, times: int) -> Participation:
 
 def parse_participation(text: str) -> Participation:
     """The command-line form: ``any:M``, ``once-per-block:B`` or ``min-separation:B,K``."""
+    from reference.core.validate import parse_integer_text
+
     kind, _, rest = text.partition(":")
     try:
-        numbers = [int(part) for part in rest.split(",")] if rest else []
+        numbers = [parse_integer_text(part, "participation") for part in rest.split(",")] if rest else []
     except ValueError:
         numbers = []
     if kind == "any" and len(numbers) == 1:

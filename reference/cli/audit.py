@@ -113,8 +113,10 @@ def _indices(text: str | None) -> list[int] | None:
     """``--infinite-variance-draws 3,5``: column indices of B."""
     if text is None:
         return None
+    from reference.core.validate import parse_integer_text
+
     try:
-        return [int(part) for part in text.split(",")]
+        return [parse_integer_text(part, "--infinite-variance-draws") for part in text.split(",")]
     except ValueError:
         raise CommandError(f"--infinite-variance-draws must be comma-separated column indices, got {text!r}") from None
 
@@ -269,9 +271,11 @@ def _with_power(args: argparse.Namespace, report: Any, samples: Any, alpha: floa
     units = None if samples is None else units_line(samples, float(Fraction(args.sigma)) ** 2)
     if args.smallest_deviation is None:
         return replace(report, units=units)
+    from reference.core.validate import parse_rational_text
+
     try:
-        wanted = float(Fraction(args.smallest_deviation))
-    except (ValueError, ZeroDivisionError):
+        wanted = float(parse_rational_text(args.smallest_deviation, "--smallest-deviation"))
+    except (ValueError, OverflowError):
         raise CommandError(f"--smallest-deviation must be a positive number, got {args.smallest_deviation!r}") from None
     if not wanted > 0:
         raise CommandError(f"--smallest-deviation must be a positive number, got {args.smallest_deviation!r}")
