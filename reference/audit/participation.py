@@ -37,8 +37,10 @@ from reference.core.validate import check_positive_int, fraction_text
 SchemeKind = Literal["any", "once-per-block", "min-separation"]
 #: Most elementary steps (patterns × work per pattern) an exact enumeration may take.
 MAX_ENUMERATION_WORK = 4_000_000
-#: Most elementary steps the certified row bounds may take (inputs² × pattern size).
-MAX_BOUND_WORK = 400_000_000
+#: Most elementary steps the certified row bounds may take (inputs² × pattern size; about a microsecond each).
+MAX_BOUND_WORK = 20_000_000
+#: Most elementary steps the local improvement of the lower bound may take (it is skipped beyond).
+MAX_IMPROVE_WORK = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -320,7 +322,10 @@ def _allowed(scheme: Participation, pattern: Sequence[int]) -> bool:
 
 def _improve(scheme: Participation, inputs: int, pattern: tuple[int, ...], value: int,
              evaluate: Callable[[Sequence[int]], int], rounds: int = 2) -> tuple[tuple[int, ...], int]:
-    """Single-element moves (replace one element by a neighbouring step, or add one) that raise the value."""
+    """Single-element moves (replace one element by another step, or add one) that raise the value; skipped
+    when one round would cost more than :data:`MAX_IMPROVE_WORK` (the bound stays valid, only less tight)."""
+    if (len(pattern) + 1) * inputs * max(1, len(pattern)) ** 2 > MAX_IMPROVE_WORK:
+        return pattern, value
     for _ in range(rounds):
         improved = False
         for position in range(len(pattern) + 1):
