@@ -28,13 +28,14 @@ from reference.audit.calibration import CalibrationVerdict, audit_gaussian
 from reference.audit.cascade_stream import audit_cascade_stream
 from reference.audit.covariance import kary_prefix_workload
 from reference.audit.height_function import HeightCheck, check_height_function
-from reference.audit.linear_noise import LinearNoiseVerdict, audit_linear_noise
+from reference.audit.linear_noise import LinearNoiseVerdict, audit_linear_noise, check_noise
 from reference.audit.participation import Participation
 from reference.audit.probe_linear import ProbeInputs, probe_linear_map
 from reference.audit.renyi import RenyiClaimVerdict, audit_gaussian_renyi
 from reference.audit.sample_design import Design, audit_design_samples, kary_design
 from reference.audit.sampler_power import cascade_deviation_detected, cascade_runs_needed, units_line
 from reference.audit.samplers import MAX_AUDIT_DEPTH, SamplerAuditReport, audit_cascade_samples, audit_kary_noise
+from reference.audit.square_noise import square_noise_verdict
 from reference.core.certified import format_significant
 from reference.core.excess_text import excess_text, scientific
 from reference.core.validate import RationalLike, RealLike, fraction_text, positive_fraction, to_fraction
@@ -69,8 +70,7 @@ def assert_linear_mechanism_private(
     ρ-zCDP (``rho``) or an RDP curve (``rdp``: (α, RDP(α)) pairs or a function of α); state exactly one.
     ``participation`` (:mod:`reference.audit.participation`) replaces ``contributions`` with a rule on which
     inputs one user touches. The verdict is returned when the claim holds."""
-    if sum(claim is not None for claim in (epsilon, rho, rdp)) != 1:
-        raise ValueError("state exactly one claim: epsilon (with delta), rho or rdp")
+    _check_one_claim(epsilon, rho, rdp)
     verdict = audit_linear_noise(
         noise_matrix,
         workload,
@@ -82,6 +82,18 @@ def assert_linear_mechanism_private(
         participation=participation,
         infinite_variance_draws=infinite_variance_draws,
     )
+    return _assert_claim(verdict, epsilon=epsilon, delta=delta, rho=rho, rdp=rdp)
+
+
+def _check_one_claim(epsilon: object, rho: object, rdp: object) -> None:
+    if sum(claim is not None for claim in (epsilon, rho, rdp)) != 1:
+        raise ValueError("state exactly one claim: epsilon (with delta), rho or rdp")
+
+
+def _assert_claim(
+    verdict: LinearNoiseVerdict, *, epsilon: RationalLike | None, delta: RationalLike | None, rho: object, rdp: object
+) -> LinearNoiseVerdict:
+    """Raise with the excess unless the verdict certifies the claim."""
     if epsilon is None:
         renyi = verdict.renyi_verdict(rho=rho, rdp=rdp)
         if renyi.verdict == "holds":
@@ -141,9 +153,16 @@ def assert_prefix_counter(
     outputs × probes, and all unit draws are probed in one call. Neighbouring streams differ in one bit (``add_remove``), or as
     ``participation`` says.
     """
+    _check_one_claim(epsilon, rho, rdp)
     matrix = probe_linear_map(release_noise, draws=draws, inputs=inputs, batch=batch)
     if len(matrix) != horizon:
         raise AssertionError(f"release_noise returned {len(matrix)} outputs, expected horizon = {horizon}")
+    if participation is None:
+        # the common case — as many draws as outputs, B invertible — in one integer solve
+        fast = square_noise_verdict(matrix, kary_prefix_workload(horizon), check_noise(noise),
+                                    positive_fraction(scale, "scale"))
+        if fast is not None:
+            return _assert_claim(fast, epsilon=epsilon, delta=delta, rho=rho, rdp=rdp)
     return assert_linear_mechanism_private(
         matrix, kary_prefix_workload(horizon), noise, scale, epsilon=epsilon, delta=delta, rho=rho, rdp=rdp,
         participation=participation,
