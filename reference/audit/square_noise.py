@@ -17,7 +17,7 @@ from fractions import Fraction
 
 from flint import fmpq_mat, fmpz_mat
 
-from reference.audit.linear_noise import LinearNoiseVerdict, NoiseKind
+from reference.audit.linear_noise import MAX_DIMENSION, LinearNoiseVerdict, NoiseKind
 from reference.core.linalg import Matrix
 
 
@@ -37,7 +37,7 @@ def square_noise_verdict(
     outputs = len(noise_matrix)
     if noise not in ("gaussian", "laplace") or not outputs or len(noise_matrix[0]) != outputs:
         return None
-    if len(workload) != outputs or not workload[0]:
+    if len(workload) != outputs or not workload[0] or max(outputs, len(workload[0])) > MAX_DIMENSION:
         return None
     inputs = len(workload[0])
     b_entries, b_denominator = _integer_entries(noise_matrix)

@@ -28,7 +28,7 @@ from reference.audit.calibration import CalibrationVerdict, audit_gaussian
 from reference.audit.cascade_stream import audit_cascade_stream
 from reference.audit.covariance import kary_prefix_workload
 from reference.audit.height_function import HeightCheck, check_height_function
-from reference.audit.linear_noise import LinearNoiseVerdict, audit_linear_noise, check_noise
+from reference.audit.linear_noise import MAX_DIMENSION, LinearNoiseVerdict, audit_linear_noise, check_noise
 from reference.audit.participation import Participation
 from reference.audit.probe_linear import ProbeInputs, probe_linear_map
 from reference.audit.renyi import RenyiClaimVerdict, audit_gaussian_renyi
@@ -38,7 +38,14 @@ from reference.audit.samplers import MAX_AUDIT_DEPTH, SamplerAuditReport, audit_
 from reference.audit.square_noise import square_noise_verdict
 from reference.core.certified import format_significant
 from reference.core.excess_text import excess_text, scientific
-from reference.core.validate import RationalLike, RealLike, fraction_text, positive_fraction, to_fraction
+from reference.core.validate import (
+    RationalLike,
+    RealLike,
+    check_positive_int,
+    fraction_text,
+    positive_fraction,
+    to_fraction,
+)
 
 #: The relative error of one node's standard deviation a cascade sampler audit must be able to see (probability
 #: 99%) before a pass counts: a quarter of σ.
@@ -154,6 +161,9 @@ def assert_prefix_counter(
     ``participation`` says.
     """
     _check_one_claim(epsilon, rho, rdp)
+    for name, value in (("draws", draws), ("horizon", horizon)):
+        if check_positive_int(value, name) > MAX_DIMENSION:  # refused before any probing: the audit is dense
+            raise ValueError(f"{name} must be at most {MAX_DIMENSION} for the exact audit, got {value}")
     matrix = probe_linear_map(release_noise, draws=draws, inputs=inputs, batch=batch)
     if len(matrix) != horizon:
         raise AssertionError(f"release_noise returned {len(matrix)} outputs, expected horizon = {horizon}")
