@@ -108,4 +108,5 @@ def kary_algorithm_2_covariance_oracle(arity: int, height: int, scale: RationalL
 def kary_prefix_workload(horizon: int) -> Matrix:
     """The T×T lower-triangular all-ones matrix (prefix sums): the continual-counting workload."""
     steps = check_positive_int(horizon, "horizon")
-    return tuple(tuple(Fraction(1 if j <= i else 0) for j in range(steps)) for i in range(steps))
+    one, zero = Fraction(1), Fraction(0)  # shared (Fractions are immutable): a million entries at T = 1,000
+    return tuple((one,) * (i + 1) + (zero,) * (steps - i - 1) for i in range(steps))

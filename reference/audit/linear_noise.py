@@ -45,6 +45,9 @@ from reference.audit import sparse
 from reference.audit.integer_shift import integer_kernel_basis, minimum_integer_shift
 from reference.audit.laplace_lp import max_integer_shift_norm, max_shift_norm
 from reference.audit.lattice import LatticeLeak, lattice_audit, neighbouring_differences
+from reference.audit.masked_draws import mask_infinite_draws
+from reference.audit.participation import Participation, PatternMaximum, integer_rows, max_l1, max_quadratic
+from reference.audit.renyi import RenyiClaimVerdict, RenyiProfile, decide, gaussian_profile
 from reference.core.certified import CertifiedReal
 from reference.core.json_form import jsonable
 from reference.core.linalg import Matrix, fraction_of, from_flint, to_flint
@@ -208,6 +211,11 @@ class LinearNoiseVerdict:
     rho_is_bound: bool = False  # discrete Gaussian with a kernel: rho is an upper bound (one integer shift)
     #: Laplace with ker B != 0: a certified lower bound on ε from the LP dual (``epsilon`` is then the upper one)
     epsilon_lower: Fraction | None = None
+    #: with a participation scheme: the scheme and the maximum over its patterns (exact or certified bounds)
+    participation: Participation | None = None
+    pattern_maximum: PatternMaximum | None = None
+    #: draws no output uses (zero columns of B), dropped before the analysis; ``draws`` counts the others
+    unused_draws: int = 0
 
     @property
     def verdict(self) -> Verdict:
@@ -279,6 +287,10 @@ class LinearNoiseVerdict:
             achieved = self.delta(claimed)
             if achieved.certainly_le(target):
                 return "holds"
+            if self.pattern_maximum is not None and not self.pattern_maximum.exact:
+                # Δ² is only bracketed: the δ at its lower end decides a failure
+                low = gaussian_delta(epsilon=claimed, sigma=self.scale, sensitivity_squared=self.pattern_maximum.lower)
+                return "fails" if low.certainly_gt(target) else "inconclusive"
             return "fails" if achieved.certainly_gt(target) else "inconclusive"
         if self.rho is None:
             return "inconclusive"
@@ -287,6 +299,39 @@ class LinearNoiseVerdict:
         # a sufficient ε for ρ-zCDP, not the exact one
         sufficient = epsilon_from_rho_tight(rho=self.rho, delta=target)
         return "holds" if sufficient.upper <= claimed else "inconclusive"
+
+    def renyi_profile(self) -> RenyiProfile | None:
+        """What is known of the release's Rényi divergences (:mod:`reference.audit.renyi`); None when it is not
+        private (every D_α is infinite)."""
+        if not self.private:
+            return None
+        if self.noise == "gaussian" and self.l2_sensitivity_squared is not None:
+            if self.pattern_maximum is not None and not self.pattern_maximum.exact:
+                return RenyiProfile(self.rho, "none", basis="Gaussian, Delta^2 bounded over the participation "
+                                    f"patterns ({self.pattern_maximum.method}): an upper bound")
+            return gaussian_profile(sigma_squared=self.scale * self.scale,
+                                    sensitivity_squared=self.l2_sensitivity_squared)
+        if self.noise == "discrete-gaussian" and self.rho is not None:
+            if self.rho_is_bound:
+                return RenyiProfile(self.rho, "none", basis="discrete Gaussian, one integer shift: an upper bound")
+            return RenyiProfile(self.rho, "integer", basis="discrete Gaussian with a unique integer shift u: "
+                                "RDP(alpha) <= alpha ||u||^2/(2 sigma^2), equal at integer alpha (CKS Proposition 5)")
+        if self.noise in ("laplace", "discrete-laplace") and self.epsilon is not None:
+            return RenyiProfile(None, "none", epsilon=self.epsilon,
+                                basis=f"Laplace: epsilon-DP with epsilon <= {fraction_text(self.epsilon)} bounds "
+                                "RDP(alpha) by epsilon and rho by epsilon^2/2")
+        return RenyiProfile(None, "none", basis=f"{self.noise}: no Renyi bound is computed for this release")
+
+    def renyi_verdict(self, *, rho: object = None, rdp: object = None) -> RenyiClaimVerdict:
+        """The verdict on a ρ-zCDP claim (``rho``) or an RDP curve (``rdp``: (α, RDP(α)) pairs or a function of
+        α), decided both ways where the divergences are exact (:mod:`reference.audit.renyi`)."""
+        profile = self.renyi_profile()
+        if profile is None:
+            claim = "zCDP" if rho is not None else "RDP curve"
+            if (rho is None) == (rdp is None):
+                raise ValueError("state exactly one of rho (a zCDP claim) and rdp (an RDP curve)")
+            return RenyiClaimVerdict(claim, "fails", f"not private at all: {self.explanation}")
+        return decide(profile, rho=rho, rdp=rdp)
 
     def delta(self, epsilon: RationalLike) -> CertifiedReal:
         """Gaussian only: the exact δ(ε) of the release (certified enclosure), Δ² the Mahalanobis sensitivity."""
@@ -306,6 +351,8 @@ def audit_linear_noise(
     neighbours: Neighbours = "add_remove",
     contributions: int = 1,
     draw_variances: Sequence[object] | None = None,
+    participation: Participation | None = None,
+    infinite_variance_draws: Sequence[int] | None = None,
 ) -> LinearNoiseVerdict:
     """Audit the release ``W x + B z`` exactly (module docstring). ``noise_matrix`` B is outputs × draws,
     ``workload`` W is outputs × inputs, ``noise`` is one of :data:`NOISE_KINDS` (``scale`` = σ for the Gaussian
@@ -319,6 +366,15 @@ def audit_linear_noise(
     ``draw_variances`` (Gaussian only): independent draws with variances σ²·d_j instead of σ² (for example
     CIP's cascade, whose split draws have variance 3/4). Then Δ² = max_j w_jᵀ (B D Bᵀ)⁺ w_j and no strategy
     or ℓ1 sensitivity is reported (the implied strategy involves √d_j).
+
+    ``participation`` (``add_remove`` only, instead of ``contributions``): a rule saying which inputs one user
+    touches (:mod:`reference.audit.participation`); the sensitivities are maxima over its patterns S of the
+    difference 1_S, exact by enumeration or dynamic programming where the structure allows, else certified
+    bounds (the method is named in ``pattern_maximum``).
+
+    ``infinite_variance_draws`` (gaussian and laplace): column indices of B whose draws have infinite variance
+    (nodes given a zero budget); the release is audited with their directions projected out
+    (:mod:`reference.audit.masked_draws`), and ``outputs`` counts the directions that remain.
     """
     b_matrix = exact_matrix(noise_matrix, "noise_matrix")
     w_matrix = exact_matrix(workload, "workload")
@@ -329,8 +385,30 @@ def audit_linear_noise(
     outputs, draws = len(b_matrix), len(b_matrix[0])
     if len(w_matrix) != outputs:
         raise ValueError(f"workload has {len(w_matrix)} rows but noise_matrix has {outputs} (one per output)")
+    if infinite_variance_draws is not None:
+        if kind not in ("gaussian", "laplace"):
+            raise ValueError("infinite_variance_draws is supported for gaussian and laplace noise")
+        if draw_variances is not None:
+            raise ValueError("infinite_variance_draws: give the finite draws' variances without draw_variances "
+                             "(not supported together)")
+        w_matrix, b_matrix = mask_infinite_draws(b_matrix, w_matrix, list(infinite_variance_draws))
+        outputs, draws = len(b_matrix), len(b_matrix[0])
     inputs = len(w_matrix[0])
+    if participation is not None:
+        if not isinstance(participation, Participation):
+            raise TypeError("participation must come from reference.audit.participation "
+                            "(any_records, once_per_block or min_separation)")
+        if relation != "add_remove" or users != 1:
+            raise ValueError("participation replaces contributions and needs add_remove neighbours")
     weights = draw_weights(draw_variances, draws)
+    # a draw no output uses (a zero column of B) cannot affect privacy: dropping it leaves the release's law
+    # unchanged and removes a kernel direction that would otherwise make integer-noise verdicts mere bounds
+    used = [j for j in range(draws) if any(row[j] for row in b_matrix)]
+    unused = draws - len(used)
+    if unused and used:
+        b_matrix = tuple(tuple(row[j] for j in used) for row in b_matrix)
+        weights = None if weights is None else tuple(weights[j] for j in used)
+        draws = len(used)
     if weights is not None and kind != "gaussian":
         raise ValueError("draw_variances is supported for gaussian noise only")
     b = to_flint(b_matrix)
@@ -345,6 +423,7 @@ def audit_linear_noise(
         "rank": rank,
         "neighbours": relation,
         "contributions": users,
+        "unused_draws": unused if used else 0,
     }
     if offending is not None:
         return LinearNoiseVerdict(
@@ -376,19 +455,35 @@ def audit_linear_noise(
         raise ValueError("substitution neighbours need at least two inputs")
     differences = neighbouring_differences(inputs, relation)
     quadratic = w.transpose() * y  # entries w_iᵀ (B D Bᵀ)⁺ w_j
-    l2_squared = users * users * max(_quadratic_form(quadratic, v) for v in differences)
+    unique = rank == draws
     strategy: Matrix | None = None
     l1: Fraction | None = None
+    pattern_l2: PatternMaximum | None = None
+    pattern_l1: PatternMaximum | None = None
+    if participation is not None:
+        numerators, shared_denominator = quadratic.numer_denom()
+        pattern_l2 = max_quadratic(participation, [[int(entry) for entry in row] for row in numerators.tolist()],
+                                   int(shared_denominator))
+        l2_squared = pattern_l2.upper
+    else:
+        l2_squared = users * users * max(_quadratic_form(quadratic, v) for v in differences)
     if weights is None:
         strategy = from_flint(b.transpose() * y)
-        strategy_columns = sparse.sparse_columns(strategy)  # A v = Σ_j v_j A[:, j], sparse
-        l1 = users * max(sparse.l1(sparse.combine(strategy_columns, v)) for v in differences)
-    unique = rank == draws
+        if participation is not None:
+            if kind == "laplace" and not unique:
+                raise ValueError("participation: Laplace noise with ker B != 0 (a non-unique strategy) is not "
+                                 "supported; the LP over the draw shifts takes single differences only")
+            columns, scale_l1 = integer_rows(tuple(zip(*strategy)))
+            pattern_l1 = max_l1(participation, columns, scale_l1)
+            l1 = pattern_l1.upper
+        else:
+            strategy_columns = sparse.sparse_columns(strategy)  # A v = Σ_j v_j A[:, j], sparse
+            l1 = users * max(sparse.l1(sparse.combine(strategy_columns, v)) for v in differences)
     epsilon: Fraction | None = None
     rho: Fraction | None = None
     if kind in ("discrete-laplace", "discrete-gaussian"):
         return _integer_noise_verdict(
-            common, b_matrix, w_matrix, draws - rank, strategy, l1, l2_squared, relation, users
+            common, b_matrix, w_matrix, draws - rank, strategy, l1, l2_squared, relation, users, participation
         )
     epsilon_lower: Fraction | None = None
     if kind == "laplace":
@@ -404,6 +499,20 @@ def audit_linear_noise(
     else:
         rho = l2_squared / (2 * sc * sc)
         text = f"private: Gaussian Mahalanobis sensitivity^2 = {l2_squared}, rho = {rho} (exact); delta(eps) exact"
+    pattern = pattern_l1 if kind == "laplace" else pattern_l2
+    if pattern is not None:
+        what = "l1 sensitivity" if kind == "laplace" else "Mahalanobis sensitivity^2"
+        value = (f"= {fraction_text(pattern.upper)}" if pattern.exact
+                 else f"in [{fraction_text(pattern.lower)}, {fraction_text(pattern.upper)}]")
+        consequence = "Laplace epsilon = l1/b" if kind == "laplace" else (
+            f"rho {'=' if pattern.exact else '<='} {fraction_text(l2_squared / (2 * sc * sc))}")
+        assert participation is not None
+        text = (f"private: {what} {value} over the patterns of '{participation.describe()}' ({pattern.method}); "
+                + consequence)
+        if kind == "laplace":
+            assert l1 is not None
+            epsilon = l1 / sc
+            epsilon_lower = pattern.lower / sc
     return LinearNoiseVerdict(
         **common,  # type: ignore[arg-type]
         kernel_dimension=draws - rank,
@@ -414,10 +523,14 @@ def audit_linear_noise(
         l1_sensitivity=l1,
         l2_sensitivity_squared=l2_squared,
         epsilon=epsilon,
-        epsilon_exact=kind == "laplace" and (unique or epsilon_lower == epsilon),
+        epsilon_exact=kind == "laplace" and (unique or epsilon_lower == epsilon)
+        and (pattern is None or pattern.exact),
         rho=rho,
         explanation=text,
         epsilon_lower=epsilon_lower,
+        rho_is_bound=kind == "gaussian" and pattern is not None and not pattern.exact,
+        participation=participation,
+        pattern_maximum=pattern,
     )
 
 
@@ -467,6 +580,7 @@ def _integer_noise_verdict(
     l2_squared: Fraction | None,
     relation: Neighbours,
     users: int,
+    participation: Participation | None = None,
 ) -> LinearNoiseVerdict:
     """The verdict for integer-valued noise, from the lattice test (module docstring)."""
     found = lattice_audit(b_matrix, w_matrix, relation)
@@ -491,6 +605,9 @@ def _integer_noise_verdict(
             explanation="not private: the noise is integer-valued and " + found.leak.summary(),
             lattice_leak=found.leak,
         )
+    if found.integer_shifts is None and participation is not None:
+        raise ValueError("participation: integer noise whose draw shifts are not unique (B has a kernel) is not "
+                         "supported")
     if found.integer_shifts is None:
         if found.some_integer_shifts is not None:
             # an integer shift u per difference bounds the loss from above (shift the draws by u); for discrete
@@ -531,6 +648,8 @@ def _integer_noise_verdict(
             ),
         )
     shifts = [u for _, u in found.integer_shifts]
+    if participation is not None:
+        return _integer_participation_verdict(fields, found.integer_shifts, participation, kind, scale)
     if kind == "discrete-laplace":
         worst = users * max(sum(abs(value) for value in u) for u in shifts)
         epsilon = Fraction(worst) / scale
@@ -553,4 +672,40 @@ def _integer_noise_verdict(
         rho=rho,
         explanation=f"private: every shift is B u with a unique integer u; discrete Gaussian rho = "
         f"max ||u||^2/(2 sigma^2) = {fraction_text(rho)} (exact)",
+    )
+
+
+def _integer_participation_verdict(
+    fields: Mapping[str, object],
+    integer_shifts: Sequence[tuple[Sequence[int], Sequence[int]]],
+    participation: Participation,
+    kind: object,
+    scale: Fraction,
+) -> LinearNoiseVerdict:
+    """Unique integer draw shifts u_j per input: a pattern S shifts the draws by U 1_S, so discrete Laplace ε is
+    max ‖U 1_S‖₁/b and the discrete Gaussian ρ is max ‖U 1_S‖²/(2σ²), maximised over the patterns."""
+    inputs = len(integer_shifts)
+    columns: list[list[int]] = [[] for _ in range(inputs)]
+    for difference, shift in integer_shifts:
+        columns[list(difference).index(1)] = list(shift)
+    text = f"over the patterns of '{participation.describe()}'"
+    if kind == "discrete-laplace":
+        found = max_l1(participation, columns, 1)
+        epsilon, lower = found.upper / scale, found.lower / scale
+        value = fraction_text(epsilon) if found.exact else f"in [{fraction_text(lower)}, {fraction_text(epsilon)}]"
+        return LinearNoiseVerdict(
+            **fields,  # type: ignore[arg-type]
+            private=True, epsilon=epsilon, epsilon_exact=found.exact, epsilon_lower=lower, rho=None,
+            explanation=f"private: unique integer shifts; discrete Laplace epsilon = max ||U 1_S||_1/b {value} "
+            f"{text} ({found.method})", participation=participation, pattern_maximum=found,
+        )
+    gram = [[sum(a * b for a, b in zip(left, right)) for right in columns] for left in columns]
+    found = max_quadratic(participation, gram, 1)
+    rho = found.upper / (2 * scale * scale)
+    return LinearNoiseVerdict(
+        **fields,  # type: ignore[arg-type]
+        private=True, epsilon=None, epsilon_exact=False, rho=rho, rho_is_bound=not found.exact,
+        explanation=f"private: unique integer shifts; discrete Gaussian rho = max ||U 1_S||^2/(2 sigma^2) "
+        f"{'=' if found.exact else '<='} {fraction_text(rho)} {text} ({found.method})",
+        participation=participation, pattern_maximum=found,
     )

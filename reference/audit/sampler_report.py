@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from reference.cip.whitening import two_sided_chi2
-from reference.core.verdict import Decided
+from reference.core.verdict import Decided, Verdict
 
 #: How many failing sub-tests a report lists by name (the most significant first).
 MAX_LISTED = 10
@@ -52,7 +52,8 @@ class PropertyCheck(Decided):
 @dataclass(frozen=True)
 class SamplerAuditReport(Decided):
     """The verdict of a sampler audit: ``holds`` iff every property passed; false-alarm probability at
-    most ``alpha`` (union bound over ``checks``)."""
+    most ``alpha`` (union bound over ``checks``). With a stated ``smallest_deviation`` the verdict is
+    "inconclusive" when every test passed but the audit could not have seen that deviation."""
 
     name: str
     holds: bool
@@ -60,6 +61,32 @@ class SamplerAuditReport(Decided):
     runs: int
     dimension: int
     checks: tuple[PropertyCheck, ...]
+    #: the smallest deviation the user wants seen (relative error of one node's standard deviation), the one
+    #: this audit detects with probability 99% at these runs, and the runs that would detect the stated one
+    smallest_deviation: float | None = None
+    detectable_deviation: float | None = None
+    runs_needed: int | None = None
+    #: one line when the measured variance matches σ⁴ or σ instead of σ² (a units error)
+    units: str | None = None
+
+    @property
+    def verdict(self) -> Verdict:
+        """"fails" when a test failed; "inconclusive" when every test passed but the audit could not have seen
+        the stated smallest deviation; else "holds"."""
+        if not self.holds:
+            return "fails"
+        if (self.smallest_deviation is not None and self.detectable_deviation is not None
+                and self.detectable_deviation > self.smallest_deviation):
+            return "inconclusive"
+        return "holds"
+
+    def power_text(self) -> str | None:
+        """The power sentence of an inconclusive verdict (None when the power was not asked for)."""
+        if self.smallest_deviation is None or self.detectable_deviation is None:
+            return None
+        return (f"with {self.runs} runs the audit detects (probability 99%) a node's standard deviation off by "
+                f"{self.detectable_deviation:.3e} or more, not the stated smallest deviation "
+                f"{self.smallest_deviation:.3e}; {self.runs_needed} runs are needed")
 
     @property
     def failures(self) -> tuple[str, ...]:
@@ -67,10 +94,15 @@ class SamplerAuditReport(Decided):
         return tuple(f"{c.name}: {f}" for c in self.checks for f in c.failures)
 
     def summary(self) -> str:
-        """One line: the audit, its verdict, and every named failure."""
+        """One line: the audit, its verdict, every named failure (or the power when inconclusive), the units line."""
         found = "; ".join(self.failures)
-        return (f"{self.name}: {self.verdict} at {self.runs} runs (false alarm <= {self.alpha:g})"
+        text = (f"{self.name}: {self.verdict} at {self.runs} runs (false alarm <= {self.alpha:g})"
                 + (f": {found}" if found else ""))
+        if not found and self.verdict == "inconclusive":
+            text += f": {self.power_text()}"
+        if self.units:
+            text += f" - {self.units}"
+        return text
 
     def as_json(self) -> dict[str, object]:
         """A JSON-ready dictionary (reals as decimal strings with 17 significant digits)."""
@@ -78,6 +110,11 @@ class SamplerAuditReport(Decided):
             "audit": self.name,
             "verdict": self.verdict,
             "summary": self.summary(),
+            "smallest_deviation": None if self.smallest_deviation is None else f"{self.smallest_deviation:.17g}",
+            "detectable_deviation": None if self.detectable_deviation is None
+            else f"{self.detectable_deviation:.17g}",
+            "runs_needed": self.runs_needed,
+            "units": self.units,
             "alpha": f"{self.alpha:.17g}",
             "runs": self.runs,
             "dimension": self.dimension,

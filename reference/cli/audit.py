@@ -34,11 +34,27 @@ def _cmd_audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
 
 #: The options each calibration audit reads beside the claim (--epsilon, --delta).
 CALIBRATION_OPTIONS = {
-    "gaussian": {"sigma", "sensitivity_squared"},
+    "gaussian": {"sigma", "sensitivity_squared", "rho", "rdp"},
     "laplace": {"scale", "vectors"},
     "laplace-l2": {"scale", "l1", "sensitivity_squared", "vectors"},
     "discrete-gaussian": {"sigma_squared", "sensitivity", "sensitivity_squared", "rho"},
 }
+
+
+def _gaussian_renyi(args: argparse.Namespace) -> dict[str, Any]:
+    """A ρ or an RDP curve for the Gaussian mechanism, against the exact RDP α Δ²/(2σ²)."""
+    from reference.audit.renyi import audit_gaussian_renyi, parse_rdp_text
+
+    if args.epsilon is not None or args.delta is not None:
+        raise CommandError("state one claim: --epsilon/--delta, --rho or --rdp")
+    if args.sigma is None or args.sensitivity_squared is None:
+        raise CommandError("gaussian needs --sigma and --sensitivity-squared")
+    if args.rho is not None and args.rdp is not None:
+        raise CommandError("state one claim: --rho or --rdp")
+    curve = None if args.rdp is None else parse_rdp_text(args.rdp)
+    decided = audit_gaussian_renyi(sigma=args.sigma, sensitivity_squared=args.sensitivity_squared,
+                                   rho=args.rho, rdp=curve)
+    return {**decided.as_json(), "mechanism": "gaussian"}
 
 
 def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
@@ -47,6 +63,10 @@ def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
     refuse_foreign(args, CALIBRATION_OPTIONS)
     mechanism = args.mechanism
     vectors = vectors_option(args.vectors)
+    if mechanism == "gaussian" and (args.rho is not None or args.rdp is not None):
+        return _gaussian_renyi(args)
+    if args.rdp is not None:
+        raise CommandError("--rdp is decided for --mechanism gaussian")
     if mechanism != "discrete-gaussian" and args.epsilon is None:
         raise CommandError(f"{mechanism} needs --epsilon (the claimed ε)")
     delta = "0" if args.delta is None and mechanism in ("laplace", "laplace-l2") else args.delta
@@ -96,6 +116,18 @@ def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
     return verdict.as_json()
 
 
+def _indices(text: str | None) -> list[int] | None:
+    """``--infinite-variance-draws 3,5``: column indices of B."""
+    if text is None:
+        return None
+    from reference.core.validate import parse_integer_text
+
+    try:
+        return [parse_integer_text(part, "--infinite-variance-draws") for part in text.split(",")]
+    except ValueError:
+        raise CommandError(f"--infinite-variance-draws must be comma-separated column indices, got {text!r}") from None
+
+
 def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
     from reference.audit import linear_noise as audit_linear
     from reference.core.validate import fraction_text
@@ -111,6 +143,16 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         if len(table) != 1 and any(len(row) != 1 for row in table):
             raise CommandError("--draw-variances must hold one row or one column of positive rationals")
         draw_variances = [entry for row in table for entry in row]
+    participation = None
+    if args.participation is not None:
+        from reference.audit.participation import parse_participation
+
+        try:
+            participation = parse_participation(args.participation)
+        except (ValueError, TypeError) as error:
+            raise CommandError(f"--participation: {error}") from None
+    if sum(claim is not None for claim in (args.epsilon, args.rho, args.rdp)) > 1:
+        raise CommandError("state one claim: --epsilon (with --delta), --rho or --rdp")
     verdict = audit_linear.audit_linear_noise(
         noise_matrix,
         workload,
@@ -119,17 +161,35 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         draw_variances=draw_variances,
         neighbours=args.neighbours,
         contributions=args.contributions,
+        participation=participation,
+        infinite_variance_draws=_indices(args.infinite_variance_draws),
     )
     if args.delta is not None and args.epsilon is None:
         raise CommandError("--delta states a claim together with --epsilon")
-    decided = verdict.verdict_on(epsilon=args.epsilon, delta=args.delta)
-    claim = "private at all" if args.epsilon is None else f"epsilon={args.epsilon}, delta={args.delta or 0}"
+    renyi = None
+    if args.rho is not None or args.rdp is not None:
+        from reference.audit.renyi import parse_rdp_text
+
+        curve = None if args.rdp is None else parse_rdp_text(args.rdp)
+        renyi = verdict.renyi_verdict(rho=args.rho, rdp=curve)
+        decided = renyi.verdict
+    else:
+        decided = verdict.verdict_on(epsilon=args.epsilon, delta=args.delta)
+    claim = (renyi.claim if renyi is not None else "private at all" if args.epsilon is None
+             else f"epsilon={args.epsilon}, delta={args.delta or 0}")
     result: dict[str, Any] = {
         **verdict.as_json(),
         "verdict": decided,
         "summary": f"{claim}: {decided}; {verdict.explanation}",
         "claim": claim,
+        "claim_reason": None if renyi is None else renyi.reason,
+        "participation": None if participation is None else participation.as_json(),
+        "pattern_maximum": None if verdict.pattern_maximum is None else verdict.pattern_maximum.as_json(),
         "scale": args.scale,
+        # with draw variances Δ² is measured against the noise (Mahalanobis, in units of σ²), not by counting
+        # the records' contributions: say which, so that it is not read as the combinatorial sensitivity
+        "l2_sensitivity_squared_kind": "Mahalanobis (noise-normalised by the draw variances)"
+        if draw_variances is not None else "Mahalanobis (equal to the combinatorial one when B is the strategy)",
     }
     if args.epsilon is not None and args.noise == "gaussian" and verdict.private:
         result["delta_at_epsilon"] = verdict.delta(args.epsilon).as_json("up")
@@ -144,6 +204,14 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
             {"row": d.row, "column": d.column, "actual": fraction_text(d.actual), "expected": fraction_text(d.expected)}
             for d in differences
         ]
+        if differences:
+            # a requested comparison that disagrees is a failure of the audit, whatever the privacy verdict says
+            first = differences[0]
+            result["verdict"] = "fails"
+            result["explanation"] = (
+                f"the output covariance differs from the oracle's (first at row {first.row}, column {first.column}: "
+                f"{fraction_text(first.actual)} against {fraction_text(first.expected)}); " + verdict.explanation
+            )
     return {key: value for key, value in result.items()}
 
 
@@ -159,7 +227,32 @@ def _cmd_audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
 
 
 #: Options of this command beside the mechanisms' table: a cascade file can be streamed at any depth.
-SAMPLES_EXTRAS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {"cascade": ((), ("stream",))}
+SAMPLES_EXTRAS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "cascade": ((), ("stream", "smallest_deviation"))
+}
+
+
+def _with_power(args: argparse.Namespace, report: Any, samples: Any, alpha: float) -> Any:
+    """The cascade report with its power against ``--smallest-deviation`` (inconclusive when it cannot see it)
+    and the units line (in-memory samples)."""
+    from dataclasses import replace
+
+    from reference.audit.sampler_power import cascade_deviation_detected, cascade_runs_needed, units_line
+
+    units = None if samples is None else units_line(samples, float(Fraction(args.sigma)) ** 2)
+    if args.smallest_deviation is None:
+        return replace(report, units=units)
+    from reference.core.validate import parse_rational_text
+
+    try:
+        wanted = float(parse_rational_text(args.smallest_deviation, "--smallest-deviation"))
+    except (ValueError, OverflowError):
+        raise CommandError(f"--smallest-deviation must be a positive number, got {args.smallest_deviation!r}") from None
+    if not wanted > 0:
+        raise CommandError(f"--smallest-deviation must be a positive number, got {args.smallest_deviation!r}")
+    return replace(report, smallest_deviation=wanted, units=units,
+                   detectable_deviation=cascade_deviation_detected(args.depth, report.runs, alpha),
+                   runs_needed=cascade_runs_needed(args.depth, wanted, alpha))
 
 
 def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
@@ -183,6 +276,7 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
         else:  # any depth: streamed from the .npy file in blocks of runs
             with reading("--samples", args.samples):
                 report = audit_cascade_stream(args.samples, args.depth, sigma=float(Fraction(args.sigma)), alpha=alpha)
+        report = _with_power(args, report, samples if in_memory else None, alpha)
         # both paths run the pooled scale test: the power is the sharper of a node test and that test
         stated = audit_samplers.cascade_samples_power if in_memory else cascade_power
         power = [{"runs": n, **stated(args.depth, n, alpha)} for n in sample_design.POWER_RUNS]
@@ -242,6 +336,26 @@ def _percent(value: object) -> str:
     return "any amount (too few runs)" if number == float("inf") else f"{100 * number:.3g}%"
 
 
+def _cmd_audit_height(args: argparse.Namespace) -> dict[str, Any]:
+    import importlib
+
+    from reference.audit.height_function import check_height_function
+
+    spec = args.function
+    if spec.count(":") != 1 or not all(spec.split(":")):
+        raise CommandError(f"--function must be 'package.module:function', got {spec!r}")
+    module_name, name = spec.split(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise CommandError(f"--function: module {module_name!r} cannot be imported: {error}") from None
+    function = getattr(module, name, None)
+    if not callable(function):
+        raise CommandError(f"--function: {name!r} is not a function of module {module_name!r}")
+    checked = check_height_function(function, arity=args.arity, offset=args.offset)
+    return checked.as_json()
+
+
 def register(commands: Subcommands) -> None:
     """Add ``audit`` and its subcommands to the top-level commands."""
     audit = group(commands, "audit", "audits of other implementations")
@@ -251,7 +365,8 @@ def register(commands: Subcommands) -> None:
     )
     add_epsilon(audit_cal, text="claimed ε")
     add_delta(audit_cal, text="claimed δ (laplace: default 0, pure DP)")
-    audit_cal.add_argument("--rho", help="claimed ρ (discrete-gaussian zCDP claim)")
+    audit_cal.add_argument("--rho", help="claimed ρ (a zCDP claim: gaussian, discrete-gaussian)")
+    audit_cal.add_argument("--rdp", help="gaussian: a claimed RDP curve, alpha:value pairs, e.g. '2:0.5,4:1'")
     audit_cal.add_argument("--sigma", help="Gaussian standard deviation σ")
     audit_cal.add_argument("--sigma-squared", dest="sigma_squared", help="discrete Gaussian scale σ²")
     audit_cal.add_argument("--scale", help="Laplace scale b")
@@ -275,6 +390,16 @@ def register(commands: Subcommands) -> None:
     linear_cmd.add_argument("--scale", required=True, help="σ (gaussian kinds) or b (laplace kinds), exact rational")
     add_epsilon(linear_cmd, text="the claimed ε (gaussian: also report δ(ε)); without it the claim is 'private at all'")
     add_delta(linear_cmd, text="the claimed δ (default 0: pure ε-DP)")
+    linear_cmd.add_argument("--rho", help="a claimed ρ (zCDP) instead of --epsilon")
+    linear_cmd.add_argument("--rdp", help="a claimed RDP curve instead of --epsilon: alpha:value pairs, '2:0.5,4:1'")
+    linear_cmd.add_argument(
+        "--participation",
+        help="which inputs one user touches: any:M, once-per-block:B (restarted trees) or min-separation:B,K",
+    )
+    linear_cmd.add_argument(
+        "--infinite-variance-draws", dest="infinite_variance_draws",
+        help="column indices of B whose draws have infinite variance (nodes with a zero budget), e.g. '0,7'",
+    )
     linear_cmd.add_argument("--oracle", help="the oracle's output covariance to compare with (same formats)")
     linear_cmd.add_argument("--neighbours", default="add_remove", choices=["add_remove", "substitution"])
     linear_cmd.add_argument(
@@ -289,4 +414,15 @@ def register(commands: Subcommands) -> None:
     add_mechanism_options(samplers_cmd)
     samplers_cmd.add_argument("--samples", required=True, help=".npy or header-less .csv, one run per row")
     samplers_cmd.add_argument("--stream", action="store_true", help="cascade: stream the .npy file at any depth")
+    samplers_cmd.add_argument(
+        "--smallest-deviation", dest="smallest_deviation",
+        help="cascade: the relative error of a node's standard deviation the audit must be able to see "
+        "(probability 99%%); inconclusive (exit 3) with the runs needed when it cannot",
+    )
     sampler_function.register(audit)
+    height_cmd = add_command(audit, "height", _cmd_audit_height,
+                             "a tree-height / digit-count function against the exact integer height")
+    height_cmd.add_argument("--function", required=True, help="package.module:function, horizon -> height")
+    height_cmd.add_argument("--arity", type=nonnegative_int, required=True, help="the tree's arity k >= 2")
+    height_cmd.add_argument("--offset", action="store_true",
+                            help="offset digits (KARY Algorithm 2); default standard digits (Algorithm 1)")

@@ -54,6 +54,7 @@ RATIONAL_OPTIONS = {
     "total": ["0", "1", "5", "10"],
     "alpha": ["1e-6", "1/100"],
     "runs-for-deviation": ["0.02", "1/100"],
+    "smallest-deviation": ["1/4", "0.1", "2"],
 }
 #: Values that no option of the kind accepts: not ASCII decimal / "p/q" / scientific, or not finite.
 BAD_NUMBERS = ["٣", "１２", "1_000", "nan", "inf", "-inf", "0/0", "1/0", "", " ", "abc", "1e", "0x10", "1..2",
@@ -77,6 +78,7 @@ OUT_OF_RANGE = {
     "sensitivity-squared": ["0", "-1"],
     "alpha": ["0", "1", "2"],
     "total": ["-1"],
+    "smallest-deviation": ["0", "-1"],
 }
 IN_FILES = ("data", "input", "samples", "noise-matrix", "workload", "oracle", "draw-variances")
 #: Free-text options: good values, and bad ones the command must refuse (a scheduler address is only ever
@@ -87,8 +89,14 @@ TEXT_OPTIONS = {
                ["", "nocolon", "no.such.module:f", "examples.batched_samplers:missing",
                 "examples.batched_samplers:broken_sampler", "os:getcwd"]),
     "scheduler": (["tcp://127.0.0.1:9"], ["", "not an address"]),
+    "rdp": (["2:1/2,4:1", "1.5:0.1"], ["", "2", "1:1", "a:b", "2:-1", "2=1"]),
+    "participation": (["once-per-block:2", "min-separation:2,2", "any:2"],
+                      ["", "per-tree", "once-per-block:0", "min-separation:1", "any:٣"]),
+    "function": (["examples.user_heights:float_offset_height", "examples.user_heights:exact_offset_height"],
+                 ["", "nocolon", "no.such.module:f", "examples.user_heights:missing"]),
 }
-LIST_OPTIONS = {"values": ["3,1,4", "-5,-5", "0", "10,20,30,40", "1,2"], "vectors": ["1,1,1", "1;2", "1,0;0,1"]}
+LIST_OPTIONS = {"values": ["3,1,4", "-5,-5", "0", "10,20,30,40", "1,2"], "vectors": ["1,1,1", "1;2", "1,0;0,1"],
+                "infinite-variance-draws": ["0", "1"]}
 BAD_LISTS = ["", ",", "a,b", "1,,2", "٣,1", "nan", "1_0,2"]
 
 
