@@ -41,6 +41,7 @@ import numpy as np
 from flint import fmpq, fmpq_mat
 
 from reference.audit import sparse
+from reference.audit.column_matrix import ColumnMatrix, IntegerArray, RationalColumns, check_scan, load_npy_columns
 from reference.audit.integer_shift import integer_kernel_basis, minimum_integer_shift
 from reference.audit.laplace_lp import max_integer_shift_norm, max_shift_norm
 from reference.audit.lattice import LatticeLeak, lattice_audit, neighbouring_differences
@@ -63,8 +64,11 @@ NOISE_KINDS: tuple[NoiseKind, ...] = ("gaussian", "laplace", "discrete-gaussian"
 Verdict = Literal["holds", "fails", "inconclusive"]
 EXIT_STATUS: dict[Verdict, int] = {"holds": 0, "fails": 1, "inconclusive": 3}
 
-#: Largest number of rows, columns or draws accepted (the linear algebra is dense and exact).
+#: Largest number of rows, columns or draws accepted by the dense exact audit (substitution neighbours,
+#: draw variances, the dense lattice test).
 MAX_DIMENSION = 4_000
+#: Largest number of rows or columns of a matrix given as a sequence (the sparse audit, add/remove neighbours).
+MAX_SPARSE_DIMENSION = 20_000
 #: Most neighbouring differences whose smallest integer shifts are enumerated (integer noise with a kernel).
 MAX_ENUMERATED_SHIFTS = 256
 
@@ -72,11 +76,12 @@ MAX_ENUMERATED_SHIFTS = 256
 # ------------------------------------------------------------------------------------------- validation
 
 
-def exact_matrix(rows: object, name: str) -> Matrix:
+def exact_matrix(rows: object, name: str, limit: int = MAX_DIMENSION) -> Matrix:
     """Convert nested sequences (or a 2-D numpy integer array) of exact rationals to a :data:`Matrix`.
 
     Entries: int, Fraction, numpy integers or strings such as ``"1/3"``; floats and bools are refused with a
-    ``TypeError`` naming ``name``. Rows must be non-empty and of equal length.
+    ``TypeError`` naming ``name``. Rows must be non-empty and of equal length, at most ``limit`` of them and of
+    at most ``limit`` entries.
     """
     if isinstance(rows, (str, bytes)) or not hasattr(rows, "__iter__"):
         raise TypeError(f"{name} must be a 2-D sequence of exact rationals, got {type(rows).__name__}")
@@ -85,6 +90,8 @@ def exact_matrix(rows: object, name: str) -> Matrix:
     for index, row in enumerate(rows):
         if isinstance(row, (str, bytes)) or not hasattr(row, "__iter__"):
             raise TypeError(f"{name} must be 2-D: row {index} is a {type(row).__name__}")
+        if index >= limit:
+            raise ValueError(f"{name} has more than {limit} rows; at most {limit} rows and columns")
         converted = tuple(to_fraction(entry, f"{name}[{index}]") for entry in row)
         if width is None:
             width = len(converted)
@@ -93,9 +100,32 @@ def exact_matrix(rows: object, name: str) -> Matrix:
         result.append(converted)
     if not result or not width:
         raise ValueError(f"{name} must have at least one row and one column")
-    if len(result) > MAX_DIMENSION or width > MAX_DIMENSION:
-        raise ValueError(f"{name} is {len(result)}x{width}; at most {MAX_DIMENSION} rows and columns")
+    if len(result) > limit or width > limit:
+        raise ValueError(f"{name} is {len(result)}x{width}; at most {limit} rows and columns")
     return tuple(result)
+
+
+def column_matrix(value: object, name: str) -> ColumnMatrix:
+    """An exact matrix for the sparse audit: a :class:`ColumnMatrix` as it is, a 2-D numpy integer array without
+    a per-entry conversion (its size checked first), anything else validated by :func:`exact_matrix`."""
+    if isinstance(value, ColumnMatrix):
+        return value
+    if isinstance(value, np.ndarray) and value.ndim == 2 and np.issubdtype(value.dtype, np.integer):
+        rows, cols = value.shape
+        if rows < 1 or cols < 1:
+            raise ValueError(f"{name} must have at least one row and one column")
+        check_scan(rows, cols, value.dtype.itemsize, name)
+        return IntegerArray(value)
+    return RationalColumns(exact_matrix(value, name, MAX_SPARSE_DIMENSION))
+
+
+def dense_input(matrix: ColumnMatrix, name: str) -> Matrix:
+    if matrix.rows > MAX_DIMENSION or matrix.cols > MAX_DIMENSION:
+        raise ValueError(
+            f"{name} is {matrix.rows}x{matrix.cols}; at most {MAX_DIMENSION} rows and columns for substitution "
+            "neighbours or draw_variances (the dense exact audit; add_remove neighbours take larger matrices)"
+        )
+    return matrix.dense()
 
 
 def check_noise(noise: object) -> NoiseKind:
@@ -189,6 +219,14 @@ def load_exact_matrix(path: object, name: str = "matrix") -> Matrix:
         if not isinstance(rows, list):
             raise ValueError(f"{name}: the JSON file must hold a list of rows")
     return exact_matrix(rows, name)
+
+
+def load_matrix_columns(path: object, name: str = "matrix") -> ColumnMatrix:
+    """:func:`load_exact_matrix` for the sparse audit: an integer ``.npy`` file is checked from its header (shape,
+    dtype and size refused before any entry is read) and memory-mapped, never converted entry by entry."""
+    if isinstance(path, (str, Path)) and Path(path).suffix.lower() == ".npy" and Path(path).is_file():
+        return load_npy_columns(Path(path), name)
+    return RationalColumns(load_exact_matrix(path, name))
 
 
 # ------------------------------------------------------------------------------------------- verdict
@@ -291,19 +329,57 @@ def audit_linear_noise(
     CIP's cascade, whose split draws have variance 3/4). Then Δ² = max_j w_jᵀ (B D Bᵀ)⁺ w_j and no strategy
     or ℓ1 sensitivity is reported (the implied strategy involves √d_j).
     """
-    b_matrix = exact_matrix(noise_matrix, "noise_matrix")
-    w_matrix = exact_matrix(workload, "workload")
     kind = check_noise(noise)
     sc = positive_fraction(scale, "scale")
     relation = check_neighbours(neighbours)
     users = check_positive_int(contributions, "contributions")
-    outputs, draws = len(b_matrix), len(b_matrix[0])
-    if len(w_matrix) != outputs:
-        raise ValueError(f"workload has {len(w_matrix)} rows but noise_matrix has {outputs} (one per output)")
-    inputs = len(w_matrix[0])
+    b_columns = column_matrix(noise_matrix, "noise_matrix")
+    w_columns = column_matrix(workload, "workload")
+    outputs, draws = b_columns.rows, b_columns.cols
+    if w_columns.rows != outputs:
+        raise ValueError(f"workload has {w_columns.rows} rows but noise_matrix has {outputs} (one per output)")
     weights = draw_weights(draw_variances, draws)
     if weights is not None and kind != "gaussian":
         raise ValueError("draw_variances is supported for gaussian noise only")
+    if relation == "substitution" and w_columns.cols < 2:
+        raise ValueError("substitution neighbours need at least two inputs")
+    if relation == "add_remove" and weights is None:
+        from reference.audit.linear_noise_sparse import sparse_linear_noise_audit
+
+        verdict = sparse_linear_noise_audit(b_columns, w_columns, kind, sc, users)
+        assert isinstance(verdict, LinearNoiseVerdict)
+        return verdict
+    return dense_linear_noise_audit(dense_input(b_columns, "noise_matrix"), dense_input(w_columns, "workload"),
+                                    kind, sc, weights, relation, users)
+
+
+def not_private_verdict(common: Mapping[str, object], kernel_dimension: int, offending: int) -> LinearNoiseVerdict:
+    """The verdict when workload column ``offending`` is outside col(B)."""
+    return LinearNoiseVerdict(
+        **common,  # type: ignore[arg-type]
+        kernel_dimension=kernel_dimension,
+        private=False,
+        first_offending_column=offending,
+        strategy=None,
+        strategy_unique=False,
+        l1_sensitivity=None,
+        l2_sensitivity_squared=None,
+        epsilon=None,
+        epsilon_exact=False,
+        rho=None,
+        explanation=(
+            f"workload column {offending} is not in the column space of the noise matrix: changing input "
+            f"{offending} moves the output mean outside the noise's support subspace (infinite privacy loss)"
+        ),
+    )
+
+
+def dense_linear_noise_audit(b_matrix: Matrix, w_matrix: Matrix, kind: NoiseKind, sc: Fraction,
+                             weights: tuple[Fraction, ...] | None, relation: Neighbours,
+                             users: int) -> LinearNoiseVerdict:
+    """The audit by dense exact linear algebra (python-flint), for every neighbour relation and draw variances:
+    the twin of :func:`reference.audit.linear_noise_sparse.sparse_linear_noise_audit` for add/remove."""
+    outputs, draws, inputs = len(b_matrix), len(b_matrix[0]), len(w_matrix[0])
     b = to_flint(b_matrix)
     w = to_flint(w_matrix)
     rank, offending, _ = _solve_consistent(b, w)
@@ -318,23 +394,7 @@ def audit_linear_noise(
         "contributions": users,
     }
     if offending is not None:
-        return LinearNoiseVerdict(
-            **common,  # type: ignore[arg-type]
-            kernel_dimension=draws - rank,
-            private=False,
-            first_offending_column=offending,
-            strategy=None,
-            strategy_unique=False,
-            l1_sensitivity=None,
-            l2_sensitivity_squared=None,
-            epsilon=None,
-            epsilon_exact=False,
-            rho=None,
-            explanation=(
-                f"workload column {offending} is not in the column space of the noise matrix: changing input "
-                f"{offending} moves the output mean outside the noise's support subspace (infinite privacy loss)"
-            ),
-        )
+        return not_private_verdict(common, draws - rank, offending)
     if weights is None:
         gram = b * b.transpose()
     else:
@@ -343,8 +403,6 @@ def audit_linear_noise(
     _, still_offending, y = _solve_consistent(gram, w)
     if still_offending is not None or y is None:  # col(B D Bᵀ) = col(B) for D > 0; cannot happen
         raise ArithmeticError("col(B D B^T) differs from col(B)")
-    if relation == "substitution" and inputs < 2:
-        raise ValueError("substitution neighbours need at least two inputs")
     differences = neighbouring_differences(inputs, relation)
     quadratic = w.transpose() * y  # entries w_iᵀ (B D Bᵀ)⁺ w_j
     l2_squared = users * users * max(_quadratic_form(quadratic, v) for v in differences)
@@ -418,13 +476,19 @@ def _laplace_epsilon_bounds(
 
 
 def _smallest_integer_shifts(b_matrix: Matrix, shifts: Sequence[Mapping[int, int]]) -> int | None:
+    scale = math.lcm(*(entry.denominator for row in b_matrix for entry in row))
+    return smallest_integer_shifts(sparse.sparse_columns(b_matrix, scale), len(b_matrix), shifts)
+
+
+def smallest_integer_shifts(integer_columns: Sequence[Mapping[int, Fraction]], outputs: int,
+                            shifts: Sequence[Mapping[int, int]]) -> int | None:
     """max over the differences of the smallest integer ‖u‖₁ (exact enumeration over the integer kernel, on small
-    instances: :mod:`reference.audit.integer_shift`), or None when an instance is too large."""
+    instances: :mod:`reference.audit.integer_shift`), or None when an instance is too large; B is given by its
+    integer (scaled) sparse columns."""
     if len(shifts) > MAX_ENUMERATED_SHIFTS:
         return None
-    scale = math.lcm(*(entry.denominator for row in b_matrix for entry in row))
-    basis = integer_kernel_basis(sparse.sparse_columns(b_matrix, scale), len(b_matrix))
-    found = [minimum_integer_shift(basis, shift, len(b_matrix[0])) for shift in shifts]
+    basis = integer_kernel_basis(integer_columns, outputs)
+    found = [minimum_integer_shift(basis, shift, len(integer_columns)) for shift in shifts]
     return None if any(value is None for value in found) else max(value for value in found if value is not None)
 
 

@@ -119,6 +119,9 @@ class Reduction:
     failure: tuple[int, Sparse] | None
     #: with ``track``: per target, u with B u = target − remainder (an exact solution when the remainder is 0)
     solutions: list[Sparse] | None
+    #: with ``track``: the combinations of the original columns that the elimination reduced to zero (zero
+    #: columns included as unit vectors); with ``integral=False`` and every row reduced, a basis of ker B
+    kernel: list[Sparse] | None = None
 
 
 def _axpy(vector: Sparse, column: Mapping[int, Fraction], factor: Fraction, key: int,
@@ -202,7 +205,11 @@ def eliminate(columns: Sequence[Mapping[int, Fraction]], targets: Sequence[Mappi
             if i not in done:
                 heapq.heappush(heap, (len(row_cols[i]), i))
     rows = [i for i in range(outputs) if i not in done]
-    return Reduction(pivots, [c for c in cols.values() if c], tgts, rows, None, solutions)
+    kernel: list[Sparse] | None = None
+    if track:
+        kernel = [{j: Fraction(1)} for j, column in enumerate(columns) if not column]
+        kernel.extend(combos[j] for j, column in cols.items() if not column)
+    return Reduction(pivots, [c for c in cols.values() if c], tgts, rows, None, solutions, kernel)
 
 
 def extend_dual(dual: Sparse, pivots: Sequence[tuple[int, Mapping[int, Fraction]]]) -> Sparse:
