@@ -88,37 +88,55 @@ class IntegerArray(ColumnMatrix):
         self.rows, self.cols = (int(size) for size in array.shape)
         self._counts: dict[bool, int] = {}
 
+    def _work_dtype(self, block: np.ndarray) -> np.dtype:
+        """A dtype in which the block and its first differences are exact: the next wider integer for narrow
+        dtypes (less memory traffic than int64), int64 when the entries are safely inside it, else Python ints."""
+        itemsize = block.dtype.itemsize
+        if itemsize <= 4:
+            return np.dtype(f"int{8 * itemsize * 2}")
+        if block.size and (int(block.max()) >= _INT64_SAFE or int(block.min()) <= -_INT64_SAFE):
+            return np.dtype(object)  # exact Python ints: no wrap-around
+        return np.dtype(np.int64)
+
     def _blocks(self, differenced: bool) -> Iterator[tuple[int, np.ndarray]]:
-        """(first row, block of the chosen form) over the rows; object dtype where int64 could overflow."""
+        """(first row, block of the chosen form) over the rows, in an exact dtype."""
         step = max(1, _BLOCK_ENTRIES // max(1, self.cols))
         previous: np.ndarray | None = None
         for start in range(0, self.rows, step):
             block = np.asarray(self.array[start:start + step])
-            if block.size and (int(block.max()) >= _INT64_SAFE or int(block.min()) <= -_INT64_SAFE):
-                block = block.astype(object)  # exact Python ints: no wrap-around
-            elif block.dtype != np.int64:
-                block = block.astype(np.int64)
+            block = block.astype(self._work_dtype(block), copy=False)
             if differenced:
-                head = previous if previous is not None else np.zeros((1, self.cols), dtype=np.int64)
-                if object in (head.dtype, block.dtype):
-                    head, block = head.astype(object), block.astype(object)
+                head = previous if previous is not None else np.zeros((1, self.cols), dtype=block.dtype)
+                if head.dtype != block.dtype:
+                    common = np.dtype(object) if object in (head.dtype, block.dtype) else np.promote_types(
+                        head.dtype, block.dtype)
+                    head, block = head.astype(common), block.astype(common)
                 previous = block[-1:]
                 yield start, np.diff(np.concatenate([head, block]), axis=0)
             else:
                 yield start, block
 
     def nonzeros(self, differenced: bool) -> int:
-        if differenced not in self._counts:
-            self._counts[differenced] = sum(int(np.count_nonzero(block)) for _, block in self._blocks(differenced))
+        if not self._counts:  # both forms in one pass: block i's rows minus the rows one above
+            plain = changed = 0
+            for start, block in self._blocks(False):
+                plain += int(np.count_nonzero(block))
+                changed += int(np.count_nonzero(block[1:] != block[:-1]))
+                if start:
+                    changed += int(np.count_nonzero(np.asarray(self.array[start - 1]) != block[0]))
+                else:
+                    changed += int(np.count_nonzero(block[0]))
+            self._counts = {False: plain, True: changed}
         return self._counts[differenced]
 
     def columns(self, differenced: bool) -> list[Sparse]:
         out: list[Sparse] = [{} for _ in range(self.cols)]
         for start, block in self._blocks(differenced):
-            rows, cols = np.nonzero(block)
-            values = block[rows, cols].tolist()  # Python ints, converted once
+            flat = np.flatnonzero(block != 0)  # a boolean mask: much faster than nonzero on the integers
+            values = block.ravel()[flat].tolist()  # Python ints, converted once
+            rows, cols = np.divmod(flat, self.cols)
             for row, col, value in zip((rows + start).tolist(), cols.tolist(), values):
-                out[col][row] = int(value)  # type: ignore[assignment]  # ints stand for Fractions (sparse)
+                out[col][row] = int(value)  # ints stand for Fractions (the sparse module's convention)
         return out
 
     def dense(self) -> Matrix:

@@ -51,7 +51,7 @@ def _sparsest(noise: ColumnMatrix, workload: ColumnMatrix) -> tuple[list[Sparse]
 def _dot(left: Sparse, right: Sparse) -> Fraction:
     if len(right) < len(left):
         left, right = right, left
-    return sum((value * right[i] for i, value in left.items() if i in right), Fraction(0))
+    return sum(value * right[i] for i, value in left.items() if i in right)  # type: ignore[return-value]
 
 
 def _minimum_norm(solutions: list[Sparse], kernel: list[Sparse]) -> list[Sparse]:
@@ -64,27 +64,37 @@ def _minimum_norm(solutions: list[Sparse], kernel: list[Sparse]) -> list[Sparse]
             f"minimum-norm strategy over {len(solutions)} inputs would take about "
             f"{sparse.nonzeros(kernel) * len(solutions):.3g} operations (at most {MAX_PROJECTION_WORK:.3g})"
         )
+    # each basis vector scaled to integers (the projection K G⁻¹ Kᵀ does not depend on the basis): int arithmetic
+    kernel = [{j: sparse.narrow(v * scale) for j, v in vector.items()}
+              for vector in kernel
+              for scale in [math.lcm(*(Fraction(v).denominator for v in vector.values()))]]
     size = len(kernel)
     gram = fmpq_mat(size, size)
     for r in range(size):
         for s in range(r, size):
-            value = _dot(kernel[r], kernel[s])
+            value = Fraction(_dot(kernel[r], kernel[s]))
             gram[r, s] = gram[s, r] = fmpq(value.numerator, value.denominator)
     inverse = gram.inv()
-    rows = [[Fraction(int(inverse[r, s].p), int(inverse[r, s].q)) for s in range(size)] for r in range(size)]
+    # G⁻¹ = numerators / one common denominator: the per-input work stays in int arithmetic
+    denominator = math.lcm(*(int(inverse[r, s].q) for r in range(size) for s in range(size)))
+    numerators = [[int(inverse[r, s].p) * (denominator // int(inverse[r, s].q)) for s in range(size)]
+                  for r in range(size)]
     out = []
     for u in solutions:
         c = [_dot(vector, u) for vector in kernel]
         if not any(c):
             out.append(u)
             continue
-        t = [sum((rows[r][s] * c[s] for s in range(size) if c[s]), Fraction(0)) for r in range(size)]
-        a: dict[int, Fraction] = dict(u)
-        for coefficient, vector in zip(t, kernel):
+        scaled_t = [sum(numerators[r][s] * c[s] for s in range(size) if c[s]) for r in range(size)]  # D·t
+        change: Sparse = {}  # D · (K t), on the kernel's support only (ints)
+        for coefficient, vector in zip(scaled_t, kernel):
             if coefficient:
                 for j, value in vector.items():
-                    a[j] = a.get(j, 0) - coefficient * value
-        out.append({j: sparse.narrow(value) for j, value in a.items() if value})
+                    change[j] = change.get(j, 0) + coefficient * value
+        a: Sparse = dict(u)
+        for j, amount in change.items():
+            a[j] = sparse.narrow(Fraction(a.get(j, 0) * denominator - amount, denominator))
+        out.append({j: value for j, value in a.items() if value})
     return out
 
 
@@ -113,7 +123,7 @@ def sparse_linear_noise_audit(noise: ColumnMatrix, workload: ColumnMatrix, kind:
         raise ArithmeticError("the elimination's kernel basis does not match rank-nullity")
     strategy_columns = _minimum_norm(reduction.solutions, reduction.kernel)
     l1 = users * max(sparse.l1(a) for a in strategy_columns)
-    l2_squared = users * users * max(sum((v * v for v in a.values()), Fraction(0)) for a in strategy_columns)
+    l2_squared = users * users * max(Fraction(sum(v * v for v in a.values())) for a in strategy_columns)
     strategy = _strategy(strategy_columns, draws)
     unique = rank == draws
     if kind in ("discrete-laplace", "discrete-gaussian"):

@@ -130,7 +130,8 @@ def kary_noise_array(arity: int, horizon: int, algorithm: int) -> np.ndarray:
     if not np.array_equal(rounded, matrix):
         raise ArithmeticError("the noise map is not integral")  # it is a sum of ±draws
     keep = np.any(rounded != 0, axis=0)
-    return rounded[:, keep].astype(np.int64)
+    result: np.ndarray = rounded[:, keep].astype(np.int64)
+    return result
 
 
 def _algorithm_3_matrix(arity: int, horizon: int) -> np.ndarray:
