@@ -6,6 +6,8 @@ The mechanism is KARY Algorithm 2 (arity 3) at horizon T, its 0/1 noise matrix B
 workload W (T × T), both saved as int8 ``.npy`` files in a temporary directory (not timed). Measured per T:
 
 * ``float LP`` (baseline, this process): one HiGHS solve of min ‖u‖₁ subject to B u = W e_1 (sparse [B, −B]);
+* ``in-process`` (this process, after a warm-up that imports everything): reading the two files and
+  :func:`reference.audit.linear_noise.audit_linear_noise`, CPU seconds, and the ratio to the float LP;
 * ``audit`` (a child process, the whole command: start-up, reading, exact audit, certified LP): wall seconds, CPU
   seconds and peak resident memory (``getrusage`` of the child), and the ratio CPU / float LP;
 * ``refusal``: the same command on an ``.npy`` whose header claims 50,000 × 50,005 entries (the entries are not
@@ -37,12 +39,19 @@ from reference.audit.sample_design import kary_noise_array  # noqa: E402
 ARITY = 3
 
 
+def write_matrices(directory: Path, horizon: int) -> None:
+    """B and W as int8 .npy files (run in a child process: building B takes gigabytes at T = 10,000, which would
+    otherwise stay in this process's peak memory)."""
+    np.save(directory / f"B{horizon}.npy", kary_noise_array(ARITY, horizon, 2).astype(np.int8))
+    np.save(directory / f"W{horizon}.npy", np.tril(np.ones((horizon, horizon), dtype=np.int8)))
+
+
 def _write(directory: Path, horizon: int) -> tuple[Path, Path, np.ndarray]:
-    noise = kary_noise_array(ARITY, horizon, 2).astype(np.int8)
+    code = (f"import sys; sys.path.insert(0, {str(ROOT / 'benchmarks')!r}); import bench_linear_noise as b; "
+            f"from pathlib import Path; b.write_matrices(Path({str(directory)!r}), {horizon})")
+    subprocess.run([sys.executable, "-c", code], check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     b_path, w_path = directory / f"B{horizon}.npy", directory / f"W{horizon}.npy"
-    np.save(b_path, noise)
-    np.save(w_path, np.tril(np.ones((horizon, horizon), dtype=np.int8)))
-    return b_path, w_path, noise
+    return b_path, w_path, np.load(b_path)
 
 
 def _float_lp_seconds(noise: np.ndarray, repeats: int = 3) -> float:
@@ -62,16 +71,29 @@ def _float_lp_seconds(noise: np.ndarray, repeats: int = 3) -> float:
     return best
 
 
+def _in_process_seconds(b_path: Path, w_path: Path, kind: str) -> tuple[float, object]:
+    from reference.audit.linear_noise import audit_linear_noise, load_matrix_columns
+
+    start = time.process_time()
+    verdict = audit_linear_noise(load_matrix_columns(b_path, "noise_matrix"), load_matrix_columns(w_path, "workload"),
+                                 kind, 1)
+    return time.process_time() - start, getattr(verdict, "epsilon", None)
+
+
 def _run(arguments: list[str]) -> tuple[float, float, int, str]:
-    """Wall seconds, CPU seconds, peak RSS (MB) and the output lines of one command-line run."""
+    """Wall seconds, CPU seconds, peak RSS (MB, GNU time's %M: getrusage's children maximum would carry this
+    process's own peak across the exec) and the output lines of one command-line run."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "reference", *arguments], capture_output=True, text=True,
-                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
+    with tempfile.NamedTemporaryFile("r") as report:
+        done = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report.name, sys.executable, "-m", "reference",
+                               *arguments], capture_output=True, text=True, cwd=ROOT,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
+        peak_kb = int(report.read().strip().splitlines()[-1])
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, after.ru_maxrss // 1024, (done.stdout + done.stderr).strip()
+    return wall, cpu, peak_kb // 1024, (done.stdout + done.stderr).strip()
 
 
 def _pick(output: str, *keys: str) -> str:
@@ -87,12 +109,18 @@ def main() -> None:
     print(f"load average before: {os.getloadavg()}; cores: {os.cpu_count()}")
     with tempfile.TemporaryDirectory() as temporary:
         directory = Path(temporary)
+        warm_b, warm_w, _ = _write(directory, 40)
+        for kind in args.noises:
+            _in_process_seconds(warm_b, warm_w, kind)  # imports scipy, flint, ... outside the timings
         for horizon in args.horizons:
             b_path, w_path, noise = _write(directory, horizon)
             baseline = _float_lp_seconds(noise)
             print(f"T = {horizon}: B {noise.shape[0]}x{noise.shape[1]}, {int(np.count_nonzero(noise))} non-zeros; "
                   f"float LP (one HiGHS solve, CPU) {baseline:.3f} s")
             for kind in args.noises:
+                seconds, epsilon = _in_process_seconds(b_path, w_path, kind)
+                print(f"  {kind:17s} in-process CPU {seconds:6.2f} s, CPU / float LP = {seconds / baseline:6.1f}x "
+                      f"[epsilon {epsilon}]")
                 wall, cpu, rss, output = _run(["audit", "linear-noise", "--noise-matrix", str(b_path), "--workload",
                                                str(w_path), "--noise", kind, "--scale", "1", "--epsilon", "1"])
                 print(f"  {kind:17s} audit wall {wall:6.2f} s, CPU {cpu:6.2f} s, peak RSS {rss} MB, "
