@@ -52,6 +52,9 @@ from reference.samplers.inversion import inversion_draws, inversion_table
 
 #: Smallest σ² served by the blocked sampler when there is no inversion table (σ >= 128: blocks of width >= 2).
 BLOCKED_MIN_SIGMA_SQUARED = 128 * 128
+#: Largest σ² (exclusive) served by the blocked sampler: its block offsets and digits live in 64-bit words
+#: (σ below 2^50, blocks below 2^44); beyond, :func:`discrete_gaussian_rejection`.
+BLOCKED_MAX_SIGMA_SQUARED = 1 << 100
 
 __all__ = [
     "bernoulli",
@@ -267,8 +270,8 @@ def discrete_gaussian(sigma_squared: RationalLike, source: object = None, size: 
     For σ² from 2**-20 to about 4.7e7 (σ up to about 6 850; :mod:`reference.samplers.inversion`, where
     exactness is proved): inversion of a certified CDF table, one 64-bit word per value, vectorised; the table
     is built once per σ² (cached). Beyond: a block index from a small certified table and an exact rejection
-    (:mod:`reference.samplers.blocked`, exactness proved there). Below 2**-20:
-    :func:`discrete_gaussian_rejection`. All are exact; their bit streams differ.
+    (:mod:`reference.samplers.blocked`, exactness proved there), for σ² below 2**100. Below 2**-20 and from
+    2**100 on: :func:`discrete_gaussian_rejection`. All are exact; their bit streams differ.
     """
     value = positive_fraction(sigma_squared, "sigma_squared")
     bits = check_source(source)
@@ -276,7 +279,7 @@ def discrete_gaussian(sigma_squared: RationalLike, source: object = None, size: 
     table = inversion_table(value)
     if table is not None:
         draws = inversion_draws(table, count, bits)
-    elif value >= BLOCKED_MIN_SIGMA_SQUARED:
+    elif BLOCKED_MIN_SIGMA_SQUARED <= value < BLOCKED_MAX_SIGMA_SQUARED:
         draws = blocked_draws(value, count, bits)
     else:
         numerator, denominator = value.numerator, value.denominator
