@@ -2,8 +2,9 @@
 
 Following Canonne, Kamath, Steinke, "The Discrete Gaussian for Differential Privacy" (NeurIPS 2020; CKS),
 Algorithms 1–3, in pure integer arithmetic — except :func:`discrete_gaussian`, which inverts a certified CDF
-table (:mod:`reference.samplers.inversion`; CKS Algorithm 3 is its twin :func:`discrete_gaussian_rejection`
-and its fallback beyond the table). Every parameter is an exact rational (``int``, ``Fraction`` or a
+table (:mod:`reference.samplers.inversion`) and, beyond the table, draws a block from a small certified table
+and corrects it by an exact rejection (:mod:`reference.samplers.blocked`); CKS Algorithm 3 is its twin
+:func:`discrete_gaussian_rejection` and its fallback outside both ranges. Every parameter is an exact rational (``int``, ``Fraction`` or a
 string such as ``"1/3"``; floats are refused) and every random decision is a comparison of integers drawn by
 a :class:`~reference.core.randomness.RandomBits` source (or, for the table, a comparison of integers with
 certified integer bounds). No float is evaluated.
