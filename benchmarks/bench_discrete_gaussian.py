@@ -66,7 +66,7 @@ def main() -> None:
                              for _ in range(2))
         normals = count / min(_seconds(lambda: generator.standard_normal(count)) for _ in range(2))
         peer = _opendp(math.sqrt(float(s2)))
-        line = (f"sigma^2 1e{exponent:<3d} {'table ' + format(build, '.2f') + ' s' if has_table else 'rejection   '}: "
+        line = (f"sigma^2 1e{exponent:<3d} {'table ' + format(build, '.2f') + ' s' if has_table else 'blocked     '}: "
                 f"reference {system:11,.0f}/s OS bits, {seeded:11,.0f}/s seeded; numpy normals {normals:13,.0f}/s "
                 f"(reference/normals {system / normals:.4f})")
         if isinstance(peer, str):

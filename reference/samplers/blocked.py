@@ -8,7 +8,7 @@ like 9σ. Instead ``|X|`` is proposed in two levels and corrected by an exact re
   ``Y ~ N_Z(0, s²)`` (exact, by inversion), so ``P[b] = c_b e(b)/Z_s`` with ``e(b) = exp(-b²B²/(2σ²))``, ``c_0 = 1``
   and ``c_b = 2`` for b >= 1; then ``r`` uniform on ``{0, …, B - 1}`` (k fresh bits) and ``m = bB + r``.
 * **Acceptance.** ``m`` is accepted with probability ``a(m) = h · exp(-γ)``, ``γ = r(2bB + r)/(2σ²) = (m² - b²B²)/(2σ²)``
-  and ``h = 1`` when ``b = 0 < m``, else ``h = 1/2``. So ``a(m) <= 1`` (γ >= 0) and
+  and ``h = 1`` when ``b = 0 < m``, else ``h = 1/2`` (a fair coin, then ``exp(-γ)``). So ``a(m) <= 1`` (γ >= 0) and
   ``P[propose m] a(m) = c_b e(b)/(Z_s B) · h exp(-γ) = c'_m exp(-m²/(2σ²))/(2 Z_s B)`` with ``c'_0 = 1`` and
   ``c'_m = 2`` for m >= 1: proportional to ``P[|X| = m]`` for ``X ~ N_Z(0, σ²)``. An accepted m gets a fair sign
   bit (none for 0). Given independent uniform bits the output law *equals* ``N_Z(0, σ²)``; about half the
@@ -23,9 +23,10 @@ like 9σ. Instead ``|X|`` is proposed in two levels and corrected by an exact re
 **Draw order** (``count`` values): rounds until ``count`` values are accepted. A round of ``n`` proposals (``n`` =
 the values still missing, at least 64) takes ``n`` block indices from
 :func:`reference.samplers.inversion.inversion_draws` (its own draw order), then one request of ``64 n`` bits:
-word i (bits ``64 i .. 64 i + 63`` from the least significant end) gives ``r`` (its low k bits), the sign (bit k)
-and the first ``63 - k`` digits of ``V`` (the rest); then proposals are decided in index order, an undecided one
-drawing its further digits of V one bit at a time, until ``count`` are accepted (later proposals are dropped).
+word i (bits ``64 i .. 64 i + 63`` from the least significant end) gives ``r`` (its low k bits), the sign (bit k),
+the coin deciding the factor h = 1/2 (bit k + 1; ignored where h = 1) and the first ``62 - k`` digits of ``V`` (the
+rest); then the proposals the coin keeps are decided in index order, an undecided one drawing its further digits
+of V one bit at a time, until ``count`` are accepted (later proposals are dropped).
 """
 
 from __future__ import annotations
@@ -96,13 +97,16 @@ def blocked_draws(sigma_squared: Fraction, count: int, source: RandomBits) -> li
         words = np.frombuffer(raw.to_bytes(8 * size, "little"), dtype="<u8")
         offsets = (words & np.uint64(width - 1)).astype(np.int64)
         signs = ((words >> np.uint64(shift)) & np.uint64(1)).astype(bool)
-        uniforms = (words >> np.uint64(shift + 1)).tolist()  # the first 63 - k digits of V
-        digits = 63 - shift
+        coins = ((words >> np.uint64(shift + 1)) & np.uint64(1)).astype(bool)
         magnitudes = blocks * width + offsets
-        for b, r, m, negative, u in zip(blocks.tolist(), offsets.tolist(), magnitudes.tolist(), signs.tolist(),
-                                        uniforms):
-            # γ = r(2bB + r)/(2σ²) = r(2bB + r) q/(2p); h = 1 on block 0 (m > 0), else 1/2
-            if _accept(u, digits, 1 if b == 0 < m else 2, r * (2 * b * width + r) * q, 2 * p, source):
+        # h = 1/2 (every block but 0, and m = 0) is a fair coin, decided here for all proposals at once
+        kept = np.flatnonzero(((blocks == 0) & (magnitudes > 0)) | coins)
+        uniforms = (words[kept] >> np.uint64(shift + 2)).tolist()  # the first 62 - k digits of V
+        digits = 62 - shift
+        for b, r, m, negative, u in zip(blocks[kept].tolist(), offsets[kept].tolist(), magnitudes[kept].tolist(),
+                                        signs[kept].tolist(), uniforms):
+            # γ = r(2bB + r)/(2σ²) = r(2bB + r) q/(2p)
+            if _accept(u, digits, 1, r * (2 * b * width + r) * q, 2 * p, source):
                 out.append(-m if negative and m else m)
                 if len(out) == count:
                     break
