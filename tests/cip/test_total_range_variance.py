@@ -29,3 +29,13 @@ def test_closed_form_reaches_depth_24_exactly() -> None:
     count = (1 << 24) * ((1 << 24) + 1) // 2
     # the mean lies between the smallest variance (a single leaf, 1, is not below it) and the largest
     assert 0 < total / count < range_variance(24, 0, (1 << 24) - 1) + 24
+
+
+@pytest.mark.parametrize("depth", range(0, 9))
+def test_range_summary_equals_the_all_range_sweep(depth: int) -> None:
+    from reference.cip.exact.ranges import range_summary
+
+    summary, sweep = range_summary(depth), all_range_statistics(depth)
+    assert (summary.max_variance, summary.argmax, summary.maximisers, summary.total_variance, summary.count) == (
+        sweep.max_variance, sweep.argmax, sweep.maximisers, sweep.total_variance, sweep.count)
+    assert summary.mean_variance == sweep.total_variance / sweep.count

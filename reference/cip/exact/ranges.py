@@ -196,3 +196,31 @@ def total_range_variance(depth: int) -> Fraction:
         pairs = slope * start * first - slope * slope * second + offset * start * nodes - slope * offset * first
         total += 2 * cip_matrix.covariance_entry_from_height(height) * pairs
     return total
+
+
+@dataclass(frozen=True)
+class RangeSummary:
+    """Exact maximum, maximisers, total and mean of the variance over all n(n+1)/2 ranges (σ = 1), by structure."""
+
+    depth: int
+    count: int
+    max_variance: Fraction
+    argmax: tuple[int, int]  # lexicographically first maximiser [first, last]
+    maximisers: tuple[tuple[int, int], ...]
+    total_variance: Fraction
+    mean_variance: Fraction
+
+
+def range_summary(depth: int) -> RangeSummary:
+    """:func:`all_range_statistics` without the O(4^depth) sweep (no minimum): the maximum and every maximiser by
+    the halves' convex-hull sweep (:mod:`reference.cip.exact.range_maximum`, O(2^depth) per depth) and the total by
+    :func:`total_range_variance` (O(depth)); depth up to 24."""
+    from reference.cip.exact.range_maximum import MAX_HALVES_DEPTH, range_maxima
+
+    depth = check_depth(depth, maximum=MAX_HALVES_DEPTH)
+    maximum = range_maxima(depth)[-1]
+    n = 1 << depth
+    count = n * (n + 1) // 2
+    total = total_range_variance(depth)
+    return RangeSummary(depth, count, maximum.max_variance, maximum.maximisers[0], maximum.maximisers, total,
+                        total / count)
