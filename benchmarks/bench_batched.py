@@ -18,6 +18,7 @@ asserted: this script reports.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from collections.abc import Callable
 
@@ -55,6 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--block", type=int, default=256)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args(argv)
+    print(f"load average before: {os.getloadavg()}; cores: {os.cpu_count()}")
     runs, depth = (1_024, 14) if args.quick else (args.runs, args.depth)
     leaves, block = 1 << depth, min(args.block, runs)
     values = runs * leaves
@@ -91,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, action in cases:
         baseline, seconds = _paired(small_normals, action, args.repeat)
         _report(f"{name} (normals: {1e9 * baseline / count:.1f} ns)", count, seconds, baseline)
+    print(f"load average after: {os.getloadavg()}")
     return 0
 
 

@@ -96,7 +96,7 @@ def counting(counts: Counter[str]) -> Iterator[None]:
 
 
 def kary_samples() -> np.ndarray:
-    from reference.kary.counters_batch import algorithm_2_runs
+    from reference.kary.counters_runs import algorithm_2_runs
 
     stream = np.zeros(9, dtype=np.int64)
     return np.asarray(algorithm_2_runs(stream, 3, epsilon=1, runs=2000, seed=0))

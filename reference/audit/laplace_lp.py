@@ -68,10 +68,14 @@ class _Problem:
 
 
 def _problem(noise_matrix: Matrix) -> _Problem:
+    return problem_of_columns(sparse.sparse_columns(noise_matrix), len(noise_matrix))
+
+
+def problem_of_columns(columns: list[Sparse], outputs: int) -> _Problem:
+    """The LP data for B given by its sparse exact columns."""
     from scipy.sparse import csc_matrix  # imported here: scipy is slow to import
 
-    columns = sparse.sparse_columns(noise_matrix)
-    outputs, draws = len(noise_matrix), len(columns)
+    draws = len(columns)
     rows = [i for column in columns for i in column]
     cols = [j for j, column in enumerate(columns) for _ in column]
     values = [float(v) for column in columns for v in column.values()]
@@ -167,6 +171,19 @@ def max_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],
     solutions = [solution if not remainder else fallback(k)
                  for k, (solution, remainder) in enumerate(zip(reduction.solutions, reduction.targets))]
     return _lazy_maximum(problem, targets, solutions, integral=False)
+
+
+def max_shift_norm_of(problem: _Problem, targets: Sequence[Sparse],
+                      solutions: list[Sparse]) -> tuple[Fraction, Fraction]:
+    """:func:`max_shift_norm` when exact solutions ``B u_k = y_k`` are known already (one per target)."""
+    return _lazy_maximum(problem, targets, solutions, integral=False)
+
+
+def max_integer_shift_norm_of(problem: _Problem, targets: Sequence[Sparse],
+                              integer_shifts: Sequence[Mapping[int, int]]) -> tuple[Fraction, Fraction]:
+    """:func:`max_integer_shift_norm` for B given as a :func:`problem_of_columns`."""
+    solutions: list[Sparse] = [{j: Fraction(value) for j, value in shift.items()} for shift in integer_shifts]
+    return _lazy_maximum(problem, targets, solutions, integral=True)
 
 
 def _lazy_maximum(problem: _Problem, targets: Sequence[Sparse], solutions: list[Sparse], *,

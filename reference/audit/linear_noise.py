@@ -31,122 +31,66 @@ from __future__ import annotations
 
 import csv
 import json
-import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from fractions import Fraction
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import numpy as np
-from flint import fmpq, fmpq_mat
 
-from reference.audit import sparse
-from reference.audit.integer_shift import integer_kernel_basis, minimum_integer_shift
-from reference.audit.laplace_lp import max_integer_shift_norm, max_shift_norm
-from reference.audit.lattice import LatticeLeak, lattice_audit, neighbouring_differences
+from reference.audit.column_matrix import (
+    ColumnMatrix,
+    IntegerArray,
+    RationalColumns,
+    UsedColumns,
+    check_scan,
+    load_npy_columns,
+)
+from reference.audit.linear_noise_dense import dense_linear_noise_audit, draw_weights, smallest_integer_shifts
+from reference.audit.linear_noise_verdict import (
+    MAX_DIMENSION,
+    MAX_ENUMERATED_SHIFTS,
+    MAX_SPARSE_DIMENSION,
+    NOISE_KINDS,
+    LinearNoiseVerdict,
+    check_noise,
+    exact_matrix,
+    not_private_verdict,
+)
 from reference.audit.masked_draws import mask_infinite_draws
-from reference.audit.participation import Participation, PatternMaximum, integer_rows, max_l1, max_quadratic
-from reference.audit.renyi import RenyiClaimVerdict, RenyiProfile, decide, gaussian_profile
-from reference.core.certified import CertifiedReal
-from reference.core.json_form import jsonable
-from reference.core.linalg import Matrix, fraction_of, from_flint, to_flint
+from reference.audit.participation import Participation
+from reference.core.linalg import Matrix
 from reference.core.options import LinearNoise
 from reference.core.validate import (
     Neighbours,
     RationalLike,
     check_neighbours,
     check_positive_int,
-    fraction_text,
     positive_fraction,
-    to_fraction,
 )
-from reference.core.verdict import Verdict
-from reference.privacy.gaussian import gaussian_delta
-
-NOISE_KINDS: tuple[LinearNoise, ...] = ("gaussian", "laplace", "discrete-gaussian", "discrete-laplace")
-
-#: Largest number of rows, columns or draws accepted (the linear algebra is dense and exact).
-MAX_DIMENSION = 4_000
-#: Most neighbouring differences whose smallest integer shifts are enumerated (integer noise with a kernel).
-MAX_ENUMERATED_SHIFTS = 256
 
 
-# ------------------------------------------------------------------------------------------- validation
+def column_matrix(value: object, name: str) -> ColumnMatrix:
+    """An exact matrix for the sparse audit: a :class:`ColumnMatrix` as it is, a 2-D numpy integer array without
+    a per-entry conversion (its size checked first), anything else validated by :func:`exact_matrix`."""
+    if isinstance(value, ColumnMatrix):
+        return value
+    if isinstance(value, np.ndarray) and value.ndim == 2 and np.issubdtype(value.dtype, np.integer):
+        rows, cols = value.shape
+        if rows < 1 or cols < 1:
+            raise ValueError(f"{name} must have at least one row and one column")
+        check_scan(rows, cols, value.dtype.itemsize, name)
+        return IntegerArray(value)
+    return RationalColumns(exact_matrix(value, name, MAX_SPARSE_DIMENSION))
 
 
-def exact_matrix(rows: object, name: str) -> Matrix:
-    """Convert nested sequences (or a 2-D numpy integer array) of exact rationals to a :data:`Matrix`.
-
-    Entries: int, Fraction, numpy integers or strings such as ``"1/3"``; floats and bools are refused with a
-    ``TypeError`` naming ``name``. Rows must be non-empty and of equal length.
-    """
-    if isinstance(rows, (str, bytes)) or not hasattr(rows, "__iter__"):
-        raise TypeError(f"{name} must be a 2-D sequence of exact rationals, got {type(rows).__name__}")
-    result: list[tuple[Fraction, ...]] = []
-    width: int | None = None
-    for index, row in enumerate(rows):
-        if isinstance(row, (str, bytes)) or not hasattr(row, "__iter__"):
-            raise TypeError(f"{name} must be 2-D: row {index} is a {type(row).__name__}")
-        converted = tuple(to_fraction(entry, f"{name}[{index}]") for entry in row)
-        if width is None:
-            width = len(converted)
-        elif len(converted) != width:
-            raise ValueError(f"{name}: row {index} has {len(converted)} entries, row 0 has {width}")
-        result.append(converted)
-    if not result or not width:
-        raise ValueError(f"{name} must have at least one row and one column")
-    if len(result) > MAX_DIMENSION or width > MAX_DIMENSION:
-        raise ValueError(f"{name} is {len(result)}x{width}; at most {MAX_DIMENSION} rows and columns")
-    return tuple(result)
-
-
-def check_noise(noise: object) -> LinearNoise:
-    for kind in NOISE_KINDS:
-        if noise == kind:
-            return kind
-    raise ValueError(f"noise must be one of {', '.join(NOISE_KINDS)}, got {noise!r}")
-
-
-def draw_weights(draw_variances: object, draws: int) -> tuple[Fraction, ...] | None:
-    if draw_variances is None:
-        return None
-    if isinstance(draw_variances, (str, bytes)) or not hasattr(draw_variances, "__iter__"):
-        raise TypeError("draw_variances must be a sequence of positive exact rationals")
-    weights = tuple(positive_fraction(value, "draw_variances") for value in draw_variances)
-    if len(weights) != draws:
-        raise ValueError(f"draw_variances has {len(weights)} entries, noise_matrix has {draws} columns")
-    return weights
-
-
-def _hstack(left: fmpq_mat, right: fmpq_mat) -> fmpq_mat:
-    rows = left.nrows()
-    entries: list[fmpq] = []
-    for i in range(rows):
-        entries.extend(left[i, j] for j in range(left.ncols()))
-        entries.extend(right[i, j] for j in range(right.ncols()))
-    return fmpq_mat(rows, left.ncols() + right.ncols(), entries)
-
-
-def _solve_consistent(system: fmpq_mat, rhs: fmpq_mat) -> tuple[int, int | None, fmpq_mat | None]:
-    """rank(system), the first rhs column outside col(system) (or None), and one solution if consistent."""
-    n = system.ncols()
-    reduced, _ = _hstack(system, rhs).rref()
-    pivots: list[int] = []
-    for i in range(reduced.nrows()):
-        pivot = next((j for j in range(n) if reduced[i, j] != 0), None)
-        if pivot is None:
-            break
-        pivots.append(pivot)
-    system_rank = len(pivots)
-    for column in range(rhs.ncols()):
-        if any(reduced[i, n + column] != 0 for i in range(system_rank, reduced.nrows())):
-            return system_rank, column, None
-    solution = fmpq_mat(n, rhs.ncols())
-    for i, pivot in enumerate(pivots):
-        for column in range(rhs.ncols()):
-            solution[pivot, column] = reduced[i, n + column]
-    return system_rank, None, solution
+def dense_input(matrix: ColumnMatrix, name: str) -> Matrix:
+    if matrix.rows > MAX_DIMENSION or matrix.cols > MAX_DIMENSION:
+        raise ValueError(
+            f"{name} is {matrix.rows}x{matrix.cols}; at most {MAX_DIMENSION} rows and columns for substitution "
+            "neighbours, draw_variances, participation or infinite_variance_draws (the dense exact audit; "
+            "add_remove neighbours take larger matrices)"
+        )
+    return matrix.dense()
 
 
 def load_exact_matrix(path: object, name: str = "matrix") -> Matrix:
@@ -180,166 +124,12 @@ def load_exact_matrix(path: object, name: str = "matrix") -> Matrix:
     return exact_matrix(rows, name)
 
 
-# ------------------------------------------------------------------------------------------- verdict
-
-
-@dataclass(frozen=True)
-class LinearNoiseVerdict:
-    """The exact verdict of :func:`audit_linear_noise` (sensitivities for its ``neighbours`` and ``contributions``)."""
-
-    noise: LinearNoise
-    scale: Fraction
-    neighbours: Neighbours
-    contributions: int
-    outputs: int
-    inputs: int
-    draws: int
-    rank: int  # rank of B
-    kernel_dimension: int  # dim ker B = draws − rank; 0 means the implied strategy is unique
-    private: bool  # every workload column lies in col(B)
-    first_offending_column: int | None  # 0-based input index whose workload column is outside col(B)
-    strategy: Matrix | None  # the minimum-norm A = B⁺W (draws × inputs)
-    strategy_unique: bool
-    l1_sensitivity: Fraction | None  # max column ℓ1 norm of the minimum-norm A
-    l2_sensitivity_squared: Fraction | None  # max_j w_jᵀ (B Bᵀ)⁺ w_j (Mahalanobis, = max column ℓ2² of A)
-    epsilon: Fraction | None  # Laplace: Δ1/b
-    epsilon_exact: bool  # Laplace: True iff ker B = {0}; else ε is an upper bound
-    rho: Fraction | None  # Gaussian: Δ²/(2σ²); discrete Gaussian: max ‖u‖²/(2σ²) when u is unique
-    explanation: str
-    #: integer noise only: the neighbouring difference whose shift is outside the noise lattice, and its decoder
-    lattice_leak: LatticeLeak | None = None
-    rho_is_bound: bool = False  # discrete Gaussian with a kernel: rho is an upper bound (one integer shift)
-    #: Laplace with ker B != 0: a certified lower bound on ε from the LP dual (``epsilon`` is then the upper one)
-    epsilon_lower: Fraction | None = None
-    #: with a participation scheme: the scheme and the maximum over its patterns (exact or certified bounds)
-    participation: Participation | None = None
-    pattern_maximum: PatternMaximum | None = None
-    #: draws no output uses (zero columns of B), dropped before the analysis; ``draws`` counts the others
-    unused_draws: int = 0
-
-    @property
-    def verdict(self) -> Verdict:
-        """The verdict on the claim "private at all" (:meth:`verdict_on` for an ε or (ε, δ) claim)."""
-        return self.verdict_on()
-
-    def summary(self) -> str:
-        """One line: private at all or not, and why."""
-        return f"private at all: {self.verdict}; {self.explanation}"
-
-    def as_json(self) -> dict[str, Any]:
-        """JSON form: the verdict on "private at all", the witness of a leak, ranks, sensitivities and ε or ρ."""
-        witness: dict[str, Any] | None = None
-        if self.lattice_leak is not None:
-            witness = self.lattice_leak.as_json()
-        elif self.first_offending_column is not None:
-            witness = {"input_outside_noise_span": self.first_offending_column}
-        result: dict[str, Any] = jsonable({
-            "verdict": self.verdict,
-            "summary": self.summary(),
-            "witness": witness,
-            "noise": self.noise,
-            "scale": self.scale,
-            "private": self.private,
-            "first_offending_column": self.first_offending_column,
-            "rank": self.rank,
-            "kernel_dimension": self.kernel_dimension,
-            "l1_sensitivity": self.l1_sensitivity,
-            "l2_sensitivity_squared": self.l2_sensitivity_squared,
-            # ε exact where it is ("p/q", or "infinity" when not private), else null with the certified bounds
-            "epsilon": (self.epsilon if self.epsilon_exact else None) if self.private else "infinity",
-            "epsilon_exact": self.epsilon_exact or not self.private,
-            "epsilon_lower": (self.epsilon if self.epsilon_exact else self.epsilon_lower)
-            if self.private else "infinity",
-            "epsilon_upper": self.epsilon if self.private else "infinity",
-            "neighbours": self.neighbours,
-            "contributions": self.contributions,
-            "rho": self.rho,
-            "rho_is_bound": self.rho_is_bound,
-            "explanation": self.explanation,
-        })
-        return result
-
-    def verdict_on(self, *, epsilon: RationalLike | None = None, delta: RationalLike | None = None) -> Verdict:
-        """The verdict on a claim: "private at all" without ``epsilon``; else ε-DP, or (ε, δ)-DP with ``delta``.
-
-        ``fails`` when the release is not private or the exact privacy is certified worse than the claim;
-        ``holds`` when it is certified at least as good; ``inconclusive`` when only bounds that do not decide it
-        are known (an ε upper bound above the claim, or integer noise with a kernel).
-        """
-        if not self.private:
-            return "fails"
-        if epsilon is None:
-            return "holds"
-        claimed = positive_fraction(epsilon, "epsilon")
-        target = Fraction(0) if delta is None else to_fraction(delta, "delta")
-        if not 0 <= target < 1:
-            raise ValueError(f"delta must be in [0, 1), got {fraction_text(target)}")
-        if self.noise in ("laplace", "discrete-laplace"):
-            if self.epsilon is None:
-                return "inconclusive"
-            if self.epsilon <= claimed:
-                return "holds"
-            proven_worse = self.epsilon_exact or (self.epsilon_lower is not None and self.epsilon_lower > claimed)
-            return "fails" if proven_worse else "inconclusive"
-        if target == 0:
-            return "fails"  # Gaussian noise of either kind is never pure ε-DP
-        if self.noise == "gaussian":
-            achieved = self.delta(claimed)
-            if achieved.certainly_le(target):
-                return "holds"
-            if self.pattern_maximum is not None and not self.pattern_maximum.exact:
-                # Δ² is only bracketed: the δ at its lower end decides a failure
-                low = gaussian_delta(epsilon=claimed, sigma=self.scale, sensitivity_squared=self.pattern_maximum.lower)
-                return "fails" if low.certainly_gt(target) else "inconclusive"
-            return "fails" if achieved.certainly_gt(target) else "inconclusive"
-        if self.rho is None:
-            return "inconclusive"
-        from reference.privacy.zcdp import epsilon_from_rho_tight
-
-        # a sufficient ε for ρ-zCDP, not the exact one
-        sufficient = epsilon_from_rho_tight(rho=self.rho, delta=target)
-        return "holds" if sufficient.upper <= claimed else "inconclusive"
-
-    def renyi_profile(self) -> RenyiProfile | None:
-        """What is known of the release's Rényi divergences (:mod:`reference.audit.renyi`); None when it is not
-        private (every D_α is infinite)."""
-        if not self.private:
-            return None
-        if self.noise == "gaussian" and self.l2_sensitivity_squared is not None:
-            if self.pattern_maximum is not None and not self.pattern_maximum.exact:
-                return RenyiProfile(self.rho, "none", basis="Gaussian, Delta^2 bounded over the participation "
-                                    f"patterns ({self.pattern_maximum.method}): an upper bound")
-            return gaussian_profile(sigma_squared=self.scale * self.scale,
-                                    sensitivity_squared=self.l2_sensitivity_squared)
-        if self.noise == "discrete-gaussian" and self.rho is not None:
-            if self.rho_is_bound:
-                return RenyiProfile(self.rho, "none", basis="discrete Gaussian, one integer shift: an upper bound")
-            return RenyiProfile(self.rho, "integer", basis="discrete Gaussian with a unique integer shift u: "
-                                "RDP(alpha) <= alpha ||u||^2/(2 sigma^2), equal at integer alpha (CKS Proposition 5)")
-        if self.noise in ("laplace", "discrete-laplace") and self.epsilon is not None:
-            return RenyiProfile(None, "none", epsilon=self.epsilon,
-                                basis=f"Laplace: epsilon-DP with epsilon <= {fraction_text(self.epsilon)} bounds "
-                                "RDP(alpha) by epsilon and rho by epsilon^2/2")
-        return RenyiProfile(None, "none", basis=f"{self.noise}: no Renyi bound is computed for this release")
-
-    def renyi_verdict(self, *, rho: object = None, rdp: object = None) -> RenyiClaimVerdict:
-        """The verdict on a ρ-zCDP claim (``rho``) or an RDP curve (``rdp``: (α, RDP(α)) pairs or a function of
-        α), decided both ways where the divergences are exact (:mod:`reference.audit.renyi`)."""
-        profile = self.renyi_profile()
-        if profile is None:
-            claim = "zCDP" if rho is not None else "RDP curve"
-            if (rho is None) == (rdp is None):
-                raise ValueError("state exactly one of rho (a zCDP claim) and rdp (an RDP curve)")
-            return RenyiClaimVerdict(claim, "fails", f"not private at all: {self.explanation}")
-        return decide(profile, rho=rho, rdp=rdp)
-
-    def delta(self, epsilon: RationalLike) -> CertifiedReal:
-        """Gaussian only: the exact δ(ε) of the release (certified enclosure), Δ² the Mahalanobis sensitivity."""
-        if self.noise != "gaussian":
-            raise ValueError("delta: the exact (epsilon, delta)-profile is computed for gaussian noise only")
-        if not self.private or self.l2_sensitivity_squared is None:
-            raise ValueError("delta: the mechanism is not private at all (delta = 1 for every epsilon)")
-        return gaussian_delta(epsilon=epsilon, sigma=self.scale, sensitivity_squared=self.l2_sensitivity_squared)
+def load_matrix_columns(path: object, name: str = "matrix") -> ColumnMatrix:
+    """:func:`load_exact_matrix` for the sparse audit: an integer ``.npy`` file is checked from its header (shape,
+    dtype and size refused before any entry is read) and memory-mapped, never converted entry by entry."""
+    if isinstance(path, (str, Path)) and Path(path).suffix.lower() == ".npy" and Path(path).is_file():
+        return load_npy_columns(Path(path), name)
+    return RationalColumns(load_exact_matrix(path, name))
 
 
 def audit_linear_noise(
@@ -376,336 +166,71 @@ def audit_linear_noise(
     (nodes given a zero budget); the release is audited with their directions projected out
     (:mod:`reference.audit.masked_draws`), and ``outputs`` counts the directions that remain.
     """
-    b_matrix = exact_matrix(noise_matrix, "noise_matrix")
-    w_matrix = exact_matrix(workload, "workload")
     kind = check_noise(noise)
     sc = positive_fraction(scale, "scale")
     relation = check_neighbours(neighbours)
     users = check_positive_int(contributions, "contributions")
-    outputs, draws = len(b_matrix), len(b_matrix[0])
-    if len(w_matrix) != outputs:
-        raise ValueError(f"workload has {len(w_matrix)} rows but noise_matrix has {outputs} (one per output)")
-    if infinite_variance_draws is not None:
-        if kind not in ("gaussian", "laplace"):
-            raise ValueError("infinite_variance_draws is supported for gaussian and laplace noise")
-        if draw_variances is not None:
-            raise ValueError("infinite_variance_draws: give the finite draws' variances without draw_variances "
-                             "(not supported together)")
-        w_matrix, b_matrix = mask_infinite_draws(b_matrix, w_matrix, list(infinite_variance_draws))
-        outputs, draws = len(b_matrix), len(b_matrix[0])
-    inputs = len(w_matrix[0])
+    b_columns = column_matrix(noise_matrix, "noise_matrix")
+    w_columns = column_matrix(workload, "workload")
+    outputs, draws = b_columns.rows, b_columns.cols
+    if w_columns.rows != outputs:
+        raise ValueError(f"workload has {w_columns.rows} rows but noise_matrix has {outputs} (one per output)")
+    weights = draw_weights(draw_variances, draws)
+    if weights is not None and kind != "gaussian":
+        raise ValueError("draw_variances is supported for gaussian noise only")
+    if relation == "substitution" and w_columns.cols < 2:
+        raise ValueError("substitution neighbours need at least two inputs")
     if participation is not None:
         if not isinstance(participation, Participation):
             raise TypeError("participation must come from reference.audit.participation "
                             "(any_records, once_per_block or min_separation)")
         if relation != "add_remove" or users != 1:
             raise ValueError("participation replaces contributions and needs add_remove neighbours")
-    weights = draw_weights(draw_variances, draws)
-    # a draw no output uses (a zero column of B) cannot affect privacy: dropping it leaves the release's law
-    # unchanged and removes a kernel direction that would otherwise make integer-noise verdicts mere bounds
+    if infinite_variance_draws is not None:
+        if kind not in ("gaussian", "laplace"):
+            raise ValueError("infinite_variance_draws is supported for gaussian and laplace noise")
+        if draw_variances is not None:
+            raise ValueError("infinite_variance_draws: give the finite draws' variances without draw_variances "
+                             "(not supported together)")
+    if relation == "add_remove" and weights is None and participation is None and infinite_variance_draws is None:
+        from reference.audit.linear_noise_sparse import sparse_linear_noise_audit
+
+        # a draw no output uses (a zero column of B) cannot affect privacy: dropping it leaves the release's
+        # law unchanged and removes a kernel direction that would otherwise make integer-noise verdicts bounds
+        used_columns = UsedColumns(b_columns)
+        sparse_verdict = sparse_linear_noise_audit(used_columns, w_columns, kind, sc, users)
+        assert isinstance(sparse_verdict, LinearNoiseVerdict)
+        return replace(sparse_verdict, unused_draws=draws - used_columns.cols)
+    b_matrix = dense_input(b_columns, "noise_matrix")
+    w_matrix = dense_input(w_columns, "workload")
+    if infinite_variance_draws is not None:
+        w_matrix, b_matrix = mask_infinite_draws(b_matrix, w_matrix, list(infinite_variance_draws))
+        draws = len(b_matrix[0])
+    # the same dropping of unused draws as above
     used = [j for j in range(draws) if any(row[j] for row in b_matrix)]
     unused = draws - len(used)
     if unused and used:
         b_matrix = tuple(tuple(row[j] for j in used) for row in b_matrix)
         weights = None if weights is None else tuple(weights[j] for j in used)
-        draws = len(used)
-    if weights is not None and kind != "gaussian":
-        raise ValueError("draw_variances is supported for gaussian noise only")
-    b = to_flint(b_matrix)
-    w = to_flint(w_matrix)
-    rank, offending, _ = _solve_consistent(b, w)
-    common = {
-        "noise": kind,
-        "scale": sc,
-        "outputs": outputs,
-        "inputs": inputs,
-        "draws": draws,
-        "rank": rank,
-        "neighbours": relation,
-        "contributions": users,
-        "unused_draws": unused if used else 0,
-    }
-    if offending is not None:
-        return LinearNoiseVerdict(
-            **common,  # type: ignore[arg-type]
-            kernel_dimension=draws - rank,
-            private=False,
-            first_offending_column=offending,
-            strategy=None,
-            strategy_unique=False,
-            l1_sensitivity=None,
-            l2_sensitivity_squared=None,
-            epsilon=None,
-            epsilon_exact=False,
-            rho=None,
-            explanation=(
-                f"workload column {offending} is not in the column space of the noise matrix: changing input "
-                f"{offending} moves the output mean outside the noise's support subspace (infinite privacy loss)"
-            ),
-        )
-    if weights is None:
-        gram = b * b.transpose()
-    else:
-        scaled = tuple(tuple(entry * weight for entry, weight in zip(row, weights)) for row in b_matrix)
-        gram = to_flint(scaled) * b.transpose()
-    _, still_offending, y = _solve_consistent(gram, w)
-    if still_offending is not None or y is None:  # col(B D Bᵀ) = col(B) for D > 0; cannot happen
-        raise ArithmeticError("col(B D B^T) differs from col(B)")
-    if relation == "substitution" and inputs < 2:
-        raise ValueError("substitution neighbours need at least two inputs")
-    differences = neighbouring_differences(inputs, relation)
-    quadratic = w.transpose() * y  # entries w_iᵀ (B D Bᵀ)⁺ w_j
-    unique = rank == draws
-    strategy: Matrix | None = None
-    l1: Fraction | None = None
-    pattern_l2: PatternMaximum | None = None
-    pattern_l1: PatternMaximum | None = None
-    if participation is not None:
-        numerators, shared_denominator = quadratic.numer_denom()
-        pattern_l2 = max_quadratic(participation, [[int(entry) for entry in row] for row in numerators.tolist()],
-                                   int(shared_denominator))
-        l2_squared = pattern_l2.upper
-    else:
-        l2_squared = users * users * max(_quadratic_form(quadratic, v) for v in differences)
-    if weights is None:
-        strategy = from_flint(b.transpose() * y)
-        if participation is not None:
-            if kind == "laplace" and not unique:
-                raise ValueError("participation: Laplace noise with ker B != 0 (a non-unique strategy) is not "
-                                 "supported; the LP over the draw shifts takes single differences only")
-            columns, scale_l1 = integer_rows(tuple(zip(*strategy)))
-            pattern_l1 = max_l1(participation, columns, scale_l1)
-            l1 = pattern_l1.upper
-        else:
-            strategy_columns = sparse.sparse_columns(strategy)  # A v = Σ_j v_j A[:, j], sparse
-            l1 = users * max(sparse.l1(sparse.combine(strategy_columns, v)) for v in differences)
-    epsilon: Fraction | None = None
-    rho: Fraction | None = None
-    if kind in ("discrete-laplace", "discrete-gaussian"):
-        return _integer_noise_verdict(
-            common, b_matrix, w_matrix, draws - rank, strategy, l1, l2_squared, relation, users, participation
-        )
-    epsilon_lower: Fraction | None = None
-    if kind == "laplace":
-        assert l1 is not None and strategy is not None
-        epsilon = l1 / sc
-        text = f"private: Laplace epsilon = l1/b = {epsilon} is exact (B has a trivial kernel)"
-        if not unique:
-            epsilon_lower, epsilon = _laplace_epsilon_bounds(b_matrix, w_matrix, strategy, sc / users, differences)
-            if epsilon_lower == epsilon:
-                text = f"private: Laplace epsilon = {epsilon} exactly (LP over the draw shifts, certified both ways)"
-            else:
-                text = f"private: Laplace epsilon in [{epsilon_lower}, {epsilon}] (LP bounds, certified; ker B != 0)"
-    else:
-        rho = l2_squared / (2 * sc * sc)
-        text = f"private: Gaussian Mahalanobis sensitivity^2 = {l2_squared}, rho = {rho} (exact); delta(eps) exact"
-    pattern = pattern_l1 if kind == "laplace" else pattern_l2
-    if pattern is not None:
-        what = "l1 sensitivity" if kind == "laplace" else "Mahalanobis sensitivity^2"
-        value = (f"= {fraction_text(pattern.upper)}" if pattern.exact
-                 else f"in [{fraction_text(pattern.lower)}, {fraction_text(pattern.upper)}]")
-        consequence = "Laplace epsilon = l1/b" if kind == "laplace" else (
-            f"rho {'=' if pattern.exact else '<='} {fraction_text(l2_squared / (2 * sc * sc))}")
-        assert participation is not None
-        text = (f"private: {what} {value} over the patterns of '{participation.describe()}' ({pattern.method}); "
-                + consequence)
-        if kind == "laplace":
-            assert l1 is not None
-            epsilon = l1 / sc
-            epsilon_lower = pattern.lower / sc
-    return LinearNoiseVerdict(
-        **common,  # type: ignore[arg-type]
-        kernel_dimension=draws - rank,
-        private=True,
-        first_offending_column=None,
-        strategy=strategy,
-        strategy_unique=unique and weights is None,
-        l1_sensitivity=l1,
-        l2_sensitivity_squared=l2_squared,
-        epsilon=epsilon,
-        epsilon_exact=kind == "laplace" and (unique or epsilon_lower == epsilon)
-        and (pattern is None or pattern.exact),
-        rho=rho,
-        explanation=text,
-        epsilon_lower=epsilon_lower,
-        rho_is_bound=kind == "gaussian" and pattern is not None and not pattern.exact,
-        participation=participation,
-        pattern_maximum=pattern,
-    )
+    return dense_linear_noise_audit(b_matrix, w_matrix, kind, sc, weights, relation, users,
+                                    participation=participation, unused_draws=unused if used else 0)
 
 
-def _quadratic_form(matrix: fmpq_mat, vector: Sequence[int]) -> Fraction:
-    """vᵀ Q v for an integer vector v with few non-zero entries."""
-    support = [j for j, value in enumerate(vector) if value]
-    return sum((vector[i] * vector[j] * fraction_of(matrix[i, j]) for i in support for j in support), Fraction(0))
-
-
-def _laplace_epsilon_bounds(
-    b_matrix: Matrix, w_matrix: Matrix, strategy: Matrix, scale: Fraction, differences: Sequence[Sequence[int]]
-) -> tuple[Fraction, Fraction]:
-    """Certified [lower, upper] of max_v min{‖u‖₁ : B u = W v} / scale over the neighbouring differences v
-    (:func:`reference.audit.laplace_lp.max_shift_norm`; the minimum-norm strategy supplies a solution where the
-    sparse elimination does not)."""
-    workload_columns = sparse.sparse_columns(w_matrix)
-    targets = [sparse.combine(workload_columns, vector) for vector in differences]
-    strategy_columns: list[sparse.Sparse] = []  # A (draws × inputs) by columns, built on first need
-
-    def fallback(k: int) -> sparse.Sparse:
-        if not strategy_columns:
-            strategy_columns.extend(sparse.sparse_columns(strategy))
-        return sparse.combine(strategy_columns, differences[k])  # A v = Σ_j v_j A[:, j]
-
-    lower, upper = max_shift_norm(b_matrix, targets, fallback)
-    return lower / scale, upper / scale
-
-
-def _smallest_integer_shifts(b_matrix: Matrix, shifts: Sequence[Mapping[int, int]]) -> int | None:
-    """max over the differences of the smallest integer ‖u‖₁ (exact enumeration over the integer kernel, on small
-    instances: :mod:`reference.audit.integer_shift`), or None when an instance is too large."""
-    if len(shifts) > MAX_ENUMERATED_SHIFTS:
-        return None
-    scale = math.lcm(*(entry.denominator for row in b_matrix for entry in row))
-    basis = integer_kernel_basis(sparse.sparse_columns(b_matrix, scale), len(b_matrix))
-    found = [minimum_integer_shift(basis, shift, len(b_matrix[0])) for shift in shifts]
-    return None if any(value is None for value in found) else max(value for value in found if value is not None)
-
-
-def _integer_noise_verdict(
-    common: Mapping[str, object],
-    b_matrix: Matrix,
-    w_matrix: Matrix,
-    kernel_dimension: int,
-    strategy: Matrix | None,
-    l1: Fraction | None,
-    l2_squared: Fraction | None,
-    relation: Neighbours,
-    users: int,
-    participation: Participation | None = None,
-) -> LinearNoiseVerdict:
-    """The verdict for integer-valued noise, from the lattice test (module docstring)."""
-    found = lattice_audit(b_matrix, w_matrix, relation)
-    kind, scale = common["noise"], common["scale"]
-    assert isinstance(scale, Fraction)
-    fields = {
-        **common,
-        "kernel_dimension": kernel_dimension,
-        "first_offending_column": None,
-        "strategy": strategy,
-        "strategy_unique": False,
-        "l1_sensitivity": l1,
-        "l2_sensitivity_squared": l2_squared,
-    }
-    if found.leak is not None:
-        return LinearNoiseVerdict(
-            **fields,  # type: ignore[arg-type]
-            private=False,
-            epsilon=None,
-            epsilon_exact=False,
-            rho=None,
-            explanation="not private: the noise is integer-valued and " + found.leak.summary(),
-            lattice_leak=found.leak,
-        )
-    if found.integer_shifts is None and participation is not None:
-        raise ValueError("participation: integer noise whose draw shifts are not unique (B has a kernel) is not "
-                         "supported")
-    if found.integer_shifts is None:
-        if found.some_integer_shifts is not None:
-            # an integer shift u per difference bounds the loss from above (shift the draws by u); for discrete
-            # Laplace the LP is tried for a smaller integral u. Upper bounds only: no lower bound is claimed
-            differences = neighbouring_differences(len(w_matrix[0]), relation)
-            if kind == "discrete-laplace":
-                targets = [sparse.combine(sparse.sparse_columns(w_matrix), v) for v in differences]
-                _, best = max_integer_shift_norm(b_matrix, targets, found.some_integer_shifts)
-                smallest = _smallest_integer_shifts(b_matrix, found.some_integer_shifts)
-                how = "upper bound"
-                if smallest is not None:
-                    best, how = Fraction(smallest), "upper bound; the largest smallest integer shift, exact"
-                bound = users * best / scale
-                return LinearNoiseVerdict(
-                    **fields,  # type: ignore[arg-type]
-                    private=True, epsilon=bound, epsilon_exact=False, rho=None,
-                    explanation=f"private: every shift is B u with an integer u (B has a kernel, u not unique); "
-                    f"discrete Laplace epsilon <= max ||u||_1/b = {fraction_text(bound)} ({how})",
-                )
-            l2_bound = max((sum(value * value for value in u.values()) for u in found.some_integer_shifts),
-                           default=0)
-            rho_bound = users * users * Fraction(l2_bound) / (2 * scale * scale)
-            return LinearNoiseVerdict(
-                **fields,  # type: ignore[arg-type]
-                private=True, epsilon=None, epsilon_exact=False, rho=rho_bound, rho_is_bound=True,
-                explanation=f"private: every shift is B u with an integer u (B has a kernel, u not unique); "
-                f"discrete Gaussian rho <= max ||u||^2/(2 sigma^2) = {fraction_text(rho_bound)} (upper bound)",
-            )
-        return LinearNoiseVerdict(
-            **fields,  # type: ignore[arg-type]
-            private=True,
-            epsilon=None,
-            epsilon_exact=False,
-            rho=None,
-            explanation=(
-                "private (every neighbouring shift is an integer combination of the noise draws, so the loss is "
-                "finite), but B has a kernel: the integer draw shift is not unique and its minimum is not computed"
-            ),
-        )
-    shifts = [u for _, u in found.integer_shifts]
-    if participation is not None:
-        return _integer_participation_verdict(fields, found.integer_shifts, participation, kind, scale)
-    if kind == "discrete-laplace":
-        worst = users * max(sum(abs(value) for value in u) for u in shifts)
-        epsilon = Fraction(worst) / scale
-        return LinearNoiseVerdict(
-            **fields,  # type: ignore[arg-type]
-            private=True,
-            epsilon=epsilon,
-            epsilon_exact=True,
-            rho=None,
-            explanation=f"private: every shift is B u with a unique integer u; discrete Laplace epsilon = "
-            f"max ||u||_1/b = {fraction_text(epsilon)} (exact)",
-        )
-    worst_squared = users * users * max(sum(value * value for value in u) for u in shifts)
-    rho = Fraction(worst_squared) / (2 * scale * scale)
-    return LinearNoiseVerdict(
-        **fields,  # type: ignore[arg-type]
-        private=True,
-        epsilon=None,
-        epsilon_exact=False,
-        rho=rho,
-        explanation=f"private: every shift is B u with a unique integer u; discrete Gaussian rho = "
-        f"max ||u||^2/(2 sigma^2) = {fraction_text(rho)} (exact)",
-    )
-
-
-def _integer_participation_verdict(
-    fields: Mapping[str, object],
-    integer_shifts: Sequence[tuple[Sequence[int], Sequence[int]]],
-    participation: Participation,
-    kind: object,
-    scale: Fraction,
-) -> LinearNoiseVerdict:
-    """Unique integer draw shifts u_j per input: a pattern S shifts the draws by U 1_S, so discrete Laplace ε is
-    max ‖U 1_S‖₁/b and the discrete Gaussian ρ is max ‖U 1_S‖²/(2σ²), maximised over the patterns."""
-    inputs = len(integer_shifts)
-    columns: list[list[int]] = [[] for _ in range(inputs)]
-    for difference, shift in integer_shifts:
-        columns[list(difference).index(1)] = list(shift)
-    text = f"over the patterns of '{participation.describe()}'"
-    if kind == "discrete-laplace":
-        found = max_l1(participation, columns, 1)
-        epsilon, lower = found.upper / scale, found.lower / scale
-        value = fraction_text(epsilon) if found.exact else f"in [{fraction_text(lower)}, {fraction_text(epsilon)}]"
-        return LinearNoiseVerdict(
-            **fields,  # type: ignore[arg-type]
-            private=True, epsilon=epsilon, epsilon_exact=found.exact, epsilon_lower=lower, rho=None,
-            explanation=f"private: unique integer shifts; discrete Laplace epsilon = max ||U 1_S||_1/b {value} "
-            f"{text} ({found.method})", participation=participation, pattern_maximum=found,
-        )
-    gram = [[sum(a * b for a, b in zip(left, right)) for right in columns] for left in columns]
-    found = max_quadratic(participation, gram, 1)
-    rho = found.upper / (2 * scale * scale)
-    return LinearNoiseVerdict(
-        **fields,  # type: ignore[arg-type]
-        private=True, epsilon=None, epsilon_exact=False, rho=rho, rho_is_bound=not found.exact,
-        explanation=f"private: unique integer shifts; discrete Gaussian rho = max ||U 1_S||^2/(2 sigma^2) "
-        f"{'=' if found.exact else '<='} {fraction_text(rho)} {text} ({found.method})",
-        participation=participation, pattern_maximum=found,
-    )
+__all__ = [
+    "MAX_DIMENSION",
+    "MAX_ENUMERATED_SHIFTS",
+    "MAX_SPARSE_DIMENSION",
+    "NOISE_KINDS",
+    "LinearNoiseVerdict",
+    "audit_linear_noise",
+    "check_noise",
+    "column_matrix",
+    "dense_input",
+    "dense_linear_noise_audit",
+    "draw_weights",
+    "exact_matrix",
+    "load_exact_matrix",
+    "load_matrix_columns",
+    "not_private_verdict",
+    "smallest_integer_shifts",
+]

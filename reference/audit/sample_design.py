@@ -82,6 +82,11 @@ def linear_design(noise_matrix: Matrix, noise: str, scale: RationalLike,
 def kary_noise_matrix(arity: int, horizon: int, algorithm: int) -> Matrix:
     """The 0/±1 noise matrix (outputs × used draws) of KARY Algorithm 1, 2 or 3, read off the project's own
     vectorised noise maps by feeding them unit draws."""
+    return tuple(tuple(Fraction(int(v)) for v in row) for row in kary_noise_array(arity, horizon, algorithm).tolist())
+
+
+def kary_noise_array(arity: int, horizon: int, algorithm: int) -> np.ndarray:
+    """:func:`kary_noise_matrix` as an int64 numpy array (no exact object per entry)."""
     from reference.kary import counters
 
     if algorithm == 1:
@@ -99,7 +104,8 @@ def kary_noise_matrix(arity: int, horizon: int, algorithm: int) -> Matrix:
     if not np.array_equal(rounded, matrix):
         raise ArithmeticError("the noise map is not integral")  # it is a sum of ±draws
     keep = np.any(rounded != 0, axis=0)
-    return tuple(tuple(Fraction(int(v)) for v in row) for row in rounded[:, keep])
+    result: np.ndarray = rounded[:, keep].astype(np.int64)
+    return result
 
 
 def _algorithm_3_matrix(arity: int, horizon: int) -> np.ndarray:

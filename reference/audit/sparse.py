@@ -76,7 +76,7 @@ def apply(columns: Sequence[Mapping[int, Fraction]], vector: Mapping[int, Fracti
 
 def l1(vector: Mapping[int, Fraction]) -> Fraction:
     """‖u‖₁."""
-    return sum((abs(value) for value in vector.values()), Fraction(0))
+    return Fraction(sum(abs(value) for value in vector.values()))  # ints summed as ints (faster), then exact
 
 
 def nonzeros(vectors: Sequence[Mapping[int, object]]) -> int:
@@ -119,6 +119,9 @@ class Reduction:
     failure: tuple[int, Sparse] | None
     #: with ``track``: per target, u with B u = target − remainder (an exact solution when the remainder is 0)
     solutions: list[Sparse] | None
+    #: with ``track``: the combinations of the original columns that the elimination reduced to zero (zero
+    #: columns included as unit vectors); with ``integral=False`` and every row reduced, a basis of ker B
+    kernel: list[Sparse] | None = None
 
 
 def _axpy(vector: Sparse, column: Mapping[int, Fraction], factor: Fraction, key: int,
@@ -134,6 +137,16 @@ def _axpy(vector: Sparse, column: Mapping[int, Fraction], factor: Fraction, key:
             del vector[i]
             if index is not None:
                 index[i].discard(key)
+
+
+def _quotient(numerator: Fraction, divisor: Fraction, integral: bool) -> Fraction:
+    """numerator / divisor, exact (floor division when ``integral``: the divisor divides it there); int when
+    integral, without building a Fraction for the common case of int entries and a ±1 pivot."""
+    if integral:
+        return narrow(numerator // divisor)
+    if isinstance(numerator, int) and isinstance(divisor, int) and numerator % divisor == 0:
+        return numerator // divisor
+    return narrow(Fraction(numerator) / divisor)
 
 
 def eliminate(columns: Sequence[Mapping[int, Fraction]], targets: Sequence[Mapping[int, Fraction]], outputs: int,
@@ -187,12 +200,12 @@ def eliminate(columns: Sequence[Mapping[int, Fraction]], targets: Sequence[Mappi
             row_cols[i].discard(pivot)
         combo = combos.pop(pivot, {})
         for j in list(members - {pivot}):
-            factor = narrow(cols[j][row] // value if integral else Fraction(cols[j][row]) / value)
+            factor = _quotient(cols[j][row], value, integral)
             _axpy(cols[j], column, -factor, j, row_cols)
             if track:
                 _axpy(combos[j], combo, -factor, j, None)
         for k in list(row_tgts.get(row, set())):
-            multiple = narrow(tgts[k][row] // value if integral else Fraction(tgts[k][row]) / value)
+            multiple = _quotient(tgts[k][row], value, integral)
             _axpy(tgts[k], column, -multiple, k, row_tgts)
             if solutions is not None:
                 _axpy(solutions[k], combo, multiple, k, None)
@@ -202,7 +215,11 @@ def eliminate(columns: Sequence[Mapping[int, Fraction]], targets: Sequence[Mappi
             if i not in done:
                 heapq.heappush(heap, (len(row_cols[i]), i))
     rows = [i for i in range(outputs) if i not in done]
-    return Reduction(pivots, [c for c in cols.values() if c], tgts, rows, None, solutions)
+    kernel: list[Sparse] | None = None
+    if track:
+        kernel = [{j: Fraction(1)} for j, column in enumerate(columns) if not column]
+        kernel.extend(combos[j] for j, column in cols.items() if not column)
+    return Reduction(pivots, [c for c in cols.values() if c], tgts, rows, None, solutions, kernel)
 
 
 def extend_dual(dual: Sparse, pivots: Sequence[tuple[int, Mapping[int, Fraction]]]) -> Sparse:

@@ -133,9 +133,9 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
     from reference.core.validate import fraction_text
 
     with reading("--noise-matrix", args.noise_matrix):
-        noise_matrix = audit_linear.load_exact_matrix(args.noise_matrix, "noise_matrix")
+        noise_matrix = audit_linear.load_matrix_columns(args.noise_matrix, "noise_matrix")
     with reading("--workload", args.workload):
-        workload = audit_linear.load_exact_matrix(args.workload, "workload")
+        workload = audit_linear.load_matrix_columns(args.workload, "workload")
     draw_variances = None
     if args.draw_variances is not None:
         with reading("--draw-variances", args.draw_variances):
@@ -198,7 +198,7 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
             oracle = audit_linear.load_exact_matrix(args.oracle, "oracle_covariance")
         from reference.audit.covariance import compare_covariance
 
-        differences = compare_covariance(noise_matrix, args.scale, args.noise, oracle)
+        differences = compare_covariance(audit_linear.dense_input(noise_matrix, "noise_matrix"), args.scale, args.noise, oracle)
         result["covariance_matches_oracle"] = not differences
         result["first_differences"] = [
             {"row": d.row, "column": d.column, "actual": fraction_text(d.actual), "expected": fraction_text(d.expected)}

@@ -52,6 +52,8 @@ class RandomBits(Protocol):
 
 
 def _check_bits(bits: object) -> int:
+    if type(bits) is int and bits >= 0:  # the common case, without the slow numbers.Integral ABC check
+        return bits
     if isinstance(bits, bool) or not isinstance(bits, numbers.Integral):
         raise TypeError(f"bits must be an integer >= 0, got {bits!r}")
     value = int(bits)
@@ -61,6 +63,8 @@ def _check_bits(bits: object) -> int:
 
 
 def _check_bound(n: object) -> int:
+    if type(n) is int and n >= 1:  # the common case, without the slow numbers.Integral ABC check
+        return n
     if isinstance(n, bool) or not isinstance(n, numbers.Integral):
         raise TypeError(f"n must be an integer >= 1, got {n!r}")
     value = int(n)

@@ -35,7 +35,6 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-import sympy as sp
 from flint import arb
 
 from reference.core.certified import CertifiedReal, UndecidedComparisonError, working_precision
@@ -196,6 +195,8 @@ def _nonnegative_on_ray(expression: Any, x: Any, start: int, *, strict: bool) ->
     coefficients and the denominator's constant term is positive (and, for ``strict``, the numerator's too),
     the claim holds for every u >= 0. Returns False when the sufficient condition is not met.
     """
+    import sympy as sp
+
     u = sp.Symbol("u", nonnegative=True)
     numerator, denominator = sp.fraction(sp.cancel(sp.together(expression)))
     polys = []
@@ -243,6 +244,8 @@ def certify_tail(
 @lru_cache(maxsize=64)
 def _certify_tail(chosen: LeadingConstantFamily, start: int) -> TailCertificate:
     """The sympy work of :func:`certify_tail` (cached: the certificate is immutable)."""
+    import sympy as sp  # imported here: slow to import, and only the tail proof needs it
+
     x = sp.Symbol("x", positive=True)
     p = sp.together(chosen.numerator(x))
     dp = sp.together(sp.diff(p, x))

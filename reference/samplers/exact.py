@@ -2,8 +2,9 @@
 
 Following Canonne, Kamath, Steinke, "The Discrete Gaussian for Differential Privacy" (NeurIPS 2020; CKS),
 Algorithms 1–3, in pure integer arithmetic — except :func:`discrete_gaussian`, which inverts a certified CDF
-table (:mod:`reference.samplers.inversion`; CKS Algorithm 3 is its twin :func:`discrete_gaussian_rejection`
-and its fallback beyond the table). Every parameter is an exact rational (``int``, ``Fraction`` or a
+table (:mod:`reference.samplers.inversion`) and, beyond the table, draws a block from a small certified table
+and corrects it by an exact rejection (:mod:`reference.samplers.blocked`); CKS Algorithm 3 is its twin
+:func:`discrete_gaussian_rejection` and its fallback outside both ranges. Every parameter is an exact rational (``int``, ``Fraction`` or a
 string such as ``"1/3"``; floats are refused) and every random decision is a comparison of integers drawn by
 a :class:`~reference.core.randomness.RandomBits` source (or, for the table, a comparison of integers with
 certified integer bounds). No float is evaluated.
@@ -47,7 +48,14 @@ from typing import overload
 
 from reference.core.randomness import RandomBits, check_source
 from reference.core.validate import RationalLike, check_positive_int, positive_fraction, to_fraction
+from reference.samplers.blocked import blocked_draws
 from reference.samplers.inversion import inversion_draws, inversion_table
+
+#: Smallest σ² served by the blocked sampler when there is no inversion table (σ >= 128: blocks of width >= 2).
+BLOCKED_MIN_SIGMA_SQUARED = 128 * 128
+#: Largest σ² (exclusive) served by the blocked sampler: its block offsets and digits live in 64-bit words
+#: (σ below 2^50, blocks below 2^44); beyond, :func:`discrete_gaussian_rejection`.
+BLOCKED_MAX_SIGMA_SQUARED = 1 << 100
 
 __all__ = [
     "bernoulli",
@@ -262,18 +270,21 @@ def discrete_gaussian(sigma_squared: RationalLike, source: object = None, size: 
 
     For σ² from 2**-20 to about 4.7e7 (σ up to about 6 850; :mod:`reference.samplers.inversion`, where
     exactness is proved): inversion of a certified CDF table, one 64-bit word per value, vectorised; the table
-    is built once per σ² (cached). Outside that range: :func:`discrete_gaussian_rejection`. Both are exact;
-    their bit streams differ.
+    is built once per σ² (cached). Beyond: a block index from a small certified table and an exact rejection
+    (:mod:`reference.samplers.blocked`, exactness proved there), for σ² below 2**100. Below 2**-20 and from
+    2**100 on: :func:`discrete_gaussian_rejection`. All are exact; their bit streams differ.
     """
     value = positive_fraction(sigma_squared, "sigma_squared")
     bits = check_source(source)
     count = 1 if size is None else _checked_size(size)
     table = inversion_table(value)
-    if table is None:
+    if table is not None:
+        draws = inversion_draws(table, count, bits)
+    elif BLOCKED_MIN_SIGMA_SQUARED <= value < BLOCKED_MAX_SIGMA_SQUARED:
+        draws = blocked_draws(value, count, bits)
+    else:
         numerator, denominator = value.numerator, value.denominator
         draws = [_discrete_gaussian(numerator, denominator, bits) for _ in range(count)]
-    else:
-        draws = inversion_draws(table, count, bits)
     return draws[0] if size is None else draws
 
 

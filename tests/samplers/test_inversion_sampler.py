@@ -148,9 +148,18 @@ def test_rejection_twin_fits_the_pmf() -> None:
     assert fit.holds, fit.summary()
 
 
-@pytest.mark.parametrize("sigma_squared", [Fraction(10**10), Fraction(10**400), Fraction(1, 10**400)])
-def test_sigma_outside_the_table_falls_back_to_the_rejection_twin(sigma_squared: Fraction) -> None:
+@pytest.mark.parametrize("sigma_squared", [Fraction(1, 10**400), Fraction(10**400)])
+def test_sigma_below_the_table_or_far_above_falls_back_to_the_rejection_twin(sigma_squared: Fraction) -> None:
     assert inversion_table(sigma_squared) is None
     assert es.discrete_gaussian(sigma_squared, SeededRandomBits(4), size=3) == es.discrete_gaussian_rejection(
         sigma_squared, SeededRandomBits(4), size=3
     )
+
+
+@pytest.mark.parametrize("sigma_squared", [Fraction(10**10), Fraction(2**100 - 1)])
+def test_sigma_above_the_table_uses_the_blocked_sampler(sigma_squared: Fraction) -> None:
+    from reference.samplers.blocked import blocked_draws
+
+    assert inversion_table(sigma_squared) is None
+    assert es.discrete_gaussian(sigma_squared, SeededRandomBits(4), size=3) == blocked_draws(
+        sigma_squared, 3, SeededRandomBits(4))

@@ -20,7 +20,6 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-import sympy
 
 from reference.cip.exact import ranges as cip_ranges
 from reference.core.options import Workload
@@ -80,6 +79,8 @@ def expected_total_squared_error(depth: int, sigma_squared: RationalLike, worklo
 
 def worst_case_expected_error(depth: int, sigma: RationalLike, workload: Workload) -> Any:
     """Definition 3.11: ``max_q E|(W s)_q| = σ sqrt(2/π) sqrt(max_q v_q)`` as an exact sympy expression."""
+    import sympy  # imported here: sympy costs more than half a second at start-up, and only this needs it
+
     scale = positive_fraction(sigma, "sigma")
     maximum = workload_variances(depth, workload).maximum
     return sympy.Rational(scale.numerator, scale.denominator) * sympy.sqrt(

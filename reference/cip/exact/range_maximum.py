@@ -28,8 +28,8 @@ import numpy as np
 from reference.core.validate import check_depth
 
 #: Largest depth: the crossing ranges of depth D use prefix variances of depth D − 1, scaled by 4^(D−1) into
-#: int64 (below 2^(2D + log2(3D)) — 2^47 at D = 22) and a Python loop over 2^(D−1) hull points.
-MAX_HALVES_DEPTH = 22
+#: int64 (below 2^(2D + log2(3D)) — 2^52 at D = 24) and a Python loop over 2^(D−1) hull points.
+MAX_HALVES_DEPTH = 24
 
 
 @dataclass(frozen=True)
@@ -70,20 +70,19 @@ def _upper_hull(values: list[int]) -> tuple[list[int], list[int]]:
 def _crossing_maximum(half_depth: int) -> tuple[int, list[tuple[int, int]]]:
     """max over 0 <= l1, l2 <= 2^half_depth of S(l1) + S(l2) − l1·l2 and every maximising (l1, l2)."""
     scaled = scaled_prefix_variances(half_depth)
-    values = [int(v) for v in scaled.tolist()]
+    values = scaled.tolist()  # Python ints: the hull's cross products exceed int64
     xs, ys = _upper_hull(values)
-    best_by_slope = [0] * len(values)
-    vertex = 0
-    # slope l2 from the largest down: the optimal hull vertex moves right (the hull's edge slopes decrease)
-    for slope in range(len(values) - 1, -1, -1):
-        while vertex + 1 < len(xs) and ys[vertex + 1] - ys[vertex] >= slope * (xs[vertex + 1] - xs[vertex]):
-            vertex += 1
-        best_by_slope[slope] = ys[vertex] - slope * xs[vertex]
-    totals = [values[l2] + best_by_slope[l2] for l2 in range(len(values))]
-    best = max(totals)
-    pairs: list[tuple[int, int]] = []
+    # the best hull vertex for slope l2 is the number of hull edges whose slope dy/dx is >= l2, i.e. whose
+    # floor(dy/dx) >= l2 (integers, dx > 0); the edge slopes decrease, so a sorted search finds it (exact int64)
+    x, y = np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int64)
+    floors = np.diff(y) // np.diff(x)
     lengths = np.arange(len(values), dtype=np.int64)
-    for l2 in (l2 for l2, total in enumerate(totals) if total == best):
+    vertex = np.searchsorted(-floors, -lengths, side="right")
+    best_by_slope = y[vertex] - lengths * x[vertex]
+    totals = scaled + best_by_slope
+    best = int(totals.max())
+    pairs: list[tuple[int, int]] = []
+    for l2 in np.flatnonzero(totals == best).tolist():
         target = best_by_slope[l2]
         pairs.extend((int(l1), l2) for l1 in np.flatnonzero(scaled - l2 * lengths == target))
     return best, pairs

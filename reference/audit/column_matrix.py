@@ -1,0 +1,230 @@
+"""Exact matrices held as sparse columns, read once: the input of the sparse linear-noise audit.
+
+A dense exact matrix of a tree mechanism at horizon T = 10,000 has 10⁸ entries and a Python object per entry
+costs gigabytes; its non-zeros (after first differences, see :func:`reference.audit.sparse.sparsest_form`) number
+O(T log T). So an integer ``.npy`` array stays a numpy array (memory-mapped) until its columns are asked for, in
+one form or the other (``differenced``: the rows replaced by their first differences, a unimodular row operation),
+and only the non-zeros of that form become Python ints, each converted once. Integer arrays never meet a
+``Fraction``; rational matrices (sequences, CSV, JSON) are validated entry by entry as before.
+
+Cost before work: an ``.npy`` file's shape and dtype come from its header, so an over-limit file is refused before
+any entry is read, and the non-zeros are counted (numpy, blockwise) before any Python object is built.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from reference.audit import sparse
+from reference.audit.sparse import Sparse
+from reference.core.linalg import Matrix
+
+#: Most entries of an ``.npy`` matrix scanned (20,000 × 20,000; 3.2 GB of int64 read from disk).
+MAX_SCANNED_ENTRIES = 400_000_000
+#: Most non-zeros held as Python objects (about 100 bytes each).
+MAX_NONZEROS = 20_000_000
+#: Rows per numpy block when scanning (bounds the temporary arrays).
+_BLOCK_ENTRIES = 1 << 22
+#: Entries of magnitude below this stay in int64 under first differences.
+_INT64_SAFE = 1 << 62
+
+
+class ColumnMatrix:
+    """An exact matrix whose columns are produced on demand, sparse (see the module docstring)."""
+
+    rows: int
+    cols: int
+
+    def nonzeros(self, differenced: bool) -> int:
+        """Non-zeros of the matrix (``differenced``: of its row first differences)."""
+        raise NotImplementedError
+
+    def columns(self, differenced: bool) -> list[Sparse]:
+        """The columns as sparse exact vectors (ints where integral)."""
+        raise NotImplementedError
+
+    def dense(self) -> Matrix:
+        """The dense exact matrix (for the dense algorithms; callers bound the size first)."""
+        raise NotImplementedError
+
+    def used_columns(self) -> list[int]:
+        """The indices of the columns that are not identically zero."""
+        raise NotImplementedError
+
+
+class RationalColumns(ColumnMatrix):
+    """A validated dense exact :data:`Matrix`."""
+
+    def __init__(self, matrix: Matrix) -> None:
+        self.matrix = matrix
+        self.rows, self.cols = len(matrix), len(matrix[0])
+        self._plain = sparse.sparse_columns(matrix)
+        self._differenced: list[Sparse] | None = None
+
+    def _form(self, differenced: bool) -> list[Sparse]:
+        if not differenced:
+            return self._plain
+        if self._differenced is None:
+            self._differenced = [sparse.difference(column, self.rows) for column in self._plain]
+        return self._differenced
+
+    def nonzeros(self, differenced: bool) -> int:
+        return sparse.nonzeros(self._form(differenced))
+
+    def columns(self, differenced: bool) -> list[Sparse]:
+        return [dict(column) for column in self._form(differenced)]
+
+    def dense(self) -> Matrix:
+        return self.matrix
+
+    def used_columns(self) -> list[int]:
+        return [j for j, column in enumerate(self._plain) if column]
+
+
+class IntegerArray(ColumnMatrix):
+    """A 2-D numpy integer array (possibly memory-mapped): exact as it stands."""
+
+    def __init__(self, array: np.ndarray) -> None:
+        if array.ndim != 2 or not np.issubdtype(array.dtype, np.integer):
+            raise ValueError(f"an integer matrix must be 2-D with an integer dtype, got {array.ndim}-D {array.dtype}")
+        self.array = array
+        self.rows, self.cols = (int(size) for size in array.shape)
+        self._counts: dict[bool, int] = {}
+
+    def _work_dtype(self, block: np.ndarray) -> np.dtype:
+        """A dtype in which the block and its first differences are exact: the next wider integer for narrow
+        dtypes (less memory traffic than int64), int64 when the entries are safely inside it, else Python ints."""
+        itemsize = block.dtype.itemsize
+        if itemsize <= 4:
+            return np.dtype(f"int{8 * itemsize * 2}")
+        if block.size and (int(block.max()) >= _INT64_SAFE or int(block.min()) <= -_INT64_SAFE):
+            return np.dtype(object)  # exact Python ints: no wrap-around
+        return np.dtype(np.int64)
+
+    def _blocks(self, differenced: bool) -> Iterator[tuple[int, np.ndarray]]:
+        """(first row, block of the chosen form) over the rows, in an exact dtype."""
+        step = max(1, _BLOCK_ENTRIES // max(1, self.cols))
+        previous: np.ndarray | None = None
+        for start in range(0, self.rows, step):
+            block = np.asarray(self.array[start:start + step])
+            block = block.astype(self._work_dtype(block), copy=False)
+            if differenced:
+                head = previous if previous is not None else np.zeros((1, self.cols), dtype=block.dtype)
+                if head.dtype != block.dtype:
+                    common = np.dtype(object) if object in (head.dtype, block.dtype) else np.promote_types(
+                        head.dtype, block.dtype)
+                    head, block = head.astype(common), block.astype(common)
+                previous = block[-1:]
+                yield start, np.diff(np.concatenate([head, block]), axis=0)
+            else:
+                yield start, block
+
+    def nonzeros(self, differenced: bool) -> int:
+        if not self._counts:  # both forms in one pass: block i's rows minus the rows one above
+            plain = changed = 0
+            for start, block in self._blocks(False):
+                plain += int(np.count_nonzero(block))
+                changed += int(np.count_nonzero(block[1:] != block[:-1]))
+                if start:
+                    changed += int(np.count_nonzero(np.asarray(self.array[start - 1]) != block[0]))
+                else:
+                    changed += int(np.count_nonzero(block[0]))
+            self._counts = {False: plain, True: changed}
+        return self._counts[differenced]
+
+    def columns(self, differenced: bool) -> list[Sparse]:
+        out: list[Sparse] = [{} for _ in range(self.cols)]
+        for start, block in self._blocks(differenced):
+            flat = np.flatnonzero(block != 0)  # a boolean mask: much faster than nonzero on the integers
+            values = block.ravel()[flat].tolist()  # Python ints, converted once
+            rows, cols = np.divmod(flat, self.cols)
+            for row, col, value in zip((rows + start).tolist(), cols.tolist(), values):
+                out[col][row] = int(value)  # ints stand for Fractions (the sparse module's convention)
+        return out
+
+    def dense(self) -> Matrix:
+        return tuple(tuple(Fraction(int(entry)) for entry in row) for row in np.asarray(self.array).tolist())
+
+    def used_columns(self) -> list[int]:
+        used = np.zeros(self.cols, dtype=bool)
+        step = max(1, _BLOCK_ENTRIES // max(1, self.cols))
+        for start in range(0, self.rows, step):  # blockwise, as the counts: a memory-mapped file is read once more
+            used |= np.any(np.asarray(self.array[start:start + step]) != 0, axis=0)
+        return np.flatnonzero(used).tolist()
+
+
+class UsedColumns(ColumnMatrix):
+    """The columns of ``base`` that are not identically zero, in their order (a zero column of a noise matrix is a
+    draw no output uses). A first difference of a zero column is zero, so both forms drop the same columns."""
+
+    def __init__(self, base: ColumnMatrix) -> None:
+        self.base = base
+        self.kept = base.used_columns() or list(range(base.cols))  # an all-zero matrix is kept as it is
+        self.rows, self.cols = base.rows, len(self.kept)
+
+    def nonzeros(self, differenced: bool) -> int:
+        return self.base.nonzeros(differenced)  # zero columns hold no non-zero
+
+    def columns(self, differenced: bool) -> list[Sparse]:
+        if self.cols == self.base.cols:
+            return self.base.columns(differenced)
+        every = self.base.columns(differenced)
+        return [every[j] for j in self.kept]
+
+    def dense(self) -> Matrix:
+        return tuple(tuple(row[j] for j in self.kept) for row in self.base.dense())
+
+    def used_columns(self) -> list[int]:
+        return list(range(self.cols))
+
+
+def npy_shape(path: Path, name: str) -> tuple[tuple[int, ...], np.dtype]:
+    """The shape and dtype of an ``.npy`` file from its header alone (no entry is read)."""
+    try:
+        with path.open("rb") as handle:
+            version = np.lib.format.read_magic(handle)
+            if version == (1, 0):
+                shape, _, dtype = np.lib.format.read_array_header_1_0(handle)
+            elif version == (2, 0):
+                shape, _, dtype = np.lib.format.read_array_header_2_0(handle)
+            else:
+                raise ValueError(f"{name}: unsupported .npy version {version}")
+    except (ValueError, OSError) as error:
+        raise ValueError(f"{name}: not a readable .npy file ({str(error).splitlines()[0][:120]})") from None
+    return tuple(int(size) for size in shape), dtype
+
+
+def load_npy_columns(path: Path, name: str) -> IntegerArray:
+    """An integer ``.npy`` matrix, checked from its header (shape, dtype, size) before any entry is read, then
+    memory-mapped."""
+    shape, dtype = npy_shape(path, name)
+    if len(shape) != 2 or not np.issubdtype(dtype, np.integer):
+        raise ValueError(f"{name}: a .npy file must hold a 2-D integer array, got {len(shape)}-D {dtype}")
+    rows, cols = shape
+    if rows < 1 or cols < 1:
+        raise ValueError(f"{name} must have at least one row and one column, got {rows}x{cols}")
+    check_scan(rows, cols, dtype.itemsize, name)
+    return IntegerArray(np.load(path, mmap_mode="r", allow_pickle=False))
+
+
+def check_scan(rows: int, cols: int, itemsize: int, name: str) -> None:
+    """Refuse a matrix too large to scan, with the estimate."""
+    entries = rows * cols
+    if entries > MAX_SCANNED_ENTRIES:
+        raise ValueError(
+            f"{name} is {rows}x{cols} ({entries:.3g} entries, {entries * itemsize / 1e9:.3g} GB to read); "
+            f"at most {MAX_SCANNED_ENTRIES:.3g} entries (for example 20000x20000)"
+        )
+
+
+def check_nonzeros(count: int, name: str) -> None:
+    """Refuse more non-zeros than fit in memory as Python objects, with the estimate."""
+    if count > MAX_NONZEROS:
+        raise ValueError(
+            f"{name} has {count:.3g} non-zeros (about {count * 100 / 1e9:.3g} GB as exact Python numbers); "
+            f"at most {MAX_NONZEROS:.3g} (first differences are taken where they are sparser)"
+        )

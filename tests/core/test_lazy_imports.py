@@ -1,0 +1,43 @@
+"""``import reference`` and the command line's start-up load no symbolic or plotting library and no verification
+code; every public name still resolves (imported on first use)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("sympy", "matplotlib", "dask", "scipy", "reference_verification")
+
+
+def _loaded_after(code: str) -> set[str]:
+    probe = f"{code}\nimport sys\nprint(' '.join(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    return set(out.split())
+
+
+def test_import_reference_loads_no_heavy_module() -> None:
+    loaded = _loaded_after("import reference")
+    assert not [name for name in HEAVY if name in loaded]
+
+
+@pytest.mark.parametrize("arguments", [["kary", "digits", "--arity", "3", "--value", "10", "--width", "4"],
+                                       ["calibrate", "gaussian", "--epsilon", "1", "--delta", "1e-5",
+                                        "--sensitivity", "1"]])
+def test_the_command_line_starts_without_sympy(arguments: list[str]) -> None:
+    loaded = _loaded_after(f"import sys\nsys.argv = ['reference', *{arguments!r}]\nfrom reference.cli.main import main\n"
+                           "status = main()\nassert status == 0, status")
+    assert "sympy" not in loaded and "reference_verification" not in loaded
+
+
+def test_every_public_name_resolves() -> None:
+    import reference
+
+    for name in reference.__all__:
+        assert getattr(reference, name) is not None, name
+    from reference import cip_errors
+
+    assert cip_errors.__name__ == "reference.cip.exact.errors"
+    with pytest.raises(AttributeError, match="no attribute 'not_a_name'"):
+        reference.not_a_name  # noqa: B018

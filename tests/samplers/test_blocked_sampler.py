@@ -1,0 +1,120 @@
+"""The blocked exact discrete Gaussian (large σ): fit to the exact pmf at every decade it serves, its exact
+acceptance decision against an Arb-only twin, and the dispatch of ``discrete_gaussian``.
+
+Seeded goodness-of-fit tests; the false-alarm probability of each is stated (Bonferroni over the file's fits:
+1e-9 in all)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from flint import arb
+from reference_verification.samplers.checks import fit_to_distribution
+
+from reference.core.certified import CertifiedReal, ball, working_precision
+from reference.core.randomness import SeededRandomBits
+from reference.samplers import exact
+from reference.samplers.blocked import _accept, block_width, blocked_draws
+from reference.samplers.pmf import discrete_gaussian_cdf
+
+#: Fits in this file; each runs at false alarm FALSE_ALARM / FITS.
+FITS = 9
+FALSE_ALARM = 1e-9
+
+
+@pytest.mark.parametrize("sigma_squared", [128 * 128, 10**5, 10**6, 10**7])
+def test_blocked_draws_fit_the_exact_pmf_cell_by_cell(sigma_squared: int) -> None:
+    # σ small enough for the per-integer exact test (every cell's pmf certified), large enough for blocks >= 2
+    samples = 60_000
+    values = blocked_draws(Fraction(sigma_squared), samples, SeededRandomBits(sigma_squared))
+    check = fit_to_distribution(np.array(values), "discrete_gaussian", sigma_squared, alpha=FALSE_ALARM / FITS)
+    assert check.holds, check.summary()
+
+
+def _binned_p_value(values: np.ndarray, sigma_squared: int) -> float:
+    """Pearson chi-square of |X| in bins at 0.5σ, σ, 1.5σ, 2σ and of the sign, expected from the certified CDF."""
+    from scipy.stats import chi2
+
+    sigma = int(np.sqrt(sigma_squared))
+    edges = [sigma // 2, sigma, 3 * sigma // 2, 2 * sigma]
+    within = []  # P[|X| <= e] = 2 P[X <= e] - 1, from the certified CDF (midpoints: the widths are ~1e-6 or less)
+    for edge in edges:
+        cdf = discrete_gaussian_cdf(edge, sigma_squared)
+        middle = float((cdf.lower + cdf.upper) / 2)
+        within.append(2 * middle - 1)
+    probabilities = np.diff([0.0, *within, 1.0])
+    magnitudes = np.abs(values)
+    observed_bins = np.array([np.count_nonzero(magnitudes <= edges[0])]
+                             + [np.count_nonzero((magnitudes > lo) & (magnitudes <= hi))
+                                for lo, hi in itertools.pairwise(edges)]
+                             + [np.count_nonzero(magnitudes > edges[-1])])
+    # split each magnitude bin by sign (fair for m > 0; the single value 0 has mass ~1/σ, put it in the + half)
+    positive = np.array([np.count_nonzero((values >= 0) & (magnitudes <= edges[0]))]
+                        + [np.count_nonzero((values > 0) & (magnitudes > lo) & (magnitudes <= hi))
+                           for lo, hi in itertools.pairwise(edges)]
+                        + [np.count_nonzero((values > 0) & (magnitudes > edges[-1]))])
+    expected = values.size * probabilities
+    statistic = float(np.sum((positive - expected / 2) ** 2 / (expected / 2))
+                      + np.sum((observed_bins - positive - expected / 2) ** 2 / (expected / 2)))
+    return float(chi2.sf(statistic, 2 * len(probabilities) - 1))
+
+
+@pytest.mark.parametrize("exponent", [8, 9, 10, 11, 12])
+def test_discrete_gaussian_fits_at_every_large_decade(exponent: int) -> None:
+    sigma_squared = 10**exponent
+    values = np.array(exact.discrete_gaussian(sigma_squared, SeededRandomBits(exponent), size=100_000))
+    assert _binned_p_value(values, sigma_squared) > FALSE_ALARM / FITS
+
+
+def test_the_binned_fit_catches_a_wrong_scale() -> None:
+    # draws at σ² = 1.1e10 tested against 1e10: the test must fail (it is not a test that passes everything)
+    values = np.array(exact.discrete_gaussian(11 * 10**9, SeededRandomBits(5), size=100_000))
+    assert _binned_p_value(values, 10**10) < FALSE_ALARM
+
+
+def _arb_twin(u: int, length: int, halve: int, numerator: int, denominator: int) -> bool | None:
+    """V < exp(-γ)/H for every V in [u/2^L, (u+1)/2^L) (True), for none (False), or undecided here (None)."""
+    with working_precision(4 * length + 64):
+        value = CertifiedReal.from_arb(ball(Fraction(1, halve)) * (-ball(Fraction(numerator, denominator))).exp())
+    if Fraction(u + 1, 1 << length) <= value.lower:
+        return True
+    if Fraction(u, 1 << length) >= value.upper:
+        return False
+    return None
+
+
+def test_the_integer_acceptance_bounds_agree_with_arb() -> None:
+    rng = random.Random(7)
+    decided = 0
+    for _ in range(3000):
+        length = rng.choice((8, 16, 50))
+        denominator = rng.randint(1, 10**6)
+        numerator = rng.randint(0, denominator // 4)  # γ in [0, 1/4]: the blocked sampler's range
+        halve = rng.choice((1, 2))
+        # u near the threshold half the time, so the bounds' edges are exercised
+        target = int((1 << length) * float(arb(Fraction(1, halve).numerator) / halve
+                                           * (-arb(numerator) / denominator).exp().mid()))
+        u = min((1 << length) - 1, max(0, target + rng.randint(-3, 3))) if rng.random() < 0.5 else \
+            rng.randrange(1 << length)
+        twin = _arb_twin(u, length, halve, numerator, denominator)
+        if twin is None:
+            continue  # V's interval straddles the threshold: the sampler draws more digits (a random outcome)
+        decided += 1
+        assert _accept(u, length, halve, numerator, denominator, SeededRandomBits(0)) is twin
+    assert decided > 2500
+
+
+def test_block_width_is_the_largest_power_of_two_below_sigma_over_64() -> None:
+    assert block_width(Fraction(128 * 128)) == 2
+    assert block_width(Fraction(128 * 128 - 1)) == 1
+    assert block_width(Fraction(10**12)) == 8192  # 10^6/64 = 15625 >= 8192, < 16384
+
+
+def test_discrete_gaussian_uses_the_blocked_sampler_beyond_the_table() -> None:
+    # same seed, same values: the dispatch goes to blocked_draws where there is no inversion table
+    assert exact.discrete_gaussian(10**9, SeededRandomBits(3), size=50) == blocked_draws(
+        Fraction(10**9), 50, SeededRandomBits(3))
