@@ -98,7 +98,7 @@ def proof_programs() -> list[ProofProgram[...]]:
 
     found: dict[str, ProofProgram[...]] = {}
     for paper in ("cip", "kary", "tda"):
-        package = importlib.import_module(f"reference.{paper}.proofs")
+        package = importlib.import_module(f"reference_verification.{paper}.proofs")
         for info in pkgutil.iter_modules(package.__path__, f"{package.__name__}."):
             module = importlib.import_module(info.name)
             for value in vars(module).values():

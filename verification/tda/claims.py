@@ -442,17 +442,20 @@ def tda_claims() -> list[Claim]:
                     "for every d >= 1, every integer x, every total c >= 0 and every order of line 4 (any permutation, "
                     "the (value, index) one included) the printed loop stops within d (max(t0, max x) − t0 + 1) "
                     "iterations",
+                    whole=True,
                 ),
                 CoqTheorem(
                     "IntOpt.v",
                     "intopt_output_valid",
                     "when the printed loop stops (c >= 0) its output has d entries, all non-negative integers, summing to c",
+                    whole=True,
                 ),
                 CoqTheorem(
                     "IntOpt.v",
                     "intopt_optimal",
                     "the printed loop's output is at ℓ∞ distance from x at most that of every non-negative integer "
                     "vector with total c",
+                    whole=True,
                 ),
                 CoqTheorem(
                     "IntOptFast.v",

@@ -40,7 +40,7 @@ from fractions import Fraction
 import sympy as sp
 
 from ...core.proof import SANITY, ProofRecord, is_zero, positive_rational_function, print_record
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 from .common import PAPER, Expr, entry_by_height, record_entry_formula
 
 STATEMENT = (
@@ -362,7 +362,15 @@ def _record_depths(record: ProofRecord, form: Callable[[Expr], Expr]) -> None:
     )
 
 
-@proves("CIP", "Lemma 3.14")
+@proves(
+    "CIP",
+    "Lemma 3.14",
+    mutations=(
+        mutation("(6D + 5)/9 − 4^(1−D)/9", form=lambda depth: closed_form(depth) + sp.Rational(1, 9)),
+        mutation("(6D + 4)/9 − 4^(1−D)/8", form=lambda depth: closed_form(depth) + sp.Integer(4) ** (1 - depth) / 9 - sp.Integer(4) ** (1 - depth) / 8),
+        mutation("(6D + 4)/9 without the 4^(1−D) term", form=lambda depth: sp.Rational(6, 9) * depth + sp.Rational(4, 9)),
+    ),
+)
 def prove(form: Callable[[Expr], Expr] = closed_form, sanity: bool = True) -> ProofRecord:
     """Establish the exact maximum range variance ``form(D)`` for every depth (ProofFailure otherwise)."""
     from . import theorem_3_3 as cip_theorem_3_3
