@@ -8,6 +8,7 @@ the code the statement speaks about and ``proof`` the program that establishes i
 
 from __future__ import annotations
 
+from . import proof_steps as tda_proof_steps
 from ..core.claims import Budget, Claim, CoqTheorem, Method, Outcome, Status, proved_by
 from .checks import baseline as contingency_baseline
 from .checks import calibration as zcdp_checks
@@ -600,4 +601,5 @@ def tda_claims() -> list[Claim]:
             check_conversions,
             implements=("reference.privacy.zcdp.epsilon_from_rho_simple", "reference.privacy.zcdp.epsilon_from_rho_tight"),
         ),
+        *tda_proof_steps.claims(),
     ]
