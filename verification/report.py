@@ -22,6 +22,7 @@ from .completeness import coverage_markdown
 from .core.claims import MACHINE_CHECKED, Budget, CoqTheorem, Registry, Result, Status
 from .levels import LEVEL_ORDER, Placed, describe, level_counts, proof_levels, tied_coq_files
 from .links import link_errors, proof_programs
+from .proof_pass import proof_pass_markdown
 
 if TYPE_CHECKING:  # imported when the report runs, so that `python -m reference_verification.coq` runs cleanly
     from .coq import Evidence
@@ -175,6 +176,7 @@ def markdown_report(
     out += ["", "Papers:", ""]
     out += [f"- **{key}**: {title}" for key, title in PAPERS.items()]
     out += ["", *coverage_markdown(results)]
+    out += ["", *proof_pass_markdown()]
     out += ["", "Links (each entry's code and proof program, resolved and matched against the program's statements):", ""]
     out += [f"- BROKEN: {error}" for error in links] or ["- every entry's links resolve"]
     refuted = [r for r in results if r.outcome.status is Status.REFUTED]
