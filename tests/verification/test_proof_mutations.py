@@ -17,7 +17,7 @@ PROGRAMS = proof_programs()
 MUTANTS = [(program, mutant) for program in PROGRAMS for mutant in program.mutations]
 VERIFICATION = Path(__file__).resolve().parents[2] / "verification"
 #: The files that hold proof programs and their shared steps.
-PROOF_FILES = sorted(VERIFICATION.glob("*/proofs/*.py")) + [VERIFICATION / "core" / "proof.py"]
+PROOF_FILES = [*sorted(VERIFICATION.glob("*/proofs/*.py")), VERIFICATION / "core" / "proof.py"]
 
 
 def test_the_papers_have_proof_programs() -> None:

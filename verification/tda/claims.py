@@ -8,8 +8,8 @@ the code the statement speaks about and ``proof`` the program that establishes i
 
 from __future__ import annotations
 
-from . import proof_steps as tda_proof_steps
 from ..core.claims import Budget, Claim, CoqTheorem, Method, Outcome, Status, proved_by
+from . import proof_steps as tda_proof_steps
 from .checks import baseline as contingency_baseline
 from .checks import calibration as zcdp_checks
 from .proofs import privacy_accounting as tda_privacy_accounting

@@ -20,9 +20,12 @@ STATEMENT = (
     "give X0, X1"
 )
 
+#: The printed cells' coefficient 1/4 (a mutation changes it).
+PRINTED_QUARTER = sp.Rational(1, 4)
+
 
 @proves(PAPER, "Appendix D.3 example", mutations=(mutation("cells scaled by 1/3 instead of 1/4", quarter=sp.Rational(1, 3)),))
-def prove(quarter: sp.Expr = sp.Rational(1, 4)) -> ProofRecord:
+def prove(quarter: sp.Expr = PRINTED_QUARTER) -> ProofRecord:
     """Run the program; raises :class:`~reference_verification.core.proof.ProofFailure` naming a step that fails."""
     from ..checks import two_dim as two_dim_checks
 
