@@ -132,7 +132,7 @@ def markdown_report(
         "the implementation, and says what each check found, including where a paper is wrong.",
         "",
         "Every statement below was checked by running a computation, in this run; no status is typed in by hand.",
-        "Methods: **proof for all parameters** (a proof program, `reference/<paper>/proofs/`, that establishes the statement for every",
+        "Methods: **proof for all parameters** (a proof program, `verification/<paper>/proofs/`, that establishes the statement for every",
         "parameter value: exact base case plus symbolic induction step, symbolic sums, or certified inequalities);",
         "**exhaustive up to a bound** (every case up to the stated size, exact arithmetic); **statistical** (seeded",
         "tests with a stated false-alarm probability); **certified numeric** (ball arithmetic with rigorous error",
