@@ -22,7 +22,7 @@ detail says which theorems would have raised it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
@@ -147,9 +147,10 @@ def _coq_shortfall(result: Result, verdicts: Mapping[CoqTheorem, str], tied: fro
     return "; ".join(notes)
 
 
-def _program_level(result: Result, by_key: Mapping[str, Result], place: object, trail: tuple[str, ...]) -> Placed:
+def _program_level(
+    result: Result, by_key: Mapping[str, Result], place: Callable[[str, tuple[str, ...]], Placed], trail: tuple[str, ...]
+) -> Placed:
     """Proof program when the entry's program proved it and every entry it uses reaches every parameter."""
-    assert callable(place)
     status = result.outcome.status
     if status in (Status.PROVED, Status.CONDITIONAL):
         weak = []
