@@ -55,6 +55,6 @@ def claims() -> list[Claim]:
             Method.EXHAUSTIVE,
             check_offset_step,
             "Integer feasibility of the printed offset, and of the corrected one, over small errors and dimensions.",
-            implements=("reference.tda.intopt.intopt", "reference_verification.tda.proof_steps.integer_offset"),
+            implements=("reference.tda.intopt.intopt",),
         ),
     ]
