@@ -93,7 +93,7 @@ def link_errors(claims: Sequence[Claim], programs: Iterable[ProofProgram[...]] =
 
 
 def proof_programs() -> list[ProofProgram[...]]:
-    """Every proof program of the three papers (the modules under ``reference/<paper>/proofs``)."""
+    """Every proof program of the three papers (the modules under ``verification/<paper>/proofs``)."""
     import pkgutil
 
     found: dict[str, ProofProgram[...]] = {}

@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Any
 from .audits import AuditCase, audits_markdown
 from .completeness import coverage_markdown
 from .core.claims import MACHINE_CHECKED, Budget, CoqTheorem, Registry, Result, Status
+from .levels import LEVEL_ORDER, Placed, describe, level_counts, proof_levels, tied_coq_files
 from .links import link_errors, proof_programs
+from .proof_pass import proof_pass_markdown
 
 if TYPE_CHECKING:  # imported when the report runs, so that `python -m reference_verification.coq` runs cleanly
     from .coq import Evidence
@@ -72,11 +74,26 @@ def _counts(results: list[Result]) -> dict[str, dict[str, int]]:
     return table
 
 
-def terminal_table(results: list[Result]) -> str:
-    """A plain-text table: paper, number, status, method, seconds."""
-    rows = [("paper", "statement", "status", "method", "s")]
+def levels_of(results: list[Result], coq: dict[CoqTheorem, Evidence] | None) -> dict[str, Placed]:
+    """Every entry's proof level (:mod:`reference_verification.levels`), from this run's statuses, this run's Coq
+    verdicts and the tests of the checkout that tie Coq files to the Python objects; each detail says what kept
+    Coq evidence from raising the level, if anything."""
+    verdicts = {theorem: found.verdict for theorem, found in (coq or {}).items()}
+    tied = tied_coq_files()
+    placed = proof_levels(results, verdicts, tied)
+    return {
+        r.claim.key: Placed(placed[r.claim.key].level, describe(r, placed[r.claim.key], verdicts, tied))
+        for r in results
+    }
+
+
+def terminal_table(results: list[Result], levels: dict[str, Placed] | None = None) -> str:
+    """A plain-text table: paper, number, status, level, method, seconds."""
+    levels = levels or levels_of(results, None)
+    rows = [("paper", "statement", "status", "level", "method", "s")]
     for r in results:
-        rows.append((r.claim.paper, r.claim.number, r.outcome.status.value, r.claim.method.value, f"{r.seconds:.1f}"))
+        rows.append((r.claim.paper, r.claim.number, r.outcome.status.value, levels[r.claim.key].level.value,
+                     r.claim.method.value, f"{r.seconds:.1f}"))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)) for row in rows]
     lines.insert(1, "  ".join("-" * width for width in widths))
@@ -101,6 +118,8 @@ def markdown_report(
     ``coq`` what this run found about each registered Coq theorem (:func:`~reference_verification.coq.machine_checked`)."""
     counts = _counts(results)
     coq = coq or {}
+    levels = levels_of(results, coq)
+    by_level = level_counts(results, levels)
     out = [
         "# `reference` — verification report",
         "",
@@ -113,7 +132,7 @@ def markdown_report(
         "the implementation, and says what each check found, including where a paper is wrong.",
         "",
         "Every statement below was checked by running a computation, in this run; no status is typed in by hand.",
-        "Methods: **proof for all parameters** (a proof program, `reference/<paper>/proofs/`, that establishes the statement for every",
+        "Methods: **proof for all parameters** (a proof program, `verification/<paper>/proofs/`, that establishes the statement for every",
         "parameter value: exact base case plus symbolic induction step, symbolic sums, or certified inequalities);",
         "**exhaustive up to a bound** (every case up to the stated size, exact arithmetic); **statistical** (seeded",
         "tests with a stated false-alarm probability); **certified numeric** (ball arithmetic with rigorous error",
@@ -130,6 +149,14 @@ def markdown_report(
         "Beside the status, **machine-checked (Coq)** names the Coq theorems (`proofs/coq/`) that state the entry:",
         "compiled in this run with no axiom (*closed*), or *not compiled here* when Coq is missing.",
         "",
+        "**Proof level** — what the strongest evidence an entry has establishes, computed from this run:",
+        "*machine-checked* (Coq theorems stating the whole entry, closed in this run and tied to the Python objects",
+        "by a test under `tests/coq/`), *proof program* (a proof program whose every step is a computed check, which",
+        "fails on each registered mutation of its statement, and whose premises are at this level or above),",
+        "*verified* (finite evidence: exhaustive, statistical, certified numeric, measured; or a proof resting on a",
+        "verified entry), *refuted*, *not checkable*. When Coq is not compiled in this run no entry is counted as",
+        "machine-checked: the detail names the theorems that would have raised it.",
+        "",
         f"Budget: {'quick' if budget.quick else 'full'}; total time {seconds:.1f} s.",
         "",
         "## Summary",
@@ -139,9 +166,17 @@ def markdown_report(
     ]
     for paper, row in counts.items():
         out.append(f"| {paper} | {row['total']} | " + " | ".join(str(row[s.value]) for s in STATUS_ORDER) + " |")
+    out += ["", "Proof levels (the strongest evidence of each entry):", "",
+            "| paper | total | " + " | ".join(level.value for level in LEVEL_ORDER) + " |",
+            "|---|---|" + "---|" * len(LEVEL_ORDER)]
+    for paper, row in by_level.items():
+        out.append(f"| {paper} | {row['total']} | " + " | ".join(str(row[level.value]) for level in LEVEL_ORDER) + " |")
+    totals = {level: sum(row[level.value] for row in by_level.values()) for level in LEVEL_ORDER}
+    out.append(f"| all | {len(results)} | " + " | ".join(str(totals[level]) for level in LEVEL_ORDER) + " |")
     out += ["", "Papers:", ""]
     out += [f"- **{key}**: {title}" for key, title in PAPERS.items()]
     out += ["", *coverage_markdown(results)]
+    out += ["", *proof_pass_markdown()]
     out += ["", "Links (each entry's code and proof program, resolved and matched against the program's statements):", ""]
     out += [f"- BROKEN: {error}" for error in links] or ["- every entry's links resolve"]
     refuted = [r for r in results if r.outcome.status is Status.REFUTED]
@@ -156,11 +191,12 @@ def markdown_report(
                 out.append(f"  - what holds instead: {r.outcome.corrected}")
     out += ["", *audits_markdown(audits)]
     out += ["## All entries", ""]
-    out += [f"| paper | statement | status | method | {MACHINE_CHECKED} | time (s) |", "|---|---|---|---|---|---|"]
+    out += [f"| paper | statement | status | level | method | {MACHINE_CHECKED} | time (s) |",
+            "|---|---|---|---|---|---|---|"]
     for r in results:
         out.append(
             f"| {r.claim.paper} | [{r.claim.number}](#{_anchor(r)}) | {r.outcome.status.value} | "
-            f"{r.claim.method.value} | {_coq_cell(r, coq)} | {r.seconds:.1f} |"
+            f"{levels[r.claim.key].level.value} | {r.claim.method.value} | {_coq_cell(r, coq)} | {r.seconds:.1f} |"
         )
     for paper in dict.fromkeys(r.claim.paper for r in results):
         out += ["", f"## {paper}: details", ""]
@@ -174,6 +210,8 @@ def markdown_report(
                 f"**How checked.** {r.claim.method.value}. {r.claim.note}".rstrip(),
                 "",
                 f"**Found.** {r.outcome.detail}",
+                "",
+                f"**Level.** {levels[r.claim.key].level.value} — {_md_escape(levels[r.claim.key].detail)}",
                 "",
                 "**Code.** " + (", ".join(f"`{name}`" for name in r.claim.implements) or "none (a statement about all algorithms)"),
             ]
@@ -213,6 +251,7 @@ def _anchor(result: Result) -> str:
 def results_json(results: list[Result], coq: dict[CoqTheorem, Evidence] | None = None) -> list[dict[str, Any]]:
     """Machine-readable results."""
     coq = coq or {}
+    levels = levels_of(results, coq)
     return [
         {
             "paper": r.claim.paper,
@@ -220,6 +259,8 @@ def results_json(results: list[Result], coq: dict[CoqTheorem, Evidence] | None =
             "statement": r.claim.statement,
             "method": r.claim.method.value,
             "status": r.outcome.status.value,
+            "level": levels[r.claim.key].level.value,
+            "level_detail": levels[r.claim.key].detail,
             "detail": r.outcome.detail,
             "counterexample": r.outcome.counterexample,
             "corrected": r.outcome.corrected,
@@ -265,8 +306,9 @@ def run_report(out_dir: str = "reference-report", quick: bool = False, progress:
     markdown = markdown_report(results, plots, seconds, budget, links, audits, coq)
     (directory / "report.md").write_text(markdown, encoding="utf-8")
     (directory / "claims.json").write_text(json.dumps(results_json(results, coq), indent=2) + "\n", encoding="utf-8")
+    levels = levels_of(results, coq)
     if progress:
-        print(terminal_table(results))
+        print(terminal_table(results, levels))
         print()
     counts = _counts(results)
     errors = sum(1 for r in results if r.outcome.status is Status.ERROR)
@@ -278,6 +320,7 @@ def run_report(out_dir: str = "reference-report", quick: bool = False, progress:
         "plots": [str(directory / name) for name, _ in plots],
         "seconds": round(seconds, 1),
         "counts": counts,
+        "levels": level_counts(results, levels),
         "errors": errors,
         "audits": None if audits is None else {case.name: case.outcome for case in audits},
         "machine_checked": {item.theorem.name: item.verdict for item in coq.values()},

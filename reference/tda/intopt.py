@@ -69,7 +69,7 @@ class IntOptTrace:
     t_final: int
 
 
-def _check_values(values: object, name: str = "values") -> tuple[int, ...]:
+def check_values(values: object, name: str = "values") -> tuple[int, ...]:
     """Return ``values`` as a tuple of Python ints; refuse non-sequences, empty input, bools and floats."""
     if isinstance(values, (str, bytes, dict, numbers.Number)):
         raise TypeError(f"{name} must be a sequence of integers, got {type(values).__name__}")
@@ -87,7 +87,7 @@ def _check_values(values: object, name: str = "values") -> tuple[int, ...]:
     return tuple(result)
 
 
-def _check_total(total: object) -> int:
+def check_total(total: object) -> int:
     """``total`` must be an integer >= 0: for a negative total the printed loop never ends."""
     if isinstance(total, bool) or not isinstance(total, numbers.Integral):
         raise TypeError(f"total must be an integer >= 0, got {total!r}")
@@ -101,18 +101,18 @@ def _check_total(total: object) -> int:
 
 def tie_order(values: Sequence[int]) -> list[int]:
     """Line 4 of IntOpt with this module's tie rule: indices sorted by ``(value, index)`` ascending."""
-    x = _check_values(values)
+    x = check_values(values)
     return sorted(range(len(x)), key=lambda i: (x[i], i))
 
 
-def _ceil_div(numerator: int, denominator: int) -> int:
+def ceil_div(numerator: int, denominator: int) -> int:
     return -((-numerator) // denominator)
 
 
-def _start(x: tuple[int, ...], total: int) -> tuple[int, list[int], int]:
+def initial_state(x: tuple[int, ...], total: int) -> tuple[int, list[int], int]:
     """Lines 2-3: the excess target ``D``, the initial ``z`` and ``t``."""
     deficit = total - sum(x)
-    base = _ceil_div(deficit, len(x))
+    base = ceil_div(deficit, len(x))
     z = [max(base, -xi) for xi in x]
     t = max(abs(zi) for zi in z)
     return deficit, z, t
@@ -124,10 +124,10 @@ def intopt_literal_with_count(values: Sequence[int], total: int) -> IntOptTrace:
     ``values`` is a non-empty sequence of integers (bool and float refused), ``total`` an integer ``>= 0``.
     Ties in line 4 are broken by ``(value, index)`` ascending. Returns an :class:`IntOptTrace`.
     """
-    x = _check_values(values)
-    c = _check_total(total)
+    x = check_values(values)
+    c = check_total(total)
     d = len(x)
-    deficit, z, t = _start(x, c)
+    deficit, z, t = initial_state(x, c)
     t_initial = t
     order = sorted(range(d), key=lambda i: (x[i], i))
     j = 0
@@ -165,10 +165,10 @@ def intopt_with_count(values: Sequence[int], total: int) -> IntOptTrace:
     lowered, in the order of line 4, from their start values (``z0`` if ``P == 0``, else ``f(t0 + P - 1)``) to
     ``f(t0 + P)`` until the excess is used up; the iteration count is ``P * d`` plus the position reached + 1.
     """
-    x = _check_values(values)
-    c = _check_total(total)
+    x = check_values(values)
+    c = check_total(total)
     d = len(x)
-    deficit, z0, t0 = _start(x, c)
+    deficit, z0, t0 = initial_state(x, c)
     if sum(z0) <= deficit:
         return IntOptTrace(tuple(xi + zi for xi, zi in zip(x, z0)), 0, 0, t0, t0)
     order = sorted(range(d), key=lambda i: (x[i], i))
@@ -214,8 +214,8 @@ def intopt(values: Sequence[int], total: int) -> tuple[int, ...]:
 
 def chebyshev_distance(a: Sequence[int], b: Sequence[int]) -> int:
     """``max_i |a_i - b_i|`` for two non-empty integer sequences of equal length."""
-    left = _check_values(a, "a")
-    right = _check_values(b, "b")
+    left = check_values(a, "a")
+    right = check_values(b, "b")
     if len(left) != len(right):
         raise ValueError(f"a and b must have the same length, got {len(left)} and {len(right)}")
     return max(abs(p - q) for p, q in zip(left, right))

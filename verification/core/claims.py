@@ -19,7 +19,8 @@ its "proved" into "proved, conditional" while any of them is only verified (the 
 status), so no proof inherits a finite check's reach silently.
 A claim may also name machine-checked theorems (``coq``): Coq theorems under ``proofs/coq/`` that state it.
 They are evidence shown beside the computed status (the report compiles them and prints their assumptions);
-they never set the status.
+they never set the status, but they decide the entry's proof level (:mod:`reference_verification.levels`) when
+they state the whole entry, are closed in this run and are tied to the Python objects by a test.
 """
 
 from __future__ import annotations
@@ -82,6 +83,10 @@ class CoqTheorem:
     file: str
     name: str
     states: str
+    #: True when the entry's whole theorems (this one and the entry's other ``whole`` ones) together state the
+    #: entire entry, or a strengthening of it; False (the default) for an ingredient of its proof (a count, a
+    #: sensitivity) that leaves a step outside Coq. Only whole theorems can make an entry machine-checked.
+    whole: bool = False
 
 
 @dataclass(frozen=True)

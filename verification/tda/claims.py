@@ -9,6 +9,7 @@ the code the statement speaks about and ``proof`` the program that establishes i
 from __future__ import annotations
 
 from ..core.claims import Budget, Claim, CoqTheorem, Method, Outcome, Status, proved_by
+from . import proof_steps as tda_proof_steps
 from .checks import baseline as contingency_baseline
 from .checks import calibration as zcdp_checks
 from .proofs import privacy_accounting as tda_privacy_accounting
@@ -99,23 +100,43 @@ def check_intopt_lower_bound(budget: Budget) -> Outcome:
 
 
 def check_intopt_quadratic_steps(budget: Budget) -> Outcome:
-    """§1: IntOPT 'requires at most O(max_i |X_i|²) steps', against the printed loop's iteration count."""
-    from .checks.intopt import complexity_family
+    """§1: IntOPT 'requires at most O(max_i |X_i|²) steps' — a claim about the version the paper credits to its
+    reference [1] (§3: the printed Algorithm 1 'runs in O(c) steps'). Checked against a version in O(d²) steps
+    (``reference.tda.intopt_breakpoints``, d = dim(x) <= max_i |X_i|): same output as the printed loop on every
+    input of a grid, and at most 3d(d + 1) counted steps on every input, whatever the magnitudes."""
+    import itertools
 
-    top = budget.pick(60, 200)
-    exact = all(complexity_family(magnitude, 2) == magnitude + 2 for magnitude in range(2, top + 1, 2))
-    large = [(magnitude, complexity_family(magnitude, 2)) for magnitude in budget.pick((10**3,), (10**3, 10**4))]
-    grows = exact and all(count == magnitude + 2 for magnitude, count in large)
+    from reference.tda.intopt import intopt, intopt_literal, intopt_literal_with_count
+    from reference.tda.intopt_breakpoints import intopt_by_breakpoints, step_bound
+
+    top_dimension = budget.pick(3, 4)
+    cases = 0
+    for dimension in range(1, top_dimension + 1):
+        for values in itertools.product(range(-3, 6), repeat=dimension):
+            for total in range(0, 9):
+                cases += 1
+                found = intopt_by_breakpoints(values=values, total=total)
+                if found.output != intopt_literal(values, total) or found.steps > step_bound(dimension):
+                    return Outcome(
+                        Status.REFUTED,
+                        f"the O(d²) version differs from the printed loop or exceeds 3d(d + 1) steps at x = {values}, "
+                        f"c = {total}: output {found.output}, {found.steps} steps",
+                        counterexample=f"x = {values}, c = {total}",
+                    )
+    magnitudes = budget.pick((10**3, 10**6), (10**3, 10**6, 10**12))
+    large = [(m, intopt_by_breakpoints(values=(m, 0), total=0)) for m in magnitudes]
+    if not all(found.output == intopt((m, 0), 0) and found.steps <= step_bound(2) for m, found in large):
+        return Outcome(Status.REFUTED, "the O(d²) version disagrees with intopt or exceeds its bound on x = (M, 0), c = 0")
+    loop = intopt_literal_with_count((10**3, 0), 0).iterations
     return Outcome(
-        Status.REFUTED if grows else Status.VERIFIED,
-        f"with two categories (max_i |X_i| = 2, so O(max_i |X_i|²) is a constant) the printed loop on x = (M, 0), "
-        f"c = 0 runs M + 2 times for every even M in 2..{top} and at "
-        + ", ".join(f"M = {magnitude} ({count} iterations)" for magnitude, count in large)
-        + ": the count grows with the noisy counts, not with the number of categories. The fast version "
-        "(reference.tda.intopt.intopt) needs O(d log d) arithmetic operations plus a binary search over the passes.",
-        counterexample=f"|X| = 2, x = ({large[0][0]}, 0), c = 0: {large[0][1]} iterations of the printed loop",
-        corrected="the printed loop runs at most d·(max(0, α − t0) + 1) times (α the optimal distance, t0 line 3's t), "
-        "unbounded at fixed |X_i|; a bound in the categories alone needs a different procedure",
+        Status.VERIFIED,
+        f"a version of IntOpt in O(d²) steps exists and returns the printed loop's output: on all {cases} inputs "
+        f"(d = 1..{top_dimension}, x in [−3, 5]^d, c = 0..8) reference.tda.intopt_breakpoints returns exactly "
+        f"intopt_literal's vector in at most 3d(d + 1) counted steps, and on x = (M, 0), c = 0 it takes "
+        + ", ".join(f"{found.steps} steps at M = {m}" for m, found in large)
+        + f" (bound {step_bound(2)}), while the printed loop (the paper's O(c) version, §3) runs {loop} iterations at "
+        "M = 1000. The version the paper cites (Appendix C of its reference [1]) is not printed here; this one "
+        "shows the bound is attainable with the printed loop's output (d = dim(x) <= max_i |X_i|)",
     )
 
 
@@ -442,17 +463,20 @@ def tda_claims() -> list[Claim]:
                     "for every d >= 1, every integer x, every total c >= 0 and every order of line 4 (any permutation, "
                     "the (value, index) one included) the printed loop stops within d (max(t0, max x) − t0 + 1) "
                     "iterations",
+                    whole=True,
                 ),
                 CoqTheorem(
                     "IntOpt.v",
                     "intopt_output_valid",
                     "when the printed loop stops (c >= 0) its output has d entries, all non-negative integers, summing to c",
+                    whole=True,
                 ),
                 CoqTheorem(
                     "IntOpt.v",
                     "intopt_optimal",
                     "the printed loop's output is at ℓ∞ distance from x at most that of every non-negative integer "
                     "vector with total c",
+                    whole=True,
                 ),
                 CoqTheorem(
                     "IntOptFast.v",
@@ -494,10 +518,13 @@ def tda_claims() -> list[Claim]:
         Claim(
             PAPER,
             "Section 1 (IntOPT steps)",
-            "IntOPT operates in the integer domain and requires at most O(max_i |X_i|²) steps (for the printed loop)",
+            "IntOPT operates in the integer domain and requires at most O(max_i |X_i|²) steps (the version the paper "
+            "credits to its reference [1]; §3 says the printed Algorithm 1 runs in O(c) steps)",
             Method.EXHAUSTIVE,
             check_intopt_quadratic_steps,
-            implements=("reference.tda.intopt.intopt_literal_with_count",),
+            "Against a version in O(d²) counted steps implemented here (visiting the pieces of the floor sum instead "
+            "of passes), with the printed loop's output; the printed loop itself is the entry 'IntOpt (O(c) steps)'.",
+            implements=("reference.tda.intopt_breakpoints.intopt_by_breakpoints", "reference.tda.intopt.intopt_literal"),
         ),
         Claim(
             PAPER,
@@ -574,4 +601,5 @@ def tda_claims() -> list[Claim]:
             check_conversions,
             implements=("reference.privacy.zcdp.epsilon_from_rho_simple", "reference.privacy.zcdp.epsilon_from_rho_tight"),
         ),
+        *tda_proof_steps.claims(),
     ]

@@ -92,7 +92,7 @@ def check_two_dim_sensitivity(max_depth: int = 3, max_dense_total: int = 5) -> D
     return exhaustive("Algorithm 4: sensitivity", pairs, holds, _pair)
 
 
-def check_two_by_two_example() -> DeterministicCheck:
+def check_two_by_two_example(quarter: object = None) -> DeterministicCheck:
     """The D.3 worked example: with X, Y, Z, W i.i.d. N(0, 1) the printed X_00, X_01, X_10, X_11 (coefficients
     in Q(√3), exactly, with sympy) are each N(0, 1), every row sum, column sum and the total are N(0, 1),
     X_00 + X_10 = X_0 and X_01 + X_11 = X_1; and the cells are Algorithm 4 with both depths 1 (covariance
@@ -100,7 +100,7 @@ def check_two_by_two_example() -> DeterministicCheck:
     import sympy
 
     root3 = sympy.sqrt(3)
-    q = sympy.Rational(1, 4)
+    q = sympy.Rational(1, 4) if quarter is None else sympy.sympify(quarter)  # the printed cells' 1/4 (mutations change it)
     # coefficient vectors on (X, Y, Z, W), as printed
     cells = {
         "X00": (q, root3 * q, root3 * q, 3 * q),

@@ -15,6 +15,7 @@ from . import (
     appendix_e,
     construction,
     privacy_and_error,
+    proof_steps,
     section_2,
     section_4,
     section_5,
@@ -33,4 +34,5 @@ def cip_claims() -> list[Claim]:
         *appendix_d.claims(),
         *appendix_e.claims(),
         *section_5.claims(),
+        *proof_steps.claims(),
     ]

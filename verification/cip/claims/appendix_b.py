@@ -177,12 +177,14 @@ def claims() -> list[Claim]:
                     "covariance_row_sum",
                     "for every depth D every row of C_D sums to 2^−D (unit diagonal and negative off-diagonal entries: "
                     "covariance_closed_form)",
+                    whole=True,
                 ),
                 CoqTheorem(
                     "CipPositiveDefinite.v",
                     "covariance_positive_definite",
                     "for every depth D and every rational vector x with a non-zero entry among the 2^D leaves, "
                     "xᵀ C_D x > 0: C_D is positive definite (stronger than the positive semi-definiteness stated)",
+                    whole=True,
                 ),
                 CoqTheorem(
                     "CipPositiveDefinite.v",
@@ -211,6 +213,7 @@ def claims() -> list[Claim]:
                     "covariance_times_inverse",
                     "for every depth D the matrix X_D of Lemma B.2's recursion (X_0 = (1), X_(D+1) = [[X_D + J/3, 2J/3], "
                     "[2J/3, X_D + J/3]]) satisfies C_D X_D = I (and X_D C_D = I: inverse_times_covariance)",
+                    whole=True,
                 ),
                 CoqTheorem(
                     "CipMatrix.v",
@@ -227,6 +230,7 @@ def claims() -> list[Claim]:
                     "CipMatrix.v",
                     "corollary_b3",
                     "for every depth D every diagonal entry of C_D⁻¹ (= X_D, by covariance_times_inverse) is 1 + D/3",
+                    whole=True,
                 ),
             ),
         ),

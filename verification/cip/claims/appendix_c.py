@@ -51,13 +51,28 @@ def check_corollary_c2(budget: Budget) -> Outcome:
     top = budget.pick(10, 14)
     exact = all(cip_errors.workload_variances(d, "nodal").total == 2 * (1 << d) - 1 for d in range(top + 1))
     ratios = {d: Fraction(2 * (1 << d) - 1) / (4**d) for d in (1, 2, top)}
+    # the range-query reading of the second bullet: err_2 = σ² Σ_ranges Var(range), Σ over the n(n + 1)/2 ranges
+    from reference.cip.exact.ranges import all_range_statistics
+
+    range_depths = range(budget.pick(6, 8), budget.pick(10, 12) + 1)
+    averages = {
+        d: all_range_statistics(d).total_variance / (Fraction((1 << d) * ((1 << d) + 1), 2) * d) for d in range_depths
+    }
+    growing = all(averages[d] < averages[d + 1] for d in list(range_depths)[:-1])
+    range_reading = (
+        " and the second fails too: err_2 = σ²·Σ_ranges Var(range), and the exact ratio (average range variance)/D is "
+        + ", ".join(f"{format_directed(averages[d], 4, upward=False)} (D = {d})" for d in range_depths)
+        + f" ({'increasing' if growing else 'NOT increasing'} in D) stays near D/2, so with σ² = Θ(log n log(2/δ)/ε²) "
+        "err_2 grows like n² log² n log(2/δ)/ε² (Corollary 3.16's order), not Θ(n² log n log(2/δ)/ε²): the ratio to "
+        "the printed rate grows like log n"
+    )
     return Outcome(
         Status.REFUTED if exact else Status.ERROR,
         "Printed: 'Let W be all the continuous range queries' with err_(W,2) = Θ(n² log(n) log(2/δ) ε^-2). For the "
         f"nodal workload (the subject of Appendix C): {proof.detail} Cross-check: the exact nodal totals (σ = 1) "
         f"are 2n − 1 at depths 0..{top}: {exact}; (2n − 1)/n² = {ratios[1]}, {ratios[2]}, …, "
         f"{format_directed(ratios[top], 3, upward=True)} at D = {top}. Read with 'range queries' instead, the first bullet fails (range "
-        "err^∞ grows like log n, not sqrt(log n)).",
+        "err^∞ = Θ(σ sqrt(log n)) grows like log n sqrt(log(2/δ))/ε, not sqrt(log n log(2/δ))/ε)" + range_reading + ".",
         counterexample="nodal workload, every ε, δ: err_2/(n² log n log(2/δ) ε^-2) = (2n − 1)(2 + (2/3)log2 n)/(n² ln n)"
         " → 0, e.g. 2.4e-03 at n = 1024 (D = 10), so err_2 is not Θ(n² log n log(2/δ)/ε²)",
         corrected="nodal queries: err^∞ = Θ(sqrt(log n log(2/δ))/ε), err_2 = Θ(n log n log(2/δ)/ε²), "

@@ -250,6 +250,7 @@ def claims() -> list[Claim]:
                     "covariance_closed_form",
                     "every off-diagonal entry of C_D is −2^(1−2h), h the height of the lowest common ancestor: "
                     "−2^(−2D+1) across the root's halves (h = D), −2^(−2D+3) for leaves starting 00 and 01 (h = D − 1)",
+                    whole=True,
                 ),
             ),
         ),
@@ -277,6 +278,7 @@ def claims() -> list[Claim]:
                     "for every depth D, level l <= D and position p < 2^l, the sum of C_D's entries over the block of "
                     "the 2^(D−l) leaves below node (l, p) is 1: every node sum has variance σ² under N(0, σ² C_D) "
                     "(that the sum is Gaussian, a linear image of a Gaussian vector, is not modelled)",
+                    whole=True,
                 ),
                 CoqTheorem(
                     "CipNodeVariance.v",

@@ -309,12 +309,14 @@ def claims() -> list[Claim]:
                     "max_range_variance",
                     "for every depth D >= 1 and every range of leaves x .. x + len − 1 <= 2^D − 1, the sum of the "
                     "covariance block of C_D (Definition 3.1 over the rationals) is at most (6D + 4)/9 − 4^(1−D)/9",
+                    whole=True,
                 ),
                 CoqTheorem(
                     "CipRangeAll.v",
                     "max_range_variance_attained",
                     "for every K the range of length 2·A K starting at 2^K − A K, A K = (2^(K+1) + (−1)^K)/3 "
                     "(A_closed), i.e. [J, 2^D − 1 − J] at D = K + 1, has variance exactly (6D + 4)/9 − 4^(1−D)/9",
+                    whole=True,
                 ),
                 CoqTheorem(
                     "CipRangeUnique.v",

@@ -11,20 +11,20 @@ from __future__ import annotations
 import sympy as sp
 
 from ...core.proof import ProofRecord
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 
 PAPER = "CIP"
 STATEMENT = "flip a coin with P(heads) = 2/(n+1): heads a single cell, tails the span of two distinct cells — a uniform range"
 
 
-@proves(PAPER, "Appendix E.5 sampling")
-def prove() -> ProofRecord:
-    """Run the program; raises :class:`~reference_verification.core.proof.ProofFailure` naming a step that fails."""
+@proves(PAPER, "Appendix E.5 sampling", mutations=(mutation("P(heads) = 1/(n + 1)", heads=1), mutation("P(heads) = 3/(n + 1)", heads=3)))
+def prove(heads: int = 2) -> ProofRecord:
+    """``heads``: the numerator of P(heads) = heads/(n + 1) (2 in the paper)."""
     record = ProofRecord(PAPER, "Appendix E.5 sampling", STATEMENT)
     n = sp.symbols("n", integer=True, positive=True)
     uniform = 1 / (n * (n + 1) / 2)
-    single = sp.Rational(2) / (n + 1) / n
-    pair = (1 - sp.Rational(2) / (n + 1)) / (n * (n - 1) / 2)
+    single = sp.Integer(heads) / (n + 1) / n
+    pair = (1 - sp.Integer(heads) / (n + 1)) / (n * (n - 1) / 2)
     record.step("P(single cell c) = 2/(n+1)·1/n equals 1/#ranges = 2/(n(n+1)) (sympy, symbolic in n)",
                 sp.simplify(single - uniform) == 0)
     record.step("P(span of a pair) = (1 − 2/(n+1))·2/(n(n−1)) equals 2/(n(n+1)) for n >= 2 (sympy)",

@@ -20,13 +20,13 @@ from fractions import Fraction
 import sympy as sp
 
 from ...core.proof import SANITY, ProofRecord, is_zero, print_record
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 from .common import PAPER
 
 STATEMENT = "For every depth j >= 0, every diagonal entry of C_j^-1 equals 1 + j/3."
 
 
-@proves("CIP", "Corollary B.3")
+@proves("CIP", "Corollary B.3", mutations=(mutation("diagonal 1 + j/2", claimed_slope=Fraction(1, 2)),))
 def prove(claimed_slope: Fraction = Fraction(1, 3), sanity: bool = True) -> ProofRecord:
     """Prove Corollary B.3 for all j; the claim is ``1 + claimed_slope * j``. Raises ProofFailure on failure."""
     from . import lemma_b2 as cip_lemma_b2

@@ -19,7 +19,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ...core.proof import ProofRecord, is_zero, print_record
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 from .common import PAPER
 
 STATEMENT = (
@@ -43,7 +43,7 @@ def rate_limit(power: int) -> sp.Expr:
     return sp.limit(sp.simplify(nodal_err2() / rate), N, sp.oo)
 
 
-@proves("CIP", "Corollary C.2")
+@proves("CIP", "Corollary C.2", mutations=(mutation("refuting the true rate n log n (power 1)", printed_power=1),))
 def prove(printed_power: int = 2) -> ProofRecord:
     """Establish the nodal err_2 rate for every n and show the printed power of n fails (ProofFailure otherwise)."""
     from . import theorem_3_3 as cip_theorem_3_3

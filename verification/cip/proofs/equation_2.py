@@ -11,17 +11,20 @@ from __future__ import annotations
 import sympy as sp
 
 from ...core.proof import ProofRecord
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 
 PAPER = "CIP"
 STATEMENT = "X0 = X/2 + (√3/2)Y and X1 = X/2 − (√3/2)Y are N(0, 1) with Cov(X0, X1) = −1/2 and X0 + X1 = X"
 
+#: The weight √3/2 of the fresh normal Y in equation (2) (a mutation changes it).
+PRINTED_NOISE_COEFFICIENT = sp.sqrt(3) / 2
 
-@proves(PAPER, "Equation (2)")
-def prove() -> ProofRecord:
+
+@proves(PAPER, "Equation (2)", mutations=(mutation("Y weighted 1/2 instead of √3/2", noise_coefficient=sp.Rational(1, 2)),))
+def prove(noise_coefficient: sp.Expr = PRINTED_NOISE_COEFFICIENT) -> ProofRecord:
     """Run the program; raises :class:`~reference_verification.core.proof.ProofFailure` naming a step that fails."""
     record = ProofRecord(PAPER, "Equation (2)", STATEMENT)
-    half, root = sp.Rational(1, 2), sp.sqrt(3) / 2
+    half, root = sp.Rational(1, 2), noise_coefficient
     child0 = (half, root)  # coefficients on (X, Y)
     child1 = (half, -root)
     var0 = sum(c**2 for c in child0)

@@ -42,7 +42,7 @@ from fractions import Fraction
 import sympy as sp
 
 from ...core.proof import SANITY, ProofRecord, print_record
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 from .common import (
     PAPER,
     Block,
@@ -53,6 +53,7 @@ from .common import (
     definition_exponent,
     fraction_matmul,
     fraction_matrix,
+    ocr_exponent,
     off_diagonal_entry,
 )
 
@@ -177,7 +178,15 @@ def _sanity(record: ProofRecord) -> None:
     record.step(SANITY + "row sums of C_depth are 2^-depth for depths 0..6", sums)
 
 
-@proves("CIP", "Lemma B.2")
+@proves(
+    "CIP",
+    "Lemma B.2",
+    mutations=(
+        mutation("diagonal blocks C⁻¹ + J/4", diagonal_coefficient=Fraction(1, 4)),
+        mutation("off-diagonal blocks J/3", off_diagonal_coefficient=Fraction(1, 3)),
+        mutation("OCR exponent 2^i + 1", exponent=ocr_exponent),
+    ),
+)
 def prove(
     diagonal_coefficient: Fraction = Fraction(1, 3),
     off_diagonal_coefficient: Fraction = Fraction(2, 3),

@@ -40,7 +40,7 @@ from fractions import Fraction
 import sympy as sp
 
 from ...core.proof import SANITY, ProofRecord, is_zero, positive_rational_function, print_record
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 from .common import PAPER, Expr, entry_by_height, record_entry_formula
 
 STATEMENT = (
@@ -187,10 +187,14 @@ def _record_prefix_recursion(record: ProofRecord) -> None:
     )
     # u = (1 + v)/2 at level K: l = 2^(K−1) + r with r = v·2^(K−1), so r/2^(K−1) = v
     level = sp.Symbol("k", integer=True, positive=True)
+    previous = sp.Symbol("phi_(K-1)(v)")
+    # the recursion above at d = K with r = v·2^(K−1) (the grid point (1 + v)/2) and p_(K−1)(r) = φ_(K−1)(v)
+    upper = by_blocks.subs({depth: level, rest: V * 2 ** (level - 1), known: previous})
     record.step(
         "digit programme (symbolic in K, v): with φ_K(u) = p_K(u·2^K) on D_K = {j/2^K}, "
-        "φ_K(v/2) = φ_(K−1)(v) (same prefix) and φ_K((1+v)/2) = 1 − v + φ_(K−1)(v) (r = v·2^(K−1))",
-        is_zero(V * 2 ** (level - 1) / 2 ** (level - 1) - V),
+        "φ_K(v/2) = φ_(K−1)(v) (same prefix) and, by the recursion above at d = K, r = v·2^(K−1), "
+        "φ_K((1+v)/2) = 1 − v + φ_(K−1)(v)",
+        is_zero(upper - (1 - V + previous)),
     )
 
 
@@ -277,21 +281,39 @@ def _record_pieces(record: ProofRecord) -> None:
         ),
     )
     record.step(
-        "induction conclusion: by the crossing at s = 1 and a_K > b_K, the larger of the two is α_K − s·a_K "
-        "strictly for s in (0, 1) and β_K − s·b_K strictly for s in (1, 2): the hypothesis holds at K, hence for "
-        "every K >= 0 (levels 0, 1 exact). By continuity in s, max_w φ_K(w) − s·w = max(α_K − s·a_K, β_K − s·b_K) "
-        "on the closed interval [0, 2]",
-        True,
+        "induction conclusion (K >= 2, both signs): the difference (α_K − s·a_K) − (β_K − s·b_K) divided by 1 − s "
+        "is a_K − b_K > 0, so the a-piece is strictly larger for s in (0, 1) and the b-piece for s in (1, 2): the "
+        "hypothesis holds at K, hence for every K >= 0 (levels 0, 1 exact). By continuity in s, "
+        "max_w φ_K(w) − s·w = max(α_K − s·a_K, β_K − s·b_K) on the closed interval [0, 2]",
+        all(
+            is_zero(sp.cancel(((alpha - S * a) - (beta - S * b)) / (1 - S)) - (a - b))
+            and positive_for_k_at_least_two(sp.cancel(((alpha - S * a) - (beta - S * b)) / (1 - S)))
+            for sign in SIGNS
+            for a, b, alpha, beta in [_pieces(0, sign)]
+        ),
     )
 
 
 def _record_maximum(record: ProofRecord, form: Callable[[Expr], Expr]) -> None:
     """Step 4: Q_K = Φ(a, a) = c(K + 1), uniquely."""
+    phi = sp.Function("phi")
+    first, second = sp.symbols("u1 u2", real=True)
+
+    def pair(left: Expr, right: Expr) -> Expr:
+        return phi(left) + phi(right) - left * right
+
     record.step(
-        "elimination (K >= 2): u2 is in [0, 1] ⊂ [0, 2], so Φ(u1, u2) = φ(u2) + (φ(u1) − u2·u1) <= "
-        "max(Φ(a, u2), Φ(b, u2)); again with a, b in [0, 2]: Φ(a, u2) <= max(Φ(a, a), Φ(a, b)) and "
-        "Φ(b, u2) <= max(Φ(b, a), Φ(b, b)). So Q_K = max(Φ(a, a), Φ(a, b), Φ(b, b))",
-        True,
+        "elimination (K >= 2, both signs): u2 is in [0, 1] ⊂ [0, 2], so Φ(u1, u2) = φ(u2) + (φ(u1) − u2·u1) <= "
+        "max(Φ(a, u2), Φ(b, u2)) by step 3 at slope u2; again at the slopes a, b, which lie in (0, 2): "
+        "Φ(a, u2) <= max(Φ(a, a), Φ(a, b)) and Φ(b, u2) <= max(Φ(b, a), Φ(b, b)); Φ is symmetric, so "
+        "Q_K = max(Φ(a, a), Φ(a, b), Φ(b, b))",
+        is_zero(pair(first, second) - (phi(second) + (phi(first) - second * first)))
+        and is_zero(pair(first, second) - pair(second, first))
+        and all(
+            positive_for_k_at_least_two(slope) and positive_for_k_at_least_two(2 - slope)
+            for sign in SIGNS
+            for slope in _pieces(0, sign)[:2]
+        ),
     )
     values = []
     for sign in SIGNS:
@@ -312,10 +334,14 @@ def _record_maximum(record: ProofRecord, form: Callable[[Expr], Expr]) -> None:
         ),
     )
     record.step(
-        "uniqueness (K >= 2): if Φ(u1, u2) = Q_K then Φ(b, u2) <= max(Φ(a, b), Φ(b, b)) < Q_K forces "
-        "Φ(a, u2) = Q_K = Φ(a, a), i.e. u2 maximises φ_K(w) − a_K·w with slope a_K in (0, 1): u2 = a_K (step 3); "
-        "symmetrically u1 = a_K",
-        True,
+        "uniqueness (K >= 2, both signs): if Φ(u1, u2) = Q_K then Φ(b, u2) <= max(Φ(a, b), Φ(b, b)) < Q_K (the "
+        "gaps above are > 0) forces Φ(a, u2) = Q_K = Φ(a, a), i.e. u2 maximises φ_K(w) − a_K·w with the slope a_K "
+        "strictly inside (0, 1), where step 3's maximiser is unique: u2 = a_K; symmetrically u1 = a_K",
+        all(
+            positive_for_k_at_least_two(top - mixed) and positive_for_k_at_least_two(top - low)
+            and positive_for_k_at_least_two(a) and positive_for_k_at_least_two(1 - a)
+            for top, mixed, low, a, _, _ in values
+        ),
     )
 
 
@@ -335,9 +361,11 @@ def _record_depths(record: ProofRecord, form: Callable[[Expr], Expr]) -> None:
         positive_for_k_at_least_two(grow),
     )
     record.step(
-        "depth induction (D >= 3, K = D − 1 >= 2): max_D = max(max_(D−1), Q_K) = max(c(D − 1), c(D)) = c(D); since "
-        "c(D) > c(D − 1) no range inside one half attains it, and the only crossing maximiser is l1 = l2 = 2^K·a_K",
-        True,
+        "depth induction (D >= 3, K = D − 1 >= 2): max_D = max(max_(D−1), Q_K) = max(c(D − 1), c(D)) = c(D) by the "
+        "hypothesis max_(D−1) = c(D − 1) (bases D = 1, 2 above) and step 4's Q_K = c(K + 1); the growth c(D) − "
+        "c(D − 1) > 0 (and c(2) > c(1)) means no range inside one half attains it, and the only crossing maximiser "
+        "is l1 = l2 = 2^K·a_K",
+        positive_for_k_at_least_two(grow) and bool(form(sp.Integer(2)) > form(sp.Integer(1))),
     )
     record.step(
         "the maximiser (symbolic, both signs): [2^K − 2^K·a_K, 2^K − 1 + 2^K·a_K] = [J, 2^D − 1 − J] with "
@@ -362,7 +390,15 @@ def _record_depths(record: ProofRecord, form: Callable[[Expr], Expr]) -> None:
     )
 
 
-@proves("CIP", "Lemma 3.14")
+@proves(
+    "CIP",
+    "Lemma 3.14",
+    mutations=(
+        mutation("(6D + 5)/9 − 4^(1−D)/9", form=lambda depth: closed_form(depth) + sp.Rational(1, 9)),
+        mutation("(6D + 4)/9 − 4^(1−D)/8", form=lambda depth: closed_form(depth) + sp.Integer(4) ** (1 - depth) / 9 - sp.Integer(4) ** (1 - depth) / 8),
+        mutation("(6D + 4)/9 without the 4^(1−D) term", form=lambda depth: sp.Rational(6, 9) * depth + sp.Rational(4, 9)),
+    ),
+)
 def prove(form: Callable[[Expr], Expr] = closed_form, sanity: bool = True) -> ProofRecord:
     """Establish the exact maximum range variance ``form(D)`` for every depth (ProofFailure otherwise)."""
     from . import theorem_3_3 as cip_theorem_3_3

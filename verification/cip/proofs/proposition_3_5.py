@@ -42,7 +42,7 @@ from fractions import Fraction
 import sympy as sp
 
 from ...core.proof import SANITY, ProofRecord, is_zero, print_record
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 from .common import (
     PAPER,
     Expr,
@@ -93,7 +93,13 @@ P_COEFFICIENT = sp.Rational(1, 2)
 Q_COEFFICIENT = sp.sqrt(3) / 2
 
 
-@proves("CIP", "Algorithm 1", "Proposition 3.5", "Lemma B.4")
+@proves(
+    "CIP",
+    "Algorithm 1",
+    "Proposition 3.5",
+    "Lemma B.4",
+    mutations=(mutation("noise weight 1/2 instead of √3/2", noise_coefficient=sp.Rational(1, 2)),),
+)
 def prove(
     parent_coefficient: Expr = P_COEFFICIENT,
     noise_coefficient: Expr = Q_COEFFICIENT,

@@ -38,7 +38,7 @@ from fractions import Fraction
 import sympy as sp
 
 from ...core.proof import SANITY, ProofRecord, is_zero, print_record
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 from .common import (
     PAPER,
     Expr,
@@ -55,8 +55,8 @@ STATEMENT = (
 )
 
 
-@proves("CIP", "Proposition B.1")
-def prove(sanity: bool = True) -> ProofRecord:
+@proves("CIP", "Proposition B.1", mutations=(mutation("eigenvalues 2·2^-j", eigenvalue_factor=2),))
+def prove(sanity: bool = True, eigenvalue_factor: int = 3) -> ProofRecord:
     """Prove the spectral facts above for all depths (raise ProofFailure if a step fails)."""
     from .theorem_3_3 import record_row_sums
 
@@ -73,7 +73,7 @@ def prove(sanity: bool = True) -> ProofRecord:
         """Every row sum of C_level (proved above by record_row_sums)."""
         return sp.Integer(2) ** (-level)
 
-    eigenvalue = 3 * sp.Integer(2) ** (-j)
+    eigenvalue = eigenvalue_factor * sp.Integer(2) ** (-j)  # 3·2^-j (the claim; mutations change the 3)
 
     record.step(
         "ones vector: C 1 = (row sum) 1 = 2^-depth 1 (symbolic in depth)",

@@ -27,8 +27,8 @@ from fractions import Fraction
 import sympy as sp
 
 from ...core.proof import SANITY, ProofRecord, is_zero, print_record
-from ...core.proof_links import proves
-from .common import PAPER, Exponent, definition_exponent, off_diagonal_entry
+from ...core.proof_links import mutation, proves
+from .common import PAPER, Exponent, definition_exponent, ocr_exponent, off_diagonal_entry
 
 STATEMENT = (
     "For every depth and every node of the tree, the sum of the leaf noises below it is N(0, σ²) when the "
@@ -62,7 +62,7 @@ def record_row_sums(record: ProofRecord, exponent: Exponent = definition_exponen
     )
 
 
-@proves("CIP", "Theorem 3.3")
+@proves("CIP", "Theorem 3.3", mutations=(mutation("OCR exponent 2^i + 1", exponent=ocr_exponent),))
 def prove(exponent: Exponent = definition_exponent, sanity: bool = True) -> ProofRecord:
     """Prove Theorem 3.3 for all depths (raise ProofFailure if a step fails)."""
     record = ProofRecord(PAPER, "Theorem 3.3 + Proposition B.1(3)", STATEMENT)

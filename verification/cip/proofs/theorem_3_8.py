@@ -39,7 +39,7 @@ import sympy as sp
 from flint import arb
 
 from ...core.proof import SANITY, ProofRecord, is_zero, print_record
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 from .common import PAPER, WordRewriter
 
 STATEMENT = (
@@ -93,7 +93,7 @@ def _chernoff(record: ProofRecord) -> None:
     )
 
 
-@proves("CIP", "Theorem 3.8")
+@proves("CIP", "Theorem 3.8", mutations=(mutation("σ² >= Δ² log(2/δ)/ε² (constant 1)", numerator_constant=1),))
 def prove(numerator_constant: int | Fraction = 2, sanity: bool = True) -> ProofRecord:
     """Prove Theorem 3.8 with σ² >= c Δ² log(2/δ)/ε², c = ``numerator_constant`` (2 in the paper)."""
     record = ProofRecord(PAPER, "Theorem 3.8", STATEMENT)

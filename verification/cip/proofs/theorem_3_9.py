@@ -16,7 +16,7 @@ from fractions import Fraction
 import sympy as sp
 
 from ...core.proof import ProofRecord, is_zero, print_record
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 from .common import PAPER
 
 STATEMENT = (
@@ -25,7 +25,7 @@ STATEMENT = (
 )
 
 
-@proves("CIP", "Theorem 3.9")
+@proves("CIP", "Theorem 3.9", mutations=(mutation("log2(n)/(3ε²) coefficient 1/3", claimed_coefficient=Fraction(1, 3)),))
 def prove(claimed_coefficient: Fraction = Fraction(2, 3)) -> ProofRecord:
     """Prove Theorem 3.9 from Theorem 3.8 and Corollary B.3 (raise ProofFailure if a step fails)."""
     from . import corollary_b3 as cip_corollary_b3

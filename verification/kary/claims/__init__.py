@@ -14,6 +14,7 @@ from . import (
     digits,
     introduction,
     lower_bound,
+    proof_steps,
     prose,
     section_3,
     section_4,
@@ -32,6 +33,7 @@ def kary_claims() -> list[Claim]:
         *appendix_c.claims(),
         *section_5.claims(),
         *lower_bound.claims(),
+        *proof_steps.claims(),
         *appendix_a.claims(),
         *prose.claims(),
     ]

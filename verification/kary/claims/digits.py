@@ -122,6 +122,7 @@ def claims() -> list[Claim]:
                     "standard_digits",
                     "for every arity k >= 2, width w and integer t: 0 <= t <= k^w − 1 iff t has exactly one w-digit "
                     "vector with digits in {0, …, k − 1} (t = 0 included)",
+                    whole=True,
                 ),
             ),
         ),
@@ -139,6 +140,7 @@ def claims() -> list[Claim]:
                     "odd_offset_digits",
                     "for every odd arity k >= 3, width w and integer t: −(k^w − 1) <= 2t <= k^w − 1 iff t has exactly "
                     "one w-digit vector with digits in {−(k − 1)/2, …, (k − 1)/2} (zero and negative t included)",
+                    whole=True,
                 ),
             ),
         ),
@@ -155,6 +157,7 @@ def claims() -> list[Claim]:
                     "even_offset_digits",
                     "for every even arity k >= 2, width w and integer t: −(k − 2)(k^w − 1) <= 2(k − 1)t <= k(k^w − 1) "
                     "iff t has exactly one w-digit vector with digits in {−k/2 + 1, …, k/2}",
+                    whole=True,
                 ),
             ),
         ),

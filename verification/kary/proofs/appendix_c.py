@@ -17,7 +17,7 @@ from typing import Any
 import sympy as sp
 
 from ...core.proof import ProofRecord, print_record
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 
 PAPER = "KARY"
 STATEMENT = (
@@ -33,7 +33,14 @@ def _closed(n: Any) -> Any:
     return k ** (n + 2) * n / (8 * (k - 1)) + k * (k**n - 1) * (k - 2) / (8 * (k - 1) ** 2)
 
 
-@proves("KARY", "Claim 1 (Appendix C)")
+@proves(
+    "KARY",
+    "Claim 1 (Appendix C)",
+    mutations=(
+        mutation("no Θ(h²) excess (Claim 1 as printed)", claimed_excess=sp.Integer(0)),
+        mutation("excess (k − 2)h²/k", claimed_excess=(ARITY - 2) * HEIGHT**2 / ARITY),
+    ),
+)
 def prove(claimed_excess: Any = None) -> ProofRecord:
     """Run the proof; ``claimed_excess`` (a sympy expression in k, h) replaces the derived excess term."""
     k, h = ARITY, HEIGHT

@@ -27,7 +27,7 @@ from typing import Any
 import sympy as sp
 
 from ...core.proof import SANITY, ProofRecord, is_zero, print_record
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 from .lemma_3_5 import digit_mass, geometric_sum_by_induction
 
 PAPER = "KARY"
@@ -46,7 +46,7 @@ def printed_increment(arity: Any, level: Any) -> Any:
     return (sp.Rational(1, 4) * (arity + 2) + arity * (level - 1) / 4) * arity / 2 * arity ** (level - 1)
 
 
-@proves(PAPER, "Appendix C recursion")
+@proves(PAPER, "Appendix C recursion", mutations=(mutation("increment doubled", claimed_increment=2 * printed_increment(2 * HALF, HEIGHT)),))
 def prove(claimed_increment: Any = None, sanity: bool = True) -> ProofRecord:
     """Run the program; raises :class:`~reference_verification.core.proof.ProofFailure` naming a step that fails."""
     m, h = HALF, HEIGHT

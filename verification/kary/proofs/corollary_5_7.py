@@ -32,7 +32,7 @@ import sympy as sp
 from flint import arb
 
 from ...core.proof import SANITY, ProofRecord, is_zero, print_record
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 
 PAPER = "KARY"
 STATEMENT = (
@@ -119,7 +119,11 @@ def _taylor(record: ProofRecord, coefficient: sp.Expr) -> None:
     )
 
 
-@proves("KARY", "Corollary 5.7")
+@proves(
+    "KARY",
+    "Corollary 5.7",
+    mutations=(mutation("limit 4", claimed_limit=4), mutation("Taylor coefficient 1/16", taylor_coefficient=Fraction(1, 16))),
+)
 def prove(claimed_limit: int | Fraction = 2, taylor_coefficient: Fraction = Fraction(1, 8), sanity: bool = True) -> ProofRecord:
     """Prove Corollary 5.7 (given Lemmas 5.5 and A.3) with the printed limit and Taylor coefficient."""
     record = ProofRecord(PAPER, "Corollary 5.7 / Proof 5.8", STATEMENT)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ...core.proof import ProofRecord, print_record
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 
 PAPER = "KARY"
 SANITY = "SANITY CHECK (exact, small parameters): "
@@ -66,7 +66,14 @@ def geometric_sum_by_induction(record: ProofRecord, base: sp.Expr) -> sp.Expr:
     return closed
 
 
-@proves("KARY", "Lemma 3.5")
+@proves(
+    "KARY",
+    "Lemma 3.5",
+    mutations=(
+        mutation("half the MSE", claimed=(k - 1) * h**3 / (2 * (1 - 1 / k**h))),
+        mutation("no 1/(1 − 1/k^h) factor", claimed=(k - 1) * h**3),
+    ),
+)
 def prove(claimed: sp.Expr | None = None, sanity: bool = True) -> ProofRecord:
     """Prove Lemma 3.5 for all k >= 2, h >= 1; ``claimed`` (in symbols k, h) defaults to the printed form."""
     record = ProofRecord(PAPER, "Lemma 3.5", STATEMENT)

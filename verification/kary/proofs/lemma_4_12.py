@@ -35,7 +35,7 @@ from typing import Any
 import sympy as sp
 
 from ...core.proof import ProofRecord, is_zero, nonnegative_polynomial, print_record
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 
 PAPER = "KARY"
 STATEMENT = (
@@ -90,7 +90,18 @@ def used_interval(record: ProofRecord) -> None:
     )
 
 
-@proves(PAPER, "Proposition 4.10", "Lemma 4.12")
+#: The arity (and height) as the mutations write them (the symbols the program substitutes).
+_K, _H = sp.symbols("k h", integer=True, positive=True)
+
+@proves(
+    PAPER,
+    "Proposition 4.10",
+    "Lemma 4.12",
+    mutations=(
+        mutation("bound h(k + 1)/2", claimed_bound=_H * (_K + 1) / 2),
+        mutation("bound h(k − 1)/2 − 1", claimed_bound=_H * (_K - 1) / 2 - 1),
+    ),
+)
 def prove(claimed_bound: Any = None) -> ProofRecord:
     """Run the program; ``claimed_bound`` (in k, h; default h(k − 1)/2) is claimed to be the tight bound."""
     from . import lemma_4_5 as kary_lemma_4_5

@@ -28,7 +28,7 @@ from typing import Any
 import sympy as sp
 
 from ...core.proof import ProofRecord, is_zero, nonnegative_polynomial, print_record
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 
 PAPER = "KARY"
 STATEMENT = (
@@ -37,7 +37,10 @@ STATEMENT = (
 )
 
 
-@proves(PAPER, "Lemma 4.14")
+#: The arity (and height) as the mutations write them (the symbols the program substitutes).
+_K = sp.Symbol("k", integer=True, positive=True)
+
+@proves(PAPER, "Lemma 4.14", mutations=(mutation("T' <= (k − 1)T", capacity_factor=_K - 1),))
 def prove(capacity_factor: Any = None) -> ProofRecord:
     """Run the program; ``capacity_factor`` (in k; default k) is the claimed c in T' <= c·T."""
     from . import lemma_4_12 as kary_lemma_4_12

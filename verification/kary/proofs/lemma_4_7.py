@@ -26,7 +26,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ...core.proof import ProofRecord, print_record
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 from .lemma_3_5 import PAPER, SANITY, digit_mass, geometric_sum_by_induction, h
 
 STATEMENT = (
@@ -45,7 +45,14 @@ def paper_closed_form() -> sp.Expr:
     return k * (1 - 1 / k**2) * h**3 / (2 * (1 - 1 / k**h))
 
 
-@proves("KARY", "Lemma 4.7")
+@proves(
+    "KARY",
+    "Lemma 4.7",
+    mutations=(
+        mutation("twice the MSE", claimed=ARITY * (1 - 1 / ARITY**2) * h**3 / (1 - 1 / ARITY**h)),
+        mutation("Claim 1's even form", claimed=ARITY * h**3 / (2 * (1 - 1 / ARITY**h))),
+    ),
+)
 def prove(claimed: sp.Expr | None = None, sanity: bool = True) -> ProofRecord:
     """Prove Lemma 4.7 for all odd k >= 3, h >= 1; ``claimed`` (symbols m, h with k = 2m + 1) defaults to it."""
     record = ProofRecord(PAPER, "Lemma 4.7", STATEMENT)

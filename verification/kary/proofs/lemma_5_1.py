@@ -12,7 +12,7 @@ from __future__ import annotations
 import sympy as sp
 
 from ...core.proof import ProofRecord
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 
 PAPER = "KARY"
 STATEMENT = (
@@ -21,11 +21,16 @@ STATEMENT = (
 )
 
 
-@proves(PAPER, "Lemma 5.1")
-def prove() -> ProofRecord:
-    """Run the program; raises :class:`~reference_verification.core.proof.ProofFailure` naming a step that fails."""
+#: B_ε and B_(ε,δ), the leading constants of the two bounds.
+B_PURE, B_APPROX = sp.symbols("B_pure B_approx", positive=True)
+
+
+@proves(PAPER, "Lemma 5.1", mutations=(mutation("exponent B_(ε,δ)/B_ε", exponent=B_APPROX / B_PURE),))
+def prove(exponent: sp.Expr | None = None) -> ProofRecord:
+    """``exponent``: the r in δ <= T^(−r) (default B_ε/B_(ε,δ), the lemma's)."""
     record = ProofRecord(PAPER, "Lemma 5.1", STATEMENT)
-    b_pure, b_approx, eps, y, x = sp.symbols("B_pure B_approx epsilon y x", positive=True)  # y = log T, x = log 1/δ
+    b_pure, b_approx = B_PURE, B_APPROX
+    eps, y, x = sp.symbols("epsilon y x", positive=True)  # y = log T, x = log 1/δ
     pure = b_pure / eps**2 * y**3
     approx = b_approx / eps**2 * y**2 * x
     scale = y**2 / eps**2
@@ -33,7 +38,7 @@ def prove() -> ProofRecord:
         "pure − approx = ((log T)²/ε²)·(B_ε log T − B_(ε,δ) log(1/δ)) and (log T)²/ε² > 0 for T > 1 (sympy)",
         sp.simplify(pure - approx - scale * (b_pure * y - b_approx * x)) == 0 and bool(scale.is_positive),
     )
-    r = b_pure / b_approx
+    r = b_pure / b_approx if exponent is None else exponent
     record.step(
         "B_ε log T − B_(ε,δ) log(1/δ) = B_(ε,δ)·(r log T − log(1/δ)) with r = B_ε/B_(ε,δ) and B_(ε,δ) > 0, so "
         "pure <= approx iff log(1/δ) >= r log T (sympy)",

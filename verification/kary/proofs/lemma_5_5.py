@@ -30,7 +30,7 @@ import sympy as sp
 from flint import arb, fmpq
 
 from ...core.proof import SANITY, ProofRecord, is_zero, print_record
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 
 PAPER = "KARY"
 STATEMENT = (
@@ -125,7 +125,15 @@ def _printed_range_remark(record: ProofRecord) -> None:
     )
 
 
-@proves("KARY", "Lemma 5.5")
+@proves(
+    "KARY",
+    "Lemma 5.5",
+    mutations=(
+        mutation("a(a/3 + …)", scale_constant=3),
+        mutation("a(a + …)", scale_constant=1),
+        mutation("tanh bound x/3", tanh_divisor=3),
+    ),
+)
 def prove(scale_constant: int | Fraction = 2, tanh_divisor: int | Fraction = 2, sanity: bool = True) -> ProofRecord:
     """Prove Lemma 5.5 (given Lemma 5.4) with a = sqrt(c L)(...) and the inequality with divisor κ."""
     record = ProofRecord(PAPER, "Lemma 5.5 / Proof 5.6", STATEMENT)

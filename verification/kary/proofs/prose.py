@@ -19,12 +19,12 @@ from typing import Any
 import sympy as sp
 
 from ...core.proof import ProofRecord, is_zero, print_record
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 
 PAPER = "KARY"
 
 
-@proves(PAPER, "Section 1 (subtraction factor 2)")
+@proves(PAPER, "Section 1 (subtraction factor 2)", mutations=(mutation("factor 3", claimed_limit=3),))
 def prove_subtraction_factor(claimed_limit: Any = 2) -> ProofRecord:
     """The ratio of the leading constants without and with subtraction at one arity, for every k >= 2."""
     record = ProofRecord(
@@ -53,7 +53,7 @@ def prove_subtraction_factor(claimed_limit: Any = 2) -> ProofRecord:
     return record
 
 
-@proves(PAPER, "Section 5 (Laplace variance)")
+@proves(PAPER, "Section 5 (Laplace variance)", mutations=(mutation("variance b²", claimed_factor=1),))
 def prove_laplace_variance(claimed_factor: Any = 2) -> ProofRecord:
     """Var(Laplace(b)) = claimed_factor·b² for every scale b > 0."""
     record = ProofRecord(

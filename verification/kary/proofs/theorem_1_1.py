@@ -29,7 +29,7 @@ from typing import Any
 import sympy as sp
 
 from ...core.proof import SANITY, ProofRecord, is_zero, print_record
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 
 PAPER = "KARY"
 STATEMENT = (
@@ -41,7 +41,10 @@ STATEMENT = (
 HALF = sp.Symbol("m", integer=True, positive=True)
 
 
-@proves(PAPER, "Theorem 1.1")
+#: The arity (and height) as the mutations write them (the symbols the program substitutes).
+_K = sp.Symbol("k", positive=True)
+
+@proves(PAPER, "Theorem 1.1", mutations=(mutation("constant k/(2 log(k)³) (the even form)", claimed_constant=_K / (2 * sp.log(_K) ** 3)),))
 def prove(claimed_constant: Any = None, sanity: bool = True) -> ProofRecord:
     """Run the program; raises :class:`~reference_verification.core.proof.ProofFailure` naming a step that fails."""
     from . import lemma_4_7 as kary_lemma_4_7

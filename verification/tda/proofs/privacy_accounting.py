@@ -33,7 +33,7 @@ from typing import Any
 import sympy as sp
 
 from ...core.proof import ProofRecord, print_record
-from ...core.proof_links import proves
+from ...core.proof_links import mutation, proves
 
 PAPER = "TDA"
 STATEMENT = (
@@ -55,7 +55,16 @@ def _rational(value: Fraction | int) -> Expr:
     return sp.Rational(value.numerator, value.denominator)
 
 
-@proves("TDA", "Theorem 1 (privacy)")
+@proves(
+    "TDA",
+    "Theorem 1 (privacy)",
+    mutations=(
+        mutation("σ² = 2d/ρ", variance_factor=Fraction(2)),
+        mutation("σ² = d/(2ρ)", variance_factor=Fraction(1, 2)),
+        mutation("Δ² = 1", sensitivity_squared=1),
+        mutation("ρ + sqrt(ρ log(1/δ)) = ε", conversion_coefficient=Fraction(1)),
+    ),
+)
 def prove(
     variance_factor: Fraction = Fraction(1),
     sensitivity_squared: Fraction | int = 2,
