@@ -332,6 +332,23 @@ set a1 := w * _; set a := w * _; set a2 := w * _; set x := v.2 * w.
 lia.
 Qed.
 
+(** Time 0 has only zero digits, so it uses no noise value. *)
+Lemma rep_zero n : rep k low n 0 = nseq n 0.
+Proof.
+have low_range : 0 <= - low < k by rewrite /low /low_digit /k; lia.
+elim: n => [|n IH] //=; rewrite add0r modz_small // (_ : ((- low) %/ k)%Z = 0) ?IH; last first.
+  by rewrite divz_small.
+by rewrite addrN.
+Qed.
+
+Lemma indices_at_zero height : noise_indices arity top height 0 = [::].
+Proof.
+rewrite /noise_indices /digits_of rep_zero rev_nseq.
+have zeros : forall n p, indices_ms arity (nseq n 0) p = [::].
+  by move=> n; elim: n => [|n IH] p //=; rewrite ?mul0r ?addr0 IH.
+exact: zeros.
+Qed.
+
 End Walks.
 
 (** ** Proposition 4.3: one signed relabelling of the noise, the same for every output. *)
@@ -429,12 +446,12 @@ Qed.
 Definition added_at (arity top height t : nat) : seq int :=
   [seq q <- undup (noise_indices arity top height t) | q \notin noise_indices arity top height t.-1].
 
-(** The values used at time t and not at t + 1 (removed from the sum after output t). *)
-Definition removed_after (arity top height t : nat) : seq int :=
-  [seq q <- undup (noise_indices arity top height t) | q \notin noise_indices arity top height t.+1].
+(** The values used at time t - 1 and not at t (removed from the sum before output t; time 0 uses none). *)
+Definition removed_at (arity top height t : nat) : seq int :=
+  [seq q <- undup (noise_indices arity top height t.-1) | q \notin noise_indices arity top height t].
 
 Definition updates (arity top height horizon : nat) : nat :=
-  sumn [seq (size (added_at arity top height t) + size (removed_after arity top height t))%N | t <- iota 1 horizon].
+  sumn [seq (size (added_at arity top height t) + size (removed_at arity top height t))%N | t <- iota 1 horizon].
 
 (** Lists that never share an element at two different times concatenate to a duplicate-free list. *)
 Lemma flatten_uniq (f : nat -> seq int) (ts : seq nat) :
@@ -451,11 +468,19 @@ have same : t = t'.
 by move: fresh; rewrite same in'.
 Qed.
 
+Lemma sum_shift (f : nat -> nat) m n :
+  (sumn [seq f t | t <- iota m n] + f (m + n) = f m + sumn [seq f t.+1 | t <- iota m n])%N.
+Proof.
+elim: n m => [|n IH] m /=; first by rewrite ?addn0 ?add0n.
+by have := IH m.+1; rewrite addSnnS; lia.
+Qed.
+
 Theorem lemma_4_14 arity top height horizon :
   (2 <= arity)%N -> (0 < top < arity)%N -> (horizon <= capacity arity top height)%N ->
   (updates arity top height horizon <= 2 * size (used_indices arity top height horizon))%N.
 Proof.
 move=> two top_range fits.
+have [top_pos top_lt] := andP top_range.
 have interval := fun t1 t t2 q (r : (t1 <= t <= t2)%N) (le2 : (t2 <= horizon)%N) =>
   @proposition_4_10 arity top height t1 t t2 q two top_range r (leq_trans le2 fits).
 (* the additions, and the removals, of all times are duplicate-free lists of used values *)
@@ -467,10 +492,10 @@ have bound : forall f : nat -> seq int,
   move=> q /flattenP [s /mapP [t in_t ->] in_s]; rewrite mem_undup; apply/flattenP.
   by exists (noise_indices arity top height t); [apply: map_f | apply: sub].
 have adds := bound (added_at arity top height) (fun t => filter_uniq _ (undup_uniq _)).
-have removes := bound (removed_after arity top height) (fun t => filter_uniq _ (undup_uniq _)).
+have removes := bound (fun t => removed_at arity top height t.+1) (fun t => filter_uniq _ (undup_uniq _)).
 have sub_a : forall t, {subset added_at arity top height t <= noise_indices arity top height t}.
   by move=> t q; rewrite mem_filter mem_undup => /andP [].
-have sub_r : forall t, {subset removed_after arity top height t <= noise_indices arity top height t}.
+have sub_r : forall t, {subset removed_at arity top height t.+1 <= noise_indices arity top height t}.
   by move=> t q; rewrite mem_filter mem_undup => /andP [].
 have once_a : {in iota 1 horizon &, forall t t' q,
     q \in added_at arity top height t -> q \in added_at arity top height t' -> t = t'}.
@@ -479,13 +504,21 @@ have once_a : {in iota 1 horizon &, forall t t' q,
   - by move: new'; rewrite (interval t t'.-1 t' q) //; lia.
   - by move: new; rewrite (interval t' t.-1 t q) //; lia.
 have once_r : {in iota 1 horizon &, forall t t' q,
-    q \in removed_after arity top height t -> q \in removed_after arity top height t' -> t = t'}.
+    q \in removed_at arity top height t.+1 -> q \in removed_at arity top height t'.+1 -> t = t'}.
   move=> t t'; rewrite !mem_iota => r r' q; rewrite !mem_filter !mem_undup => /andP [gone used] /andP [gone' used'].
   case: (ltngtP t t') => [lt | lt | //].
   - by move: gone; rewrite (interval t t.+1 t' q) //; lia.
   - by move: gone'; rewrite (interval t' t'.+1 t q) //; lia.
+(* removals before times 1 .. T are those before 2 .. T + 1 but for the last, and there are none before 1 *)
+have first_r : removed_at arity top height 1 = [::].
+  by rewrite /removed_at /= (indices_at_zero two top_pos top_lt).
 have := leq_add (adds sub_a once_a) (removes sub_r once_r).
 rewrite !size_flatten /shape -!map_comp mul2n -addnn.
 apply: leq_trans; rewrite /updates.
+have shift : (sumn [seq size (removed_at arity top height t) | t <- iota 1 horizon] <=
+             sumn [seq size (removed_at arity top height t.+1) | t <- iota 1 horizon])%N.
+  have := sum_shift (fun t => size (removed_at arity top height t)) 1 horizon.
+  by rewrite /= first_r add0n => <-; rewrite leq_addr.
+apply: (leq_trans _ (leq_add (leqnn _) shift)).
 by elim: (iota 1 horizon) => [|t ts IH] //=; lia.
 Qed.
