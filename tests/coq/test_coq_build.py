@@ -140,6 +140,19 @@ MUTATIONS = [
     ("CipRangeAll.v", "rv K.+1 (2 ^ K - A K) (2 * A K) =", "rv K.+1 (2 ^ K - A K) (2 * A K + 1) ="),
     # the unique maximiser starting at the other grid point
     ("CipRangeUnique.v", "  x = (2 ^ K.+1 - A K.+1)%N /\\ len", "  x = (2 ^ K.+1 - B K.+1)%N /\\ len"),
+    # the wrong sign rule: a vertex (l, j) is added iff j mod k < top; with j mod k < top − 1 the vertices with
+    # j mod k = top − 1 (added by the digit top) would count as subtracted
+    ("KaryAlgorithm2.v", "Definition added_vertex (arity top : nat) (v : vertex) : bool := ((v.2 %% arity%:Z)%Z < top%:Z).",
+     "Definition added_vertex (arity top : nat) (v : vertex) : bool := ((v.2 %% arity%:Z)%Z < top%:Z - 1)."),
+    # a hypothesis dropped: beyond the capacity the digits wrap around and a value's times are no longer one interval
+    ("KaryAlgorithm2.v", "(0 < top < arity)%N -> (t1 <= t <= t2)%N -> (t2 <= capacity arity top height)%N ->\n  q \\in",
+     "(0 < top < arity)%N -> (t1 <= t <= t2)%N ->\n  q \\in"),
+    # a constant: Lemma 4.12's bound h(k − 1)/2 halved again (attained at T = (k^h − 1)/2, so false)
+    ("KaryAlgorithm2.v", "     <= height arity (arity %/ 2) horizon * (arity - 1))%N.",
+     "     <= height arity (arity %/ 2) horizon * (arity %/ 2))%N."),
+    # a constant: each value is added once and removed once, so D updates are too few
+    ("KaryAlgorithm2.v", "(updates arity top height horizon <= 2 * size (used_indices arity top height horizon))%N.",
+     "(updates arity top height horizon <= size (used_indices arity top height horizon))%N."),
 ]
 
 
@@ -153,6 +166,7 @@ DEPENDENCIES = {
     "CipRangeMax.v": ("CipMatrix.v",),
     "CipRangeAll.v": ("CipMatrix.v", "CipRangeMax.v"),
     "CipRangeUnique.v": ("CipMatrix.v", "CipRangeMax.v", "CipRangeAll.v"),
+    "KaryAlgorithm2.v": ("KaryDigits.v", "KaryHeight.v", "KaryUsedVertices.v"),
 }
 
 

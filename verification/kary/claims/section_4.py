@@ -332,6 +332,18 @@ def claims() -> list[Claim]:
             "Proof for every k, h (the signed-vertex map of Algorithm 2's indices); exact coupling and a seeded DKW test beside it.",
             implements=("reference.kary.counters.algorithm_2_batch", "reference.kary.counters.algorithm_3"),
             proof="reference_verification.kary.proofs.lemma_4_5.prove",
+            coq=(
+                CoqTheorem(
+                    "KaryAlgorithm2.v",
+                    "proposition_4_3",
+                    "for every arity k >= 2, digit window [top − k + 1, top] with 0 < top < k (top = k/2: Definition "
+                    "3.8 for odd k, C.1 for even k), height and t: Algorithm 3's vertex v is always added or always "
+                    "subtracted (j mod k < top), output t of Algorithm 2 adds z_(noise_index v) for exactly the "
+                    "vertices v output t of Algorithm 3 uses, in order, and noise_index is injective on used vertices: "
+                    "one signed relabelling of the noise, the same for every output (the step to equal laws, by the "
+                    "symmetry of Laplace noise, is not in Coq)",
+                ),
+            ),
         ),
         c(
             PAPER,
@@ -352,6 +364,16 @@ def claims() -> list[Claim]:
             implements=("reference.kary.counters.noise_lifetime", "reference.kary.digits.algorithm_2_noise_indices"),
             proof="reference_verification.kary.proofs.lemma_4_12.prove",
             depends_on=("KARY Lemma 4.5",),
+            coq=(
+                CoqTheorem(
+                    "KaryAlgorithm2.v",
+                    "proposition_4_10",
+                    "for every arity k >= 2, both digit systems and every height h: if t1 <= t <= t2 <= capacity(h) "
+                    "and outputs t1 and t2 of Algorithm 2 add z_p, output t adds z_p (the times using a noise value "
+                    "form one interval)",
+                    whole=True,
+                ),
+            ),
         ),
         c(
             PAPER,
@@ -364,6 +386,16 @@ def claims() -> list[Claim]:
             implements=("reference.kary.tree.live_noise_count",),
             proof="reference_verification.kary.proofs.lemma_4_12.prove",
             depends_on=("KARY Lemma 4.5",),
+            coq=(
+                CoqTheorem(
+                    "KaryAlgorithm2.v",
+                    "lemma_4_12",
+                    "for every odd k >= 3, T >= 1 and 1 <= t <= T, at Algorithm 2's height h(T): the noise values "
+                    "alive at t (used at some time <= t and some time >= t) are at most h(k − 1)/2 (live_bound: at "
+                    "most h·top for any arity with k <= 2 top + 1, so h·k/2 for even k)",
+                    whole=True,
+                ),
+            ),
         ),
         c(
             PAPER,
@@ -376,6 +408,16 @@ def claims() -> list[Claim]:
             implements=("reference.kary.counters.OnlineCounter", "reference.kary.digits.algorithm_2_noise_count"),
             proof="reference_verification.kary.proofs.lemma_4_14.prove",
             depends_on=("KARY Lemma 4.5", "KARY Proposition 4.10"),
+            coq=(
+                CoqTheorem(
+                    "KaryAlgorithm2.v",
+                    "lemma_4_14",
+                    "for every arity k >= 2, both digit systems and T <= capacity(h): an incremental noise sum over "
+                    "t = 1..T (add the values t uses and t − 1 did not, remove the converse) makes at most 2D "
+                    "updates, D the number of distinct values used — each added once and removed at most once (the "
+                    "bound D <= T' <= kT and the cost model of the digit increments are not in Coq)",
+                ),
+            ),
         ),
         c(
             PAPER,
