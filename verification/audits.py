@@ -1,13 +1,12 @@
-"""The report's "Audits" section: the audits run on the planted faults of ``examples/`` and their corrections.
+"""The report's "Audits" section: the audits run on the planted faults of ``reference_verification.planted`` and their corrections.
 
 Each case names an implementation written for the project (a faulty one, or its correction), the audit a user
 would run on it and the verdict the design of the case calls for (a fault must be caught: "fails"; a correction
 must pass: "holds"). The verdict and what the audit says are computed in this run; the row's outcome is
 "caught" / "passes" when they agree with the design and MISSED / FALSE ALARM when they do not.
 
-The implementations live in the source checkout's ``examples/`` folder (they are test material, not part of the
-installed package): the section is built when ``examples`` is importable (``python -m reference report`` from
-the checkout's root) and says so otherwise.
+The implementations are the package ``reference_verification.planted`` (the checkout's ``verification/planted/``),
+installed with the verification, so the section is built wherever the report runs.
 """
 
 from __future__ import annotations
@@ -60,7 +59,8 @@ class AuditCase:
 
 
 def _examples(name: str) -> ModuleType:
-    return importlib.import_module(f"examples.{name}")
+    """A planted implementation, from ``reference_verification.planted`` (installed with the package)."""
+    return importlib.import_module(f"{__package__}.planted.{name}")
 
 
 def _linear_found(verdict: LinearNoiseVerdict) -> str:
@@ -162,12 +162,14 @@ _CASES: Sequence[tuple[str, str, str, Verdict, Callable[[], tuple[Verdict, str]]
 
 
 def audit_case_count() -> int | None:
-    """How many cases there are; ``None`` when the checkout's ``examples/`` is not importable."""
-    try:
-        importlib.import_module("examples")
-    except ImportError:
-        return None
+    """How many cases there are (``None`` was returned when the planted implementations were not installed; they
+    are now part of the package)."""
     return len(_CASES)
+
+
+def audit_case_name(index: int) -> str:
+    """Case ``index``'s name (for progress lines)."""
+    return _CASES[index][0]
 
 
 def run_audit_case(index: int) -> AuditCase:
@@ -179,11 +181,7 @@ def run_audit_case(index: int) -> AuditCase:
 
 
 def run_audit_cases(progress: Callable[[str], None] | None = None) -> list[AuditCase] | None:
-    """Run every case; ``None`` when the checkout's ``examples/`` is not importable."""
-    try:
-        importlib.import_module("examples")
-    except ImportError:
-        return None
+    """Run every case."""
     cases = []
     for name, implementation, audit, expected, run in _CASES:
         if progress is not None:
@@ -205,7 +203,7 @@ def audits_markdown(cases: list[AuditCase] | None) -> list[str]:
         "job runs; exit status 0 = holds, 1 = fails, 3 = inconclusive. The verdict and the finding are computed in",
         "this run.",
         "",
-        "| case | implementation (`examples/`) | audit | verdict | exit | outcome | what the audit found |",
+        "| case | implementation (`verification/planted/`) | audit | verdict | exit | outcome | what the audit found |",
         "|---|---|---|---|---|---|---|",
     ]
     for case in cases:
