@@ -163,6 +163,26 @@ def _groups(share: float) -> int:
     return max(1, math.ceil(8.0 * math.log(1.0 / share)))
 
 
+def sample_file_shape(path: object) -> tuple[int, ...]:
+    """The shape of the array in a ``.npy`` file (from its header, nothing else is read) or a ``.csv`` file (a
+    ``.csv`` file is 2-D, one run per line). Raises ``ValueError`` naming ``path`` for other files."""
+    if isinstance(path, (str, Path)) and Path(path).suffix.lower() == ".npy" and Path(path).is_file():
+        try:
+            return tuple(np.load(Path(path), mmap_mode="r", allow_pickle=False).shape)
+        except (OSError, ValueError) as error:
+            raise ValueError(f"path {str(path)!r} is not a readable sample array: {error}") from None
+    return tuple(load_samples(path).shape)
+
+
+def require_runs_by_columns(shape: tuple[int, ...], columns: int | None, what: str) -> None:
+    """The one rule for sample arrays of a vector mechanism: 2-D, one run per row, ``columns`` values per run
+    (``None``: any). Raises ``ValueError`` with a line that says what the file holds and what is needed."""
+    if len(shape) != 2:
+        raise ValueError(f"samples must be a 2-D array, runs × {what} (one run per row), got shape {shape}")
+    if columns is not None and shape[1] != columns:
+        raise ValueError(f"samples must have {columns} columns ({what}), one run per row, got shape {shape}")
+
+
 def load_samples(path: object) -> np.ndarray:
     """Read a 2-D sample array (runs × dimension) from a ``.npy`` file or a comma-separated ``.csv`` file
     (no header). A 1-D array is one run. Raises ``ValueError`` naming ``path`` for other files."""
