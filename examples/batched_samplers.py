@@ -2,7 +2,7 @@
 
 Each wraps one of the project's batched samplers with fixed parameters (the audit is told the claimed parameters
 separately, on the command line), plus one *one-run* function ``f(generator)``, which the audit adapts. The
-variance-for-σ mutant is in ``examples/variance_for_std_cascade.py``.
+variance-for-σ mutant is in ``verification/planted/variance_for_std_cascade.py``.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def discrete_laplace_scale_3(generator: np.random.Generator, runs: int) -> np.nd
 
 
 def my_cascade_batch(generator: np.random.Generator, runs: int) -> np.ndarray:
-    """The hand-written depth-2 cascade of ``examples/my_cascade.py`` (σ = 1) as a batched sampler: runs × 4. Its
+    """The hand-written depth-2 cascade of ``verification/planted/my_cascade.py`` (σ = 1) as a batched sampler: runs × 4. Its
     law is ``B z`` with ``B`` the exact matrix of the depth-2 split written with draw variances 1, 3/4, 3/4, 3/4
     (the √3/2 factors moved into the draws' variances, so ``B`` is rational)."""
     from reference_verification.planted.my_cascade import my_cascade

@@ -3,7 +3,7 @@
 ``my_cascade`` is what a user would write: depth-2 Cascade Sampling with its standard-normal draws passed in
 (root first, then one draw per split, level order). The test recovers its noise map exactly from float probes,
 calibrates σ with the project's exact calibration, and asserts (ε, δ)-DP; the faulty variant (σ² passed where σ
-is meant, see ``examples/variance_for_std_cascade.py``) is caught where it hurts, at a σ below 1 (ε = 20).
+is meant, see ``verification/planted/variance_for_std_cascade.py``) is caught where it hurts, at a σ below 1 (ε = 20).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Worked example (KARY): test your own continual counter with ``reference.testing.assert_prefix_counter``.
 
 A counter is given by the noise it adds to the prefix counts, as a function of its draws. The correct Algorithm 2
-(``examples/correct_kary.py``) passes at ε = 1; noise shared between vertices (``shared_noise_kary``) and integer
+(``verification/planted/correct_kary.py``) passes at ε = 1; noise shared between vertices (``shared_noise_kary``) and integer
 noise doubled to "double the scale" (``parity_leak_kary``) are caught, each with what is wrong.
 """
 

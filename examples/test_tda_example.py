@@ -2,7 +2,7 @@
 
 Each level of InfTDA adds N_Z(0, σ²) to a count vector whose ℓ2 sensitivity, when a user contributes m records,
 is sqrt(2)·m (``reference.tda.calibration.inftda_level_sensitivity_squared``, brute-forced on small universes).
-The faulty calibration of ``examples/user_level_inftda.py`` uses sqrt(2m); the linear-noise audit of one level
+The faulty calibration of ``verification/planted/user_level_inftda.py`` uses sqrt(2m); the linear-noise audit of one level
 (B = identity, integer noise, substitution neighbours, m contributions) shows its ρ per level is m times the claim.
 """
 

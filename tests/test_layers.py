@@ -215,7 +215,7 @@ def test_the_verification_imports_only_what_is_installed() -> None:
 
 
 def test_a_planted_checkout_import_in_the_verification_is_caught(tmp_path: Path) -> None:
-    root = _plant(tmp_path, {"verification/report.py": "from examples import correct_kary\nfrom .claims import x\n"})
+    root = _plant(tmp_path, {"verification/report.py": "from reference_verification.planted import correct_kary\nfrom .claims import x\n"})
     assert verification_violations(root) == ["verification/report.py:1: imports examples (not installed)"]
 
 

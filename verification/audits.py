@@ -1,12 +1,12 @@
-"""The report's "Audits" section: the audits run on the planted faults of ``reference_verification.planted`` and their corrections.
+"""The report's "Audits" section: the audits run on the planted faults of :mod:`.planted` and their corrections.
 
 Each case names an implementation written for the project (a faulty one, or its correction), the audit a user
 would run on it and the verdict the design of the case calls for (a fault must be caught: "fails"; a correction
 must pass: "holds"). The verdict and what the audit says are computed in this run; the row's outcome is
 "caught" / "passes" when they agree with the design and MISSED / FALSE ALARM when they do not.
 
-The implementations are the package ``reference_verification.planted`` (the checkout's ``verification/planted/``),
-installed with the verification, so the section is built wherever the report runs.
+The implementations live in ``verification/planted/`` (installed as ``reference_verification.planted``), so the
+section is built wherever the report runs.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class AuditCase:
     """One row of the section: what was audited, how, and what the audit found."""
 
     name: str
-    implementation: str  # the file under examples/
+    implementation: str  # the file under verification/planted/
     audit: str  # the audit, as the command a user runs
     expected: Verdict  # what the case is built to show: "fails" for a fault, "holds" for a correction
     verdict: Verdict  # computed in this run
@@ -59,7 +59,6 @@ class AuditCase:
 
 
 def _examples(name: str) -> ModuleType:
-    """A planted implementation, from ``reference_verification.planted`` (installed with the package)."""
     return importlib.import_module(f"{__package__}.planted.{name}")
 
 
@@ -161,9 +160,8 @@ _CASES: Sequence[tuple[str, str, str, Verdict, Callable[[], tuple[Verdict, str]]
 )
 
 
-def audit_case_count() -> int | None:
-    """How many cases there are (``None`` was returned when the planted implementations were not installed; they
-    are now part of the package)."""
+def audit_case_count() -> int:
+    """How many cases there are."""
     return len(_CASES)
 
 
@@ -180,7 +178,7 @@ def run_audit_case(index: int) -> AuditCase:
     return AuditCase(name, implementation, audit, expected, verdict, found, time.perf_counter() - start)
 
 
-def run_audit_cases(progress: Callable[[str], None] | None = None) -> list[AuditCase] | None:
+def run_audit_cases(progress: Callable[[str], None] | None = None) -> list[AuditCase]:
     """Run every case."""
     cases = []
     for name, implementation, audit, expected, run in _CASES:
@@ -196,7 +194,7 @@ def audits_markdown(cases: list[AuditCase] | None) -> list[str]:
     """The section's lines."""
     out = ["## Audits", ""]
     if cases is None:
-        return [*out, "The planted-fault implementations live in the source checkout's `examples/` folder, which is", "not importable here: run `python -m reference report` from the checkout's root.", ""]
+        return [*out, "The audits of the planted implementations were not run in this report.", ""]
     out += [
         "Implementations written for the project, each with a fault a real implementation of these papers had or",
         "could have (or the corrected version), audited as a user would audit theirs. The command is the one a CI",

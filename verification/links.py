@@ -46,7 +46,7 @@ def resolve(dotted: str) -> object:
 def _check_code(claim: Claim) -> list[str]:
     errors = []
     for name in claim.implements:
-        if not name.startswith("reference."):
+        if not name.startswith(("reference.", "reference_verification.")):
             errors.append(f"{claim.paper} {claim.number}: implements {name}, which is not code of this package")
             continue
         try:
@@ -98,7 +98,7 @@ def proof_programs() -> list[ProofProgram[...]]:
 
     found: dict[str, ProofProgram[...]] = {}
     for paper in ("cip", "kary", "tda"):
-        package = importlib.import_module(f"reference.{paper}.proofs")
+        package = importlib.import_module(f"{__package__}.{paper}.proofs")
         for info in pkgutil.iter_modules(package.__path__, f"{package.__name__}."):
             module = importlib.import_module(info.name)
             for value in vars(module).values():

@@ -392,7 +392,7 @@ def huu_leading_constant(*, bits: int = DEFAULT_BITS) -> CertifiedReal:
     C² (1 + log(4T/5)/π)² = (4/ε²)(log(1/δ) + 4/9 + log(2/π)/2)(1 + log(4T/5)/π)², whose leading term as
     T → ∞, δ → 0 is (4/(π² ε²)) log(T)² log(1/δ) = (4 log(2)³/π²) log2(T)² log2(1/δ)/ε². So
     B_{ε,δ} = 4 log(2)³/π² = 4/(π² log2(e)³) (the paper's expression; log2 e = 1/log 2). Arb, certified.
-    (The symbolic limit is in ``reference/kary/proofs/argmin.py``.)
+    (The symbolic limit is in ``verification/kary/proofs/argmin.py``.)
     """
     precision = check_positive_int(bits, "bits", minimum=64)
     with working_precision(precision):

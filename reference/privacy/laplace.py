@@ -194,7 +194,7 @@ def _a_ball(epsilon: Fraction, delta: Fraction) -> arb:
 def l2_laplace_a(epsilon: RationalLike, delta: RationalLike) -> CertifiedReal:
     """Lemma 5.5's ``a_{ε,δ} = sqrt(2 ln(1/δ)) (sqrt(1 + ε/ln(1/δ)) - 1)``, for ε, δ ∈ (0, 1).
 
-    It is the positive root of ``a (a/2 + sqrt(2 ln(1/δ))) = ε`` (proved in ``reference/kary/proofs/lemma_5_5.py``);
+    It is the positive root of ``a (a/2 + sqrt(2 ln(1/δ))) = ε`` (proved in ``verification/kary/proofs/lemma_5_5.py``);
     evaluated without cancellation as ``sqrt(2) ε / (sqrt(ln(1/δ)) + sqrt(ln(1/δ) + ε))``.
     """
     eps, target = _lemma_5_5_range(epsilon, delta)

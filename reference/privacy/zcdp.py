@@ -9,7 +9,7 @@ Conventions
 natural. Inputs are exact rationals (int, Fraction, or strings such as ``"1/3"``, ``"1e-6"``); floats are
 refused.
 
-Facts used (each checked by ``reference/tda/proofs/privacy_accounting.py``, the tests, or both)
+Facts used (each checked by ``verification/tda/proofs/privacy_accounting.py``, the tests, or both)
 -----------------------------------------------------------------------------------
 * Gaussian mechanism, N(0, σ²) per coordinate, ℓ2 sensitivity Δ: (Δ²/(2σ²))-zCDP (Bun & Steinke 2016,
   Proposition 1.6).
@@ -306,7 +306,7 @@ def log_delta_from_rho_simple(rho: RationalLike, epsilon: RationalLike) -> Fract
 def rho_from_epsilon_delta(epsilon: RationalLike, delta: RationalLike) -> CertifiedReal:
     """Enclosure of the largest ρ with ρ + 2 sqrt(ρ log(1/δ)) <= ε: ρ = (sqrt(ε + log(1/δ)) - sqrt(log(1/δ)))².
 
-    The unique positive root of the simple conversion (proved in ``reference/tda/proofs/privacy_accounting.py``). Its
+    The unique positive root of the simple conversion (proved in ``verification/tda/proofs/privacy_accounting.py``). Its
     ``lower`` end is certified sufficient: ρ-zCDP with ρ = lower implies (ε, δ)-DP. Computed as
     ε² / (sqrt(ε + L) + sqrt(L))² (the same number, without cancellation).
     """

@@ -12,7 +12,7 @@ independent discrete Gaussian noise N_Z(0, d/ρ)^{|X_level|} to the vector of u'
 
 then post-processes it (IntOpt), which costs no privacy.
 
-Level sensitivity under ``substitution`` (derived here, brute-forced in ``reference/tda/checks/calibration.py``)
+Level sensitivity under ``substitution`` (derived here, brute-forced in ``verification/tda/checks/calibration.py``)
 ---------------------------------------------------------------------------------------------------------
 A substitution moves one record from category x to x'. At a level where the prefixes of x and x' of that
 length differ, one count drops by 1 and another rises by 1: the level's count vector changes by e_y' - e_y,
@@ -30,13 +30,13 @@ User-level privacy (``contributions`` = m records per user, a neighbour changes 
 prefix (v = m(e_y' − e_y)); under ``add_remove`` v is a sum of m unit vectors, ‖v‖₂² <= m · m = m², attained
 when all m records fall in one cell. So Δ² = 2m²
 (resp. m²), not 2m: the per-level noise must be σ² = m² d/ρ for the same ρ. Brute-forced on small universes in
-``reference/tda/checks/calibration.py``.
+``verification/tda/checks/calibration.py``.
 
 Accounting
 ----------
 By Canonne–Kamath–Steinke 2020, Theorem 14, level ``level`` is Δ²/(2σ²) = 2/(2d/ρ) = (ρ/d)-zCDP; d levels
 compose adaptively (Bun–Steinke 2016, Lemma 2.3) to d·ρ/d = ρ: TDA Theorem 1's "InfTDA satisfies ρ-zCDP".
-Proved for all d and ρ in ``reference/tda/proofs/privacy_accounting.py``. The (ε, δ) guarantee follows from
+Proved for all d and ρ in ``verification/tda/proofs/privacy_accounting.py``. The (ε, δ) guarantee follows from
 :mod:`reference.privacy.zcdp` (the tight conversion by default); it depends on ρ only, not on d.
 """
 

@@ -1,4 +1,4 @@
-"""The CIP proof programs (``reference/cip/proofs/``): each must establish its statement, and each must FAIL when the claimed
+"""The CIP proof programs (``verification/cip/proofs/``): each must establish its statement, and each must FAIL when the claimed
 statement is false (mutation tests: a wrong constant, or a misreading of Definition 3.1)."""
 
 from __future__ import annotations

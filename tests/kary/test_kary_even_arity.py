@@ -2,7 +2,7 @@
 
 Expected values come from independent routes: digit vectors found by exhaustive search, the reconstruction
 matrix L of the tree (whose factorisation L·R = A is checked) with Var(output t) = 2b²·Σ_j L[t][j]², and
-Appendix C's exact closed form at the capacities (proved symbolically in reference/kary/proofs/appendix_c.py,
+Appendix C's exact closed form at the capacities (proved symbolically in verification/kary/proofs/appendix_c.py,
 recomputed here from the count of digit vectors rather than imported).
 """
 

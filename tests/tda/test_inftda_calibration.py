@@ -3,7 +3,7 @@ sensitivity Δ² = 2 under substitution (brute force), ρ/d per level, ρ in tot
 
 Independent references: the level sensitivities are enumerated over every dataset and neighbour of small
 hierarchies (``reference_verification.tda.checks.calibration``), the accounting is proved symbolically
-(``reference/tda/proofs/privacy_accounting.py``, with mutation tests below), and ε is recomputed with mpmath.
+(``verification/tda/proofs/privacy_accounting.py``, with mutation tests below), and ε is recomputed with mpmath.
 """
 
 from __future__ import annotations

@@ -36,6 +36,13 @@ def test_a_verdict_against_the_design_is_flagged_in_the_section() -> None:
     assert "NOT as designed: planted, correct." in text
 
 
-def test_without_the_checkout_the_section_says_why() -> None:
+def test_a_report_without_the_audits_says_so() -> None:
     text = "\n".join(audits_markdown(None))
-    assert "## Audits" in text and "examples/" in text
+    assert "## Audits" in text and "were not run in this report" in text
+
+
+def test_the_planted_implementations_are_installed_with_the_verification() -> None:
+    """The audited implementations import from the verification package, not from the checkout's examples/."""
+    from reference_verification.audits import _examples
+
+    assert _examples("correct_kary").__name__ == "reference_verification.planted.correct_kary"

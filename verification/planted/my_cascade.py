@@ -3,7 +3,7 @@
 The standard-normal draws are passed in (root first, then one draw per split, level order), so the map from
 draws to noise can be probed: ``reference.audit.probe.probe_float_noise_matrix`` recovers it exactly,
 √3/2 entries included. ``sigma`` multiplies every draw; passing σ² where σ is meant is the fault of
-``examples/variance_for_std_cascade.py``.
+``verification/planted/variance_for_std_cascade.py``.
 """
 
 from __future__ import annotations

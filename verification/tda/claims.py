@@ -17,7 +17,7 @@ PAPER = "TDA"
 
 
 def check_privacy(_: Budget) -> Outcome:
-    return proved_by(tda_privacy_accounting.prove, "Program reference/tda/proofs/privacy_accounting.py.")
+    return proved_by(tda_privacy_accounting.prove, "Program verification/tda/proofs/privacy_accounting.py.")
 
 
 def check_level_sensitivity(budget: Budget) -> Outcome:

@@ -32,7 +32,7 @@ What it gives (derived here, checked against the construction in the tests and i
 
 The dense route — :func:`precision` by elimination, then
 :func:`reference.cip.sensitivity.mahalanobis_sensitivity_squared` — is the independent check of these
-closed forms (tests and ``reference/cip/checks/general_tree.py``).
+closed forms (tests and ``verification/cip/checks/general_tree.py``).
 """
 
 from __future__ import annotations

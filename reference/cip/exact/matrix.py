@@ -211,7 +211,7 @@ def spectrum(depth: int) -> dict[Fraction, int]:
 
 def spectrum_closed_form(depth: int) -> dict[Fraction, int]:
     """The spectrum predicted by the Haar structure: 2**-depth once, and 3 * 2**-j with multiplicity
-    2**(depth - j) for j = 1..depth. Valid for every depth (proved in ``reference/cip/proofs/spectrum.py``)."""
+    2**(depth - j) for j = 1..depth. Valid for every depth (proved in ``verification/cip/proofs/spectrum.py``)."""
     depth = check_depth(depth)
     result = {Fraction(1, 1 << depth): 1}
     for height in range(1, depth + 1):

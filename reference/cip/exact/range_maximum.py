@@ -1,6 +1,6 @@
 """The exact maximum range variance of C_depth and all its maximisers, for depths far beyond all O(n²) ranges.
 
-A route independent of the closed form and of its proof (``reference/cip/proofs/max_range_variance.py``): it
+A route independent of the closed form and of its proof (``verification/cip/proofs/max_range_variance.py``): it
 uses neither the digit recursion of the prefix variances nor the two maximising grid points, only
 
 * prefix variances from the Haar decomposition (the same eigen-expansion as ``ranges.range_variance``): the

@@ -4,7 +4,7 @@ Three independent routes, cross-checked in ``verification/``:
 
 * :func:`range_variance_by_sum` — the definition: the sum of the covariance block ``C[first..last]²``
   (exact Fractions, O(L²)); for small depths only.
-* :func:`range_variance` — O(depth) exactly, from the Haar eigen-decomposition of C (``reference/cip/proofs/spectrum.py``):
+* :func:`range_variance` — O(depth) exactly, from the Haar eigen-decomposition of C (``verification/cip/proofs/spectrum.py``):
   for the indicator ``w`` of a range, ``wᵀ C w = L²/4**depth + Σ_v 3 c_v² / 4**height(v)`` where the sum runs over
   internal nodes ``v`` and ``c_v`` = (range ∩ left half of v) − (range ∩ right half of v). Only the nodes that
   contain an end of the range have ``c_v ≠ 0``, at most two per level.

@@ -16,7 +16,7 @@ A node with value ``X`` and an independent ``Y = sigma * z`` (``z`` standard nor
 ``X/2 + (sqrt(3)/2) Y`` (left) and ``X/2 - (sqrt(3)/2) Y`` (right). In floating point both functions compute,
 with the same operations in the same order, ``h = X * 0.5``, ``y = z * (sqrt(3)/2 * sigma)``,
 ``left = h + y``, ``right = h - y``; so the two functions agree bit for bit, and ``left + right`` equals
-``X`` up to one rounding per child (see ``reference/cip/checks/cascade.py`` for the bound).
+``X`` up to one rounding per child (see ``verification/cip/checks/cascade.py`` for the bound).
 
 Order of random draws (the same in both functions)
 --------------------------------------------------

@@ -34,9 +34,9 @@ def check_proposition_b1(budget: Budget) -> Outcome:
         return proof
     return Outcome(
         Status.PROVED,
-        "(1) and (2) follow from the entry formula C_ij = −2^(1−2h), h = LCA height (reference/cip/proofs/proposition_3_5.py);"
-        " (3) by induction (reference/cip/proofs/lemma_b2.py); (4) holds in the stronger form 'positive definite' since "
-        "every eigenvalue is 2^-D or 3·2^-j > 0 (reference/cip/proofs/spectrum.py). Exact check: " + finite.detail,
+        "(1) and (2) follow from the entry formula C_ij = −2^(1−2h), h = LCA height (verification/cip/proofs/proposition_3_5.py);"
+        " (3) by induction (verification/cip/proofs/lemma_b2.py); (4) holds in the stronger form 'positive definite' since "
+        "every eigenvalue is 2^-D or 3·2^-j > 0 (verification/cip/proofs/spectrum.py). Exact check: " + finite.detail,
     )
 
 
@@ -91,7 +91,7 @@ def check_lemma_b4(budget: Budget) -> Outcome:
     return Outcome(
         proof.status,
         "Cov(Z1, Z2) is a sum of off-diagonal entries, each −2^(1−2h) < 0 by the entry formula proved in "
-        f"reference/cip/proofs/proposition_3_5.py; exhaustive check of all disjoint subset pairs at depth 2 and of all "
+        f"verification/cip/proofs/proposition_3_5.py; exhaustive check of all disjoint subset pairs at depth 2 and of all "
         f"off-diagonal signs up to depth {top}.",
     )
 

@@ -1,6 +1,6 @@
 """CIP paper, Corollary B.3: every diagonal entry of C_j^-1 equals 1 + j/3, for every j >= 1 (and j = 0).
 
-Method: from Lemma B.2 (proved by ``reference/cip/proofs/lemma_b2.py``, run first). The diagonal blocks of C_j^-1 are
+Method: from Lemma B.2 (proved by ``verification/cip/proofs/lemma_b2.py``, run first). The diagonal blocks of C_j^-1 are
 C_{j-1}^-1 + J_{j-1}/3 and J_{j-1} has ones on its diagonal, so if every diagonal entry of C_{j-1}^-1 equals
 d_{j-1}, every diagonal entry of C_j^-1 equals d_j = d_{j-1} + 1/3 (the invariant "all diagonal entries are
 equal" is preserved). Base d_1 = 4/3 from the printed C_1^-1 (exact). The recurrence is solved with

@@ -1,8 +1,8 @@
 """CIP paper, Theorem 3.9: X + N(0, σ² C_depth), n = 2^depth, is (ε, δ)-DP for add/remove neighbours when
 ε ∈ (0, 1], δ ∈ (0, 1/2] and σ² >= (2/ε² + 2 log2(n)/(3ε²)) log(2/δ) = Θ(log n log(2/δ)/ε²).
 
-Method: Theorem 3.8 (``reference/cip/proofs/theorem_3_8.py``) needs max_i (C^-1)_ii; Corollary B.3
-(``reference/cip/proofs/corollary_b3.py``) gives every diagonal entry of C_depth^-1 as 1 + depth/3, so the maximum is
+Method: Theorem 3.8 (``verification/cip/proofs/theorem_3_8.py``) needs max_i (C^-1)_ii; Corollary B.3
+(``verification/cip/proofs/corollary_b3.py``) gives every diagonal entry of C_depth^-1 as 1 + depth/3, so the maximum is
 1 + depth/3 = 1 + log2(n)/3 (log2(2^depth) = depth exactly). Substituting, sympy shows symbolically that
 2 (1 + log2(n)/3) log(2/δ)/ε² = (2/ε² + 2 log2(n)/(3ε²)) log(2/δ), and the Θ claim from the limit of the
 ratio to log(n) log(2/δ)/ε² as n -> ∞ (2/(3 log 2), finite and positive). ``prove(claimed_coefficient=...)``

@@ -1,6 +1,6 @@
 """Lemmas 3.5 and 4.7 away from the full tree: the printed closed form against the exact MSE at every horizon.
 
-Both lemmas are stated (and proved, reference/kary/proofs/) at the largest horizon of a height: T = k^h − 1
+Both lemmas are stated (and proved, verification/kary/proofs/) at the largest horizon of a height: T = k^h − 1
 (Algorithm 1) and T = (k^h − 1)/2 (Algorithm 2). Read at another horizon T, with h = the algorithm's height at
 T, the closed form f(h) compares with the exact ε²·MSE(T) = 2h² S(T)/T (S(T) = Σ_(t<=T) ‖rep(t, h)‖₁) through
 

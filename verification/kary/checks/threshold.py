@@ -162,16 +162,16 @@ class AppendixCPoint:
 
 
 def _symbolic_excess() -> tuple[bool, str]:
-    """The symbolic part is the proof program reference/kary/proofs/appendix_c.py (for every k and h)."""
+    """The symbolic part is the proof program verification/kary/proofs/appendix_c.py (for every k and h)."""
     from ...core.proof import ProofFailure
     from ..proofs.appendix_c import prove
 
     try:
         prove()
     except ProofFailure:
-        return False, "reference/kary/proofs/appendix_c.py failed"
+        return False, "verification/kary/proofs/appendix_c.py failed"
     statement = (
-        "c_h = k^(h+2) h/(8(k−1)) + k(k^h − 1)(k − 2)/(8(k − 1)²) solves the recursion (reference/kary/proofs/appendix_c.py: "
+        "c_h = k^(h+2) h/(8(k−1)) + k(k^h − 1)(k − 2)/(8(k − 1)²) solves the recursion (verification/kary/proofs/appendix_c.py: "
         "base and induction step by sympy), so ε²·MSE = 2h² c_h/T = kh³/(2(1 − 1/k^h)) + (k − 2)h²/(2(k − 1)) exactly"
     )
     return True, statement

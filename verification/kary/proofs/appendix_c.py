@@ -1,6 +1,6 @@
 """KARY Appendix C (even arity): Proof C.2's recursion and the error term Claim 1 really has — for all k, h.
 
-Method: the recursion is the exact noise count (a counting argument, reference/kary/proofs/appendix_c_count.py,
+Method: the recursion is the exact noise count (a counting argument, verification/kary/proofs/appendix_c_count.py,
 run first), then symbolic induction with sympy. The closed form
 ``c_h = k^(h+2) h / (8(k − 1)) + k (k^h − 1)(k − 2) / (8(k − 1)²)`` satisfies the base case c_0 = 0 and the printed
 recursion ``c_h = ((k + 2)/4 + k(h − 1)/4)(k/2) k^(h−1) + c_(h−1)`` identically in k and h; with

@@ -166,7 +166,7 @@ def prove_corollary_4_9(claimed_argmin: int = 19) -> ProofRecord:
 @proves("KARY", "Corollary C.3 (constant)")
 def prove_corollary_c3(claimed_argmin: int = 20) -> ProofRecord:
     """Corollary C.3: k/(2 log2(k)³) over even k is minimised at k = 20, giving 0.1238 (the truncation of
-    0.12387…; the rule for quoted decimals accepts a truncation, see reference/kary/checks/constants.py)."""
+    0.12387…; the rule for quoted decimals accepts a truncation, see verification/kary/checks/constants.py)."""
     return prove_argmin("corollary_c3", claimed_argmin, claimed_value="0.1238")
 
 

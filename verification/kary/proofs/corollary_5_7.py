@@ -19,7 +19,7 @@ wrong second-order Taylor coefficient (e.g. 1/16, which makes the lower bound fa
 
 Findings (recorded as steps): the corollary's range ε <= ln(1/δ) is wider than the ranges of the two lemmas it
 compares (Lemma 5.5 and Lemma A.3 are stated for ε ∈ (0, 1)); the Gaussian of Lemma A.3 is not even private
-for some 1 <= ε <= ln(1/δ) (certified in ``reference/kary/checks/laplace.py``). The sentence before the
+for some 1 <= ε <= ln(1/δ) (certified in ``verification/kary/checks/laplace.py``). The sentence before the
 corollary says "whenever ε <= log(1/δ)" with the paper's log = log2 (w <= 1/ln 2 = 1.44, where f <= 3.28),
 while the corollary says ln (w <= 1, f <= 2.914): both are constant factors, but the two ranges differ.
 """

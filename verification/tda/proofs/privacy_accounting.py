@@ -7,7 +7,7 @@ Method (symbolic in d and ρ, sympy):
    prefixes differ the level's count vector changes by e_y' - e_y (one entry -1, one +1), squared ℓ2 norm
    1 + 1 = 2, else 0; the root n is public. So Δ² = 2 (attained, as |X_1| >= 2). The program computes the
    norm of the difference vector and compares it with the claimed ``sensitivity_squared`` (brute force on
-   small universes is in ``reference/tda/checks/calibration.py``).
+   small universes is in ``verification/tda/checks/calibration.py``).
 2. With σ² = d/ρ (Algorithm 1, line 6) each level is Δ²/(2σ²)-zCDP (CKS 2020, Theorem 14), which simplifies to
    ρ/d, the budget the proof allocates per level.
 3. Σ_{level=1}^{d} ρ/d = ρ (adaptive composition, Bun–Steinke 2016, Lemma 2.3).
