@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -51,6 +53,10 @@ def load_target(spec: object) -> Target:
     if not isinstance(spec, str) or spec.count(":") != 1 or not all(spec.split(":")):
         raise ValueError(f"target must be 'package.module:function', got {spec!r}")
     module_name, function_name = spec.split(":")
+    # a module in the working directory is found as `python -m` finds it, also from the `reference` console
+    # script (whose sys.path does not hold the working directory); spawned workers inherit the path
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.append(os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
