@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -17,7 +18,7 @@ verification_package()  # the checkout's verification/ as reference_verification
 
 project = "exact-dp-reference"
 author = "The exact-dp-reference maintainers"
-copyright = "2026, The exact-dp-reference maintainers"  # noqa: A001 - Sphinx's name
+copyright = "2026, The exact-dp-reference maintainers"
 release = reference.__version__
 version = release
 
@@ -41,6 +42,8 @@ autodoc_default_options = {"members": True, "show-inheritance": True}
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
 autodoc_preserve_defaults = True
+# a method without a docstring stays without one (numpy's docstrings, inherited by a test double, are not ours)
+autodoc_inherit_docstrings = False
 napoleon_google_docstring = True
 napoleon_numpy_docstring = True
 # The docstrings are written for people reading the source: plain text with ``code`` and :func: roles. Sphinx's
@@ -54,3 +57,22 @@ nitpicky = False
 
 html_theme = "alabaster"
 html_title = f"exact-dp-reference {release}"
+
+# Each public name is documented once, in the module that defines it: the top-level package's re-exports (and any
+# module's imports) are not documented again, which would make every cross-reference to them ambiguous.
+autodoc_default_options["ignore-module-all"] = True
+
+_LITERAL = re.compile(r"(``.*?``)")
+
+
+def _plain_bars(app: object, what: str, name: str, obj: object, options: object, lines: list[str]) -> None:
+    """The docstrings write absolute values and norms as |x| and ‖x‖, as the papers do; reStructuredText would
+    read |x| as a substitution reference. Escape the bars outside ``literal`` text (tables in docstrings use
+    ``=`` rulers, never bars)."""
+    for index, line in enumerate(lines):
+        parts = _LITERAL.split(line)
+        lines[index] = "".join(part if part.startswith("``") else part.replace("|", "\\|") for part in parts)
+
+
+def setup(app: object) -> None:
+    app.connect("autodoc-process-docstring", _plain_bars)  # type: ignore[attr-defined]

@@ -8,22 +8,22 @@ Papers (cited by short name and statement number everywhere in this package):
 
 The map (``help(reference)``), bottom layer first; a module imports only its own package and lower layers:
 
-=====================  ==============================================================================
-``reference.core``     exact linear algebra, certified reals and the certified bisection, random bits and
-                       generators, input validation
-``reference.privacy``  paper-independent privacy: Gaussian, Laplace and discrete-Gaussian profiles, zCDP,
-                       composition
-``reference.samplers`` exact (integer arithmetic on random bits) and fast (numpy) discrete Laplace and
-                       Gaussian samplers, certified pmfs, goodness of fit (``fit``)
-``reference.cip``      CIP's mechanisms: ``exact/`` and ``numeric/`` twins, ``calibration``, ``mechanism``,
-                       ``sensitivity``
-``reference.kary``     KARY's mechanisms: ``digits``, ``tree``, ``mse``, ``counters``, ``constants``,
-                       ``threshold``
-``reference.tda``      TDA's mechanism: ``data``, ``intopt``, ``mechanism``, ``calibration``
-``reference.audit``    tools pointed at other people's code: calibration, linear-noise and sampler audits
-``reference.testing``  assertions for other projects' test suites, hypothesis strategies
-``reference.cli``      the command line (``python -m reference``), one module per command group
-=====================  ==============================================================================
+=======================  ==============================================================================
+``reference.core``       exact linear algebra, certified reals and the certified bisection, random bits and
+                         generators, input validation
+``reference.privacy``    paper-independent privacy: Gaussian, Laplace and discrete-Gaussian profiles, zCDP,
+                         composition
+``reference.samplers``   exact (integer arithmetic on random bits) and fast (numpy) discrete Laplace and
+                         Gaussian samplers, certified pmfs, goodness of fit (``fit``)
+``reference.cip``        CIP's mechanisms: ``exact/`` and ``numeric/`` twins, ``calibration``, ``mechanism``,
+                         ``sensitivity``
+``reference.kary``       KARY's mechanisms: ``digits``, ``tree``, ``mse``, ``counters``, ``constants``,
+                         ``threshold``
+``reference.tda``        TDA's mechanism: ``data``, ``intopt``, ``mechanism``, ``calibration``
+``reference.audit``      tools pointed at other people's code: calibration, linear-noise and sampler audits
+``reference.testing``    assertions for other projects' test suites, hypothesis strategies
+``reference.cli``        the command line (``python -m reference``), one module per command group
+=======================  ==============================================================================
 
 The verification of the papers (claims registry, cross-checks, proof programs, the report) is a separate
 package, ``reference_verification`` (the repository's ``verification/`` folder), installed beside this one. It
