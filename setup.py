@@ -19,5 +19,4 @@ COQ = "reference_verification.coq_sources"
 setup(
     packages=[*library, *verification, COQ],
     package_dir={"reference_verification": "verification", COQ: "proofs/coq"},
-    package_data={COQ: ["*.v", "_CoqProject"]},
 )

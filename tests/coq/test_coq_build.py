@@ -226,6 +226,7 @@ def test_the_sources_ship_with_the_package() -> None:
     """setup.py maps proofs/coq into the verification package, with every file _CoqProject lists."""
     root = Path(__file__).resolve().parents[2]
     setup = (root / "setup.py").read_text(encoding="utf-8")
-    assert '"proofs/coq"' in setup and '"*.v", "_CoqProject"' in setup
+    pyproject = (root / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"proofs/coq"' in setup and '"reference_verification.coq_sources" = ["*.v", "_CoqProject"]' in pyproject
     project = read_project(root / "proofs" / "coq")
     assert project.files and all((root / "proofs" / "coq" / name).is_file() for name in project.files)
