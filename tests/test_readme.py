@@ -56,7 +56,7 @@ def test_the_setup_commands_are_what_ci_runs() -> None:
 def test_readme_python_block_runs(index: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     source = blocks(README, "python")[index]
-    exec(compile(source, f"README.md python block {index + 1}", "exec"), {"__name__": "readme"})  # noqa: S102
+    exec(compile(source, f"README.md python block {index + 1}", "exec"), {"__name__": "readme"})
 
 
 @pytest.mark.slow
