@@ -29,7 +29,7 @@ The verification of the papers (claims registry, cross-checks, proof programs, t
 package, ``reference_verification`` (the repository's ``verification/`` folder), installed beside this one. It
 imports ``reference``; nothing here imports it, except the ``report`` command, which loads it when run.
 
-Conventions (see the README): the papers' ``k`` is never a parameter name — ``depth`` (CIP: n = 2**depth leaves),
+Conventions (docs/conventions.md): the papers' ``k`` is never a parameter name — ``depth`` (CIP: n = 2**depth leaves),
 ``arity`` (KARY), ``level`` (TDA), ``horizon`` (stream length T). ``sigma`` is a standard deviation;
 Laplace(b) has density exp(−|x|/b)/(2b); the discrete Gaussian's ``sigma_squared`` is a scale, not its variance.
 Calibrations name their neighbouring relation, ``"add_remove"`` (one count changes by one) or
