@@ -78,6 +78,7 @@ from reference.cip.sensitivity import cascade_sensitivity_squared, mahalanobis_s
 from reference.cip.tree import BinaryTree, balanced_tree
 from reference.core.certified import CertifiedReal
 from reference.core.randomness import SeededRandomBits, SystemRandomBits
+from reference.core.version import VERSION
 from reference.kary.constants import certified_argmin, leading_constant
 from reference.kary.counters import OnlineCounter, algorithm_1, algorithm_2_batch, algorithm_3
 from reference.kary.digits import digits, even_offset_digits, height_for_horizon, offset_digits
@@ -104,7 +105,7 @@ from reference.tda.data import Hierarchy, PrefixTree, default_dataset, prefix_co
 from reference.tda.intopt import intopt, intopt_literal
 from reference.tda.mechanism import inftda_exact, inftda_numeric
 
-__version__ = "0.1.0"
+__version__ = VERSION
 
 __all__ = [
     "BinaryTree",
