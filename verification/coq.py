@@ -132,9 +132,13 @@ def _coqc(args: list[str], directory: Path) -> subprocess.CompletedProcess[str]:
     coqc = coqc_path()
     if coqc is None:
         raise FileNotFoundError(f"coqc is not installed (install with: {INSTALL_COMMAND})")
-    return subprocess.run(
-        [coqc, *args], cwd=directory, capture_output=True, text=True, check=False, timeout=TIMEOUT_SECONDS
-    )
+    try:
+        return subprocess.run(
+            [coqc, *args], cwd=directory, capture_output=True, text=True, check=False, timeout=TIMEOUT_SECONDS
+        )
+    except subprocess.TimeoutExpired:  # a failure to report (the theorem is not checked), not a crash of the report
+        message = f"coqc {' '.join(args[-1:])} timed out after {TIMEOUT_SECONDS} s (a busy machine?)"
+        return subprocess.CompletedProcess([coqc, *args], returncode=124, stdout=message, stderr=message)
 
 
 def compile_all(
@@ -249,7 +253,7 @@ def parse_coq_value(text: str) -> object:
 class Evidence:
     """What this run found about one registered theorem. ``verdict``: "closed" (compiled here, no axiom),
     "not compiled here" (declared, no unproved word, but coqc is missing), or a failure: "missing",
-    "unfinished", "does not compile", "depends on axioms"."""
+    "unfinished", "does not compile", "depends on axioms", "not checked" (Coq gave no answer, e.g. timed out)."""
 
     theorem: CoqTheorem
     verdict: str
@@ -299,9 +303,15 @@ def machine_checked(theorems: list[CoqTheorem], build: Build | None = None) -> d
         for theorem in (theorem for theorem in pending if theorem.file not in seconds):
             found[theorem] = Evidence(theorem, "does not compile", f"{failed.file} fails under {version}: {message}")
     compiled = [theorem for theorem in pending if theorem.file in seconds]
-    for theorem, answer in (assumptions(build, compiled) if compiled else {}).items():
+    try:
+        answers = assumptions(build, compiled) if compiled else {}
+    except RuntimeError as error:  # Print Assumptions itself failed (a timeout on a busy machine): not checked
+        answers = {theorem: f"no answer: {' '.join(str(error).split())[:300]}" for theorem in compiled}
+    for theorem, answer in answers.items():
         where = f"proofs/coq/{theorem.file} compiled by {version} in {seconds[theorem.file]:.1f} s"
-        if answer == CLOSED:
+        if answer.startswith("no answer"):
+            found[theorem] = Evidence(theorem, "not checked", f"{where}; Print Assumptions gave {answer}")
+        elif answer == CLOSED:
             found[theorem] = Evidence(theorem, "closed", f"{where}; Print Assumptions: {CLOSED.lower()}")
         else:
             found[theorem] = Evidence(theorem, "depends on axioms", f"{where}; Print Assumptions: {' '.join(answer.split())}")
