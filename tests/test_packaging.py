@@ -4,7 +4,6 @@ and ``--version``."""
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ from reference.cli.main import main
 from reference.core.version import VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
+tomllib = pytest.importorskip("tomllib")  # Python 3.11+; the metadata is checked there
 
 
 def test_one_version_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
