@@ -8,28 +8,28 @@ Papers (cited by short name and statement number everywhere in this package):
 
 The map (``help(reference)``), bottom layer first; a module imports only its own package and lower layers:
 
-=====================  ==============================================================================
-``reference.core``     exact linear algebra, certified reals and the certified bisection, random bits and
-                       generators, input validation
-``reference.privacy``  paper-independent privacy: Gaussian, Laplace and discrete-Gaussian profiles, zCDP,
-                       composition
-``reference.samplers`` exact (integer arithmetic on random bits) and fast (numpy) discrete Laplace and
-                       Gaussian samplers, certified pmfs, goodness of fit (``fit``)
-``reference.cip``      CIP's mechanisms: ``exact/`` and ``numeric/`` twins, ``calibration``, ``mechanism``,
-                       ``sensitivity``
-``reference.kary``     KARY's mechanisms: ``digits``, ``tree``, ``mse``, ``counters``, ``constants``,
-                       ``threshold``
-``reference.tda``      TDA's mechanism: ``data``, ``intopt``, ``mechanism``, ``calibration``
-``reference.audit``    tools pointed at other people's code: calibration, linear-noise and sampler audits
-``reference.testing``  assertions for other projects' test suites, hypothesis strategies
-``reference.cli``      the command line (``python -m reference``), one module per command group
-=====================  ==============================================================================
+=======================  ==============================================================================
+``reference.core``       exact linear algebra, certified reals and the certified bisection, random bits and
+                         generators, input validation
+``reference.privacy``    paper-independent privacy: Gaussian, Laplace and discrete-Gaussian profiles, zCDP,
+                         composition
+``reference.samplers``   exact (integer arithmetic on random bits) and fast (numpy) discrete Laplace and
+                         Gaussian samplers, certified pmfs, goodness of fit (``fit``)
+``reference.cip``        CIP's mechanisms: ``exact/`` and ``numeric/`` twins, ``calibration``, ``mechanism``,
+                         ``sensitivity``
+``reference.kary``       KARY's mechanisms: ``digits``, ``tree``, ``mse``, ``counters``, ``constants``,
+                         ``threshold``
+``reference.tda``        TDA's mechanism: ``data``, ``intopt``, ``mechanism``, ``calibration``
+``reference.audit``      tools pointed at other people's code: calibration, linear-noise and sampler audits
+``reference.testing``    assertions for other projects' test suites, hypothesis strategies
+``reference.cli``        the command line (``python -m reference``), one module per command group
+=======================  ==============================================================================
 
 The verification of the papers (claims registry, cross-checks, proof programs, the report) is a separate
 package, ``reference_verification`` (the repository's ``verification/`` folder), installed beside this one. It
 imports ``reference``; nothing here imports it, except the ``report`` command, which loads it when run.
 
-Conventions (see the README): the papers' ``k`` is never a parameter name — ``depth`` (CIP: n = 2**depth leaves),
+Conventions (docs/conventions.md): the papers' ``k`` is never a parameter name — ``depth`` (CIP: n = 2**depth leaves),
 ``arity`` (KARY), ``level`` (TDA), ``horizon`` (stream length T). ``sigma`` is a standard deviation;
 Laplace(b) has density exp(−|x|/b)/(2b); the discrete Gaussian's ``sigma_squared`` is a scale, not its variance.
 Calibrations name their neighbouring relation, ``"add_remove"`` (one count changes by one) or
@@ -45,6 +45,8 @@ The names below are the entry points; each module's docstring states its own con
 """
 
 from typing import TYPE_CHECKING
+
+from reference.core.version import VERSION
 
 if TYPE_CHECKING:  # the type checker sees the real imports; at run time each name is imported on first use
     from reference.audit.calibration import (
@@ -220,7 +222,7 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
 
-__version__ = "0.1.0"
+__version__ = VERSION
 
 __all__ = [
     "BinaryTree",

@@ -4,4 +4,5 @@ import sys
 
 from reference.cli.main import main
 
-sys.exit(main())
+if __name__ == "__main__":  # importing this module (documentation tools do) must not run the command line
+    sys.exit(main())

@@ -231,7 +231,8 @@ def test_the_distribution_installs_two_distinctive_names(monkeypatch: pytest.Mon
     assert isinstance(packages, list)
     assert {name.split(".")[0] for name in packages} == {PACKAGE, VERIFICATION}
     assert "reference_verification.cip.claims" in packages and "reference.cip.exact" in packages
-    assert captured["package_dir"] == {VERIFICATION: "verification"}
+    # the Coq sources ship inside the verification package (data only, no top-level name of their own)
+    assert captured["package_dir"] == {VERIFICATION: "verification", f"{VERIFICATION}.coq_sources": "proofs/coq"}
     assert not (ROOT / "proofs" / "__init__.py").exists()
 
 

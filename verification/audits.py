@@ -168,6 +168,11 @@ def audit_case_count() -> int:
     return len(_CASES)
 
 
+def audit_case_name(index: int) -> str:
+    """Case ``index``'s name (for progress lines)."""
+    return _CASES[index][0]
+
+
 def run_audit_case(index: int) -> AuditCase:
     """Run case ``index`` alone (what a worker process of the parallel report does)."""
     name, implementation, audit, expected, run = _CASES[index]

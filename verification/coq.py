@@ -48,12 +48,14 @@ TIMEOUT_SECONDS = 300
 
 
 def proofs_directory() -> Path | None:
-    """``proofs/coq`` of the checkout: ``$REFERENCE_COQ_DIR``, else beside the package, else under the working
-    directory (an installed, non-editable package still finds the sources of the checkout it runs from)."""
+    """The Coq sources: ``$REFERENCE_COQ_DIR``, else the checkout's ``proofs/coq`` beside this package's folder,
+    else the copy installed with the package (``reference_verification/coq_sources``), else ``proofs/coq`` under
+    the working directory."""
     candidates = []
     if os.environ.get("REFERENCE_COQ_DIR"):
         candidates.append(Path(os.environ["REFERENCE_COQ_DIR"]))
-    candidates += [Path(__file__).resolve().parents[2] / "proofs" / "coq", Path.cwd() / "proofs" / "coq"]
+    here = Path(__file__).resolve().parent
+    candidates += [here.parent / "proofs" / "coq", here / "coq_sources", Path.cwd() / "proofs" / "coq"]
     for candidate in candidates:
         if (candidate / "_CoqProject").is_file():
             return candidate
@@ -130,9 +132,13 @@ def _coqc(args: list[str], directory: Path) -> subprocess.CompletedProcess[str]:
     coqc = coqc_path()
     if coqc is None:
         raise FileNotFoundError(f"coqc is not installed (install with: {INSTALL_COMMAND})")
-    return subprocess.run(
-        [coqc, *args], cwd=directory, capture_output=True, text=True, check=False, timeout=TIMEOUT_SECONDS
-    )
+    try:
+        return subprocess.run(
+            [coqc, *args], cwd=directory, capture_output=True, text=True, check=False, timeout=TIMEOUT_SECONDS
+        )
+    except subprocess.TimeoutExpired:  # a failure to report (the theorem is not checked), not a crash of the report
+        message = f"coqc {' '.join(args[-1:])} timed out after {TIMEOUT_SECONDS} s (a busy machine?)"
+        return subprocess.CompletedProcess([coqc, *args], returncode=124, stdout=message, stderr=message)
 
 
 def compile_all(
@@ -247,7 +253,7 @@ def parse_coq_value(text: str) -> object:
 class Evidence:
     """What this run found about one registered theorem. ``verdict``: "closed" (compiled here, no axiom),
     "not compiled here" (declared, no unproved word, but coqc is missing), or a failure: "missing",
-    "unfinished", "does not compile", "depends on axioms"."""
+    "unfinished", "does not compile", "depends on axioms", "not checked" (Coq gave no answer, e.g. timed out)."""
 
     theorem: CoqTheorem
     verdict: str
@@ -297,9 +303,15 @@ def machine_checked(theorems: list[CoqTheorem], build: Build | None = None) -> d
         for theorem in (theorem for theorem in pending if theorem.file not in seconds):
             found[theorem] = Evidence(theorem, "does not compile", f"{failed.file} fails under {version}: {message}")
     compiled = [theorem for theorem in pending if theorem.file in seconds]
-    for theorem, answer in (assumptions(build, compiled) if compiled else {}).items():
+    try:
+        answers = assumptions(build, compiled) if compiled else {}
+    except RuntimeError as error:  # Print Assumptions itself failed (a timeout on a busy machine): not checked
+        answers = {theorem: f"no answer: {' '.join(str(error).split())[:300]}" for theorem in compiled}
+    for theorem, answer in answers.items():
         where = f"proofs/coq/{theorem.file} compiled by {version} in {seconds[theorem.file]:.1f} s"
-        if answer == CLOSED:
+        if answer.startswith("no answer"):
+            found[theorem] = Evidence(theorem, "not checked", f"{where}; Print Assumptions gave {answer}")
+        elif answer == CLOSED:
             found[theorem] = Evidence(theorem, "closed", f"{where}; Print Assumptions: {CLOSED.lower()}")
         else:
             found[theorem] = Evidence(theorem, "depends on axioms", f"{where}; Print Assumptions: {' '.join(answer.split())}")
@@ -309,18 +321,29 @@ def machine_checked(theorems: list[CoqTheorem], build: Build | None = None) -> d
 
 
 def main() -> int:
-    """Compile every file, print the compile times and every registered theorem's assumptions."""
+    """Compile every file, print the compile times and every registered theorem's assumptions. Exit 0 only when
+    every registered theorem compiled closed; a run that compiled nothing says so and exits 2."""
     if coqc_path() is None:
-        print(f"coqc not found; install with: {INSTALL_COMMAND}", file=sys.stderr)
+        print(f"coqc not found; install with: {INSTALL_COMMAND}; nothing was compiled", file=sys.stderr)
+        return 2
+    if proofs_directory() is None:
+        print("the Coq sources (proofs/coq/_CoqProject) were not found: set REFERENCE_COQ_DIR to the folder; "
+              "nothing was compiled", file=sys.stderr)
         return 2
     print(coq_version())
+    print(f"sources: {proofs_directory()}")
     from .report import build_registry
 
     theorems = [theorem for claim in build_registry().claims for theorem in claim.coq]
     evidence = machine_checked(theorems)
     for theorem in theorems:
         print(f"{theorem.file} {theorem.name}: {evidence[theorem].verdict} — {evidence[theorem].detail}")
-    return 1 if any(item.failed for item in evidence.values()) else 0
+    closed = sum(1 for item in evidence.values() if item.verdict == "closed")
+    if not closed:
+        print("nothing was compiled: no registered theorem was checked by Coq", file=sys.stderr)
+        return 2
+    print(f"{closed} of {len(evidence)} registered theorems compiled and closed")
+    return 1 if any(item.failed for item in evidence.values()) or closed < len(evidence) else 0
 
 
 if __name__ == "__main__":

@@ -60,6 +60,17 @@ class Finished(NamedTuple):
     coq: dict[Any, Any] | None
 
 
+def available_plots() -> tuple[Callable[[Path, Budget], tuple[str, str]], ...]:
+    """The report's plots, or none when matplotlib (the ``report`` extra) is not installed."""
+    try:
+        from .plots import PLOTS
+    except ModuleNotFoundError as error:
+        if (error.name or "").split(".")[0] != "matplotlib":
+            raise
+        return ()
+    return PLOTS
+
+
 def _run_task(kind: str, index: int, quick: bool, directory: str) -> Any:
     """One task, by kind and index (runs in a worker, or in the parent when ``jobs == 1``)."""
     budget = Budget(quick=quick)
@@ -74,9 +85,7 @@ def _run_task(kind: str, index: int, quick: bool, directory: str) -> Any:
         from .audits import run_audit_case
 
         return run_audit_case(index)
-    from .plots import PLOTS
-
-    return PLOTS[index](Path(directory), budget)
+    return available_plots()[index](Path(directory), budget)
 
 
 def _label(kind: str, index: int, registry: Registry) -> str:
@@ -85,7 +94,11 @@ def _label(kind: str, index: int, registry: Registry) -> str:
     if kind == "claim":
         claim = registry.claims[index]
         return f"{claim.paper} {claim.number}"
-    return f"{kind} {index + 1}"
+    if kind == "audit":
+        from .audits import audit_case_name
+
+        return f"audit case: {audit_case_name(index)}"
+    return f"plot: {available_plots()[index].__name__.removeprefix('plot_').replace('_', ' ')}"
 
 
 def run_tasks(registry: Registry, budget: Budget, directory: Path, jobs: int, say: Callable[[str], None],
@@ -94,19 +107,23 @@ def run_tasks(registry: Registry, budget: Budget, directory: Path, jobs: int, sa
     whose indices the workers use), and with ``coq`` the Coq check of the registered theorems, on ``jobs``
     processes (1: in this process, the Coq check last); results in report order."""
     from .audits import audit_case_count
-    from .plots import PLOTS
 
+    plot_functions = available_plots()
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
     cases = audit_case_count()
     tasks = [("claim", i) for i in range(len(registry.claims))]
-    tasks += [("audit", i) for i in range(cases or 0)] + [("plot", i) for i in range(len(PLOTS))]
+    tasks += [("audit", i) for i in range(cases or 0)] + [("plot", i) for i in range(len(plot_functions))]
     if select is not None:
         tasks = [task for task in tasks if select(task)]
     if coq:  # largest first in the pool (module docstring); last in one process, as the report always ran it
         tasks = [("coq", 0), *tasks] if jobs > 1 else [*tasks, ("coq", 0)]
     done: dict[tuple[str, int], Any] = {}
     total = len(tasks)
+    kinds = [kind for kind, _ in tasks]
+    say(f"running {total} tasks on {jobs} process{'es' if jobs > 1 else ''}: {kinds.count('claim')} statements, "
+        f"{kinds.count('audit')} audit cases, {kinds.count('plot')} plots"
+        + (", the Coq proofs (compiled with coqc, the longest task)" if coq else ""))
 
     def finished(task: tuple[str, int], value: Any) -> None:
         done[task] = value
@@ -140,5 +157,5 @@ def run_tasks(registry: Registry, budget: Budget, directory: Path, jobs: int, sa
         # selection may leave out the entries a proof rests on, so its results stay as computed)
         results = resolve_conditions(results)
     audits = None if cases is None else [done[("audit", i)] for i in range(cases) if ("audit", i) in done]
-    plots = [done[("plot", i)] for i in range(len(PLOTS)) if ("plot", i) in done]
+    plots = [done[("plot", i)] for i in range(len(plot_functions)) if ("plot", i) in done]
     return Finished(results, audits, plots, done.get(("coq", 0)))

@@ -23,6 +23,7 @@ from .core.claims import MACHINE_CHECKED, Budget, CoqTheorem, Registry, Result, 
 from .levels import LEVEL_ORDER, Placed, describe, level_counts, proof_levels, tied_coq_files
 from .links import link_errors, proof_programs
 from .proof_pass import proof_pass_markdown
+from .provenance import SCHEMA_VERSION, provenance_markdown
 
 if TYPE_CHECKING:  # imported when the report runs, so that `python -m reference_verification.coq` runs cleanly
     from .coq import Evidence
@@ -112,6 +113,8 @@ def markdown_report(
     links: Sequence[str] = (),
     audits: list[AuditCase] | None = None,
     coq: dict[CoqTheorem, Evidence] | None = None,
+    provenance: dict[str, str | None] | None = None,
+    plots_skipped: bool = False,
 ) -> str:
     """The Markdown report; ``links`` are the broken statement ↔ code ↔ proof links (none when all resolve);
     ``audits`` the planted-fault audit cases (:mod:`reference_verification.audits`; ``None``: not available);
@@ -120,9 +123,16 @@ def markdown_report(
     coq = coq or {}
     levels = levels_of(results, coq)
     by_level = level_counts(results, levels)
+    refuted = [r for r in results if r.outcome.status is Status.REFUTED]
     out = [
         "# `reference` — verification report",
         "",
+        *headline(results),
+        "",
+        *_section("contents", "Contents"),
+        *[f"- [{title}](#{anchor})" for anchor, title in _contents(results, refuted, plots, plots_skipped)],
+        "",
+        *_section("about", "About this report"),
         "`reference` is an exact, formally checked reference implementation of three families of differentially",
         "private mechanisms, with their privacy calibrations: **CIP**, correlated Gaussian input perturbation for",
         "range queries, sampled by Cascade Sampling; **KARY**, k-ary tree mechanisms with subtraction for counting",
@@ -159,8 +169,10 @@ def markdown_report(
         "",
         f"Budget: {'quick' if budget.quick else 'full'}; total time {seconds:.1f} s.",
         "",
-        "## Summary",
+        *_section("provenance", "Provenance"),
+        *provenance_markdown(provenance or {}),
         "",
+        *_section("summary", "Summary"),
         "| paper | total | " + " | ".join(s.value for s in STATUS_ORDER) + " |",
         "|---|---|" + "---|" * len(STATUS_ORDER),
     ]
@@ -175,13 +187,10 @@ def markdown_report(
     out.append(f"| all | {len(results)} | " + " | ".join(str(totals[level]) for level in LEVEL_ORDER) + " |")
     out += ["", "Papers:", ""]
     out += [f"- **{key}**: {title}" for key, title in PAPERS.items()]
-    out += ["", *coverage_markdown(results)]
-    out += ["", *proof_pass_markdown()]
     out += ["", "Links (each entry's code and proof program, resolved and matched against the program's statements):", ""]
     out += [f"- BROKEN: {error}" for error in links] or ["- every entry's links resolve"]
-    refuted = [r for r in results if r.outcome.status is Status.REFUTED]
     if refuted:
-        out += ["", "## What the checks refute", ""]
+        out += ["", *_section("refuted", "What the checks refute")]
         for r in refuted:
             line = f"- **{r.claim.paper} {r.claim.number}** — {r.claim.statement}"
             out.append(line)
@@ -189,8 +198,8 @@ def markdown_report(
                 out.append(f"  - smallest counterexample: {r.outcome.counterexample}")
             if r.outcome.corrected:
                 out.append(f"  - what holds instead: {r.outcome.corrected}")
-    out += ["", *audits_markdown(audits)]
-    out += ["## All entries", ""]
+    out += ["", '<a id="audits"></a>', *audits_markdown(audits)]
+    out += [*_section("entries", "All entries")]
     out += [f"| paper | statement | status | level | method | {MACHINE_CHECKED} | time (s) |",
             "|---|---|---|---|---|---|---|"]
     for r in results:
@@ -199,7 +208,7 @@ def markdown_report(
             f"{levels[r.claim.key].level.value} | {r.claim.method.value} | {_coq_cell(r, coq)} | {r.seconds:.1f} |"
         )
     for paper in dict.fromkeys(r.claim.paper for r in results):
-        out += ["", f"## {paper}: details", ""]
+        out += ["", *_section(f"details-{paper.lower()}", f"{paper}: details")]
         for r in (r for r in results if r.claim.paper == paper):
             out += [
                 f'<a id="{_anchor(r)}"></a>',
@@ -227,11 +236,71 @@ def markdown_report(
             if r.outcome.corrected:
                 out += ["", f"**What holds instead.** {r.outcome.corrected}"]
             out.append("")
-    if plots:
-        out += ["## Plots", ""]
+    if plots or plots_skipped:
+        out += _section("plots", "Plots")
+        if plots_skipped:
+            out += [PLOTS_SKIPPED, ""]
         for filename, caption in plots:
             out += [f"### {caption}", "", f"![{caption}]({filename})", ""]
+    out += [*_section("coverage", "Coverage of the papers"), *coverage_markdown(results)]
+    out += ["", *_section("proof-pass", "The papers' proofs, step by step"), *proof_pass_markdown()]
     return "\n".join(out) + "\n"
+
+
+#: The one line the report prints (stderr and report.md) when matplotlib is missing.
+PLOTS_SKIPPED = ("plots skipped: matplotlib is not installed "
+                 "(python -m pip install 'exact-dp-reference[report]' adds it)")
+
+#: Words in the dotted path of an entry's code that mark code an implementation runs to set or apply its noise
+#: (calibrations, sensitivities, privacy profiles, samplers, mechanisms, counters): a refuted entry there
+#: changes what an implementer must compute.
+_IMPLEMENTER_CODE = ("calibration", "privacy", "sensitivity", "samplers", "mechanism", "counters", "constants")
+
+
+def matters_to_implementers(result: Result) -> bool:
+    """A refuted entry whose code sets or applies noise (:data:`_IMPLEMENTER_CODE`)."""
+    return result.outcome.status is Status.REFUTED and any(
+        word in name for name in result.claim.implements for word in _IMPLEMENTER_CODE
+    )
+
+
+def headline(results: list[Result]) -> list[str]:
+    """The report's first sentences: how many statements, how many are false as printed, which matter to
+    someone implementing the mechanisms."""
+    if not results:
+        return ["No statement was checked in this run."]
+    refuted = [r for r in results if r.outcome.status is Status.REFUTED]
+    proved = sum(1 for r in results if r.outcome.status in (Status.PROVED, Status.CONDITIONAL))
+    verified = sum(1 for r in results if r.outcome.status is Status.VERIFIED)
+    implementers = [r for r in refuted if matters_to_implementers(r)]
+    lines = [f"**{len(results)} statements of the three papers checked: {proved} proved for all parameters, "
+             f"{verified} verified in a stated range, {len(refuted)} false as printed.**"]
+    if implementers:
+        names = ", ".join(f"[{r.claim.paper} {r.claim.number}](#{_anchor(r)})" for r in implementers)
+        lines += ["", f"False as printed and used to set or apply noise (an implementer copying them gets a wrong "
+                  f"calibration, sensitivity, sampler or error bound): {names}."]
+    elif refuted:
+        lines += ["", "None of the refuted statements is used to set or apply noise."]
+    return lines
+
+
+def _section(anchor: str, title: str) -> list[str]:
+    """A level-2 heading with an explicit anchor (the table of contents links to it, in Markdown and HTML)."""
+    return [f'<a id="{anchor}"></a>', f"## {title}", ""]
+
+
+def _contents(results: list[Result], refuted: list[Result], plots: list[tuple[str, str]],
+              plots_skipped: bool) -> list[tuple[str, str]]:
+    entries = [("about", "About this report"), ("provenance", "Provenance"), ("summary", "Summary")]
+    if refuted:
+        entries.append(("refuted", "What the checks refute"))
+    entries += [("audits", "Audits"), ("entries", "All entries")]
+    entries += [(f"details-{paper.lower()}", f"{paper}: details") for paper in dict.fromkeys(r.claim.paper for r in results)]
+    if plots or plots_skipped:
+        entries.append(("plots", "Plots"))
+    entries.append(("coverage", "Coverage of the papers"))
+    entries.append(("proof-pass", "The papers' proofs, step by step"))
+    return entries
 
 
 def _coq_cell(result: Result, coq: dict[CoqTheorem, Evidence]) -> str:
@@ -283,10 +352,13 @@ def results_json(results: list[Result], coq: dict[CoqTheorem, Evidence] | None =
 
 def run_report(out_dir: str = "reference-report", quick: bool = False, progress: bool = True,
                jobs: int | None = None) -> dict[str, Any]:
-    """Run the registry, write ``report.md``, ``claims.json`` and the PNG plots into ``out_dir``; print the
+    """Run the registry, write ``report.md``, ``report.html`` (plots inline), ``claims.json`` (``schema_version``,
+    ``provenance``, ``claims``) and the PNG plots into ``out_dir``; print the
     terminal table (when ``progress``) and return a summary. ``jobs`` worker processes run the claims, audit cases
     and plots (:mod:`reference_verification.parallel`; default all cores); the content does not depend on it."""
-    from .parallel import default_jobs, run_tasks
+    from .html import markdown_to_html
+    from .parallel import available_plots, default_jobs, run_tasks
+    from .provenance import provenance
 
     workers = default_jobs() if jobs is None else jobs
     start = time.perf_counter()
@@ -298,14 +370,26 @@ def run_report(out_dir: str = "reference-report", quick: bool = False, progress:
         if progress:
             print(line, file=sys.stderr, flush=True)
 
+    import reference
+
+    say(f"reference {reference.__version__}: checking the papers' statements ({'quick' if quick else 'full'} budget), "
+        f"writing into {directory}/")
     registry = build_registry()
     links = link_errors(registry.claims, proof_programs())
+    plots_skipped = not available_plots()
+    if plots_skipped:
+        say(PLOTS_SKIPPED)
     results, audits, plots, found = run_tasks(registry, budget, directory, workers, say, coq=True)
     coq = found or {}
     seconds = time.perf_counter() - start
-    markdown = markdown_report(results, plots, seconds, budget, links, audits, coq)
+    origin = provenance()
+    markdown = markdown_report(results, plots, seconds, budget, links, audits, coq, origin, plots_skipped)
     (directory / "report.md").write_text(markdown, encoding="utf-8")
-    (directory / "claims.json").write_text(json.dumps(results_json(results, coq), indent=2) + "\n", encoding="utf-8")
+    (directory / "report.html").write_text(
+        markdown_to_html(markdown, directory, "reference — verification report"), encoding="utf-8"
+    )
+    document = {"schema_version": SCHEMA_VERSION, "provenance": origin, "claims": results_json(results, coq)}
+    (directory / "claims.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
     levels = levels_of(results, coq)
     if progress:
         print(terminal_table(results, levels))
@@ -317,6 +401,7 @@ def run_report(out_dir: str = "reference-report", quick: bool = False, progress:
     return {
         "out": str(directory),
         "report": str(directory / "report.md"),
+        "html": str(directory / "report.html"),
         "plots": [str(directory / name) for name, _ in plots],
         "seconds": round(seconds, 1),
         "counts": counts,

@@ -110,10 +110,14 @@ class SamplerAuditReport(Decided):
             "audit": self.name,
             "verdict": self.verdict,
             "summary": self.summary(),
-            "smallest_deviation": None if self.smallest_deviation is None else f"{self.smallest_deviation:.17g}",
-            "detectable_deviation": None if self.detectable_deviation is None
-            else f"{self.detectable_deviation:.17g}",
-            "runs_needed": self.runs_needed,
+            # the power against a stated smallest deviation, only when one was stated (a caller such as the
+            # sampler-function audit states its own power and runs needed under these keys otherwise)
+            **({} if self.smallest_deviation is None else {
+                "smallest_deviation": f"{self.smallest_deviation:.17g}",
+                "detectable_deviation": None if self.detectable_deviation is None
+                else f"{self.detectable_deviation:.17g}",
+                "runs_needed": self.runs_needed,
+            }),
             "units": self.units,
             "alpha": f"{self.alpha:.17g}",
             "runs": self.runs,

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -30,7 +32,6 @@ import numpy as np
 
 from reference.core.rng import run_seeds
 from reference.crossing import NAME as VERIFICATION_NAME
-from reference.crossing import verification_package
 
 #: Values per chunk when the chunk size is not given (32 MiB of float64): bounds one worker's sample memory.
 CHUNK_VALUES = 1 << 22
@@ -48,6 +49,14 @@ def load_target(spec: object) -> Target:
     if not isinstance(spec, str) or spec.count(":") != 1 or not all(spec.split(":")):
         raise ValueError(f"target must be 'package.module:function', got {spec!r}")
     module_name, function_name = spec.split(":")
+    # a module in the working directory is found as `python -m` finds it, also from the `reference` console
+    # script (whose sys.path does not hold the working directory); spawned workers inherit the path
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.append(os.getcwd())
+    if module_name.split(".")[0] == "reference_verification":  # the planted samplers: the checkout's copy or
+        from reference.crossing import verification_package  # the installed one, as the report loads them
+
+        verification_package()
     try:
         if module_name.split(".")[0] == VERIFICATION_NAME:  # the planted samplers: the checkout's copy first
             verification_package()

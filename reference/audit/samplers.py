@@ -104,6 +104,27 @@ def cascade_samples_power(depth: int, runs: int, alpha: float) -> dict[str, floa
     return {"scale_error": cascade_scale_power(runs, leaves, alpha / (4 * leaves), alpha / 4)}
 
 
+def sample_file_shape(path: object) -> tuple[int, ...]:
+    """The shape of the array in a ``.npy`` file (from its header, nothing else is read) or a ``.csv`` file (a
+    ``.csv`` file is 2-D, one run per line). Raises ``ValueError`` naming ``path`` for other files."""
+    if isinstance(path, (str, Path)) and Path(path).suffix.lower() == ".npy" and Path(path).is_file():
+        try:
+            return tuple(np.load(Path(path), mmap_mode="r", allow_pickle=False).shape)
+        except (OSError, ValueError) as error:
+            raise ValueError(f"path {str(path)!r} is not a readable sample array: {error}") from None
+    return tuple(load_samples(path).shape)
+
+
+def require_runs_by_columns(shape: tuple[int, ...], columns: int | None, what: str) -> None:
+    """The one rule for sample arrays of a vector mechanism: 2-D, one run per row, ``columns`` values per run
+    (``None``: any). Raises ``ValueError`` with a line that says what the file holds and what is needed."""
+    if len(shape) != 2:
+        raise ValueError(f"samples must be a 2-D array, runs × {what} (one run per row), got shape {shape}")
+    if columns is not None and shape[1] != columns:
+        raise ValueError(f"samples must have {columns} columns ({what}), one run per row, got shape {shape}")
+
+
+
 def audit_cascade_samples(samples: object, depth: int, *, sigma: RealLike, alpha: object = 1e-6) -> SamplerAuditReport:
     """Audit ``samples`` (``runs × 2**depth``, one draw of the ``n`` leaves per row) against Cascade
     Sampling's distribution ``N(0, sigma**2 C_depth)``: leaf marginals, internal node variances (from subtree

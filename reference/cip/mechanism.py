@@ -4,7 +4,7 @@ Answers are computed from the released vector, so they are consistent (every ans
 released ``x'``) and unbiased (the noise has mean zero) by construction.
 
 Data lengths that are not a power of two — the layout choice
------------------------------------------------------------
+------------------------------------------------------------
 * ``layout="pad"`` (default): the cells are the first ``length`` leaves of the perfect tree of depth
   ``(length − 1).bit_length()``; the remaining leaves hold a public 0. The noise is Cascade Sampling on the full
   tree, and only the real cells are released. Releasing a subset of the padded release is post-processing, so

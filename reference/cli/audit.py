@@ -266,6 +266,11 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
     mechanism = args.mechanism
     power: list[dict[str, object]] | None = None
     if mechanism == "cascade":
+        with reading("--samples", args.samples):
+            shape = audit_samplers.sample_file_shape(args.samples)
+        if args.depth <= 64:  # a deeper depth is refused by the audits themselves, with its own line
+            _require_shape(shape, 1 << args.depth, f"2**depth = {1 << args.depth} leaves",
+                           "draw them with `cascade sample --runs N`")
         in_memory = args.depth <= audit_samplers.MAX_AUDIT_DEPTH and not args.stream
         if in_memory:
             with reading("--samples", args.samples):
@@ -301,6 +306,8 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
                 "power": "not computed for the goodness-of-fit test (see the variance in detail)"}
     else:
         with reading("--samples", args.samples):
+            shape = audit_samplers.sample_file_shape(args.samples)
+            _require_shape(shape, None, "outputs", "one run of the mechanism per row")
             samples = audit_samplers.load_samples(args.samples)
         if mechanism == "kary" and args.algorithm == 2:
             report = audit_samplers.audit_kary_noise(
@@ -329,6 +336,16 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
         for row in power
     ) + " (each detected with probability >= 99%)"
     return result
+
+
+def _require_shape(shape: tuple[int, ...], columns: int | None, what: str, hint: str) -> None:
+    """Apply :func:`reference.audit.samplers.require_runs_by_columns` as a command-line refusal."""
+    from reference.audit.samplers import require_runs_by_columns
+
+    try:
+        require_runs_by_columns(shape, columns, what)
+    except ValueError as error:
+        raise CommandError(f"--samples: {error}; {hint}") from None
 
 
 def _percent(value: object) -> str:

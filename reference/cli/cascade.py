@@ -70,24 +70,34 @@ def _cmd_cascade_sample(args: argparse.Namespace) -> dict[str, Any]:
     import numpy as np
 
     from reference.cip.numeric.cascade import cascade_leaves, cascade_tree
+    from reference.cip.numeric.cascade_runs import cascade_leaves_runs
     from reference.core.validate import positive_real
 
     sigma = positive_real(args.sigma, "--sigma")
+    if args.runs is not None and args.nodes:
+        raise CommandError("--runs draws leaves (runs × 2**depth, what `audit samplers` reads); leave out --nodes")
+    if args.runs is not None and args.runs < 1:
+        raise CommandError(f"--runs must be a positive integer, got {args.runs}")
     depth = min(args.depth, 200)  # the estimate only: a larger depth is refused by it in any case
-    count = (2 ** (depth + 1) - 1) if args.nodes else 2**depth
+    count = ((2 ** (depth + 1) - 1) if args.nodes else 2**depth) * (args.runs or 1)
     # float64 values, plus the saved or printed copy
     refuse_if_costly(f"cascade sample at depth {args.depth}", 2 * 8 * count / 2**30, args.max_gib, "GiB",
                      "--max-gib")
     if not args.out and count > MAX_PRINTED_VALUES:
-        raise CommandError(f"--depth {args.depth} gives {count} values, more than the {MAX_PRINTED_VALUES} printed: "
+        raise CommandError(f"--depth {args.depth}{f' --runs {args.runs}' if args.runs else ''} gives {count} values, more than the {MAX_PRINTED_VALUES} printed: "
                            "write them with --out FILE.npy")
-    sampler = cascade_tree if args.nodes else cascade_leaves
-    values = sampler(args.depth, sigma, np.random.default_rng(args.seed), max_gib=args.max_gib)
+    if args.runs is not None:  # run i is cascade_leaves with the i-th spawned seed of --seed (cascade_runs)
+        values = cascade_leaves_runs(args.depth, sigma, args.runs, args.seed)
+    else:
+        sampler = cascade_tree if args.nodes else cascade_leaves
+        values = sampler(args.depth, sigma, np.random.default_rng(args.seed), max_gib=args.max_gib)
     result: dict[str, Any] = {
         "depth": args.depth,
         "sigma": args.sigma,
         "seed": args.seed,
-        "layout": "all 2n-1 nodes in level order" if args.nodes else "leaves",
+        "layout": ("runs × leaves" if args.runs is not None else
+                   "all 2n-1 nodes in level order" if args.nodes else "leaves"),
+        "shape": list(values.shape),
         "count": int(values.size),
     }
     if args.out:
@@ -96,7 +106,9 @@ def _cmd_cascade_sample(args: argparse.Namespace) -> dict[str, Any]:
         np.save(args.out, values)
         result["out"] = args.out
     else:
-        result["values"] = [repr(float(v)) for v in values]
+        rows = values if values.ndim == 2 else [values]
+        printed = [[repr(float(v)) for v in row] for row in rows]
+        result["values"] = printed if values.ndim == 2 else printed[0]
     return result
 
 
@@ -115,5 +127,7 @@ def register(commands: Subcommands) -> None:
     add_seed(sample, required=True)
     sample.add_argument("--out", help="write the values to this .npy file")
     sample.add_argument("--nodes", action="store_true", help="all 2n-1 node values (level order), not leaves")
+    sample.add_argument("--runs", type=nonnegative_int,
+                        help="independent runs: a runs × 2**depth array, one run per row (what `audit samplers` reads)")
     sample.add_argument("--max-gib", type=nonnegative_int, default=4,
                         help="refuse a sample whose values need more memory than this (default 4 GiB)")

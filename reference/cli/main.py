@@ -33,6 +33,9 @@ GROUPS = (report, calibrate, audit, kary, inftda, cascade)
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (public so that the README's examples can be tested against it)."""
     parser = Parser(prog="reference", description=__doc__.splitlines()[0] if __doc__ else None)
+    from reference.core.version import VERSION
+
+    parser.add_argument("--version", action="version", version=f"reference {VERSION} (distribution exact-dp-reference)")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for module in GROUPS:
         module.register(commands)

@@ -82,6 +82,11 @@ def _cmd_sampler_function(args: argparse.Namespace) -> dict[str, Any]:
         raise CommandError("--scheduler must be a dask.distributed address such as tcp://127.0.0.1:8786, got ''")
     if args.workers < 1:
         raise CommandError(f"--workers must be a positive integer, got {args.workers}")
+    import importlib.util
+
+    if importlib.util.find_spec("dask") is None:  # an optional dependency: the `cluster` extra
+        raise CommandError("audit sampler-function runs the sampler on Dask, which is not installed: "
+                           "python -m pip install 'exact-dp-reference[cluster]'")
     for option, value in (("--block-runs", args.block_runs), ("--chunk-runs", args.chunk_runs)):
         if value is not None and value < 1:
             raise CommandError(f"{option} must be a positive integer, got {value}")

@@ -10,7 +10,7 @@ natural. Inputs are exact rationals (int, Fraction, or strings such as ``"1/3"``
 refused.
 
 Facts used (each checked by ``verification/tda/proofs/privacy_accounting.py``, the tests, or both)
------------------------------------------------------------------------------------
+--------------------------------------------------------------------------------------------------
 * Gaussian mechanism, N(0, σ²) per coordinate, ℓ2 sensitivity Δ: (Δ²/(2σ²))-zCDP (Bun & Steinke 2016,
   Proposition 1.6).
 * Discrete Gaussian, integer-valued query, independent N_Z(0, σ²) per coordinate, ℓ2 sensitivity Δ:

@@ -13,7 +13,7 @@ independent discrete Gaussian noise N_Z(0, d/ρ)^{|X_level|} to the vector of u'
 then post-processes it (IntOpt), which costs no privacy.
 
 Level sensitivity under ``substitution`` (derived here, brute-forced in ``verification/tda/checks/calibration.py``)
----------------------------------------------------------------------------------------------------------
+-------------------------------------------------------------------------------------------------------------------
 A substitution moves one record from category x to x'. At a level where the prefixes of x and x' of that
 length differ, one count drops by 1 and another rises by 1: the level's count vector changes by e_y' - e_y,
 squared ℓ2 norm 2. Where the prefixes agree it does not change. Every level >= 1 has a pair of records whose

@@ -221,3 +221,26 @@ def test_outside_the_checkout_the_report_says_not_compiled_here(monkeypatch: pyt
     monkeypatch.setattr(coq, "proofs_directory", lambda: None)
     for found in machine_checked(_registered()).values():
         assert found.verdict == "not compiled here" and not found.failed
+
+
+def test_a_run_that_compiles_nothing_says_so_and_fails(monkeypatch: pytest.MonkeyPatch,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    import reference_verification.coq as coq
+
+    monkeypatch.setattr(coq, "proofs_directory", lambda: None)
+    monkeypatch.setattr(coq, "coqc_path", lambda: "/usr/bin/coqc")
+    assert coq.main() == 2
+    assert "nothing was compiled" in capsys.readouterr().err
+    monkeypatch.setattr(coq, "coqc_path", lambda: None)
+    assert coq.main() == 2
+    assert "nothing was compiled" in capsys.readouterr().err
+
+
+def test_the_sources_ship_with_the_package() -> None:
+    """setup.py maps proofs/coq into the verification package, with every file _CoqProject lists."""
+    root = Path(__file__).resolve().parents[2]
+    setup = (root / "setup.py").read_text(encoding="utf-8")
+    pyproject = (root / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"proofs/coq"' in setup and '"reference_verification.coq_sources" = ["*.v", "_CoqProject"]' in pyproject
+    project = read_project(root / "proofs" / "coq")
+    assert project.files and all((root / "proofs" / "coq" / name).is_file() for name in project.files)
