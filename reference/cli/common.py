@@ -178,13 +178,20 @@ def read_stream(path: str) -> Any:
     """A 0/1 stream from a .npy file or a text file of 0/1 values separated by whitespace or commas."""
     import numpy as np
 
+    import io
+
+    from reference.core.input_files import read_regular_bytes
+
     try:
+        # a FIFO, a device, a link to one, or a file over the size bound is refused before a byte is read
+        data = read_regular_bytes(path, name="--input")
         if path.endswith(".npy"):
-            return np.load(path)
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read().replace(",", " ").split()
-    except OSError as exc:
-        raise CommandError(f"--input: cannot read {path!r}: {exc.strerror}") from None
+            return np.load(io.BytesIO(data), allow_pickle=False)
+        text = data.decode("utf-8").replace(",", " ").split()
+    except UnicodeDecodeError:
+        raise CommandError(f"--input: {path!r} is not UTF-8 text") from None
+    except ValueError as exc:
+        raise CommandError(str(exc).splitlines()[0] if str(exc) else f"--input: cannot read {path!r}") from None
     try:
         return np.array([int(token) for token in text], dtype=np.int64)
     except ValueError:
