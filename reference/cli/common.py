@@ -176,9 +176,9 @@ def vectors_option(text: str | None) -> list[list[str]] | None:
 
 def read_stream(path: str) -> Any:
     """A 0/1 stream from a .npy file or a text file of 0/1 values separated by whitespace or commas."""
-    import numpy as np
-
     import io
+
+    import numpy as np
 
     from reference.core.input_files import read_regular_bytes
 
