@@ -223,9 +223,10 @@ def _tight_epsilon(budget: Fraction, target: Fraction) -> tuple[CertifiedReal, C
     """(ε at a rational order: valid and attained, enclosure of the objective over the optimal-order bracket)."""
 
     def objective(t: arb) -> arb:  # α = 1 + t: αρ + (log(1/δ) - log α)/(α - 1) + log(1 - 1/α)
+        # log(1 - 1/α) = -log1p(1/t), never log t - log α: for a huge optimal t (tiny ρ) those two nearly equal
+        # logarithms cancel, and over the bracket of t their difference would be as wide as each of them
         rho_ball, log_inv = _ball(budget), _log_inverse(target)
-        alpha = 1 + t
-        return alpha * rho_ball + (log_inv - alpha.log()) / t + t.log() - alpha.log()
+        return (1 + t) * rho_ball + (log_inv - t.log1p()) / t - (1 / t).log1p()
 
     def derivative(t: Fraction) -> arb:  # d/dα of the objective times (α - 1)²: ρt² + log(1 + t) - log(1/δ)
         return _ball(budget) * _ball(t * t) + _ball(1 + t).log() - _log_inverse(target)
@@ -262,7 +263,8 @@ def log_delta_from_rho(rho: RationalLike, epsilon: RationalLike) -> CertifiedRea
 
     def objective(t: arb) -> arb:  # α = 1 + t: t((1+t)ρ - ε) + (1+t) log(t/(1+t)) - log t
         alpha = 1 + t
-        return t * (alpha * _ball(budget) - _ball(eps)) + alpha * (t.log() - alpha.log()) - t.log()
+        # (1+t) log(t/(1+t)) = -(1+t) log1p(1/t): free of the cancellation of log t - log α at a huge t
+        return t * (alpha * _ball(budget) - _ball(eps)) - alpha * (1 / t).log1p() - t.log()
 
     def derivative(t: Fraction) -> arb:  # d/dα log δ(α) = (2α - 1)ρ - ε + log(1 - 1/α), α = 1 + t
         return _ball((2 * t + 1) * budget - eps) + _ball(t / (1 + t)).log()
