@@ -19,14 +19,14 @@ short (the longest a few seconds), so the pool's first-free-worker order balance
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, as_completed
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from reference.core.claims import Budget, Outcome, Registry, Result, resolve_conditions, run_claim
+from reference.core.processes import WorkerPool, signals_as_exit
 
 _REGISTRY: Registry | None = None  # each worker process builds the registry once
 
@@ -119,7 +119,8 @@ def run_tasks(registry: Registry, budget: Budget, directory: Path, jobs: int, sa
     else:
         # the workers keep numpy's default BLAS threads, as the single-process run has: a float result cannot
         # then differ between the two in its last bits
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+        # WorkerPool: the workers stop with the report (interrupted, terminated or killed by a CI timeout)
+        with signals_as_exit(), WorkerPool(jobs) as pool:
             futures: dict[Future[Any], tuple[str, int]] = {
                 pool.submit(_run_task, *task, budget.quick, str(directory)): task for task in tasks
             }
