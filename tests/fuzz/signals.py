@@ -10,6 +10,7 @@ not a performance claim: a clean shutdown takes well under a second.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -102,11 +103,10 @@ def kill_and_count(argv: list[str], number: int, *, workers: int, settle: float 
         return SignalOutcome(" ".join(argv), signal.Signals(number).name, len(seen), len(survivors),
                              main.returncode)
     finally:
-        for pid, _ in seen:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+        for process in seen:
+            if alive(process):  # the same process (pid and start time), never a pid reused since
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(process[0], signal.SIGKILL)
         if main.poll() is None:
             main.kill()
             main.wait()
