@@ -17,6 +17,7 @@ ends: ``upper`` achieves the target (oracle δ(upper) <= target), ``lower`` does
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -37,25 +38,31 @@ def _mp(value: Fraction) -> mpf:
     return mpf(value.numerator) / mpf(value.denominator)
 
 
-def _root_increasing(function: Callable[[mpf], mpf], low: mpf, high: mpf, steps: int = 400) -> mpf:
-    """The root of an increasing function in [low, high] by bisection in log-space (positive arguments)."""
-    lo, hi = mpmath.log(low), mpmath.log(high)
-    for _ in range(steps):
-        middle = (lo + hi) / 2
-        if function(mpmath.exp(middle)) > 0:
-            hi = middle
+def _root_increasing(function: Callable[[mpf], mpf]) -> mpf:
+    """The root t > 0 of a function increasing in t, found on u = log t: galloping on u (so a root near
+    e**±1e10000 costs a few dozen steps), then bisection of u to 80 relative digits."""
+    def above(u: mpf) -> bool:
+        return bool(function(mpmath.exp(u)) > 0)
+
+    if above(mpf(0)):
+        high, step = mpf(0), mpf(1)
+        while above(-step):
+            high, step = -step, 2 * step
+        low = -step
+    else:
+        low, step = mpf(0), mpf(1)
+        while not above(step):
+            low, step = step, 2 * step
+        high = step
+    for _ in range(4000):
+        if high - low <= max(abs(low), abs(high), mpf(1)) * mpf(10) ** -80:
+            break
+        middle = (low + high) / 2
+        if above(middle):
+            high = middle
         else:
-            lo = middle
-    return mpmath.exp((lo + hi) / 2)
-
-
-def _bracket(function: Callable[[mpf], mpf]) -> tuple[mpf, mpf]:
-    low, high = mpf(1), mpf(1)
-    while function(low) > 0:
-        low /= mpf(2) ** 64
-    while function(high) <= 0:
-        high *= mpf(2) ** 64
-    return low, high
+            low = middle
+    return mpmath.exp((low + high) / 2)
 
 
 # ------------------------------------------------------------------------------------------- true values
@@ -68,7 +75,7 @@ def zcdp_epsilon_tight(rho: Fraction, delta: Fraction) -> mpf:
     def slope(t: mpf) -> mpf:  # the derivative's sign: ρt² + log(1+t) - log(1/δ)
         return budget * t * t + mpmath.log1p(t) - log_inverse
 
-    t = _root_increasing(slope, *_bracket(slope))
+    t = _root_increasing(slope)
     alpha = 1 + t
     value = alpha * budget + (log_inverse + t * mpmath.log(t / alpha) - mpmath.log(alpha)) / t
     return max(value, mpf(0))
@@ -81,37 +88,76 @@ def zcdp_log_delta(rho: Fraction, epsilon: Fraction) -> mpf:
     def slope(t: mpf) -> mpf:  # (2α-1)ρ - ε + log(1-1/α)
         return (2 * t + 1) * budget - eps + mpmath.log(t / (1 + t))
 
-    t = _root_increasing(slope, *_bracket(slope))
+    t = _root_increasing(slope)
     alpha = 1 + t
     return t * (alpha * budget - eps) + alpha * mpmath.log(t / alpha) - mpmath.log(t)
 
 
+class BelowRange(Exception):
+    """The true value is below exp(-FLOOR_EXPONENT), far under the exact range 2**-2**20 (about e**-726817):
+    its digits are neither computable quickly (mpmath's exp of -1e4990 never ends) nor needed."""
+
+
+FLOOR_EXPONENT = 2_000_000
+
+
+def _log_ncdf(x: mpf) -> mpf:
+    """log Φ(x); below x = -30 from the asymptotic series Φ(x) = φ(x)/|x| Σ_k (-1)^k (2k-1)!!/x^(2k) (the
+    series is used only while its first dropped term is below 1e-(digits + 20) relative)."""
+    if x >= -30:
+        return mpmath.log(mpmath.ncdf(x))
+    z = -x
+    term, total = mpf(1), mpf(1)
+    for k in range(1, 400):
+        term *= -(2 * k - 1) / (z * z)
+        total += term
+        if abs(term) < mpf(10) ** -(mp.dps + 20):
+            return -z * z / 2 - mpmath.log(z) - mpmath.log(2 * mpmath.pi) / 2 + mpmath.log(total)
+    return mpmath.log(mpmath.ncdf(x))  # moderate z: mpmath's own erfc is accurate there
+
+
+def _exp(log_value: mpf) -> mpf:
+    if log_value < -FLOOR_EXPONENT:
+        raise BelowRange
+    return mpmath.exp(log_value)
+
+
 def gaussian_delta(epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fraction) -> mpf:
-    """Balle & Wang (2018) Theorem 8: Φ(Δ/(2σ) - εσ/Δ) - e^ε Φ(-Δ/(2σ) - εσ/Δ)."""
+    """Balle & Wang (2018) Theorem 8: Φ(Δ/(2σ) - εσ/Δ) - e^ε Φ(-Δ/(2σ) - εσ/Δ), as
+    Φ(a) (-expm1(ε + log Φ(b) - log Φ(a))): the difference of two nearly equal numbers never formed."""
     delta_, sig, eps = mpmath.sqrt(_mp(sensitivity_squared)), _mp(sigma), _mp(epsilon)
     first = delta_ / (2 * sig) - eps * sig / delta_
     second = -delta_ / (2 * sig) - eps * sig / delta_
-    return mpmath.ncdf(first) - mpmath.exp(eps) * mpmath.ncdf(second)
+    log_first = _log_ncdf(first)
+    return _exp(log_first) * -mpmath.expm1(eps + _log_ncdf(second) - log_first)
 
 
 def discrete_gaussian_delta(epsilon: Fraction, sigma_squared: Fraction, sensitivity: int) -> mpf:
-    """Σ_y max(0, p(y) - e^ε p(y-Δ)) summed over the lattice (p ∝ exp(-y²/(2σ²))), directly."""
+    """Σ_y max(0, p(y) - e^ε p(y-Δ)) summed over the lattice (p ∝ exp(-y²/(2σ²))), directly; a term below
+    exp(-FLOOR_EXPONENT) is left out (BelowRange when every positive term is)."""
     scale, eps = _mp(sigma_squared), _mp(epsilon)
     reach = int(60 * mpmath.sqrt(scale) + 60) + sensitivity
-    weight = [mpmath.exp(-mpf(y * y) / (2 * scale)) for y in range(-reach - sensitivity, reach + 1)]
-    offset = reach + sensitivity
 
-    def p(y: int) -> mpf:
-        return weight[y + offset]
+    def log_weight(y: int) -> mpf:
+        return -mpf(y * y) / (2 * scale)
 
-    total = mpmath.fsum(weight)
-    factor = mpmath.exp(eps)
-    return mpmath.fsum(max(mpf(0), p(y) - factor * p(y - sensitivity)) for y in range(-reach, reach + 1)) / total
+    total = mpmath.fsum(mpmath.exp(log_weight(y)) for y in range(-reach, reach + 1)
+                        if log_weight(y) > -FLOOR_EXPONENT)
+    kept = []
+    for y in range(-reach, reach + 1):
+        here, there = log_weight(y), eps + log_weight(y - sensitivity)
+        if here > there and here > -FLOOR_EXPONENT:  # p(y) - e^ε p(y-Δ) = p(y) (-expm1(there - here)) > 0
+            kept.append(mpmath.exp(here) * -mpmath.expm1(there - here))
+    if not kept:
+        raise BelowRange
+    return mpmath.fsum(kept) / total
 
 
 def laplace_delta_1d(epsilon: Fraction, scale: Fraction, sensitivity: Fraction) -> mpf:
     """Laplace(b) at shift s in one dimension: δ(ε) = 1 - exp((ε - s/b)/2) for ε < s/b, else 0."""
     gap = _mp(epsilon) - _mp(abs(sensitivity)) / _mp(scale)
+    if gap < -FLOOR_EXPONENT:
+        return mpf(1)  # 1 - e**(gap/2) is 1 to far more digits than any precision used here
     return -mpmath.expm1(gap / 2) if gap < 0 else mpf(0)
 
 
@@ -140,31 +186,59 @@ def _short(value: Any) -> str:
     return repr(value)
 
 
+#: Magnitude below which the package keeps no exact endpoint (2**-2**20, about 1e-315653): an enclosure of a
+#: smaller value is [0 or -2**-2**20, 2**-2**20] by design, a certified bound rather than digits.
+EXACT_RANGE = mpf(2) ** -(1 << 20)
+
+
+def _true_value(truth: Callable[[], mpf]) -> mpf | None:
+    """The oracle's value at DIGITS, 2 DIGITS, 4 DIGITS, ... until two agree to 60 digits (None if never)."""
+    digits = DIGITS
+    with mp.workdps(digits):
+        previous = truth()
+    while digits < 8 * DIGITS:
+        digits *= 2
+        with mp.workdps(digits):
+            value = truth()
+            if value == previous or abs(value - previous) <= abs(value) * mpf(10) ** -60:
+                return value
+            previous = value
+    return None
+
+
+def _show(value: Fraction | mpf) -> str:
+    with mp.workdps(30):
+        return mpmath.nstr(_mp(value) if isinstance(value, Fraction) else value, 12)
+
+
 def _check_value(found: Any, truth: Callable[[], mpf]) -> tuple[str, str]:
     """Containment and width of the enclosure ``found`` around the oracle's value."""
     lower, upper = found.lower, found.upper
-    with mp.workdps(DIGITS):
-        value = truth()
-    with mp.workdps(2 * DIGITS):
-        again = truth()
-    if value != 0 and abs(again - value) > abs(value) * mpf(10) ** -(DIGITS // 2):
-        return "oracle", f"the oracle's two precisions disagree: {mpmath.nstr(value, 8)} vs {mpmath.nstr(again, 8)}"
-    with mp.workdps(2 * DIGITS):
-        slack = abs(again) * SLACK
-        if not (_mp(lower) - slack <= again <= _mp(upper) + slack):
-            return "unsafe", (f"true value {mpmath.nstr(again, 12)} outside [{mpmath.nstr(_mp(lower), 12)}, "
-                              f"{mpmath.nstr(_mp(upper), 12)}]")
-    return _width(lower, upper, again)
+    try:
+        value = _true_value(truth)
+    except BelowRange:  # a positive value far below 2**-2**20: the enclosure must be [<= 0, > 0]
+        if lower <= 0 < upper:
+            return "ok", "below the exact range: a certified bound"
+        return "unsafe", f"a positive value below e**-{FLOOR_EXPONENT} outside [{_show(lower)}, {_show(upper)}]"
+    if value is None:
+        return "oracle", "the oracle's precisions never agreed"
+    with mp.workdps(4 * DIGITS):
+        slack = abs(value) * SLACK
+        if not (_mp(lower) - slack <= value <= _mp(upper) + slack):
+            return "unsafe", f"true value {_show(value)} outside [{_show(lower)}, {_show(upper)}]"
+        if abs(value) < EXACT_RANGE and max(abs(_mp(lower)), abs(_mp(upper))) <= 2 * EXACT_RANGE:
+            return "ok", "below the exact range: a certified bound"
+    return _width(lower, upper, value)
 
 
 def _width(lower: Fraction, upper: Fraction, truth: mpf) -> tuple[str, str]:
     if upper == lower:
         return "ok", ""
     if truth == 0 and lower <= 0 <= upper:  # an exact 0 (ε clipped): a tiny upper end is narrow enough
-        return ("ok", "") if upper <= Fraction(1, 10**30) else ("wide", f"[{float(lower)}, {float(upper)}] around 0")
+        return ("ok", "") if upper <= Fraction(1, 10**30) else ("wide", f"[{_show(lower)}, {_show(upper)}] around 0")
     reference = min(abs(lower), abs(upper))
     if lower <= 0 <= upper or (upper - lower) > WIDTH_BOUND * reference:
-        return "wide", f"[{float(lower):.6g}, {float(upper):.6g}] around {mpmath.nstr(truth, 12)}"
+        return "wide", f"[{_show(lower)}, {_show(upper)}] around {_show(truth)}"
     return "ok", ""
 
 
@@ -172,20 +246,36 @@ def _check_threshold(found: Any, achieved: Callable[[Fraction], mpf], target: Fr
                      decreasing: bool = True) -> tuple[str, str]:
     """``[lower, upper]`` around the smallest x with achieved(x) <= target (achieved decreasing in x)."""
     lower, upper = found.lower, found.upper
-    with mp.workdps(DIGITS):
+
+    def value_at(point: Fraction) -> mpf | None:
+        try:
+            return _true_value(lambda: achieved(point))
+        except BelowRange:  # achieved far below any target this harness draws (>= 1e-10000)
+            return mpf(0)
+
+    at_upper = value_at(upper)
+    at_lower = value_at(lower) if lower > 0 else None
+    if at_upper is None or (lower > 0 and at_lower is None):
+        return "oracle", "the oracle's precisions never agreed"
+    with mp.workdps(4 * DIGITS):
         goal = _mp(target)
-        at_upper = achieved(upper)
         if at_upper > goal * (1 + SLACK):
-            return "unsafe", f"upper end {float(upper):.6g} achieves {mpmath.nstr(at_upper, 10)} > target"
-        if lower > 0:
-            at_lower = achieved(lower)
-            if at_lower < goal * (1 - SLACK):
-                return "unsafe", f"lower end {float(lower):.6g} already achieves {mpmath.nstr(at_lower, 10)}"
-    if lower == upper or lower == 0 and upper == 0:
+            return "unsafe", f"upper end {_show(upper)} achieves {_show(at_upper)} > target"
+        if at_lower is not None and at_lower < goal * (1 - SLACK):
+            return "unsafe", f"lower end {_show(lower)} already achieves {_show(at_lower)}"
+    if lower == upper:
         return "ok", ""
     if lower <= 0 or upper - lower > WIDTH_BOUND * lower:
-        return "wide", f"[{float(lower):.6g}, {float(upper):.6g}]"
+        return "wide", f"[{_show(lower)}, {_show(upper)}]"
     return "ok", ""
+
+
+#: Time limit of the routine itself (the oracle's computation is timed apart, by the campaign's isolation).
+PACKAGE_SECONDS = 20.0
+
+
+class PackageTimeout(Exception):
+    """The certified routine ran past PACKAGE_SECONDS."""
 
 
 def run_oracle_case(case: OracleCase) -> tuple[str, str]:
@@ -196,10 +286,21 @@ def run_oracle_case(case: OracleCase) -> tuple[str, str]:
 
     arguments = dict(case.arguments)
     routine = getattr(reference, case.routine, None) or getattr(zcdp, case.routine)
+
+    def expired(number: int, frame: object) -> None:
+        raise PackageTimeout
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, PACKAGE_SECONDS)  # the routine's own time: the oracle's is apart
     try:
         found = routine(**arguments)
     except (ValueError, TypeError, UndecidedComparisonError) as refusal:
         return "refused", str(refusal).splitlines()[0] if str(refusal) else type(refusal).__name__
+    except PackageTimeout:
+        return "hang", f"the routine ran past {PACKAGE_SECONDS} s"
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
     a = {name: Fraction(value) if isinstance(value, (int, str, Fraction)) else value
          for name, value in arguments.items()}
     name = case.routine
@@ -216,11 +317,11 @@ def run_oracle_case(case: OracleCase) -> tuple[str, str]:
     if name == "log_delta_from_rho":
         return _check_value(found, lambda: zcdp_log_delta(a["rho"], a["epsilon"]))
     if name == "delta_from_rho":
-        return _check_value(found, lambda: min(mpf(1), mpmath.exp(zcdp_log_delta(a["rho"], a["epsilon"]))))
+        return _check_value(found, lambda: min(mpf(1), _exp(zcdp_log_delta(a["rho"], a["epsilon"]))))
     if name == "delta_from_rho_simple":
         def simple() -> mpf:
             gap = max(_mp(a["epsilon"]) - _mp(a["rho"]), mpf(0))
-            return mpmath.exp(-gap * gap / (4 * _mp(a["rho"])))
+            return _exp(-gap * gap / (4 * _mp(a["rho"])))
         return _check_value(found, simple)
     if name == "gaussian_delta":
         return _check_value(found, lambda: gaussian_delta(a["epsilon"], a["sigma"], a["sensitivity_squared"]))
@@ -291,10 +392,10 @@ def draw_case(draw: Callable[[list[Any]], Any]) -> OracleCase:
     elif routine in ("sigma_exact", "sigma_classical"):
         arguments = {"epsilon": positive, "delta": unit_values(draw), "sensitivity_squared": draw(
             [Fraction(1), positive_values(draw)])}
-    elif routine == "discrete_gaussian_delta":  # the oracle sums ~120σ terms: σ² kept below 1e4 here
+    elif routine == "discrete_gaussian_delta":  # the oracle sums ~120σ terms: σ² kept small
         arguments = {"epsilon": draw([Fraction(0), positive]), "sigma_squared": draw(
             [Fraction(1, 10**6), Fraction(1, 3), Fraction(1) + Fraction(1, 10**draw([7, 30])), Fraction(50, 7),
-             Fraction(10**4)]), "sensitivity": draw([1, 2, 5, 100, 10**6, 2**64])}
+             Fraction(100)]), "sensitivity": draw([1, 2, 5, 100, 10**6, 2**64])}
     elif routine == "discrete_gaussian_epsilon":
         arguments = {"delta": unit_values(draw), "sigma_squared": draw([Fraction(1, 3), Fraction(50, 7),
                                                                         Fraction(100)]),
