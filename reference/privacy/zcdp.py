@@ -124,7 +124,10 @@ def _enclose(compute: Callable[[], arb], label: str) -> CertifiedReal:
 
 
 def _log_inverse(delta: Fraction) -> arb:
-    return _ball(1 / delta).log()
+    """log(1/δ); for δ near 1 as -log1p(δ - 1), since 1/δ rounded to the working precision loses δ - 1."""
+    if delta < Fraction(1, 2):
+        return _ball(1 / delta).log()
+    return -(_ball(delta - 1).log1p())
 
 
 def _sign(ball: arb) -> int | None:
@@ -154,11 +157,9 @@ def _bracket_order(derivative: Callable[[Fraction], arb]) -> tuple[Fraction, Fra
         return high - low <= high / Fraction(2) ** _ORDER_BITS
 
     bracket = _bracket_exponent(above_root)
-    if bracket is None:  # undecided on the way: the linear search, as robust as the decisions allow
-        low, high = bracket_upward(above_root, Fraction(0), Fraction(1), limit=Fraction(2) ** ORDER_EXPONENT_LIMIT)
-    else:
-        low, high = bracket
-    return bisect(above_root, low, high, done=done)
+    if bracket is None:  # undecided on the way: the caller retries at a higher precision
+        raise UndecidedComparisonError("the optimal order's exponent is undecided at this precision")
+    return bisect(above_root, *bracket, done=done)
 
 
 #: Binary exponents of t = α - 1 searched for the optimal order: t in [2**-40000, 2**40000] (the optimal t is
@@ -231,7 +232,13 @@ def _tight_enclosure(
     precision = START_PRECISION
     while precision <= MAX_PRECISION:
         with working_precision(precision):
-            low, high = _bracket_order(derivative)
+            try:
+                low, high = _bracket_order(derivative)
+            except UndecidedComparisonError:
+                if precision * 2 > MAX_PRECISION:
+                    raise
+                precision *= 2
+                continue
             at_point, over_bracket = _objective_enclosure(objective, low, high, floor_near_zero)
         if at_point.is_finite() and over_bracket.is_finite():
             point = CertifiedReal.from_arb(at_point)

@@ -40,7 +40,7 @@ def _mp(value: Fraction) -> mpf:
 
 def _root_increasing(function: Callable[[mpf], mpf]) -> mpf:
     """The root t > 0 of a function increasing in t, found on u = log t: galloping on u (so a root near
-    e**±1e10000 costs a few dozen steps), then bisection of u to 80 relative digits."""
+    e**±1e10000 costs a few dozen steps), then bisection of u to 120 relative digits."""
     def above(u: mpf) -> bool:
         return bool(function(mpmath.exp(u)) > 0)
 
@@ -55,7 +55,7 @@ def _root_increasing(function: Callable[[mpf], mpf]) -> mpf:
             low, step = step, 2 * step
         high = step
     for _ in range(4000):
-        if high - low <= max(abs(low), abs(high), mpf(1)) * mpf(10) ** -80:
+        if high - low <= max(abs(low), abs(high), mpf(1)) * mpf(10) ** -120:
             break
         middle = (low + high) / 2
         if above(middle):
@@ -77,7 +77,8 @@ def zcdp_epsilon_tight(rho: Fraction, delta: Fraction) -> mpf:
 
     t = _root_increasing(slope)
     alpha = 1 + t
-    value = alpha * budget + (log_inverse + t * mpmath.log(t / alpha) - mpmath.log(alpha)) / t
+    # log(1 - 1/α) = -log1p(1/t): t/α rounds to 1 at any fixed precision once t exceeds 10**digits
+    value = alpha * budget + (log_inverse - t * mpmath.log1p(1 / t) - mpmath.log(alpha)) / t
     return max(value, mpf(0))
 
 
@@ -86,11 +87,11 @@ def zcdp_log_delta(rho: Fraction, epsilon: Fraction) -> mpf:
     budget, eps = _mp(rho), _mp(epsilon)
 
     def slope(t: mpf) -> mpf:  # (2α-1)ρ - ε + log(1-1/α)
-        return (2 * t + 1) * budget - eps + mpmath.log(t / (1 + t))
+        return (2 * t + 1) * budget - eps - mpmath.log1p(1 / t)
 
     t = _root_increasing(slope)
     alpha = 1 + t
-    return t * (alpha * budget - eps) + alpha * mpmath.log(t / alpha) - mpmath.log(t)
+    return t * (alpha * budget - eps) - alpha * mpmath.log1p(1 / t) - mpmath.log(t)
 
 
 class BelowRange(Exception):
@@ -310,9 +311,9 @@ def run_oracle_case(case: OracleCase) -> tuple[str, str]:
         return _check_value(found, lambda: _mp(a["rho"]) + 2 * mpmath.sqrt(-_mp(a["rho"]) * mpmath.log(
             _mp(a["delta"]))))
     if name == "rho_from_epsilon_delta":
-        def rho() -> mpf:
-            log_inverse = -mpmath.log(_mp(a["delta"]))
-            return (mpmath.sqrt(_mp(a["epsilon"]) + log_inverse) - mpmath.sqrt(log_inverse)) ** 2
+        def rho() -> mpf:  # the definition: the root of ρ + 2 sqrt(ρ log(1/δ)) = ε, found by bisection
+            log_inverse, eps = -mpmath.log(_mp(a["delta"])), _mp(a["epsilon"])
+            return _root_increasing(lambda r: r + 2 * mpmath.sqrt(r * log_inverse) - eps)
         return _check_value(found, rho)
     if name == "log_delta_from_rho":
         return _check_value(found, lambda: zcdp_log_delta(a["rho"], a["epsilon"]))
