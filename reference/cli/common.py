@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -230,14 +231,33 @@ def add_time_limit(parser: Parser, default: int = 20) -> None:
 
 
 def refuse_if_costly(what: str, estimate: float, limit: float, unit: str, flag: str) -> None:
-    """Cost before work: refuse when the estimate exceeds the limit, saying both and the flag that raises it."""
-    if estimate > limit:
+    """Cost before work: refuse when the estimate exceeds the limit, saying both and the flag that raises it.
+
+    A time estimate (measured on idle cores) is scaled by the machine's load — the run-queue length per core,
+    between 1 and MAX_LOAD_FACTOR — since a command on a shared machine gets only its share of a core: a
+    limit of 20 s must hold where the command runs, not where it was measured."""
+    factor = load_factor() if unit == "seconds" else 1.0
+    if estimate * factor > limit:
         if len(what) > 160:  # a huge horizon in the description: keep the line readable
             what = what[:150] + "..."
+        shared = f" (on this machine, loaded {factor:.1f} times its cores)" if factor > 1 else ""
         raise CommandError(
-            f"{what} is estimated at {estimate:.3g} {unit}, over the limit of {limit:g} {unit}; "
+            f"{what} is estimated at {estimate * factor:.3g} {unit}{shared}, over the limit of {limit:g} {unit}; "
             f"raise it with {flag} if you mean it"
         )
+
+
+#: Largest slow-down a time estimate is scaled by for a loaded machine.
+MAX_LOAD_FACTOR = 4.0
+
+
+def load_factor() -> float:
+    """The one-minute load average per core, clamped to [1, MAX_LOAD_FACTOR] (1 where it is unknown)."""
+    try:
+        load = os.getloadavg()[0] / (os.cpu_count() or 1)
+    except (OSError, AttributeError):
+        return 1.0
+    return min(max(load, 1.0), MAX_LOAD_FACTOR)
 
 
 def refuse_foreign(
