@@ -187,8 +187,13 @@ def read_stream(path: str) -> Any:
         # a FIFO, a device, a link to one, or a file over the size bound is refused before a byte is read
         data = read_regular_bytes(path, name="--input")
         if path.endswith(".npy"):
-            return np.load(io.BytesIO(data), allow_pickle=False)
+            try:
+                return np.load(io.BytesIO(data), allow_pickle=False)
+            except (ValueError, EOFError, OSError) as exc:  # object arrays, truncated or foreign files
+                raise ValueError(f"--input: {path!r} is not a .npy array of 0/1 values ({exc})") from None
         text = data.decode("utf-8").replace(",", " ").split()
+        if not text:
+            raise ValueError(f"--input: {path!r} holds no value (a stream needs at least one 0/1 value)")
     except UnicodeDecodeError:
         raise CommandError(f"--input: {path!r} is not UTF-8 text") from None
     except ValueError as exc:
