@@ -19,13 +19,13 @@ short (the longest a few seconds), so the pool's first-free-worker order balance
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, as_completed
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from reference.core.processes import WorkerPool, signals_as_exit
 from reference.crossing import verification_package
 
 from .core.claims import Budget, Outcome, Registry, Result, resolve_conditions, run_claim
@@ -138,9 +138,9 @@ def run_tasks(registry: Registry, budget: Budget, directory: Path, jobs: int, sa
     else:
         # the workers keep numpy's default BLAS threads, as the single-process run has: a float result cannot
         # then differ between the two in its last bits
-        with ProcessPoolExecutor(
-            jobs, mp_context=multiprocessing.get_context("spawn"), initializer=verification_package
-        ) as pool:
+        # WorkerPool: the workers stop with the report (interrupted, terminated or killed by a CI timeout);
+        # each worker loads the verification package as this process did (reference/crossing.py)
+        with signals_as_exit(), WorkerPool(jobs, initializer=verification_package) as pool:
             futures: dict[Future[Any], tuple[str, int]] = {
                 pool.submit(_run_task, *task, budget.quick, str(directory)): task for task in tasks
             }

@@ -55,11 +55,11 @@ class CalibrationVerdict(Decided):
         verdict = "HOLDS" if self.holds else "FAILS"
         parts = [f"{self.mechanism}: {self.claim} {verdict}"]
         if self.delta_at_epsilon is not None:
-            parts.append(f"delta(epsilon) = {self.delta_at_epsilon.decimal(15, rounded='up')}")
+            parts.append(f"delta(epsilon) {_relation(self.delta_at_epsilon.text(15, rounded='up'))}")
         if self.epsilon_at_delta is not None:
-            parts.append(f"smallest epsilon = {self.epsilon_at_delta.decimal(15, rounded='up')}")
+            parts.append(f"smallest epsilon {_relation(self.epsilon_at_delta.text(15, rounded='up'))}")
         if self.noise_ratio is not None:
-            parts.append(f"noise / smallest sufficient noise = {self.noise_ratio.decimal(15, rounded='down')}")
+            parts.append(f"noise / smallest sufficient noise {_relation(self.noise_ratio.text(15, rounded='down'))}")
         return "; ".join(parts)
 
     def as_json(self) -> dict[str, Any]:
@@ -77,6 +77,11 @@ class CalibrationVerdict(Decided):
             "noise_ratio": self.noise_ratio.as_json("down") if self.noise_ratio else None,
             **self.details,
         }
+
+
+def _relation(text: str) -> str:
+    """``"= 1.5"`` for a certified decimal, the one-sided bound (``"<= 3e-315653"``) as it is."""
+    return text if text.startswith(("<", ">")) else "= " + text
 
 
 def _claim(epsilon: Fraction, delta: Fraction) -> str:
@@ -104,7 +109,7 @@ def audit_gaussian(
         noise_ratio=verdict.sigma_ratio,
         details={
             "sigma": fraction_text(verdict.sigma),
-            "sigma_exact": None if verdict.exact is None else verdict.exact.decimal(),
+            "sigma_exact": None if verdict.exact is None else verdict.exact.text(20, rounded="up"),
             "sigma_exact_rounded": "up",
             "sigma_exact_certificate": None if verdict.exact is None else verdict.exact.as_json(),
             "notes": list(verdict.notes),
@@ -126,6 +131,9 @@ def audit_laplace(
     if not sensitivity_vectors:
         raise ValueError("sensitivity_vectors must list at least one neighbouring difference vector")
     vectors = [[to_fraction(x, "sensitivity_vectors entry") for x in vector] for vector in sensitivity_vectors]
+    if not any(x != 0 for vector in vectors for x in vector):
+        # an all-zero difference is no neighbouring pair: there is nothing to protect and no ratio to report
+        raise ValueError("sensitivity_vectors (--vectors) must contain a non-zero entry, got only zeros")
     if target == 0:
         l1 = max(sum((abs(x) for x in vector), Fraction(0)) for vector in vectors)
         achieved = l1 / b

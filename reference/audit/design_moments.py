@@ -55,7 +55,11 @@ class DesignMoments:
         if runs < needed:
             raise TooFewRunsError(f"samples must have at least {needed} runs (rows) for this alpha, got {runs}")
         self.var_per, self.cov_per = runs // self.var_groups, runs // self.cov_groups
-        self.unit = max(float(design.second_moment[t][t]) for t in range(outputs)) or 1.0
+        try:
+            self.unit = max(float(design.second_moment[t][t]) for t in range(outputs)) or 1.0
+        except OverflowError:  # float samples cannot carry such noise: a refusal of the parameters, named
+            raise ValueError("epsilon (or the noise scale) is too extreme for a float sample audit: the noise "
+                             "variance exceeds the float range (about 1e308)") from None
         self.upper = np.triu_indices(outputs, 1)
         self.squares = [ExactSums((outputs,)) for _ in range(self.var_groups)]
         self.products = [ExactSums((pairs,), 2 * PRODUCT_BITS) for _ in range(self.cov_groups)]

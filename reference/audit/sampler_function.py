@@ -20,7 +20,6 @@ import hashlib
 import math
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor
 from typing import Any
 
 import numpy as np
@@ -28,7 +27,7 @@ import numpy as np
 from reference.audit.sample_design import smallest_detecting_runs
 from reference.audit.sampler_report import TooFewRunsError
 from reference.audit.sampler_target import CHUNK_VALUES, Mechanism, call_target, chunk_seed, load_target, run_block
-from reference.core.processes import worker_environment
+from reference.core.processes import WorkerPool, signals_as_exit, worker_environment
 
 #: The default chunk size leaves at least this many chunks (when there are as many runs), so blocks can spread.
 MIN_CHUNKS = 64
@@ -122,14 +121,11 @@ def _scheduler(workers: int, address: str | None) -> tuple[dict[str, Any], Calla
         return {"scheduler": client.get}, client.close
     if workers == 1:
         return {"scheduler": "synchronous"}, lambda: None
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    pool: Executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    pool = WorkerPool(workers)  # its workers stop with the command (interrupted, terminated or killed)
     # chunksize 1: Dask's process scheduler otherwise hands out tasks in batches of 6 (its default), so a wave of
     # 2 × workers blocks went to one worker whole and two workers ran no faster than one
     return ({"scheduler": "processes", "pool": pool, "num_workers": workers, "chunksize": 1},
-            lambda: pool.shutdown())
+            pool.release)
 
 
 def _check_count(value: object, name: str, minimum: int = 1) -> int:
@@ -183,7 +179,8 @@ def audit_sampler_function(
         + f" with probability {POWER:.0%} at {total:,} runs")
     tasks = [(start, min(start + per_block, chunks)) for start in range(0, chunks, per_block)]
     started = time.perf_counter()
-    with worker_environment():  # local worker processes start with one BLAS thread each
+    # local worker processes start with one BLAS thread each; SIGTERM unwinds so that they are stopped
+    with worker_environment(), signals_as_exit():
         options, release = _scheduler(count, scheduler)
         merged = _run_waves(tasks, count, options, release, say, started,
                             (target, mechanism, total, chunk, root))

@@ -155,13 +155,14 @@ class CascadeSampleMoments:
         mean_p = 2.0 * stats.norm.sf(np.abs(means))
         for i in range(dim):  # vectorised p-values, the battery's order of sub-tests
             tests.append((f"sum of squares of coordinate {i}", float(squares[i]), float(min(1.0, square_p[i]))))
-            tests.append((f"mean of coordinate {i}", float(means[i]), float(mean_p[i])))
+            tests.append((f"z statistic of the mean of coordinate {i}", float(means[i]), float(mean_p[i])))
         first, second = np.triu_indices(dim, 1)
         r = gram[first, second] / np.sqrt(squares[first] * squares[second])
         t_values = r * np.sqrt((samples - 1) / np.maximum(1.0 - r * r, 1e-300))
         pair_p = 2.0 * stats.t.sf(np.abs(t_values), samples - 1)
         for index, (i, j) in enumerate(zip(first.tolist(), second.tolist())):
-            tests.append((f"correlation of coordinates {i}, {j}", float(t_values[index]), float(pair_p[index])))
+            tests.append((f"t statistic of the correlation of coordinates {i}, {j}", float(t_values[index]),
+                          float(pair_p[index])))
         pooled = samples * dim
         grid = np.arange(1, GRID_CELLS) / GRID_CELLS
         distance = float(np.max(np.abs(self.below / pooled - grid)))

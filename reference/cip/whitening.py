@@ -149,7 +149,8 @@ def whitened_normal_test(
     for i in range(dim):
         square_p = two_sided_chi2(float(squares[i]), samples)
         tests.append((f"sum of squares of coordinate {i}", float(squares[i]), square_p))
-        tests.append((f"mean of coordinate {i}", float(means[i]), float(2.0 * stats.norm.sf(abs(means[i])))))
+        tests.append((f"z statistic of the mean of coordinate {i}", float(means[i]),
+                      float(2.0 * stats.norm.sf(abs(means[i])))))
 
     gram = white.T @ white
     for i in range(dim):
@@ -157,7 +158,7 @@ def whitened_normal_test(
             r = gram[i, j] / math.sqrt(gram[i, i] * gram[j, j])
             t_value = r * math.sqrt((samples - 1) / max(1.0 - r * r, 1e-300))
             p = float(2.0 * stats.t.sf(abs(t_value), samples - 1))
-            tests.append((f"correlation of coordinates {i}, {j}", t_value, p))
+            tests.append((f"t statistic of the correlation of coordinates {i}, {j}", t_value, p))
 
     pooled = white.ravel()
     distance = float(stats.kstest(pooled, "norm").statistic)

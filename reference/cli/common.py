@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -191,15 +192,27 @@ def vectors_option(text: str | None) -> list[list[str]] | None:
 
 def read_stream(path: str) -> Any:
     """A 0/1 stream from a .npy file or a text file of 0/1 values separated by whitespace or commas."""
+    import io
+
     import numpy as np
 
+    from reference.core.input_files import read_regular_bytes
+
     try:
+        # a FIFO, a device, a link to one, or a file over the size bound is refused before a byte is read
+        data = read_regular_bytes(path, name="--input")
         if path.endswith(".npy"):
-            return np.load(path)
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read().replace(",", " ").split()
-    except OSError as exc:
-        raise CommandError(f"--input: cannot read {path!r}: {exc.strerror}") from None
+            try:
+                return np.load(io.BytesIO(data), allow_pickle=False)
+            except (ValueError, EOFError, OSError) as exc:  # object arrays, truncated or foreign files
+                raise ValueError(f"--input: {path!r} is not a .npy array of 0/1 values ({exc})") from None
+        text = data.decode("utf-8").replace(",", " ").split()
+        if not text:
+            raise ValueError(f"--input: {path!r} holds no value (a stream needs at least one 0/1 value)")
+    except UnicodeDecodeError:
+        raise CommandError(f"--input: {path!r} is not UTF-8 text") from None
+    except ValueError as exc:
+        raise CommandError(str(exc).splitlines()[0] if str(exc) else f"--input: cannot read {path!r}") from None
     try:
         return np.array([int(token) for token in text], dtype=np.int64)
     except ValueError:
@@ -238,14 +251,33 @@ def add_time_limit(parser: Parser, default: int = 20) -> None:
 
 
 def refuse_if_costly(what: str, estimate: float, limit: float, unit: str, flag: str) -> None:
-    """Cost before work: refuse when the estimate exceeds the limit, saying both and the flag that raises it."""
-    if estimate > limit:
+    """Cost before work: refuse when the estimate exceeds the limit, saying both and the flag that raises it.
+
+    A time estimate (measured on idle cores) is scaled by the machine's load — the run-queue length per core,
+    between 1 and MAX_LOAD_FACTOR — since a command on a shared machine gets only its share of a core: a
+    limit of 20 s must hold where the command runs, not where it was measured."""
+    factor = load_factor() if unit == "seconds" else 1.0
+    if estimate * factor > limit:
         if len(what) > 160:  # a huge horizon in the description: keep the line readable
             what = what[:150] + "..."
+        shared = f" (on this machine, loaded {factor:.1f} times its cores)" if factor > 1 else ""
         raise CommandError(
-            f"{what} is estimated at {estimate:.3g} {unit}, over the limit of {limit:g} {unit}; "
+            f"{what} is estimated at {estimate * factor:.3g} {unit}{shared}, over the limit of {limit:g} {unit}; "
             f"raise it with {flag} if you mean it"
         )
+
+
+#: Largest slow-down a time estimate is scaled by for a loaded machine.
+MAX_LOAD_FACTOR = 4.0
+
+
+def load_factor() -> float:
+    """The one-minute load average per core, clamped to [1, MAX_LOAD_FACTOR] (1 where it is unknown)."""
+    try:
+        load = os.getloadavg()[0] / (os.cpu_count() or 1)
+    except (OSError, AttributeError):
+        return 1.0
+    return min(max(load, 1.0), MAX_LOAD_FACTOR)
 
 
 def refuse_foreign(

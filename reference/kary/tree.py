@@ -44,6 +44,7 @@ bounds it by h(k − 1)/2 (odd arity; the lemma states O(k log_k T)).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -132,6 +133,21 @@ def vertex_interval(vertex: Vertex, arity: int) -> tuple[int, int]:
     return (1 + index * width, (index + 1) * width)
 
 
+#: Most vertices one output may list: the count is the sum of the digits' magnitudes, known before the walk
+#: (a huge arity makes single digits astronomically large).
+MAX_LISTED_VERTICES = 1_000_000
+
+
+def _check_vertex_count(rep: Sequence[int], time: int) -> None:
+    count = sum(abs(digit) for digit in rep)
+    if count > MAX_LISTED_VERTICES:
+        shown = str(count) if count < 10**12 else f"about 10**{len(str(count)) - 1}"
+        raise ValueError(
+            f"time {time if time < 10**30 else 'of ' + str(len(str(time))) + ' digits'} uses {shown} vertices at "
+            f"this arity, more than the {MAX_LISTED_VERTICES} one output may list: use a smaller time or arity"
+        )
+
+
 def algorithm_1_vertices(time: int, arity: int, height: int) -> tuple[Vertex, ...]:
     """The vertices whose noisy counts Algorithm 1 adds for output ``time`` (1 <= time <= k^h − 1), in order.
 
@@ -142,6 +158,7 @@ def algorithm_1_vertices(time: int, arity: int, height: int) -> tuple[Vertex, ..
     h = check_width(height, "height")
     t = _check_time(time, k, h, subtraction=False)
     rep = digits(t, k, h)
+    _check_vertex_count(rep, t)
     vertices: list[Vertex] = []
     position = 0
     for level in range(h, 0, -1):
@@ -166,6 +183,7 @@ def algorithm_3_signed_vertices(time: int, arity: int, height: int) -> tuple[Sig
     h = check_width(height, "height")
     t = _check_time(time, k, h, subtraction=True)
     rep = representation(t, k, h)
+    _check_vertex_count(rep, t)
     signed: list[SignedVertex] = []
     position = 0
     for level in range(h, 0, -1):

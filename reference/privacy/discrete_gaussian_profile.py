@@ -191,6 +191,28 @@ def _check_range(epsilon: Fraction | None, sigma_squared: Fraction) -> None:
         raise ValueError(f"epsilon must be at most 1e5 for the discrete Gaussian's exact profile, got {describe(epsilon)}")
 
 
+#: Most lattice terms an evaluation is allowed before it starts (estimated from the parameters): σ² = 1e9 at
+#: ε = 0 needs about 380,000 (a few seconds); a sensitivity far above σ starts the sum far left of 0 and adds
+#: about Δ/2 - εσ²/Δ more terms, each of them cheap only once they are computed.
+MAX_ESTIMATED_TERMS = 500_000
+
+
+def _check_cost(epsilon: Fraction, sigma_squared: Fraction, sensitivity: int) -> None:
+    """Refuse, before any sum, parameters whose lattice sum needs more than MAX_ESTIMATED_TERMS terms."""
+    first = _floor(epsilon * sigma_squared / sensitivity - Fraction(sensitivity, 2)) + 1
+    sigma_bound = _floor(sigma_squared) + 1  # σ <= σ² + 1, and σ = sqrt(σ²) for the estimate below
+    from math import isqrt
+
+    estimate = max(0, -first) + 12 * (isqrt(sigma_bound) + 1)
+    if estimate > MAX_ESTIMATED_TERMS:
+        spare = max(0, MAX_ESTIMATED_TERMS - 12 * (isqrt(sigma_bound) + 1))
+        raise ValueError(
+            f"sensitivity {sensitivity} is too large for sigma_squared {describe(sigma_squared)} in the discrete "
+            f"Gaussian's exact profile: its lattice sum would need about {estimate:.2e} terms (at most "
+            f"{MAX_ESTIMATED_TERMS}; at epsilon 0 the sensitivity may be up to about {2 * spare})"
+        )
+
+
 def discrete_gaussian_delta(
     *,
     epsilon: RationalLike,
@@ -208,6 +230,7 @@ def discrete_gaussian_delta(
     scale = positive_fraction(sigma_squared, "sigma_squared")
     shift = check_positive_int(sensitivity, "sensitivity")
     _check_range(eps, scale)
+    _check_cost(eps, scale, shift)
     return _enclose_delta(eps, scale, shift)
 
 
@@ -229,6 +252,7 @@ def discrete_gaussian_epsilon(
     shift = check_positive_int(sensitivity, "sensitivity")
     tol = tolerance_fraction(tolerance)
     _check_range(None, scale)
+    _check_cost(Fraction(0), scale, shift)  # ε = 0 starts the sum furthest left: the costliest evaluation
     if _delta_satisfied(Fraction(0), scale, shift, target):
         return CertifiedReal(Fraction(0), Fraction(0))
     def sufficient(epsilon: Fraction) -> bool:

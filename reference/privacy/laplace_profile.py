@@ -61,7 +61,7 @@ from math import comb, factorial
 
 from flint import arb, arb_poly, fmpq_poly, fmpz_poly
 
-from reference.core.bisection import bisect, bracket_downward
+from reference.core.bisection import bisect
 from reference.core.certified import (
     TARGET_ACCURACY_BITS,
     CertifiedReal,
@@ -510,8 +510,21 @@ def _scale_search(profiles: Sequence[_Profile], eps: Fraction, target: Fraction,
         return _all_satisfied(profiles, eps, scale, target)
 
     high = l1 / eps  # Lemma A.2: δ(ε) = 0 exactly here
-    # halving ends: δ(ε) -> 1 as b -> 0 and target < 1
-    low, high = bracket_downward(sufficient, high / 2, high)
+    # the search ends: δ(ε) -> 1 as b -> 0 and target < 1. It gallops on the binary exponent (divide by 2, 4,
+    # 16, 256, ...) and then bisects the exponent, so a tiny ε (high = l1/ε = 1e5000, the answer near 1e196)
+    # costs a few dozen decisions, not the sixteen thousand halvings that made it hang
+    gap = 1
+    low = high / 2
+    while sufficient(low):
+        high, gap = low, 2 * gap
+        low = high / Fraction(2) ** gap
+    while gap > 1:  # low certified insufficient, high = low * 2**gap certified sufficient
+        half = gap // 2
+        middle = low * Fraction(2) ** half
+        if sufficient(middle):
+            high, gap = middle, half
+        else:
+            low, gap = middle, gap - half
     # invariant: low certified insufficient, high certified sufficient
     low, high = bisect(sufficient, low, high, tolerance=tol)
     below = high * (1 - tol)

@@ -129,7 +129,10 @@ def _enclose(compute: Callable[[], arb], label: str) -> CertifiedReal:
 
 
 def _log_inverse(delta: Fraction) -> arb:
-    return _ball(1 / delta).log()
+    """log(1/δ); for δ near 1 as -log1p(δ - 1), since 1/δ rounded to the working precision loses δ - 1."""
+    if delta < Fraction(1, 2):
+        return _ball(1 / delta).log()
+    return -(_ball(delta - 1).log1p())
 
 
 def _sign(ball: arb) -> int | None:
@@ -155,11 +158,57 @@ def _bracket_order(derivative: Callable[[Fraction], arb]) -> tuple[Fraction, Fra
     def done(low: Fraction, high: Fraction) -> bool:
         # keep halving while low is still 0 (the root is positive), unless high is already negligibly small
         if low == 0:
-            return high < Fraction(1, 2) ** 4000
+            return high < Fraction(1, 2) ** ORDER_EXPONENT_LIMIT
         return high - low <= high / Fraction(2) ** _ORDER_BITS
 
-    low, high = bracket_upward(above_root, Fraction(0), Fraction(1), limit=Fraction(2) ** 4000)
-    return bisect(above_root, low, high, done=done)
+    bracket = _bracket_exponent(above_root)
+    if bracket is None:  # undecided on the way: the caller retries at a higher precision
+        raise UndecidedComparisonError("the optimal order's exponent is undecided at this precision")
+    return bisect(above_root, *bracket, done=done)
+
+
+#: Binary exponents of t = α - 1 searched for the optimal order: t in [2**-40000, 2**40000] (the optimal t is
+#: about sqrt(log(1/δ)/ρ) for a tiny ρ: 2**33300 at ρ = δ = 1e-10000, the corner of the accepted inputs).
+ORDER_EXPONENT_LIMIT = 40_000
+
+
+def _bracket_exponent(above_root: Callable[[Fraction], bool | None]) -> tuple[Fraction, Fraction] | None:
+    """[2**e, 2**(e+1)] around the root (or [0, 2**-4001] below the searched range), found by galloping on
+    the exponent and bisecting it: a few dozen decisions even when the root is near 2**±4000 (halving or
+    doubling t itself took thousands, which made tiny or huge ρ hang). None when a decision is undecided."""
+    first = above_root(Fraction(1))
+    if first is None:
+        return None
+    direction = -1 if first else 1  # the root lies below 1 (go down) or above it (go up)
+    settled, step = 0, 1  # exponent known on the side of 1
+    while True:
+        exponent = settled + direction * step
+        if abs(exponent) > ORDER_EXPONENT_LIMIT:
+            exponent = direction * (ORDER_EXPONENT_LIMIT + 1)
+        side = above_root(Fraction(2) ** exponent)
+        if side is None:
+            return None
+        if side == first:  # still on the same side as 1
+            if abs(exponent) > ORDER_EXPONENT_LIMIT:
+                if direction < 0:
+                    return Fraction(0), Fraction(2) ** exponent
+                raise UndecidedComparisonError(
+                    f"no bracket below 2**{ORDER_EXPONENT_LIMIT}: the optimal order was not found")
+            settled, step = exponent, 2 * step
+            continue
+        crossed = exponent
+        break
+    while abs(crossed - settled) > 1:  # bisect the exponent between settled (side of 1) and crossed
+        middle = (crossed + settled) // 2
+        side = above_root(Fraction(2) ** middle)
+        if side is None:
+            return None
+        if side == first:
+            settled = middle
+        else:
+            crossed = middle
+    low, high = sorted((settled, crossed))
+    return Fraction(2) ** low, Fraction(2) ** high
 
 
 #: A certified lower bound of an objective over t in (0, T], used when the optimal order cannot be separated
@@ -188,7 +237,13 @@ def _tight_enclosure(
     precision = START_PRECISION
     while precision <= MAX_PRECISION:
         with working_precision(precision):
-            low, high = _bracket_order(derivative)
+            try:
+                low, high = _bracket_order(derivative)
+            except UndecidedComparisonError:
+                if precision * 2 > MAX_PRECISION:
+                    raise
+                precision *= 2
+                continue
             at_point, over_bracket = _objective_enclosure(objective, low, high, floor_near_zero)
         if at_point.is_finite() and over_bracket.is_finite():
             point = CertifiedReal.from_arb(at_point)
@@ -228,15 +283,22 @@ def _tight_epsilon(budget: Fraction, target: Fraction) -> tuple[CertifiedReal, C
     """(ε at a rational order: valid and attained, enclosure of the objective over the optimal-order bracket)."""
 
     def objective(t: arb) -> arb:  # α = 1 + t: αρ + (log(1/δ) - log α)/(α - 1) + log(1 - 1/α)
+        # log(1 - 1/α) = -log1p(1/t), never log t - log α: for a huge optimal t (tiny ρ) those two nearly equal
+        # logarithms cancel, and over the bracket of t their difference would be as wide as each of them
         rho_ball, log_inv = _ball(budget), _log_inverse(target)
-        alpha = 1 + t
-        return alpha * rho_ball + (log_inv - alpha.log()) / t + t.log() - alpha.log()
+        return (1 + t) * rho_ball + (log_inv - t.log1p()) / t - (1 / t).log1p()
 
     def derivative(t: Fraction) -> arb:  # d/dα of the objective times (α - 1)²: ρt² + log(1 + t) - log(1/δ)
         return _ball(budget) * _ball(t * t) + _ball(1 + t).log() - _log_inverse(target)
 
-    def floor_near_zero(_: Fraction) -> arb:  # ε is clipped at 0, so 0 is a valid lower bound of max(0, inf)
-        return arb(0)
+    def floor_near_zero(high: Fraction) -> arb:
+        # for 0 < t <= T: (1+t)ρ >= ρ, and g(t) = (L - log1p t)/t - log1p(1/t) has g'(t) = -(L - log1p t)/t² < 0
+        # while log1p t < L, so g(t) >= g(T): ρ + g(T) bounds the objective below (ε is clipped at 0, so 0 is a
+        # valid floor too). Narrow when the optimal t is below the searched range (a huge ρ): ε ≈ ρ there.
+        t, log_inverse = _ball(high), _log_inverse(target)
+        if not t.log1p() < log_inverse:
+            return arb(0)
+        return _ball(budget) + (log_inverse - t.log1p()) / t - (1 / t).log1p()
 
     return _tight_enclosure(objective, derivative, floor_near_zero, "the tight zCDP epsilon")
 
@@ -255,7 +317,7 @@ def epsilon_from_rho_tight(*, delta: RationalLike, rho: RationalLike) -> Certifi
     return CertifiedReal(lower, max(point.upper, Fraction(0)))
 
 
-def log_delta_from_rho(*, epsilon: RationalLike, rho: RationalLike) -> CertifiedReal:
+def _log_delta_enclosure(rho: RationalLike, epsilon: RationalLike) -> CertifiedReal:
     """Enclosure of log δ for the tight conversion (CKS 2020, Corollary 13), without clipping at δ <= 1.
 
     log δ = inf_{α>1} (α-1)(αρ-ε) + α log(1 - 1/α) - log(α - 1). ``upper`` is the value at a rational α near the
@@ -266,27 +328,51 @@ def log_delta_from_rho(*, epsilon: RationalLike, rho: RationalLike) -> Certified
     eps = nonnegative_fraction(epsilon, "epsilon")
 
     def objective(t: arb) -> arb:  # α = 1 + t: t((1+t)ρ - ε) + (1+t) log(t/(1+t)) - log t
-        alpha = 1 + t
-        return t * (alpha * _ball(budget) - _ball(eps)) + alpha * (t.log() - alpha.log()) - t.log()
+        # = t((1+t)ρ - ε - log1p(1/t)) - log1p(t): the two logarithms of size |log t| that cancel in the
+        # printed form (leaving a value of size t at a tiny optimal t, or of size log t at a huge one) are
+        # combined by hand, so the enclosure over the bracket of t stays as narrow as the bracket
+        return t * ((1 + t) * _ball(budget) - _ball(eps) - (1 / t).log1p()) - t.log1p()
 
     def derivative(t: Fraction) -> arb:  # d/dα log δ(α) = (2α - 1)ρ - ε + log(1 - 1/α), α = 1 + t
         return _ball((2 * t + 1) * budget - eps) + _ball(t / (1 + t)).log()
 
     def floor_near_zero(high: Fraction) -> arb:
-        # for 0 < t <= T <= 1/e: t((1+t)ρ - ε) >= -Tε, t log t >= T log T, -(1+t) log(1+t) >= -(1+T) log(1+T)
+        # for 0 < t <= T <= 1/e: t log t >= T log T, -(1+t) log(1+t) >= -(1+T) log(1+T)
         bound = min(high, Fraction(1, 3))
         t = _ball(bound)
-        return -t * _ball(eps) + t * t.log() - (1 + t) * (1 + t).log()
+        # t((1+t)ρ - ε) >= t(ρ - ε) >= T min(0, ρ - ε): no loss of the bound when ρ >= ε (δ near 1)
+        return t * _ball(min(Fraction(0), budget - eps)) + t * t.log() - (1 + t) * (1 + t).log()
 
     point, bracket = _tight_enclosure(objective, derivative, floor_near_zero, "the tight zCDP log delta")
     return CertifiedReal(min(bracket.lower, point.upper), point.upper)
 
 
+def log_delta_from_rho(*, epsilon: RationalLike, rho: RationalLike) -> CertifiedReal:
+    """Enclosure of log δ for the tight conversion (CKS 2020, Corollary 13), without clipping at δ <= 1.
+
+    log δ = inf_{α>1} (α-1)(αρ-ε) + α log(1 - 1/α) - log(α - 1). ``upper`` is the value at a rational α near the
+    optimum (certified valid), ``lower`` a certified lower bound of the infimum. Useful when δ is too small
+    for an exact enclosure (below about 1e-315653). Refused when ρ exceeds ε so far that log δ, about
+    -exp(-(ρ - ε)), cannot be separated from 0 (the optimal α - 1 is below 2**-40000; δ is 1 to that accuracy,
+    which :func:`delta_from_rho` reports).
+    """
+    budget = positive_fraction(rho, "rho")
+    eps = nonnegative_fraction(epsilon, "epsilon")
+    found = _log_delta_enclosure(budget, eps)
+    if found.lower < 0 <= found.upper:
+        raise ValueError(
+            f"rho must not exceed epsilon by more than about {ORDER_EXPONENT_LIMIT * 7 // 10} for log_delta_from_rho,"
+            f" got rho {describe(budget)} and epsilon {describe(eps)}: log δ ≈ -exp(-(rho - epsilon)) is then too "
+            "close to 0 to enclose (delta_from_rho gives δ = 1 to that accuracy)"
+        )
+    return found
+
+
 def _exp_enclosure(log_value: CertifiedReal) -> CertifiedReal:
     """[exp(lower), exp(upper)] rounded outward (exp is increasing), clipped to [0, 1]."""
-    with working_precision(START_PRECISION):
-        low = CertifiedReal.from_arb(_ball(log_value.lower).exp()).lower
-        high = CertifiedReal.from_arb(_ball(log_value.upper).exp()).upper
+    with working_precision(START_PRECISION):  # log δ <= 0 after the clip at 1: exp never overflows
+        low = CertifiedReal.from_arb(_ball(min(log_value.lower, Fraction(0))).exp()).lower
+        high = CertifiedReal.from_arb(_ball(min(log_value.upper, Fraction(0))).exp()).upper
     return CertifiedReal(min(max(low, Fraction(0)), Fraction(1)), min(high, Fraction(1)))
 
 
@@ -297,7 +383,7 @@ def delta_from_rho(*, epsilon: RationalLike, rho: RationalLike) -> CertifiedReal
     near the optimum (certified, valid: ρ-zCDP implies (ε, upper)-DP); ``lower`` a certified lower bound of the
     infimum. Clipped at 1. For δ below about 1e-315653 use :func:`log_delta_from_rho`.
     """
-    return _exp_enclosure(log_delta_from_rho(rho=rho, epsilon=epsilon))
+    return _exp_enclosure(_log_delta_enclosure(rho, epsilon))
 
 
 def log_delta_from_rho_simple(*, epsilon: RationalLike, rho: RationalLike) -> Fraction:

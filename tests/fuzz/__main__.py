@@ -1,6 +1,7 @@
-"""Long fuzz run: ``python -m tests.fuzz --cli 10000 --api 3000`` (from the checkout's root).
+"""Long fuzz run: ``python -m tests.fuzz --cli 10000 --api 3000 --oracle 1000 --signals`` (from the checkout's root).
 
-Prints the counts of tracebacks, hangs, memory failures and silent accepts with examples; exits 1 if any.
+Prints the counts of tracebacks, hangs, memory failures and silent accepts with examples, the certified values
+found unsafe or too wide by the mpmath oracle, and the worker processes that survived a signal; exits 1 if any.
 Limits per call default to 20 s and 4 GiB, as the campaign that first measured them.
 """
 
@@ -10,7 +11,14 @@ import argparse
 import json
 import sys
 
-from tests.fuzz.campaign import as_json, run_api_campaign, run_cli_campaign
+from tests.fuzz.campaign import (
+    ORACLE_FAILURES,
+    as_json,
+    oracle_summary,
+    run_api_campaign,
+    run_cli_campaign,
+    run_oracle_campaign,
+)
 
 
 def main() -> int:
@@ -20,6 +28,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0, help="hypothesis seed (default 0)")
     parser.add_argument("--seconds", type=float, default=20.0, help="time limit per call (default 20)")
     parser.add_argument("--memory-gib", type=float, default=4.0, help="address-space limit per call (default 4)")
+    parser.add_argument("--oracle", type=int, default=0, help="certified values checked by the oracle (default 0)")
+    parser.add_argument("--signals", action="store_true",
+                        help="also kill each command that starts workers (SIGTERM, SIGINT, SIGKILL) and count survivors")
     parser.add_argument("--json", metavar="FILE", help="also write the tallies as JSON")
     args = parser.parse_args()
     tallies = {}
@@ -31,10 +42,27 @@ def main() -> int:
         tallies["api"] = run_api_campaign(args.api, seed=args.seed, seconds=args.seconds,
                                           memory_gib=args.memory_gib, progress=True)
         print(tallies["api"].summary("public API"), flush=True)
+    failed = any(t.failures for t in tallies.values())
+    if args.oracle:
+        oracle = run_oracle_campaign(args.oracle, seed=args.seed, seconds=max(args.seconds, 120.0),
+                                     memory_gib=args.memory_gib, progress=True)
+        tallies["oracle"] = oracle
+        print(oracle_summary(oracle), flush=True)
+        failed = failed or any(oracle.counts[kind] for kind in ORACLE_FAILURES)
+    if args.signals:
+        import tempfile
+        from pathlib import Path
+
+        from tests.fuzz.signals import run_signal_campaign
+
+        outcomes = run_signal_campaign(Path(tempfile.mkdtemp(prefix="reference-signals-")), progress=True)
+        survivors = sum(outcome.survivors for outcome in outcomes)
+        print(f"signals: {len(outcomes)} kills, surviving child processes {survivors}", flush=True)
+        failed = failed or survivors > 0
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
             json.dump({name: as_json(t) for name, t in tallies.items()}, handle, indent=2)
-    return 1 if any(t.failures for t in tallies.values()) else 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -42,10 +42,12 @@ SKIPPED = {
 }
 GOOD_COUNT = [0, 1, 2, 3, 5, 8]
 EXTREME_COUNT = [40, 1000, 10**6, 10**9, 10**30]
-BAD_COUNT: list[Any] = [True, -1, 1.5, "3", "٣", None, float("nan")]
+BAD_COUNT: list[Any] = [True, -1, 1.5, "3", "٣", None, float("nan"), 1j, [3], b"3", object()]
 GOOD_EXACT: list[Any] = [1, Fraction(1, 2), "1/2", "1e-6", 2, "0.01"]
-EXTREME_EXACT: list[Any] = ["1e30", "1e-1000000000", Fraction(1, 10**5000), "1e-300", 10**30, "3e-7", "1e10"]
-BAD_EXACT: list[Any] = [0.5, float("nan"), True, "٣", "1_000", "nan", None, "0/0", object()]
+EXTREME_EXACT: list[Any] = ["1e30", "1e-1000000000", Fraction(1, 10**5000), "1e-300", 10**30, "3e-7", "1e10",
+                            "1e-10000", "1e10000", "3e-255", "1e-196", "1.0000001", Fraction(10**10000 + 1, 10**10000)]
+BAD_EXACT: list[Any] = [0.5, float("nan"), True, "٣", "1_000", "nan", None, "0/0", object(), 1j, [1], b"1",
+                        {"1": 1}, "1e10001", "1e-10001"]
 STRUCTURED: dict[str, list[Any]] = {
     "stream": [[1, 0, 1, 1, 0], np.array([1, 0, 1]), []],
     "values": [[3, 1, 4], [0], [-5, -5]],

@@ -137,3 +137,63 @@ def as_json(tally: Tally) -> dict[str, Any]:
     """The tally for ``--json``."""
     return {"calls": tally.calls, "seconds": round(tally.seconds, 1), "counts": dict(tally.counts),
             "examples": tally.examples}
+
+
+#: Oracle outcomes that are failures: a certified value on the wrong side, or a useless enclosure.
+ORACLE_FAILURES = ("unsafe", "wide", "traceback", "hang", "memory")
+
+
+def _oracle_child(case: Any) -> tuple[str, int]:
+    from tests.fuzz.oracles import run_oracle_case
+
+    kind, detail = run_oracle_case(case)
+    print(detail)
+    return kind, 0
+
+
+def run_oracle_campaign(examples: int, *, seed: int, seconds: float, memory_gib: float,
+                        progress: bool = False) -> Tally:
+    """Draw ``examples`` certified-routine calls (seeded) and check each against the mpmath oracle, isolated.
+
+    The routine has its own time limit (``oracles.PACKAGE_SECONDS``, a ``hang``); the isolation's limit
+    ``seconds`` bounds routine and oracle together (past it: ``oracle-timeout``, not a failure of the package).
+    """
+    import random
+
+    from tests.fuzz.oracles import draw_case
+
+    tally = Tally()
+    isolator = Isolator(["reference", "mpmath", "tests.fuzz.oracles"], seconds=seconds,
+                        memory_bytes=int(memory_gib * GIB))
+    chooser = random.Random(seed)
+    start = time.perf_counter()
+    for _ in range(examples):
+        case = draw_case(chooser.choice)
+        outcome = isolator.run(_oracle_child, case)
+        kind = {"hang": "oracle-timeout"}.get(outcome.kind, outcome.kind)
+        detail = outcome.stdout or outcome.stderr
+        tally.counts[kind] += 1
+        if kind in ORACLE_FAILURES:
+            bucket = tally.examples.setdefault(kind, [])
+            if len(bucket) < 12:
+                bucket.append(f"{case.describe()}\n      {detail.strip()[-300:]}")
+            if progress:
+                print(f"  {kind}: {case.describe()}\n      {detail.strip()[-300:]}", flush=True)
+        tally.calls += 1
+        if progress and tally.calls % 100 == 0:
+            failed = sum(tally.counts[k] for k in ORACLE_FAILURES)
+            print(f"  oracle {tally.calls}/{examples}: failures {failed}", flush=True)
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def oracle_summary(tally: Tally) -> str:
+    """Counts per oracle class."""
+    lines = [f"certified values against the oracle: {tally.calls} calls in {tally.seconds:.0f} s",
+             "  " + ", ".join(f"{kind} {tally.counts[kind]}" for kind in ORACLE_FAILURES)
+             + f" | ok {tally.counts['ok']}, refused {tally.counts['refused']}, "
+             f"oracle-timeout {tally.counts['oracle-timeout']}, oracle {tally.counts['oracle']}"]
+    for kind, found in tally.examples.items():
+        lines.append(f"  {kind}:")
+        lines += [f"    {example}" for example in found]
+    return "\n".join(lines)

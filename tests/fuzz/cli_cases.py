@@ -62,8 +62,17 @@ BAD_NUMBERS = ["٣", "１２", "1_000", "nan", "inf", "-inf", "0/0", "1/0", "", 
 BAD_COUNTS = [*BAD_NUMBERS, "1.5", "-1", "2/3"]
 #: Well-formed but extreme: must be answered or refused with a message, never hang or blow up.
 EXTREME_NUMBERS = ["1e30", "1e-1000000000", "1e-5000", "1e10", "3e-7", "1e-300", "123456789/987654321",
-                   "1" + "0" * 5000, "1e308", "99999999", "1000"]
-EXTREME_COUNTS = ["0", "40", "64", "1000", "99999999", "9" * 50, "100000"]
+                   "1" + "0" * 5000, "1e308", "99999999", "1000",
+                   # boundary pool: the reader's exponent limit (±10,000) and ±1 around it, the corners of the
+                   # certified routines (tiny ρ and δ, σ² a hair above 1), and values next to 0 and 1
+                   "1e-10000", "1e10000", "1e-10001", "1e10001", "9e-10000", "3e-255", "1e-196", "7e-2",
+                   "1.0000001", "1.00000000000000000001", "0.99999999999999999999", "1e-9999", "1e9999",
+                   "2.5e-3000", "12300"]
+EXTREME_COUNTS = ["0", "40", "64", "1000", "99999999", "9" * 50, "100000",
+                  # boundary pool: documented limits and ±1 (depths 15/16/17, 25/26/27, heights 62/63/64,
+                  # 4000/4001 rows), powers of two near 2**63 and the 30-digit limit
+                  "15", "16", "17", "25", "26", "27", "62", "63", "65", "4000", "4001", "1638",
+                  str(2**62), str(2**63), str(2**64), "9" * 30, "1" + "0" * 30, str(10**29)]
 #: Values outside the range a given option accepts (semantically invalid).
 OUT_OF_RANGE = {
     "delta": ["0", "1", "2", "-1/2"],
@@ -158,9 +167,33 @@ def make_fixtures(folder: Path) -> Fixtures:
         write("floaty.csv", "0.1,1e400000\n1,1\n"),  # an exponent past the accepted ±10,000
         write("truncated.npy", samples.read_bytes()[:100]),
         write("header_only.csv", "region,age\n"),
+        *_degenerate_files(folder),
     ]
     return Fixtures(good, bad, str(folder / "out"), ["/proc/no/such/dir/out.csv", str(folder / "a_directory"), ""],
                     ["/proc/no/such/dir/report", str(folder / "samples.npy"), ""])
+
+
+def _degenerate_files(folder: Path) -> list[str]:
+    """Boundary pool of files: a FIFO with no writer, links to endless devices, wrong dtypes and shapes."""
+    made = []
+    fifo = folder / "fifo.csv"
+    if not fifo.exists():
+        os.mkfifo(fifo)
+    made.append(str(fifo))
+    for name, device in (("zero.csv", "/dev/zero"), ("zero.npy", "/dev/zero"), ("urandom.txt", "/dev/urandom"),
+                         ("null.csv", "/dev/null")):
+        link = folder / name
+        if not link.exists() and not link.is_symlink():
+            link.symlink_to(device)
+        made.append(str(link))
+    arrays = {"complex.npy": np.ones((3, 3), dtype=np.complex128), "bool.npy": np.ones((3, 3), dtype=bool),
+              "strings.npy": np.array([["1", "2"], ["3", "4"]]), "scalar.npy": np.array(3.0),
+              "cube.npy": np.zeros((2, 2, 2)), "int8.npy": np.ones((4, 4), dtype=np.int8),
+              "inf.npy": np.full((5, 3), np.inf), "row.npy": np.zeros((1, 0))}
+    for name, array in arrays.items():
+        np.save(folder / name, array)
+        made.append(str(folder / name))
+    return made
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,15 @@ def test_no_failure_on_a_small_budget(surface: str, campaign: object, examples: 
     assert tally.failures == 0, tally.summary(surface)
 
 
+def test_certified_values_against_the_oracle_on_a_small_budget(tmp_path: object) -> None:
+    """Drawn certified calls (seeded) checked by the mpmath oracle: none unsafe, too wide, crashed or hung."""
+    from tests.fuzz.campaign import ORACLE_FAILURES, oracle_summary, run_oracle_campaign
+
+    tally = run_oracle_campaign(25, seed=SEED, seconds=120.0, memory_gib=4.0)
+    assert tally.calls == 25
+    assert not any(tally.counts[kind] for kind in ORACLE_FAILURES), oracle_summary(tally)
+
+
 def test_the_harness_sees_each_failure_kind() -> None:
     """The classifier is not blind: planted calls produce each failure kind."""
     from tests.fuzz.campaign import _classify
