@@ -293,7 +293,7 @@ def plot_tda_error_by_level(directory: Path, budget: Budget) -> tuple[str, str]:
     from reference.tda.data import default_dataset, prefix_counts
     from reference.tda.mechanism import inftda_numeric
 
-    from .tda.claims import utility_bound
+    from .tda.claims.topdown import utility_bound
 
     hierarchy, records = default_dataset(size=budget.pick(2000, 10000), seed=1)
     tree = prefix_counts(records, hierarchy)
