@@ -37,9 +37,13 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     listed = _listed()
     seen = set()
     for item in items:
-        if item.nodeid in listed:
+        # an entry names one test, every parametrisation of a test function (no brackets: ids of long parameters
+        # differ between pytest versions), or every test of a file
+        names = (item.nodeid, item.nodeid.split("[", 1)[0], item.nodeid.split("::", 1)[0])
+        found = [name for name in names if name in listed]
+        if found:
             item.add_marker(pytest.mark.slow)
-            seen.add(item.nodeid)
+            seen.update(found)
     # only a run that collected the whole suite can tell a stale entry from a deselected file
     whole = sorted(map(str, config.args)) in ([], sorted(config.getini("testpaths")))
     stale = sorted(listed - seen) if whole and not config.option.keyword else []
