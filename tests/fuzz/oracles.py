@@ -137,7 +137,8 @@ def discrete_gaussian_delta(epsilon: Fraction, sigma_squared: Fraction, sensitiv
     """Σ_y max(0, p(y) - e^ε p(y-Δ)) summed over the lattice (p ∝ exp(-y²/(2σ²))), directly; a term below
     exp(-FLOOR_EXPONENT) is left out (BelowRange when every positive term is)."""
     scale, eps = _mp(sigma_squared), _mp(epsilon)
-    reach = int(60 * mpmath.sqrt(scale) + 60) + sensitivity
+    # the positive terms sit where the privacy loss exceeds ε, y < Δ/2 - εσ²/Δ: reach past that point by 60σ
+    reach = int(60 * mpmath.sqrt(scale) + 60) + sensitivity + int(mpmath.ceil(eps * scale / sensitivity))
 
     def log_weight(y: int) -> mpf:
         return -mpf(y * y) / (2 * scale)
