@@ -80,10 +80,10 @@ def _cmd_kary_mse(args: argparse.Namespace) -> dict[str, Any]:
 def _cmd_kary_run(args: argparse.Namespace) -> dict[str, Any]:
     import numpy as np
 
-    from reference.kary.counters import algorithm_1, algorithm_2_batch
+    from reference.kary.counters import algorithm_1, algorithm_2_batch, check_stream
 
-    with reading("--input", args.input):
-        stream = read_stream(args.input)
+    with reading("--input", args.input):  # the stream's values are the file's: a bad value names --input
+        stream = check_stream(read_stream(args.input))
     generator = np.random.default_rng(args.seed)
     if not args.subtraction:
         outputs = algorithm_1(stream, args.arity, args.epsilon, generator)
