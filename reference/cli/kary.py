@@ -148,6 +148,10 @@ def _cmd_kary_matrices(args: argparse.Namespace) -> dict[str, Any]:
         kary_digits.offset_capacity(args.arity, height) if args.subtraction else args.arity**height - 1
     )
     steps = args.horizon if args.horizon is not None else capacity
+    if steps > kary_tree.MAX_MATRIX_HORIZON:  # refused before any work, naming the options that set the horizon
+        source = "--horizon" if args.horizon is not None else f"--arity {args.arity} --height {height} (its capacity)"
+        raise CommandError(f"dense exact matrices hold at most horizon {kary_tree.MAX_MATRIX_HORIZON}; {source} "
+                           f"gives {steps}: give a smaller --horizon or --height")
     # measured on two cores: about 3.4 s at T = 400, growing with T² (dense exact T × T products)
     shown = str(steps) if steps < 10**12 else f"about 10**{len(str(steps)) - 1}"
     refuse_if_costly(f"dense exact matrices at horizon {shown} (--arity {args.arity}, --height {height})",
