@@ -221,7 +221,7 @@ def test_a_planted_checkout_import_in_the_verification_is_caught(tmp_path: Path)
 
 def test_the_distribution_installs_two_distinctive_names(monkeypatch: pytest.MonkeyPatch) -> None:
     """``pip install .`` adds ``reference`` and ``reference_verification`` and no other top-level name."""
-    setuptools = pytest.importorskip("setuptools")
+    setuptools = pytest.importorskip("setuptools", reason="setup.py lists the packages through setuptools: python -m pip install setuptools")
     captured: dict[str, object] = {}
     monkeypatch.setattr(setuptools, "setup", lambda **kwargs: captured.update(kwargs))
     monkeypatch.chdir(ROOT)

@@ -12,7 +12,7 @@ from reference.cli.main import main
 from reference.core.version import VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
-tomllib = pytest.importorskip("tomllib")  # Python 3.11+; the metadata is checked there
+tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11")  # Python 3.11+; the metadata is checked there
 
 
 def test_one_version_everywhere(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,7 @@ any entry is read, and the non-zeros are counted (numpy, blockwise) before any P
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -33,27 +34,27 @@ _BLOCK_ENTRIES = 1 << 22
 _INT64_SAFE = 1 << 62
 
 
-class ColumnMatrix:
+class ColumnMatrix(ABC):
     """An exact matrix whose columns are produced on demand, sparse (see the module docstring)."""
 
     rows: int
     cols: int
 
+    @abstractmethod
     def nonzeros(self, differenced: bool) -> int:
         """Non-zeros of the matrix (``differenced``: of its row first differences)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def columns(self, differenced: bool) -> list[Sparse]:
         """The columns as sparse exact vectors (ints where integral)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def dense(self) -> Matrix:
         """The dense exact matrix (for the dense algorithms; callers bound the size first)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def used_columns(self) -> list[int]:
         """The indices of the columns that are not identically zero."""
-        raise NotImplementedError
 
 
 class RationalColumns(ColumnMatrix):

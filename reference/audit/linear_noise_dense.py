@@ -15,7 +15,12 @@ from reference.audit import sparse
 from reference.audit.integer_shift import integer_kernel_basis, minimum_integer_shift
 from reference.audit.laplace_lp import max_integer_shift_norm, max_shift_norm
 from reference.audit.lattice import lattice_audit, neighbouring_differences
-from reference.audit.linear_noise_verdict import MAX_ENUMERATED_SHIFTS, LinearNoiseVerdict, not_private_verdict
+from reference.audit.linear_noise_verdict import (
+    MAX_ENUMERATED_SHIFTS,
+    LinearNoiseVerdict,
+    discrete_laplace_bound_verdict,
+    not_private_verdict,
+)
 from reference.audit.participation import Participation, PatternMaximum, integer_rows, max_l1, max_quadratic
 from reference.core.linalg import Matrix, fraction_of, from_flint, to_flint
 from reference.core.options import LinearNoise
@@ -267,16 +272,10 @@ def _integer_noise_verdict(
             if kind == "discrete-laplace":
                 targets = [sparse.combine(sparse.sparse_columns(w_matrix), v) for v in differences]
                 _, best = max_integer_shift_norm(b_matrix, targets, found.some_integer_shifts)
-                smallest = _smallest_integer_shifts(b_matrix, found.some_integer_shifts)
-                how = "upper bound"
-                if smallest is not None:
-                    best, how = Fraction(smallest), "upper bound; the largest smallest integer shift, exact"
-                bound = users * best / scale
-                return LinearNoiseVerdict(
-                    **fields,  # type: ignore[arg-type]
-                    private=True, epsilon=bound, epsilon_exact=False, rho=None,
-                    explanation=f"private: every shift is B u with an integer u (B has a kernel, u not unique); "
-                    f"discrete Laplace epsilon <= max ||u||_1/b = {fraction_text(bound)} ({how})",
+                return discrete_laplace_bound_verdict(
+                    fields, largest_shift_norm=best,
+                    smallest_integer_shift=_smallest_integer_shifts(b_matrix, found.some_integer_shifts),
+                    users=users, scale=scale,
                 )
             l2_bound = max((sum(value * value for value in u.values()) for u in found.some_integer_shifts),
                            default=0)

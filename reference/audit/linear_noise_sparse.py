@@ -184,7 +184,12 @@ def _integer_noise(noise: ColumnMatrix, workload: ColumnMatrix, columns: list[Sp
                    l1: Fraction, l2_squared: Fraction) -> object:
     """Integer noise: the lattice test by integral elimination, then the exact or bounded loss (module docstring)."""
     from reference.audit.linear_noise_dense import dense_linear_noise_audit
-    from reference.audit.linear_noise_verdict import MAX_DIMENSION, LinearNoiseVerdict, check_noise
+    from reference.audit.linear_noise_verdict import (
+        MAX_DIMENSION,
+        LinearNoiseVerdict,
+        check_noise,
+        discrete_laplace_bound_verdict,
+    )
 
     kind, scale, users = common["noise"], common["scale"], common["contributions"]
     assert isinstance(scale, Fraction) and isinstance(users, int)
@@ -240,16 +245,9 @@ def _integer_noise(noise: ColumnMatrix, workload: ColumnMatrix, columns: list[Sp
 
         problem = problem_of_columns(columns, outputs)
         _, best = max_integer_shift_norm_of(problem, targets, integer_shifts)
-        smallest = smallest_integer_shifts(scaled, outputs, integer_shifts)
-        how = "upper bound"
-        if smallest is not None:
-            best, how = Fraction(smallest), "upper bound; the largest smallest integer shift, exact"
-        bound = users * best / scale
-        return LinearNoiseVerdict(
-            **fields,  # type: ignore[arg-type]
-            private=True, epsilon=bound, epsilon_exact=False, rho=None,
-            explanation=f"private: every shift is B u with an integer u (B has a kernel, u not unique); "
-            f"discrete Laplace epsilon <= max ||u||_1/b = {fraction_text(bound)} ({how})",
+        return discrete_laplace_bound_verdict(
+            fields, largest_shift_norm=best,
+            smallest_integer_shift=smallest_integer_shifts(scaled, outputs, integer_shifts), users=users, scale=scale,
         )
     l2_bound = max((sum(value * value for value in u.values()) for u in integer_shifts), default=0)
     rho_bound = users * users * Fraction(l2_bound) / (2 * scale * scale)

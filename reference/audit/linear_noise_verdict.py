@@ -256,3 +256,21 @@ def not_private_verdict(common: Mapping[str, object], kernel_dimension: int, off
             f"{offending} moves the output mean outside the noise's support subspace (infinite privacy loss)"
         ),
     )
+
+
+def discrete_laplace_bound_verdict(fields: Mapping[str, object], *, largest_shift_norm: Fraction,
+                                   smallest_integer_shift: int | None, users: int,
+                                   scale: Fraction) -> LinearNoiseVerdict:
+    """Discrete Laplace with a kernel in B: ε <= m · max ‖u‖₁ / b over integer draw shifts u (an upper bound only),
+    from the exact largest smallest integer shift when it was enumerated, else from the LP's bound. Shared by the
+    dense and the sparse audit."""
+    best, how = largest_shift_norm, "upper bound"
+    if smallest_integer_shift is not None:
+        best, how = Fraction(smallest_integer_shift), "upper bound; the largest smallest integer shift, exact"
+    bound = users * best / scale
+    return LinearNoiseVerdict(
+        **fields,  # type: ignore[arg-type]
+        private=True, epsilon=bound, epsilon_exact=False, rho=None,
+        explanation=f"private: every shift is B u with an integer u (B has a kernel, u not unique); "
+        f"discrete Laplace epsilon <= max ||u||_1/b = {fraction_text(bound)} ({how})",
+    )

@@ -122,7 +122,7 @@ def test_a_users_noise_matrix_design(capsys: pytest.CaptureFixture[str], tmp_pat
 
 
 def test_a_dask_distributed_cluster_gives_the_same_result(capsys: pytest.CaptureFixture[str]) -> None:
-    distributed = pytest.importorskip("distributed")  # optional: only --scheduler needs it
+    distributed = pytest.importorskip("distributed", reason="--scheduler needs dask.distributed: python -m pip install '.[cluster]'")  # optional: only --scheduler needs it
     common = [*CASCADE, "--runs", "600", "--seed", "4", "--chunk-runs", "50"]
     status, local = _run(capsys, "examples.batched_samplers:cascade_depth_6", *common)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
