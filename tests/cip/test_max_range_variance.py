@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy as np
 import pytest
 import sympy as sp
 from reference_verification.cip.proofs import max_range_variance as proof
@@ -74,9 +75,80 @@ def test_scaled_prefix_variances_match_the_definition(depth: int) -> None:
     assert [Fraction(int(value), 4**depth) for value in scaled] == _prefix_variances(depth)
 
 
+@pytest.mark.parametrize("depth", range(0, 15))
+def test_scaled_prefix_variances_match_the_haar_sum_at_every_height(depth: int) -> None:
+    # the Haar sum written term by term (one pass per height), against the height-by-height tiling
+    lengths = list(range((1 << depth) + 1))
+    expected = []
+    for length in lengths:
+        total = length * length
+        for height in range(1, depth + 1):
+            offset = length % (1 << height)
+            total += 3 * min(offset, (1 << height) - offset) ** 2 * 4 ** (depth - height)
+        expected.append(total)
+    assert range_maximum.scaled_prefix_variances(depth).tolist() == expected
+
+
+def _monotone_chain_upper_hull(values: list[int]) -> tuple[list[int], list[int]]:
+    """Andrew's monotone chain on Python integers (cross products unbounded), collinear points dropped."""
+    xs: list[int] = []
+    ys: list[int] = []
+    for x, y in enumerate(values):
+        while len(xs) >= 2 and (ys[-1] - ys[-2]) * (x - xs[-2]) <= (y - ys[-2]) * (xs[-1] - xs[-2]):
+            xs.pop()
+            ys.pop()
+        xs.append(x)
+        ys.append(y)
+    return xs, ys
+
+
+@pytest.mark.parametrize("depth", range(0, 13))
+def test_the_vectorised_hull_matches_the_monotone_chain_on_prefix_variances(depth: int) -> None:
+    scaled = range_maximum.scaled_prefix_variances(depth)
+    xs, ys = range_maximum._upper_hull(scaled)
+    assert (xs.tolist(), ys.tolist()) == _monotone_chain_upper_hull(scaled.tolist())
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_vectorised_hull_matches_the_monotone_chain_near_its_bounds(seed: int) -> None:
+    # values near 2^61 whose slopes differ only in the remainder (dy·dx would leave int64), collinear runs,
+    # equal values and concave stretches: the exact slope comparison must separate them all
+    rng = np.random.default_rng(seed)
+    size = int(rng.integers(1, 400))
+    base = (1 << 61) - int(rng.integers(0, 1 << 40))
+    slope = int(rng.integers(-(1 << 20), 1 << 20))
+    x = np.arange(size, dtype=np.int64)
+    values = base - (1 << 40) + slope * x - rng.integers(0, 3, size=size) * int(rng.integers(0, 1 << 30))
+    if seed % 3 == 0:
+        values[::5] = base - (1 << 40) + slope * x[::5]  # a collinear run on top
+    if seed % 3 == 1:
+        values = values - (x - size // 2) ** 2 * int(rng.integers(1, 1 << 10))  # concave: many vertices
+    xs, ys = range_maximum._upper_hull(values)
+    assert (xs.tolist(), ys.tolist()) == _monotone_chain_upper_hull(values.tolist())
+
+
+@pytest.mark.parametrize(("left_run", "right_run", "middle_is_vertex"), [(1 << 22, (1 << 22) + 1, True), ((1 << 22) + 1, 1 << 22, False)])
+def test_the_vectorised_hull_separates_slopes_closer_than_a_float_can(
+    left_run: int, right_run: int, middle_is_vertex: bool
+) -> None:
+    # two edges of slope 2^35 + 2^21/run: they differ by about 2^-45, far below a double's spacing at 2^35
+    floor, rest = 1 << 35, 1 << 21
+    values = np.full(left_run + right_run + 1, -(1 << 60), dtype=np.int64)
+    values[0] = 0
+    values[left_run] = floor * left_run + rest
+    values[-1] = values[left_run] + floor * right_run + rest
+    xs, _ = range_maximum._upper_hull(values)
+    assert xs.tolist() == ([0, left_run, left_run + right_run] if middle_is_vertex else [0, left_run + right_run])
+
+
+def test_the_vectorised_hull_refuses_values_beyond_its_exact_range() -> None:
+    with pytest.raises(ValueError, match="2\\^62"):
+        range_maximum._upper_hull(np.array([0, 1 << 62, 0], dtype=np.int64))
+
+
 def test_the_sweep_over_halves_matches_all_ranges() -> None:
-    maxima = range_maximum.range_maxima(9)
-    for depth in range(0, 10):
+    maxima = range_maximum.range_maxima(12)
+    for depth in range(0, 13):
         stats = cip_ranges.all_range_statistics(depth)
         assert maxima[depth].max_variance == stats.max_variance
         assert maxima[depth].maximisers == stats.maximisers

@@ -6,16 +6,18 @@ uses neither the digit recursion of the prefix variances nor the two maximising 
 * prefix variances from the Haar decomposition (the same eigen-expansion as ``ranges.range_variance``): the
   indicator of the first l leaves has Haar coefficient tent_h(l mod 2^h) = min(l mod 2^h, 2^h − l mod 2^h) at
   the one node of each height h that it cuts, so 4^depth · Var = l² + Σ_h 3 · tent_h(l mod 2^h)² · 4^(depth − h)
-  — exact int64 (below 2^46 at depth 20), vectorised over all l;
+  — exact int64 (below 2^46 at depth 20), vectorised over all l and built height by height in O(2^depth);
 * Definition 3.1's halves: a range of C_depth lies in one half (a range of C_(depth−1)) or takes the last l1 leaves
   of the left half and the first l2 of the right one; by the reflection symmetry its variance is
   p(l1) + p(l2) − l1·l2/4^(depth−1) with p the prefix variance of C_(depth−1), so 4^(depth−1) times it is
   S(l1) + S(l2) − l1·l2 with S integer;
-* for every l2, the largest S(l1) − l2·l1 read off the upper convex hull of the points (l1, S(l1)) (exact
-  integers, O(n) after the hull), and every maximising l1 found by an exact vectorised scan.
+* for every l2, the largest S(l1) − l2·l1 read off the upper convex hull of the points (l1, S(l1)) (exact int64
+  slope comparisons, the hull by vectorised pruning passes), and every maximising l1 found by an exact
+  vectorised scan.
 
-So the maximum over all ranges at depth D costs O(2^D) integer operations (depth 21: 2^20-point hulls) instead of
-the O(4^D) of ``ranges.all_range_statistics``, with which it is cross-checked where both run.
+So the maximum over all ranges at depth D costs O(2^D) integer operations in numpy (depth 24: 2^23-point hulls;
+each pruning pass here drops about half the remaining points) instead of the O(4^D) of
+``ranges.all_range_statistics``, with which it is cross-checked where both run.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import numpy as np
 from reference.core.validate import check_depth
 
 #: Largest depth: the crossing ranges of depth D use prefix variances of depth D − 1, scaled by 4^(D−1) into
-#: int64 (below 2^(2D + log2(3D)) — 2^52 at D = 24) and a Python loop over 2^(D−1) hull points.
+#: int64 (below 2^(2D + log2(3D)) — 2^52 at D = 24, under the hull's 2^62) and arrays of 2^(D−1) + 1 of them.
 MAX_HALVES_DEPTH = 24
 
 
@@ -42,41 +44,80 @@ class RangeMaximum:
 
 
 def scaled_prefix_variances(depth: int) -> np.ndarray:
-    """4^depth · Var(sum of the first l leaves of C_depth) for l = 0..2^depth, exact int64, from the Haar expansion."""
+    """4^depth · Var(sum of the first l leaves of C_depth) for l = 0..2^depth, exact int64, from the Haar expansion.
+
+    The Haar part H_depth(l) = Σ_(h=1..depth) 3 · tent_h(l mod 2^h)² · 4^(depth − h) is built height by height
+    from the top of the tree down to the leaves' parents, in O(2^depth) rather than O(depth · 2^depth): its
+    terms below the root's height depend on l only through l mod 2^(depth − 1), so over l = 0..2^depth they are
+    4 · H_(depth − 1) on the left half repeated on the right (H vanishes at multiples of 2^depth), and the root
+    adds 3 · tent_depth(l)², tent_depth(l) = min(l, 2^depth − l).
+    """
     depth = check_depth(depth, maximum=MAX_HALVES_DEPTH - 1)
-    lengths = np.arange((1 << depth) + 1, dtype=np.int64)
-    scaled = lengths * lengths  # the all-ones eigenvector: eigenvalue 2^-depth, squared norm 2^depth
+    haar = np.zeros(2, dtype=np.int64)  # depth 0: no node above the leaves
     for height in range(1, depth + 1):
-        offset = lengths & ((1 << height) - 1)
-        tent = np.minimum(offset, (1 << height) - offset)
-        # Haar vector of a node of this height: eigenvalue 3/2^height, squared norm 2^height
-        scaled += 3 * tent * tent * (1 << (2 * (depth - height)))
-    return scaled
+        lengths = np.arange((1 << height) + 1, dtype=np.int64)
+        tent = np.minimum(lengths, (1 << height) - lengths)
+        # Haar vector of the node of this height: eigenvalue 3/2^height, squared norm 2^height
+        haar = 4 * np.concatenate((haar[:-1], haar)) + 3 * tent * tent
+    lengths = np.arange((1 << depth) + 1, dtype=np.int64)
+    return lengths * lengths + haar  # the all-ones eigenvector: eigenvalue 2^-depth, squared norm 2^depth
 
 
-def _upper_hull(values: list[int]) -> tuple[list[int], list[int]]:
-    """Vertices (x, y) of the upper convex hull of the points (x, values[x]), left to right (collinear dropped)."""
-    xs: list[int] = []
-    ys: list[int] = []
-    for x, y in enumerate(values):
-        while len(xs) >= 2 and (ys[-1] - ys[-2]) * (x - xs[-2]) <= (y - ys[-2]) * (xs[-1] - xs[-2]):
-            xs.pop()
-            ys.pop()
-        xs.append(x)
-        ys.append(y)
+#: The hull's exact int64 slope comparisons need |values| < 2^62 (their differences fit) and fewer than 2^31 points
+#: (a remainder times a run, both below the number of points, fits).
+_HULL_VALUE_BOUND = 1 << 62
+_HULL_POINT_BOUND = 1 << 31
+
+
+def _slope_at_most(
+    left: tuple[np.ndarray, np.ndarray, np.ndarray], right: tuple[np.ndarray, np.ndarray, np.ndarray]
+) -> np.ndarray:
+    """Elementwise dy/dx (left) <= dy/dx (right), exact: each slope as (floor, remainder, run), dx > 0.
+
+    A slope q + r/dx with 0 <= r < dx compares by q first, then r_left·dx_right against r_right·dx_left — products
+    below the square of the number of points, where dy·dx itself would leave int64.
+    """
+    floor_left, rest_left, run_left = left
+    floor_right, rest_right, run_right = right
+    steeper_floor: np.ndarray = floor_left < floor_right
+    same_floor: np.ndarray = floor_left == floor_right
+    at_most: np.ndarray = steeper_floor | (same_floor & (rest_left * run_right <= rest_right * run_left))
+    return at_most
+
+
+def _upper_hull(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices (x, y) of the upper convex hull of the points (x, values[x]), left to right (collinear dropped).
+
+    Vectorised pruning: a point whose incoming edge is not steeper than its outgoing one lies on or below the
+    chord of its two neighbours, so it is no vertex of the hull of the current points; dropping all such points
+    at once keeps that hull, and a pass that drops none leaves exactly its vertices (strictly decreasing edge
+    slopes). Each pass is exact int64 (see ``_slope_at_most``); the passes needed here grow like the depth.
+    """
+    if len(values) >= _HULL_POINT_BOUND or (
+        len(values) and (int(values.max()) >= _HULL_VALUE_BOUND or int(values.min()) <= -_HULL_VALUE_BOUND)
+    ):
+        raise ValueError(f"the hull needs fewer than 2^31 points below 2^62 in size; got {len(values)} points")
+    xs = np.arange(len(values), dtype=np.int64)
+    ys = np.asarray(values, dtype=np.int64)
+    while len(xs) >= 3:
+        runs = np.diff(xs)
+        floors, rests = np.divmod(np.diff(ys), runs)
+        inner = _slope_at_most((floors[:-1], rests[:-1], runs[:-1]), (floors[1:], rests[1:], runs[1:]))
+        if not inner.any():
+            break
+        keep = np.concatenate(([True], ~inner, [True]))
+        xs, ys = xs[keep], ys[keep]
     return xs, ys
 
 
 def _crossing_maximum(half_depth: int) -> tuple[int, list[tuple[int, int]]]:
     """max over 0 <= l1, l2 <= 2^half_depth of S(l1) + S(l2) − l1·l2 and every maximising (l1, l2)."""
     scaled = scaled_prefix_variances(half_depth)
-    values = scaled.tolist()  # Python ints: the hull's cross products exceed int64
-    xs, ys = _upper_hull(values)
+    x, y = _upper_hull(scaled)
     # the best hull vertex for slope l2 is the number of hull edges whose slope dy/dx is >= l2, i.e. whose
     # floor(dy/dx) >= l2 (integers, dx > 0); the edge slopes decrease, so a sorted search finds it (exact int64)
-    x, y = np.array(xs, dtype=np.int64), np.array(ys, dtype=np.int64)
     floors = np.diff(y) // np.diff(x)
-    lengths = np.arange(len(values), dtype=np.int64)
+    lengths = np.arange(len(scaled), dtype=np.int64)
     vertex = np.searchsorted(-floors, -lengths, side="right")
     best_by_slope = y[vertex] - lengths * x[vertex]
     totals = scaled + best_by_slope
