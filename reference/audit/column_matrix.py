@@ -106,44 +106,69 @@ class IntegerArray(ColumnMatrix):
             return np.dtype(object)  # exact Python ints: no wrap-around
         return np.dtype(np.int64)
 
-    def _blocks(self, differenced: bool) -> Iterator[tuple[int, np.ndarray]]:
-        """(first row, block of the chosen form) over the rows, in an exact dtype."""
-        step = max(1, _BLOCK_ENTRIES // max(1, self.cols))
-        previous: np.ndarray | None = None
-        for start in range(0, self.rows, step):
-            block = np.asarray(self.array[start:start + step])
-            block = block.astype(self._work_dtype(block), copy=False)
-            if differenced:
-                head = previous if previous is not None else np.zeros((1, self.cols), dtype=block.dtype)
-                if head.dtype != block.dtype:
-                    common = np.dtype(object) if object in (head.dtype, block.dtype) else np.promote_types(
-                        head.dtype, block.dtype)
-                    head, block = head.astype(common), block.astype(common)
-                previous = block[-1:]
-                yield start, np.diff(np.concatenate([head, block]), axis=0)
-            else:
-                yield start, block
+    def _blocks(self) -> Iterator[tuple[int, np.ndarray, bool]]:
+        """(offset, block, by_columns), blocks bounded in size and row-major in the array's own dtype.
+
+        A row-major (or strided) array comes in blocks of whole rows (``by_columns`` False, ``offset`` the first
+        row); a Fortran-ordered one — numpy saves a transposed array so — in blocks of whole columns, as rows of
+        its transpose (``by_columns`` True, ``offset`` the first column), so that every block is read in memory
+        order and its first differences down the columns run along the block's rows.
+        """
+        by_columns = bool(self.array.flags.f_contiguous and not self.array.flags.c_contiguous)
+        lines = self.array.T if by_columns else self.array
+        count, length = lines.shape
+        step = max(1, _BLOCK_ENTRIES // max(1, length))
+        for start in range(0, count, step):
+            yield start, np.ascontiguousarray(lines[start:start + step]), by_columns
+
+    @staticmethod
+    def _changes(block: np.ndarray, by_columns: bool, above: np.ndarray) -> np.ndarray:
+        """Where the block's first differences down the matrix's columns are non-zero (``above``: the matrix row
+        above a block of rows), compared in the array's own dtype: equality needs no widening."""
+        mask = np.empty(block.shape, dtype=bool)
+        if by_columns:  # a block row is a matrix column: the first entry minus zero, then along the block row
+            np.not_equal(block[:, 1:], block[:, :-1], out=mask[:, 1:])
+            np.not_equal(block[:, 0], 0, out=mask[:, 0])
+        else:
+            np.not_equal(block[1:], block[:-1], out=mask[1:])
+            np.not_equal(block[0], above, out=mask[0])
+        return mask
 
     def nonzeros(self, differenced: bool) -> int:
-        if not self._counts:  # both forms in one pass: block i's rows minus the rows one above
+        if not self._counts:  # both forms in one pass
             plain = changed = 0
-            for start, block in self._blocks(False):
+            above = np.zeros(self.cols, dtype=self.array.dtype)  # the row above the first one: zero
+            for _, block, by_columns in self._blocks():
                 plain += int(np.count_nonzero(block))
-                changed += int(np.count_nonzero(block[1:] != block[:-1]))
-                if start:
-                    changed += int(np.count_nonzero(np.asarray(self.array[start - 1]) != block[0]))
-                else:
-                    changed += int(np.count_nonzero(block[0]))
+                changed += int(np.count_nonzero(self._changes(block, by_columns, above)))
+                above = block[-1].copy()
             self._counts = {False: plain, True: changed}
         return self._counts[differenced]
 
     def columns(self, differenced: bool) -> list[Sparse]:
         out: list[Sparse] = [{} for _ in range(self.cols)]
-        for start, block in self._blocks(differenced):
-            flat = np.flatnonzero(block != 0)  # a boolean mask: much faster than nonzero on the integers
-            values = block.ravel()[flat].tolist()  # Python ints, converted once
-            rows, cols = np.divmod(flat, self.cols)
-            for row, col, value in zip((rows + start).tolist(), cols.tolist(), values):
+        above = np.zeros(self.cols, dtype=self.array.dtype)  # the row above the first one: zero
+        for offset, block, by_columns in self._blocks():
+            # the non-zeros of the chosen form located on a boolean mask (no widened copy of the block); only those
+            # entries are widened to an exact dtype and differenced
+            mask = self._changes(block, by_columns, above) if differenced else block != 0
+            flat = np.flatnonzero(mask)
+            work = self._work_dtype(block)
+            if differenced and not by_columns:  # the row kept from the block before must be exact in it too
+                kept = self._work_dtype(above[np.newaxis])
+                work = np.dtype(object) if object in (work, kept) else np.promote_types(work, kept)
+            entries = block.ravel()
+            values = entries[flat].astype(work)
+            lines, positions = np.divmod(flat, block.shape[1])
+            if differenced:
+                starts = positions == 0 if by_columns else lines == 0  # the entries whose predecessor is outside
+                step_back = 1 if by_columns else block.shape[1]
+                before = entries[np.where(starts, 0, flat - step_back)].astype(work)
+                before[starts] = 0 if by_columns else above[positions[starts]].astype(work)
+                values = values - before
+            above = block[-1].copy()
+            rows, cols = (positions, lines + offset) if by_columns else (lines + offset, positions)
+            for row, col, value in zip(rows.tolist(), cols.tolist(), values.tolist()):
                 out[col][row] = int(value)  # ints stand for Fractions (the sparse module's convention)
         return out
 

@@ -13,7 +13,9 @@ paired in the tests), computed without a dense matrix:
   w_jᵀ (B Bᵀ)⁺ w_j, the dense audit's Mahalanobis sensitivity;
 * Laplace with ker B ≠ 0: the certified LP of :mod:`reference.audit.laplace_lp`, started from the ``u_j``;
 * integer noise: the integral (unimodular) elimination of :mod:`reference.audit.sparse` on the scaled B decides
-  lattice membership; a failure found there gives the leaking functional at once. An instance that elimination
+  lattice membership; a failure found there gives the leaking functional at once. When the rational elimination
+  above already pivoted only on ±1 entries of integer vectors, it is that integral elimination, step for step
+  (:func:`reference.audit.sparse.unit_pivots_on_integers`), and is not redone. An instance that elimination
   does not reduce completely (a residual lattice) goes to the dense audit when it is small enough, else it is
   refused in one line.
 """
@@ -123,12 +125,13 @@ def sparse_linear_noise_audit(noise: ColumnMatrix, workload: ColumnMatrix, kind:
         raise ArithmeticError("the elimination's kernel basis does not match rank-nullity")
     strategy_columns = _minimum_norm(reduction.solutions, reduction.kernel)
     l1 = users * max(sparse.l1(a) for a in strategy_columns)
-    l2_squared = users * users * max(Fraction(sum(v * v for v in a.values())) for a in strategy_columns)
+    l2_squared = users * users * max(sparse.squared_norm(a) for a in strategy_columns)
     strategy = _strategy(strategy_columns, draws)
     unique = rank == draws
     if kind in ("discrete-laplace", "discrete-gaussian"):
+        integral = reduction if sparse.unit_pivots_on_integers(reduction, columns, targets) else None
         return _integer_noise(noise, workload, columns, targets, differenced, common, draws - rank, strategy, l1,
-                              l2_squared)
+                              l2_squared, integral)
     epsilon: Fraction | None = None
     epsilon_lower: Fraction | None = None
     rho: Fraction | None = None
@@ -181,8 +184,10 @@ def _leak(input_index: int, dual: Sparse, differenced: bool, scale: int, workloa
 
 def _integer_noise(noise: ColumnMatrix, workload: ColumnMatrix, columns: list[Sparse], targets: list[Sparse],
                    differenced: bool, common: dict[str, object], kernel_dimension: int, strategy: Matrix | None,
-                   l1: Fraction, l2_squared: Fraction) -> object:
-    """Integer noise: the lattice test by integral elimination, then the exact or bounded loss (module docstring)."""
+                   l1: Fraction, l2_squared: Fraction, integral: sparse.Reduction | None = None) -> object:
+    """Integer noise: the lattice test by integral elimination, then the exact or bounded loss (module docstring).
+    ``integral``: the rational elimination when it was integral and unimodular already
+    (:func:`reference.audit.sparse.unit_pivots_on_integers`), which the integral one would repeat step by step."""
     from reference.audit.linear_noise_dense import dense_linear_noise_audit
     from reference.audit.linear_noise_verdict import (
         MAX_DIMENSION,
@@ -197,7 +202,8 @@ def _integer_noise(noise: ColumnMatrix, workload: ColumnMatrix, columns: list[Sp
     denominator = math.lcm(*(Fraction(v).denominator for column in columns for v in column.values()))
     scaled = [{i: sparse.narrow(v * denominator) for i, v in column.items()} for column in columns]
     scaled_targets = [{i: sparse.narrow(v * denominator) for i, v in target.items()} for target in targets]
-    reduction = sparse.eliminate(scaled, scaled_targets, outputs, integral=True, track=True)
+    reduction = integral if integral is not None else sparse.eliminate(scaled, scaled_targets, outputs, integral=True,
+                                                                       track=True)
     fields = {**common, "kernel_dimension": kernel_dimension, "first_offending_column": None,
               "strategy": strategy, "strategy_unique": False, "l1_sensitivity": l1,
               "l2_sensitivity_squared": l2_squared}

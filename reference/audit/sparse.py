@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -74,9 +74,28 @@ def apply(columns: Sequence[Mapping[int, Fraction]], vector: Mapping[int, Fracti
     return {i: value for i, value in out.items() if value}
 
 
+def _sum_by_denominator(pairs: Iterable[tuple[int, int]]) -> Fraction:
+    """Σ numerator/denominator over (numerator, denominator) pairs (denominators positive), exact: the numerators
+    summed as ints per denominator, then over their least common multiple, one Fraction in all (a Fraction sum would
+    take a gcd at every term)."""
+    by_denominator: dict[int, int] = {}
+    for numerator, denominator in pairs:
+        by_denominator[denominator] = by_denominator.get(denominator, 0) + numerator
+    common = math.lcm(*by_denominator)
+    return Fraction(sum(numerator * (common // denominator) for denominator, numerator in by_denominator.items()),
+                    common)
+
+
 def l1(vector: Mapping[int, Fraction]) -> Fraction:
-    """‖u‖₁."""
-    return Fraction(sum(abs(value) for value in vector.values()))  # ints summed as ints (faster), then exact
+    """‖u‖₁, exact (ints and Fractions mixed; see ``_sum_by_denominator``)."""
+    return _sum_by_denominator((abs(value), 1) if isinstance(value, int) else (abs(value.numerator), value.denominator)
+                               for value in vector.values())
+
+
+def squared_norm(vector: Mapping[int, Fraction]) -> Fraction:
+    """‖u‖², exact (as :func:`l1`)."""
+    return _sum_by_denominator((value * value, 1) if isinstance(value, int)
+                               else (value.numerator ** 2, value.denominator ** 2) for value in vector.values())
 
 
 def nonzeros(vectors: Sequence[Mapping[int, object]]) -> int:
@@ -220,6 +239,16 @@ def eliminate(columns: Sequence[Mapping[int, Fraction]], targets: Sequence[Mappi
         kernel = [{j: Fraction(1)} for j, column in enumerate(columns) if not column]
         kernel.extend(combos[j] for j, column in cols.items() if not column)
     return Reduction(pivots, [c for c in cols.values() if c], tgts, rows, None, solutions, kernel)
+
+
+def unit_pivots_on_integers(reduction: Reduction, columns: Sequence[Mapping[int, Fraction]],
+                            targets: Sequence[Mapping[int, Fraction]]) -> bool:
+    """Whether a rational elimination (``integral=False``) of these columns and targets was already integral and
+    unimodular: every entry an ``int`` and every pivot ±1. Then ``integral=True`` would take the same steps — a
+    row holding a ±1 has gcd 1, its candidates are its ±1 entries either way, and every quotient by ±1 is the same
+    int — so its reduction (pivots, remainders, tracked integer solutions) is this one, and need not be redone."""
+    return (all(abs(column[row]) == 1 for row, column in reduction.pivots)
+            and all(isinstance(value, int) for vector in (*columns, *targets) for value in vector.values()))
 
 
 def extend_dual(dual: Sparse, pivots: Sequence[tuple[int, Mapping[int, Fraction]]]) -> Sparse:

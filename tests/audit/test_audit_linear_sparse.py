@@ -102,6 +102,97 @@ def test_integer_arrays_give_the_rational_columns_in_both_forms() -> None:
         assert integer.nonzeros(differenced) == rational.nonzeros(differenced)
 
 
+def _layouts(array: np.ndarray) -> list[np.ndarray]:
+    """The same matrix row-major, Fortran-ordered (as numpy saves a transpose), strided, and both at once."""
+    fortran = np.asfortranarray(array)
+    return [np.ascontiguousarray(array), fortran, np.repeat(array, 2, axis=1)[:, ::2], np.asfortranarray(
+        np.repeat(array, 2, axis=0))[::2]]
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int64, np.uint8, np.uint64])
+@pytest.mark.parametrize("shape", [(1, 1), (1, 6), (6, 1), (23, 17), (40, 300)])
+def test_integer_arrays_in_every_layout_and_block_size_give_the_rational_columns(
+    dtype: type, shape: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # rows or columns cut into many small blocks: the differences across a block boundary are taken from the row
+    # kept from the block before (row-major) or within whole columns (Fortran order)
+    from reference.audit import column_matrix
+
+    rng = np.random.default_rng(sum(shape) + np.dtype(dtype).itemsize)
+    array = rng.integers(-3, 4, size=shape) * (rng.random(shape) < 0.4)
+    array = (np.abs(array) if np.dtype(dtype).kind == "u" else array).astype(dtype)
+    if np.dtype(dtype).itemsize == 8:  # beyond the int64-safe range: exact Python ints, no wrap-around
+        array.flat[0] = np.iinfo(dtype).max
+        array.flat[-1] = np.iinfo(dtype).min if np.dtype(dtype).kind == "i" else 2**63 + 1
+    rational = RationalColumns(tuple(tuple(Fraction(int(v)) for v in row) for row in array.tolist()))
+    for block_entries in (1, 7, 64, 1 << 22):
+        monkeypatch.setattr(column_matrix, "_BLOCK_ENTRIES", block_entries)
+        for layout in _layouts(array):
+            integer = IntegerArray(layout)
+            for differenced in (False, True):
+                assert integer.columns(differenced) == rational.columns(differenced)
+                assert integer.nonzeros(differenced) == rational.nonzeros(differenced)
+
+
+def test_sparse_norms_are_the_exact_sums() -> None:
+    from reference.audit import sparse
+
+    rng = random.Random(5)
+    for _ in range(200):
+        vector = {i: rng.choice((0, 1, -2, 7)) if rng.random() < 0.5 else Fraction(rng.randint(-9, 9),
+                                                                                     rng.choice((1, 2, 3, 12, 35)))
+                  for i in range(rng.randint(0, 12))}
+        assert sparse.l1(vector) == sum((abs(Fraction(v)) for v in vector.values()), Fraction(0))
+        assert sparse.squared_norm(vector) == sum((Fraction(v) ** 2 for v in vector.values()), Fraction(0))
+    assert sparse.l1({0: Fraction(1, 3), 1: Fraction(-1, 6)}) == Fraction(1, 2)  # different denominators
+    assert sparse.squared_norm({0: Fraction(1, 2), 1: 1}) == Fraction(5, 4)
+
+
+def _integer_cases() -> list[tuple[list[list[int]], list[list[int]]]]:
+    cases = []
+    for horizon in (9, 26, 40):
+        b = [[int(v) for v in row] for row in kary_noise_matrix(3, horizon, 2)]
+        w = [[int(v) for v in row] for row in kary_prefix_workload(horizon)]
+        cases += [(b, w), ([[2 * v for v in row] for row in b], w)]
+    rng = random.Random(11)
+    cases += [_random_case(rng) for _ in range(60)]
+    return cases
+
+
+def test_a_rational_elimination_with_unit_pivots_is_the_integral_one() -> None:
+    # the shortcut's claim: on int entries with only ±1 pivots, integral elimination takes the very same steps
+    from reference.audit import sparse
+
+    shortcut = 0
+    for b, w in _integer_cases():
+        columns = sparse.sparse_columns(exact_matrix(b, "B"))
+        targets = sparse.sparse_columns(exact_matrix(w, "W"))
+        rational = sparse.eliminate(columns, targets, len(b), integral=False, track=True)
+        if not sparse.unit_pivots_on_integers(rational, columns, targets):
+            continue
+        shortcut += 1
+        integral = sparse.eliminate(columns, targets, len(b), integral=True, track=True)
+        assert integral.failure is None
+        for field in ("pivots", "columns", "targets", "rows", "solutions"):
+            assert getattr(integral, field) == getattr(rational, field), field
+    assert shortcut >= 10  # the claim was exercised
+
+
+@pytest.mark.parametrize("kind", ["discrete-laplace", "discrete-gaussian"])
+def test_integer_noise_verdicts_do_not_depend_on_the_shortcut(kind: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from reference.audit import sparse
+
+    for b, w in _integer_cases():
+        b_matrix, w_matrix = exact_matrix(b, "B"), exact_matrix(w, "W")
+        with_shortcut = sparse_linear_noise_audit(RationalColumns(b_matrix), RationalColumns(w_matrix), kind,
+                                                  Fraction(1), 1)
+        with monkeypatch.context() as patched:
+            patched.setattr(sparse, "unit_pivots_on_integers", lambda *arguments: False)
+            without = sparse_linear_noise_audit(RationalColumns(b_matrix), RationalColumns(w_matrix), kind,
+                                                Fraction(1), 1)
+        assert with_shortcut == without
+
+
 def test_numpy_input_gives_the_same_verdict_as_fractions() -> None:
     horizon = 30
     array = kary_noise_array(3, horizon, 2)
