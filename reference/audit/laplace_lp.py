@@ -131,7 +131,8 @@ def _certified_dual(problem: _Problem, target: Sparse, marginals: np.ndarray,
     best_dual: Sparse = {}
     for limit in DUAL_DENOMINATORS:
         rounded = {i: Fraction(float(value)).limit_denominator(limit) for i, value in enumerate(marginals) if value}
-        rounded = {i: value for i, value in rounded.items() if value}
+        # integral duals (0/±1 tree matrices) as ints: the feasibility sums below stay in int arithmetic
+        rounded = {i: sparse.narrow(value) for i, value in rounded.items() if value}
         largest = max((abs(sum((rounded[i] * entry for i, entry in column.items() if i in rounded), Fraction(0)))
                        for column in problem.columns), default=Fraction(0))
         if largest > 1:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -74,28 +74,37 @@ def apply(columns: Sequence[Mapping[int, Fraction]], vector: Mapping[int, Fracti
     return {i: value for i, value in out.items() if value}
 
 
-def _sum_by_denominator(pairs: Iterable[tuple[int, int]]) -> Fraction:
-    """Σ numerator/denominator over (numerator, denominator) pairs (denominators positive), exact: the numerators
-    summed as ints per denominator, then over their least common multiple, one Fraction in all (a Fraction sum would
-    take a gcd at every term)."""
-    by_denominator: dict[int, int] = {}
-    for numerator, denominator in pairs:
-        by_denominator[denominator] = by_denominator.get(denominator, 0) + numerator
+def _over_common_denominator(whole: int, by_denominator: dict[int, int]) -> Fraction:
+    """whole + Σ numerator/denominator over ``by_denominator`` (denominator → summed numerators), one Fraction."""
     common = math.lcm(*by_denominator)
-    return Fraction(sum(numerator * (common // denominator) for denominator, numerator in by_denominator.items()),
-                    common)
+    return Fraction(whole * common + sum(numerator * (common // denominator)
+                                         for denominator, numerator in by_denominator.items()), common)
 
 
 def l1(vector: Mapping[int, Fraction]) -> Fraction:
-    """‖u‖₁, exact (ints and Fractions mixed; see ``_sum_by_denominator``)."""
-    return _sum_by_denominator((abs(value), 1) if isinstance(value, int) else (abs(value.numerator), value.denominator)
-                               for value in vector.values())
+    """‖u‖₁, exact: ints summed as ints, Fractions' numerators per denominator, then one Fraction (a Fraction sum
+    would take a gcd at every term)."""
+    whole = 0
+    by_denominator: dict[int, int] = {}
+    for value in vector.values():
+        if isinstance(value, int):
+            whole += abs(value)
+        else:
+            by_denominator[value.denominator] = by_denominator.get(value.denominator, 0) + abs(value.numerator)
+    return _over_common_denominator(whole, by_denominator)
 
 
 def squared_norm(vector: Mapping[int, Fraction]) -> Fraction:
     """‖u‖², exact (as :func:`l1`)."""
-    return _sum_by_denominator((value * value, 1) if isinstance(value, int)
-                               else (value.numerator ** 2, value.denominator ** 2) for value in vector.values())
+    whole = 0
+    by_denominator: dict[int, int] = {}
+    for value in vector.values():
+        if isinstance(value, int):
+            whole += value * value
+        else:
+            square = value.denominator * value.denominator
+            by_denominator[square] = by_denominator.get(square, 0) + value.numerator * value.numerator
+    return _over_common_denominator(whole, by_denominator)
 
 
 def nonzeros(vectors: Sequence[Mapping[int, object]]) -> int:
