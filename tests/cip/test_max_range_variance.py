@@ -127,12 +127,12 @@ def test_the_vectorised_hull_matches_the_monotone_chain_near_its_bounds(seed: in
     assert (xs.tolist(), ys.tolist()) == _monotone_chain_upper_hull(values.tolist())
 
 
-@pytest.mark.parametrize(("left_run", "right_run", "middle_is_vertex"), [(1 << 22, (1 << 22) + 1, True), ((1 << 22) + 1, 1 << 22, False)])
+@pytest.mark.parametrize(("left_run", "right_run", "middle_is_vertex"), [(1 << 20, (1 << 20) + 1, True), ((1 << 20) + 1, 1 << 20, False)])
 def test_the_vectorised_hull_separates_slopes_closer_than_a_float_can(
     left_run: int, right_run: int, middle_is_vertex: bool
 ) -> None:
-    # two edges of slope 2^35 + 2^21/run: they differ by about 2^-45, far below a double's spacing at 2^35
-    floor, rest = 1 << 35, 1 << 21
+    # two edges of slope 2^38 + 2^19/run: they differ by about 2^-21, below a double's spacing (2^-14) at 2^38
+    floor, rest = 1 << 38, 1 << 19
     values = np.full(left_run + right_run + 1, -(1 << 60), dtype=np.int64)
     values[0] = 0
     values[left_run] = floor * left_run + rest
