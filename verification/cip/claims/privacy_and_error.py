@@ -141,8 +141,8 @@ def check_lemma_3_14(budget: Budget) -> Outcome:
 
     proof = proved_by(proof_max_range_variance.prove)
     # cross-checks by two exact routes that share nothing with the proof's two maximising grid points:
-    # all O(4^D) ranges by the column recurrence (small depths), and the convex-hull sweep over halves (to D = 21)
-    top = budget.pick(18, 21)
+    # all O(4^D) ranges by the column recurrence (small depths), and the convex-hull sweep over halves (to D = 24)
+    top = budget.pick(21, 24)
     all_ranges_top = budget.pick(10, 13)
     maxima = range_maxima(top)
     stats = {d: cip_ranges.all_range_statistics(d) for d in range(0, all_ranges_top + 1)}
