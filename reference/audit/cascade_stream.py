@@ -44,6 +44,7 @@ from reference.audit.sampler_report import (
     listed_failures,
     pooled_scale_check,
 )
+from reference.audit.cascade_fold import EXACT_TOTAL, FoldSpace, fold_block, total_offsets
 from reference.audit.sufficient import FRACTION_BITS, GRID_ROOT, ExactSums
 from reference.core.validate import check_depth, positive_real
 
@@ -81,28 +82,84 @@ class CascadeMoments:
         self.sigma = positive_real(sigma, "sigma")
         self.runs = 0
         # nodes[level] has 2**level entries (level 0 = root ... depth = leaves); siblings likewise for levels < depth
-        self.nodes = [ExactSums((1 << level,)) for level in range(self.depth + 1)]
-        self.siblings = [ExactSums((1 << level,)) for level in range(self.depth)]
+        self._nodes = [ExactSums((1 << level,)) for level in range(self.depth + 1)]
+        self._siblings = [ExactSums((1 << level,)) for level in range(self.depth)]
+        # the blocks' totals not yet added to the exact sums: float64 integers (laid out by total_offsets) whose
+        # sum stays exact while the sum of the blocks' maxima stays below 2**52; added by _flush when read
+        self._pending: np.ndarray | None = None
+        self._pending_peak = 0
+        self._space = FoldSpace()  # work space of the last block, reused by the next; not pickled (__getstate__)
+
+    def __getstate__(self) -> dict[str, object]:
+        """The statistics without the work space (what a worker process sends back)."""
+        self._flush()
+        return {**self.__dict__, "_space": FoldSpace()}
+
+    @property
+    def nodes(self) -> list[ExactSums]:
+        """``nodes[level]``: the exact sums of ``node² / σ²`` of the ``2**level`` nodes of ``level`` (0 = root)."""
+        self._flush()
+        return self._nodes
+
+    @property
+    def siblings(self) -> list[ExactSums]:
+        """``siblings[level]``: the exact sums of ``(L − R)² / (3σ²)`` for the children of level ``level``."""
+        self._flush()
+        return self._siblings
+
+    def _flush(self) -> None:
+        """Add the pending totals to the exact sums (as int64: integers below 2**52 convert exactly)."""
+        if self._pending is None:
+            return
+        integers = self._pending.astype(np.int64)
+        nodes, siblings = total_offsets(self.depth)
+        for level, start in enumerate(nodes):
+            self._nodes[level].add_integers(integers[start:start + (1 << level)], self._pending_peak)
+        for level, start in enumerate(siblings):
+            self._siblings[level].add_integers(integers[start:start + (1 << level)], self._pending_peak)
+        self._pending, self._pending_peak = None, 0
 
     def add(self, samples: np.ndarray) -> None:
-        """Consume a block of runs (``rows × 2**depth``, real, finite)."""
+        """Consume a block of runs (``rows × 2**depth``, real, finite): its sums by
+        :func:`reference.audit.cascade_fold.fold_block`, or by :meth:`_add_scaled_exactly` (Python integers where
+        needed) when a sum leaves the exact float range."""
         leaves = 1 << self.depth
         if samples.ndim != 2 or samples.shape[1] != leaves:
             raise ValueError(f"samples must have shape (runs, 2**depth = {leaves}), got {samples.shape}")
-        # one pass to float64 in the grid's root units: the squares below are then directly in units of the grid
-        block = np.multiply(samples, GRID_ROOT / self.sigma, dtype=np.float64)
-        if not np.all(np.isfinite(block)):
-            raise ValueError(f"samples must be finite (no NaN or infinity); runs {self.runs}..{self.runs + len(block) - 1}")
+        if samples.shape[0] == 0:
+            return
+        # the values in the grid's root units: their squares are then directly in units of the grid
+        scale = GRID_ROOT / self.sigma
+        folded = fold_block(samples, scale, self.depth, self._space)
+        if folded is None:  # huge or non-finite values
+            block = np.multiply(samples, scale, dtype=np.float64)
+            if not np.all(np.isfinite(block)):
+                raise ValueError(f"samples must be finite (no NaN or infinity); runs {self.runs}.."
+                                 f"{self.runs + len(block) - 1}")
+            self._add_scaled_exactly(block)
+        else:
+            totals, peak = folded
+            if self._pending is not None and self._pending_peak + peak < EXACT_TOTAL:
+                np.add(self._pending, totals, out=self._pending)  # integers, every sum below 2**52: exact
+                self._pending_peak += peak
+            else:
+                self._flush()
+                self._pending, self._pending_peak = totals.copy(), peak
+        self.runs += samples.shape[0]
+
+    def _add_scaled_exactly(self, block: np.ndarray) -> None:
+        """The reference computation of the sums :func:`reference.audit.cascade_fold.fold_block` forms, for any
+        finite values ``block`` (already times the scale; Python integers where the squares leave the float range):
+        each level's squares through :meth:`ExactSums.add_grid_nonnegative`."""
         for level in range(self.depth, -1, -1):
-            self.nodes[level].add_grid_nonnegative(np.multiply(block, block))
+            self._nodes[level].add_grid_nonnegative(np.multiply(block, block))
             if level == 0:
                 break
-            pairs = block.reshape(block.shape[0], 1 << (level - 1), 2)
-            difference = pairs[:, :, 0] - pairs[:, :, 1]
+            left, right = block[:, 0::2], block[:, 1::2]
+            difference = left - right
             np.multiply(difference, difference, out=difference)
-            self.siblings[level - 1].add_grid_nonnegative(np.divide(difference, 3.0, out=difference))
-            block = pairs.sum(axis=2)  # the parents, half the size: the block is not copied at full size again
-        self.runs += samples.shape[0]
+            self._siblings[level - 1].add_grid_nonnegative(np.divide(difference, 3.0, out=difference))
+            block = left + right  # the parents, half the size
 
     def merge(self, other: CascadeMoments) -> None:
         """Add the runs another accumulator has seen (same depth and sigma)."""

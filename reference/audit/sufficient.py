@@ -48,23 +48,24 @@ class ExactSums:
 
     def _add_integers(self, block: np.ndarray, bound: int) -> None:
         """Add integers (an int64 array, or integer-valued floats below 2**53 in magnitude) exactly."""
-        whole = block.astype(np.int64)
+        whole = np.asarray(block, dtype=np.int64)  # int64 blocks are not copied
         if self.total.dtype == np.int64 and self._bound + bound < _INT64_SAFE:
             self.total += whole
             self._bound += bound
             return
         self.total = self.total.astype(object) + whole.astype(object)
 
-    def add_integers(self, block: np.ndarray) -> None:
+    def add_integers(self, block: np.ndarray, bound: int | None = None) -> None:
         """Add an array of ``shape`` whose entries are already integers in units of the grid (int64, floats
         holding integers below ``2**53`` in magnitude — an exact matrix product of integer-valued floats, say — or
-        an object array of Python integers)."""
+        an object array of Python integers). ``bound``: a bound on their magnitudes the caller already has (saves
+        a pass over the block)."""
         if block.shape != self.total.shape:
             raise ValueError(f"block must have shape {self.total.shape}, got {block.shape}")
         if block.dtype == object:  # Python integers (any size)
             self.total = self.total.astype(object) + block
         elif block.size:
-            self._add_integers(block, int(np.max(np.abs(block))))
+            self._add_integers(block, int(np.max(np.abs(block))) if bound is None else bound)
 
     def add(self, rows: np.ndarray, *, scratch: bool = False) -> None:
         """Add the rows of ``rows`` (shape ``(count, *shape)``, finite reals). ``scratch=True``: ``rows`` is a
