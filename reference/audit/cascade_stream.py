@@ -33,6 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
+from reference.audit.cascade_fold import EXACT_TOTAL, FoldSpace, fold_block, total_offsets
 from reference.audit.sampler_report import (
     PropertyCheck,
     SamplerAuditReport,
@@ -44,7 +45,6 @@ from reference.audit.sampler_report import (
     listed_failures,
     pooled_scale_check,
 )
-from reference.audit.cascade_fold import EXACT_TOTAL, FoldSpace, fold_block, total_offsets
 from reference.audit.sufficient import FRACTION_BITS, GRID_ROOT, ExactSums
 from reference.core.validate import check_depth, positive_real
 
