@@ -110,6 +110,7 @@ def fold_block(samples: np.ndarray, scale: float, depth: int, space: FoldSpace) 
     tile = 1 << (tile.bit_length() - 1)  # a power of two: a subtree of the leaves
     tiled_levels = min(TILE_LEVELS, depth, tile.bit_length() - 1)
     with np.errstate(over="ignore", invalid="ignore"):  # inf and NaN reach the totals, which are checked
+        block: np.ndarray
         if tile == leaves or tiled_levels == 0:
             block = space.get("block", samples.size).reshape(samples.shape)
             np.multiply(samples, scale, out=block, dtype=np.float64)  # computed in float64 whatever the input
