@@ -16,11 +16,13 @@ the division by 3, the rounding — with less traffic:
   tile's sums are a range of each level's totals. The levels above, ``2**TILE_LEVELS`` times smaller, follow in
   one piece.
 
-The work space (:class:`FoldSpace`) is kept from block to block: fresh pages cost about as much as a pass over
-them.
+The work space (:class:`FoldSpace`, one per thread: :func:`work_space`) is kept from block to block: fresh pages
+cost about as much as a pass over them.
 """
 
 from __future__ import annotations
+
+import threading
 
 import numpy as np
 
@@ -41,9 +43,33 @@ class FoldSpace:
     def get(self, name: str, size: int, dtype: type = np.float64) -> np.ndarray:
         """A flat array of ``size`` entries (contents undefined)."""
         array = self._arrays.get(name)
-        if array is None or array.size < size:
+        if array is None or array.size < size or array.dtype != dtype:
             array = self._arrays[name] = np.empty(size, dtype=dtype)
         return array[:size]
+
+    def take(self, name: str, array: np.ndarray) -> np.ndarray:
+        """Hand ``array`` (a view of the space's array ``name``) to the caller for good: the space forgets it."""
+        held = self._arrays.get(name)
+        if held is not None and np.shares_memory(held, array):
+            del self._arrays[name]
+        return array
+
+    def give(self, name: str, array: np.ndarray) -> None:
+        """Take ``array`` (flat) back as ``name`` when the space holds none as large."""
+        held = self._arrays.get(name)
+        if held is None or held.size < array.size:
+            self._arrays[name] = array
+
+
+_LOCAL = threading.local()
+
+
+def work_space() -> FoldSpace:
+    """This thread's work space (Dask's threaded scheduler runs blocks in threads: one space each)."""
+    space: FoldSpace | None = getattr(_LOCAL, "space", None)
+    if space is None:
+        space = _LOCAL.space = FoldSpace()
+    return space
 
 
 def total_offsets(depth: int) -> tuple[list[int], list[int]]:

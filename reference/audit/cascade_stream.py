@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reference.audit.cascade_fold import EXACT_TOTAL, FoldSpace, fold_block, total_offsets
+from reference.audit.cascade_fold import EXACT_TOTAL, fold_block, total_offsets, work_space
 from reference.audit.sampler_report import (
     PropertyCheck,
     SamplerAuditReport,
@@ -88,12 +88,11 @@ class CascadeMoments:
         # sum stays exact while the sum of the blocks' maxima stays below 2**52; added by _flush when read
         self._pending: np.ndarray | None = None
         self._pending_peak = 0
-        self._space = FoldSpace()  # work space of the last block, reused by the next; not pickled (__getstate__)
 
     def __getstate__(self) -> dict[str, object]:
-        """The statistics without the work space (what a worker process sends back)."""
+        """The statistics with the pending totals added (what a worker process sends back)."""
         self._flush()
-        return {**self.__dict__, "_space": FoldSpace()}
+        return self.__dict__
 
     @property
     def nodes(self) -> list[ExactSums]:
@@ -108,15 +107,19 @@ class CascadeMoments:
         return self._siblings
 
     def _flush(self) -> None:
-        """Add the pending totals to the exact sums (as int64: integers below 2**52 convert exactly)."""
+        """Add the pending totals to the exact sums (as int64: integers below 2**52 convert exactly); their array
+        goes back to the thread's work space."""
         if self._pending is None:
             return
-        integers = self._pending.astype(np.int64)
+        space = work_space()
+        integers = space.get("integers", self._pending.size, np.int64)
+        np.copyto(integers, self._pending, casting="unsafe")
         nodes, siblings = total_offsets(self.depth)
         for level, start in enumerate(nodes):
             self._nodes[level].add_integers(integers[start:start + (1 << level)], self._pending_peak)
         for level, start in enumerate(siblings):
             self._siblings[level].add_integers(integers[start:start + (1 << level)], self._pending_peak)
+        space.give("totals", self._pending)
         self._pending, self._pending_peak = None, 0
 
     def add(self, samples: np.ndarray) -> None:
@@ -130,7 +133,8 @@ class CascadeMoments:
             return
         # the values in the grid's root units: their squares are then directly in units of the grid
         scale = GRID_ROOT / self.sigma
-        folded = fold_block(samples, scale, self.depth, self._space)
+        space = work_space()
+        folded = fold_block(samples, scale, self.depth, space)
         if folded is None:  # huge or non-finite values
             block = np.multiply(samples, scale, dtype=np.float64)
             if not np.all(np.isfinite(block)):
@@ -144,7 +148,7 @@ class CascadeMoments:
                 self._pending_peak += peak
             else:
                 self._flush()
-                self._pending, self._pending_peak = totals.copy(), peak
+                self._pending, self._pending_peak = space.take("totals", totals), peak
         self.runs += samples.shape[0]
 
     def _add_scaled_exactly(self, block: np.ndarray) -> None:
