@@ -1,11 +1,12 @@
 """The streamed cascade audit's sums for one block of runs, computed in cache-sized tiles of the leaves.
 
 :class:`reference.audit.cascade_stream.CascadeMoments` needs, per node, the sum over the block's runs of
-``rint(y²)`` (``y`` the node's value in the grid's root units) and, per internal node, of ``rint((L − R)² / 3)``;
-each rounded to an integer first, so the sums are exact integers (:mod:`reference.audit.sufficient`).
-:func:`fold_block` computes exactly those integers — the same IEEE operations on every value as the reference
-computation (``CascadeMoments._add_scaled_exactly``): the product by the scale, ``L + R``, ``L − R``, the square,
-the division by 3, the rounding — with less traffic:
+``rint(y²)`` (``y`` the node's value in the grid's root units) and, per internal node, of ``rint((L − R)²)`` (the
+statistic ``(L − R)² / 3`` without its factor 1/3, applied exactly when the sums are read); each rounded to an
+integer first, so the sums are exact integers (:mod:`reference.audit.sufficient`). :func:`fold_block` computes
+exactly those integers — the same IEEE operations on every value as the reference computation
+(``CascadeMoments._add_scaled_exactly``): the product by the scale, ``L + R``, ``L − R``, the square, the
+rounding — with less traffic:
 
 * **in place**: each level's values are squared and rounded where they lie, and the runs (rows) are added
   pairwise in place, halving; the float sums of nonnegative integers are exact when the computed total is below
@@ -117,7 +118,6 @@ def _fold_levels(current: np.ndarray, level: int, count: int, column: int, room:
         if not at:
             return
         np.multiply(difference, difference, out=difference)
-        np.divide(difference, 3.0, out=difference)
         column //= 2
         _row_totals(difference, totals[siblings[at - 1] + column:siblings[at - 1] + column + width // 2])
         spare = current.reshape(-1)

@@ -29,6 +29,7 @@ detected with probability 99% once ``(1 + r)² q_0.01 >= q_hi`` (``q_0.01`` the 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -83,7 +84,8 @@ class CascadeMoments:
         self.runs = 0
         # nodes[level] has 2**level entries (level 0 = root ... depth = leaves); siblings likewise for levels < depth
         self._nodes = [ExactSums((1 << level,)) for level in range(self.depth + 1)]
-        self._siblings = [ExactSums((1 << level,)) for level in range(self.depth)]
+        # Σ (L − R)² / 3: the squares summed exactly, divided by 3 when read (ExactSums' divisor)
+        self._siblings = [ExactSums((1 << level,), divisor=3) for level in range(self.depth)]
         # the blocks' totals not yet added to the exact sums: float64 integers (laid out by total_offsets) whose
         # sum stays exact while the sum of the blocks' maxima stays below 2**52; added by _flush when read
         self._pending: np.ndarray | None = None
@@ -161,8 +163,7 @@ class CascadeMoments:
                 break
             left, right = block[:, 0::2], block[:, 1::2]
             difference = left - right
-            np.multiply(difference, difference, out=difference)
-            self._siblings[level - 1].add_grid_nonnegative(np.divide(difference, 3.0, out=difference))
+            self._siblings[level - 1].add_grid_nonnegative(np.multiply(difference, difference, out=difference))
             block = left + right  # the parents, half the size
 
     def merge(self, other: CascadeMoments) -> None:
@@ -218,8 +219,9 @@ class CascadeMoments:
         """The pooled scale test (:func:`reference.audit.sampler_report.pooled_scale_check`) on the runs seen: the
         statistic is the exact integer total of root² / σ² and every (L − R)² / (3σ²), rounded once."""
         grid = 1 << FRACTION_BITS  # exact: the integer totals, added as Python integers, then one rounding
-        total = self.nodes[0].grand_total() + sum(sums.grand_total() for sums in self.siblings)
-        return pooled_scale_check(total / grid, self.runs << self.depth, level)
+        differences = sum(sums.grand_total() for sums in self.siblings)  # in units of 3 × the grid
+        total = Fraction(self.nodes[0].grand_total()) + Fraction(differences, 3)
+        return pooled_scale_check(float(total / grid), self.runs << self.depth, level)
 
 
 def cascade_power(depth: int, runs: int, alpha: float) -> dict[str, float]:
