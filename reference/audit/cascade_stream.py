@@ -20,8 +20,9 @@ variances), not only the leaves' marginals.
 The samples (``runs × n``, ``.npy``) are read ``block_runs`` runs at a time through a memory map into
 :class:`CascadeMoments`, which holds three exact sums per node (``O(n)``, :mod:`reference.audit.sufficient`: each
 squared value rounded to a fixed-point grid, then added as integers, so the verdict is the same for any block size
-and any order of blocks); one block is summed level by level in place, so the peak memory is a small multiple of
-one block (measured in the tests). Power: a noise scale off by a factor ``1 + r`` is
+and any order of blocks; the sibling sums hold ``(L − R)²`` and are divided by 3 exactly when read); a block is
+summed level by level in place and in cache-sized tiles (:mod:`reference.audit.cascade_fold`), so the peak memory
+is a small multiple of one block (measured in the tests). Power: a noise scale off by a factor ``1 + r`` is
 detected with probability 99% once ``(1 + r)² q_0.01 >= q_hi`` (``q_0.01`` the 1% quantile of chi-square(runs),
 ``q_hi`` the test's upper critical value), and symmetrically below: :func:`reference.audit.sampler_report.chi_square_scale_power`.
 """
