@@ -33,6 +33,9 @@ TILE_VALUES = 1 << 17
 TILE_LEVELS = 4
 #: Float sums of nonnegative integers whose computed total is below this are exact (2**52).
 EXACT_TOTAL = float(1 << 52)
+#: Work-space arrays of at most this many entries (32 MiB of float64: the totals up to depth 20) are kept from
+#: block to block; larger ones are dropped when the statistics are read (:meth:`FoldSpace.trim`).
+KEPT_VALUES = 1 << 22
 
 
 class FoldSpace:
@@ -54,6 +57,10 @@ class FoldSpace:
         if held is not None and np.shares_memory(held, array):
             del self._arrays[name]
         return array
+
+    def trim(self, limit: int) -> None:
+        """Drop the arrays of more than ``limit`` entries."""
+        self._arrays = {name: array for name, array in self._arrays.items() if array.size <= limit}
 
     def give(self, name: str, array: np.ndarray) -> None:
         """Take ``array`` (flat) back as ``name`` when the space holds none as large."""

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reference.audit.cascade_fold import EXACT_TOTAL, fold_block, total_offsets, work_space
+from reference.audit.cascade_fold import EXACT_TOTAL, KEPT_VALUES, fold_block, total_offsets, work_space
 from reference.audit.sampler_report import (
     PropertyCheck,
     SamplerAuditReport,
@@ -110,20 +110,24 @@ class CascadeMoments:
         return self._siblings
 
     def _flush(self) -> None:
-        """Add the pending totals to the exact sums (as int64: integers below 2**52 convert exactly); their array
-        goes back to the thread's work space."""
-        if self._pending is None:
-            return
+        """Add the pending totals to the exact sums; their array goes back to the thread's work space, which
+        drops its large arrays (the sums are being read: the blocks are most likely done)."""
         space = work_space()
-        integers = space.get("integers", self._pending.size, np.int64)
-        np.copyto(integers, self._pending, casting="unsafe")
+        if self._pending is not None:
+            self._add_totals(self._pending, self._pending_peak)
+            if self._pending.size <= KEPT_VALUES:
+                space.give("totals", self._pending)
+            self._pending, self._pending_peak = None, 0
+        space.trim(KEPT_VALUES)
+
+    def _add_totals(self, totals: np.ndarray, peak: int) -> None:
+        """Add totals laid out by :func:`reference.audit.cascade_fold.total_offsets` (float64 integers below
+        2**52, at most ``peak``: converted to int64 exactly) to the exact sums, level by level."""
         nodes, siblings = total_offsets(self.depth)
         for level, start in enumerate(nodes):
-            self._nodes[level].add_integers(integers[start:start + (1 << level)], self._pending_peak)
+            self._nodes[level].add_integers(totals[start:start + (1 << level)].astype(np.int64), peak)
         for level, start in enumerate(siblings):
-            self._siblings[level].add_integers(integers[start:start + (1 << level)], self._pending_peak)
-        space.give("totals", self._pending)
-        self._pending, self._pending_peak = None, 0
+            self._siblings[level].add_integers(totals[start:start + (1 << level)].astype(np.int64), peak)
 
     def add(self, samples: np.ndarray) -> None:
         """Consume a block of runs (``rows × 2**depth``, real, finite): its sums by
@@ -146,7 +150,9 @@ class CascadeMoments:
             self._add_scaled_exactly(block)
         else:
             totals, peak = folded
-            if self._pending is not None and self._pending_peak + peak < EXACT_TOTAL:
+            if totals.size > KEPT_VALUES:  # deep trees: no second copy of the totals, added block by block
+                self._add_totals(totals, peak)
+            elif self._pending is not None and self._pending_peak + peak < EXACT_TOTAL:
                 np.add(self._pending, totals, out=self._pending)  # integers, every sum below 2**52: exact
                 self._pending_peak += peak
             else:

@@ -136,6 +136,18 @@ def test_pending_totals_are_flushed_exactly_when_they_would_leave_the_exact_rang
     assert copy.report(ALPHA).as_json() == moments.report(ALPHA).as_json()
 
 
+def test_deep_trees_add_each_blocks_totals_directly(monkeypatch: pytest.MonkeyPatch) -> None:
+    # above KEPT_VALUES totals (depth 21 and more) no pending copy is kept: the same integers, block by block
+    depth, sigma = 5, 0.9
+    samples = cascade_leaves_runs(depth, sigma, 12, 13)
+    monkeypatch.setattr(cascade_stream, "KEPT_VALUES", 8)
+    moments = CascadeMoments(depth, sigma)
+    for start in range(0, 12, 5):
+        moments.add(samples[start:start + 5])
+    assert moments._pending is None
+    assert _totals(moments) == _scalar_sums(samples, sigma)
+
+
 def test_two_accumulators_in_one_thread_keep_their_own_totals() -> None:
     # the work space is per thread and shared: each accumulator's pending totals must stay its own
     depth, sigma = 6, 1.0
