@@ -1,20 +1,26 @@
-"""Benchmark of ``audit sampler-function`` on the project's own batched Cascade Sampling: 1 worker against 2.
+"""Benchmark of ``audit sampler-function`` on the project's own batched Cascade Sampling: the audit against its floor,
+and 1 worker against 2.
 
     python benchmarks/bench_sampler_function.py [--quick] [--depth D] [--runs R] [--chunk-runs C] [--block-runs B]
+                                                [--memory]
 
 Audits ``examples.batched_samplers:cascade_depth_20`` (depth 20, σ = 1; ``--depth`` other than 20 uses
 ``cascade_depth_6``) for ``R`` runs (default 10^4) with 1 worker (Dask's synchronous scheduler, in this process)
 and with 2 local worker processes, same seed. Reported, all measured in this run:
 
-* throughput (values per second) of each, and its ratio 2 workers / 1 worker (the 2-worker time includes starting
-  the worker processes);
+* **the floor and the ratio**: the floor is what any audit of these runs must at least do — draw the same number
+  of standard normals, chunk by chunk with the audit's chunk seeds and chunk sizes, and make one reduction pass
+  over them (the column sums of the squares, ``einsum``). It is measured just before and just after the
+  1-worker audit (CPU seconds of this process); the ratio is the audit's CPU time per value over the faster of
+  the two floors (the conservative choice), printed with both floors and the machine's load;
+* the cost per chunk: the target alone (the user's function: here the project's batched sampler, which is more
+  than normals) and the target plus the statistics, in ns per value;
+* throughput (values per second) of 1 and 2 workers, and the ratio 2 workers / 1 worker beside this machine's
+  parallel capacity at the time (two concurrent CPU-bound processes against one: 2.0 on two idle cores);
 * that the two verdicts and the SHA-256 of the exact statistics are identical;
-* the cost per block: sampling alone (the batched sampler, one chunk) and the full per-block work, in ns per value;
-* peak memory: with 1 worker, the peak traced allocation (tracemalloc) in this process, against one chunk's draws and
-  one block's; with 2 workers, the largest peak resident set of a worker process (includes the interpreter).
-
-The 2-worker ratio is printed beside this machine's parallel capacity at the time, measured in the same run: two
-concurrent CPU-bound processes against one (2.0 on two idle cores; other processes sharing the cores lower it).
+* with ``--memory``, one more 1-worker audit under tracemalloc (it slows allocation, so it is not the timed one):
+  the peak traced allocation against one chunk's draws and one block's; with 2 workers, the largest peak
+  resident set of a worker process (includes the interpreter).
 
 ``--quick``: 256 runs at depth 20 (blocks of 16 runs). Nothing is asserted: this script reports.
 """
@@ -36,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from reference.audit.cascade_stream import CascadeMoments
 from reference.audit.sampler_function import audit_sampler_function
-from reference.audit.sampler_target import Mechanism
+from reference.audit.sampler_target import Mechanism, chunk_seed
 from reference.cip.numeric.cascade_runs import cascade_leaves_runs
 
 
@@ -64,6 +70,16 @@ def _capacity() -> float:
     return 2 * alone / together
 
 
+def _floor(runs: int, chunk_runs: int, columns: int, seed: int) -> float:
+    """CPU seconds of the floor: the audit's normals (same chunks, same chunk seeds) and one reduction pass."""
+    start = time.process_time()
+    totals = np.zeros(columns)
+    for chunk, first in enumerate(range(0, runs, chunk_runs)):
+        draws = chunk_seed(seed, chunk).standard_normal((min(chunk_runs, runs - first), columns))
+        totals += np.einsum("ij,ij->j", draws, draws)
+    return time.process_time() - start
+
+
 def _cpu_seconds() -> float:
     """CPU seconds of this process and of its finished children."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -77,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=10_000)
     parser.add_argument("--chunk-runs", type=int, default=4, help="runs per call of the target (default 4)")
     parser.add_argument("--block-runs", type=int, default=64, help="runs per block (default 64)")
+    parser.add_argument("--memory", action="store_true", help="one more 1-worker audit under tracemalloc")
     args = parser.parse_args(argv)
     runs = 256 if args.quick else args.runs
     if args.quick:
@@ -96,36 +113,51 @@ def main(argv: list[str] | None = None) -> int:
     moments.add(cascade_leaves_runs(depth, sigma, args.chunk_runs, 1))
     sampled = folded = float("inf")
     for repeat in range(3):
-        start = time.perf_counter()
+        start = time.process_time()
         draws = cascade_leaves_runs(depth, sigma, args.chunk_runs, 2 + repeat)
-        middle = time.perf_counter()
+        middle = time.process_time()
         moments.add(draws)
-        sampled, folded = min(sampled, middle - start), min(folded, time.perf_counter() - start)
+        sampled, folded = min(sampled, middle - start), min(folded, time.process_time() - start)
     values = args.chunk_runs * leaves
-    print(f"per chunk: sampling {1e9 * sampled / values:.1f} ns/value, sampling + statistics "
-          f"{1e9 * folded / values:.1f} ns/value")
+    print(f"per chunk (CPU, best of 3): the target alone {1e9 * sampled / values:.1f} ns/value, the target + the "
+          f"statistics {1e9 * folded / values:.1f} ns/value (statistics {1e9 * (folded - sampled) / values:.1f})")
     print(f"load average before the runs: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores (other processes "
           "share them: compare the CPU-time throughputs too)")
 
+    seed = 2026
+    audit_sampler_function("examples.batched_samplers:cascade_depth_6", Mechanism("cascade", depth=6, sigma=2.0),
+                           64, seed)  # warm-up: the lazy imports (scipy, dask) are not the audit's work per value
     results = {}
     for workers in (1, 2):
         if workers == 1:
-            tracemalloc.start()
+            floor_before = _floor(runs, args.chunk_runs, leaves, seed)
         start, cpu = time.perf_counter(), _cpu_seconds()
-        result = audit_sampler_function(target, mechanism, runs, 2026, workers=workers,
+        result = audit_sampler_function(target, mechanism, runs, seed, workers=workers,
                                         chunk_runs=args.chunk_runs, block_runs=args.block_runs)
         seconds, cpu = time.perf_counter() - start, _cpu_seconds() - cpu
-        print(f"{workers} worker(s): CPU time {cpu:.1f} s in all processes, {runs * leaves / cpu:.3g} values per CPU second")
+        print(f"{workers} worker(s): {seconds:7.1f} s, {runs * leaves / seconds:.3g} values/s; CPU time {cpu:.1f} s in "
+              f"all processes, {runs * leaves / cpu:.3g} values per CPU second")
         if workers == 1:
-            _, peak = tracemalloc.get_traced_memory()
-            tracemalloc.stop()
-            print(f"1 worker:  {seconds:7.1f} s, {runs * leaves / seconds:.3g} values/s; peak traced memory "
-                  f"{peak / 2**20:.0f} MiB = {peak / chunk_bytes:.2f} x one chunk = {peak / block_bytes:.2f} x one block")
+            floor_after = _floor(runs, args.chunk_runs, leaves, seed)
+            floor = min(floor_before, floor_after)
+            print(f"floor (the same {runs * leaves:.3g} normals in the same chunks + one reduction pass), CPU: "
+                  f"{1e9 * floor_before / (runs * leaves):.2f} ns/value before the audit, "
+                  f"{1e9 * floor_after / (runs * leaves):.2f} ns/value after")
+            print(f"audit, 1 worker, CPU: {1e9 * cpu / (runs * leaves):.2f} ns/value = {cpu / floor:.2f}x the floor "
+                  f"(the faster of the two; load average now {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores)")
         else:
             child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
-            print(f"2 workers: {seconds:7.1f} s, {runs * leaves / seconds:.3g} values/s; largest worker peak RSS "
-                  f"{child / 2**20:.0f} MiB = {child / block_bytes:.2f} x one block (interpreter included)")
+            print(f"2 workers: largest worker peak RSS {child / 2**20:.0f} MiB = {child / block_bytes:.2f} x one block "
+                  "(interpreter included)")
         results[workers] = (seconds, result["verdict"], result["statistics_sha256"])
+    if args.memory:
+        tracemalloc.start()
+        audit_sampler_function(target, mechanism, runs, seed, workers=1, chunk_runs=args.chunk_runs,
+                               block_runs=args.block_runs)
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        print(f"1 worker under tracemalloc: peak traced memory {peak / 2**20:.0f} MiB = {peak / chunk_bytes:.2f} x "
+              f"one chunk = {peak / block_bytes:.2f} x one block")
     print(f"throughput 2 workers / 1 worker: {results[1][0] / results[2][0]:.2f}x (this machine's parallel capacity "
           f"now, two CPU-bound processes against one: {_capacity():.2f}x)")
     same = results[1][1:] == results[2][1:]

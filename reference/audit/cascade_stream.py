@@ -20,8 +20,9 @@ variances), not only the leaves' marginals.
 The samples (``runs × n``, ``.npy``) are read ``block_runs`` runs at a time through a memory map into
 :class:`CascadeMoments`, which holds three exact sums per node (``O(n)``, :mod:`reference.audit.sufficient`: each
 squared value rounded to a fixed-point grid, then added as integers, so the verdict is the same for any block size
-and any order of blocks); one block is summed level by level in place, so the peak memory is a small multiple of
-one block (measured in the tests). Power: a noise scale off by a factor ``1 + r`` is
+and any order of blocks; the sibling sums hold ``(L − R)²`` and are divided by 3 exactly when read); a block is
+summed level by level in place and in cache-sized tiles (:mod:`reference.audit.cascade_fold`), so the peak memory
+is a small multiple of one block (measured in the tests). Power: a noise scale off by a factor ``1 + r`` is
 detected with probability 99% once ``(1 + r)² q_0.01 >= q_hi`` (``q_0.01`` the 1% quantile of chi-square(runs),
 ``q_hi`` the test's upper critical value), and symmetrically below: :func:`reference.audit.sampler_report.chi_square_scale_power`.
 """
@@ -29,10 +30,12 @@ detected with probability 99% once ``(1 + r)² q_0.01 >= q_hi`` (``q_0.01`` the 
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
+from reference.audit.cascade_fold import EXACT_TOTAL, KEPT_VALUES, fold_block, total_offsets, work_space
 from reference.audit.sampler_report import (
     PropertyCheck,
     SamplerAuditReport,
@@ -81,28 +84,94 @@ class CascadeMoments:
         self.sigma = positive_real(sigma, "sigma")
         self.runs = 0
         # nodes[level] has 2**level entries (level 0 = root ... depth = leaves); siblings likewise for levels < depth
-        self.nodes = [ExactSums((1 << level,)) for level in range(self.depth + 1)]
-        self.siblings = [ExactSums((1 << level,)) for level in range(self.depth)]
+        self._nodes = [ExactSums((1 << level,)) for level in range(self.depth + 1)]
+        # Σ (L − R)² / 3: the squares summed exactly, divided by 3 when read (ExactSums' divisor)
+        self._siblings = [ExactSums((1 << level,), divisor=3) for level in range(self.depth)]
+        # the blocks' totals not yet added to the exact sums: float64 integers (laid out by total_offsets) whose
+        # sum stays exact while the sum of the blocks' maxima stays below 2**52; added by _flush when read
+        self._pending: np.ndarray | None = None
+        self._pending_peak = 0
+
+    def __getstate__(self) -> dict[str, object]:
+        """The statistics with the pending totals added (what a worker process sends back)."""
+        self._flush()
+        return self.__dict__
+
+    @property
+    def nodes(self) -> list[ExactSums]:
+        """``nodes[level]``: the exact sums of ``node² / σ²`` of the ``2**level`` nodes of ``level`` (0 = root)."""
+        self._flush()
+        return self._nodes
+
+    @property
+    def siblings(self) -> list[ExactSums]:
+        """``siblings[level]``: the exact sums of ``(L − R)² / (3σ²)`` for the children of level ``level``."""
+        self._flush()
+        return self._siblings
+
+    def _flush(self) -> None:
+        """Add the pending totals to the exact sums; their array goes back to the thread's work space, which
+        drops its large arrays (the sums are being read: the blocks are most likely done)."""
+        space = work_space()
+        if self._pending is not None:
+            self._add_totals(self._pending, self._pending_peak)
+            if self._pending.size <= KEPT_VALUES:
+                space.give("totals", self._pending)
+            self._pending, self._pending_peak = None, 0
+        space.trim(KEPT_VALUES)
+
+    def _add_totals(self, totals: np.ndarray, peak: int) -> None:
+        """Add totals laid out by :func:`reference.audit.cascade_fold.total_offsets` (float64 integers below
+        2**52, at most ``peak``: converted to int64 exactly) to the exact sums, level by level."""
+        nodes, siblings = total_offsets(self.depth)
+        for level, start in enumerate(nodes):
+            self._nodes[level].add_integers(totals[start:start + (1 << level)].astype(np.int64), peak)
+        for level, start in enumerate(siblings):
+            self._siblings[level].add_integers(totals[start:start + (1 << level)].astype(np.int64), peak)
 
     def add(self, samples: np.ndarray) -> None:
-        """Consume a block of runs (``rows × 2**depth``, real, finite)."""
+        """Consume a block of runs (``rows × 2**depth``, real, finite): its sums by
+        :func:`reference.audit.cascade_fold.fold_block`, or by :meth:`_add_scaled_exactly` (Python integers where
+        needed) when a sum leaves the exact float range."""
         leaves = 1 << self.depth
         if samples.ndim != 2 or samples.shape[1] != leaves:
             raise ValueError(f"samples must have shape (runs, 2**depth = {leaves}), got {samples.shape}")
-        # one pass to float64 in the grid's root units: the squares below are then directly in units of the grid
-        block = np.multiply(samples, GRID_ROOT / self.sigma, dtype=np.float64)
-        if not np.all(np.isfinite(block)):
-            raise ValueError(f"samples must be finite (no NaN or infinity); runs {self.runs}..{self.runs + len(block) - 1}")
+        if samples.shape[0] == 0:
+            return
+        # the values in the grid's root units: their squares are then directly in units of the grid
+        scale = GRID_ROOT / self.sigma
+        space = work_space()
+        folded = fold_block(samples, scale, self.depth, space)
+        if folded is None:  # huge or non-finite values
+            block = np.multiply(samples, scale, dtype=np.float64)
+            if not np.all(np.isfinite(block)):
+                raise ValueError(f"samples must be finite (no NaN or infinity); runs {self.runs}.."
+                                 f"{self.runs + len(block) - 1}")
+            self._add_scaled_exactly(block)
+        else:
+            totals, peak = folded
+            if totals.size > KEPT_VALUES:  # deep trees: no second copy of the totals, added block by block
+                self._add_totals(totals, peak)
+            elif self._pending is not None and self._pending_peak + peak < EXACT_TOTAL:
+                np.add(self._pending, totals, out=self._pending)  # integers, every sum below 2**52: exact
+                self._pending_peak += peak
+            else:
+                self._flush()
+                self._pending, self._pending_peak = space.take("totals", totals), peak
+        self.runs += samples.shape[0]
+
+    def _add_scaled_exactly(self, block: np.ndarray) -> None:
+        """The reference computation of the sums :func:`reference.audit.cascade_fold.fold_block` forms, for any
+        finite values ``block`` (already times the scale; Python integers where the squares leave the float range):
+        each level's squares through :meth:`ExactSums.add_grid_nonnegative`."""
         for level in range(self.depth, -1, -1):
-            self.nodes[level].add_grid_nonnegative(np.multiply(block, block))
+            self._nodes[level].add_grid_nonnegative(np.multiply(block, block))
             if level == 0:
                 break
-            pairs = block.reshape(block.shape[0], 1 << (level - 1), 2)
-            difference = pairs[:, :, 0] - pairs[:, :, 1]
-            np.multiply(difference, difference, out=difference)
-            self.siblings[level - 1].add_grid_nonnegative(np.divide(difference, 3.0, out=difference))
-            block = pairs.sum(axis=2)  # the parents, half the size: the block is not copied at full size again
-        self.runs += samples.shape[0]
+            left, right = block[:, 0::2], block[:, 1::2]
+            difference = left - right
+            self._siblings[level - 1].add_grid_nonnegative(np.multiply(difference, difference, out=difference))
+            block = left + right  # the parents, half the size
 
     def merge(self, other: CascadeMoments) -> None:
         """Add the runs another accumulator has seen (same depth and sigma)."""
@@ -157,8 +226,9 @@ class CascadeMoments:
         """The pooled scale test (:func:`reference.audit.sampler_report.pooled_scale_check`) on the runs seen: the
         statistic is the exact integer total of root² / σ² and every (L − R)² / (3σ²), rounded once."""
         grid = 1 << FRACTION_BITS  # exact: the integer totals, added as Python integers, then one rounding
-        total = self.nodes[0].grand_total() + sum(sums.grand_total() for sums in self.siblings)
-        return pooled_scale_check(total / grid, self.runs << self.depth, level)
+        differences = sum(sums.grand_total() for sums in self.siblings)  # in units of 3 × the grid
+        total = Fraction(self.nodes[0].grand_total()) + Fraction(differences, 3)
+        return pooled_scale_check(float(total / grid), self.runs << self.depth, level)
 
 
 def cascade_power(depth: int, runs: int, alpha: float) -> dict[str, float]:

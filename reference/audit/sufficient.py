@@ -39,32 +39,38 @@ _INT64_SAFE = 1 << 62
 class ExactSums:
     """Exact sums over rows (axis 0) of float arrays of a fixed trailing ``shape``, each value first rounded to a
     multiple of ``2**-FRACTION_BITS`` (module docstring). :meth:`add` a block of rows, :meth:`merge` another
-    accumulator, read :meth:`values` (float64) or :attr:`total` (the integers, in units of the grid)."""
+    accumulator, read :meth:`values` (float64) or :attr:`total` (the integers, in units of the grid).
 
-    def __init__(self, shape: tuple[int, ...], fraction_bits: int = FRACTION_BITS) -> None:
+    ``divisor``: the sums are ``total / divisor`` grid units — a statistic whose every value carries the factor
+    ``1 / divisor`` (``(L − R)² / 3``, say) is summed without it, exactly, and divided once when read (one rounding
+    less per value, and no division per value)."""
+
+    def __init__(self, shape: tuple[int, ...], fraction_bits: int = FRACTION_BITS, divisor: int = 1) -> None:
         self.total: np.ndarray = np.zeros(shape, dtype=np.int64)
         self.fraction_bits = fraction_bits  # the grid is 2**-fraction_bits
+        self.divisor = divisor
         self._bound = 0  # an upper bound on max |total| while total is int64
 
     def _add_integers(self, block: np.ndarray, bound: int) -> None:
         """Add integers (an int64 array, or integer-valued floats below 2**53 in magnitude) exactly."""
-        whole = block.astype(np.int64)
+        whole = np.asarray(block, dtype=np.int64)  # int64 blocks are not copied
         if self.total.dtype == np.int64 and self._bound + bound < _INT64_SAFE:
             self.total += whole
             self._bound += bound
             return
         self.total = self.total.astype(object) + whole.astype(object)
 
-    def add_integers(self, block: np.ndarray) -> None:
+    def add_integers(self, block: np.ndarray, bound: int | None = None) -> None:
         """Add an array of ``shape`` whose entries are already integers in units of the grid (int64, floats
         holding integers below ``2**53`` in magnitude — an exact matrix product of integer-valued floats, say — or
-        an object array of Python integers)."""
+        an object array of Python integers). ``bound``: a bound on their magnitudes the caller already has (saves
+        a pass over the block)."""
         if block.shape != self.total.shape:
             raise ValueError(f"block must have shape {self.total.shape}, got {block.shape}")
         if block.dtype == object:  # Python integers (any size)
             self.total = self.total.astype(object) + block
         elif block.size:
-            self._add_integers(block, int(np.max(np.abs(block))))
+            self._add_integers(block, int(np.max(np.abs(block))) if bound is None else bound)
 
     def add(self, rows: np.ndarray, *, scratch: bool = False) -> None:
         """Add the rows of ``rows`` (shape ``(count, *shape)``, finite reals). ``scratch=True``: ``rows`` is a
@@ -110,15 +116,16 @@ class ExactSums:
 
     def merge(self, other: ExactSums) -> None:
         """Add another accumulator's sums (exact; the order of merges does not matter)."""
-        if other.total.shape != self.total.shape or other.fraction_bits != self.fraction_bits:
-            raise ValueError("cannot merge sums of different shapes or grids")
+        if (other.total.shape, other.fraction_bits, other.divisor) != (self.total.shape, self.fraction_bits,
+                                                                        self.divisor):
+            raise ValueError("cannot merge sums of different shapes, grids or divisors")
         if other.total.dtype == np.int64:
             self._add_integers(other.total, other._bound)
         else:
             self.total = self.total.astype(object) + other.total
 
     def grand_total(self) -> int:
-        """The sum of all the sums, as one exact integer (in units of the grid). int64 totals are split into high
+        """The sum of all the sums, as one exact integer (in units of the grid, times ``divisor``). int64 totals are split into high
         and low 32-bit halves, whose sums cannot overflow int64 for fewer than 2**21 entries per chunk of them."""
         flat = self.total.ravel()
         if flat.dtype != np.int64:
@@ -130,12 +137,14 @@ class ExactSums:
         return result
 
     def values(self) -> np.ndarray:
-        """The sums as float64 (each the correctly rounded value of the exact grid integer times the grid step)."""
+        """The sums as float64 (each the correctly rounded value of the exact grid integer times the grid step;
+        with a divisor, that divided by it: one more rounding)."""
         if self.total.dtype == np.int64:
-            return np.ldexp(self.total.astype(np.float64), -self.fraction_bits)
-        return np.array([float(v) for v in self.total.ravel()], dtype=np.float64).reshape(self.total.shape) / float(
-            1 << self.fraction_bits
-        )
+            scaled = np.ldexp(self.total.astype(np.float64), -self.fraction_bits)
+        else:
+            scaled = np.array([float(v) for v in self.total.ravel()], dtype=np.float64).reshape(
+                self.total.shape) / float(1 << self.fraction_bits)
+        return scaled if self.divisor == 1 else scaled / self.divisor
 
 
 def exact_gram(sums: ExactSums, values: np.ndarray, bits: int, pairs: tuple[np.ndarray, np.ndarray]) -> None:
