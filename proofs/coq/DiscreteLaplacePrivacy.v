@@ -211,11 +211,17 @@ Definition epsilon : R := (\max_(j < d) norm1 (u j))%:R / b.
 Theorem workload_dp x x' : histogram_neighbours x x' ->
   forall S, (prob (fun x => W *m x) B b x S <= (expR epsilon)%:E * prob (fun x => W *m x) B b x' S)%E.
 Proof.
-apply: discrete_laplace_dp => // {}x {}x' [j shift].
-have le_u : (norm1 (u j) <= \max_(j < d) norm1 (u j))%N by exact: (leq_bigmax j).
-case: shift => ->.
-  by exists (u j); rewrite mulmxDr addrAC subrr add0r columns.
-exists (- u j); split; first by rewrite mulmxDr opprD addrA subrr sub0r columns noiseN.
-by rewrite /norm1 (eq_bigr (fun i => absz (u j i ord0))) // => i _; rewrite mxE abszN.
+have shifts : forall x x', histogram_neighbours x x' ->
+    exists v : 'cV[int]_n, W *m x' - W *m x = noise B v /\ (norm1 v <= \max_(j < d) norm1 (u j))%N.
+  move=> {}x {}x' [j shift].
+  have le_u : (norm1 (u j) <= \max_(j < d) norm1 (u j))%N by exact: (leq_bigmax j).
+  case: shift => ->.
+    by exists (u j); rewrite mulmxDr addrAC subrr add0r columns.
+  exists (- u j); split; first by rewrite mulmxDr opprD addrA subrr sub0r columns noiseN.
+  by rewrite /norm1 (eq_bigr (fun i => absz (u j i ord0))) // => i _; rewrite mxE abszN.
+(* the constant is compared, not unified: a wrong epsilon then fails at once instead of unfolding expR *)
+move=> xx' S; apply: le_trans (discrete_laplace_dp (a := fun x => W *m x) b_gt0 shifts xx' S) _.
+apply: lee_wpmul2r; first exact: prob_ge0.
+by rewrite lee_fin /epsilon.
 Qed.
 End workload.
