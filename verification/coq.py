@@ -57,27 +57,32 @@ LIBRARY_AXIOMS_ONLY = "closed up to the library's axioms"
 #: claim about integer noise, so no registry entry names them): the linear-noise audit's discrete Laplace verdicts.
 AUDIT_THEOREMS = (
     CoqTheorem(
-        "DiscreteLaplacePrivacy.v", "workload_dp",
+        "DiscreteLaplacePrivacy.v", "workload_dp_probability",
         "the release W x + B z, z i.i.d. discrete Laplace of scale b on Z^n, with add/remove neighbours x' = x ± e_j "
         "and W e_j = B u_j for integer vectors u_j, is ε-DP with ε = max_j ‖u_j‖₁/b: "
         "P[y(x) ∈ S] <= exp(ε) P[y(x') ∈ S] for every set S of outputs (the audit's ε for integer noise)",
         whole=True,
     ),
     CoqTheorem(
-        "DiscreteLaplacePrivacy.v", "discrete_laplace_dp",
+        "DiscreteLaplacePrivacy.v", "discrete_laplace_dp_probability",
         "the same for any neighbouring relation whose shifts a(x') − a(x) are B u with u integer and ‖u‖₁ <= Δ: ε = Δ/b",
         whole=True,
     ),
     CoqTheorem(
-        "DiscreteLaplacePrivacy.v", "lattice_leak",
-        "a shift a(x') − a(x) that is B u for no integer u: the set {a(x) + B z : z integer} has all the mass under x "
-        "and none under x' (the audit's lattice-leak verdict)",
+        "DiscreteLaplacePrivacy.v", "lattice_leak_probability",
+        "a shift a(x') − a(x) that is B u for no integer u: the set {a(x) + B z : z integer} has probability 1 under x "
+        "and 0 under x' (the audit's lattice-leak verdict)",
         whole=True,
     ),
     CoqTheorem(
         "DiscreteLaplacePrivacy.v", "lattice_leak_not_dp",
         "with such a shift no ε satisfies P[y(x) ∈ S] <= exp(ε) P[y(x') ∈ S] for that S",
         whole=True,
+    ),
+    CoqTheorem(
+        "DiscreteLaplacePrivacy.v", "mass_finite",
+        "the discrete Laplace weights Π_i exp(−|z_i|/b) have a finite sum over Z^n (at most (2/(1 − e^(−1/b)))^n), "
+        "so the probabilities above are the weights' sums divided by it",
     ),
 )
 #: Words that end a proof without proving it, or postulate a fact; none may appear in a source file. (Section

@@ -167,6 +167,9 @@ MUTATIONS = [
     ("DiscreteLaplacePrivacy.v",
      "adj x x' -> exists u : 'cV[int]_n, a x' - a x = noise u /\\ (norm1 u <= Delta)%N) ->",
      "adj x x' -> exists (u : 'cV[int]_n) (r : R), a x' - a x = r *: noise u /\\ (norm1 u <= Delta)%N) ->"),
+    # a constant in the normalisation: the geometric sum 1 + q + ... + q^(M-1) is not at most 1
+    ("DiscreteLaplacePrivacy.v", "Lemma geometric_le (M : nat) : \\sum_(k < M) q ^+ k <= (1 - q)^-1.",
+     "Lemma geometric_le (M : nat) : \\sum_(k < M) q ^+ k <= 1."),
     # a hypothesis dropped: a shift inside the lattice (e.g. no shift) leaves the set mass under x' too
     ("DiscreteLaplacePrivacy.v",
      "Theorem lattice_leak x x' :\n  ~ (exists u : 'cV[int]_n, a x' - a x = noise u) ->\n",

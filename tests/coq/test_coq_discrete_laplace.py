@@ -2,13 +2,13 @@
 
 ``DiscreteLaplacePrivacy.v`` proves: if W e_j = B u_j with u_j an integer vector for every input j, the release
 W x + B z (z i.i.d. discrete Laplace of scale b) is ε-DP for the neighbours x' = x ± e_j with
-ε = max_j ‖u_j‖₁/b ([workload_dp]); if some shift is B u for no integer u, one output set has all the mass under
-x and none under x' ([lattice_leak_not_dp]). Here, on small integer examples:
+ε = max_j ‖u_j‖₁/b ([workload_dp_probability]); if some shift is B u for no integer u, one output set has
+probability 1 under x and 0 under x' ([lattice_leak_probability], [lattice_leak_not_dp]). Here, on small integer examples:
 
 - the shifts u_j are found independently (every integer vector of a box, the smallest ℓ1 norm among those with
   B u = W e_j, exact rationals), and the audit's ε equals max_j ‖u_j‖₁/b;
 - Coq evaluates its own ε ([epsilon], the numerator max_j ‖u_j‖₁ through its [norm1]) on those shifts and proves
-  it equal to the audit's ε · b over b — and the instance of [workload_dp] with that ε compiles;
+  it equal to the audit's ε · b over b — and the instance of [workload_dp_probability] with that ε compiles;
 - for a shift outside the lattice the audit's verdict is "fails" for every ε, with a certificate that W e_j is
   B u for no integer u (a functional g with g·B ≡ 0 and g·W e_j ≢ 0 modulo q), which is the hypothesis of
   [lattice_leak].
@@ -24,7 +24,7 @@ from reference_verification.coq import Build, run_snippet
 
 from reference.audit.linear_noise import audit_linear_noise
 
-HEADER = """From mathcomp Require Import all_ssreflect ssralg ssrint matrix.
+HEADER = """From mathcomp Require Import all_ssreflect ssralg ssrnum ssrint matrix.
 From mathcomp.classical Require Import classical_sets.
 From mathcomp.analysis Require Import reals ereal sequences exp.
 From Reference Require Import DiscreteLaplacePrivacy.
@@ -86,12 +86,13 @@ def test_the_audits_epsilon_is_the_coq_epsilon(
     snippet = HEADER + f"""
 Lemma audit_epsilon (R : realType) (b : R) : epsilon b {us} = {numerator.numerator}%:R / b.
 Proof. by rewrite /epsilon numerator !big_ord_recr !big_ord0. Qed.
-(* the instance of workload_dp: with these shifts the release is epsilon-DP at the audit's epsilon *)
+(* the instance of workload_dp_probability: with these shifts the release is epsilon-DP at the audit's epsilon *)
 Lemma audit_dp (R : realType) (W : 'M[R]_({outputs}, {inputs})) (B : 'M[R]_({outputs}, {draws})) (b : R) :
   0 < b -> (forall j, W *m delta_mx j ord0 = noise B ({us} j)) ->
   forall x x', histogram_neighbours x x' -> forall S,
-  (prob (fun x => W *m x) B b x S <= (expR ({numerator.numerator}%:R / b))%:E * prob (fun x => W *m x) B b x' S)%E.
-Proof. by move=> b_gt0 columns x x' xx' S; rewrite -(audit_epsilon b); exact: workload_dp. Qed.
+  (probability (fun x => W *m x) B b x S
+    <= (expR ({numerator.numerator}%:R / b))%:E * probability (fun x => W *m x) B b x' S)%E.
+Proof. by move=> b_gt0 columns x x' xx' S; rewrite -(audit_epsilon R b); exact: workload_dp_probability. Qed.
 """
     run_snippet(coq_build, snippet, "DiscreteLaplaceAudit")
     wrong = snippet.replace(f"= {numerator.numerator}%:R / b.", f"= {numerator.numerator + 1}%:R / b.")
