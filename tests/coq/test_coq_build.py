@@ -11,9 +11,13 @@ from pathlib import Path
 
 import pytest
 from reference_verification.coq import (
+    AUDIT_THEOREMS,
     CLOSED,
+    LIBRARY_AXIOMS,
+    LIBRARY_AXIOMS_ONLY,
     Build,
     assumptions,
+    axiom_names,
     compile_all,
     declares,
     machine_checked,
@@ -153,6 +157,23 @@ MUTATIONS = [
     # a constant: each value is added once and removed once, so D updates are too few
     ("KaryAlgorithm2.v", "(updates arity top height horizon <= 2 * size (used_indices arity top height horizon))%N.",
      "(updates arity top height horizon <= size (used_indices arity top height horizon))%N."),
+    # a constant: the discrete Laplace epsilon halved, max ||u_j||_1 / (2b) (false for any u_j != 0)
+    ("DiscreteLaplacePrivacy.v", "Definition epsilon : R := (\\max_(j < d) norm1 (u j))%:R / b.",
+     "Definition epsilon : R := (\\max_(j < d) norm1 (u j))%:R / (2 * b)."),
+    # the sup norm for the l1 norm: u = (1, 1) costs exp(2/b), not exp(1/b)
+    ("DiscreteLaplacePrivacy.v", "Definition epsilon : R := (\\max_(j < d) norm1 (u j))%:R / b.",
+     "Definition epsilon : R := (\\max_(j < d) \\max_(i < n) absz (u j i ord0))%:R / b."),
+    # integrality dropped: a shift r (B u) with r real (half a lattice step: the parity leak) is not private
+    ("DiscreteLaplacePrivacy.v",
+     "adj x x' -> exists u : 'cV[int]_n, a x' - a x = noise u /\\ (norm1 u <= Delta)%N) ->",
+     "adj x x' -> exists (u : 'cV[int]_n) (r : R), a x' - a x = r *: noise u /\\ (norm1 u <= Delta)%N) ->"),
+    # a constant in the normalisation: the geometric sum 1 + q + ... + q^(M-1) is not at most 1
+    ("DiscreteLaplacePrivacy.v", "Lemma geometric_le (M : nat) : \\sum_(k < M) q ^+ k <= (1 - q)^-1.",
+     "Lemma geometric_le (M : nat) : \\sum_(k < M) q ^+ k <= 1."),
+    # a hypothesis dropped: a shift inside the lattice (e.g. no shift) leaves the set mass under x' too
+    ("DiscreteLaplacePrivacy.v",
+     "Theorem lattice_leak x x' :\n  ~ (exists u : 'cV[int]_n, a x' - a x = noise u) ->\n",
+     "Theorem lattice_leak x x' :\n"),
 ]
 
 
@@ -186,6 +207,41 @@ def test_a_weakened_statement_does_not_compile(
     build = compile_all(source=tmp_path, build_directory=tmp_path / "build", only=needed)
     assert not build.ok, f"{file} still compiles after replacing {original!r} by {mutated!r}"
     assert build.files[-1].file == file
+
+
+def test_the_audit_theorems_use_exactly_the_library_axioms(coq_build: Build) -> None:
+    """The discrete Laplace theorems behind the audit: compiled, and Print Assumptions names exactly the three
+    classical axioms of mathcomp-analysis's boolp (LIBRARY_AXIOMS), none of the project's own."""
+    found = machine_checked(list(AUDIT_THEOREMS), coq_build)
+    for theorem in AUDIT_THEOREMS:
+        assert found[theorem].verdict == LIBRARY_AXIOMS_ONLY, (theorem.name, found[theorem])
+        assert not found[theorem].failed
+    answers = assumptions(coq_build, list(AUDIT_THEOREMS))
+    for theorem in AUDIT_THEOREMS:
+        assert axiom_names(answers[theorem]) == sorted(LIBRARY_AXIOMS[theorem.file]), answers[theorem]
+
+
+def test_a_further_axiom_or_another_file_fails_the_library_allowance(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the listed axioms, and only in the file listed: an extra axiom, or the same axioms in a file whose
+    theorems must be closed, is "depends on axioms"."""
+    import reference_verification.coq as coq
+
+    allowed = "Axioms:\n" + "\n".join(f"{name} : P" for name in LIBRARY_AXIOMS["DiscreteLaplacePrivacy.v"])
+    extra = allowed + "\nReference.DiscreteLaplacePrivacy.wish\n  : 1 = 2"
+    audit = AUDIT_THEOREMS[0]
+    registered = _registered()[0]
+    monkeypatch.setattr(coq, "coqc_path", lambda: "/usr/bin/coqc")
+    monkeypatch.setattr(coq, "coq_version", lambda: "coq")
+    build = Build(read_project(_directory()), _directory(),
+                  tuple(coq.FileResult(name, True, 0.0, "") for name in read_project(_directory()).files))
+    for answer, theorem, verdict in ((allowed, audit, LIBRARY_AXIOMS_ONLY), (extra, audit, "depends on axioms"),
+                                     (allowed, registered, "depends on axioms")):
+        monkeypatch.setattr(coq, "assumptions", lambda _build, names, text=answer: {name: text for name in names})
+        found = machine_checked([theorem], build)[theorem]
+        assert found.verdict == verdict, (theorem.name, answer, found)
+    assert axiom_names(extra)[-1] == "boolp.propositional_extensionality"
+    assert "Reference.DiscreteLaplacePrivacy.wish" in axiom_names(extra)
+    assert axiom_names(CLOSED) == []
 
 
 def test_without_coqc_the_report_says_not_compiled_here(monkeypatch: pytest.MonkeyPatch) -> None:
