@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import importlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import ModuleType
@@ -32,6 +32,9 @@ from reference.core.validate import fraction_text
 from reference.core.verdict import Verdict
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
 from reference.tda.calibration import inftda_level_sensitivity_squared, inftda_sigma_squared
+
+from .coq import AUDIT_THEOREMS, Evidence
+from .core.claims import CoqTheorem
 
 SAMPLER_ALPHA = 1e-6  # total false-alarm probability of each sampler audit below
 
@@ -193,9 +196,10 @@ def run_audit_cases(progress: Callable[[str], None] | None = None) -> list[Audit
     return cases
 
 
-def audits_markdown(cases: list[AuditCase] | None) -> list[str]:
-    """The section's lines."""
-    out = ["## Audits", ""]
+def audits_markdown(cases: list[AuditCase] | None, coq: Mapping[CoqTheorem, Evidence] | None = None) -> list[str]:
+    """The section's lines; ``coq`` what this run found about the Coq theorems, of which those behind the audits
+    (:data:`~reference_verification.coq.AUDIT_THEOREMS`) are listed with their verdicts."""
+    out = ["## Audits", "", *_audit_theorems_markdown(coq or {})]
     if cases is None:
         return [*out, "The audits of the planted implementations were not run in this report.", ""]
     out += [
@@ -215,3 +219,14 @@ def audits_markdown(cases: list[AuditCase] | None) -> list[str]:
     out += ["", f"Every case has its designed verdict ({len(cases)} cases)." if not missed
             else f"NOT as designed: {', '.join(missed)}.", ""]
     return out
+
+
+def _audit_theorems_markdown(coq: Mapping[CoqTheorem, Evidence]) -> list[str]:
+    """The Coq theorems the linear-noise audit's discrete Laplace verdicts rest on, with this run's verdicts."""
+    out = ["The linear-noise audit's verdicts for integer (discrete Laplace) noise rest on theorems proved in Coq",
+           "(`proofs/coq/`; their only axioms are the three classical ones mathcomp-analysis's sums over sets use):", ""]
+    for theorem in AUDIT_THEOREMS:
+        found = coq.get(theorem)
+        verdict = f"{found.verdict} in this run" if found is not None else "not checked in this run"
+        out.append(f"- `{theorem.name}` (`proofs/coq/{theorem.file}`) — {theorem.states}. **{verdict}**.")
+    return [*out, ""]

@@ -75,9 +75,9 @@ def _run_task(kind: str, index: int, quick: bool, directory: str) -> Any:
     """One task, by kind and index (runs in a worker, or in the parent when ``jobs == 1``)."""
     budget = Budget(quick=quick)
     if kind == "coq":
-        from .coq import machine_checked
+        from .coq import AUDIT_THEOREMS, machine_checked
 
-        return machine_checked([theorem for claim in _registry().claims for theorem in claim.coq])
+        return machine_checked([*(theorem for claim in _registry().claims for theorem in claim.coq), *AUDIT_THEOREMS])
     if kind == "claim":
         result = run_claim(_registry().claims[index], budget)
         return result.outcome, result.seconds

@@ -198,7 +198,7 @@ def markdown_report(
                 out.append(f"  - smallest counterexample: {r.outcome.counterexample}")
             if r.outcome.corrected:
                 out.append(f"  - what holds instead: {r.outcome.corrected}")
-    out += ["", '<a id="audits"></a>', *audits_markdown(audits)]
+    out += ["", '<a id="audits"></a>', *audits_markdown(audits, coq)]
     out += [*_section("entries", "All entries")]
     out += [f"| paper | statement | status | level | method | {MACHINE_CHECKED} | time (s) |",
             "|---|---|---|---|---|---|---|"]

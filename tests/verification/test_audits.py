@@ -46,3 +46,13 @@ def test_the_planted_implementations_are_installed_with_the_verification() -> No
     from reference_verification.audits import _examples
 
     assert _examples("correct_kary").__name__ == "reference_verification.planted.correct_kary"
+
+
+def test_the_section_lists_the_coq_theorems_behind_the_audits_with_this_runs_verdicts() -> None:
+    from reference_verification.coq import AUDIT_THEOREMS, LIBRARY_AXIOMS_ONLY, Evidence
+
+    checked, unchecked = AUDIT_THEOREMS[0], AUDIT_THEOREMS[1]
+    text = "\n".join(audits_markdown(None, {checked: Evidence(checked, LIBRARY_AXIOMS_ONLY, "")}))
+    assert f"`{checked.name}` (`proofs/coq/DiscreteLaplacePrivacy.v`)" in text
+    assert f"**{LIBRARY_AXIOMS_ONLY} in this run**" in text
+    assert f"`{unchecked.name}`" in text and "**not checked in this run**" in text
