@@ -202,7 +202,9 @@ move=> three odd_k; have [lo hi] := all_levels_bound three odd_k height horizon.
 have geo : ((arity - 1) * units arity height = arity ^ height - 1)%N by rewrite !subn1 units_geometric.
 rewrite -geo.
 set S := digit_sum _ _ _ in lo hi *; set U := units _ _ in lo hi geo *; set F := window_l1 _ in lo hi *.
-nia.
+have levels : `|(arity * S)%:Z - (height * F * horizon)%:Z| <= (arity * F * U)%:Z by lia.
+apply: (Order.POrderTheory.le_trans (ler_wpmul2l (le0z_nat (arity - 1)) levels)).
+by rewrite -PoszM lez_nat mulnCA.
 Qed.
 
 Theorem digit_count_at_height arity horizon :

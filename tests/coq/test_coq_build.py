@@ -153,6 +153,16 @@ MUTATIONS = [
     # a constant: each value is added once and removed once, so D updates are too few
     ("KaryAlgorithm2.v", "(updates arity top height horizon <= 2 * size (used_indices arity top height horizon))%N.",
      "(updates arity top height horizon <= size (used_indices arity top height horizon))%N."),
+    # a constant: F = Σ_(a=−m..m) |a| = m(m + 1); with m² each level's total drifts away from F·T/k as T grows
+    ("KaryDigitCount.v", "Definition window_l1 (arity : nat) : nat := arity %/ 2 * (arity %/ 2).+1.",
+     "Definition window_l1 (arity : nat) : nat := arity %/ 2 * (arity %/ 2)."),
+    # a hypothesis dropped: for even k the window −k/2 + 1..k/2 has Σ|a| = (k/2)², not m(m + 1)
+    ("KaryDigitCount.v", "  (3 <= arity)%N -> odd arity -> (l < height)%N ->", "  (3 <= arity)%N -> (l < height)%N ->"),
+    # a constant: the all-levels centre (h + 1)F·T instead of h·F·T (false once T is far past the capacity)
+    ("KaryDigitCount.v", "- (height * window_l1 arity * horizon)%:Z|", "- (height.+1 * window_l1 arity * horizon)%:Z|"),
+    # a constant: the leading term doubled, (k² − 1)h³/k (false for k = 3 at T = 9842, h = 10)
+    ("KaryDigitCount.v", "    - (height arity (arity %/ 2) horizon * window_l1 arity * horizon)%:Z|",
+     "    - (2 * height arity (arity %/ 2) horizon * window_l1 arity * horizon)%:Z|"),
 ]
 
 
@@ -167,6 +177,7 @@ DEPENDENCIES = {
     "CipRangeAll.v": ("CipMatrix.v", "CipRangeMax.v"),
     "CipRangeUnique.v": ("CipMatrix.v", "CipRangeMax.v", "CipRangeAll.v"),
     "KaryAlgorithm2.v": ("KaryDigits.v", "KaryHeight.v", "KaryUsedVertices.v"),
+    "KaryDigitCount.v": ("KaryDigits.v", "KaryHeight.v", "KaryUsedVertices.v"),
 }
 
 
