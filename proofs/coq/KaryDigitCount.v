@@ -100,11 +100,24 @@ Qed.
 
 Definition window_l1 (arity : nat) : nat := arity %/ 2 * (arity %/ 2).+1.
 
+(** The level-l digit total and S(T) over t = 1..T at height [height] (as lists, so that Coq evaluates them). *)
 Definition level_sum (arity height l horizon : nat) : nat :=
-  \sum_(1 <= t < horizon.+1) absz (nth 0%R (digits_of arity (arity %/ 2) height t) l).
+  sumn [seq absz (nth 0%R (digits_of arity (arity %/ 2) height t) l) | t <- iota 1 horizon].
 
 Definition digit_sum (arity height horizon : nat) : nat :=
+  sumn [seq sumn (map absz (digits_of arity (arity %/ 2) height t)) | t <- iota 1 horizon].
+
+Lemma level_sum_big arity height l horizon :
+  level_sum arity height l horizon = \sum_(1 <= t < horizon.+1) absz (nth 0%R (digits_of arity (arity %/ 2) height t) l).
+Proof. by rewrite /level_sum sumnE big_map /index_iota subn1. Qed.
+
+Lemma digit_sum_big arity height horizon :
+  digit_sum arity height horizon =
   \sum_(1 <= t < horizon.+1) \sum_(d <- digits_of arity (arity %/ 2) height t) absz d.
+Proof.
+rewrite /digit_sum sumnE big_map /index_iota subn1; apply: eq_bigr => t _.
+by rewrite sumnE big_map.
+Qed.
 
 Section OddArity.
 Variable arity : nat.
@@ -124,7 +137,7 @@ Definition level_digit (l y : nat) : nat := distance (y %/ arity ^ l %% arity) h
 Lemma level_sum_run height l horizon :
   l < height -> level_sum arity height l horizon = run (level_digit l) (half * units arity l.+1).+1 horizon.
 Proof.
-move=> lt; rewrite /level_sum /run big_add1 -[horizon.+1.-1]/horizon big_mkord.
+move=> lt; rewrite level_sum_big /run big_add1 -[horizon.+1.-1]/horizon big_mkord.
 apply: eq_bigr => i _; rewrite /digits_of low_half nth_rep //; last by lia.
 rewrite /level_digit /distance addSnnS addnC; lia.
 Qed.
@@ -165,7 +178,7 @@ Qed.
 Lemma digit_sum_levels height horizon :
   digit_sum arity height horizon = \sum_(l < height) level_sum arity height l horizon.
 Proof.
-rewrite /digit_sum /level_sum.
+rewrite digit_sum_big (eq_bigr _ (fun (l : 'I_height) _ => level_sum_big arity height l horizon)).
 rewrite (eq_bigr (fun t => \sum_(l < height) absz (nth 0%R (digits_of arity (arity %/ 2) height t) l)));
   last by move=> t _; rewrite (big_nth 0%R) /digits_of rep_size big_mkord.
 exact: exchange_big.
