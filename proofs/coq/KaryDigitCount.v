@@ -16,10 +16,12 @@
     This is Theorem 1.1's error bound with its constants: since k² - 1 = 4F,
     ε²·MSE - (k² - 1)h³/(2k) = 2h² S(T)/T - 2h³F/k = (2h²/(kT)) (k S(T) - h F T), so
     |ε²·MSE - (k² - 1)h³/(2k)| <= (2h²/(kT)) k²(m + 1) T = 2k(m + 1)h².
-    Outside Coq: that rescaling (one line of rational algebra, checked by the proof program
-    reference_verification.kary.proofs.theorem_1_1) and the asymptotic steps: log_k(2T) < h < log_k(2T) + 1,
-    so (k² - 1)h³/(2k) = k(1 - 1/k²) log(T)³/(2 log(k)³) + O(log(T)²), and the Laplace variance 2(h/ε)². *)
-From mathcomp Require Import all_ssreflect ssralg ssrnum ssrint intdiv zify.
+    - [theorem_1_1_error]: that bound in the rationals, |2h² S(T)/T - (k² - 1)h³/(2k)| <= 2k(m + 1)h².
+    Outside Coq: that 2h² S(T)/T is ε²·MSE (each noise value Laplace(h/ε), variance 2(h/ε)², independent: the
+    proof program reference_verification.kary.proofs.theorem_1_1 and the Python digit programme) and the
+    asymptotic steps: log_k(2T) < h < log_k(2T) + 1, so (k² - 1)h³/(2k) = k(1 - 1/k²) log(T)³/(2 log(k)³)
+    + O(log(T)²) (the proof program's steps 4-5). *)
+From mathcomp Require Import all_ssreflect ssralg ssrnum ssrint rat intdiv zify ring.
 From Reference Require Import KaryDigits KaryHeight KaryUsedVertices.
 Import GRing.Theory Num.Theory.
 
@@ -251,4 +253,32 @@ have bound : (arity * window_l1 arity * (arity ^ h - 1) <= (arity - 1) * (arity 
 have k1_pos : 0 < (arity - 1)%:Z by lia.
 rewrite -(ler_pmul2l k1_pos); apply: (Order.POrderTheory.le_trans all); rewrite -PoszM lez_nat.
 exact: bound.
+Qed.
+
+(** ** Theorem 1.1's error bound: with ε²·MSE = 2h² S(T)/T (Laplace(h/ε) noise, 2(h/ε)² per noise value),
+    |ε²·MSE - (k² - 1)h³/(2k)| <= 2k(m + 1)h², in the rationals. *)
+Theorem theorem_1_1_error arity horizon :
+  (3 <= arity)%N -> odd arity -> (0 < horizon)%N ->
+  `|((2 * height arity (arity %/ 2) horizon ^ 2 * digit_sum arity (height arity (arity %/ 2) horizon) horizon)%:R
+      / horizon%:R
+    - ((arity ^ 2 - 1) * height arity (arity %/ 2) horizon ^ 3)%:R / (2 * arity)%:R : rat)|
+    <= (2 * arity * (arity %/ 2).+1 * height arity (arity %/ 2) horizon ^ 2)%:R.
+Proof.
+move=> three odd_k pos_T.
+have count := digit_count_at_height three odd_k pos_T.
+set h := height _ _ _ in count *; set S := digit_sum _ _ _ in count *.
+set F := window_l1 arity in count; set m := (arity %/ 2) in count *.
+have k_eq : arity = (2 * m).+1 by rewrite /m; have := odd_double_half arity; rewrite odd_k -divn2 /=; lia.
+have four : (arity ^ 2 - 1 = 4 * F)%N by rewrite /F /window_l1 -/m k_eq; lia.
+have D_le : `|(arity * S)%:R - (h * F * horizon)%:R : rat| <= (arity ^ 2 * m.+1 * horizon)%:R.
+  by move: count; rewrite -(ler_int rat_numDomainType) intr_norm rmorphB /=.
+have k0 : (arity%:R : rat) != 0 by rewrite pnatr_eq0; lia.
+have T0 : (horizon%:R : rat) != 0 by rewrite pnatr_eq0; lia.
+have -> : (2 * h ^ 2 * S)%:R / horizon%:R - ((arity ^ 2 - 1) * h ^ 3)%:R / (2 * arity)%:R =
+          (2 * h ^ 2)%:R / (arity * horizon)%:R * ((arity * S)%:R - (h * F * horizon)%:R) :> rat.
+  by rewrite four !natrM; field; rewrite T0 k0.
+rewrite normrM ger0_norm ?divr_ge0 ?ler0n //.
+apply: (Order.POrderTheory.le_trans (ler_wpmul2l (divr_ge0 (ler0n _ _) (ler0n _ _)) D_le)).
+rewrite Order.POrderTheory.le_eqVlt; apply/orP; left; apply/eqP.
+by rewrite !natrM; field; rewrite T0 k0.
 Qed.

@@ -163,6 +163,8 @@ MUTATIONS = [
     # a constant: the leading term doubled, (k² − 1)h³/k (false for k = 3 at T = 9842, h = 10)
     ("KaryDigitCount.v", "    - (height arity (arity %/ 2) horizon * window_l1 arity * horizon)%:Z|",
      "    - (2 * height arity (arity %/ 2) horizon * window_l1 arity * horizon)%:Z|"),
+    # the same in Theorem 1.1's form: the leading term (k² − 1)h³/k instead of (k² − 1)h³/(2k)
+    ("KaryDigitCount.v", "horizon ^ 3)%:R / (2 * arity)%:R : rat)|", "horizon ^ 3)%:R / arity%:R : rat)|"),
 ]
 
 

@@ -87,8 +87,14 @@ def claims() -> list[Claim]:
                     "KaryDigitCount.v",
                     "digit_count_at_height",
                     "for every odd k >= 3 and T >= 1, at Algorithm 2's height h(T): |k·S(T) − h·F·T| <= k²(m + 1)·T, "
-                    "i.e. |ε²·MSE − (k² − 1)h³/(2k)| <= 2k(m + 1)h² with ε²·MSE = 2h²S(T)/T (that rescaling, the "
-                    "log(T)³ asymptotics and the privacy, time and space parts are not in Coq)",
+                    "the bound behind Theorem 1.1's error term",
+                ),
+                CoqTheorem(
+                    "KaryDigitCount.v",
+                    "theorem_1_1_error",
+                    "for every odd k >= 3 and T >= 1, at h(T), in the rationals: |2h²S(T)/T − (k² − 1)h³/(2k)| <= "
+                    "2k(m + 1)h², Theorem 1.1's error bound with 2h²S(T)/T for ε²·MSE (that 2h²S(T)/T is ε²·MSE of "
+                    "Laplace(h/ε) noise, the log(T)³ asymptotics and the privacy, time and space parts are not in Coq)",
                 ),
             ),
         ),
