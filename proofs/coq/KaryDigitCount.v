@@ -12,15 +12,15 @@
       ([level_block]); T consecutive terms are q full periods and a partial one ([periodic_count]);
     - [digit_count_all_levels]: (k - 1)|k S(T) - h F T| <= k F (k^h - 1) (the levels summed, Σ_l k^l = R_h);
     - [digit_count_at_height]: at Algorithm 2's height (h minimal with T <= (k^h - 1)/2, [height] of
-      KaryHeight.v, so k^(h-1) <= 2T) and T >= 1: |k S(T) - h F T| <= k²(m + 1) T.
-    This is Theorem 1.1's error bound with its constants: since k² - 1 = 4F,
-    ε²·MSE - (k² - 1)h³/(2k) = 2h² S(T)/T - 2h³F/k = (2h²/(kT)) (k S(T) - h F T), so
-    |ε²·MSE - (k² - 1)h³/(2k)| <= (2h²/(kT)) k²(m + 1) T = 2k(m + 1)h².
-    - [theorem_1_1_error]: that bound in the rationals, |2h² S(T)/T - (k² - 1)h³/(2k)| <= 2k(m + 1)h².
-    Outside Coq: that 2h² S(T)/T is ε²·MSE (each noise value Laplace(h/ε), variance 2(h/ε)², independent: the
+      KaryHeight.v, so k^(h-1) <= 2T) and T >= 1: |k S(T) - h F T| <= k²(m + 1) T;
+    - [theorem_1_1_error]: the same in Theorem 1.1's form, in the rationals:
+      |2h² S(T)/T - (k² - 1)h³/(2k)| <= 2k(m + 1)h².  The algebra: k² - 1 = 4F, so
+      2h² S(T)/T - (k² - 1)h³/(2k) = 2h² S(T)/T - 2h³F/k = (2h²/(kT)) (k S(T) - h F T), whose absolute value is
+      at most (2h²/(kT)) k²(m + 1) T = 2k(m + 1)h².
+    Outside Coq: that 2h² S(T)/T is ε²·MSE (independent Laplace(h/ε) noise values, variance 2(h/ε)² each: the
     proof program reference_verification.kary.proofs.theorem_1_1 and the Python digit programme) and the
-    asymptotic steps: log_k(2T) < h < log_k(2T) + 1, so (k² - 1)h³/(2k) = k(1 - 1/k²) log(T)³/(2 log(k)³)
-    + O(log(T)²) (the proof program's steps 4-5). *)
+    asymptotic steps 4-5 of that program: log_k(2T) < h < log_k(2T) + 1, so
+    (k² - 1)h³/(2k) = k(1 - 1/k²) log(T)³/(2 log(k)³) + O(log(T)²). *)
 From mathcomp Require Import all_ssreflect ssralg ssrnum ssrint rat intdiv zify ring.
 From Reference Require Import KaryDigits KaryHeight KaryUsedVertices.
 Import GRing.Theory Num.Theory.
@@ -29,13 +29,16 @@ Set Implicit Arguments.
 Unset Strict Implicit.
 Unset Printing Implicit Defensive.
 
+(** |x - y| on the naturals (the digits below are shifted to naturals: |t_l| = |r - m| with r in [0, k)). *)
 Definition distance (x y : nat) : nat := (x - y) + (y - x).
 
+(** ** Sums of a periodic function of naturals over T consecutive arguments. *)
 Section Periodic.
 Variables (g : nat -> nat) (period : nat).
 Hypothesis period_pos : 0 < period.
 Hypothesis periodic : forall x, g (x + period) = g x.
 
+(** g(a) + g(a + 1) + ... + g(a + n - 1). *)
 Definition run (a n : nat) : nat := \sum_(i < n) g (a + i).
 
 Lemma run_split a n1 n2 : run a (n1 + n2) = run a n1 + run (a + n1) n2.
@@ -53,6 +56,8 @@ Qed.
 Lemma run_partial a r : r <= period -> run a r <= run a period.
 Proof. by move=> le; rewrite -(subnKC le) run_split leq_addr. Qed.
 
+(** With A the total over one period P: P·run(a, T) and A·T differ by at most P·A (T = qP + r: q whole periods,
+    then r < P terms whose total lies in [0, A]). *)
 Lemma periodic_count a n :
   period * run a n <= run 0 period * n + period * run 0 period /\
   run 0 period * n <= period * run a n + period * run 0 period.
@@ -65,6 +70,7 @@ rewrite mulSn -addnA run_split block_shift -/A; have [IH1 IH2] := IH (a + period
 Qed.
 End Periodic.
 
+(** ** The level-l digit of t >= 0 (digit window [-c, k - 1 - c]): the standard digit of t + c R_(l+1), minus c. *)
 Lemma nth_rep arity c height l x :
   (0 < arity)%N -> (l < height)%N ->
   nth 0%R (rep arity%:Z (- c%:Z) height x%:Z) l =
@@ -79,6 +85,7 @@ have -> : x + c * (1 + arity * units arity l.+1) = c * units arity l.+1 * arity 
 by rewrite divnMDl // addnC.
 Qed.
 
+(** Each value of i div w occurs w times among i < n w. *)
 Lemma sum_levels (f : nat -> nat) n width :
   \sum_(i < n * width) f (i %/ width) = width * \sum_(r < n) f r.
 Proof.
@@ -90,6 +97,7 @@ have -> : \sum_(i < width) f ((rshift (n * width) i) %/ width) = \sum_(i < width
 by rewrite sum_nat_const card_ord.
 Qed.
 
+(** F: the window of 2n + 1 digits around its centre has Σ|d| = n(n + 1). *)
 Lemma window_mass a n : \sum_(i < (2 * n).+1) distance (a + i) (a + n) = n * n.+1.
 Proof.
 elim: n a => [|n IH] a; first by rewrite big_ord_recl big_ord0 /distance /=; lia.
