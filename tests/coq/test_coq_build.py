@@ -174,6 +174,18 @@ MUTATIONS = [
     ("DiscreteLaplacePrivacy.v",
      "Theorem lattice_leak x x' :\n  ~ (exists u : 'cV[int]_n, a x' - a x = noise u) ->\n",
      "Theorem lattice_leak x x' :\n"),
+    # a constant: F = Σ_(a=−m..m) |a| = m(m + 1); with m² each level's total drifts away from F·T/k as T grows
+    ("KaryDigitCount.v", "Definition window_l1 (arity : nat) : nat := arity %/ 2 * (arity %/ 2).+1.",
+     "Definition window_l1 (arity : nat) : nat := arity %/ 2 * (arity %/ 2)."),
+    # a hypothesis dropped: for even k the window −k/2 + 1..k/2 has Σ|a| = (k/2)², not m(m + 1)
+    ("KaryDigitCount.v", "  (3 <= arity)%N -> odd arity -> (l < height)%N ->", "  (3 <= arity)%N -> (l < height)%N ->"),
+    # a constant: the all-levels centre (h + 1)F·T instead of h·F·T (false once T is far past the capacity)
+    ("KaryDigitCount.v", "- (height * window_l1 arity * horizon)%:Z|", "- (height.+1 * window_l1 arity * horizon)%:Z|"),
+    # a constant: the leading term doubled, (k² − 1)h³/k (false for k = 3 at T = 9842, h = 10)
+    ("KaryDigitCount.v", "    - (height arity (arity %/ 2) horizon * window_l1 arity * horizon)%:Z|",
+     "    - (2 * height arity (arity %/ 2) horizon * window_l1 arity * horizon)%:Z|"),
+    # the same in Theorem 1.1's form: the leading term (k² − 1)h³/k instead of (k² − 1)h³/(2k)
+    ("KaryDigitCount.v", "horizon ^ 3)%:R / (2 * arity)%:R : rat)|", "horizon ^ 3)%:R / arity%:R : rat)|"),
 ]
 
 
@@ -188,6 +200,7 @@ DEPENDENCIES = {
     "CipRangeAll.v": ("CipMatrix.v", "CipRangeMax.v"),
     "CipRangeUnique.v": ("CipMatrix.v", "CipRangeMax.v", "CipRangeAll.v"),
     "KaryAlgorithm2.v": ("KaryDigits.v", "KaryHeight.v", "KaryUsedVertices.v"),
+    "KaryDigitCount.v": ("KaryDigits.v", "KaryHeight.v", "KaryUsedVertices.v"),
 }
 
 

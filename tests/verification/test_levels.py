@@ -60,13 +60,17 @@ def test_refuted_and_not_checkable_stay_whatever_coq_says() -> None:
 def test_the_ties_are_read_from_the_coq_tests() -> None:
     tied = tied_coq_files(Path(__file__).resolve().parents[1] / "coq")
     assert tied is not None
-    assert {"KaryDigits.v", "IntOpt.v", "CipMatrix.v", "CipRangeAll.v"} <= tied
+    assert {"KaryDigits.v", "IntOpt.v", "CipMatrix.v", "CipRangeAll.v", "KaryDigitCount.v"} <= tied
 
 
 def test_the_registry_marks_whole_theorems_only_where_coq_states_the_entry() -> None:
     whole = {claim.key for claim in build_registry().claims for theorem in claim.coq if theorem.whole}
     assert {"KARY Definition 3.2", "TDA IntOpt", "CIP Lemma 3.14"} <= whole
     assert "KARY Lemma 3.5" not in whole  # Coq proves the digit count; the step to the MSE is not in Coq
+    # Theorem 1.1: Coq proves the digit count at every horizon; the rescaling and the log(T)³ limit are not in Coq
+    assert "KARY Theorem 1.1" not in whole
+    theorem_1_1 = next(claim for claim in build_registry().claims if claim.key == "KARY Theorem 1.1")
+    assert {theorem.name for theorem in theorem_1_1.coq} >= {"digit_count_level", "digit_count_at_height"}
 
 
 def test_every_proof_step_names_an_entry_or_a_reason() -> None:

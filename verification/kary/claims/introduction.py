@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...core.claims import Budget, Claim, Method, Outcome, Status, proved_by
+from ...core.claims import Budget, Claim, CoqTheorem, Method, Outcome, Status, proved_by
 from ..checks import constants
 from ..checks import laplace as laplace_checks
 from ..checks import threshold as thresholds
@@ -67,6 +67,36 @@ def claims() -> list[Claim]:
             implements=("reference.kary.mse.algorithm_2_mse_digit_programme", "reference.kary.constants.leading_constant_corollary_4_9"),
             proof="reference_verification.kary.proofs.theorem_1_1.prove",
             depends_on=("KARY Lemma 4.5", "KARY Lemma 4.12", "KARY Lemma 4.14"),
+            # the digit count only: the rescaling to ε²·MSE, the asymptotics in log(T) and the privacy, time and
+            # space parts stay outside Coq, so none of these theorems is whole
+            coq=(
+                CoqTheorem(
+                    "KaryDigitCount.v",
+                    "digit_count_level",
+                    "for every odd k = 2m + 1 >= 3, height h, level l < h and horizon T: the level-l offset digits of "
+                    "t = 1..T (Definition 3.8) have |k·Σ_t |t_l| − F·T| <= k·F·k^l, F = m(m + 1) (step 2 of the proof "
+                    "program: within F·k^l of F·T/k)",
+                ),
+                CoqTheorem(
+                    "KaryDigitCount.v",
+                    "digit_count_all_levels",
+                    "for every odd k >= 3, height h and horizon T: (k − 1)·|k·S(T) − h·F·T| <= k·F·(k^h − 1), "
+                    "S(T) = Σ_(t=1..T) ‖rep(t, h)‖₁ (step 3, all levels)",
+                ),
+                CoqTheorem(
+                    "KaryDigitCount.v",
+                    "digit_count_at_height",
+                    "for every odd k >= 3 and T >= 1, at Algorithm 2's height h(T): |k·S(T) − h·F·T| <= k²(m + 1)·T, "
+                    "the bound behind Theorem 1.1's error term",
+                ),
+                CoqTheorem(
+                    "KaryDigitCount.v",
+                    "theorem_1_1_error",
+                    "for every odd k >= 3 and T >= 1, at h(T), in the rationals: |2h²S(T)/T − (k² − 1)h³/(2k)| <= "
+                    "2k(m + 1)h², Theorem 1.1's error bound with 2h²S(T)/T for ε²·MSE (that 2h²S(T)/T is ε²·MSE of "
+                    "Laplace(h/ε) noise, the log(T)³ asymptotics and the privacy, time and space parts are not in Coq)",
+                ),
+            ),
         ),
         c(
             PAPER,
