@@ -23,6 +23,7 @@ import numpy as np
 from reference.audit import sparse
 from reference.audit.sparse import Sparse
 from reference.core.linalg import Matrix
+from reference.core.npy_files import checked_header
 
 #: Most entries of an ``.npy`` matrix scanned (20,000 × 20,000; 3.2 GB of int64 read from disk).
 MAX_SCANNED_ENTRIES = 400_000_000
@@ -184,19 +185,13 @@ class UsedColumns(ColumnMatrix):
 
 
 def npy_shape(path: Path, name: str) -> tuple[tuple[int, ...], np.dtype]:
-    """The shape and dtype of an ``.npy`` file from its header alone (no entry is read)."""
+    """The shape and dtype of an ``.npy`` file from its header alone (no entry is read), checked against the
+    file's size (a truncated file or a forged header is refused here, not by the memory map)."""
     try:
         with path.open("rb") as handle:
-            version = np.lib.format.read_magic(handle)
-            if version == (1, 0):
-                shape, _, dtype = np.lib.format.read_array_header_1_0(handle)
-            elif version == (2, 0):
-                shape, _, dtype = np.lib.format.read_array_header_2_0(handle)
-            else:
-                raise ValueError(f"{name}: unsupported .npy version {version}")
-    except (ValueError, OSError) as error:
-        raise ValueError(f"{name}: not a readable .npy file ({str(error).splitlines()[0][:120]})") from None
-    return tuple(int(size) for size in shape), dtype
+            return checked_header(handle, path.stat().st_size, name, max_bytes=None)
+    except OSError as error:
+        raise ValueError(f"{name}: cannot read {str(path)!r}: {error.strerror or error}") from None
 
 
 def load_npy_columns(path: Path, name: str) -> IntegerArray:

@@ -145,6 +145,8 @@ class TooFewRunsError(ValueError):
 def check_alpha(alpha: object) -> float:
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
         raise TypeError(f"alpha must be a real number in (0, 1), got {alpha!r}")
+    if isinstance(alpha, int) and not 0 < alpha < 1:  # no float of a huge int: refused as out of range
+        raise ValueError("alpha must be a real number in (0, 1), got an int outside it")
     value = float(alpha)
     if not 0.0 < value < 1.0:
         raise ValueError(f"alpha must be a real number in (0, 1), got {alpha!r}")

@@ -192,20 +192,17 @@ def vectors_option(text: str | None) -> list[list[str]] | None:
 
 def read_stream(path: str) -> Any:
     """A 0/1 stream from a .npy file or a text file of 0/1 values separated by whitespace or commas."""
-    import io
-
     import numpy as np
 
     from reference.core.input_files import read_regular_bytes
+    from reference.core.npy_files import load_npy_bytes
 
     try:
         # a FIFO, a device, a link to one, or a file over the size bound is refused before a byte is read
         data = read_regular_bytes(path, name="--input")
         if path.endswith(".npy"):
-            try:
-                return np.load(io.BytesIO(data), allow_pickle=False)
-            except (ValueError, EOFError, OSError) as exc:  # object arrays, truncated or foreign files
-                raise ValueError(f"--input: {path!r} is not a .npy array of 0/1 values ({exc})") from None
+            # the header is checked against the bytes first: a forged shape is refused, never allocated
+            return load_npy_bytes(data, "--input")
         text = data.decode("utf-8").replace(",", " ").split()
         if not text:
             raise ValueError(f"--input: {path!r} holds no value (a stream needs at least one 0/1 value)")

@@ -77,13 +77,26 @@ def _cmd_kary_mse(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+#: Most noisy prefix counts ``kary run`` prints (without ``--out``): 100,000 lines of text is already more
+#: than a terminal or a JSON reader wants, and the printing, not the counting, is what takes the time.
+MAX_PRINTED_COUNTS = 100_000
+
+
 def _cmd_kary_run(args: argparse.Namespace) -> dict[str, Any]:
     import numpy as np
 
     from reference.kary.counters import algorithm_1, algorithm_2_batch, check_stream
 
+    if args.out and not args.out.endswith(".npy"):
+        raise CommandError("--out must name a .npy file")
     with reading("--input", args.input):  # the stream's values are the file's: a bad value names --input
         stream = check_stream(read_stream(args.input))
+    horizon = int(np.asarray(stream).size)
+    if not args.out and horizon > MAX_PRINTED_COUNTS:  # printing is the cost here (about 20 bytes a count)
+        raise CommandError(
+            f"--input holds {horizon:,} values; at most {MAX_PRINTED_COUNTS:,} noisy counts are printed: "
+            "give --out FILE.npy to write them"
+        )
     generator = np.random.default_rng(args.seed)
     if not args.subtraction:
         outputs = algorithm_1(stream, args.arity, args.epsilon, generator)
@@ -96,12 +109,10 @@ def _cmd_kary_run(args: argparse.Namespace) -> dict[str, Any]:
         "epsilon": args.epsilon,
         "seed": args.seed,
         "algorithm": algorithm,
-        "horizon": int(np.asarray(stream).size),
+        "horizon": horizon,
         "noise": "Laplace, scale height/ε (ε-DP for one flipped bit)",
     }
     if args.out:
-        if not args.out.endswith(".npy"):
-            raise CommandError("--out must name a .npy file")
         np.save(args.out, outputs)
         result["out"] = args.out
     else:

@@ -207,8 +207,9 @@ def _check_cost(epsilon: Fraction, sigma_squared: Fraction, sensitivity: int) ->
     if estimate > MAX_ESTIMATED_TERMS:
         spare = max(0, MAX_ESTIMATED_TERMS - 12 * (isqrt(sigma_bound) + 1))
         raise ValueError(
-            f"sensitivity {sensitivity} is too large for sigma_squared {describe(sigma_squared)} in the discrete "
-            f"Gaussian's exact profile: its lattice sum would need about {estimate:.2e} terms (at most "
+            f"sensitivity {describe(Fraction(sensitivity))} is too large for sigma_squared "
+            f"{describe(sigma_squared)} in the discrete Gaussian's exact profile: its lattice sum would need "
+            f"{describe(Fraction(estimate))} terms (at most "
             f"{MAX_ESTIMATED_TERMS}; at epsilon 0 the sensitivity may be up to about {2 * spare})"
         )
 
