@@ -23,7 +23,7 @@ import numpy as np
 from reference.audit import sparse
 from reference.audit.sparse import Sparse
 from reference.core.linalg import Matrix
-from reference.core.npy_files import checked_header
+from reference.core.npy_files import checked_header, load_npy
 
 #: Most entries of an ``.npy`` matrix scanned (20,000 × 20,000; 3.2 GB of int64 read from disk).
 MAX_SCANNED_ENTRIES = 400_000_000
@@ -185,11 +185,11 @@ class UsedColumns(ColumnMatrix):
 
 
 def npy_shape(path: Path, name: str) -> tuple[tuple[int, ...], np.dtype]:
-    """The shape and dtype of an ``.npy`` file from its header alone (no entry is read), checked against the
-    file's size (a truncated file or a forged header is refused here, not by the memory map)."""
+    """The shape and dtype of an ``.npy`` file from its header alone (no entry is read); the file's size is
+    checked against it when the array is opened (:func:`reference.core.npy_files.load_npy`)."""
     try:
         with path.open("rb") as handle:
-            return checked_header(handle, path.stat().st_size, name, max_bytes=None)
+            return checked_header(handle, None, name, max_bytes=None)
     except OSError as error:
         raise ValueError(f"{name}: cannot read {str(path)!r}: {error.strerror or error}") from None
 
@@ -204,7 +204,7 @@ def load_npy_columns(path: Path, name: str) -> IntegerArray:
     if rows < 1 or cols < 1:
         raise ValueError(f"{name} must have at least one row and one column, got {rows}x{cols}")
     check_scan(rows, cols, dtype.itemsize, name)
-    return IntegerArray(np.load(path, mmap_mode="r", allow_pickle=False))
+    return IntegerArray(load_npy(path, name, mmap=True))
 
 
 def check_scan(rows: int, cols: int, itemsize: int, name: str) -> None:

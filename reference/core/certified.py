@@ -351,5 +351,6 @@ def enclose(
             result = compute()
         if isinstance(result, arb) and result.is_finite() and result.rel_accuracy_bits() >= target_bits:
             return CertifiedReal.from_arb(result)
-        precision *= 2
+        # the last rung is max_bits itself: from start_bits = 144 doubling skips from 18432 past 32768
+        precision = max_bits if precision < max_bits < 2 * precision else 2 * precision
     raise UndecidedComparisonError(f"could not enclose {label} to {target_bits} bits")

@@ -30,11 +30,11 @@ def _size(count: int) -> str:
 
 
 def checked_header(
-    handle: BinaryIO, available: int, name: str, *, max_bytes: int | None = MAX_NPY_BYTES
+    handle: BinaryIO, available: int | None, name: str, *, max_bytes: int | None = MAX_NPY_BYTES
 ) -> tuple[tuple[int, ...], np.dtype]:
     """Shape and dtype from the header at ``handle`` (positioned at the file's start), checked: a known
     version, no Python objects, and ``prod(shape) * itemsize`` within both the ``available`` bytes of the file
-    and ``max_bytes`` (None: no bound but the file's size)."""
+    (None: not checked here, the caller does it with :func:`check_holds`) and ``max_bytes`` (None: no bound)."""
     try:
         version = np.lib.format.read_magic(handle)
         if version == (1, 0):
@@ -49,17 +49,23 @@ def checked_header(
     if dtype.hasobject:
         raise ValueError(f"{name}: the .npy file holds Python objects ({dtype}); numeric arrays only")
     needed = math.prod(int(size) for size in shape) * dtype.itemsize
-    follows = available - handle.tell()
-    if needed > follows:
-        raise ValueError(
-            f"{name}: the .npy header gives shape {tuple(shape)} of {dtype} ({_size(needed)}) but the file holds "
-            f"{_size(max(follows, 0))} after it (truncated or a wrong header)"
-        )
+    if available is not None:
+        check_holds(tuple(int(size) for size in shape), dtype, available - handle.tell(), name)
     if max_bytes is not None and needed > max_bytes:
         raise ValueError(
             f"{name}: the .npy array is {tuple(shape)} of {dtype} ({_size(needed)}); at most {_size(max_bytes)}"
         )
     return tuple(int(size) for size in shape), dtype
+
+
+def check_holds(shape: tuple[int, ...], dtype: np.dtype, follows: int, name: str) -> None:
+    """Refuse an array whose header asks for more bytes than the ``follows`` bytes after the header."""
+    needed = math.prod(shape) * dtype.itemsize
+    if needed > follows:
+        raise ValueError(
+            f"{name}: the .npy header gives shape {shape} of {dtype} ({_size(needed)}) but the file holds "
+            f"{_size(max(follows, 0))} after it (truncated or a wrong header)"
+        )
 
 
 def load_npy_bytes(data: bytes, name: str, *, max_bytes: int | None = MAX_NPY_BYTES) -> np.ndarray:
@@ -99,4 +105,4 @@ def load_npy(path: str | Path, name: str, *, mmap: bool = False, max_bytes: int 
             raise ValueError(f"{name}: not a readable .npy file ({first})") from None
 
 
-__all__ = ["MAX_NPY_BYTES", "checked_header", "load_npy", "load_npy_bytes"]
+__all__ = ["MAX_NPY_BYTES", "check_holds", "checked_header", "load_npy", "load_npy_bytes"]

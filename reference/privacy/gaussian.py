@@ -104,7 +104,8 @@ def _enclose_delta(epsilon: Fraction, sigma: Fraction, sensitivity_squared: Frac
             return _clip_to_unit(CertifiedReal.from_arb(ball))
         if ball.is_finite():
             last = ball
-        precision *= 2
+        # the last rung is MAX_PRECISION itself (144 * 2**k skips from 18432 past 32768 otherwise)
+        precision = MAX_PRECISION if precision < MAX_PRECISION < 2 * precision else 2 * precision
     if last is not None:
         return _clip_to_unit(CertifiedReal.from_arb(last))
     raise UndecidedComparisonError(
@@ -127,16 +128,26 @@ def _delta_satisfied(
     The precision is doubled until the ball lies on one side of ``delta``; a ball that contains ``delta``
     never decides. Raises :class:`UndecidedComparisonError` past MAX_PRECISION.
     """
-    precision = START_PRECISION
+    decided, enclosure, _ = _delta_decided(epsilon, sigma, sensitivity_squared, delta, START_PRECISION)
+    return decided, enclosure
+
+
+def _delta_decided(
+    epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fraction, delta: Fraction, start: int
+) -> tuple[bool, CertifiedReal, int]:
+    """:func:`_delta_satisfied` from the precision ``start`` (a power of two times START_PRECISION), also
+    returning the precision that decided: a bisection starts its next decision there instead of climbing the
+    same ladder again (at ε = 1e-9000 each rung up to 32768 bits costs as much as all the others)."""
+    precision = start
     while precision <= MAX_PRECISION:
         with working_precision(precision):
             ball = _delta_ball(epsilon, sigma, sensitivity_squared)
         if ball.is_finite():
             enclosure = _clip_to_unit(CertifiedReal.from_arb(ball))
             if enclosure.certainly_le(delta):
-                return True, enclosure
+                return True, enclosure, precision
             if enclosure.certainly_gt(delta):
-                return False, enclosure
+                return False, enclosure, precision
         precision *= 2
     raise UndecidedComparisonError(
         f"delta(epsilon) at epsilon={describe(epsilon)}, sigma={describe(sigma)}, sensitivity_squared="
@@ -406,8 +417,11 @@ def _sigma_by_bisection(
     """Exact rational bisection with certified comparisons, from the certified ends ``known`` if both exist,
     else from a bracket grown around the estimate (or Theorem 3.8's σ)."""
 
+    ladder = [START_PRECISION]  # the precision that decided last (nearby σ need about the same)
+
     def satisfied(sigma: Fraction) -> bool:
-        return _delta_satisfied(eps, sigma, d2, target)[0]
+        decided, _, ladder[0] = _delta_decided(eps, sigma, d2, target, max(START_PRECISION, ladder[0] // 2))
+        return decided
 
     if known is not None and known[0] is not None and known[1] is not None:
         low, high = known[0], known[1]

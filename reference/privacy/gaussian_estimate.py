@@ -26,7 +26,7 @@ from fractions import Fraction
 
 from flint import arb
 
-from reference.core.certified import working_precision
+from reference.core.certified import MAX_PRECISION, UndecidedComparisonError, working_precision
 
 _ROOT_TWO = math.sqrt(2.0)
 _ROOT_TWO_PI = math.sqrt(2.0 * math.pi)
@@ -119,7 +119,8 @@ def sigma_estimate_wide(*, epsilon: Fraction, delta: Fraction, sensitivity_squar
     the caller certifies both ends of its bracket. Returns a dyadic rational, or None when the solve does not
     settle.
     """
-    ceiling = max(delta.denominator.bit_length() - delta.numerator.bit_length(), 0) + 2 * _WIDE_START_PRECISION
+    ceiling = min(max(delta.denominator.bit_length() - delta.numerator.bit_length(), 0) + 2 * _WIDE_START_PRECISION,
+                  MAX_PRECISION)
 
     def at(bits: int, compute: Callable[[], tuple[arb, arb] | None]) -> tuple[arb, arb] | None:
         with working_precision(bits):
@@ -142,10 +143,11 @@ def sigma_estimate_wide(*, epsilon: Fraction, delta: Fraction, sensitivity_squar
         high: arb | None = None
         width = arb(1)
         floor = arb(2) ** -60
+        high_unresolved = False  # whether ``high`` is a point where δ was not resolved at MAX_PRECISION
         for _ in range(_MAX_STEPS):
             found = log_delta(u)
             if found is None or found[0] <= target:  # δ not resolved from 0 only happens far past the answer
-                high = u
+                high, high_unresolved = u, found is None
                 if low is None:
                     u, width = (u - width).mid(), 2 * width
                     continue
@@ -168,6 +170,11 @@ def sigma_estimate_wide(*, epsilon: Fraction, delta: Fraction, sensitivity_squar
             u = candidate
         else:
             return None
+        if high_unresolved:  # the answer lies where δ cannot be resolved: no certified comparison can decide
+            raise UndecidedComparisonError(
+                f"the two normal tails of delta(epsilon) cancel past the {MAX_PRECISION}-bit working precision "
+                "near the answer (delta and epsilon both tiny): sigma cannot be certified"
+            )
         sigma = (u.exp() * (arb(sensitivity_squared.numerator) / sensitivity_squared.denominator).sqrt()).mid()
         numerator, exponent = sigma.man_exp()
         return Fraction(int(numerator)) * Fraction(2) ** int(exponent) if numerator > 0 else None
