@@ -131,14 +131,14 @@ def load_exact_matrix(path: object, name: str = "matrix") -> Matrix:
             raise ValueError(f"{name}: a .npy file must hold a 2-D integer array, got {array.ndim}-D {array.dtype}")
         rows = [[int(entry) for entry in row] for row in array.tolist()]
     elif suffix == ".csv":
-        text = read_regular_text(file, name=name)
+        text = read_regular_text(file, name=name, encoding="utf-8-sig")
         check_text_entries(text, name)
         try:
             rows = [[entry.strip() for entry in row] for row in csv.reader(io.StringIO(text, newline="")) if row]
         except csv.Error as error:  # a field over the csv module's size limit, a stray quote
             raise ValueError(f"{name}: not a CSV of exact rationals ({error})") from None
     else:
-        text = read_regular_text(file, name=name)
+        text = read_regular_text(file, name=name, encoding="utf-8-sig")
         check_text_entries(text, name)
         try:
             rows = json.loads(text)

@@ -208,10 +208,12 @@ DEFAULT_MAX_GIB = 2.0
 def check_float_memory(values: int, max_gib: object, what: str) -> None:
     """Cost before work for the numeric samplers: ``values`` float64 values must fit in ``max_gib`` GiB."""
     limit = positive_real(max_gib, "max_gib")
-    needed = 8 * values / 2**30
-    if needed > limit:
+    # Fraction, not float: a size of 10**4000 values has no float quotient ("too large for a float")
+    needed = Fraction(8 * values, 2**30)
+    if needed > Fraction(limit):
+        shown = f"about {float(needed):.3g}" if needed < 10**300 else describe(needed)
         raise ValueError(
-            f"{what} needs about {needed:.3g} GiB of float64 values, over max_gib = {limit:g}: pass a larger "
+            f"{what} needs {shown} GiB of float64 values, over max_gib = {limit:g}: pass a larger "
             "max_gib if the machine has the memory"
         )
 
@@ -270,6 +272,12 @@ def floor_log10(magnitude: Fraction) -> int:
     while at_least_power(exponent + 1):
         exponent += 1
     return exponent
+
+
+def count_text(count: int) -> str:
+    """An integer for a message: its digits up to 10**15, else its magnitude (a count of 10**4000 would
+    print 4,000 digits)."""
+    return str(count) if abs(count) < 10**15 else describe(Fraction(count))
 
 
 def describe(value: Fraction) -> str:
