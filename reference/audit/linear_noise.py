@@ -101,10 +101,16 @@ def dense_input(matrix: ColumnMatrix, name: str) -> Matrix:
 MAX_TEXT_ENTRIES = 1_000_000
 
 
+def text_entry_count(text: str) -> int:
+    """An upper bound on the entries of a ``.csv`` or ``.json`` matrix, from its separators alone: entries are
+    separated by commas and line ends (a trailing line end or JSON's commas between rows add at most one per
+    row)."""
+    return text.count(",") + text.count("\n") + 1
+
+
 def check_text_entries(text: str, name: str) -> None:
-    """Refuse, before parsing, a matrix text with more than :data:`MAX_TEXT_ENTRIES` entries (entries are
-    separated by commas and line ends, so their count is known from the text alone)."""
-    entries = text.count(",") + text.count("\n") + 1
+    """Refuse, before parsing, a matrix text with more than :data:`MAX_TEXT_ENTRIES` entries."""
+    entries = text_entry_count(text)
     if entries > MAX_TEXT_ENTRIES:
         raise ValueError(
             f"{name}: the file holds about {entries:,} entries; at most {MAX_TEXT_ENTRIES:,} are parsed from "

@@ -138,8 +138,14 @@ def vertex_interval(vertex: Vertex, arity: int) -> tuple[int, int]:
 MAX_LISTED_VERTICES = 1_000_000
 
 
+def listed_vertex_count(rep: Sequence[int]) -> int:
+    """The number of vertices a walk over the digits ``rep`` lists: one per unit of each digit's magnitude
+    (Algorithm 1 adds ``t_ℓ`` vertices at level ℓ; Algorithm 3 adds or subtracts ``|t_ℓ|``)."""
+    return sum(abs(digit) for digit in rep)
+
+
 def _check_vertex_count(rep: Sequence[int], time: int) -> None:
-    count = sum(abs(digit) for digit in rep)
+    count = listed_vertex_count(rep)
     if count > MAX_LISTED_VERTICES:
         shown = str(count) if count < 10**12 else f"about 10**{len(str(count)) - 1}"
         raise ValueError(
