@@ -212,10 +212,26 @@ def read_stream(path: str) -> Any:
         raise CommandError(str(exc).splitlines()[0] if str(exc) else f"--input: cannot read {path!r}") from None
     try:
         return np.array([int(token) for token in text], dtype=np.int64)
-    except ValueError:
+    except (ValueError, OverflowError):  # a word, or an integer past int64 ("too large to convert to C long")
         raise CommandError(f"--input: {path!r} must hold 0/1 values separated by whitespace or commas") from None
 
 
+
+
+@contextmanager
+def option_names(names: dict[str, str]) -> Iterator[None]:
+    """Refusals of a library call that name its parameters (``l2_sensitivity_squared``) name the options the
+    user typed instead (``--l2-squared``): ``names`` maps each parameter to its option; longer names first, so
+    ``l2_sensitivity_squared`` is not read as ``l2_sensitivity`` + ``_squared``."""
+    try:
+        yield
+    except CommandError:
+        raise
+    except ValueError as exc:
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        for name in sorted(names, key=len, reverse=True):
+            message = re.sub(rf"\b{re.escape(name)}\b", names[name], message)
+        raise CommandError(message) from None
 
 
 @contextmanager

@@ -205,7 +205,7 @@ def _check_range(epsilon: Fraction | None, sigma_squared: Fraction) -> None:
 MAX_ESTIMATED_TERMS = 500_000
 
 
-def estimated_lattice_terms(epsilon: Fraction, sigma_squared: Fraction, sensitivity: int) -> int:
+def estimated_lattice_terms(*, epsilon: Fraction, sigma_squared: Fraction, sensitivity: int) -> int:
     """The terms one δ(ε) lattice sum adds, estimated before summing: from the first integer above
     ``a = εσ²/Δ - Δ/2`` up to 0 (the negative side, when a < 0), then about 12σ more until the Gaussian tail
     is below the sum's accuracy (``exp(-x²/(2σ²)) < 2**-96`` at ``x ≈ 11.5σ``)."""
@@ -221,7 +221,7 @@ def _check_cost(epsilon: Fraction, sigma_squared: Fraction, sensitivity: int) ->
     from math import isqrt
 
     sigma_bound = _floor(sigma_squared) + 1
-    estimate = estimated_lattice_terms(epsilon, sigma_squared, sensitivity)
+    estimate = estimated_lattice_terms(epsilon=epsilon, sigma_squared=sigma_squared, sensitivity=sensitivity)
     if estimate > MAX_ESTIMATED_TERMS:
         spare = max(0, MAX_ESTIMATED_TERMS - 12 * (isqrt(sigma_bound) + 1))
         raise ValueError(

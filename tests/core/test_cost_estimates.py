@@ -46,7 +46,7 @@ def test_the_lattice_term_estimate_bounds_the_terms_summed(
     epsilon: object, sigma_squared: object, sensitivity: int
 ) -> None:
     eps, s2 = Fraction(epsilon), Fraction(sigma_squared)  # type: ignore[arg-type]
-    estimate = estimated_lattice_terms(eps, s2, sensitivity)
+    estimate = estimated_lattice_terms(epsilon=eps, sigma_squared=s2, sensitivity=sensitivity)
     with working_precision(200):
         _, terms = _lattice_sum(eps, s2, sensitivity, 96)
     # the sum checks its tail every 16 terms, so it may pass the estimate by less than 16
