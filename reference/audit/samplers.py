@@ -79,7 +79,8 @@ def load_samples(path: object) -> np.ndarray:
     suffix = file.suffix.lower()
     try:
         if suffix == ".npy":
-            array = load_npy(file, "samples")
+            # a sample array may be large (runs × dimension float64): up to 4 GiB, cascade sample's default
+            array = load_npy(file, "samples", max_bytes=4 << 30)
         elif suffix == ".csv":
             array = np.loadtxt(file, delimiter=",", dtype=np.float64, ndmin=2)
         else:
