@@ -48,6 +48,7 @@ from reference.audit.sampler_report import (
     pooled_scale_check,
 )
 from reference.audit.sufficient import FRACTION_BITS, GRID_ROOT, ExactSums
+from reference.core.npy_files import load_npy
 from reference.core.validate import check_depth, positive_real
 
 #: Largest depth accepted (2**26 leaves: 512 MiB per run in float64).
@@ -61,7 +62,7 @@ def _open(samples: object) -> np.ndarray:
         path = Path(samples)
         if path.suffix.lower() != ".npy" or not path.is_file():
             raise ValueError(f"samples must be an existing .npy file for the streamed audit, got {str(path)!r}")
-        array = np.asarray(np.load(path, mmap_mode="r", allow_pickle=False))
+        array = load_npy(path, "samples", mmap=True)
     elif isinstance(samples, np.ndarray):
         array = samples
     else:

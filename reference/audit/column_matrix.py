@@ -23,6 +23,7 @@ import numpy as np
 from reference.audit import sparse
 from reference.audit.sparse import Sparse
 from reference.core.linalg import Matrix
+from reference.core.npy_files import checked_header, load_npy
 
 #: Most entries of an ``.npy`` matrix scanned (20,000 × 20,000; 3.2 GB of int64 read from disk).
 MAX_SCANNED_ENTRIES = 400_000_000
@@ -209,19 +210,13 @@ class UsedColumns(ColumnMatrix):
 
 
 def npy_shape(path: Path, name: str) -> tuple[tuple[int, ...], np.dtype]:
-    """The shape and dtype of an ``.npy`` file from its header alone (no entry is read)."""
+    """The shape and dtype of an ``.npy`` file from its header alone (no entry is read); the file's size is
+    checked against it when the array is opened (:func:`reference.core.npy_files.load_npy`)."""
     try:
         with path.open("rb") as handle:
-            version = np.lib.format.read_magic(handle)
-            if version == (1, 0):
-                shape, _, dtype = np.lib.format.read_array_header_1_0(handle)
-            elif version == (2, 0):
-                shape, _, dtype = np.lib.format.read_array_header_2_0(handle)
-            else:
-                raise ValueError(f"{name}: unsupported .npy version {version}")
-    except (ValueError, OSError) as error:
-        raise ValueError(f"{name}: not a readable .npy file ({str(error).splitlines()[0][:120]})") from None
-    return tuple(int(size) for size in shape), dtype
+            return checked_header(handle, None, name, max_bytes=None)
+    except OSError as error:
+        raise ValueError(f"{name}: cannot read {str(path)!r}: {error.strerror or error}") from None
 
 
 def load_npy_columns(path: Path, name: str) -> IntegerArray:
@@ -234,7 +229,7 @@ def load_npy_columns(path: Path, name: str) -> IntegerArray:
     if rows < 1 or cols < 1:
         raise ValueError(f"{name} must have at least one row and one column, got {rows}x{cols}")
     check_scan(rows, cols, dtype.itemsize, name)
-    return IntegerArray(np.load(path, mmap_mode="r", allow_pickle=False))
+    return IntegerArray(load_npy(path, name, mmap=True))
 
 
 def check_scan(rows: int, cols: int, itemsize: int, name: str) -> None:

@@ -76,13 +76,14 @@ class Participation:
             return int((self.spacing + 1) ** full * (rest + 1) - 1)
         # ways[t][c]: patterns over steps >= t using c more inputs, last chosen before t far enough
         most = self.most_inputs(inputs)
-        ways = [[0] * (most + 1) for _ in range(inputs + self.spacing + 1)]
-        for t in range(inputs + self.spacing, -1, -1):
+        gap = _effective_gap(self.spacing, inputs)
+        ways = [[0] * (most + 1) for _ in range(inputs + gap + 1)]
+        for t in range(inputs + gap, -1, -1):
             ways[t][0] = 1
             if t >= inputs:
                 continue
             for c in range(1, most + 1):
-                ways[t][c] = ways[t + 1][c] + ways[t + self.spacing][c - 1]
+                ways[t][c] = ways[t + 1][c] + ways[t + gap][c - 1]
         return sum(ways[0][1:])
 
     def allowed_after(self, last: int | None, step: int) -> bool:
@@ -182,6 +183,13 @@ def _enumerate(scheme: Participation, inputs: int, start: Callable[[], Any],
 # ----------------------------------------------------------------------------------- linear maxima by DP
 
 
+def _effective_gap(spacing: int, inputs: int) -> int:
+    """The separation the tables use: any separation of ``inputs`` or more allows one input per pattern, the
+    same as ``inputs`` does, so the tables stay ``inputs`` long (min-separation:99999999,2 on two inputs built
+    a table of 10**8 rows)."""
+    return min(spacing, max(inputs, 1))
+
+
 def _best_linear(scheme: Participation, weights: Sequence[int], forbidden: tuple[int, int] | None = None,
                  ) -> tuple[int, tuple[int, ...]]:
     """max over patterns (possibly empty) of Σ_{j∈S} weights[j], and a maximiser; ``forbidden`` = (lo, hi)
@@ -206,7 +214,7 @@ def _best_linear(scheme: Participation, weights: Sequence[int], forbidden: tuple
                     chosen_list.append(j)
         return total, tuple(chosen_list)
     most = scheme.most_inputs(inputs)
-    gap = scheme.spacing
+    gap = _effective_gap(scheme.spacing, inputs)
     # best[t][c]: max over patterns inside steps >= t with at most c elements
     best = [[0] * (most + 1) for _ in range(inputs + gap + 1)]
     take = [[False] * (most + 1) for _ in range(inputs + 1)]

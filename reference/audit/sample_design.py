@@ -223,7 +223,11 @@ def audit_design_samples(samples: object, design: Design, alpha: object = 1e-6, 
     of :class:`reference.audit.design_moments.DesignMoments`, which blocks of runs feed in the same way."""
     if not isinstance(samples, np.ndarray):
         raise TypeError(f"samples must be a numpy array of shape (runs, {design.outputs}), got {type(samples).__name__}")
-    moments = DesignMoments(design, samples.shape[0] if samples.ndim == 2 else 0, alpha)
+    if samples.ndim != 2 or samples.shape[1] != design.outputs:  # the shape first: too few runs of the wrong
+        # width is a wrong file, not an inconclusive audit
+        raise ValueError(f"samples must have shape (runs, {design.outputs}) (one column per output), "
+                         f"got {samples.shape}")
+    moments = DesignMoments(design, samples.shape[0], alpha)
     x = check_samples(samples, design.outputs, "one column per output",
                        min_runs=2 * max(moments.var_groups, moments.cov_groups))
     moments.add(x, 0)

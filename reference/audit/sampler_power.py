@@ -64,7 +64,8 @@ def units_line(samples: np.ndarray, variance: float) -> str:
     deviation) or ``sqrt(variance)`` (the reverse), within :data:`UNITS_CLOSENESS` (not said when σ² is too
     close to 1 for the two to differ)."""
     measured = float(np.mean(np.square(samples, dtype=np.float64)))
-    stated = f"measured variance {measured:.6g} per leaf against the declared σ² = {variance:.6g}"
+    stated = (f"measured variance {measured:.6g} per leaf against the declared σ² = {variance:.6g} "
+              f"(ratio {measured / variance:.4g})")
     if not math.isfinite(measured) or measured <= 0 or abs(math.log(variance)) < 2 * UNITS_CLOSENESS:
         return stated
     if abs(measured / (variance * variance) - 1) <= UNITS_CLOSENESS:

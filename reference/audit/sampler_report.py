@@ -22,6 +22,20 @@ from reference.core.verdict import Decided, Verdict
 MAX_LISTED = 10
 
 
+#: How many failures a report's one-line summary shows after its headline.
+SUMMARY_EXAMPLES = 3
+
+
+def _failure_count(failures: tuple[str, ...]) -> int:
+    """The number of failing sub-tests behind a :func:`listed_failures` tuple (its last entry may count the
+    ones not listed: "... and 54 more")."""
+    if failures and failures[-1].startswith("... and ") and failures[-1].endswith(" more"):
+        hidden = failures[-1][len("... and "):-len(" more")]
+        if hidden.isdigit():
+            return len(failures) - 1 + int(hidden)
+    return len(failures)
+
+
 def listed_failures(found: list[tuple[float, str]]) -> tuple[str, ...]:
     """The ``MAX_LISTED`` most severe failures (largest severity first), and a count of the others."""
     ordered = [text for _, text in sorted(found, key=lambda item: -item[0])]
@@ -94,15 +108,24 @@ class SamplerAuditReport(Decided):
         return tuple(f"{c.name}: {f}" for c in self.checks for f in c.failures)
 
     def summary(self) -> str:
-        """One line: the audit, its verdict, every named failure (or the power when inconclusive), the units line."""
-        found = "; ".join(self.failures)
-        text = (f"{self.name}: {self.verdict} at {self.runs} runs (false alarm <= {self.alpha:g})"
-                + (f": {found}" if found else ""))
-        if not found and self.verdict == "inconclusive":
-            text += f": {self.power_text()}"
-        if self.units:
-            text += f" - {self.units}"
-        return text
+        """One line: the audit and its verdict; for a failure, first what is wrong and by how much (the units
+        line when there is one, else the most significant failure of the first failing property), then how
+        many sub-tests fail and at most :data:`SUMMARY_EXAMPLES` of them (the full lists are in ``checks``)."""
+        text = f"{self.name}: {self.verdict} at {self.runs} runs (false alarm <= {self.alpha:g})"
+        failing = [check for check in self.checks if check.failures]
+        if not failing:
+            if self.verdict == "inconclusive":
+                text += f": {self.power_text()}"
+            return text + (f" - {self.units}" if self.units else "")
+        examples = [f"{check.name}: {check.failures[0]}" for check in failing]
+        headline = self.units or examples.pop(0)
+        count = sum(_failure_count(check.failures) for check in failing)
+        text += f": {headline} ({count} failing sub-test{'s' if count != 1 else ''} in {len(failing)} of " \
+                f"{len(self.checks)} properties"
+        if examples:
+            shown = examples[:SUMMARY_EXAMPLES]
+            text += "; " + "; ".join(shown) + ("; ..." if len(examples) > len(shown) else "")
+        return text + ")"
 
     def as_json(self) -> dict[str, object]:
         """A JSON-ready dictionary (reals as decimal strings with 17 significant digits)."""
@@ -145,6 +168,8 @@ class TooFewRunsError(ValueError):
 def check_alpha(alpha: object) -> float:
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
         raise TypeError(f"alpha must be a real number in (0, 1), got {alpha!r}")
+    if isinstance(alpha, int) and not 0 < alpha < 1:  # no float of a huge int: refused as out of range
+        raise ValueError("alpha must be a real number in (0, 1), got an int outside it")
     value = float(alpha)
     if not 0.0 < value < 1.0:
         raise ValueError(f"alpha must be a real number in (0, 1), got {alpha!r}")

@@ -55,6 +55,7 @@ from reference.audit.sampler_report import (
     chi_square_group,
 )
 from reference.audit.whitened_moments import CascadeSampleMoments
+from reference.core.npy_files import load_npy
 from reference.core.validate import RealLike, check_depth, positive_real
 from reference.kary.digits import check_arity
 
@@ -78,7 +79,8 @@ def load_samples(path: object) -> np.ndarray:
     suffix = file.suffix.lower()
     try:
         if suffix == ".npy":
-            array = np.load(file, allow_pickle=False)
+            # a sample array may be large (runs × dimension float64): up to 4 GiB, cascade sample's default
+            array = load_npy(file, "samples", max_bytes=4 << 30)
         elif suffix == ".csv":
             array = np.loadtxt(file, delimiter=",", dtype=np.float64, ndmin=2)
         else:
@@ -109,7 +111,7 @@ def sample_file_shape(path: object) -> tuple[int, ...]:
     ``.csv`` file is 2-D, one run per line). Raises ``ValueError`` naming ``path`` for other files."""
     if isinstance(path, (str, Path)) and Path(path).suffix.lower() == ".npy" and Path(path).is_file():
         try:
-            return tuple(np.load(Path(path), mmap_mode="r", allow_pickle=False).shape)
+            return tuple(load_npy(path, "samples", mmap=True).shape)
         except (OSError, ValueError) as error:
             raise ValueError(f"path {str(path)!r} is not a readable sample array: {error}") from None
     return tuple(load_samples(path).shape)

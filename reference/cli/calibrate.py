@@ -13,6 +13,7 @@ from reference.cli.common import (
     add_epsilon,
     group,
     nonnegative_int,
+    option_names,
     vectors_option,
 )
 
@@ -53,6 +54,10 @@ def _cmd_calibrate_laplace(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+#: The library's names of the sensitivities, and the options that give them.
+_SENSITIVITY_OPTIONS = {"l1_sensitivity": "--l1", "l2_sensitivity": "--l2", "l2_sensitivity_squared": "--l2-squared"}
+
+
 def _cmd_calibrate_laplace_l2(args: argparse.Namespace) -> dict[str, Any]:
     from reference.kary.theorem_1_3 import theorem_1_3_report
 
@@ -61,14 +66,15 @@ def _cmd_calibrate_laplace_l2(args: argparse.Namespace) -> dict[str, Any]:
     vectors = vectors_option(args.vectors)
     if vectors is not None and len(vectors) != 1:
         raise CommandError("--vectors takes one vector here")
-    report = theorem_1_3_report(
-        scale=args.scale,
-        l1_sensitivity=args.l1,
-        l2_sensitivity=args.l2,
-        delta=args.delta,
-        l2_sensitivity_squared=args.l2_squared,
-        sensitivities=vectors[0] if vectors else None,
-    )
+    with option_names(_SENSITIVITY_OPTIONS):
+        report = theorem_1_3_report(
+            scale=args.scale,
+            l1_sensitivity=args.l1,
+            l2_sensitivity=args.l2,
+            delta=args.delta,
+            l2_sensitivity_squared=args.l2_squared,
+            sensitivities=vectors[0] if vectors else None,
+        )
     return report.as_json()
 
 
@@ -102,9 +108,10 @@ def _cmd_calibrate_laplace_l2_scale(args: argparse.Namespace) -> dict[str, Any]:
 
     if (args.l2 is None) == (args.l2_squared is None):
         raise CommandError("give exactly one of --l2 and --l2-squared")
-    scale = l2_laplace_scale(
-        epsilon=args.epsilon, delta=args.delta, l2_sensitivity=args.l2, l2_sensitivity_squared=args.l2_squared
-    )
+    with option_names(_SENSITIVITY_OPTIONS):
+        scale = l2_laplace_scale(
+            epsilon=args.epsilon, delta=args.delta, l2_sensitivity=args.l2, l2_sensitivity_squared=args.l2_squared
+        )
     return {
         "epsilon": args.epsilon,
         "delta": args.delta,

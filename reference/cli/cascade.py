@@ -18,13 +18,20 @@ from reference.cli.common import (
 
 
 #: Measured on two cores: the exact matrix, inverse and Lemma B.2 check take about 12 s at depth 10 and triple
-#: per depth; the statistics of all ranges about 5 s at depth 15 and quadruple per depth.
-def _matrix_seconds(depth: int) -> float:
+#: per depth; the statistics of all ranges about 8 s at depth 15 and quadruple per depth (benchmarks/
+#: bench_estimates.py compares both with measured seconds: the ranges were priced at 5 s, 1.3-1.7 times low).
+def estimated_matrix_seconds(depth: int) -> float:
     return 12.0 * 3.0 ** min(depth - 10, 300)  # capped: beyond, any limit refuses it anyway
 
 
-def _ranges_seconds(depth: int) -> float:
-    return 5.0 * 4.0 ** min(depth - 15, 300)
+def estimated_ranges_seconds(depth: int) -> float:
+    return 8.0 * 4.0 ** min(depth - 15, 300)
+
+
+def sample_value_count(depth: int, *, nodes: bool, runs: int | None) -> int:
+    """The float64 values ``cascade sample`` produces, known before sampling: 2**depth leaves (2n - 1 nodes
+    with ``--nodes``) per run."""
+    return (((1 << (depth + 1)) - 1) if nodes else 1 << depth) * (runs or 1)
 
 
 #: Values printed on the terminal or in JSON at most; more go to --out.
@@ -32,7 +39,7 @@ MAX_PRINTED_VALUES = 1 << 16
 
 
 def _cmd_cascade_matrix(args: argparse.Namespace) -> dict[str, Any]:
-    refuse_if_costly(f"cascade matrix at depth {args.depth}", _matrix_seconds(args.depth), args.max_seconds,
+    refuse_if_costly(f"cascade matrix at depth {args.depth}", estimated_matrix_seconds(args.depth), args.max_seconds,
                      "seconds", "--max-seconds")
     from reference.cip.exact import matrix as cip_matrix
 
@@ -49,7 +56,7 @@ def _cmd_cascade_matrix(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _cmd_cascade_ranges(args: argparse.Namespace) -> dict[str, Any]:
-    refuse_if_costly(f"all ranges at depth {args.depth}", _ranges_seconds(args.depth), args.max_seconds,
+    refuse_if_costly(f"all ranges at depth {args.depth}", estimated_ranges_seconds(args.depth), args.max_seconds,
                      "seconds", "--max-seconds")
     from reference.cip.exact import ranges as cip_ranges
 
@@ -78,8 +85,7 @@ def _cmd_cascade_sample(args: argparse.Namespace) -> dict[str, Any]:
         raise CommandError("--runs draws leaves (runs × 2**depth, what `audit samplers` reads); leave out --nodes")
     if args.runs is not None and args.runs < 1:
         raise CommandError(f"--runs must be a positive integer, got {args.runs}")
-    depth = min(args.depth, 200)  # the estimate only: a larger depth is refused by it in any case
-    count = ((2 ** (depth + 1) - 1) if args.nodes else 2**depth) * (args.runs or 1)
+    count = sample_value_count(min(args.depth, 200), nodes=args.nodes, runs=args.runs)  # capped: estimate only
     # float64 values, plus the saved or printed copy
     refuse_if_costly(f"cascade sample at depth {args.depth}", 2 * 8 * count / 2**30, args.max_gib, "GiB",
                      "--max-gib")

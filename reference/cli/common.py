@@ -192,20 +192,17 @@ def vectors_option(text: str | None) -> list[list[str]] | None:
 
 def read_stream(path: str) -> Any:
     """A 0/1 stream from a .npy file or a text file of 0/1 values separated by whitespace or commas."""
-    import io
-
     import numpy as np
 
     from reference.core.input_files import read_regular_bytes
+    from reference.core.npy_files import load_npy_bytes
 
     try:
         # a FIFO, a device, a link to one, or a file over the size bound is refused before a byte is read
         data = read_regular_bytes(path, name="--input")
         if path.endswith(".npy"):
-            try:
-                return np.load(io.BytesIO(data), allow_pickle=False)
-            except (ValueError, EOFError, OSError) as exc:  # object arrays, truncated or foreign files
-                raise ValueError(f"--input: {path!r} is not a .npy array of 0/1 values ({exc})") from None
+            # the header is checked against the bytes first: a forged shape is refused, never allocated
+            return load_npy_bytes(data, "--input")
         text = data.decode("utf-8").replace(",", " ").split()
         if not text:
             raise ValueError(f"--input: {path!r} holds no value (a stream needs at least one 0/1 value)")
@@ -215,10 +212,26 @@ def read_stream(path: str) -> Any:
         raise CommandError(str(exc).splitlines()[0] if str(exc) else f"--input: cannot read {path!r}") from None
     try:
         return np.array([int(token) for token in text], dtype=np.int64)
-    except ValueError:
+    except (ValueError, OverflowError):  # a word, or an integer past int64 ("too large to convert to C long")
         raise CommandError(f"--input: {path!r} must hold 0/1 values separated by whitespace or commas") from None
 
 
+
+
+@contextmanager
+def option_names(names: dict[str, str]) -> Iterator[None]:
+    """Refusals of a library call that name its parameters (``l2_sensitivity_squared``) name the options the
+    user typed instead (``--l2-squared``): ``names`` maps each parameter to its option; longer names first, so
+    ``l2_sensitivity_squared`` is not read as ``l2_sensitivity`` + ``_squared``."""
+    try:
+        yield
+    except CommandError:
+        raise
+    except ValueError as exc:
+        message = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        for name in sorted(names, key=len, reverse=True):
+            message = re.sub(rf"\b{re.escape(name)}\b", names[name], message)
+        raise CommandError(message) from None
 
 
 @contextmanager

@@ -49,6 +49,9 @@ def _cmd_inftda_run(args: argparse.Namespace) -> dict[str, Any]:
     from reference.tda.mechanism import inftda_numeric
 
     budget = positive_fraction(args.rho, "--rho")  # checked before any data is read
+    if budget > 10**300:  # the numeric release runs in floats: no float holds it (its σ would be ~0 anyway)
+        raise CommandError(f"--rho must be within the float range (at most 1e300) for the numeric release, "
+                           f"got {args.rho!r}")
     note = "category universes fixed by the embedded dataset's declaration"
     if args.data is not None:
         with reading("--data", args.data):
@@ -68,7 +71,7 @@ def _cmd_inftda_run(args: argparse.Namespace) -> dict[str, Any]:
             print(f"level {level}/{depth}: {released} nodes released", file=sys.stderr, flush=True)
 
     rho = float(budget)
-    if not 0 < rho < float("inf"):
+    if rho <= 0:  # a rho below the float range rounds to 0
         raise CommandError(f"--rho must be a positive number within the float range, got {args.rho!r}")
     # The float sampler caps σ at MAX_SCALE; say so in terms of the option the user typed (σ² = d/ρ per level,
     # computed in floats by the sampler, hence the relative margin of 2^-40 on the bound printed).

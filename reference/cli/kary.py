@@ -77,13 +77,26 @@ def _cmd_kary_mse(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+#: Most noisy prefix counts ``kary run`` prints (without ``--out``): 100,000 lines of text is already more
+#: than a terminal or a JSON reader wants, and the printing, not the counting, is what takes the time.
+MAX_PRINTED_COUNTS = 100_000
+
+
 def _cmd_kary_run(args: argparse.Namespace) -> dict[str, Any]:
     import numpy as np
 
     from reference.kary.counters import algorithm_1, algorithm_2_batch, check_stream
 
+    if args.out and not args.out.endswith(".npy"):
+        raise CommandError("--out must name a .npy file")
     with reading("--input", args.input):  # the stream's values are the file's: a bad value names --input
         stream = check_stream(read_stream(args.input))
+    horizon = int(np.asarray(stream).size)
+    if not args.out and horizon > MAX_PRINTED_COUNTS:  # printing is the cost here (about 20 bytes a count)
+        raise CommandError(
+            f"--input holds {horizon:,} values; at most {MAX_PRINTED_COUNTS:,} noisy counts are printed: "
+            "give --out FILE.npy to write them"
+        )
     generator = np.random.default_rng(args.seed)
     if not args.subtraction:
         outputs = algorithm_1(stream, args.arity, args.epsilon, generator)
@@ -96,12 +109,10 @@ def _cmd_kary_run(args: argparse.Namespace) -> dict[str, Any]:
         "epsilon": args.epsilon,
         "seed": args.seed,
         "algorithm": algorithm,
-        "horizon": int(np.asarray(stream).size),
+        "horizon": horizon,
         "noise": "Laplace, scale height/ε (ε-DP for one flipped bit)",
     }
     if args.out:
-        if not args.out.endswith(".npy"):
-            raise CommandError("--out must name a .npy file")
         np.save(args.out, outputs)
         result["out"] = args.out
     else:
@@ -139,6 +150,12 @@ def _cmd_kary_vertices(args: argparse.Namespace) -> dict[str, Any]:
     return {"arity": args.arity, "height": args.height, "time": args.time, "algorithm": algorithm, "vertices": vertices}
 
 
+def estimated_matrices_seconds(horizon: int) -> float:
+    """Seconds ``kary matrices`` takes at ``horizon`` T on idle cores: measured about 3.4 s at T = 400, growing
+    with T² (dense exact T × T products); capped at T = 10**9, which any limit refuses anyway."""
+    return 3.4 * (min(horizon, 10**9) / 400) ** 2
+
+
 def _cmd_kary_matrices(args: argparse.Namespace) -> dict[str, Any]:
     from reference.kary import digits as kary_digits
     from reference.kary import tree as kary_tree
@@ -152,10 +169,9 @@ def _cmd_kary_matrices(args: argparse.Namespace) -> dict[str, Any]:
         source = "--horizon" if args.horizon is not None else f"--arity {args.arity} --height {height} (its capacity)"
         raise CommandError(f"dense exact matrices hold at most horizon {kary_tree.MAX_MATRIX_HORIZON}; {source} "
                            f"gives {steps}: give a smaller --horizon or --height")
-    # measured on two cores: about 3.4 s at T = 400, growing with T² (dense exact T × T products)
     shown = str(steps) if steps < 10**12 else f"about 10**{len(str(steps)) - 1}"
     refuse_if_costly(f"dense exact matrices at horizon {shown} (--arity {args.arity}, --height {height})",
-                     3.4 * (min(steps, 10**9) / 400) ** 2, args.max_seconds, "seconds", "--max-seconds")
+                     estimated_matrices_seconds(steps), args.max_seconds, "seconds", "--max-seconds")
     options = {"subtraction": args.subtraction, "horizon": args.horizon}
     strategy = kary_tree.strategy_matrix(args.arity, args.height, **options)
     reconstruction = kary_tree.reconstruction_matrix(args.arity, args.height, **options)

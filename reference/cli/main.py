@@ -74,7 +74,9 @@ def _extreme_options(argv: Sequence[str]) -> str:
     from reference.core.validate import parse_rational_text
 
     found = []
-    for option, value in itertools.pairwise(argv):
+    # "--option=value" is one word: split it so both spellings are seen
+    words = [part for word in argv for part in (word.split("=", 1) if word.startswith("--") else [word])]
+    for option, value in itertools.pairwise(words):
         if not option.startswith("--"):
             continue
         try:
@@ -106,7 +108,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                      + _extreme_options(typed))
     except EnclosureRangeError as exc:  # a refusal from deep inside: name the options that led there
         return _fail(str(exc).splitlines()[0] + _extreme_options(typed))
-    except (ValueError, TypeError, CommandError, OverflowError) as exc:
+    except OverflowError as exc:  # a float conversion deep inside ("too large for a float"): name the options
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        return _fail(f"a value is too large for this computation ({first})" + _extreme_options(typed))
+    except (ValueError, TypeError, CommandError) as exc:
         return _fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
     except BrokenPipeError:  # the reader went away (``| head``): nothing more to say
         sys.stderr.close()

@@ -110,13 +110,19 @@ def _format(value: Fraction, digits: int, mode: str) -> str:
     sign = "-" if value < 0 else ""
     magnitude = abs(value)
     exponent = floor_log10(magnitude)
-    exact = magnitude * Fraction(10) ** (digits - 1 - exponent)
-    if mode == "nearest":
-        scaled = round(exact)  # round() on Fraction: half to even
+    # magnitude * 10**shift as numerator / denominator, in integers: no Fraction product, whose gcd of
+    # million-bit integers took seconds for a δ near 2**-(2**20)
+    shift = digits - 1 - exponent
+    numerator = magnitude.numerator * 10**shift if shift >= 0 else magnitude.numerator
+    denominator = magnitude.denominator if shift >= 0 else magnitude.denominator * 10**-shift
+    quotient, remainder = divmod(numerator, denominator)
+    if mode == "nearest":  # half to even, as round() on a Fraction
+        twice = 2 * remainder
+        scaled = quotient + (1 if twice > denominator or (twice == denominator and quotient % 2) else 0)
     else:
         # toward +∞ is away from zero for a positive value and toward zero for a negative one
         away = (mode == "up") == (value > 0)
-        scaled = -((-exact.numerator) // exact.denominator) if away else exact.numerator // exact.denominator
+        scaled = quotient + (1 if away and remainder else 0)
     if scaled == 10**digits:  # rounding carried into a new digit (9.99.. -> 10.0..)
         scaled //= 10
         exponent += 1
@@ -351,5 +357,6 @@ def enclose(
             result = compute()
         if isinstance(result, arb) and result.is_finite() and result.rel_accuracy_bits() >= target_bits:
             return CertifiedReal.from_arb(result)
-        precision *= 2
+        # the last rung is max_bits itself: from start_bits = 144 doubling skips from 18432 past 32768
+        precision = max_bits if precision < max_bits < 2 * precision else 2 * precision
     raise UndecidedComparisonError(f"could not enclose {label} to {target_bits} bits")

@@ -26,7 +26,7 @@ _KINDS = (
 )
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
     return next((text for test, text in _KINDS if test(mode)), "not a regular file")
 
 
@@ -48,7 +48,7 @@ def read_regular_bytes(path: object, *, name: str, max_bytes: int = MAX_INPUT_BY
     try:
         info = os.fstat(descriptor)
         if not stat.S_ISREG(info.st_mode):
-            raise ValueError(f"{name} must be a regular file, got {_kind(info.st_mode)}: {str(path)!r}")
+            raise ValueError(f"{name} must be a regular file, got {file_kind(info.st_mode)}: {str(path)!r}")
         if info.st_size > max_bytes:
             raise ValueError(
                 f"{name} must be a file of at most {_size(max_bytes)}, got {_size(info.st_size)}: {str(path)!r}"

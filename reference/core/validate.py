@@ -29,6 +29,10 @@ MAX_EXACT_DEPTH = 30
 #: rational small enough to build at once: 10**10000 is a 33,000-bit integer; 10**(10**9) would take minutes.
 MAX_NUMBER_DIGITS = 5_000
 MAX_DECIMAL_EXPONENT = 10_000
+#: Largest numerator or denominator, in bits, of an int or Fraction given to the exact API: twice the bits of
+#: 10**15000 (the largest a text number can make), so squares of accepted values (Δ² from Δ) still pass, while
+#: a 2**100000 denominator (a computation without end at its precision) is refused.
+MAX_EXACT_BITS = 2 * (10**15000).bit_length()
 #: Integers written as text (counts: depth, arity, horizon, seeds) have at most this many digits.
 MAX_INTEGER_DIGITS = 30
 
@@ -58,14 +62,29 @@ def parse_rational_text(text: str, name: str) -> Fraction:
                 f"{name} has the exponent {decimal['exp']}; exponents from -{MAX_DECIMAL_EXPONENT} to "
                 f"{MAX_DECIMAL_EXPONENT} are accepted"
             )
-        return Fraction(stripped)
+        mantissa = _integer_from_digits((decimal["int"] or "") + (decimal["frac"] or ""))
+        power = int(decimal["exp"] or "0") - len(decimal["frac"] or "")
+        value = Fraction(mantissa * 10**power) if power >= 0 else Fraction(mantissa, 10**-power)
+        return -value if stripped.startswith("-") else value
     if ratio is not None:
         if len(ratio["num"]) + len(ratio["den"]) > MAX_NUMBER_DIGITS:
             raise ValueError(f"{name} has more than {MAX_NUMBER_DIGITS} digits")
-        if int(ratio["den"]) == 0:
+        denominator = _integer_from_digits(ratio["den"])
+        if denominator == 0:
             raise ValueError(f"{name} has a zero denominator: {text!r}")
-        return Fraction(stripped)
+        value = Fraction(_integer_from_digits(ratio["num"]), denominator)
+        return -value if stripped.startswith("-") else value
     raise ValueError(f"{name} must be {NUMBER_FORMS}; got {text!r}")
+
+
+def _integer_from_digits(digits: str) -> int:
+    """The integer of an ASCII digit string; FLINT reads one past Python's 4,300-digit ``int(str)`` guard (the
+    digit counts here are bounded by MAX_NUMBER_DIGITS, so the conversion is quick)."""
+    if len(digits) < 4_000:
+        return int(digits)
+    from flint import fmpz
+
+    return int(fmpz(digits))
 
 
 def parse_integer_text(text: str, name: str) -> int:
@@ -86,12 +105,8 @@ def to_fraction(value: object, name: str) -> Fraction:
     """
     if isinstance(value, bool):
         raise TypeError(f"{name} must be an exact rational (int, Fraction or a string like '1/3'), not bool")
-    if isinstance(value, Fraction):
-        return value
-    if isinstance(value, int):
-        return Fraction(value)
-    if isinstance(value, numbers.Integral):
-        return Fraction(int(value))
+    if isinstance(value, (Fraction, int, numbers.Integral)):
+        return _bounded(value if isinstance(value, Fraction) else Fraction(int(value)), name)
     if isinstance(value, str):
         return parse_rational_text(value, name)
     if isinstance(value, float):
@@ -100,6 +115,17 @@ def to_fraction(value: object, name: str) -> Fraction:
             f"'{value!r}' or a Fraction so that no binary rounding enters an exact result"
         )
     raise TypeError(f"{name} must be an exact rational (int, Fraction or str), got {type(value).__name__}")
+
+
+def _bounded(value: Fraction, name: str) -> Fraction:
+    """``value`` if its numerator and denominator have at most :data:`MAX_EXACT_BITS` bits, else a refusal."""
+    bits = max(value.numerator.bit_length(), value.denominator.bit_length())
+    if bits > MAX_EXACT_BITS:
+        raise ValueError(
+            f"{name} has a {bits}-bit numerator or denominator; at most {MAX_EXACT_BITS} bits are accepted "
+            "(the squares of the numbers the text reader takes: 5,000 digits, exponents within ±10,000)"
+        )
+    return value
 
 
 def to_real(value: object, name: str) -> float:
@@ -113,6 +139,8 @@ def to_real(value: object, name: str) -> float:
         except OverflowError:
             raise ValueError(f"{name} is too large for a float; got {value[:40]!r}") from None
     elif isinstance(value, numbers.Real):
+        if isinstance(value, (Fraction, int)):
+            _bounded(Fraction(value), name)
         try:
             result = float(value)
         except OverflowError:
@@ -180,10 +208,12 @@ DEFAULT_MAX_GIB = 2.0
 def check_float_memory(values: int, max_gib: object, what: str) -> None:
     """Cost before work for the numeric samplers: ``values`` float64 values must fit in ``max_gib`` GiB."""
     limit = positive_real(max_gib, "max_gib")
-    needed = 8 * values / 2**30
-    if needed > limit:
+    # Fraction, not float: a size of 10**4000 values has no float quotient ("too large for a float")
+    needed = Fraction(8 * values, 2**30)
+    if needed > Fraction(limit):
+        shown = f"about {float(needed):.3g}" if needed < 10**300 else describe(needed)
         raise ValueError(
-            f"{what} needs about {needed:.3g} GiB of float64 values, over max_gib = {limit:g}: pass a larger "
+            f"{what} needs {shown} GiB of float64 values, over max_gib = {limit:g}: pass a larger "
             "max_gib if the machine has the memory"
         )
 
@@ -191,8 +221,8 @@ def check_float_memory(values: int, max_gib: object, what: str) -> None:
 def positive_real(value: object, name: str) -> float:
     """A finite float strictly greater than zero (numeric layer)."""
     result = to_real(value, name)
-    if result <= 0:
-        raise ValueError(f"{name} must be > 0, got {value!r}")
+    if result <= 0:  # the float, not the input's repr (a Fraction of 66,000 bits has none within int limits)
+        raise ValueError(f"{name} must be > 0, got {result!r}")
     return result
 
 
@@ -242,6 +272,12 @@ def floor_log10(magnitude: Fraction) -> int:
     while at_least_power(exponent + 1):
         exponent += 1
     return exponent
+
+
+def count_text(count: int) -> str:
+    """An integer for a message: its digits up to 10**15, else its magnitude (a count of 10**4000 would
+    print 4,000 digits)."""
+    return str(count) if abs(count) < 10**15 else describe(Fraction(count))
 
 
 def describe(value: Fraction) -> str:

@@ -109,6 +109,14 @@ def _normaliser(sigma_squared: Fraction, accuracy_bits: int) -> arb:
 
 def _delta_ball(epsilon: Fraction, sigma_squared: Fraction, sensitivity: int, accuracy_bits: int) -> arb:
     """Ball containing δ(ε) at the current working precision (sum to ``accuracy_bits`` relative bits)."""
+    return _lattice_sum(epsilon, sigma_squared, sensitivity, accuracy_bits)[0]
+
+
+def _lattice_sum(
+    epsilon: Fraction, sigma_squared: Fraction, sensitivity: int, accuracy_bits: int
+) -> tuple[arb, int]:
+    """:func:`_delta_ball` and the number of lattice terms it added (what :func:`estimated_lattice_terms`
+    predicts before the sum)."""
     threshold = epsilon * sigma_squared / sensitivity - Fraction(sensitivity, 2)  # a
     first = _floor(threshold) + 1  # smallest integer strictly above a
     two_sigma_squared = 2 * sigma_squared
@@ -131,7 +139,7 @@ def _delta_ball(epsilon: Fraction, sigma_squared: Fraction, sensitivity: int, ac
                 f"sigma_squared={fraction_text(sigma_squared)} is too large for the direct lattice sum "
                 f"(more than {MAX_TERMS} terms)"
             )
-    return _with_tail(total, _gaussian_tail_bound(x, sigma_squared)) / _normaliser(sigma_squared, accuracy_bits)
+    return _with_tail(total, _gaussian_tail_bound(x, sigma_squared)) / _normaliser(sigma_squared, accuracy_bits), terms
 
 
 def _clip_to_unit(enclosure: CertifiedReal) -> CertifiedReal:
@@ -197,18 +205,29 @@ def _check_range(epsilon: Fraction | None, sigma_squared: Fraction) -> None:
 MAX_ESTIMATED_TERMS = 500_000
 
 
-def _check_cost(epsilon: Fraction, sigma_squared: Fraction, sensitivity: int) -> None:
-    """Refuse, before any sum, parameters whose lattice sum needs more than MAX_ESTIMATED_TERMS terms."""
-    first = _floor(epsilon * sigma_squared / sensitivity - Fraction(sensitivity, 2)) + 1
-    sigma_bound = _floor(sigma_squared) + 1  # σ <= σ² + 1, and σ = sqrt(σ²) for the estimate below
+def estimated_lattice_terms(*, epsilon: Fraction, sigma_squared: Fraction, sensitivity: int) -> int:
+    """The terms one δ(ε) lattice sum adds, estimated before summing: from the first integer above
+    ``a = εσ²/Δ - Δ/2`` up to 0 (the negative side, when a < 0), then about 12σ more until the Gaussian tail
+    is below the sum's accuracy (``exp(-x²/(2σ²)) < 2**-96`` at ``x ≈ 11.5σ``)."""
     from math import isqrt
 
-    estimate = max(0, -first) + 12 * (isqrt(sigma_bound) + 1)
+    first = _floor(epsilon * sigma_squared / sensitivity - Fraction(sensitivity, 2)) + 1
+    sigma_bound = _floor(sigma_squared) + 1  # σ <= sqrt(floor(σ²) + 1)
+    return max(0, -first) + 12 * (isqrt(sigma_bound) + 1)
+
+
+def _check_cost(epsilon: Fraction, sigma_squared: Fraction, sensitivity: int) -> None:
+    """Refuse, before any sum, parameters whose lattice sum needs more than MAX_ESTIMATED_TERMS terms."""
+    from math import isqrt
+
+    sigma_bound = _floor(sigma_squared) + 1
+    estimate = estimated_lattice_terms(epsilon=epsilon, sigma_squared=sigma_squared, sensitivity=sensitivity)
     if estimate > MAX_ESTIMATED_TERMS:
         spare = max(0, MAX_ESTIMATED_TERMS - 12 * (isqrt(sigma_bound) + 1))
         raise ValueError(
-            f"sensitivity {sensitivity} is too large for sigma_squared {describe(sigma_squared)} in the discrete "
-            f"Gaussian's exact profile: its lattice sum would need about {estimate:.2e} terms (at most "
+            f"sensitivity {describe(Fraction(sensitivity))} is too large for sigma_squared "
+            f"{describe(sigma_squared)} in the discrete Gaussian's exact profile: its lattice sum would need "
+            f"{describe(Fraction(estimate))} terms (at most "
             f"{MAX_ESTIMATED_TERMS}; at epsilon 0 the sensitivity may be up to about {2 * spare})"
         )
 

@@ -35,7 +35,7 @@ from typing import TypeVar
 
 from flint import arb
 
-from reference.core.bisection import bisect, bracket_around, bracket_upward
+from reference.core.bisection import bisect, bracket_around, bracket_downward, bracket_upward
 from reference.core.certified import (
     MAX_PRECISION,
     START_PRECISION,
@@ -52,13 +52,14 @@ from reference.core.certified import (
 from reference.core.certified import ball as _ball
 from reference.core.validate import (
     RationalLike,
+    describe,
     fraction_text,
     open_unit_fraction,
     positive_fraction,
     tolerance_fraction,
 )
 from reference.core.verdict import Decided
-from reference.privacy.gaussian_estimate import sigma_estimate
+from reference.privacy.gaussian_estimate import sigma_estimate, sigma_estimate_wide
 
 _T = TypeVar("_T")
 
@@ -103,7 +104,8 @@ def _enclose_delta(epsilon: Fraction, sigma: Fraction, sensitivity_squared: Frac
             return _clip_to_unit(CertifiedReal.from_arb(ball))
         if ball.is_finite():
             last = ball
-        precision *= 2
+        # the last rung is MAX_PRECISION itself (144 * 2**k skips from 18432 past 32768 otherwise)
+        precision = MAX_PRECISION if precision < MAX_PRECISION < 2 * precision else 2 * precision
     if last is not None:
         return _clip_to_unit(CertifiedReal.from_arb(last))
     raise UndecidedComparisonError(
@@ -126,20 +128,30 @@ def _delta_satisfied(
     The precision is doubled until the ball lies on one side of ``delta``; a ball that contains ``delta``
     never decides. Raises :class:`UndecidedComparisonError` past MAX_PRECISION.
     """
-    precision = START_PRECISION
+    decided, enclosure, _ = _delta_decided(epsilon, sigma, sensitivity_squared, delta, START_PRECISION)
+    return decided, enclosure
+
+
+def _delta_decided(
+    epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fraction, delta: Fraction, start: int
+) -> tuple[bool, CertifiedReal, int]:
+    """:func:`_delta_satisfied` from the precision ``start`` (a power of two times START_PRECISION), also
+    returning the precision that decided: a bisection starts its next decision there instead of climbing the
+    same ladder again (at ε = 1e-9000 each rung up to 32768 bits costs as much as all the others)."""
+    precision = start
     while precision <= MAX_PRECISION:
         with working_precision(precision):
             ball = _delta_ball(epsilon, sigma, sensitivity_squared)
         if ball.is_finite():
             enclosure = _clip_to_unit(CertifiedReal.from_arb(ball))
             if enclosure.certainly_le(delta):
-                return True, enclosure
+                return True, enclosure, precision
             if enclosure.certainly_gt(delta):
-                return False, enclosure
+                return False, enclosure, precision
         precision *= 2
     raise UndecidedComparisonError(
-        f"delta(epsilon) at epsilon={epsilon}, sigma={sigma}, sensitivity_squared={sensitivity_squared} is "
-        f"indistinguishable from delta={delta} at {MAX_PRECISION} bits"
+        f"delta(epsilon) at epsilon={describe(epsilon)}, sigma={describe(sigma)}, sensitivity_squared="
+        f"{describe(sensitivity_squared)} is indistinguishable from delta={describe(delta)} at {MAX_PRECISION} bits"
     )
 
 
@@ -234,8 +246,14 @@ def gaussian_epsilon(
     def sufficient(epsilon: Fraction) -> bool:
         return _delta_satisfied(epsilon, sig, d2, target)[0]
 
-    # bracket: δ(ε) -> 0 as ε -> oo, so doubling finds a sufficient ε; ε = 0 is certified insufficient
-    low, high = bracket_upward(sufficient, Fraction(0), Fraction(1))
+    # bracket: δ(ε) -> 0 as ε -> oo, so doubling finds a sufficient ε; ε = 0 is certified insufficient. It
+    # starts at the classical ε ≈ Δ²/(2σ²) + (Δ/σ) sqrt(2 log(1.25/δ)) (only where to look): from 1 it took
+    # some 66,000 doublings to reach ε ≈ 1e20000 at σ = 1e-10000
+    guess = _dyadic_guess(lambda: _ball(d2) / (2 * _ball(sig) ** 2)
+                          + (_ball(d2) / _ball(sig) ** 2 * 2 * (arb(5) / 4 / _ball(target)).log()).sqrt())
+    start = max(guess, Fraction(1, 2**64))
+    low, high = bracket_upward(sufficient, Fraction(0), start) if not sufficient(start) else (
+        bracket_downward(sufficient, start / 2, start))
     return CertifiedReal(*bisect(sufficient, low, high, tolerance=tol))
 
 
@@ -325,7 +343,11 @@ def sigma_exact(
     tol = tolerance_fraction(tolerance)
 
     estimate = sigma_estimate(epsilon=eps, delta=target, sensitivity_squared=d2)
-    found = None if estimate is None else _certify_near(Fraction(estimate), eps, target, d2, tol)
+    # past the float range (δ = 1e-9999, ε = 1e-5000) the same solve on Arb midpoints: a few evaluations at
+    # the cancellation's precision instead of some forty certified bisection steps at it
+    centre = Fraction(estimate) if estimate is not None else sigma_estimate_wide(
+        epsilon=eps, delta=target, sensitivity_squared=d2)
+    found = None if centre is None else _certify_near(centre, eps, target, d2, tol)
     if isinstance(found, ExactSigma):
         return found
     return _sigma_by_bisection(eps, target, d2, tol, estimate, found)
@@ -395,8 +417,11 @@ def _sigma_by_bisection(
     """Exact rational bisection with certified comparisons, from the certified ends ``known`` if both exist,
     else from a bracket grown around the estimate (or Theorem 3.8's σ)."""
 
+    ladder = [START_PRECISION]  # the precision that decided last (nearby σ need about the same)
+
     def satisfied(sigma: Fraction) -> bool:
-        return _delta_satisfied(eps, sigma, d2, target)[0]
+        decided, _, ladder[0] = _delta_decided(eps, sigma, d2, target, max(START_PRECISION, ladder[0] // 2))
+        return decided
 
     if known is not None and known[0] is not None and known[1] is not None:
         low, high = known[0], known[1]

@@ -21,7 +21,12 @@ represent the problem (δ below the float range, e^ε overflowing, a non-finite 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
+
+from flint import arb
+
+from reference.core.certified import MAX_PRECISION, UndecidedComparisonError, working_precision
 
 _ROOT_TWO = math.sqrt(2.0)
 _ROOT_TWO_PI = math.sqrt(2.0 * math.pi)
@@ -97,4 +102,97 @@ def _solve(epsilon: float, target: float) -> float | None:
     return None
 
 
-__all__ = ["sigma_estimate"]
+#: Correct bits asked of each δ(s) in :func:`sigma_estimate_wide` (the answer needs about 50: the caller
+#: certifies a bracket of relative width ``tolerance`` around it), and the precision its arithmetic starts at.
+_WIDE_BITS = 64
+_WIDE_START_PRECISION = 128
+
+
+def sigma_estimate_wide(*, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction) -> Fraction | None:
+    """The same Newton solve as :func:`sigma_estimate`, on Arb midpoints instead of floats: for the inputs a
+    float cannot represent (δ below 1e-308, ε below 1e-308 or above 700, σ past 1e308).
+
+    Each δ(s) is evaluated at a precision doubled until its ball has :data:`_WIDE_BITS` correct bits: δ(s) is
+    the difference of two normal tails, which cancel to about ``log2(1/δ)`` bits at small ε (ε = 1e-5000,
+    δ = 1e-9999) and hardly at all at moderate ε (ε = 1/2, δ = 1e-10000 is a far tail, 128 bits suffice).
+    Midpoints steer the search (radii are dropped): like the float estimate this only says where to look, and
+    the caller certifies both ends of its bracket. Returns a dyadic rational, or None when the solve does not
+    settle.
+    """
+    ceiling = min(max(delta.denominator.bit_length() - delta.numerator.bit_length(), 0) + 2 * _WIDE_START_PRECISION,
+                  MAX_PRECISION)
+
+    def at(bits: int, compute: Callable[[], tuple[arb, arb] | None]) -> tuple[arb, arb] | None:
+        with working_precision(bits):
+            return compute()
+
+    def log_delta(u: arb) -> tuple[arb, arb] | None:
+        """(log δ(e^u), d log δ / d u) as midpoints, or None where δ is not certainly positive."""
+        bits = _WIDE_START_PRECISION
+        while True:
+            found = at(bits, lambda: _log_delta_ball(epsilon, u))
+            if found is not None or bits >= ceiling:
+                return found
+            bits *= 2
+
+    with working_precision(_WIDE_START_PRECISION):
+        target = (arb(delta.numerator) / delta.denominator).log().mid()
+        eps = arb(epsilon.numerator) / epsilon.denominator
+        u = ((2 * (arb(5) / 4).log() - 2 * target).sqrt() / eps).log().mid()
+        low: arb | None = None
+        high: arb | None = None
+        width = arb(1)
+        floor = arb(2) ** -60
+        high_unresolved = False  # whether ``high`` is a point where δ was not resolved at MAX_PRECISION
+        for _ in range(_MAX_STEPS):
+            found = log_delta(u)
+            if found is None or found[0] <= target:  # δ not resolved from 0 only happens far past the answer
+                high, high_unresolved = u, found is None
+                if low is None:
+                    u, width = (u - width).mid(), 2 * width
+                    continue
+            else:
+                low = u
+                if high is None:
+                    u, width = (u + width).mid(), 2 * width
+                    continue
+            assert low is not None and high is not None
+            if high - low <= floor * max(arb(1), abs(u)):
+                break
+            candidate = (0.5 * (low + high)).mid()
+            if found is not None and found[1] < 0:
+                newton = (u - (found[0] - target) / found[1]).mid()
+                if low < newton < high:
+                    candidate = newton
+            if abs(candidate - u) <= floor * max(arb(1), abs(u)):
+                u = candidate
+                break
+            u = candidate
+        else:
+            return None
+        if high_unresolved:  # the answer lies where δ cannot be resolved: no certified comparison can decide
+            raise UndecidedComparisonError(
+                f"the two normal tails of delta(epsilon) cancel past the {MAX_PRECISION}-bit working precision "
+                "near the answer (delta and epsilon both tiny): sigma cannot be certified"
+            )
+        sigma = (u.exp() * (arb(sensitivity_squared.numerator) / sensitivity_squared.denominator).sqrt()).mid()
+        numerator, exponent = sigma.man_exp()
+        return Fraction(int(numerator)) * Fraction(2) ** int(exponent) if numerator > 0 else None
+
+
+def _log_delta_ball(epsilon: Fraction, u: arb) -> tuple[arb, arb] | None:
+    """At the current precision: (log δ(e^u), d log δ / d u) as midpoints when δ's ball has
+    :data:`_WIDE_BITS` correct bits and is positive, else None."""
+    eps = arb(epsilon.numerator) / epsilon.denominator
+    s = arb(u).exp()
+    a = 1 / (2 * s)
+    b = eps * s
+    root_two = arb(2).sqrt()
+    value = ((b - a) / root_two).erfc() / 2 - eps.exp() * ((a + b) / root_two).erfc() / 2
+    if not (value > 0 and value.rel_accuracy_bits() >= _WIDE_BITS):
+        return None
+    density = (-((a - b) ** 2) / 2).exp() / (2 * arb.pi()).sqrt()
+    return value.log().mid(), (-2 * a * density / value).mid()
+
+
+__all__ = ["sigma_estimate", "sigma_estimate_wide"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -41,13 +42,24 @@ SKIPPED = {
     "leading_constant": "takes a family name",
 }
 GOOD_COUNT = [0, 1, 2, 3, 5, 8]
-EXTREME_COUNT = [40, 1000, 10**6, 10**9, 10**30]
-BAD_COUNT: list[Any] = [True, -1, 1.5, "3", "٣", None, float("nan"), 1j, [3], b"3", object()]
+EXTREME_COUNT: list[Any] = [40, 1000, 10**6, 10**9, 10**30,
+                            # numpy integers are integers; 2**63 and 2**64 - 1 overflow C longs; 10**4000 a float
+                            np.int64(5), np.uint64(3), 2**63, 2**64 - 1, 10**4000]
+BAD_COUNT: list[Any] = [True, -1, 1.5, "3", "٣", None, float("nan"), 1j, [3], b"3", object(),
+                        np.bool_(True), 3.0, np.float64(3.0), Fraction(7, 2), Decimal(3), np.array([3])]
 GOOD_EXACT: list[Any] = [1, Fraction(1, 2), "1/2", "1e-6", 2, "0.01"]
 EXTREME_EXACT: list[Any] = ["1e30", "1e-1000000000", Fraction(1, 10**5000), "1e-300", 10**30, "3e-7", "1e10",
-                            "1e-10000", "1e10000", "3e-255", "1e-196", "1.0000001", Fraction(10**10000 + 1, 10**10000)]
+                            "1e-10000", "1e10000", "3e-255", "1e-196", "1.0000001", Fraction(10**10000 + 1, 10**10000),
+                            # past Python's 4,300-digit int(str) guard; the reader's digit and exponent limits
+                            # together; the largest exact size accepted; numpy integers; a signed zero
+                            "1/" + "3" * 4998, "0." + "0" * 4990 + "1e-5000", Fraction(1, 10**15000),
+                            np.int64(7), np.uint64(2**64 - 1), "-0", "1e-010000"]
 BAD_EXACT: list[Any] = [0.5, float("nan"), True, "٣", "1_000", "nan", None, "0/0", object(), 1j, [1], b"1",
-                        {"1": 1}, "1e10001", "1e-10001"]
+                        {"1": 1}, "1e10001", "1e-10001",
+                        # floats in disguise, decimals, numpy booleans, and sizes past the exact bound (a
+                        # 2**-100001 delta was a hang)
+                        np.float64(0.5), np.float32(0.5), np.longdouble(0.5), Decimal("0.5"), np.bool_(True),
+                        np.array(0.5), Fraction(1, 2**100_001), 10**30_001, "10^30", "2**64"]
 STRUCTURED: dict[str, list[Any]] = {
     "stream": [[1, 0, 1, 1, 0], np.array([1, 0, 1]), []],
     "values": [[3, 1, 4], [0], [-5, -5]],

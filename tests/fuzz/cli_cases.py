@@ -58,8 +58,10 @@ RATIONAL_OPTIONS = {
 }
 #: Values that no option of the kind accepts: not ASCII decimal / "p/q" / scientific, or not finite.
 BAD_NUMBERS = ["٣", "１２", "1_000", "nan", "inf", "-inf", "0/0", "1/0", "", " ", "abc", "1e", "0x10", "1..2",
-               "1/2/3", "1e999999999999", "½", "1,5"]
-BAD_COUNTS = [*BAD_NUMBERS, "1.5", "-1", "2/3"]
+               "1/2/3", "1e999999999999", "½", "1,5",
+               # an independent fuzzer's notations: powers, hex floats, signs in odd places, other digits
+               "10^30", "2^63", "2**64", "1e+", "--1", "1e1.5", "0x1p3", "1/-3", "1 000", "１e3", "1e٣", "+-1"]
+BAD_COUNTS = [*BAD_NUMBERS, "1.5", "-1", "2/3", "1e3", "3.0", "١"]
 #: Well-formed but extreme: must be answered or refused with a message, never hang or blow up.
 EXTREME_NUMBERS = ["1e30", "1e-1000000000", "1e-5000", "1e10", "3e-7", "1e-300", "123456789/987654321",
                    "1" + "0" * 5000, "1e308", "99999999", "1000",
@@ -67,12 +69,17 @@ EXTREME_NUMBERS = ["1e30", "1e-1000000000", "1e-5000", "1e10", "3e-7", "1e-300",
                    # certified routines (tiny ρ and δ, σ² a hair above 1), and values next to 0 and 1
                    "1e-10000", "1e10000", "1e-10001", "1e10001", "9e-10000", "3e-255", "1e-196", "7e-2",
                    "1.0000001", "1.00000000000000000001", "0.99999999999999999999", "1e-9999", "1e9999",
-                   "2.5e-3000", "12300"]
+                   "2.5e-3000", "12300",
+                   # signs and zeros, the reader's digit limit (5,000 digits) with its exponent limit, 2**64 - 1
+                   "-0", "0.0", "+1", "1.", ".5", "1E5", "1e-0", "1e-010000", "1/" + "3" * 4998,
+                   "0." + "0" * 4990 + "1e-5000", "9" * 4999 + "e10000", "1.0000000000000000000000000001",
+                   str(2**64 - 1), str(2**63)]
 EXTREME_COUNTS = ["0", "40", "64", "1000", "99999999", "9" * 50, "100000",
                   # boundary pool: documented limits and ±1 (depths 15/16/17, 25/26/27, heights 62/63/64,
                   # 4000/4001 rows), powers of two near 2**63 and the 30-digit limit
                   "15", "16", "17", "25", "26", "27", "62", "63", "65", "4000", "4001", "1638",
-                  str(2**62), str(2**63), str(2**64), "9" * 30, "1" + "0" * 30, str(10**29)]
+                  str(2**62), str(2**63), str(2**64), "9" * 30, "1" + "0" * 30, str(10**29),
+                  "-0", "+3", "007", str(2**64 - 1), "14", "18", "30", "31", "100001", "99999", "1000001"]
 #: Values outside the range a given option accepts (semantically invalid).
 OUT_OF_RANGE = {
     "delta": ["0", "1", "2", "-1/2"],
@@ -145,8 +152,12 @@ def make_fixtures(folder: Path) -> Fixtures:
         "data": [write("tda.csv", "region,age\nnorth,young\nnorth,old\nsouth,young\nsouth,young\n")],
         "input": [write("stream.txt", "1 0 1 1 0 1 0 0 1 1"), write("stream.csv", "1,0,1,1")],
         "samples": [str(samples)],
-        "noise-matrix": [identity, lower, write("matrix.json", "[[1, 0], [0, 1]]")],
-        "workload": [identity, lower],
+        "noise-matrix": [identity, lower, write("matrix.json", "[[1, 0], [0, 1]]"),
+                         # a spreadsheet's byte-order mark and CRLF line ends; big-endian and Fortran-ordered ints
+                         write("bom.csv", "\ufeff1,0\n0,1\n"), write("crlf.csv", b"1,0\r\n1,1\r\n"),
+                         _save(folder / "big_endian.npy", np.eye(2, dtype=">i8")),
+                         _save(folder / "fortran.npy", np.asfortranarray(np.array([[1, 0], [1, 1]])))],
+        "workload": [identity, lower, write("bom_workload.csv", "\ufeff1,0\n1,1\n")],
         "oracle": [identity],
         "draw-variances": [write("variances.csv", "1\n1\n"), write("variances_row.csv", "1,3/4\n")],
     }
@@ -189,11 +200,32 @@ def _degenerate_files(folder: Path) -> list[str]:
     arrays = {"complex.npy": np.ones((3, 3), dtype=np.complex128), "bool.npy": np.ones((3, 3), dtype=bool),
               "strings.npy": np.array([["1", "2"], ["3", "4"]]), "scalar.npy": np.array(3.0),
               "cube.npy": np.zeros((2, 2, 2)), "int8.npy": np.ones((4, 4), dtype=np.int8),
-              "inf.npy": np.full((5, 3), np.inf), "row.npy": np.zeros((1, 0))}
+              "inf.npy": np.full((5, 3), np.inf), "row.npy": np.zeros((1, 0)),
+              "float16.npy": np.eye(3, dtype=np.float16), "nan_entries.npy": np.array([[np.nan, 0.0], [0.0, 1.0]]),
+              "big_endian_float.npy": np.eye(3).astype(">f8")}
     for name, array in arrays.items():
-        np.save(folder / name, array)
-        made.append(str(folder / name))
+        made.append(_save(folder / name, array))
+    made.append(_save(folder / "pickled.npy", np.array([[1, 0], [0, 1]], dtype=object)))
+    # a header that promises 100000 x 100000 float64 (80 GB) over no data: refused from the header, never allocated
+    forged = folder / "forged_header.npy"
+    with forged.open("wb") as handle:
+        np.lib.format.write_array_header_1_0(handle, {"descr": "<f8", "fortran_order": False,
+                                                      "shape": (100_000, 100_000)})
+    made.append(str(forged))
+    # a field over the csv module's limit (131,072 characters); a matrix text over the parsed-entries bound
+    made.append(_write(folder / "huge_field.csv", "1" + "0" * 140_000 + ",0\n0,1\n"))
+    made.append(_write(folder / "many_entries.csv", "\n".join(",".join(["0"] * 1001) for _ in range(1001))))
     return made
+
+
+def _save(path: Path, array: np.ndarray) -> str:
+    np.save(path, array, allow_pickle=array.dtype.hasobject)
+    return str(path)
+
+
+def _write(path: Path, text: str) -> str:
+    path.write_text(text, encoding="utf-8")
+    return str(path)
 
 
 @dataclass(frozen=True)
@@ -263,8 +295,10 @@ def _value(draw: st.DrawFn, name: str, action: argparse.Action, flavour: str, fx
         if flavour == "bad":
             # a two-column table of words is a fine TDA data file (a header and one record), bad elsewhere
             # tables of words are fine TDA data (a header and a record of categories), bad elsewhere
-            fine_for_data = ("words.csv", "nan.csv", "floaty.csv")
-            pool = [path for path in fx.bad if not (name == "data" and path.endswith(fine_for_data))]
+            fine_for_data = ("words.csv", "nan.csv", "floaty.csv", "many_entries.csv")
+            fine_for_input = ("many_entries.csv",)  # a million 0s is a stream (with --out, a valid one)
+            pool = [path for path in fx.bad if not (name == "data" and path.endswith(fine_for_data))
+                    and not (name == "input" and path.endswith(fine_for_input))]
             return draw(st.sampled_from(pool)), "not a readable file of the right form"
         return draw(st.sampled_from(fx.good[name])), ""
     if name == "out":

@@ -76,7 +76,8 @@ def kill_and_count(argv: list[str], number: int, *, workers: int, settle: float 
     the grace period (then kill them, so that the test leaves nothing behind)."""
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     main = subprocess.Popen([sys.executable, "-m", "reference", *argv], cwd=ROOT, env=environment,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                            preexec_fn=_default_interrupt)
     seen: set[tuple[int, int]] = set()
     try:
         deadline = time.monotonic() + START_SECONDS
@@ -110,6 +111,13 @@ def kill_and_count(argv: list[str], number: int, *, workers: int, settle: float 
         if main.poll() is None:
             main.kill()
             main.wait()
+
+
+def _default_interrupt() -> None:
+    """In the child before ``exec``: SIGINT back to its default disposition. A harness started in the
+    background by a shell without job control (``cmd &`` in a script) ignores SIGINT, and an ignored signal is
+    inherited: the command would then rightly ignore the SIGINT under test and count as its own survivor."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _cmdline(pid: int) -> bytes:

@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from reference.cip.tree import BinaryTree, Level, check_tree
 from reference.core.rng import RngLike, as_generator
-from reference.core.validate import DEFAULT_MAX_GIB, check_float_memory, check_positive_int, positive_real
+from reference.core.validate import DEFAULT_MAX_GIB, check_float_memory, check_positive_int, count_text, positive_real
 
 FloatArray: TypeAlias = npt.NDArray[np.float64]
 
@@ -57,7 +57,7 @@ def _draws(
     batch = None if size is None else check_positive_int(size, "size")
     count = 1 if batch is None else batch
     # the draws, and the nodes (about 2 per leaf) of the output
-    check_float_memory(3 * count * tree.leaf_count, max_gib, f"{count} sample(s) of {tree.leaf_count} leaves")
+    check_float_memory(3 * count * tree.leaf_count, max_gib, f"{count_text(count)} sample(s) of {tree.leaf_count} leaves")
     # one flat call, reshaped row-major: the same stream as `count` calls of standard_normal(m)
     block = generator.standard_normal(count * tree.leaf_count).reshape(count, tree.leaf_count)
     return block, scale, batch is None

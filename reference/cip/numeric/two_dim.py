@@ -34,7 +34,14 @@ import numpy as np
 import numpy.typing as npt
 
 from reference.core.rng import RngLike, as_generator
-from reference.core.validate import DEFAULT_MAX_GIB, check_depth, check_float_memory, check_positive_int, positive_real
+from reference.core.validate import (
+    DEFAULT_MAX_GIB,
+    check_depth,
+    check_float_memory,
+    check_positive_int,
+    count_text,
+    positive_real,
+)
 
 FloatArray: TypeAlias = npt.NDArray[np.float64]
 
@@ -89,7 +96,7 @@ def _draws(
     batch = None if size is None else check_positive_int(size, "size")
     count = 1 if batch is None else batch
     # the draws, and the nodes (about 4 per cell) of the output
-    check_float_memory(5 * count << (rows + columns), max_gib, f"{count} sample(s) of {1 << (rows + columns)} cells")
+    check_float_memory(5 * count << (rows + columns), max_gib, f"{count_text(count)} sample(s) of {1 << (rows + columns)} cells")
     # one flat call, reshaped row-major: the same stream as `count` single calls
     block = generator.standard_normal(count << (rows + columns)).reshape(count, 1 << rows, 1 << columns)
     return rows, columns, block, scale, batch is None
