@@ -85,6 +85,8 @@ def _cmd_cascade_sample(args: argparse.Namespace) -> dict[str, Any]:
         raise CommandError("--runs draws leaves (runs × 2**depth, what `audit samplers` reads); leave out --nodes")
     if args.runs is not None and args.runs < 1:
         raise CommandError(f"--runs must be a positive integer, got {args.runs}")
+    if args.out and not args.out.endswith(".npy"):  # before the work, not after it
+        raise CommandError("--out must name a .npy file")
     count = sample_value_count(min(args.depth, 200), nodes=args.nodes, runs=args.runs)  # capped: estimate only
     # float64 values, plus the saved or printed copy
     refuse_if_costly(f"cascade sample at depth {args.depth}", 2 * 8 * count / 2**30, args.max_gib, "GiB",
@@ -107,8 +109,6 @@ def _cmd_cascade_sample(args: argparse.Namespace) -> dict[str, Any]:
         "count": int(values.size),
     }
     if args.out:
-        if not args.out.endswith(".npy"):
-            raise CommandError("--out must name a .npy file")
         np.save(args.out, values)
         result["out"] = args.out
     else:

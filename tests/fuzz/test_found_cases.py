@@ -143,3 +143,17 @@ def test_npy_bytes_round_trip() -> None:
     buffer = io.BytesIO()
     np.save(buffer, np.arange(6).reshape(2, 3))
     assert load_npy_bytes(buffer.getvalue(), "x").tolist() == [[0, 1, 2], [3, 4, 5]]
+
+
+def test_cascade_sample_refuses_an_out_name_before_sampling(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A wrong --out name was refused only after the whole tree was drawn (about 1 GB at depth 26)."""
+    import reference.cip.numeric.cascade as cascade
+
+    def drawn(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the tree was drawn before --out was checked")
+
+    monkeypatch.setattr(cascade, "cascade_tree", drawn)
+    monkeypatch.setattr(cascade, "cascade_leaves", drawn)
+    status = main(["cascade", "sample", "--depth", "26", "--sigma", "7/2", "--seed", "1", "--nodes", "--out", str(tmp_path / "x")])
+    assert status == 2 and "--out must name a .npy file" in capsys.readouterr().err
