@@ -113,6 +113,23 @@ def coqc_path() -> str | None:
     return shutil.which("coqc")
 
 
+#: The libraries the sources import (under ``coqc -where``'s ``user-contrib``), from the packages above.
+COQ_LIBRARIES = ("mathcomp/ssreflect", "mathcomp/algebra", "mathcomp/zify", "mathcomp/algebra_tactics",
+                 "mathcomp/analysis")
+
+
+def coq_missing() -> str | None:
+    """Why the sources cannot be compiled here — coqc, or a library they import, is not installed — or None."""
+    coqc = coqc_path()
+    if coqc is None:
+        return "coqc is not installed"
+    out = subprocess.run([coqc, "-where"], capture_output=True, text=True, check=False, timeout=60)
+    roots = [Path(out.stdout.strip()) / "user-contrib",
+             *(Path(entry) for entry in os.environ.get("COQPATH", "").split(os.pathsep) if entry)]
+    missing = [library for library in COQ_LIBRARIES if not any((root / library).is_dir() for root in roots)]
+    return f"coqc is installed but not {', '.join(missing)}" if missing else None
+
+
 def coq_version() -> str:
     """``coqc --version``'s first line (empty when Coq is missing)."""
     coqc = coqc_path()
@@ -344,10 +361,10 @@ def machine_checked(theorems: list[CoqTheorem], build: Build | None = None) -> d
             pending.append(theorem)
     if not pending:
         return found
-    if coqc_path() is None:
+    if (missing := coq_missing()) is not None:
         for theorem in pending:
             found[theorem] = Evidence(
-                theorem, "not compiled here", f"declared in proofs/coq/{theorem.file}; coqc is not installed here "
+                theorem, "not compiled here", f"declared in proofs/coq/{theorem.file}; {missing} here "
                 f"({INSTALL_COMMAND})"
             )
         return found
@@ -386,8 +403,8 @@ def machine_checked(theorems: list[CoqTheorem], build: Build | None = None) -> d
 def main() -> int:
     """Compile every file, print the compile times and every registered theorem's assumptions. Exit 0 only when
     every registered theorem compiled closed; a run that compiled nothing says so and exits 2."""
-    if coqc_path() is None:
-        print(f"coqc not found; install with: {INSTALL_COMMAND}; nothing was compiled", file=sys.stderr)
+    if (missing := coq_missing()) is not None:
+        print(f"{missing}; install with: {INSTALL_COMMAND}; nothing was compiled", file=sys.stderr)
         return 2
     if proofs_directory() is None:
         print("the Coq sources (proofs/coq/_CoqProject) were not found: set REFERENCE_COQ_DIR to the folder; "

@@ -11,6 +11,7 @@ build on this module, which builds on none of them.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,21 +27,23 @@ MAX_LISTED = 10
 SUMMARY_EXAMPLES = 3
 
 
+#: The last entry of a :func:`listed_failures` tuple that counts the failures not listed, and its reading.
+_NOT_LISTED = "... and {} more"
+_NOT_LISTED_PATTERN = re.compile(r"\.\.\. and (\d+) more")
+
+
 def _failure_count(failures: tuple[str, ...]) -> int:
     """The number of failing sub-tests behind a :func:`listed_failures` tuple (its last entry may count the
-    ones not listed: "... and 54 more")."""
-    if failures and failures[-1].startswith("... and ") and failures[-1].endswith(" more"):
-        hidden = failures[-1][len("... and "):-len(" more")]
-        if hidden.isdigit():
-            return len(failures) - 1 + int(hidden)
-    return len(failures)
+    ones not listed)."""
+    hidden = _NOT_LISTED_PATTERN.fullmatch(failures[-1]) if failures else None
+    return len(failures) - 1 + int(hidden.group(1)) if hidden else len(failures)
 
 
 def listed_failures(found: list[tuple[float, str]]) -> tuple[str, ...]:
     """The ``MAX_LISTED`` most severe failures (largest severity first), and a count of the others."""
     ordered = [text for _, text in sorted(found, key=lambda item: -item[0])]
     if len(ordered) > MAX_LISTED:
-        return (*tuple(ordered[:MAX_LISTED]), f"... and {len(ordered) - MAX_LISTED} more")
+        return (*tuple(ordered[:MAX_LISTED]), _NOT_LISTED.format(len(ordered) - MAX_LISTED))
     return tuple(ordered)
 
 

@@ -85,8 +85,6 @@ def _cmd_cascade_sample(args: argparse.Namespace) -> dict[str, Any]:
         raise CommandError("--runs draws leaves (runs × 2**depth, what `audit samplers` reads); leave out --nodes")
     if args.runs is not None and args.runs < 1:
         raise CommandError(f"--runs must be a positive integer, got {args.runs}")
-    if args.out and not args.out.endswith(".npy"):  # before the work, not after it
-        raise CommandError("--out must name a .npy file")
     count = sample_value_count(min(args.depth, 200), nodes=args.nodes, runs=args.runs)  # capped: estimate only
     # float64 values, plus the saved or printed copy
     refuse_if_costly(f"cascade sample at depth {args.depth}", 2 * 8 * count / 2**30, args.max_gib, "GiB",
@@ -132,6 +130,7 @@ def register(commands: Subcommands) -> None:
     sample.add_argument("--sigma", required=True, help="standard deviation σ > 0")
     add_seed(sample, required=True)
     sample.add_argument("--out", help="write the values to this .npy file")
+    sample.set_defaults(out_suffix=".npy")
     sample.add_argument("--nodes", action="store_true", help="all 2n-1 node values (level order), not leaves")
     sample.add_argument("--runs", type=nonnegative_int,
                         help="independent runs: a runs × 2**depth array, one run per row (what `audit samplers` reads)")

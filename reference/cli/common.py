@@ -308,7 +308,8 @@ def refuse_foreign(
 
 
 def check_output_options(args: argparse.Namespace) -> None:
-    """Refuse an unusable ``--out`` before any work: a report folder, or a file whose folder exists."""
+    """Refuse an unusable ``--out`` before any work: a report folder, or a file whose folder exists (and of the
+    type the command writes, when its parser sets ``out_suffix``)."""
     import os
 
     out = getattr(args, "out", None)
@@ -328,6 +329,9 @@ def check_output_options(args: argparse.Namespace) -> None:
     else:
         if os.path.isdir(out):
             raise CommandError(f"--out must be a file path, and {out!r} is a folder")
+        suffix = getattr(args, "out_suffix", None)  # the file type a command writes (set_defaults)
+        if suffix is not None and not out.endswith(suffix):
+            raise CommandError(f"--out must name a {suffix} file")
         parent = os.path.dirname(os.path.abspath(out))
         if not os.path.isdir(parent):
             raise CommandError(f"--out: the folder {parent!r} does not exist")

@@ -87,8 +87,6 @@ def _cmd_kary_run(args: argparse.Namespace) -> dict[str, Any]:
 
     from reference.kary.counters import algorithm_1, algorithm_2_batch, check_stream
 
-    if args.out and not args.out.endswith(".npy"):
-        raise CommandError("--out must name a .npy file")
     with reading("--input", args.input):  # the stream's values are the file's: a bad value names --input
         stream = check_stream(read_stream(args.input))
     horizon = int(np.asarray(stream).size)
@@ -221,4 +219,5 @@ def register(commands: Subcommands) -> None:
     kary_run.add_argument("--input", required=True, help=".npy or text file of 0/1 values")
     add_seed(kary_run)
     kary_run.add_argument("--out", help="write the counts to this .npy file")
+    kary_run.set_defaults(out_suffix=".npy")
     add_subtraction(kary_run, default=MECHANISM_SUBTRACTION)

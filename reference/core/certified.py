@@ -345,6 +345,12 @@ def certify(compute: Callable[[], arb], *, label: str) -> CertifiedReal:
     )
 
 
+def next_precision(precision: int, ceiling: int = MAX_PRECISION) -> int:
+    """The next rung of a precision ladder: doubled, except that the ceiling itself is the last rung (from 144
+    bits, doubling goes from 18,432 straight past 32,768, so a ladder bounded by it would stop a rung short)."""
+    return ceiling if precision < ceiling < 2 * precision else 2 * precision
+
+
 def enclose(
     compute: Callable[[], arb], label: str, *, start_bits: int, target_bits: int, max_bits: int
 ) -> CertifiedReal:
@@ -357,6 +363,5 @@ def enclose(
             result = compute()
         if isinstance(result, arb) and result.is_finite() and result.rel_accuracy_bits() >= target_bits:
             return CertifiedReal.from_arb(result)
-        # the last rung is max_bits itself: from start_bits = 144 doubling skips from 18432 past 32768
-        precision = max_bits if precision < max_bits < 2 * precision else 2 * precision
+        precision = next_precision(precision, max_bits)
     raise UndecidedComparisonError(f"could not enclose {label} to {target_bits} bits")

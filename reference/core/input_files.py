@@ -26,17 +26,18 @@ _KINDS = (
 )
 
 
-def file_kind(mode: int) -> str:
+def _kind(mode: int) -> str:
     return next((text for test, text in _KINDS if test(mode)), "not a regular file")
 
 
-def _size(count: int) -> str:
+def size_text(count: int) -> str:
+    """A byte count for a message."""
     return f"{count / (1 << 20):.1f} MiB" if count >= 1 << 20 else f"{count} bytes"
 
 
-def read_regular_bytes(path: object, *, name: str, max_bytes: int = MAX_INPUT_BYTES) -> bytes:
-    """The bytes of the regular file ``path`` (a link is followed), refusing anything else or more than
-    ``max_bytes`` bytes with a ``ValueError`` that names ``name``."""
+def open_regular(path: object, *, name: str, what: str = "a regular file") -> tuple[int, os.stat_result]:
+    """A blocking descriptor of the regular file ``path`` (a link is followed) and its ``fstat``, or a
+    ``ValueError`` naming ``name`` (``what``: the file wanted, for the message). The caller closes it."""
     if not isinstance(path, (str, Path)):
         raise TypeError(f"{name} must be a str or pathlib.Path, got {type(path).__name__}")
     if not str(path).strip():
@@ -48,12 +49,24 @@ def read_regular_bytes(path: object, *, name: str, max_bytes: int = MAX_INPUT_BY
     try:
         info = os.fstat(descriptor)
         if not stat.S_ISREG(info.st_mode):
-            raise ValueError(f"{name} must be a regular file, got {file_kind(info.st_mode)}: {str(path)!r}")
+            raise ValueError(f"{name} must be {what}, got {_kind(info.st_mode)}: {str(path)!r}")
+        os.set_blocking(descriptor, True)
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return descriptor, info
+
+
+def read_regular_bytes(path: object, *, name: str, max_bytes: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of the regular file ``path`` (a link is followed), refusing anything else or more than
+    ``max_bytes`` bytes with a ``ValueError`` that names ``name``."""
+    descriptor, info = open_regular(path, name=name)
+    try:
         if info.st_size > max_bytes:
             raise ValueError(
-                f"{name} must be a file of at most {_size(max_bytes)}, got {_size(info.st_size)}: {str(path)!r}"
+                f"{name} must be a file of at most {size_text(max_bytes)}, got {size_text(info.st_size)}: "
+                f"{str(path)!r}"
             )
-        os.set_blocking(descriptor, True)
         chunks: list[bytes] = []
         remaining = max_bytes + 1
         while remaining > 0:
@@ -63,7 +76,7 @@ def read_regular_bytes(path: object, *, name: str, max_bytes: int = MAX_INPUT_BY
             chunks.append(chunk)
             remaining -= len(chunk)
         if remaining <= 0:  # grew past the bound while being read (a log being written, an endless file)
-            raise ValueError(f"{name} must be a file of at most {_size(max_bytes)}; {str(path)!r} grew past it")
+            raise ValueError(f"{name} must be a file of at most {size_text(max_bytes)}; {str(path)!r} grew past it")
         return b"".join(chunks)
     except OSError as error:
         raise ValueError(f"{name}: cannot read {str(path)!r}: {error.strerror or error}") from None

@@ -13,20 +13,21 @@ from __future__ import annotations
 import io
 import math
 import os
-import stat
 from pathlib import Path
 from typing import BinaryIO
 
 import numpy as np
 
-from reference.core.input_files import file_kind
+from reference.core.input_files import open_regular, size_text
 
 #: Largest array read into memory by :func:`load_npy` (a memory map is bounded by the caller's own checks).
 MAX_NPY_BYTES = 1 << 30
 
 
-def _size(count: int) -> str:
-    return f"{count / (1 << 20):.1f} MiB" if count >= 1 << 20 else f"{count} bytes"
+def _unreadable(name: str, error: BaseException) -> ValueError:
+    """The one-line refusal of a file numpy cannot read as ``.npy`` (the first line of its message)."""
+    first = str(error).splitlines()[0][:120] if str(error) else type(error).__name__
+    return ValueError(f"{name}: not a readable .npy file ({first})")
 
 
 def checked_header(
@@ -44,8 +45,7 @@ def checked_header(
         else:
             raise ValueError(f"unsupported .npy version {version}")
     except (ValueError, OSError, EOFError, SyntaxError) as error:
-        first = str(error).splitlines()[0][:120] if str(error) else type(error).__name__
-        raise ValueError(f"{name}: not a readable .npy file ({first})") from None
+        raise _unreadable(name, error) from None
     if dtype.hasobject:
         raise ValueError(f"{name}: the .npy file holds Python objects ({dtype}); numeric arrays only")
     needed = math.prod(int(size) for size in shape) * dtype.itemsize
@@ -53,7 +53,7 @@ def checked_header(
         check_holds(tuple(int(size) for size in shape), dtype, available - handle.tell(), name)
     if max_bytes is not None and needed > max_bytes:
         raise ValueError(
-            f"{name}: the .npy array is {tuple(shape)} of {dtype} ({_size(needed)}); at most {_size(max_bytes)}"
+            f"{name}: the .npy array is {tuple(shape)} of {dtype} ({size_text(needed)}); at most {size_text(max_bytes)}"
         )
     return tuple(int(size) for size in shape), dtype
 
@@ -63,8 +63,8 @@ def check_holds(shape: tuple[int, ...], dtype: np.dtype, follows: int, name: str
     needed = math.prod(shape) * dtype.itemsize
     if needed > follows:
         raise ValueError(
-            f"{name}: the .npy header gives shape {shape} of {dtype} ({_size(needed)}) but the file holds "
-            f"{_size(max(follows, 0))} after it (truncated or a wrong header)"
+            f"{name}: the .npy header gives shape {shape} of {dtype} ({size_text(needed)}) but the file holds "
+            f"{size_text(max(follows, 0))} after it (truncated or a wrong header)"
         )
 
 
@@ -76,24 +76,14 @@ def load_npy_bytes(data: bytes, name: str, *, max_bytes: int | None = MAX_NPY_BY
     try:
         return np.asarray(np.load(handle, allow_pickle=False))
     except (ValueError, EOFError, OSError) as error:
-        first = str(error).splitlines()[0][:120] if str(error) else type(error).__name__
-        raise ValueError(f"{name}: not a readable .npy file ({first})") from None
+        raise _unreadable(name, error) from None
 
 
 def load_npy(path: str | Path, name: str, *, mmap: bool = False, max_bytes: int | None = MAX_NPY_BYTES) -> np.ndarray:
     """The array of the regular ``.npy`` file ``path``: the header checked before any entry is read; memory
     mapped when ``mmap`` (the caller bounds the size), else read (at most ``max_bytes``)."""
-    if not isinstance(path, (str, Path)):
-        raise TypeError(f"{name} must be a str or pathlib.Path, got {type(path).__name__}")
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens at once, without a writer
-    except OSError as error:
-        raise ValueError(f"{name}: cannot read {str(path)!r}: {error.strerror or error}") from None
+    descriptor, info = open_regular(path, name=name, what="a regular .npy file")
     with os.fdopen(descriptor, "rb") as handle:
-        info = os.fstat(descriptor)
-        if not stat.S_ISREG(info.st_mode):
-            raise ValueError(f"{name} must be a regular .npy file, got {file_kind(info.st_mode)}: {str(path)!r}")
-        os.set_blocking(descriptor, True)
         checked_header(handle, info.st_size, name, max_bytes=None if mmap else max_bytes)
         handle.seek(0)
         try:
@@ -101,8 +91,7 @@ def load_npy(path: str | Path, name: str, *, mmap: bool = False, max_bytes: int 
                 return np.asarray(np.load(path, mmap_mode="r", allow_pickle=False))
             return np.asarray(np.load(handle, allow_pickle=False))
         except (ValueError, EOFError, OSError) as error:
-            first = str(error).splitlines()[0][:120] if str(error) else type(error).__name__
-            raise ValueError(f"{name}: not a readable .npy file ({first})") from None
+            raise _unreadable(name, error) from None
 
 
 __all__ = ["MAX_NPY_BYTES", "check_holds", "checked_header", "load_npy", "load_npy_bytes"]

@@ -47,6 +47,7 @@ from reference.core.certified import (
     check_rounding,
     format_directed,
     format_significant,
+    next_precision,
     working_precision,
 )
 from reference.core.certified import ball as _ball
@@ -104,8 +105,7 @@ def _enclose_delta(epsilon: Fraction, sigma: Fraction, sensitivity_squared: Frac
             return _clip_to_unit(CertifiedReal.from_arb(ball))
         if ball.is_finite():
             last = ball
-        # the last rung is MAX_PRECISION itself (144 * 2**k skips from 18432 past 32768 otherwise)
-        precision = MAX_PRECISION if precision < MAX_PRECISION < 2 * precision else 2 * precision
+        precision = next_precision(precision)
     if last is not None:
         return _clip_to_unit(CertifiedReal.from_arb(last))
     raise UndecidedComparisonError(

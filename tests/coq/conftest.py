@@ -12,14 +12,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from reference_verification.coq import INSTALL_COMMAND, Build, compile_all, coqc_path
+from reference_verification.coq import INSTALL_COMMAND, Build, compile_all, coq_missing
 
 
 def require_coqc() -> None:
     """Skip (locally) or fail (under CI=true) when coqc is missing."""
-    if coqc_path() is not None:
+    missing = coq_missing()
+    if missing is None:
         return
-    message = f"coqc not found: install Coq with Mathematical Components ({INSTALL_COMMAND})"
+    message = f"{missing}: install Coq with Mathematical Components ({INSTALL_COMMAND})"
     if os.environ.get("CI", "").lower() == "true":
         pytest.fail(f"CI=true but {message}; the machine-checked proofs were not checked")
     pytest.skip(message)

@@ -243,7 +243,7 @@ def test_a_further_axiom_or_another_file_fails_the_library_allowance(monkeypatch
     extra = allowed + "\nReference.DiscreteLaplacePrivacy.wish\n  : 1 = 2"
     audit = AUDIT_THEOREMS[0]
     registered = _registered()[0]
-    monkeypatch.setattr(coq, "coqc_path", lambda: "/usr/bin/coqc")
+    monkeypatch.setattr(coq, "coq_missing", lambda: None)
     monkeypatch.setattr(coq, "coq_version", lambda: "coq")
     build = Build(read_project(_directory()), _directory(),
                   tuple(coq.FileResult(name, True, 0.0, "") for name in read_project(_directory()).files))
@@ -260,10 +260,29 @@ def test_a_further_axiom_or_another_file_fails_the_library_allowance(monkeypatch
 def test_without_coqc_the_report_says_not_compiled_here(monkeypatch: pytest.MonkeyPatch) -> None:
     import reference_verification.coq as coq
 
-    monkeypatch.setattr(coq, "coqc_path", lambda: None)
+    monkeypatch.setattr(coq, "coq_missing", lambda: "coqc is not installed")
     for theorem, found in machine_checked(_registered()).items():
         assert found.verdict == "not compiled here", (theorem.name, found)
         assert "apt-get install" in found.detail
+
+
+def test_a_missing_library_is_named_and_nothing_is_compiled(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """coqc without mathcomp-analysis (the discrete Laplace theorem's sums over sets): not compiled here, naming
+    the library and the install command, rather than a file that does not compile."""
+    import reference_verification.coq as coq
+
+    fake = tmp_path / "coqc"
+    fake.write_text(f"#!/bin/sh\necho {tmp_path}\n")
+    fake.chmod(0o755)
+    for library in coq.COQ_LIBRARIES[:-1]:
+        (tmp_path / "user-contrib" / library).mkdir(parents=True)
+    monkeypatch.setattr(coq, "coqc_path", lambda: str(fake))
+    monkeypatch.setenv("COQPATH", "")
+    assert coq.coq_missing() == "coqc is installed but not mathcomp/analysis"
+    for found in machine_checked(_registered()).values():
+        assert found.verdict == "not compiled here" and "mathcomp/analysis" in found.detail
+    (tmp_path / "user-contrib" / "mathcomp" / "analysis").mkdir()
+    assert coq.coq_missing() is None
 
 
 def test_a_missing_theorem_fails_the_report() -> None:
@@ -275,7 +294,7 @@ def test_a_missing_theorem_fails_the_report() -> None:
 def test_without_coqc_ci_fails_and_local_skips(monkeypatch: pytest.MonkeyPatch) -> None:
     import conftest  # the tests/coq conftest, on sys.path while these tests run
 
-    monkeypatch.setattr(conftest, "coqc_path", lambda: None)
+    monkeypatch.setattr(conftest, "coq_missing", lambda: "coqc is not installed")
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="CI=true"):
         conftest.require_coqc()
@@ -297,10 +316,10 @@ def test_a_run_that_compiles_nothing_says_so_and_fails(monkeypatch: pytest.Monke
     import reference_verification.coq as coq
 
     monkeypatch.setattr(coq, "proofs_directory", lambda: None)
-    monkeypatch.setattr(coq, "coqc_path", lambda: "/usr/bin/coqc")
+    monkeypatch.setattr(coq, "coq_missing", lambda: None)
     assert coq.main() == 2
     assert "nothing was compiled" in capsys.readouterr().err
-    monkeypatch.setattr(coq, "coqc_path", lambda: None)
+    monkeypatch.setattr(coq, "coq_missing", lambda: "coqc is not installed")
     assert coq.main() == 2
     assert "nothing was compiled" in capsys.readouterr().err
 
