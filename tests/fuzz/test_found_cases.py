@@ -157,3 +157,67 @@ def test_cascade_sample_refuses_an_out_name_before_sampling(monkeypatch: pytest.
     monkeypatch.setattr(cascade, "cascade_leaves", drawn)
     status = main(["cascade", "sample", "--depth", "26", "--sigma", "7/2", "--seed", "1", "--nodes", "--out", str(tmp_path / "x")])
     assert status == 2 and "--out must name a .npy file" in capsys.readouterr().err
+
+
+def _npy_with_header(path: Path, major: int, header: bytes, length: int | None = None, tail: bytes = b"") -> None:
+    size = len(header) if length is None else length
+    field = size.to_bytes(2 if major == 1 else 4, "little")
+    path.write_bytes(b"\x93NUMPY" + bytes([major, 0]) + field + header + tail)
+
+
+NPY_OPTIONS = [
+    ["audit", "linear-noise", "--noise-matrix", "{path}", "--workload", "{ok}", "--noise", "laplace", "--scale", "1",
+     "--epsilon", "1"],
+    ["audit", "linear-noise", "--noise-matrix", "{ok}", "--workload", "{path}", "--noise", "laplace", "--scale", "1",
+     "--epsilon", "1"],
+    ["audit", "samplers", "--samples", "{path}", "--mechanism", "cascade", "--depth", "1", "--sigma", "1"],
+]
+
+
+@pytest.mark.parametrize("options", NPY_OPTIONS)
+@pytest.mark.parametrize(("major", "header", "length", "words"), [
+    # unbalanced header syntax: numpy's tokenizer raised TokenError (exit 70, "internal error")
+    (1, b"{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), " + b" " * 40 + b"\n", None,
+     "the header is not a valid .npy header"),
+    (1, b"{'descr': '<f8', 'fortran_order': False, 'shape': ((((2, 2)}" + b" " * 40 + b"\n", None,
+     "not a readable .npy file"),
+    # a version-2 length field of 2**32 - 1: numpy read a 4 GiB header ("out of memory" under a memory limit)
+    (2, b"{'descr'", 2**32 - 1, "the header length field says 4,294,967,295 bytes"),
+    (3, b"{'descr'", 10_001, "at most 10,000"),
+])
+def test_a_malformed_npy_header_is_one_line_naming_the_option(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              options: list[str], major: int, header: bytes,
+                                                              length: int | None, words: str) -> None:
+    path = tmp_path / "forged.npy"
+    _npy_with_header(path, major, header, length, tail=b" " * 20_000)
+    ok = tmp_path / "ok.npy"
+    np.save(ok, np.eye(2, dtype=np.int64))
+    status = main([word.format(path=path, ok=ok) for word in options])
+    error = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and len(error) == 1 and words in error[0]
+    option = options[options.index("{path}") - 1]
+    assert error[0].startswith(f"reference: error: {option}")
+
+
+def test_exact_values_of_10000_digits_are_printed_without_the_integer_string_limit() -> None:
+    """An ε of 10,000 digits (Laplace scale 1/(10^9999 + 7)) in the audit's explanation and JSON, with Python's
+    default guard of 4,300 digits in place (the API, not the command line, which raises it)."""
+    import sys
+
+    from reference.audit.linear.audit import audit_linear_noise
+    from reference.core.validate import fraction_text
+
+    assert sys.get_int_max_str_digits() in (0, 4300) or sys.get_int_max_str_digits() >= 4300
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(4300)
+    try:
+        big = 10**9999 + 7
+        assert fraction_text(Fraction(big, 3)) == "1" + "0" * 9995 + "0007/3"
+        for noise in ("laplace", "gaussian"):
+            for matrix in ([[1]], [[1, 0], [1, 1]]):
+                verdict = audit_linear_noise(matrix, matrix, noise, scale=Fraction(1, big))
+                text = verdict.summary() + str(verdict.as_json())
+                expected = fraction_text(Fraction(big)) if noise == "laplace" else fraction_text(Fraction(big * big, 2))
+                assert expected in text  # ε = l1/b = 10^9999 + 7; ρ = Δ²/(2b²) for the identity (Δ² = 1)
+    finally:
+        sys.set_int_max_str_digits(limit)

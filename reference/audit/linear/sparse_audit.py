@@ -137,18 +137,18 @@ def sparse_linear_noise_audit(noise: ColumnMatrix, workload: ColumnMatrix, kind:
     rho: Fraction | None = None
     if kind == "laplace":
         epsilon = l1 / scale
-        text = f"private: Laplace epsilon = l1/b = {epsilon} is exact (B has a trivial kernel)"
+        text = f"private: Laplace epsilon = l1/b = {fraction_text(epsilon)} is exact (B has a trivial kernel)"
         if not unique:
             problem = problem_of_columns(columns, outputs)
             lower, upper = max_shift_norm_of(problem, targets, reduction.solutions)
             epsilon_lower, epsilon = users * lower / scale, users * upper / scale
             if epsilon_lower == epsilon:
-                text = f"private: Laplace epsilon = {epsilon} exactly (LP over the draw shifts, certified both ways)"
+                text = f"private: Laplace epsilon = {fraction_text(epsilon)} exactly (LP over the draw shifts, certified both ways)"
             else:
-                text = f"private: Laplace epsilon in [{epsilon_lower}, {epsilon}] (LP bounds, certified; ker B != 0)"
+                text = f"private: Laplace epsilon in [{fraction_text(epsilon_lower)}, {fraction_text(epsilon)}] (LP bounds, certified; ker B != 0)"
     else:
         rho = l2_squared / (2 * scale * scale)
-        text = f"private: Gaussian Mahalanobis sensitivity^2 = {l2_squared}, rho = {rho} (exact); delta(eps) exact"
+        text = f"private: Gaussian Mahalanobis sensitivity^2 = {fraction_text(l2_squared)}, rho = {fraction_text(rho)} (exact); delta(eps) exact"
     return LinearNoiseVerdict(
         **common,  # type: ignore[arg-type]
         kernel_dimension=draws - rank, private=True, first_offending_column=None, strategy=strategy,
