@@ -221,3 +221,60 @@ def test_exact_values_of_10000_digits_are_printed_without_the_integer_string_lim
                 assert expected in text  # ε = l1/b = 10^9999 + 7; ρ = Δ²/(2b²) for the identity (Δ² = 1)
     finally:
         sys.set_int_max_str_digits(limit)
+
+
+def test_discrete_gaussian_profiles_at_huge_sigma_are_refused_before_any_sum(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reference.privacy import discrete_gaussian_profile as profile
+
+    def no_sum(*_: object, **__: object) -> None:
+        raise AssertionError("a lattice sum started before the refusal")
+
+    monkeypatch.setattr(profile, "_lattice_sum", no_sum)
+    # σ = 31,623: 12σ ≈ 380,000 terms for one evaluation (tens of seconds), over the limit of 100,000
+    with pytest.raises(ValueError, match=r"sigma_squared 1000000000 is too large .*\(at most 100000"):
+        profile.discrete_gaussian_delta(epsilon=0, sigma_squared=10**9, sensitivity=2)
+    with pytest.raises(ValueError, match=r"sigma_squared 1000000000 is too large"):
+        profile.discrete_gaussian_epsilon(delta="1e-6", sigma_squared=10**9, sensitivity=3)
+    # σ² = 1e7: one evaluation is allowed (about 38,000 terms), the search for ε (about 90 of them) is not
+    with pytest.raises(ValueError, match=r"needs about \d+ evaluations of 37956 lattice terms"):
+        profile.discrete_gaussian_epsilon(delta="1e-12", sigma_squared=10**7, sensitivity=1)
+
+
+def test_a_discrete_gaussian_claim_at_large_sigma_is_judged_without_the_costly_search(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    status = main(["audit", "calibration", "--mechanism", "discrete-gaussian", "--sigma-squared", "1e7",
+                   "--epsilon", "1/35", "--delta", "1e-12", "--sensitivity", "1", "--json"])
+    result = json.loads(capsys.readouterr().out)
+    # δ(1/35) at σ² = 1e7, Δ = 1 is far below 1e-12 (the continuous bound exp(-(εσ²)²/(2σ²)) is e^-4000)
+    assert status == 0 and result["verdict"] == "holds"
+    assert result["epsilon_at_delta"].startswith("not computed: sigma_squared 10000000: the smallest epsilon")
+
+
+@pytest.mark.parametrize(("options", "words"), [
+    (["cascade", "matrix", "--depth", "11", "--max-seconds", "1" + "0" * 29], "at most 86400 seconds"),
+    (["audit", "sampler-function", "--target", "examples.batched_samplers:cascade_depth_6", "--mechanism",
+      "cascade", "--depth", "6", "--sigma", "2", "--runs", "200", "--seed", "1", "--runs-for-deviation",
+      "1e-1000000000"], "exponents from -10000 to 10000"),
+])
+def test_huge_numbers_in_options_are_refused_before_any_arithmetic(capsys: pytest.CaptureFixture[str],
+                                                                   options: list[str], words: str) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(options)
+    error = capsys.readouterr().err.strip().splitlines()
+    assert stopped.value.code == 2 and words in error[-1]
+
+
+def test_a_deviation_out_of_reach_is_refused_after_one_power_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reference.audit.samples.design_audit import smallest_detecting_runs
+
+    calls: list[int] = []
+
+    def never(runs: int) -> bool:
+        calls.append(runs)
+        return False
+
+    with pytest.raises(ValueError, match="needs more than 10\\^13 runs"):
+        smallest_detecting_runs(never, 16, "a deviation of 1e-300")
+    assert calls == [10**13]
