@@ -278,3 +278,29 @@ def test_a_deviation_out_of_reach_is_refused_after_one_power_evaluation(monkeypa
     with pytest.raises(ValueError, match="needs more than 10\\^13 runs"):
         smallest_detecting_runs(never, 16, "a deviation of 1e-300")
     assert calls == [10**13]
+
+
+@pytest.mark.parametrize("noise", ["laplace", "gaussian", "discrete-laplace", "discrete-gaussian"])
+def test_an_all_zero_workload_is_private_at_any_claim(noise: str) -> None:
+    """W = 0: the release does not depend on the data, so every claim holds (δ(ε) = 0, ρ = 0, ε = 0) — derived,
+    not read from the code. A 3 × 3 zero pair here; the 5000 × 5005 one of the command line is the same path."""
+    from reference.audit.linear.audit import audit_linear_noise
+
+    zero = np.zeros((3, 3), dtype=np.int64)
+    verdict = audit_linear_noise(zero, zero, noise, scale=1)
+    assert verdict.verdict_on(epsilon=Fraction(1, 10**6), delta=Fraction(1, 10**9)) == "holds"
+    if noise in ("laplace", "discrete-laplace"):
+        assert verdict.verdict_on(epsilon=Fraction(1, 10**6), delta=None) == "holds"
+
+
+def test_a_large_kernel_is_refused_before_its_gram_matrix(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The minimum-norm projection's Gram matrix is kernel² dot products and a kernel³ exact inverse: a kernel
+    over the limit is refused before either (an all-zero 5000 × 5005 B took minutes); with nothing to project
+    (W = 0) the kernel is not looked at."""
+    from reference.audit.linear import sparse_audit
+
+    monkeypatch.setattr(sparse_audit, "MAX_KERNEL_DIMENSION", 10)
+    kernel: list[dict[int, Fraction]] = [{draw: Fraction(1)} for draw in range(1, 12)]
+    assert sparse_audit._minimum_norm([{}, {}], kernel) == [{}, {}]
+    with pytest.raises(ValueError, match=r"noise_matrix: its kernel has dimension 11; .*at most 10\)"):
+        sparse_audit._minimum_norm([{0: Fraction(1)}], kernel)

@@ -41,6 +41,11 @@ MAX_STRATEGY_ENTRIES = 1_000_000
 MAX_PROJECTION_WORK = 400_000_000
 
 
+#: Largest kernel of B the minimum-norm projection takes: its Gram matrix costs size² sparse dot products and an
+#: exact size³ inverse (an all-zero 5000 × 5005 B has a kernel of 5005: minutes, refused in a line instead).
+MAX_KERNEL_DIMENSION = 1_000
+
+
 def _sparsest(noise: ColumnMatrix, workload: ColumnMatrix) -> tuple[list[Sparse], list[Sparse], bool]:
     """B's and W's columns in their sparsest common form (module docstring), non-zeros checked before building."""
     plain = noise.nonzeros(False) + workload.nonzeros(False)
@@ -58,8 +63,13 @@ def _dot(left: Sparse, right: Sparse) -> Fraction:
 
 def _minimum_norm(solutions: list[Sparse], kernel: list[Sparse]) -> list[Sparse]:
     """The projections a_j = u_j − K G⁻¹ Kᵀ u_j onto the row space of B (module docstring)."""
-    if not kernel:
+    if not kernel or not any(solutions):  # W = 0 (or B injective): nothing to project, whatever B's kernel
         return solutions
+    if len(kernel) > MAX_KERNEL_DIMENSION:  # its Gram matrix: size² dot products and a size³ exact inverse
+        raise ValueError(
+            f"noise_matrix: its kernel has dimension {len(kernel)}; the minimum-norm strategy needs the exact "
+            f"inverse of a {len(kernel)} × {len(kernel)} Gram matrix (kernel dimension at most {MAX_KERNEL_DIMENSION})"
+        )
     if sparse.nonzeros(kernel) * max(1, len(solutions)) > MAX_PROJECTION_WORK:
         raise ValueError(
             f"noise_matrix: its kernel has dimension {len(kernel)} and {sparse.nonzeros(kernel)} non-zeros; the "
