@@ -287,7 +287,7 @@ def test_an_all_zero_workload_is_private_at_any_claim(noise: str) -> None:
     from reference.audit.linear.audit import audit_linear_noise
 
     zero = np.zeros((3, 3), dtype=np.int64)
-    verdict = audit_linear_noise(zero, zero, noise, scale=1)
+    verdict = audit_linear_noise(zero, zero, noise, scale=1)  # type: ignore[arg-type]
     assert verdict.verdict_on(epsilon=Fraction(1, 10**6), delta=Fraction(1, 10**9)) == "holds"
     if noise in ("laplace", "discrete-laplace"):
         assert verdict.verdict_on(epsilon=Fraction(1, 10**6), delta=None) == "holds"
