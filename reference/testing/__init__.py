@@ -307,6 +307,8 @@ def assert_samples_match(
     if mechanism == "cascade":
         if depth is None or sigma is None:
             raise ValueError("cascade samples need depth and sigma")
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+            raise ValueError(f"depth must be a positive integer, got {depth!r}")
         if depth <= MAX_AUDIT_DEPTH:
             report = audit_cascade_samples(samples, depth, sigma=sigma, alpha=alpha)
         else:
@@ -334,8 +336,9 @@ def assert_samples_match(
             horizon = samples.shape[1]
             report = audit_design_samples(samples, kary_design(arity, horizon, algorithm, epsilon), alpha)
     elif mechanism == "design":
-        if design is None:
-            raise ValueError("design samples need design (reference.audit.samples.design_audit.linear_design)")
+        if not isinstance(design, Design):
+            raise ValueError("design samples need design, a Design (reference.audit.samples.design_audit."
+                             f"linear_design), got {type(design).__name__}")
         report = audit_design_samples(samples, design, alpha)
     else:
         raise ValueError(f"mechanism must be cascade, kary or design, got {mechanism!r}")

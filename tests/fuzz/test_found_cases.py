@@ -304,3 +304,23 @@ def test_a_large_kernel_is_refused_before_its_gram_matrix(monkeypatch: pytest.Mo
     assert sparse_audit._minimum_norm([{}, {}], kernel) == [{}, {}]
     with pytest.raises(ValueError, match=r"noise_matrix: its kernel has dimension 11; .*at most 10\)"):
         sparse_audit._minimum_norm([{0: Fraction(1)}], kernel)
+
+
+@pytest.mark.parametrize("text", ["any: 2", " any:2", "any:2 ", "once-per-block: 3", "min-separation:2, 3"])
+def test_a_participation_with_stray_spaces_is_refused(text: str) -> None:
+    from reference.audit.linear.participation import parse_participation
+
+    with pytest.raises(ValueError, match=r"^participation must be any:M, .* with no spaces, got"):
+        parse_participation(text)
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"mechanism": "design", "design": 1}, r"^design samples need design, a Design .*got int"),
+    ({"mechanism": "design", "design": None}, r"^design samples need design, a Design .*got NoneType"),
+    ({"mechanism": "cascade", "depth": "2", "sigma": 1}, r"^depth must be a positive integer, got '2'"),
+])
+def test_assert_samples_match_names_a_wrong_argument(options: dict[str, object], message: str) -> None:
+    from reference.testing import assert_samples_match
+
+    with pytest.raises(ValueError, match=message):
+        assert_samples_match(None, **options)  # type: ignore[arg-type]

@@ -5,6 +5,7 @@ naming it and exit 2 — never 0 ("holds") or 1 ("fails"). Its returned values a
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
 import time
@@ -218,3 +219,18 @@ def test_a_user_function_batch_restores_the_handlers() -> None:
     with UserFunction(lambda: 1, role="function") as guarded:
         assert guarded() == 1
     assert {number: signal.getsignal(number) for number in before} == before
+
+
+def test_a_target_returning_infinity_is_named_with_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    name = "infinite_draws"
+    _module(tmp_path, monkeypatch, name, "import numpy as np\ndef f(generator, runs):\n"
+            "    x = generator.normal(0, 2, size=(runs, 64))\n    if runs > 1:\n        x[1, 3] = np.inf\n"
+            "    return x\n")
+    status = main(["audit", "sampler-function", "--target", f"{name}:f", "--mechanism", "cascade", "--depth", "6",
+                   "--sigma", "2", "--runs", "200", "--seed", "1", "--chunk-runs", "50"])
+    lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("reference:")]
+    # row 1 of every chunk of 50 runs is infinite: whichever chunk is drawn first names its run
+    assert status == 2 and len(lines) == 1
+    assert re.fullmatch(r"reference: error: target returned inf at run (1|51|101|151), value 3: draws must be finite",
+                        lines[0])

@@ -168,6 +168,10 @@ def run_block(target: str, mechanism: Mechanism, runs: int, chunk_runs: int, see
                              f"for {count} runs, got shape {draws.shape}")
         if not (np.issubdtype(draws.dtype, np.floating) or np.issubdtype(draws.dtype, np.integer)):
             raise ValueError(f"target must return real numbers, got dtype {draws.dtype}")
+        if draws.dtype.kind == "f" and not np.isfinite(draws).all():  # checked at the boundary, not folded in
+            run, column = (int(index) for index in np.argwhere(~np.isfinite(draws))[0])
+            raise ValueError(f"target returned {float(draws[run, column])!r} at run {first + run}, value {column}: "
+                             "draws must be finite")
         if mechanism.kind in ("kary", "design"):
             moments.add(draws, first)
         else:
