@@ -312,9 +312,22 @@ def epsilon_from_rho_tight(*, delta: RationalLike, rho: RationalLike) -> Certifi
     """
     budget = positive_fraction(rho, "rho")
     target = open_unit_fraction(delta, "delta")
+    if target > Fraction(1, 2) and _zero_epsilon_suffices(budget, target):
+        # δ near 1: (0, δ)-DP already holds; the optimal-order search (the clipped ε) is not needed, and at a δ a
+        # hair below 1 its objective cannot be resolved from the clip
+        return CertifiedReal(Fraction(0), Fraction(0))
     point, bracket = _tight_epsilon(budget, target)
     lower = max(min(bracket.lower, point.upper), Fraction(0))
     return CertifiedReal(lower, max(point.upper, Fraction(0)))
+
+
+def _zero_epsilon_suffices(budget: Fraction, target: Fraction) -> bool:
+    """Certified: log δ(0) of the tight conversion (its upper end, an order where it holds) is below log(target)."""
+    try:
+        at_zero = _log_delta_enclosure(budget, Fraction(0)).upper
+    except (ValueError, ArithmeticError):  # undecided at ε = 0: leave it to the search
+        return False
+    return bool(_ball(at_zero) < _ball(target - 1).log1p())
 
 
 def _log_delta_enclosure(rho: RationalLike, epsilon: RationalLike) -> CertifiedReal:

@@ -324,3 +324,21 @@ def test_assert_samples_match_names_a_wrong_argument(options: dict[str, object],
 
     with pytest.raises(ValueError, match=message):
         assert_samples_match(None, **options)  # type: ignore[arg-type]
+
+
+def test_zcdp_with_delta_a_hair_below_one_is_zero_epsilon() -> None:
+    """ρ = 1, δ = 1 - 10^-4990: (0, δ)-DP already holds, since at the order α = 1.1 the tight bound (CKS 2020,
+    Corollary 13, at ε = 0) is exp(0.1·1.1·ρ + 0.1·log 0.1 - 1.1·log 1.1) ≈ exp(-0.225) ≈ 0.80 < δ (computed here
+    in floats, apart from the library). It was refused as undecided; ρ = 3e23 (where δ(0) is about 1) still is."""
+    import math
+
+    from reference.core.certified import UndecidedComparisonError
+    from reference.privacy.zcdp import epsilon_from_rho_tight
+
+    assert math.exp(0.1 * 1.1 * 1 + 0.1 * math.log(0.1) - 1.1 * math.log(1.1)) < 0.81
+    hair = 1 - Fraction(1, 10**4990)
+    found = epsilon_from_rho_tight(delta=hair, rho=1)
+    assert found.lower == found.upper == 0
+    assert epsilon_from_rho_tight(delta=Fraction(3, 5), rho=1).lower > 0  # δ(0) ≈ 0.798 > 0.6: ε > 0 needed
+    with pytest.raises((UndecidedComparisonError, ValueError)):
+        epsilon_from_rho_tight(delta=hair, rho=3 * 10**23)
