@@ -342,3 +342,16 @@ def test_zcdp_with_delta_a_hair_below_one_is_zero_epsilon() -> None:
     assert epsilon_from_rho_tight(delta=Fraction(3, 5), rho=1).lower > 0  # δ(0) ≈ 0.798 > 0.6: ε > 0 needed
     with pytest.raises((UndecidedComparisonError, ValueError)):
         epsilon_from_rho_tight(delta=hair, rho=3 * 10**23)
+
+
+@pytest.mark.parametrize(("noise", "words"), [
+    ("laplace", "noise must be an array of real numbers, got a str"),  # was numpy's "could not convert string"
+    ([1j, 2], "got dtype complex128"),  # was a ComplexWarning and a silent cast
+    ([[1.0], [1.0, 2.0]], "a ragged or mixed value is not one"),  # was "inhomogeneous shape"
+    ([1.0, float("nan")], "only finite values"),
+])
+def test_arrays_of_reals_are_read_by_one_reader(noise: object, words: str) -> None:
+    from reference import worst_range_error
+
+    with pytest.raises(ValueError, match=words):
+        worst_range_error(noise)

@@ -19,6 +19,7 @@ import numpy as np
 
 from reference.cip.numeric.cascade import cascade_leaves
 from reference.core.options import Workload
+from reference.core.real_arrays import real_array
 from reference.core.rng import as_generator
 from reference.core.validate import check_depth, check_positive_int, positive_real
 
@@ -33,7 +34,7 @@ class WorstRange:
 
 
 def _as_noise(noise: object) -> np.ndarray:
-    array = np.asarray(noise, dtype=np.float64)
+    array = real_array(noise, "noise", finite=False)  # refuses strings, complex and ragged values in one line
     if array.ndim != 1 or array.size == 0:
         raise ValueError(f"noise must be a non-empty one-dimensional array, got shape {array.shape}")
     if not np.all(np.isfinite(array)):
