@@ -30,8 +30,8 @@ from typing import Any, Literal
 
 from reference.core.excess_text import scientific
 from reference.core.validate import fraction_text, to_fraction
+from reference.core.verdict import Verdict
 
-Verdict = Literal["holds", "fails", "inconclusive"]
 #: The orders at which a curve given as a function is read (those accountants commonly tabulate).
 DEFAULT_ORDERS: tuple[Fraction, ...] = tuple(
     Fraction(value) for value in

@@ -13,3 +13,7 @@ Entry point: :mod:`~reference.audit.samples.audit` (samples in memory). Beside i
   :mod:`~reference.audit.samples.sampler_function` (blocks on Dask, power stated first);
 * reports — :mod:`~reference.audit.samples.report` (what every sample audit shares: its report and checks).
 """
+
+#: No name is imported from the package itself: import its modules (the top-level face, ``reference``, carries
+#: the entry points).
+__all__: list[str] = []

@@ -18,6 +18,7 @@ import numpy as np
 
 from reference.cip.whitening import two_sided_chi2
 from reference.core.verdict import Decided, Verdict
+from reference.samplers.fit import check_alpha as check_alpha  # the one alpha check, for the sample audits
 
 #: How many failing sub-tests a report lists by name (the most significant first).
 MAX_LISTED = 10
@@ -166,17 +167,6 @@ class SamplerAuditReport(Decided):
 class TooFewRunsError(ValueError):
     """The samples have too few runs for the audit's tests at the requested false-alarm probability: the audit
     cannot decide (an "inconclusive" verdict, not bad input)."""
-
-
-def check_alpha(alpha: object) -> float:
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
-        raise TypeError(f"alpha must be a real number in (0, 1), got {alpha!r}")
-    if isinstance(alpha, int) and not 0 < alpha < 1:  # no float of a huge int: refused as out of range
-        raise ValueError("alpha must be a real number in (0, 1), got an int outside it")
-    value = float(alpha)
-    if not 0.0 < value < 1.0:
-        raise ValueError(f"alpha must be a real number in (0, 1), got {alpha!r}")
-    return value
 
 
 def check_samples(samples: object, columns: int, what: str, min_runs: int = 2) -> np.ndarray:
