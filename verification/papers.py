@@ -1,11 +1,11 @@
 """The papers the verification checks: one row each, and every part that goes paper by paper iterates this table.
 
-The registry (:mod:`.registry`) assembles each row's claims from ``verification/<package>/claims``; the links
-(:mod:`.links`) collect each row's proof programs from ``verification/<package>/proofs``; the coverage
-(:mod:`.completeness`) scans each row's renderings for numbered statements and the prose scan (:mod:`.prose`)
-its one prose rendering; the report names each row's title; the coverage test runs once per row. A new paper is
-one row here and a package ``verification/<package>/`` with ``claims/`` and ``proofs/`` (see
-``docs/architecture.md``).
+The registry (:mod:`reference_verification.registry`) assembles each row's claims from
+``verification/<package>/claims``; the links (:mod:`reference_verification.links`) collect each row's proof
+programs from ``verification/<package>/proofs``; the coverage (:mod:`reference_verification.completeness`) scans
+each row's renderings for numbered statements and the prose scan (:mod:`reference_verification.prose`) its one
+prose rendering; the report names each row's title; the coverage test runs once per row. A new paper is one row
+here and a package ``verification/<package>/`` with ``claims/`` and ``proofs/`` (see ``docs/architecture.md``).
 
 The rendering files are those in ``shared/papers`` (its README says which file is which); the line numbers of the
 prose index refer to the prose rendering.

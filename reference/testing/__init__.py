@@ -334,14 +334,3 @@ __all__ = [
     "assert_prefix_counter",
     "assert_samples_match",
 ]
-
-
-__all__ = [
-    "GaussianCalibrator",
-    "assert_calibration_safe",
-    "assert_gaussian_renyi",
-    "assert_height_function",
-    "assert_linear_mechanism_private",
-    "assert_prefix_counter",
-    "assert_samples_match",
-]
