@@ -64,8 +64,8 @@ if TYPE_CHECKING:  # the type checker reads each subpackage's face; at run time 
 #: (assertions for other projects' tests) and ``reference.cli`` (the command line) are imported by their own name.
 FACES = ("core", "privacy", "samplers", "cip", "kary", "tda", "audit")
 
-#: public name -> the subpackage whose face it is on (the subpackages' ``__init__`` are small: this loads no module
-#: of theirs)
+#: public name -> the subpackage whose face it is on (the subpackages' ``__init__`` are small: besides them this
+#: loads only :mod:`reference.core.face`)
 _OWNER: dict[str, str] = {
     name: f"reference.{package}" for package in FACES for name in importlib.import_module(f"reference.{package}").__all__
 }
