@@ -5,7 +5,11 @@ Floating-point heights such as ``ceil(log(T + 1, arity))`` go wrong exactly wher
 horizon where the exact height steps — each exact power of the arity and each capacity of the representation
 (``k^h − 1``, or the offset capacity of KARY Definition 3.8 / C.1), each ± 1 — and at a seeded random sample of
 horizons up to 2⁶³, and compares with :func:`reference.kary.digits.height_for_horizon` (integer arithmetic). The
-first disagreement (smallest horizon) is reported, with what the function returned or raised.
+first disagreement (smallest horizon) is reported, with what the function returned.
+
+The user's function cannot speak for the check: if it raises anything (``SystemExit`` and ``KeyboardInterrupt``
+included), runs past the per-call time limit or past the memory limit (:mod:`reference.core.user_code`), the
+check ends with one ``ValueError`` naming the function and the horizon — never a verdict.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from reference.core.user_code import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, UserCodeError, UserFunction, check_limits
 from reference.kary.digits import check_arity, height_for_horizon, offset_capacity
 
 #: The largest horizon tried (the range of a signed 64-bit count).
@@ -54,6 +59,15 @@ class HeightCheck:
                 "returned": self.returned, "expected": self.expected, "disagreements": self.disagreements}
 
 
+def _shown(value: object) -> str:
+    """The returned value as text for the report (a user's object whose ``repr`` fails is named by its type)."""
+    try:
+        text = repr(value)
+    except Exception:
+        return f"a {type(value).__name__}"
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def step_horizons(arity: int, offset: bool) -> list[int]:
     """Every power of the arity and every capacity, each ± 1, in [1, 2⁶³]."""
     found: set[int] = set()
@@ -70,9 +84,15 @@ def step_horizons(arity: int, offset: bool) -> list[int]:
 
 
 def check_height_function(
-    function: Callable[[int], object], *, arity: int, offset: bool, seed: int = 0
+    function: Callable[[int], object], *, arity: int, offset: bool, seed: int = 0,
+    call_seconds: float | None = DEFAULT_SECONDS, call_memory_bytes: int | None = DEFAULT_MEMORY_BYTES,
 ) -> HeightCheck:
-    """Compare ``function(horizon)`` with the exact height at the step horizons and a random sample."""
+    """Compare ``function(horizon)`` with the exact height at the step horizons and a random sample.
+
+    Each call may take ``call_seconds`` and add ``call_memory_bytes`` of memory (``None``: no limit); a call that
+    raises or passes a limit is a ``ValueError`` naming the function and the horizon (module docstring)."""
+    limits = check_limits(call_seconds, call_memory_bytes, seconds_name="call_seconds",
+                          memory_name="call_memory_bytes")
     k = check_arity(arity)
     if not isinstance(offset, bool):
         raise TypeError(f"offset must be True or False, got {offset!r}")
@@ -84,20 +104,23 @@ def check_height_function(
     ordered = sorted(horizons)
     first: tuple[int, str, int] | None = None
     wrong = 0
-    for horizon in ordered:
-        expected = height_for_horizon(k, horizon, offset=offset)
-        try:
-            value = function(horizon)
+    with UserFunction(function, role="height function", limits=limits) as guarded:
+        for horizon in ordered:
+            expected = height_for_horizon(k, horizon, offset=offset)
+            try:
+                value = guarded(horizon)
+            except UserCodeError as error:
+                raise UserCodeError(f"{error} at horizon {horizon} (arity {k})") from None
             agrees = isinstance(value, int) and not isinstance(value, bool) and value == expected
             if not agrees and hasattr(value, "__index__") and not isinstance(value, bool):
-                agrees = int(value.__index__()) == expected  # numpy integers
-            shown = repr(value)
-        except Exception as error:  # the user's function may fail anywhere: that is a disagreement to report
-            agrees, shown = False, f"raised {type(error).__name__}: {error}"
-        if not agrees:
-            wrong += 1
-            if first is None:
-                first = (horizon, shown, expected)
+                try:
+                    agrees = int(value.__index__()) == expected  # numpy integers
+                except Exception:  # a user's object whose __index__ fails is not a height
+                    agrees = False
+            if not agrees:
+                wrong += 1
+                if first is None:
+                    first = (horizon, _shown(value), expected)
     if first is None:
         return HeightCheck(k, offset, len(ordered), None, None, None, 0)
     return HeightCheck(k, offset, len(ordered), first[0], first[1], first[2], wrong)

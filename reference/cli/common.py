@@ -251,11 +251,23 @@ def reading(option: str, path: str) -> Iterator[None]:
         raise CommandError(f"{option}: {path!r}: {first}") from None
 
 
+#: The largest --max-seconds accepted (a day): a larger budget is a typo or a hang by request.
+MAX_TIME_LIMIT = 86_400
+
+
+def time_limit(text: str) -> int:
+    """An argparse type: ``--max-seconds``, a non-negative integer of at most :data:`MAX_TIME_LIMIT`."""
+    value = nonnegative_int(text)
+    if value > MAX_TIME_LIMIT:
+        raise argparse.ArgumentTypeError(f"at most {MAX_TIME_LIMIT} seconds (a day) are accepted, got {value}")
+    return value
+
+
 def add_time_limit(parser: Parser, default: int = 20) -> None:
     """``--max-seconds``: refuse work estimated to take longer (the estimate is printed with the refusal)."""
     parser.add_argument(
-        "--max-seconds", type=nonnegative_int, default=default,
-        help=f"refuse work estimated to take longer than this on two cores (default {default})",
+        "--max-seconds", type=time_limit, default=default,
+        help=f"refuse work estimated to take longer than this on two cores (default {default}, at most a day)",
     )
 
 

@@ -199,10 +199,14 @@ def _check_range(epsilon: Fraction | None, sigma_squared: Fraction) -> None:
         raise ValueError(f"epsilon must be at most 1e5 for the discrete Gaussian's exact profile, got {describe(epsilon)}")
 
 
-#: Most lattice terms an evaluation is allowed before it starts (estimated from the parameters): σ² = 1e9 at
-#: ε = 0 needs about 380,000 (a few seconds); a sensitivity far above σ starts the sum far left of 0 and adds
-#: about Δ/2 - εσ²/Δ more terms, each of them cheap only once they are computed.
-MAX_ESTIMATED_TERMS = 500_000
+#: Most lattice terms one evaluation is allowed before it starts (estimated from the parameters). A term costs
+#: 10-35 µs (Arb balls; idle to loaded two cores), so this is about a second: σ² up to about 6.9e7 at a small
+#: sensitivity (σ² = 1e9 at ε = 0 needs about 380,000 terms: refused). A sensitivity far above σ starts the sum
+#: far left of 0 and adds about Δ/2 - εσ²/Δ more terms.
+MAX_ESTIMATED_TERMS = 100_000
+#: Most lattice terms all the evaluations of one call may add (the smallest ε at δ is a bisection of about
+#: :func:`estimated_evaluations` evaluations): a refusal in one line instead of minutes of work.
+MAX_TOTAL_TERMS = 200_000
 
 
 def estimated_lattice_terms(*, epsilon: Fraction, sigma_squared: Fraction, sensitivity: int) -> int:
@@ -216,12 +220,31 @@ def estimated_lattice_terms(*, epsilon: Fraction, sigma_squared: Fraction, sensi
     return max(0, -first) + 12 * (isqrt(sigma_bound) + 1)
 
 
-def _check_cost(epsilon: Fraction, sigma_squared: Fraction, sensitivity: int) -> None:
-    """Refuse, before any sum, parameters whose lattice sum needs more than MAX_ESTIMATED_TERMS terms."""
+def estimated_evaluations(tolerance: Fraction) -> int:
+    """Evaluations of δ(ε) the search for the smallest ε makes: the upward bracket from 1 (at most about
+    log2(MAX_EPSILON) + 2 doublings) and the bisection to the relative ``tolerance``."""
+    return MAX_EPSILON.numerator.bit_length() + 2 + (1 / tolerance).__ceil__().bit_length()
+
+
+def _check_cost(epsilon: Fraction, sigma_squared: Fraction, sensitivity: int, evaluations: int = 1) -> None:
+    """Refuse, before any sum, parameters whose lattice sum needs more than MAX_ESTIMATED_TERMS terms, or whose
+    ``evaluations`` sums need more than MAX_TOTAL_TERMS together."""
     from math import isqrt
 
     sigma_bound = _floor(sigma_squared) + 1
     estimate = estimated_lattice_terms(epsilon=epsilon, sigma_squared=sigma_squared, sensitivity=sensitivity)
+    if evaluations > 1 and estimate <= MAX_ESTIMATED_TERMS and estimate * evaluations > MAX_TOTAL_TERMS:
+        raise ValueError(
+            f"sigma_squared {describe(sigma_squared)}: the smallest epsilon at delta needs about {evaluations} "
+            f"evaluations of {estimate} lattice terms ({estimate * evaluations} in all; at most {MAX_TOTAL_TERMS}, "
+            "about a second); use discrete_gaussian_delta at a given epsilon, or a smaller sigma_squared"
+        )
+    if estimate > MAX_ESTIMATED_TERMS and 12 * (isqrt(sigma_bound) + 1) > MAX_ESTIMATED_TERMS:
+        raise ValueError(
+            f"sigma_squared {describe(sigma_squared)} is too large for the discrete Gaussian's exact profile: its "
+            f"lattice sum would need {describe(Fraction(estimate))} terms (at most {MAX_ESTIMATED_TERMS}, about a "
+            "second)"
+        )
     if estimate > MAX_ESTIMATED_TERMS:
         spare = max(0, MAX_ESTIMATED_TERMS - 12 * (isqrt(sigma_bound) + 1))
         raise ValueError(
@@ -271,7 +294,8 @@ def discrete_gaussian_epsilon(
     shift = check_positive_int(sensitivity, "sensitivity")
     tol = tolerance_fraction(tolerance)
     _check_range(None, scale)
-    _check_cost(Fraction(0), scale, shift)  # ε = 0 starts the sum furthest left: the costliest evaluation
+    # ε = 0 starts the sum furthest left: the costliest evaluation, times the evaluations of the search
+    _check_cost(Fraction(0), scale, shift, estimated_evaluations(tol))
     if _delta_satisfied(Fraction(0), scale, shift, target):
         return CertifiedReal(Fraction(0), Fraction(0))
     def sufficient(epsilon: Fraction) -> bool:

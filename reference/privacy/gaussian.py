@@ -503,7 +503,7 @@ class GaussianVerdict(Decided):
 
         # δ and ε achieved at σ: rounded up; σ/σ_exact, read as "this much noise to spare": rounded down
         return (
-            f"({self.epsilon}, {self.delta})-DP {verdict} at sigma={format_significant(self.sigma, 15)}: "
+            f"({fraction_text(self.epsilon)}, {fraction_text(self.delta)})-DP {verdict} at sigma={format_significant(self.sigma, 15)}: "
             f"delta(epsilon)={show(self.delta_at_sigma, 'up')}, smallest epsilon for delta="
             f"{show(self.epsilon_at_sigma, 'up')}, sigma/sigma_exact={show(self.sigma_ratio, 'down')}"
         )

@@ -14,10 +14,18 @@ so: a test suite should not pass on an undecided privacy claim.
 * :func:`assert_height_function` — a tree height / digit-count function against the exact integer height.
 
 Hypothesis strategies for the parameters of each mechanism are in :mod:`reference.testing.strategies`.
+
+**The user's code under test** (a calibrator, a noise function, a height function) is called through
+:func:`reference.core.user_code.call_user`: whatever it raises (``SystemExit`` and ``KeyboardInterrupt``
+included) is one ``ValueError`` naming it, never a pass. Each call may take ``call_seconds`` (default
+:data:`~reference.core.user_code.DEFAULT_SECONDS`, 60 s) and add ``call_memory_bytes`` of address space (default
+:data:`~reference.core.user_code.DEFAULT_MEMORY_BYTES`, 4 GiB); ``None`` turns a limit off. A hanging or
+exploding function ends the assertion with that line instead of hanging the test suite.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from fractions import Fraction
@@ -42,6 +50,7 @@ from reference.audit.samples.report import SamplerAuditReport
 from reference.core.certified import format_significant
 from reference.core.excess_text import excess_text, scientific
 from reference.core.options import LinearNoise, Neighbours, SampledLaw
+from reference.core.user_code import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, UserFunction, check_limits
 from reference.core.validate import (
     RationalLike,
     RealLike,
@@ -153,6 +162,8 @@ def assert_prefix_counter(
     participation: Participation | None = None,
     inputs: ProbeInputs = "exact",
     batch: bool = False,
+    call_seconds: float | None = DEFAULT_SECONDS,
+    call_memory_bytes: int | None = DEFAULT_MEMORY_BYTES,
 ) -> LinearNoiseVerdict:
     """Assert that a continual counter releasing ``prefix counts + release_noise(z)`` is private at the claim
     (one of ``epsilon`` [with ``delta``], ``rho``, ``rdp``).
@@ -162,13 +173,15 @@ def assert_prefix_counter(
     Fractions), ``"integer"`` (a 1-D int64 array) or ``"float64"`` / ``"float32"`` (a 1-D float array; the map is
     reconstructed exactly and re-checked); with ``batch=True`` the function takes draws × probes and returns
     outputs × probes, and all unit draws are probed in one call. Neighbouring streams differ in one bit (``add_remove``), or as
-    ``participation`` says.
+    ``participation`` says. ``call_seconds`` / ``call_memory_bytes``: the limits of each call of ``release_noise``
+    (module docstring).
     """
     _check_one_claim(epsilon, rho, rdp)
     for name, value in (("draws", draws), ("horizon", horizon)):
         if check_positive_int(value, name) > MAX_DIMENSION:  # refused before any probing: the audit is dense
             raise ValueError(f"{name} must be at most {MAX_DIMENSION} for the exact audit, got {value}")
-    matrix = probe_linear_map(release_noise, draws=draws, inputs=inputs, batch=batch)
+    matrix = probe_linear_map(release_noise, draws=draws, inputs=inputs, batch=batch, call_seconds=call_seconds,
+                              call_memory_bytes=call_memory_bytes)
     if len(matrix) != horizon:
         raise AssertionError(f"release_noise returned {len(matrix)} outputs, expected horizon = {horizon}")
     if participation is None:
@@ -195,6 +208,8 @@ def assert_calibration_safe(
     *,
     sensitivity_squared: RationalLike = 1,
     rtol: RationalLike = 0,
+    call_seconds: float | None = DEFAULT_SECONDS,
+    call_memory_bytes: int | None = DEFAULT_MEMORY_BYTES,
 ) -> list[CalibrationVerdict]:
     """Assert that ``calibrator(epsilon=ε, delta=δ, sensitivity_squared=Δ²)`` returns a σ giving (ε, δ)-DP at
     every grid point (Gaussian noise).
@@ -203,17 +218,26 @@ def assert_calibration_safe(
     binary number it is: that is the σ the calibrator's users get). Every unsafe point is listed with its
     certified excess δ(ε)/δ − 1 and σ/σ* − 1 (σ* the smallest safe σ) in scientific notation. ``rtol`` (default
     0) accepts a point whose δ(ε) exceeds δ by at most that relative amount: δ(ε) <= δ·(1 + rtol), certified.
+    ``call_seconds`` / ``call_memory_bytes``: the limits of each call of the calibrator (module docstring).
     """
+    limits = check_limits(call_seconds, call_memory_bytes, seconds_name="call_seconds",
+                          memory_name="call_memory_bytes")
+    points = _grid_points(grid)
     d2 = positive_fraction(sensitivity_squared, "sensitivity_squared")
     tolerance = to_fraction(rtol, "rtol")
     if tolerance < 0:
         raise ValueError(f"rtol must be >= 0, got {fraction_text(tolerance)}")
     verdicts: list[CalibrationVerdict] = []
     unsafe: list[str] = []
-    for epsilon, delta in grid:
+    guarded = UserFunction(calibrator, role="calibrator", limits=limits)
+    for epsilon, delta in points:
         eps = positive_fraction(epsilon, "epsilon")
         target = positive_fraction(delta, "delta")
-        sigma = calibrator(epsilon=eps, delta=target, sensitivity_squared=d2)
+        with guarded:  # the limits hold during the calibrator's call only, not during the audit
+            sigma = guarded(epsilon=eps, delta=target, sensitivity_squared=d2)
+        if isinstance(sigma, float) and not math.isfinite(sigma):
+            raise ValueError(f"calibrator returned sigma = {sigma!r} at (epsilon={fraction_text(eps)}, "
+                             f"delta={fraction_text(target)}): a sigma must be a positive finite number")
         exact_sigma = Fraction(sigma) if isinstance(sigma, float) else to_fraction(sigma, "calibrated sigma")
         verdict = audit_gaussian(sigma=exact_sigma, sensitivity_squared=d2, epsilon=eps, delta=target)
         verdicts.append(verdict)
@@ -232,6 +256,29 @@ def assert_calibration_safe(
         allowed = f" (rtol = {scientific(tolerance, upward=False)} on delta)" if tolerance else " (rtol = 0)"
         raise AssertionError(f"unsafe at {len(unsafe)} of {len(verdicts)} grid points{allowed}: " + "; ".join(unsafe))
     return verdicts
+
+
+#: Most grid points assert_calibration_safe audits (each is a certified audit of a few milliseconds or more).
+MAX_GRID_POINTS = 100_000
+
+
+def _grid_points(grid: object) -> list[tuple[object, object]]:
+    """The grid as a list of (ε, δ) pairs: ``ValueError`` naming ``grid`` for anything else."""
+    if isinstance(grid, (str, bytes)) or not isinstance(grid, Iterable):
+        raise ValueError(f"grid must be an iterable of (epsilon, delta) pairs, got {type(grid).__name__}")
+    points: list[tuple[object, object]] = []
+    for index, point in enumerate(grid):
+        if index >= MAX_GRID_POINTS:
+            raise ValueError(f"grid must have at most {MAX_GRID_POINTS} points")
+        pair = isinstance(point, np.ndarray) and point.shape == (2,)
+        if not pair and (isinstance(point, (str, bytes)) or not isinstance(point, Sequence) or len(point) != 2):
+            shown = repr(point)
+            raise ValueError(f"grid point {index} must be an (epsilon, delta) pair, got "
+                             f"{shown if len(shown) <= 60 else shown[:57] + '...'}")
+        points.append((point[0], point[1]))
+    if not points:
+        raise ValueError("grid must have at least one (epsilon, delta) pair")
+    return points
 
 
 def assert_samples_match(
@@ -260,6 +307,8 @@ def assert_samples_match(
     if mechanism == "cascade":
         if depth is None or sigma is None:
             raise ValueError("cascade samples need depth and sigma")
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+            raise ValueError(f"depth must be a positive integer, got {depth!r}")
         if depth <= MAX_AUDIT_DEPTH:
             report = audit_cascade_samples(samples, depth, sigma=sigma, alpha=alpha)
         else:
@@ -287,8 +336,9 @@ def assert_samples_match(
             horizon = samples.shape[1]
             report = audit_design_samples(samples, kary_design(arity, horizon, algorithm, epsilon), alpha)
     elif mechanism == "design":
-        if design is None:
-            raise ValueError("design samples need design (reference.audit.samples.design_audit.linear_design)")
+        if not isinstance(design, Design):
+            raise ValueError("design samples need design, a Design (reference.audit.samples.design_audit."
+                             f"linear_design), got {type(design).__name__}")
         report = audit_design_samples(samples, design, alpha)
     else:
         raise ValueError(f"mechanism must be cascade, kary or design, got {mechanism!r}")
@@ -315,12 +365,16 @@ def assert_gaussian_renyi(
     return decided
 
 
-def assert_height_function(function: Callable[[int], object], *, arity: int, offset: bool) -> HeightCheck:
+def assert_height_function(function: Callable[[int], object], *, arity: int, offset: bool,
+                           call_seconds: float | None = DEFAULT_SECONDS,
+                           call_memory_bytes: int | None = DEFAULT_MEMORY_BYTES) -> HeightCheck:
     """Assert that ``function(horizon)`` returns the exact tree height (digit count) for ``arity`` and the
     digit kind (``offset=True``: KARY Algorithm 2's offset digits; False: standard digits) at every power,
     capacity and their neighbours up to 2^63 and at a random sample; the message names the first horizon that
-    disagrees (:mod:`reference.audit.height_function`)."""
-    checked = check_height_function(function, arity=arity, offset=offset)
+    disagrees (:mod:`reference.audit.height_function`). A function that raises or passes ``call_seconds`` /
+    ``call_memory_bytes`` is a ``ValueError`` naming it and the horizon."""
+    checked = check_height_function(function, arity=arity, offset=offset, call_seconds=call_seconds,
+                                    call_memory_bytes=call_memory_bytes)
     if checked.verdict != "holds":
         raise AssertionError(checked.summary())
     return checked

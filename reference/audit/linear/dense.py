@@ -139,16 +139,16 @@ def dense_linear_noise_audit(b_matrix: Matrix, w_matrix: Matrix, kind: LinearNoi
     if kind == "laplace":
         assert l1 is not None and strategy is not None
         epsilon = l1 / sc
-        text = f"private: Laplace epsilon = l1/b = {epsilon} is exact (B has a trivial kernel)"
+        text = f"private: Laplace epsilon = l1/b = {fraction_text(epsilon)} is exact (B has a trivial kernel)"
         if not unique:
             epsilon_lower, epsilon = _laplace_epsilon_bounds(b_matrix, w_matrix, strategy, sc / users, differences)
             if epsilon_lower == epsilon:
-                text = f"private: Laplace epsilon = {epsilon} exactly (LP over the draw shifts, certified both ways)"
+                text = f"private: Laplace epsilon = {fraction_text(epsilon)} exactly (LP over the draw shifts, certified both ways)"
             else:
-                text = f"private: Laplace epsilon in [{epsilon_lower}, {epsilon}] (LP bounds, certified; ker B != 0)"
+                text = f"private: Laplace epsilon in [{fraction_text(epsilon_lower)}, {fraction_text(epsilon)}] (LP bounds, certified; ker B != 0)"
     else:
         rho = l2_squared / (2 * sc * sc)
-        text = f"private: Gaussian Mahalanobis sensitivity^2 = {l2_squared}, rho = {rho} (exact); delta(eps) exact"
+        text = f"private: Gaussian Mahalanobis sensitivity^2 = {fraction_text(l2_squared)}, rho = {fraction_text(rho)} (exact); delta(eps) exact"
     pattern = pattern_l1 if kind == "laplace" else pattern_l2
     if pattern is not None:
         what = "l1 sensitivity" if kind == "laplace" else "Mahalanobis sensitivity^2"

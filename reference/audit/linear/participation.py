@@ -120,6 +120,9 @@ def parse_participation(text: str) -> Participation:
     """The command-line form: ``any:M``, ``once-per-block:B`` or ``min-separation:B,K``."""
     from reference.core.validate import parse_integer_text
 
+    if not isinstance(text, str) or any(character.isspace() for character in text):  # 'any: 2' is a typo
+        raise ValueError(f"participation must be any:M, once-per-block:B or min-separation:B,K with no spaces, "
+                         f"got {text!r}")
     kind, _, rest = text.partition(":")
     try:
         numbers = [parse_integer_text(part, "participation") for part in rest.split(",")] if rest else []

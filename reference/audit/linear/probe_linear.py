@@ -19,6 +19,12 @@ probes, so every unit draw is probed in one call (in chunks of :data:`BATCH_COLU
 
 Every mode checks that the function is zero at zero and linear at a seeded point, and raises ``ValueError``
 naming the first output and draw that disagree.
+
+**Cost before work.** The map is held dense (outputs × draws references, and as many Fractions while probing),
+so once the number of outputs is known (after the call at zero) the memory this needs is estimated and the
+probe refused beyond ``call_memory_bytes``. Each call of the function runs under
+:func:`reference.core.user_code.call_user`: whatever it raises is one ``ValueError`` naming it, and each call may
+take ``call_seconds`` and add ``call_memory_bytes`` of address space (defaults 60 s and 4 GiB; ``None``: no limit).
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from typing import Any, Literal
 import numpy as np
 
 from reference.core.linalg import Matrix
+from reference.core.user_code import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, CallLimits, UserFunction, check_limits
 from reference.core.validate import check_positive_int, to_fraction
 
 ProbeInputs = Literal["exact", "integer", "float64", "float32"]
@@ -80,8 +87,14 @@ def probe_linear_map(
     batch: bool = False,
     max_denominator: int | None = None,
     seed: int = 0,
+    call_seconds: float | None = DEFAULT_SECONDS,
+    call_memory_bytes: int | None = DEFAULT_MEMORY_BYTES,
 ) -> Matrix:
     """The exact map B (outputs × draws) of a linear ``function`` of the noise draws (module docstring)."""
+    limits = check_limits(call_seconds, call_memory_bytes, seconds_name="call_seconds",
+                          memory_name="call_memory_bytes")
+    if not callable(function):
+        raise ValueError(f"function must be callable (the noise draws -> the outputs' noise), got {type(function).__name__}")
     count = check_positive_int(draws, "draws")
     if count > MAX_PROBE_DRAWS:
         raise ValueError(f"draws must be at most {MAX_PROBE_DRAWS}, got {count}")
@@ -90,8 +103,17 @@ def probe_linear_map(
         raise TypeError("batch must be True or False")
     if batch and kind == "exact":
         raise ValueError("batch probing takes an array: use inputs='float64', 'float32' or 'integer'")
-    if kind == "exact":
-        return _probe_exact(function, count, seed)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+
+    with UserFunction(function, role="function", limits=limits) as guarded:
+        if kind == "exact":
+            return _probe_exact(guarded, count, seed, limits)
+        return _probe_arrays(guarded, count, kind, batch, max_denominator, seed, limits)
+
+
+def _probe_arrays(guarded: Callable[..., Any], count: int, kind: ProbeInputs, batch: bool,
+                  max_denominator: int | None, seed: int, limits: CallLimits) -> Matrix:
     dtype: Any = np.int64 if kind == "integer" else np.dtype(kind)
     if kind == "integer":
         if max_denominator is not None:
@@ -100,10 +122,24 @@ def probe_linear_map(
     else:
         denominator = default_denominator_bound(dtype) if max_denominator is None else check_positive_int(
             max_denominator, "max_denominator")
-    outputs, rows, cols, values = _float_columns(function, count, dtype, batch)
+    outputs, rows, cols, values = _float_columns(guarded, count, dtype, batch, limits)
     entries = _recognise(values, dtype, denominator, rows, cols)
-    _recheck(function, outputs, rows, cols, entries, count, dtype, batch, seed)
+    _recheck(guarded, outputs, rows, cols, entries, count, dtype, batch, seed)
     return _dense(outputs, count, rows, cols, entries)
+
+
+#: Bytes per entry of the dense map while probing: a reference in the result, one in the probed columns and a
+#: share of the Fractions (an over-estimate for sparse maps, whose zeros share one object).
+BYTES_PER_ENTRY = 24
+
+
+def _refuse_if_too_large(outputs: int, count: int, limits: CallLimits) -> None:
+    """Refuse before probing a map whose dense form needs more than the memory limit (module docstring)."""
+    needed = outputs * count * BYTES_PER_ENTRY
+    if limits.memory_bytes is not None and needed > limits.memory_bytes:
+        raise ValueError(f"draws: a map of {outputs} outputs × {count} draws needs about {needed / (1 << 30):.3g} GiB "
+                         f"held densely, above call_memory_bytes = {limits.memory_bytes / (1 << 30):.3g} GiB; probe "
+                         "fewer draws or raise call_memory_bytes")
 
 
 def _dense(outputs: int, count: int, rows: np.ndarray, cols: np.ndarray, entries: Sequence[Fraction]) -> Matrix:
@@ -123,25 +159,28 @@ def _exact_values(values: Sequence[object]) -> list[Fraction]:
             else to_fraction(value, "function output") for value in values]
 
 
-def _probe_exact(function: Callable[..., Any], count: int, seed: int) -> Matrix:
+def _probe_exact(function: Callable[..., Any], count: int, seed: int, limits: CallLimits) -> Matrix:
     zeros = [_ZERO] * count
-    zero = _exact_values(function(tuple(zeros)))
+    zero = _exact_values(_sequence(function(tuple(zeros)), "at zero"))
     if not zero:
         raise ValueError("function must return at least one output")
     _check_zero(zero)
     outputs = len(zero)
+    _refuse_if_too_large(outputs, count, limits)
     one = Fraction(1)
     columns: list[list[Fraction]] = []
     for j in range(count):
         zeros[j] = one
-        column = _exact_values(function(tuple(zeros)))
+        column = _exact_values(_sequence(function(tuple(zeros)), f"for draw {j}"))
         zeros[j] = _ZERO
         if len(column) != outputs:
             raise ValueError(f"function returned {len(column)} outputs for draw {j}, {outputs} at zero")
         columns.append(column)
     rng = random.Random(seed)
     point = [Fraction(rng.randint(-1000, 1000), rng.randint(1, 97)) for _ in range(count)]
-    actual = _exact_values(function(tuple(point)))
+    actual = _exact_values(_sequence(function(tuple(point)), "at the seeded point"))
+    if len(actual) != outputs:
+        raise ValueError(f"function returned {len(actual)} outputs at the seeded point, {outputs} at zero")
     expected = [_ZERO] * outputs
     for j, column in enumerate(columns):
         weight = point[j]
@@ -155,6 +194,17 @@ def _probe_exact(function: Callable[..., Any], count: int, seed: int) -> Matrix:
     return tuple(tuple(columns[j][i] for j in range(count)) for i in range(outputs))
 
 
+def _sequence(values: object, where: str) -> Sequence[object]:
+    """The function's outputs as a sequence of numbers (``ValueError`` naming the call otherwise)."""
+    if isinstance(values, np.ndarray):
+        if values.ndim != 1:
+            raise ValueError(f"function must return a 1-D sequence of numbers {where}, got shape {values.shape}")
+        return list(values.tolist())
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+        raise ValueError(f"function must return a sequence of numbers {where}, got {type(values).__name__}")
+    return values
+
+
 def _check_zero(values: Sequence[object]) -> None:
     for i, value in enumerate(values):
         if value != 0:
@@ -165,7 +215,12 @@ def _check_zero(values: Sequence[object]) -> None:
 
 
 def _call(function: Callable[..., Any], argument: np.ndarray, shape_note: str) -> np.ndarray:
-    values = np.asarray(function(argument))
+    returned = function(argument)
+    try:
+        values = np.asarray(returned)
+    except (ValueError, TypeError, OverflowError):  # ragged lists, objects numpy cannot read
+        raise ValueError(f"function must return an array of numbers ({shape_note}), got a "
+                         f"{type(returned).__name__} numpy cannot read as one") from None
     if values.size == 0:
         raise ValueError("function must return at least one output")
     if values.dtype.kind not in "iuf":
@@ -176,7 +231,7 @@ def _call(function: Callable[..., Any], argument: np.ndarray, shape_note: str) -
 
 
 def _float_columns(
-    function: Callable[..., Any], count: int, dtype: Any, batch: bool
+    function: Callable[..., Any], count: int, dtype: Any, batch: bool, limits: CallLimits
 ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """The function at every unit draw, kept sparse: (outputs, row indices, column indices, values)."""
     found_rows: list[np.ndarray] = []
@@ -195,6 +250,7 @@ def _float_columns(
             raise ValueError(f"batch: the function must return outputs × probes, got shape {zero.shape}")
         _check_zero(zero[:, 0].tolist())
         outputs = zero.shape[0]
+        _refuse_if_too_large(outputs, count, limits)
         for start in range(0, count, BATCH_COLUMNS):
             stop = min(count, start + BATCH_COLUMNS)
             probes = np.zeros((count, stop - start), dtype=dtype)
@@ -209,6 +265,7 @@ def _float_columns(
             raise ValueError(f"function must return a 1-D array, got shape {zero.shape}")
         _check_zero(zero.tolist())
         outputs = zero.size
+        _refuse_if_too_large(outputs, count, limits)
         unit = np.zeros(count, dtype=dtype)
         for j in range(count):
             unit[j] = 1

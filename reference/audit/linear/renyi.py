@@ -58,8 +58,12 @@ def rdp_points(rdp: object) -> tuple[tuple[Fraction, Fraction], ...]:
     """The claimed curve as exact ``(α, RDP(α))`` pairs, α > 1 and RDP(α) >= 0; a function of α is read at
     :data:`DEFAULT_ORDERS` (called with a ``float`` α, the type accountants expect)."""
     if callable(rdp):
+        from reference.core.user_code import UserFunction
+
         function: Callable[[float], object] = rdp
-        pairs: list[tuple[object, object]] = [(order, function(float(order))) for order in DEFAULT_ORDERS]
+        # the accountant's code: whatever it raises is one line naming it, within the per-call limits
+        with UserFunction(function, role="rdp") as guarded:
+            pairs: list[tuple[object, object]] = [(order, guarded(float(order))) for order in DEFAULT_ORDERS]
     elif isinstance(rdp, (str, bytes)) or not hasattr(rdp, "__iter__"):
         raise TypeError("rdp must be a list of (alpha, RDP(alpha)) pairs or a function of alpha")
     else:

@@ -189,6 +189,8 @@ class LinearNoiseVerdict:
             return "fails" if achieved.certainly_gt(target) else "inconclusive"
         if self.rho is None:
             return "inconclusive"
+        if self.rho == 0:  # W = 0: the release does not depend on the data
+            return "holds"
         from reference.privacy.zcdp import epsilon_from_rho_tight
 
         # a sufficient ε for ρ-zCDP, not the exact one
@@ -234,6 +236,8 @@ class LinearNoiseVerdict:
             raise ValueError("delta: the exact (epsilon, delta)-profile is computed for gaussian noise only")
         if not self.private or self.l2_sensitivity_squared is None:
             raise ValueError("delta: the mechanism is not private at all (delta = 1 for every epsilon)")
+        if self.l2_sensitivity_squared == 0:  # W = 0: the release does not depend on the data, δ(ε) = 0 exactly
+            return CertifiedReal.exact(Fraction(0))
         return gaussian_delta(epsilon=epsilon, sigma=self.scale, sensitivity_squared=self.l2_sensitivity_squared)
 
 

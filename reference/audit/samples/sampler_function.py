@@ -20,6 +20,7 @@ import hashlib
 import math
 import time
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import numpy as np
@@ -209,6 +210,9 @@ def _run_waves(tasks: list[tuple[int, int]], workers: int, options: dict[str, An
                 else:
                     merged.merge(moments)
             say(f"blocks {min(first + wave, len(tasks))}/{len(tasks)} done ({time.perf_counter() - started:.1f} s)")
+    except BrokenProcessPool:  # a worker died inside the user's target (os._exit, a signal, the OOM killer)
+        raise ValueError(f"target {arguments[0]}: a worker process ended abruptly while running it (the target "
+                         "exited the process or was killed); run with --workers 1 to see its own error") from None
     finally:
         release()
     return merged
