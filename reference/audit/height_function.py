@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from reference.core.verdict import ShortRepr
 from reference.kary.digits import check_arity, height_for_horizon, offset_capacity
 
 #: The largest horizon tried (the range of a signed 64-bit count).
@@ -24,7 +25,7 @@ RANDOM_HORIZONS = 2000
 
 
 @dataclass(frozen=True)
-class HeightCheck:
+class HeightCheck(ShortRepr):
     """The verdict of :func:`check_height_function`: "holds" when every horizon tried agrees."""
 
     arity: int

@@ -32,6 +32,11 @@ if TYPE_CHECKING:
     from reference.cip.numeric.streaming import StreamingCascade
 
 
+#: What ``recommended_sigma`` is, in the calibrations' JSON and human output.
+RECOMMENDED_SIGMA = ("sigma_exact, the smallest σ giving (ε, δ)-DP (the exact Gaussian privacy profile, certified); "
+                     "the formula's σ below is larger: more noise than needed")
+
+
 @dataclass(frozen=True)
 class CascadeCalibration:
     """σ for the CIP mechanism x + N(0, σ² C_depth) at (ε, δ)."""
@@ -46,9 +51,17 @@ class CascadeCalibration:
     sigma_paper_refused: str | None
     sigma_exact: ExactSigma
 
+    def __repr__(self) -> str:
+        return (f"CascadeCalibration(recommended sigma = {self.sigma_exact.decimal()} (rounded up), depth={self.depth}, "
+                f"epsilon={fraction_text(self.epsilon)}, delta={fraction_text(self.delta)}, neighbours={self.neighbours})")
+
     def as_json(self) -> dict[str, Any]:
         """The JSON form of ``calibrate cascade``."""
         return {
+            # the value to use first, named: the paper's σ is shown beside it for comparison
+            "recommended_sigma": self.sigma_exact.decimal(),
+            "recommended_sigma_rounded": "up",
+            "recommended": RECOMMENDED_SIGMA,
             "depth": self.depth,
             "epsilon": fraction_text(self.epsilon),
             "delta": fraction_text(self.delta),
@@ -116,9 +129,18 @@ class GaussianCalibration:
     sigma_classical_refused: str | None
     sigma_exact: ExactSigma
 
+    def __repr__(self) -> str:
+        return (f"GaussianCalibration(recommended sigma = {self.sigma_exact.decimal()} (rounded up), "
+                f"sensitivity={fraction_text(self.sensitivity)}, epsilon={fraction_text(self.epsilon)}, "
+                f"delta={fraction_text(self.delta)})")
+
     def as_json(self) -> dict[str, Any]:
         """The JSON form of ``calibrate gaussian``."""
         return {
+            # the value to use first, named: the textbook σ is shown beside it for comparison
+            "recommended_sigma": self.sigma_exact.decimal(),
+            "recommended_sigma_rounded": "up",
+            "recommended": RECOMMENDED_SIGMA,
             "sensitivity": fraction_text(self.sensitivity),
             "epsilon": fraction_text(self.epsilon),
             "delta": fraction_text(self.delta),

@@ -277,6 +277,11 @@ class ExactSigma(CertifiedReal):
     delta_at_sigma: CertifiedReal | None = None
     delta_at_sigma_below: CertifiedReal | None = None
 
+    def __repr__(self) -> str:
+        """The sufficient σ and what it is for, on one line (the certificate is the fields, and :meth:`as_json`)."""
+        return (f"ExactSigma(sigma <= {self.decimal()} (sufficient, rounded up), epsilon={fraction_text(self.epsilon)}, "
+                f"delta={fraction_text(self.delta)}, sensitivity_squared={fraction_text(self.sensitivity_squared)})")
+
     @property
     def sigma(self) -> Fraction:
         """The certified-sufficient σ (the enclosure's upper end)."""

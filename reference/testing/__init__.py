@@ -50,6 +50,7 @@ from reference.core.validate import (
     positive_fraction,
     to_fraction,
 )
+from reference.testing.messages import points_message
 
 #: The relative error of one node's standard deviation a cascade sampler audit must be able to see (probability
 #: 99%) before a pass counts: a quarter of σ.
@@ -230,7 +231,7 @@ def assert_calibration_safe(
                       + ", ".join(parts))
     if unsafe:
         allowed = f" (rtol = {scientific(tolerance, upward=False)} on delta)" if tolerance else " (rtol = 0)"
-        raise AssertionError(f"unsafe at {len(unsafe)} of {len(verdicts)} grid points{allowed}: " + "; ".join(unsafe))
+        raise AssertionError(points_message(f"unsafe at {len(unsafe)} of {len(verdicts)} grid points{allowed}", unsafe))
     return verdicts
 
 
@@ -294,8 +295,8 @@ def assert_samples_match(
         raise ValueError(f"mechanism must be cascade, kary or design, got {mechanism!r}")
     units = f"; {report.units}" if report.units else ""
     if not report.holds:
-        raise AssertionError(f"samples do not match {mechanism} (false-alarm probability {alpha}): "
-                             + "; ".join(report.failures) + units)
+        raise AssertionError(points_message(f"samples do not match {mechanism} (false-alarm probability {alpha}){units}",
+                                            list(report.failures)))
     if report.verdict == "inconclusive":
         raise AssertionError(f"inconclusive: the samples pass, but {report.power_text()}{units}")
     return report
