@@ -29,7 +29,8 @@ def _cmd_audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
         return _audit_calibration(args)
     except UndecidedComparisonError as undecided:
         # the certified comparison could not be decided within the precision allowed: say so, exit 3
-        return {"verdict": "inconclusive", "reason": str(undecided).splitlines()[0]}
+        reason = str(undecided).splitlines()[0]
+        return {"verdict": "inconclusive", "summary": f"inconclusive: {reason}", "reason": reason}
 
 
 #: The options each calibration audit reads beside the claim (--epsilon, --delta).
