@@ -9,8 +9,9 @@ from __future__ import annotations
 import ast
 import re
 import sys
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 #: import name -> distribution name, for the third-party packages the code imports
