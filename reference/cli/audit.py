@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from fractions import Fraction
 from typing import Any
 
@@ -377,6 +379,9 @@ def _cmd_audit_height(args: argparse.Namespace) -> dict[str, Any]:
     if spec.count(":") != 1 or not all(spec.split(":")):
         raise CommandError(f"--function must be 'package.module:function', got {spec!r}")
     module_name, name = spec.split(":")
+    # a module in the working folder is found from the console script too (its sys.path does not hold the folder)
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.append(os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
