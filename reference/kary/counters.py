@@ -65,7 +65,7 @@ import numpy as np
 
 from reference.core.options import CounterNoise
 from reference.core.randomness import check_source
-from reference.core.rng import as_generator
+from reference.core.rng import RngLike, as_generator
 from reference.core.validate import RealLike, check_positive_int, positive_fraction, positive_real
 from reference.kary.batch_cost import check_batch_cost, check_slots
 from reference.kary.digits import check_arity, height_for_horizon
@@ -331,7 +331,7 @@ def algorithm_1(
     stream: object,
     arity: int,
     epsilon: RealLike,
-    rng: object = None,
+    rng: RngLike = None,
     noise: CounterNoise = "laplace",
     *,
     noise_function: Callable[[np.ndarray], np.ndarray] | None = None,
@@ -361,7 +361,7 @@ def algorithm_2_batch(
     stream: object,
     arity: int,
     epsilon: RealLike,
-    rng: object = None,
+    rng: RngLike = None,
     noise: CounterNoise = "laplace",
     *,
     noise_function: Callable[[np.ndarray], np.ndarray] | None = None,
@@ -417,7 +417,7 @@ class OnlineCounter:
         arity: int,
         epsilon: RealLike,
         horizon: object,
-        rng: object = None,
+        rng: RngLike = None,
         noise: CounterNoise = "laplace",
         *,
         noise_function: Callable[[int], float] | None = None,
@@ -518,7 +518,7 @@ def algorithm_3(
     stream: object,
     arity: int,
     epsilon: RealLike,
-    rng: object = None,
+    rng: RngLike = None,
     noise: CounterNoise = "laplace",
     *,
     noise_function: Callable[[int, int], float] | None = None,

@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import Protocol
 
 import numpy as np
+import numpy.typing as npt
 
 from reference.audit.calibration import CalibrationVerdict, audit_gaussian
 from reference.audit.height_function import HeightCheck, check_height_function
@@ -316,7 +317,7 @@ def assert_calibration_safe(
 
 
 def assert_samples_match(
-    samples: object,
+    samples: npt.NDArray[np.generic],
     mechanism: SampledLaw,
     *,
     depth: int | None = None,
