@@ -64,7 +64,7 @@ from fractions import Fraction
 import numpy as np
 
 from reference.core.options import CounterNoise
-from reference.core.randomness import check_source
+from reference.core.randomness import RandomBits, check_source
 from reference.core.rng import RngLike, as_generator
 from reference.core.validate import RealLike, check_positive_int, positive_fraction, positive_real
 from reference.kary.batch_cost import check_batch_cost, check_slots
@@ -417,7 +417,7 @@ class OnlineCounter:
         arity: int,
         epsilon: RealLike,
         horizon: object,
-        rng: RngLike = None,
+        rng: RngLike | RandomBits = None,
         noise: CounterNoise = "laplace",
         *,
         noise_function: Callable[[int], float] | None = None,
