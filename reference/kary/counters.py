@@ -473,6 +473,10 @@ class OnlineCounter:
         self.max_live_count = max(self.max_live_count, len(self._live))
         return value
 
+    def __repr__(self) -> str:
+        return (f"OnlineCounter(arity={self.arity}, horizon={self.horizon}, noise={self.noise}, height={self.height}, "
+                f"time={self.time})")
+
     def step(self, bit: object) -> float:
         """Consume x_t (0 or 1) and return the noisy prefix count at t (int for the discrete noises)."""
         if not isinstance(bit, (int, np.integer, np.bool_)) or int(bit) not in (0, 1):
