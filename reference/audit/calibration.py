@@ -95,7 +95,26 @@ def audit_gaussian(
     sigma: RationalLike,
     sensitivity_squared: RationalLike,
 ) -> CalibrationVerdict:
-    """``q + N(0, σ²)`` with squared ℓ2 (or Mahalanobis) sensitivity Δ² against an (ε, δ) claim."""
+    """``q + N(0, σ²)`` with squared ℓ2 (or Mahalanobis) sensitivity Δ² against an (ε, δ) claim.
+
+    Args:
+        epsilon: the claimed ε > 0.
+        delta: the claimed δ in (0, 1).
+        sigma: the noise's standard deviation σ > 0.
+        sensitivity_squared: Δ², the squared ℓ2 (or Mahalanobis) sensitivity of the query.
+
+    Returns:
+        The verdict, with the certified δ(ε) at σ, the smallest ε at δ, σ over the smallest sufficient σ, and
+        that σ (``summary()`` says it in one paragraph).
+
+    Example:
+        σ = 3 at Δ² = 1 is not (1, 1e-5)-DP: the smallest sufficient σ is about 3.73.
+
+        >>> from reference.audit.calibration import audit_gaussian
+        >>> verdict = audit_gaussian(epsilon=1, delta="1e-5", sigma=3, sensitivity_squared=1)
+        >>> verdict.verdict, verdict.delta_at_epsilon.bounds(3)
+        ('fails', '[0.000207, 0.000208]')
+    """
     from reference.privacy.gaussian import check_gaussian
 
     verdict = check_gaussian(sigma=sigma, epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity_squared)
@@ -122,9 +141,23 @@ def audit_laplace(
     epsilon: RationalLike,
     delta: RationalLike,
     scale: RationalLike,
-    sensitivity_vectors: Sequence[Sequence[object]],
+    sensitivity_vectors: Sequence[Sequence[RationalLike]],
 ) -> CalibrationVerdict:
-    """``q + Lap(b)^d`` against an ε-DP (``delta`` = 0) or (ε, δ)-DP claim, for the given difference vectors."""
+    """``q + Lap(b)^d`` against an ε-DP (``delta`` = 0) or (ε, δ)-DP claim, for the given difference vectors.
+
+    Args:
+        epsilon: the claimed ε > 0.
+        delta: the claimed δ >= 0 (0: pure ε-DP).
+        scale: the Laplace scale b > 0 of each coordinate.
+        sensitivity_vectors: the differences q(x) − q(x') of neighbouring inputs to check (exact entries).
+
+    Example:
+        Lap(2) on a count (difference vector (1,)) is exactly (1/2)-DP:
+
+        >>> from reference.audit.calibration import audit_laplace
+        >>> audit_laplace(epsilon="1/2", delta=0, scale=2, sensitivity_vectors=[[1]]).verdict
+        'holds'
+    """
     b = positive_fraction(scale, "scale")
     eps = positive_fraction(epsilon, "epsilon")
     target = nonnegative_fraction(delta, "delta")
@@ -175,7 +208,7 @@ def audit_laplace_l2(
     scale: RationalLike,
     l1_sensitivity: RationalLike,
     l2_sensitivity_squared: RationalLike,
-    sensitivity_vectors: Sequence[Sequence[object]] | None = None,
+    sensitivity_vectors: Sequence[Sequence[RationalLike]] | None = None,
 ) -> CalibrationVerdict:
     """Laplace noise calibrated to ℓ2 sensitivity (KARY Theorem 1.3) against an (ε, δ) claim.
 

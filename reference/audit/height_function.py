@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from reference.core.user_code import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, UserCodeError, UserFunction, check_limits
+from reference.core.verdict import ShortRepr
 from reference.kary.digits import check_arity, height_for_horizon, offset_capacity
 
 #: The largest horizon tried (the range of a signed 64-bit count).
@@ -29,7 +30,7 @@ RANDOM_HORIZONS = 2000
 
 
 @dataclass(frozen=True)
-class HeightCheck:
+class HeightCheck(ShortRepr):
     """The verdict of :func:`check_height_function`: "holds" when every horizon tried agrees."""
 
     arity: int

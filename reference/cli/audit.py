@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from fractions import Fraction
 from typing import Any
 
@@ -29,16 +31,29 @@ def _cmd_audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
         return _audit_calibration(args)
     except UndecidedComparisonError as undecided:
         # the certified comparison could not be decided within the precision allowed: say so, exit 3
-        return {"verdict": "inconclusive", "reason": str(undecided).splitlines()[0]}
+        reason = str(undecided).splitlines()[0]
+        return {"verdict": "inconclusive", "summary": f"inconclusive: {reason}", "reason": reason}
 
 
 #: The options each calibration audit reads beside the claim (--epsilon, --delta).
 CALIBRATION_OPTIONS = {
-    "gaussian": {"sigma", "sensitivity_squared", "rho", "rdp"},
+    "gaussian": {"sigma", "sensitivity", "sensitivity_squared", "rho", "rdp"},
     "laplace": {"scale", "vectors"},
-    "laplace-l2": {"scale", "l1", "sensitivity_squared", "vectors"},
+    "laplace-l2": {"scale", "l1", "sensitivity", "sensitivity_squared", "vectors"},
     "discrete-gaussian": {"sigma_squared", "sensitivity", "sensitivity_squared", "rho"},
 }
+
+
+def _sensitivity_squared(args: argparse.Namespace, mechanism: str) -> Fraction:
+    """Δ² from ``--sensitivity-squared``, or from ``--sensitivity`` (Δ, squared exactly): one spelling of each in
+    every command; both, or neither, is refused naming both."""
+    from reference.core.validate import parse_rational_text
+
+    if (args.sensitivity is None) == (args.sensitivity_squared is None):
+        raise CommandError(f"{mechanism} needs exactly one of --sensitivity-squared (Δ²) and --sensitivity (Δ)")
+    if args.sensitivity is not None:
+        return parse_rational_text(args.sensitivity, "--sensitivity") ** 2
+    return parse_rational_text(args.sensitivity_squared, "--sensitivity-squared")
 
 
 def _gaussian_renyi(args: argparse.Namespace) -> dict[str, Any]:
@@ -47,12 +62,13 @@ def _gaussian_renyi(args: argparse.Namespace) -> dict[str, Any]:
 
     if args.epsilon is not None or args.delta is not None:
         raise CommandError("state one claim: --epsilon/--delta, --rho or --rdp")
-    if args.sigma is None or args.sensitivity_squared is None:
-        raise CommandError("gaussian needs --sigma and --sensitivity-squared")
+    if args.sigma is None:
+        raise CommandError("gaussian needs --sigma")
+    sensitivity_squared = _sensitivity_squared(args, "gaussian")
     if args.rho is not None and args.rdp is not None:
         raise CommandError("state one claim: --rho or --rdp")
     curve = None if args.rdp is None else parse_rdp_text(args.rdp)
-    decided = audit_gaussian_renyi(sigma=args.sigma, sensitivity_squared=args.sensitivity_squared,
+    decided = audit_gaussian_renyi(sigma=args.sigma, sensitivity_squared=sensitivity_squared,
                                    rho=args.rho, rdp=curve)
     return {**decided.as_json(), "mechanism": "gaussian"}
 
@@ -73,22 +89,23 @@ def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
     if mechanism == "gaussian" and delta is None:
         raise CommandError("gaussian needs --delta (the claimed δ, in (0, 1))")
     if mechanism == "gaussian":
-        if args.sigma is None or args.sensitivity_squared is None:
-            raise CommandError("gaussian needs --sigma and --sensitivity-squared")
+        if args.sigma is None:
+            raise CommandError("gaussian needs --sigma")
         verdict = audit.audit_gaussian(
-            sigma=args.sigma, sensitivity_squared=args.sensitivity_squared, epsilon=args.epsilon, delta=delta
+            sigma=args.sigma, sensitivity_squared=_sensitivity_squared(args, "gaussian"), epsilon=args.epsilon,
+            delta=delta,
         )
     elif mechanism == "laplace":
         if args.scale is None or vectors is None:
             raise CommandError("laplace needs --scale and --vectors")
         verdict = audit.audit_laplace(scale=args.scale, epsilon=args.epsilon, delta=delta, sensitivity_vectors=vectors)
     elif mechanism == "laplace-l2":
-        if args.scale is None or args.l1 is None or args.sensitivity_squared is None:
+        if args.scale is None or args.l1 is None:
             raise CommandError("laplace-l2 needs --scale, --l1 and --sensitivity-squared (Δ2²)")
         verdict = audit.audit_laplace_l2(
             scale=args.scale,
             l1_sensitivity=args.l1,
-            l2_sensitivity_squared=args.sensitivity_squared,
+            l2_sensitivity_squared=_sensitivity_squared(args, "laplace-l2"),
             epsilon=args.epsilon,
             delta=delta,
             sensitivity_vectors=vectors,
@@ -362,6 +379,9 @@ def _cmd_audit_height(args: argparse.Namespace) -> dict[str, Any]:
     if spec.count(":") != 1 or not all(spec.split(":")):
         raise CommandError(f"--function must be 'package.module:function', got {spec!r}")
     module_name, name = spec.split(":")
+    # a module in the working folder is found from the console script too (its sys.path does not hold the folder)
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.append(os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
@@ -391,9 +411,11 @@ def register(commands: Subcommands) -> None:
     audit_cal.add_argument(
         "--sensitivity-squared",
         dest="sensitivity_squared",
-        help="Δ² (gaussian; Δ2² for laplace-l2; discrete-gaussian ρ claims of a vector query)",
+        help="Δ², the squared ℓ2 sensitivity (gaussian, laplace-l2; discrete-gaussian ρ claims of a vector query)",
     )
-    audit_cal.add_argument("--sensitivity", help="integer sensitivity Δ (discrete-gaussian)")
+    audit_cal.add_argument(
+        "--sensitivity", help="Δ, the ℓ2 sensitivity, instead of --sensitivity-squared (discrete-gaussian: an integer)"
+    )
     audit_cal.add_argument("--vectors", help="neighbouring-difference vectors, e.g. '1,1,1;2,0' (laplace)")
 
     linear_cmd = add_command(

@@ -32,6 +32,7 @@ from fractions import Fraction
 from typing import Protocol
 
 import numpy as np
+import numpy.typing as npt
 
 from reference.audit.calibration import CalibrationVerdict, audit_gaussian
 from reference.audit.height_function import HeightCheck, check_height_function
@@ -49,6 +50,7 @@ from reference.audit.samples.power import cascade_deviation_detected, cascade_ru
 from reference.audit.samples.report import SamplerAuditReport
 from reference.core.certified import format_significant
 from reference.core.excess_text import excess_text, scientific
+from reference.core.input_types import MatrixLike, RdpCurve, Rho
 from reference.core.options import LinearNoise, Neighbours, SampledLaw
 from reference.core.user_code import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, UserFunction, check_limits
 from reference.core.validate import (
@@ -59,6 +61,7 @@ from reference.core.validate import (
     positive_fraction,
     to_fraction,
 )
+from reference.testing.messages import points_message
 
 #: The relative error of one node's standard deviation a cascade sampler audit must be able to see (probability
 #: 99%) before a pass counts: a quarter of σ.
@@ -71,25 +74,54 @@ def _claim_text(epsilon: object, delta: object) -> str:
 
 
 def assert_linear_mechanism_private(
-    noise_matrix: object,
-    workload: object,
+    noise_matrix: MatrixLike,
+    workload: MatrixLike,
     noise: LinearNoise,
     *,
     epsilon: RationalLike | None = None,
     delta: RationalLike | None = None,
-    rho: object = None,
-    rdp: object = None,
+    rho: Rho | None = None,
+    rdp: RdpCurve | None = None,
     scale: RationalLike,
     neighbours: Neighbours = "add_remove",
     contributions: int = 1,
     participation: Participation | None = None,
-    draw_variances: Sequence[object] | None = None,
+    draw_variances: Sequence[RationalLike] | None = None,
     infinite_variance_draws: Sequence[int] | None = None,
 ) -> LinearNoiseVerdict:
     """Assert that ``W x + B z`` is private at the claim: ε-DP (``epsilon``), (ε, δ)-DP (with ``delta``),
-    ρ-zCDP (``rho``) or an RDP curve (``rdp``: (α, RDP(α)) pairs or a function of α); state exactly one.
-    ``participation`` (:mod:`reference.audit.linear.participation`) replaces ``contributions`` with a rule on which
-    inputs one user touches. The verdict is returned when the claim holds."""
+    ρ-zCDP (``rho``) or an RDP curve (``rdp``); state exactly one. The verdict is returned when the claim holds.
+
+    Args:
+        noise_matrix: B, outputs × draws: how the release mixes the noise draws z (exact entries).
+        workload: W, outputs × inputs: the queries released (exact entries; one row per output, as B).
+        noise: the law of each draw: ``"gaussian"``, ``"laplace"``, ``"discrete-gaussian"`` or
+            ``"discrete-laplace"``.
+        epsilon: the claimed ε (pure ε-DP, or (ε, δ)-DP with ``delta``).
+        delta: the claimed δ with ``epsilon`` (default: pure DP).
+        rho: a claimed ρ-zCDP instead of ``epsilon``.
+        rdp: a claimed RDP curve instead of ``epsilon``: (α, RDP(α)) pairs or a function of α.
+        scale: the draws' σ (Gaussian kinds) or Laplace scale b (Laplace kinds), exact.
+        neighbours: ``"add_remove"`` (one input changes by 1) or ``"substitution"`` (one unit moves between two
+            inputs).
+        contributions: how many units one user may change (the sensitivity scales with it).
+        participation: a rule on which inputs one user touches (:mod:`reference.audit.linear.participation`),
+            replacing ``contributions``.
+        draw_variances: one variance per draw when they differ (a node with its own budget); default all equal.
+        infinite_variance_draws: column indices of B whose draws have infinite variance (a zero budget).
+
+    Raises:
+        AssertionError: the claim fails or cannot be decided; the first line says which, with the certified ε
+            (or the leaking functional) against the claim.
+
+    Example:
+        A release of prefix sums ``W (x + z)`` with i.i.d. Laplace(3) draws is (1/3)-DP:
+
+        >>> from reference.testing import assert_linear_mechanism_private
+        >>> prefix_sums = [[1, 0, 0], [1, 1, 0], [1, 1, 1]]
+        >>> assert_linear_mechanism_private(prefix_sums, prefix_sums, "laplace", epsilon="1/3", scale=3).verdict
+        'holds'
+    """
     _check_one_claim(epsilon, rho, rdp)
     verdict = audit_linear_noise(
         noise_matrix,
@@ -156,8 +188,8 @@ def assert_prefix_counter(
     *,
     epsilon: RationalLike | None = None,
     delta: RationalLike | None = None,
-    rho: object = None,
-    rdp: object = None,
+    rho: Rho | None = None,
+    rdp: RdpCurve | None = None,
     scale: RationalLike,
     participation: Participation | None = None,
     inputs: ProbeInputs = "exact",
@@ -167,6 +199,33 @@ def assert_prefix_counter(
 ) -> LinearNoiseVerdict:
     """Assert that a continual counter releasing ``prefix counts + release_noise(z)`` is private at the claim
     (one of ``epsilon`` [with ``delta``], ``rho``, ``rdp``).
+
+    Args:
+        release_noise: your counter's noise path: the ``draws`` noise values in, the ``horizon`` outputs' noise out.
+        draws: how many noise values the counter draws.
+        horizon: how many outputs (time steps) it releases.
+        noise: the law of each draw (``"laplace"``, ``"gaussian"``, ``"discrete-gaussian"``, ``"discrete-laplace"``).
+        epsilon: the claimed ε (with ``delta``: (ε, δ)-DP).
+        delta: the claimed δ with ``epsilon`` (default: pure DP).
+        rho: a claimed ρ-zCDP instead of ``epsilon``.
+        rdp: a claimed RDP curve instead of ``epsilon``: (α, RDP(α)) pairs or a function of α.
+        scale: the draws' Laplace scale b or Gaussian σ, exact.
+        participation: which stream positions one user touches (default: one bit).
+        inputs: the type ``release_noise`` takes (below).
+        batch: ``release_noise`` takes draws × probes and returns outputs × probes.
+
+    Raises:
+        AssertionError: the claim fails (the message leads with the certified ε against the claim), or
+            ``release_noise`` returns the wrong number of outputs.
+
+    Example:
+        The simplest counter adds the running sum of its draws: with Laplace(1) draws it is 1-DP.
+
+        >>> from reference.testing import assert_prefix_counter
+        >>> def running_sum(draws):
+        ...     return [sum(draws[: step + 1]) for step in range(len(draws))]
+        >>> assert_prefix_counter(running_sum, 4, 4, "laplace", epsilon=1, scale=1).verdict
+        'holds'
 
     ``release_noise`` maps the ``draws`` noise values to the ``horizon`` outputs' noise; it is probed
     (:func:`reference.audit.linear.probe.probe_linear_map`): ``inputs`` says what it takes — ``"exact"`` (a tuple of
@@ -218,7 +277,30 @@ def assert_calibration_safe(
     binary number it is: that is the σ the calibrator's users get). Every unsafe point is listed with its
     certified excess δ(ε)/δ − 1 and σ/σ* − 1 (σ* the smallest safe σ) in scientific notation. ``rtol`` (default
     0) accepts a point whose δ(ε) exceeds δ by at most that relative amount: δ(ε) <= δ·(1 + rtol), certified.
-    ``call_seconds`` / ``call_memory_bytes``: the limits of each call of the calibrator (module docstring).
+
+    Args:
+        calibrator: your σ calibrator, called as ``calibrator(epsilon=ε, delta=δ, sensitivity_squared=Δ²)``.
+        grid: the (ε, δ) points to check, exact numbers (``"1/2"``, ``"1e-6"``, ``Fraction``).
+        sensitivity_squared: Δ², the squared ℓ2 sensitivity passed to the calibrator at every point.
+        rtol: the relative excess of δ accepted (0: none).
+        call_seconds, call_memory_bytes: the limits of each call of the calibrator (module docstring).
+
+    Returns:
+        One verdict per grid point, in order.
+
+    Raises:
+        AssertionError: the first line counts the unsafe points; up to three follow, each with its certified
+            excess.
+
+    Example:
+        The classical σ = Δ sqrt(2 ln(1.25/δ))/ε is safe for ε <= 1; the exact smallest σ is safe everywhere:
+
+        >>> from reference import sigma_exact
+        >>> from reference.testing import assert_calibration_safe
+        >>> exact = lambda **named: sigma_exact(**named).sigma
+        >>> verdicts = assert_calibration_safe(exact, [("1/2", "1e-6"), (2, "1e-5")])
+        >>> [verdict.verdict for verdict in verdicts]
+        ['holds', 'holds']
     """
     limits = check_limits(call_seconds, call_memory_bytes, seconds_name="call_seconds",
                           memory_name="call_memory_bytes")
@@ -254,7 +336,7 @@ def assert_calibration_safe(
                       + ", ".join(parts))
     if unsafe:
         allowed = f" (rtol = {scientific(tolerance, upward=False)} on delta)" if tolerance else " (rtol = 0)"
-        raise AssertionError(f"unsafe at {len(unsafe)} of {len(verdicts)} grid points{allowed}: " + "; ".join(unsafe))
+        raise AssertionError(points_message(f"unsafe at {len(unsafe)} of {len(verdicts)} grid points{allowed}", unsafe))
     return verdicts
 
 
@@ -282,7 +364,7 @@ def _grid_points(grid: object) -> list[tuple[object, object]]:
 
 
 def assert_samples_match(
-    samples: object,
+    samples: npt.NDArray[np.generic],
     mechanism: SampledLaw,
     *,
     depth: int | None = None,
@@ -303,6 +385,35 @@ def assert_samples_match(
     ``smallest_deviation`` (relative; default :data:`DEFAULT_SMALLEST_DEVIATION`) with probability 99%: with
     fewer runs the audit is "inconclusive" and the assertion fails with the power it had and the runs it needs.
     The power of the KARY and design audits is not computed (``smallest_deviation`` is refused there).
+
+    Args:
+        samples: your sampler's draws, one run per row (a 2-D numpy array, ``runs × n``).
+        mechanism: the law they should have: ``"cascade"``, ``"kary"`` or ``"design"``.
+        depth: the cascade's depth (n = 2**depth leaves).
+        arity: the KARY tree's arity.
+        algorithm: KARY Algorithm 1 or 2 (with subtraction).
+        epsilon: the KARY counter's ε (its Laplace scale follows).
+        sigma: the cascade's σ.
+        design: any linear design (``"design"``), e.g. from ``linear_design``.
+        alpha: the false-alarm probability of the whole audit.
+        smallest_deviation: the relative error of one node's standard deviation that must be detectable
+            (cascade only).
+
+    Returns:
+        The audit's report when the samples match.
+
+    Raises:
+        AssertionError: the samples do not match (the first line; the failing tests follow, at most three), or
+            too few runs to see ``smallest_deviation``.
+
+    Example:
+        The package's own cascade sampler, 3000 runs of depth 4 at σ = 2.5:
+
+        >>> from reference.cip.numeric.cascade_runs import cascade_leaves_runs
+        >>> from reference.testing import assert_samples_match
+        >>> samples = cascade_leaves_runs(4, 2.5, runs=3000, seed=7)
+        >>> assert_samples_match(samples, "cascade", depth=4, sigma=2.5).verdict
+        'holds'
     """
     if mechanism == "cascade":
         if depth is None or sigma is None:
@@ -344,20 +455,38 @@ def assert_samples_match(
         raise ValueError(f"mechanism must be cascade, kary or design, got {mechanism!r}")
     units = f"; {report.units}" if report.units else ""
     if not report.holds:
-        raise AssertionError(f"samples do not match {mechanism} (false-alarm probability {alpha}): "
-                             + "; ".join(report.failures) + units)
+        raise AssertionError(points_message(f"samples do not match {mechanism} (false-alarm probability {alpha}){units}",
+                                            list(report.failures)))
     if report.verdict == "inconclusive":
         raise AssertionError(f"inconclusive: the samples pass, but {report.power_text()}{units}")
     return report
 
 
 def assert_gaussian_renyi(
-    *, rho: object = None, sigma: RationalLike | float, sensitivity_squared: RationalLike, rdp: object = None
+    *, rho: Rho | None = None, sigma: RationalLike | float, sensitivity_squared: RationalLike,
+    rdp: RdpCurve | None = None
 ) -> RenyiClaimVerdict:
     """Assert that a ρ (zCDP) or an RDP curve ((α, RDP(α)) pairs or a function of α, as an accountant gives it)
     covers the Gaussian mechanism with standard deviation ``sigma`` at sensitivity² ``sensitivity_squared`` —
     exact RDP(α) = α Δ²/(2σ²). A float σ is read exactly. The message names the first order exceeded and by how
-    much."""
+    much.
+
+    Args:
+        rho: the claimed ρ-zCDP (state this or ``rdp``).
+        sigma: the Gaussian noise's standard deviation σ > 0.
+        sensitivity_squared: Δ², the squared ℓ2 sensitivity.
+        rdp: the claimed RDP curve: (α, RDP(α)) pairs with α > 1, or a function of α.
+
+    Example:
+        σ = 3 at Δ² = 1 is exactly (1/18)-zCDP; an accountant's curve α/20 undercounts it:
+
+        >>> from reference.testing import assert_gaussian_renyi
+        >>> assert_gaussian_renyi(rho="1/18", sigma=3, sensitivity_squared=1).verdict
+        'holds'
+        >>> assert_gaussian_renyi(rdp=[(2, "1/10")], sigma=3, sensitivity_squared=1)
+        Traceback (most recent call last):
+        AssertionError: ...
+    """
     exact_sigma = Fraction(sigma) if isinstance(sigma, float) else sigma
     decided = audit_gaussian_renyi(sigma=exact_sigma, sensitivity_squared=sensitivity_squared, rho=rho, rdp=rdp)
     if decided.verdict != "holds":
@@ -372,7 +501,26 @@ def assert_height_function(function: Callable[[int], object], *, arity: int, off
     digit kind (``offset=True``: KARY Algorithm 2's offset digits; False: standard digits) at every power,
     capacity and their neighbours up to 2^63 and at a random sample; the message names the first horizon that
     disagrees (:mod:`reference.audit.height_function`). A function that raises or passes ``call_seconds`` /
-    ``call_memory_bytes`` is a ``ValueError`` naming it and the horizon."""
+    ``call_memory_bytes`` is a ``ValueError`` naming it and the horizon.
+
+    Args:
+        function: your height function, horizon T in, height h out.
+        arity: the tree's arity k >= 2.
+        offset: True for offset digits (KARY Algorithm 2), False for standard digits (Algorithm 1).
+
+    Example:
+        A float logarithm is off at exact powers; the exact integer height passes:
+
+        >>> import math
+        >>> from reference.kary.digits import height_for_horizon
+        >>> from reference.testing import assert_height_function
+        >>> assert_height_function(lambda horizon: height_for_horizon(3, horizon, offset=False), arity=3,
+        ...                        offset=False).verdict
+        'holds'
+        >>> assert_height_function(lambda horizon: math.ceil(math.log(horizon + 1, 3)), arity=3, offset=False)
+        Traceback (most recent call last):
+        AssertionError: ...
+    """
     checked = check_height_function(function, arity=arity, offset=offset, call_seconds=call_seconds,
                                     call_memory_bytes=call_memory_bytes)
     if checked.verdict != "holds":

@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 from reference.core.excess_text import scientific
 from reference.core.validate import fraction_text, to_fraction
-from reference.core.verdict import Verdict
+from reference.core.verdict import ShortRepr, Verdict
 
 #: The orders at which a curve given as a function is read (those accountants commonly tabulate).
 DEFAULT_ORDERS: tuple[Fraction, ...] = tuple(
@@ -114,7 +114,7 @@ class RenyiProfile:
 
 
 @dataclass(frozen=True)
-class RenyiClaimVerdict:
+class RenyiClaimVerdict(ShortRepr):
     """A ρ-zCDP or RDP claim decided against a :class:`RenyiProfile`."""
 
     claim: str

@@ -23,7 +23,7 @@ from reference.core.validate import (
     positive_fraction,
     to_fraction,
 )
-from reference.core.verdict import Verdict
+from reference.core.verdict import ShortRepr, Verdict
 from reference.privacy.gaussian import gaussian_delta
 
 NOISE_KINDS: tuple[LinearNoise, ...] = ("gaussian", "laplace", "discrete-gaussian", "discrete-laplace")
@@ -79,7 +79,7 @@ def check_noise(noise: object) -> LinearNoise:
 
 
 @dataclass(frozen=True)
-class LinearNoiseVerdict:
+class LinearNoiseVerdict(ShortRepr):
     """The exact verdict of :func:`audit_linear_noise` (sensitivities for its ``neighbours`` and ``contributions``)."""
 
     noise: LinearNoise

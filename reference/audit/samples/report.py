@@ -140,22 +140,22 @@ class SamplerAuditReport(Decided):
             # the power against a stated smallest deviation, only when one was stated (a caller such as the
             # sampler-function audit states its own power and runs needed under these keys otherwise)
             **({} if self.smallest_deviation is None else {
-                "smallest_deviation": f"{self.smallest_deviation:.17g}",
+                "smallest_deviation": repr(float(self.smallest_deviation)),
                 "detectable_deviation": None if self.detectable_deviation is None
-                else f"{self.detectable_deviation:.17g}",
+                else repr(float(self.detectable_deviation)),
                 "runs_needed": self.runs_needed,
             }),
             "units": self.units,
-            "alpha": f"{self.alpha:.17g}",
+            "alpha": repr(float(self.alpha)),
             "runs": self.runs,
             "dimension": self.dimension,
             "checks": [
                 {
                     "property": c.name,
                     "verdict": c.verdict,
-                    "false_alarm": f"{c.false_alarm:.17g}",
+                    "false_alarm": repr(float(c.false_alarm)),
                     "subtests": c.subtests,
-                    "statistic": f"{c.statistic:.17g}",
+                    "statistic": repr(float(c.statistic)),
                     "failures": list(c.failures),
                     "detail": c.detail,
                 }
