@@ -302,14 +302,22 @@ def assert_samples_match(
 
 
 def assert_gaussian_renyi(
-    *, rho: object = None, sigma: RationalLike | float, sensitivity_squared: RationalLike, rdp: object = None
+    *,
+    rho: object = None,
+    sigma: RationalLike | float | None = None,
+    sigma_squared: RationalLike | float | None = None,
+    sensitivity_squared: RationalLike,
+    rdp: object = None,
+    rtol: RationalLike | float = 0,
 ) -> RenyiClaimVerdict:
     """Assert that a ρ (zCDP) or an RDP curve ((α, RDP(α)) pairs or a function of α, as an accountant gives it)
-    covers the Gaussian mechanism with standard deviation ``sigma`` at sensitivity² ``sensitivity_squared`` —
-    exact RDP(α) = α Δ²/(2σ²). A float σ is read exactly. The message names the first order exceeded and by how
-    much."""
-    exact_sigma = Fraction(sigma) if isinstance(sigma, float) else sigma
-    decided = audit_gaussian_renyi(sigma=exact_sigma, sensitivity_squared=sensitivity_squared, rho=rho, rdp=rdp)
+    covers the Gaussian mechanism with standard deviation ``sigma`` (or variance ``sigma_squared``) at
+    sensitivity² ``sensitivity_squared`` — exact RDP(α) = α Δ²/(2σ²). Floats are read exactly. ``rtol`` accepts a
+    claim exceeded by at most that relative amount (a float accountant one ulp below the exact value passes with
+    ``rtol=1e-12``). The message names the first order exceeded, the certified value, the relative excess and
+    the tolerance."""
+    decided = audit_gaussian_renyi(sigma=sigma, sigma_squared=sigma_squared, sensitivity_squared=sensitivity_squared,
+                                   rho=rho, rdp=rdp, rtol=rtol)
     if decided.verdict != "holds":
         raise AssertionError(decided.summary())
     return decided
