@@ -6,7 +6,7 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
-from reference.cli import sampler_function
+from reference.cli import conversion, sampler_function
 from reference.cli.common import (
     CommandError,
     Subcommands,
@@ -61,16 +61,9 @@ def _gaussian_renyi(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _rtol(args: argparse.Namespace) -> Any:
-    """``--rtol``: the claim's relative tolerance, an exact rational in [0, 1)."""
-    from reference.core.validate import parse_rational_text
-    from reference.privacy.claims import rtol_fraction
+    from reference.cli.conversion import rtol_option
 
-    if args.rtol is None:
-        return 0
-    try:
-        return rtol_fraction(parse_rational_text(args.rtol, "--rtol"))
-    except (ValueError, TypeError):
-        raise CommandError(f"--rtol must be a rational in [0, 1), e.g. 1e-12, got {args.rtol!r}") from None
+    return rtol_option(args)
 
 
 def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
@@ -470,6 +463,7 @@ def register(commands: Subcommands) -> None:
         "(probability 99%%); inconclusive (exit 3) with the runs needed when it cannot",
     )
     sampler_function.register(audit)
+    conversion.register(audit)
     height_cmd = add_command(audit, "height", _cmd_audit_height,
                              "a tree-height / digit-count function against the exact integer height")
     height_cmd.add_argument("--function", required=True, help="package.module:function, horizon -> height")

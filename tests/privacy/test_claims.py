@@ -50,15 +50,16 @@ def test_float_accountant_holds_with_rtol_and_an_undercount_still_fails() -> Non
 
 
 def test_the_rule_three_ways() -> None:
-    stated = claim(rho=Fraction(1, 2), rtol=Fraction(1, 100))
-    allowed = Fraction(1, 2) * Fraction(101, 100)
-    assert decide_value(stated, quantity="rho", claimed=stated.rho, lower=allowed, upper=allowed).verdict == "holds"
-    assert decide_value(stated, quantity="rho", claimed=stated.rho, lower=allowed + Fraction(1, 10**30),
+    half = Fraction(1, 2)
+    stated = claim(rho=half, rtol=Fraction(1, 100))
+    allowed = half * Fraction(101, 100)
+    assert decide_value(stated, quantity="rho", claimed=half, lower=allowed, upper=allowed).verdict == "holds"
+    assert decide_value(stated, quantity="rho", claimed=half, lower=allowed + Fraction(1, 10**30),
                         upper=allowed + Fraction(1, 10**30)).verdict == "fails"
     # an enclosure straddling the allowance, or an upper bound alone above it: undecided
-    assert decide_value(stated, quantity="rho", claimed=stated.rho, lower=allowed - 1 / Fraction(10**9),
+    assert decide_value(stated, quantity="rho", claimed=half, lower=allowed - 1 / Fraction(10**9),
                         upper=allowed + 1 / Fraction(10**9)).verdict == "inconclusive"
-    assert decide_value(stated, quantity="rho", claimed=stated.rho, lower=None, upper=1).verdict == "inconclusive"
+    assert decide_value(stated, quantity="rho", claimed=half, lower=None, upper=Fraction(1)).verdict == "inconclusive"
 
 
 def test_claim_forms_and_refusals() -> None:
