@@ -29,9 +29,11 @@ from reference.audit.calibration import CalibrationVerdict, audit_gaussian
 from reference.audit.height_function import HeightCheck, check_height_function
 from reference.audit.linear.audit import MAX_DIMENSION, LinearNoiseVerdict, audit_linear_noise, check_noise
 from reference.audit.linear.covariance import kary_prefix_workload
+from reference.audit.linear.masked_draws import mask_infinite_draws
 from reference.audit.linear.participation import Participation
 from reference.audit.linear.probe_linear import ProbeInputs, probe_linear_map
 from reference.audit.linear.renyi import RenyiClaimVerdict, audit_gaussian_renyi
+from reference.audit.linear.renyi import decide as decide_renyi
 from reference.audit.linear.square_noise import square_noise_verdict
 from reference.audit.samples.audit import MAX_AUDIT_DEPTH, audit_cascade_samples, audit_kary_noise
 from reference.audit.samples.cascade_stream import audit_cascade_stream
@@ -50,6 +52,7 @@ from reference.core.validate import (
     positive_fraction,
     to_fraction,
 )
+from reference.privacy.claims import exact_value, number_text, rtol_fraction
 
 #: The relative error of one node's standard deviation a cascade sampler audit must be able to see (probability
 #: 99%) before a pass counts: a quarter of σ.
@@ -102,27 +105,35 @@ def _check_one_claim(epsilon: object, rho: object, rdp: object) -> None:
 
 
 def _assert_claim(
-    verdict: LinearNoiseVerdict, *, epsilon: RationalLike | None, delta: RationalLike | None, rho: object, rdp: object
+    verdict: LinearNoiseVerdict, *, epsilon: RationalLike | None, delta: RationalLike | None, rho: object, rdp: object,
+    rtol: RationalLike | float = 0,
 ) -> LinearNoiseVerdict:
-    """Raise with the excess unless the verdict certifies the claim."""
+    """Raise with the excess unless the verdict certifies the claim (relaxed by ``rtol``: ε·(1 + rtol) for a pure
+    claim, δ·(1 + rtol) for (ε, δ), ρ and RDP(α) by the rule of :mod:`reference.privacy.claims`)."""
+    tolerance = rtol_fraction(rtol)
     if epsilon is None:
-        renyi = verdict.renyi_verdict(rho=rho, rdp=rdp)
+        renyi_profile = verdict.renyi_profile() if tolerance else None
+        renyi = (verdict.renyi_verdict(rho=rho, rdp=rdp) if renyi_profile is None
+                 else decide_renyi(renyi_profile, rho=rho, rdp=rdp, rtol=tolerance))
         if renyi.verdict == "holds":
             return verdict
         prefix = "the audit cannot decide the claim" if renyi.verdict == "inconclusive" else "the claim fails"
         raise AssertionError(f"{prefix}: {renyi.summary()}")
-    decided = verdict.verdict_on(epsilon=epsilon, delta=delta)
+    pure = delta is None or to_fraction(delta, "delta") == 0
+    decided = verdict.verdict_on(
+        epsilon=positive_fraction(epsilon, "epsilon") * (1 + tolerance) if pure else epsilon,
+        delta=delta if pure else to_fraction(delta, "delta") * (1 + tolerance))
     if decided == "holds":
         return verdict
-    claim = _claim_text(epsilon, delta)
+    claim = _claim_text(epsilon, delta) + (f" with rtol = {scientific(tolerance, upward=True)}" if tolerance else "")
     if not verdict.private:
         raise AssertionError(f"claimed {claim}, but the release is not private at all: {verdict.explanation}")
     claimed = positive_fraction(epsilon, "epsilon")
     achieved = (
-        f"epsilon = {fraction_text(verdict.epsilon)} "
+        f"epsilon = {number_text(verdict.epsilon)} "
         f"(epsilon/claimed - 1 = {scientific(verdict.epsilon / claimed - 1, upward=False)})"
         if verdict.epsilon is not None and verdict.epsilon_exact
-        else f"epsilon in [{fraction_text(verdict.epsilon_lower)}, {fraction_text(verdict.epsilon)}]"
+        else f"epsilon in [{number_text(verdict.epsilon_lower)}, {number_text(verdict.epsilon)}]"
         if verdict.epsilon_lower is not None and verdict.epsilon is not None
         else f"rho = {scientific(verdict.rho, upward=True)} (sensitivity^2 = "
         f"{fraction_text(verdict.l2_sensitivity_squared)})"
@@ -140,7 +151,7 @@ def _assert_claim(
 
 
 def assert_prefix_counter(
-    release_noise: Callable[..., Sequence[object]],
+    release_noise: Callable[..., Sequence[object] | np.ndarray],
     draws: int,
     horizon: int,
     noise: LinearNoise,
@@ -149,38 +160,67 @@ def assert_prefix_counter(
     delta: RationalLike | None = None,
     rho: object = None,
     rdp: object = None,
-    scale: RationalLike,
+    scale: RationalLike | float,
     participation: Participation | None = None,
+    draw_variances: Sequence[object] | None = None,
+    infinite_variance_draws: Sequence[int] | None = None,
     inputs: ProbeInputs = "exact",
     batch: bool = False,
+    rtol: RationalLike | float = 0,
 ) -> LinearNoiseVerdict:
     """Assert that a continual counter releasing ``prefix counts + release_noise(z)`` is private at the claim
-    (one of ``epsilon`` [with ``delta``], ``rho``, ``rdp``).
+    (one of ``epsilon`` [with ``delta``], ``rho``, ``rdp``), relaxed by ``rtol`` (default 0; the rule of
+    :mod:`reference.privacy.claims`).
 
     ``release_noise`` maps the ``draws`` noise values to the ``horizon`` outputs' noise; it is probed
-    (:func:`reference.audit.linear.probe.probe_linear_map`): ``inputs`` says what it takes — ``"exact"`` (a tuple of
-    Fractions), ``"integer"`` (a 1-D int64 array) or ``"float64"`` / ``"float32"`` (a 1-D float array; the map is
+    (:func:`reference.audit.linear.probe_linear.probe_linear_map`): ``inputs`` says what it takes — ``"exact"``
+    (a tuple of Fractions), ``"integer"`` (a 1-D int64 array), ``"integer-float64"`` (int64 in, float64 out: an
+    integer mechanism followed by a float step) or ``"float64"`` / ``"float32"`` (a 1-D float array; the map is
     reconstructed exactly and re-checked); with ``batch=True`` the function takes draws × probes and returns
-    outputs × probes, and all unit draws are probed in one call. Neighbouring streams differ in one bit (``add_remove``), or as
-    ``participation`` says.
+    outputs × probes, and all unit draws are probed in one call. Neighbouring streams differ in one bit
+    (``add_remove``), or as ``participation`` says.
+
+    ``scale`` (σ or b) and ``draw_variances`` (Gaussian: draw j has variance σ²·d_j) may be floats, read exactly as
+    the binary numbers they are (an irrational σ such as √0.35 in real code is its float; state ``rtol`` for the
+    rounding). ``infinite_variance_draws``: draws with a zero budget (infinite variance); with
+    ``draw_variances`` too, their entries there are ignored (any value, e.g. ``float('inf')``).
     """
     _check_one_claim(epsilon, rho, rdp)
     for name, value in (("draws", draws), ("horizon", horizon)):
         if check_positive_int(value, name) > MAX_DIMENSION:  # refused before any probing: the audit is dense
             raise ValueError(f"{name} must be at most {MAX_DIMENSION} for the exact audit, got {value}")
+    exact_scale = positive_fraction(exact_value(scale, "scale"), "scale")
     matrix = probe_linear_map(release_noise, draws=draws, inputs=inputs, batch=batch)
     if len(matrix) != horizon:
         raise AssertionError(f"release_noise returned {len(matrix)} outputs, expected horizon = {horizon}")
-    if participation is None:
+    workload = kary_prefix_workload(horizon)
+    if participation is None and draw_variances is None and infinite_variance_draws is None:
         # the common case — as many draws as outputs, B invertible — in one integer solve
-        fast = square_noise_verdict(matrix, kary_prefix_workload(horizon), check_noise(noise),
-                                    positive_fraction(scale, "scale"))
+        fast = square_noise_verdict(matrix, workload, check_noise(noise), exact_scale)
         if fast is not None:
-            return _assert_claim(fast, epsilon=epsilon, delta=delta, rho=rho, rdp=rdp)
-    return assert_linear_mechanism_private(
-        matrix, kary_prefix_workload(horizon), noise, scale=scale, epsilon=epsilon, delta=delta, rho=rho, rdp=rdp,
-        participation=participation,
-    )
+            return _assert_claim(fast, epsilon=epsilon, delta=delta, rho=rho, rdp=rdp, rtol=rtol)
+    variances = _exact_variances(draw_variances, draws, infinite_variance_draws)
+    if variances is not None and infinite_variance_draws is not None:
+        # mask the zero-budget draws first, then weight the finite ones (the two are one audit of Q W, Q B_f)
+        workload, matrix = mask_infinite_draws(matrix, workload, list(infinite_variance_draws))
+        infinite_variance_draws = None
+    verdict = audit_linear_noise(matrix, workload, noise, scale=exact_scale, draw_variances=variances,
+                                 participation=participation, infinite_variance_draws=infinite_variance_draws)
+    return _assert_claim(verdict, epsilon=epsilon, delta=delta, rho=rho, rdp=rdp, rtol=rtol)
+
+
+def _exact_variances(
+    draw_variances: Sequence[object] | None, draws: int, infinite: Sequence[int] | None
+) -> list[Fraction] | None:
+    """Per-draw variances read exactly (floats as their binary values), without the infinite draws' entries."""
+    if draw_variances is None:
+        return None
+    values = list(draw_variances)
+    if len(values) != draws:
+        raise ValueError(f"draw_variances must list one variance per draw ({draws}), got {len(values)}")
+    skipped = set(infinite or ())
+    return [positive_fraction(exact_value(value, f"draw_variances[{index}]"), f"draw_variances[{index}]")
+            for index, value in enumerate(values) if index not in skipped]
 
 
 class GaussianCalibrator(Protocol):
