@@ -391,7 +391,17 @@ def _cmd_audit_height(args: argparse.Namespace) -> dict[str, Any]:
     function = getattr(module, name, None)
     if not callable(function):
         raise CommandError(f"--function: {name!r} is not a function of module {module_name!r}")
-    checked = check_height_function(function, arity=args.arity, offset=args.offset)
+    horizons = None
+    if args.horizons is not None:
+        low, colon, high = args.horizons.partition(":")
+        try:
+            horizons = (int(low), int(high)) if colon else None
+        except ValueError:
+            horizons = None
+        if horizons is None:
+            raise CommandError(f"--horizons must be LOW:HIGH (integers), got {args.horizons!r}")
+    checked = check_height_function(function, arity=args.arity, offset=args.offset, argument=args.argument,
+                                    horizons=horizons)
     return checked.as_json()
 
 
@@ -466,7 +476,13 @@ def register(commands: Subcommands) -> None:
     conversion.register(audit)
     height_cmd = add_command(audit, "height", _cmd_audit_height,
                              "a tree-height / digit-count function against the exact integer height")
-    height_cmd.add_argument("--function", required=True, help="package.module:function, horizon -> height")
+    height_cmd.add_argument("--function", required=True,
+                            help="package.module:function, horizon (or leaf count) -> height")
+    height_cmd.add_argument("--argument", choices=["horizon", "leaves"], default="horizon",
+                            help="what the function takes: the horizon T (default) or the number of leaves n "
+                            "(exact height: smallest h with k^h >= n)")
+    height_cmd.add_argument("--horizons", help="LOW:HIGH, the range of arguments tried (default 1:2^63; a range of "
+                            "at most 100000 is tried in full)")
     height_cmd.add_argument("--arity", type=nonnegative_int, required=True, help="the tree's arity k >= 2")
     height_cmd.add_argument("--offset", action="store_true",
                             help="offset digits (KARY Algorithm 2); default standard digits (Algorithm 1)")

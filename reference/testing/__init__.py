@@ -26,7 +26,7 @@ from typing import Protocol
 import numpy as np
 
 from reference.audit.calibration import CalibrationVerdict, audit_gaussian
-from reference.audit.height_function import HeightCheck, check_height_function
+from reference.audit.height_function import HeightArgument, HeightCheck, check_height_function
 from reference.audit.linear.audit import MAX_DIMENSION, LinearNoiseVerdict, audit_linear_noise, check_noise
 from reference.audit.linear.covariance import kary_prefix_workload
 from reference.audit.linear.masked_draws import mask_infinite_draws
@@ -363,12 +363,21 @@ def assert_gaussian_renyi(
     return decided
 
 
-def assert_height_function(function: Callable[[int], object], *, arity: int, offset: bool) -> HeightCheck:
-    """Assert that ``function(horizon)`` returns the exact tree height (digit count) for ``arity`` and the
-    digit kind (``offset=True``: KARY Algorithm 2's offset digits; False: standard digits) at every power,
-    capacity and their neighbours up to 2^63 and at a random sample; the message names the first horizon that
-    disagrees (:mod:`reference.audit.height_function`)."""
-    checked = check_height_function(function, arity=arity, offset=offset)
+def assert_height_function(
+    function: Callable[[int], object],
+    *,
+    arity: int,
+    offset: bool = False,
+    argument: HeightArgument = "horizon",
+    horizons: tuple[int, int] | None = None,
+) -> HeightCheck:
+    """Assert that ``function`` returns the exact tree height for ``arity``: of a horizon (``argument="horizon"``,
+    digit kind ``offset``: True for KARY Algorithm 2's offset digits, False for standard digits) or of a leaf
+    count (``argument="leaves"``: the smallest h with arity^h >= leaves), at every power, capacity and their
+    neighbours and at a random sample over ``horizons`` = (low, high) (default up to 2^63; every argument of a
+    small range). The message names the first disagreement and labels each kind: over-count (conservative),
+    under-count (unsafe) or error (:mod:`reference.audit.height_function`)."""
+    checked = check_height_function(function, arity=arity, offset=offset, argument=argument, horizons=horizons)
     if checked.verdict != "holds":
         raise AssertionError(checked.summary())
     return checked
