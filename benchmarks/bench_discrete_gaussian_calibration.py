@@ -19,6 +19,7 @@ import sys
 import time
 from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -44,10 +45,9 @@ def main() -> None:
     for sigma in (int(text) for text in args.sigmas.split(",")):
         for sensitivity in (1000, 1):
             s2 = Fraction(sigma * sigma)
-            baseline = _cpu(lambda s=s2, d=sensitivity: discrete_gaussian_delta(epsilon=EPSILON, sigma_squared=s,
-                                                                                   sensitivity=d))
-            audit = _cpu(lambda s=s2, d=sensitivity: audit_discrete_gaussian(epsilon=EPSILON, delta=DELTA,
-                                                                               sigma_squared=s, sensitivity=d))
+            baseline = _cpu(partial(discrete_gaussian_delta, epsilon=EPSILON, sigma_squared=s2, sensitivity=sensitivity))
+            audit = _cpu(partial(audit_discrete_gaussian, epsilon=EPSILON, delta=DELTA, sigma_squared=s2,
+                                 sensitivity=sensitivity))
             print(f"sigma {sigma:>6}, Delta {sensitivity:>4}: one delta(epsilon) {baseline:7.3f} s, calibration audit "
                   f"{audit:7.3f} s, audit/delta {audit / baseline:6.1f}x")
     print(f"load average after: {os.getloadavg()}")

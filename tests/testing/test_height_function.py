@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from functools import partial
 
 import pytest
 
@@ -27,7 +28,7 @@ def test_float_log_height_is_caught_at_the_first_power() -> None:
 def test_exact_heights_hold_and_raising_functions_fail() -> None:
     for arity in (2, 3, 4, 5, 7, 10):
         for offset in (False, True):
-            checked = assert_height_function(lambda t, a=arity, o=offset: height_for_horizon(a, t, offset=o),
+            checked = assert_height_function(partial(height_for_horizon, arity, offset=offset),
                                              arity=arity, offset=offset)
             assert checked.verdict == "holds" and checked.horizons_checked > 2000
     with pytest.raises(AssertionError, match="raised OverflowError"):
