@@ -78,6 +78,18 @@ def number_text(value: Fraction) -> str:
     return f"{exact} (~ {decimal})"
 
 
+def claim_number(value: Fraction) -> str:
+    """A claimed number as the user wrote it: a short rational as ``p/q``; a float (a binary fraction with a long
+    denominator) as its shortest decimal with ``f`` appended (``0.05f``: the float nearest 0.05, read exactly);
+    otherwise the fraction with its decimal."""
+    exact = fraction_text(value)
+    if len(exact) <= 24:
+        return exact
+    if value.denominator & (value.denominator - 1) == 0 and Fraction(float(value)) == value:
+        return f"{float(value)!r}f"
+    return number_text(value)
+
+
 def rtol_fraction(value: object) -> Fraction:
     """A relative tolerance in [0, 1): exact, or a float read exactly (``rtol=1e-12``)."""
     tolerance = exact_value(value, "rtol")
@@ -141,17 +153,17 @@ class Claim:
     relation: str | None = None
 
     def text(self) -> str:
-        """The claim as a user states it: ``"1/2-DP"``, ``"(1, 1/100000)-DP"``, ``"1/8-zCDP"``, ``"RDP curve at 3
-        orders"``."""
+        """The claim as a user states it: ``"1/2-DP"``, ``"(1, 1/100000)-DP"``, ``"1/8-zCDP"``, ``"0.05f-zCDP"``
+        (a float, read exactly), ``"RDP curve at 3 orders"``."""
         if self.kind == "pure":
             assert self.epsilon is not None
-            return f"{fraction_text(self.epsilon)}-DP"
+            return f"{claim_number(self.epsilon)}-DP"
         if self.kind == "approximate":
             assert self.epsilon is not None
-            return f"({fraction_text(self.epsilon)}, {fraction_text(self.delta)})-DP"
+            return f"({claim_number(self.epsilon)}, {claim_number(self.delta)})-DP"
         if self.kind == "zcdp":
             assert self.rho is not None
-            return f"{fraction_text(self.rho)}-zCDP"
+            return f"{claim_number(self.rho)}-zCDP"
         return f"RDP curve at {len(self.curve)} order{'' if len(self.curve) == 1 else 's'}"
 
     def tolerance_text(self) -> str:

@@ -11,6 +11,7 @@ so: a test suite should not pass on an undecided privacy claim.
 * :func:`assert_calibration_safe` — a σ calibrator over a grid of (ε, δ), against the exact Gaussian profile.
 * :func:`assert_samples_match` — noise samples against Cascade Sampling or KARY Algorithm 2's law.
 * :func:`assert_gaussian_renyi` — a ρ or an accountant's RDP curve for the Gaussian mechanism, exactly.
+* :func:`assert_conversion` — a ρ-zCDP or RDP → (ε, δ) conversion, certified or refuted by a Gaussian witness.
 * :func:`assert_height_function` — a tree height / digit-count function against the exact integer height.
 
 Hypothesis strategies for the parameters of each mechanism are in :mod:`reference.testing.strategies`.
@@ -26,6 +27,7 @@ from typing import Protocol
 import numpy as np
 
 from reference.audit.calibration import CalibrationVerdict, audit_gaussian
+from reference.audit.conversion import ConversionVerdict, audit_conversion
 from reference.audit.height_function import HeightArgument, HeightCheck, check_height_function
 from reference.audit.linear.audit import MAX_DIMENSION, LinearNoiseVerdict, audit_linear_noise, check_noise
 from reference.audit.linear.covariance import kary_prefix_workload
@@ -383,8 +385,30 @@ def assert_height_function(
     return checked
 
 
+def assert_conversion(
+    *,
+    epsilon: RationalLike | float,
+    delta: RationalLike | float,
+    rho: object = None,
+    rdp: object = None,
+    rtol: RationalLike | float = 0,
+) -> ConversionVerdict:
+    """Assert that ρ-zCDP (``rho``) or an RDP curve (``rdp``) gives (ε, δ)-DP for every mechanism with that
+    guarantee (:mod:`reference.audit.conversion`): certified by the CKS conversion, refuted by the Gaussian
+    witness, and an undecided claim (between the two) fails the assertion as "cannot decide". Floats (a
+    converter's ε, δ) are read exactly; ``rtol`` relaxes δ to δ·(1 + rtol)."""
+    decided = audit_conversion(epsilon=exact_value(epsilon, "epsilon"), delta=exact_value(delta, "delta"), rho=rho,
+                               rdp=rdp, rtol=rtol)
+    if decided.verdict == "inconclusive":
+        raise AssertionError(f"the audit cannot decide the claim: {decided.summary()}")
+    if decided.verdict != "holds":
+        raise AssertionError(decided.summary())
+    return decided
+
+
 __all__ = [
     "assert_calibration_safe",
+    "assert_conversion",
     "assert_gaussian_renyi",
     "assert_height_function",
     "assert_linear_mechanism_private",
