@@ -161,7 +161,7 @@ def _lattice_sums(
         below *= decay
         x += 1
         terms += 1
-        if x >= 0 and terms % 64 == 0:
+        if x >= 0 and terms % 16 == 0:
             tail = _gaussian_tail_bound(x, sigma_squared)
             if tail.upper() < total.lower() * relative:
                 break
