@@ -140,7 +140,7 @@ def _assert_claim(
         else f"rho = {scientific(verdict.rho, upward=True)} (sensitivity^2 = "
         f"{fraction_text(verdict.l2_sensitivity_squared)})"
         if verdict.rho is not None and verdict.l2_sensitivity_squared is not None
-        else f"rho = {fraction_text(verdict.rho)}" if verdict.rho is not None
+        else f"rho = {number_text(verdict.rho)}" if verdict.rho is not None
         else "no exact epsilon"
     )
     if verdict.noise == "gaussian" and delta is not None and to_fraction(delta, "delta") > 0:
