@@ -17,7 +17,7 @@ Mechanisms:
 * ``discrete-gaussian`` — ``q + N_Z(0, σ²)`` on an integer query with integer sensitivity Δ: exact δ(ε)
   (Canonne–Kamath–Steinke Theorem 7); or, with ``rho``, the zCDP claim ρ >= Δ²/(2σ²) (exact).
 * ``discrete-laplace`` — ``q + Lap_Z(t)`` (P[x] ∝ exp(−|x|/t)) on an integer query with integer sensitivity Δ:
-  the pure claim ε >= Δ/t (exact and tight).
+  the pure claim ε >= Δ/t (exact and tight), or the exact δ(ε) in closed form.
 
 The Gaussian family takes its noise as ``sigma`` (a standard deviation) or ``sigma_squared`` (σ², the variance;
 the discrete Gaussian's scale), one of them. Every audit takes ``rtol``, the claim's relative tolerance: the
@@ -393,31 +393,39 @@ def audit_discrete_laplace(
     rtol: RationalLike | float = 0,
 ) -> CalibrationVerdict:
     """``q + Lap_Z(t)`` — the discrete Laplace, P[x] ∝ exp(−|x|/t) on the integers — on an integer query with
-    integer sensitivity Δ, against a pure ε-DP claim (``delta`` 0); ``rtol`` on ε.
+    integer sensitivity Δ, against a pure ε-DP claim (``delta`` 0; ``rtol`` on ε) or an (ε, δ) claim (``rtol``
+    on δ(ε)).
 
     The privacy loss log P[x]/P[x − Δ] = (|x − Δ| − |x|)/t is at most Δ/t and equals it at every x <= 0, so the
-    mechanism is exactly (Δ/t)-DP and no smaller ε holds. An (ε, δ) claim with δ > 0 is refused: its exact profile
-    is not computed here.
+    mechanism is exactly (Δ/t)-DP and no smaller ε holds; δ(ε) below Δ/t is the closed form of
+    :mod:`reference.privacy.discrete_laplace_profile` (certified).
     """
+    from reference.privacy.discrete_laplace_profile import discrete_laplace_delta
+
     t = positive_fraction(scale, "scale")
     if isinstance(sensitivity, bool) or not isinstance(sensitivity, int) or sensitivity < 1:
         raise ValueError(f"sensitivity must be a positive integer (integer-valued query), got {sensitivity!r}")
     eps = positive_fraction(epsilon, "epsilon")
-    if to_fraction(delta, "delta") != 0:
-        raise ValueError("discrete-laplace: only the pure claim (delta = 0) is decided; its exact (epsilon, delta) "
-                         "profile is not computed")
+    target = nonnegative_fraction(delta, "delta")
+    if not target < 1:
+        raise ValueError(f"delta must be in [0, 1), got {fraction_text(target)}")
     achieved = Fraction(sensitivity) / t
-    basis = ("the discrete Laplace's privacy loss (|x - Delta| - |x|)/t is at most Delta/t and attains it at x <= 0: "
-             "epsilon = Delta/t exactly, tight")
-    holds, check = _decided(claim(epsilon=eps, rtol=rtol), "epsilon", eps, CertifiedReal.exact(achieved),
-                            achieved <= eps, basis)
-    return CalibrationVerdict(
-        mechanism="discrete-laplace",
-        claim=_claim(eps, Fraction(0)),
-        holds=holds,
-        claim_check=check,
-        basis=basis,
-        epsilon_at_delta=CertifiedReal.exact(achieved),
-        noise_ratio=CertifiedReal.exact(t * eps / sensitivity),
-        details={"scale": fraction_text(t), "sensitivity": sensitivity},
-    )
+    details: dict[str, Any] = {"scale": fraction_text(t), "sensitivity": sensitivity,
+                               "pure_epsilon": fraction_text(achieved)}
+    if target == 0:
+        basis = ("the discrete Laplace's privacy loss (|x - Delta| - |x|)/t is at most Delta/t and attains it at "
+                 "x <= 0: epsilon = Delta/t exactly, tight")
+        holds, check = _decided(claim(epsilon=eps, rtol=rtol), "epsilon", eps, CertifiedReal.exact(achieved),
+                                achieved <= eps, basis)
+        return CalibrationVerdict(mechanism="discrete-laplace", claim=_claim(eps, target), holds=holds,
+                                  claim_check=check, basis=basis, epsilon_at_delta=CertifiedReal.exact(achieved),
+                                  noise_ratio=CertifiedReal.exact(t * eps / sensitivity), details=details)
+    profile = discrete_laplace_delta(epsilon=eps, scale=t, sensitivity=sensitivity)
+    basis = "exact delta(epsilon) of the discrete Laplace mechanism in closed form (two geometric sums), Arb"
+    holds, check = _decided(claim(epsilon=eps, delta=target, rtol=rtol), f"delta(epsilon = {fraction_text(eps)})",
+                            target, profile, profile.upper <= target, basis)
+    if check is not None and check.verdict == "inconclusive":
+        raise UndecidedComparisonError(f"delta(epsilon) is enclosed in {profile.bounds(20)}, which straddles the "
+                                       f"claimed delta {fraction_text(target)}")
+    return CalibrationVerdict(mechanism="discrete-laplace", claim=_claim(eps, target), holds=holds,
+                              claim_check=check, basis=basis, delta_at_epsilon=profile, details=details)

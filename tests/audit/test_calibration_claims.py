@@ -30,8 +30,16 @@ def test_discrete_laplace_pure_epsilon_is_sensitivity_over_scale() -> None:
     assert audit_discrete_laplace(scale=t, sensitivity=delta_shift, epsilon=Fraction(147, 100), rtol="0.03").holds
     with pytest.raises(ValueError, match="sensitivity must be a positive integer"):
         audit_discrete_laplace(scale=2, sensitivity=0, epsilon=1)
-    with pytest.raises(ValueError, match="only the pure claim"):
-        audit_discrete_laplace(scale=2, sensitivity=1, epsilon=1, delta="1e-6")
+    # (ε, δ): below ε = Δ/t the exact δ(ε) decides; Δ = 1, t = 2, ε = 1/4: only y <= 0 contributes,
+    # δ = (1 − e^{ε − Δ/t})/(1 + e^{−1/t}) (derived by summing the geometric tail by hand)
+    import math
+
+    expected = (1 - math.exp(0.25 - 0.5)) / (1 + math.exp(-0.5))
+    approximate = audit_discrete_laplace(scale=2, sensitivity=1, epsilon=Fraction(1, 4), delta=Fraction(14, 100))
+    assert approximate.delta_at_epsilon is not None
+    assert abs(float(approximate.delta_at_epsilon.midpoint) - expected) < 1e-15
+    assert approximate.holds and expected <= 0.14
+    assert not audit_discrete_laplace(scale=2, sensitivity=1, epsilon=Fraction(1, 4), delta=Fraction(1, 10)).holds
 
 
 def test_rtol_on_calibration_claims() -> None:
