@@ -28,6 +28,7 @@ import numpy as np
 
 from reference.audit.calibration import CalibrationVerdict, audit_gaussian
 from reference.audit.conversion import ConversionVerdict, audit_conversion
+from reference.audit.discrete_gaussian_release import release_delta
 from reference.audit.height_function import HeightArgument, HeightCheck, check_height_function
 from reference.audit.linear.audit import MAX_DIMENSION, LinearNoiseVerdict, audit_linear_noise, check_noise
 from reference.audit.linear.covariance import kary_prefix_workload
@@ -54,7 +55,7 @@ from reference.core.validate import (
     positive_fraction,
     to_fraction,
 )
-from reference.privacy.claims import exact_value, number_text, rtol_fraction
+from reference.privacy.claims import claim, decide_value, exact_value, number_text, rtol_fraction
 
 #: The relative error of one node's standard deviation a cascade sampler audit must be able to see (probability
 #: 99%) before a pass counts: a quarter of σ.
@@ -125,11 +126,21 @@ def _assert_claim(
     decided = verdict.verdict_on(
         epsilon=positive_fraction(epsilon, "epsilon") * (1 + tolerance) if pure else epsilon,
         delta=delta if pure else to_fraction(delta, "delta") * (1 + tolerance))
+    exact_delta = None
+    if decided == "inconclusive" and not pure:  # the discrete Gaussian's δ(ε), exact where its shifts are unique
+        exact_delta = release_delta(verdict, positive_fraction(epsilon, "epsilon"))
+        if exact_delta is not None:
+            check = decide_value(claim(epsilon=epsilon, delta=delta, rtol=tolerance), quantity="delta(epsilon)",
+                                 claimed=to_fraction(delta, "delta"), lower=exact_delta.lower,
+                                 upper=exact_delta.upper, basis="discrete Gaussian, unique integer shifts, exact")
+            decided = check.verdict
+            if decided == "fails":
+                raise AssertionError(f"the claim fails: {check.summary()}")
     if decided == "holds":
         return verdict
-    claim = _claim_text(epsilon, delta) + (f" with rtol = {scientific(tolerance, upward=True)}" if tolerance else "")
+    claim_text = _claim_text(epsilon, delta) + (f" with rtol = {scientific(tolerance, upward=True)}" if tolerance else "")
     if not verdict.private:
-        raise AssertionError(f"claimed {claim}, but the release is not private at all: {verdict.explanation}")
+        raise AssertionError(f"claimed {claim_text}, but the release is not private at all: {verdict.explanation}")
     claimed = positive_fraction(epsilon, "epsilon")
     achieved = (
         f"epsilon = {number_text(verdict.epsilon)} "
@@ -148,8 +159,8 @@ def _assert_claim(
         profile = verdict.delta(claimed)
         achieved += ", " + excess_text("delta(epsilon)/delta", profile.lower / target, profile.upper / target)
     if decided == "fails":
-        raise AssertionError(f"claimed {claim}, but {achieved} ({verdict.explanation})")
-    raise AssertionError(f"claimed {claim}: the audit cannot decide it ({achieved}; {verdict.explanation})")
+        raise AssertionError(f"claimed {claim_text}, but {achieved} ({verdict.explanation})")
+    raise AssertionError(f"claimed {claim_text}: the audit cannot decide it ({achieved}; {verdict.explanation})")
 
 
 def assert_prefix_counter(
