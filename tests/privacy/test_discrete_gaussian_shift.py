@@ -4,6 +4,7 @@ match a direct two-dimensional sum; more entries of 1 are compositions, so δ gr
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 
 import mpmath
 import pytest
@@ -45,6 +46,6 @@ def test_two_entries_match_the_direct_sum() -> None:
 
 def test_more_unit_entries_compose() -> None:
     deltas = [discrete_gaussian_shift_delta(epsilon=1, sigma_squared=4, shift=[1] * count) for count in (1, 2, 4, 8)]
-    assert all(low.upper < high.lower for low, high in zip(deltas, deltas[1:]))
+    assert all(low.upper < high.lower for low, high in pairwise(deltas))
     with pytest.raises(ValueError, match="non-zero entry"):
         discrete_gaussian_shift_delta(epsilon=1, sigma_squared=4, shift=[0, 0])
