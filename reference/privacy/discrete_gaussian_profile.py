@@ -72,7 +72,7 @@ def _floor(value: Fraction) -> int:
     return value.numerator // value.denominator
 
 
-def _gaussian_tail_bound(start: int, sigma_squared: Fraction) -> arb:
+def gaussian_tail_bound(start: int, sigma_squared: Fraction) -> arb:
     """Ball containing an upper bound of Σ_{x >= start} exp(-x²/(2σ²)), for start >= 0."""
     head = _ball(Fraction(-(start * start), 2) / sigma_squared).exp()
     ratio_gap = -(_ball(Fraction(-(2 * start + 1), 2) / sigma_squared).expm1())  # 1 - exp(-(2N+1)/(2σ²)) > 0
@@ -97,7 +97,7 @@ def _theta_sum(coefficient: arb, accuracy_bits: int) -> arb:
             return _with_tail(total, tail)
 
 
-def _normaliser(sigma_squared: Fraction, accuracy_bits: int) -> arb:
+def normaliser_ball(sigma_squared: Fraction, accuracy_bits: int) -> arb:
     """Ball containing Z = Σ_{x in Z} exp(-x²/(2σ²))."""
     if sigma_squared < 1:
         coefficient = 1 / (2 * _ball(sigma_squared))
@@ -118,7 +118,7 @@ def _lattice_sum(
     """:func:`_delta_ball` and the number of lattice terms it added (what :func:`estimated_lattice_terms`
     predicts before the sum)."""
     numerator, _, terms = _lattice_sums(epsilon, sigma_squared, sensitivity, accuracy_bits)
-    return numerator / _normaliser(sigma_squared, accuracy_bits), terms
+    return numerator / normaliser_ball(sigma_squared, accuracy_bits), terms
 
 
 def _lattice_sums(
@@ -162,7 +162,7 @@ def _lattice_sums(
         x += 1
         terms += 1
         if x >= 0 and terms % 16 == 0:
-            tail = _gaussian_tail_bound(x, sigma_squared)
+            tail = gaussian_tail_bound(x, sigma_squared)
             if tail.upper() < total.lower() * relative:
                 break
         if terms > MAX_TERMS:
@@ -170,7 +170,7 @@ def _lattice_sums(
                 f"sigma_squared={fraction_text(sigma_squared)} is too large for the direct lattice sum "
                 f"(more than {MAX_TERMS} terms)"
             )
-    tail = _gaussian_tail_bound(x, sigma_squared)
+    tail = gaussian_tail_bound(x, sigma_squared)
     return _with_tail(total, tail), _with_tail(slope, tail), terms
 
 
@@ -336,7 +336,7 @@ def _newton_epsilon(target: Fraction, sigma_squared: Fraction, sensitivity: int,
     epsilon = Fraction(1)
     with working_precision(START_PRECISION):
         log_target = _ball(target).log()
-        normaliser = _normaliser(sigma_squared, TARGET_ACCURACY_BITS + 16).log()
+        normaliser = normaliser_ball(sigma_squared, TARGET_ACCURACY_BITS + 16).log()
         for _ in range(MAX_NEWTON_STEPS):
             try:
                 _check_cost(epsilon, sigma_squared, sensitivity)

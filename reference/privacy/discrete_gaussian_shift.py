@@ -25,7 +25,7 @@ from flint import arb, arb_poly
 from reference.core.certified import TARGET_ACCURACY_BITS, CertifiedReal, UndecidedComparisonError, working_precision
 from reference.core.certified import ball as _ball
 from reference.core.validate import nonnegative_fraction, positive_fraction
-from reference.privacy.discrete_gaussian_profile import _gaussian_tail_bound, _normaliser
+from reference.privacy.discrete_gaussian_profile import gaussian_tail_bound, normaliser_ball
 
 #: Most coefficients of the convolved law (the product polynomial's length): the cost bound of one evaluation.
 MAX_SUPPORT = 400_000
@@ -54,7 +54,7 @@ def _delta_parts(
     epsilon: Fraction, sigma_squared: Fraction, magnitudes: list[int], reach: int, bits: int
 ) -> tuple[arb, arb]:
     """(δ of the truncated law, the bound on the dropped mass)."""
-    normaliser = _normaliser(sigma_squared, bits)
+    normaliser = normaliser_ball(sigma_squared, bits)
     weights = [(_ball(Fraction(-(y * y)) / (2 * sigma_squared)).exp() / normaliser) for y in range(-reach, reach + 1)]
     law = arb_poly([1])
     for magnitude in magnitudes:
@@ -73,7 +73,7 @@ def _delta_parts(
             break
         if coefficient != 0:
             total += coefficient * -(_ball(epsilon - Fraction(norm - 2 * t) / (2 * sigma_squared)).expm1())
-    dropped = 2 * len(magnitudes) * _gaussian_tail_bound(reach + 1, sigma_squared) / normaliser
+    dropped = 2 * len(magnitudes) * gaussian_tail_bound(reach + 1, sigma_squared) / normaliser
     return total, dropped
 
 

@@ -10,7 +10,7 @@ import mpmath
 from reference.core.certified import working_precision
 from reference.privacy.discrete_gaussian_profile import (
     _lattice_sums,
-    _normaliser,
+    normaliser_ball,
     discrete_gaussian_delta,
     discrete_gaussian_epsilon,
 )
@@ -33,7 +33,7 @@ def test_derivative_sum_matches_a_finite_difference() -> None:
     scale, shift, epsilon = Fraction(50), 3, Fraction(1, 2)
     with working_precision(200):
         _, slope, _ = _lattice_sums(epsilon, scale, shift, 120)
-        derivative = slope / _normaliser(scale, 120)
+        derivative = slope / normaliser_ball(scale, 120)
     step = Fraction(1, 10**12)
     mpmath.mp.dps = 40
     low = discrete_gaussian_delta(epsilon=epsilon - step, sigma_squared=scale, sensitivity=shift).midpoint
