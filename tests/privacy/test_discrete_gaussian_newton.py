@@ -10,9 +10,9 @@ import mpmath
 from reference.core.certified import working_precision
 from reference.privacy.discrete_gaussian_profile import (
     _lattice_sums,
-    normaliser_ball,
     discrete_gaussian_delta,
     discrete_gaussian_epsilon,
+    normaliser_ball,
 )
 
 SIGMA_SQUARED = Fraction(2437) ** 2
