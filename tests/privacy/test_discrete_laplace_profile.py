@@ -11,13 +11,13 @@ from reference.privacy.discrete_laplace_profile import discrete_laplace_delta
 
 
 def direct(epsilon: Fraction, scale: Fraction, shift: int) -> mpmath.mpf:
-    """Σ_y max(0, p(y) − e^ε p(y − Δ)) over |y| <= 4000 t + Δ in 40-digit mpmath (the rest is below 1e-1700)."""
+    """Σ_y max(0, p(y) − e^ε p(y − Δ)) over |y| <= 150 t + Δ in 40-digit mpmath (the rest is below 1e-65)."""
     mpmath.mp.dps = 40
     t = mpmath.mpf(scale.numerator) / scale.denominator
     r = mpmath.exp(-1 / t)
     norm = (1 - r) / (1 + r)
     e = mpmath.exp(mpmath.mpf(epsilon.numerator) / epsilon.denominator)
-    reach = int(4000 * float(scale)) + shift
+    reach = int(150 * float(scale)) + shift
     total = mpmath.mpf(0)
     for y in range(-reach, reach + 1):
         term = norm * (r ** abs(y) - e * r ** abs(y - shift))
