@@ -61,9 +61,10 @@ class ConversionVerdict(Judged):
             "inconclusive": "the claim lies between the conversion's delta and the Gaussian witness's delta; the "
             "best conversion is not known there",
         }[self.verdict]
-        return (f"{self.source.text()} => {self.target.text()}: {self.verdict} - {gap}; conversion delta <= "
-                f"{self.sufficient.text(17, rounded='up')}{at}, Gaussian witness (rho = {number_text(self.witness_rho)}) "
-                f"delta >= {self.witness.text(17, rounded='down')}; claimed delta {number_text(self.check.claimed)}, "
+        return (f"{self.source.text()} => {self.target.text()}: {self.verdict} - {gap}; conversion delta "
+                f"{_bound(self.sufficient.text(17, rounded='up'), '<=')}{at}, Gaussian witness (rho = "
+                f"{number_text(self.witness_rho)}) delta {_bound(self.witness.text(17, rounded='down'), '>=')}; "
+                f"claimed delta {number_text(self.check.claimed)}, "
                 f"{self.check.excess_text()}, {self.target.tolerance_text()}")
 
     def as_json(self) -> dict[str, Any]:
@@ -78,6 +79,11 @@ class ConversionVerdict(Judged):
             "order": None if self.order is None else fraction_text(self.order),
             "witness_rho": fraction_text(self.witness_rho),
         }
+
+
+def _bound(text: str, relation: str) -> str:
+    """``"<= 0.25"`` for a decimal, the one-sided text as it is (it already carries its relation)."""
+    return text if text.startswith(("<", ">")) else f"{relation} {text}"
 
 
 def rdp_conversion_delta(*, epsilon: Fraction, alpha: Fraction, rdp: Fraction) -> CertifiedReal | None:

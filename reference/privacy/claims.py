@@ -49,6 +49,8 @@ DEFAULT_ORDERS: tuple[Fraction, ...] = tuple(
 MAX_ORDERS = 10_000
 #: Significant digits of the decimal printed beside an exact fraction.
 DECIMAL_DIGITS = 17
+#: Longest exact fraction printed beside its decimal (the JSON form always has it exactly).
+MAX_FRACTION_TEXT = 80
 #: Largest rtol accepted: a tolerance of 100% or more is no claim.
 MAX_RTOL = Fraction(1)
 
@@ -71,6 +73,8 @@ def number_text(value: Fraction) -> str:
     if value.denominator == 1 and len(exact) <= DECIMAL_DIGITS:
         return exact
     decimal = format_significant(value, DECIMAL_DIGITS)
+    if len(exact) > MAX_FRACTION_TEXT:  # hundreds of digits say nothing to a reader: the decimal alone
+        return decimal if Fraction(decimal) == value else f"~{decimal}"
     if Fraction(decimal) == value:  # a terminating decimal: print it as it is, without trailing zeros
         mantissa, _, exponent = decimal.partition("e")
         decimal = (mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa) + (f"e{exponent}" if exponent else "")
@@ -85,9 +89,10 @@ def claim_number(value: Fraction) -> str:
     exact = fraction_text(value)
     if len(exact) <= 24:
         return exact
-    if value.denominator & (value.denominator - 1) == 0 and Fraction(float(value)) == value:
+    if value.denominator & (value.denominator - 1) == 0 and abs(value) < 2**1000 and Fraction(float(value)) == value:
         return f"{float(value)!r}f"
-    return number_text(value)
+    decimal = format_significant(value, DECIMAL_DIGITS)
+    return decimal if Fraction(decimal) == value else f"~{decimal}"
 
 
 def rtol_fraction(value: object) -> Fraction:

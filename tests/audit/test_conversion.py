@@ -80,3 +80,9 @@ def test_cli(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
     assert main(["audit", "conversion", "--epsilon", "1", "--delta", "1e-3"]) == 2
     assert "exactly one of --rho and --rdp" in capsys.readouterr().err
+
+
+def test_one_sided_bounds_print_once() -> None:
+    # ρ = 1e-9 against ε = 1: the witness's δ is far below what 17 digits certify, printed as one bound
+    found = audit_conversion(epsilon=1, delta="1e-5", rdp=[(10**9, 1)])
+    assert found.verdict == "holds" and ">= >=" not in found.summary() and "<= <=" not in found.summary()

@@ -75,3 +75,9 @@ def test_claim_forms_and_refusals() -> None:
 def test_fractions_carry_a_decimal() -> None:
     assert number_text(Fraction(1, 3)) == "1/3 (~ 0.33333333333333333)"
     assert number_text(Fraction(5, 32)) == "5/32 (= 0.15625)"
+
+
+def test_huge_numbers_print_as_decimals() -> None:
+    assert number_text(Fraction(10**300)) == "1.0000000000000000e+300"
+    assert claim(rho=10**300).text() == "1.0000000000000000e+300-zCDP"
+    assert claim(rho=0.05).text() == "0.05f-zCDP"  # a float, read exactly, shown as the user wrote it
