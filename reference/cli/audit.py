@@ -8,7 +8,7 @@ import sys
 from fractions import Fraction
 from typing import Any
 
-from reference.cli import sampler_function
+from reference.cli import conversion, sampler_function
 from reference.cli.common import (
     CommandError,
     Subcommands,
@@ -37,10 +37,11 @@ def _cmd_audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
 
 #: The options each calibration audit reads beside the claim (--epsilon, --delta).
 CALIBRATION_OPTIONS = {
-    "gaussian": {"sigma", "sensitivity", "sensitivity_squared", "rho", "rdp"},
+    "gaussian": {"sigma", "sigma_squared", "sensitivity", "sensitivity_squared", "rho", "rdp"},
     "laplace": {"scale", "vectors"},
     "laplace-l2": {"scale", "l1", "sensitivity", "sensitivity_squared", "vectors"},
-    "discrete-gaussian": {"sigma_squared", "sensitivity", "sensitivity_squared", "rho"},
+    "discrete-gaussian": {"sigma", "sigma_squared", "sensitivity", "sensitivity_squared", "rho"},
+    "discrete-laplace": {"scale", "sensitivity"},
 }
 
 
@@ -58,19 +59,27 @@ def _sensitivity_squared(args: argparse.Namespace, mechanism: str) -> Fraction:
 
 def _gaussian_renyi(args: argparse.Namespace) -> dict[str, Any]:
     """A ρ or an RDP curve for the Gaussian mechanism, against the exact RDP α Δ²/(2σ²)."""
-    from reference.audit.linear.renyi import audit_gaussian_renyi, parse_rdp_text
+    from reference.audit.linear.renyi import audit_gaussian_renyi
+    from reference.privacy.claims import parse_rdp_text
 
     if args.epsilon is not None or args.delta is not None:
         raise CommandError("state one claim: --epsilon/--delta, --rho or --rdp")
-    if args.sigma is None:
-        raise CommandError("gaussian needs --sigma")
+    if (args.sigma is None) == (args.sigma_squared is None):
+        raise CommandError("gaussian needs one of --sigma or --sigma-squared")
     sensitivity_squared = _sensitivity_squared(args, "gaussian")
     if args.rho is not None and args.rdp is not None:
         raise CommandError("state one claim: --rho or --rdp")
     curve = None if args.rdp is None else parse_rdp_text(args.rdp)
-    decided = audit_gaussian_renyi(sigma=args.sigma, sensitivity_squared=sensitivity_squared,
-                                   rho=args.rho, rdp=curve)
+    decided = audit_gaussian_renyi(sigma=args.sigma, sigma_squared=args.sigma_squared,
+                                   sensitivity_squared=sensitivity_squared, rho=args.rho, rdp=curve,
+                                   rtol=_rtol(args))
     return {**decided.as_json(), "mechanism": "gaussian"}
+
+
+def _rtol(args: argparse.Namespace) -> Any:
+    from reference.cli.conversion import rtol_option
+
+    return rtol_option(args)
 
 
 def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
@@ -85,20 +94,26 @@ def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
         raise CommandError("--rdp is decided for --mechanism gaussian")
     if mechanism != "discrete-gaussian" and args.epsilon is None:
         raise CommandError(f"{mechanism} needs --epsilon (the claimed ε)")
-    delta = "0" if args.delta is None and mechanism in ("laplace", "laplace-l2") else args.delta
+    delta = "0" if args.delta is None and mechanism in ("laplace", "laplace-l2", "discrete-laplace") else args.delta
     if mechanism == "gaussian" and delta is None:
         raise CommandError("gaussian needs --delta (the claimed δ, in (0, 1))")
+    rtol = _rtol(args)
     if mechanism == "gaussian":
-        if args.sigma is None:
-            raise CommandError("gaussian needs --sigma")
-        verdict = audit.audit_gaussian(
-            sigma=args.sigma, sensitivity_squared=_sensitivity_squared(args, "gaussian"), epsilon=args.epsilon,
-            delta=delta,
-        )
+        if (args.sigma is None) == (args.sigma_squared is None):
+            raise CommandError("gaussian needs one of --sigma or --sigma-squared")
+        verdict = audit.audit_gaussian(sigma=args.sigma, sigma_squared=args.sigma_squared,
+                                       sensitivity_squared=_sensitivity_squared(args, "gaussian"),
+                                       epsilon=args.epsilon, delta=delta, rtol=rtol)
     elif mechanism == "laplace":
         if args.scale is None or vectors is None:
             raise CommandError("laplace needs --scale and --vectors")
-        verdict = audit.audit_laplace(scale=args.scale, epsilon=args.epsilon, delta=delta, sensitivity_vectors=vectors)
+        verdict = audit.audit_laplace(scale=args.scale, epsilon=args.epsilon, delta=delta, sensitivity_vectors=vectors,
+                                      rtol=rtol)
+    elif mechanism == "discrete-laplace":
+        if args.scale is None or args.sensitivity is None:
+            raise CommandError("discrete-laplace needs --scale (t) and --sensitivity (an integer)")
+        verdict = audit.audit_discrete_laplace(scale=args.scale, sensitivity=_integer_sensitivity(args.sensitivity),
+                                               epsilon=args.epsilon, delta=delta, rtol=rtol)
     elif mechanism == "laplace-l2":
         if args.scale is None or args.l1 is None:
             raise CommandError("laplace-l2 needs --scale, --l1 and --sensitivity-squared (Δ2²)")
@@ -109,21 +124,20 @@ def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
             epsilon=args.epsilon,
             delta=delta,
             sensitivity_vectors=vectors,
+            rtol=rtol,
         )
     else:
-        if args.sigma_squared is None or (args.sensitivity is None) == (args.sensitivity_squared is None):
+        if (args.sigma is None) == (args.sigma_squared is None) or (
+                (args.sensitivity is None) == (args.sensitivity_squared is None)):
             raise CommandError(
-                "discrete-gaussian needs --sigma-squared and one of --sensitivity (an integer) or "
+                "discrete-gaussian needs one of --sigma-squared or --sigma, and one of --sensitivity (an integer) or "
                 "--sensitivity-squared (a rational Δ², with --rho)"
             )
-        sensitivity = None
-        if args.sensitivity is not None:
-            try:
-                sensitivity = int(args.sensitivity)
-            except ValueError:
-                raise CommandError(f"--sensitivity must be a positive integer, got {args.sensitivity!r}") from None
+        sensitivity = None if args.sensitivity is None else _integer_sensitivity(args.sensitivity)
         verdict = audit.audit_discrete_gaussian(
             sigma_squared=args.sigma_squared,
+            sigma=args.sigma,
+            rtol=rtol,
             sensitivity=sensitivity,
             epsilon=args.epsilon,
             delta=args.delta,
@@ -131,6 +145,13 @@ def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
             sensitivity_squared=args.sensitivity_squared,
         )
     return verdict.as_json()
+
+
+def _integer_sensitivity(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise CommandError(f"--sensitivity must be a positive integer, got {text!r}") from None
 
 
 def _indices(text: str | None) -> list[int] | None:
@@ -389,7 +410,17 @@ def _cmd_audit_height(args: argparse.Namespace) -> dict[str, Any]:
     function = getattr(module, name, None)
     if not callable(function):
         raise CommandError(f"--function: {name!r} is not a function of module {module_name!r}")
-    checked = check_height_function(function, arity=args.arity, offset=args.offset)
+    horizons = None
+    if args.horizons is not None:
+        low, colon, high = args.horizons.partition(":")
+        try:
+            horizons = (int(low), int(high)) if colon else None
+        except ValueError:
+            horizons = None
+        if horizons is None:
+            raise CommandError(f"--horizons must be LOW:HIGH (integers), got {args.horizons!r}")
+    checked = check_height_function(function, arity=args.arity, offset=args.offset, argument=args.argument,
+                                    horizons=horizons)
     return checked.as_json()
 
 
@@ -398,15 +429,19 @@ def register(commands: Subcommands) -> None:
     audit = group(commands, "audit", "audits of other implementations")
     audit_cal = add_command(audit, "calibration", _cmd_audit_calibration, "certified verdict on a claimed privacy level")
     audit_cal.add_argument(
-        "--mechanism", required=True, choices=["gaussian", "laplace", "laplace-l2", "discrete-gaussian"]
+        "--mechanism", required=True,
+        choices=["gaussian", "laplace", "laplace-l2", "discrete-gaussian", "discrete-laplace"]
     )
     add_epsilon(audit_cal, text="claimed ε")
     add_delta(audit_cal, text="claimed δ (laplace: default 0, pure DP)")
     audit_cal.add_argument("--rho", help="claimed ρ (a zCDP claim: gaussian, discrete-gaussian)")
     audit_cal.add_argument("--rdp", help="gaussian: a claimed RDP curve, alpha:value pairs, e.g. '2:0.5,4:1'")
-    audit_cal.add_argument("--sigma", help="Gaussian standard deviation σ")
-    audit_cal.add_argument("--sigma-squared", dest="sigma_squared", help="discrete Gaussian scale σ²")
-    audit_cal.add_argument("--scale", help="Laplace scale b")
+    audit_cal.add_argument("--sigma", help="Gaussian-family standard deviation σ (or give --sigma-squared)")
+    audit_cal.add_argument("--sigma-squared", dest="sigma_squared",
+                           help="Gaussian-family σ² (the variance; the discrete Gaussian's scale), instead of --sigma")
+    audit_cal.add_argument("--rtol", help="the claim's relative tolerance, e.g. 1e-12 for a float accountant "
+                           "(the achieved ε, δ(ε), ρ or RDP(α) may exceed the claim by this fraction); default 0")
+    audit_cal.add_argument("--scale", help="Laplace scale b; discrete-laplace: t in P[x] ∝ exp(-|x|/t)")
     audit_cal.add_argument("--l1", help="ℓ1 sensitivity (laplace-l2)")
     audit_cal.add_argument(
         "--sensitivity-squared",
@@ -414,7 +449,8 @@ def register(commands: Subcommands) -> None:
         help="Δ², the squared ℓ2 sensitivity (gaussian, laplace-l2; discrete-gaussian ρ claims of a vector query)",
     )
     audit_cal.add_argument(
-        "--sensitivity", help="Δ, the ℓ2 sensitivity, instead of --sensitivity-squared (discrete-gaussian: an integer)"
+        "--sensitivity",
+        help="Δ, the ℓ2 sensitivity, instead of --sensitivity-squared (discrete-gaussian, discrete-laplace: an integer)",
     )
     audit_cal.add_argument("--vectors", help="neighbouring-difference vectors, e.g. '1,1,1;2,0' (laplace)")
 
@@ -459,9 +495,16 @@ def register(commands: Subcommands) -> None:
         "(probability 99%%); inconclusive (exit 3) with the runs needed when it cannot",
     )
     sampler_function.register(audit)
+    conversion.register(audit)
     height_cmd = add_command(audit, "height", _cmd_audit_height,
                              "a tree-height / digit-count function against the exact integer height")
-    height_cmd.add_argument("--function", required=True, help="package.module:function, horizon -> height")
+    height_cmd.add_argument("--function", required=True,
+                            help="package.module:function, horizon (or leaf count) -> height")
+    height_cmd.add_argument("--argument", choices=["horizon", "leaves"], default="horizon",
+                            help="what the function takes: the horizon T (default) or the number of leaves n "
+                            "(exact height: smallest h with k^h >= n)")
+    height_cmd.add_argument("--horizons", help="LOW:HIGH, the range of arguments tried (default 1:2^63; a range of "
+                            "at most 100000 is tried in full)")
     height_cmd.add_argument("--arity", type=nonnegative_int, required=True, help="the tree's arity k >= 2")
     height_cmd.add_argument("--offset", action="store_true",
                             help="offset digits (KARY Algorithm 2); default standard digits (Algorithm 1)")

@@ -57,6 +57,7 @@ import numpy as np
 from scipy import optimize, special, stats
 
 from reference.core.certified import CertifiedReal
+from reference.core.units import units_hint
 from reference.core.validate import RationalLike, check_positive_int, positive_fraction
 from reference.core.verdict import Decided
 from reference.samplers import pmf as discrete
@@ -338,6 +339,9 @@ def fit_to_counts(
     variance = Fraction(sum(v * v * c for v, c in counts.items()), samples) - mean * mean
     detail = (f"sample mean {float(mean):.5g}, sample variance {float(variance):.6g} vs "
               f"{as_float(dist.variance):.6g}")
+    hint = units_hint(float(variance), as_float(dist.variance), name="the declared variance")
+    if hint is not None:
+        detail += f"; {hint}"
     return fit_from_cells(name or f"fit to {dist.label}", samples, level, pooled, fine, extra, detail)
 
 

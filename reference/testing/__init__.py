@@ -11,6 +11,7 @@ so: a test suite should not pass on an undecided privacy claim.
 * :func:`assert_calibration_safe` — a σ calibrator over a grid of (ε, δ), against the exact Gaussian profile.
 * :func:`assert_samples_match` — noise samples against Cascade Sampling or KARY Algorithm 2's law.
 * :func:`assert_gaussian_renyi` — a ρ or an accountant's RDP curve for the Gaussian mechanism, exactly.
+* :func:`assert_conversion` — a ρ-zCDP or RDP → (ε, δ) conversion, certified or refuted by a Gaussian witness.
 * :func:`assert_height_function` — a tree height / digit-count function against the exact integer height.
 
 Hypothesis strategies for the parameters of each mechanism are in :mod:`reference.testing.strategies`.
@@ -35,12 +36,16 @@ import numpy as np
 import numpy.typing as npt
 
 from reference.audit.calibration import CalibrationVerdict, audit_gaussian
-from reference.audit.height_function import HeightCheck, check_height_function
+from reference.audit.conversion import ConversionVerdict, audit_conversion
+from reference.audit.discrete_gaussian_release import release_delta
+from reference.audit.height_function import HeightArgument, HeightCheck, check_height_function
 from reference.audit.linear.audit import MAX_DIMENSION, LinearNoiseVerdict, audit_linear_noise, check_noise
 from reference.audit.linear.covariance import kary_prefix_workload
+from reference.audit.linear.masked_draws import mask_infinite_draws
 from reference.audit.linear.participation import Participation
 from reference.audit.linear.probe_linear import ProbeInputs, probe_linear_map
 from reference.audit.linear.renyi import RenyiClaimVerdict, audit_gaussian_renyi
+from reference.audit.linear.renyi import decide as decide_renyi
 from reference.audit.linear.square_noise import square_noise_verdict
 from reference.audit.samples.audit import MAX_AUDIT_DEPTH, audit_cascade_samples, audit_kary_noise
 from reference.audit.samples.cascade_stream import audit_cascade_stream
@@ -61,6 +66,7 @@ from reference.core.validate import (
     positive_fraction,
     to_fraction,
 )
+from reference.privacy.claims import claim, decide_value, exact_value, number_text, rtol_fraction
 from reference.testing.messages import points_message
 
 #: The relative error of one node's standard deviation a cascade sampler audit must be able to see (probability
@@ -143,32 +149,50 @@ def _check_one_claim(epsilon: object, rho: object, rdp: object) -> None:
 
 
 def _assert_claim(
-    verdict: LinearNoiseVerdict, *, epsilon: RationalLike | None, delta: RationalLike | None, rho: object, rdp: object
+    verdict: LinearNoiseVerdict, *, epsilon: RationalLike | None, delta: RationalLike | None, rho: object, rdp: object,
+    rtol: RationalLike | float = 0,
 ) -> LinearNoiseVerdict:
-    """Raise with the excess unless the verdict certifies the claim."""
+    """Raise with the excess unless the verdict certifies the claim (relaxed by ``rtol``: ε·(1 + rtol) for a pure
+    claim, δ·(1 + rtol) for (ε, δ), ρ and RDP(α) by the rule of :mod:`reference.privacy.claims`)."""
+    tolerance = rtol_fraction(rtol)
     if epsilon is None:
-        renyi = verdict.renyi_verdict(rho=rho, rdp=rdp)
+        renyi_profile = verdict.renyi_profile() if tolerance else None
+        renyi = (verdict.renyi_verdict(rho=rho, rdp=rdp) if renyi_profile is None
+                 else decide_renyi(renyi_profile, rho=rho, rdp=rdp, rtol=tolerance))
         if renyi.verdict == "holds":
             return verdict
         prefix = "the audit cannot decide the claim" if renyi.verdict == "inconclusive" else "the claim fails"
         raise AssertionError(f"{prefix}: {renyi.summary()}")
-    decided = verdict.verdict_on(epsilon=epsilon, delta=delta)
+    pure = delta is None or to_fraction(delta, "delta") == 0
+    decided = verdict.verdict_on(
+        epsilon=positive_fraction(epsilon, "epsilon") * (1 + tolerance) if pure else epsilon,
+        delta=delta if pure else to_fraction(delta, "delta") * (1 + tolerance))
+    exact_delta = None
+    if decided == "inconclusive" and not pure:  # the discrete Gaussian's δ(ε), exact where its shifts are unique
+        exact_delta = release_delta(verdict, positive_fraction(epsilon, "epsilon"))
+        if exact_delta is not None:
+            check = decide_value(claim(epsilon=epsilon, delta=delta, rtol=tolerance), quantity="delta(epsilon)",
+                                 claimed=to_fraction(delta, "delta"), lower=exact_delta.lower,
+                                 upper=exact_delta.upper, basis="discrete Gaussian, unique integer shifts, exact")
+            decided = check.verdict
+            if decided == "fails":
+                raise AssertionError(f"the claim fails: {check.summary()}")
     if decided == "holds":
         return verdict
-    claim = _claim_text(epsilon, delta)
+    claim_text = _claim_text(epsilon, delta) + (f" with rtol = {scientific(tolerance, upward=True)}" if tolerance else "")
     if not verdict.private:
-        raise AssertionError(f"claimed {claim}, but the release is not private at all: {verdict.explanation}")
+        raise AssertionError(f"claimed {claim_text}, but the release is not private at all: {verdict.explanation}")
     claimed = positive_fraction(epsilon, "epsilon")
     achieved = (
-        f"epsilon = {fraction_text(verdict.epsilon)} "
+        f"epsilon = {number_text(verdict.epsilon)} "
         f"(epsilon/claimed - 1 = {scientific(verdict.epsilon / claimed - 1, upward=False)})"
         if verdict.epsilon is not None and verdict.epsilon_exact
-        else f"epsilon in [{fraction_text(verdict.epsilon_lower)}, {fraction_text(verdict.epsilon)}]"
+        else f"epsilon in [{number_text(verdict.epsilon_lower)}, {number_text(verdict.epsilon)}]"
         if verdict.epsilon_lower is not None and verdict.epsilon is not None
         else f"rho = {scientific(verdict.rho, upward=True)} (sensitivity^2 = "
         f"{fraction_text(verdict.l2_sensitivity_squared)})"
         if verdict.rho is not None and verdict.l2_sensitivity_squared is not None
-        else f"rho = {fraction_text(verdict.rho)}" if verdict.rho is not None
+        else f"rho = {number_text(verdict.rho)}" if verdict.rho is not None
         else "no exact epsilon"
     )
     if verdict.noise == "gaussian" and delta is not None and to_fraction(delta, "delta") > 0:
@@ -176,12 +200,12 @@ def _assert_claim(
         profile = verdict.delta(claimed)
         achieved += ", " + excess_text("delta(epsilon)/delta", profile.lower / target, profile.upper / target)
     if decided == "fails":
-        raise AssertionError(f"claimed {claim}, but {achieved} ({verdict.explanation})")
-    raise AssertionError(f"claimed {claim}: the audit cannot decide it ({achieved}; {verdict.explanation})")
+        raise AssertionError(f"claimed {claim_text}, but {achieved} ({verdict.explanation})")
+    raise AssertionError(f"claimed {claim_text}: the audit cannot decide it ({achieved}; {verdict.explanation})")
 
 
 def assert_prefix_counter(
-    release_noise: Callable[..., Sequence[object]],
+    release_noise: Callable[..., Sequence[object] | np.ndarray],
     draws: int,
     horizon: int,
     noise: LinearNoise,
@@ -190,15 +214,19 @@ def assert_prefix_counter(
     delta: RationalLike | None = None,
     rho: Rho | None = None,
     rdp: RdpCurve | None = None,
-    scale: RationalLike,
+    scale: RationalLike | float,
     participation: Participation | None = None,
+    draw_variances: Sequence[object] | None = None,
+    infinite_variance_draws: Sequence[int] | None = None,
     inputs: ProbeInputs = "exact",
     batch: bool = False,
     call_seconds: float | None = DEFAULT_SECONDS,
     call_memory_bytes: int | None = DEFAULT_MEMORY_BYTES,
+    rtol: RationalLike | float = 0,
 ) -> LinearNoiseVerdict:
     """Assert that a continual counter releasing ``prefix counts + release_noise(z)`` is private at the claim
-    (one of ``epsilon`` [with ``delta``], ``rho``, ``rdp``).
+    (one of ``epsilon`` [with ``delta``], ``rho``, ``rdp``), relaxed by ``rtol`` (default 0; the rule of
+    :mod:`reference.privacy.claims`).
 
     Args:
         release_noise: your counter's noise path: the ``draws`` noise values in, the ``horizon`` outputs' noise out.
@@ -228,31 +256,56 @@ def assert_prefix_counter(
         'holds'
 
     ``release_noise`` maps the ``draws`` noise values to the ``horizon`` outputs' noise; it is probed
-    (:func:`reference.audit.linear.probe.probe_linear_map`): ``inputs`` says what it takes — ``"exact"`` (a tuple of
-    Fractions), ``"integer"`` (a 1-D int64 array) or ``"float64"`` / ``"float32"`` (a 1-D float array; the map is
+    (:func:`reference.audit.linear.probe_linear.probe_linear_map`): ``inputs`` says what it takes — ``"exact"``
+    (a tuple of Fractions), ``"integer"`` (a 1-D int64 array), ``"integer-float64"`` (int64 in, float64 out: an
+    integer mechanism followed by a float step) or ``"float64"`` / ``"float32"`` (a 1-D float array; the map is
     reconstructed exactly and re-checked); with ``batch=True`` the function takes draws × probes and returns
-    outputs × probes, and all unit draws are probed in one call. Neighbouring streams differ in one bit (``add_remove``), or as
-    ``participation`` says. ``call_seconds`` / ``call_memory_bytes``: the limits of each call of ``release_noise``
-    (module docstring).
+    outputs × probes, and all unit draws are probed in one call. Neighbouring streams differ in one bit
+    (``add_remove``), or as ``participation`` says.
+
+    ``scale`` (σ or b) and ``draw_variances`` (Gaussian: draw j has variance σ²·d_j) may be floats, read exactly as
+    the binary numbers they are (an irrational σ such as √0.35 in real code is its float; state ``rtol`` for the
+    rounding). ``infinite_variance_draws``: draws with a zero budget (infinite variance); with
+    ``draw_variances`` too, their entries there are ignored (any value, e.g. ``float('inf')``).
+    ``call_seconds`` / ``call_memory_bytes``: the limits of each call of ``release_noise`` (module docstring).
     """
     _check_one_claim(epsilon, rho, rdp)
     for name, value in (("draws", draws), ("horizon", horizon)):
         if check_positive_int(value, name) > MAX_DIMENSION:  # refused before any probing: the audit is dense
             raise ValueError(f"{name} must be at most {MAX_DIMENSION} for the exact audit, got {value}")
+    exact_scale = positive_fraction(exact_value(scale, "scale"), "scale")
     matrix = probe_linear_map(release_noise, draws=draws, inputs=inputs, batch=batch, call_seconds=call_seconds,
                               call_memory_bytes=call_memory_bytes)
     if len(matrix) != horizon:
         raise AssertionError(f"release_noise returned {len(matrix)} outputs, expected horizon = {horizon}")
-    if participation is None:
+    workload = kary_prefix_workload(horizon)
+    if participation is None and draw_variances is None and infinite_variance_draws is None:
         # the common case — as many draws as outputs, B invertible — in one integer solve
-        fast = square_noise_verdict(matrix, kary_prefix_workload(horizon), check_noise(noise),
-                                    positive_fraction(scale, "scale"))
+        fast = square_noise_verdict(matrix, workload, check_noise(noise), exact_scale)
         if fast is not None:
-            return _assert_claim(fast, epsilon=epsilon, delta=delta, rho=rho, rdp=rdp)
-    return assert_linear_mechanism_private(
-        matrix, kary_prefix_workload(horizon), noise, scale=scale, epsilon=epsilon, delta=delta, rho=rho, rdp=rdp,
-        participation=participation,
-    )
+            return _assert_claim(fast, epsilon=epsilon, delta=delta, rho=rho, rdp=rdp, rtol=rtol)
+    variances = _exact_variances(draw_variances, draws, infinite_variance_draws)
+    if variances is not None and infinite_variance_draws is not None:
+        # mask the zero-budget draws first, then weight the finite ones (the two are one audit of Q W, Q B_f)
+        workload, matrix = mask_infinite_draws(matrix, workload, list(infinite_variance_draws))
+        infinite_variance_draws = None
+    verdict = audit_linear_noise(matrix, workload, noise, scale=exact_scale, draw_variances=variances,
+                                 participation=participation, infinite_variance_draws=infinite_variance_draws)
+    return _assert_claim(verdict, epsilon=epsilon, delta=delta, rho=rho, rdp=rdp, rtol=rtol)
+
+
+def _exact_variances(
+    draw_variances: Sequence[object] | None, draws: int, infinite: Sequence[int] | None
+) -> list[Fraction] | None:
+    """Per-draw variances read exactly (floats as their binary values), without the infinite draws' entries."""
+    if draw_variances is None:
+        return None
+    values = list(draw_variances)
+    if len(values) != draws:
+        raise ValueError(f"draw_variances must list one variance per draw ({draws}), got {len(values)}")
+    skipped = set(infinite or ())
+    return [positive_fraction(exact_value(value, f"draw_variances[{index}]"), f"draw_variances[{index}]")
+            for index, value in enumerate(values) if index not in skipped]
 
 
 class GaussianCalibrator(Protocol):
@@ -463,19 +516,28 @@ def assert_samples_match(
 
 
 def assert_gaussian_renyi(
-    *, rho: Rho | None = None, sigma: RationalLike | float, sensitivity_squared: RationalLike,
-    rdp: RdpCurve | None = None
+    *,
+    rho: Rho | None = None,
+    sigma: RationalLike | float | None = None,
+    sigma_squared: RationalLike | float | None = None,
+    sensitivity_squared: RationalLike,
+    rdp: RdpCurve | None = None,
+    rtol: RationalLike | float = 0,
 ) -> RenyiClaimVerdict:
     """Assert that a ρ (zCDP) or an RDP curve ((α, RDP(α)) pairs or a function of α, as an accountant gives it)
-    covers the Gaussian mechanism with standard deviation ``sigma`` at sensitivity² ``sensitivity_squared`` —
-    exact RDP(α) = α Δ²/(2σ²). A float σ is read exactly. The message names the first order exceeded and by how
-    much.
+    covers the Gaussian mechanism with standard deviation ``sigma`` (or variance ``sigma_squared``) at
+    sensitivity² ``sensitivity_squared`` — exact RDP(α) = α Δ²/(2σ²). Floats are read exactly. ``rtol`` accepts a
+    claim exceeded by at most that relative amount (a float accountant one ulp below the exact value passes with
+    ``rtol=1e-12``). The message names the first order exceeded, the certified value, the relative excess and
+    the tolerance.
 
     Args:
         rho: the claimed ρ-zCDP (state this or ``rdp``).
-        sigma: the Gaussian noise's standard deviation σ > 0.
+        sigma: the Gaussian noise's standard deviation σ > 0 (give this or ``sigma_squared``).
+        sigma_squared: the Gaussian noise's variance σ² > 0 (give this or ``sigma``).
         sensitivity_squared: Δ², the squared ℓ2 sensitivity.
         rdp: the claimed RDP curve: (α, RDP(α)) pairs with α > 1, or a function of α.
+        rtol: the relative excess of the mechanism's ρ or RDP(α) over the claim accepted (0: none).
 
     Example:
         σ = 3 at Δ² = 1 is exactly (1/18)-zCDP; an accountant's curve α/20 undercounts it:
@@ -487,26 +549,37 @@ def assert_gaussian_renyi(
         Traceback (most recent call last):
         AssertionError: ...
     """
-    exact_sigma = Fraction(sigma) if isinstance(sigma, float) else sigma
-    decided = audit_gaussian_renyi(sigma=exact_sigma, sensitivity_squared=sensitivity_squared, rho=rho, rdp=rdp)
+    decided = audit_gaussian_renyi(sigma=sigma, sigma_squared=sigma_squared, sensitivity_squared=sensitivity_squared,
+                                   rho=rho, rdp=rdp, rtol=rtol)
     if decided.verdict != "holds":
         raise AssertionError(decided.summary())
     return decided
 
 
-def assert_height_function(function: Callable[[int], object], *, arity: int, offset: bool,
-                           call_seconds: float | None = DEFAULT_SECONDS,
-                           call_memory_bytes: int | None = DEFAULT_MEMORY_BYTES) -> HeightCheck:
-    """Assert that ``function(horizon)`` returns the exact tree height (digit count) for ``arity`` and the
-    digit kind (``offset=True``: KARY Algorithm 2's offset digits; False: standard digits) at every power,
-    capacity and their neighbours up to 2^63 and at a random sample; the message names the first horizon that
-    disagrees (:mod:`reference.audit.height_function`). A function that raises or passes ``call_seconds`` /
-    ``call_memory_bytes`` is a ``ValueError`` naming it and the horizon.
+def assert_height_function(
+    function: Callable[[int], object],
+    *,
+    arity: int,
+    offset: bool = False,
+    argument: HeightArgument = "horizon",
+    horizons: tuple[int, int] | None = None,
+    call_seconds: float | None = DEFAULT_SECONDS,
+    call_memory_bytes: int | None = DEFAULT_MEMORY_BYTES,
+) -> HeightCheck:
+    """Assert that ``function`` returns the exact tree height for ``arity``: of a horizon (``argument="horizon"``,
+    digit kind ``offset``: True for KARY Algorithm 2's offset digits, False for standard digits) or of a leaf
+    count (``argument="leaves"``: the smallest h with arity^h >= leaves), at every power, capacity and their
+    neighbours and at a random sample over ``horizons`` = (low, high) (default up to 2^63; every argument of a
+    small range). The message names the first disagreement and labels each kind: over-count (conservative),
+    under-count (unsafe) or error (:mod:`reference.audit.height_function`). A function that raises or passes
+    ``call_seconds`` / ``call_memory_bytes`` is a ``ValueError`` naming it and the argument.
 
     Args:
         function: your height function, horizon T in, height h out.
         arity: the tree's arity k >= 2.
         offset: True for offset digits (KARY Algorithm 2), False for standard digits (Algorithm 1).
+        argument: ``"horizon"`` (T) or ``"leaves"`` (n), what the function takes.
+        horizons: the range (low, high) of arguments tried (default (1, 2^63)).
 
     Example:
         A float logarithm is off at exact powers; the exact integer height passes:
@@ -521,15 +594,37 @@ def assert_height_function(function: Callable[[int], object], *, arity: int, off
         Traceback (most recent call last):
         AssertionError: ...
     """
-    checked = check_height_function(function, arity=arity, offset=offset, call_seconds=call_seconds,
-                                    call_memory_bytes=call_memory_bytes)
+    checked = check_height_function(function, arity=arity, offset=offset, argument=argument, horizons=horizons,
+                                    call_seconds=call_seconds, call_memory_bytes=call_memory_bytes)
     if checked.verdict != "holds":
         raise AssertionError(checked.summary())
     return checked
 
 
+def assert_conversion(
+    *,
+    epsilon: RationalLike | float,
+    delta: RationalLike | float,
+    rho: object = None,
+    rdp: object = None,
+    rtol: RationalLike | float = 0,
+) -> ConversionVerdict:
+    """Assert that ρ-zCDP (``rho``) or an RDP curve (``rdp``) gives (ε, δ)-DP for every mechanism with that
+    guarantee (:mod:`reference.audit.conversion`): certified by the CKS conversion, refuted by the Gaussian
+    witness, and an undecided claim (between the two) fails the assertion as "cannot decide". Floats (a
+    converter's ε, δ) are read exactly; ``rtol`` relaxes δ to δ·(1 + rtol)."""
+    decided = audit_conversion(epsilon=exact_value(epsilon, "epsilon"), delta=exact_value(delta, "delta"), rho=rho,
+                               rdp=rdp, rtol=rtol)
+    if decided.verdict == "inconclusive":
+        raise AssertionError(f"the audit cannot decide the claim: {decided.summary()}")
+    if decided.verdict != "holds":
+        raise AssertionError(decided.summary())
+    return decided
+
+
 __all__ = [
     "assert_calibration_safe",
+    "assert_conversion",
     "assert_gaussian_renyi",
     "assert_height_function",
     "assert_linear_mechanism_private",

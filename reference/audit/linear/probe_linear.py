@@ -6,6 +6,8 @@
   exact numbers; the map is exact by construction.
 * ``inputs="integer"``: the function takes a 1-D ``int64`` array (a post-processor written for integer noise)
   and returns integers or exact rationals.
+* ``inputs="integer-float64"``: the function takes a 1-D ``int64`` array and returns float64 (integer noise
+  followed by a float step, such as a consistency projection); the values are read as for ``"float64"``.
 * ``inputs="float64"`` / ``"float32"``: the function takes a 1-D array of that dtype and returns floats. Each
   value is read as the rational with the smallest denominator within the dtype's tolerance ``16·u·max(1, |v|)``
   (u the unit roundoff, 2⁻²⁴ for float32, 2⁻⁵³ for float64), with denominators at most
@@ -41,8 +43,8 @@ from reference.core.linalg import Matrix
 from reference.core.user_code import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, CallLimits, UserFunction, check_limits
 from reference.core.validate import check_positive_int, to_fraction
 
-ProbeInputs = Literal["exact", "integer", "float64", "float32"]
-PROBE_INPUTS: tuple[ProbeInputs, ...] = ("exact", "integer", "float64", "float32")
+ProbeInputs = Literal["exact", "integer", "integer-float64", "float64", "float32"]
+PROBE_INPUTS: tuple[ProbeInputs, ...] = ("exact", "integer", "integer-float64", "float64", "float32")
 #: Most draws a probe accepts (the maps feed the dense exact audits).
 MAX_PROBE_DRAWS = 20_000
 #: Columns per call in batch mode (draws × columns float64 values per call).
@@ -114,17 +116,19 @@ def probe_linear_map(
 
 def _probe_arrays(guarded: Callable[..., Any], count: int, kind: ProbeInputs, batch: bool,
                   max_denominator: int | None, seed: int, limits: CallLimits) -> Matrix:
-    dtype: Any = np.int64 if kind == "integer" else np.dtype(kind)
+    dtype: Any = np.int64 if kind.startswith("integer") else np.dtype(kind)
+    # the dtype the function computes its outputs in: its input dtype, or float64 for integer-in/float-out
+    output_dtype: Any = np.dtype(np.float64) if kind == "integer-float64" else dtype
     if kind == "integer":
         if max_denominator is not None:
-            raise ValueError("max_denominator applies to float inputs only")
+            raise ValueError("max_denominator applies to float outputs only")
         denominator = 0
     else:
-        denominator = default_denominator_bound(dtype) if max_denominator is None else check_positive_int(
+        denominator = default_denominator_bound(output_dtype) if max_denominator is None else check_positive_int(
             max_denominator, "max_denominator")
     outputs, rows, cols, values = _float_columns(guarded, count, dtype, batch, limits)
-    entries = _recognise(values, dtype, denominator, rows, cols)
-    _recheck(guarded, outputs, rows, cols, entries, count, dtype, batch, seed)
+    entries = _recognise(values, output_dtype, denominator, rows, cols)
+    _recheck(guarded, outputs, rows, cols, entries, count, dtype, batch, seed, output_dtype)
     return _dense(outputs, count, rows, cols, entries)
 
 
@@ -226,7 +230,9 @@ def _call(function: Callable[..., Any], argument: np.ndarray, shape_note: str) -
     if values.dtype.kind not in "iuf":
         raise ValueError(f"function must return numbers ({shape_note}), got dtype {values.dtype}")
     if values.dtype.kind == "f" and not np.all(np.isfinite(values)):
-        raise ValueError("function returned a non-finite value")
+        where = tuple(int(index) for index in np.argwhere(~np.isfinite(values))[0])
+        raise ValueError(f"function returned a non-finite value {float(values[where])!r} at output index "
+                         f"{where[0] if len(where) == 1 else where} ({shape_note})")
     return values
 
 
@@ -289,7 +295,8 @@ def _recognise(values: np.ndarray, dtype: Any, denominator: int, rows: np.ndarra
         exact = [Fraction(int(value)) for value in distinct.tolist()]
     else:
         if denominator == 0:
-            raise ValueError("inputs='integer': the function returned floats; probe it with inputs='float64'")
+            raise ValueError("inputs='integer': the function returned floats; probe it with inputs='integer-float64' "
+                             "(integer draws in, floats out) or 'float64'")
         tolerance = ROUNDOFF_MULTIPLE * unit_roundoff(dtype)
         exact = []
         for index, value in enumerate(distinct.tolist()):
@@ -305,6 +312,12 @@ def _rational(value: float, tolerance: Fraction, denominator: int, row: int, col
     exact = Fraction(value)
     candidate = exact.limit_denominator(denominator)
     if abs(candidate - exact) > tolerance * max(Fraction(1), abs(exact)):
+        if _looks_float32(value, tolerance):
+            raise ValueError(
+                f"entry ({row}, {column}) = {value!r} is a float32 value (it is exactly representable in float32 and "
+                "within float32 rounding of a simple rational, not within float64 rounding): the function computes "
+                "in float32, probe it with inputs='float32'"
+            )
         raise ValueError(
             f"entry ({row}, {column}) = {value!r} is not within {float(tolerance):.3g} (relative) of a rational with "
             f"denominator <= {denominator}: raise max_denominator, or the map is not rational"
@@ -312,8 +325,20 @@ def _rational(value: float, tolerance: Fraction, denominator: int, row: int, col
     return candidate
 
 
+def _looks_float32(value: float, tolerance: Fraction) -> bool:
+    """A value probed at float64 tolerance that is really a float32 result: representable in float32 and within
+    float32 rounding of a rational of float32's denominator bound."""
+    single = unit_roundoff(np.float32)
+    if tolerance <= ROUNDOFF_MULTIPLE * single and float(np.float32(value)) == value:
+        exact = Fraction(value)
+        candidate = exact.limit_denominator(default_denominator_bound(np.float32))
+        return abs(candidate - exact) <= ROUNDOFF_MULTIPLE * single * max(Fraction(1), abs(exact))
+    return False
+
+
 def _recheck(function: Callable[..., Any], outputs: int, rows: np.ndarray, cols: np.ndarray,
-             entries: Sequence[Fraction], count: int, dtype: Any, batch: bool, seed: int) -> None:
+             entries: Sequence[Fraction], count: int, dtype: Any, batch: bool, seed: int,
+             output_dtype: Any = None) -> None:
     """Exact re-check at a seeded point of small integers: |f(x) − B x| within the summation bound."""
     rng = np.random.default_rng(seed)
     point = rng.integers(-8, 9, size=count)
@@ -334,8 +359,9 @@ def _recheck(function: Callable[..., Any], outputs: int, rows: np.ndarray, cols:
             magnitude[row] += abs(term)
             terms[row] += 1
     is_float = actual.dtype.kind == "f"
-    # the function computes in its input dtype (an integer function returning floats was refused before)
-    roundoff = unit_roundoff(dtype) if is_float else _ZERO
+    # the function computes in its input dtype, or in float64 for integer-in/float-out (an integer function
+    # returning floats in the plain integer mode was refused before)
+    roundoff = unit_roundoff(dtype if output_dtype is None else output_dtype) if is_float else _ZERO
     for i, value in enumerate(actual.tolist()):
         observed = Fraction(value) if is_float else Fraction(int(value))
         steps = terms[i] + 2
