@@ -9,7 +9,8 @@ so: a test suite should not pass on an undecided privacy claim.
 * :func:`assert_linear_mechanism_private` — ``W x + B z`` at a claimed ε (or (ε, δ)), any noise kind.
 * :func:`assert_prefix_counter` — a continual counter given as a function of its noise draws.
 * :func:`assert_calibration_safe` — a σ calibrator over a grid of (ε, δ), against the exact Gaussian profile.
-* :func:`assert_samples_match` — noise samples against Cascade Sampling or KARY Algorithm 2's law.
+* :func:`assert_samples_match` — noise samples against any law of :mod:`reference.audit.samples.laws`, by law
+  object or by the command line's name.
 * :func:`assert_gaussian_renyi` — a ρ or an accountant's RDP curve for the Gaussian mechanism, exactly.
 * :func:`assert_height_function` — a tree height / digit-count function against the exact integer height.
 
@@ -37,6 +38,9 @@ from reference.audit.samples.audit import MAX_AUDIT_DEPTH, audit_cascade_samples
 from reference.audit.samples.cascade_stream import audit_cascade_stream
 from reference.audit.samples.design import Design
 from reference.audit.samples.design_audit import audit_design_samples, kary_design
+from reference.audit.samples.law_audit import DEFAULT_SMALLEST_DEVIATION as DEFAULT_SCALE_DEVIATION
+from reference.audit.samples.law_audit import audit_samples
+from reference.audit.samples.laws import LAWS, Law, law_from_name
 from reference.audit.samples.power import cascade_deviation_detected, cascade_runs_needed, units_line
 from reference.audit.samples.report import SamplerAuditReport
 from reference.core.certified import format_significant
@@ -54,6 +58,10 @@ from reference.core.validate import (
 #: The relative error of one node's standard deviation a cascade sampler audit must be able to see (probability
 #: 99%) before a pass counts: a quarter of σ.
 DEFAULT_SMALLEST_DEVIATION = 0.25
+
+
+#: The names :func:`assert_samples_match` runs the whole-law audit for (the others keep their own audits).
+_WHOLE_LAW_NAMES = ("gaussian", "laplace", "discrete-gaussian", "discrete-laplace", "tda-level")
 
 
 def _claim_text(epsilon: object, delta: object) -> str:
@@ -236,8 +244,13 @@ def assert_calibration_safe(
 
 def assert_samples_match(
     samples: object,
-    mechanism: SampledLaw,
+    mechanism: SampledLaw | Law,
     *,
+    sigma_squared: RationalLike | None = None,
+    scale: RealLike | None = None,
+    attributes: int | None = None,
+    rho: RationalLike | None = None,
+    contributions: int = 1,
     depth: int | None = None,
     arity: int | None = None,
     algorithm: int = 2,
@@ -256,7 +269,28 @@ def assert_samples_match(
     ``smallest_deviation`` (relative; default :data:`DEFAULT_SMALLEST_DEVIATION`) with probability 99%: with
     fewer runs the audit is "inconclusive" and the assertion fails with the power it had and the runs it needs.
     The power of the KARY and design audits is not computed (``smallest_deviation`` is refused there).
+
+    A law object (:mod:`reference.audit.samples.laws`), or one of the names ``"gaussian"`` (``sigma``),
+    ``"laplace"`` (``scale``), ``"discrete-gaussian"`` (``sigma_squared``), ``"discrete-laplace"`` (``scale``),
+    ``"tda-level"`` (``attributes``, ``rho``, ``contributions``), runs the whole-law audit
+    (:func:`reference.audit.samples.law_audit.audit_samples`: scale, family, tails, correlations, with its power
+    stated); there ``smallest_deviation`` is the relative scale error to detect (default 2%), and with too few
+    runs the assertion fails as inconclusive, naming the runs needed.
     """
+    if isinstance(mechanism, LAWS) or mechanism in _WHOLE_LAW_NAMES:
+        if isinstance(mechanism, LAWS):
+            law: Law = mechanism
+        else:
+            law = law_from_name(mechanism, sigma=sigma, scale=scale, sigma_squared=sigma_squared,
+                                attributes=attributes, rho=rho, contributions=contributions)
+        report = audit_samples(samples, law, alpha=alpha, smallest_deviation=(
+            DEFAULT_SCALE_DEVIATION if smallest_deviation is None else smallest_deviation))
+        if report.verdict == "fails":
+            raise AssertionError(f"samples do not match {law.name} (false-alarm probability {alpha}): "
+                                 + "; ".join(report.failures))
+        if report.verdict == "inconclusive":
+            raise AssertionError(f"inconclusive: the samples pass, but {report.power_text()}")
+        return report
     if mechanism == "cascade":
         if depth is None or sigma is None:
             raise ValueError("cascade samples need depth and sigma")

@@ -174,3 +174,20 @@ def test_sampler_function_and_names() -> None:
         law_from_name("discrete-gaussian")
     with pytest.raises(TypeError, match="law must be one of"):
         audit_samples(np.zeros(10), "gaussian")  # type: ignore[arg-type]
+
+
+def test_assert_samples_match_takes_every_law_by_object_and_by_name() -> None:
+    from reference.testing import assert_samples_match
+
+    rng = np.random.default_rng(21)
+    draws = discrete_gaussian(7, 300_000, rng)
+    assert assert_samples_match(draws, "discrete-gaussian", sigma_squared=7).verdict == "holds"
+    assert assert_samples_match(draws, DiscreteGaussian(Fraction(7))).verdict == "holds"
+    with pytest.raises(AssertionError, match="do not match"):
+        assert_samples_match(np.rint(rng.normal(0, math.sqrt(7), 300_000)), "discrete-gaussian", sigma_squared=8)
+    with pytest.raises(AssertionError, match="inconclusive.*runs are needed"):
+        assert_samples_match(discrete_laplace(2, 2000, rng), "discrete-laplace", scale=2)
+    level = TdaLevel(2, Fraction(1, 2))  # sigma^2 = 4
+    assert assert_samples_match(discrete_gaussian(4, 300_000, rng), "tda-level", attributes=2, rho="1/2").holds
+    assert assert_samples_match(discrete_gaussian(4, 300_000, rng), level).holds
+    assert assert_samples_match(rng.laplace(0, 1, 400_000), "laplace", scale=1).holds
