@@ -156,7 +156,7 @@ def audit_samples(samples: object, law: Law, *, alpha: object = 1e-6,
         design = LinearDesign(kary_noise_matrix(chosen.arity, horizon, chosen.algorithm),
                               Laplace(Fraction(height) / chosen.epsilon))
         report = _audit_design(x, design, level, deviation)
-        return replace(report, name=f"{chosen.name}, horizon {horizon}")
+        return replace(report, name=report.name.replace(design.name, f"{chosen.name}, horizon {horizon}"))
     assert isinstance(chosen, LinearDesign)
     return _audit_design(_matrix(samples, chosen.outputs), chosen, level, deviation)
 
@@ -357,10 +357,10 @@ def _audit_moments(x: np.ndarray, design: LinearDesign, alpha: float, deviation:
 def _audit_cascade(samples: object, law: Cascade, alpha: float, deviation: float) -> SamplerAuditReport:
     leaves = 1 << law.depth
     if law.depth <= MAX_WHITENED_DEPTH and isinstance(samples, np.ndarray):
-        from reference.audit.samples.whitened_moments import _whitening
+        from reference.audit.samples.whitened_moments import cascade_whitening
 
         x = _matrix(samples, leaves)
-        report = _audit_whitened(x, _whitening(law.depth, float(law.sigma)), law.name, alpha, deviation)
+        report = _audit_whitened(x, cascade_whitening(law.depth, float(law.sigma)), law.name, alpha, deviation)
         return report
     from reference.audit.samples.cascade_stream import audit_cascade_stream
     from reference.audit.samples.power import units_line

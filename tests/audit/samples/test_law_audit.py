@@ -185,7 +185,7 @@ def test_assert_samples_match_takes_every_law_by_object_and_by_name() -> None:
     assert assert_samples_match(draws, DiscreteGaussian(Fraction(7))).verdict == "holds"
     with pytest.raises(AssertionError, match="do not match"):
         assert_samples_match(np.rint(rng.normal(0, math.sqrt(7), 300_000)), "discrete-gaussian", sigma_squared=8)
-    with pytest.raises(AssertionError, match="inconclusive.*runs are needed"):
+    with pytest.raises(AssertionError, match=r"inconclusive.*runs are needed"):
         assert_samples_match(discrete_laplace(2, 2000, rng), "discrete-laplace", scale=2)
     level = TdaLevel(2, Fraction(1, 2))  # sigma^2 = 4
     assert assert_samples_match(discrete_gaussian(4, 300_000, rng), "tda-level", attributes=2, rho="1/2").holds
