@@ -18,7 +18,7 @@ import argparse
 import os
 from fractions import Fraction
 
-from reference.audit.samples.law_audit import GROUPS
+from reference.audit.samples.law_checks import GROUPS
 from reference.audit.samples.laws import DiscreteGaussian, DiscreteLaplace, Gaussian, ScalarLaw
 from reference.audit.samples.report import cascade_scale_power
 from reference.audit.samples.scale_test import ScaleTest, lrt_runs, runs_needed
