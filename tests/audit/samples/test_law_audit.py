@@ -74,7 +74,8 @@ def test_two_percent_scale_error_fails_at_the_runs_it_needs(law: object, draw: o
     runs = _needed(short, "scale")
     assert short.verdict in ("fails", "inconclusive")
     samples = draw(np.random.default_rng(3), runs, 1.02)  # type: ignore[operator]
-    assert audit_samples(samples, law, alpha=ALPHA).verdict == "fails"  # type: ignore[arg-type]
+    report = audit_samples(samples, law, alpha=ALPHA)  # type: ignore[arg-type]
+    assert report.verdict == "fails" and "scale" in [check.name for check in report.checks if not check.holds]
 
 
 def test_heavy_tails_fail_at_the_runs_they_need() -> None:
@@ -94,21 +95,24 @@ def test_one_wrong_correlation_in_a_gaussian_design_fails_at_the_runs_it_needs()
     z = rng.normal(0, 1, (runs, 3))
     rho = 0.05  # draws 0 and 2 correlated, every variance unchanged
     z[:, 2] = rho * z[:, 0] + math.sqrt(1 - rho * rho) * z[:, 2]
-    assert audit_samples(z @ b.T, law, alpha=ALPHA).verdict == "fails"
+    report = audit_samples(z @ b.T, law, alpha=ALPHA)
+    assert report.verdict == "fails" and "correlations" in [check.name for check in report.checks if not check.holds]
 
 
 def test_one_wrong_correlation_in_kary_algorithm_1_noise_fails() -> None:
     law = KaryNoise(3, Fraction(1), algorithm=1)
     horizon, rng = 9, np.random.default_rng(12)
-    probe = audit_samples(algorithm_1_noise_from_values(rng.laplace(0, 2, (horizon + 1, 64)), 3, horizon).T, law)
+    scale = 3.0  # h = 3 at horizon 9, arity 3, epsilon 1 (standard digits)
+    probe = audit_samples(algorithm_1_noise_from_values(rng.laplace(0, scale, (horizon + 1, 64)), 3, horizon).T, law)
     runs = _needed(probe, "correlation")
-    scale = 2.0  # h = 2 at horizon 9, arity 3, epsilon 1
     values = rng.laplace(0, scale, (horizon + 1, runs))
     signs = np.where(rng.random(runs) < 0.5 + math.asin(0.05) / math.pi, 1.0, -1.0)
     values[2] = np.abs(values[2]) * np.sign(values[1]) * signs  # draw 2 agrees in sign with draw 1 too often
     report = audit_samples(algorithm_1_noise_from_values(values, 3, horizon).T, law, alpha=ALPHA)
     assert report.verdict == "fails"
-    assert any(check.name == "correlations" and not check.holds for check in report.checks)
+    assert [check.name for check in report.checks if not check.holds] == ["correlations"]  # only what was planted
+    correct = rng.laplace(0, scale, (horizon + 1, runs))
+    assert audit_samples(algorithm_1_noise_from_values(correct, 3, horizon).T, law, alpha=ALPHA).verdict == "holds"
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
