@@ -63,7 +63,7 @@ from reference.audit.samples.report import (
     chi_square_group,
     listed_failures,
 )
-from reference.audit.samples.scale_test import POWER, runs_needed
+from reference.audit.samples.scale_test import POWER, ScaleTest, runs_needed
 
 #: The relative scale error a sample audit must detect with probability 99% before a pass counts as "holds".
 DEFAULT_SMALLEST_DEVIATION = 0.02
@@ -103,12 +103,16 @@ def _integers(values: np.ndarray, law: ScalarLaw) -> np.ndarray:
 
 
 def _report(name: str, law_alpha: float, runs: int, dimension: int, checks: list[PropertyCheck],
-            power: list[PowerLine], deviation: float) -> SamplerAuditReport:
+            power: list[PowerLine], deviation: float, scale_test: ScaleTest, values: int) -> SamplerAuditReport:
+    """The report, its verdict held to the scale power line (``power[0]``); ``detectable_deviation`` is the
+    relative scale error the scale test detects with probability 99% at these ``values`` (both directions)."""
     scale = power[0]
+    detectable = scale_test.detected_error(values)
+    if scale.detection_probability < POWER:  # the same question, asked at the stated deviation: they must agree
+        detectable = max(detectable, math.nextafter(deviation, math.inf))
     return SamplerAuditReport(
         name, all(check.holds for check in checks), law_alpha, runs, dimension, tuple(checks),
-        smallest_deviation=deviation,
-        detectable_deviation=0.0 if scale.detection_probability >= POWER else math.inf,
+        smallest_deviation=deviation, detectable_deviation=detectable,
         runs_needed=scale.runs_needed, power=tuple(power), deviation_of="the noise scale")
 
 
@@ -143,7 +147,7 @@ def audit_samples(samples: object, law: Law, *, alpha: object = 1e-6,
         checks = law_checks(values, chosen, share)
         power = law_power(chosen, values.size, x.shape[1], share, deviation)
         return _report(f"{chosen.name} ({values.size} values)", level, x.shape[0], x.shape[1], checks, power,
-                       deviation)
+                       deviation, ScaleTest(chosen, share), values.size)
     if isinstance(chosen, Cascade):
         return _audit_cascade(samples, chosen, level, deviation)
     if isinstance(chosen, KaryNoise):
@@ -238,7 +242,8 @@ def _audit_whitened(x: np.ndarray, whitening: np.ndarray, name: str, alpha: floa
             f"correlation {error} between two whitened coordinates", _t_power(runs, pairs, share, error),
             runs_needed(lambda r: _t_power(r, pairs, share, error) >= POWER, 8),
             "Fisher z approximation of the exact t test"))
-    return _report(f"{name}, whitened", alpha, runs, dim, checks, power, deviation)
+    return _report(f"{name}, whitened", alpha, runs, dim, checks, power, deviation, ScaleTest(standard, share),
+                   white.size)
 
 
 def _sign_check(draws: np.ndarray, share: float) -> PropertyCheck:
@@ -308,7 +313,8 @@ def _audit_recovered(x: np.ndarray, design: LinearDesign, matrix: np.ndarray, al
         () if in_span else (f"runs are not B z for {'integer ' if isinstance(noise, (DiscreteGaussian, DiscreteLaplace)) else ''}"
                             f"draws z: largest residual {residual:.3g}",),
         f"draws recovered by B's pseudo-inverse; largest residual {residual:.3g} (a deterministic check)"))
-    return _report(f"{design.name}, draws recovered", alpha, runs, dim, checks, power, deviation)
+    return _report(f"{design.name}, draws recovered", alpha, runs, dim, checks, power, deviation,
+                   ScaleTest(noise, share), draws.size)
 
 
 def _audit_moments(x: np.ndarray, design: LinearDesign, alpha: float, deviation: float) -> SamplerAuditReport:
