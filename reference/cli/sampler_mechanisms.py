@@ -113,4 +113,8 @@ def law_from_args(args: argparse.Namespace, horizon: int | None = None) -> objec
     try:
         return law_from_name(args.mechanism, **chosen)
     except (ValueError, TypeError) as error:
-        raise CommandError(str(error).splitlines()[0]) from None
+        line = str(error).splitlines()[0]
+        first = line.split(" ", 1)[0]
+        if first in {*chosen, "scale", "sigma"}:  # a parameter's name: say it as the option the user gave
+            line = f"--{first.replace('_', '-')}{line[len(first):]}"
+        raise CommandError(line) from None

@@ -143,7 +143,7 @@ def audit_samples(samples: object, law: Law, *, alpha: object = 1e-6,
         share = level / GROUPS
         if values.size < 2:
             return _too_few(chosen.name, level, x.shape[0], x.shape[1], f"{values.size} values cannot be tested",
-                            deviation, None)
+                            deviation, ScaleTest(chosen, share).values_needed(deviation, max(1, x.shape[1])))
         checks = law_checks(values, chosen, share)
         power = law_power(chosen, values.size, x.shape[1], share, deviation)
         return _report(f"{chosen.name} ({values.size} values)", level, x.shape[0], x.shape[1], checks, power,
@@ -196,7 +196,8 @@ def _pair_t_check(white: np.ndarray, share: float) -> PropertyCheck:
     gram = white.T @ white
     squares = np.diag(gram)
     first, second = np.triu_indices(dim, 1)
-    r = gram[first, second] / np.sqrt(squares[first] * squares[second])
+    with np.errstate(divide="ignore", invalid="ignore"):  # a coordinate that is all zeros: no correlation to test
+        r = np.nan_to_num(gram[first, second] / np.sqrt(squares[first] * squares[second]))
     t_values = r * np.sqrt((runs - 1) / np.maximum(1.0 - r * r, 1e-300))
     p = 2.0 * stats.t.sf(np.abs(t_values), runs - 1)
     pairs = len(first)
@@ -224,12 +225,13 @@ def _t_power(runs: int, pairs: int, share: float, correlation: float) -> float:
 def _audit_whitened(x: np.ndarray, whitening: np.ndarray, name: str, alpha: float,
                     deviation: float) -> SamplerAuditReport:
     runs, dim = x.shape
-    if runs < 3:
-        return _too_few(name, alpha, runs, dim, f"{runs} runs cannot be tested", deviation, None)
-    white = x @ whitening.T
     standard = Gaussian(Fraction(1))
     groups = GROUPS + (2 if dim > 1 else 0)
     share = alpha / groups
+    if runs < 3:
+        return _too_few(name, alpha, runs, dim, f"{runs} runs cannot be tested", deviation,
+                        ScaleTest(standard, share).values_needed(deviation, dim))
+    white = x @ whitening.T
     checks = law_checks(white.reshape(-1), standard, share, "whitened values")
     power = law_power(standard, white.size, dim, share, deviation)
     if dim > 1:
@@ -280,14 +282,17 @@ def _sign_power(runs: int, pairs: int, share: float, correlation: float) -> floa
 def _audit_recovered(x: np.ndarray, design: LinearDesign, matrix: np.ndarray, alpha: float,
                      deviation: float) -> SamplerAuditReport:
     runs, dim = x.shape
+    noise = design.noise
+    groups = GROUPS + (1 if design.draws > 1 else 0)
+    share = alpha / groups
     if runs < 3:
-        return _too_few(design.name, alpha, runs, dim, f"{runs} runs cannot be tested", deviation, None)
+        return _too_few(design.name, alpha, runs, dim, f"{runs} runs cannot be tested", deviation,
+                        ScaleTest(noise, share).values_needed(deviation, design.draws))
     inverse = np.linalg.pinv(matrix)
     draws = x @ inverse.T
     factors = np.array([math.sqrt(float(v)) for v in design.draw_variances]) if design.draw_variances else None
     if factors is not None:
         draws = draws / factors
-    noise = design.noise
     residual = float(np.max(np.abs(x - draws * (factors if factors is not None else 1.0) @ matrix.T))) if \
         design.outputs > design.draws else 0.0
     if isinstance(noise, (DiscreteGaussian, DiscreteLaplace)):
@@ -297,8 +302,6 @@ def _audit_recovered(x: np.ndarray, design: LinearDesign, matrix: np.ndarray, al
         draws = rounded
     scale = float(np.max(np.abs(x))) if x.size else 1.0
     in_span = residual <= 1e-6 * max(scale, 1.0)
-    groups = GROUPS + (1 if design.draws > 1 else 0)
-    share = alpha / groups
     checks = law_checks(draws.reshape(-1), noise, share, "recovered draws")
     power = law_power(noise, draws.size, design.draws, share, deviation)
     if design.draws > 1:
@@ -414,7 +417,9 @@ def audit_sampler_function(function: Callable[..., Any], law: Law, *, runs: int,
         raise ValueError(f"horizon must be a positive integer for a KARY law, got {horizon!r}")
     if not callable(function):
         raise TypeError("function must be callable as function(generator, runs)")
-    drawn = np.asarray(function(np.random.default_rng(seed), runs))
+    from reference.audit.samples.target import call_target
+
+    drawn = call_target(function, np.random.default_rng(seed), runs)  # the user's exception as one ValueError
     columns = law_columns(check_law(law), horizon)
     if drawn.ndim == 1 and columns is None:
         drawn = drawn.reshape(runs, -1)

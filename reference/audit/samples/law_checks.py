@@ -245,7 +245,8 @@ def _omnibus(values: np.ndarray, law: ScalarLaw, share: float, what: str) -> Pro
         return PropertyCheck("distribution (certified pmf)", True, share, 0, 0.0, (),
                              f"not applicable: {values.size} {what} give an expected count of 0 below "
                              f"{MIN_EXPECTED:g} (the scale, Kolmogorov-Smirnov and tail tests decide)")
-    points, counts = np.unique(values.astype(np.int64), return_counts=True)
+    # values beyond ±2^53 are far in the tails (where the tail group sees them); clipped so the cast is exact
+    points, counts = np.unique(np.clip(values, -2.0**53, 2.0**53).astype(np.int64), return_counts=True)
     kind = "discrete_gaussian" if isinstance(law, DiscreteGaussian) else "discrete_laplace"
     parameter = law.sigma_squared if isinstance(law, DiscreteGaussian) else law.scale
     fit = fit_to_counts({int(v): int(c) for v, c in zip(points, counts)}, kind, Fraction(parameter), share)

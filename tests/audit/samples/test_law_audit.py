@@ -195,3 +195,38 @@ def test_assert_samples_match_takes_every_law_by_object_and_by_name() -> None:
     assert assert_samples_match(discrete_gaussian(4, 300_000, rng), "tda-level", attributes=2, rho="1/2").holds
     assert assert_samples_match(discrete_gaussian(4, 300_000, rng), level).holds
     assert assert_samples_match(rng.laplace(0, 1, 400_000), "laplace", scale=1).holds
+
+
+@pytest.mark.parametrize("samples, law, verdict", [
+    (np.full(50, 1e300), Gaussian(Fraction(1)), "fails"),  # squares beyond the float range: a failure, no warning
+    (np.full(50, 1e300), DiscreteLaplace(Fraction(1)), "fails"),
+    (np.zeros((5, 4)), Cascade(2, Fraction(1)), "fails"),  # all-zero coordinates: no correlation to divide by
+    (np.zeros(1), Gaussian(Fraction(1)), "inconclusive"),
+])
+def test_degenerate_samples_get_a_verdict_without_warnings(samples: np.ndarray, law: object, verdict: str) -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        report = audit_samples(samples, law)  # type: ignore[arg-type]
+    assert report.verdict == verdict
+    if verdict == "inconclusive":
+        assert report.runs_needed is not None and report.runs_needed > 1
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: audit_samples(np.array([0.5, 1.0]), DiscreteLaplace(Fraction(1))), "must hold integers"),
+    (lambda: audit_samples(np.array([np.nan, 1.0]), Gaussian(Fraction(1))), "must be finite"),
+    (lambda: audit_samples(np.zeros((10, 3)), LinearDesign(((1, 0), (0, 1)), Gaussian(Fraction(1)))),
+     r"shape \(runs, 2\)"),
+    (lambda: audit_samples(np.zeros(10), Gaussian(Fraction(1)), smallest_deviation=0), "smallest_deviation"),
+    (lambda: LinearDesign(((1,), (1, 2)), Gaussian(Fraction(1))), "rows of one length"),
+    (lambda: KaryNoise(2, Fraction(1)), "arity"),
+    (lambda: audit_samples(np.ones((10, 2)), LinearDesign(((1, 1, 0), (0, 1, 1)), DiscreteLaplace(Fraction(1)))),
+     "full column rank"),
+    (lambda: audit_sampler_function(lambda rng, runs: 1 / 0, Gaussian(Fraction(1)), runs=10),
+     "ZeroDivisionError"),
+])
+def test_bad_input_is_one_line_naming_the_parameter(call: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        call()  # type: ignore[operator]
