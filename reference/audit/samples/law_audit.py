@@ -33,14 +33,14 @@ verdict is "inconclusive" with the runs needed — never "holds". Too few runs f
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from reference.audit.samples.law_checks import GROUPS, law_checks, law_power
+from reference.audit.samples.law_checks import GROUPS, histogram_checks, law_checks, law_power
 from reference.audit.samples.laws import (
     Cascade,
     DiscreteGaussian,
@@ -163,6 +163,28 @@ def audit_samples(samples: object, law: Law, *, alpha: object = 1e-6,
         return replace(report, name=report.name.replace(design.name, f"{chosen.name}, horizon {horizon}"))
     assert isinstance(chosen, LinearDesign)
     return _audit_design(_matrix(samples, chosen.outputs), chosen, level, deviation)
+
+
+def audit_histogram(histogram: Mapping[int, int], law: DiscreteGaussian | DiscreteLaplace | TdaLevel, *, runs: int,
+                    alpha: object = 1e-6, smallest_deviation: object = DEFAULT_SMALLEST_DEVIATION
+                    ) -> SamplerAuditReport:
+    """:func:`audit_samples` of a discrete law from the histogram of the values drawn (value → count; ``runs``
+    rows of them), the sufficient statistic the streamed sampler-function audit keeps: the same tests."""
+    chosen = law.cell_law() if isinstance(law, TdaLevel) else law
+    if not isinstance(chosen, (DiscreteGaussian, DiscreteLaplace)):
+        raise TypeError("law must be a DiscreteGaussian, DiscreteLaplace or TdaLevel for a histogram")
+    level = check_alpha(alpha)
+    deviation = _deviation(smallest_deviation)
+    values = sum(int(count) for count in histogram.values())
+    per_run = max(1, values // max(runs, 1))
+    share = level / GROUPS
+    if values < 2:
+        return _too_few(chosen.name, level, runs, per_run, f"{values} values cannot be tested", deviation,
+                        ScaleTest(chosen, share).values_needed(deviation, per_run))
+    checks = histogram_checks(histogram, chosen, share)
+    power = law_power(chosen, values, per_run, share, deviation)
+    return _report(f"{law.name} ({values} values)", level, runs, per_run, checks, power, deviation,
+                   ScaleTest(chosen, share), values)
 
 
 # ------------------------------------------------------------------------------------------------ designs

@@ -25,7 +25,7 @@ Gaussian and back, uniform, a scale mixture, the rounded continuous law in place
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -150,18 +150,20 @@ def ks_runs(distance: float, level: float, per_run: int) -> int | None:
     return runs if runs <= 10**13 else None
 
 
-def _ks_statistic(values: np.ndarray, law: ScalarLaw) -> float:
+def _ks_statistic(values: np.ndarray, law: ScalarLaw, counts: np.ndarray | None) -> float:
+    """``sup |F_n − F|``: continuous laws from the values, discrete laws from the histogram (sorted distinct
+    ``values`` and their ``counts``)."""
     stats = _stats()
     if isinstance(law, Gaussian):
         return float(stats.kstest(values, "norm", args=(0, float(law.sigma))).statistic)
     if isinstance(law, Laplace):
         return float(stats.kstest(values, "laplace", args=(0, float(law.scale))).statistic)
+    assert counts is not None
     # discrete: both CDFs step at the integers, so the supremum is taken there (just below and at each value)
-    points, counts = np.unique(values, return_counts=True)
-    empirical = np.cumsum(counts) / values.size
+    empirical = np.cumsum(counts) / float(np.sum(counts))
     cdf = law_cdf(law)
-    at = np.abs(empirical - cdf(points))
-    below = np.abs(np.concatenate(([0.0], empirical[:-1])) - cdf(points - 1))
+    at = np.abs(empirical - cdf(values))
+    below = np.abs(np.concatenate(([0.0], empirical[:-1])) - cdf(values - 1))
     return float(max(np.max(at), np.max(below)))
 
 
@@ -201,10 +203,33 @@ def _tail_probability(law: ScalarLaw, limit: float) -> float:
 
 def law_checks(values: np.ndarray, law: ScalarLaw, share: float, what: str = "values") -> list[PropertyCheck]:
     """The four groups of the module docstring on ``values`` (1-D, i.i.d. under the claim), each at ``share``."""
-    n = int(values.size)
+    if isinstance(law, (Gaussian, Laplace)):
+        return _checks(values, None, law, share, what)
+    # values beyond ±2^53 are far in the tails (where the tail group sees them); clipped so the cast is exact
+    points, counts = np.unique(np.clip(values, -2.0**53, 2.0**53).astype(np.int64), return_counts=True)
+    return _checks(points, counts, law, share, what)
+
+
+def histogram_checks(histogram: Mapping[int, int], law: DiscreteGaussian | DiscreteLaplace, share: float,
+                     what: str = "values") -> list[PropertyCheck]:
+    """:func:`law_checks` of a discrete law from the histogram of the values (value → count), its sufficient
+    statistic: the same tests, the same verdict."""
+    items = sorted((int(value), int(count)) for value, count in histogram.items() if count)
+    if not items:
+        raise ValueError("histogram must hold at least one value")
+    points = np.array([value for value, _ in items], dtype=np.int64)
+    counts = np.array([count for _, count in items], dtype=np.int64)
+    return _checks(points, counts, law, share, what)
+
+
+def _checks(points: np.ndarray, counts: np.ndarray | None, law: ScalarLaw, share: float,
+            what: str) -> list[PropertyCheck]:
+    """The four groups on the values (``counts`` None) or on distinct values and their counts."""
+    n = int(points.size if counts is None else np.sum(counts))
+    weights = statistic_weight(law, points.astype(np.float64))
     checks: list[PropertyCheck] = []
     scale = ScaleTest(law, share)
-    total = float(np.sum(statistic_weight(law, values)))
+    total = float(np.sum(weights if counts is None else weights * counts))
     p = scale.p_value(total, n)
     ratio = total / n
     low, high = scale.critical(n)
@@ -214,39 +239,39 @@ def law_checks(values: np.ndarray, law: ScalarLaw, share: float, what: str = "va
     checks.append(PropertyCheck("scale", p > share, share, 1, ratio, failures,
                                 f"Neyman-Pearson scale statistic: mean {kind} over {n} {what} = {ratio:.8g}, "
                                 f"acceptance [{low:.8g}, {high:.8g}], p = {p:.3g}"))
-    distance = _ks_statistic(values, law)
+    distance = _ks_statistic(points, law, counts)
     ks_p = min(1.0, 2.0 * math.exp(-2.0 * n * distance * distance))
     failures = () if ks_p > share else (f"the empirical distribution is {distance:.4g} from the claimed CDF "
                                         f"(p <= {ks_p:.3g})",)
     checks.append(PropertyCheck("distribution (Kolmogorov-Smirnov)", ks_p > share, share, 1, distance, failures,
                                 f"sup |F_n - F| = {distance:.4g} over {n} {what}; DKW p <= {ks_p:.3g}"))
-    checks.append(_omnibus(values, law, share, what))
-    checks.append(_tails(values, law, share))
+    checks.append(_omnibus(points, counts, n, law, share, what))
+    checks.append(_tails(points, counts, n, law, share))
     return checks
 
 
-def _omnibus(values: np.ndarray, law: ScalarLaw, share: float, what: str) -> PropertyCheck:
+def _omnibus(points: np.ndarray, counts: np.ndarray | None, n: int, law: ScalarLaw, share: float,
+             what: str) -> PropertyCheck:
     stats = _stats()
     if isinstance(law, (Gaussian, Laplace)):
         name = "norm" if isinstance(law, Gaussian) else "laplace"
         spread = float(law.sigma) if isinstance(law, Gaussian) else float(law.scale)
-        result = stats.cramervonmises(values, name, args=(0, spread))
+        result = stats.cramervonmises(points, name, args=(0, spread))
         p = float(result.pvalue)
         failures = () if p > share else (f"Cramér-von Mises statistic {float(result.statistic):.4g} (p = {p:.3g})",)
         return PropertyCheck("distribution (Cramér-von Mises)", p > share, share, 1, float(result.statistic), failures,
-                             f"Cramér-von Mises against the exact CDF over {values.size} {what}: "
+                             f"Cramér-von Mises against the exact CDF over {n} {what}: "
                              f"{float(result.statistic):.4g}, p = {p:.3g}")
     from fractions import Fraction
 
     from reference.samplers.fit import MIN_EXPECTED, fit_to_counts
 
+    assert counts is not None
     _, mass, _ = discrete_support(law, 40.0)
-    if values.size * float(mass[len(mass) // 2]) < MIN_EXPECTED:
+    if n * float(mass[len(mass) // 2]) < MIN_EXPECTED:
         return PropertyCheck("distribution (certified pmf)", True, share, 0, 0.0, (),
-                             f"not applicable: {values.size} {what} give an expected count of 0 below "
+                             f"not applicable: {n} {what} give an expected count of 0 below "
                              f"{MIN_EXPECTED:g} (the scale, Kolmogorov-Smirnov and tail tests decide)")
-    # values beyond ±2^53 are far in the tails (where the tail group sees them); clipped so the cast is exact
-    points, counts = np.unique(np.clip(values, -2.0**53, 2.0**53).astype(np.int64), return_counts=True)
     kind = "discrete_gaussian" if isinstance(law, DiscreteGaussian) else "discrete_laplace"
     parameter = law.sigma_squared if isinstance(law, DiscreteGaussian) else law.scale
     fit = fit_to_counts({int(v): int(c) for v, c in zip(points, counts)}, kind, Fraction(parameter), share)
@@ -255,17 +280,17 @@ def _omnibus(values: np.ndarray, law: ScalarLaw, share: float, what: str) -> Pro
                          f"p = {fit.p_value:.3g}; {fit.detail}")
 
 
-def _tails(values: np.ndarray, law: ScalarLaw, share: float) -> PropertyCheck:
+def _tails(points: np.ndarray, counts: np.ndarray | None, n: int, law: ScalarLaw, share: float) -> PropertyCheck:
     stats = _stats()
-    n = int(values.size)
-    magnitude = np.abs(values)
+    magnitude = np.abs(points.astype(np.float64))
     tests: list[tuple[str, float]] = []
     for q, probability in _tail_cells(law, n):
-        observed = int(np.count_nonzero(magnitude > q))
+        beyond = magnitude > q
+        observed = int(np.count_nonzero(beyond) if counts is None else np.sum(counts[beyond]))
         p = min(1.0, 2.0 * min(float(stats.binom.cdf(observed, n, probability)),
                                float(stats.binom.sf(observed - 1, n, probability))))
         tests.append((f"|x| > {q:.6g}: {observed} draws, expected {n * probability:.4g}", p))
-    largest = float(np.max(magnitude)) if n else 0.0
+    largest = float(np.max(magnitude)) if magnitude.size else 0.0
     largest_p = min(1.0, n * _tail_probability(law, largest)) if largest > 0 else 1.0
     tests.append((f"largest |x| = {largest:.6g}", largest_p))
     worst = min(tests, key=lambda item: item[1])
