@@ -10,8 +10,10 @@ are identical for any number of workers, any block size and any completion order
 the exact statistics to compare runs).
 
 Before anything is drawn, :func:`power` gives the smallest deviation detected with probability 99% at the
-requested run count: the relative error of the noise scale and a correlation error (cascade, KARY), or the error
-in one cell's probability (discrete samplers; a total variation at least that large, concentrated in one cell).
+requested run count: the relative error of the noise scale and a correlation error (cascade, KARY), or, for the
+discrete samplers, the error in one cell's probability (a total variation at least that large, concentrated in one
+cell) and the relative scale error of the whole-law audit they get from the histogram
+(:func:`reference.audit.samples.law_audit.audit_histogram`: inconclusive when a 2% scale error cannot be seen).
 """
 
 from __future__ import annotations

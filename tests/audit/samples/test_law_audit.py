@@ -130,10 +130,13 @@ def test_the_project_samplers_hold(seed: int) -> None:
         assert report.verdict == "holds", report.summary()
 
 
-def test_false_alarm_rate_is_within_its_bound() -> None:
+@pytest.mark.parametrize("law, draw", [
+    (Gaussian(Fraction(1)), lambda rng: rng.normal(0, 1, 2000)),
+    (DiscreteGaussian(Fraction(2)), lambda rng: discrete_gaussian(2, 2000, rng)),
+])
+def test_false_alarm_rate_is_within_its_bound(law: object, draw: object) -> None:
     """At alpha = 0.2 over 40 seeds, the count of false alarms is at most the binomial(40, 0.2) 1e-4 quantile."""
-    law = Gaussian(Fraction(1))
-    alarms = sum(audit_samples(np.random.default_rng(seed).normal(0, 1, 2000), law, alpha=0.2,
+    alarms = sum(audit_samples(draw(np.random.default_rng(seed)), law, alpha=0.2,  # type: ignore[operator, arg-type]
                                smallest_deviation=0.5).verdict == "fails" for seed in range(40))
     assert alarms <= int(stats.binom.isf(1e-4, 40, 0.2))
 
