@@ -251,10 +251,10 @@ def noise_law(noise: object, scale: object) -> ScalarLaw:
 
 
 def law_from_name(
-    mechanism: object, *, sigma: object = None, scale: object = None, sigma_squared: object = None,
-    depth: object = None, arity: object = None, epsilon: object = None, algorithm: object = 2,
-    noise_matrix: Matrix | None = None, noise: object = None, draw_variances: Sequence[object] | None = None,
-    attributes: object = None, rho: object = None, contributions: object = 1,
+    mechanism: object, *, epsilon: object = None, rho: object = None, sigma: object = None,
+    sigma_squared: object = None, scale: object = None, depth: object = None, arity: object = None,
+    algorithm: object = 2, noise_matrix: Matrix | None = None, noise: object = None,
+    draw_variances: Sequence[object] | None = None, attributes: object = None, contributions: object = 1,
 ) -> Law:
     """The law named ``mechanism`` (the command line's ``--mechanism``) with its parameters; a missing parameter
     or one of another law is refused with one line naming it."""
