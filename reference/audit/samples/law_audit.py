@@ -158,7 +158,7 @@ def audit_samples(samples: object, law: Law, *, alpha: object = 1e-6,
         horizon = x.shape[1]
         height = height_for_horizon(chosen.arity, horizon, offset=chosen.algorithm != 1)
         design = LinearDesign(kary_noise_matrix(chosen.arity, horizon, chosen.algorithm),
-                              Laplace(Fraction(height) / chosen.epsilon))
+                              Laplace(Fraction(height) / Fraction(chosen.epsilon)))
         report = _audit_design(x, design, level, deviation)
         return replace(report, name=report.name.replace(design.name, f"{chosen.name}, horizon {horizon}"))
     assert isinstance(chosen, LinearDesign)
@@ -199,7 +199,7 @@ def _audit_design(x: np.ndarray, design: LinearDesign, alpha: float, deviation: 
     if isinstance(design.noise, Gaussian):
         from reference.audit.samples.design_audit import linear_design
 
-        moments = linear_design(design.noise_matrix, "gaussian", design.noise.sigma, design.draw_variances)
+        moments = linear_design(design.exact_matrix, "gaussian", Fraction(design.noise.sigma), design.exact_variances)
         from reference.audit.samples.design import whitening_of
 
         whitening = whitening_of(moments)
@@ -357,12 +357,12 @@ def _audit_moments(x: np.ndarray, design: LinearDesign, alpha: float, deviation:
         raise ValueError("noise_matrix must have full column rank for discrete noise (the draws are recovered); "
                          f"got rank {np.linalg.matrix_rank(_float_matrix(design))} of {design.draws} draws")
     kind = "gaussian" if isinstance(noise, Gaussian) else "laplace"
-    parameter = noise.sigma if isinstance(noise, Gaussian) else noise.scale
-    variances = design.draw_variances
+    parameter = Fraction(noise.sigma if isinstance(noise, Gaussian) else noise.scale)
+    variances = design.exact_variances
     if kind == "laplace" and variances is not None and any(v != 1 for v in variances):
         raise ValueError("draw_variances is supported for Laplace noise only when the draws can be recovered "
                          "(noise_matrix of full column rank)")
-    moments = linear_design(design.noise_matrix, kind, parameter, None if kind == "laplace" else variances,
+    moments = linear_design(design.exact_matrix, kind, parameter, None if kind == "laplace" else variances,
                             name=design.name)
     needed = moment_runs(moments, deviation, alpha)
     try:

@@ -21,12 +21,12 @@ the command line takes is takeable from Python by name as well. One spelling per
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from fractions import Fraction
-from typing import Literal, TypeAlias, get_args
+from typing import Literal, TypeAlias, cast, get_args
 
 from reference.core.linalg import Matrix
-from reference.core.validate import check_depth, to_fraction
+from reference.core.validate import RealLike, check_depth, to_fraction
 from reference.core.validate import positive_fraction as _positive_exact
 
 
@@ -49,7 +49,7 @@ NoiseName = Literal["gaussian", "laplace", "discrete-gaussian", "discrete-laplac
 class Gaussian:
     """``N(0, sigma**2)``."""
 
-    sigma: Fraction
+    sigma: RealLike  # a Fraction once built
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sigma", positive_fraction(self.sigma, "sigma"))
@@ -64,7 +64,7 @@ class Gaussian:
 class Laplace:
     """Laplace(b): density ``exp(-|x|/b) / (2b)``, variance ``2 b²``."""
 
-    scale: Fraction
+    scale: RealLike  # a Fraction once built
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "scale", positive_fraction(self.scale, "scale"))
@@ -79,7 +79,7 @@ class Laplace:
 class DiscreteGaussian:
     """``N_Z(0, sigma_squared)``: mass ``∝ exp(-x²/(2 σ²))`` on the integers."""
 
-    sigma_squared: Fraction
+    sigma_squared: RealLike  # a Fraction once built
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sigma_squared", positive_fraction(self.sigma_squared, "sigma_squared"))
@@ -94,7 +94,7 @@ class DiscreteGaussian:
 class DiscreteLaplace:
     """Discrete Laplace(t): mass ``∝ exp(-|x|/t)`` on the integers."""
 
-    scale: Fraction
+    scale: RealLike  # a Fraction once built
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "scale", positive_fraction(self.scale, "scale"))
@@ -116,9 +116,9 @@ class LinearDesign:
     scaled by ``sqrt(draw_variances[j])`` (a relative variance per draw; ``None``: all 1). For discrete noise the
     draw variances must be 1 (a discrete law is not closed under scaling)."""
 
-    noise_matrix: Matrix
+    noise_matrix: Sequence[Sequence[RealLike]]  # a tuple of tuples of Fractions once built
     noise: ScalarLaw
-    draw_variances: tuple[Fraction, ...] | None = None
+    draw_variances: Sequence[RealLike] | None = None  # a tuple of Fractions once built
 
     def __post_init__(self) -> None:
         rows = self.noise_matrix
@@ -138,6 +138,16 @@ class LinearDesign:
             if isinstance(self.noise, (DiscreteGaussian, DiscreteLaplace)) and any(f != 1 for f in factors):
                 raise ValueError("draw_variances must be all 1 for discrete noise (a discrete law does not scale)")
             object.__setattr__(self, "draw_variances", factors)
+
+    @property
+    def exact_matrix(self) -> Matrix:
+        """B as exact rationals."""
+        return cast(Matrix, self.noise_matrix)
+
+    @property
+    def exact_variances(self) -> tuple[Fraction, ...] | None:
+        """The relative draw variances as exact rationals (``None``: all 1)."""
+        return cast("tuple[Fraction, ...] | None", self.draw_variances)
 
     @property
     def outputs(self) -> int:
@@ -160,7 +170,7 @@ class Cascade:
     """Cascade Sampling's ``2**depth`` leaves: ``N(0, sigma² C_depth)``."""
 
     depth: int
-    sigma: Fraction
+    sigma: RealLike  # a Fraction once built
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "depth", check_depth(self.depth, "depth"))
@@ -178,7 +188,7 @@ class KaryNoise:
     ``epsilon``: Laplace(h/ε) draws through the algorithm's noise matrix; the horizon is the samples' width."""
 
     arity: int
-    epsilon: Fraction
+    epsilon: RealLike  # a Fraction once built
     algorithm: int = 2
 
     def __post_init__(self) -> None:
@@ -202,7 +212,8 @@ class TdaLevel:
     ``contributions`` = m)."""
 
     attributes: int
-    rho: Fraction
+    _: KW_ONLY  # two exact numbers: by name (the project's rule)
+    rho: RealLike  # a Fraction once built
     contributions: int = 1
 
     def __post_init__(self) -> None:
@@ -215,7 +226,7 @@ class TdaLevel:
         """The discrete Gaussian every cell's noise has."""
         from reference.tda.calibration import inftda_sigma_squared
 
-        return DiscreteGaussian(inftda_sigma_squared(self.attributes, rho=self.rho, contributions=self.contributions))
+        return DiscreteGaussian(inftda_sigma_squared(self.attributes, rho=Fraction(self.rho), contributions=self.contributions))
 
     @property
     def name(self) -> str:
@@ -292,4 +303,4 @@ def law_from_name(
         return Cascade(depth, sigma)  # type: ignore[arg-type]
     if name == "kary":
         return KaryNoise(arity, epsilon, algorithm)  # type: ignore[arg-type]
-    return TdaLevel(attributes, rho, contributions)  # type: ignore[arg-type]
+    return TdaLevel(attributes, rho=rho, contributions=contributions)  # type: ignore[arg-type]

@@ -76,8 +76,8 @@ def _scaled(law: DiscreteGaussian | DiscreteLaplace, factor: float) -> DiscreteG
 
     exact = Fraction(factor)
     if isinstance(law, DiscreteGaussian):
-        return DiscreteGaussian(law.sigma_squared * exact * exact)
-    return DiscreteLaplace(law.scale * exact)
+        return DiscreteGaussian(Fraction(law.sigma_squared) * exact * exact)
+    return DiscreteLaplace(Fraction(law.scale) * exact)
 
 
 def _logsumexp(values: np.ndarray) -> float:

@@ -18,6 +18,7 @@ from reference.audit.samples.laws import (
     Gaussian,
     KaryNoise,
     Laplace,
+    Law,
     LinearDesign,
     TdaLevel,
     law_from_name,
@@ -118,7 +119,7 @@ def test_one_wrong_correlation_in_kary_algorithm_1_noise_fails() -> None:
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_the_project_samplers_hold(seed: int) -> None:
     rng = np.random.default_rng(seed)
-    cases = [
+    cases: list[tuple[np.ndarray, Law]] = [
         (rng.normal(0, 3, 200_000), Gaussian(Fraction(3))),
         (rng.laplace(0, 2, 400_000), Laplace(Fraction(2))),
         (discrete_gaussian(4, 400_000, rng), DiscreteGaussian(Fraction(4))),
@@ -174,7 +175,7 @@ def test_sampler_function_and_names() -> None:
                                     runs=300_000, seed=3)
     assert report.verdict == "holds"
     assert law_from_name("discrete-gaussian", sigma_squared=5) == DiscreteGaussian(Fraction(5))
-    assert law_from_name("tda-level", attributes=2, rho="1/2") == TdaLevel(2, Fraction(1, 2))
+    assert law_from_name("tda-level", attributes=2, rho="1/2") == TdaLevel(2, rho=Fraction(1, 2))
     with pytest.raises(ValueError, match="does not take scale"):
         law_from_name("cascade", depth=2, sigma=1, scale=3)
     with pytest.raises(ValueError, match="needs sigma_squared"):
@@ -194,7 +195,7 @@ def test_assert_samples_match_takes_every_law_by_object_and_by_name() -> None:
         assert_samples_match(np.rint(rng.normal(0, math.sqrt(7), 300_000)), "discrete-gaussian", sigma_squared=8)
     with pytest.raises(AssertionError, match=r"inconclusive.*runs are needed"):
         assert_samples_match(discrete_laplace(2, 2000, rng), "discrete-laplace", scale=2)
-    level = TdaLevel(2, Fraction(1, 2))  # sigma^2 = 4
+    level = TdaLevel(2, rho=Fraction(1, 2))  # sigma^2 = 4
     assert assert_samples_match(discrete_gaussian(4, 300_000, rng), "tda-level", attributes=2, rho="1/2").holds
     assert assert_samples_match(discrete_gaussian(4, 300_000, rng), level).holds
     assert assert_samples_match(rng.laplace(0, 1, 400_000), "laplace", scale=1).holds
