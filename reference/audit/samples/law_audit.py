@@ -25,7 +25,8 @@ The groups share ``alpha`` evenly (Bonferroni), so the false-alarm probability i
 **Power, and the verdict.** Each report states, at its runs, the detection probability against a relative scale
 error of ``± smallest_deviation`` (default :data:`DEFAULT_SMALLEST_DEVIATION`) and against the named alternatives
 (wrong family at the same variance, heavy tails, shifted mean, a correlation error for designs), with the runs
-each needs for 99%. When the runs cannot detect the scale error with probability 99% and every test passed, the
+each needs for 99% (for a whitened design or recovered draws, the family alternatives are stated for the whitened
+values or the draws). When the runs cannot detect the scale error with probability 99% and every test passed, the
 verdict is "inconclusive" with the runs needed — never "holds". Too few runs for a test to run at all is
 "inconclusive" too (:class:`~reference.audit.samples.report.TooFewRunsError` is not raised from here).
 """
