@@ -157,6 +157,11 @@ def audit_samples(samples: object, law: Law, *, alpha: object = 1e-6,
         from reference.kary.digits import height_for_horizon
 
         horizon = x.shape[1]
+        from reference.audit.samples.design_audit import MAX_DESIGN_OUTPUTS
+
+        if horizon > MAX_DESIGN_OUTPUTS:  # the noise matrix is built exactly: refused before it is
+            raise ValueError(f"samples must have at most {MAX_DESIGN_OUTPUTS} columns (the horizon) for a KARY "
+                             f"law, got {horizon}")
         height = height_for_horizon(chosen.arity, horizon, offset=chosen.algorithm != 1)
         design = LinearDesign(kary_noise_matrix(chosen.arity, horizon, chosen.algorithm),
                               Laplace(Fraction(height) / Fraction(chosen.epsilon)))
