@@ -55,6 +55,7 @@ from reference.audit.samples.laws import (
     TdaLevel,
     check_law,
 )
+from reference.audit.samples.pooled_scale import PooledScale
 from reference.audit.samples.report import (
     PowerLine,
     PropertyCheck,
@@ -356,7 +357,6 @@ def _audit_moments(x: np.ndarray, design: LinearDesign, alpha: float, deviation:
         detectable_scale_error,
         linear_design,
     )
-    from reference.audit.samples.design_audit import runs_needed as moment_runs
 
     noise = design.noise
     if not isinstance(noise, (Gaussian, Laplace)):
@@ -370,22 +370,35 @@ def _audit_moments(x: np.ndarray, design: LinearDesign, alpha: float, deviation:
                          "(noise_matrix of full column rank)")
     moments = linear_design(design.exact_matrix, kind, parameter, None if kind == "laplace" else variances,
                             name=design.name)
-    needed = moment_runs(moments, deviation, alpha)
+    # two thirds of alpha to the per-entry second moments, one third to the pooled scale (pooled_scale.py)
+    entries_alpha, pooled_share = alpha * 2.0 / 3.0, alpha / 3.0
+    matrix = _float_matrix(design)
+    base = float(parameter) ** 2 * (1.0 if kind == "gaussian" else 2.0)
+    draw_variance = base * (np.array([float(v) for v in variances]) if variances is not None and kind == "gaussian"
+                            else np.ones(design.draws))
+    fourth = draw_variance**2 * (3.0 if kind == "gaussian" else 6.0)
+    pooled = PooledScale.of(matrix, draw_variance, fourth)
+
+    def detected(runs: int) -> float:
+        return min(pooled.detected_error(runs, pooled_share), detectable_scale_error(moments, runs, entries_alpha))
+
+    needed = runs_needed(lambda runs: detected(runs) <= deviation, 16)
     try:
-        report = audit_design_samples(x, moments, alpha)
+        report = audit_design_samples(x, moments, entries_alpha)
     except TooFewRunsError as few:
         return _too_few(design.name, alpha, x.shape[0], x.shape[1], str(few), deviation, needed)
     runs = report.runs
-    detected = detectable_scale_error(moments, runs, alpha)
-    correlation = detectable_correlation_error(moments, runs, alpha)
+    found = detected(runs)
+    correlation = detectable_correlation_error(moments, runs, entries_alpha)
     method = "rigorous (Chebyshev per group, Hoeffding over groups): second moments only"
-    power = [PowerLine(f"scale off by ±{deviation:.3g} (relative)", 1.0 if detected <= deviation else 0.0, needed,
-                       method + f"; detects {detected:.3g} at these runs"),
+    power = [PowerLine(f"scale off by ±{deviation:.3g} (relative)", POWER if found <= deviation else 0.0, needed,
+                       method + f"; detects {found:.3g} at these runs (pooled X' M+ X and per output)"),
              PowerLine(f"correlation error {correlation:.3g} (correlation units)", POWER, None, method)]
-    return SamplerAuditReport(f"{design.name}, second moments only (draws not recoverable)", report.holds, alpha,
-                              runs, report.dimension, report.checks, smallest_deviation=deviation,
-                              detectable_deviation=detected, runs_needed=needed, power=tuple(power),
-                              deviation_of="the noise scale")
+    checks = (*report.checks, pooled.check(x, pooled_share))
+    return SamplerAuditReport(f"{design.name}, second moments only (draws not recoverable)",
+                              all(check.holds for check in checks), alpha, runs, report.dimension, checks,
+                              smallest_deviation=deviation, detectable_deviation=found, runs_needed=needed,
+                              power=tuple(power), deviation_of="the noise scale")
 
 
 # ------------------------------------------------------------------------------------------------ cascade

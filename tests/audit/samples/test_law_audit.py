@@ -251,3 +251,21 @@ def test_sampler_function_command_runs_the_whole_law_audit_of_a_discrete_law(cap
     assert {check["property"] for check in result["checks"]} >= {"scale", "tails", "distribution (certified pmf)"}
     # claimed at a 5% larger scale (sigma^2 4.96 against 4.5): fails
     assert main([*common, "--mechanism", "discrete-gaussian", "--sigma-squared", "4.96", "--runs", "1500"]) == 1
+
+
+def test_kary_algorithm_2_scale_error_fails_at_the_runs_it_needs() -> None:
+    """Algorithm 2 draws more values than it outputs (no recovery): the pooled X' M+ X scale test by median of
+    means sees a 2% scale error at the runs it states, and the correct noise holds there."""
+    from reference.audit.samples.design_audit import kary_noise_array
+
+    law, height = KaryNoise(3, Fraction(1)), 4  # horizon 20, arity 3: height 4
+    b = kary_noise_array(3, 20, 2).astype(np.float64)
+    assert b.shape[1] > b.shape[0]
+    rng = np.random.default_rng(17)
+    probe = audit_samples(rng.laplace(0, height, (1000, b.shape[1])) @ b.T, law)
+    assert probe.verdict == "inconclusive" and "second moments only" in probe.name
+    runs = _needed(probe, "scale")
+    assert audit_samples(rng.laplace(0, height, (runs, b.shape[1])) @ b.T, law).verdict == "holds"
+    for factor in (1.02, 0.98):
+        report = audit_samples(rng.laplace(0, height * factor, (runs, b.shape[1])) @ b.T, law, alpha=ALPHA)
+        assert report.verdict == "fails" and "pooled scale" in [c.name for c in report.checks if not c.holds]
