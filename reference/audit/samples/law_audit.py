@@ -16,7 +16,8 @@ What is tested, by law:
   draws (independent symmetric draws agree in sign with probability 1/2) and a check that each run lies in
   ``B``'s column space;
 * any other design (KARY Algorithms 2 and 3, whose draws outnumber their outputs; a singular ``M``): the
-  median-of-means second-moment audit of :mod:`reference.audit.samples.design_audit` — second moments only;
+  median-of-means second-moment audit of :mod:`reference.audit.samples.design_audit` and the pooled scale test of
+  :mod:`reference.audit.samples.pooled_scale` (median of means of ``Xᵀ M⁺ X``) — second moments only;
 * ``Cascade`` deeper than 8: the streamed audit of :mod:`reference.audit.samples.cascade_stream` (node variances,
   sibling covariances, pooled scale) — second moments only.
 
