@@ -21,7 +21,7 @@ from reference.cli.common import (
     refuse_foreign,
     vectors_option,
 )
-from reference.cli.sampler_mechanisms import add_mechanism_options, check_mechanism_options, tda_level_sigma_squared
+from reference.cli.sampler_mechanisms import add_mechanism_options, check_mechanism_options
 
 
 def _cmd_audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
@@ -264,9 +264,12 @@ def _cmd_audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
                 "alpha": args.alpha, "mechanism": args.mechanism}
 
 
-#: Options of this command beside the mechanisms' table: a cascade file can be streamed at any depth.
+#: Options of this command beside the mechanisms' table: a cascade file can be streamed at any depth; every
+#: mechanism takes the smallest deviation its power is held to.
 SAMPLES_EXTRAS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "cascade": ((), ("stream", "smallest_deviation"))
+    "cascade": ((), ("stream", "smallest_deviation")),
+    **{name: ((), ("smallest_deviation",)) for name in
+       ("gaussian", "laplace", "kary", "design", "discrete-gaussian", "discrete-laplace", "tda-level")},
 }
 
 
@@ -294,7 +297,6 @@ def _with_power(args: argparse.Namespace, report: Any, samples: Any, alpha: floa
 
 
 def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
-    from reference.audit.linear.audit import load_exact_matrix
     from reference.audit.samples import audit as audit_samplers
     from reference.audit.samples import design_audit as sample_design
     from reference.audit.samples.cascade_stream import audit_cascade_stream, cascade_power
@@ -323,49 +325,8 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
         # both paths run the pooled scale test: the power is the sharper of a node test and that test
         stated = audit_samplers.cascade_samples_power if in_memory else cascade_power
         power = [{"runs": n, **stated(args.depth, n, alpha)} for n in sample_design.POWER_RUNS]
-    elif mechanism in ("discrete-gaussian", "discrete-laplace", "tda-level"):
-        import numpy as np
-
-        from reference.samplers.fit import fit_to_distribution
-
-        if mechanism == "tda-level":  # InfTDA's per-cell noise N_Z(0, σ²) with σ² = m² d/ρ at every level
-            parameter = tda_level_sigma_squared(args)
-            mechanism = "discrete-gaussian"
-        else:
-            parameter = args.sigma_squared if mechanism == "discrete-gaussian" else args.scale
-        with reading("--samples", args.samples):
-            samples = audit_samplers.load_samples(args.samples)
-        values = samples.reshape(-1)
-        if not np.all(np.isfinite(values)) or not np.array_equal(values, np.rint(values)):
-            raise CommandError("--samples must hold integers for a discrete sampler")
-        fit = fit_to_distribution(values.astype(np.int64), mechanism.replace("-", "_"), parameter, alpha)
-        return {"audit": fit.name, "verdict": fit.verdict, "summary": fit.summary(), "alpha": args.alpha,
-                "runs": fit.samples, "statistic": fit.statistic, "p_value": fit.p_value, "detail": fit.detail,
-                "power": "not computed for the goodness-of-fit test (see the variance in detail)"}
     else:
-        with reading("--samples", args.samples):
-            shape = audit_samplers.sample_file_shape(args.samples)
-            _require_shape(shape, None, "outputs", "one run of the mechanism per row")
-            samples = audit_samplers.load_samples(args.samples)
-        if mechanism == "kary" and args.algorithm == 2:
-            report = audit_samplers.audit_kary_noise(
-                samples, args.arity, epsilon=float(Fraction(args.epsilon)), alpha=alpha
-            )
-            design = sample_design.kary_design(args.arity, samples.shape[1], 2, args.epsilon)
-        elif mechanism == "kary":
-            design = sample_design.kary_design(args.arity, samples.shape[1], args.algorithm, args.epsilon)
-            report = sample_design.audit_design_samples(samples, design, alpha)
-        else:
-            with reading("--noise-matrix", args.noise_matrix):
-                matrix = load_exact_matrix(args.noise_matrix, "noise_matrix")
-            variances = None
-            if args.draw_variances is not None:
-                with reading("--draw-variances", args.draw_variances):
-                    table = load_exact_matrix(args.draw_variances, "draw_variances")
-                variances = [entry for row in table for entry in row]
-            design = sample_design.linear_design(matrix, args.noise, args.scale, variances)
-            report = sample_design.audit_design_samples(samples, design, alpha)
-        power = sample_design.power_table(design, alpha)
+        return _audit_law(args, alpha)
     result: dict[str, Any] = report.as_json()
     result["power"] = power
     result["power_summary"] = "; ".join(
@@ -373,6 +334,39 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
         + (f", correlation off by {row['correlation_error']:.3g}" if "correlation_error" in row else "")
         for row in power
     ) + " (each detected with probability >= 99%)"
+    return result
+
+
+def _audit_law(args: argparse.Namespace, alpha: float) -> dict[str, Any]:
+    """Every mechanism but the cascade: the whole-law audit (:mod:`reference.audit.samples.law_audit`), its power
+    against named alternatives, inconclusive (exit 3) when the runs cannot see ``--smallest-deviation``
+    (a relative scale error, default 2%)."""
+    from reference.audit.samples import audit as audit_samplers
+    from reference.audit.samples.law_audit import DEFAULT_SMALLEST_DEVIATION, audit_samples
+    from reference.cli.sampler_mechanisms import law_from_args
+
+    law = law_from_args(args)
+    deviation = DEFAULT_SMALLEST_DEVIATION
+    if args.smallest_deviation is not None:
+        from reference.core.validate import parse_rational_text
+
+        try:
+            deviation = float(parse_rational_text(args.smallest_deviation, "--smallest-deviation"))
+        except (ValueError, OverflowError):
+            deviation = -1.0
+        if not 0 < deviation < 1:
+            raise CommandError(f"--smallest-deviation must be a relative error in (0, 1), got "
+                               f"{args.smallest_deviation!r}")
+    with reading("--samples", args.samples):
+        shape = audit_samplers.sample_file_shape(args.samples)
+        _require_shape(shape, None, "values", "one run of the mechanism per row")
+        samples = audit_samplers.load_samples(args.samples)
+    report = audit_samples(samples, law, alpha=alpha, smallest_deviation=deviation)  # type: ignore[arg-type]
+    result: dict[str, Any] = report.as_json()
+    result["power_summary"] = "; ".join(
+        f"{line.alternative}: probability {line.detection_probability:.3g} at {report.runs:,} runs, "
+        + ("more than 10^13" if line.runs_needed is None else f"{line.runs_needed:,}") + " runs for 99%"
+        for line in report.power)
     return result
 
 
@@ -491,8 +485,9 @@ def register(commands: Subcommands) -> None:
     samplers_cmd.add_argument("--stream", action="store_true", help="cascade: stream the .npy file at any depth")
     samplers_cmd.add_argument(
         "--smallest-deviation", dest="smallest_deviation",
-        help="cascade: the relative error of a node's standard deviation the audit must be able to see "
-        "(probability 99%%); inconclusive (exit 3) with the runs needed when it cannot",
+        help="the relative error the audit must be able to see with probability 99%% (cascade: of a node's "
+        "standard deviation, default none; others: of the noise scale, default 0.02); inconclusive (exit 3) with "
+        "the runs needed when it cannot",
     )
     sampler_function.register(audit)
     conversion.register(audit)

@@ -114,9 +114,11 @@ def check_alpha(alpha: object) -> float:
 
 
 def check_kind(kind: object) -> Kind:
-    if kind == "discrete_laplace":
+    """The kind, from either spelling: the hyphenated one of the command line and the laws
+    (``discrete-laplace``) or this module's own (``discrete_laplace``)."""
+    if kind in ("discrete_laplace", "discrete-laplace"):
         return "discrete_laplace"
-    if kind == "discrete_gaussian":
+    if kind in ("discrete_gaussian", "discrete-gaussian"):
         return "discrete_gaussian"
     raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}")
 

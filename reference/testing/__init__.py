@@ -9,7 +9,8 @@ so: a test suite should not pass on an undecided privacy claim.
 * :func:`assert_linear_mechanism_private` — ``W x + B z`` at a claimed ε (or (ε, δ)), any noise kind.
 * :func:`assert_prefix_counter` — a continual counter given as a function of its noise draws.
 * :func:`assert_calibration_safe` — a σ calibrator over a grid of (ε, δ), against the exact Gaussian profile.
-* :func:`assert_samples_match` — noise samples against Cascade Sampling or KARY Algorithm 2's law.
+* :func:`assert_samples_match` — noise samples against any law of :mod:`reference.audit.samples.laws`, by law
+  object or by the command line's name.
 * :func:`assert_gaussian_renyi` — a ρ or an accountant's RDP curve for the Gaussian mechanism, exactly.
 * :func:`assert_conversion` — a ρ-zCDP or RDP → (ε, δ) conversion, certified or refuted by a Gaussian witness.
 * :func:`assert_height_function` — a tree height / digit-count function against the exact integer height.
@@ -51,6 +52,9 @@ from reference.audit.samples.audit import MAX_AUDIT_DEPTH, audit_cascade_samples
 from reference.audit.samples.cascade_stream import audit_cascade_stream
 from reference.audit.samples.design import Design
 from reference.audit.samples.design_audit import audit_design_samples, kary_design
+from reference.audit.samples.law_audit import DEFAULT_SMALLEST_DEVIATION as DEFAULT_SCALE_DEVIATION
+from reference.audit.samples.law_audit import audit_samples
+from reference.audit.samples.laws import LAWS, Law, law_from_name
 from reference.audit.samples.power import cascade_deviation_detected, cascade_runs_needed, units_line
 from reference.audit.samples.report import SamplerAuditReport
 from reference.core.certified import format_significant
@@ -72,6 +76,10 @@ from reference.testing.messages import points_message
 #: The relative error of one node's standard deviation a cascade sampler audit must be able to see (probability
 #: 99%) before a pass counts: a quarter of σ.
 DEFAULT_SMALLEST_DEVIATION = 0.25
+
+
+#: The names :func:`assert_samples_match` runs the whole-law audit for (the others keep their own audits).
+_WHOLE_LAW_NAMES = ("gaussian", "laplace", "discrete-gaussian", "discrete-laplace", "tda-level")
 
 
 def _claim_text(epsilon: object, delta: object) -> str:
@@ -418,13 +426,18 @@ def _grid_points(grid: object) -> list[tuple[object, object]]:
 
 def assert_samples_match(
     samples: npt.NDArray[np.generic],
-    mechanism: SampledLaw,
+    mechanism: SampledLaw | Law,
     *,
+    epsilon: RationalLike | None = None,
+    rho: RationalLike | None = None,
+    sigma: RealLike | None = None,
+    sigma_squared: RationalLike | None = None,
+    scale: RealLike | None = None,
+    contributions: int = 1,
     depth: int | None = None,
     arity: int | None = None,
     algorithm: int = 2,
-    epsilon: RationalLike | None = None,
-    sigma: RealLike | None = None,
+    attributes: int | None = None,
     design: Design | None = None,
     alpha: float = 1e-6,
     smallest_deviation: float | None = None,
@@ -437,20 +450,32 @@ def assert_samples_match(
     Cascade samples must also be numerous enough to see a node whose standard deviation is off by
     ``smallest_deviation`` (relative; default :data:`DEFAULT_SMALLEST_DEVIATION`) with probability 99%: with
     fewer runs the audit is "inconclusive" and the assertion fails with the power it had and the runs it needs.
-    The power of the KARY and design audits is not computed (``smallest_deviation`` is refused there).
+
+    A law object (:mod:`reference.audit.samples.laws`), or one of the names ``"gaussian"`` (``sigma``),
+    ``"laplace"`` (``scale``), ``"discrete-gaussian"`` (``sigma_squared``), ``"discrete-laplace"`` (``scale``),
+    ``"tda-level"`` (``attributes``, ``rho``, ``contributions``), runs the whole-law audit
+    (:func:`reference.audit.samples.law_audit.audit_samples`: scale, family, tails, correlations, with its power
+    stated); there ``smallest_deviation`` is the relative scale error to detect (default 2%), and with too few
+    runs the assertion fails as inconclusive, naming the runs needed.
 
     Args:
         samples: your sampler's draws, one run per row (a 2-D numpy array, ``runs × n``).
-        mechanism: the law they should have: ``"cascade"``, ``"kary"`` or ``"design"``.
+        mechanism: the law they should have: a law object, or a name (``"cascade"``, ``"kary"``,
+            ``"design"``, ``"gaussian"``, ``"laplace"``, ``"discrete-gaussian"``, ``"discrete-laplace"``,
+            ``"tda-level"``).
         depth: the cascade's depth (n = 2**depth leaves).
         arity: the KARY tree's arity.
         algorithm: KARY Algorithm 1 or 2 (with subtraction).
         epsilon: the KARY counter's ε (its Laplace scale follows).
-        sigma: the cascade's σ.
+        sigma: the cascade's or the Gaussian's σ.
+        sigma_squared: the discrete Gaussian's σ² (a scale, not its variance).
+        scale: the Laplace or discrete Laplace scale.
+        contributions: a TDA level's contributions per record.
+        attributes: a TDA level's number of attributes.
         design: any linear design (``"design"``), e.g. from ``linear_design``.
         alpha: the false-alarm probability of the whole audit.
-        smallest_deviation: the relative error of one node's standard deviation that must be detectable
-            (cascade only).
+        smallest_deviation: the relative error that must be detectable: of one node's standard deviation
+            (cascade), of the scale (the whole-law audit; default 2%).
 
     Returns:
         The audit's report when the samples match.
@@ -468,6 +493,20 @@ def assert_samples_match(
         >>> assert_samples_match(samples, "cascade", depth=4, sigma=2.5).verdict
         'holds'
     """
+    if isinstance(mechanism, LAWS) or mechanism in _WHOLE_LAW_NAMES:
+        if isinstance(mechanism, LAWS):
+            law: Law = mechanism
+        else:
+            law = law_from_name(mechanism, sigma=sigma, scale=scale, sigma_squared=sigma_squared,
+                                attributes=attributes, rho=rho, contributions=contributions)
+        report = audit_samples(samples, law, alpha=alpha, smallest_deviation=(
+            DEFAULT_SCALE_DEVIATION if smallest_deviation is None else smallest_deviation))
+        if report.verdict == "fails":
+            raise AssertionError(f"samples do not match {law.name} (false-alarm probability {alpha}): "
+                                 + "; ".join(report.failures))
+        if report.verdict == "inconclusive":
+            raise AssertionError(f"inconclusive: the samples pass, but {report.power_text()}")
+        return report
     if mechanism == "cascade":
         if depth is None or sigma is None:
             raise ValueError("cascade samples need depth and sigma")

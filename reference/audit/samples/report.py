@@ -68,6 +68,23 @@ class PropertyCheck(Decided):
 
 
 @dataclass(frozen=True)
+class PowerLine:
+    """What an audit detects at its runs: the probability of a "fails" verdict when the samples follow the named
+    ``alternative`` (``method`` says how it was computed: exact, a rigorous lower bound or an approximation), and
+    the runs that would make it 99% (``None``: more than 10^13)."""
+
+    alternative: str
+    detection_probability: float
+    runs_needed: int | None
+    method: str
+
+    def as_json(self) -> dict[str, object]:
+        """A JSON-ready dictionary."""
+        return {"alternative": self.alternative, "detection_probability": f"{self.detection_probability:.6g}",
+                "runs_needed": self.runs_needed, "method": self.method}
+
+
+@dataclass(frozen=True)
 class SamplerAuditReport(Decided):
     """The verdict of a sampler audit: ``holds`` iff every property passed; false-alarm probability at
     most ``alpha`` (union bound over ``checks``). With a stated ``smallest_deviation`` the verdict is
@@ -86,6 +103,10 @@ class SamplerAuditReport(Decided):
     runs_needed: int | None = None
     #: one line when the measured variance matches σ⁴ or σ instead of σ² (a units error)
     units: str | None = None
+    #: the detection probability against named alternatives at these runs (whole-law audits)
+    power: tuple[PowerLine, ...] = ()
+    #: what ``smallest_deviation`` is a relative error of
+    deviation_of: str = "a node's standard deviation"
 
     @property
     def verdict(self) -> Verdict:
@@ -102,7 +123,12 @@ class SamplerAuditReport(Decided):
         """The power sentence of an inconclusive verdict (None when the power was not asked for)."""
         if self.smallest_deviation is None or self.detectable_deviation is None:
             return None
-        return (f"with {self.runs} runs the audit detects (probability 99%) a node's standard deviation off by "
+        if self.power:
+            scale = self.power[0]
+            needed = "more than 10^13" if scale.runs_needed is None else f"{scale.runs_needed}"
+            return (f"with {self.runs} runs the audit detects {scale.alternative} with probability "
+                    f"{scale.detection_probability:.3g}, below 99%; {needed} runs are needed")
+        return (f"with {self.runs} runs the audit detects (probability 99%) {self.deviation_of} off by "
                 f"{self.detectable_deviation:.3e} or more, not the stated smallest deviation "
                 f"{self.smallest_deviation:.3e}; {self.runs_needed} runs are needed")
 
@@ -146,7 +172,8 @@ class SamplerAuditReport(Decided):
                 "runs_needed": self.runs_needed,
             }),
             "units": self.units,
-            "alpha": repr(float(self.alpha)),
+            **({"power": [line.as_json() for line in self.power]} if self.power else {}),
+            "alpha": f"{self.alpha:.17g}",
             "runs": self.runs,
             "dimension": self.dimension,
             "checks": [
