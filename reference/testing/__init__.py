@@ -19,7 +19,7 @@ Hypothesis strategies for the parameters of each mechanism are in :mod:`referenc
 
 **The user's code under test** (a calibrator, a noise function, a height function) is called through
 :func:`reference.core.user_code.call_user`: whatever it raises (``SystemExit`` and ``KeyboardInterrupt``
-included) is one ``ValueError`` naming it, never a pass. Each call may take ``call_seconds`` (default
+included) is one ``ValueError`` naming it, never a pass. Each call may take ``call_seconds`` seconds at most (default
 :data:`~reference.core.user_code.DEFAULT_SECONDS`, 60 s) and add ``call_memory_bytes`` of address space (default
 :data:`~reference.core.user_code.DEFAULT_MEMORY_BYTES`, 4 GiB); ``None`` turns a limit off. A hanging or
 exploding function ends the assertion with that line instead of hanging the test suite.
