@@ -148,9 +148,12 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         from reference.audit.linear.participation import parse_participation
 
         try:
-            participation = parse_participation(args.participation)
+            participation = parse_participation(args.participation, args.contribution)
         except (ValueError, TypeError) as error:
             raise CommandError(f"--participation: {error}") from None
+    elif args.contribution is not None:
+        raise CommandError("--contribution names what each participation of a --participation scheme contributes; "
+                           "give --participation too")
     if sum(claim is not None for claim in (args.epsilon, args.rho, args.rdp)) > 1:
         raise CommandError("state one claim: --epsilon (with --delta), --rho or --rdp")
     verdict = audit_linear.audit_linear_noise(
@@ -411,7 +414,13 @@ def register(commands: Subcommands) -> None:
     linear_cmd.add_argument("--rdp", help="a claimed RDP curve instead of --epsilon: alpha:value pairs, '2:0.5,4:1'")
     linear_cmd.add_argument(
         "--participation",
-        help="which inputs one user touches: any:M, once-per-block:B (restarted trees) or min-separation:B,K",
+        help="which inputs one user touches: any:M, once-per-block:B (restarted trees), min-separation:B,K "
+        "(at most K times, at least B steps apart) or fixed-epoch:B,K (at most K times, exactly B steps apart)",
+    )
+    linear_cmd.add_argument(
+        "--contribution", choices=["counts", "signed", "vector"],
+        help="what one participation contributes: counts (a value in [0, 1]), signed (a value in [-1, 1]) or vector "
+        "(l2 norm <= 1: DP-FTRL); required when the models differ on the workload",
     )
     linear_cmd.add_argument(
         "--infinite-variance-draws", dest="infinite_variance_draws",

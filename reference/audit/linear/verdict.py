@@ -221,6 +221,17 @@ class LinearNoiseVerdict:
         """The verdict on a ρ-zCDP claim (``rho``) or an RDP curve (``rdp``: (α, RDP(α)) pairs or a function of
         α), decided both ways where the divergences are exact (:mod:`reference.audit.linear.renyi`)."""
         profile = self.renyi_profile()
+        bracket = self.pattern_maximum
+        if (profile is not None and self.noise == "gaussian" and bracket is not None and not bracket.exact
+                and bracket.lower > 0):
+            # Δ² is only bracketed over the participation patterns: the exact divergences at its certified lower
+            # end are a floor, so a claim below them fails
+            floor = decide(gaussian_profile(sigma_squared=self.scale * self.scale,
+                                            sensitivity_squared=bracket.lower), rho=rho, rdp=rdp)
+            if floor.verdict == "fails":
+                return RenyiClaimVerdict(floor.claim, "fails", "below the certified lower end of the bracketed "
+                                         f"Delta^2 ({bracket.method}): {floor.reason}", order=floor.order,
+                                         claimed=floor.claimed, achieved=floor.achieved)
         if profile is None:
             claim = "zCDP" if rho is not None else "RDP curve"
             if (rho is None) == (rdp is None):
