@@ -128,6 +128,14 @@ def _indices(text: str | None) -> list[int] | None:
         raise CommandError(f"--infinite-variance-draws must be comma-separated column indices, got {text!r}") from None
 
 
+def _excess_json(verdict: Any, args: argparse.Namespace) -> list[str] | None:
+    """[lower, upper] of computed/claimed − 1 as exact rationals, beside ``rtol``."""
+    from reference.core.validate import fraction_text
+
+    excess = verdict.relative_excess(epsilon=args.epsilon, delta=args.delta, rho=args.rho)
+    return None if excess is None else [fraction_text(excess[0]), fraction_text(excess[1])]
+
+
 def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
     from reference.audit.linear import audit as audit_linear
     from reference.core.validate import fraction_text
@@ -166,6 +174,7 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         contributions=args.contributions,
         participation=participation,
         infinite_variance_draws=_indices(args.infinite_variance_draws),
+        rtol=args.rtol,
     )
     if args.delta is not None and args.epsilon is None:
         raise CommandError("--delta states a claim together with --epsilon")
@@ -186,6 +195,9 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         "summary": f"{claim}: {decided}; {verdict.explanation}",
         "claim": claim,
         "claim_reason": None if renyi is None else renyi.reason,
+        "rtol": fraction_text(verdict.rtol),
+        "relative_excess": _excess_json(verdict, args),
+        "excess": verdict.excess_text(epsilon=args.epsilon, delta=args.delta, rho=args.rho),
         "participation": None if participation is None else participation.as_json(),
         "pattern_maximum": None if verdict.pattern_maximum is None else verdict.pattern_maximum.as_json(),
         "scale": args.scale,
@@ -421,6 +433,11 @@ def register(commands: Subcommands) -> None:
         "--contribution", choices=["counts", "signed", "vector"],
         help="what one participation contributes: counts (a value in [0, 1]), signed (a value in [-1, 1]) or vector "
         "(l2 norm <= 1: DP-FTRL); required when the models differ on the workload",
+    )
+    linear_cmd.add_argument(
+        "--rtol", default="0",
+        help="relative tolerance of the claim, in [0, 1): the computed epsilon (laplace), delta(epsilon) (gaussian), "
+        "rho or RDP(alpha) may exceed the claim by it (matrices built in floats), e.g. 1e-12; default 0",
     )
     linear_cmd.add_argument(
         "--infinite-variance-draws", dest="infinite_variance_draws",

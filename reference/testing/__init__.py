@@ -76,11 +76,14 @@ def assert_linear_mechanism_private(
     participation: Participation | None = None,
     draw_variances: Sequence[object] | None = None,
     infinite_variance_draws: Sequence[int] | None = None,
+    rtol: object = 0,
 ) -> LinearNoiseVerdict:
     """Assert that ``W x + B z`` is private at the claim: ε-DP (``epsilon``), (ε, δ)-DP (with ``delta``),
     ρ-zCDP (``rho``) or an RDP curve (``rdp``: (α, RDP(α)) pairs or a function of α); state exactly one.
     ``participation`` (:mod:`reference.audit.linear.participation`) replaces ``contributions`` with a rule on which
-    inputs one user touches. The verdict is returned when the claim holds."""
+    inputs one user touches. Numpy float matrices are read exactly; ``rtol`` (default 0) lets the computed ε,
+    δ(ε), ρ or RDP(α) exceed the claim by that relative amount (for matrices built in floating point); a failure
+    message shows the relative excess beside it. The verdict is returned when the claim holds."""
     _check_one_claim(epsilon, rho, rdp)
     verdict = audit_linear_noise(
         noise_matrix,
@@ -92,6 +95,7 @@ def assert_linear_mechanism_private(
         contributions=contributions,
         participation=participation,
         infinite_variance_draws=infinite_variance_draws,
+        rtol=rtol,
     )
     return _assert_claim(verdict, epsilon=epsilon, delta=delta, rho=rho, rdp=rdp)
 
@@ -110,7 +114,8 @@ def _assert_claim(
         if renyi.verdict == "holds":
             return verdict
         prefix = "the audit cannot decide the claim" if renyi.verdict == "inconclusive" else "the claim fails"
-        raise AssertionError(f"{prefix}: {renyi.summary()}")
+        excess = f"; {verdict.excess_text(rho=rho)}" if rho is not None else ""
+        raise AssertionError(f"{prefix}: {renyi.summary()}{excess}")
     decided = verdict.verdict_on(epsilon=epsilon, delta=delta)
     if decided == "holds":
         return verdict
@@ -134,6 +139,7 @@ def _assert_claim(
         target = to_fraction(delta, "delta")
         profile = verdict.delta(claimed)
         achieved += ", " + excess_text("delta(epsilon)/delta", profile.lower / target, profile.upper / target)
+    achieved += f"; {verdict.excess_text(epsilon=epsilon, delta=delta)}"
     if decided == "fails":
         raise AssertionError(f"claimed {claim}, but {achieved} ({verdict.explanation})")
     raise AssertionError(f"claimed {claim}: the audit cannot decide it ({achieved}; {verdict.explanation})")

@@ -34,6 +34,7 @@ import io
 import json
 from collections.abc import Sequence
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -45,6 +46,7 @@ from reference.audit.linear.column_matrix import (
     UsedColumns,
     check_scan,
     load_npy_columns,
+    npy_shape,
 )
 from reference.audit.linear.dense import dense_linear_noise_audit, draw_weights, smallest_integer_shifts
 from reference.audit.linear.masked_draws import mask_infinite_draws
@@ -56,6 +58,7 @@ from reference.audit.linear.verdict import (
     NOISE_KINDS,
     LinearNoiseVerdict,
     check_noise,
+    check_rtol,
     exact_matrix,
     not_private_verdict,
 )
@@ -77,6 +80,8 @@ def column_matrix(value: object, name: str) -> ColumnMatrix:
     a per-entry conversion (its size checked first), anything else validated by :func:`exact_matrix`."""
     if isinstance(value, ColumnMatrix):
         return value
+    if isinstance(value, np.ndarray) and value.ndim == 2 and np.issubdtype(value.dtype, np.floating):
+        return RationalColumns(float_matrix(value, name))
     if isinstance(value, np.ndarray) and value.ndim == 2 and np.issubdtype(value.dtype, np.integer):
         rows, cols = value.shape
         if rows < 1 or cols < 1:
@@ -84,6 +89,20 @@ def column_matrix(value: object, name: str) -> ColumnMatrix:
         check_scan(rows, cols, value.dtype.itemsize, name)
         return IntegerArray(value)
     return RationalColumns(exact_matrix(value, name, MAX_SPARSE_DIMENSION))
+
+
+def float_matrix(array: np.ndarray, name: str) -> Matrix:
+    """A 2-D float array read exactly: each entry is the binary rational it is (a strategy optimised in floating
+    point is audited as the matrix the code holds, not as the one its author meant)."""
+    rows, cols = array.shape
+    if rows < 1 or cols < 1:
+        raise ValueError(f"{name} must have at least one row and one column")
+    if rows > MAX_SPARSE_DIMENSION or cols > MAX_SPARSE_DIMENSION:
+        raise ValueError(f"{name} is {rows}x{cols}; at most {MAX_SPARSE_DIMENSION} rows and columns")
+    if not np.isfinite(array).all():
+        raise ValueError(f"{name} has a non-finite entry (nan or inf)")
+    # float64 holds every float16/float32 value exactly; Fraction(float) is exact
+    return tuple(tuple(Fraction(entry) for entry in row) for row in array.astype(np.float64).tolist())
 
 
 def dense_input(matrix: ColumnMatrix, name: str) -> Matrix:
@@ -118,8 +137,17 @@ def check_text_entries(text: str, name: str) -> None:
         )
 
 
+def check_float_entries(entries: int, name: str) -> None:
+    """Refuse, before reading, a float ``.npy`` matrix with more than :data:`MAX_TEXT_ENTRIES` entries (each is
+    converted to an exact rational, about as slow as parsing one from text)."""
+    if entries > MAX_TEXT_ENTRIES:
+        raise ValueError(f"{name}: a float .npy file of {entries:,} entries; at most {MAX_TEXT_ENTRIES:,} are read "
+                         "exactly (each becomes a rational); use an integer .npy file (scaled) for larger matrices")
+
+
 def load_exact_matrix(path: object, name: str = "matrix") -> Matrix:
-    """Read an exact matrix from a file (for the CLI): ``.npy`` (integer dtype only; float arrays are refused),
+    """Read an exact matrix from a file (for the CLI): ``.npy`` (integer dtype; a float array is read exactly,
+    each entry the binary rational it is),
     ``.csv`` (comma-separated entries such as ``1``, ``-1/2``, ``0.25``, read exactly) or ``.json`` (a list of
     rows whose entries are ints or strings such as ``"1/3"``; JSON floats are refused)."""
     if not isinstance(path, (str, Path)):
@@ -133,8 +161,12 @@ def load_exact_matrix(path: object, name: str = "matrix") -> Matrix:
     rows: object
     if suffix == ".npy":
         array = load_npy(file, name)
+        if array.ndim == 2 and np.issubdtype(array.dtype, np.floating):
+            check_float_entries(array.size, name)
+            return float_matrix(array, name)
         if array.ndim != 2 or not np.issubdtype(array.dtype, np.integer):
-            raise ValueError(f"{name}: a .npy file must hold a 2-D integer array, got {array.ndim}-D {array.dtype}")
+            raise ValueError(f"{name}: a .npy file must hold a 2-D integer or float array, got {array.ndim}-D "
+                             f"{array.dtype}")
         rows = [[int(entry) for entry in row] for row in array.tolist()]
     elif suffix == ".csv":
         text = read_regular_text(file, name=name, encoding="utf-8-sig")
@@ -159,6 +191,10 @@ def load_matrix_columns(path: object, name: str = "matrix") -> ColumnMatrix:
     """:func:`load_exact_matrix` for the sparse audit: an integer ``.npy`` file is checked from its header (shape,
     dtype and size refused before any entry is read) and memory-mapped, never converted entry by entry."""
     if isinstance(path, (str, Path)) and Path(path).suffix.lower() == ".npy" and Path(path).is_file():
+        shape, dtype = npy_shape(Path(path), name)
+        if len(shape) == 2 and np.issubdtype(dtype, np.floating):
+            check_float_entries(shape[0] * shape[1], name)  # before reading: each entry becomes a Fraction
+            return RationalColumns(float_matrix(load_npy(Path(path), name), name))
         return load_npy_columns(Path(path), name)
     return RationalColumns(load_exact_matrix(path, name))
 
@@ -174,10 +210,18 @@ def audit_linear_noise(
     draw_variances: Sequence[object] | None = None,
     participation: Participation | None = None,
     infinite_variance_draws: Sequence[int] | None = None,
+    rtol: object = 0,
 ) -> LinearNoiseVerdict:
     """Audit the release ``W x + B z`` exactly (module docstring). ``noise_matrix`` B is outputs × draws,
     ``workload`` W is outputs × inputs, ``noise`` is one of :data:`NOISE_KINDS` (``scale`` = σ for the Gaussian
-    kinds, b for the Laplace kinds); ``scale`` is a positive exact rational.
+    kinds, b for the Laplace kinds); ``scale`` is a positive exact rational. A 2-D numpy float array is read
+    exactly (each entry the binary rational it is).
+
+    ``rtol`` (in [0, 1); a float is read exactly): the relative tolerance of the claims later decided on the
+    verdict (:meth:`LinearNoiseVerdict.verdict_on`, :meth:`LinearNoiseVerdict.renyi_verdict`): ε, δ(ε), ρ or
+    RDP(α) may exceed the claimed value by this relative amount — for matrices built in floating point, whose
+    exact sensitivities are off by rounding. The excess itself is reported beside it
+    (:meth:`LinearNoiseVerdict.excess_text`).
 
     ``neighbours``: ``"add_remove"`` (v = ±e_j) or ``"substitution"`` (v = e_i − e_j); ``contributions`` m: one
     user changes up to m records, so v ranges over the integer points of conv{m·(generating differences)}. The
@@ -197,6 +241,15 @@ def audit_linear_noise(
     (nodes given a zero budget); the release is audited with their directions projected out
     (:mod:`reference.audit.linear.masked_draws`), and ``outputs`` counts the directions that remain.
     """
+    tolerance = check_rtol(rtol)
+    verdict = _audit(noise_matrix, workload, noise, scale, neighbours, contributions, draw_variances, participation,
+                     infinite_variance_draws)
+    return replace(verdict, rtol=tolerance) if tolerance else verdict
+
+
+def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: RationalLike, neighbours: Neighbours,
+           contributions: int, draw_variances: Sequence[object] | None, participation: Participation | None,
+           infinite_variance_draws: Sequence[int] | None) -> LinearNoiseVerdict:
     kind = check_noise(noise)
     sc = positive_fraction(scale, "scale")
     relation = check_neighbours(neighbours)

@@ -397,7 +397,7 @@ def max_pattern_l1(scheme: Participation, columns: Sequence[Sequence[int]], deno
     norms = [sum(abs(entry) for entry in column) for column in columns]
     signs = _column_balancing_signs(columns)
     if signs is not None:
-        value, pattern = schemes._best_linear(scheme, norms)
+        value, pattern = schemes.best_linear(scheme, norms)
         exact = Fraction(value, denominator)
         return PatternMaximum(exact, exact, pattern, "signed: signs make every row of the map one-signed, so the l1 "
                               "norm is additive over the pattern (dynamic programming)", patterns,
@@ -424,7 +424,7 @@ def max_pattern_l1(scheme: Participation, columns: Sequence[Sequence[int]], deno
         exact = Fraction(int(best[0]), denominator)  # type: ignore[call-overload]
         return PatternMaximum(exact, exact, best[1], f"enumeration of all {patterns} patterns x signs",  # type: ignore[arg-type]
                               patterns, best[2])  # type: ignore[arg-type]
-    upper, pattern = schemes._best_linear(scheme, norms)
+    upper, pattern = schemes.best_linear(scheme, norms)
     lower, chosen = _best_signs_l1(columns, pattern, rows)
     return PatternMaximum(Fraction(lower, denominator), Fraction(upper, denominator), pattern,
                           "signed: triangle-inequality dynamic-programming bound; lower bound at its maximiser with "

@@ -257,7 +257,7 @@ def _effective_gap(spacing: int, inputs: int) -> int:
     return min(spacing, max(inputs, 1))
 
 
-def _best_linear(scheme: Participation, weights: Sequence[int], forbidden: tuple[int, int] | None = None,
+def best_linear(scheme: Participation, weights: Sequence[int], forbidden: tuple[int, int] | None = None,
                  ) -> tuple[int, tuple[int, ...]]:
     """max over patterns (possibly empty) of Σ_{j∈S} weights[j], and a maximiser; ``forbidden`` = (lo, hi)
     excludes steps lo..hi−1 (used to leave room around a fixed element)."""
@@ -333,7 +333,7 @@ def _best_containing(scheme: Participation, weights: Sequence[int], i: int) -> i
         return weights[i] + sum(others[: scheme.records - 1])
     if scheme.kind == "once-per-block":
         start = i - i % scheme.spacing
-        value, _ = _best_linear(scheme, weights, (start, start + scheme.spacing))
+        value, _ = best_linear(scheme, weights, (start, start + scheme.spacing))
         return weights[i] + value
     if scheme.records == 1:
         return weights[i]
@@ -341,7 +341,7 @@ def _best_containing(scheme: Participation, weights: Sequence[int], i: int) -> i
         value, _ = _best_window(scheme, weights, lambda j: j != i, containing=i)
         return weights[i] + value
     reduced = min_separation(separation=scheme.spacing, times=scheme.records - 1)
-    value, _ = _best_linear(reduced, weights, (i - scheme.spacing + 1, i + scheme.spacing))
+    value, _ = best_linear(reduced, weights, (i - scheme.spacing + 1, i + scheme.spacing))
     return weights[i] + value
 
 
@@ -369,7 +369,7 @@ def max_quadratic(scheme: Participation, quadratic: Sequence[Sequence[int]], den
         raise ValueError(f"participation: {patterns} patterns over {inputs} inputs; the row bounds need about "
                          f"{inputs * inputs * most:,} steps, more than {MAX_BOUND_WORK:,}")
     rows = [_best_containing(scheme, quadratic[i], i) for i in range(inputs)]
-    upper, pattern = _best_linear(scheme, rows)
+    upper, pattern = best_linear(scheme, rows)
     value = _pattern_quadratic(quadratic, pattern)
     pattern, value = _improve(scheme, inputs, pattern, value, lambda s: _pattern_quadratic(quadratic, s))
     method = f"row-wise dynamic-programming bound over {patterns} patterns; lower bound at its maximiser"
@@ -391,7 +391,7 @@ def max_l1(scheme: Participation, columns: Sequence[Sequence[int]], denominator:
         all(column[r] >= 0 for column in columns) or all(column[r] <= 0 for column in columns) for r in range(rows)
     )
     if one_sign:
-        value, pattern = _best_linear(scheme, norms)
+        value, pattern = best_linear(scheme, norms)
         exact = Fraction(value, denominator)
         return PatternMaximum(exact, exact, pattern, "dynamic programming (every row of the map has one sign, so "
                               "the l1 norm is additive over the pattern)", patterns)
@@ -404,7 +404,7 @@ def max_l1(scheme: Participation, columns: Sequence[Sequence[int]], denominator:
         value, pattern = _enumerate(scheme, inputs, lambda: [0] * rows, extend)
         exact = Fraction(value, denominator)
         return PatternMaximum(exact, exact, pattern, f"enumeration of all {patterns} patterns", patterns)
-    upper, pattern = _best_linear(scheme, norms)
+    upper, pattern = best_linear(scheme, norms)
 
     def evaluate(chosen: Sequence[int]) -> int:
         return sum(abs(sum(columns[j][r] for j in chosen)) for r in range(rows))

@@ -54,6 +54,11 @@ def _exact(value: object, name: str) -> Fraction:
     return to_fraction(value, name)
 
 
+def claim_value(value: object, name: str) -> Fraction:
+    """A claimed ρ or RDP value as an exact rational (a float read as the binary number it is)."""
+    return _exact(value, name)
+
+
 def rdp_points(rdp: object) -> tuple[tuple[Fraction, Fraction], ...]:
     """The claimed curve as exact ``(α, RDP(α))`` pairs, α > 1 and RDP(α) >= 0; a function of α is read at
     :data:`DEFAULT_ORDERS` (called with a ``float`` α, the type accountants expect)."""
