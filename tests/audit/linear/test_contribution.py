@@ -240,3 +240,19 @@ def test_cli_reproducer(tmp_path: object, capsys: pytest.CaptureFixture[str]) ->
         assert out["l2_sensitivity_squared"] == delta_squared and out["participation"]["contribution"] == model
     assert main([*argv[:10], "--contribution", "signed", "--json"]) == 2  # a model without a scheme
     assert main([*argv[:10], "--participation", "fixed-epoch:1,2", "--contribution", "signed", "--rho", "5/2"]) == 0
+
+
+def test_fixed_epoch_is_tighter_than_min_separation() -> None:
+    # B = I, W = I except W[0][4] = 1: Q = WᵀW has Q00 = 1, Q44 = 2, Q04 = 1, other diagonals 1. Fixed epochs of
+    # 3 steps, 2 of them, over 6 inputs: the patterns are {t, t+3} and their subsets, so the best is {1, 4} with
+    # 1 + 2 = 3. Min-separation 3 (at most 2) also allows {0, 4}: 1 + 2 + 2·1 = 5.
+    workload = [[int(i == j) for j in range(6)] for i in range(6)]
+    workload[0][4] = 1
+    identity = [[int(i == j) for j in range(6)] for i in range(6)]
+    for model in ("counts", "signed", "vector"):  # Q >= 0: the three models agree
+        fixed = audit_linear_noise(identity, workload, "gaussian", scale=1,
+                                   participation=fixed_epoch(separation=3, times=2, contribution=model))
+        separated = audit_linear_noise(identity, workload, "gaussian", scale=1,
+                                       participation=min_separation(separation=3, times=2, contribution=model))
+        assert (fixed.l2_sensitivity_squared, separated.l2_sensitivity_squared) == (3, 5)
+    assert fixed_epoch(separation=3, times=2).count(6) == 6 + 3  # six singletons, three pairs {t, t+3}
