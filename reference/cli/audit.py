@@ -128,6 +128,19 @@ def _indices(text: str | None) -> list[int] | None:
         raise CommandError(f"--infinite-variance-draws must be comma-separated column indices, got {text!r}") from None
 
 
+def _draw_scales(args: argparse.Namespace) -> list[Any] | None:
+    """``--draw-scales``: one row or one column of positive rationals (laplace: the draws' scales b·s_j)."""
+    if args.draw_scales is None:
+        return None
+    from reference.audit.linear import audit as audit_linear
+
+    with reading("--draw-scales", args.draw_scales):
+        table = audit_linear.load_exact_matrix(args.draw_scales, "draw_scales")
+    if len(table) != 1 and any(len(row) != 1 for row in table):
+        raise CommandError("--draw-scales must hold one row or one column of positive rationals")
+    return [entry for row in table for entry in row]
+
+
 def _excess_json(verdict: Any, args: argparse.Namespace) -> list[str] | None:
     """[lower, upper] of computed/claimed − 1 as exact rationals, beside ``rtol``."""
     from reference.core.validate import fraction_text
@@ -175,6 +188,7 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         participation=participation,
         infinite_variance_draws=_indices(args.infinite_variance_draws),
         rtol=args.rtol,
+        draw_scales=_draw_scales(args),
     )
     if args.delta is not None and args.epsilon is None:
         raise CommandError("--delta states a claim together with --epsilon")
@@ -433,6 +447,10 @@ def register(commands: Subcommands) -> None:
         "--contribution", choices=["counts", "signed", "vector"],
         help="what one participation contributes: counts (a value in [0, 1]), signed (a value in [-1, 1]) or vector "
         "(l2 norm <= 1: DP-FTRL); required when the models differ on the workload",
+    )
+    linear_cmd.add_argument(
+        "--draw-scales", dest="draw_scales",
+        help="laplace: relative scales s_j of the draws (one row or column, exact): draw j has scale b*s_j",
     )
     linear_cmd.add_argument(
         "--rtol", default="0",

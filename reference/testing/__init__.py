@@ -77,13 +77,15 @@ def assert_linear_mechanism_private(
     draw_variances: Sequence[object] | None = None,
     infinite_variance_draws: Sequence[int] | None = None,
     rtol: object = 0,
+    draw_scales: Sequence[object] | None = None,
 ) -> LinearNoiseVerdict:
     """Assert that ``W x + B z`` is private at the claim: ε-DP (``epsilon``), (ε, δ)-DP (with ``delta``),
     ρ-zCDP (``rho``) or an RDP curve (``rdp``: (α, RDP(α)) pairs or a function of α); state exactly one.
     ``participation`` (:mod:`reference.audit.linear.participation`) replaces ``contributions`` with a rule on which
     inputs one user touches. Numpy float matrices are read exactly; ``rtol`` (default 0) lets the computed ε,
     δ(ε), ρ or RDP(α) exceed the claim by that relative amount (for matrices built in floating point); a failure
-    message shows the relative excess beside it. The verdict is returned when the claim holds."""
+    message shows the relative excess beside it. ``draw_scales`` (laplace): per-draw scales b·s_j. The verdict
+    is returned when the claim holds."""
     _check_one_claim(epsilon, rho, rdp)
     verdict = audit_linear_noise(
         noise_matrix,
@@ -96,6 +98,7 @@ def assert_linear_mechanism_private(
         participation=participation,
         infinite_variance_draws=infinite_variance_draws,
         rtol=rtol,
+        draw_scales=draw_scales,
     )
     return _assert_claim(verdict, epsilon=epsilon, delta=delta, rho=rho, rdp=rdp)
 

@@ -211,11 +211,16 @@ def audit_linear_noise(
     participation: Participation | None = None,
     infinite_variance_draws: Sequence[int] | None = None,
     rtol: object = 0,
+    draw_scales: Sequence[object] | None = None,
 ) -> LinearNoiseVerdict:
     """Audit the release ``W x + B z`` exactly (module docstring). ``noise_matrix`` B is outputs × draws,
     ``workload`` W is outputs × inputs, ``noise`` is one of :data:`NOISE_KINDS` (``scale`` = σ for the Gaussian
     kinds, b for the Laplace kinds); ``scale`` is a positive exact rational. A 2-D numpy float array is read
     exactly (each entry the binary rational it is).
+
+    ``draw_scales`` (laplace only): independent draws of scales b·s_j instead of b (a budget split across the
+    levels of a tree, say). A draw of scale b·s_j is s_j times one of scale b, so the release is audited with
+    B·diag(s) in place of B, exactly.
 
     ``rtol`` (in [0, 1); a float is read exactly): the relative tolerance of the claims later decided on the
     verdict (:meth:`LinearNoiseVerdict.verdict_on`, :meth:`LinearNoiseVerdict.renyi_verdict`): ε, δ(ε), ρ or
@@ -242,9 +247,25 @@ def audit_linear_noise(
     (:mod:`reference.audit.linear.masked_draws`), and ``outputs`` counts the directions that remain.
     """
     tolerance = check_rtol(rtol)
+    if draw_scales is not None:
+        if noise != "laplace":
+            raise ValueError("draw_scales is supported for laplace noise (gaussian noise takes draw_variances; an "
+                             "integer draw scaled is no longer integer-valued)")
+        noise_matrix = scaled_draws(column_matrix(noise_matrix, "noise_matrix"), draw_scales)
     verdict = _audit(noise_matrix, workload, noise, scale, neighbours, contributions, draw_variances, participation,
                      infinite_variance_draws)
     return replace(verdict, rtol=tolerance) if tolerance else verdict
+
+
+def scaled_draws(matrix: ColumnMatrix, draw_scales: Sequence[object]) -> ColumnMatrix:
+    """B·diag(s): column j of B times the positive exact rational s_j."""
+    if isinstance(draw_scales, (str, bytes)) or not hasattr(draw_scales, "__iter__"):
+        raise TypeError("draw_scales must be a sequence of positive exact rationals")
+    scales = [positive_fraction(value, "draw_scales") for value in draw_scales]
+    if len(scales) != matrix.cols:
+        raise ValueError(f"draw_scales has {len(scales)} entries, noise_matrix has {matrix.cols} columns")
+    dense = matrix.dense()
+    return RationalColumns(tuple(tuple(entry * scale for entry, scale in zip(row, scales)) for row in dense))
 
 
 def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: RationalLike, neighbours: Neighbours,

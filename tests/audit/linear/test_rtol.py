@@ -86,3 +86,31 @@ def test_cli_rtol_with_a_float_npy(tmp_path: Path, capsys: pytest.CaptureFixture
     out = json.loads(capsys.readouterr().out)
     assert Fraction(out["relative_excess"][0]) > Fraction(2, 100)
     assert main([*argv[:-1], "2", "--scale", "1"]) == 2
+
+
+def test_per_draw_laplace_scales(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # one input released twice, with draws of scales b·1 and b·2 (b = 1): the privacy loss adds up,
+    # ε = 1/1 + 1/2 = 3/2; with equal scales it would be 2
+    noise, workload = [[1, 0], [0, 1]], [[1], [1]]
+    verdict = audit_linear_noise(noise, workload, "laplace", scale=1, draw_scales=[1, 2])
+    assert verdict.epsilon == Fraction(3, 2) and verdict.epsilon_exact
+    assert audit_linear_noise(noise, workload, "laplace", scale=1).epsilon == 2
+    # a tree of two levels with a budget split: the root (scale 2b) over two leaves (scale b); the workload
+    # reads both leaves: ε = max over inputs of 1/2 + 1/1 = 3/2 at b = 1
+    tree = [[1, 1], [1, 0], [0, 1]]
+    assert audit_linear_noise([[1, 0, 0], [0, 1, 0], [0, 0, 1]], tree, "laplace", scale=1,
+                              draw_scales=[2, 1, 1]).epsilon == Fraction(3, 2)
+    with pytest.raises(ValueError, match="draw_scales is supported for laplace"):
+        audit_linear_noise(noise, workload, "gaussian", scale=1, draw_scales=[1, 2])
+    with pytest.raises(ValueError, match="draw_scales has 1 entries"):
+        audit_linear_noise(noise, workload, "laplace", scale=1, draw_scales=[1])
+    from reference.cli.main import main
+
+    (tmp_path / "B.json").write_text(json.dumps(noise))
+    (tmp_path / "W.json").write_text(json.dumps(workload))
+    (tmp_path / "s.json").write_text(json.dumps([[1, 2]]))
+    argv = ["audit", "linear-noise", "--noise-matrix", str(tmp_path / "B.json"), "--workload", str(tmp_path / "W.json"),
+            "--noise", "laplace", "--scale", "1", "--epsilon", "3/2", "--json"]
+    assert main([*argv, "--draw-scales", str(tmp_path / "s.json")]) == 0
+    assert json.loads(capsys.readouterr().out)["epsilon"] == "3/2"
+    assert main(argv) == 1
