@@ -185,9 +185,9 @@ def _basis_solution(problem: _Problem, order: list[int], target: Sparse) -> Spar
         return None  # y is not in the exact span of the chosen columns
     candidate: Sparse = {}
     for k, j in enumerate(chosen):
-        entry = solution[k, 0]
-        if entry != 0:
-            candidate[j] = Fraction(int(entry.p), int(entry.q))
+        cell = solution[k, 0]
+        if cell != 0:
+            candidate[j] = Fraction(int(cell.p), int(cell.q))
     return candidate if sparse.apply(problem.columns, candidate) == target else None
 
 
@@ -218,8 +218,8 @@ def _slackness_dual(problem: _Problem, support: list[int], best: Sparse, margina
     solution = start_vector + basis * correction
     candidate: dict[int, Fraction] = {}
     for position, i in enumerate(rows):
-        entry = solution[position, 0]
-        candidate[i] = Fraction(int(entry.p), int(entry.q))
+        cell = solution[position, 0]
+        candidate[i] = Fraction(int(cell.p), int(cell.q))
     # the float dual off the support's rows keeps its (exact) float values
     for i, value in enumerate(marginals):
         if value and i not in index:
