@@ -51,6 +51,7 @@ from reference.audit.linear.column_matrix import (
 from reference.audit.linear.dense import dense_linear_noise_audit, draw_weights, smallest_integer_shifts
 from reference.audit.linear.masked_draws import mask_infinite_draws
 from reference.audit.linear.participation import Participation
+from reference.audit.linear.strategy_audit import is_identity, strategy_participation_audit
 from reference.audit.linear.verdict import (
     MAX_DIMENSION,
     MAX_ENUMERATED_SHIFTS,
@@ -297,6 +298,10 @@ def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: Ra
         if draw_variances is not None:
             raise ValueError("infinite_variance_draws: give the finite draws' variances without draw_variances "
                              "(not supported together)")
+    if (participation is not None and kind == "gaussian" and weights is None and infinite_variance_draws is None
+            and is_identity(b_columns)):
+        # C x + z: Q = CᵀC by an integer product (strategy_audit), not the general rational elimination
+        return strategy_participation_audit(w_columns, sc, participation)
     if relation == "add_remove" and weights is None and participation is None and infinite_variance_draws is None:
         from reference.audit.linear.sparse_audit import sparse_linear_noise_audit
 

@@ -66,6 +66,15 @@ def max_pattern_quadratic(scheme: Participation, quadratic: Sequence[Sequence[in
     """max over the patterns and the contribution model of ``Σ Q_ij ⟨c_i, c_j⟩``, Q = ``quadratic`` /
     ``denominator`` (integers, symmetric, positive semi-definite)."""
     model = scheme.contribution
+    if _no_shared_entry(scheme, quadratic):
+        # every pair that can share a pattern has Q_ij = 0 (a banded strategy, band <= separation): the value is
+        # Σ_{i∈S} Q_ii |c_i|² whatever the model, a linear maximum
+        value, pattern = schemes.best_linear(scheme, [row[i] for i, row in enumerate(quadratic)])
+        exact = Fraction(value, denominator)
+        return PatternMaximum(exact, exact, pattern, "no Gram entry between inputs that share a pattern (a banded "
+                              "strategy within the separation): the sum of the diagonal, dynamic programming; "
+                              "counts, signed and vector contributions agree", scheme.count(len(quadratic)),
+                              (1,) * len(pattern))
     negative = _negative_shared_entry(scheme, quadratic)
     if model is None and negative is not None:
         i, j = negative
@@ -94,6 +103,21 @@ def max_pattern_quadratic(scheme: Participation, quadratic: Sequence[Sequence[in
 def _with_method(found: PatternMaximum, method: str) -> PatternMaximum:
     """A counts maximum that is also the signed one: the signs are all +1."""
     return PatternMaximum(found.lower, found.upper, found.pattern, method, found.patterns, (1,) * len(found.pattern))
+
+
+def _no_shared_entry(scheme: Participation, quadratic: Sequence[Sequence[int]]) -> bool:
+    """Is Q_ij = 0 for every pair i != j that may share a pattern? (Checked on the entries at distance >= the
+    separation for min-separation and fixed epochs, in C loops over row slices.)"""
+    inputs = len(quadratic)
+    if scheme.kind in ("min-separation", "fixed-epoch") and scheme.records > 1:
+        gap = scheme.spacing
+        if scheme.kind == "fixed-epoch":
+            return not any(quadratic[i][j] for i in range(inputs)
+                           for j in range(i + gap, min(inputs, i + gap * (scheme.records - 1) + 1), gap))
+        return not any(any(row[i + gap:]) for i, row in enumerate(quadratic))
+    if scheme.records == 1 and scheme.kind != "once-per-block":
+        return True
+    return not any(quadratic[i][j] for i in range(inputs) for j in range(i + 1, inputs) if scheme.may_share(i, j))
 
 
 def _negative_shared_entry(scheme: Participation, quadratic: Sequence[Sequence[int]]) -> tuple[int, int] | None:

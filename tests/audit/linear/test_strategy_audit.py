@@ -1,0 +1,66 @@
+"""The noisy-strategy path (noise matrix the identity, Q = CᵀC by an integer product) and the large-size
+participation bounds, against the general audit and against hand counts."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from reference.audit.linear import participation as scheme_module
+from reference.audit.linear.audit import audit_linear_noise
+from reference.audit.linear.participation import max_quadratic, min_separation
+
+
+def test_identity_path_matches_the_general_audit() -> None:
+    # B = 2I is not the identity, so the general dense audit runs: Q = Cᵀ(4I)⁻¹C = CᵀC/4, a quarter of the
+    # fast path's Q = CᵀC, pattern by pattern and model by model
+    rng = np.random.default_rng(2)
+    strategy = rng.integers(-3, 4, size=(9, 9))
+    for model in ("counts", "signed", "vector"):
+        scheme = min_separation(separation=2, times=3, contribution=model)
+        fast = audit_linear_noise(np.eye(9, dtype=np.int64), strategy, "gaussian", scale=1, participation=scheme)
+        general = audit_linear_noise(2 * np.eye(9, dtype=np.int64), strategy, "gaussian", scale=1,
+                                     participation=scheme)
+        assert fast.pattern_maximum is not None and general.pattern_maximum is not None
+        assert "identity" in fast.explanation and "identity" not in general.explanation
+        assert fast.pattern_maximum.lower == 4 * general.pattern_maximum.lower
+        assert fast.pattern_maximum.upper == 4 * general.pattern_maximum.upper
+
+
+def test_banded_strategy_within_the_separation_is_exact() -> None:
+    # C banded Toeplitz with coefficients 64, 63, ..., 1: columns 128 apart share no row, so Δ² is the sum of
+    # the diagonal over the best pattern: Σ_{m=1}^{64} m² = 64·65·129/6 = 89,440 per participation (every
+    # column j <= n − 64 holds the full band), times 2
+    steps, band = 256, 64
+    strategy = np.zeros((steps, steps), dtype=np.int64)
+    for offset in range(band):
+        strategy[np.arange(offset, steps), np.arange(0, steps - offset)] = band - offset
+    for model in ("signed", "vector"):
+        scheme = min_separation(separation=128, times=2, contribution=model)
+        verdict = audit_linear_noise(np.eye(steps, dtype=np.int64), strategy, "gaussian", scale=1,
+                                     participation=scheme)
+        assert verdict.l2_sensitivity_squared == 2 * 89_440
+        assert verdict.pattern_maximum is not None and verdict.pattern_maximum.exact
+        assert "banded" in verdict.pattern_maximum.method
+
+
+def test_vectorised_row_bounds_against_the_exact_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(5)
+    for inputs, separation, times in [(12, 3, 3), (20, 4, 2), (30, 5, 4), (9, 20, 3)]:
+        half = [[rng.randint(0, 9) for _ in range(inputs)] for _ in range(inputs)]
+        quadratic = [[half[i][j] + half[j][i] for j in range(inputs)] for i in range(inputs)]
+        scheme = min_separation(separation=separation, times=times)
+        exact = [scheme_module._best_containing(scheme, quadratic[i], i) for i in range(inputs)]
+        certified = scheme_module._certified_row_bounds(scheme, quadratic)
+        assert all(e <= c <= e * (1 + Fraction(1, 10**12)) for e, c in zip(exact, certified))
+        truth = max_quadratic(scheme, quadratic, 1)
+        assert truth.exact
+        with monkeypatch.context() as patched:
+            patched.setattr(scheme_module, "MAX_ENUMERATION_WORK", 0)
+            patched.setattr(scheme_module, "MAX_BOUND_WORK", 0)  # forces the vectorised bound
+            bounded = max_quadratic(scheme, quadratic, 1)
+        assert "vectorised" in bounded.method
+        assert bounded.lower <= truth.upper <= bounded.upper
