@@ -51,7 +51,12 @@ from reference.audit.linear.column_matrix import (
 from reference.audit.linear.dense import dense_linear_noise_audit, draw_weights, smallest_integer_shifts
 from reference.audit.linear.masked_draws import mask_infinite_draws
 from reference.audit.linear.participation import Participation
-from reference.audit.linear.strategy_audit import is_identity, strategy_participation_audit
+from reference.audit.linear.strategy_audit import (
+    float_built,
+    full_row_rank_gaussian,
+    is_identity,
+    strategy_participation_audit,
+)
 from reference.audit.linear.verdict import (
     MAX_DIMENSION,
     MAX_ENUMERATED_SHIFTS,
@@ -302,6 +307,13 @@ def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: Ra
             and is_identity(b_columns)):
         # C x + z: Q = CᵀC by an integer product (strategy_audit), not the general rational elimination
         return strategy_participation_audit(w_columns, sc, participation)
+    if (relation == "add_remove" and weights is None and participation is None and infinite_variance_draws is None
+            and kind == "gaussian" and float_built(b_columns)):
+        # a float-built B (denominators 2^52 and up) makes the rational elimination's entries grow: integer
+        # arithmetic on d·B instead, when B has full row rank
+        fast = full_row_rank_gaussian(b_columns, w_columns, sc, users)
+        if fast is not None:
+            return fast
     if relation == "add_remove" and weights is None and participation is None and infinite_variance_draws is None:
         from reference.audit.linear.sparse_audit import sparse_linear_noise_audit
 

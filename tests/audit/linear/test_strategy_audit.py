@@ -64,3 +64,39 @@ def test_vectorised_row_bounds_against_the_exact_ones(monkeypatch: pytest.Monkey
             bounded = max_quadratic(scheme, quadratic, 1)
         assert "vectorised" in bounded.method
         assert bounded.lower <= truth.upper <= bounded.upper
+
+
+def _pseudo_inverse_tree(leaves: int) -> np.ndarray:
+    rows: list[list[float]] = []
+    size = leaves
+    while size >= 1:
+        rows.extend([float(start <= j < start + size) for j in range(leaves)] for start in range(0, leaves, size))
+        size //= 2
+    return np.asarray(np.linalg.pinv(np.array(rows, dtype=np.float64)))
+
+
+def test_float_built_pseudo_inverse_gaussian(monkeypatch: pytest.MonkeyPatch) -> None:
+    # B = pinv(H) of a binary tree over 16 leaves, in floats, read exactly; W = I. Three routes must agree:
+    # the general sparse elimination, the exact integer solve, and the Arb enclosure (forced here on 16 outputs)
+    from reference.audit.linear import strategy_audit
+
+    noise, workload = _pseudo_inverse_tree(16), np.eye(16, dtype=np.int64)
+    fast = audit_linear_noise(noise, workload, "gaussian", scale=1)
+    assert "full row rank" in fast.explanation
+    with monkeypatch.context() as patched:
+        patched.setattr(strategy_audit, "FLOAT_DENOMINATOR", 2**2000)  # not "float-built": the general path
+        general = audit_linear_noise(noise, workload, "gaussian", scale=1)
+        assert "full row rank" not in general.explanation
+    assert fast.l2_sensitivity_squared == general.l2_sensitivity_squared
+    assert fast.l2_sensitivity_squared is not None and abs(fast.l2_sensitivity_squared - 5) < Fraction(1, 10**12)
+    with monkeypatch.context() as patched:
+        patched.setattr(strategy_audit, "MAX_EXACT_OUTPUTS", 4)
+        enclosed = audit_linear_noise(noise, workload, "gaussian", scale=1)
+    bracket = enclosed.pattern_maximum
+    assert bracket is not None and "Arb enclosure" in bracket.method
+    assert bracket.lower <= fast.l2_sensitivity_squared <= bracket.upper
+    assert bracket.upper - bracket.lower < Fraction(1, 10**50)
+    # a claim at the exact value is inside the bracket: holds only with a tolerance; 2% under-noising fails
+    exact_rho = fast.l2_sensitivity_squared / 2
+    assert enclosed.renyi_verdict(rho=exact_rho, rtol=Fraction(1, 10**12)).verdict == "holds"
+    assert enclosed.renyi_verdict(rho=exact_rho * Fraction(98, 100), rtol=Fraction(1, 10**12)).verdict == "fails"
