@@ -189,6 +189,7 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         infinite_variance_draws=_indices(args.infinite_variance_draws),
         rtol=args.rtol,
         draw_scales=_draw_scales(args),
+        max_seconds=args.max_seconds,
     )
     if args.delta is not None and args.epsilon is None:
         raise CommandError("--delta states a claim together with --epsilon")
@@ -451,6 +452,10 @@ def register(commands: Subcommands) -> None:
     linear_cmd.add_argument(
         "--draw-scales", dest="draw_scales",
         help="laplace: relative scales s_j of the draws (one row or column, exact): draw j has scale b*s_j",
+    )
+    linear_cmd.add_argument(
+        "--max-seconds", dest="max_seconds", type=nonnegative_int, default=60,
+        help="refuse up front a dense exact audit estimated over this many CPU seconds (default 60)",
     )
     linear_cmd.add_argument(
         "--rtol", default="0",

@@ -121,6 +121,13 @@ def dense_input(matrix: ColumnMatrix, name: str) -> Matrix:
     return matrix.dense()
 
 
+#: CPU seconds of the dense exact audit's rational elimination of [B | W] per output × (draws + inputs)² , as
+#: measured on 256 × (256 + 256) integer-Toeplitz inputs (1.7 s under load 12): an estimate, not a bound.
+DENSE_SECONDS_PER_STEP = 1.7 / (256 * 512 * 512)
+#: The default limit on the estimated seconds of the dense exact audit (``max_seconds``, ``--max-seconds``).
+DEFAULT_MAX_SECONDS = 60
+
+
 #: Most entries read from a ``.csv`` or ``.json`` matrix: each is parsed to an exact rational (measured about
 #: 5.4 µs an entry, so a million take about 5 s); larger matrices are read from integer ``.npy`` files.
 MAX_TEXT_ENTRIES = 1_000_000
@@ -218,6 +225,7 @@ def audit_linear_noise(
     infinite_variance_draws: Sequence[int] | None = None,
     rtol: object = 0,
     draw_scales: Sequence[object] | None = None,
+    max_seconds: int = DEFAULT_MAX_SECONDS,
 ) -> LinearNoiseVerdict:
     """Audit the release ``W x + B z`` exactly (module docstring). ``noise_matrix`` B is outputs × draws,
     ``workload`` W is outputs × inputs, ``noise`` is one of :data:`NOISE_KINDS` (``scale`` = σ for the Gaussian
@@ -227,6 +235,10 @@ def audit_linear_noise(
     ``draw_scales`` (laplace only): independent draws of scales b·s_j instead of b (a budget split across the
     levels of a tree, say). A draw of scale b·s_j is s_j times one of scale b, so the release is audited with
     B·diag(s) in place of B, exactly.
+
+    ``max_seconds``: the dense exact audit (substitution neighbours, draw variances, participation with a noise
+    matrix other than the identity, masked draws) is refused before any work when its estimated CPU time
+    (cubic in the size) exceeds it.
 
     ``rtol`` (in [0, 1); a float is read exactly): the relative tolerance of the claims later decided on the
     verdict (:meth:`LinearNoiseVerdict.verdict_on`, :meth:`LinearNoiseVerdict.renyi_verdict`): ε, δ(ε), ρ or
@@ -259,7 +271,7 @@ def audit_linear_noise(
                              "integer draw scaled is no longer integer-valued)")
         noise_matrix = scaled_draws(column_matrix(noise_matrix, "noise_matrix"), draw_scales)
     verdict = _audit(noise_matrix, workload, noise, scale, neighbours, contributions, draw_variances, participation,
-                     infinite_variance_draws)
+                     infinite_variance_draws, check_positive_int(max_seconds, "max_seconds"))
     return replace(verdict, rtol=tolerance) if tolerance else verdict
 
 
@@ -274,9 +286,21 @@ def scaled_draws(matrix: ColumnMatrix, draw_scales: Sequence[object]) -> ColumnM
     return RationalColumns(tuple(tuple(entry * scale for entry, scale in zip(row, scales)) for row in dense))
 
 
+def check_dense_estimate(noise: ColumnMatrix, workload: ColumnMatrix, max_seconds: int) -> None:
+    """Refuse, before any work, a dense exact audit whose estimated time exceeds ``max_seconds``."""
+    estimate = DENSE_SECONDS_PER_STEP * noise.rows * (noise.cols + workload.cols) ** 2
+    if estimate > max_seconds:
+        raise ValueError(
+            f"the dense exact audit of a {noise.rows}x{noise.cols} noise matrix and {workload.cols} inputs is "
+            f"estimated at {estimate:.0f} s of CPU, over max_seconds = {max_seconds} (raise it with max_seconds / "
+            "--max-seconds; a noise matrix equal to the identity takes the fast strategy path)"
+        )
+
+
 def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: RationalLike, neighbours: Neighbours,
            contributions: int, draw_variances: Sequence[object] | None, participation: Participation | None,
-           infinite_variance_draws: Sequence[int] | None) -> LinearNoiseVerdict:
+           infinite_variance_draws: Sequence[int] | None, max_seconds: int = DEFAULT_MAX_SECONDS,
+           ) -> LinearNoiseVerdict:
     kind = check_noise(noise)
     sc = positive_fraction(scale, "scale")
     relation = check_neighbours(neighbours)
@@ -323,6 +347,7 @@ def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: Ra
         sparse_verdict = sparse_linear_noise_audit(used_columns, w_columns, kind, sc, users)
         assert isinstance(sparse_verdict, LinearNoiseVerdict)
         return replace(sparse_verdict, unused_draws=draws - used_columns.cols)
+    check_dense_estimate(b_columns, w_columns, max_seconds)
     b_matrix = dense_input(b_columns, "noise_matrix")
     w_matrix = dense_input(w_columns, "workload")
     if infinite_variance_draws is not None:

@@ -100,3 +100,14 @@ def test_float_built_pseudo_inverse_gaussian(monkeypatch: pytest.MonkeyPatch) ->
     exact_rho = fast.l2_sensitivity_squared / 2
     assert enclosed.renyi_verdict(rho=exact_rho, rtol=Fraction(1, 10**12)).verdict == "holds"
     assert enclosed.renyi_verdict(rho=exact_rho * Fraction(98, 100), rtol=Fraction(1, 10**12)).verdict == "fails"
+
+
+def test_a_large_dense_audit_is_refused_up_front() -> None:
+    steps = 2048
+    strategy = np.tril(np.ones((steps, steps), dtype=np.int64))
+    scheme = min_separation(separation=128, times=16, contribution="vector")
+    # B = 2I is not the identity: the general dense audit, estimated at about 870 s, is refused before it starts
+    with pytest.raises(ValueError, match=r"estimated at \d+ s of CPU, over max_seconds = 60"):
+        audit_linear_noise(2 * np.eye(steps, dtype=np.int64), strategy, "gaussian", scale=1, participation=scheme)
+    with pytest.raises(ValueError, match="max_seconds must be an integer >= 1"):
+        audit_linear_noise(np.eye(2, dtype=np.int64), np.eye(2, dtype=np.int64), "gaussian", scale=1, max_seconds=0)
