@@ -13,7 +13,8 @@ from scipy.optimize import minimize
 from reference.audit.linear import contribution as contribution_module
 from reference.audit.linear import participation as scheme_module
 from reference.audit.linear.audit import audit_linear_noise
-from reference.audit.linear.contribution import max_pattern_l1, max_pattern_quadratic, sdp_bracket
+from reference.audit.linear.contribution import max_pattern_l1, max_pattern_quadratic
+from reference.audit.linear.semidefinite import sdp_bracket
 from reference.audit.linear.covariance import kary_prefix_workload
 from reference.audit.linear.participation import (
     Contribution,
