@@ -14,7 +14,6 @@ from reference.audit.linear import contribution as contribution_module
 from reference.audit.linear import participation as scheme_module
 from reference.audit.linear.audit import audit_linear_noise
 from reference.audit.linear.contribution import max_pattern_l1, max_pattern_quadratic
-from reference.audit.linear.semidefinite import sdp_bracket
 from reference.audit.linear.covariance import kary_prefix_workload
 from reference.audit.linear.participation import (
     Contribution,
@@ -24,6 +23,7 @@ from reference.audit.linear.participation import (
     min_separation,
     once_per_block,
 )
+from reference.audit.linear.semidefinite import sdp_bracket
 
 IDENTITY = [[1, 0], [0, 1]]
 DIFFERENCE = [[1, 0], [-1, 1]]  # x0 and x1 - x0
