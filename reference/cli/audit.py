@@ -166,6 +166,27 @@ def _indices(text: str | None) -> list[int] | None:
         raise CommandError(f"--infinite-variance-draws must be comma-separated column indices, got {text!r}") from None
 
 
+def _draw_scales(args: argparse.Namespace) -> list[Any] | None:
+    """``--draw-scales``: one row or one column of positive rationals (laplace: the draws' scales b·s_j)."""
+    if args.draw_scales is None:
+        return None
+    from reference.audit.linear import audit as audit_linear
+
+    with reading("--draw-scales", args.draw_scales):
+        table = audit_linear.load_exact_matrix(args.draw_scales, "draw_scales")
+    if len(table) != 1 and any(len(row) != 1 for row in table):
+        raise CommandError("--draw-scales must hold one row or one column of positive rationals")
+    return [entry for row in table for entry in row]
+
+
+def _excess_json(verdict: Any, args: argparse.Namespace) -> list[str] | None:
+    """[lower, upper] of computed/claimed − 1 as exact rationals, beside ``rtol``."""
+    from reference.core.validate import fraction_text
+
+    excess = verdict.relative_excess(epsilon=args.epsilon, delta=args.delta, rho=args.rho)
+    return None if excess is None else [fraction_text(excess[0]), fraction_text(excess[1])]
+
+
 def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
     from reference.audit.linear import audit as audit_linear
     from reference.core.validate import fraction_text
@@ -186,9 +207,12 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         from reference.audit.linear.participation import parse_participation
 
         try:
-            participation = parse_participation(args.participation)
+            participation = parse_participation(args.participation, args.contribution)
         except (ValueError, TypeError) as error:
             raise CommandError(f"--participation: {error}") from None
+    elif args.contribution is not None:
+        raise CommandError("--contribution names what each participation of a --participation scheme contributes; "
+                           "give --participation too")
     if sum(claim is not None for claim in (args.epsilon, args.rho, args.rdp)) > 1:
         raise CommandError("state one claim: --epsilon (with --delta), --rho or --rdp")
     verdict = audit_linear.audit_linear_noise(
@@ -201,6 +225,9 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         contributions=args.contributions,
         participation=participation,
         infinite_variance_draws=_indices(args.infinite_variance_draws),
+        rtol=args.rtol,
+        draw_scales=_draw_scales(args),
+        max_seconds=args.max_seconds,
     )
     if args.delta is not None and args.epsilon is None:
         raise CommandError("--delta states a claim together with --epsilon")
@@ -221,6 +248,9 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         "summary": f"{claim}: {decided}; {verdict.explanation}",
         "claim": claim,
         "claim_reason": None if renyi is None else renyi.reason,
+        "rtol": fraction_text(verdict.rtol),
+        "relative_excess": _excess_json(verdict, args),
+        "excess": verdict.excess_text(epsilon=args.epsilon, delta=args.delta, rho=args.rho),
         "participation": None if participation is None else participation.as_json(),
         "pattern_maximum": None if verdict.pattern_maximum is None else verdict.pattern_maximum.as_json(),
         "scale": args.scale,
@@ -463,7 +493,26 @@ def register(commands: Subcommands) -> None:
     linear_cmd.add_argument("--rdp", help="a claimed RDP curve instead of --epsilon: alpha:value pairs, '2:0.5,4:1'")
     linear_cmd.add_argument(
         "--participation",
-        help="which inputs one user touches: any:M, once-per-block:B (restarted trees) or min-separation:B,K",
+        help="which inputs one user touches: any:M, once-per-block:B (restarted trees), min-separation:B,K "
+        "(at most K times, at least B steps apart) or fixed-epoch:B,K (at most K times, exactly B steps apart)",
+    )
+    linear_cmd.add_argument(
+        "--contribution", choices=["counts", "signed", "vector"],
+        help="what one participation contributes: counts (a value in [0, 1]), signed (a value in [-1, 1]) or vector "
+        "(l2 norm <= 1: DP-FTRL); required when the models differ on the workload",
+    )
+    linear_cmd.add_argument(
+        "--draw-scales", dest="draw_scales",
+        help="laplace: relative scales s_j of the draws (one row or column, exact): draw j has scale b*s_j",
+    )
+    linear_cmd.add_argument(
+        "--max-seconds", dest="max_seconds", type=nonnegative_int, default=60,
+        help="refuse up front a dense exact audit estimated over this many CPU seconds (default 60)",
+    )
+    linear_cmd.add_argument(
+        "--rtol", default="0",
+        help="relative tolerance of the claim, in [0, 1): the computed epsilon (laplace), delta(epsilon) (gaussian), "
+        "rho or RDP(alpha) may exceed the claim by it (matrices built in floats), e.g. 1e-12; default 0",
     )
     linear_cmd.add_argument(
         "--infinite-variance-draws", dest="infinite_variance_draws",

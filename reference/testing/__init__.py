@@ -46,7 +46,6 @@ from reference.audit.linear.masked_draws import mask_infinite_draws
 from reference.audit.linear.participation import Participation
 from reference.audit.linear.probe_linear import ProbeInputs, probe_linear_map
 from reference.audit.linear.renyi import RenyiClaimVerdict, audit_gaussian_renyi
-from reference.audit.linear.renyi import decide as decide_renyi
 from reference.audit.linear.square_noise import square_noise_verdict
 from reference.audit.samples.audit import MAX_AUDIT_DEPTH, audit_cascade_samples, audit_kary_noise
 from reference.audit.samples.cascade_stream import audit_cascade_stream
@@ -102,9 +101,13 @@ def assert_linear_mechanism_private(
     participation: Participation | None = None,
     draw_variances: Sequence[RationalLike] | None = None,
     infinite_variance_draws: Sequence[int] | None = None,
+    rtol: object = 0,
+    draw_scales: Sequence[object] | None = None,
 ) -> LinearNoiseVerdict:
     """Assert that ``W x + B z`` is private at the claim: ε-DP (``epsilon``), (ε, δ)-DP (with ``delta``),
     ρ-zCDP (``rho``) or an RDP curve (``rdp``); state exactly one. The verdict is returned when the claim holds.
+    Numpy float matrices are read exactly; ``rtol`` lets the computed ε, δ(ε), ρ or RDP(α) exceed the claim by that
+    relative amount (for matrices built in floating point), and a failure message shows the relative excess.
 
     Args:
         noise_matrix: B, outputs × draws: how the release mixes the noise draws z (exact entries).
@@ -123,6 +126,8 @@ def assert_linear_mechanism_private(
             replacing ``contributions``.
         draw_variances: one variance per draw when they differ (a node with its own budget); default all equal.
         infinite_variance_draws: column indices of B whose draws have infinite variance (a zero budget).
+        rtol: the relative excess of the computed value over the claim accepted (0: none).
+        draw_scales: per-draw Laplace scales b·s_j (``"laplace"``), when they differ.
 
     Raises:
         AssertionError: the claim fails or cannot be decided; the first line says which, with the certified ε
@@ -147,6 +152,8 @@ def assert_linear_mechanism_private(
         contributions=contributions,
         participation=participation,
         infinite_variance_draws=infinite_variance_draws,
+        rtol=rtol,
+        draw_scales=draw_scales,
     )
     return _assert_claim(verdict, epsilon=epsilon, delta=delta, rho=rho, rdp=rdp)
 
@@ -160,21 +167,19 @@ def _assert_claim(
     verdict: LinearNoiseVerdict, *, epsilon: RationalLike | None, delta: RationalLike | None, rho: object, rdp: object,
     rtol: RationalLike | float = 0,
 ) -> LinearNoiseVerdict:
-    """Raise with the excess unless the verdict certifies the claim (relaxed by ``rtol``: ε·(1 + rtol) for a pure
-    claim, δ·(1 + rtol) for (ε, δ), ρ and RDP(α) by the rule of :mod:`reference.privacy.claims`)."""
-    tolerance = rtol_fraction(rtol)
+    """Raise with the excess unless the verdict certifies the claim, relaxed by ``rtol`` (default: the tolerance
+    the audit was run with) on ε (pure), δ(ε), ρ or RDP(α)."""
+    # the tolerance the audit was run with, unless the caller states one here (applied once, by the one rule)
+    tolerance = rtol_fraction(rtol) if rtol else verdict.rtol
     if epsilon is None:
-        renyi_profile = verdict.renyi_profile() if tolerance else None
-        renyi = (verdict.renyi_verdict(rho=rho, rdp=rdp) if renyi_profile is None
-                 else decide_renyi(renyi_profile, rho=rho, rdp=rdp, rtol=tolerance))
+        renyi = verdict.renyi_verdict(rho=rho, rdp=rdp, rtol=tolerance)
         if renyi.verdict == "holds":
             return verdict
         prefix = "the audit cannot decide the claim" if renyi.verdict == "inconclusive" else "the claim fails"
-        raise AssertionError(f"{prefix}: {renyi.summary()}")
+        excess = f"; {verdict.excess_text(rho=rho)}" if rho is not None else ""
+        raise AssertionError(f"{prefix}: {renyi.summary()}{excess}")
     pure = delta is None or to_fraction(delta, "delta") == 0
-    decided = verdict.verdict_on(
-        epsilon=positive_fraction(epsilon, "epsilon") * (1 + tolerance) if pure else epsilon,
-        delta=delta if pure else to_fraction(delta, "delta") * (1 + tolerance))
+    decided = verdict.verdict_on(epsilon=epsilon, delta=delta, rtol=tolerance)
     exact_delta = None
     if decided == "inconclusive" and not pure:  # the discrete Gaussian's δ(ε), exact where its shifts are unique
         exact_delta = release_delta(verdict, positive_fraction(epsilon, "epsilon"))
@@ -207,6 +212,7 @@ def _assert_claim(
         target = to_fraction(delta, "delta")
         profile = verdict.delta(claimed)
         achieved += ", " + excess_text("delta(epsilon)/delta", profile.lower / target, profile.upper / target)
+    achieved += f"; {verdict.excess_text(epsilon=epsilon, delta=delta)}"
     if decided == "fails":
         raise AssertionError(f"claimed {claim_text}, but {achieved} ({verdict.explanation})")
     raise AssertionError(f"claimed {claim_text}: the audit cannot decide it ({achieved}; {verdict.explanation})")

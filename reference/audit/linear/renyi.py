@@ -48,6 +48,11 @@ __all__ = ["DEFAULT_ORDERS", "MAX_ORDERS", "RenyiClaimVerdict", "RenyiProfile", 
            "decide_claim", "gaussian_profile", "parse_rdp_text", "rdp_points"]
 
 
+def claim_value(value: object, name: str) -> Fraction:
+    """A claimed ρ or RDP value as an exact rational (a float read as the binary number it is)."""
+    return exact_value(value, name)
+
+
 @dataclass(frozen=True)
 class RenyiProfile:
     """What is known of a mechanism's Rényi divergences: D_α <= α·``rho`` for all α (``rho`` None: no such
