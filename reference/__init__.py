@@ -22,7 +22,7 @@ The map (``help(reference)``), bottom layer first; a module imports only its own
 ``reference.tda``        TDA's mechanism: ``data``, ``intopt``, ``mechanism``, ``calibration``
 ``reference.audit``      tools pointed at other people's code: calibration, linear-noise and sampler audits
 ``reference.testing``    assertions for other projects' test suites, hypothesis strategies
-``reference.cli``        the command line (``python -m reference``), one module per command group
+``reference.cli``        the command line (the ``reference`` console script), one module per command group
 =======================  ==============================================================================
 
 The verification of the papers (claims registry, cross-checks, proof programs, the report) is a separate

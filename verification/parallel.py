@@ -20,6 +20,7 @@ short (the longest a few seconds), so the pool's first-free-worker order balance
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, as_completed
 from pathlib import Path
@@ -30,6 +31,7 @@ from reference.core.processes import WorkerPool, signals_as_exit
 from .audits import audit_case_count, audit_case_name, run_audit_case
 from .coq import AUDIT_THEOREMS, machine_checked
 from .core.claims import Budget, Outcome, Registry, Result, resolve_conditions, run_claim
+from .progress import elapsed_and_estimate
 from .registry import build_registry
 
 _REGISTRY: Registry | None = None  # each worker process builds the registry once
@@ -117,12 +119,15 @@ def run_tasks(registry: Registry, budget: Budget, directory: Path, jobs: int, sa
         f"{kinds.count('audit')} audit cases, {kinds.count('plot')} plots"
         + (", the Coq proofs (compiled with coqc, the longest task)" if coq else ""))
 
+    started = time.monotonic()
+
     def finished(task: tuple[str, int], value: Any) -> None:
         done[task] = value
         status = f"{value[0].status.value} " if task[0] == "claim" else ""
         seconds = value[1] if task[0] == "claim" else getattr(value, "seconds", None)
-        timing = f"({seconds:.1f} s)" if isinstance(seconds, float) else ""
-        say(f"[{len(done):>3}/{total}] {_label(*task, registry)} {status}{timing}".rstrip())
+        timing = f"({seconds:.1f} s) " if isinstance(seconds, float) else ""
+        clock = elapsed_and_estimate(time.monotonic() - started, len(done), total)
+        say(f"[{len(done):>3}/{total}] {_label(*task, registry)} {status}{timing}- {clock}")
 
     if jobs == 1:
         for task in tasks:

@@ -1,7 +1,7 @@
 """The main job: rerun the claims registry of all three papers (CIP, KARY, TDA) and write the report (terminal
 table, Markdown, JSON, PNG plots).
 
-``python -m reference report [--out DIR] [--quick] [--jobs N]``. The claims, audit cases and plots run in ``N``
+``reference report [--out DIR] [--quick] [--jobs N]``. The claims, audit cases and plots run in ``N``
 processes (default: all cores; the content is the same for any ``N``); progress goes to stderr, one line per
 finished task, so a long run shows where it is. The Markdown report is self-contained: what each statement says, how it was checked,
 what the check found, with the smallest counterexample and the corrected statement for refuted entries.

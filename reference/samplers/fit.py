@@ -57,6 +57,7 @@ import numpy as np
 from scipy import optimize, special, stats
 
 from reference.core.certified import CertifiedReal
+from reference.core.units import units_hint
 from reference.core.validate import RationalLike, check_positive_int, positive_fraction
 from reference.core.verdict import Decided
 from reference.samplers import pmf as discrete
@@ -113,9 +114,11 @@ def check_alpha(alpha: object) -> float:
 
 
 def check_kind(kind: object) -> Kind:
-    if kind == "discrete_laplace":
+    """The kind, from either spelling: the hyphenated one of the command line and the laws
+    (``discrete-laplace``) or this module's own (``discrete_laplace``)."""
+    if kind in ("discrete_laplace", "discrete-laplace"):
         return "discrete_laplace"
-    if kind == "discrete_gaussian":
+    if kind in ("discrete_gaussian", "discrete-gaussian"):
         return "discrete_gaussian"
     raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}")
 
@@ -338,6 +341,9 @@ def fit_to_counts(
     variance = Fraction(sum(v * v * c for v, c in counts.items()), samples) - mean * mean
     detail = (f"sample mean {float(mean):.5g}, sample variance {float(variance):.6g} vs "
               f"{as_float(dist.variance):.6g}")
+    hint = units_hint(float(variance), as_float(dist.variance), name="the declared variance")
+    if hint is not None:
+        detail += f"; {hint}"
     return fit_from_cells(name or f"fit to {dist.label}", samples, level, pooled, fine, extra, detail)
 
 
