@@ -5,7 +5,8 @@ Floors, bottom to top (a module may import its own component and any lower floor
 under ``TYPE_CHECKING`` count, as in ``tests/test_layers.py``; there is no exemption):
 
 0. ground: the claim and proof vocabulary (``core``), the table of papers (``papers``), data tables
-   (``prose_claims``, ``unregistered``, ``proof_pass``), the HTML renderer and the checkout loader;
+   (``prose_claims``, ``unregistered``, ``proof_pass``), the HTML renderer, the progress clock and the checkout
+   loader;
 1. checks shared by the papers (``samplers``, ``audit``), the planted implementations, the prose scan;
 2. the papers' packages (``cip``, ``kary``, ``tda``: claims, checks, proofs) and the coverage of their index;
 3. what iterates the papers: the registry, the links, the plots;
@@ -37,6 +38,7 @@ PAPER_FLOOR = 2
 #: Floor of each top-level module or subpackage of ``verification/``; equal floors must not import each other.
 FLOORS: dict[str, int] = {
     "core": 0, "papers": 0, "prose_claims": 0, "unregistered": 0, "proof_pass": 0, "html": 0, "checkout": 0,
+    "progress": 0,
     "samplers": 1, "audit": 1, "planted": 1, "prose": 1,
     **{paper.package: PAPER_FLOOR for paper in PAPERS}, "completeness": 2,
     "registry": 3, "links": 3, "plots": 3,
