@@ -128,6 +128,10 @@ def run_tasks(registry: Registry, budget: Budget, directory: Path, jobs: int, sa
     def finished(task: tuple[str, int], value: Any) -> None:
         done[task] = value
         status = f"{value[0].status.value} " if task[0] == "claim" else ""
+        if task[0] == "coq":  # the Coq task's status: closed, or what failed and why (reference_verification.coq)
+            from .coq import coq_status
+
+            status = f"— {coq_status(value).removeprefix('Coq: ').removeprefix('Coq ')} "
         seconds = value[1] if task[0] == "claim" else getattr(value, "seconds", None)
         timing = f"({seconds:.1f} s)" if isinstance(seconds, float) else ""
         say(f"[{len(done):>3}/{total}] {_label(*task, registry)} {status}{timing}".rstrip())

@@ -28,6 +28,13 @@ from .provenance import SCHEMA_VERSION, provenance_markdown
 if TYPE_CHECKING:  # imported when the report runs, so that `python -m reference_verification.coq` runs cleanly
     from .coq import Evidence
 
+
+def coq_status(evidence: dict[CoqTheorem, Evidence]) -> str:
+    """:func:`reference_verification.coq.coq_status`, imported when called (see the import above)."""
+    from .coq import coq_status as status
+
+    return status(evidence)
+
 PAPERS = {
     "CIP": "Dharangutte, Gao, Gong, Wang — Differentially Private Range Queries with Correlated Input Perturbation",
     "KARY": "Andersson, Pagh, Steiner, Torkamani — Count on Your Elders: Laplace vs Gaussian Noise",
@@ -127,7 +134,7 @@ def markdown_report(
     out = [
         "# `reference` — verification report",
         "",
-        *headline(results),
+        *headline(results, coq),
         "",
         *_section("contents", "Contents"),
         *[f"- [{title}](#{anchor})" for anchor, title in _contents(results, refuted, plots, plots_skipped)],
@@ -157,7 +164,11 @@ def markdown_report(
         "the value it lies. A printed exact expression (a factor, a fraction) must equal the certified value in the",
         "direction the sentence states. A bound (\"<\", \">\") must hold strictly for the certified value.",
         "Beside the status, **machine-checked (Coq)** names the Coq theorems (`proofs/coq/`) that state the entry:",
-        "compiled in this run with no axiom (*closed*), or *not compiled here* when Coq is missing.",
+        "compiled with no axiom (*closed*), or *not compiled here* when Coq is missing. The development is compiled",
+        "once per source hash (coqc version, libraries, every file's text) and kept in a cache the tests share; each",
+        "theorem's detail says whether this run compiled it or read the cached build of the identical sources, and",
+        "`Print Assumptions` runs in this run either way. No compilation has a time limit, so a busy machine cannot",
+        "change a level; a file after one that fails is *not attempted*, not *does not compile*.",
         "",
         "**Proof level** — what the strongest evidence an entry has establishes, computed from this run:",
         "*machine-checked* (Coq theorems stating the whole entry, closed in this run and tied to the Python objects",
@@ -247,6 +258,15 @@ def markdown_report(
     return "\n".join(out) + "\n"
 
 
+def failure_reasons(errors: int, not_as_designed: Sequence[str], coq: dict[CoqTheorem, Evidence]) -> list[str]:
+    """Why the report exits 1, one phrase per cause (empty: exit 0): crashed checks, audit cases without their
+    designed verdict, and a registered Coq theorem that failed or was not decided (what and why, said once)."""
+    reasons = [f"{errors} check{'s' if errors != 1 else ''} crashed"] if errors else []
+    reasons += [f"audit cases without their designed verdict: {', '.join(not_as_designed)}"] if not_as_designed else []
+    reasons += [coq_status(coq)] if any(item.failed for item in coq.values()) else []
+    return reasons
+
+
 #: The one line the report prints (stderr and report.md) when matplotlib is missing.
 PLOTS_SKIPPED = ("plots skipped: matplotlib is not installed "
                  "(python -m pip install 'exact-dp-reference[report]' adds it)")
@@ -264,17 +284,20 @@ def matters_to_implementers(result: Result) -> bool:
     )
 
 
-def headline(results: list[Result]) -> list[str]:
+def headline(results: list[Result], coq: dict[CoqTheorem, Evidence] | None = None) -> list[str]:
     """The report's first sentences: how many statements, how many are false as printed, which matter to
-    someone implementing the mechanisms."""
+    someone implementing the mechanisms; and, when a registered Coq theorem failed or was not decided, what and
+    why (once: :func:`~reference_verification.coq.coq_status`)."""
     if not results:
         return ["No statement was checked in this run."]
+    failing = [] if not coq or not any(item.failed for item in coq.values()) else [
+        f"**{coq_status(coq)}**", ""]
     refuted = [r for r in results if r.outcome.status is Status.REFUTED]
     proved = sum(1 for r in results if r.outcome.status in (Status.PROVED, Status.CONDITIONAL))
     verified = sum(1 for r in results if r.outcome.status is Status.VERIFIED)
     implementers = [r for r in refuted if matters_to_implementers(r)]
-    lines = [f"**{len(results)} statements of the three papers checked: {proved} proved for all parameters, "
-             f"{verified} verified in a stated range, {len(refuted)} false as printed.**"]
+    lines = [*failing, f"**{len(results)} statements of the three papers checked: {proved} proved for all "
+             f"parameters, {verified} verified in a stated range, {len(refuted)} false as printed.**"]
     if implementers:
         names = ", ".join(f"[{r.claim.paper} {r.claim.number}](#{_anchor(r)})" for r in implementers)
         lines += ["", f"False as printed and used to set or apply noise (an implementer copying them gets a wrong "
@@ -397,7 +420,7 @@ def run_report(out_dir: str = "reference-report", quick: bool = False, progress:
     counts = _counts(results)
     errors = sum(1 for r in results if r.outcome.status is Status.ERROR)
     not_as_designed = [case.name for case in audits or () if case.outcome in ("MISSED", "FALSE ALARM")]
-    coq_failed = [f"{item.theorem.name}: {item.verdict}" for item in coq.values() if item.failed]
+    reasons = failure_reasons(errors, not_as_designed, coq)
     return {
         "out": str(directory),
         "report": str(directory / "report.md"),
@@ -411,5 +434,7 @@ def run_report(out_dir: str = "reference-report", quick: bool = False, progress:
         "machine_checked": {item.theorem.name: item.verdict for item in coq.values()},
         # a CI job's signal: a crashed check, an audit case without its designed verdict, or a registered Coq
         # theorem that is missing, unfinished, fails to compile or depends on an axiom
-        "exit_status": 1 if errors or not_as_designed or coq_failed else 0,
+        "exit_status": 1 if reasons else 0,
+        # the last line a terminal shows: why the exit status is 1, said once (or that every check ran as designed)
+        "result": "; ".join(reasons) if reasons else f"every check ran as designed; {coq_status(coq)}",
     }
