@@ -80,7 +80,7 @@ def _run_task(kind: str, index: int, quick: bool, directory: str) -> Any:
         return machine_checked([*(theorem for claim in _registry().claims for theorem in claim.coq), *AUDIT_THEOREMS])
     if kind == "claim":
         result = run_claim(_registry().claims[index], budget)
-        return result.outcome, result.seconds
+        return result.outcome, result.seconds, result.programs
     if kind == "audit":
         from .audits import run_audit_case
 
@@ -153,9 +153,9 @@ def run_tasks(registry: Registry, budget: Budget, directory: Path, jobs: int, sa
     results = []
     for index, claim in enumerate(registry.claims):
         if ("claim", index) in done:
-            outcome, seconds = done[("claim", index)]
+            outcome, seconds, programs = done[("claim", index)]
             assert isinstance(outcome, Outcome)
-            results.append(Result(claim, outcome, seconds))
+            results.append(Result(claim, outcome, seconds, programs))
     if select is None:
         # as run_registry does: a proof resting on an entry that is only verified is "proved, conditional" (a
         # selection may leave out the entries a proof rests on, so its results stay as computed)

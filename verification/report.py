@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .audits import AuditCase, audits_markdown
 from .completeness import coverage_markdown
-from .core.claims import MACHINE_CHECKED, Budget, CoqTheorem, Registry, Result, Status
+from .core.claims import MACHINE_CHECKED, Budget, Claim, CoqTheorem, Registry, Result, Status
 from .levels import LEVEL_ORDER, Placed, describe, level_counts, proof_levels, tied_coq_files
 from .links import link_errors, proof_programs
 from .proof_pass import proof_pass_markdown
@@ -174,8 +174,11 @@ def markdown_report(
         "*machine-checked* (Coq theorems stating the whole entry, closed in this run and tied to the Python objects",
         "by a test under `tests/coq/`), *proof program* (a proof program whose every step is a computed check, which",
         "fails on each registered mutation of its statement, and whose premises are at this level or above),",
-        "*verified* (finite evidence: exhaustive, statistical, certified numeric, measured; or a proof resting on a",
-        "verified entry), *refuted*, *not checkable*. When Coq is not compiled in this run no entry is counted as",
+        "*proved, conditional* (such a program resting on an entry below those levels or on a result of another",
+        "paper that nothing here checks: the entry's **Rests on.** line and the level's detail name each),",
+        "*verified* (finite evidence: exhaustive, statistical, certified numeric, measured), *refuted*, *not",
+        "checkable*. Each proof declares what it rests on; a check that runs another entry's proof program without",
+        "declaring it is *check crashed*. When Coq is not compiled in this run no entry is counted as",
         "machine-checked: the detail names the theorems that would have raised it.",
         "",
         f"Budget: {'quick' if budget.quick else 'full'}; total time {seconds:.1f} s.",
@@ -237,6 +240,8 @@ def markdown_report(
             ]
             if r.claim.proof:
                 out += ["", f"**Proof program.** `{r.claim.proof}`"]
+            if rests := rests_on_text(r.claim):
+                out += ["", f"**Rests on.** {_md_escape(rests)}"]
             for theorem in r.claim.coq:
                 evidence = coq.get(theorem)
                 verdict = f"{evidence.verdict}: {evidence.detail}" if evidence else "not checked in this run"
@@ -326,6 +331,14 @@ def _contents(results: list[Result], refuted: list[Result], plots: list[tuple[st
     return entries
 
 
+def rests_on_text(claim: Claim) -> str:
+    """What an entry's proof rests on: the registry entries it uses and the results of other papers it cites
+    (empty when it declares none)."""
+    parts = [f"entries {', '.join(claim.depends_on)}"] if claim.depends_on else []
+    parts += [f"cited (not checked here): {'; '.join(claim.cites)}"] if claim.cites else []
+    return "; ".join(parts)
+
+
 def _coq_cell(result: Result, coq: dict[CoqTheorem, Evidence]) -> str:
     """The Coq theorems of an entry with this run's verdict on each (empty when it names none)."""
     cells = []
@@ -359,6 +372,8 @@ def results_json(results: list[Result], coq: dict[CoqTheorem, Evidence] | None =
             "seconds": round(r.seconds, 3),
             "implements": list(r.claim.implements),
             "proof": r.claim.proof,
+            "depends_on": list(r.claim.depends_on),
+            "cites": list(r.claim.cites),
             "machine_checked": [
                 {
                     "file": theorem.file,

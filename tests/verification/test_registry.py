@@ -96,8 +96,10 @@ def test_every_status_matches_its_method() -> None:
     for key, result in quick_results().items():
         status_, method = result.outcome.status, result.claim.method
         if status_ is Status.CONDITIONAL:
-            # only a proof that names the entries it uses, and the detail lists each verified one
-            assert method is Method.PROOF and result.claim.depends_on, key
+            # only a proof that names the entries or cited results it uses, and the detail lists each verified
+            # entry and each citation
+            assert method is Method.PROOF and (result.claim.depends_on or result.claim.cites), key
+            assert all(cited in result.outcome.detail for cited in result.claim.cites), key
             assert result.outcome.detail.startswith("proved, conditional on "), key
             weak = [d for d in result.claim.depends_on if quick_results()[d].outcome.status is Status.VERIFIED]
             assert all(d in result.outcome.detail for d in weak), key
@@ -174,6 +176,17 @@ def test_conditions_propagate_and_false_premises_crash() -> None:
     assert got["missing"].status is Status.ERROR
     with pytest.raises(ValueError, match="depends_on"):
         Claim("X", "5", "s", Method.EXHAUSTIVE, lambda _: verified, implements=("x",), depends_on=("X base",))
+
+
+def test_the_proofs_resting_on_verified_entries_or_citations_are_conditional() -> None:
+    """KARY Lemma 5.5 composes with Lemma 5.4 and uses Lemma A.2, both certified numeric (verified); TDA Theorem 1's
+    privacy takes Δ² from the brute-force entry and applies CKS 2020 Theorem 14 and Bun–Steinke's composition."""
+    results = quick_results()
+    lemma = results["KARY Lemma 5.5"].outcome
+    assert lemma.status is Status.CONDITIONAL and "KARY Lemma 5.4" in lemma.detail and "KARY Lemma A.2" in lemma.detail
+    privacy = results["TDA Theorem 1 (privacy)"].outcome
+    assert privacy.status is Status.CONDITIONAL and "TDA Algorithm 1 (sensitivity √2)" in privacy.detail
+    assert "CKS 2020" in privacy.detail and "Bun–Steinke" in privacy.detail
 
 
 def test_tda_theorem_1_by_the_exact_law() -> None:

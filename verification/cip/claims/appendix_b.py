@@ -225,6 +225,7 @@ def claims() -> list[Claim]:
         c(PAPER, "Corollary B.3", "every diagonal entry of C_j⁻¹ equals 1 + j/3", M.PROOF, check_corollary_b3,
             implements=("reference.cip.exact.matrix.precision_diagonal", "reference.cip.exact.matrix.max_precision_diagonal"),
             proof="reference_verification.cip.proofs.corollary_b3.prove",
+            depends_on=("CIP Lemma B.2",),
             coq=(
                 CoqTheorem(
                     "CipMatrix.v",

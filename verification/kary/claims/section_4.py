@@ -363,7 +363,7 @@ def claims() -> list[Claim]:
             "intervals of the admissible digits are adjacent); the exhaustive sweep over small trees beside it.",
             implements=("reference.kary.counters.noise_lifetime", "reference.kary.digits.algorithm_2_noise_indices"),
             proof="reference_verification.kary.proofs.lemma_4_12.prove",
-            depends_on=("KARY Lemma 4.5",),
+            depends_on=("KARY Lemma 4.5", "KARY Proposition 4.3"),
             coq=(
                 CoqTheorem(
                     "KaryAlgorithm2.v",
@@ -385,7 +385,7 @@ def claims() -> list[Claim]:
             "sweep over small trees beside it.",
             implements=("reference.kary.tree.live_noise_count",),
             proof="reference_verification.kary.proofs.lemma_4_12.prove",
-            depends_on=("KARY Lemma 4.5",),
+            depends_on=("KARY Lemma 4.5", "KARY Proposition 4.3"),
             coq=(
                 CoqTheorem(
                     "KaryAlgorithm2.v",
