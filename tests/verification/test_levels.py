@@ -81,6 +81,13 @@ def test_the_registry_marks_whole_theorems_only_where_coq_states_the_entry() -> 
     assert "KARY Theorem 1.1" not in whole
     theorem_1_1 = next(claim for claim in build_registry().claims if claim.key == "KARY Theorem 1.1")
     assert {theorem.name for theorem in theorem_1_1.coq} >= {"digit_count_level", "digit_count_at_height"}
+    # Coq counts the live noise values, not the space in bits; and proves the nodes' variance, not Gaussianity
+    assert "KARY Lemma 4.12" not in whole and "CIP Theorem 3.3" not in whole
+    # Proposition B.1's four parts, each a whole theorem: unit diagonal, sign pattern, row sums, definiteness
+    b1 = next(claim for claim in build_registry().claims if claim.key == "CIP Proposition B.1")
+    assert {theorem.name for theorem in b1.coq if theorem.whole} >= {
+        "covariance_unit_diagonal", "covariance_off_diagonal_negative", "covariance_row_sum",
+        "covariance_positive_definite"}
 
 
 def test_every_proof_step_names_an_entry_or_a_reason() -> None:

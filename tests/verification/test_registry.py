@@ -50,6 +50,15 @@ def test_proposition_3_13_is_refuted() -> None:
     assert "depth 0" in str(quick_results()["CIP Proposition 3.13"].outcome.counterexample)
 
 
+def test_kary_algorithm_3_is_refuted_in_a_reachable_state() -> None:
+    # Independent reasoning: k = 3, T = 2 needs height 2 (capacity (3^1 − 1)/2 = 1 < 2); t = 2 = 3 − 1 has offset
+    # digits (−1, +1): the walk adds the level-2 vertex [1, 3] (p = 3), then at level 1 subtracts the printed
+    # [p − 3^0 − 1, p] = [1, 3] instead of [3, 3], so output 2 is x_1 + x_2 + x_3 − (x_1 + x_2 + x_3) = 0.
+    result = quick_results()["KARY Algorithm 3"].outcome
+    assert result.status is Status.REFUTED
+    assert str(result.counterexample).startswith("k = 3, T = 2, t = 2: the output is 0")
+
+
 def test_printed_algorithm_2_is_refuted() -> None:
     # Independent reasoning: with k = 1 the printed loop "1 <= i <= k − 1" is empty, so the new leaves
     # X_10, X_11 are never assigned.
