@@ -10,14 +10,16 @@ itself.
 
 from __future__ import annotations
 
+import runpy
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
-from reference.crossing import verification_package
-
-verification_package()
+ROOT = Path(__file__).resolve().parent
+# the checkout's verification/ importable as reference_verification, first on sys.path and PYTHONPATH, with the
+# entry point of its `report` command: tests, their worker processes and their subprocesses all use this copy
+runpy.run_path(str(ROOT / "verification" / "checkout.py"))["importable_checkout"](ROOT)
 
 # No timed assertions: hypothesis's per-example deadline fails tests on a busy machine (it did, at 26 s for an
 # example that takes milliseconds on an idle one), so it is off for the whole suite.

@@ -6,13 +6,13 @@ The mechanism is KARY Algorithm 2 (arity 3) at horizon T (``--quick``: smaller T
 0/1) and prefix workload W:
 
 * ``float LP``: one HiGHS solve of min ‖u‖₁ subject to B u = W e_1 (sparse constraint matrix) — the baseline;
-* ``exact epsilon``: :func:`reference.audit.laplace_lp.max_shift_norm` over every add/remove difference, i.e. the
+* ``exact epsilon``: :func:`reference.audit.linear.laplace_lp.max_shift_norm` over every add/remove difference, i.e. the
   certified exact Laplace ε of the release (sparse elimination for every primal, then as few certified LPs as
   the bounds need), from the exact dense B and the shifts W e_j (``reading W``: also reading them off the dense
   exact W inside the timing);
-* ``whole audit``: :func:`reference.audit.linear_noise.audit_linear_noise` with Laplace noise (validation, rank,
+* ``whole audit``: :func:`reference.audit.linear.audit.audit_linear_noise` with Laplace noise (validation, rank,
   minimum-norm strategy, Gaussian quantities and the exact ε);
-* ``lattice``: :func:`reference.audit.lattice.lattice_audit` on B (every shift in the lattice) and on 2B (the
+* ``lattice``: :func:`reference.audit.linear.lattice.lattice_audit` on B (every shift in the lattice) and on 2B (the
   parity leak), at the larger horizon.
 
 Reported: median seconds (interleaved repeats) and each ratio to the float LP of the same horizon. Nothing is
@@ -32,12 +32,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from reference.audit import sparse
-from reference.audit.covariance import kary_prefix_workload
-from reference.audit.laplace_lp import max_shift_norm
-from reference.audit.lattice import lattice_audit
-from reference.audit.linear_noise import audit_linear_noise
-from reference.audit.sample_design import kary_noise_matrix
+from reference.audit.linear import elimination as sparse
+from reference.audit.linear.audit import audit_linear_noise
+from reference.audit.linear.covariance import kary_prefix_workload
+from reference.audit.linear.laplace_lp import max_shift_norm
+from reference.audit.linear.lattice import lattice_audit
+from reference.audit.samples.design_audit import kary_noise_matrix
 from reference.core.linalg import Matrix
 from reference.kary.digits import height_for_horizon
 

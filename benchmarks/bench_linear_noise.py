@@ -7,7 +7,7 @@ workload W (T × T), both saved as int8 ``.npy`` files in a temporary directory 
 
 * ``float LP`` (baseline, this process): one HiGHS solve of min ‖u‖₁ subject to B u = W e_1 (sparse [B, −B]);
 * ``in-process`` (this process, after a warm-up that imports everything): reading the two files and
-  :func:`reference.audit.linear_noise.audit_linear_noise`, CPU seconds, and the ratio to the float LP;
+  :func:`reference.audit.linear.audit.audit_linear_noise`, CPU seconds, and the ratio to the float LP;
 * ``audit`` (a child process, the whole command: start-up, reading, exact audit, certified LP): wall seconds, CPU
   seconds and peak resident memory (``getrusage`` of the child), and the ratio CPU / float LP;
 * ``refusal``: the same command on an ``.npy`` whose header claims 50,000 × 50,005 entries (the entries are not
@@ -34,7 +34,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from reference.audit.sample_design import kary_noise_array  # noqa: E402
+from reference.audit.samples.design_audit import kary_noise_array  # noqa: E402
 
 ARITY = 3
 
@@ -49,7 +49,7 @@ def write_matrices(directory: Path, horizon: int) -> None:
 def _write(directory: Path, horizon: int) -> tuple[Path, Path, np.ndarray]:
     code = (f"import sys; sys.path.insert(0, {str(ROOT / 'benchmarks')!r}); import bench_linear_noise as b; "
             f"from pathlib import Path; b.write_matrices(Path({str(directory)!r}), {horizon})")
-    subprocess.run([sys.executable, "-c", code], check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    subprocess.run([sys.executable, "-c", code], check=True, env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)})
     b_path, w_path = directory / f"B{horizon}.npy", directory / f"W{horizon}.npy"
     return b_path, w_path, np.load(b_path)
 
@@ -72,7 +72,7 @@ def _float_lp_seconds(noise: np.ndarray, repeats: int = 3) -> float:
 
 
 def _in_process_seconds(b_path: Path, w_path: Path, kind: str) -> tuple[float, object]:
-    from reference.audit.linear_noise import audit_linear_noise, load_matrix_columns
+    from reference.audit.linear.audit import audit_linear_noise, load_matrix_columns
 
     start = time.process_time()
     verdict = audit_linear_noise(load_matrix_columns(b_path, "noise_matrix"), load_matrix_columns(w_path, "workload"),
@@ -88,7 +88,7 @@ def _run(arguments: list[str]) -> tuple[float, float, int, str]:
     with tempfile.NamedTemporaryFile("r") as report:
         done = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report.name, sys.executable, "-m", "reference",
                                *arguments], capture_output=True, text=True, cwd=ROOT,
-                              env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
+                              env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}, check=False)
         peak_kb = int(report.read().strip().splitlines()[-1])
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from reference.audit.probe_linear import probe_linear_map
+from reference.audit.linear.probe_linear import probe_linear_map
 from reference.testing import assert_prefix_counter
 
 

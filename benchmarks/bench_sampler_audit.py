@@ -4,7 +4,7 @@
 
 Writes ``runs`` Cascade Sampling draws of depth ``depth`` (default 20 and 1,000 runs: 8 GiB of float64 in a
 temporary ``.npy``, written run by run through a memory map) and audits them with
-:func:`reference.audit.cascade_stream.audit_cascade_stream`. Reported: the seconds to sample and to audit, the
+:func:`reference.audit.samples.cascade_stream.audit_cascade_stream`. Reported: the seconds to sample and to audit, the
 audit's time per run against the sampler's (a ratio in one run), and the audit's peak traced memory (tracemalloc)
 against one block of runs (``block_runs × 2**depth × 8`` bytes). ``--quick``: depth 14, 256 runs. Nothing is
 asserted: this script reports.
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from reference.audit.cascade_stream import DEFAULT_BLOCK_RUNS, audit_cascade_stream
+from reference.audit.samples.cascade_stream import DEFAULT_BLOCK_RUNS, audit_cascade_stream
 from reference.cip.numeric.cascade import cascade_leaves
 
 

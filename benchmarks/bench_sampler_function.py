@@ -40,9 +40,9 @@ import numpy as np
 # the targets live in examples/ at the repository root: importable when the script runs as documented
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from reference.audit.cascade_stream import CascadeMoments
-from reference.audit.sampler_function import audit_sampler_function
-from reference.audit.sampler_target import Mechanism, chunk_seed
+from reference.audit.samples.cascade_stream import CascadeMoments
+from reference.audit.samples.sampler_function import audit_sampler_function
+from reference.audit.samples.target import Mechanism, chunk_seed
 from reference.cip.numeric.cascade_runs import cascade_leaves_runs
 
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-import reference.audit.samplers
+import reference.audit.samples.audit
 import reference.cip.calibration
 import reference.core.validate as validate
 
@@ -57,7 +57,7 @@ def _name_argument(function_name: str, args: tuple[Any, ...], kwargs: dict[str, 
 @contextmanager
 def counting(counts: Counter[str]) -> Iterator[None]:
     """Replace every check and builder, wherever a module imported it, by a counting wrapper."""
-    import reference.audit.sample_design as sample_design
+    import reference.audit.samples.design_audit as sample_design
 
     originals: dict[str, Callable[..., Any]] = {name: getattr(validate, name) for name in CHECKS}
     originals.update({name: getattr(sample_design, name) for name in BUILDERS})
@@ -109,7 +109,7 @@ def measure() -> dict[str, dict[str, int]]:
         ('calibrate_cascade(10, epsilon="1/2", delta="1e-6")',
          lambda: reference.cip.calibration.calibrate_cascade(10, epsilon="1/2", delta="1e-6")),
         ("audit_kary_noise(samples, 3, epsilon=1)",
-         lambda: reference.audit.samplers.audit_kary_noise(samples, 3, epsilon=1)),
+         lambda: reference.audit.samples.audit.audit_kary_noise(samples, 3, epsilon=1)),
     ):
         counts: Counter[str] = Counter()
         with counting(counts):

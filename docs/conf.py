@@ -5,16 +5,16 @@
 from __future__ import annotations
 
 import re
+import runpy
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# the checkout's verification/ as reference_verification, as the tests load it (verification/checkout.py)
+runpy.run_path(str(ROOT / "verification" / "checkout.py"))["importable_checkout"](ROOT)
 
 import reference  # noqa: E402
-from reference.crossing import verification_package  # noqa: E402
-
-verification_package()  # the checkout's verification/ as reference_verification, as the tests load it
 
 project = "exact-dp-reference"
 author = "The exact-dp-reference maintainers"

@@ -13,7 +13,7 @@ from fractions import Fraction
 import pytest
 from reference_verification.planted.my_cascade import my_cascade
 
-from reference.audit.probe import probe_float_noise_matrix
+from reference.audit.linear.probe import probe_float_noise_matrix
 from reference.cip.calibration import calibrate_cascade
 from reference.testing import assert_linear_mechanism_private
 

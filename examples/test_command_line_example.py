@@ -28,7 +28,7 @@ from reference_verification.planted import (
 from reference_verification.planted.my_cascade import my_cascade
 
 from examples.test_cip_example import DELTA, EPSILON
-from reference.audit.probe import probe_float_noise_matrix
+from reference.audit.linear.probe import probe_float_noise_matrix
 from reference.cip.calibration import calibrate_cascade
 from reference.cli.main import main
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon

@@ -18,8 +18,8 @@ from examples import (
     integer_bary_tree,
     restarted_tree_counter,
 )
-from reference.audit.participation import once_per_block
-from reference.audit.probe_linear import probe_linear_map
+from reference.audit.linear.participation import once_per_block
+from reference.audit.linear.probe_linear import probe_linear_map
 from reference.testing import (
     assert_calibration_safe,
     assert_gaussian_renyi,

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from reference_verification.planted import user_level_inftda
 
-from reference.audit.linear_noise import audit_linear_noise
+from reference.audit.linear.audit import audit_linear_noise
 from reference.tda.calibration import inftda_sigma_squared
 
 ATTRIBUTES, RHO, USERS, CELLS = 3, Fraction(1, 2), 3, 4

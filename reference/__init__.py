@@ -27,7 +27,7 @@ The map (``help(reference)``), bottom layer first; a module imports only its own
 
 The verification of the papers (claims registry, cross-checks, proof programs, the report) is a separate
 package, ``reference_verification`` (the repository's ``verification/`` folder), installed beside this one. It
-imports ``reference``; nothing here imports it, except the ``report`` command, which loads it when run.
+imports ``reference``; nothing here imports or names it: it adds the ``report`` command through an entry point.
 
 Conventions (docs/conventions.md): the papers' ``k`` is never a parameter name — ``depth`` (CIP: n = 2**depth leaves),
 ``arity`` (KARY), ``level`` (TDA), ``horizon`` (stream length T). ``sigma`` is a standard deviation;
@@ -56,10 +56,10 @@ if TYPE_CHECKING:  # the type checker sees the real imports; at run time each na
         audit_laplace,
         audit_laplace_l2,
     )
-    from reference.audit.linear_noise import LinearNoiseVerdict, audit_linear_noise
-    from reference.audit.probe import probe_noise_matrix
-    from reference.audit.sampler_report import SamplerAuditReport
-    from reference.audit.samplers import audit_cascade_samples, audit_kary_noise
+    from reference.audit.linear.audit import LinearNoiseVerdict, audit_linear_noise
+    from reference.audit.linear.probe import probe_noise_matrix
+    from reference.audit.samples.audit import audit_cascade_samples, audit_kary_noise
+    from reference.audit.samples.report import SamplerAuditReport
     from reference.cip.calibration import (
         CascadeCalibration,
         GaussianCalibration,
@@ -117,12 +117,12 @@ _LAZY: dict[str, tuple[str, str]] = {
     "audit_gaussian": ("reference.audit.calibration", "audit_gaussian"),
     "audit_laplace": ("reference.audit.calibration", "audit_laplace"),
     "audit_laplace_l2": ("reference.audit.calibration", "audit_laplace_l2"),
-    "LinearNoiseVerdict": ("reference.audit.linear_noise", "LinearNoiseVerdict"),
-    "audit_linear_noise": ("reference.audit.linear_noise", "audit_linear_noise"),
-    "probe_noise_matrix": ("reference.audit.probe", "probe_noise_matrix"),
-    "SamplerAuditReport": ("reference.audit.sampler_report", "SamplerAuditReport"),
-    "audit_cascade_samples": ("reference.audit.samplers", "audit_cascade_samples"),
-    "audit_kary_noise": ("reference.audit.samplers", "audit_kary_noise"),
+    "LinearNoiseVerdict": ("reference.audit.linear.audit", "LinearNoiseVerdict"),
+    "audit_linear_noise": ("reference.audit.linear.audit", "audit_linear_noise"),
+    "probe_noise_matrix": ("reference.audit.linear.probe", "probe_noise_matrix"),
+    "SamplerAuditReport": ("reference.audit.samples.report", "SamplerAuditReport"),
+    "audit_cascade_samples": ("reference.audit.samples.audit", "audit_cascade_samples"),
+    "audit_kary_noise": ("reference.audit.samples.audit", "audit_kary_noise"),
     "CascadeCalibration": ("reference.cip.calibration", "CascadeCalibration"),
     "GaussianCalibration": ("reference.cip.calibration", "GaussianCalibration"),
     "StructuredCalibration": ("reference.cip.calibration", "StructuredCalibration"),

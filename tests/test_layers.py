@@ -1,12 +1,12 @@
 """The layers hold: no module of the library imports a layer above its own, nor a sibling package of its layer,
 and the library never imports the verification of the papers.
 
-Library order, bottom to top: ``crossing``, ``core`` ← ``privacy``, ``samplers`` ← ``cip``, ``kary``, ``tda`` ←
+Library order, bottom to top: ``core`` ← ``privacy``, ``samplers`` ← ``cip``, ``kary``, ``tda`` ←
 ``audit`` ← ``testing`` ← ``cli``. A module may import its own package and any lower layer. Imports inside
 functions and under ``TYPE_CHECKING`` count: a lazy import is still a dependency. ``reference/__init__.py`` (the
 public map) and ``reference/__main__.py`` sit above everything. Above the whole library sits the verification
-(``verification/``, installed as ``reference_verification``): it imports ``reference``, never the reverse. The
-one way in is ``reference/crossing.py`` (the ``report`` command loads the package by name when it runs).
+(``verification/``, installed as ``reference_verification``): it imports ``reference``, never the reverse, and the
+library does not even name it: the ``report`` command arrives through an entry point (``reference/cli/plugins.py``).
 
 A crossing between library layers that is really needed goes into ``CROSSINGS`` with its reason; today there is
 none.
@@ -33,7 +33,6 @@ LAYERS: dict[str, int] = {
     "audit": 3,
     "testing": 4,
     "cli": 5,
-    "crossing": 0,  # reference/crossing.py: loads the verification package by name, imports nothing of ours
 }
 #: The verification's package name: no module of the library may import it.
 VERIFICATION = "reference_verification"
@@ -239,3 +238,30 @@ def test_the_distribution_installs_two_distinctive_names(monkeypatch: pytest.Mon
 @pytest.mark.parametrize("layer", sorted(LAYERS))
 def test_every_layer_exists(layer: str) -> None:
     assert (ROOT / PACKAGE / layer / "__init__.py").is_file() or (ROOT / PACKAGE / f"{layer}.py").is_file()
+
+
+def named_verification(root: Path) -> list[str]:
+    """Every string in the library's code (docstrings aside) that names the verification package or its folder:
+    a name the library could load it by."""
+    found = []
+    for path in sorted((root / PACKAGE).rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        docstrings = {
+            id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body
+            and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)
+        }
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+                    and (VERIFICATION in node.value or node.value.strip("/") == "verification")):
+                found.append(f"{path.relative_to(root)}:{node.lineno}: {node.value[:60]!r}")
+    return found
+
+
+def test_the_library_never_names_the_verification() -> None:
+    assert named_verification(ROOT) == []
+
+
+def test_a_named_verification_is_caught(tmp_path: Path) -> None:
+    root = _plant(tmp_path, {"reference/__init__.py": "", "reference/cli/x.py": f"NAME = {VERIFICATION!r}\n"})
+    assert [line.split(":")[0] for line in named_verification(root)] == [str(Path("reference/cli/x.py"))]

@@ -21,15 +21,14 @@ from types import ModuleType
 import numpy as np
 
 from reference.audit.calibration import audit_discrete_gaussian
-from reference.audit.covariance import kary_prefix_workload
-from reference.audit.linear_noise import LinearNoiseVerdict, audit_linear_noise
-from reference.audit.probe import probe_float_noise_matrix
-from reference.audit.samplers import audit_kary_noise
+from reference.audit.linear.audit import LinearNoiseVerdict, audit_linear_noise
+from reference.audit.linear.covariance import kary_prefix_workload
+from reference.audit.linear.probe import probe_float_noise_matrix
+from reference.audit.samples.audit import audit_kary_noise
 from reference.cip.calibration import calibrate_cascade
-from reference.cli.common import EXIT_STATUS
 from reference.core.options import LinearNoise
 from reference.core.validate import fraction_text
-from reference.core.verdict import Verdict
+from reference.core.verdict import EXIT_STATUS, Verdict
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
 from reference.tda.calibration import inftda_level_sensitivity_squared, inftda_sigma_squared
 

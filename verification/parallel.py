@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from reference.core.processes import WorkerPool, signals_as_exit
-from reference.crossing import verification_package
 
 from .core.claims import Budget, Outcome, Registry, Result, resolve_conditions, run_claim
 
@@ -143,8 +142,8 @@ def run_tasks(registry: Registry, budget: Budget, directory: Path, jobs: int, sa
         # the workers keep numpy's default BLAS threads, as the single-process run has: a float result cannot
         # then differ between the two in its last bits
         # WorkerPool: the workers stop with the report (interrupted, terminated or killed by a CI timeout);
-        # each worker loads the verification package as this process did (reference/crossing.py)
-        with signals_as_exit(), WorkerPool(jobs, initializer=verification_package) as pool:
+        # a spawned worker starts with this process's sys.path, so it imports the same verification package
+        with signals_as_exit(), WorkerPool(jobs) as pool:
             futures: dict[Future[Any], tuple[str, int]] = {
                 pool.submit(_run_task, *task, budget.quick, str(directory)): task for task in tasks
             }

@@ -1,12 +1,11 @@
-"""Audits to point at other people's implementations.
+"""Audits to point at other people's implementations, in two families and what they share.
 
-``calibration`` (certified verdicts on a claimed (ε, δ) or ρ for Gaussian, Laplace, ℓ2-Laplace and discrete
-Gaussian noise), ``linear_noise`` (exact privacy of W x + B z: private at all, implied strategy, sensitivities,
-ε or δ(ε), covariance against the CIP and KARY oracles), ``samplers`` (a sample of noise against the law it
-should have, with a stated false-alarm probability).
-
-At scale: ``sufficient`` (exact integer sums that blocks of runs add to in any order), the block-fed statistics
-of each sampler audit (``cascade_stream``, with ``cascade_fold`` forming a block's sums in cache-sized tiles;
-``whitened_moments``, ``design_moments``), and ``sampler_target`` /
-``sampler_function`` (a user's sampler function drawn in seeded chunks, blocks run on Dask, power stated first).
+* :mod:`reference.audit.calibration` — certified verdicts on a claimed (ε, δ) or ρ for a calibration constant
+  (Gaussian, Laplace, ℓ2-Laplace, discrete Gaussian noise); :mod:`reference.audit.height_function` — a user's
+  tree-height function against the exact integer height. Both stand on their own.
+* :mod:`reference.audit.linear` — the **linear-noise** family: the exact privacy of a release ``W x + B z``
+  (matrices, probing a user's noise function, participation schemes, the Laplace LP, integer lattices, Rényi
+  claims, the verdict).
+* :mod:`reference.audit.samples` — the **sample** family: noise drawn by an implementation against the law it
+  should have (laws and designs, exact sufficient statistics, power, a user's sampler function at scale, reports).
 """

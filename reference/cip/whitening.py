@@ -5,7 +5,7 @@ A sample of ``N(0, σ² M)`` becomes i.i.d. standard normal under a whitening ma
 eigenvector checked exactly), :func:`ldl_whitening` for any symmetric positive definite rational ``M`` from its
 exact ``L D Lᵀ`` factorisation. :func:`whitened_normal_test` then tests the whitened rows with a battery of
 exact or rigorously bounded tests combined by a union bound, so the stated false-alarm probability is a true
-upper bound. The sampler audits (:mod:`reference.audit.samplers`) and CIP's cross-checks use them.
+upper bound. The sampler audits (:mod:`reference.audit.samples.audit`) and CIP's cross-checks use them.
 """
 
 from __future__ import annotations

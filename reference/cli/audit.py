@@ -43,7 +43,7 @@ CALIBRATION_OPTIONS = {
 
 def _gaussian_renyi(args: argparse.Namespace) -> dict[str, Any]:
     """A ρ or an RDP curve for the Gaussian mechanism, against the exact RDP α Δ²/(2σ²)."""
-    from reference.audit.renyi import audit_gaussian_renyi, parse_rdp_text
+    from reference.audit.linear.renyi import audit_gaussian_renyi, parse_rdp_text
 
     if args.epsilon is not None or args.delta is not None:
         raise CommandError("state one claim: --epsilon/--delta, --rho or --rdp")
@@ -129,7 +129,7 @@ def _indices(text: str | None) -> list[int] | None:
 
 
 def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
-    from reference.audit import linear_noise as audit_linear
+    from reference.audit.linear import audit as audit_linear
     from reference.core.validate import fraction_text
 
     with reading("--noise-matrix", args.noise_matrix):
@@ -145,7 +145,7 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         draw_variances = [entry for row in table for entry in row]
     participation = None
     if args.participation is not None:
-        from reference.audit.participation import parse_participation
+        from reference.audit.linear.participation import parse_participation
 
         try:
             participation = parse_participation(args.participation)
@@ -168,7 +168,7 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         raise CommandError("--delta states a claim together with --epsilon")
     renyi = None
     if args.rho is not None or args.rdp is not None:
-        from reference.audit.renyi import parse_rdp_text
+        from reference.audit.linear.renyi import parse_rdp_text
 
         curve = None if args.rdp is None else parse_rdp_text(args.rdp)
         renyi = verdict.renyi_verdict(rho=args.rho, rdp=curve)
@@ -196,7 +196,7 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
     if args.oracle is not None:
         with reading("--oracle", args.oracle):
             oracle = audit_linear.load_exact_matrix(args.oracle, "oracle_covariance")
-        from reference.audit.covariance import compare_covariance
+        from reference.audit.linear.covariance import compare_covariance
 
         differences = compare_covariance(audit_linear.dense_input(noise_matrix, "noise_matrix"), args.scale, args.noise, oracle)
         result["covariance_matches_oracle"] = not differences
@@ -216,7 +216,7 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _cmd_audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
-    from reference.audit.sampler_report import TooFewRunsError
+    from reference.audit.samples.report import TooFewRunsError
 
     try:
         return _audit_samplers(args)
@@ -237,7 +237,7 @@ def _with_power(args: argparse.Namespace, report: Any, samples: Any, alpha: floa
     and the units line (in-memory samples)."""
     from dataclasses import replace
 
-    from reference.audit.sampler_power import cascade_deviation_detected, cascade_runs_needed, units_line
+    from reference.audit.samples.power import cascade_deviation_detected, cascade_runs_needed, units_line
 
     units = None if samples is None else units_line(samples, float(Fraction(args.sigma)) ** 2)
     if args.smallest_deviation is None:
@@ -256,10 +256,10 @@ def _with_power(args: argparse.Namespace, report: Any, samples: Any, alpha: floa
 
 
 def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
-    from reference.audit import sample_design
-    from reference.audit import samplers as audit_samplers
-    from reference.audit.cascade_stream import audit_cascade_stream, cascade_power
-    from reference.audit.linear_noise import load_exact_matrix
+    from reference.audit.linear.audit import load_exact_matrix
+    from reference.audit.samples import audit as audit_samplers
+    from reference.audit.samples import design_audit as sample_design
+    from reference.audit.samples.cascade_stream import audit_cascade_stream, cascade_power
 
     check_mechanism_options(args, SAMPLES_EXTRAS)
     alpha = float(Fraction(args.alpha))
@@ -339,8 +339,8 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _require_shape(shape: tuple[int, ...], columns: int | None, what: str, hint: str) -> None:
-    """Apply :func:`reference.audit.samplers.require_runs_by_columns` as a command-line refusal."""
-    from reference.audit.samplers import require_runs_by_columns
+    """Apply :func:`reference.audit.samples.audit.require_runs_by_columns` as a command-line refusal."""
+    from reference.audit.samples.audit import require_runs_by_columns
 
     try:
         require_runs_by_columns(shape, columns, what)

@@ -20,12 +20,8 @@ from typing import Any, NoReturn, TypeAlias
 
 from reference.core.json_form import jsonable
 from reference.core.validate import parse_integer_text, parse_rational_text
-from reference.core.verdict import Verdict
+from reference.core.verdict import EXIT_BAD_INPUT, EXIT_STATUS
 
-#: The exit status of each verdict: the one table of the command line (the library returns verdicts, never
-#: exit statuses). Bad usage is :data:`EXIT_BAD_INPUT`.
-EXIT_STATUS: dict[Verdict, int] = {"holds": 0, "fails": 1, "inconclusive": 3}
-EXIT_BAD_INPUT = 2
 #: A defect of this program (an exception no input should cause); the fuzz harness counts these.
 EXIT_DEFECT = 70
 

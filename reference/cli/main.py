@@ -3,7 +3,8 @@
 Every command takes ``--json``. Exact rationals are printed as ``"p/q"`` strings, reals as decimal strings
 with at least 15 significant digits. Bad input gives one line on stderr naming the parameter and a non-zero
 exit status (2), never a traceback. This module only wires the command groups together; each group lives in
-its own module (:mod:`reference.cli.report`, ``calibrate``, ``audit``, ``kary``, ``inftda``, ``cascade``).
+its own module (``calibrate``, ``audit``, ``kary``, ``inftda``, ``cascade``); ``report`` comes from the verification
+of the papers through an entry point (:mod:`reference.cli.plugins`).
 """
 
 from __future__ import annotations
@@ -14,9 +15,8 @@ import sys
 from collections.abc import Sequence
 from fractions import Fraction
 
-from reference.cli import audit, calibrate, cascade, inftda, kary, report
+from reference.cli import audit, calibrate, cascade, inftda, kary, plugins
 from reference.cli.common import (
-    EXIT_BAD_INPUT,
     EXIT_DEFECT,
     CommandError,
     Parser,
@@ -26,8 +26,9 @@ from reference.cli.common import (
     exit_status,
 )
 from reference.core.certified import EnclosureRangeError, UndecidedComparisonError
+from reference.core.verdict import EXIT_BAD_INPUT
 
-GROUPS = (report, calibrate, audit, kary, inftda, cascade)
+GROUPS = (calibrate, audit, kary, inftda, cascade)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -37,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser.add_argument("--version", action="version", version=f"reference {VERSION} (distribution exact-dp-reference)")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    plugins.register(commands)  # `report`, from the verification of the papers (an entry point)
     for module in GROUPS:
         module.register(commands)
     apply_input_types(parser)
@@ -94,8 +96,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     # printing them is milliseconds, and Python's default guard of 4300 digits would only refuse valid results
     if hasattr(sys, "set_int_max_str_digits"):
         sys.set_int_max_str_digits(max(sys.get_int_max_str_digits(), 200_000))
-    parser = build_parser()
     typed = list(sys.argv[1:] if argv is None else argv)
+    missing = plugins.refusal(typed)
+    if missing is not None:
+        return _fail(missing)
+    parser = build_parser()
     args = parser.parse_args(argv)
     try:
         check_output_options(args)

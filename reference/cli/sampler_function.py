@@ -1,4 +1,4 @@
-"""``reference audit sampler-function``: audit a user's sampler function on Dask (:mod:`reference.audit.sampler_function`)."""
+"""``reference audit sampler-function``: audit a user's sampler function on Dask (:mod:`reference.audit.samples.sampler_function`)."""
 
 from __future__ import annotations
 
@@ -33,9 +33,9 @@ def _fraction(text: str, option: str) -> Fraction:
 
 
 def mechanism_from(args: argparse.Namespace) -> Any:
-    """The :class:`reference.audit.sampler_target.Mechanism` the options describe (``CommandError`` if incomplete)."""
-    from reference.audit.cascade_stream import MAX_STREAM_DEPTH
-    from reference.audit.sampler_target import Mechanism
+    """The :class:`reference.audit.samples.target.Mechanism` the options describe (``CommandError`` if incomplete)."""
+    from reference.audit.samples.cascade_stream import MAX_STREAM_DEPTH
+    from reference.audit.samples.target import Mechanism
 
     check_mechanism_options(args, FUNCTION_EXTRAS)
     alpha = _fraction(args.alpha, "--alpha")
@@ -46,15 +46,15 @@ def mechanism_from(args: argparse.Namespace) -> Any:
             raise CommandError(f"--depth must be at most {MAX_STREAM_DEPTH} for the cascade audit, got {args.depth}")
         return Mechanism("cascade", depth=args.depth, sigma=float(_fraction(args.sigma, "--sigma")), alpha=float(alpha))
     if args.mechanism == "kary":
-        from reference.audit.sample_design import MAX_DESIGN_OUTPUTS
+        from reference.audit.samples.design_audit import MAX_DESIGN_OUTPUTS
 
         if not 1 <= args.horizon <= MAX_DESIGN_OUTPUTS:
             raise CommandError(f"--horizon must be in 1..{MAX_DESIGN_OUTPUTS} for the KARY audit, got {args.horizon}")
         return Mechanism("kary", arity=args.arity, algorithm=args.algorithm, horizon=args.horizon,
                          epsilon=_fraction(args.epsilon, "--epsilon"), alpha=float(alpha))
     if args.mechanism == "design":
-        from reference.audit.linear_noise import load_exact_matrix
-        from reference.audit.sample_design import MAX_DESIGN_OUTPUTS
+        from reference.audit.linear.audit import load_exact_matrix
+        from reference.audit.samples.design_audit import MAX_DESIGN_OUTPUTS
 
         matrix = load_exact_matrix(args.noise_matrix, "noise_matrix")
         if not 1 <= len(matrix) <= MAX_DESIGN_OUTPUTS:
@@ -73,7 +73,7 @@ def mechanism_from(args: argparse.Namespace) -> Any:
 
 
 def _cmd_sampler_function(args: argparse.Namespace) -> dict[str, Any]:
-    from reference.audit.sampler_function import audit_sampler_function
+    from reference.audit.samples.sampler_function import audit_sampler_function
 
     mechanism = mechanism_from(args)
     if args.runs < 1:

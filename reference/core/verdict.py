@@ -7,8 +7,9 @@ allowed). ``summary()`` says in one paragraph what was checked and found; ``as_j
 
 A result decided by one computed boolean (most checks) inherits :class:`Decided`: it defines ``holds`` (a field
 or a property) and ``summary()``, and gets ``verdict`` and a default ``as_json()`` from it; a result that can
-also be inconclusive defines ``verdict`` itself and inherits :class:`Judged` for the default ``as_json()``. The library never
-maps a verdict to an exit status; the command line does, in one table (``reference.cli.common.EXIT_STATUS``).
+also be inconclusive defines ``verdict`` itself and inherits :class:`Judged` for the default ``as_json()``. The exit
+status of each verdict (the command line's, and any program's that reports a verdict to a shell) is one table
+beside the protocol: :data:`EXIT_STATUS`, with :data:`EXIT_BAD_INPUT` for input that cannot be judged.
 """
 
 from __future__ import annotations
@@ -20,6 +21,11 @@ from typing import Any, Literal, Protocol, get_args, runtime_checkable
 #: The three verdicts, the only words a result uses to say whether something holds.
 Verdict = Literal["holds", "fails", "inconclusive"]
 VERDICTS: tuple[Verdict, ...] = get_args(Verdict)
+
+#: The exit status of each verdict: the one table (the command line, the report's audit section and any script
+#: that turns a verdict into a shell status use it). Input that cannot be judged is :data:`EXIT_BAD_INPUT`.
+EXIT_STATUS: dict[Verdict, int] = {"holds": 0, "fails": 1, "inconclusive": 3}
+EXIT_BAD_INPUT = 2
 
 
 def verdict_of(holds: bool) -> Verdict:

@@ -26,19 +26,19 @@ from typing import Protocol
 import numpy as np
 
 from reference.audit.calibration import CalibrationVerdict, audit_gaussian
-from reference.audit.cascade_stream import audit_cascade_stream
-from reference.audit.covariance import kary_prefix_workload
-from reference.audit.design import Design
 from reference.audit.height_function import HeightCheck, check_height_function
-from reference.audit.linear_noise import MAX_DIMENSION, LinearNoiseVerdict, audit_linear_noise, check_noise
-from reference.audit.participation import Participation
-from reference.audit.probe_linear import ProbeInputs, probe_linear_map
-from reference.audit.renyi import RenyiClaimVerdict, audit_gaussian_renyi
-from reference.audit.sample_design import audit_design_samples, kary_design
-from reference.audit.sampler_power import cascade_deviation_detected, cascade_runs_needed, units_line
-from reference.audit.sampler_report import SamplerAuditReport
-from reference.audit.samplers import MAX_AUDIT_DEPTH, audit_cascade_samples, audit_kary_noise
-from reference.audit.square_noise import square_noise_verdict
+from reference.audit.linear.audit import MAX_DIMENSION, LinearNoiseVerdict, audit_linear_noise, check_noise
+from reference.audit.linear.covariance import kary_prefix_workload
+from reference.audit.linear.participation import Participation
+from reference.audit.linear.probe_linear import ProbeInputs, probe_linear_map
+from reference.audit.linear.renyi import RenyiClaimVerdict, audit_gaussian_renyi
+from reference.audit.linear.square_noise import square_noise_verdict
+from reference.audit.samples.audit import MAX_AUDIT_DEPTH, audit_cascade_samples, audit_kary_noise
+from reference.audit.samples.cascade_stream import audit_cascade_stream
+from reference.audit.samples.design import Design
+from reference.audit.samples.design_audit import audit_design_samples, kary_design
+from reference.audit.samples.power import cascade_deviation_detected, cascade_runs_needed, units_line
+from reference.audit.samples.report import SamplerAuditReport
 from reference.core.certified import format_significant
 from reference.core.excess_text import excess_text, scientific
 from reference.core.options import LinearNoise, Neighbours, SampledLaw
@@ -79,7 +79,7 @@ def assert_linear_mechanism_private(
 ) -> LinearNoiseVerdict:
     """Assert that ``W x + B z`` is private at the claim: ε-DP (``epsilon``), (ε, δ)-DP (with ``delta``),
     ρ-zCDP (``rho``) or an RDP curve (``rdp``: (α, RDP(α)) pairs or a function of α); state exactly one.
-    ``participation`` (:mod:`reference.audit.participation`) replaces ``contributions`` with a rule on which
+    ``participation`` (:mod:`reference.audit.linear.participation`) replaces ``contributions`` with a rule on which
     inputs one user touches. The verdict is returned when the claim holds."""
     _check_one_claim(epsilon, rho, rdp)
     verdict = audit_linear_noise(
@@ -158,7 +158,7 @@ def assert_prefix_counter(
     (one of ``epsilon`` [with ``delta``], ``rho``, ``rdp``).
 
     ``release_noise`` maps the ``draws`` noise values to the ``horizon`` outputs' noise; it is probed
-    (:func:`reference.audit.probe.probe_linear_map`): ``inputs`` says what it takes — ``"exact"`` (a tuple of
+    (:func:`reference.audit.linear.probe.probe_linear_map`): ``inputs`` says what it takes — ``"exact"`` (a tuple of
     Fractions), ``"integer"`` (a 1-D int64 array) or ``"float64"`` / ``"float32"`` (a 1-D float array; the map is
     reconstructed exactly and re-checked); with ``batch=True`` the function takes draws × probes and returns
     outputs × probes, and all unit draws are probed in one call. Neighbouring streams differ in one bit (``add_remove``), or as
@@ -249,7 +249,7 @@ def assert_samples_match(
 ) -> SamplerAuditReport:
     """Assert that noise samples (``runs × n``) have the law of ``mechanism``: ``"cascade"`` (``depth``,
     ``sigma``; streamed above depth 8), ``"kary"`` (Algorithm ``algorithm``'s output noise: ``arity``,
-    ``epsilon``) or ``"design"`` (any :class:`~reference.audit.design.Design`, e.g. from
+    ``epsilon``) or ``"design"`` (any :class:`~reference.audit.samples.design.Design`, e.g. from
     ``linear_design``). False alarm at most ``alpha``; the message lists the failing tests.
 
     Cascade samples must also be numerous enough to see a node whose standard deviation is off by
@@ -288,7 +288,7 @@ def assert_samples_match(
             report = audit_design_samples(samples, kary_design(arity, horizon, algorithm, epsilon), alpha)
     elif mechanism == "design":
         if design is None:
-            raise ValueError("design samples need design (reference.audit.sample_design.linear_design)")
+            raise ValueError("design samples need design (reference.audit.samples.design_audit.linear_design)")
         report = audit_design_samples(samples, design, alpha)
     else:
         raise ValueError(f"mechanism must be cascade, kary or design, got {mechanism!r}")

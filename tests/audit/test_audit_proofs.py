@@ -9,8 +9,8 @@ import sympy as sp
 from reference_verification.audit.proofs.laplace_lp import prove
 from reference_verification.core.proof import ProofFailure
 
-from reference.audit.laplace_lp import shift_norm
-from reference.audit.linear_noise import audit_linear_noise
+from reference.audit.linear.audit import audit_linear_noise
+from reference.audit.linear.laplace_lp import shift_norm
 
 
 def test_the_program_proves_the_statement() -> None:

@@ -11,9 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from reference.cli.common import EXIT_BAD_INPUT, EXIT_STATUS
 from reference.cli.main import main
-from reference.core.verdict import VERDICTS
+from reference.core.verdict import EXIT_BAD_INPUT, EXIT_STATUS, VERDICTS
 
 EXPECTED = {"holds": 0, "fails": 1, "inconclusive": 3}
 

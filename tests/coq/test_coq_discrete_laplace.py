@@ -22,7 +22,7 @@ from fractions import Fraction
 import pytest
 from reference_verification.coq import Build, run_snippet
 
-from reference.audit.linear_noise import audit_linear_noise
+from reference.audit.linear.audit import audit_linear_noise
 
 HEADER = """From mathcomp Require Import all_ssreflect ssralg ssrnum ssrint matrix.
 From mathcomp.classical Require Import classical_sets.

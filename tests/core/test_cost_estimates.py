@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reference.audit.linear_noise import load_exact_matrix, text_entry_count
+from reference.audit.linear.audit import load_exact_matrix, text_entry_count
 from reference.cip.exact.ranges import all_range_statistics
 from reference.cip.numeric.cascade import cascade_leaves, cascade_tree
 from reference.cip.numeric.cascade_runs import cascade_leaves_runs

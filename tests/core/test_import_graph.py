@@ -133,17 +133,41 @@ def test_no_private_name_is_used_across_modules() -> None:
 
 def test_the_checks_catch_a_planted_circle_and_a_planted_private_use() -> None:
     planted = dict(SOURCES)
-    planted["reference.audit.sufficient"] += "\n\ndef _late() -> None:\n    from reference.audit import samplers\n"
-    planted["reference.audit.design"] += "\nfrom reference.audit.sampler_report import _hidden\n"
+    planted["reference.audit.samples.sufficient"] += "\n\ndef _late() -> None:\n    from reference.audit.samples import audit as samplers\n"
+    planted["reference.audit.samples.design"] += "\nfrom reference.audit.samples.report import _hidden\n"
     planted["reference.core.verdict"] += "\nfrom reference.core import validate\nvalidate._secret\n"
-    assert any("reference.audit.sufficient" in circle for circle in package_circles(planted))
+    assert any("reference.audit.samples.sufficient" in circle for circle in package_circles(planted))
     found = private_uses(planted)
-    assert "reference.audit.design: from reference.audit.sampler_report import _hidden" in found
+    assert "reference.audit.samples.design: from reference.audit.samples.report import _hidden" in found
     assert "reference.core.verdict: validate._secret" in found
 
 
 def test_the_audit_package_is_ruled_and_acyclic() -> None:
     audit = {module for module in MODULES if module.startswith("reference.audit.") and ruled(module)}
-    assert {"reference.audit.samplers", "reference.audit.sample_design", "reference.audit.design_moments",
-            "reference.audit.whitened_moments", "reference.audit.cascade_stream"} <= audit
+    assert {"reference.audit.samples.audit", "reference.audit.samples.design_audit", "reference.audit.samples.design_moments",
+            "reference.audit.samples.whitened_moments", "reference.audit.samples.cascade_stream"} <= audit
     assert circles(import_graph(SOURCES), audit) == []
+
+
+def family_crossings(graph: dict[str, set[str]]) -> list[str]:
+    """Imports from one audit family (``linear``, ``samples``) into the other: each family stands on the shared
+    layers below ``reference.audit`` only, so that either can be read, changed or moved alone."""
+    families = ("reference.audit.linear", "reference.audit.samples")
+    found = []
+    for module, targets in graph.items():
+        own = [family for family in families if module == family or module.startswith(family + ".")]
+        for target in targets:
+            other = [family for family in families if target == family or target.startswith(family + ".")]
+            if own and other and own != other:
+                found.append(f"{module} -> {target}")
+    return sorted(found)
+
+
+def test_the_two_audit_families_do_not_import_each_other() -> None:
+    graph = import_graph(SOURCES)
+    assert {module for module in MODULES if module.startswith("reference.audit.linear.")}
+    assert {module for module in MODULES if module.startswith("reference.audit.samples.")}
+    assert family_crossings(graph) == []
+    planted = dict(SOURCES)
+    planted["reference.audit.linear.lattice"] += "\nfrom reference.audit.samples import report\n"
+    assert family_crossings(import_graph(planted)) == ["reference.audit.linear.lattice -> reference.audit.samples.report"]

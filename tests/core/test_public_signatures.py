@@ -185,9 +185,9 @@ def test_sensitivity_is_delta_and_sensitivity_squared_is_its_square() -> None:
 
 def _misspelt() -> list[tuple[str, Callable[[], object]]]:
     from reference import testing
-    from reference.audit.covariance import noise_covariance
-    from reference.audit.lattice import lattice_audit
-    from reference.audit.linear_noise import audit_linear_noise
+    from reference.audit.linear.audit import audit_linear_noise
+    from reference.audit.linear.covariance import noise_covariance
+    from reference.audit.linear.lattice import lattice_audit
     from reference.cip.calibration import calibrate_cascade
     from reference.cip.exact.errors import workload_variances
     from reference.cip.mechanism import CorrelatedInputPerturbation

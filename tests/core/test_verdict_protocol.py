@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from reference.audit.calibration import audit_gaussian
-from reference.audit.linear_noise import audit_linear_noise
+from reference.audit.linear.audit import audit_linear_noise
 from reference.core.verdict import VERDICTS, Decided, Judged, VerdictResult, verdict_of
 
 ROOT = Path(__file__).resolve().parents[2] / "reference"

@@ -74,7 +74,7 @@ def kill_and_count(argv: list[str], number: int, *, workers: int, settle: float 
     """Start ``python -m reference argv``, wait until it has ``workers`` worker processes (plus ``settle``
     seconds of work), send signal ``number`` to the main process and count the descendants still alive after
     the grace period (then kill them, so that the test leaves nothing behind)."""
-    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
     main = subprocess.Popen([sys.executable, "-m", "reference", *argv], cwd=ROOT, env=environment,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
                             preexec_fn=_default_interrupt)

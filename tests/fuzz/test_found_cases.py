@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from reference.audit.linear_noise import MAX_TEXT_ENTRIES, load_exact_matrix
-from reference.audit.participation import min_separation
+from reference.audit.linear.audit import MAX_TEXT_ENTRIES, load_exact_matrix
+from reference.audit.linear.participation import min_separation
 from reference.cli.main import main
 from reference.core.npy_files import load_npy, load_npy_bytes
 from reference.core.validate import MAX_EXACT_BITS, parse_rational_text, to_fraction
@@ -47,7 +47,7 @@ def test_matrix_text_is_bounded_by_entries_before_parsing(tmp_path: Path, monkey
     def no_parsing(*_: object) -> None:
         raise AssertionError("entries were parsed before the refusal")
 
-    monkeypatch.setattr("reference.audit.linear_noise.exact_matrix", no_parsing)
+    monkeypatch.setattr("reference.audit.linear.audit.exact_matrix", no_parsing)
     with pytest.raises(ValueError, match=r"workload: the file holds about .* entries; at most 1,000,000"):
         load_exact_matrix(path, "workload")
 
@@ -122,7 +122,7 @@ def test_a_design_audit_checks_the_samples_width_first(tmp_path: Path, capsys: p
 
 
 def test_a_failing_sampler_audit_starts_with_one_short_line() -> None:
-    from reference.audit.samplers import audit_cascade_samples
+    from reference.audit.samples.audit import audit_cascade_samples
 
     samples = 1.3 * np.random.default_rng(1).standard_normal((3000, 64))
     report = audit_cascade_samples(samples, 6, sigma=1.0)

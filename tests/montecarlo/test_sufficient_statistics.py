@@ -7,10 +7,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from reference.audit.cascade_stream import CascadeMoments, audit_cascade_stream
-from reference.audit.design_moments import DesignMoments
-from reference.audit.sample_design import audit_design_samples, kary_design
-from reference.audit.sufficient import FRACTION_BITS, ExactSums, IntegerHistogram
+from reference.audit.samples.cascade_stream import CascadeMoments, audit_cascade_stream
+from reference.audit.samples.design_audit import audit_design_samples, kary_design
+from reference.audit.samples.design_moments import DesignMoments
+from reference.audit.samples.sufficient import FRACTION_BITS, ExactSums, IntegerHistogram
 from reference.cip.numeric.cascade_runs import cascade_leaves_runs
 from reference.kary.counters_runs import algorithm_2_runs
 from reference.samplers.fit import fit_to_counts, fit_to_distribution
@@ -119,7 +119,7 @@ def test_the_pooled_scale_test_sees_a_small_common_scale_error() -> None:
 
 def test_the_stated_cascade_power_holds_in_simulation() -> None:
     # at the stated scale error each seeded run detects it with probability >= 99% (so all 5 with >= 95%)
-    from reference.audit.cascade_stream import cascade_power
+    from reference.audit.samples.cascade_stream import cascade_power
 
     depth, runs = 6, 200
     error = cascade_power(depth, runs, ALPHA)["scale_error"]
@@ -131,8 +131,8 @@ def test_the_stated_cascade_power_holds_in_simulation() -> None:
 
 
 def test_small_depth_cascade_moments_do_not_depend_on_the_split() -> None:
-    from reference.audit.samplers import audit_cascade_samples, cascade_samples_report
-    from reference.audit.whitened_moments import CascadeSampleMoments
+    from reference.audit.samples.audit import audit_cascade_samples, cascade_samples_report
+    from reference.audit.samples.whitened_moments import CascadeSampleMoments
 
     depth, runs = 4, 500
     samples = cascade_leaves_runs(depth, 0.8, runs, 12)
@@ -148,7 +148,7 @@ def test_small_depth_cascade_moments_do_not_depend_on_the_split() -> None:
 
 
 def test_the_grid_kolmogorov_smirnov_counts_are_the_empirical_distribution() -> None:
-    from reference.audit.whitened_moments import CascadeSampleMoments
+    from reference.audit.samples.whitened_moments import CascadeSampleMoments
 
     moments = CascadeSampleMoments(2, 1.0)
     samples = cascade_leaves_runs(2, 1.0, 30, 13)
@@ -162,7 +162,7 @@ def test_the_grid_kolmogorov_smirnov_counts_are_the_empirical_distribution() -> 
 
 
 def test_the_haar_structured_whitening_is_the_matrix_product() -> None:
-    from reference.audit.whitened_moments import CascadeSampleMoments
+    from reference.audit.samples.whitened_moments import CascadeSampleMoments
 
     for depth in (0, 1, 3, 6):
         moments = CascadeSampleMoments(depth, 1.7)
@@ -181,7 +181,7 @@ def test_totals_beyond_int64_become_python_integers_exactly() -> None:
 
 
 def test_exact_gram_is_the_integer_gram_of_the_rounded_values() -> None:
-    from reference.audit.sufficient import exact_gram
+    from reference.audit.samples.sufficient import exact_gram
 
     values = np.random.default_rng(3).standard_normal((300, 5)) * 4.0
     values[7, 2] = 3e9  # one huge value: its row is multiplied out in Python integers

@@ -53,7 +53,7 @@ def test_strategies_stay_in_their_domains(  # type: ignore[no-untyped-def]
 
 
 def test_assert_samples_match_takes_any_design_and_algorithm() -> None:
-    from reference.audit.sample_design import kary_noise_matrix, linear_design
+    from reference.audit.samples.design_audit import kary_noise_matrix, linear_design
     from reference.kary.digits import height_for_horizon
     from reference.testing import assert_samples_match
 

@@ -1,7 +1,7 @@
 """Depth-2 Cascade Sampling (CIP Algorithm 1) as a user would write it by hand, in floating point.
 
 The standard-normal draws are passed in (root first, then one draw per split, level order), so the map from
-draws to noise can be probed: ``reference.audit.probe.probe_float_noise_matrix`` recovers it exactly,
+draws to noise can be probed: ``reference.audit.linear.probe.probe_float_noise_matrix`` recovers it exactly,
 √3/2 entries included. ``sigma`` multiplies every draw; passing σ² where σ is meant is the fault of
 ``verification/planted/variance_for_std_cascade.py``.
 """

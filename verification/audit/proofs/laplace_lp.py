@@ -3,8 +3,8 @@
 Setting: the release ``M(x) = W x + B z`` with ``z_1, ..., z_d`` i.i.d. Laplace(b); a neighbouring difference
 ``v`` (the relation is symmetric: ``−v`` is one too) moves the mean by ``y = W v``; ``OPT(y) = min{‖u‖₁ : B u = y}``
 (``+∞`` when ``y`` is not in the column space of B). Statement: the smallest ε for which M is ε-DP is
-``max_v OPT(W v)/b`` — the value :func:`reference.audit.linear_noise.audit_linear_noise` certifies with
-:func:`reference.audit.laplace_lp.shift_norm`.
+``max_v OPT(W v)/b`` — the value :func:`reference.audit.linear.audit.audit_linear_noise` certifies with
+:func:`reference.audit.linear.laplace_lp.shift_norm`.
 
 Proof.
 

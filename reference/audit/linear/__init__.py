@@ -1,0 +1,19 @@
+"""The linear-noise audits: the exact privacy of a release ``W x + B z`` for a law of the draws ``z``.
+
+Entry point: :mod:`~reference.audit.linear.audit` (``linear_noise_audit``; private at all, implied strategy,
+sensitivities, ε or δ(ε)). Beside it:
+
+* matrices — :mod:`~reference.audit.linear.column_matrix` (exact sparse columns read once),
+  :mod:`~reference.audit.linear.elimination` (sparse exact column elimination);
+* the two paths — :mod:`~reference.audit.linear.dense` (dense exact algebra, every neighbouring relation) and
+  :mod:`~reference.audit.linear.sparse_audit` (add/remove by sparse elimination);
+  :mod:`~reference.audit.linear.square_noise` (the common square case in one integer solve);
+* the laws — :mod:`~reference.audit.linear.laplace_lp` (certified ℓ1 LP), :mod:`~reference.audit.linear.lattice`
+  and :mod:`~reference.audit.linear.integer_shift` (integer noise), :mod:`~reference.audit.linear.renyi`
+  (ρ-zCDP and RDP claims), :mod:`~reference.audit.linear.masked_draws` (draws with infinite variance);
+* neighbours — :mod:`~reference.audit.linear.participation` (participation schemes);
+* probing — :mod:`~reference.audit.linear.probe` and :mod:`~reference.audit.linear.probe_linear` (recover ``B``
+  from a user's function of the draws);
+* results — :mod:`~reference.audit.linear.verdict`, :mod:`~reference.audit.linear.covariance` (exact noise
+  covariances against the CIP and KARY oracles).
+"""

@@ -1,0 +1,222 @@
+"""The smallest ℓ1 draw shift of a linear-noise release, certified exactly from a floating-point LP.
+
+For the release ``W x + B z`` with i.i.d. Laplace(b) draws, a neighbouring difference ``v`` moves the output mean by
+``y = W v``. Any ``u`` with ``B u = y`` turns one output law into the other by shifting the draws, so the privacy
+loss is at most ``‖u‖₁/b``; the audit wants ``min{‖u‖₁ : B u = y}``, a linear programme whose dual is
+``max{λ · y : ‖Bᵀ λ‖∞ <= 1}`` (equal optimal values).
+
+The LP is solved in floating point (scipy's HiGHS), and nothing of that solution is trusted:
+
+* **upper bound** — the support of the float primal solution is re-solved exactly (``B_S u_S = y`` over the
+  rationals, python-flint); if that fails, the minimum-norm rational solution is used. Either way ``B u = y`` is
+  checked exactly, so ``‖u‖₁`` is a certified upper bound;
+* **lower bound** — the float dual ``λ`` is rounded to nearby rationals and divided by ``max |Bᵀ λ|`` when that
+  exceeds 1, so it is exactly dual-feasible, and ``λ · y`` is a certified lower bound (weak duality).
+
+When the two meet (they do whenever the optimal dual has small denominators, as for 0/±1 tree matrices) the
+value is exact.
+
+Why the LP value is the mechanism's ε and not only an upper bound (the proof program is
+:mod:`reference_verification.audit.proofs.laplace_lp`): let ``λ`` be dual-optimal, ``a = Bᵀ λ`` (``|a_j| <= 1``) and ``OPT = λ · y``. By complementary slackness
+``|a_j| = 1`` on the support of an optimal ``u``, so the tail of ``λ · (B z) = Σ a_j z_j`` is
+``P[Σ a_j z_j >= s] ~ C s^(k−1) e^(−s/b)`` with ``k >= 1`` the number of ``|a_j| = 1``. For the event
+``{λ · output >= s}`` the two neighbours' probabilities have ratio ``P[≥ s − OPT] / P[≥ s] → e^(OPT/b)`` as
+``s → ∞``: the privacy loss comes arbitrarily close to ``OPT/b``, which shifting the draws by ``u`` never exceeds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from reference.audit.linear import elimination as sparse
+from reference.audit.linear.elimination import Sparse
+from reference.core.linalg import Matrix
+
+#: Denominators tried when rounding the float dual to rationals (largest last).
+DUAL_DENOMINATORS = (10**3, 10**6, 10**9)
+#: A float primal entry below this is treated as zero when reading off the support.
+SUPPORT_THRESHOLD = 1e-9
+
+
+@dataclass(frozen=True)
+class ShiftNorm:
+    """Certified bounds on ``min{‖u‖₁ : B u = y}``: ``lower <= value <= upper``, exact when equal."""
+
+    lower: Fraction
+    upper: Fraction
+    shift: tuple[Fraction, ...]  # a u attaining ``upper`` (B u = y exactly)
+    dual: tuple[Fraction, ...]  # a λ attaining ``lower`` (‖Bᵀ λ‖∞ <= 1 exactly)
+
+    @property
+    def exact(self) -> bool:
+        """The bounds meet."""
+        return self.lower == self.upper
+
+
+@dataclass(frozen=True)
+class _Problem:
+    """B as sparse exact columns and as the float LP constraint matrix [B, −B] (built once per B)."""
+
+    columns: list[Sparse]
+    outputs: int
+    constraint: Any  # scipy.sparse matrix
+
+
+def _problem(noise_matrix: Matrix) -> _Problem:
+    return problem_of_columns(sparse.sparse_columns(noise_matrix), len(noise_matrix))
+
+
+def problem_of_columns(columns: list[Sparse], outputs: int) -> _Problem:
+    """The LP data for B given by its sparse exact columns."""
+    from scipy.sparse import csc_matrix  # imported here: scipy is slow to import
+
+    draws = len(columns)
+    rows = [i for column in columns for i in column]
+    cols = [j for j, column in enumerate(columns) for _ in column]
+    values = [float(v) for column in columns for v in column.values()]
+    positive = csc_matrix((values, (rows, cols)), shape=(outputs, draws))
+    from scipy.sparse import hstack
+
+    return _Problem(columns, outputs, hstack([positive, -positive], format="csc"))
+
+
+def _solve(problem: _Problem, target: Sparse, fallback: Sparse) -> tuple[Fraction, Fraction, Sparse, Sparse]:
+    """Certified (lower, upper, u, λ) for one target (module docstring); ``fallback`` solves B u = y exactly."""
+    from scipy.optimize import linprog  # imported here: scipy.optimize is slow to import
+
+    if sparse.apply(problem.columns, fallback) != target:
+        raise ValueError("fallback must solve B u = target exactly")
+    draws = len(problem.columns)
+    y = np.zeros(problem.outputs)
+    for i, value in target.items():
+        y[i] = float(value)
+    solved = linprog(np.ones(2 * draws), A_eq=problem.constraint, b_eq=y, bounds=(0, None), method="highs")
+    best, lower = fallback, Fraction(0)
+    dual: Sparse = {}
+    if solved.status == 0:
+        # the dual first: when it already meets the known solution, that solution is optimal (no re-solve)
+        lower, dual = _certified_dual(problem, target, solved.eqlin.marginals, sparse.l1(best))
+        primal = solved.x[:draws] - solved.x[draws:]
+        support = [j for j in range(draws) if abs(primal[j]) > SUPPORT_THRESHOLD]
+        if support and lower < sparse.l1(best):
+            candidate = _exact_on_support(problem, support, target)
+            if candidate is not None and sparse.l1(candidate) < sparse.l1(best):
+                best = candidate
+            if lower < sparse.l1(best):  # the roundings may meet the smaller value now
+                lower, dual = _certified_dual(problem, target, solved.eqlin.marginals, sparse.l1(best))
+    upper = sparse.l1(best)
+    return min(lower, upper), upper, best, dual
+
+
+def _exact_on_support(problem: _Problem, support: list[int], target: Sparse) -> Sparse | None:
+    """An exact solution of B_S u_S = y on the float solution's support, or None when there is none."""
+    reduction = sparse.eliminate([problem.columns[j] for j in support], [target], problem.outputs, integral=False,
+                                 track=True)
+    if reduction.targets[0] or reduction.solutions is None:
+        return None  # the remainder is not zero: y is not in the span of the support's columns
+    candidate = {support[j]: value for j, value in reduction.solutions[0].items() if value}
+    return candidate if sparse.apply(problem.columns, candidate) == target else None
+
+
+def _certified_dual(problem: _Problem, target: Sparse, marginals: np.ndarray,
+                    upper: Fraction) -> tuple[Fraction, Sparse]:
+    """The best exactly feasible rounding of the float dual, and its value λ · target (a lower bound); the
+    roundings stop once one meets ``upper`` (a known primal value: nothing can exceed it)."""
+    best_value = Fraction(0)
+    best_dual: Sparse = {}
+    for limit in DUAL_DENOMINATORS:
+        rounded = {i: Fraction(float(value)).limit_denominator(limit) for i, value in enumerate(marginals) if value}
+        # integral duals (0/±1 tree matrices) as ints: the feasibility sums below stay in int arithmetic
+        rounded = {i: sparse.narrow(value) for i, value in rounded.items() if value}
+        largest = max((abs(sum((rounded[i] * entry for i, entry in column.items() if i in rounded), Fraction(0)))
+                       for column in problem.columns), default=Fraction(0))
+        if largest > 1:
+            rounded = {i: value / largest for i, value in rounded.items()}
+        value = sum((rounded[i] * entry for i, entry in target.items() if i in rounded), Fraction(0))
+        if value > best_value:
+            best_value, best_dual = value, rounded
+        if best_value >= upper:
+            break
+    return best_value, best_dual
+
+
+def shift_norm(noise_matrix: Matrix, target: Sequence[Fraction], fallback: Sequence[Fraction]) -> ShiftNorm:
+    """Certified ``min{‖u‖₁ : B u = target}`` (module docstring). ``fallback`` is a known exact solution (for
+    example the minimum-norm one), used as the upper bound when the float support does not re-solve."""
+    problem = _problem(noise_matrix)
+    dense_target = {i: value for i, value in enumerate(target) if value}
+    lower, upper, best, dual = _solve(problem, dense_target, {j: v for j, v in enumerate(fallback) if v})
+    return ShiftNorm(lower, upper, tuple(Fraction(best.get(j, 0)) for j in range(len(problem.columns))),
+                     tuple(Fraction(dual.get(i, 0)) for i in range(problem.outputs)))
+
+
+def max_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],
+                   fallback: Callable[[int], Sparse]) -> tuple[Fraction, Fraction]:
+    """Certified bounds on ``max_k min{‖u‖₁ : B u = y_k}``, solving as few LPs as the bounds allow.
+
+    Exact solutions for every target come first from one sparse elimination (``fallback(k)`` supplies one for a
+    target the elimination leaves a remainder on, e.g. the minimum-norm one): their norms are upper bounds. Then
+    the target with the largest upper bound gets its LP (certified both ways), until the largest upper bound is
+    met by a certified lower bound: for tree mechanisms, whose eliminated solutions are already optimal, one LP.
+    """
+    problem = _problem(noise_matrix)
+    # B u = y iff P B u = P y (P the invertible first-difference map): same solutions, sparser elimination
+    columns, reduced_targets, _ = sparse.sparsest_form(problem.columns, targets, problem.outputs)
+    reduction = sparse.eliminate(columns, reduced_targets, problem.outputs, integral=False, track=True)
+    assert reduction.solutions is not None
+    solutions = [solution if not remainder else fallback(k)
+                 for k, (solution, remainder) in enumerate(zip(reduction.solutions, reduction.targets))]
+    return _lazy_maximum(problem, targets, solutions, integral=False)
+
+
+def max_shift_norm_of(problem: _Problem, targets: Sequence[Sparse],
+                      solutions: list[Sparse]) -> tuple[Fraction, Fraction]:
+    """:func:`max_shift_norm` when exact solutions ``B u_k = y_k`` are known already (one per target)."""
+    return _lazy_maximum(problem, targets, solutions, integral=False)
+
+
+def max_integer_shift_norm_of(problem: _Problem, targets: Sequence[Sparse],
+                              integer_shifts: Sequence[Mapping[int, int]]) -> tuple[Fraction, Fraction]:
+    """:func:`max_integer_shift_norm` for B given as a :func:`problem_of_columns`."""
+    return _lazy_maximum(problem, targets, _int_solutions(integer_shifts), integral=True)
+
+
+def _int_solutions(integer_shifts: Sequence[Mapping[int, int]]) -> list[Sparse]:
+    """The shifts as sparse exact vectors: their ints kept as ints (they stand for Fractions, the sparse module's
+    convention, and sum several times faster)."""
+    return [{j: int(value) for j, value in shift.items()} for shift in integer_shifts]  # type: ignore[misc]
+
+
+def _lazy_maximum(problem: _Problem, targets: Sequence[Sparse], solutions: list[Sparse], *,
+                  integral: bool) -> tuple[Fraction, Fraction]:
+    """Bounds on the largest minimum: the target with the largest upper bound gets its certified LP, until that
+    bound is met by a certified lower bound. With ``integral``, an LP solution lowers an upper bound only when it
+    is integral (the bounds are then on integer shifts; the LP value stays a lower bound, being a relaxation)."""
+    upper = [sparse.l1(solution) for solution in solutions]
+    lower = Fraction(0)
+    unsolved = set(range(len(targets)))
+    while unsolved:
+        worst = max(unsolved, key=lambda k: upper[k])
+        if upper[worst] <= lower:
+            break  # no unsolved target can exceed a value already certified
+        unsolved.discard(worst)
+        found_lower, found_upper, best, _ = _solve(problem, targets[worst], solutions[worst])
+        if not integral or all(Fraction(value).denominator == 1 for value in best.values()):
+            upper[worst] = found_upper
+        lower = max(lower, found_lower)
+        if max(upper) <= lower:
+            break
+    return lower, max(upper, default=Fraction(0))
+
+
+def max_integer_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],
+                           integer_shifts: Sequence[Mapping[int, int]]) -> tuple[Fraction, Fraction]:
+    """Bounds on ``max_k min{‖u‖₁ : B u = y_k, u integral}`` from known integral solutions ``integer_shifts``:
+    the LP (certified lower bound, a relaxation) and, where its exact primal is integral, a smaller integral u.
+    Targets are taken largest upper bound first until that bound is met by a certified lower bound."""
+    return _lazy_maximum(_problem(noise_matrix), targets, _int_solutions(integer_shifts), integral=True)

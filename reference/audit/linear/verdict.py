@@ -1,0 +1,276 @@
+"""The linear-noise audit's result, its validation and its limits: what :mod:`reference.audit.linear.audit` (the
+entry point), :mod:`reference.audit.linear.dense` and :mod:`reference.audit.linear.sparse_audit` (the twin
+exact audits) share. The audit itself is described in :mod:`reference.audit.linear.audit`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from reference.audit.linear.lattice import LatticeLeak
+from reference.audit.linear.participation import Participation, PatternMaximum
+from reference.audit.linear.renyi import RenyiClaimVerdict, RenyiProfile, decide, gaussian_profile
+from reference.core.certified import CertifiedReal
+from reference.core.json_form import jsonable
+from reference.core.linalg import Matrix
+from reference.core.options import LinearNoise
+from reference.core.validate import (
+    Neighbours,
+    RationalLike,
+    fraction_text,
+    positive_fraction,
+    to_fraction,
+)
+from reference.core.verdict import Verdict
+from reference.privacy.gaussian import gaussian_delta
+
+NOISE_KINDS: tuple[LinearNoise, ...] = ("gaussian", "laplace", "discrete-gaussian", "discrete-laplace")
+
+
+#: Largest number of rows, columns or draws accepted by the dense exact audit (substitution neighbours,
+#: draw variances, the dense lattice test).
+MAX_DIMENSION = 4_000
+
+
+#: Largest number of rows or columns of a matrix given as a sequence (the sparse audit, add/remove neighbours).
+MAX_SPARSE_DIMENSION = 20_000
+
+
+#: Most neighbouring differences whose smallest integer shifts are enumerated (integer noise with a kernel).
+MAX_ENUMERATED_SHIFTS = 256
+
+
+def exact_matrix(rows: object, name: str, limit: int = MAX_DIMENSION) -> Matrix:
+    """Convert nested sequences (or a 2-D numpy integer array) of exact rationals to a :data:`Matrix`.
+
+    Entries: int, Fraction, numpy integers or strings such as ``"1/3"``; floats and bools are refused with a
+    ``TypeError`` naming ``name``. Rows must be non-empty and of equal length, at most ``limit`` of them and of
+    at most ``limit`` entries.
+    """
+    if isinstance(rows, (str, bytes)) or not hasattr(rows, "__iter__"):
+        raise TypeError(f"{name} must be a 2-D sequence of exact rationals, got {type(rows).__name__}")
+    result: list[tuple[Fraction, ...]] = []
+    width: int | None = None
+    for index, row in enumerate(rows):
+        if isinstance(row, (str, bytes)) or not hasattr(row, "__iter__"):
+            raise TypeError(f"{name} must be 2-D: row {index} is a {type(row).__name__}")
+        if index >= limit:
+            raise ValueError(f"{name} has more than {limit} rows; at most {limit} rows and columns")
+        converted = tuple(to_fraction(entry, f"{name}[{index}]") for entry in row)
+        if width is None:
+            width = len(converted)
+        elif len(converted) != width:
+            raise ValueError(f"{name}: row {index} has {len(converted)} entries, row 0 has {width}")
+        result.append(converted)
+    if not result or not width:
+        raise ValueError(f"{name} must have at least one row and one column")
+    if len(result) > limit or width > limit:
+        raise ValueError(f"{name} is {len(result)}x{width}; at most {limit} rows and columns")
+    return tuple(result)
+
+
+def check_noise(noise: object) -> LinearNoise:
+    for kind in NOISE_KINDS:
+        if noise == kind:
+            return kind
+    raise ValueError(f"noise must be one of {', '.join(NOISE_KINDS)}, got {noise!r}")
+
+
+@dataclass(frozen=True)
+class LinearNoiseVerdict:
+    """The exact verdict of :func:`audit_linear_noise` (sensitivities for its ``neighbours`` and ``contributions``)."""
+
+    noise: LinearNoise
+    scale: Fraction
+    neighbours: Neighbours
+    contributions: int
+    outputs: int
+    inputs: int
+    draws: int
+    rank: int  # rank of B
+    kernel_dimension: int  # dim ker B = draws − rank; 0 means the implied strategy is unique
+    private: bool  # every workload column lies in col(B)
+    first_offending_column: int | None  # 0-based input index whose workload column is outside col(B)
+    strategy: Matrix | None  # the minimum-norm A = B⁺W (draws × inputs)
+    strategy_unique: bool
+    l1_sensitivity: Fraction | None  # max column ℓ1 norm of the minimum-norm A
+    l2_sensitivity_squared: Fraction | None  # max_j w_jᵀ (B Bᵀ)⁺ w_j (Mahalanobis, = max column ℓ2² of A)
+    epsilon: Fraction | None  # Laplace: Δ1/b
+    epsilon_exact: bool  # Laplace: True iff ker B = {0}; else ε is an upper bound
+    rho: Fraction | None  # Gaussian: Δ²/(2σ²); discrete Gaussian: max ‖u‖²/(2σ²) when u is unique
+    explanation: str
+    #: integer noise only: the neighbouring difference whose shift is outside the noise lattice, and its decoder
+    lattice_leak: LatticeLeak | None = None
+    rho_is_bound: bool = False  # discrete Gaussian with a kernel: rho is an upper bound (one integer shift)
+    #: Laplace with ker B != 0: a certified lower bound on ε from the LP dual (``epsilon`` is then the upper one)
+    epsilon_lower: Fraction | None = None
+    #: with a participation scheme: the scheme and the maximum over its patterns (exact or certified bounds)
+    participation: Participation | None = None
+    pattern_maximum: PatternMaximum | None = None
+    #: draws no output uses (zero columns of B), dropped before the analysis; ``draws`` counts the others
+    unused_draws: int = 0
+
+    @property
+    def verdict(self) -> Verdict:
+        """The verdict on the claim "private at all" (:meth:`verdict_on` for an ε or (ε, δ) claim)."""
+        return self.verdict_on()
+
+    def summary(self) -> str:
+        """One line: private at all or not, and why."""
+        return f"private at all: {self.verdict}; {self.explanation}"
+
+    def as_json(self) -> dict[str, Any]:
+        """JSON form: the verdict on "private at all", the witness of a leak, ranks, sensitivities and ε or ρ."""
+        witness: dict[str, Any] | None = None
+        if self.lattice_leak is not None:
+            witness = self.lattice_leak.as_json()
+        elif self.first_offending_column is not None:
+            witness = {"input_outside_noise_span": self.first_offending_column}
+        result: dict[str, Any] = jsonable({
+            "verdict": self.verdict,
+            "summary": self.summary(),
+            "witness": witness,
+            "noise": self.noise,
+            "scale": self.scale,
+            "private": self.private,
+            "first_offending_column": self.first_offending_column,
+            "rank": self.rank,
+            "kernel_dimension": self.kernel_dimension,
+            "l1_sensitivity": self.l1_sensitivity,
+            "l2_sensitivity_squared": self.l2_sensitivity_squared,
+            # ε exact where it is ("p/q", or "infinity" when not private), else null with the certified bounds
+            "epsilon": (self.epsilon if self.epsilon_exact else None) if self.private else "infinity",
+            "epsilon_exact": self.epsilon_exact or not self.private,
+            "epsilon_lower": (self.epsilon if self.epsilon_exact else self.epsilon_lower)
+            if self.private else "infinity",
+            "epsilon_upper": self.epsilon if self.private else "infinity",
+            "neighbours": self.neighbours,
+            "contributions": self.contributions,
+            "rho": self.rho,
+            "rho_is_bound": self.rho_is_bound,
+            "explanation": self.explanation,
+        })
+        return result
+
+    def verdict_on(self, *, epsilon: RationalLike | None = None, delta: RationalLike | None = None) -> Verdict:
+        """The verdict on a claim: "private at all" without ``epsilon``; else ε-DP, or (ε, δ)-DP with ``delta``.
+
+        ``fails`` when the release is not private or the exact privacy is certified worse than the claim;
+        ``holds`` when it is certified at least as good; ``inconclusive`` when only bounds that do not decide it
+        are known (an ε upper bound above the claim, or integer noise with a kernel).
+        """
+        if not self.private:
+            return "fails"
+        if epsilon is None:
+            return "holds"
+        claimed = positive_fraction(epsilon, "epsilon")
+        target = Fraction(0) if delta is None else to_fraction(delta, "delta")
+        if not 0 <= target < 1:
+            raise ValueError(f"delta must be in [0, 1), got {fraction_text(target)}")
+        if self.noise in ("laplace", "discrete-laplace"):
+            if self.epsilon is None:
+                return "inconclusive"
+            if self.epsilon <= claimed:
+                return "holds"
+            proven_worse = self.epsilon_exact or (self.epsilon_lower is not None and self.epsilon_lower > claimed)
+            return "fails" if proven_worse else "inconclusive"
+        if target == 0:
+            return "fails"  # Gaussian noise of either kind is never pure ε-DP
+        if self.noise == "gaussian":
+            achieved = self.delta(claimed)
+            if achieved.certainly_le(target):
+                return "holds"
+            if self.pattern_maximum is not None and not self.pattern_maximum.exact:
+                # Δ² is only bracketed: the δ at its lower end decides a failure
+                low = gaussian_delta(epsilon=claimed, sigma=self.scale, sensitivity_squared=self.pattern_maximum.lower)
+                return "fails" if low.certainly_gt(target) else "inconclusive"
+            return "fails" if achieved.certainly_gt(target) else "inconclusive"
+        if self.rho is None:
+            return "inconclusive"
+        from reference.privacy.zcdp import epsilon_from_rho_tight
+
+        # a sufficient ε for ρ-zCDP, not the exact one
+        sufficient = epsilon_from_rho_tight(rho=self.rho, delta=target)
+        return "holds" if sufficient.upper <= claimed else "inconclusive"
+
+    def renyi_profile(self) -> RenyiProfile | None:
+        """What is known of the release's Rényi divergences (:mod:`reference.audit.linear.renyi`); None when it is not
+        private (every D_α is infinite)."""
+        if not self.private:
+            return None
+        if self.noise == "gaussian" and self.l2_sensitivity_squared is not None:
+            if self.pattern_maximum is not None and not self.pattern_maximum.exact:
+                return RenyiProfile(self.rho, "none", basis="Gaussian, Delta^2 bounded over the participation "
+                                    f"patterns ({self.pattern_maximum.method}): an upper bound")
+            return gaussian_profile(sigma_squared=self.scale * self.scale,
+                                    sensitivity_squared=self.l2_sensitivity_squared)
+        if self.noise == "discrete-gaussian" and self.rho is not None:
+            if self.rho_is_bound:
+                return RenyiProfile(self.rho, "none", basis="discrete Gaussian, one integer shift: an upper bound")
+            return RenyiProfile(self.rho, "integer", basis="discrete Gaussian with a unique integer shift u: "
+                                "RDP(alpha) <= alpha ||u||^2/(2 sigma^2), equal at integer alpha (CKS Proposition 5)")
+        if self.noise in ("laplace", "discrete-laplace") and self.epsilon is not None:
+            return RenyiProfile(None, "none", epsilon=self.epsilon,
+                                basis=f"Laplace: epsilon-DP with epsilon <= {fraction_text(self.epsilon)} bounds "
+                                "RDP(alpha) by epsilon and rho by epsilon^2/2")
+        return RenyiProfile(None, "none", basis=f"{self.noise}: no Renyi bound is computed for this release")
+
+    def renyi_verdict(self, *, rho: object = None, rdp: object = None) -> RenyiClaimVerdict:
+        """The verdict on a ρ-zCDP claim (``rho``) or an RDP curve (``rdp``: (α, RDP(α)) pairs or a function of
+        α), decided both ways where the divergences are exact (:mod:`reference.audit.linear.renyi`)."""
+        profile = self.renyi_profile()
+        if profile is None:
+            claim = "zCDP" if rho is not None else "RDP curve"
+            if (rho is None) == (rdp is None):
+                raise ValueError("state exactly one of rho (a zCDP claim) and rdp (an RDP curve)")
+            return RenyiClaimVerdict(claim, "fails", f"not private at all: {self.explanation}")
+        return decide(profile, rho=rho, rdp=rdp)
+
+    def delta(self, epsilon: RationalLike) -> CertifiedReal:
+        """Gaussian only: the exact δ(ε) of the release (certified enclosure), Δ² the Mahalanobis sensitivity."""
+        if self.noise != "gaussian":
+            raise ValueError("delta: the exact (epsilon, delta)-profile is computed for gaussian noise only")
+        if not self.private or self.l2_sensitivity_squared is None:
+            raise ValueError("delta: the mechanism is not private at all (delta = 1 for every epsilon)")
+        return gaussian_delta(epsilon=epsilon, sigma=self.scale, sensitivity_squared=self.l2_sensitivity_squared)
+
+
+def not_private_verdict(common: Mapping[str, object], kernel_dimension: int, offending: int) -> LinearNoiseVerdict:
+    """The verdict when workload column ``offending`` is outside col(B)."""
+    return LinearNoiseVerdict(
+        **common,  # type: ignore[arg-type]
+        kernel_dimension=kernel_dimension,
+        private=False,
+        first_offending_column=offending,
+        strategy=None,
+        strategy_unique=False,
+        l1_sensitivity=None,
+        l2_sensitivity_squared=None,
+        epsilon=None,
+        epsilon_exact=False,
+        rho=None,
+        explanation=(
+            f"workload column {offending} is not in the column space of the noise matrix: changing input "
+            f"{offending} moves the output mean outside the noise's support subspace (infinite privacy loss)"
+        ),
+    )
+
+
+def discrete_laplace_bound_verdict(fields: Mapping[str, object], *, largest_shift_norm: Fraction,
+                                   smallest_integer_shift: int | None, users: int,
+                                   scale: Fraction) -> LinearNoiseVerdict:
+    """Discrete Laplace with a kernel in B: ε <= m · max ‖u‖₁ / b over integer draw shifts u (an upper bound only),
+    from the exact largest smallest integer shift when it was enumerated, else from the LP's bound. Shared by the
+    dense and the sparse audit."""
+    best, how = largest_shift_norm, "upper bound"
+    if smallest_integer_shift is not None:
+        best, how = Fraction(smallest_integer_shift), "upper bound; the largest smallest integer shift, exact"
+    bound = users * best / scale
+    return LinearNoiseVerdict(
+        **fields,  # type: ignore[arg-type]
+        private=True, epsilon=bound, epsilon_exact=False, rho=None,
+        explanation=f"private: every shift is B u with an integer u (B has a kernel, u not unique); "
+        f"discrete Laplace epsilon <= max ||u||_1/b = {fraction_text(bound)} ({how})",
+    )

@@ -1,0 +1,15 @@
+"""The sample audits: noise an implementation drew, or a sampler function it provides, against the exact law.
+
+Entry point: :mod:`~reference.audit.samples.audit` (samples in memory). Beside it:
+
+* laws and designs — :mod:`~reference.audit.samples.design` (the law of ``X = B z`` and its median-of-means
+  test), :mod:`~reference.audit.samples.design_audit` (a user's design or KARY Algorithms 1–3);
+* statistics fed by blocks of runs — :mod:`~reference.audit.samples.sufficient` (exact sums that blocks add to in
+  any order), :mod:`~reference.audit.samples.cascade_stream` with :mod:`~reference.audit.samples.cascade_fold`
+  (Cascade Sampling at any depth), :mod:`~reference.audit.samples.whitened_moments`,
+  :mod:`~reference.audit.samples.design_moments`;
+* power — :mod:`~reference.audit.samples.power` (what an audit could have seen, and the runs it needs);
+* a user's sampler function — :mod:`~reference.audit.samples.target` (load and call it chunk by chunk) and
+  :mod:`~reference.audit.samples.sampler_function` (blocks on Dask, power stated first);
+* reports — :mod:`~reference.audit.samples.report` (what every sample audit shares: its report and checks).
+"""

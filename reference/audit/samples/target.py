@@ -1,0 +1,175 @@
+"""A user's sampler as the audit's target: load it, call it chunk by chunk, fold its draws into the statistics.
+
+The target is ``package.module:function``. A *batched* target takes a ``numpy.random.Generator`` and a run count
+and returns a ``runs × n`` array; a *one-run* target takes only the Generator and returns one run (``n`` values),
+and :func:`batched` adapts it (calling it once per run, with the same generator). What the audit tests is fixed by
+a :class:`Mechanism`: Cascade Sampling (``n = 2**depth`` leaves, the streamed node-variance and
+sibling-covariance tests), KARY Algorithm 1 or 2 output noise (``n = horizon``; the median-of-means design audit
+with the exact fourth moments), or a discrete Laplace / Gaussian sampler (any ``n``; the goodness-of-fit tests on
+the histogram of all values).
+
+**Seeds.** The runs are cut into *chunks* of ``chunk_runs`` consecutive runs; chunk ``c`` is drawn by one call of
+the target with ``Generator(PCG64(s_c))``, ``s_c`` child ``c`` of ``SeedSequence(seed)`` (the children
+``SeedSequence.spawn`` gives). The chunk is the unit of randomness and of memory (one chunk's draws are held at
+a time); *blocks*, the units of work handed to workers, are runs of whole chunks. So the draws depend only on
+``seed`` and ``chunk_runs`` — not on the block size, the number of workers or the order blocks finish in — and the
+statistics are exact sums (:mod:`reference.audit.samples.sufficient`), so neither do they.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Literal
+
+import numpy as np
+
+from reference.core.rng import run_seeds
+
+#: Values per chunk when the chunk size is not given (32 MiB of float64): bounds one worker's sample memory.
+CHUNK_VALUES = 1 << 22
+
+#: What a target can claim to sample (the command line's ``tda-level`` is a discrete Gaussian of its σ²).
+MechanismKind = Literal["cascade", "kary", "design", "discrete-gaussian", "discrete-laplace"]
+
+
+Target = Callable[[np.random.Generator, int], Any]
+
+
+def load_target(spec: object) -> Target:
+    """The function named ``package.module:function`` (``ValueError`` naming ``target`` if it cannot be loaded or
+    called as a sampler), adapted to the batched form (:func:`batched`)."""
+    if not isinstance(spec, str) or spec.count(":") != 1 or not all(spec.split(":")):
+        raise ValueError(f"target must be 'package.module:function', got {spec!r}")
+    module_name, function_name = spec.split(":")
+    # a module in the working directory is found as `python -m` finds it, also from the `reference` console
+    # script (whose sys.path does not hold the working directory); spawned workers inherit the path
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.append(os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise ValueError(f"target module {module_name!r} cannot be imported: {error}") from None
+    function = getattr(module, function_name, None)
+    if not callable(function):
+        raise ValueError(f"target {spec!r} is not a function of module {module_name!r}")
+    return batched(function)
+
+
+def batched(function: Callable[..., Any]) -> Target:
+    """``function`` as a batched sampler: unchanged if it takes (Generator, runs); a one-run function (taking
+    only the Generator) is called once per run with the same generator and its runs stacked as rows."""
+    try:
+        parameters = [p for p in inspect.signature(function).parameters.values()
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty]
+    except (TypeError, ValueError):
+        return function
+    if len(parameters) == 1:
+
+        def one_run_each(generator: np.random.Generator, runs: int) -> np.ndarray:
+            return np.stack([np.asarray(function(generator)).reshape(-1) for _ in range(runs)])
+
+        return one_run_each
+    if len(parameters) != 2:
+        raise ValueError("target must take (generator, runs) and return runs × n, or (generator) and return one run")
+    return function
+
+
+@dataclass(frozen=True)
+class Mechanism:
+    """What the target claims to sample, and how its draws are tested."""
+
+    kind: MechanismKind
+    depth: int = 0  # cascade
+    sigma: float = 1.0  # cascade σ
+    arity: int = 0  # kary
+    algorithm: int = 2  # kary: 1, 2 or 3
+    horizon: int = 0  # kary: n = T
+    epsilon: Fraction = Fraction(1)  # kary
+    parameter: Fraction = Fraction(1)  # discrete: the scale (Laplace) or σ² (Gaussian); design: σ or b
+    noise_matrix: tuple[tuple[Fraction, ...], ...] = ()  # design: B (outputs × draws), exact
+    noise: str = "gaussian"  # design: the law of the draws, "gaussian" or "laplace"
+    draw_variances: tuple[Fraction, ...] | None = None  # design, gaussian: relative variances of the draws
+    alpha: float = 1e-6
+
+    def columns(self, observed: int | None = None) -> int | None:
+        """The values per run the target must return (``None``: any, for the discrete samplers)."""
+        if self.kind == "cascade":
+            return 1 << self.depth
+        if self.kind == "kary":
+            return self.horizon
+        if self.kind == "design":
+            return len(self.noise_matrix)
+        return observed
+
+    def design(self) -> Any:
+        """The exact design the median-of-means audit tests (KARY or the user's noise matrix), built once per
+        process."""
+        return _design(self)
+
+    def new_moments(self, runs: int) -> Any:
+        """An empty accumulator for an audit of ``runs`` runs."""
+        if self.kind == "cascade":
+            from reference.audit.samples.cascade_stream import CascadeMoments
+
+            return CascadeMoments(self.depth, self.sigma)
+        if self.kind in ("kary", "design"):
+            from reference.audit.samples.design_moments import DesignMoments
+
+            return DesignMoments(self.design(), runs, self.alpha)
+        from reference.audit.samples.sufficient import IntegerHistogram
+
+        return IntegerHistogram()
+
+
+@lru_cache(maxsize=4)
+def _design(mechanism: Mechanism) -> Any:
+    from reference.audit.samples.design_audit import kary_design, linear_design
+
+    if mechanism.kind == "kary":
+        return kary_design(mechanism.arity, mechanism.horizon, mechanism.algorithm, mechanism.epsilon)
+    return linear_design(mechanism.noise_matrix, mechanism.noise, mechanism.parameter, mechanism.draw_variances)
+
+
+def call_target(function: Target, generator: np.random.Generator, runs: int) -> np.ndarray:
+    """The target's draws as an array; an exception inside the user's function becomes one ``ValueError`` line
+    naming it (the command line's bad-input exit), not a traceback."""
+    try:
+        return np.asarray(function(generator, runs))
+    except Exception as error:  # the user's code: any failure is reported, not re-raised as is
+        raise ValueError(f"target raised {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+                         ) from None
+
+
+def chunk_seed(seed: int, chunk: int) -> np.random.Generator:
+    """The generator of chunk ``chunk``: ``default_rng`` of child ``chunk`` of ``SeedSequence(seed)``."""
+    return np.random.default_rng(run_seeds(seed, 1, chunk)[0])
+
+
+def run_block(target: str, mechanism: Mechanism, runs: int, chunk_runs: int, seed: int,
+              chunks: tuple[int, int]) -> Any:
+    """The statistics of chunks ``chunks[0] .. chunks[1] - 1`` (one block): each chunk drawn by the target with
+    its own generator, checked for shape, folded in, and dropped before the next is drawn."""
+    function = load_target(target)
+    moments = mechanism.new_moments(runs)
+    for chunk in range(*chunks):
+        first = chunk * chunk_runs
+        count = min(chunk_runs, runs - first)
+        draws = call_target(function, chunk_seed(seed, chunk), count)
+        expected = mechanism.columns(draws.shape[-1] if draws.ndim == 2 else None)
+        if draws.ndim != 2 or draws.shape != (count, expected):
+            raise ValueError(f"target must return an array of shape (runs, n) = ({count}, {expected or 'n'}) "
+                             f"for {count} runs, got shape {draws.shape}")
+        if not (np.issubdtype(draws.dtype, np.floating) or np.issubdtype(draws.dtype, np.integer)):
+            raise ValueError(f"target must return real numbers, got dtype {draws.dtype}")
+        if mechanism.kind in ("kary", "design"):
+            moments.add(draws, first)
+        else:
+            moments.add(draws)
+    return moments
