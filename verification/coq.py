@@ -351,8 +351,9 @@ def cached_build(source: Path | None = None, say: Callable[[str], None] | None =
             final = root / key
             if (found := _read_cached(project, final)) is not None:
                 return found
+            for stale in root.glob(f"{key}.partial-*"):  # left by a build that was killed (we hold the lock)
+                shutil.rmtree(stale, ignore_errors=True)
             partial = root / f"{key}.partial-{os.getpid()}"
-            shutil.rmtree(partial, ignore_errors=True)
             build = compile_all(directory, partial)
             if not build.ok:
                 return Build(build.project, build.directory, build.files, temporary=True)
