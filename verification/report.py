@@ -35,6 +35,7 @@ def coq_status(evidence: dict[CoqTheorem, Evidence]) -> str:
 
     return status(evidence)
 
+
 PAPERS = {
     "CIP": "Dharangutte, Gao, Gong, Wang — Differentially Private Range Queries with Correlated Input Perturbation",
     "KARY": "Andersson, Pagh, Steiner, Torkamani — Count on Your Elders: Laplace vs Gaussian Noise",
