@@ -29,7 +29,7 @@ from typing import Any, NamedTuple
 from reference.core.processes import WorkerPool, signals_as_exit
 
 from .audits import audit_case_count, audit_case_name, run_audit_case
-from .coq import AUDIT_THEOREMS, machine_checked
+from .coq import AUDIT_THEOREMS, coq_status, machine_checked
 from .core.claims import Budget, Outcome, Registry, Result, resolve_conditions, run_claim
 from .progress import elapsed_and_estimate
 from .registry import build_registry
@@ -80,7 +80,7 @@ def _run_task(kind: str, index: int, quick: bool, directory: str) -> Any:
         return machine_checked([*(theorem for claim in _registry().claims for theorem in claim.coq), *AUDIT_THEOREMS])
     if kind == "claim":
         result = run_claim(_registry().claims[index], budget)
-        return result.outcome, result.seconds
+        return result.outcome, result.seconds, result.programs
     if kind == "audit":
         return run_audit_case(index)
     return available_plots()[index](Path(directory), budget)
@@ -124,6 +124,8 @@ def run_tasks(registry: Registry, budget: Budget, directory: Path, jobs: int, sa
     def finished(task: tuple[str, int], value: Any) -> None:
         done[task] = value
         status = f"{value[0].status.value} " if task[0] == "claim" else ""
+        if task[0] == "coq":  # the Coq task's status: closed, or what failed and why (reference_verification.coq)
+            status = f"— {coq_status(value).removeprefix('Coq: ').removeprefix('Coq ')} "
         seconds = value[1] if task[0] == "claim" else getattr(value, "seconds", None)
         timing = f"({seconds:.1f} s) " if isinstance(seconds, float) else ""
         clock = elapsed_and_estimate(time.monotonic() - started, len(done), total)
@@ -146,9 +148,9 @@ def run_tasks(registry: Registry, budget: Budget, directory: Path, jobs: int, sa
     results = []
     for index, claim in enumerate(registry.claims):
         if ("claim", index) in done:
-            outcome, seconds = done[("claim", index)]
+            outcome, seconds, programs = done[("claim", index)]
             assert isinstance(outcome, Outcome)
-            results.append(Result(claim, outcome, seconds))
+            results.append(Result(claim, outcome, seconds, programs))
     if select is None:
         # as run_registry does: a proof resting on an entry that is only verified is "proved, conditional" (a
         # selection may leave out the entries a proof rests on, so its results stay as computed)

@@ -356,6 +356,12 @@ def claims() -> list[Claim]:
             "Symbolic in d and ρ: Δ² = 2 per level gives ρ/d per level (CKS 2020 Theorem 14), d levels compose to ρ.",
             implements=("reference.tda.calibration.inftda_sigma_squared", "reference.tda.calibration.inftda_calibration"),
             proof="reference_verification.tda.proofs.privacy_accounting.prove",
+            depends_on=("TDA Algorithm 1 (sensitivity √2)",),
+            cites=(
+                "CKS 2020 (Canonne, Kamath, Steinke), Theorem 14: the multivariate discrete Gaussian N_Z(0, σ²)^m "
+                "added to a query of ℓ2 sensitivity Δ is Δ²/(2σ²)-zCDP",
+                "Bun–Steinke 2016, Lemma 2.3: adaptive composition adds zCDP parameters",
+            ),
         ),
         Claim(
             PAPER,
