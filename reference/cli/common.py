@@ -374,8 +374,8 @@ FRACTION_DIGITS = 17
 _FRACTION = re.compile(r"^(-?\d+)/(\d+)$")
 
 
-def _fraction_decimal(numerator: int, denominator: int) -> str:
-    """The decimal of p/q: exact (``= 0.000001``) when it terminates within FRACTION_DIGITS significant digits,
+def _fraction_decimal(numerator: str, denominator: str) -> str:
+    """The decimal of p/q (given as digit strings: a fraction of any length, no int conversion): exact (``= 0.000001``) when it terminates within FRACTION_DIGITS significant digits,
     else rounded to nearest at FRACTION_DIGITS significant digits (``≈ 4.3333333333333333``)."""
     from decimal import Context, Decimal, Inexact
 
@@ -404,8 +404,8 @@ def _scalar(value: Any) -> str:
         return repr(value)  # the shortest text that reads back as the same float
     if isinstance(value, str):
         fraction = _FRACTION.match(value)
-        if fraction and int(fraction.group(2)) > 1:
-            decimal = _fraction_decimal(int(fraction.group(1)), int(fraction.group(2)))
+        if fraction and fraction.group(2).lstrip("0") not in ("", "1"):
+            decimal = _fraction_decimal(fraction.group(1), fraction.group(2))
             if len(value) > MAX_FRACTION_CHARS:
                 return f"{decimal} (an exact fraction of {len(value)} characters: use --json)"
             return f"{value} {decimal}"
@@ -431,7 +431,7 @@ def _outward(fraction: str, direction: str) -> str:
     """An endpoint p/q as a decimal of FRACTION_DIGITS significant digits rounded away from the enclosure's inside."""
     from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 
-    numerator, denominator = (int(part) for part in fraction.split("/"))
+    numerator, denominator = fraction.split("/")  # digit strings into Decimal: no int conversion, any length
     rounding = ROUND_CEILING if direction == "up" else ROUND_FLOOR
     return _plain_decimal(Context(prec=FRACTION_DIGITS, rounding=rounding).divide(Decimal(numerator),
                                                                                   Decimal(denominator)))

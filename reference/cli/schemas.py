@@ -102,6 +102,8 @@ _SCHEMAS: dict[str, Schema] = {
                                               "delta_at_epsilon": nullable(CERTIFIED),
                                               "epsilon_at_delta": nullable(CERTIFIED),
                                               "noise_ratio": nullable(CERTIFIED)}),
+    "audit conversion": _verdict_record({"claim": {"type": "object"}, "claim_check": {"type": "object"}},
+                                        {"source": {"type": "object"}}),
     "audit linear-noise": _verdict_record({"noise": TEXT, "scale": NUMBER_TEXT, "private": BOOLEAN, "rank": INTEGER,
                                            "kernel_dimension": INTEGER, "neighbours": TEXT, "explanation": TEXT},
                                           {"epsilon": nullable(RATIONAL), "epsilon_exact": BOOLEAN,

@@ -231,14 +231,17 @@ def _check_range(epsilon: Fraction | None, sigma_squared: Fraction) -> None:
         raise ValueError(f"epsilon must be at most 1e5 for the discrete Gaussian's exact profile, got {describe(epsilon)}")
 
 
-#: Most lattice terms one evaluation is allowed before it starts (estimated from the parameters). A term costs
-#: 10-35 µs (Arb balls; idle to loaded two cores), so this is about a second: σ² up to about 6.9e7 at a small
-#: sensitivity (σ² = 1e9 at ε = 0 needs about 380,000 terms: refused). A sensitivity far above σ starts the sum
-#: far left of 0 and adds about Δ/2 - εσ²/Δ more terms.
+#: Most lattice terms one evaluation is allowed before it starts (estimated from the parameters): σ² up to about
+#: 6.9e7 at a small sensitivity (σ² = 1e9 at ε = 0 needs about 380,000 terms: refused). A sensitivity far above σ
+#: starts the sum far left of 0 and adds about Δ/2 - εσ²/Δ more terms.
 MAX_ESTIMATED_TERMS = 100_000
-#: Most lattice terms all the evaluations of one call may add (the smallest ε at δ is a bisection of about
-#: :func:`estimated_evaluations` evaluations): a refusal in one line instead of minutes of work.
-MAX_TOTAL_TERMS = 200_000
+#: Most lattice terms all the evaluations of one call may add: a refusal in one line instead of minutes of work.
+#: A term costs about 1.5-2.3 µs (multiplicative recurrences, measured at σ² from 6e6 to 6e7 on an idle core;
+#: a few times more on a loaded one), so this is a few seconds at most.
+MAX_TOTAL_TERMS = 1_000_000
+#: Evaluations the smallest ε at δ makes when Newton settles (:func:`_newton_epsilon`: a handful of steps, then
+#: two certifying evaluations); the certified bisection it falls back to is estimated again before it starts.
+NEWTON_EVALUATIONS = 16
 
 
 def estimated_lattice_terms(*, epsilon: Fraction, sigma_squared: Fraction, sensitivity: int) -> int:
@@ -327,7 +330,7 @@ def discrete_gaussian_epsilon(
     tol = tolerance_fraction(tolerance)
     _check_range(None, scale)
     # ε = 0 starts the sum furthest left: the costliest evaluation, times the evaluations of the search
-    _check_cost(Fraction(0), scale, shift, estimated_evaluations(tol))
+    _check_cost(Fraction(0), scale, shift, NEWTON_EVALUATIONS)
     if _delta_satisfied(Fraction(0), scale, shift, target):
         return CertifiedReal(Fraction(0), Fraction(0))
     def sufficient(epsilon: Fraction) -> bool:
@@ -339,6 +342,7 @@ def discrete_gaussian_epsilon(
         low, high = located * (1 - tol * Fraction(45, 100)), located * (1 + tol * Fraction(45, 100))
         if sufficient(high) and not sufficient(low):
             return CertifiedReal(low, high)
+    _check_cost(Fraction(0), scale, shift, estimated_evaluations(tol))  # the bisection's cost, before it starts
     low, high = bracket_upward(sufficient, Fraction(0), Fraction(1))  # δ(ε) -> 0 as ε -> oo
     return CertifiedReal(*bisect(sufficient, low, high, tolerance=tol))
 

@@ -255,6 +255,12 @@ def assert_prefix_counter(
         participation: which stream positions one user touches (default: one bit).
         inputs: the type ``release_noise`` takes (below).
         batch: ``release_noise`` takes draws × probes and returns outputs × probes.
+        draw_variances: one variance per draw when they differ (Gaussian: draw j has variance σ²·d_j; floats read
+            exactly).
+        infinite_variance_draws: the draws with a zero budget (infinite variance).
+        call_seconds: the time limit of each call of your function, in seconds (``None``: no limit).
+        call_memory_bytes: the memory each call of your function may add, in bytes (``None``: no limit).
+        rtol: the relative excess of the computed ε, δ(ε), ρ or RDP(α) over the claim accepted (0: none).
 
     Raises:
         AssertionError: the claim fails (the message leads with the certified ε against the claim), or
@@ -350,7 +356,8 @@ def assert_calibration_safe(
         grid: the (ε, δ) points to check, exact numbers (``"1/2"``, ``"1e-6"``, ``Fraction``).
         sensitivity_squared: Δ², the squared ℓ2 sensitivity passed to the calibrator at every point.
         rtol: the relative excess of δ accepted (0: none).
-        call_seconds, call_memory_bytes: the limits of each call of the calibrator (module docstring).
+        call_seconds: the time limit of each call of your function, in seconds (``None``: no limit).
+        call_memory_bytes: the memory each call of your function may add, in bytes (``None``: no limit).
 
     Returns:
         One verdict per grid point, in order.
@@ -478,6 +485,7 @@ def assert_samples_match(
         scale: the Laplace or discrete Laplace scale.
         contributions: a TDA level's contributions per record.
         attributes: a TDA level's number of attributes.
+        rho: a TDA level's ρ (its σ² follows from ρ and the attributes).
         design: any linear design (``"design"``), e.g. from ``linear_design``.
         alpha: the false-alarm probability of the whole audit.
         smallest_deviation: the relative error that must be detectable: of one node's standard deviation
@@ -625,6 +633,8 @@ def assert_height_function(
         offset: True for offset digits (KARY Algorithm 2), False for standard digits (Algorithm 1).
         argument: ``"horizon"`` (T) or ``"leaves"`` (n), what the function takes.
         horizons: the range (low, high) of arguments tried (default (1, 2^63)).
+        call_seconds: the time limit of each call of your function, in seconds (``None``: no limit).
+        call_memory_bytes: the memory each call of your function may add, in bytes (``None``: no limit).
 
     Example:
         A float logarithm is off at exact powers; the exact integer height passes:
@@ -657,7 +667,22 @@ def assert_conversion(
     """Assert that ρ-zCDP (``rho``) or an RDP curve (``rdp``) gives (ε, δ)-DP for every mechanism with that
     guarantee (:mod:`reference.audit.conversion`): certified by the CKS conversion, refuted by the Gaussian
     witness, and an undecided claim (between the two) fails the assertion as "cannot decide". Floats (a
-    converter's ε, δ) are read exactly; ``rtol`` relaxes δ to δ·(1 + rtol)."""
+    converter's ε, δ) are read exactly; ``rtol`` relaxes δ to δ·(1 + rtol).
+
+    Args:
+        epsilon: the claimed ε of the converted guarantee.
+        delta: the claimed δ of the converted guarantee.
+        rho: the ρ-zCDP guarantee converted (state this or ``rdp``).
+        rdp: the RDP curve converted: (α, RDP(α)) pairs or a function of α (state this or ``rho``).
+        rtol: the relative excess of δ accepted (0: none).
+
+    Example:
+        (1/20)-zCDP gives (1, 4e-4)-DP for every mechanism with that guarantee:
+
+        >>> from reference.testing import assert_conversion
+        >>> assert_conversion(epsilon=1, delta="4e-4", rho="1/20").verdict
+        'holds'
+    """
     decided = audit_conversion(epsilon=exact_value(epsilon, "epsilon"), delta=exact_value(delta, "delta"), rho=rho,
                                rdp=rdp, rtol=rtol)
     if decided.verdict == "inconclusive":

@@ -347,7 +347,8 @@ def _looks_float32(value: float, tolerance: Fraction) -> bool:
     if tolerance <= ROUNDOFF_MULTIPLE * single and float(np.float32(value)) == value:
         exact = Fraction(value)
         candidate = exact.limit_denominator(default_denominator_bound(np.float32))
-        return abs(candidate - exact) <= ROUNDOFF_MULTIPLE * single * max(Fraction(1), abs(exact))
+        # a residue near 0 is cancellation (a solve, a non-linearity), not a float32 rounding of a non-zero entry
+        return candidate != 0 and abs(candidate - exact) <= ROUNDOFF_MULTIPLE * single * max(Fraction(1), abs(exact))
     return False
 
 
