@@ -148,8 +148,12 @@ def _total_digit_programme(arity: int, steps: int, height: int) -> int:
         low_cycles, low_rest = divmod(low, block)
         high_digit, high_partial = divmod(high_rest, weight)
         low_digit, low_partial = divmod(low_rest, weight)
-        total += ((high_cycles - low_cycles) * full_cycle
-                  + _prefix_mass(high_digit, center) - _prefix_mass(low_digit, center)) * weight
+        # _prefix_mass(digit, center), inline (two calls per digit position were a third of the time)
+        high_mass = (high_digit * center - high_digit * (high_digit - 1) // 2 if high_digit <= center + 1
+                     else center * (center + 1) // 2 + (high_digit - 1 - center) * (high_digit - center) // 2)
+        low_mass = (low_digit * center - low_digit * (low_digit - 1) // 2 if low_digit <= center + 1
+                    else center * (center + 1) // 2 + (low_digit - 1 - center) * (low_digit - center) // 2)
+        total += ((high_cycles - low_cycles) * full_cycle + high_mass - low_mass) * weight
         total += high_partial * abs(high_digit - center) - low_partial * abs(low_digit - center)
         weight = block
     return total
