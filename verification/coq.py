@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .core.claims import CoqTheorem
+from .registry import build_registry
 
 #: The Debian packages that provide the toolchain (Coq 8.16 with Mathematical Components 1.15 on bookworm; zify
 #: gives lia/nia on MathComp's integers, algebra-tactics the field tactic on the rationals, analysis 0.6 the sums
@@ -412,8 +413,6 @@ def main() -> int:
         return 2
     print(coq_version())
     print(f"sources: {proofs_directory()}")
-    from .report import build_registry
-
     theorems = [theorem for claim in build_registry().claims for theorem in claim.coq]
     evidence = machine_checked([*theorems, *AUDIT_THEOREMS])
     for theorem in [*theorems, *AUDIT_THEOREMS]:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
+from .coq import proofs_directory
 from .core.claims import CoqTheorem, Result, Status
 
 
@@ -62,8 +63,6 @@ _PYTHON_OBJECTS = re.compile(r"^\s*(from|import)\s+reference\.", re.MULTILINE)
 
 def tests_directory() -> Path | None:
     """``tests/coq`` of the checkout the Coq sources are read from (``None`` outside a checkout)."""
-    from .coq import proofs_directory
-
     proofs = proofs_directory()
     if proofs is None:
         return None

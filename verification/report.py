@@ -1,7 +1,7 @@
 """The main job: rerun the claims registry of all three papers (CIP, KARY, TDA) and write the report (terminal
 table, Markdown, JSON, PNG plots).
 
-``python -m reference report [--out DIR] [--quick] [--jobs N]``. The claims, audit cases and plots run in ``N``
+``reference report [--out DIR] [--quick] [--jobs N]``. The claims, audit cases and plots run in ``N``
 processes (default: all cores; the content is the same for any ``N``); progress goes to stderr, one line per
 finished task, so a long run shows where it is. The Markdown report is self-contained: what each statement says, how it was checked,
 what the check found, with the smallest counterexample and the corrected statement for refuted entries.
@@ -15,45 +15,31 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import reference
 
 from .audits import AuditCase, audits_markdown
 from .completeness import coverage_markdown
-from .core.claims import MACHINE_CHECKED, Budget, CoqTheorem, Registry, Result, Status
+from .coq import Evidence
+from .core.claims import MACHINE_CHECKED, Budget, CoqTheorem, Registry, Result, Status, resolve_conditions, run_claim
+from .html import markdown_to_html
 from .levels import LEVEL_ORDER, Placed, describe, level_counts, proof_levels, tied_coq_files
 from .links import link_errors, proof_programs
+from .papers import PAPERS as PAPER_TABLE
+from .parallel import available_plots, default_jobs, run_tasks
 from .proof_pass import proof_pass_markdown
-from .provenance import SCHEMA_VERSION, provenance_markdown
+from .provenance import SCHEMA_VERSION, provenance, provenance_markdown
+from .registry import build_registry
 
-if TYPE_CHECKING:  # imported when the report runs, so that `python -m reference_verification.coq` runs cleanly
-    from .coq import Evidence
-
-PAPERS = {
-    "CIP": "Dharangutte, Gao, Gong, Wang — Differentially Private Range Queries with Correlated Input Perturbation",
-    "KARY": "Andersson, Pagh, Steiner, Torkamani — Count on Your Elders: Laplace vs Gaussian Noise",
-    "TDA": "Boninsegna — InfTDA: A Simple TopDown Mechanism for Hierarchical Differentially Private Counting Queries",
-}
+#: Each paper's tag and title, as the report's summary lists them (from the table of papers).
+PAPERS = {paper.key: paper.title for paper in PAPER_TABLE}
 
 STATUS_ORDER = [Status.PROVED, Status.CONDITIONAL, Status.VERIFIED, Status.REFUTED, Status.NOT_CHECKABLE, Status.ERROR]
 
 
-def build_registry() -> Registry:
-    """Every registered claim, paper by paper (each paper package's ``claims`` assembles its own)."""
-    from .cip.claims import cip_claims
-    from .kary.claims import kary_claims
-    from .tda.claims import tda_claims
-
-    registry = Registry()
-    registry.extend(cip_claims())
-    registry.extend(kary_claims())
-    registry.extend(tda_claims())
-    return registry
-
-
 def run_registry(registry: Registry, budget: Budget, progress: Callable[[str], None] | None = None) -> list[Result]:
     """Run every claim in order, reporting progress; then resolve the conditions of proofs that use other entries."""
-    from .core.claims import resolve_conditions, run_claim
-
     results = []
     total = len(registry.claims)
     for index, claim in enumerate(registry.claims, start=1):
@@ -356,10 +342,6 @@ def run_report(out_dir: str = "reference-report", quick: bool = False, progress:
     ``provenance``, ``claims``) and the PNG plots into ``out_dir``; print the
     terminal table (when ``progress``) and return a summary. ``jobs`` worker processes run the claims, audit cases
     and plots (:mod:`reference_verification.parallel`; default all cores); the content does not depend on it."""
-    from .html import markdown_to_html
-    from .parallel import available_plots, default_jobs, run_tasks
-    from .provenance import provenance
-
     workers = default_jobs() if jobs is None else jobs
     start = time.perf_counter()
     budget = Budget(quick=quick)
@@ -369,8 +351,6 @@ def run_report(out_dir: str = "reference-report", quick: bool = False, progress:
     def say(line: str) -> None:
         if progress:
             print(line, file=sys.stderr, flush=True)
-
-    import reference
 
     say(f"reference {reference.__version__}: checking the papers' statements ({'quick' if quick else 'full'} budget), "
         f"writing into {directory}/")

@@ -14,18 +14,20 @@ from reference.cli.common import (
     add_seed,
     add_time_limit,
     nonnegative_int,
+    rational,
     refuse_if_costly,
 )
 from reference.cli.sampler_mechanisms import add_mechanism_options, check_mechanism_options, tda_level_sigma_squared
+from reference.core.validate import parse_rational_text
 
 #: Options of this command beside the mechanisms' table: it draws the runs, so KARY needs their length T.
 FUNCTION_EXTRAS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {"kary": (("horizon",), ())}
 
 
 def _fraction(text: str, option: str) -> Fraction:
-    try:
-        value = Fraction(text)
-    except (ValueError, ZeroDivisionError):
+    try:  # the one bounded reader: digits and exponent checked before any big number is built
+        value = parse_rational_text(text, option)
+    except ValueError:
         raise CommandError(f"{option} must be a positive rational (e.g. 2, 1/2 or 0.5), got {text!r}") from None
     if value <= 0:
         raise CommandError(f"{option} must be a positive rational (e.g. 2, 1/2 or 0.5), got {text!r}")
@@ -65,6 +67,11 @@ def mechanism_from(args: argparse.Namespace) -> Any:
             variances = tuple(entry for row in table for entry in row)
         return Mechanism("design", noise_matrix=matrix, noise=args.noise, parameter=_fraction(args.scale, "--scale"),
                          draw_variances=variances, alpha=float(alpha))
+    if args.mechanism in ("gaussian", "laplace"):  # one value of the law per draw: the design B = [[1]]
+        option = "--sigma" if args.mechanism == "gaussian" else "--scale"
+        value = _fraction(args.sigma if args.mechanism == "gaussian" else args.scale, option)
+        return Mechanism("design", noise_matrix=((Fraction(1),),), noise=args.mechanism, parameter=value,
+                         alpha=float(alpha))
     if args.mechanism == "tda-level":  # InfTDA's per-cell noise: the discrete Gaussian of its level σ²
         return Mechanism("discrete-gaussian", parameter=Fraction(tda_level_sigma_squared(args)), alpha=float(alpha))
     parameter = args.sigma_squared if args.mechanism == "discrete-gaussian" else args.scale
@@ -126,5 +133,5 @@ def register(audit: Subcommands) -> None:
     command.add_argument("--chunk-runs", dest="chunk_runs", type=nonnegative_int,
                          help="runs per call of the target, each with its own seed (default: 2^22 values)")
     command.add_argument("--horizon", type=nonnegative_int, help="kary: T, the values per run")
-    command.add_argument("--runs-for-deviation", dest="runs_for_deviation",
+    command.add_argument("--runs-for-deviation", dest="runs_for_deviation", type=rational,
                          help="also state the runs needed to detect this scale (or cell probability) error")

@@ -36,6 +36,9 @@ def checked_header(
     """Shape and dtype from the header at ``handle`` (positioned at the file's start), checked: a known
     version, no Python objects, and ``prod(shape) * itemsize`` within both the ``available`` bytes of the file
     (None: not checked here, the caller does it with :func:`check_holds`) and ``max_bytes`` (None: no bound)."""
+    start = handle.tell()
+    _check_header_length(handle, available, name)
+    handle.seek(start)
     try:
         version = np.lib.format.read_magic(handle)
         if version == (1, 0):
@@ -46,6 +49,11 @@ def checked_header(
             raise ValueError(f"unsupported .npy version {version}")
     except (ValueError, OSError, EOFError, SyntaxError) as error:
         raise _unreadable(name, error) from None
+    except Exception as error:  # numpy's header parser: tokenize's TokenError on unbalanced syntax, and others
+        raise ValueError(f"{name}: not a readable .npy file (the header is not a valid .npy header: "
+                         f"{type(error).__name__})") from None
+    if not isinstance(shape, tuple) or not all(isinstance(size, int) and size >= 0 for size in shape):
+        raise ValueError(f"{name}: not a readable .npy file (the header's shape {shape!r} is not a tuple of sizes)")
     if dtype.hasobject:
         raise ValueError(f"{name}: the .npy file holds Python objects ({dtype}); numeric arrays only")
     needed = math.prod(int(size) for size in shape) * dtype.itemsize
@@ -56,6 +64,31 @@ def checked_header(
             f"{name}: the .npy array is {tuple(shape)} of {dtype} ({size_text(needed)}); at most {size_text(max_bytes)}"
         )
     return tuple(int(size) for size in shape), dtype
+
+
+#: Longest header read (numpy's own default bound for a header it parses safely).
+MAX_HEADER_BYTES = 10_000
+
+
+def _check_header_length(handle: BinaryIO, available: int | None, name: str) -> None:
+    """Refuse, from the first 12 bytes, a header longer than :data:`MAX_HEADER_BYTES` or than the file, before
+    numpy reads it (a version-2 length field of 2**32 - 1 would otherwise be read as a 4 GiB header)."""
+    prefix = handle.read(12)
+    if len(prefix) < 10 or not prefix.startswith(b"\x93NUMPY"):
+        return  # numpy's own message says what is wrong with the magic string
+    major = prefix[6]
+    if major == 1:
+        length, fixed = int.from_bytes(prefix[8:10], "little"), 10
+    elif major in (2, 3) and len(prefix) == 12:
+        length, fixed = int.from_bytes(prefix[8:12], "little"), 12
+    else:
+        return
+    if length > MAX_HEADER_BYTES:
+        raise ValueError(f"{name}: not a readable .npy file (the header length field says {length:,} bytes; at "
+                         f"most {MAX_HEADER_BYTES:,})")
+    if available is not None and fixed + length > available:
+        raise ValueError(f"{name}: not a readable .npy file (the header length field says {length:,} bytes but "
+                         f"the file holds {size_text(max(available - fixed, 0))} after it)")
 
 
 def check_holds(shape: tuple[int, ...], dtype: np.dtype, follows: int, name: str) -> None:

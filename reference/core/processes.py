@@ -91,6 +91,11 @@ class WorkerPool(ProcessPoolExecutor):
         for process in processes:
             with contextlib.suppress(ProcessLookupError, PermissionError, TypeError):
                 os.killpg(process.pid, signal.SIGKILL)  # the worker leads its own group (_start_worker)
+            # a worker still starting (importing, before _start_worker made it a group leader) has no group yet:
+            # killed by its pid, else it would finish starting and wait for tasks while the interpreter's exit
+            # waits for it
+            with contextlib.suppress(ProcessLookupError, PermissionError, TypeError, ValueError, AttributeError):
+                process.kill()
         self.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.join(5)

@@ -64,8 +64,9 @@ from fractions import Fraction
 import numpy as np
 
 from reference.core.options import CounterNoise
-from reference.core.randomness import check_source
-from reference.core.rng import as_generator
+from reference.core.randomness import RandomBits, check_source
+from reference.core.rng import RngLike, as_generator
+from reference.core.user_code import UNLIMITED, UserFunction, checked_real, user_array, user_real
 from reference.core.validate import RealLike, check_positive_int, positive_fraction, positive_real
 from reference.kary.batch_cost import check_batch_cost, check_slots
 from reference.kary.digits import check_arity, height_for_horizon
@@ -331,7 +332,7 @@ def algorithm_1(
     stream: object,
     arity: int,
     epsilon: RealLike,
-    rng: object = None,
+    rng: RngLike = None,
     noise: CounterNoise = "laplace",
     *,
     noise_function: Callable[[np.ndarray], np.ndarray] | None = None,
@@ -350,7 +351,8 @@ def algorithm_1(
     scale = numeric_scale(epsilon, height)
     values = np.full(steps + 1, np.nan)
     if noise_function is not None:
-        values[1:] = np.asarray(noise_function(np.arange(1, steps + 1, dtype=np.int64)), dtype=np.float64)
+        values[1:] = user_array(noise_function, np.arange(1, steps + 1, dtype=np.int64), role="noise_function",
+                                shape=(steps,))
     else:
         fill_block(values[1:], kind, scale, as_generator(rng))
     sums = noise_sums(values, k, steps, height, offset=False)[1:]
@@ -361,7 +363,7 @@ def algorithm_2_batch(
     stream: object,
     arity: int,
     epsilon: RealLike,
-    rng: object = None,
+    rng: RngLike = None,
     noise: CounterNoise = "laplace",
     *,
     noise_function: Callable[[np.ndarray], np.ndarray] | None = None,
@@ -383,7 +385,7 @@ def algorithm_2_batch(
     values = np.full(mask.size, np.nan)
     if noise_function is not None:
         used = np.flatnonzero(mask)
-        values[used] = np.asarray(noise_function(used.astype(np.int64)), dtype=np.float64)
+        values[used] = user_array(noise_function, used.astype(np.int64), role="noise_function", shape=used.shape)
     else:
         block = np.empty(int(np.count_nonzero(mask)), dtype=np.float64)
         fill_block(block, kind, scale, as_generator(rng))
@@ -417,7 +419,7 @@ class OnlineCounter:
         arity: int,
         epsilon: RealLike,
         horizon: object,
-        rng: object = None,
+        rng: RngLike | RandomBits = None,
         noise: CounterNoise = "laplace",
         *,
         noise_function: Callable[[int], float] | None = None,
@@ -465,13 +467,18 @@ class OnlineCounter:
         value = self._live.get(index)
         if value is not None:
             return value
-        value = self._function(index) if self._function is not None else self._draw()
+        value = (user_real(self._function, index, role="noise_function") if self._function is not None
+                 else self._draw())
         self.draws += 1
         self._live[index] = value
         last = noise_lifetime(index, self.arity, self.horizon)[1]
         self._expiry.setdefault(last, []).append(index)
         self.max_live_count = max(self.max_live_count, len(self._live))
         return value
+
+    def __repr__(self) -> str:
+        return (f"OnlineCounter(arity={self.arity}, horizon={self.horizon}, noise={self.noise}, height={self.height}, "
+                f"time={self.time})")
 
     def step(self, bit: object) -> float:
         """Consume x_t (0 or 1) and return the noisy prefix count at t (int for the discrete noises)."""
@@ -518,7 +525,7 @@ def algorithm_3(
     stream: object,
     arity: int,
     epsilon: RealLike,
-    rng: object = None,
+    rng: RngLike = None,
     noise: CounterNoise = "laplace",
     *,
     noise_function: Callable[[int, int], float] | None = None,
@@ -549,8 +556,13 @@ def algorithm_3(
         offsets = np.concatenate(([0], np.cumsum(counts)))
         vertex_noise = [block[offsets[i] : offsets[i + 1]] for i in range(height)]
     else:
+        guarded = UserFunction(noise_function, role="noise_function", limits=UNLIMITED)
+
+        def checked(level: int, j: int) -> float:
+            return checked_real(guarded(level, j), noise_function, (level, j), "noise_function")
+
         vertex_noise = [
-            np.array([noise_function(level, j) for j in range(counts[level - 1])], dtype=np.float64)
+            np.array([checked(level, j) for j in range(counts[level - 1])], dtype=np.float64)
             for level in range(1, height + 1)
         ]
     top = k // 2

@@ -282,6 +282,11 @@ class ExactSigma(CertifiedReal):
     delta_at_sigma: CertifiedReal | None = None
     delta_at_sigma_below: CertifiedReal | None = None
 
+    def __repr__(self) -> str:
+        """The sufficient σ and what it is for, on one line (the certificate is the fields, and :meth:`as_json`)."""
+        return (f"ExactSigma(sigma <= {self.decimal()} (sufficient, rounded up), epsilon={fraction_text(self.epsilon)}, "
+                f"delta={fraction_text(self.delta)}, sensitivity_squared={fraction_text(self.sensitivity_squared)})")
+
     @property
     def sigma(self) -> Fraction:
         """The certified-sufficient σ (the enclosure's upper end)."""
@@ -341,6 +346,18 @@ def sigma_exact(
     exact rational bisection with certified comparisons from whatever was certified (or from a bracket grown
     around the estimate) finishes the job. Either way both ends carry the same certificates, so the float
     only decides where to look: a wrong estimate costs time, never the guarantee.
+
+    Args:
+        epsilon: the target ε > 0.
+        delta: the target δ in (0, 1).
+        sensitivity_squared: Δ², the squared ℓ2 (or Mahalanobis) sensitivity.
+        tolerance: the relative width of the certified bracket, in (0, 1).
+
+    Example:
+        >>> from reference.privacy.gaussian import sigma_exact
+        >>> sigma = sigma_exact(epsilon="1/2", delta="1e-6", sensitivity_squared="13/3")
+        >>> sigma.decimal()[:15]  # rounded up: a sufficient σ
+        '16.773270428004'
     """
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
@@ -592,7 +609,7 @@ class GaussianVerdict(Decided):
 
         # δ and ε achieved at σ: rounded up; σ/σ_exact, read as "this much noise to spare": rounded down
         return (
-            f"({self.epsilon}, {self.delta})-DP {verdict} at sigma={format_significant(self.sigma, 15)}: "
+            f"({fraction_text(self.epsilon)}, {fraction_text(self.delta)})-DP {verdict} at sigma={format_significant(self.sigma, 15)}: "
             f"delta(epsilon)={show(self.delta_at_sigma, 'up')}, smallest epsilon for delta="
             f"{show(self.epsilon_at_sigma, 'up')}, sigma/sigma_exact={show(self.sigma_ratio, 'down')}"
         )

@@ -1,4 +1,5 @@
-"""Long fuzz run: ``python -m tests.fuzz --cli 10000 --api 3000 --oracle 1000 --signals`` (from the checkout's root).
+"""Long fuzz run: ``python -m tests.fuzz --cli 10000 --api 3000 --user-code 1000 --forged-npy 1000 --oracle 1000 --signals``
+(from the checkout's root).
 
 Prints the counts of tracebacks, hangs, memory failures and silent accepts with examples, the certified values
 found unsafe or too wide by the mpmath oracle, and the worker processes that survived a signal; exits 1 if any.
@@ -17,7 +18,9 @@ from tests.fuzz.campaign import (
     oracle_summary,
     run_api_campaign,
     run_cli_campaign,
+    run_forged_npy_campaign,
     run_oracle_campaign,
+    run_user_code_campaign,
 )
 
 
@@ -28,6 +31,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0, help="hypothesis seed (default 0)")
     parser.add_argument("--seconds", type=float, default=20.0, help="time limit per call (default 20)")
     parser.add_argument("--memory-gib", type=float, default=4.0, help="address-space limit per call (default 4)")
+    parser.add_argument("--user-code", dest="user_code", type=int, default=0,
+                        help="calls with misbehaving user functions (default 0)")
+    parser.add_argument("--forged-npy", dest="forged_npy", type=int, default=0,
+                        help="command lines given a forged .npy header (default 0)")
     parser.add_argument("--oracle", type=int, default=0, help="certified values checked by the oracle (default 0)")
     parser.add_argument("--signals", action="store_true",
                         help="also kill each command that starts workers (SIGTERM, SIGINT, SIGKILL) and count survivors")
@@ -42,6 +49,14 @@ def main() -> int:
         tallies["api"] = run_api_campaign(args.api, seed=args.seed, seconds=args.seconds,
                                           memory_gib=args.memory_gib, progress=True)
         print(tallies["api"].summary("public API"), flush=True)
+    if args.user_code:
+        tallies["user_code"] = run_user_code_campaign(args.user_code, seed=args.seed, seconds=args.seconds,
+                                                      memory_gib=args.memory_gib, progress=True)
+        print(tallies["user_code"].summary("misbehaving user code"), flush=True)
+    if args.forged_npy:
+        tallies["forged_npy"] = run_forged_npy_campaign(args.forged_npy, seed=args.seed, seconds=args.seconds,
+                                                        memory_gib=args.memory_gib, progress=True)
+        print(tallies["forged_npy"].summary("forged .npy headers"), flush=True)
     failed = any(t.failures for t in tallies.values())
     if args.oracle:
         oracle = run_oracle_campaign(args.oracle, seed=args.seed, seconds=max(args.seconds, 120.0),

@@ -197,3 +197,66 @@ def oracle_summary(tally: Tally) -> str:
         lines.append(f"  {kind}:")
         lines += [f"    {example}" for example in found]
     return "\n".join(lines)
+
+
+def run_user_code_campaign(examples: int, *, seed: int, seconds: float, memory_gib: float,
+                           progress: bool = False) -> Tally:
+    """Draw ``examples`` calls of the entry points that take user code, with misbehaving user functions
+    (:mod:`tests.fuzz.user_code_cases`), and run each isolated."""
+    from tests.fuzz.user_code_cases import UserCodeCase, classify_user_code, run_user_code_case, user_code_cases
+
+    tally = Tally()
+    isolator = Isolator(["reference", "reference.testing", "tests.fuzz.user_code_cases"], seconds=seconds,
+                        memory_bytes=int(memory_gib * GIB))
+    start = time.perf_counter()
+
+    @hypothesis_seed(seed)
+    @settings(max_examples=examples, database=None, deadline=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(user_code_cases())
+    def one(case: UserCodeCase) -> None:
+        outcome = isolator.run(run_user_code_case, case)
+        kind = classify_user_code(case, _classify(outcome, ()))
+        tally.add(kind, case.describe(), outcome.stderr)
+        tally.counts[f"class {case.behaviour}"] += 1
+        if progress and kind in FAILURES:
+            print(f"  {kind}: {case.describe()}\n      {outcome.stderr.strip()[-300:]}", flush=True)
+        tally.calls += 1
+
+    one()
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def run_forged_npy_campaign(examples: int, *, seed: int, seconds: float, memory_gib: float,
+                            progress: bool = False) -> Tally:
+    """Draw ``examples`` forged ``.npy`` headers, each given to an option that reads ``.npy`` files."""
+    from tests.fuzz.user_code_cases import NPY_COMMANDS, ForgedNpy, forged_npy_cases, run_forged_npy
+
+    tally = Tally()
+    isolator = Isolator(["reference.cli.main", "tests.fuzz.cli_cases", "tests.fuzz.user_code_cases"],
+                        seconds=seconds, memory_bytes=int(memory_gib * GIB))
+    start = time.perf_counter()
+
+    @hypothesis_seed(seed)
+    @settings(max_examples=examples, database=None, deadline=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(forged_npy_cases())
+    def one(case: ForgedNpy) -> None:
+        outcome = isolator.run(run_forged_npy, case)
+        kind = _classify(outcome, ())
+        tally.add(kind, case.describe(), outcome.stderr or outcome.stdout)
+        tally.counts[f"class {case.mutation}"] += 1
+        if kind == "refused" and not outcome.stderr.strip().startswith(f"reference: error: {case.option}"):
+            # the message must name the option whose file it is, and be one line
+            tally.add("unnamed", case.describe(), outcome.stderr)
+        if kind == "refused" and len(outcome.stderr.strip().splitlines()) != 1:
+            tally.add("unnamed", case.describe() + " (more than one line)", outcome.stderr)
+        if progress and kind in FAILURES:
+            print(f"  {kind}: {case.describe()}\n      {outcome.stderr.strip()[-300:]}", flush=True)
+        tally.calls += 1
+        assert case.option in NPY_COMMANDS
+
+    one()
+    tally.seconds = time.perf_counter() - start
+    return tally

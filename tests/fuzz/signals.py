@@ -132,7 +132,7 @@ def worker_commands(folder: Path) -> list[tuple[list[str], int]]:
     return [
         (["audit", "sampler-function", "--target", "examples.batched_samplers:cascade_depth_6", "--mechanism",
           "cascade", "--depth", "6", "--sigma", "1", "--runs", "20000000", "--seed", "1", "--workers", "2",
-          "--max-seconds", "100000"], 2),
+          "--max-seconds", "86400"], 2),
         (["report", "--quick", "--jobs", "2", "--out", str(folder / "report")], 2),
     ]
 
@@ -151,3 +151,77 @@ def run_signal_campaign(folder: Path, progress: bool = False) -> list[SignalOutc
                 print(f"  {outcome.signal_name} to `reference {outcome.command[:60]}...`: "
                       f"{outcome.workers_seen} descendants, {outcome.survivors} survived", flush=True)
     return outcomes
+
+
+# ------------------------------------------------------------------------- signals at any moment of the start-up
+
+
+def session_members(session: int) -> set[tuple[int, int]]:
+    """(pid, start time) of every live process of ``session``: the command runs in a session of its own, and its
+    workers (each in a process group of its own) stay in it even once orphaned and re-parented, so a worker
+    started after the signal — or whose parent died before it was seen — is still found."""
+    members: set[tuple[int, int]] = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            text = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = text[text.rindex(")") + 2:].split()  # state, ppid, pgrp, session, ...; starttime is the 20th
+        if int(fields[3]) == session and fields[0] != "Z":
+            members.add((int(entry), int(fields[19])))
+    return members
+
+
+#: When the signal is sent: seconds after the command starts (before and during the interpreter's imports), when
+#: the first worker process appears (the pool's start-up, its workers still importing), and after start-up.
+OFFSETS: tuple[float | str, ...] = (0.05, 0.5, 1.5, "first worker", "all workers")
+
+
+def signal_at(argv: list[str], number: int, offset: float | str, *, workers: int) -> SignalOutcome:
+    """Start ``python -m reference argv`` in a session of its own, send ``number`` to its main process at
+    ``offset`` (:data:`OFFSETS`) and count the session's processes still alive after the grace period (then kill
+    them). ``workers_seen`` is how many worker processes had appeared when the signal was sent."""
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+    started = time.monotonic()
+    main = subprocess.Popen([sys.executable, "-m", "reference", *argv], cwd=ROOT, env=environment,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                            preexec_fn=_default_interrupt)
+    seen: set[tuple[int, int]] = set()
+    try:
+        wanted = 1 if offset == "first worker" else workers if offset == "all workers" else None
+        deadline = started + (START_SECONDS if wanted else float(offset))
+        while time.monotonic() < deadline and main.poll() is None:
+            seen |= session_members(main.pid)
+            if wanted and sum(1 for pid, _ in seen if b"spawn_main" in _cmdline(pid)) >= wanted:
+                break
+            time.sleep(0.01)
+        if main.poll() is not None:
+            raise RuntimeError(f"the command ended (exit {main.returncode}) before it could be signalled")
+        spawned = sum(1 for pid, _ in seen if b"spawn_main" in _cmdline(pid))
+        os.kill(main.pid, number)
+        stop = time.monotonic() + GRACE_SECONDS
+        while time.monotonic() < stop and main.poll() is None:
+            seen |= session_members(main.pid)
+            time.sleep(0.05)
+        if main.poll() is None:  # a main process that does not stop is a survivor of its own
+            main.kill()
+            main.wait()
+            seen.add((main.pid, -1))
+        seen |= session_members(main.pid)
+        stop = time.monotonic() + GRACE_SECONDS
+        while time.monotonic() < stop and session_members(main.pid):
+            time.sleep(0.2)
+        survivors = session_members(main.pid) | {process for process in seen if process[1] == -1}
+        seen |= survivors
+        return SignalOutcome(" ".join(argv), f"{signal.Signals(number).name} at {offset}", spawned,
+                             len(survivors), main.returncode)
+    finally:
+        for process in seen | session_members(main.pid):
+            if alive(process):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(process[0], signal.SIGKILL)
+        if main.poll() is None:
+            main.kill()
+            main.wait()

@@ -157,3 +157,170 @@ def test_cascade_sample_refuses_an_out_name_before_sampling(monkeypatch: pytest.
     monkeypatch.setattr(cascade, "cascade_leaves", drawn)
     status = main(["cascade", "sample", "--depth", "26", "--sigma", "7/2", "--seed", "1", "--nodes", "--out", str(tmp_path / "x")])
     assert status == 2 and "--out must name a .npy file" in capsys.readouterr().err
+
+
+def _npy_with_header(path: Path, major: int, header: bytes, length: int | None = None, tail: bytes = b"") -> None:
+    size = len(header) if length is None else length
+    field = size.to_bytes(2 if major == 1 else 4, "little")
+    path.write_bytes(b"\x93NUMPY" + bytes([major, 0]) + field + header + tail)
+
+
+NPY_OPTIONS = [
+    ["audit", "linear-noise", "--noise-matrix", "{path}", "--workload", "{ok}", "--noise", "laplace", "--scale", "1",
+     "--epsilon", "1"],
+    ["audit", "linear-noise", "--noise-matrix", "{ok}", "--workload", "{path}", "--noise", "laplace", "--scale", "1",
+     "--epsilon", "1"],
+    ["audit", "samplers", "--samples", "{path}", "--mechanism", "cascade", "--depth", "1", "--sigma", "1"],
+]
+
+
+@pytest.mark.parametrize("options", NPY_OPTIONS)
+@pytest.mark.parametrize(("major", "header", "length", "words"), [
+    # unbalanced header syntax: numpy's tokenizer raised TokenError (exit 70, "internal error")
+    (1, b"{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), " + b" " * 40 + b"\n", None,
+     "the header is not a valid .npy header"),
+    (1, b"{'descr': '<f8', 'fortran_order': False, 'shape': ((((2, 2)}" + b" " * 40 + b"\n", None,
+     "not a readable .npy file"),
+    # a version-2 length field of 2**32 - 1: numpy read a 4 GiB header ("out of memory" under a memory limit)
+    (2, b"{'descr'", 2**32 - 1, "the header length field says 4,294,967,295 bytes"),
+    (3, b"{'descr'", 10_001, "at most 10,000"),
+])
+def test_a_malformed_npy_header_is_one_line_naming_the_option(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                              options: list[str], major: int, header: bytes,
+                                                              length: int | None, words: str) -> None:
+    path = tmp_path / "forged.npy"
+    _npy_with_header(path, major, header, length, tail=b" " * 20_000)
+    ok = tmp_path / "ok.npy"
+    np.save(ok, np.eye(2, dtype=np.int64))
+    status = main([word.format(path=path, ok=ok) for word in options])
+    error = capsys.readouterr().err.strip().splitlines()
+    assert status == 2 and len(error) == 1 and words in error[0]
+    option = options[options.index("{path}") - 1]
+    assert error[0].startswith(f"reference: error: {option}")
+
+
+def test_exact_values_of_10000_digits_are_printed_without_the_integer_string_limit() -> None:
+    """An ε of 10,000 digits (Laplace scale 1/(10^9999 + 7)) in the audit's explanation and JSON, with Python's
+    default guard of 4,300 digits in place (the API, not the command line, which raises it)."""
+    import sys
+
+    from reference.audit.linear.audit import audit_linear_noise
+    from reference.core.validate import fraction_text
+
+    assert sys.get_int_max_str_digits() in (0, 4300) or sys.get_int_max_str_digits() >= 4300
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(4300)
+    try:
+        big = 10**9999 + 7
+        assert fraction_text(Fraction(big, 3)) == "1" + "0" * 9995 + "0007/3"
+        for noise in ("laplace", "gaussian"):
+            for matrix in ([[1]], [[1, 0], [1, 1]]):
+                verdict = audit_linear_noise(matrix, matrix, noise, scale=Fraction(1, big))
+                text = verdict.summary() + str(verdict.as_json())
+                expected = fraction_text(Fraction(big)) if noise == "laplace" else fraction_text(Fraction(big * big, 2))
+                assert expected in text  # ε = l1/b = 10^9999 + 7; ρ = Δ²/(2b²) for the identity (Δ² = 1)
+    finally:
+        sys.set_int_max_str_digits(limit)
+
+
+def test_discrete_gaussian_profiles_at_huge_sigma_are_refused_before_any_sum(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reference.privacy import discrete_gaussian_profile as profile
+
+    def no_sum(*_: object, **__: object) -> None:
+        raise AssertionError("a lattice sum started before the refusal")
+
+    monkeypatch.setattr(profile, "_lattice_sum", no_sum)
+    # σ = 31,623: 12σ ≈ 380,000 terms for one evaluation (tens of seconds), over the limit of 100,000
+    with pytest.raises(ValueError, match=r"sigma_squared 1000000000 is too large .*\(at most 100000"):
+        profile.discrete_gaussian_delta(epsilon=0, sigma_squared=10**9, sensitivity=2)
+    with pytest.raises(ValueError, match=r"sigma_squared 1000000000 is too large"):
+        profile.discrete_gaussian_epsilon(delta="1e-6", sigma_squared=10**9, sensitivity=3)
+    # σ² = 1e7: one evaluation is allowed (about 38,000 terms), the search for ε (about 90 of them) is not
+    with pytest.raises(ValueError, match=r"needs about \d+ evaluations of 37956 lattice terms"):
+        profile.discrete_gaussian_epsilon(delta="1e-12", sigma_squared=10**7, sensitivity=1)
+
+
+def test_a_discrete_gaussian_claim_at_large_sigma_is_judged_without_the_costly_search(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    status = main(["audit", "calibration", "--mechanism", "discrete-gaussian", "--sigma-squared", "1e7",
+                   "--epsilon", "1/35", "--delta", "1e-12", "--sensitivity", "1", "--json"])
+    result = json.loads(capsys.readouterr().out)
+    # δ(1/35) at σ² = 1e7, Δ = 1 is far below 1e-12 (the continuous bound exp(-(εσ²)²/(2σ²)) is e^-4000)
+    assert status == 0 and result["verdict"] == "holds"
+    assert result["epsilon_at_delta"].startswith("not computed: sigma_squared 10000000: the smallest epsilon")
+
+
+@pytest.mark.parametrize(("options", "words"), [
+    (["cascade", "matrix", "--depth", "11", "--max-seconds", "1" + "0" * 29], "at most 86400 seconds"),
+    (["audit", "sampler-function", "--target", "examples.batched_samplers:cascade_depth_6", "--mechanism",
+      "cascade", "--depth", "6", "--sigma", "2", "--runs", "200", "--seed", "1", "--runs-for-deviation",
+      "1e-1000000000"], "exponents from -10000 to 10000"),
+])
+def test_huge_numbers_in_options_are_refused_before_any_arithmetic(capsys: pytest.CaptureFixture[str],
+                                                                   options: list[str], words: str) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(options)
+    error = capsys.readouterr().err.strip().splitlines()
+    assert stopped.value.code == 2 and words in error[-1]
+
+
+def test_a_deviation_out_of_reach_is_refused_after_one_power_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reference.audit.samples.design_audit import smallest_detecting_runs
+
+    calls: list[int] = []
+
+    def never(runs: int) -> bool:
+        calls.append(runs)
+        return False
+
+    with pytest.raises(ValueError, match="needs more than 10\\^13 runs"):
+        smallest_detecting_runs(never, 16, "a deviation of 1e-300")
+    assert calls == [10**13]
+
+
+@pytest.mark.parametrize("noise", ["laplace", "gaussian", "discrete-laplace", "discrete-gaussian"])
+def test_an_all_zero_workload_is_private_at_any_claim(noise: str) -> None:
+    """W = 0: the release does not depend on the data, so every claim holds (δ(ε) = 0, ρ = 0, ε = 0) — derived,
+    not read from the code. A 3 × 3 zero pair here; the 5000 × 5005 one of the command line is the same path."""
+    from reference.audit.linear.audit import audit_linear_noise
+
+    zero = np.zeros((3, 3), dtype=np.int64)
+    verdict = audit_linear_noise(zero, zero, noise, scale=1)  # type: ignore[arg-type]
+    assert verdict.verdict_on(epsilon=Fraction(1, 10**6), delta=Fraction(1, 10**9)) == "holds"
+    if noise in ("laplace", "discrete-laplace"):
+        assert verdict.verdict_on(epsilon=Fraction(1, 10**6), delta=None) == "holds"
+
+
+def test_a_large_kernel_is_refused_before_its_gram_matrix(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The minimum-norm projection's Gram matrix is kernel² dot products and a kernel³ exact inverse: a kernel
+    over the limit is refused before either (an all-zero 5000 × 5005 B took minutes); with nothing to project
+    (W = 0) the kernel is not looked at."""
+    from reference.audit.linear import sparse_audit
+
+    monkeypatch.setattr(sparse_audit, "MAX_KERNEL_DIMENSION", 10)
+    kernel: list[dict[int, Fraction]] = [{draw: Fraction(1)} for draw in range(1, 12)]
+    assert sparse_audit._minimum_norm([{}, {}], kernel) == [{}, {}]
+    with pytest.raises(ValueError, match=r"noise_matrix: its kernel has dimension 11; .*at most 10\)"):
+        sparse_audit._minimum_norm([{0: Fraction(1)}], kernel)
+
+
+@pytest.mark.parametrize("text", ["any: 2", " any:2", "any:2 ", "once-per-block: 3", "min-separation:2, 3"])
+def test_a_participation_with_stray_spaces_is_refused(text: str) -> None:
+    from reference.audit.linear.participation import parse_participation
+
+    with pytest.raises(ValueError, match=r"^participation must be any:M, .* with no spaces, got"):
+        parse_participation(text)
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"mechanism": "design", "design": 1}, r"^design samples need design, a Design .*got int"),
+    ({"mechanism": "design", "design": None}, r"^design samples need design, a Design .*got NoneType"),
+    ({"mechanism": "cascade", "depth": "2", "sigma": 1}, r"^depth must be a positive integer, got '2'"),
+])
+def test_assert_samples_match_names_a_wrong_argument(options: dict[str, object], message: str) -> None:
+    from reference.testing import assert_samples_match
+
+    with pytest.raises(ValueError, match=message):
+        assert_samples_match(None, **options)  # type: ignore[arg-type]

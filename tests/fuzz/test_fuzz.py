@@ -23,6 +23,18 @@ def test_no_failure_on_a_small_budget(surface: str, campaign: object, examples: 
     assert tally.failures == 0, tally.summary(surface)
 
 
+@pytest.mark.parametrize(("surface", "campaign"), [("misbehaving user code", "run_user_code_campaign"),
+                                                   ("forged .npy headers", "run_forged_npy_campaign")])
+def test_generated_classes_on_a_small_budget(surface: str, campaign: str) -> None:
+    """The two generated classes (tests.fuzz.user_code_cases): no failure and no unnamed message in 60 draws."""
+    from tests.fuzz import campaign as campaigns
+
+    tally = getattr(campaigns, campaign)(60, seed=SEED, seconds=20.0, memory_gib=4.0)
+    assert tally.calls == 60
+    assert tally.failures == 0 and tally.counts["unnamed"] == 0, tally.summary(surface)
+    assert tally.counts["refused"] > 0  # the draws reached the refusals they are about
+
+
 def test_certified_values_against_the_oracle_on_a_small_budget(tmp_path: object) -> None:
     """Drawn certified calls (seeded) checked by the mpmath oracle: none unsafe, too wide, crashed or hung."""
     from tests.fuzz.campaign import ORACLE_FAILURES, oracle_summary, run_oracle_campaign

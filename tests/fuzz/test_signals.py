@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fuzz.signals import SIGNALS, kill_and_count, worker_commands
+from tests.fuzz.signals import OFFSETS, SIGNALS, kill_and_count, signal_at, worker_commands
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc (Linux)")
 
@@ -49,3 +49,19 @@ def test_the_count_sees_a_survivor(tmp_path: Path) -> None:
         for process in found:
             if alive(process):
                 os.kill(process[0], signal.SIGKILL)
+
+
+@pytest.mark.parametrize("number", [signal.SIGTERM, signal.SIGINT], ids=lambda number: signal.Signals(number).name)
+@pytest.mark.parametrize("offset", OFFSETS, ids=str)
+@pytest.mark.parametrize("which", [0, 1], ids=["sampler-function --workers 2", "report --jobs 2"])
+def test_no_process_survives_a_signal_at_any_moment(tmp_path: Path, which: int, offset: float | str,
+                                                    number: int) -> None:
+    """Before the pool starts (during the interpreter's imports), while its workers are still starting (the
+    signal as soon as the first one appears, or as soon as all have) and after: nothing of the command's session
+    outlives it, and the main process itself stops."""
+    argv, workers = worker_commands(tmp_path)[which]
+    outcome = signal_at(argv, number, offset, workers=workers)
+    assert outcome.survivors == 0, outcome
+    if offset == "first worker":
+        assert outcome.workers_seen >= 1  # the signal did arrive during the pool's start-up
+    assert outcome.main_exit not in (0, None), outcome  # stopped by the signal, never "holds"

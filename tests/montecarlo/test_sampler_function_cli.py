@@ -96,7 +96,7 @@ def test_too_few_runs_is_inconclusive(capsys: pytest.CaptureFixture[str]) -> Non
     ("examples.batched_samplers:cascade_depth_6", [*CASCADE, "--chunk-runs", "10", "--block-runs", "15"], "block_runs"),
     ("examples.batched_samplers:cascade_depth_6", [*CASCADE, "--scheduler", "tcp://127.0.0.1:1"], "scheduler"),
     ("examples.batched_samplers:cascade_depth_6", [*CASCADE, "--sigma", "-1"], "--sigma"),
-    ("examples.batched_samplers:broken_sampler", CASCADE, "target raised RuntimeError: out of entropy"),
+    ("examples.batched_samplers:broken_sampler", CASCADE, "broken_sampler raised RuntimeError: out of entropy"),
 ])
 def test_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], target: str, options: list[str],
                                           message: str) -> None:

@@ -3,7 +3,9 @@
 Two front ends: :func:`probe_noise_matrix` for a function that computes with exact rationals, and
 :func:`probe_float_noise_matrix` for a float function (a user's sampler with its normal draws passed in), whose
 columns are recognised as ``sqrt(p/q)`` times rationals so that a cascade's √3/2 comes back exact. Both check
-linearity at a seeded random point and refuse a map that is not linear.
+linearity at a seeded random point and refuse a map that is not linear. The function is called through
+:class:`reference.core.user_code.UserFunction` with its default per-call limits: whatever it raises is one
+``ValueError`` naming it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import numpy as np
 
 from reference.audit.linear.audit import MAX_DIMENSION
 from reference.core.linalg import Matrix
+from reference.core.user_code import UserFunction
 from reference.core.validate import check_positive_int, to_fraction
 
 
@@ -36,8 +39,13 @@ def probe_noise_matrix(
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError("seed must be an int")
 
+    guarded = UserFunction(function, role="function")
+
     def call(vector: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
-        values = function(vector)
+        with guarded:
+            values = guarded(vector)
+        if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+            raise ValueError(f"function must return a sequence of numbers, got {type(values).__name__}")
         return tuple(to_fraction(value, "function output") for value in values)
 
     zero = call(tuple(Fraction(0) for _ in range(count)))
@@ -105,8 +113,16 @@ def probe_float_noise_matrix(
     if count > MAX_DIMENSION:
         raise ValueError(f"draws must be at most {MAX_DIMENSION}, got {count}")
 
+    guarded = UserFunction(function, role="function")
+
     def call(vector: np.ndarray) -> np.ndarray:
-        values = np.asarray(function(vector), dtype=np.float64)
+        with guarded:
+            returned = guarded(vector)
+        try:
+            values = np.asarray(returned, dtype=np.float64)
+        except (ValueError, TypeError, OverflowError):
+            raise ValueError("function must return a non-empty 1-D array of finite floats, got a "
+                             f"{type(returned).__name__} numpy cannot read as one") from None
         if values.ndim != 1 or values.size == 0 or not np.all(np.isfinite(values)):
             raise ValueError("function must return a non-empty 1-D array of finite floats")
         return values

@@ -6,19 +6,32 @@
   exact numbers; the map is exact by construction.
 * ``inputs="integer"``: the function takes a 1-D ``int64`` array (a post-processor written for integer noise)
   and returns integers or exact rationals.
+* ``inputs="integer-float64"``: the function takes a 1-D ``int64`` array and returns float64 (integer noise
+  followed by a float step, such as a consistency projection); the values are read as for ``"float64"``.
 * ``inputs="float64"`` / ``"float32"``: the function takes a 1-D array of that dtype and returns floats. Each
   value is read as the rational with the smallest denominator within the dtype's tolerance ``16·u·max(1, |v|)``
   (u the unit roundoff, 2⁻²⁴ for float32, 2⁻⁵³ for float64), with denominators at most
   ``max_denominator`` (default: the largest D with 1/D² > 4·tolerance, so two candidates can never both fit:
   :func:`default_denominator_bound`). The recovered map is then re-checked *exactly* at a seeded point of small
   integers (exactly representable in the dtype): every output must lie within the standard bound on
-  floating-point summation, γ_{k+2}·Σ_j |B_ij x_j| with γ_n = n·u/(1 − n·u), of the exact value B x.
+  floating-point summation, γ_{k+2}·Σ_j |B_ij x_j| with γ_n = n·u/(1 − n·u), of the exact value B x — or within
+  16 times the function's own measured deviation from linearity, max |f(x + y) − f(x) − f(y)| over seeded
+  integer pairs (code that computes through a solve or a pseudo-inverse rounds its cancelled intermediate
+  terms, which the recovered map cannot see); a deviation above √u of the outputs is not taken for rounding
+  and widens nothing. The same measured deviation widens the recognition of an entry (the simplest rational
+  within it) when the dtype's tolerance finds none.
 
 ``batch=True``: the function takes a 2-D array (draws × probes, one probe per column) and returns outputs ×
 probes, so every unit draw is probed in one call (in chunks of :data:`BATCH_COLUMNS` columns for large maps).
 
 Every mode checks that the function is zero at zero and linear at a seeded point, and raises ``ValueError``
 naming the first output and draw that disagree.
+
+**Cost before work.** The map is held dense (outputs × draws references, and as many Fractions while probing),
+so once the number of outputs is known (after the call at zero) the memory this needs is estimated and the
+probe refused beyond ``call_memory_bytes``. Each call of the function runs under
+:func:`reference.core.user_code.call_user`: whatever it raises is one ``ValueError`` naming it, and each call may
+take ``call_seconds`` and add ``call_memory_bytes`` of address space (defaults 60 s and 4 GiB; ``None``: no limit).
 """
 
 from __future__ import annotations
@@ -32,10 +45,11 @@ from typing import Any, Literal
 import numpy as np
 
 from reference.core.linalg import Matrix
+from reference.core.user_code import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, CallLimits, UserFunction, check_limits
 from reference.core.validate import check_positive_int, to_fraction
 
-ProbeInputs = Literal["exact", "integer", "float64", "float32"]
-PROBE_INPUTS: tuple[ProbeInputs, ...] = ("exact", "integer", "float64", "float32")
+ProbeInputs = Literal["exact", "integer", "integer-float64", "float64", "float32"]
+PROBE_INPUTS: tuple[ProbeInputs, ...] = ("exact", "integer", "integer-float64", "float64", "float32")
 #: Most draws a probe accepts (the maps feed the dense exact audits).
 MAX_PROBE_DRAWS = 20_000
 #: Columns per call in batch mode (draws × columns float64 values per call).
@@ -80,8 +94,14 @@ def probe_linear_map(
     batch: bool = False,
     max_denominator: int | None = None,
     seed: int = 0,
+    call_seconds: float | None = DEFAULT_SECONDS,
+    call_memory_bytes: int | None = DEFAULT_MEMORY_BYTES,
 ) -> Matrix:
     """The exact map B (outputs × draws) of a linear ``function`` of the noise draws (module docstring)."""
+    limits = check_limits(call_seconds, call_memory_bytes, seconds_name="call_seconds",
+                          memory_name="call_memory_bytes")
+    if not callable(function):
+        raise ValueError(f"function must be callable (the noise draws -> the outputs' noise), got {type(function).__name__}")
     count = check_positive_int(draws, "draws")
     if count > MAX_PROBE_DRAWS:
         raise ValueError(f"draws must be at most {MAX_PROBE_DRAWS}, got {count}")
@@ -90,20 +110,47 @@ def probe_linear_map(
         raise TypeError("batch must be True or False")
     if batch and kind == "exact":
         raise ValueError("batch probing takes an array: use inputs='float64', 'float32' or 'integer'")
-    if kind == "exact":
-        return _probe_exact(function, count, seed)
-    dtype: Any = np.int64 if kind == "integer" else np.dtype(kind)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+
+    with UserFunction(function, role="function", limits=limits) as guarded:
+        if kind == "exact":
+            return _probe_exact(guarded, count, seed, limits)
+        return _probe_arrays(guarded, count, kind, batch, max_denominator, seed, limits)
+
+
+def _probe_arrays(guarded: Callable[..., Any], count: int, kind: ProbeInputs, batch: bool,
+                  max_denominator: int | None, seed: int, limits: CallLimits) -> Matrix:
+    dtype: Any = np.int64 if kind.startswith("integer") else np.dtype(kind)
+    # the dtype the function computes its outputs in: its input dtype, or float64 for integer-in/float-out
+    output_dtype: Any = np.dtype(np.float64) if kind == "integer-float64" else dtype
     if kind == "integer":
         if max_denominator is not None:
-            raise ValueError("max_denominator applies to float inputs only")
+            raise ValueError("max_denominator applies to float outputs only")
         denominator = 0
     else:
-        denominator = default_denominator_bound(dtype) if max_denominator is None else check_positive_int(
+        denominator = default_denominator_bound(output_dtype) if max_denominator is None else check_positive_int(
             max_denominator, "max_denominator")
-    outputs, rows, cols, values = _float_columns(function, count, dtype, batch)
-    entries = _recognise(values, dtype, denominator, rows, cols)
-    _recheck(function, outputs, rows, cols, entries, count, dtype, batch, seed)
+    outputs, rows, cols, values = _float_columns(guarded, count, dtype, batch, limits)
+    own = (usable_deviation(*linearity_deviation(guarded, outputs, count, dtype, batch, seed), output_dtype)
+           if values.dtype.kind == "f" else _ZERO)
+    entries = _recognise(values, output_dtype, denominator, rows, cols, own)
+    _recheck(guarded, outputs, rows, cols, entries, count, dtype, batch, seed, own, output_dtype)
     return _dense(outputs, count, rows, cols, entries)
+
+
+#: Bytes per entry of the dense map while probing: a reference in the result, one in the probed columns and a
+#: share of the Fractions (an over-estimate for sparse maps, whose zeros share one object).
+BYTES_PER_ENTRY = 24
+
+
+def _refuse_if_too_large(outputs: int, count: int, limits: CallLimits) -> None:
+    """Refuse before probing a map whose dense form needs more than the memory limit (module docstring)."""
+    needed = outputs * count * BYTES_PER_ENTRY
+    if limits.memory_bytes is not None and needed > limits.memory_bytes:
+        raise ValueError(f"draws: a map of {outputs} outputs × {count} draws needs about {needed / (1 << 30):.3g} GiB "
+                         f"held densely, above call_memory_bytes = {limits.memory_bytes / (1 << 30):.3g} GiB; probe "
+                         "fewer draws or raise call_memory_bytes")
 
 
 def _dense(outputs: int, count: int, rows: np.ndarray, cols: np.ndarray, entries: Sequence[Fraction]) -> Matrix:
@@ -123,25 +170,28 @@ def _exact_values(values: Sequence[object]) -> list[Fraction]:
             else to_fraction(value, "function output") for value in values]
 
 
-def _probe_exact(function: Callable[..., Any], count: int, seed: int) -> Matrix:
+def _probe_exact(function: Callable[..., Any], count: int, seed: int, limits: CallLimits) -> Matrix:
     zeros = [_ZERO] * count
-    zero = _exact_values(function(tuple(zeros)))
+    zero = _exact_values(_sequence(function(tuple(zeros)), "at zero"))
     if not zero:
         raise ValueError("function must return at least one output")
     _check_zero(zero)
     outputs = len(zero)
+    _refuse_if_too_large(outputs, count, limits)
     one = Fraction(1)
     columns: list[list[Fraction]] = []
     for j in range(count):
         zeros[j] = one
-        column = _exact_values(function(tuple(zeros)))
+        column = _exact_values(_sequence(function(tuple(zeros)), f"for draw {j}"))
         zeros[j] = _ZERO
         if len(column) != outputs:
             raise ValueError(f"function returned {len(column)} outputs for draw {j}, {outputs} at zero")
         columns.append(column)
     rng = random.Random(seed)
     point = [Fraction(rng.randint(-1000, 1000), rng.randint(1, 97)) for _ in range(count)]
-    actual = _exact_values(function(tuple(point)))
+    actual = _exact_values(_sequence(function(tuple(point)), "at the seeded point"))
+    if len(actual) != outputs:
+        raise ValueError(f"function returned {len(actual)} outputs at the seeded point, {outputs} at zero")
     expected = [_ZERO] * outputs
     for j, column in enumerate(columns):
         weight = point[j]
@@ -155,6 +205,17 @@ def _probe_exact(function: Callable[..., Any], count: int, seed: int) -> Matrix:
     return tuple(tuple(columns[j][i] for j in range(count)) for i in range(outputs))
 
 
+def _sequence(values: object, where: str) -> Sequence[object]:
+    """The function's outputs as a sequence of numbers (``ValueError`` naming the call otherwise)."""
+    if isinstance(values, np.ndarray):
+        if values.ndim != 1:
+            raise ValueError(f"function must return a 1-D sequence of numbers {where}, got shape {values.shape}")
+        return list(values.tolist())
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+        raise ValueError(f"function must return a sequence of numbers {where}, got {type(values).__name__}")
+    return values
+
+
 def _check_zero(values: Sequence[object]) -> None:
     for i, value in enumerate(values):
         if value != 0:
@@ -165,18 +226,25 @@ def _check_zero(values: Sequence[object]) -> None:
 
 
 def _call(function: Callable[..., Any], argument: np.ndarray, shape_note: str) -> np.ndarray:
-    values = np.asarray(function(argument))
+    returned = function(argument)
+    try:
+        values = np.asarray(returned)
+    except (ValueError, TypeError, OverflowError):  # ragged lists, objects numpy cannot read
+        raise ValueError(f"function must return an array of numbers ({shape_note}), got a "
+                         f"{type(returned).__name__} numpy cannot read as one") from None
     if values.size == 0:
         raise ValueError("function must return at least one output")
     if values.dtype.kind not in "iuf":
         raise ValueError(f"function must return numbers ({shape_note}), got dtype {values.dtype}")
     if values.dtype.kind == "f" and not np.all(np.isfinite(values)):
-        raise ValueError("function returned a non-finite value")
+        where = tuple(int(index) for index in np.argwhere(~np.isfinite(values))[0])
+        raise ValueError(f"function returned a non-finite value {float(values[where])!r} at output index "
+                         f"{where[0] if len(where) == 1 else where} ({shape_note})")
     return values
 
 
 def _float_columns(
-    function: Callable[..., Any], count: int, dtype: Any, batch: bool
+    function: Callable[..., Any], count: int, dtype: Any, batch: bool, limits: CallLimits
 ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """The function at every unit draw, kept sparse: (outputs, row indices, column indices, values)."""
     found_rows: list[np.ndarray] = []
@@ -195,6 +263,7 @@ def _float_columns(
             raise ValueError(f"batch: the function must return outputs × probes, got shape {zero.shape}")
         _check_zero(zero[:, 0].tolist())
         outputs = zero.shape[0]
+        _refuse_if_too_large(outputs, count, limits)
         for start in range(0, count, BATCH_COLUMNS):
             stop = min(count, start + BATCH_COLUMNS)
             probes = np.zeros((count, stop - start), dtype=dtype)
@@ -209,6 +278,7 @@ def _float_columns(
             raise ValueError(f"function must return a 1-D array, got shape {zero.shape}")
         _check_zero(zero.tolist())
         outputs = zero.size
+        _refuse_if_too_large(outputs, count, limits)
         unit = np.zeros(count, dtype=dtype)
         for j in range(count):
             unit[j] = 1
@@ -224,15 +294,18 @@ def _float_columns(
             else np.zeros(0, dtype=common))
 
 
-def _recognise(values: np.ndarray, dtype: Any, denominator: int, rows: np.ndarray, cols: np.ndarray) -> list[Fraction]:
-    """Exact entries: integers directly; other floats as the simplest rational within the dtype's tolerance
-    (each distinct value once)."""
+def _recognise(values: np.ndarray, dtype: Any, denominator: int, rows: np.ndarray, cols: np.ndarray,
+               own: Fraction = _ZERO) -> list[Fraction]:
+    """Exact entries: integers directly; other floats as the closest rational within the dtype's tolerance, or
+    failing that the simplest one within the function's own measured rounding ``own`` (each distinct value
+    once)."""
     distinct, first_index, inverse = np.unique(values, return_index=True, return_inverse=True)
     if values.dtype.kind in "iu":
         exact = [Fraction(int(value)) for value in distinct.tolist()]
     else:
         if denominator == 0:
-            raise ValueError("inputs='integer': the function returned floats; probe it with inputs='float64'")
+            raise ValueError("inputs='integer': the function returned floats; probe it with inputs='integer-float64' "
+                             "(integer draws in, floats out) or 'float64'")
         tolerance = ROUNDOFF_MULTIPLE * unit_roundoff(dtype)
         exact = []
         for index, value in enumerate(distinct.tolist()):
@@ -240,31 +313,106 @@ def _recognise(values: np.ndarray, dtype: Any, denominator: int, rows: np.ndarra
                 exact.append(Fraction(int(value)))
                 continue
             where = int(first_index[index])
-            exact.append(_rational(value, tolerance, denominator, int(rows[where]), int(cols[where])))
+            exact.append(_rational(value, tolerance, denominator, int(rows[where]), int(cols[where]), own))
     return [exact[index] for index in inverse.reshape(-1).tolist()]
 
 
-def _rational(value: float, tolerance: Fraction, denominator: int, row: int, column: int) -> Fraction:
+def _rational(value: float, tolerance: Fraction, denominator: int, row: int, column: int,
+              own: Fraction = _ZERO) -> Fraction:
     exact = Fraction(value)
     candidate = exact.limit_denominator(denominator)
-    if abs(candidate - exact) > tolerance * max(Fraction(1), abs(exact)):
+    if abs(candidate - exact) <= tolerance * max(Fraction(1), abs(exact)):
+        return candidate
+    if own:  # the function's own rounding is wider than the dtype's: the simplest rational within it
+        simplest = simplest_between(exact - own, exact + own)
+        if simplest.denominator <= denominator:
+            return simplest
+    if _looks_float32(value, tolerance):
         raise ValueError(
-            f"entry ({row}, {column}) = {value!r} is not within {float(tolerance):.3g} (relative) of a rational with "
-            f"denominator <= {denominator}: raise max_denominator, or the map is not rational"
+            f"entry ({row}, {column}) = {value!r} is a float32 value (it is exactly representable in float32 and "
+            "within float32 rounding of a simple rational, not within float64 rounding): the function computes "
+            "in float32, probe it with inputs='float32'"
         )
-    return candidate
+    raise ValueError(
+        f"entry ({row}, {column}) = {value!r} is not within {float(tolerance):.3g} (relative) or the function's "
+        f"measured rounding {float(own):.3g} of a rational with denominator <= {denominator}: raise "
+        "max_denominator, or the map is not rational"
+    )
 
 
-def _recheck(function: Callable[..., Any], outputs: int, rows: np.ndarray, cols: np.ndarray,
-             entries: Sequence[Fraction], count: int, dtype: Any, batch: bool, seed: int) -> None:
-    """Exact re-check at a seeded point of small integers: |f(x) − B x| within the summation bound."""
-    rng = np.random.default_rng(seed)
-    point = rng.integers(-8, 9, size=count)
+def _looks_float32(value: float, tolerance: Fraction) -> bool:
+    """A value probed at float64 tolerance that is really a float32 result: representable in float32 and within
+    float32 rounding of a rational of float32's denominator bound."""
+    single = unit_roundoff(np.float32)
+    if tolerance <= ROUNDOFF_MULTIPLE * single and float(np.float32(value)) == value:
+        exact = Fraction(value)
+        candidate = exact.limit_denominator(default_denominator_bound(np.float32))
+        return abs(candidate - exact) <= ROUNDOFF_MULTIPLE * single * max(Fraction(1), abs(exact))
+    return False
+
+
+def simplest_between(low: Fraction, high: Fraction) -> Fraction:
+    """The rational of smallest denominator (then smallest magnitude) in [low, high], by continued fractions."""
+    if low > high:
+        raise ValueError("simplest_between needs low <= high")
+    if low <= 0 <= high:
+        return Fraction(0)
+    if high < 0:
+        return -simplest_between(-high, -low)
+    whole = math.ceil(low)
+    if whole <= high:
+        return Fraction(whole)
+    floor = math.floor(low)  # low and high lie in (floor, floor + 1)
+    return floor + 1 / simplest_between(1 / (high - floor), 1 / (low - floor))
+
+
+#: Seeded point pairs on which a float function's own deviation from linearity is measured.
+LINEARITY_TRIALS = 3
+#: Multiple of the measured deviation from linearity the re-check allows.
+DEVIATION_MULTIPLE = 16
+
+
+def _at(function: Callable[..., Any], point: np.ndarray, dtype: Any, batch: bool, outputs: int) -> np.ndarray:
     argument = point.astype(dtype)
-    actual = _call(function, argument.reshape(count, 1) if batch else argument, "the re-check")
+    actual = _call(function, argument.reshape(-1, 1) if batch else argument, "the re-check")
     actual = actual[:, 0] if batch else actual
     if actual.shape != (outputs,):
         raise ValueError(f"function returned shape {actual.shape} at the re-check point, expected ({outputs},)")
+    return actual
+
+
+def linearity_deviation(function: Callable[..., Any], outputs: int, count: int, dtype: Any, batch: bool,
+                        seed: int) -> tuple[Fraction, Fraction]:
+    """The function's own rounding, measured: max |f(x + y) − f(x) − f(y)| over seeded pairs of small integer
+    points (exact in the dtype), and the largest output seen. Linear code that computes through a solve or a
+    pseudo-inverse cancels large intermediate terms, so its outputs carry rounding the recovered map cannot see."""
+    rng = np.random.default_rng(seed + 1)
+    worst, size = _ZERO, _ZERO
+    for _ in range(LINEARITY_TRIALS):
+        first, second = rng.integers(-8, 9, size=count), rng.integers(-8, 9, size=count)
+        values = [_at(function, point, dtype, batch, outputs) for point in (first, second, first + second)]
+        exact = [[Fraction(value) for value in array.tolist()] for array in values]
+        for i in range(outputs):
+            worst = max(worst, abs(exact[2][i] - exact[0][i] - exact[1][i]))
+            size = max(size, abs(exact[0][i]), abs(exact[1][i]), abs(exact[2][i]))
+    return worst, size
+
+
+def usable_deviation(worst: Fraction, size: Fraction, dtype: Any) -> Fraction:
+    """The measured deviation if it can be rounding (at most √u of the outputs' size), else 0: a larger one is
+    a non-linearity (or code computing in a narrower dtype) and widens nothing."""
+    return worst if worst * worst <= unit_roundoff(dtype) * size * size else _ZERO
+
+
+def _recheck(function: Callable[..., Any], outputs: int, rows: np.ndarray, cols: np.ndarray,
+             entries: Sequence[Fraction], count: int, dtype: Any, batch: bool, seed: int,
+             own_deviation: Fraction = _ZERO, output_dtype: Any = None) -> None:
+    """Exact re-check at a seeded point of small integers: |f(x) − B x| within the summation bound of the
+    recovered map, or within :data:`DEVIATION_MULTIPLE` times the function's measured deviation from linearity
+    (:func:`linearity_deviation`: its own rounding), whichever is larger."""
+    rng = np.random.default_rng(seed)
+    point = rng.integers(-8, 9, size=count)
+    actual = _at(function, point, dtype, batch, outputs)
     exact_point = point.tolist()
     expected = [_ZERO] * outputs
     magnitude = [_ZERO] * outputs
@@ -277,15 +425,18 @@ def _recheck(function: Callable[..., Any], outputs: int, rows: np.ndarray, cols:
             magnitude[row] += abs(term)
             terms[row] += 1
     is_float = actual.dtype.kind == "f"
-    # the function computes in its input dtype (an integer function returning floats was refused before)
-    roundoff = unit_roundoff(dtype) if is_float else _ZERO
+    # the function computes in its input dtype, or in float64 for integer-in/float-out (an integer function
+    # returning floats in the plain integer mode was refused before)
+    roundoff = unit_roundoff(dtype if output_dtype is None else output_dtype) if is_float else _ZERO
+    own = DEVIATION_MULTIPLE * own_deviation if is_float else _ZERO
     for i, value in enumerate(actual.tolist()):
         observed = Fraction(value) if is_float else Fraction(int(value))
         steps = terms[i] + 2
         gamma = steps * roundoff / (1 - steps * roundoff) if is_float else _ZERO
-        allowed = gamma * magnitude[i]
+        allowed = max(gamma * magnitude[i], own)
         if abs(observed - expected[i]) > allowed:
             raise ValueError(
                 f"function is not linear in the draws: at a seeded integer point output {i} is {value!r}, the "
-                f"recovered map gives {float(expected[i])!r} (allowed rounding {float(allowed):.3g})"
+                f"recovered map gives {float(expected[i])!r} (allowed rounding {float(allowed):.3g}: the summation "
+                f"bound, or {DEVIATION_MULTIPLE} times the function's measured deviation from linearity)"
             )

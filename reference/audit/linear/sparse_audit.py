@@ -41,6 +41,11 @@ MAX_STRATEGY_ENTRIES = 1_000_000
 MAX_PROJECTION_WORK = 400_000_000
 
 
+#: Largest kernel of B the minimum-norm projection takes: its Gram matrix costs size² sparse dot products and an
+#: exact size³ inverse (an all-zero 5000 × 5005 B has a kernel of 5005: minutes, refused in a line instead).
+MAX_KERNEL_DIMENSION = 1_000
+
+
 def _sparsest(noise: ColumnMatrix, workload: ColumnMatrix) -> tuple[list[Sparse], list[Sparse], bool]:
     """B's and W's columns in their sparsest common form (module docstring), non-zeros checked before building."""
     plain = noise.nonzeros(False) + workload.nonzeros(False)
@@ -58,8 +63,13 @@ def _dot(left: Sparse, right: Sparse) -> Fraction:
 
 def _minimum_norm(solutions: list[Sparse], kernel: list[Sparse]) -> list[Sparse]:
     """The projections a_j = u_j − K G⁻¹ Kᵀ u_j onto the row space of B (module docstring)."""
-    if not kernel:
+    if not kernel or not any(solutions):  # W = 0 (or B injective): nothing to project, whatever B's kernel
         return solutions
+    if len(kernel) > MAX_KERNEL_DIMENSION:  # its Gram matrix: size² dot products and a size³ exact inverse
+        raise ValueError(
+            f"noise_matrix: its kernel has dimension {len(kernel)}; the minimum-norm strategy needs the exact "
+            f"inverse of a {len(kernel)} × {len(kernel)} Gram matrix (kernel dimension at most {MAX_KERNEL_DIMENSION})"
+        )
     if sparse.nonzeros(kernel) * max(1, len(solutions)) > MAX_PROJECTION_WORK:
         raise ValueError(
             f"noise_matrix: its kernel has dimension {len(kernel)} and {sparse.nonzeros(kernel)} non-zeros; the "
@@ -137,18 +147,18 @@ def sparse_linear_noise_audit(noise: ColumnMatrix, workload: ColumnMatrix, kind:
     rho: Fraction | None = None
     if kind == "laplace":
         epsilon = l1 / scale
-        text = f"private: Laplace epsilon = l1/b = {epsilon} is exact (B has a trivial kernel)"
+        text = f"private: Laplace epsilon = l1/b = {fraction_text(epsilon)} is exact (B has a trivial kernel)"
         if not unique:
             problem = problem_of_columns(columns, outputs)
             lower, upper = max_shift_norm_of(problem, targets, reduction.solutions)
             epsilon_lower, epsilon = users * lower / scale, users * upper / scale
             if epsilon_lower == epsilon:
-                text = f"private: Laplace epsilon = {epsilon} exactly (LP over the draw shifts, certified both ways)"
+                text = f"private: Laplace epsilon = {fraction_text(epsilon)} exactly (LP over the draw shifts, certified both ways)"
             else:
-                text = f"private: Laplace epsilon in [{epsilon_lower}, {epsilon}] (LP bounds, certified; ker B != 0)"
+                text = f"private: Laplace epsilon in [{fraction_text(epsilon_lower)}, {fraction_text(epsilon)}] (LP bounds, certified; ker B != 0)"
     else:
         rho = l2_squared / (2 * scale * scale)
-        text = f"private: Gaussian Mahalanobis sensitivity^2 = {l2_squared}, rho = {rho} (exact); delta(eps) exact"
+        text = f"private: Gaussian Mahalanobis sensitivity^2 = {fraction_text(l2_squared)}, rho = {fraction_text(rho)} (exact); delta(eps) exact"
     return LinearNoiseVerdict(
         **common,  # type: ignore[arg-type]
         kernel_dimension=draws - rank, private=True, first_offending_column=None, strategy=strategy,

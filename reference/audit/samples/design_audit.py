@@ -43,7 +43,7 @@ from reference.audit.samples.report import (
     median_groups,
 )
 from reference.core.linalg import Matrix, from_flint, to_flint
-from reference.core.validate import RationalLike, positive_fraction
+from reference.core.validate import RationalLike, fraction_text, positive_fraction
 
 #: Largest number of outputs a design audit accepts (its covariance test has outputs² / 2 entries).
 MAX_DESIGN_OUTPUTS = 512
@@ -75,7 +75,7 @@ def linear_design(noise_matrix: Matrix, noise: str, scale: RationalLike,
     moment = weighted * b.transpose()
     kurtosis = to_flint(tuple(tuple(entry * k for entry, k in zip(row, excess))
                                for row in (tuple(e * e for e in r) for r in noise_matrix))) * squared.transpose()
-    label = name or f"linear design ({outputs} outputs, {draws} draws, {noise} scale {value})"
+    label = name or f"linear design ({outputs} outputs, {draws} draws, {noise} scale {fraction_text(value)})"
     return Design(label, from_flint(moment), from_flint(kurtosis), noise)
 
 
@@ -190,14 +190,18 @@ def power_table(design: Design, alpha: float, runs: Sequence[int] = POWER_RUNS) 
              "correlation_error": detectable_correlation_error(design, n, alpha)} for n in runs]
 
 
+#: The most runs a "runs needed" answer may name (a larger need is refused in one line).
+MAX_RUNS_NEEDED = 10**13
+
+
 def smallest_detecting_runs(detected: Callable[[int], bool], start: int, what: str) -> int:
     """The fewest runs (to within 1%) for which ``detected(runs)`` holds, ``detected`` monotone in the runs:
     doubling from ``start`` to a bracket, then bisection (refused past 10^13 runs)."""
+    if not detected(MAX_RUNS_NEEDED):  # one evaluation, not forty doublings, for a deviation out of reach
+        raise ValueError(f"{what} needs more than 10^13 runs")
     high = start
     while not detected(high):
         high *= 2
-        if high > 10**13:
-            raise ValueError(f"{what} needs more than 10^13 runs")
     low = high // 2
     while high - low > max(1, low // 100):
         middle = (low + high) // 2

@@ -18,6 +18,7 @@ statistics are exact sums (:mod:`reference.audit.samples.sufficient`), so neithe
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 import os
@@ -31,6 +32,7 @@ from typing import Any, Literal
 import numpy as np
 
 from reference.core.rng import run_seeds
+from reference.core.user_code import UNLIMITED, call_user
 
 #: Values per chunk when the chunk size is not given (32 MiB of float64): bounds one worker's sample memory.
 CHUNK_VALUES = 1 << 22
@@ -72,6 +74,7 @@ def batched(function: Callable[..., Any]) -> Target:
         return function
     if len(parameters) == 1:
 
+        @functools.wraps(function)  # its name, not this adapter's, in a message about the target
         def one_run_each(generator: np.random.Generator, runs: int) -> np.ndarray:
             return np.stack([np.asarray(function(generator)).reshape(-1) for _ in range(runs)])
 
@@ -138,13 +141,10 @@ def _design(mechanism: Mechanism) -> Any:
 
 
 def call_target(function: Target, generator: np.random.Generator, runs: int) -> np.ndarray:
-    """The target's draws as an array; an exception inside the user's function becomes one ``ValueError`` line
-    naming it (the command line's bad-input exit), not a traceback."""
-    try:
-        return np.asarray(function(generator, runs))
-    except Exception as error:  # the user's code: any failure is reported, not re-raised as is
-        raise ValueError(f"target raised {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
-                         ) from None
+    """The target's draws as an array. Whatever the user's function raises — ``SystemExit`` and
+    ``KeyboardInterrupt`` included, also in a worker process — becomes one ``ValueError`` line naming it (the
+    command line's bad-input exit), never a verdict or a traceback (:mod:`reference.core.user_code`)."""
+    return np.asarray(call_user(function, generator, runs, role="target", limits=UNLIMITED))
 
 
 def chunk_seed(seed: int, chunk: int) -> np.random.Generator:
@@ -168,6 +168,10 @@ def run_block(target: str, mechanism: Mechanism, runs: int, chunk_runs: int, see
                              f"for {count} runs, got shape {draws.shape}")
         if not (np.issubdtype(draws.dtype, np.floating) or np.issubdtype(draws.dtype, np.integer)):
             raise ValueError(f"target must return real numbers, got dtype {draws.dtype}")
+        if draws.dtype.kind == "f" and not np.isfinite(draws).all():  # checked at the boundary, not folded in
+            run, column = (int(index) for index in np.argwhere(~np.isfinite(draws))[0])
+            raise ValueError(f"target returned {float(draws[run, column])!r} at run {first + run}, value {column}: "
+                             "draws must be finite")
         if mechanism.kind in ("kary", "design"):
             moments.add(draws, first)
         else:

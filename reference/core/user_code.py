@@ -1,0 +1,292 @@
+"""Calling a user's function: whatever it does, it cannot speak for the audit.
+
+An audit, probe or testing helper that calls code it was given (a sampler target, a height function, a σ
+calibrator, a noise function) calls it through :func:`call_user`. Whatever escapes the call — any exception, and
+also ``SystemExit`` (``sys.exit(0)`` inside the function would otherwise end the command with status 0, read by
+any CI as "holds") and a ``KeyboardInterrupt`` raised by the function itself — becomes one
+:class:`UserCodeError` (a ``ValueError``: the command line's bad-input exit 2) whose message names the function
+and what it raised. A real signal (SIGINT typed at the terminal, SIGTERM from a CI timeout) is told apart from a
+function raising the same exception: a handler notes that the signal arrived, and the signal then propagates as
+before (the command stops, its workers with it).
+
+**Limits** (:class:`CallLimits`). In the main thread of a POSIX process each call gets
+
+* a time limit, :data:`DEFAULT_SECONDS` per call unless changed (``ITIMER_REAL``: a function sleeping or looping
+  in Python is stopped when the limit passes; a single long call into C code is stopped when it returns to
+  Python), and
+* a memory limit, :data:`DEFAULT_MEMORY_BYTES` of address space beyond what the process holds when the call
+  starts (``RLIMIT_AS``, restored after the call): an allocation beyond it raises ``MemoryError`` inside the
+  function, reported as one line.
+
+Elsewhere (another thread, a platform without ``setitimer``/``RLIMIT_AS``) the call runs without them; the
+exceptions are still caught. ``None`` for either limit turns it off.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+#: Seconds one call of a user's function may take (the testing helpers' and probes' default).
+DEFAULT_SECONDS = 60.0
+#: Bytes of address space one call may add to the process (the testing helpers' and probes' default): 4 GiB.
+DEFAULT_MEMORY_BYTES = 4 << 30
+#: The largest time limit accepted (a day): ``setitimer`` takes a float, and a week-long call is a hang.
+MAX_SECONDS = 86_400.0
+
+
+class UserCodeError(ValueError):
+    """A user's function raised, exited, ran past its time limit or its memory limit: one line naming it."""
+
+
+@dataclass(frozen=True)
+class CallLimits:
+    """Per-call limits for a user's function (module docstring); ``None`` turns a limit off."""
+
+    seconds: float | None = DEFAULT_SECONDS
+    memory_bytes: int | None = DEFAULT_MEMORY_BYTES
+
+
+#: No limit at all: for targets that legitimately run long (a sampler drawing millions of values per call).
+UNLIMITED = CallLimits(None, None)
+
+
+def check_limits(seconds: object = DEFAULT_SECONDS, memory_bytes: object = DEFAULT_MEMORY_BYTES, *,
+                 seconds_name: str = "seconds", memory_name: str = "memory_bytes") -> CallLimits:
+    """The limits a caller asked for, validated (``ValueError`` naming the parameter)."""
+    if seconds is not None:
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
+                or not 0 < seconds <= MAX_SECONDS:
+            raise ValueError(f"{seconds_name} must be a number of seconds in (0, {MAX_SECONDS:g}] or None, "
+                             f"got {seconds!r}")
+        seconds = float(seconds)
+    if memory_bytes is not None and (isinstance(memory_bytes, bool) or not isinstance(memory_bytes, int)
+                                     or memory_bytes < 1 << 20):
+        raise ValueError(f"{memory_name} must be an integer number of bytes >= 2**20 or None, got {memory_bytes!r}")
+    return CallLimits(seconds, memory_bytes)
+
+
+def function_name(function: object) -> str:
+    """``module.qualified_name`` of a function (its ``repr`` cut short for other callables)."""
+    module = getattr(function, "__module__", None)
+    name = getattr(function, "__qualname__", None) or getattr(function, "__name__", None)
+    if isinstance(name, str):
+        return f"{module}.{name}" if isinstance(module, str) and module not in ("builtins", "__main__") else name
+    text = repr(function)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _first_line(error: BaseException) -> str:
+    try:
+        text = str(error)
+    except Exception:  # a user's exception whose __str__ fails: its type is enough
+        text = ""
+    line = text.splitlines()[0] if text.strip() else ""
+    if len(line) > 200:
+        line = line[:197] + "..."
+    return f"{type(error).__name__}: {line}" if line else type(error).__name__
+
+
+class _TimeLimitReached(BaseException):
+    """Raised by the alarm inside the user's function (a BaseException: ``except Exception`` there does not
+    swallow it)."""
+
+
+def _forward(number: int, previous: Any, frame: Any) -> None:
+    """What the handler in place before the calls would have done with the signal."""
+    if callable(previous):
+        previous(number, frame)
+    elif previous == signal.SIG_IGN:
+        return
+    elif number == signal.SIGINT:
+        raise KeyboardInterrupt
+    else:  # the default action (terminate): re-deliver with the default handler
+        signal.signal(number, signal.SIG_DFL)
+        os.kill(os.getpid(), number)
+
+
+def _expired(number: int, frame: Any) -> None:
+    raise _TimeLimitReached
+
+
+class UserFunction:
+    """A user's function made safe to call many times (module docstring): use as a context manager, which
+    installs the signal bookkeeping, the alarm handler and the memory limit once for all the calls, and call
+    the object itself as the function. Outside a ``with`` block (or off the main thread) the calls still turn
+    whatever escapes into :class:`UserCodeError`, without the limits."""
+
+    def __init__(self, function: Callable[..., Any], *, role: str, limits: CallLimits = CallLimits()) -> None:
+        self.function = function
+        self.role = role
+        self.limits = limits
+        self._signalled = False
+        self._active = False
+        self._saved: dict[int, Any] = {}
+        self._previous_timer = (0.0, 0.0)
+
+    def __enter__(self) -> UserFunction:
+        if threading.current_thread() is not threading.main_thread() or self._active:
+            return self
+
+        def noted(number: int, frame: Any) -> None:
+            self._signalled = True
+            _forward(number, self._saved[number], frame)
+
+        for number in (signal.SIGINT, signal.SIGTERM):
+            self._saved[number] = signal.signal(number, noted)
+        if self.limits.seconds is not None and hasattr(signal, "setitimer"):
+            self._saved[signal.SIGALRM] = signal.signal(signal.SIGALRM, _expired)
+            # an outer alarm (a caller's own limit) is suspended while the calls run, and given back after
+            self._previous_timer = signal.setitimer(signal.ITIMER_REAL, 0)
+            self._started = time.monotonic()
+        self._active = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if not self._active:
+            return
+        self._active = False
+        if signal.SIGALRM in self._saved:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        for number, handler in self._saved.items():
+            signal.signal(number, handler)
+        self._saved = {}
+        if self._previous_timer[0] > 0:
+            left = self._previous_timer[0] - (time.monotonic() - self._started)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3), self._previous_timer[1])
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        timed = self._active and signal.SIGALRM in self._saved
+        try:
+            if timed or (self._active and self.limits.memory_bytes is not None):
+                # the memory cap is set per call (not for the block): the caller's own work between calls is not
+                # charged to the user's function
+                restore = _limit_memory(self.limits.memory_bytes)
+                if timed:
+                    signal.setitimer(signal.ITIMER_REAL, float(self.limits.seconds or 0))
+                try:
+                    return self.function(*args, **kwargs)
+                finally:
+                    if timed:
+                        signal.setitimer(signal.ITIMER_REAL, 0)
+                    restore()
+            return self.function(*args, **kwargs)
+        except _TimeLimitReached:
+            raise UserCodeError(f"{self.role} {function_name(self.function)} did not return within the time limit "
+                                f"of {self.limits.seconds:g} s per call (call_seconds)") from None
+        except MemoryError:
+            limit = "" if self.limits.memory_bytes is None else \
+                f" of {self.limits.memory_bytes / (1 << 30):.3g} GiB (call_memory_bytes)"
+            raise UserCodeError(f"{self.role} {function_name(self.function)} ran out of memory{limit}") from None
+        except BaseException as error:
+            if self._signalled and isinstance(error, (KeyboardInterrupt, SystemExit)):
+                raise  # a real SIGINT / SIGTERM: the command stops as it would anyway
+            if isinstance(error, UserCodeError):
+                raise  # from a nested call: already one line naming its function
+            raise UserCodeError(f"{self.role} {function_name(self.function)} raised {_first_line(error)}") from None
+
+
+def _limit_memory(memory_bytes: int | None) -> Callable[[], None]:
+    """Cap the address space at what the process holds now plus ``memory_bytes``; return the undo."""
+    if memory_bytes is None:
+        return lambda: None
+    try:
+        import resource
+
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            held = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    except (ImportError, OSError, ValueError, AttributeError):  # not Linux: no memory limit (module docstring)
+        return lambda: None
+    wanted = held + memory_bytes
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft <= wanted:
+        return lambda: None  # already limited at least as tightly
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (wanted, hard))
+    except (ValueError, OSError):
+        return lambda: None
+
+    def restore() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+    return restore
+
+
+def call_user(function: Callable[..., Any], /, *args: Any, role: str, limits: CallLimits = CallLimits(),
+              **kwargs: Any) -> Any:
+    """One call of ``function(*args, **kwargs)`` under :class:`UserFunction`: anything it raises
+    (``SystemExit`` and ``KeyboardInterrupt`` included, a real signal excepted), a time or memory limit reached,
+    becomes one :class:`UserCodeError` naming ``role`` (e.g. "target") and the function."""
+    with UserFunction(function, role=role, limits=limits) as guarded:
+        return guarded(*args, **kwargs)
+
+
+# ------------------------------------------------------------------------- a user's values, checked at the boundary
+
+
+def _bad_value_text(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def user_real(function: Callable[..., Any], *args: Any, role: str, limits: CallLimits = UNLIMITED) -> float:
+    """``function(*args)`` as one finite real number (int or float; a numpy scalar or 0-d array too): anything
+    else — an array, NaN, ±inf, a complex, a string — is one :class:`UserCodeError` naming the function, its
+    arguments and what it returned."""
+    value = call_user(function, *args, role=role, limits=limits)
+    return checked_real(value, function, args, role)
+
+
+def checked_real(value: object, function: Callable[..., Any], args: tuple[Any, ...], role: str) -> float:
+    """A value a user's function returned, as one finite real number (:func:`user_real`)."""
+    import numbers
+
+    import numpy as np
+
+    if isinstance(value, np.ndarray) and value.shape == ():
+        value = value[()]
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise UserCodeError(f"{role} {function_name(function)} must return a real number, got "
+                            f"{_bad_value_text(value)} for {_bad_value_text(args)[1:-1].rstrip(',')}")
+    if isinstance(value, numbers.Integral):
+        return int(value)  # an integer noise value stays an integer (exact and discrete counters)
+    number = float(value)
+    if not math.isfinite(number):
+        raise UserCodeError(f"{role} {function_name(function)} returned {number!r} for "
+                            f"{_bad_value_text(args)[1:-1].rstrip(',')}: a noise value must be finite")
+    return number
+
+
+def user_array(function: Callable[..., Any], argument: Any, *, role: str, shape: tuple[int, ...],
+               limits: CallLimits = UNLIMITED) -> Any:
+    """``function(argument)`` as a float64 array of exactly ``shape`` with finite entries: a wrong shape, a
+    non-real dtype or the first NaN / ±inf is one :class:`UserCodeError` naming the function (and the index)."""
+    import numpy as np
+
+    returned = call_user(function, argument, role=role, limits=limits)
+    name = function_name(function)
+    try:
+        values = np.asarray(returned)
+    except (ValueError, TypeError, OverflowError):
+        raise UserCodeError(f"{role} {name} must return an array of real numbers of shape {shape}, got a "
+                            f"{type(returned).__name__} numpy cannot read as one") from None
+    if values.dtype.kind not in "iuf":
+        raise UserCodeError(f"{role} {name} must return real numbers, got dtype {values.dtype}")
+    if values.shape != shape:
+        raise UserCodeError(f"{role} {name} must return an array of shape {shape} (one value per index), got "
+                            f"shape {values.shape}")
+    values = values.astype(np.float64)
+    finite = np.isfinite(values)
+    if not finite.all():
+        first = int(np.flatnonzero(~finite.reshape(-1))[0])
+        raise UserCodeError(f"{role} {name} returned {float(values.reshape(-1)[first])!r} at position {first}: noise "
+                            "values must be finite")
+    return values
