@@ -96,18 +96,23 @@ def _enclose_delta(epsilon: Fraction, sigma: Fraction, sensitivity_squared: Frac
     Where that accuracy is out of reach (δ(ε) below about 2**-(2**20), as at σ/Δ = 10**10), the enclosure at
     the highest precision is returned: still certified, only wider (typically [0, 2**-(2**20)], a bound).
     """
+    return _clip_to_unit(CertifiedReal.from_arb(_accurate_delta_ball(epsilon, sigma, sensitivity_squared)))
+
+
+def _accurate_delta_ball(epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fraction) -> arb:
+    """The Arb ball :func:`_enclose_delta` converts (kept as a ball for comparisons that need no rationals)."""
     precision = START_PRECISION + TARGET_ACCURACY_BITS
     last = None
     while precision <= MAX_PRECISION:
         with working_precision(precision):
             ball = _delta_ball(epsilon, sigma, sensitivity_squared)
         if ball.is_finite() and ball.rel_accuracy_bits() >= TARGET_ACCURACY_BITS:
-            return _clip_to_unit(CertifiedReal.from_arb(ball))
+            return ball
         if ball.is_finite():
             last = ball
         precision = next_precision(precision)
     if last is not None:
-        return _clip_to_unit(CertifiedReal.from_arb(last))
+        return last
     raise UndecidedComparisonError(
         f"could not enclose delta(epsilon) to {TARGET_ACCURACY_BITS} bits with {MAX_PRECISION} bits of precision"
     )
@@ -400,15 +405,23 @@ def _certify_near(
         high = _dyadic_ceiling(centre * (1 + tol / 2), tol * centre / 8)
         below = high * (1 - tol)
         try:
-            at_sigma = _enclose_delta(eps, high, d2)
-            at_below = _enclose_delta(eps, below, d2)
+            sigma_ball = _accurate_delta_ball(eps, high, d2)
+            below_ball = _accurate_delta_ball(eps, below, d2)
         except UndecidedComparisonError:
             break
-        if at_sigma.certainly_le(target) and at_below.certainly_gt(target):
-            return ExactSigma(
-                below, high, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol,
-                delta_at_sigma=at_sigma, delta_at_sigma_below=at_below,
-            )
+        # compared as balls first (no rationals); the two enclosures the answer carries are converted once
+        with working_precision(START_PRECISION + TARGET_ACCURACY_BITS):
+            target_ball = _ball(target)
+        if sigma_ball <= target_ball and below_ball > target_ball:
+            at_sigma = _clip_to_unit(CertifiedReal.from_arb(sigma_ball))
+            at_below = _clip_to_unit(CertifiedReal.from_arb(below_ball))
+            if at_sigma.certainly_le(target) and at_below.certainly_gt(target):
+                return ExactSigma(
+                    below, high, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol,
+                    delta_at_sigma=at_sigma, delta_at_sigma_below=at_below,
+                )
+        at_sigma = _clip_to_unit(CertifiedReal.from_arb(sigma_ball))
+        at_below = _clip_to_unit(CertifiedReal.from_arb(below_ball))
         for point, enclosure in ((high, at_sigma), (below, at_below)):
             if enclosure.certainly_le(target):
                 sufficient = point if sufficient is None else min(sufficient, point)

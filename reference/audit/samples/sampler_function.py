@@ -211,10 +211,27 @@ def audit_sampler_function(
 def _run_waves(tasks: list[tuple[int, int]], workers: int, options: dict[str, Any], release: Callable[[], None],
                say: Callable[[str], None], started: float, arguments: tuple[Any, ...]) -> Any:
     """Run the blocks in waves of ``2 × workers`` and merge their statistics as each wave returns."""
+    merged: Any = None
+    if options.get("scheduler") == "synchronous":
+        # one local worker: the blocks in order in this process, as Dask's synchronous scheduler runs them, without
+        # importing Dask (whose start-up pulls in dask.distributed when it is installed: seconds)
+        target, mechanism, runs, chunk_runs, seed = arguments
+        try:
+            for first in range(0, len(tasks), 2 * workers):
+                for span in tasks[first:first + 2 * workers]:
+                    moments = run_block(target, mechanism, runs, chunk_runs, seed, span)
+                    if merged is None:
+                        merged = moments
+                    else:
+                        merged.merge(moments)
+                say(f"blocks {min(first + 2 * workers, len(tasks))}/{len(tasks)} done "
+                    f"({time.perf_counter() - started:.1f} s)")
+        finally:
+            release()
+        return merged
     from dask.base import compute
     from dask.delayed import delayed as lazy
 
-    merged: Any = None
     try:
         wave = 2 * workers
         for first in range(0, len(tasks), wave):
