@@ -52,7 +52,7 @@ def test_the_report_shows_a_proof_on_a_verified_entry_as_conditional(
     registry = Registry()
     registry.extend([base, top])
     canned = {0: Outcome(Status.VERIFIED, "d"), 1: Outcome(Status.PROVED, "d")}
-    monkeypatch.setattr(parallel, "_run_task", lambda kind, index, quick, directory: (canned[index], 0.0))
+    monkeypatch.setattr(parallel, "_run_task", lambda kind, index, quick, directory: (canned[index], 0.0, ()))
     monkeypatch.setattr(parallel, "audit_case_count", lambda: 0)
     monkeypatch.setattr(plots, "PLOTS", [])
     results = run_tasks(registry, Budget(quick=True), tmp_path, 1, lambda line: None).results
