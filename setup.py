@@ -1,7 +1,7 @@
 """Package list for setuptools (the metadata is in pyproject.toml).
 
 The repository's top-level ``verification/`` folder installs as the package ``reference_verification``: the
-verification of the papers ships with the library (``python -m reference report`` runs it) under a name that
+verification of the papers ships with the library (``reference report`` runs it) under a name that
 cannot collide with anything in a user's environment, while the checkout keeps the layout's ``verification/``. The Coq sources under ``proofs/coq`` ship as
 ``reference_verification/coq_sources``.
 """

@@ -1,9 +1,9 @@
 """Worked example (a CI job): the audit commands on each faulty implementation of ``examples/`` and its correction.
 
-A CI job calls ``python -m reference audit ...`` on matrices or samples its own code produced and reads the exit
+A CI job calls ``reference audit ...`` on matrices or samples its own code produced and reads the exit
 status: 0 when the claim holds, 1 when it fails, 3 when the audit cannot decide, 2 on bad input. Each case below
 writes the matrices as a user would (exact entries in JSON), runs the command (through ``main``, the function
-behind ``python -m reference``) and checks the verdict, the exit status and what the JSON says is wrong.
+behind the ``reference`` console script) and checks the verdict, the exit status and what the JSON says is wrong.
 """
 
 from __future__ import annotations

@@ -12,17 +12,24 @@ import numpy as np
 import pytest
 
 from examples import (
+    discrete_laplace_release,
     float32_aggregator,
+    float_accountant,
     gaussian_accountant,
     gaussian_calibrators,
     integer_bary_tree,
     restarted_tree_counter,
+    user_heights,
+    zcdp_converter,
 )
+from reference.audit.calibration import audit_discrete_laplace
 from reference.audit.linear.participation import once_per_block
 from reference.audit.linear.probe_linear import probe_linear_map
 from reference.testing import (
     assert_calibration_safe,
+    assert_conversion,
     assert_gaussian_renyi,
+    assert_height_function,
     assert_linear_mechanism_private,
     assert_prefix_counter,
 )
@@ -77,6 +84,69 @@ def accountant_glue(rdp: object) -> object:
     # end glue
 
 
+def float_accountant_glue(rdp: object) -> object:
+    user = float_accountant
+    # glue:  (a float accountant is judged with a relative tolerance: one ulp is not a privacy defect)
+    return assert_gaussian_renyi(sigma=user.SIGMA, sensitivity_squared=user.STEPS, rdp=rdp, rtol=1e-12)
+    # end glue
+
+
+def converter_glue(epsilon_for: object) -> None:
+    user = zcdp_converter
+    # glue:
+    for rho, delta in user.GRID:
+        assert_conversion(rho=rho, epsilon=epsilon_for(rho, delta), delta=delta)  # type: ignore[operator]
+    # end glue
+
+
+def discrete_laplace_glue(scale_for: object) -> object:
+    user = discrete_laplace_release
+    # glue:
+    scale = scale_for(user.EPSILON, user.SENSITIVITY)  # type: ignore[operator]
+    verdict = audit_discrete_laplace(scale=scale, sensitivity=user.SENSITIVITY, epsilon=user.EPSILON)
+    assert verdict.holds, verdict.summary()
+    return verdict
+    # end glue
+
+
+def leaf_layers_glue(layers: object) -> object:
+    # glue:  (the function takes the number of leaves; real code is called on a range it can allocate)
+    return assert_height_function(layers, arity=5, argument="leaves", horizons=(1, 10**6))  # type: ignore[arg-type]
+    # end glue
+
+
+def test_float_accountant_with_rtol() -> None:
+    # the premise, derived here: the float curve is below the exact STEPS·α/(2σ²) at the first order, α = 5/4
+    exact = 10 * Fraction(5, 4) / (2 * Fraction(float_accountant.SIGMA) ** 2)
+    assert Fraction(float_accountant.rdp(1.25)) < exact
+    with pytest.raises(AssertionError, match=r"relative excess [0-9.]+e-1[67], rtol = 0"):
+        assert_gaussian_renyi(sigma=float_accountant.SIGMA, sensitivity_squared=10, rdp=float_accountant.rdp)
+    float_accountant_glue(float_accountant.rdp)
+    with pytest.raises(AssertionError, match=r"relative excess 2\.04e-02, rtol = 1\.00e-12"):
+        float_accountant_glue(float_accountant.rdp_undercount)
+
+
+def test_zcdp_converter() -> None:
+    converter_glue(zcdp_converter.epsilon_for)
+    with pytest.raises(AssertionError, match=r"0\.05f-zCDP => \(1\.225.*f, 1e-06f\)-DP: fails - a Gaussian with this guarantee needs "
+                                             r"a larger delta"):
+        converter_glue(zcdp_converter.epsilon_for_faulty)
+
+
+def test_discrete_laplace_calibration() -> None:
+    # t = Δ/ε = 6: ε = Δ/t = 1/2 exactly; the faulty t = 2 gives ε = 3/2, relative excess 2
+    assert discrete_laplace_glue(discrete_laplace_release.scale_for).claim_check.verdict == "holds"  # type: ignore[attr-defined]
+    with pytest.raises(AssertionError, match=r"1/2-DP FAILS; smallest epsilon = 1\.5.*relative excess 2\.00e\+00"):
+        discrete_laplace_glue(discrete_laplace_release.scale_for_faulty)
+
+
+def test_leaf_count_height() -> None:
+    assert leaf_layers_glue(user_heights.exact_leaf_layers).horizons_checked > 2000  # type: ignore[attr-defined]
+    with pytest.raises(AssertionError, match=r"over-count \(conservative\) at leaf count 125: returned 4, the exact "
+                                             r"height is 3"):
+        leaf_layers_glue(user_heights.float_leaf_layers)
+
+
 def test_restarted_counter() -> None:
     verdict = restarted_counter_glue(restarted_tree_counter.noisy_counts)
     assert verdict.l2_sensitivity_squared == 16  # type: ignore[attr-defined]
@@ -86,7 +156,7 @@ def test_restarted_counter() -> None:
 
 def test_integer_tree_with_consistency() -> None:
     assert integer_tree_glue(integer_bary_tree.SCALE).epsilon == 1  # type: ignore[attr-defined]
-    with pytest.raises(AssertionError, match=r"claimed 1-DP, but epsilon = 3/2 \(epsilon/claimed - 1 = 5.00e-01\)"):
+    with pytest.raises(AssertionError, match=r"claimed 1-DP, but epsilon = 3/2 \(= 1\.5\) \(epsilon/claimed - 1 = 5.00e-01\)"):
         integer_tree_glue(integer_bary_tree.FAULTY_SCALE)
 
 
@@ -98,17 +168,19 @@ def test_float32_aggregator() -> None:
 
 def test_gaussian_calibrator() -> None:
     calibrator_glue(gaussian_calibrators.analytic_sigma)
-    with pytest.raises(AssertionError, match=r"unsafe at \d+ of 15 grid points \(rtol = 0\): .*sigma/sigma\* - 1"):
+    with pytest.raises(AssertionError, match=r"unsafe at \d+ of 15 grid points \(rtol = 0\)\n  .*sigma/sigma\* - 1"):
         calibrator_glue(gaussian_calibrators.analytic_sigma_early_stop)
 
 
 def test_accountant_rdp_curve() -> None:
     accountant_glue(gaussian_accountant.rdp_gaussian)
-    with pytest.raises(AssertionError, match=r"fails - at alpha = 5/4 .* achieved/claimed - 1 >= 2.04e-02"):
+    with pytest.raises(AssertionError, match=r"fails - at alpha = 5/4: certified RDP\(alpha = 5/4\) = 25/64 .*"
+                                             r"relative excess 2\.04e-02, rtol = 0"):
         accountant_glue(gaussian_accountant.rdp_gaussian_undercount)
 
 
-GLUES = [restarted_counter_glue, integer_tree_glue, float32_aggregator_glue, calibrator_glue, accountant_glue]
+GLUES = [restarted_counter_glue, integer_tree_glue, float32_aggregator_glue, calibrator_glue, accountant_glue,
+         float_accountant_glue, converter_glue, discrete_laplace_glue, leaf_layers_glue]
 
 
 def glue_lines(function: object) -> int:

@@ -17,3 +17,17 @@ def exact_offset_height(horizon: int) -> int:
     while (5**height - 1) // 2 < horizon:
         height += 1
     return height
+
+
+def float_leaf_layers(leaves: int) -> int:
+    """FAULT (conservative): the layers of a 5-ary tree holding ``leaves`` leaves, ``ceil(log_5 n)`` in floats;
+    at n = 125 = 5³ it gives 4 instead of 3."""
+    return math.ceil(math.log(leaves, 5))
+
+
+def exact_leaf_layers(leaves: int) -> int:
+    """The smallest h with 5^h >= leaves, in integers."""
+    height, capacity = 0, 1
+    while capacity < leaves:
+        height, capacity = height + 1, capacity * 5
+    return height

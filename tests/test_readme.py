@@ -1,6 +1,7 @@
 """The README and the command-line reference run verbatim: every ```python block is executed, every ```sh block
-runs in bash (``set -e``) in an empty folder, in order, with ``python`` the interpreter running the tests and this
-checkout first on ``PYTHONPATH``. The two set-up commands install packages and run the whole report, so they are
+runs in bash (``set -e``) in an empty folder, in order, with ``python`` the interpreter running the tests, this
+checkout first on ``PYTHONPATH`` and ``reference`` the console script pip would install for it
+(``tests/console_script.py``). The two set-up commands install packages and run the whole report, so they are
 not run here: they must appear verbatim in ``.ci/run``, which runs them."""
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.console_script import write_console_script
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -27,11 +30,13 @@ def blocks(path: Path, language: str) -> list[str]:
 
 
 def run_shell(script: str, folder: Path) -> subprocess.CompletedProcess[str]:
-    """Run ``script`` in bash with ``set -euo pipefail`` in ``folder``; ``python`` is this interpreter."""
+    """Run ``script`` in bash with ``set -euo pipefail`` in ``folder``; ``python`` is this interpreter and
+    ``reference`` its console script."""
     bin_dir = folder / ".bin"
     bin_dir.mkdir(exist_ok=True)
     (bin_dir / "python").unlink(missing_ok=True)
     (bin_dir / "python").symlink_to(sys.executable)
+    write_console_script(bin_dir)
     environment = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
                    "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
     return subprocess.run(["bash", "-c", "set -euo pipefail\n" + script], cwd=folder, env=environment,

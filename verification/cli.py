@@ -1,6 +1,6 @@
 """The ``report`` command, added to the library's command line through the entry point ``reference.commands``.
 
-``python -m reference report`` reruns every paper's claims and writes the report (:func:`report.run_report`).
+``reference report`` reruns every paper's claims and writes the report (:func:`report.run_report`).
 """
 
 from __future__ import annotations

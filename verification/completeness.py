@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .core.claims import Result
+from .papers import PAPERS
 from .prose import PROSE_SOURCES, prose_coverage_markdown, prose_sentences
 from .unregistered import CHECKED_ELSEWHERE
 
@@ -39,14 +40,10 @@ _LINE_EQUATION = re.compile(r"\s\(([0-9]+)\)[ \t]*$", re.M)
 _ENTRY = re.compile(r"^(" + "|".join(KINDS) + r")s? ([A-Z]\.[0-9]+|[0-9]+(?:\.[0-9]+)?)(?:–([A-Z]?\.?[0-9.]+))?")
 _EQUATION_ENTRY = re.compile(r"^Equations? \(([0-9]+)\)")
 
-#: The renderings scanned per paper (file names in shared/papers; its README says which is which) and their style.
-#: The CIP paper is scanned in two renderings and their statements united, so that an OCR slip in one heading
-#: does not drop a statement.
-PAPER_SOURCES: dict[str, dict[str, str]] = {
-    "CIP": {"001_1581112b44073f81.txt": "markdown", "000_3c5ccf0a3828863e.txt": "lines"},
-    "KARY": {"004_3b502d20f0048b9c.txt": "lines"},
-    "TDA": {"003_93c23309e1011ec5.txt": "lines"},
-}
+#: The renderings scanned per paper and their style, from the table of papers (file names in shared/papers; its
+#: README says which is which). The CIP paper is scanned in two renderings and their statements united, so that
+#: an OCR slip in one heading does not drop a statement.
+PAPER_SOURCES: dict[str, dict[str, str]] = {paper.key: dict(paper.renderings) for paper in PAPERS}
 INDEX_FILE = "statement_index.json"
 
 

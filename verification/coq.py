@@ -2,7 +2,11 @@
 
 One command compiles everything: :func:`compile_all` copies the ``.v`` files listed in ``proofs/coq/_CoqProject``
 (in that order, which is their dependency order) into a temporary directory and runs ``coqc`` on each there, so
-no build product lands in the checkout. :func:`assumptions` asks Coq which axioms each named theorem depends on
+no build product lands in the checkout. :func:`cached_build` does that once per source hash (coqc version,
+libraries, options, every file's text) and keeps the result in a cache folder that the report and the tests share
+(``$REFERENCE_COQ_CACHE``; empty for none). No ``coqc`` run has a wall-clock limit: on a busy machine a proof
+compiles later, it never turns into a failure; a file after a failing one is "not attempted", not "does not
+compile". :func:`assumptions` asks Coq which axioms each named theorem depends on
 (``Print Assumptions``); a theorem counts as machine-checked only when the answer is "Closed under the global
 context" — no axiom, no ``Admitted``. :func:`run_snippet` has Coq evaluate definitions on small parameters and
 :func:`parse_coq_value` reads the printed value back into Python, so that tests compare Coq's objects with the
@@ -14,18 +18,24 @@ Python exact layer's.
 from __future__ import annotations
 
 import ast
+import fcntl
+import hashlib
+import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from .core.claims import CoqTheorem
+from .registry import build_registry
 
 #: The Debian packages that provide the toolchain (Coq 8.16 with Mathematical Components 1.15 on bookworm; zify
 #: gives lia/nia on MathComp's integers, algebra-tactics the field tactic on the rationals, analysis 0.6 the sums
@@ -89,8 +99,12 @@ AUDIT_THEOREMS = (
 #: ``Variables``/``Hypotheses`` are allowed: they become premises when the section closes; a top-level one would be
 #: an axiom, which ``Print Assumptions`` names.)
 UNPROVED = re.compile(r"\b(Admitted|admit|Axiom|Axioms|Parameter|Parameters|Conjecture)\b")
-#: How long one ``coqc`` run may take before it counts as a failure (a file compiles in seconds).
-TIMEOUT_SECONDS = 300
+#: Where compiled developments are kept, one folder per source hash (:func:`cached_build`); set to an empty
+#: string for no cache (every run compiles from scratch). Unset: the user's cache folder (:func:`cache_root`).
+CACHE_VARIABLE = "REFERENCE_COQ_CACHE"
+#: Verdicts of a theorem that Coq did not decide in this run; neither says anything about the proof itself.
+NOT_ATTEMPTED = "not attempted"  # an earlier file of _CoqProject failed or was interrupted, so this one never ran
+INTERRUPTED = "interrupted"  # coqc was stopped by a signal while compiling the theorem's file
 
 
 def proofs_directory() -> Path | None:
@@ -170,50 +184,71 @@ def read_project(directory: Path) -> Project:
 
 @dataclass(frozen=True)
 class FileResult:
-    """One file's compilation."""
+    """One file's compilation: ``seconds`` of wall-clock time, ``cpu_seconds`` of coqc's CPU time (user + system),
+    ``signal`` the signal that stopped coqc (0: it ran to the end; then ``ok`` says whether the file compiled)."""
 
     file: str
     ok: bool
     seconds: float
     output: str
+    cpu_seconds: float = 0.0
+    signal: int = 0
 
 
 @dataclass(frozen=True)
 class Build:
-    """A compiled copy of the sources: ``directory`` holds the ``.v`` and ``.vo`` files."""
+    """A compiled copy of the sources: ``directory`` holds the ``.v`` and ``.vo`` files. ``origin`` says where the
+    compilation happened: "compiled in this run", or the cached build it was read from (:func:`cached_build`);
+    ``temporary``: the directory is this run's own and is removed after use."""
 
     project: Project
     directory: Path
     files: tuple[FileResult, ...]
+    origin: str = "compiled in this run"
+    temporary: bool = False
 
     @property
     def ok(self) -> bool:
         return all(result.ok for result in self.files) and len(self.files) == len(self.project.files)
 
+    @property
+    def failure(self) -> FileResult | None:
+        """The file that failed or was interrupted (compilation stops there), or None."""
+        return next((result for result in self.files if not result.ok), None)
+
+    @property
+    def not_attempted(self) -> tuple[str, ...]:
+        """The files never compiled because an earlier one failed or was interrupted."""
+        return self.project.files[len(self.files):]
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of this process's finished children."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
 
 def _coqc(args: list[str], directory: Path) -> subprocess.CompletedProcess[str]:
+    """Run coqc to the end: no wall-clock limit (module constants), so a busy machine makes it slower, not wrong."""
     coqc = coqc_path()
     if coqc is None:
         raise FileNotFoundError(f"coqc is not installed (install with: {INSTALL_COMMAND})")
-    try:
-        return subprocess.run(
-            [coqc, *args], cwd=directory, capture_output=True, text=True, check=False, timeout=TIMEOUT_SECONDS
-        )
-    except subprocess.TimeoutExpired:  # a failure to report (the theorem is not checked), not a crash of the report
-        message = f"coqc {' '.join(args[-1:])} timed out after {TIMEOUT_SECONDS} s (a busy machine?)"
-        return subprocess.CompletedProcess([coqc, *args], returncode=124, stdout=message, stderr=message)
+    return subprocess.run([coqc, *args], cwd=directory, capture_output=True, text=True, check=False)
 
 
 def compile_all(
-    source: Path | None = None, build_directory: Path | None = None, only: Sequence[str] | None = None
+    source: Path | None = None, build_directory: Path | None = None, only: Sequence[str] | None = None,
+    prebuilt: Build | None = None,
 ) -> Build:
     """Copy the sources into ``build_directory`` (a fresh temporary directory by default) and compile each file
     in ``_CoqProject``'s order; stop at the first failure (later files depend on earlier ones). ``only``: compile
-    just these files (still in the project's order; their dependencies must be among them)."""
+    just these files (still in the project's order; their dependencies must be among them, or in ``prebuilt``:
+    a build whose ``.vo`` files are copied in for every listed file that ``only`` leaves out)."""
     directory = source or proofs_directory()
     if directory is None:
         raise FileNotFoundError("proofs/coq/_CoqProject not found (set REFERENCE_COQ_DIR to the directory)")
     project = read_project(directory)
+    temporary = build_directory is None
     if only is not None:
         unknown = sorted(set(only) - set(project.files))
         if unknown:
@@ -221,25 +256,141 @@ def compile_all(
         project = Project(project.directory, project.options, tuple(f for f in project.files if f in only))
     target = build_directory or Path(tempfile.mkdtemp(prefix="reference-coq-"))
     target.mkdir(parents=True, exist_ok=True)
+    if prebuilt is not None:  # compiled dependencies: their .vo files (and sources, for error messages)
+        for name in prebuilt.project.files:
+            if name not in project.files and (prebuilt.directory / name).with_suffix(".vo").is_file():
+                shutil.copy2(prebuilt.directory / name, target / name)
+                shutil.copy2((prebuilt.directory / name).with_suffix(".vo"), (target / name).with_suffix(".vo"))
     for name in project.files:
         shutil.copy2(directory / name, target / name)
     results = []
     for name in project.files:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), _children_cpu()
         out = _coqc([*project.options, name], target)
-        results.append(FileResult(name, out.returncode == 0, time.perf_counter() - start, out.stdout + out.stderr))
+        stopped = -out.returncode if out.returncode < 0 else 0
+        results.append(FileResult(name, out.returncode == 0, time.perf_counter() - start,
+                                  (out.stdout + out.stderr).strip(), _children_cpu() - cpu, stopped))
         if out.returncode != 0:
             break
-    return Build(project, target, tuple(results))
+    return Build(project, target, tuple(results), temporary=temporary)
+
+
+def cache_root() -> Path | None:
+    """The folder of cached builds: ``$REFERENCE_COQ_CACHE`` (empty: no cache), else ``$XDG_CACHE_HOME`` or
+    ``~/.cache``, then ``exact-dp-reference/coq``."""
+    if CACHE_VARIABLE in os.environ:
+        chosen = os.environ[CACHE_VARIABLE]
+        return Path(chosen) if chosen else None
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "exact-dp-reference" / "coq"
+
+
+def source_key(project: Project) -> str:
+    """A hash of everything a compilation depends on: the coqc version, the installed libraries (their folders'
+    modification times change when a package is upgraded), the options and every source file's name and text."""
+    digest = hashlib.sha256()
+    digest.update(coq_version().encode())
+    coqc = coqc_path()
+    if coqc is not None:
+        where = subprocess.run([coqc, "-where"], capture_output=True, text=True, check=False).stdout.strip()
+        for library in COQ_LIBRARIES:
+            folder = Path(where) / "user-contrib" / library
+            digest.update(f"{library}:{folder.stat().st_mtime_ns if folder.is_dir() else 0}".encode())
+    digest.update("\0".join(project.options).encode())
+    for name in project.files:
+        digest.update(f"\0{name}\0".encode())
+        digest.update((project.directory / name).read_bytes())
+    return digest.hexdigest()
+
+
+MANIFEST = "build.json"
+
+
+def _read_cached(project: Project, folder: Path) -> Build | None:
+    """The complete build cached in ``folder``, or None (absent, partial, or for other files)."""
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        files = tuple(FileResult(entry["file"], True, float(entry["seconds"]), "", float(entry["cpu_seconds"]))
+                      for entry in manifest["files"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if tuple(result.file for result in files) != project.files:
+        return None
+    if not all((folder / name).with_suffix(".vo").is_file() for name in project.files):
+        return None
+    origin = f"cached build of these exact sources, compiled on {manifest.get('compiled', '?')} (key {folder.name[:12]})"
+    return Build(project, folder, files, origin)
+
+
+def cached_build(source: Path | None = None, say: Callable[[str], None] | None = None) -> Build:
+    """The development compiled once per :func:`source_key`: read from :func:`cache_root` when a complete build of
+    the same sources is there, else compiled now (with no time limit) and, when every file compiled, stored there.
+    Processes asking at once (the report's worker, the test workers) wait for one compilation (a file lock). A
+    failed or interrupted build is not stored: the next run compiles again. Without a cache folder (or when it
+    cannot be written) this is :func:`compile_all` into a temporary directory."""
+    directory = source or proofs_directory()
+    if directory is None:
+        raise FileNotFoundError("proofs/coq/_CoqProject not found (set REFERENCE_COQ_DIR to the directory)")
+    project = read_project(directory)
+    root = cache_root()
+    if root is None:
+        return compile_all(directory)
+    key = source_key(project)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        lock = (root / f"{key}.lock").open("a")
+    except OSError:
+        return compile_all(directory)
+    with lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if say:
+                say("Coq: waiting for another process compiling the same sources")
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            final = root / key
+            if (found := _read_cached(project, final)) is not None:
+                return found
+            for stale in root.glob(f"{key}.partial-*"):  # left by a build that was killed (we hold the lock)
+                shutil.rmtree(stale, ignore_errors=True)
+            partial = root / f"{key}.partial-{os.getpid()}"
+            build = compile_all(directory, partial)
+            if not build.ok:
+                return Build(build.project, build.directory, build.files, temporary=True)
+            manifest = {
+                "coq": coq_version(),
+                "compiled": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                "files": [{"file": r.file, "seconds": round(r.seconds, 3), "cpu_seconds": round(r.cpu_seconds, 3)}
+                          for r in build.files],
+            }
+            (partial / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+            shutil.rmtree(final, ignore_errors=True)
+            partial.rename(final)
+            return Build(project, final, build.files)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _mapped_options(build: Build) -> list[str]:
+    """The project's options with each ``-Q``/``-R`` folder made absolute (into ``build.directory``), so that a
+    snippet compiled elsewhere loads the build's ``.vo`` files."""
+    options = list(build.project.options)
+    for index, option in enumerate(options[:-2]):
+        if option in ("-Q", "-R"):
+            options[index + 1] = str((build.directory / options[index + 1]).resolve())
+    return options
 
 
 def run_snippet(build: Build, text: str, name: str = "Snippet") -> str:
-    """Compile ``text`` (Coq commands) against the compiled sources and return what Coq printed.
+    """Compile ``text`` (Coq commands) against the compiled sources and return what Coq printed. The snippet is
+    compiled in a folder of its own, so a shared (cached) build is only read, never written.
 
     Raises ``RuntimeError`` with Coq's message if the snippet does not compile."""
-    path = build.directory / f"{name}.v"
-    path.write_text(text, encoding="utf-8")
-    out = _coqc([*build.project.options, path.name], build.directory)
+    with tempfile.TemporaryDirectory(prefix="reference-coq-snippet-") as folder:
+        path = Path(folder) / f"{name}.v"
+        path.write_text(text, encoding="utf-8")
+        out = _coqc([*_mapped_options(build), path.name], Path(folder))
     if out.returncode != 0:
         raise RuntimeError(f"the Coq snippet {name} failed: {out.stderr.strip() or out.stdout.strip()}")
     return out.stdout
@@ -327,8 +478,11 @@ def parse_coq_value(text: str) -> object:
 @dataclass(frozen=True)
 class Evidence:
     """What this run found about one registered theorem. ``verdict``: "closed" (compiled here, no axiom),
-    :data:`LIBRARY_AXIOMS_ONLY` (compiled here, no axiom but its file's :data:`LIBRARY_AXIOMS`), "not compiled here" (declared, no unproved word, but coqc is missing), or a failure: "missing",
-    "unfinished", "does not compile", "depends on axioms", "not checked" (Coq gave no answer, e.g. timed out)."""
+    :data:`LIBRARY_AXIOMS_ONLY` (compiled here, no axiom but its file's :data:`LIBRARY_AXIOMS`), "not compiled
+    here" (declared, no unproved word, but coqc is missing), or a failure: "missing", "unfinished", "does not
+    compile", "depends on axioms", :data:`INTERRUPTED` (coqc stopped by a signal), :data:`NOT_ATTEMPTED` (an
+    earlier file failed), "not checked" (Print Assumptions gave no answer). Only "does not compile", "depends on
+    axioms", "missing" and "unfinished" say something is wrong with a proof; the others say it was not decided."""
 
     theorem: CoqTheorem
     verdict: str
@@ -368,22 +522,17 @@ def machine_checked(theorems: list[CoqTheorem], build: Build | None = None) -> d
                 f"({INSTALL_COMMAND})"
             )
         return found
-    own_build = build is None
-    build = build or compile_all()
+    build = build or cached_build()
     version = coq_version()
     seconds = {result.file: result.seconds for result in build.files if result.ok}
-    if not build.ok:  # the first failing file, and every file after it, is not compiled
-        failed = build.files[-1]
-        message = " ".join(failed.output.split())[:300]
-        for theorem in (theorem for theorem in pending if theorem.file not in seconds):
-            found[theorem] = Evidence(theorem, "does not compile", f"{failed.file} fails under {version}: {message}")
+    found.update(_uncompiled(pending, build, version))
     compiled = [theorem for theorem in pending if theorem.file in seconds]
     try:
         answers = assumptions(build, compiled) if compiled else {}
-    except RuntimeError as error:  # Print Assumptions itself failed (a timeout on a busy machine): not checked
+    except RuntimeError as error:  # Print Assumptions itself failed (e.g. coqc killed): not checked
         answers = {theorem: f"no answer: {' '.join(str(error).split())[:300]}" for theorem in compiled}
     for theorem, answer in answers.items():
-        where = f"proofs/coq/{theorem.file} compiled by {version} in {seconds[theorem.file]:.1f} s"
+        where = f"proofs/coq/{theorem.file} compiled by {version} in {seconds[theorem.file]:.1f} s ({build.origin})"
         if answer.startswith("no answer"):
             found[theorem] = Evidence(theorem, "not checked", f"{where}; Print Assumptions gave {answer}")
         elif answer == CLOSED:
@@ -395,9 +544,55 @@ def machine_checked(theorems: list[CoqTheorem], build: Build | None = None) -> d
             )
         else:
             found[theorem] = Evidence(theorem, "depends on axioms", f"{where}; Print Assumptions: {' '.join(answer.split())}")
-    if own_build:
+    if build.temporary:
         shutil.rmtree(build.directory, ignore_errors=True)
     return found
+
+
+def _uncompiled(pending: list[CoqTheorem], build: Build, version: str) -> dict[CoqTheorem, Evidence]:
+    """The evidence of the theorems whose file did not compile in ``build``: the failing file's theorems "does not
+    compile" (with Coq's message) or :data:`INTERRUPTED` (coqc stopped by a signal: nothing decided); the later
+    files' theorems :data:`NOT_ATTEMPTED`, naming the file that stopped the build (its message is said once, on
+    its own theorems); a file _CoqProject does not list is "missing"."""
+    found: dict[CoqTheorem, Evidence] = {}
+    failure = build.failure
+    later = set(build.not_attempted)
+    for theorem in pending:
+        if failure is not None and theorem.file == failure.file:
+            if failure.signal:
+                found[theorem] = Evidence(theorem, INTERRUPTED, f"coqc was stopped by signal {failure.signal} while "
+                                          f"compiling {failure.file} after {failure.seconds:.0f} s: nothing was decided")
+            else:
+                message = " ".join(failure.output.split())[:300]
+                found[theorem] = Evidence(theorem, "does not compile", f"{failure.file} fails under {version}: {message}")
+        elif theorem.file in later:
+            why = f"was interrupted (signal {failure.signal})" if failure is not None and failure.signal else "does not compile"
+            stopped = failure.file if failure is not None else "an earlier file"
+            found[theorem] = Evidence(theorem, NOT_ATTEMPTED, f"{theorem.file} was not compiled: {stopped}, before it in "
+                                      f"_CoqProject, {why}")
+        elif theorem.file not in build.project.files:
+            found[theorem] = Evidence(theorem, "missing", f"proofs/coq/{theorem.file} is not listed in _CoqProject")
+    return found
+
+
+def coq_status(evidence: Mapping[CoqTheorem, Evidence]) -> str:
+    """One line on this run's Coq evidence: how many theorems are closed, or what failed and why (the first
+    failure's detail, once) and how many theorems that left undecided."""
+    verdicts = Counter(item.verdict for item in evidence.values())
+    total = len(evidence)
+    failed = [item for item in evidence.values() if item.failed]
+    if not failed:
+        if verdicts["not compiled here"] == total:
+            first = next(iter(evidence.values()), None)
+            return f"Coq: not compiled here ({first.detail if first else 'no theorem registered'})"
+        closed = verdicts["closed"] + verdicts[LIBRARY_AXIOMS_ONLY]
+        return (f"Coq: {closed} of {total} theorems closed ({verdicts[LIBRARY_AXIOMS_ONLY]} up to the library's "
+                f"axioms)" + (f", {verdicts['not compiled here']} not compiled here" if verdicts["not compiled here"] else ""))
+    order = ("missing", "unfinished", "does not compile", "depends on axioms", INTERRUPTED, "not checked", NOT_ATTEMPTED)
+    root = min(failed, key=lambda item: order.index(item.verdict) if item.verdict in order else len(order))
+    counts = ", ".join(f"{count} {verdict}" for verdict, count in verdicts.items() if verdict not in
+                       ("closed", LIBRARY_AXIOMS_ONLY))
+    return f"Coq FAILED: {root.theorem.name} {root.verdict} — {root.detail} ({counts}, of {total} theorems)"
 
 
 def main() -> int:
@@ -412,10 +607,15 @@ def main() -> int:
         return 2
     print(coq_version())
     print(f"sources: {proofs_directory()}")
-    from .report import build_registry
-
     theorems = [theorem for claim in build_registry().claims for theorem in claim.coq]
-    evidence = machine_checked([*theorems, *AUDIT_THEOREMS])
+    build = cached_build(say=print)
+    print(f"build: {build.origin} in {build.directory}")
+    for result in build.files:
+        state = "ok" if result.ok else (f"stopped by signal {result.signal}" if result.signal else "FAILS")
+        print(f"  {result.file}: {state}, {result.seconds:.1f} s wall clock, {result.cpu_seconds:.1f} s CPU")
+    print(f"  total: {sum(r.seconds for r in build.files):.1f} s wall clock, "
+          f"{sum(r.cpu_seconds for r in build.files):.1f} s CPU")
+    evidence = machine_checked([*theorems, *AUDIT_THEOREMS], build)
     for theorem in [*theorems, *AUDIT_THEOREMS]:
         print(f"{theorem.file} {theorem.name}: {evidence[theorem].verdict} — {evidence[theorem].detail}")
     closed = sum(1 for theorem in theorems if evidence[theorem].verdict == "closed")
@@ -425,6 +625,7 @@ def main() -> int:
         return 2
     print(f"{closed} of {len(theorems)} registered theorems compiled and closed; {checked} of {len(AUDIT_THEOREMS)} "
           f"theorems behind the audits compiled, closed up to the library's axioms")
+    print(coq_status(evidence))
     failed = any(item.failed for item in evidence.values())
     return 1 if failed or closed < len(theorems) or checked < len(AUDIT_THEOREMS) else 0
 

@@ -9,9 +9,10 @@ strongest evidence the entry has establishes, so that "proved" means one thing i
   functions (found by reading the tests, :func:`tied_coq_files`);
 * **proof program** — the entry's proof program ran and every step is a computed check (no literal, no
   tautology: the mutation test shows each program fails on its registered false variants), and every entry the
-  proof uses is itself at the level proof program or machine-checked;
-* **verified** — finite evidence: exhaustive up to a bound, statistical, certified numeric, measured; also a
-  proof program that rests on an entry that is only verified (its reach is that entry's);
+  proof uses is itself at the level proof program or machine-checked, and it cites no result of another paper;
+* **proved, conditional** — a proof program as above that rests on an entry below those two levels (verified,
+  or itself conditional) or on a cited result that nothing here checks (``Claim.cites``): the detail names each;
+* **verified** — finite evidence: exhaustive up to a bound, statistical, certified numeric, measured;
 * **refuted**, **not checkable** — as the status says; **check crashed** is not a level but is counted apart.
 
 Nothing here is typed by hand: the level follows from the computed status, the Coq verdicts of this run and the
@@ -27,6 +28,7 @@ from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 
+from .coq import proofs_directory
 from .core.claims import CoqTheorem, Result, Status
 
 
@@ -35,6 +37,7 @@ class Level(Enum):
 
     MACHINE_CHECKED = "machine-checked"
     PROOF_PROGRAM = "proof program"
+    CONDITIONAL = "proved, conditional"
     VERIFIED = "verified"
     REFUTED = "refuted"
     NOT_CHECKABLE = "not checkable"
@@ -62,8 +65,6 @@ _PYTHON_OBJECTS = re.compile(r"^\s*(from|import)\s+reference\.", re.MULTILINE)
 
 def tests_directory() -> Path | None:
     """``tests/coq`` of the checkout the Coq sources are read from (``None`` outside a checkout)."""
-    from .coq import proofs_directory
-
     proofs = proofs_directory()
     if proofs is None:
         return None
@@ -150,7 +151,8 @@ def _coq_shortfall(result: Result, verdicts: Mapping[CoqTheorem, str], tied: fro
 def _program_level(
     result: Result, by_key: Mapping[str, Result], place: Callable[[str, tuple[str, ...]], Placed], trail: tuple[str, ...]
 ) -> Placed:
-    """Proof program when the entry's program proved it and every entry it uses reaches every parameter."""
+    """Proof program when the entry's program proved it, every entry it uses reaches every parameter and it cites
+    nothing; proved, conditional when it rests on a weaker entry or a cited result (each named)."""
     status = result.outcome.status
     if status in (Status.PROVED, Status.CONDITIONAL):
         weak = []
@@ -161,10 +163,12 @@ def _program_level(
             below = place(needed, trail)
             if below.level not in FOR_ALL:
                 weak.append(f"{needed} ({below.level.value})")
+        weak += [f"the cited {cited}" for cited in result.claim.cites]
+        program = f"proof program {result.claim.proof}, every step computed"
         if not weak:
             uses = f"; it uses {', '.join(result.claim.depends_on)}, each proved" if result.claim.depends_on else ""
-            return Placed(Level.PROOF_PROGRAM, f"proof program {result.claim.proof}, every step computed{uses}")
-        return Placed(Level.VERIFIED, f"a proof program resting on {'; '.join(weak)}: its reach is theirs")
+            return Placed(Level.PROOF_PROGRAM, f"{program}{uses}")
+        return Placed(Level.CONDITIONAL, f"{program}, resting on {'; '.join(weak)}")
     return Placed(Level.VERIFIED, f"finite evidence ({result.claim.method.value})")
 
 

@@ -17,10 +17,12 @@ The report runs the same check, so a broken link shows in the report as well as 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 from collections.abc import Iterable, Sequence
 
 from .core.claims import Claim, Method
 from .core.proof_links import ProofProgram
+from .papers import PAPERS
 
 
 def resolve(dotted: str) -> object:
@@ -93,12 +95,11 @@ def link_errors(claims: Sequence[Claim], programs: Iterable[ProofProgram[...]] =
 
 
 def proof_programs() -> list[ProofProgram[...]]:
-    """Every proof program of the three papers (the modules under ``verification/<paper>/proofs``)."""
-    import pkgutil
-
+    """Every proof program of the papers (the modules under ``verification/<package>/proofs`` of each row of the
+    table of papers)."""
     found: dict[str, ProofProgram[...]] = {}
-    for paper in ("cip", "kary", "tda"):
-        package = importlib.import_module(f"{__package__}.{paper}.proofs")
+    for paper in PAPERS:
+        package = importlib.import_module(f"{__package__}.{paper.package}.proofs")
         for info in pkgutil.iter_modules(package.__path__, f"{package.__name__}."):
             module = importlib.import_module(info.name)
             for value in vars(module).values():

@@ -20,6 +20,7 @@ short (the longest a few seconds), so the pool's first-free-worker order balance
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, as_completed
 from pathlib import Path
@@ -27,7 +28,11 @@ from typing import Any, NamedTuple
 
 from reference.core.processes import WorkerPool, signals_as_exit
 
+from .audits import audit_case_count, audit_case_name, run_audit_case
+from .coq import AUDIT_THEOREMS, coq_status, machine_checked
 from .core.claims import Budget, Outcome, Registry, Result, resolve_conditions, run_claim
+from .progress import elapsed_and_estimate
+from .registry import build_registry
 
 _REGISTRY: Registry | None = None  # each worker process builds the registry once
 
@@ -43,8 +48,6 @@ def default_jobs() -> int:
 def _registry() -> Registry:
     global _REGISTRY
     if _REGISTRY is None:
-        from .report import build_registry
-
         _REGISTRY = build_registry()
     return _REGISTRY
 
@@ -74,15 +77,11 @@ def _run_task(kind: str, index: int, quick: bool, directory: str) -> Any:
     """One task, by kind and index (runs in a worker, or in the parent when ``jobs == 1``)."""
     budget = Budget(quick=quick)
     if kind == "coq":
-        from .coq import AUDIT_THEOREMS, machine_checked
-
         return machine_checked([*(theorem for claim in _registry().claims for theorem in claim.coq), *AUDIT_THEOREMS])
     if kind == "claim":
         result = run_claim(_registry().claims[index], budget)
-        return result.outcome, result.seconds
+        return result.outcome, result.seconds, result.programs
     if kind == "audit":
-        from .audits import run_audit_case
-
         return run_audit_case(index)
     return available_plots()[index](Path(directory), budget)
 
@@ -94,8 +93,6 @@ def _label(kind: str, index: int, registry: Registry) -> str:
         claim = registry.claims[index]
         return f"{claim.paper} {claim.number}"
     if kind == "audit":
-        from .audits import audit_case_name
-
         return f"audit case: {audit_case_name(index)}"
     return f"plot: {available_plots()[index].__name__.removeprefix('plot_').replace('_', ' ')}"
 
@@ -105,8 +102,6 @@ def run_tasks(registry: Registry, budget: Budget, directory: Path, jobs: int, sa
     """Every claim, audit case and plot (those ``select`` keeps; ``registry`` must be :func:`build_registry`'s,
     whose indices the workers use), and with ``coq`` the Coq check of the registered theorems, on ``jobs``
     processes (1: in this process, the Coq check last); results in report order."""
-    from .audits import audit_case_count
-
     plot_functions = available_plots()
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
@@ -124,12 +119,17 @@ def run_tasks(registry: Registry, budget: Budget, directory: Path, jobs: int, sa
         f"{kinds.count('audit')} audit cases, {kinds.count('plot')} plots"
         + (", the Coq proofs (compiled with coqc, the longest task)" if coq else ""))
 
+    started = time.monotonic()
+
     def finished(task: tuple[str, int], value: Any) -> None:
         done[task] = value
         status = f"{value[0].status.value} " if task[0] == "claim" else ""
+        if task[0] == "coq":  # the Coq task's status: closed, or what failed and why (reference_verification.coq)
+            status = f"— {coq_status(value).removeprefix('Coq: ').removeprefix('Coq ')} "
         seconds = value[1] if task[0] == "claim" else getattr(value, "seconds", None)
-        timing = f"({seconds:.1f} s)" if isinstance(seconds, float) else ""
-        say(f"[{len(done):>3}/{total}] {_label(*task, registry)} {status}{timing}".rstrip())
+        timing = f"({seconds:.1f} s) " if isinstance(seconds, float) else ""
+        clock = elapsed_and_estimate(time.monotonic() - started, len(done), total)
+        say(f"[{len(done):>3}/{total}] {_label(*task, registry)} {status}{timing}- {clock}")
 
     if jobs == 1:
         for task in tasks:
@@ -148,9 +148,9 @@ def run_tasks(registry: Registry, budget: Budget, directory: Path, jobs: int, sa
     results = []
     for index, claim in enumerate(registry.claims):
         if ("claim", index) in done:
-            outcome, seconds = done[("claim", index)]
+            outcome, seconds, programs = done[("claim", index)]
             assert isinstance(outcome, Outcome)
-            results.append(Result(claim, outcome, seconds))
+            results.append(Result(claim, outcome, seconds, programs))
     if select is None:
         # as run_registry does: a proof resting on an entry that is only verified is "proved, conditional" (a
         # selection may leave out the entries a proof rests on, so its results stay as computed)

@@ -17,12 +17,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-#: One rendering per paper for the prose scan: the HTML-to-text dumps (line numbers refer to these files).
-PROSE_SOURCES: dict[str, str] = {
-    "CIP": "000_3c5ccf0a3828863e.txt",
-    "KARY": "004_3b502d20f0048b9c.txt",
-    "TDA": "003_93c23309e1011ec5.txt",
-}
+from .papers import PAPERS
+from .prose_claims import PROSE_CLAIMS
+
+#: One rendering per paper for the prose scan, from the table of papers: the HTML-to-text dumps (line numbers
+#: refer to these files).
+PROSE_SOURCES: dict[str, str] = {paper.key: paper.prose_rendering for paper in PAPERS}
 #: Words and symbols that make a sentence quantitative (a comparison factor, a bound, an asymptotic rate, a
 #: printed decimal constant).
 QUANTITATIVE = re.compile(
@@ -81,8 +81,6 @@ def prose_coverage_markdown(index: dict[str, Any], statuses: Mapping[str, Mappin
     status) or the reason it is not checked.
 
     ``index`` is the committed statement index; ``statuses`` maps a paper to {registry number: status}."""
-    from .prose_claims import PROSE_CLAIMS
-
     out = [
         "Quantitative prose (every unnumbered sentence with a factor, a bound, a rate or a printed constant, as listed",
         "in the committed index; each is checked by the entry named or not checked for the reason given):",

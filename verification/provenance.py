@@ -11,6 +11,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import reference
+
+from .coq import coq_version
+
 #: Bumped whenever a field of ``claims.json`` changes meaning or disappears (adding a field does not bump it).
 SCHEMA_VERSION = 1
 
@@ -28,8 +32,6 @@ def _distribution_version(name: str) -> str:
 def git_commit() -> str | None:
     """The commit of the checkout ``reference`` runs from (with ``+dirty`` for uncommitted changes), or ``None``
     for an installed package or when git is missing."""
-    import reference
-
     root = Path(reference.__file__).resolve().parent.parent
     git = shutil.which("git")
     if git is None or not (root / ".git").exists():
@@ -47,10 +49,6 @@ def git_commit() -> str | None:
 
 def provenance() -> dict[str, str | None]:
     """The provenance fields, as JSON-ready strings (``None`` where a value is not available here)."""
-    import reference
-
-    from .coq import coq_version
-
     found: dict[str, str | None] = {
         "package": "exact-dp-reference",
         "version": reference.__version__,

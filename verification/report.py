@@ -1,7 +1,7 @@
 """The main job: rerun the claims registry of all three papers (CIP, KARY, TDA) and write the report (terminal
 table, Markdown, JSON, PNG plots).
 
-``python -m reference report [--out DIR] [--quick] [--jobs N]``. The claims, audit cases and plots run in ``N``
+``reference report [--out DIR] [--quick] [--jobs N]``. The claims, audit cases and plots run in ``N``
 processes (default: all cores; the content is the same for any ``N``); progress goes to stderr, one line per
 finished task, so a long run shows where it is. The Markdown report is self-contained: what each statement says, how it was checked,
 what the check found, with the smallest counterexample and the corrected statement for refuted entries.
@@ -15,45 +15,41 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import reference
 
 from .audits import AuditCase, audits_markdown
 from .completeness import coverage_markdown
-from .core.claims import MACHINE_CHECKED, Budget, CoqTheorem, Registry, Result, Status
+from .coq import Evidence, coq_status
+from .core.claims import (
+    MACHINE_CHECKED,
+    Budget,
+    Claim,
+    CoqTheorem,
+    Registry,
+    Result,
+    Status,
+    resolve_conditions,
+    run_claim,
+)
+from .html import markdown_to_html
 from .levels import LEVEL_ORDER, Placed, describe, level_counts, proof_levels, tied_coq_files
 from .links import link_errors, proof_programs
+from .papers import PAPERS as PAPER_TABLE
+from .parallel import available_plots, default_jobs, run_tasks
 from .proof_pass import proof_pass_markdown
-from .provenance import SCHEMA_VERSION, provenance_markdown
+from .provenance import SCHEMA_VERSION, provenance, provenance_markdown
+from .registry import build_registry
 
-if TYPE_CHECKING:  # imported when the report runs, so that `python -m reference_verification.coq` runs cleanly
-    from .coq import Evidence
-
-PAPERS = {
-    "CIP": "Dharangutte, Gao, Gong, Wang — Differentially Private Range Queries with Correlated Input Perturbation",
-    "KARY": "Andersson, Pagh, Steiner, Torkamani — Count on Your Elders: Laplace vs Gaussian Noise",
-    "TDA": "Boninsegna — InfTDA: A Simple TopDown Mechanism for Hierarchical Differentially Private Counting Queries",
-}
+#: Each paper's tag and title, as the report's summary lists them (from the table of papers).
+PAPERS = {paper.key: paper.title for paper in PAPER_TABLE}
 
 STATUS_ORDER = [Status.PROVED, Status.CONDITIONAL, Status.VERIFIED, Status.REFUTED, Status.NOT_CHECKABLE, Status.ERROR]
 
 
-def build_registry() -> Registry:
-    """Every registered claim, paper by paper (each paper package's ``claims`` assembles its own)."""
-    from .cip.claims import cip_claims
-    from .kary.claims import kary_claims
-    from .tda.claims import tda_claims
-
-    registry = Registry()
-    registry.extend(cip_claims())
-    registry.extend(kary_claims())
-    registry.extend(tda_claims())
-    return registry
-
-
 def run_registry(registry: Registry, budget: Budget, progress: Callable[[str], None] | None = None) -> list[Result]:
     """Run every claim in order, reporting progress; then resolve the conditions of proofs that use other entries."""
-    from .core.claims import resolve_conditions, run_claim
-
     results = []
     total = len(registry.claims)
     for index, claim in enumerate(registry.claims, start=1):
@@ -127,7 +123,7 @@ def markdown_report(
     out = [
         "# `reference` — verification report",
         "",
-        *headline(results),
+        *headline(results, coq),
         "",
         *_section("contents", "Contents"),
         *[f"- [{title}](#{anchor})" for anchor, title in _contents(results, refuted, plots, plots_skipped)],
@@ -157,14 +153,21 @@ def markdown_report(
         "the value it lies. A printed exact expression (a factor, a fraction) must equal the certified value in the",
         "direction the sentence states. A bound (\"<\", \">\") must hold strictly for the certified value.",
         "Beside the status, **machine-checked (Coq)** names the Coq theorems (`proofs/coq/`) that state the entry:",
-        "compiled in this run with no axiom (*closed*), or *not compiled here* when Coq is missing.",
+        "compiled with no axiom (*closed*), or *not compiled here* when Coq is missing. The development is compiled",
+        "once per source hash (coqc version, libraries, every file's text) and kept in a cache the tests share; each",
+        "theorem's detail says whether this run compiled it or read the cached build of the identical sources, and",
+        "`Print Assumptions` runs in this run either way. No compilation has a time limit, so a busy machine cannot",
+        "change a level; a file after one that fails is *not attempted*, not *does not compile*.",
         "",
         "**Proof level** — what the strongest evidence an entry has establishes, computed from this run:",
         "*machine-checked* (Coq theorems stating the whole entry, closed in this run and tied to the Python objects",
         "by a test under `tests/coq/`), *proof program* (a proof program whose every step is a computed check, which",
         "fails on each registered mutation of its statement, and whose premises are at this level or above),",
-        "*verified* (finite evidence: exhaustive, statistical, certified numeric, measured; or a proof resting on a",
-        "verified entry), *refuted*, *not checkable*. When Coq is not compiled in this run no entry is counted as",
+        "*proved, conditional* (such a program resting on an entry below those levels or on a result of another",
+        "paper that nothing here checks: the entry's **Rests on.** line and the level's detail name each),",
+        "*verified* (finite evidence: exhaustive, statistical, certified numeric, measured), *refuted*, *not",
+        "checkable*. Each proof declares what it rests on; a check that runs another entry's proof program without",
+        "declaring it is *check crashed*. When Coq is not compiled in this run no entry is counted as",
         "machine-checked: the detail names the theorems that would have raised it.",
         "",
         f"Budget: {'quick' if budget.quick else 'full'}; total time {seconds:.1f} s.",
@@ -226,6 +229,8 @@ def markdown_report(
             ]
             if r.claim.proof:
                 out += ["", f"**Proof program.** `{r.claim.proof}`"]
+            if rests := rests_on_text(r.claim):
+                out += ["", f"**Rests on.** {_md_escape(rests)}"]
             for theorem in r.claim.coq:
                 evidence = coq.get(theorem)
                 verdict = f"{evidence.verdict}: {evidence.detail}" if evidence else "not checked in this run"
@@ -247,6 +252,15 @@ def markdown_report(
     return "\n".join(out) + "\n"
 
 
+def failure_reasons(errors: int, not_as_designed: Sequence[str], coq: dict[CoqTheorem, Evidence]) -> list[str]:
+    """Why the report exits 1, one phrase per cause (empty: exit 0): crashed checks, audit cases without their
+    designed verdict, and a registered Coq theorem that failed or was not decided (what and why, said once)."""
+    reasons = [f"{errors} check{'s' if errors != 1 else ''} crashed"] if errors else []
+    reasons += [f"audit cases without their designed verdict: {', '.join(not_as_designed)}"] if not_as_designed else []
+    reasons += [coq_status(coq)] if any(item.failed for item in coq.values()) else []
+    return reasons
+
+
 #: The one line the report prints (stderr and report.md) when matplotlib is missing.
 PLOTS_SKIPPED = ("plots skipped: matplotlib is not installed "
                  "(python -m pip install 'exact-dp-reference[report]' adds it)")
@@ -264,17 +278,20 @@ def matters_to_implementers(result: Result) -> bool:
     )
 
 
-def headline(results: list[Result]) -> list[str]:
+def headline(results: list[Result], coq: dict[CoqTheorem, Evidence] | None = None) -> list[str]:
     """The report's first sentences: how many statements, how many are false as printed, which matter to
-    someone implementing the mechanisms."""
+    someone implementing the mechanisms; and, when a registered Coq theorem failed or was not decided, what and
+    why (once: :func:`~reference_verification.coq.coq_status`)."""
     if not results:
         return ["No statement was checked in this run."]
+    failing = [] if not coq or not any(item.failed for item in coq.values()) else [
+        f"**{coq_status(coq)}**", ""]
     refuted = [r for r in results if r.outcome.status is Status.REFUTED]
     proved = sum(1 for r in results if r.outcome.status in (Status.PROVED, Status.CONDITIONAL))
     verified = sum(1 for r in results if r.outcome.status is Status.VERIFIED)
     implementers = [r for r in refuted if matters_to_implementers(r)]
-    lines = [f"**{len(results)} statements of the three papers checked: {proved} proved for all parameters, "
-             f"{verified} verified in a stated range, {len(refuted)} false as printed.**"]
+    lines = [*failing, f"**{len(results)} statements of the three papers checked: {proved} proved for all "
+             f"parameters, {verified} verified in a stated range, {len(refuted)} false as printed.**"]
     if implementers:
         names = ", ".join(f"[{r.claim.paper} {r.claim.number}](#{_anchor(r)})" for r in implementers)
         lines += ["", f"False as printed and used to set or apply noise (an implementer copying them gets a wrong "
@@ -301,6 +318,14 @@ def _contents(results: list[Result], refuted: list[Result], plots: list[tuple[st
     entries.append(("coverage", "Coverage of the papers"))
     entries.append(("proof-pass", "The papers' proofs, step by step"))
     return entries
+
+
+def rests_on_text(claim: Claim) -> str:
+    """What an entry's proof rests on: the registry entries it uses and the results of other papers it cites
+    (empty when it declares none)."""
+    parts = [f"entries {', '.join(claim.depends_on)}"] if claim.depends_on else []
+    parts += [f"cited (not checked here): {'; '.join(claim.cites)}"] if claim.cites else []
+    return "; ".join(parts)
 
 
 def _coq_cell(result: Result, coq: dict[CoqTheorem, Evidence]) -> str:
@@ -336,6 +361,8 @@ def results_json(results: list[Result], coq: dict[CoqTheorem, Evidence] | None =
             "seconds": round(r.seconds, 3),
             "implements": list(r.claim.implements),
             "proof": r.claim.proof,
+            "depends_on": list(r.claim.depends_on),
+            "cites": list(r.claim.cites),
             "machine_checked": [
                 {
                     "file": theorem.file,
@@ -356,10 +383,6 @@ def run_report(out_dir: str = "reference-report", quick: bool = False, progress:
     ``provenance``, ``claims``) and the PNG plots into ``out_dir``; print the
     terminal table (when ``progress``) and return a summary. ``jobs`` worker processes run the claims, audit cases
     and plots (:mod:`reference_verification.parallel`; default all cores); the content does not depend on it."""
-    from .html import markdown_to_html
-    from .parallel import available_plots, default_jobs, run_tasks
-    from .provenance import provenance
-
     workers = default_jobs() if jobs is None else jobs
     start = time.perf_counter()
     budget = Budget(quick=quick)
@@ -369,8 +392,6 @@ def run_report(out_dir: str = "reference-report", quick: bool = False, progress:
     def say(line: str) -> None:
         if progress:
             print(line, file=sys.stderr, flush=True)
-
-    import reference
 
     say(f"reference {reference.__version__}: checking the papers' statements ({'quick' if quick else 'full'} budget), "
         f"writing into {directory}/")
@@ -397,7 +418,7 @@ def run_report(out_dir: str = "reference-report", quick: bool = False, progress:
     counts = _counts(results)
     errors = sum(1 for r in results if r.outcome.status is Status.ERROR)
     not_as_designed = [case.name for case in audits or () if case.outcome in ("MISSED", "FALSE ALARM")]
-    coq_failed = [f"{item.theorem.name}: {item.verdict}" for item in coq.values() if item.failed]
+    reasons = failure_reasons(errors, not_as_designed, coq)
     return {
         "out": str(directory),
         "report": str(directory / "report.md"),
@@ -411,5 +432,7 @@ def run_report(out_dir: str = "reference-report", quick: bool = False, progress:
         "machine_checked": {item.theorem.name: item.verdict for item in coq.values()},
         # a CI job's signal: a crashed check, an audit case without its designed verdict, or a registered Coq
         # theorem that is missing, unfinished, fails to compile or depends on an axiom
-        "exit_status": 1 if errors or not_as_designed or coq_failed else 0,
+        "exit_status": 1 if reasons else 0,
+        # the last line a terminal shows: why the exit status is 1, said once (or that every check ran as designed)
+        "result": "; ".join(reasons) if reasons else f"every check ran as designed; {coq_status(coq)}",
     }

@@ -11,6 +11,8 @@
     Proved ([Print Assumptions] closed), for EVERY depth D and all leaves i, j < 2^D:
     - [covariance_row_sum]: sum_k C_D(i, k) = 2^-D (the fact Theorem 3.3 uses; Proposition B.1);
     - [covariance_closed_form]: C_D(i, j) = 1 if i = j, else -2^(1 - 2h) with h = lca D i j;
+    - [covariance_unit_diagonal], [covariance_off_diagonal_negative]: C_D(i, i) = 1 and C_D(i, j) < 0 for
+      i <> j (Proposition B.1 (1), (2));
     - [covariance_times_inverse], [inverse_times_covariance]: C_D X_D = I = X_D C_D, i.e. X_D = C_D^-1, so
       Lemma B.2's recursion gives the inverse;
     - [inverse_closed_form]: C_D^-1(i, j) = 1 + D/3 if i = j, else (D - h + 2)/3 with h = lca D i j;
@@ -246,4 +248,15 @@ case: (split_leaf lti) => [li | [i' li ->]]; case: (split_leaf ltj) => [lj | [j'
 - have -> : (2 ^ D + i' == j)%N = false by apply/negbTE; rewrite neq_ltn (leq_trans lj) ?orbT ?leq_addr.
   by rewrite cov_hl // lca_hl // odd_exp.
 - by rewrite eqn_add2l cov_hh // lca_hh // IH.
+Qed.
+
+(** Proposition B.1 (1) and (2): the unit diagonal and the sign pattern, from the closed form. *)
+Theorem covariance_unit_diagonal D i : (i < 2 ^ D)%N -> cov D i i = 1.
+Proof. by move=> lt; rewrite covariance_closed_form // eqxx. Qed.
+
+Theorem covariance_off_diagonal_negative D i j :
+  (i < 2 ^ D)%N -> (j < 2 ^ D)%N -> i != j -> cov D i j < 0.
+Proof.
+move=> lti ltj neq; rewrite covariance_closed_form // (negbTE neq).
+by rewrite oppr_lt0 invr_gt0 /pow2 exprn_gt0.
 Qed.

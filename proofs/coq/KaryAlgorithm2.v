@@ -190,7 +190,8 @@ have no_shift : forall (m m' : int) (a b : nat), (m %% k)%Z != 0 -> (a < b)%N ->
   have : m = m' * (arity ^ (b - a).-1)%:Z * k.
     have pa : (arity ^ a)%:Z != 0 by have := pow_pos a; lia.
     apply: (mulIf pa).
-    rewrite eq -!mulrA; congr (_ * _); rewrite -pow_succ -PoszM -expnD; congr (Posz (_ ^ _)); lia.
+    (* the exponents only: lia on the whole context (modz facts, products) took a minute of CPU *)
+    rewrite eq -!mulrA; congr (_ * _); rewrite -pow_succ -PoszM -expnD; congr (Posz (_ ^ _)); clear -lt; lia.
   by move=> m_eq; move: nz; rewrite m_eq modzMl eqxx.
 move=> eq.
 have same_level : l1 = l2.

@@ -9,3 +9,36 @@
 * :mod:`reference.audit.samples` — the **sample** family: noise drawn by an implementation against the law it
   should have (laws and designs, exact sufficient statistics, power, a user's sampler function at scale, reports).
 """
+
+from typing import TYPE_CHECKING
+
+from reference.core.face import lazy_face
+
+if TYPE_CHECKING:  # where each public name comes from; imported on first use (reference.core.face)
+    from .calibration import (
+        CalibrationVerdict,
+        audit_discrete_gaussian,
+        audit_gaussian,
+        audit_laplace,
+        audit_laplace_l2,
+    )
+    from .linear.audit import LinearNoiseVerdict, audit_linear_noise
+    from .linear.probe import probe_noise_matrix
+    from .samples.audit import audit_cascade_samples, audit_kary_noise
+    from .samples.report import SamplerAuditReport
+
+__all__ = [
+    "CalibrationVerdict",
+    "LinearNoiseVerdict",
+    "SamplerAuditReport",
+    "audit_cascade_samples",
+    "audit_discrete_gaussian",
+    "audit_gaussian",
+    "audit_kary_noise",
+    "audit_laplace",
+    "audit_laplace_l2",
+    "audit_linear_noise",
+    "probe_noise_matrix",
+]
+
+__getattr__, __dir__ = lazy_face(__name__)

@@ -63,6 +63,10 @@ class CorrelatedInputPerturbation:
     sensitivity_squared: Fraction
     calibration: ExactSigma
 
+    def __repr__(self) -> str:
+        return (f"CorrelatedInputPerturbation(sigma <= {self.calibration.decimal()} (rounded up), length={self.length}, "
+                f"epsilon={self.epsilon}, delta={self.delta}, neighbours={self.neighbours}, layout={self.layout})")
+
     @classmethod
     def calibrate(
         cls,

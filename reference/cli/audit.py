@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from fractions import Fraction
 from typing import Any
 
-from reference.cli import sampler_function
+from reference.cli import conversion, sampler_function
 from reference.cli.common import (
     CommandError,
     Subcommands,
@@ -19,7 +21,7 @@ from reference.cli.common import (
     refuse_foreign,
     vectors_option,
 )
-from reference.cli.sampler_mechanisms import add_mechanism_options, check_mechanism_options, tda_level_sigma_squared
+from reference.cli.sampler_mechanisms import add_mechanism_options, check_mechanism_options
 
 
 def _cmd_audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
@@ -29,32 +31,55 @@ def _cmd_audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
         return _audit_calibration(args)
     except UndecidedComparisonError as undecided:
         # the certified comparison could not be decided within the precision allowed: say so, exit 3
-        return {"verdict": "inconclusive", "reason": str(undecided).splitlines()[0]}
+        reason = str(undecided).splitlines()[0]
+        return {"verdict": "inconclusive", "summary": f"inconclusive: {reason}", "reason": reason}
 
 
 #: The options each calibration audit reads beside the claim (--epsilon, --delta).
 CALIBRATION_OPTIONS = {
-    "gaussian": {"sigma", "sensitivity_squared", "rho", "rdp"},
+    "gaussian": {"sigma", "sigma_squared", "sensitivity", "sensitivity_squared", "rho", "rdp"},
     "laplace": {"scale", "vectors"},
-    "laplace-l2": {"scale", "l1", "sensitivity_squared", "vectors"},
-    "discrete-gaussian": {"sigma_squared", "sensitivity", "sensitivity_squared", "rho"},
+    "laplace-l2": {"scale", "l1", "sensitivity", "sensitivity_squared", "vectors"},
+    "discrete-gaussian": {"sigma", "sigma_squared", "sensitivity", "sensitivity_squared", "rho"},
+    "discrete-laplace": {"scale", "sensitivity"},
 }
+
+
+def _sensitivity_squared(args: argparse.Namespace, mechanism: str) -> Fraction:
+    """Δ² from ``--sensitivity-squared``, or from ``--sensitivity`` (Δ, squared exactly): one spelling of each in
+    every command; both, or neither, is refused naming both."""
+    from reference.core.validate import parse_rational_text
+
+    if (args.sensitivity is None) == (args.sensitivity_squared is None):
+        raise CommandError(f"{mechanism} needs exactly one of --sensitivity-squared (Δ²) and --sensitivity (Δ)")
+    if args.sensitivity is not None:
+        return parse_rational_text(args.sensitivity, "--sensitivity") ** 2
+    return parse_rational_text(args.sensitivity_squared, "--sensitivity-squared")
 
 
 def _gaussian_renyi(args: argparse.Namespace) -> dict[str, Any]:
     """A ρ or an RDP curve for the Gaussian mechanism, against the exact RDP α Δ²/(2σ²)."""
-    from reference.audit.linear.renyi import audit_gaussian_renyi, parse_rdp_text
+    from reference.audit.linear.renyi import audit_gaussian_renyi
+    from reference.privacy.claims import parse_rdp_text
 
     if args.epsilon is not None or args.delta is not None:
         raise CommandError("state one claim: --epsilon/--delta, --rho or --rdp")
-    if args.sigma is None or args.sensitivity_squared is None:
-        raise CommandError("gaussian needs --sigma and --sensitivity-squared")
+    if (args.sigma is None) == (args.sigma_squared is None):
+        raise CommandError("gaussian needs one of --sigma or --sigma-squared")
+    sensitivity_squared = _sensitivity_squared(args, "gaussian")
     if args.rho is not None and args.rdp is not None:
         raise CommandError("state one claim: --rho or --rdp")
     curve = None if args.rdp is None else parse_rdp_text(args.rdp)
-    decided = audit_gaussian_renyi(sigma=args.sigma, sensitivity_squared=args.sensitivity_squared,
-                                   rho=args.rho, rdp=curve)
+    decided = audit_gaussian_renyi(sigma=args.sigma, sigma_squared=args.sigma_squared,
+                                   sensitivity_squared=sensitivity_squared, rho=args.rho, rdp=curve,
+                                   rtol=_rtol(args))
     return {**decided.as_json(), "mechanism": "gaussian"}
+
+
+def _rtol(args: argparse.Namespace) -> Any:
+    from reference.cli.conversion import rtol_option
+
+    return rtol_option(args)
 
 
 def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
@@ -69,44 +94,50 @@ def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
         raise CommandError("--rdp is decided for --mechanism gaussian")
     if mechanism != "discrete-gaussian" and args.epsilon is None:
         raise CommandError(f"{mechanism} needs --epsilon (the claimed ε)")
-    delta = "0" if args.delta is None and mechanism in ("laplace", "laplace-l2") else args.delta
+    delta = "0" if args.delta is None and mechanism in ("laplace", "laplace-l2", "discrete-laplace") else args.delta
     if mechanism == "gaussian" and delta is None:
         raise CommandError("gaussian needs --delta (the claimed δ, in (0, 1))")
+    rtol = _rtol(args)
     if mechanism == "gaussian":
-        if args.sigma is None or args.sensitivity_squared is None:
-            raise CommandError("gaussian needs --sigma and --sensitivity-squared")
-        verdict = audit.audit_gaussian(
-            sigma=args.sigma, sensitivity_squared=args.sensitivity_squared, epsilon=args.epsilon, delta=delta
-        )
+        if (args.sigma is None) == (args.sigma_squared is None):
+            raise CommandError("gaussian needs one of --sigma or --sigma-squared")
+        verdict = audit.audit_gaussian(sigma=args.sigma, sigma_squared=args.sigma_squared,
+                                       sensitivity_squared=_sensitivity_squared(args, "gaussian"),
+                                       epsilon=args.epsilon, delta=delta, rtol=rtol)
     elif mechanism == "laplace":
         if args.scale is None or vectors is None:
             raise CommandError("laplace needs --scale and --vectors")
-        verdict = audit.audit_laplace(scale=args.scale, epsilon=args.epsilon, delta=delta, sensitivity_vectors=vectors)
+        verdict = audit.audit_laplace(scale=args.scale, epsilon=args.epsilon, delta=delta, sensitivity_vectors=vectors,
+                                      rtol=rtol)
+    elif mechanism == "discrete-laplace":
+        if args.scale is None or args.sensitivity is None:
+            raise CommandError("discrete-laplace needs --scale (t) and --sensitivity (an integer)")
+        verdict = audit.audit_discrete_laplace(scale=args.scale, sensitivity=_integer_sensitivity(args.sensitivity),
+                                               epsilon=args.epsilon, delta=delta, rtol=rtol)
     elif mechanism == "laplace-l2":
-        if args.scale is None or args.l1 is None or args.sensitivity_squared is None:
+        if args.scale is None or args.l1 is None:
             raise CommandError("laplace-l2 needs --scale, --l1 and --sensitivity-squared (Δ2²)")
         verdict = audit.audit_laplace_l2(
             scale=args.scale,
             l1_sensitivity=args.l1,
-            l2_sensitivity_squared=args.sensitivity_squared,
+            l2_sensitivity_squared=_sensitivity_squared(args, "laplace-l2"),
             epsilon=args.epsilon,
             delta=delta,
             sensitivity_vectors=vectors,
+            rtol=rtol,
         )
     else:
-        if args.sigma_squared is None or (args.sensitivity is None) == (args.sensitivity_squared is None):
+        if (args.sigma is None) == (args.sigma_squared is None) or (
+                (args.sensitivity is None) == (args.sensitivity_squared is None)):
             raise CommandError(
-                "discrete-gaussian needs --sigma-squared and one of --sensitivity (an integer) or "
+                "discrete-gaussian needs one of --sigma-squared or --sigma, and one of --sensitivity (an integer) or "
                 "--sensitivity-squared (a rational Δ², with --rho)"
             )
-        sensitivity = None
-        if args.sensitivity is not None:
-            try:
-                sensitivity = int(args.sensitivity)
-            except ValueError:
-                raise CommandError(f"--sensitivity must be a positive integer, got {args.sensitivity!r}") from None
+        sensitivity = None if args.sensitivity is None else _integer_sensitivity(args.sensitivity)
         verdict = audit.audit_discrete_gaussian(
             sigma_squared=args.sigma_squared,
+            sigma=args.sigma,
+            rtol=rtol,
             sensitivity=sensitivity,
             epsilon=args.epsilon,
             delta=args.delta,
@@ -114,6 +145,13 @@ def _audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
             sensitivity_squared=args.sensitivity_squared,
         )
     return verdict.as_json()
+
+
+def _integer_sensitivity(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise CommandError(f"--sensitivity must be a positive integer, got {text!r}") from None
 
 
 def _indices(text: str | None) -> list[int] | None:
@@ -126,6 +164,27 @@ def _indices(text: str | None) -> list[int] | None:
         return [parse_integer_text(part, "--infinite-variance-draws") for part in text.split(",")]
     except ValueError:
         raise CommandError(f"--infinite-variance-draws must be comma-separated column indices, got {text!r}") from None
+
+
+def _draw_scales(args: argparse.Namespace) -> list[Any] | None:
+    """``--draw-scales``: one row or one column of positive rationals (laplace: the draws' scales b·s_j)."""
+    if args.draw_scales is None:
+        return None
+    from reference.audit.linear import audit as audit_linear
+
+    with reading("--draw-scales", args.draw_scales):
+        table = audit_linear.load_exact_matrix(args.draw_scales, "draw_scales")
+    if len(table) != 1 and any(len(row) != 1 for row in table):
+        raise CommandError("--draw-scales must hold one row or one column of positive rationals")
+    return [entry for row in table for entry in row]
+
+
+def _excess_json(verdict: Any, args: argparse.Namespace) -> list[str] | None:
+    """[lower, upper] of computed/claimed − 1 as exact rationals, beside ``rtol``."""
+    from reference.core.validate import fraction_text
+
+    excess = verdict.relative_excess(epsilon=args.epsilon, delta=args.delta, rho=args.rho)
+    return None if excess is None else [fraction_text(excess[0]), fraction_text(excess[1])]
 
 
 def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
@@ -148,9 +207,12 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         from reference.audit.linear.participation import parse_participation
 
         try:
-            participation = parse_participation(args.participation)
+            participation = parse_participation(args.participation, args.contribution)
         except (ValueError, TypeError) as error:
             raise CommandError(f"--participation: {error}") from None
+    elif args.contribution is not None:
+        raise CommandError("--contribution names what each participation of a --participation scheme contributes; "
+                           "give --participation too")
     if sum(claim is not None for claim in (args.epsilon, args.rho, args.rdp)) > 1:
         raise CommandError("state one claim: --epsilon (with --delta), --rho or --rdp")
     verdict = audit_linear.audit_linear_noise(
@@ -163,6 +225,9 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         contributions=args.contributions,
         participation=participation,
         infinite_variance_draws=_indices(args.infinite_variance_draws),
+        rtol=args.rtol,
+        draw_scales=_draw_scales(args),
+        max_seconds=args.max_seconds,
     )
     if args.delta is not None and args.epsilon is None:
         raise CommandError("--delta states a claim together with --epsilon")
@@ -183,6 +248,9 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         "summary": f"{claim}: {decided}; {verdict.explanation}",
         "claim": claim,
         "claim_reason": None if renyi is None else renyi.reason,
+        "rtol": fraction_text(verdict.rtol),
+        "relative_excess": _excess_json(verdict, args),
+        "excess": verdict.excess_text(epsilon=args.epsilon, delta=args.delta, rho=args.rho),
         "participation": None if participation is None else participation.as_json(),
         "pattern_maximum": None if verdict.pattern_maximum is None else verdict.pattern_maximum.as_json(),
         "scale": args.scale,
@@ -226,9 +294,12 @@ def _cmd_audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
                 "alpha": args.alpha, "mechanism": args.mechanism}
 
 
-#: Options of this command beside the mechanisms' table: a cascade file can be streamed at any depth.
+#: Options of this command beside the mechanisms' table: a cascade file can be streamed at any depth; every
+#: mechanism takes the smallest deviation its power is held to.
 SAMPLES_EXTRAS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "cascade": ((), ("stream", "smallest_deviation"))
+    "cascade": ((), ("stream", "smallest_deviation")),
+    **{name: ((), ("smallest_deviation",)) for name in
+       ("gaussian", "laplace", "kary", "design", "discrete-gaussian", "discrete-laplace", "tda-level")},
 }
 
 
@@ -256,7 +327,6 @@ def _with_power(args: argparse.Namespace, report: Any, samples: Any, alpha: floa
 
 
 def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
-    from reference.audit.linear.audit import load_exact_matrix
     from reference.audit.samples import audit as audit_samplers
     from reference.audit.samples import design_audit as sample_design
     from reference.audit.samples.cascade_stream import audit_cascade_stream, cascade_power
@@ -285,49 +355,8 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
         # both paths run the pooled scale test: the power is the sharper of a node test and that test
         stated = audit_samplers.cascade_samples_power if in_memory else cascade_power
         power = [{"runs": n, **stated(args.depth, n, alpha)} for n in sample_design.POWER_RUNS]
-    elif mechanism in ("discrete-gaussian", "discrete-laplace", "tda-level"):
-        import numpy as np
-
-        from reference.samplers.fit import fit_to_distribution
-
-        if mechanism == "tda-level":  # InfTDA's per-cell noise N_Z(0, σ²) with σ² = m² d/ρ at every level
-            parameter = tda_level_sigma_squared(args)
-            mechanism = "discrete-gaussian"
-        else:
-            parameter = args.sigma_squared if mechanism == "discrete-gaussian" else args.scale
-        with reading("--samples", args.samples):
-            samples = audit_samplers.load_samples(args.samples)
-        values = samples.reshape(-1)
-        if not np.all(np.isfinite(values)) or not np.array_equal(values, np.rint(values)):
-            raise CommandError("--samples must hold integers for a discrete sampler")
-        fit = fit_to_distribution(values.astype(np.int64), mechanism.replace("-", "_"), parameter, alpha)
-        return {"audit": fit.name, "verdict": fit.verdict, "summary": fit.summary(), "alpha": args.alpha,
-                "runs": fit.samples, "statistic": fit.statistic, "p_value": fit.p_value, "detail": fit.detail,
-                "power": "not computed for the goodness-of-fit test (see the variance in detail)"}
     else:
-        with reading("--samples", args.samples):
-            shape = audit_samplers.sample_file_shape(args.samples)
-            _require_shape(shape, None, "outputs", "one run of the mechanism per row")
-            samples = audit_samplers.load_samples(args.samples)
-        if mechanism == "kary" and args.algorithm == 2:
-            report = audit_samplers.audit_kary_noise(
-                samples, args.arity, epsilon=float(Fraction(args.epsilon)), alpha=alpha
-            )
-            design = sample_design.kary_design(args.arity, samples.shape[1], 2, args.epsilon)
-        elif mechanism == "kary":
-            design = sample_design.kary_design(args.arity, samples.shape[1], args.algorithm, args.epsilon)
-            report = sample_design.audit_design_samples(samples, design, alpha)
-        else:
-            with reading("--noise-matrix", args.noise_matrix):
-                matrix = load_exact_matrix(args.noise_matrix, "noise_matrix")
-            variances = None
-            if args.draw_variances is not None:
-                with reading("--draw-variances", args.draw_variances):
-                    table = load_exact_matrix(args.draw_variances, "draw_variances")
-                variances = [entry for row in table for entry in row]
-            design = sample_design.linear_design(matrix, args.noise, args.scale, variances)
-            report = sample_design.audit_design_samples(samples, design, alpha)
-        power = sample_design.power_table(design, alpha)
+        return _audit_law(args, alpha)
     result: dict[str, Any] = report.as_json()
     result["power"] = power
     result["power_summary"] = "; ".join(
@@ -335,6 +364,39 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
         + (f", correlation off by {row['correlation_error']:.3g}" if "correlation_error" in row else "")
         for row in power
     ) + " (each detected with probability >= 99%)"
+    return result
+
+
+def _audit_law(args: argparse.Namespace, alpha: float) -> dict[str, Any]:
+    """Every mechanism but the cascade: the whole-law audit (:mod:`reference.audit.samples.law_audit`), its power
+    against named alternatives, inconclusive (exit 3) when the runs cannot see ``--smallest-deviation``
+    (a relative scale error, default 2%)."""
+    from reference.audit.samples import audit as audit_samplers
+    from reference.audit.samples.law_audit import DEFAULT_SMALLEST_DEVIATION, audit_samples
+    from reference.cli.sampler_mechanisms import law_from_args
+
+    law = law_from_args(args)
+    deviation = DEFAULT_SMALLEST_DEVIATION
+    if args.smallest_deviation is not None:
+        from reference.core.validate import parse_rational_text
+
+        try:
+            deviation = float(parse_rational_text(args.smallest_deviation, "--smallest-deviation"))
+        except (ValueError, OverflowError):
+            deviation = -1.0
+        if not 0 < deviation < 1:
+            raise CommandError(f"--smallest-deviation must be a relative error in (0, 1), got "
+                               f"{args.smallest_deviation!r}")
+    with reading("--samples", args.samples):
+        shape = audit_samplers.sample_file_shape(args.samples)
+        _require_shape(shape, None, "values", "one run of the mechanism per row")
+        samples = audit_samplers.load_samples(args.samples)
+    report = audit_samples(samples, law, alpha=alpha, smallest_deviation=deviation)  # type: ignore[arg-type]
+    result: dict[str, Any] = report.as_json()
+    result["power_summary"] = "; ".join(
+        f"{line.alternative}: probability {line.detection_probability:.3g} at {report.runs:,} runs, "
+        + ("more than 10^13" if line.runs_needed is None else f"{line.runs_needed:,}") + " runs for 99%"
+        for line in report.power)
     return result
 
 
@@ -362,6 +424,9 @@ def _cmd_audit_height(args: argparse.Namespace) -> dict[str, Any]:
     if spec.count(":") != 1 or not all(spec.split(":")):
         raise CommandError(f"--function must be 'package.module:function', got {spec!r}")
     module_name, name = spec.split(":")
+    # a module in the working folder is found from the console script too (its sys.path does not hold the folder)
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.append(os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except ImportError as error:
@@ -369,7 +434,17 @@ def _cmd_audit_height(args: argparse.Namespace) -> dict[str, Any]:
     function = getattr(module, name, None)
     if not callable(function):
         raise CommandError(f"--function: {name!r} is not a function of module {module_name!r}")
-    checked = check_height_function(function, arity=args.arity, offset=args.offset)
+    horizons = None
+    if args.horizons is not None:
+        low, colon, high = args.horizons.partition(":")
+        try:
+            horizons = (int(low), int(high)) if colon else None
+        except ValueError:
+            horizons = None
+        if horizons is None:
+            raise CommandError(f"--horizons must be LOW:HIGH (integers), got {args.horizons!r}")
+    checked = check_height_function(function, arity=args.arity, offset=args.offset, argument=args.argument,
+                                    horizons=horizons)
     return checked.as_json()
 
 
@@ -378,22 +453,29 @@ def register(commands: Subcommands) -> None:
     audit = group(commands, "audit", "audits of other implementations")
     audit_cal = add_command(audit, "calibration", _cmd_audit_calibration, "certified verdict on a claimed privacy level")
     audit_cal.add_argument(
-        "--mechanism", required=True, choices=["gaussian", "laplace", "laplace-l2", "discrete-gaussian"]
+        "--mechanism", required=True,
+        choices=["gaussian", "laplace", "laplace-l2", "discrete-gaussian", "discrete-laplace"]
     )
     add_epsilon(audit_cal, text="claimed ε")
     add_delta(audit_cal, text="claimed δ (laplace: default 0, pure DP)")
     audit_cal.add_argument("--rho", help="claimed ρ (a zCDP claim: gaussian, discrete-gaussian)")
     audit_cal.add_argument("--rdp", help="gaussian: a claimed RDP curve, alpha:value pairs, e.g. '2:0.5,4:1'")
-    audit_cal.add_argument("--sigma", help="Gaussian standard deviation σ")
-    audit_cal.add_argument("--sigma-squared", dest="sigma_squared", help="discrete Gaussian scale σ²")
-    audit_cal.add_argument("--scale", help="Laplace scale b")
+    audit_cal.add_argument("--sigma", help="Gaussian-family standard deviation σ (or give --sigma-squared)")
+    audit_cal.add_argument("--sigma-squared", dest="sigma_squared",
+                           help="Gaussian-family σ² (the variance; the discrete Gaussian's scale), instead of --sigma")
+    audit_cal.add_argument("--rtol", help="the claim's relative tolerance, e.g. 1e-12 for a float accountant "
+                           "(the achieved ε, δ(ε), ρ or RDP(α) may exceed the claim by this fraction); default 0")
+    audit_cal.add_argument("--scale", help="Laplace scale b; discrete-laplace: t in P[x] ∝ exp(-|x|/t)")
     audit_cal.add_argument("--l1", help="ℓ1 sensitivity (laplace-l2)")
     audit_cal.add_argument(
         "--sensitivity-squared",
         dest="sensitivity_squared",
-        help="Δ² (gaussian; Δ2² for laplace-l2; discrete-gaussian ρ claims of a vector query)",
+        help="Δ², the squared ℓ2 sensitivity (gaussian, laplace-l2; discrete-gaussian ρ claims of a vector query)",
     )
-    audit_cal.add_argument("--sensitivity", help="integer sensitivity Δ (discrete-gaussian)")
+    audit_cal.add_argument(
+        "--sensitivity",
+        help="Δ, the ℓ2 sensitivity, instead of --sensitivity-squared (discrete-gaussian, discrete-laplace: an integer)",
+    )
     audit_cal.add_argument("--vectors", help="neighbouring-difference vectors, e.g. '1,1,1;2,0' (laplace)")
 
     linear_cmd = add_command(
@@ -411,7 +493,26 @@ def register(commands: Subcommands) -> None:
     linear_cmd.add_argument("--rdp", help="a claimed RDP curve instead of --epsilon: alpha:value pairs, '2:0.5,4:1'")
     linear_cmd.add_argument(
         "--participation",
-        help="which inputs one user touches: any:M, once-per-block:B (restarted trees) or min-separation:B,K",
+        help="which inputs one user touches: any:M, once-per-block:B (restarted trees), min-separation:B,K "
+        "(at most K times, at least B steps apart) or fixed-epoch:B,K (at most K times, exactly B steps apart)",
+    )
+    linear_cmd.add_argument(
+        "--contribution", choices=["counts", "signed", "vector"],
+        help="what one participation contributes: counts (a value in [0, 1]), signed (a value in [-1, 1]) or vector "
+        "(l2 norm <= 1: DP-FTRL); required when the models differ on the workload",
+    )
+    linear_cmd.add_argument(
+        "--draw-scales", dest="draw_scales",
+        help="laplace: relative scales s_j of the draws (one row or column, exact): draw j has scale b*s_j",
+    )
+    linear_cmd.add_argument(
+        "--max-seconds", dest="max_seconds", type=nonnegative_int, default=60,
+        help="refuse up front a dense exact audit estimated over this many CPU seconds (default 60)",
+    )
+    linear_cmd.add_argument(
+        "--rtol", default="0",
+        help="relative tolerance of the claim, in [0, 1): the computed epsilon (laplace), delta(epsilon) (gaussian), "
+        "rho or RDP(alpha) may exceed the claim by it (matrices built in floats), e.g. 1e-12; default 0",
     )
     linear_cmd.add_argument(
         "--infinite-variance-draws", dest="infinite_variance_draws",
@@ -433,13 +534,21 @@ def register(commands: Subcommands) -> None:
     samplers_cmd.add_argument("--stream", action="store_true", help="cascade: stream the .npy file at any depth")
     samplers_cmd.add_argument(
         "--smallest-deviation", dest="smallest_deviation",
-        help="cascade: the relative error of a node's standard deviation the audit must be able to see "
-        "(probability 99%%); inconclusive (exit 3) with the runs needed when it cannot",
+        help="the relative error the audit must be able to see with probability 99%% (cascade: of a node's "
+        "standard deviation, default none; others: of the noise scale, default 0.02); inconclusive (exit 3) with "
+        "the runs needed when it cannot",
     )
     sampler_function.register(audit)
+    conversion.register(audit)
     height_cmd = add_command(audit, "height", _cmd_audit_height,
                              "a tree-height / digit-count function against the exact integer height")
-    height_cmd.add_argument("--function", required=True, help="package.module:function, horizon -> height")
+    height_cmd.add_argument("--function", required=True,
+                            help="package.module:function, horizon (or leaf count) -> height")
+    height_cmd.add_argument("--argument", choices=["horizon", "leaves"], default="horizon",
+                            help="what the function takes: the horizon T (default) or the number of leaves n "
+                            "(exact height: smallest h with k^h >= n)")
+    height_cmd.add_argument("--horizons", help="LOW:HIGH, the range of arguments tried (default 1:2^63; a range of "
+                            "at most 100000 is tried in full)")
     height_cmd.add_argument("--arity", type=nonnegative_int, required=True, help="the tree's arity k >= 2")
     height_cmd.add_argument("--offset", action="store_true",
                             help="offset digits (KARY Algorithm 2); default standard digits (Algorithm 1)")

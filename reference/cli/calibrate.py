@@ -27,6 +27,11 @@ def _cmd_calibrate_cascade(args: argparse.Namespace) -> dict[str, Any]:
 def _cmd_calibrate_gaussian(args: argparse.Namespace) -> dict[str, Any]:
     from reference.cip.calibration import calibrate_gaussian
 
+    if args.sensitivity_squared is not None:  # one spelling per quantity: Δ² is never read as Δ
+        raise CommandError("calibrate gaussian takes Δ itself as --sensitivity; --sensitivity-squared (Δ²) is "
+                           "taken by audit calibration")
+    if args.sensitivity is None:
+        raise CommandError("calibrate gaussian needs --sensitivity (Δ, the ℓ2 sensitivity)")
     return calibrate_gaussian(sensitivity=args.sensitivity, epsilon=args.epsilon, delta=args.delta).as_json()
 
 
@@ -134,7 +139,8 @@ def register(commands: Subcommands) -> None:
     add_delta(cascade_cal, required=True, text="exact rational in (0, 1), e.g. 1e-6")
     cascade_cal.add_argument("--neighbours", default="add_remove", choices=["add_remove", "substitution"])
     gaussian_cal = add_command(calibrate, "gaussian", _cmd_calibrate_gaussian, "σ of the scalar Gaussian mechanism")
-    gaussian_cal.add_argument("--sensitivity", required=True, help="ℓ2 sensitivity Δ > 0 (exact rational)")
+    gaussian_cal.add_argument("--sensitivity", help="Δ > 0, the ℓ2 sensitivity (exact rational); required")
+    gaussian_cal.add_argument("--sensitivity-squared", dest="sensitivity_squared", help=argparse.SUPPRESS)
     add_epsilon(gaussian_cal, required=True)
     add_delta(gaussian_cal, required=True)
 

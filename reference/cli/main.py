@@ -1,4 +1,7 @@
-"""Command line: ``python -m reference COMMAND ...`` (also installed as the ``reference`` console script).
+"""Command line: ``reference COMMAND ...``, the console script (``python -m reference`` too, but not safely).
+
+Prefer the console script: ``python -m`` searches the working folder first, so a ``reference.py`` there would run
+instead (and exit 0).
 
 Every command takes ``--json``. Exact rationals are printed as ``"p/q"`` strings, reals as decimal strings
 with at least 15 significant digits. Bad input gives one line on stderr naming the parameter and a non-zero

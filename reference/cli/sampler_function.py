@@ -67,6 +67,11 @@ def mechanism_from(args: argparse.Namespace) -> Any:
             variances = tuple(entry for row in table for entry in row)
         return Mechanism("design", noise_matrix=matrix, noise=args.noise, parameter=_fraction(args.scale, "--scale"),
                          draw_variances=variances, alpha=float(alpha))
+    if args.mechanism in ("gaussian", "laplace"):  # one value of the law per draw: the design B = [[1]]
+        option = "--sigma" if args.mechanism == "gaussian" else "--scale"
+        value = _fraction(args.sigma if args.mechanism == "gaussian" else args.scale, option)
+        return Mechanism("design", noise_matrix=((Fraction(1),),), noise=args.mechanism, parameter=value,
+                         alpha=float(alpha))
     if args.mechanism == "tda-level":  # InfTDA's per-cell noise: the discrete Gaussian of its level σ²
         return Mechanism("discrete-gaussian", parameter=Fraction(tda_level_sigma_squared(args)), alpha=float(alpha))
     parameter = args.sigma_squared if args.mechanism == "discrete-gaussian" else args.scale

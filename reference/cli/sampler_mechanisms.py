@@ -15,6 +15,8 @@ from reference.cli.common import CommandError, Parser, add_epsilon, nonnegative_
 
 #: mechanism → (options it needs, options it may take).
 SAMPLER_MECHANISMS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "gaussian": (("sigma",), ()),
+    "laplace": (("scale",), ()),
     "cascade": (("depth", "sigma"), ()),
     "kary": (("arity", "epsilon"), ("algorithm",)),
     "design": (("noise_matrix", "noise", "scale"), ("draw_variances",)),
@@ -32,7 +34,7 @@ def add_mechanism_options(command: Parser) -> None:
     """``--mechanism`` and every option of the table, with one help text each."""
     command.add_argument("--mechanism", required=True, choices=list(SAMPLER_MECHANISMS))
     command.add_argument("--depth", type=nonnegative_int, help="cascade: the tree depth (n = 2**depth leaves)")
-    command.add_argument("--sigma", help="cascade: σ, the standard deviation of every node")
+    command.add_argument("--sigma", help="gaussian: σ; cascade: σ, the standard deviation of every node")
     command.add_argument("--arity", type=nonnegative_int, help="kary: the arity (odd for Algorithm 2)")
     command.add_argument("--algorithm", type=int, choices=list(KARY_ALGORITHMS), default=2,
                          help="kary: Algorithm 1, 2 or 3 (default 2)")
@@ -40,7 +42,7 @@ def add_mechanism_options(command: Parser) -> None:
     command.add_argument("--noise-matrix", dest="noise_matrix", help="design: B (outputs × draws; .npy int/.csv/.json)")
     command.add_argument("--noise", choices=["gaussian", "laplace"], help="design: the law of the draws z")
     command.add_argument("--draw-variances", dest="draw_variances", help="design, gaussian: relative draw variances")
-    command.add_argument("--scale", help="design: σ (gaussian) or b (laplace); discrete-laplace: its scale t")
+    command.add_argument("--scale", help="laplace: b; design: σ (gaussian) or b (laplace); discrete-laplace: its scale t")
     command.add_argument("--sigma-squared", dest="sigma_squared", help="discrete-gaussian: σ²")
     command.add_argument("--attributes", type=nonnegative_int, help="tda-level: the hierarchy's depth d")
     command.add_argument("--rho", help="tda-level: the total zCDP budget ρ")
@@ -73,3 +75,46 @@ def tda_level_sigma_squared(args: argparse.Namespace) -> str:
     from reference.tda.calibration import inftda_sigma_squared
 
     return str(inftda_sigma_squared(attributes=args.attributes, rho=args.rho, contributions=args.contributions))
+
+
+def law_from_args(args: argparse.Namespace, horizon: int | None = None) -> object:
+    """The law (:mod:`reference.audit.samples.laws`) the options describe, by the table's names
+    (``CommandError`` naming the option when a value is refused)."""
+    from reference.audit.samples.laws import law_from_name
+    from reference.core.validate import parse_rational_text
+
+    def number(name: str) -> object:
+        value = getattr(args, name, None)
+        if value is None:
+            return None
+        try:
+            return parse_rational_text(value, f"--{name.replace('_', '-')}")
+        except ValueError as error:
+            raise CommandError(str(error)) from None
+
+    matrix = None
+    variances = None
+    if args.mechanism == "design":
+        from reference.audit.linear.audit import load_exact_matrix
+
+        matrix = load_exact_matrix(args.noise_matrix, "noise_matrix")
+        if args.draw_variances is not None:
+            variances = [entry for row in load_exact_matrix(args.draw_variances, "draw_variances") for entry in row]
+    chosen = {
+        "gaussian": {"sigma": number("sigma")}, "laplace": {"scale": number("scale")},
+        "cascade": {"depth": args.depth, "sigma": number("sigma")},
+        "kary": {"arity": args.arity, "epsilon": number("epsilon"), "algorithm": args.algorithm},
+        "design": {"noise_matrix": matrix, "noise": args.noise, "scale": number("scale"),
+                   "draw_variances": variances},
+        "discrete-gaussian": {"sigma_squared": number("sigma_squared")},
+        "discrete-laplace": {"scale": number("scale")},
+        "tda-level": {"attributes": args.attributes, "rho": number("rho"), "contributions": args.contributions},
+    }[args.mechanism]
+    try:
+        return law_from_name(args.mechanism, **chosen)
+    except (ValueError, TypeError) as error:
+        line = str(error).splitlines()[0]
+        first = line.split(" ", 1)[0]
+        if first in {*chosen, "scale", "sigma"}:  # a parameter's name: say it as the option the user gave
+            line = f"--{first.replace('_', '-')}{line[len(first):]}"
+        raise CommandError(line) from None

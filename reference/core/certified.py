@@ -289,6 +289,10 @@ class CertifiedReal:
             return "<= " + format_directed(self.upper, digits, upward=True)
         return ">= " + format_directed(self.lower, digits, upward=False)
 
+    def __repr__(self) -> str:
+        """``CertifiedReal([lower, upper])`` rounded outward to 17 digits (the exact ends are the fields)."""
+        return f"{type(self).__name__}({self.bounds(17)})"
+
     def bounds(self, digits: int = 6) -> str:
         """``[lower, upper]`` printed with ``digits`` significant digits, rounded outward (still an enclosure)."""
         return (

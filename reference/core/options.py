@@ -31,7 +31,8 @@ LeadingConstantFamilyKey = Literal["theorem_3_7", "corollary_4_9", "corollary_c3
 #: The side a certified value printed as one decimal is rounded to.
 Rounding = Literal["up", "down"]
 #: The laws :func:`reference.testing.assert_samples_match` compares noise samples with.
-SampledLaw = Literal["cascade", "kary", "design"]
+SampledLaw = Literal["cascade", "kary", "design", "gaussian", "laplace", "discrete-gaussian", "discrete-laplace",
+                     "tda-level"]
 
 def choices(alias: object) -> tuple[str, ...]:
     """The accepted values of a ``Literal`` alias, in the order it lists them."""

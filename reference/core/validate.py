@@ -164,6 +164,8 @@ def check_depth(depth: object, name: str = "depth", *, minimum: int = 0, maximum
 
 def check_positive_int(value: object, name: str, *, minimum: int = 1) -> int:
     """Return ``value`` as an int after checking it is an integer at least ``minimum``."""
+    if type(value) is int and value >= minimum:  # the common case, without the slow numbers.Integral ABC check
+        return value
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer >= {minimum}, got {value!r}")
     result = int(value)

@@ -57,8 +57,32 @@ class _DecidedByBoolean(Protocol):
     def holds(self) -> bool: ...
 
 
-class Judged:
-    """A result that defines ``verdict`` and ``summary()``; gives it the default ``as_json()``."""
+#: Longest summary head a result's repr shows (the whole paragraph is ``summary()``).
+REPR_HEAD = 72
+
+
+def short_repr(result: _Summarised) -> str:
+    """``Name(verdict, first clause of the summary, ...)``: what a REPL or a test failure shows of a result, in
+    one short line (the long form is ``summary()``, the full record ``as_json()``)."""
+    head = result.summary().split("; ")[0].split("\n")[0]
+    if len(head) > REPR_HEAD:
+        head = head[: REPR_HEAD - 1].rstrip() + "…"
+    return f"{type(result).__name__}({result.verdict}, {head}, ...)"
+
+
+class ShortRepr:
+    """Gives every subclass :func:`short_repr` as its ``repr`` — also a dataclass, whose generated ``__repr__``
+    (a screenful of raw fractions) is not installed over a ``__repr__`` the class already has."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "__repr__" not in cls.__dict__:
+            cls.__repr__ = short_repr  # type: ignore[assignment,method-assign]
+
+
+class Judged(ShortRepr):
+    """A result that defines ``verdict`` and ``summary()``; gives it the default ``as_json()`` and the short
+    ``repr`` (:func:`short_repr`)."""
 
     def as_json(self: _Summarised) -> dict[str, Any]:
         """Verdict, summary and every field with a JSON form (exact rationals as "p/q")."""

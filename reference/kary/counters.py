@@ -64,8 +64,8 @@ from fractions import Fraction
 import numpy as np
 
 from reference.core.options import CounterNoise
-from reference.core.randomness import check_source
-from reference.core.rng import as_generator
+from reference.core.randomness import RandomBits, check_source
+from reference.core.rng import RngLike, as_generator
 from reference.core.user_code import UNLIMITED, UserFunction, checked_real, user_array, user_real
 from reference.core.validate import RealLike, check_positive_int, positive_fraction, positive_real
 from reference.kary.batch_cost import check_batch_cost, check_slots
@@ -332,7 +332,7 @@ def algorithm_1(
     stream: object,
     arity: int,
     epsilon: RealLike,
-    rng: object = None,
+    rng: RngLike = None,
     noise: CounterNoise = "laplace",
     *,
     noise_function: Callable[[np.ndarray], np.ndarray] | None = None,
@@ -363,7 +363,7 @@ def algorithm_2_batch(
     stream: object,
     arity: int,
     epsilon: RealLike,
-    rng: object = None,
+    rng: RngLike = None,
     noise: CounterNoise = "laplace",
     *,
     noise_function: Callable[[np.ndarray], np.ndarray] | None = None,
@@ -419,7 +419,7 @@ class OnlineCounter:
         arity: int,
         epsilon: RealLike,
         horizon: object,
-        rng: object = None,
+        rng: RngLike | RandomBits = None,
         noise: CounterNoise = "laplace",
         *,
         noise_function: Callable[[int], float] | None = None,
@@ -476,6 +476,10 @@ class OnlineCounter:
         self.max_live_count = max(self.max_live_count, len(self._live))
         return value
 
+    def __repr__(self) -> str:
+        return (f"OnlineCounter(arity={self.arity}, horizon={self.horizon}, noise={self.noise}, height={self.height}, "
+                f"time={self.time})")
+
     def step(self, bit: object) -> float:
         """Consume x_t (0 or 1) and return the noisy prefix count at t (int for the discrete noises)."""
         if not isinstance(bit, (int, np.integer, np.bool_)) or int(bit) not in (0, 1):
@@ -521,7 +525,7 @@ def algorithm_3(
     stream: object,
     arity: int,
     epsilon: RealLike,
-    rng: object = None,
+    rng: RngLike = None,
     noise: CounterNoise = "laplace",
     *,
     noise_function: Callable[[int, int], float] | None = None,

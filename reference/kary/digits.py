@@ -187,9 +187,13 @@ def height_for_horizon(arity: int, horizon: int, *, offset: bool) -> int:
     steps = check_positive_int(horizon, "horizon")
     if not isinstance(offset, bool):
         raise TypeError(f"offset must be a bool, got {offset!r}")
-    height = 1
-    while (_offset_capacity(k, height) if offset else k**height - 1) < steps:
+    # capacity at height h: k^h − 1 (standard), or c'·(k^h − 1)/(k − 1) (offset, c' = k − 1 − ⌊(k − 1)/2⌋, as
+    # _offset_capacity); k^h kept as a running power instead of recomputed at every height
+    height, power = 1, k
+    upper = k - 1 - (k - 1) // 2
+    while (upper * ((power - 1) // (k - 1)) if offset else power - 1) < steps:
         height += 1
+        power *= k
         if height > MAX_WIDTH:
             check_width(height, "width")  # refuses it, with the message an explicit width gets
     return height

@@ -135,9 +135,28 @@ def algorithm_2_total_noise_count_digit_programme(arity: int, horizon: int) -> i
 
 
 def _total_digit_programme(arity: int, steps: int, height: int) -> int:
+    """G(shift + T) − G(shift) (:func:`_digit_mass`), both in one pass over the h digit positions."""
     center = digit_offset(arity)
     shift = center * ((arity**height - 1) // (arity - 1))  # the number whose h digits all equal c
-    return _digit_mass(shift + steps, arity, height, center) - _digit_mass(shift, arity, height, center)
+    full_cycle = _prefix_mass(arity, center)
+    high, low = shift + steps + 1, shift + 1  # how many values 0..shift + T and 0..shift
+    total = 0
+    weight = 1
+    for _ in range(height):
+        block = weight * arity
+        high_cycles, high_rest = divmod(high, block)
+        low_cycles, low_rest = divmod(low, block)
+        high_digit, high_partial = divmod(high_rest, weight)
+        low_digit, low_partial = divmod(low_rest, weight)
+        # _prefix_mass(digit, center), inline (two calls per digit position were a third of the time)
+        high_mass = (high_digit * center - high_digit * (high_digit - 1) // 2 if high_digit <= center + 1
+                     else center * (center + 1) // 2 + (high_digit - 1 - center) * (high_digit - center) // 2)
+        low_mass = (low_digit * center - low_digit * (low_digit - 1) // 2 if low_digit <= center + 1
+                    else center * (center + 1) // 2 + (low_digit - 1 - center) * (low_digit - center) // 2)
+        total += ((high_cycles - low_cycles) * full_cycle + high_mass - low_mass) * weight
+        total += high_partial * abs(high_digit - center) - low_partial * abs(low_digit - center)
+        weight = block
+    return total
 
 
 def algorithm_2_mse_digit_programme(arity: int, horizon: int) -> Fraction:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from reference.core.certified import CertifiedReal, format_directed
+from reference.core.reprs import CompactRepr
 from reference.core.validate import RationalLike, fraction_text, open_unit_fraction, positive_fraction, to_fraction
 from reference.kary.privacy import l2_laplace_epsilon, laplace_epsilon_theorem_1_3
 from reference.privacy.laplace_profile import MAX_DIMENSION, laplace_delta_worst_case, laplace_epsilon
@@ -26,7 +27,7 @@ __all__ = ["Theorem13Report", "theorem_1_3_report"]
 
 
 @dataclass(frozen=True)
-class Theorem13Report:
+class Theorem13Report(CompactRepr):
     """Theorem 1.3's ε for ``Lap(scale)^d`` beside the exact ε for one sensitivity vector.
 
     ``epsilon`` is the theorem's ε (``upper`` is the number to quote); ``epsilon_pure = Δ1/λ`` and

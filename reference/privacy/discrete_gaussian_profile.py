@@ -72,7 +72,7 @@ def _floor(value: Fraction) -> int:
     return value.numerator // value.denominator
 
 
-def _gaussian_tail_bound(start: int, sigma_squared: Fraction) -> arb:
+def gaussian_tail_bound(start: int, sigma_squared: Fraction) -> arb:
     """Ball containing an upper bound of Σ_{x >= start} exp(-x²/(2σ²)), for start >= 0."""
     head = _ball(Fraction(-(start * start), 2) / sigma_squared).exp()
     ratio_gap = -(_ball(Fraction(-(2 * start + 1), 2) / sigma_squared).expm1())  # 1 - exp(-(2N+1)/(2σ²)) > 0
@@ -97,7 +97,7 @@ def _theta_sum(coefficient: arb, accuracy_bits: int) -> arb:
             return _with_tail(total, tail)
 
 
-def _normaliser(sigma_squared: Fraction, accuracy_bits: int) -> arb:
+def normaliser_ball(sigma_squared: Fraction, accuracy_bits: int) -> arb:
     """Ball containing Z = Σ_{x in Z} exp(-x²/(2σ²))."""
     if sigma_squared < 1:
         coefficient = 1 / (2 * _ball(sigma_squared))
@@ -117,21 +117,52 @@ def _lattice_sum(
 ) -> tuple[arb, int]:
     """:func:`_delta_ball` and the number of lattice terms it added (what :func:`estimated_lattice_terms`
     predicts before the sum)."""
+    numerator, _, terms = _lattice_sums(epsilon, sigma_squared, sensitivity, accuracy_bits)
+    return numerator / normaliser_ball(sigma_squared, accuracy_bits), terms
+
+
+def _lattice_sums(
+    epsilon: Fraction, sigma_squared: Fraction, sensitivity: int, accuracy_bits: int
+) -> tuple[arb, arb, int]:
+    """Balls for Z·δ(ε) = Σ_{x >= L} w(x)(1 − e^{−u(x)}) and Z·(−dδ/dε) = Σ_{x >= L} w(x) e^{−u(x)} (the
+    boundary terms of the derivative vanish: at the boundary p(y) = e^ε p(y − Δ)), and the terms added.
+
+    Each term comes from the previous one by multiplications only, every factor an exact-rational exponential
+    computed once (Arb keeps the recurrences rigorous; their rounding grows like the number of terms, a few
+    bits at most, which the precision ladder absorbs):
+
+    * w(x + 1) = w(x)·c(x), c(x) = exp(−(2x + 1)/(2σ²)), c(x + 1) = c(x)·exp(−1/σ²);
+    * E(x) = e^{−u(x)}, E(x + 1) = E(x)·g with g = exp(−Δ/σ²) (u grows by Δ/σ² per step);
+    * D(x) = 1 − E(x), D(x + 1) = D(x)·g + (1 − g): every term positive, so 1 − e^{−u} keeps its relative
+      accuracy even where u is tiny (no subtraction of nearly equal numbers).
+    """
     threshold = epsilon * sigma_squared / sensitivity - Fraction(sensitivity, 2)  # a
     first = _floor(threshold) + 1  # smallest integer strictly above a
     two_sigma_squared = 2 * sigma_squared
+    loss = Fraction(2 * first * sensitivity + sensitivity * sensitivity) / two_sigma_squared - epsilon  # u(L) > 0
+    weight = _ball(Fraction(-(first * first)) / two_sigma_squared).exp()
+    ratio = _ball(Fraction(-(2 * first + 1)) / two_sigma_squared).exp()
+    ratio_step = _ball(-1 / sigma_squared).exp()
+    gap = -(_ball(Fraction(-sensitivity) / sigma_squared).expm1())  # 1 − g
+    decay = 1 - gap  # g
+    above = -(_ball(-loss).expm1())  # D(L) = 1 − e^{−u(L)}
+    below = _ball(-loss).exp()  # E(L) = e^{−u(L)}
     total = arb(0)
+    slope = arb(0)
     x = first
     terms = 0
     relative = arb(2) ** (-accuracy_bits)
     while True:
-        weight = _ball(Fraction(-(x * x)) / two_sigma_squared).exp()
-        loss = Fraction(2 * x * sensitivity + sensitivity * sensitivity) / two_sigma_squared - epsilon  # u(x) > 0
-        total += weight * (-(_ball(-loss).expm1()))
+        total += weight * above
+        slope += weight * below
+        weight *= ratio
+        ratio *= ratio_step
+        above = above * decay + gap
+        below *= decay
         x += 1
         terms += 1
         if x >= 0 and terms % 16 == 0:
-            tail = _gaussian_tail_bound(x, sigma_squared)
+            tail = gaussian_tail_bound(x, sigma_squared)
             if tail.upper() < total.lower() * relative:
                 break
         if terms > MAX_TERMS:
@@ -139,7 +170,8 @@ def _lattice_sum(
                 f"sigma_squared={fraction_text(sigma_squared)} is too large for the direct lattice sum "
                 f"(more than {MAX_TERMS} terms)"
             )
-    return _with_tail(total, _gaussian_tail_bound(x, sigma_squared)) / _normaliser(sigma_squared, accuracy_bits), terms
+    tail = gaussian_tail_bound(x, sigma_squared)
+    return _with_tail(total, tail), _with_tail(slope, tail), terms
 
 
 def _clip_to_unit(enclosure: CertifiedReal) -> CertifiedReal:
@@ -199,14 +231,17 @@ def _check_range(epsilon: Fraction | None, sigma_squared: Fraction) -> None:
         raise ValueError(f"epsilon must be at most 1e5 for the discrete Gaussian's exact profile, got {describe(epsilon)}")
 
 
-#: Most lattice terms one evaluation is allowed before it starts (estimated from the parameters). A term costs
-#: 10-35 µs (Arb balls; idle to loaded two cores), so this is about a second: σ² up to about 6.9e7 at a small
-#: sensitivity (σ² = 1e9 at ε = 0 needs about 380,000 terms: refused). A sensitivity far above σ starts the sum
-#: far left of 0 and adds about Δ/2 - εσ²/Δ more terms.
+#: Most lattice terms one evaluation is allowed before it starts (estimated from the parameters): σ² up to about
+#: 6.9e7 at a small sensitivity (σ² = 1e9 at ε = 0 needs about 380,000 terms: refused). A sensitivity far above σ
+#: starts the sum far left of 0 and adds about Δ/2 - εσ²/Δ more terms.
 MAX_ESTIMATED_TERMS = 100_000
-#: Most lattice terms all the evaluations of one call may add (the smallest ε at δ is a bisection of about
-#: :func:`estimated_evaluations` evaluations): a refusal in one line instead of minutes of work.
-MAX_TOTAL_TERMS = 200_000
+#: Most lattice terms all the evaluations of one call may add: a refusal in one line instead of minutes of work.
+#: A term costs about 1.5-2.3 µs (multiplicative recurrences, measured at σ² from 6e6 to 6e7 on an idle core;
+#: a few times more on a loaded one), so this is a few seconds at most.
+MAX_TOTAL_TERMS = 1_000_000
+#: Evaluations the smallest ε at δ makes when Newton settles (:func:`_newton_epsilon`: a handful of steps, then
+#: two certifying evaluations); the certified bisection it falls back to is estimated again before it starts.
+NEWTON_EVALUATIONS = 16
 
 
 def estimated_lattice_terms(*, epsilon: Fraction, sigma_squared: Fraction, sensitivity: int) -> int:
@@ -295,14 +330,63 @@ def discrete_gaussian_epsilon(
     tol = tolerance_fraction(tolerance)
     _check_range(None, scale)
     # ε = 0 starts the sum furthest left: the costliest evaluation, times the evaluations of the search
-    _check_cost(Fraction(0), scale, shift, estimated_evaluations(tol))
+    _check_cost(Fraction(0), scale, shift, NEWTON_EVALUATIONS)
     if _delta_satisfied(Fraction(0), scale, shift, target):
         return CertifiedReal(Fraction(0), Fraction(0))
     def sufficient(epsilon: Fraction) -> bool:
         return _delta_satisfied(epsilon, scale, shift, target)
 
+    located = _newton_epsilon(target, scale, shift, tol)
+    if located is not None:
+        # certify a bracket of relative width 0.9·tol around the located root: two evaluations
+        low, high = located * (1 - tol * Fraction(45, 100)), located * (1 + tol * Fraction(45, 100))
+        if sufficient(high) and not sufficient(low):
+            return CertifiedReal(low, high)
+    _check_cost(Fraction(0), scale, shift, estimated_evaluations(tol))  # the bisection's cost, before it starts
     low, high = bracket_upward(sufficient, Fraction(0), Fraction(1))  # δ(ε) -> 0 as ε -> oo
     return CertifiedReal(*bisect(sufficient, low, high, tolerance=tol))
+
+
+#: Most Newton steps :func:`_newton_epsilon` takes before leaving the root to the certified bisection.
+MAX_NEWTON_STEPS = 60
+
+
+def _midpoint(ball: arb) -> Fraction:
+    return CertifiedReal.from_arb(ball.mid()).lower
+
+
+def _newton_epsilon(target: Fraction, sigma_squared: Fraction, sensitivity: int, tolerance: Fraction) -> Fraction | None:
+    """Locate (not certify) the ε with δ(ε) = ``target``: safeguarded Newton on log δ(ε) − log target with the
+    derivative from the same lattice sum (:func:`_lattice_sums`), inside a bracket [insufficient, sufficient]
+    that falls back to halving when a step leaves it. Returns None when it does not settle (the caller then
+    bisects with certified comparisons). The located value is certified by the caller, never trusted."""
+    low, high = Fraction(0), None  # δ(0) > target was certified by the caller
+    epsilon = Fraction(1)
+    with working_precision(START_PRECISION):
+        log_target = _ball(target).log()
+        normaliser = normaliser_ball(sigma_squared, TARGET_ACCURACY_BITS + 16).log()
+        for _ in range(MAX_NEWTON_STEPS):
+            try:
+                _check_cost(epsilon, sigma_squared, sensitivity)
+                total, slope, _ = _lattice_sums(epsilon, sigma_squared, sensitivity, TARGET_ACCURACY_BITS + 16)
+            except ValueError:
+                return None
+            if not (total > 0 and slope > 0):
+                return None
+            excess = total.log() - normaliser - log_target  # log δ(ε) − log target
+            if _midpoint(excess) > 0:  # the midpoint's sign: near the root the ball may straddle 0
+                low = epsilon
+            else:
+                high = epsilon
+            candidate = epsilon + _midpoint(excess * total / slope)  # Newton on log δ: −g/g' = g·δ/(−δ')
+            if high is None:  # no sufficient ε seen yet: at least double
+                candidate = max(candidate, 2 * epsilon)
+            elif not low < candidate < high:  # a step out of the bracket: halve it instead
+                candidate = (low + high) / 2
+            if abs(candidate - epsilon) <= epsilon * tolerance / 16:
+                return candidate
+            epsilon = candidate
+    return None
 
 
 __all__ = [

@@ -96,18 +96,23 @@ def _enclose_delta(epsilon: Fraction, sigma: Fraction, sensitivity_squared: Frac
     Where that accuracy is out of reach (δ(ε) below about 2**-(2**20), as at σ/Δ = 10**10), the enclosure at
     the highest precision is returned: still certified, only wider (typically [0, 2**-(2**20)], a bound).
     """
+    return _clip_to_unit(CertifiedReal.from_arb(_accurate_delta_ball(epsilon, sigma, sensitivity_squared)))
+
+
+def _accurate_delta_ball(epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fraction) -> arb:
+    """The Arb ball :func:`_enclose_delta` converts (kept as a ball for comparisons that need no rationals)."""
     precision = START_PRECISION + TARGET_ACCURACY_BITS
     last = None
     while precision <= MAX_PRECISION:
         with working_precision(precision):
             ball = _delta_ball(epsilon, sigma, sensitivity_squared)
         if ball.is_finite() and ball.rel_accuracy_bits() >= TARGET_ACCURACY_BITS:
-            return _clip_to_unit(CertifiedReal.from_arb(ball))
+            return ball
         if ball.is_finite():
             last = ball
         precision = next_precision(precision)
     if last is not None:
-        return _clip_to_unit(CertifiedReal.from_arb(last))
+        return last
     raise UndecidedComparisonError(
         f"could not enclose delta(epsilon) to {TARGET_ACCURACY_BITS} bits with {MAX_PRECISION} bits of precision"
     )
@@ -277,6 +282,11 @@ class ExactSigma(CertifiedReal):
     delta_at_sigma: CertifiedReal | None = None
     delta_at_sigma_below: CertifiedReal | None = None
 
+    def __repr__(self) -> str:
+        """The sufficient σ and what it is for, on one line (the certificate is the fields, and :meth:`as_json`)."""
+        return (f"ExactSigma(sigma <= {self.decimal()} (sufficient, rounded up), epsilon={fraction_text(self.epsilon)}, "
+                f"delta={fraction_text(self.delta)}, sensitivity_squared={fraction_text(self.sensitivity_squared)})")
+
     @property
     def sigma(self) -> Fraction:
         """The certified-sufficient σ (the enclosure's upper end)."""
@@ -336,6 +346,18 @@ def sigma_exact(
     exact rational bisection with certified comparisons from whatever was certified (or from a bracket grown
     around the estimate) finishes the job. Either way both ends carry the same certificates, so the float
     only decides where to look: a wrong estimate costs time, never the guarantee.
+
+    Args:
+        epsilon: the target ε > 0.
+        delta: the target δ in (0, 1).
+        sensitivity_squared: Δ², the squared ℓ2 (or Mahalanobis) sensitivity.
+        tolerance: the relative width of the certified bracket, in (0, 1).
+
+    Example:
+        >>> from reference.privacy.gaussian import sigma_exact
+        >>> sigma = sigma_exact(epsilon="1/2", delta="1e-6", sensitivity_squared="13/3")
+        >>> sigma.decimal()[:15]  # rounded up: a sufficient σ
+        '16.773270428004'
     """
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
@@ -347,9 +369,17 @@ def sigma_exact(
     # the cancellation's precision instead of some forty certified bisection steps at it
     centre = Fraction(estimate) if estimate is not None else sigma_estimate_wide(
         epsilon=eps, delta=target, sensitivity_squared=d2)
-    found = None if centre is None else _certify_near(centre, eps, target, d2, tol)
+    # the 80-bit enclosures tell the two ends of the bracket apart only when tol is well above 2**-80 (δ moves by
+    # about tol·|d log δ / d log σ| across it): finer tolerances go straight to the refinement
+    coarse = tol.denominator.bit_length() - tol.numerator.bit_length() < TARGET_ACCURACY_BITS - _SLOPE_BITS
+    found = None if centre is None or not coarse else _certify_near(centre, eps, target, d2, tol)
     if isinstance(found, ExactSigma):
         return found
+    # a tolerance finer than the 80-bit enclosures resolve: Newton on Arb midpoints at a precision that grows
+    # with the digits asked for, then the same two certificates at that precision
+    refined = None if centre is None else _certify_refined(centre, eps, target, d2, tol)
+    if refined is not None:
+        return refined
     return _sigma_by_bisection(eps, target, d2, tol, estimate, found)
 
 
@@ -375,15 +405,23 @@ def _certify_near(
         high = _dyadic_ceiling(centre * (1 + tol / 2), tol * centre / 8)
         below = high * (1 - tol)
         try:
-            at_sigma = _enclose_delta(eps, high, d2)
-            at_below = _enclose_delta(eps, below, d2)
+            sigma_ball = _accurate_delta_ball(eps, high, d2)
+            below_ball = _accurate_delta_ball(eps, below, d2)
         except UndecidedComparisonError:
             break
-        if at_sigma.certainly_le(target) and at_below.certainly_gt(target):
-            return ExactSigma(
-                below, high, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol,
-                delta_at_sigma=at_sigma, delta_at_sigma_below=at_below,
-            )
+        # compared as balls first (no rationals); the two enclosures the answer carries are converted once
+        with working_precision(START_PRECISION + TARGET_ACCURACY_BITS):
+            target_ball = _ball(target)
+        if sigma_ball <= target_ball and below_ball > target_ball:
+            at_sigma = _clip_to_unit(CertifiedReal.from_arb(sigma_ball))
+            at_below = _clip_to_unit(CertifiedReal.from_arb(below_ball))
+            if at_sigma.certainly_le(target) and at_below.certainly_gt(target):
+                return ExactSigma(
+                    below, high, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol,
+                    delta_at_sigma=at_sigma, delta_at_sigma_below=at_below,
+                )
+        at_sigma = _clip_to_unit(CertifiedReal.from_arb(sigma_ball))
+        at_below = _clip_to_unit(CertifiedReal.from_arb(below_ball))
         for point, enclosure in ((high, at_sigma), (below, at_below)):
             if enclosure.certainly_le(target):
                 sufficient = point if sufficient is None else min(sufficient, point)
@@ -395,6 +433,74 @@ def _certify_near(
         # secant through (below, δ(below)) and (high, δ(high)): δ is smooth, so this lands far closer
         centre = below + (at_below.midpoint - target) * (high - below) / drop
     return insufficient, sufficient
+
+
+#: Bits of the 80-bit enclosure kept back for δ's slope and the enclosure's own width when deciding whether it can
+#: tell the ends of a bracket of relative width tol apart.
+_SLOPE_BITS = 24
+
+#: Precision rungs :func:`_certify_refined` climbs (each doubled) before the bisection takes over.
+_REFINE_RUNGS = 4
+
+
+def _delta_and_slope(epsilon: arb, sigma: arb, sensitivity_squared: arb) -> tuple[arb, arb]:
+    """Balls containing δ(ε) and dδ/dσ at σ, at the current ``ctx.prec``. The slope has a closed form:
+    with a = Δ/(2σ), b = εσ/Δ, e^ε φ(−a − b) = φ(a − b) (since (a + b)² − (a − b)² = 4ab = 2ε), so the two
+    terms' derivatives combine into dδ/dσ = −(Δ/σ²) φ(a − b)."""
+    root_d2 = sensitivity_squared.sqrt()
+    ratio = sigma / root_d2
+    half_inverse = 1 / (2 * ratio)
+    shift = epsilon * ratio
+    root_two = arb(2).sqrt()
+    head = ((shift - half_inverse) / root_two).erfc() / 2
+    tail = epsilon.exp() * ((shift + half_inverse) / root_two).erfc() / 2
+    gap = half_inverse - shift
+    density = (-(gap * gap) / 2).exp() / (2 * arb.pi()).sqrt()
+    return head - tail, -(root_d2 / (sigma * sigma)) * density
+
+
+def _certify_refined(
+    centre: Fraction, eps: Fraction, target: Fraction, d2: Fraction, tol: Fraction
+) -> ExactSigma | None:
+    """The bracket ``[σ (1 - tol), σ]`` certified at a precision of about log2(1/tol) + 144 bits (doubled a few
+    times where δ's two terms cancel more): Newton steps on Arb midpoints (the closed-form slope of
+    :func:`_delta_and_slope`) from ``centre`` until a step is below tol/16, then δ(ε) enclosed at both ends and
+    compared with ``target`` as Arb balls. Only the two final enclosures become rationals. The midpoints only
+    steer; both ends are certified, so a bad step costs a rung, never the guarantee. None when no rung decides.
+    """
+    tol_bits = tol.denominator.bit_length() - tol.numerator.bit_length() + 1
+    precision = START_PRECISION + TARGET_ACCURACY_BITS + tol_bits
+    for _ in range(_REFINE_RUNGS):
+        if precision > MAX_PRECISION:
+            return None
+        with working_precision(precision):
+            eps_ball, d2_ball, target_ball = _ball(eps), _ball(d2), _ball(target)
+            sigma = _ball(centre)
+            step_floor = _ball(tol) * sigma / 16
+            for _ in range(2 * precision.bit_length()):  # quadratic convergence: a few steps per doubling
+                value, slope = _delta_and_slope(eps_ball, sigma, d2_ball)
+                if not (value.is_finite() and slope.is_finite()) or slope.mid() == 0:
+                    break
+                step = ((value - target_ball) / slope).mid()
+                sigma = (sigma - step).mid()
+                if not sigma > 0:
+                    break
+                if abs(step) < step_floor:
+                    break
+            if sigma > 0 and sigma.is_finite():
+                high = _dyadic_ceiling(CertifiedReal.from_arb(sigma.mid()).lower * (1 + tol / 2), tol * centre / 8)
+                below = high * (1 - tol)
+                at_sigma = _delta_ball(eps, high, d2)
+                at_below = _delta_ball(eps, below, d2)
+                if at_sigma.is_finite() and at_below.is_finite() and at_sigma <= target_ball and at_below > target_ball:
+                    return ExactSigma(
+                        below, high, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol,
+                        delta_at_sigma=_clip_to_unit(CertifiedReal.from_arb(at_sigma)),
+                        delta_at_sigma_below=_clip_to_unit(CertifiedReal.from_arb(at_below)),
+                    )
+            centre = CertifiedReal.from_arb(sigma.mid()).lower if sigma > 0 and sigma.is_finite() else centre
+        precision = next_precision(precision)
+    return None
 
 
 def _dyadic_ceiling(value: Fraction, resolution: Fraction) -> Fraction:

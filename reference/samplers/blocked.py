@@ -22,7 +22,7 @@ like 9σ. Instead ``|X|`` is proposed in two levels and corrected by an exact re
 
 **Draw order** (``count`` values): rounds until ``count`` values are accepted. A round of ``n`` proposals (``n`` =
 the values still missing, at least 64) takes ``n`` block indices from
-:func:`reference.samplers.inversion.inversion_draws` (its own draw order), then one request of ``64 n`` bits:
+:func:`reference.samplers.inversion.inversion_array` (its own draw order), then one request of ``64 n`` bits:
 word i (bits ``64 i .. 64 i + 63`` from the least significant end) gives ``r`` (its low k bits), the sign (bit k),
 the coin deciding the factor h = 1/2 (bit k + 1; ignored where h = 1) and the first ``62 - k`` digits of ``V`` (the
 rest); then the proposals the coin keeps are decided in index order, an undecided one drawing its further digits
@@ -38,7 +38,7 @@ import numpy as np
 
 from reference.core.certified import CertifiedReal, ball, working_precision
 from reference.core.randomness import RandomBits
-from reference.samplers.inversion import inversion_draws, inversion_table
+from reference.samplers.inversion import inversion_array, inversion_table
 
 #: σ/B: the block width is the largest power of two at most σ/64 (so s = σ/B is in [64, 128)).
 BLOCKS_PER_SIGMA = 64
@@ -81,6 +81,40 @@ def _accept(u: int, length: int, halve: int, numerator: int, denominator: int, s
         precision *= 2
 
 
+#: Digits of V and bits of 2σ² the whole-array acceptance test works with (products stay below 2**63).
+_COARSE_BITS = 30
+
+
+def _surely_accepted(block: np.ndarray, offset: np.ndarray, uniforms: np.ndarray, digits: int, width: int,
+                     p: int, q: int) -> np.ndarray:
+    """Which proposals the inline test ``(u + 1) d <= 2^L (d - n)`` accepts, found for all at once in int64 from
+    fewer digits: a sufficient condition, so every True here is a True of the exact test and a False leaves the
+    proposal to it (rejections and the few near the threshold).
+
+    With ``T`` leading digits ``t = u >> (L - T)`` of V, ``u + 1 <= (t + 1) 2^(L - T)``, so ``d (2^T - t - 1) >=
+    2^T n`` implies the exact condition; with ``d' = d >> s <= d/2^s`` and ``n' = ceil(n/2^s) >= n/2^s``,
+    ``d' (2^T - t - 1) >= 2^T n'`` implies that. ``s`` makes ``d' < 2^(T+2)`` and n is clipped at d (where the
+    test cannot pass), so every product is below 2^63; when ``n`` itself could pass 2^62 (a σ² with a huge
+    numerator or denominator) nothing is decided here.
+    """
+    accepted = np.zeros(len(block), dtype=bool)
+    if len(block) == 0:
+        return accepted
+    largest = (width - 1) * (2 * int(block.max()) * width + width) * q
+    if largest >= 1 << 62:
+        return accepted
+    d = 2 * p
+    top = min(digits, _COARSE_BITS)
+    scale = max(0, d.bit_length() - (_COARSE_BITS + 2))
+    coarse_d = d >> scale
+    n = offset * (2 * block * width + offset) * q
+    if d < 1 << 62:  # γ >= 1 never passes the test; clipped there, n' <= d' + 1 keeps 2^T n' below 2^63
+        n = np.minimum(n, d)
+    coarse_n = (n + ((1 << scale) - 1)) >> scale
+    gap = ((1 << top) - 1) - (uniforms >> np.uint64(digits - top)).astype(np.int64)
+    return np.asarray(coarse_d * gap >= coarse_n * (1 << top))
+
+
 def blocked_draws(sigma_squared: Fraction, count: int, source: RandomBits) -> list[int]:
     """``count`` exact ``N_Z(0, σ²)`` draws by the two-level proposal and exact rejection (module docstring)."""
     width = block_width(sigma_squared)
@@ -92,7 +126,7 @@ def blocked_draws(sigma_squared: Fraction, count: int, source: RandomBits) -> li
     out: list[int] = []
     while len(out) < count:
         size = max(64, (count - len(out)) * 9 // 4)  # about half are accepted: one round, mostly
-        blocks = np.abs(np.array(inversion_draws(table, size, source), dtype=np.int64))
+        blocks = np.abs(inversion_array(table, size, source))
         raw = source.randbits(64 * size)
         words = np.frombuffer(raw.to_bytes(8 * size, "little"), dtype="<u8")
         offsets = (words & np.uint64(width - 1)).astype(np.int64)
@@ -101,18 +135,30 @@ def blocked_draws(sigma_squared: Fraction, count: int, source: RandomBits) -> li
         magnitudes = blocks * width + offsets
         # h = 1/2 (every block but 0, and m = 0) is a fair coin, decided here for all proposals at once
         kept = np.flatnonzero(((blocks == 0) & (magnitudes > 0)) | coins)
-        uniforms = (words[kept] >> np.uint64(shift + 2)).tolist()  # the first 62 - k digits of V
+        block, offset, magnitude = blocks[kept], offsets[kept], magnitudes[kept]
+        uniforms = words[kept] >> np.uint64(shift + 2)  # the first 62 - k digits of V
+        values = np.where(signs[kept] & (magnitude > 0), -magnitude, magnitude)
         digits = 62 - shift
+        accepted = _surely_accepted(block, offset, uniforms, digits, width, p, q)
+        missing = count - len(out)
+        # the proposals the whole-array test leaves open, decided one by one in index order, exactly as before:
+        # stop at the first one that comes after the count-th acceptance (the later ones are never decided)
+        running = np.cumsum(accepted)
+        exact_accepted = 0
+        stop = len(kept)
         unit = 1 << digits
         d = 2 * p
-        for b, r, m, negative, u in zip(blocks[kept].tolist(), offsets[kept].tolist(), magnitudes[kept].tolist(),
-                                        signs[kept].tolist(), uniforms):
+        for index in np.flatnonzero(~accepted).tolist():
+            if int(running[index]) + exact_accepted >= missing:
+                stop = index
+                break
+            b, r, u = int(block[index]), int(offset[index]), int(uniforms[index])
             # γ = r(2bB + r)/(2σ²) = n/d with n = r(2bB + r) q; the common case, (u + 1)/2^L <= 1 − γ, inline
             n = r * (2 * b * width + r) * q
             if (u + 1) * d <= unit * (d - n) or _accept(u, digits, 1, n, d, source):
-                out.append(-m if negative and m else m)
-                if len(out) == count:
-                    break
+                accepted[index] = True
+                exact_accepted += 1
+        out.extend(values[:stop][accepted[:stop]][:missing].tolist())
     return out
 
 

@@ -57,6 +57,7 @@ import numpy as np
 from scipy import optimize, special, stats
 
 from reference.core.certified import CertifiedReal
+from reference.core.units import units_hint
 from reference.core.validate import RationalLike, check_positive_int, positive_fraction
 from reference.core.verdict import Decided
 from reference.samplers import pmf as discrete
@@ -100,17 +101,24 @@ class SamplerCheck(Decided):
 
 
 def check_alpha(alpha: object) -> float:
+    """A false-alarm probability: a real number strictly between 0 and 1 (the one check of every statistical
+    test and sample audit)."""
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
-        raise TypeError(f"alpha must be a number in (0, 1), got {alpha!r}")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
-    return float(alpha)
+        raise TypeError(f"alpha must be a real number in (0, 1), got {alpha!r}")
+    if isinstance(alpha, int) and not 0 < alpha < 1:  # no float (nor repr) of a huge int: refused as out of range
+        raise ValueError("alpha must be a real number in (0, 1), got an int outside it")
+    value = float(alpha)
+    if not 0.0 < value < 1.0:
+        raise ValueError(f"alpha must be a real number in (0, 1), got {alpha!r}")
+    return value
 
 
 def check_kind(kind: object) -> Kind:
-    if kind == "discrete_laplace":
+    """The kind, from either spelling: the hyphenated one of the command line and the laws
+    (``discrete-laplace``) or this module's own (``discrete_laplace``)."""
+    if kind in ("discrete_laplace", "discrete-laplace"):
         return "discrete_laplace"
-    if kind == "discrete_gaussian":
+    if kind in ("discrete_gaussian", "discrete-gaussian"):
         return "discrete_gaussian"
     raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}")
 
@@ -333,6 +341,9 @@ def fit_to_counts(
     variance = Fraction(sum(v * v * c for v, c in counts.items()), samples) - mean * mean
     detail = (f"sample mean {float(mean):.5g}, sample variance {float(variance):.6g} vs "
               f"{as_float(dist.variance):.6g}")
+    hint = units_hint(float(variance), as_float(dist.variance), name="the declared variance")
+    if hint is not None:
+        detail += f"; {hint}"
     return fit_from_cells(name or f"fit to {dist.label}", samples, level, pooled, fine, extra, detail)
 
 

@@ -172,8 +172,13 @@ def _resolve(prefix: int, length: int, start: int, sigma_squared: Fraction, sour
 
 def inversion_draws(table: InversionTable, count: int, source: RandomBits) -> list[int]:
     """``count`` exact ``N_Z(0, σ²)`` draws with the table (draw order in the module docstring)."""
+    return inversion_array(table, count, source).tolist()  # type: ignore[no-any-return]
+
+
+def inversion_array(table: InversionTable, count: int, source: RandomBits) -> np.ndarray:
+    """:func:`inversion_draws` as an int64 array (the same draws from the same bits), for vectorised callers."""
     if count == 0:
-        return []
+        return np.zeros(0, dtype=np.int64)
     words = _words(source, count, table.word_bits)
     digits = words >> np.uint64(1)
     negative = (words & np.uint64(1)).astype(bool)
@@ -182,11 +187,11 @@ def inversion_draws(table: InversionTable, count: int, source: RandomBits) -> li
     decided = (found <= table.last) & (digits + np.uint64(1) <= table.lower[within])
     magnitude = found.astype(np.int64)
     values = np.where(negative, -magnitude, magnitude)
-    out: list[int] = values.tolist()
     for index in np.flatnonzero(~decided).tolist():
         size = _resolve(int(digits[index]), table.word_bits - 1, int(found[index]), table.sigma_squared, source)
-        out[index] = -size if negative[index] else size
-    return out
+        values[index] = -size if negative[index] else size
+    return values
 
 
-__all__ = ["MAX_TABLE_ENTRIES", "MIN_TABLE_SIGMA_SQUARED", "WORD_BITS", "InversionTable", "inversion_draws", "inversion_table"]
+__all__ = ["MAX_TABLE_ENTRIES", "MIN_TABLE_SIGMA_SQUARED", "WORD_BITS", "InversionTable", "inversion_array", "inversion_draws",
+           "inversion_table"]

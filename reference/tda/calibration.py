@@ -48,6 +48,7 @@ from fractions import Fraction
 
 from reference.core.certified import CertifiedReal
 from reference.core.options import ConversionMethod
+from reference.core.reprs import CompactRepr
 from reference.core.validate import (
     Neighbours,
     RationalLike,
@@ -147,7 +148,7 @@ def inftda_epsilon(
 
 
 @dataclass(frozen=True)
-class InfTDACalibration:
+class InfTDACalibration(CompactRepr):
     """Everything the calibration of InfTDA fixes for d attributes and budget ρ (substitution neighbours)."""
 
     attributes: int

@@ -154,7 +154,7 @@ class PrefixTree:
             if not isinstance(key, tuple) or len(key) > len(sizes):
                 raise ValueError(f"counts key must be a tuple of at most {len(sizes)} category indices, got {key!r}")
             for position, entry in enumerate(key):
-                if isinstance(entry, bool) or not isinstance(entry, numbers.Integral):
+                if type(entry) is not int and (isinstance(entry, bool) or not isinstance(entry, numbers.Integral)):
                     raise TypeError(f"counts key {key!r} must hold integers")
                 if not 0 <= int(entry) < sizes[position]:
                     raise ValueError(f"counts key {key!r}: index {entry} out of range 0..{sizes[position] - 1}")
@@ -163,6 +163,16 @@ class PrefixTree:
                 stored[tuple(int(entry) for entry in key)] = count
         self.hierarchy: Hierarchy = hierarchy
         self._counts: dict[Prefix, int] = stored
+
+    @classmethod
+    def _built(cls, hierarchy: Hierarchy, counts: dict[Prefix, int]) -> PrefixTree:
+        """A tree from counts this package built itself (tuple keys of in-range int indices, int values >= 0,
+        e.g. InfTDA's release, whose projection's output is checked): the constructor's per-entry checks are
+        skipped, the zero entries dropped as it drops them."""
+        tree = cls.__new__(cls)
+        tree.hierarchy = hierarchy
+        tree._counts = {key: value for key, value in counts.items() if value}
+        return tree
 
     @property
     def counts(self) -> dict[Prefix, int]:

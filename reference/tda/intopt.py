@@ -79,6 +79,8 @@ def check_values(values: object, name: str = "values") -> tuple[int, ...]:
         raise TypeError(f"{name} must be a sequence of integers, got {type(values).__name__}") from None
     if not items:
         raise ValueError(f"{name} must contain at least one entry")
+    if all(type(item) is int for item in items):  # the common case, without the slow numbers.Integral ABC check
+        return tuple(items)
     result: list[int] = []
     for position, item in enumerate(items):
         if isinstance(item, bool) or not isinstance(item, numbers.Integral):
@@ -89,6 +91,8 @@ def check_values(values: object, name: str = "values") -> tuple[int, ...]:
 
 def check_total(total: object) -> int:
     """``total`` must be an integer >= 0: for a negative total the printed loop never ends."""
+    if type(total) is int and total >= 0:  # the common case, without the slow numbers.Integral ABC check
+        return total
     if isinstance(total, bool) or not isinstance(total, numbers.Integral):
         raise TypeError(f"total must be an integer >= 0, got {total!r}")
     value = int(total)

@@ -141,7 +141,7 @@ def inftda_exact(
         parents = following
         if report is not None:
             report(level, shape.depth, len(following))
-    return PrefixTree(shape, released)
+    return PrefixTree._built(shape, released)  # keys built here, values checked by _project
 
 
 def inftda_numeric(
@@ -190,4 +190,4 @@ def inftda_numeric(
         parent_keys, parent_totals = next_keys, next_totals
         if report is not None:
             report(level, shape.depth, len(next_keys))
-    return PrefixTree(shape, released)
+    return PrefixTree._built(shape, released)  # keys built here, values checked by _project

@@ -95,6 +95,8 @@ def _run(capsys: pytest.CaptureFixture[str], argv: list[str], as_json: bool) -> 
 
 def _enclosure(siblings: dict[str, Any], key: str) -> tuple[Fraction, Fraction] | None:
     """The certified value a flat decimal field ``key`` prints, from its sibling fields."""
+    if key.startswith("recommended_") and isinstance(siblings.get("recommended"), str):
+        key = siblings["recommended"].split(",")[0]  # "recommended": "sigma_exact, the smallest σ ..." names it
     for suffix in ("_interval", "_enclosure"):
         if isinstance(siblings.get(key + suffix), dict):
             return Fraction(siblings[key + suffix]["lower"]), Fraction(siblings[key + suffix]["upper"])
@@ -170,10 +172,33 @@ def test_every_printed_decimal_is_rounded_on_its_named_safe_side(
     # (five or more digits after the point: a statement number such as "Theorem 3.9" is not a value)
     printed = set(re.findall(r"(?<![\w./])-?\d+\.\d{5,}(?:e[+-]\d+)?", text))
     decimals_in_json = set(re.findall(r'"(-?\d+\.\d+(?:e[+-]\d+)?)"', json.dumps(payload)))
-    for decimal in printed - decimals_in_json:  # a shorter decimal in a summary sentence
+    beside_fractions = _fraction_decimals(payload)
+    for decimal in printed - decimals_in_json:  # a shorter decimal in a summary sentence, or beside a fraction
+        if Fraction(decimal) in beside_fractions:
+            continue
         assert any(_near_on_side(Fraction(decimal), *certified) for certified in CERTIFIED), (
             f"{name}: the text prints {decimal}, which is no certified value rounded on its safe side"
         )
+
+
+def _fraction_decimals(payload: Any) -> set[Fraction]:
+    """The decimals the text form may print beside an exact fraction ``p/q`` of the JSON form: 17 significant
+    digits rounded to nearest (marked ≈ there, the fraction itself beside it or in the JSON form), or, for an
+    enclosure's ends, rounded outward."""
+    found: set[Fraction] = set()
+    for text in re.findall(r'"(-?\d+/\d+)"', json.dumps(payload)):
+        exact = Fraction(text)
+        if exact == 0:
+            continue
+        # 17 significant digits: the scale 10**e with 10**16 <= |exact| / 10**e < 10**17
+        exponent = len(str(abs(exact.numerator) // exact.denominator or 1)) - 17 if abs(exact) >= 1 else 0
+        while abs(exact) / Fraction(10) ** exponent < 10**16:
+            exponent -= 1
+        scale = Fraction(10) ** exponent
+        scaled = exact / scale
+        floor = scaled.numerator // scaled.denominator
+        found.update({floor * scale, (floor + 1) * scale, round(scaled) * scale})
+    return found
 
 
 def _near_on_side(printed: Fraction, lower: Fraction, upper: Fraction, rounded: str) -> bool:

@@ -27,7 +27,14 @@ def test_both_sampler_audits_take_the_same_mechanisms_and_algorithms() -> None:
     samples, function = _command("audit", "samplers"), _command("audit", "sampler-function")
     assert _choices(samples, "--mechanism") == _choices(function, "--mechanism") == list(SAMPLER_MECHANISMS)
     assert _choices(samples, "--algorithm") == _choices(function, "--algorithm") == list(KARY_ALGORITHMS)
-    assert {"tda-level", "cascade", "kary", "design", "discrete-gaussian", "discrete-laplace"} == set(SAMPLER_MECHANISMS)
+    assert {"gaussian", "laplace", "tda-level", "cascade", "kary", "design", "discrete-gaussian",
+            "discrete-laplace"} == set(SAMPLER_MECHANISMS)
+
+
+def test_every_mechanism_of_the_command_line_is_a_law_of_the_python_api() -> None:
+    from reference.audit.samples.laws import LAW_NAMES
+
+    assert set(LAW_NAMES) == set(SAMPLER_MECHANISMS)
     assert KARY_ALGORITHMS == (1, 2, 3)
 
 

@@ -1,4 +1,6 @@
-"""Shared fixture of the Coq tests: one compilation of ``proofs/coq`` per test session.
+"""Shared fixture of the Coq tests: one compilation of ``proofs/coq`` per source hash, shared with the report
+(``cached_build``: ``$REFERENCE_COQ_CACHE``, else the user's cache folder; CI points it at a fresh folder, so CI
+compiles from scratch).
 
 Without ``coqc`` the tests that need Coq are skipped with the install command as the reason — except under
 ``CI=true``, where a missing Coq is a failure: CI installs it, so its absence means the proofs were not checked.
@@ -9,10 +11,9 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-from reference_verification.coq import INSTALL_COMMAND, Build, compile_all, coq_missing
+from reference_verification.coq import INSTALL_COMMAND, Build, cached_build, coq_missing
 
 
 def require_coqc() -> None:
@@ -33,10 +34,10 @@ def coqc_installed() -> None:
 
 
 @pytest.fixture(scope="session")
-def coq_build(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Build]:
-    """Every file of proofs/coq compiled once, in a temporary directory."""
+def coq_build() -> Iterator[Build]:
+    """Every file of proofs/coq compiled (once per source hash: read from the cache when it holds these sources)."""
     require_coqc()
-    directory: Path = tmp_path_factory.mktemp("coq-build")
-    build = compile_all(build_directory=directory)
+    build = cached_build()
     yield build
-    shutil.rmtree(directory, ignore_errors=True)
+    if build.temporary:
+        shutil.rmtree(build.directory, ignore_errors=True)

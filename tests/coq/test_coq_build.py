@@ -101,6 +101,10 @@ MUTATIONS = [
     ("IntOptFast.v", "else floors x (t - 1) in", "else floors x t in"),
     # Definition 3.1 in its OCR reading (exponent 2^D + 1 instead of 2D + 1): the row sums and the inverse fail
     ("CipMatrix.v", "else - (pow2 (2 * D + 1))^-1\n", "else - (pow2 (2 ^ D + 1))^-1\n"),
+    # Proposition B.1 (1): a diagonal entry 2 instead of 1
+    ("CipMatrix.v", "(i < 2 ^ D)%N -> cov D i i = 1.", "(i < 2 ^ D)%N -> cov D i i = 2%:R."),
+    # Proposition B.1 (2), a hypothesis dropped: the diagonal (i = j) is 1, not negative
+    ("CipMatrix.v", "(i < 2 ^ D)%N -> (j < 2 ^ D)%N -> i != j -> cov D i j < 0.", "(i < 2 ^ D)%N -> (j < 2 ^ D)%N -> cov D i j < 0."),
     # a constant in Lemma 3.5's count: h k^h instead of h (k − 1) k^h
     ("KarySums.v", "    height%:Z * (arity - 1) * arity ^+ height.\n", "    height%:Z * arity ^+ height.\n"),
     # a hypothesis dropped: leaves beyond the k^h leaves of the tree lie in no vertex
@@ -189,25 +193,13 @@ MUTATIONS = [
 ]
 
 
-#: The files a mutated file needs compiled first.
-DEPENDENCIES = {
-    "IntOptFast.v": ("IntOpt.v",),
-    "KarySums.v": ("KaryDigits.v",),
-    "KaryUsedVertices.v": ("KaryDigits.v", "KaryHeight.v"),
-    "CipNodeVariance.v": ("CipMatrix.v",),
-    "CipPositiveDefinite.v": ("CipMatrix.v",),
-    "CipRangeMax.v": ("CipMatrix.v",),
-    "CipRangeAll.v": ("CipMatrix.v", "CipRangeMax.v"),
-    "CipRangeUnique.v": ("CipMatrix.v", "CipRangeMax.v", "CipRangeAll.v"),
-    "KaryAlgorithm2.v": ("KaryDigits.v", "KaryHeight.v", "KaryUsedVertices.v"),
-    "KaryDigitCount.v": ("KaryDigits.v", "KaryHeight.v", "KaryUsedVertices.v"),
-}
-
-
 @pytest.mark.parametrize(("file", "original", "mutated"), MUTATIONS)
 def test_a_weakened_statement_does_not_compile(
     coq_build: Build, tmp_path: Path, file: str, original: str, mutated: str
 ) -> None:
+    """Only the mutated file is compiled: the files it imports come compiled from the session's build (which must
+    be complete, or a missing import would fail the mutant for the wrong reason)."""
+    assert coq_build.ok, "the unmutated development does not compile"
     source = _directory() / file
     text = source.read_text(encoding="utf-8")
     assert text.count(original) == 1, f"the mutation's target is not in {file} exactly once"
@@ -216,10 +208,11 @@ def test_a_weakened_statement_does_not_compile(
         shutil.copy2(_directory() / name, tmp_path / name)
     shutil.copy2(_directory() / "_CoqProject", tmp_path / "_CoqProject")
     (tmp_path / file).write_text(text.replace(original, mutated), encoding="utf-8")
-    needed = [name for name in project.files if name in DEPENDENCIES.get(file, ()) or name == file]
-    build = compile_all(source=tmp_path, build_directory=tmp_path / "build", only=needed)
+    build = compile_all(source=tmp_path, build_directory=tmp_path / "build", only=[file], prebuilt=coq_build)
     assert not build.ok, f"{file} still compiles after replacing {original!r} by {mutated!r}"
-    assert build.files[-1].file == file
+    assert build.files[-1].file == file and not build.files[-1].signal
+    # failed on the statement, not on an import the prebuilt files should have provided
+    assert "physical path" not in build.files[-1].output and "Unable to locate" not in build.files[-1].output
 
 
 def test_the_audit_theorems_use_exactly_the_library_axioms(coq_build: Build) -> None:

@@ -69,7 +69,8 @@ def test_a_misspelt_string_option_is_flagged(tmp_path: Path) -> None:
 
 
 SWAPPED = '''
-from reference import audit_gaussian, check_gaussian
+from reference import audit_gaussian
+from reference.privacy.gaussian import check_gaussian
 
 check_gaussian(3, "1/2", "1/100", "1/4")
 audit_gaussian(3, "1/2", "1/100", "1/4")

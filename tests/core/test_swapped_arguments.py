@@ -7,7 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from reference import audit_gaussian, check_gaussian
+from reference import audit_gaussian
+from reference.privacy.gaussian import check_gaussian
 
 
 @pytest.mark.parametrize("oracle", [check_gaussian, audit_gaussian])

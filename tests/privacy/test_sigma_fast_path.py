@@ -122,3 +122,53 @@ def test_grid_corners_certify_without_bisection(monkeypatch: pytest.MonkeyPatch)
             delta,
             sensitivity_squared,
         )
+
+
+FINE = mpmath.mp.clone()
+FINE.dps = 140
+
+
+def fine(value: Fraction) -> mpmath.mpf:
+    return FINE.mpf(value.numerator) / value.denominator
+
+
+def fine_delta(epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fraction) -> mpmath.mpf:
+    """:func:`mp_delta` at 140 digits, enough to tell the ends of a bracket of relative width 1e-100 apart."""
+    eps, sig, big_delta = fine(epsilon), fine(sigma), FINE.sqrt(fine(sensitivity_squared))
+    head = FINE.ncdf(big_delta / (2 * sig) - eps * sig / big_delta)
+    return head - FINE.exp(eps) * FINE.ncdf(-big_delta / (2 * sig) - eps * sig / big_delta)
+
+
+@pytest.mark.parametrize("digits", [40, 100])
+def test_fine_tolerances_are_refined_not_bisected(monkeypatch: pytest.MonkeyPatch, digits: int) -> None:
+    # past the 80-bit bracket the answer comes from the refinement at higher precision (no bisection), with the
+    # same certificates, confirmed by the Balle–Wang profile in mpmath at 140 digits
+    def refuse(*_: object) -> ExactSigma:
+        raise AssertionError("the certified bisection was needed")
+
+    monkeypatch.setattr(gaussian, "_sigma_by_bisection", refuse)
+    tolerance = Fraction(1, 10**digits)
+    for epsilon, delta, sensitivity_squared in POINTS:
+        result = sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity_squared, tolerance=tolerance)
+        assert result.sigma_below == result.sigma * (1 - tolerance)
+        assert result.delta_at_sigma is not None and result.delta_at_sigma.upper <= delta
+        assert result.delta_at_sigma_below is not None and result.delta_at_sigma_below.lower > delta
+
+        assert fine_delta(epsilon, result.sigma, sensitivity_squared) <= fine(delta)
+        assert fine_delta(epsilon, result.sigma_below, sensitivity_squared) > fine(delta)
+
+
+def test_closed_form_slope_matches_a_difference_of_the_profile() -> None:
+    # dδ/dσ = −(Δ/σ²) φ(a − b) against a central difference of mpmath's profile at 50 digits
+    from reference.core.certified import ball
+
+    for epsilon, sigma, sensitivity_squared in ((Fraction(1, 100), Fraction(50), Fraction(1)),
+                                                (Fraction(1), Fraction(4), Fraction(1)),
+                                                (Fraction(3), Fraction(7, 5), Fraction(2)),
+                                                (Fraction(20), Fraction(1, 3), Fraction(1))):
+        value, slope = gaussian._delta_and_slope(ball(epsilon), ball(sigma), ball(sensitivity_squared))
+        step = Fraction(1, 10**20)
+        difference = (mp_delta(epsilon, sigma + step, sensitivity_squared)
+                      - mp_delta(epsilon, sigma - step, sensitivity_squared)) / (2 * MP.mpf(step.numerator) / step.denominator)
+        assert abs(float(slope.mid()) / float(difference) - 1) < 1e-9
+        assert abs(float(value.mid()) / float(mp_delta(epsilon, sigma, sensitivity_squared)) - 1) < 1e-9

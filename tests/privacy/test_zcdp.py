@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from reference.core.certified import CertifiedReal
 from reference.privacy import zcdp
-from reference.privacy.discrete_gaussian_profile import _normaliser
+from reference.privacy.discrete_gaussian_profile import normaliser_ball
 from reference.privacy.gaussian import gaussian_epsilon
 
 
@@ -317,7 +317,7 @@ def test_normaliser_by_both_routes() -> None:
         s2 = mp(scale)
         expected = mpmath.fsum(mpmath.exp(-mpmath.mpf(x * x) / (2 * s2)) for x in range(-400, 401))
         with working_precision(200):
-            ball = _normaliser(scale, 120)
+            ball = normaliser_ball(scale, 120)
         assert close_to(CertifiedReal.from_arb(ball), expected)
 
 

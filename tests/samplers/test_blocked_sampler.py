@@ -118,3 +118,63 @@ def test_discrete_gaussian_uses_the_blocked_sampler_beyond_the_table() -> None:
     # same seed, same values: the dispatch goes to blocked_draws where there is no inversion table
     assert exact.discrete_gaussian(10**9, SeededRandomBits(3), size=50) == blocked_draws(
         Fraction(10**9), 50, SeededRandomBits(3))
+
+
+def one_at_a_time(sigma_squared: Fraction, count: int, source: SeededRandomBits) -> list[int]:
+    """The blocked sampler's draw order with every proposal decided by the exact test in a Python loop (the
+    sampler before its whole-array test): the same bits must give the same values."""
+    from reference.samplers.inversion import inversion_draws, inversion_table
+
+    width = block_width(sigma_squared)
+    shift = width.bit_length() - 1
+    table = inversion_table(sigma_squared / (width * width))
+    assert table is not None
+    p, q = sigma_squared.numerator, sigma_squared.denominator
+    out: list[int] = []
+    while len(out) < count:
+        size = max(64, (count - len(out)) * 9 // 4)
+        blocks = [abs(value) for value in inversion_draws(table, size, source)]
+        raw = source.randbits(64 * size)
+        words = [(raw >> (64 * i)) & ((1 << 64) - 1) for i in range(size)]
+        for b, word in zip(blocks, words):
+            r, negative, coin = word & (width - 1), (word >> shift) & 1, (word >> (shift + 1)) & 1
+            m = b * width + r
+            if not ((b == 0 and m > 0) or coin):
+                continue
+            u, digits = word >> (shift + 2), 62 - shift
+            n, d = r * (2 * b * width + r) * q, 2 * p
+            if (u + 1) * d <= (1 << digits) * (d - n) or _accept(u, digits, 1, n, d, source):
+                out.append(-m if negative and m else m)
+                if len(out) == count:
+                    break
+    return out
+
+
+@pytest.mark.parametrize("sigma_squared", [Fraction(10**8), Fraction(10**8) + Fraction(1, 3), Fraction(10**10),
+                                           Fraction(7 * 10**9, 11), Fraction(10**12), Fraction(10**20)])
+def test_the_whole_array_decision_gives_the_one_at_a_time_draws(sigma_squared: Fraction) -> None:
+    for count in (1, 5, 3000):
+        assert blocked_draws(sigma_squared, count, SeededRandomBits(count)) == one_at_a_time(
+            sigma_squared, count, SeededRandomBits(count))
+
+
+def test_the_whole_array_test_only_accepts_what_the_exact_test_accepts() -> None:
+    from reference.samplers.blocked import _surely_accepted
+
+    generator = np.random.default_rng(3)
+    for sigma_squared in (Fraction(10**8), Fraction(10**12) + Fraction(2, 7)):
+        width, p, q = block_width(sigma_squared), sigma_squared.numerator, sigma_squared.denominator
+        digits = 62 - (width.bit_length() - 1)
+        block = generator.integers(0, 700, 20_000)
+        offset = generator.integers(0, width, 20_000)
+        # uniforms spread over [0, 2^L), and a band just below each proposal's threshold 2^L (1 − γ)
+        spread = generator.integers(0, 1 << digits, 20_000, dtype=np.uint64)
+        d = 2 * p
+        thresholds = [((1 << digits) * (d - r * (2 * b * width + r) * q)) // d for b, r in zip(block.tolist(), offset.tolist())]
+        near = np.array([max(t - int(k), 0) for t, k in zip(thresholds, generator.integers(0, 4, 20_000))], dtype=np.uint64)
+        for uniforms in (spread, near):
+            fast = _surely_accepted(block, offset, uniforms, digits, width, p, q)
+            exact_test = [(u + 1) * d <= (1 << digits) * (d - r * (2 * b * width + r) * q)
+                          for b, r, u in zip(block.tolist(), offset.tolist(), uniforms.tolist())]
+            assert all(e for f, e in zip(fast.tolist(), exact_test) if f)
+        assert fast.sum() < sum(exact_test) or not any(exact_test)  # the band near the threshold is left open

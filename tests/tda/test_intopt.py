@@ -180,3 +180,13 @@ def test_paper_lower_bound_not_tight() -> None:
         assert brute_min((m, 0), 0) == m
         assert max(abs(0 - m) / 2, -min(m, 0)) == m / 2
         assert intopt((m, 0), 0) == (0, 0)
+
+
+@pytest.mark.parametrize("dim", [1, 2, 3])
+def test_grid_distances_equal_the_one_at_a_time_brute_force(dim: int) -> None:
+    """The whole-grid minimum (numpy) against the independently written enumeration, vector by vector."""
+    for total in range(5):
+        grid = intopt_checks.brute_force_distances(dim, -2, 3, total)
+        for values in itertools.product(range(-2, 4), repeat=dim):
+            expected = min(max(abs(v - y) for v, y in zip(values, point)) for point in all_feasible(total, dim))
+            assert grid[values] == expected

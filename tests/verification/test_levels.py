@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reference_verification.core.claims import Budget, Claim, CoqTheorem, Method, Outcome, Result, Status
+from reference_verification.core.claims import (
+    Budget,
+    Claim,
+    CoqTheorem,
+    Method,
+    Outcome,
+    Result,
+    Status,
+    resolve_conditions,
+    undeclared_programs,
+)
 from reference_verification.levels import Level, level_counts, proof_levels, tied_coq_files
 from reference_verification.proof_pass import PROOF_STEPS, step_errors
 from reference_verification.report import build_registry
@@ -15,14 +25,14 @@ PART = CoqTheorem("KarySums.v", "lemma_3_5_sum", "an ingredient")
 
 
 def _result(number: str, method: Method, status: Status, *, coq: tuple[CoqTheorem, ...] = (),
-            depends_on: tuple[str, ...] = ()) -> Result:
+            depends_on: tuple[str, ...] = (), cites: tuple[str, ...] = (), programs: tuple[str, ...] = ()) -> Result:
     def check(_: Budget) -> Outcome:
         return Outcome(status, "")
 
-    proof = "reference_verification.kary.proofs.lemma_4_5.prove" if method is Method.PROOF else None
+    proof = f"reference_verification.kary.proofs.program_{number.lower()}.prove" if method is Method.PROOF else None
     claim = Claim("KARY", number, "a statement", method, check, implements=("reference.kary.digits.digits",),
-                  proof=proof, coq=coq, depends_on=depends_on)
-    return Result(claim, Outcome(status, ""), 0.0)
+                  proof=proof, coq=coq, depends_on=depends_on, cites=cites)
+    return Result(claim, Outcome(status, ""), 0.0, programs or ((proof,) if proof else ()))
 
 
 def test_a_closed_tied_whole_theorem_makes_an_entry_machine_checked() -> None:
@@ -40,7 +50,7 @@ def test_a_proof_resting_on_a_verified_entry_reaches_only_verified_unless_coq_li
     base = _result("A", Method.EXHAUSTIVE, Status.VERIFIED, coq=(WHOLE,))
     proof = _result("B", Method.PROOF, Status.CONDITIONAL, depends_on=("KARY A",))
     without = proof_levels([base, proof], {}, frozenset({"KaryDigits.v"}))
-    assert without["KARY B"].level is Level.VERIFIED
+    assert without["KARY B"].level is Level.CONDITIONAL and "KARY A (verified)" in without["KARY B"].detail
     lifted = proof_levels([base, proof], {WHOLE: "closed"}, frozenset({"KaryDigits.v"}))
     assert lifted["KARY B"].level is Level.PROOF_PROGRAM
 
@@ -71,9 +81,63 @@ def test_the_registry_marks_whole_theorems_only_where_coq_states_the_entry() -> 
     assert "KARY Theorem 1.1" not in whole
     theorem_1_1 = next(claim for claim in build_registry().claims if claim.key == "KARY Theorem 1.1")
     assert {theorem.name for theorem in theorem_1_1.coq} >= {"digit_count_level", "digit_count_at_height"}
+    # Coq counts the live noise values, not the space in bits; and proves the nodes' variance, not Gaussianity
+    assert "KARY Lemma 4.12" not in whole and "CIP Theorem 3.3" not in whole
+    # Proposition B.1's four parts, each a whole theorem: unit diagonal, sign pattern, row sums, definiteness
+    b1 = next(claim for claim in build_registry().claims if claim.key == "CIP Proposition B.1")
+    assert {theorem.name for theorem in b1.coq if theorem.whole} >= {
+        "covariance_unit_diagonal", "covariance_off_diagonal_negative", "covariance_row_sum",
+        "covariance_positive_definite"}
 
 
 def test_every_proof_step_names_an_entry_or_a_reason() -> None:
     keys = {claim.key for claim in build_registry().claims}
     assert step_errors(PROOF_STEPS, keys) == []
     assert {step.paper for step in PROOF_STEPS} == {"CIP", "KARY", "TDA"}
+
+
+def test_a_cited_result_makes_a_proof_conditional_and_the_condition_propagates() -> None:
+    """A proof resting on a result of another paper is "proved, conditional" (status and level), naming it; a
+    proof resting on that proof is conditional on the same citation."""
+    cited = "CKS 2020, Theorem 14 (a stand-in citation)"
+    base = _result("A", Method.PROOF, Status.PROVED, cites=(cited,))
+    above = _result("B", Method.PROOF, Status.PROVED, depends_on=("KARY A",))
+    plain = _result("C", Method.PROOF, Status.PROVED)
+    resolved = {result.claim.key: result for result in resolve_conditions([base, above, plain])}
+    assert resolved["KARY A"].outcome.status is Status.CONDITIONAL and cited in resolved["KARY A"].outcome.detail
+    assert resolved["KARY B"].outcome.status is Status.CONDITIONAL and cited in resolved["KARY B"].outcome.detail
+    assert resolved["KARY C"].outcome.status is Status.PROVED
+    levels = proof_levels(list(resolved.values()), {}, frozenset())
+    assert levels["KARY A"].level is Level.CONDITIONAL and cited in levels["KARY A"].detail
+    assert levels["KARY B"].level is Level.CONDITIONAL and "KARY A (proved, conditional)" in levels["KARY B"].detail
+    assert levels["KARY C"].level is Level.PROOF_PROGRAM
+
+
+def test_a_check_that_runs_an_undeclared_entrys_program_crashes() -> None:
+    """Entry B's check ran entry A's proof program: unless B declares A (or an entry resting on A), B is "check
+    crashed", naming A; declared directly or through another entry, it resolves."""
+    program_a = "reference_verification.kary.proofs.program_a.prove"
+    program_b = "reference_verification.kary.proofs.program_b.prove"
+    base = _result("A", Method.PROOF, Status.PROVED)
+    hidden = _result("B", Method.PROOF, Status.PROVED, programs=(program_b, program_a))
+    assert undeclared_programs([base, hidden]) == {"KARY B": ["KARY A"]}
+    crashed = resolve_conditions([base, hidden])[1]
+    assert crashed.outcome.status is Status.ERROR and "KARY A" in crashed.outcome.detail
+    declared = _result("B", Method.PROOF, Status.PROVED, depends_on=("KARY A",), programs=(program_b, program_a))
+    middle = _result("M", Method.PROOF, Status.PROVED, depends_on=("KARY A",))
+    through = _result("B", Method.PROOF, Status.PROVED, depends_on=("KARY M",), programs=(program_b, program_a))
+    assert undeclared_programs([base, declared]) == {} and undeclared_programs([base, middle, through]) == {}
+    assert resolve_conditions([base, declared])[1].outcome.status is Status.PROVED
+
+
+def test_the_dependencies_the_papers_proofs_rest_on_are_declared() -> None:
+    """KARY Lemma 5.5 rests on Lemmas 5.4 and A.2 (certified numeric, so it is conditional); TDA Theorem 1's privacy
+    on the brute-force level sensitivity and on the cited discrete Gaussian zCDP and composition theorems."""
+    claims = {claim.key: claim for claim in build_registry().claims}
+    assert {"KARY Lemma 5.4", "KARY Lemma A.2"} <= set(claims["KARY Lemma 5.5"].depends_on)
+    privacy = claims["TDA Theorem 1 (privacy)"]
+    assert "TDA Algorithm 1 (sensitivity √2)" in privacy.depends_on
+    assert any("CKS" in cited for cited in privacy.cites) and any("Bun" in cited for cited in privacy.cites)
+    for claim in claims.values():
+        for needed in claim.depends_on:
+            assert needed in claims, f"{claim.key} rests on {needed}, which is not in the registry"

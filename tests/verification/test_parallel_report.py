@@ -42,7 +42,6 @@ def test_the_report_shows_a_proof_on_a_verified_entry_as_conditional(
 ) -> None:
     # a two-entry registry: a proof that depends on an entry that is only verified; the report's task runner
     # must give "proved, conditional", as run_registry does
-    import reference_verification.audits as audits
     import reference_verification.parallel as parallel
     import reference_verification.plots as plots
     from reference_verification.core.claims import Claim, Method, Outcome, Registry, Status
@@ -53,8 +52,8 @@ def test_the_report_shows_a_proof_on_a_verified_entry_as_conditional(
     registry = Registry()
     registry.extend([base, top])
     canned = {0: Outcome(Status.VERIFIED, "d"), 1: Outcome(Status.PROVED, "d")}
-    monkeypatch.setattr(parallel, "_run_task", lambda kind, index, quick, directory: (canned[index], 0.0))
-    monkeypatch.setattr(audits, "audit_case_count", lambda: 0)
+    monkeypatch.setattr(parallel, "_run_task", lambda kind, index, quick, directory: (canned[index], 0.0, ()))
+    monkeypatch.setattr(parallel, "audit_case_count", lambda: 0)
     monkeypatch.setattr(plots, "PLOTS", [])
     results = run_tasks(registry, Budget(quick=True), tmp_path, 1, lambda line: None).results
     assert [r.outcome.status for r in results] == [Status.VERIFIED, Status.CONDITIONAL]

@@ -50,6 +50,15 @@ def test_proposition_3_13_is_refuted() -> None:
     assert "depth 0" in str(quick_results()["CIP Proposition 3.13"].outcome.counterexample)
 
 
+def test_kary_algorithm_3_is_refuted_in_a_reachable_state() -> None:
+    # Independent reasoning: k = 3, T = 2 needs height 2 (capacity (3^1 − 1)/2 = 1 < 2); t = 2 = 3 − 1 has offset
+    # digits (−1, +1): the walk adds the level-2 vertex [1, 3] (p = 3), then at level 1 subtracts the printed
+    # [p − 3^0 − 1, p] = [1, 3] instead of [3, 3], so output 2 is x_1 + x_2 + x_3 − (x_1 + x_2 + x_3) = 0.
+    result = quick_results()["KARY Algorithm 3"].outcome
+    assert result.status is Status.REFUTED
+    assert str(result.counterexample).startswith("k = 3, T = 2, t = 2: the output is 0")
+
+
 def test_printed_algorithm_2_is_refuted() -> None:
     # Independent reasoning: with k = 1 the printed loop "1 <= i <= k − 1" is empty, so the new leaves
     # X_10, X_11 are never assigned.
@@ -96,8 +105,10 @@ def test_every_status_matches_its_method() -> None:
     for key, result in quick_results().items():
         status_, method = result.outcome.status, result.claim.method
         if status_ is Status.CONDITIONAL:
-            # only a proof that names the entries it uses, and the detail lists each verified one
-            assert method is Method.PROOF and result.claim.depends_on, key
+            # only a proof that names the entries or cited results it uses, and the detail lists each verified
+            # entry and each citation
+            assert method is Method.PROOF and (result.claim.depends_on or result.claim.cites), key
+            assert all(cited in result.outcome.detail for cited in result.claim.cites), key
             assert result.outcome.detail.startswith("proved, conditional on "), key
             weak = [d for d in result.claim.depends_on if quick_results()[d].outcome.status is Status.VERIFIED]
             assert all(d in result.outcome.detail for d in weak), key
@@ -174,6 +185,17 @@ def test_conditions_propagate_and_false_premises_crash() -> None:
     assert got["missing"].status is Status.ERROR
     with pytest.raises(ValueError, match="depends_on"):
         Claim("X", "5", "s", Method.EXHAUSTIVE, lambda _: verified, implements=("x",), depends_on=("X base",))
+
+
+def test_the_proofs_resting_on_verified_entries_or_citations_are_conditional() -> None:
+    """KARY Lemma 5.5 composes with Lemma 5.4 and uses Lemma A.2, both certified numeric (verified); TDA Theorem 1's
+    privacy takes Δ² from the brute-force entry and applies CKS 2020 Theorem 14 and Bun–Steinke's composition."""
+    results = quick_results()
+    lemma = results["KARY Lemma 5.5"].outcome
+    assert lemma.status is Status.CONDITIONAL and "KARY Lemma 5.4" in lemma.detail and "KARY Lemma A.2" in lemma.detail
+    privacy = results["TDA Theorem 1 (privacy)"].outcome
+    assert privacy.status is Status.CONDITIONAL and "TDA Algorithm 1 (sensitivity √2)" in privacy.detail
+    assert "CKS 2020" in privacy.detail and "Bun–Steinke" in privacy.detail
 
 
 def test_tda_theorem_1_by_the_exact_law() -> None:

@@ -7,10 +7,11 @@ import json
 import re
 from pathlib import Path
 
-from reference_verification.core.claims import Budget, Claim, Method, Outcome, Result, Status
+from reference_verification.coq import NOT_ATTEMPTED, Evidence
+from reference_verification.core.claims import Budget, Claim, CoqTheorem, Method, Outcome, Result, Status
 from reference_verification.html import markdown_to_html
 from reference_verification.provenance import SCHEMA_VERSION, provenance
-from reference_verification.report import PLOTS_SKIPPED, headline, markdown_report
+from reference_verification.report import PLOTS_SKIPPED, failure_reasons, headline, markdown_report
 
 
 def _result(number: str, status: Status, implements: str) -> Result:
@@ -31,6 +32,26 @@ def test_the_headline_counts_and_names_what_matters_to_implementers() -> None:
     assert "3 statements" in text and "0 proved" in text and "1 verified" in text and "2 false as printed" in text
     # a refuted statement about a counter matters to implementers; one about digit notation does not
     assert "KARY Theorem 2" in text and "KARY Remark 3" not in text
+
+
+def test_a_coq_failure_leads_the_headline_and_the_exit_reason_once() -> None:
+    """A file that does not compile: the headline and the summary's last line say which theorem, which file and
+    Coq's message, once; the theorems after it are counted as not attempted, without repeating the message."""
+    failing = CoqTheorem("KaryAlgorithm2.v", "updates_bound", "a statement")
+    later = CoqTheorem("KaryDigitCount.v", "level_total", "a statement")
+    message = "KaryAlgorithm2.v fails under coq: Error: the goal is not provable"
+    coq = {failing: Evidence(failing, "does not compile", message),
+           later: Evidence(later, NOT_ATTEMPTED, "KaryDigitCount.v was not compiled: KaryAlgorithm2.v, before it, "
+                                                 "does not compile")}
+    lines = headline(RESULTS, coq)
+    assert lines[0].startswith("**Coq FAILED: updates_bound does not compile") and "1 not attempted" in lines[0]
+    assert "\n".join(lines).count("the goal is not provable") == 1
+    (reason,) = failure_reasons(0, [], coq)
+    assert reason.count("the goal is not provable") == 1 and reason == lines[0].strip("*")
+    assert failure_reasons(0, [], {}) == [] and failure_reasons(2, ["case"], {}) == [
+        "2 checks crashed", "audit cases without their designed verdict: case"]
+    closed = {failing: Evidence(failing, "closed", "compiled")}
+    assert not headline(RESULTS, closed)[0].startswith("**Coq") and failure_reasons(0, [], closed) == []
 
 
 def test_contents_links_resolve_and_coverage_comes_last() -> None:

@@ -104,8 +104,12 @@ class Claim:
     #: Dotted path of the proof program that establishes the statement; required for method PROOF.
     proof: str | None = None
     #: Registry keys ("PAPER number") of the entries the proof uses; "proved" becomes "proved, conditional"
-    #: while any of them is not proved (:func:`resolve_conditions`).
+    #: while any of them is not proved (:func:`resolve_conditions`). Every other entry whose proof program the
+    #: check runs must be here or below one of these (else the check is "check crashed", naming it).
     depends_on: tuple[str, ...] = ()
+    #: Results of other papers the proof rests on and that nothing here checks ("CKS 2020, Theorem 14: ..."):
+    #: "proved" becomes "proved, conditional" on them, named in the detail.
+    cites: tuple[str, ...] = ()
     #: Machine-checked theorems stating the claim (evidence beside the status, see :data:`MACHINE_CHECKED`).
     coq: tuple[CoqTheorem, ...] = ()
 
@@ -114,8 +118,9 @@ class Claim:
             raise ValueError(f"{self.paper} {self.number}: name the code that implements the statement (implements=)")
         if self.method is Method.PROOF and self.proof is None:
             raise ValueError(f"{self.paper} {self.number}: method {self.method.value!r} needs its proof program (proof=)")
-        if self.depends_on and self.method is not Method.PROOF:
-            raise ValueError(f"{self.paper} {self.number}: only a proof depends on other entries (depends_on=)")
+        if (self.depends_on or self.cites) and self.method is not Method.PROOF:
+            raise ValueError(f"{self.paper} {self.number}: only a proof rests on other entries or cited results "
+                             "(depends_on=, cites=)")
 
     @property
     def key(self) -> str:
@@ -141,6 +146,8 @@ class Result:
     claim: Claim
     outcome: Outcome
     seconds: float
+    #: The proof programs (dotted paths) the check ran, its own included (:func:`programs_run`).
+    programs: tuple[str, ...] = ()
 
 
 def run_claim(claim: Claim, budget: Budget) -> Result:
@@ -152,7 +159,8 @@ def run_claim(claim: Claim, budget: Budget) -> Result:
         except Exception as exc:  # a crashing check must not take the report down, nor pass silently
             last = traceback.format_exception_only(type(exc), exc)[-1].strip()
             outcome = Outcome(Status.ERROR, f"the check raised {last}")
-    return Result(claim, _enforce_method(claim, outcome, ran), time.perf_counter() - start)
+    return Result(claim, _enforce_method(claim, outcome, ran), time.perf_counter() - start,
+                  tuple(dict.fromkeys(ran)))
 
 
 #: The statuses each method can give (besides "check crashed").
@@ -187,7 +195,9 @@ def _enforce_method(claim: Claim, outcome: Outcome, ran: Sequence[str]) -> Outco
 
 
 def resolve_conditions(results: Sequence[Result]) -> list[Result]:
-    """Turn "proved" into "proved, conditional" where an entry in ``depends_on`` is not proved.
+    """Turn "proved" into "proved, conditional" where an entry in ``depends_on`` is not proved, or the proof rests
+    on a cited result (``cites``); turn an entry whose check ran another entry's proof program without declaring
+    it (:func:`undeclared_programs`) into "check crashed", naming that entry.
 
     Conditions propagate: a proof resting on a conditional proof is conditional on the same verified entries,
     which the detail lists (each with its method). A dependency that is refuted, crashed, not checkable or
@@ -196,6 +206,7 @@ def resolve_conditions(results: Sequence[Result]) -> list[Result]:
     """
     by_key = {result.claim.key: result for result in results}
     resolved: dict[str, tuple[Result, tuple[str, ...]]] = {}
+    undeclared = undeclared_programs(results)
 
     def resolve(key: str, trail: tuple[str, ...]) -> tuple[Result, tuple[str, ...]]:
         if key in resolved:
@@ -203,8 +214,11 @@ def resolve_conditions(results: Sequence[Result]) -> list[Result]:
         result = by_key[key]
         outcome = result.outcome
         roots: tuple[str, ...] = ()
-        if outcome.status is Status.PROVED and result.claim.depends_on:
-            weak: list[str] = []
+        if undeclared.get(key) and outcome.status is not Status.ERROR:
+            outcome = Outcome(Status.ERROR, f"the check ran the proof program of {', '.join(undeclared[key])}, "
+                              "which the entry does not declare among the entries it rests on (depends_on)")
+        if outcome.status is Status.PROVED and (result.claim.depends_on or result.claim.cites):
+            weak: list[str] = [f"the cited {cited}" for cited in result.claim.cites]
             for needed in result.claim.depends_on:
                 if needed not in by_key or needed in trail:
                     why = "is not in the registry" if needed not in by_key else "depends on this entry (a cycle)"
@@ -227,10 +241,43 @@ def resolve_conditions(results: Sequence[Result]) -> list[Result]:
                         outcome.counterexample,
                         outcome.corrected,
                     )
-        resolved[key] = (Result(result.claim, outcome, result.seconds), roots)
+        resolved[key] = (Result(result.claim, outcome, result.seconds, result.programs), roots)
         return resolved[key]
 
     return [resolve(result.claim.key, ())[0] for result in results]
+
+
+def rests_on(key: str, claims: dict[str, Claim]) -> set[str]:
+    """Every entry ``key`` rests on: its ``depends_on``, theirs, and so on (unknown keys are kept, not followed)."""
+    found: set[str] = set()
+    pending = list(claims[key].depends_on) if key in claims else []
+    while pending:
+        needed = pending.pop()
+        if needed not in found:
+            found.add(needed)
+            pending += list(claims[needed].depends_on) if needed in claims else []
+    return found
+
+
+def undeclared_programs(results: Sequence[Result]) -> dict[str, list[str]]:
+    """For each proof entry, the other entries whose proof program its check ran but which it does not rest on
+    (:func:`rests_on`): a proof that uses another entry's program must declare that entry, so that its level
+    follows that entry's. Programs that belong to no entry of ``results`` are not counted."""
+    claims = {result.claim.key: result.claim for result in results}
+    owners: dict[str, set[str]] = {}  # a program may establish several entries (each names it as its proof)
+    for key, claim in claims.items():
+        if claim.proof:
+            owners.setdefault(claim.proof, set()).add(key)
+    found: dict[str, list[str]] = {}
+    for result in results:
+        if result.claim.method is not Method.PROOF:  # a finite check may run a program (its status is finite anyway)
+            continue
+        basis = rests_on(result.claim.key, claims) | {result.claim.key}
+        missing = sorted(" or ".join(sorted(owners[program])) for program in set(result.programs)
+                         if program in owners and program != result.claim.proof and not owners[program] & basis)
+        if missing:
+            found[result.claim.key] = missing
+    return found
 
 
 # --- helpers that turn computations into outcomes ---------------------------------------------------------

@@ -29,12 +29,38 @@ class ProofRecord:
     number: str
     statement: str
     steps: list[str] = field(default_factory=list)
+    #: What the program established, by name, for the programs that rest on it (:meth:`conclude`, :func:`premise`):
+    #: a proof that uses another entry takes the value from that entry's record, never a typed-in copy.
+    conclusions: dict[str, Any] = field(default_factory=dict)
+    #: The dotted path of the proof program that produced the record (set when a ``@proves`` program returns it).
+    program: str = ""
 
     def step(self, description: str, holds: bool) -> None:
         """Record one step; raise :class:`ProofFailure` if it does not hold."""
         if not holds:
             raise ProofFailure(f"{self.paper} {self.number}: step failed: {description}")
         self.steps.append(description)
+
+    def conclude(self, name: str, value: Any) -> None:
+        """Make ``value`` (an expression the program proved, e.g. a ``sympy.Lambda``) available as ``name``."""
+        self.conclusions[name] = value
+
+
+def established(record: ProofRecord, program: Any) -> bool:
+    """Whether ``record`` came from ``program`` (a ``@proves`` program) and took steps: the check a proof makes
+    of another entry's program that it ran, so that running some other program cannot stand in for it."""
+    return bool(record.steps) and bool(record.program) and record.program == getattr(program, "name", None)
+
+
+def premise(record: ProofRecord, paper: str, number: str, name: str) -> Any:
+    """The conclusion ``name`` of another entry's proof record, after checking that the record is that entry's
+    (paper and number) and that its program took steps; raises :class:`ProofFailure` otherwise, so a proof cannot
+    rest on some other program's run or on a value nobody proved."""
+    if (record.paper, record.number) != (paper, number) or not record.steps or name not in record.conclusions:
+        raise ProofFailure(f"the premise {paper} {number} ({name}) is not what the program run established: it ran "
+                           f"{record.paper} {record.number} with {len(record.steps)} steps and conclusions "
+                           f"{sorted(record.conclusions)}")
+    return record.conclusions[name]
 
 
 def print_record(record: ProofRecord) -> None:

@@ -72,7 +72,9 @@ class ProofProgram(Generic[P]):
         ran = _RUN.get()
         if ran is not None:
             ran.append(self.name)
-        return self.function(*args, **kwargs)
+        record = self.function(*args, **kwargs)
+        record.program = record.program or self.name  # a program that returns another's record keeps that name
+        return record
 
 
 def proves(

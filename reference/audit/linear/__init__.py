@@ -17,3 +17,7 @@ sensitivities, ε or δ(ε)). Beside it:
 * results — :mod:`~reference.audit.linear.verdict`, :mod:`~reference.audit.linear.covariance` (exact noise
   covariances against the CIP and KARY oracles).
 """
+
+#: No name is imported from the package itself: import its modules (the top-level face, ``reference``, carries
+#: the entry points).
+__all__: list[str] = []

@@ -34,6 +34,7 @@ import io
 import json
 from collections.abc import Sequence
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -45,10 +46,17 @@ from reference.audit.linear.column_matrix import (
     UsedColumns,
     check_scan,
     load_npy_columns,
+    npy_shape,
 )
 from reference.audit.linear.dense import dense_linear_noise_audit, draw_weights, smallest_integer_shifts
 from reference.audit.linear.masked_draws import mask_infinite_draws
 from reference.audit.linear.participation import Participation
+from reference.audit.linear.strategy_audit import (
+    float_built,
+    full_row_rank_gaussian,
+    is_identity,
+    strategy_participation_audit,
+)
 from reference.audit.linear.verdict import (
     MAX_DIMENSION,
     MAX_ENUMERATED_SHIFTS,
@@ -56,6 +64,7 @@ from reference.audit.linear.verdict import (
     NOISE_KINDS,
     LinearNoiseVerdict,
     check_noise,
+    check_rtol,
     exact_matrix,
     not_private_verdict,
 )
@@ -77,6 +86,8 @@ def column_matrix(value: object, name: str) -> ColumnMatrix:
     a per-entry conversion (its size checked first), anything else validated by :func:`exact_matrix`."""
     if isinstance(value, ColumnMatrix):
         return value
+    if isinstance(value, np.ndarray) and value.ndim == 2 and np.issubdtype(value.dtype, np.floating):
+        return RationalColumns(float_matrix(value, name))
     if isinstance(value, np.ndarray) and value.ndim == 2 and np.issubdtype(value.dtype, np.integer):
         rows, cols = value.shape
         if rows < 1 or cols < 1:
@@ -84,6 +95,20 @@ def column_matrix(value: object, name: str) -> ColumnMatrix:
         check_scan(rows, cols, value.dtype.itemsize, name)
         return IntegerArray(value)
     return RationalColumns(exact_matrix(value, name, MAX_SPARSE_DIMENSION))
+
+
+def float_matrix(array: np.ndarray, name: str) -> Matrix:
+    """A 2-D float array read exactly: each entry is the binary rational it is (a strategy optimised in floating
+    point is audited as the matrix the code holds, not as the one its author meant)."""
+    rows, cols = array.shape
+    if rows < 1 or cols < 1:
+        raise ValueError(f"{name} must have at least one row and one column")
+    if rows > MAX_SPARSE_DIMENSION or cols > MAX_SPARSE_DIMENSION:
+        raise ValueError(f"{name} is {rows}x{cols}; at most {MAX_SPARSE_DIMENSION} rows and columns")
+    if not np.isfinite(array).all():
+        raise ValueError(f"{name} has a non-finite entry (nan or inf)")
+    # float64 holds every float16/float32 value exactly; Fraction(float) is exact
+    return tuple(tuple(Fraction(entry) for entry in row) for row in array.astype(np.float64).tolist())
 
 
 def dense_input(matrix: ColumnMatrix, name: str) -> Matrix:
@@ -94,6 +119,13 @@ def dense_input(matrix: ColumnMatrix, name: str) -> Matrix:
             "add_remove neighbours take larger matrices)"
         )
     return matrix.dense()
+
+
+#: CPU seconds of the dense exact audit's rational elimination of [B | W] per output × (draws + inputs)² , as
+#: measured on 256 × (256 + 256) integer-Toeplitz inputs (1.7 s under load 12): an estimate, not a bound.
+DENSE_SECONDS_PER_STEP = 1.7 / (256 * 512 * 512)
+#: The default limit on the estimated seconds of the dense exact audit (``max_seconds``, ``--max-seconds``).
+DEFAULT_MAX_SECONDS = 60
 
 
 #: Most entries read from a ``.csv`` or ``.json`` matrix: each is parsed to an exact rational (measured about
@@ -118,8 +150,17 @@ def check_text_entries(text: str, name: str) -> None:
         )
 
 
+def check_float_entries(entries: int, name: str) -> None:
+    """Refuse, before reading, a float ``.npy`` matrix with more than :data:`MAX_TEXT_ENTRIES` entries (each is
+    converted to an exact rational, about as slow as parsing one from text)."""
+    if entries > MAX_TEXT_ENTRIES:
+        raise ValueError(f"{name}: a float .npy file of {entries:,} entries; at most {MAX_TEXT_ENTRIES:,} are read "
+                         "exactly (each becomes a rational); use an integer .npy file (scaled) for larger matrices")
+
+
 def load_exact_matrix(path: object, name: str = "matrix") -> Matrix:
-    """Read an exact matrix from a file (for the CLI): ``.npy`` (integer dtype only; float arrays are refused),
+    """Read an exact matrix from a file (for the CLI): ``.npy`` (integer dtype; a float array is read exactly,
+    each entry the binary rational it is),
     ``.csv`` (comma-separated entries such as ``1``, ``-1/2``, ``0.25``, read exactly) or ``.json`` (a list of
     rows whose entries are ints or strings such as ``"1/3"``; JSON floats are refused)."""
     if not isinstance(path, (str, Path)):
@@ -133,8 +174,12 @@ def load_exact_matrix(path: object, name: str = "matrix") -> Matrix:
     rows: object
     if suffix == ".npy":
         array = load_npy(file, name)
+        if array.ndim == 2 and np.issubdtype(array.dtype, np.floating):
+            check_float_entries(array.size, name)
+            return float_matrix(array, name)
         if array.ndim != 2 or not np.issubdtype(array.dtype, np.integer):
-            raise ValueError(f"{name}: a .npy file must hold a 2-D integer array, got {array.ndim}-D {array.dtype}")
+            raise ValueError(f"{name}: a .npy file must hold a 2-D integer or float array, got {array.ndim}-D "
+                             f"{array.dtype}")
         rows = [[int(entry) for entry in row] for row in array.tolist()]
     elif suffix == ".csv":
         text = read_regular_text(file, name=name, encoding="utf-8-sig")
@@ -159,6 +204,10 @@ def load_matrix_columns(path: object, name: str = "matrix") -> ColumnMatrix:
     """:func:`load_exact_matrix` for the sparse audit: an integer ``.npy`` file is checked from its header (shape,
     dtype and size refused before any entry is read) and memory-mapped, never converted entry by entry."""
     if isinstance(path, (str, Path)) and Path(path).suffix.lower() == ".npy" and Path(path).is_file():
+        shape, dtype = npy_shape(Path(path), name)
+        if len(shape) == 2 and np.issubdtype(dtype, np.floating):
+            check_float_entries(shape[0] * shape[1], name)  # before reading: each entry becomes a Fraction
+            return RationalColumns(float_matrix(load_npy(Path(path), name), name))
         return load_npy_columns(Path(path), name)
     return RationalColumns(load_exact_matrix(path, name))
 
@@ -174,10 +223,28 @@ def audit_linear_noise(
     draw_variances: Sequence[object] | None = None,
     participation: Participation | None = None,
     infinite_variance_draws: Sequence[int] | None = None,
+    rtol: object = 0,
+    draw_scales: Sequence[object] | None = None,
+    max_seconds: int = DEFAULT_MAX_SECONDS,
 ) -> LinearNoiseVerdict:
     """Audit the release ``W x + B z`` exactly (module docstring). ``noise_matrix`` B is outputs × draws,
     ``workload`` W is outputs × inputs, ``noise`` is one of :data:`NOISE_KINDS` (``scale`` = σ for the Gaussian
-    kinds, b for the Laplace kinds); ``scale`` is a positive exact rational.
+    kinds, b for the Laplace kinds); ``scale`` is a positive exact rational. A 2-D numpy float array is read
+    exactly (each entry the binary rational it is).
+
+    ``draw_scales`` (laplace only): independent draws of scales b·s_j instead of b (a budget split across the
+    levels of a tree, say). A draw of scale b·s_j is s_j times one of scale b, so the release is audited with
+    B·diag(s) in place of B, exactly.
+
+    ``max_seconds``: the dense exact audit (substitution neighbours, draw variances, participation with a noise
+    matrix other than the identity, masked draws) is refused before any work when its estimated CPU time
+    (cubic in the size) exceeds it.
+
+    ``rtol`` (in [0, 1); a float is read exactly): the relative tolerance of the claims later decided on the
+    verdict (:meth:`LinearNoiseVerdict.verdict_on`, :meth:`LinearNoiseVerdict.renyi_verdict`): ε, δ(ε), ρ or
+    RDP(α) may exceed the claimed value by this relative amount — for matrices built in floating point, whose
+    exact sensitivities are off by rounding. The excess itself is reported beside it
+    (:meth:`LinearNoiseVerdict.excess_text`).
 
     ``neighbours``: ``"add_remove"`` (v = ±e_j) or ``"substitution"`` (v = e_i − e_j); ``contributions`` m: one
     user changes up to m records, so v ranges over the integer points of conv{m·(generating differences)}. The
@@ -197,6 +264,43 @@ def audit_linear_noise(
     (nodes given a zero budget); the release is audited with their directions projected out
     (:mod:`reference.audit.linear.masked_draws`), and ``outputs`` counts the directions that remain.
     """
+    tolerance = check_rtol(rtol)
+    if draw_scales is not None:
+        if noise != "laplace":
+            raise ValueError("draw_scales is supported for laplace noise (gaussian noise takes draw_variances; an "
+                             "integer draw scaled is no longer integer-valued)")
+        noise_matrix = scaled_draws(column_matrix(noise_matrix, "noise_matrix"), draw_scales)
+    verdict = _audit(noise_matrix, workload, noise, scale, neighbours, contributions, draw_variances, participation,
+                     infinite_variance_draws, check_positive_int(max_seconds, "max_seconds"))
+    return replace(verdict, rtol=tolerance) if tolerance else verdict
+
+
+def scaled_draws(matrix: ColumnMatrix, draw_scales: Sequence[object]) -> ColumnMatrix:
+    """B·diag(s): column j of B times the positive exact rational s_j."""
+    if isinstance(draw_scales, (str, bytes)) or not hasattr(draw_scales, "__iter__"):
+        raise TypeError("draw_scales must be a sequence of positive exact rationals")
+    scales = [positive_fraction(value, "draw_scales") for value in draw_scales]
+    if len(scales) != matrix.cols:
+        raise ValueError(f"draw_scales has {len(scales)} entries, noise_matrix has {matrix.cols} columns")
+    dense = matrix.dense()
+    return RationalColumns(tuple(tuple(entry * scale for entry, scale in zip(row, scales)) for row in dense))
+
+
+def check_dense_estimate(noise: ColumnMatrix, workload: ColumnMatrix, max_seconds: int) -> None:
+    """Refuse, before any work, a dense exact audit whose estimated time exceeds ``max_seconds``."""
+    estimate = DENSE_SECONDS_PER_STEP * noise.rows * (noise.cols + workload.cols) ** 2
+    if estimate > max_seconds:
+        raise ValueError(
+            f"the dense exact audit of a {noise.rows}x{noise.cols} noise matrix and {workload.cols} inputs is "
+            f"estimated at {estimate:.0f} s of CPU, over max_seconds = {max_seconds} (raise it with max_seconds / "
+            "--max-seconds; a noise matrix equal to the identity takes the fast strategy path)"
+        )
+
+
+def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: RationalLike, neighbours: Neighbours,
+           contributions: int, draw_variances: Sequence[object] | None, participation: Participation | None,
+           infinite_variance_draws: Sequence[int] | None, max_seconds: int = DEFAULT_MAX_SECONDS,
+           ) -> LinearNoiseVerdict:
     kind = check_noise(noise)
     sc = positive_fraction(scale, "scale")
     relation = check_neighbours(neighbours)
@@ -223,6 +327,17 @@ def audit_linear_noise(
         if draw_variances is not None:
             raise ValueError("infinite_variance_draws: give the finite draws' variances without draw_variances "
                              "(not supported together)")
+    if (participation is not None and kind == "gaussian" and weights is None and infinite_variance_draws is None
+            and is_identity(b_columns)):
+        # C x + z: Q = CᵀC by an integer product (strategy_audit), not the general rational elimination
+        return strategy_participation_audit(w_columns, sc, participation)
+    if (relation == "add_remove" and weights is None and participation is None and infinite_variance_draws is None
+            and kind == "gaussian" and float_built(b_columns)):
+        # a float-built B (denominators 2^52 and up) makes the rational elimination's entries grow: integer
+        # arithmetic on d·B instead, when B has full row rank
+        fast = full_row_rank_gaussian(b_columns, w_columns, sc, users)
+        if fast is not None:
+            return fast
     if relation == "add_remove" and weights is None and participation is None and infinite_variance_draws is None:
         from reference.audit.linear.sparse_audit import sparse_linear_noise_audit
 
@@ -232,6 +347,7 @@ def audit_linear_noise(
         sparse_verdict = sparse_linear_noise_audit(used_columns, w_columns, kind, sc, users)
         assert isinstance(sparse_verdict, LinearNoiseVerdict)
         return replace(sparse_verdict, unused_draws=draws - used_columns.cols)
+    check_dense_estimate(b_columns, w_columns, max_seconds)
     b_matrix = dense_input(b_columns, "noise_matrix")
     w_matrix = dense_input(w_columns, "workload")
     if infinite_variance_draws is not None:

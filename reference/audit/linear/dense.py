@@ -12,10 +12,11 @@ from fractions import Fraction
 from flint import fmpq, fmpq_mat
 
 from reference.audit.linear import elimination as sparse
+from reference.audit.linear.contribution import max_pattern_l1, max_pattern_quadratic
 from reference.audit.linear.integer_shift import integer_kernel_basis, minimum_integer_shift
 from reference.audit.linear.laplace_lp import max_integer_shift_norm, max_shift_norm
 from reference.audit.linear.lattice import lattice_audit, neighbouring_differences
-from reference.audit.linear.participation import Participation, PatternMaximum, integer_rows, max_l1, max_quadratic
+from reference.audit.linear.participation import Participation, PatternMaximum, integer_rows
 from reference.audit.linear.verdict import (
     MAX_ENUMERATED_SHIFTS,
     LinearNoiseVerdict,
@@ -110,11 +111,13 @@ def dense_linear_noise_audit(b_matrix: Matrix, w_matrix: Matrix, kind: LinearNoi
     l1: Fraction | None = None
     pattern_l2: PatternMaximum | None = None
     pattern_l1: PatternMaximum | None = None
+    l2_squared: Fraction | None = None
     if participation is not None:
-        numerators, shared_denominator = quadratic.numer_denom()
-        pattern_l2 = max_quadratic(participation, [[int(entry) for entry in row] for row in numerators.tolist()],
-                                   int(shared_denominator))
-        l2_squared = pattern_l2.upper
+        if kind == "gaussian":  # the other kinds' maxima are taken over their own quantities below
+            numerators, shared_denominator = quadratic.numer_denom()
+            pattern_l2 = max_pattern_quadratic(
+                participation, [[int(entry) for entry in row] for row in numerators.tolist()], int(shared_denominator))
+            l2_squared = pattern_l2.upper
     else:
         l2_squared = users * users * max(_quadratic_form(quadratic, v) for v in differences)
     if weights is None:
@@ -123,9 +126,10 @@ def dense_linear_noise_audit(b_matrix: Matrix, w_matrix: Matrix, kind: LinearNoi
             if kind == "laplace" and not unique:
                 raise ValueError("participation: Laplace noise with ker B != 0 (a non-unique strategy) is not "
                                  "supported; the LP over the draw shifts takes single differences only")
-            columns, scale_l1 = integer_rows(tuple(zip(*strategy)))
-            pattern_l1 = max_l1(participation, columns, scale_l1)
-            l1 = pattern_l1.upper
+            if kind == "laplace":
+                columns, scale_l1 = integer_rows(tuple(zip(*strategy)))
+                pattern_l1 = max_pattern_l1(participation, columns, scale_l1)
+                l1 = pattern_l1.upper
         else:
             strategy_columns = sparse.sparse_columns(strategy)  # A v = Σ_j v_j A[:, j], sparse
             l1 = users * max(sparse.l1(sparse.combine(strategy_columns, v)) for v in differences)
@@ -147,6 +151,7 @@ def dense_linear_noise_audit(b_matrix: Matrix, w_matrix: Matrix, kind: LinearNoi
             else:
                 text = f"private: Laplace epsilon in [{fraction_text(epsilon_lower)}, {fraction_text(epsilon)}] (LP bounds, certified; ker B != 0)"
     else:
+        assert l2_squared is not None
         rho = l2_squared / (2 * sc * sc)
         text = f"private: Gaussian Mahalanobis sensitivity^2 = {fraction_text(l2_squared)}, rho = {fraction_text(rho)} (exact); delta(eps) exact"
     pattern = pattern_l1 if kind == "laplace" else pattern_l2
@@ -155,7 +160,7 @@ def dense_linear_noise_audit(b_matrix: Matrix, w_matrix: Matrix, kind: LinearNoi
         value = (f"= {fraction_text(pattern.upper)}" if pattern.exact
                  else f"in [{fraction_text(pattern.lower)}, {fraction_text(pattern.upper)}]")
         consequence = "Laplace epsilon = l1/b" if kind == "laplace" else (
-            f"rho {'=' if pattern.exact else '<='} {fraction_text(l2_squared / (2 * sc * sc))}")
+            f"rho {'=' if pattern.exact else '<='} {fraction_text(pattern.upper / (2 * sc * sc))}")
         assert participation is not None
         text = (f"private: {what} {value} over the patterns of '{participation.describe()}' ({pattern.method}); "
                 + consequence)
@@ -339,8 +344,11 @@ def _integer_participation_verdict(
     for difference, shift in integer_shifts:
         columns[list(difference).index(1)] = list(shift)
     text = f"over the patterns of '{participation.describe()}'"
+    if participation.contribution == "vector":
+        raise ValueError("participation: contribution 'vector' (an l2 ball of real vectors) is defined for gaussian "
+                         "noise; integer noise takes 'counts' or 'signed'")
     if kind == "discrete-laplace":
-        found = max_l1(participation, columns, 1)
+        found = max_pattern_l1(participation, columns, 1)
         epsilon, lower = found.upper / scale, found.lower / scale
         value = fraction_text(epsilon) if found.exact else f"in [{fraction_text(lower)}, {fraction_text(epsilon)}]"
         return LinearNoiseVerdict(
@@ -350,7 +358,7 @@ def _integer_participation_verdict(
             f"{text} ({found.method})", participation=participation, pattern_maximum=found,
         )
     gram = [[sum(a * b for a, b in zip(left, right)) for right in columns] for left in columns]
-    found = max_quadratic(participation, gram, 1)
+    found = max_pattern_quadratic(participation, gram, 1)
     rho = found.upper / (2 * scale * scale)
     return LinearNoiseVerdict(
         **fields,  # type: ignore[arg-type]

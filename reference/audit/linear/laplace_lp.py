@@ -109,8 +109,128 @@ def _solve(problem: _Problem, target: Sparse, fallback: Sparse) -> tuple[Fractio
                 best = candidate
             if lower < sparse.l1(best):  # the roundings may meet the smaller value now
                 lower, dual = _certified_dual(problem, target, solved.eqlin.marginals, sparse.l1(best))
+        if _too_wide(lower, sparse.l1(best)):
+            best, lower, dual = _refine(problem, target, primal, solved.eqlin.marginals, best, lower, dual)
     upper = sparse.l1(best)
     return min(lower, upper), upper, best, dual
+
+
+#: A certified bracket wider than this (relative) is refined from the float basis.
+REFINE_WIDTH = Fraction(1, 10**9)
+
+
+def _too_wide(lower: Fraction, upper: Fraction) -> bool:
+    return upper - lower > REFINE_WIDTH * upper
+
+
+def _refine(problem: _Problem, target: Sparse, primal: np.ndarray, marginals: np.ndarray, best: Sparse,
+            lower: Fraction, dual: Sparse) -> tuple[Sparse, Fraction, Sparse]:
+    """Exact re-solves from the float basis when the bracket is too wide.
+
+    Primal: all columns, the float solution's largest |u_j| first, solved exactly: a basic solution on the float
+    vertex's columns completed to a basis (an elimination in index order may pivot on a float-built B's rounding
+    debris: bounds of 1e19 for a true 4). Dual: complementary slackness on the exact primal's support S (entries
+    above 1e-9 of its largest), B_Sᵀ λ = sign(u_S), solved exactly as the float dual plus the least correction
+    (λ = λ_f + B_S w with (B_Sᵀ B_S) w = sign(u_S) − B_Sᵀ λ_f), then divided by max_j |B_jᵀ λ| when that exceeds 1:
+    dual-feasible exactly, so λ · y is a certified lower bound, equal to ‖u‖₁ when both are optimal."""
+    # every column, the float solution's largest first: the elimination pivots on the float vertex's columns and
+    # completes them to a basis with the others (a float-built B rarely has y in the exact span of the support)
+    order = sorted(range(len(primal)), key=lambda j: -abs(primal[j]))
+    if order:
+        candidate = _basis_solution(problem, order, target)
+        if candidate is not None and sparse.l1(candidate) < sparse.l1(best):
+            best = candidate
+    # complementary slackness where the exact solution is not rounding debris
+    largest = max((abs(Fraction(value)) for value in best.values()), default=Fraction(0))
+    support = sorted(j for j, value in best.items() if abs(Fraction(value)) > largest / 10**9)
+    exact_dual = _slackness_dual(problem, support, best, marginals)
+    if exact_dual is not None:
+        value = sum((exact_dual.get(i, Fraction(0)) * entry for i, entry in target.items()), Fraction(0))
+        if value > lower:
+            lower, dual = value, exact_dual
+    return best, lower, dual
+
+
+def _basis_solution(problem: _Problem, order: list[int], target: Sparse) -> Sparse | None:
+    """An exact solution of B u = y on a basis of col(B) chosen greedily in ``order`` (a column joins when it
+    raises the float rank: a guide only), solved exactly by the normal equations and checked exactly."""
+    from flint import fmpq, fmpq_mat
+
+    dense = problem.constraint[:, : len(problem.columns)].toarray()
+    rank = int(np.linalg.matrix_rank(dense))
+    if rank == 0 or rank > MAX_SLACKNESS_SUPPORT:
+        return None
+    chosen: list[int] = []
+    for j in order:
+        trial = [*chosen, j]
+        if int(np.linalg.matrix_rank(dense[:, trial])) == len(trial):
+            chosen = trial
+            if len(chosen) == rank:
+                break
+    basis = fmpq_mat(problem.outputs, len(chosen))
+    for k, j in enumerate(chosen):
+        for i, entry in problem.columns[j].items():
+            fraction = Fraction(entry)
+            basis[i, k] = fmpq(fraction.numerator, fraction.denominator)
+    rhs = fmpq_mat(problem.outputs, 1)
+    for i, value in target.items():
+        fraction = Fraction(value)
+        rhs[i, 0] = fmpq(fraction.numerator, fraction.denominator)
+    transposed = basis.transpose()
+    try:
+        solution = (transposed * basis).solve(transposed * rhs)
+    except ZeroDivisionError:  # the float rank over-counted: the exact columns are dependent
+        return None
+    if basis * solution != rhs:
+        return None  # y is not in the exact span of the chosen columns
+    candidate: Sparse = {}
+    for k, j in enumerate(chosen):
+        cell = solution[k, 0]
+        if cell != 0:
+            candidate[j] = Fraction(int(cell.p), int(cell.q))
+    return candidate if sparse.apply(problem.columns, candidate) == target else None
+
+
+#: Largest support whose complementary-slackness system is solved exactly (a dense rational solve).
+MAX_SLACKNESS_SUPPORT = 400
+
+
+def _slackness_dual(problem: _Problem, support: list[int], best: Sparse, marginals: np.ndarray) -> Sparse | None:
+    from flint import fmpq, fmpq_mat
+
+    if not support or len(support) > MAX_SLACKNESS_SUPPORT:
+        return None
+    rows = sorted({i for j in support for i in problem.columns[j]})
+    index = {i: position for position, i in enumerate(rows)}
+    basis = fmpq_mat(len(rows), len(support))
+    for k, j in enumerate(support):
+        for i, entry in problem.columns[j].items():
+            fraction = Fraction(entry)
+            basis[index[i], k] = fmpq(fraction.numerator, fraction.denominator)
+    start = [Fraction(float(marginals[i])) if i < len(marginals) else Fraction(0) for i in rows]
+    start_vector = fmpq_mat(len(rows), 1, [fmpq(v.numerator, v.denominator) for v in start])
+    signs = fmpq_mat(len(support), 1, [1 if Fraction(best[j]) > 0 else -1 for j in support])
+    transposed = basis.transpose()
+    try:
+        correction = (transposed * basis).solve(signs - transposed * start_vector)
+    except ZeroDivisionError:  # dependent support columns: no unique least correction
+        return None
+    solution = start_vector + basis * correction
+    candidate: dict[int, Fraction] = {}
+    for position, i in enumerate(rows):
+        cell = solution[position, 0]
+        candidate[i] = Fraction(int(cell.p), int(cell.q))
+    # the float dual off the support's rows keeps its (exact) float values
+    for i, value in enumerate(marginals):
+        if value and i not in index:
+            candidate[i] = Fraction(float(value))
+    largest = max((abs(sum((candidate[i] * Fraction(entry) for i, entry in column.items() if i in candidate),
+                           Fraction(0))) for column in problem.columns), default=Fraction(0))
+    if largest == 0:
+        return None
+    if largest > 1:
+        candidate = {i: value / largest for i, value in candidate.items()}
+    return {i: value for i, value in candidate.items() if value}
 
 
 def _exact_on_support(problem: _Problem, support: list[int], target: Sparse) -> Sparse | None:

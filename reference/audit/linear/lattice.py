@@ -35,11 +35,11 @@ from flint import fmpq, fmpq_mat, fmpz_mat
 from reference.audit.linear import elimination as sparse
 from reference.core.linalg import Matrix, fraction_of, to_flint
 from reference.core.validate import Neighbours, check_neighbours, fraction_text
-from reference.core.verdict import Verdict
+from reference.core.verdict import ShortRepr, Verdict
 
 
 @dataclass(frozen=True)
-class LatticeLeak:
+class LatticeLeak(ShortRepr):
     """A neighbouring difference whose output shift is outside the noise lattice, and the functional that shows it.
 
     For every integer noise draw ``z``, ``functional · (B z)`` is a multiple of ``modulus``; the two neighbours'

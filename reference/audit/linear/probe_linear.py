@@ -6,13 +6,20 @@
   exact numbers; the map is exact by construction.
 * ``inputs="integer"``: the function takes a 1-D ``int64`` array (a post-processor written for integer noise)
   and returns integers or exact rationals.
+* ``inputs="integer-float64"``: the function takes a 1-D ``int64`` array and returns float64 (integer noise
+  followed by a float step, such as a consistency projection); the values are read as for ``"float64"``.
 * ``inputs="float64"`` / ``"float32"``: the function takes a 1-D array of that dtype and returns floats. Each
   value is read as the rational with the smallest denominator within the dtype's tolerance ``16·u·max(1, |v|)``
   (u the unit roundoff, 2⁻²⁴ for float32, 2⁻⁵³ for float64), with denominators at most
   ``max_denominator`` (default: the largest D with 1/D² > 4·tolerance, so two candidates can never both fit:
   :func:`default_denominator_bound`). The recovered map is then re-checked *exactly* at a seeded point of small
   integers (exactly representable in the dtype): every output must lie within the standard bound on
-  floating-point summation, γ_{k+2}·Σ_j |B_ij x_j| with γ_n = n·u/(1 − n·u), of the exact value B x.
+  floating-point summation, γ_{k+2}·Σ_j |B_ij x_j| with γ_n = n·u/(1 − n·u), of the exact value B x — or within
+  16 times the function's own measured deviation from linearity, max |f(x + y) − f(x) − f(y)| over seeded
+  integer pairs (code that computes through a solve or a pseudo-inverse rounds its cancelled intermediate
+  terms, which the recovered map cannot see); a deviation above √u of the outputs is not taken for rounding
+  and widens nothing. The same measured deviation widens the recognition of an entry (the simplest rational
+  within it) when the dtype's tolerance finds none.
 
 ``batch=True``: the function takes a 2-D array (draws × probes, one probe per column) and returns outputs ×
 probes, so every unit draw is probed in one call (in chunks of :data:`BATCH_COLUMNS` columns for large maps).
@@ -41,8 +48,8 @@ from reference.core.linalg import Matrix
 from reference.core.user_code import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, CallLimits, UserFunction, check_limits
 from reference.core.validate import check_positive_int, to_fraction
 
-ProbeInputs = Literal["exact", "integer", "float64", "float32"]
-PROBE_INPUTS: tuple[ProbeInputs, ...] = ("exact", "integer", "float64", "float32")
+ProbeInputs = Literal["exact", "integer", "integer-float64", "float64", "float32"]
+PROBE_INPUTS: tuple[ProbeInputs, ...] = ("exact", "integer", "integer-float64", "float64", "float32")
 #: Most draws a probe accepts (the maps feed the dense exact audits).
 MAX_PROBE_DRAWS = 20_000
 #: Columns per call in batch mode (draws × columns float64 values per call).
@@ -114,17 +121,21 @@ def probe_linear_map(
 
 def _probe_arrays(guarded: Callable[..., Any], count: int, kind: ProbeInputs, batch: bool,
                   max_denominator: int | None, seed: int, limits: CallLimits) -> Matrix:
-    dtype: Any = np.int64 if kind == "integer" else np.dtype(kind)
+    dtype: Any = np.int64 if kind.startswith("integer") else np.dtype(kind)
+    # the dtype the function computes its outputs in: its input dtype, or float64 for integer-in/float-out
+    output_dtype: Any = np.dtype(np.float64) if kind == "integer-float64" else dtype
     if kind == "integer":
         if max_denominator is not None:
-            raise ValueError("max_denominator applies to float inputs only")
+            raise ValueError("max_denominator applies to float outputs only")
         denominator = 0
     else:
-        denominator = default_denominator_bound(dtype) if max_denominator is None else check_positive_int(
+        denominator = default_denominator_bound(output_dtype) if max_denominator is None else check_positive_int(
             max_denominator, "max_denominator")
     outputs, rows, cols, values = _float_columns(guarded, count, dtype, batch, limits)
-    entries = _recognise(values, dtype, denominator, rows, cols)
-    _recheck(guarded, outputs, rows, cols, entries, count, dtype, batch, seed)
+    own = (usable_deviation(*linearity_deviation(guarded, outputs, count, dtype, batch, seed), output_dtype)
+           if values.dtype.kind == "f" else _ZERO)
+    entries = _recognise(values, output_dtype, denominator, rows, cols, own)
+    _recheck(guarded, outputs, rows, cols, entries, count, dtype, batch, seed, own, output_dtype)
     return _dense(outputs, count, rows, cols, entries)
 
 
@@ -226,7 +237,9 @@ def _call(function: Callable[..., Any], argument: np.ndarray, shape_note: str) -
     if values.dtype.kind not in "iuf":
         raise ValueError(f"function must return numbers ({shape_note}), got dtype {values.dtype}")
     if values.dtype.kind == "f" and not np.all(np.isfinite(values)):
-        raise ValueError("function returned a non-finite value")
+        where = tuple(int(index) for index in np.argwhere(~np.isfinite(values))[0])
+        raise ValueError(f"function returned a non-finite value {float(values[where])!r} at output index "
+                         f"{where[0] if len(where) == 1 else where} ({shape_note})")
     return values
 
 
@@ -281,15 +294,18 @@ def _float_columns(
             else np.zeros(0, dtype=common))
 
 
-def _recognise(values: np.ndarray, dtype: Any, denominator: int, rows: np.ndarray, cols: np.ndarray) -> list[Fraction]:
-    """Exact entries: integers directly; other floats as the simplest rational within the dtype's tolerance
-    (each distinct value once)."""
+def _recognise(values: np.ndarray, dtype: Any, denominator: int, rows: np.ndarray, cols: np.ndarray,
+               own: Fraction = _ZERO) -> list[Fraction]:
+    """Exact entries: integers directly; other floats as the closest rational within the dtype's tolerance, or
+    failing that the simplest one within the function's own measured rounding ``own`` (each distinct value
+    once)."""
     distinct, first_index, inverse = np.unique(values, return_index=True, return_inverse=True)
     if values.dtype.kind in "iu":
         exact = [Fraction(int(value)) for value in distinct.tolist()]
     else:
         if denominator == 0:
-            raise ValueError("inputs='integer': the function returned floats; probe it with inputs='float64'")
+            raise ValueError("inputs='integer': the function returned floats; probe it with inputs='integer-float64' "
+                             "(integer draws in, floats out) or 'float64'")
         tolerance = ROUNDOFF_MULTIPLE * unit_roundoff(dtype)
         exact = []
         for index, value in enumerate(distinct.tolist()):
@@ -297,31 +313,107 @@ def _recognise(values: np.ndarray, dtype: Any, denominator: int, rows: np.ndarra
                 exact.append(Fraction(int(value)))
                 continue
             where = int(first_index[index])
-            exact.append(_rational(value, tolerance, denominator, int(rows[where]), int(cols[where])))
+            exact.append(_rational(value, tolerance, denominator, int(rows[where]), int(cols[where]), own))
     return [exact[index] for index in inverse.reshape(-1).tolist()]
 
 
-def _rational(value: float, tolerance: Fraction, denominator: int, row: int, column: int) -> Fraction:
+def _rational(value: float, tolerance: Fraction, denominator: int, row: int, column: int,
+              own: Fraction = _ZERO) -> Fraction:
     exact = Fraction(value)
     candidate = exact.limit_denominator(denominator)
-    if abs(candidate - exact) > tolerance * max(Fraction(1), abs(exact)):
+    if abs(candidate - exact) <= tolerance * max(Fraction(1), abs(exact)):
+        return candidate
+    if own:  # the function's own rounding is wider than the dtype's: the simplest rational within it
+        simplest = simplest_between(exact - own, exact + own)
+        if simplest.denominator <= denominator:
+            return simplest
+    if _looks_float32(value, tolerance):
         raise ValueError(
-            f"entry ({row}, {column}) = {value!r} is not within {float(tolerance):.3g} (relative) of a rational with "
-            f"denominator <= {denominator}: raise max_denominator, or the map is not rational"
+            f"entry ({row}, {column}) = {value!r} is a float32 value (it is exactly representable in float32 and "
+            "within float32 rounding of a simple rational, not within float64 rounding): the function computes "
+            "in float32, probe it with inputs='float32'"
         )
-    return candidate
+    raise ValueError(
+        f"entry ({row}, {column}) = {value!r} is not within {float(tolerance):.3g} (relative) or the function's "
+        f"measured rounding {float(own):.3g} of a rational with denominator <= {denominator}: raise "
+        "max_denominator, or the map is not rational"
+    )
 
 
-def _recheck(function: Callable[..., Any], outputs: int, rows: np.ndarray, cols: np.ndarray,
-             entries: Sequence[Fraction], count: int, dtype: Any, batch: bool, seed: int) -> None:
-    """Exact re-check at a seeded point of small integers: |f(x) − B x| within the summation bound."""
-    rng = np.random.default_rng(seed)
-    point = rng.integers(-8, 9, size=count)
+def _looks_float32(value: float, tolerance: Fraction) -> bool:
+    """A value probed at float64 tolerance that is really a float32 result: representable in float32 and within
+    float32 rounding of a rational of float32's denominator bound."""
+    single = unit_roundoff(np.float32)
+    if tolerance <= ROUNDOFF_MULTIPLE * single and float(np.float32(value)) == value:
+        exact = Fraction(value)
+        candidate = exact.limit_denominator(default_denominator_bound(np.float32))
+        # a residue near 0 is cancellation (a solve, a non-linearity), not a float32 rounding of a non-zero entry
+        return candidate != 0 and abs(candidate - exact) <= ROUNDOFF_MULTIPLE * single * max(Fraction(1), abs(exact))
+    return False
+
+
+def simplest_between(low: Fraction, high: Fraction) -> Fraction:
+    """The rational of smallest denominator (then smallest magnitude) in [low, high], by continued fractions."""
+    if low > high:
+        raise ValueError("simplest_between needs low <= high")
+    if low <= 0 <= high:
+        return Fraction(0)
+    if high < 0:
+        return -simplest_between(-high, -low)
+    whole = math.ceil(low)
+    if whole <= high:
+        return Fraction(whole)
+    floor = math.floor(low)  # low and high lie in (floor, floor + 1)
+    return floor + 1 / simplest_between(1 / (high - floor), 1 / (low - floor))
+
+
+#: Seeded point pairs on which a float function's own deviation from linearity is measured.
+LINEARITY_TRIALS = 3
+#: Multiple of the measured deviation from linearity the re-check allows.
+DEVIATION_MULTIPLE = 16
+
+
+def _at(function: Callable[..., Any], point: np.ndarray, dtype: Any, batch: bool, outputs: int) -> np.ndarray:
     argument = point.astype(dtype)
-    actual = _call(function, argument.reshape(count, 1) if batch else argument, "the re-check")
+    actual = _call(function, argument.reshape(-1, 1) if batch else argument, "the re-check")
     actual = actual[:, 0] if batch else actual
     if actual.shape != (outputs,):
         raise ValueError(f"function returned shape {actual.shape} at the re-check point, expected ({outputs},)")
+    return actual
+
+
+def linearity_deviation(function: Callable[..., Any], outputs: int, count: int, dtype: Any, batch: bool,
+                        seed: int) -> tuple[Fraction, Fraction]:
+    """The function's own rounding, measured: max |f(x + y) − f(x) − f(y)| over seeded pairs of small integer
+    points (exact in the dtype), and the largest output seen. Linear code that computes through a solve or a
+    pseudo-inverse cancels large intermediate terms, so its outputs carry rounding the recovered map cannot see."""
+    rng = np.random.default_rng(seed + 1)
+    worst, size = _ZERO, _ZERO
+    for _ in range(LINEARITY_TRIALS):
+        first, second = rng.integers(-8, 9, size=count), rng.integers(-8, 9, size=count)
+        values = [_at(function, point, dtype, batch, outputs) for point in (first, second, first + second)]
+        exact = [[Fraction(value) for value in array.tolist()] for array in values]
+        for i in range(outputs):
+            worst = max(worst, abs(exact[2][i] - exact[0][i] - exact[1][i]))
+            size = max(size, abs(exact[0][i]), abs(exact[1][i]), abs(exact[2][i]))
+    return worst, size
+
+
+def usable_deviation(worst: Fraction, size: Fraction, dtype: Any) -> Fraction:
+    """The measured deviation if it can be rounding (at most √u of the outputs' size), else 0: a larger one is
+    a non-linearity (or code computing in a narrower dtype) and widens nothing."""
+    return worst if worst * worst <= unit_roundoff(dtype) * size * size else _ZERO
+
+
+def _recheck(function: Callable[..., Any], outputs: int, rows: np.ndarray, cols: np.ndarray,
+             entries: Sequence[Fraction], count: int, dtype: Any, batch: bool, seed: int,
+             own_deviation: Fraction = _ZERO, output_dtype: Any = None) -> None:
+    """Exact re-check at a seeded point of small integers: |f(x) − B x| within the summation bound of the
+    recovered map, or within :data:`DEVIATION_MULTIPLE` times the function's measured deviation from linearity
+    (:func:`linearity_deviation`: its own rounding), whichever is larger."""
+    rng = np.random.default_rng(seed)
+    point = rng.integers(-8, 9, size=count)
+    actual = _at(function, point, dtype, batch, outputs)
     exact_point = point.tolist()
     expected = [_ZERO] * outputs
     magnitude = [_ZERO] * outputs
@@ -334,15 +426,18 @@ def _recheck(function: Callable[..., Any], outputs: int, rows: np.ndarray, cols:
             magnitude[row] += abs(term)
             terms[row] += 1
     is_float = actual.dtype.kind == "f"
-    # the function computes in its input dtype (an integer function returning floats was refused before)
-    roundoff = unit_roundoff(dtype) if is_float else _ZERO
+    # the function computes in its input dtype, or in float64 for integer-in/float-out (an integer function
+    # returning floats in the plain integer mode was refused before)
+    roundoff = unit_roundoff(dtype if output_dtype is None else output_dtype) if is_float else _ZERO
+    own = DEVIATION_MULTIPLE * own_deviation if is_float else _ZERO
     for i, value in enumerate(actual.tolist()):
         observed = Fraction(value) if is_float else Fraction(int(value))
         steps = terms[i] + 2
         gamma = steps * roundoff / (1 - steps * roundoff) if is_float else _ZERO
-        allowed = gamma * magnitude[i]
+        allowed = max(gamma * magnitude[i], own)
         if abs(observed - expected[i]) > allowed:
             raise ValueError(
                 f"function is not linear in the draws: at a seeded integer point output {i} is {value!r}, the "
-                f"recovered map gives {float(expected[i])!r} (allowed rounding {float(allowed):.3g})"
+                f"recovered map gives {float(expected[i])!r} (allowed rounding {float(allowed):.3g}: the summation "
+                f"bound, or {DEVIATION_MULTIPLE} times the function's measured deviation from linearity)"
             )

@@ -18,74 +18,39 @@ What is exact, per mechanism (each a :class:`RenyiProfile`):
   Steinke 2016, Proposition 1.4). These are upper bounds only: a claim above them holds, one below is
   inconclusive.
 
-A claim decided "fails" names the first order where it is exceeded and the excess exact/claimed − 1.
+Every claim is decided by the one rule of :mod:`reference.privacy.claims` (with its ``rtol``); a claim decided
+"fails" names the first order where it is exceeded, the certified value and the relative excess.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from reference.core.excess_text import scientific
-from reference.core.validate import fraction_text, to_fraction
-
-Verdict = Literal["holds", "fails", "inconclusive"]
-#: The orders at which a curve given as a function is read (those accountants commonly tabulate).
-DEFAULT_ORDERS: tuple[Fraction, ...] = tuple(
-    Fraction(value) for value in
-    ("1.25", "1.5", "1.75", "2", "2.5", "3", "4", "5", "6", "8", "10", "12", "16", "20", "32", "64", "128", "256")
+from reference.core.validate import fraction_text
+from reference.core.verdict import ShortRepr, Verdict
+from reference.privacy.claims import (
+    DEFAULT_ORDERS,
+    MAX_ORDERS,
+    Claim,
+    ClaimCheck,
+    claim,
+    combine,
+    decide_value,
+    exact_value,
+    gaussian_variance,
+    parse_rdp_text,
+    rdp_points,
 )
-#: Most (α, RDP(α)) pairs a claim may list.
-MAX_ORDERS = 10_000
 
-RdpClaim = Iterable[tuple[object, object]] | Callable[[Fraction], object]
-
-
-def _exact(value: object, name: str) -> Fraction:
-    """An exact rational; a float is read as the binary number it is (not rounded to a decimal)."""
-    if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            raise ValueError(f"{name} must be finite, got {value!r}")
-        return Fraction(value)
-    if hasattr(value, "item") and not isinstance(value, (int, Fraction, str)):  # numpy scalars
-        return _exact(value.item(), name)
-    return to_fraction(value, name)
+__all__ = ["DEFAULT_ORDERS", "MAX_ORDERS", "RenyiClaimVerdict", "RenyiProfile", "audit_gaussian_renyi", "decide",
+           "decide_claim", "gaussian_profile", "parse_rdp_text", "rdp_points"]
 
 
-def rdp_points(rdp: object) -> tuple[tuple[Fraction, Fraction], ...]:
-    """The claimed curve as exact ``(α, RDP(α))`` pairs, α > 1 and RDP(α) >= 0; a function of α is read at
-    :data:`DEFAULT_ORDERS` (called with a ``float`` α, the type accountants expect)."""
-    if callable(rdp):
-        from reference.core.user_code import UserFunction
-
-        function: Callable[[float], object] = rdp
-        # the accountant's code: whatever it raises is one line naming it, within the per-call limits
-        with UserFunction(function, role="rdp") as guarded:
-            pairs: list[tuple[object, object]] = [(order, guarded(float(order))) for order in DEFAULT_ORDERS]
-    elif isinstance(rdp, (str, bytes)) or not hasattr(rdp, "__iter__"):
-        raise TypeError("rdp must be a list of (alpha, RDP(alpha)) pairs or a function of alpha")
-    else:
-        pairs = []
-        for index, pair in enumerate(rdp):
-            if index >= MAX_ORDERS:
-                raise ValueError(f"rdp: at most {MAX_ORDERS} (alpha, RDP(alpha)) pairs")
-            if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
-                raise TypeError(f"rdp[{index}] must be a pair (alpha, RDP(alpha)), got {pair!r}")
-            pairs.append((pair[0], pair[1]))
-    if not pairs:
-        raise ValueError("rdp must list at least one (alpha, RDP(alpha)) pair")
-    points = []
-    for order, value in pairs:
-        alpha = _exact(order, "rdp order alpha")
-        bound = _exact(value, f"rdp value at alpha = {fraction_text(alpha)}")
-        if alpha <= 1:
-            raise ValueError(f"rdp: every order alpha must be > 1, got {fraction_text(alpha)}")
-        if bound < 0:
-            raise ValueError(f"rdp: RDP(alpha) must be >= 0, got {fraction_text(bound)} at alpha = {fraction_text(alpha)}")
-        points.append((alpha, bound))
-    return tuple(points)
+def claim_value(value: object, name: str) -> Fraction:
+    """A claimed ρ or RDP value as an exact rational (a float read as the binary number it is)."""
+    return exact_value(value, name)
 
 
 @dataclass(frozen=True)
@@ -114,8 +79,9 @@ class RenyiProfile:
 
 
 @dataclass(frozen=True)
-class RenyiClaimVerdict:
-    """A ρ-zCDP or RDP claim decided against a :class:`RenyiProfile`."""
+class RenyiClaimVerdict(ShortRepr):
+    """A ρ-zCDP or RDP claim decided against a :class:`RenyiProfile` by the one claim rule
+    (:func:`reference.privacy.claims.decide_value`); ``check`` is that decision (None: not private at all)."""
 
     claim: str
     verdict: Verdict
@@ -124,6 +90,7 @@ class RenyiClaimVerdict:
     order: Fraction | None = None
     claimed: Fraction | None = None
     achieved: Fraction | None = None
+    check: ClaimCheck | None = None
 
     def summary(self) -> str:
         return f"{self.claim}: {self.verdict} - {self.reason}"
@@ -136,68 +103,58 @@ class RenyiClaimVerdict:
             "order": None if self.order is None else fraction_text(self.order),
             "claimed": None if self.claimed is None else fraction_text(self.claimed),
             "achieved": None if self.achieved is None else fraction_text(self.achieved),
+            "claim_check": None if self.check is None else self.check.as_json(),
             "summary": self.summary(),
         }
 
 
-def _excess(achieved: Fraction, claimed: Fraction) -> str:
-    if claimed == 0:
-        return "the claim is 0"
-    return f"achieved/claimed - 1 >= {scientific(achieved / claimed - 1, upward=False)}"
+def _verdict(check: ClaimCheck, order: Fraction | None) -> RenyiClaimVerdict:
+    reason = check.summary().split(" - ", 1)[1]
+    if check.verdict == "inconclusive" and check.lower is None:
+        reason += "; only an upper bound is known"
+    achieved = check.lower if check.verdict == "fails" else check.upper
+    return RenyiClaimVerdict(check.claim.text(), check.verdict, reason, order=order, claimed=check.claimed,
+                             achieved=achieved, check=check)
 
 
-def decide_rho(profile: RenyiProfile, rho: object) -> RenyiClaimVerdict:
-    """ρ-zCDP: holds iff every D_α <= αρ; decided exactly where the profile's ρ is exact (its supremum of
-    D_α/α is attained: at every α, or at α = 2 for integer-exact profiles)."""
-    claimed = _exact(rho, "rho")
-    if claimed <= 0:
-        raise ValueError(f"rho must be > 0, got {fraction_text(claimed)}")
-    name = f"{fraction_text(claimed)}-zCDP"
-    bound = profile.rho
-    if bound is None and profile.epsilon is not None:
-        bound = profile.epsilon * profile.epsilon / 2  # ε-DP implies ε²/2-zCDP
-    if bound is not None and bound <= claimed:
-        return RenyiClaimVerdict(name, "holds", f"rho <= {fraction_text(bound)} ({profile.basis})",
-                                 claimed=claimed, achieved=bound)
-    if profile.rho is not None and profile.where != "none":
-        return RenyiClaimVerdict(
-            name, "fails", f"rho = {fraction_text(profile.rho)} exactly, {_excess(profile.rho, claimed)} "
-            f"({profile.basis})", order=Fraction(2), claimed=claimed, achieved=profile.rho)
-    return RenyiClaimVerdict(name, "inconclusive", f"only an upper bound is known ({profile.basis}); "
-                             f"it does not reach the claim", claimed=claimed, achieved=bound)
+def decide_claim(profile: RenyiProfile, stated: Claim) -> RenyiClaimVerdict:
+    """A ρ-zCDP or RDP :class:`~reference.privacy.claims.Claim` against the profile.
+
+    ρ: the profile's ρ is exact where its supremum of D_α/α is attained (every α, or α = 2 for integer-exact
+    profiles), else an upper bound (an ε-DP bound gives ε²/2). A curve: at each listed order the exact D_α where
+    known (else the best upper bound) against RDP(α)·(1 + rtol); the first order certified exceeded fails the
+    claim, else the first undecided order makes it inconclusive."""
+    if stated.kind == "zcdp":
+        assert stated.rho is not None
+        bound = profile.rho
+        if bound is None and profile.epsilon is not None:
+            bound = profile.epsilon * profile.epsilon / 2  # ε-DP implies ε²/2-zCDP
+        exact = profile.rho if profile.rho is not None and profile.where != "none" else None
+        check = decide_value(stated, quantity="rho", claimed=stated.rho, lower=exact, upper=bound,
+                             basis=profile.basis)
+        return _verdict(check, Fraction(2) if check.verdict == "fails" else None)
+    if stated.kind != "rdp":
+        raise ValueError(f"a Renyi profile decides zCDP and RDP claims, not {stated.text()}")
+    checks = [decide_value(stated, quantity=f"RDP(alpha = {fraction_text(alpha)})", claimed=value,
+                           lower=profile.exact(alpha), upper=profile.upper(alpha), basis=profile.basis)
+              for alpha, value in stated.curve]
+    decided = combine(checks)
+    assert decided is not None  # a curve lists at least one order
+    order = None if decided.verdict == "holds" else stated.curve[checks.index(decided)][0]
+    result = _verdict(decided, order)
+    if decided.verdict == "holds":
+        return RenyiClaimVerdict(result.claim, "holds", f"at every listed order; tightest: {result.reason}",
+                                 claimed=decided.claimed, achieved=decided.upper, check=decided)
+    return RenyiClaimVerdict(result.claim, result.verdict, f"at alpha = {fraction_text(order or Fraction(0))}: "
+                             f"{result.reason}", order=order, claimed=result.claimed, achieved=result.achieved,
+                             check=decided)
 
 
-def decide_rdp(profile: RenyiProfile, rdp: object) -> RenyiClaimVerdict:
-    """An RDP curve: holds iff D_α <= RDP(α) at every listed order; fails at the first order where the exact
-    D_α is certified above the claim; inconclusive where only a bound is known and it exceeds the claim."""
-    points = rdp_points(rdp)
-    name = f"RDP curve at {len(points)} orders"
-    undecided: tuple[Fraction, Fraction, Fraction | None] | None = None
-    for alpha, claimed in points:
-        exact = profile.exact(alpha)
-        if exact is not None and exact > claimed:
-            return RenyiClaimVerdict(
-                name, "fails", f"at alpha = {fraction_text(alpha)} the exact RDP is {fraction_text(exact)} > claimed "
-                f"{fraction_text(claimed)}, {_excess(exact, claimed)} ({profile.basis})",
-                order=alpha, claimed=claimed, achieved=exact)
-        upper = profile.upper(alpha)
-        if (upper is None or upper > claimed) and undecided is None:
-            undecided = (alpha, claimed, upper)
-    if undecided is not None:
-        alpha, claimed, upper = undecided
-        known = "no bound is known" if upper is None else f"only the bound {fraction_text(upper)} is known"
-        return RenyiClaimVerdict(name, "inconclusive", f"at alpha = {fraction_text(alpha)} the claim is "
-                                 f"{fraction_text(claimed)} and {known} ({profile.basis})",
-                                 order=alpha, claimed=claimed, achieved=upper)
-    return RenyiClaimVerdict(name, "holds", f"the exact RDP (or a certified bound) is at most the claim at every "
-                             f"listed order ({profile.basis})")
-
-
-def decide(profile: RenyiProfile, *, rho: object = None, rdp: object = None) -> RenyiClaimVerdict:
-    """Decide exactly one of a ρ-zCDP claim and an RDP curve."""
+def decide(profile: RenyiProfile, *, rho: object = None, rdp: object = None, rtol: object = 0) -> RenyiClaimVerdict:
+    """Decide exactly one of a ρ-zCDP claim and an RDP curve, with relative tolerance ``rtol`` (default 0)."""
     if (rho is None) == (rdp is None):
         raise ValueError("state exactly one of rho (a zCDP claim) and rdp (an RDP curve)")
-    return decide_rho(profile, rho) if rho is not None else decide_rdp(profile, rdp)
+    return decide_claim(profile, claim(rho=rho, rdp=rdp, rtol=rtol))
 
 
 def gaussian_profile(*, sigma_squared: Fraction, sensitivity_squared: Fraction) -> RenyiProfile:
@@ -207,24 +164,20 @@ def gaussian_profile(*, sigma_squared: Fraction, sensitivity_squared: Fraction) 
 
 
 def audit_gaussian_renyi(
-    *, rho: object = None, sigma: object, sensitivity_squared: object, rdp: object = None
+    *,
+    rho: object = None,
+    sigma: object = None,
+    sigma_squared: object = None,
+    sensitivity_squared: object,
+    rdp: object = None,
+    rtol: object = 0,
 ) -> RenyiClaimVerdict:
     """A user's ρ or RDP curve for the Gaussian mechanism ``q + N(0, σ²)`` at sensitivity² Δ², against the exact
-    RDP(α) = α Δ²/(2σ²) (decided exactly both ways)."""
-    from reference.core.validate import positive_fraction
-
-    deviation = positive_fraction(sigma, "sigma")
-    squared = positive_fraction(sensitivity_squared, "sensitivity_squared")
-    return decide(gaussian_profile(sigma_squared=deviation * deviation, sensitivity_squared=squared),
-                  rho=rho, rdp=rdp)
-
-
-def parse_rdp_text(text: str) -> tuple[tuple[Fraction, Fraction], ...]:
-    """The command-line form of a curve: ``alpha:value`` pairs separated by commas, e.g. ``2:0.5,4:1``."""
-    pairs = []
-    for item in text.split(","):
-        order, colon, value = item.partition(":")
-        if not colon:
-            raise ValueError(f"rdp must be alpha:value pairs separated by commas (e.g. 2:0.5,4:1), got {text!r}")
-        pairs.append((to_fraction(order.strip(), "rdp order"), to_fraction(value.strip(), "rdp value")))
-    return rdp_points(pairs)
+    RDP(α) = α Δ²/(2σ²) (decided exactly both ways). Give the noise as ``sigma`` (a standard deviation) or
+    ``sigma_squared`` (the variance), one of them; a float is read exactly. ``rtol``: the claim's relative
+    tolerance (:mod:`reference.privacy.claims`)."""
+    squared = exact_value(sensitivity_squared, "sensitivity_squared")
+    if squared <= 0:
+        raise ValueError(f"sensitivity_squared must be > 0, got {fraction_text(squared)}")
+    return decide(gaussian_profile(sigma_squared=gaussian_variance(sigma=sigma, sigma_squared=sigma_squared),
+                                   sensitivity_squared=squared), rho=rho, rdp=rdp, rtol=rtol)

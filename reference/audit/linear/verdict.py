@@ -4,6 +4,7 @@ exact audits) share. The audit itself is described in :mod:`reference.audit.line
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -11,7 +12,13 @@ from typing import Any
 
 from reference.audit.linear.lattice import LatticeLeak
 from reference.audit.linear.participation import Participation, PatternMaximum
-from reference.audit.linear.renyi import RenyiClaimVerdict, RenyiProfile, decide, gaussian_profile
+from reference.audit.linear.renyi import (
+    RenyiClaimVerdict,
+    RenyiProfile,
+    claim_value,
+    decide,
+    gaussian_profile,
+)
 from reference.core.certified import CertifiedReal
 from reference.core.json_form import jsonable
 from reference.core.linalg import Matrix
@@ -23,7 +30,7 @@ from reference.core.validate import (
     positive_fraction,
     to_fraction,
 )
-from reference.core.verdict import Verdict
+from reference.core.verdict import ShortRepr, Verdict
 from reference.privacy.gaussian import gaussian_delta
 
 NOISE_KINDS: tuple[LinearNoise, ...] = ("gaussian", "laplace", "discrete-gaussian", "discrete-laplace")
@@ -71,6 +78,20 @@ def exact_matrix(rows: object, name: str, limit: int = MAX_DIMENSION) -> Matrix:
     return tuple(result)
 
 
+def check_rtol(rtol: object) -> Fraction:
+    """The relative tolerance of a claim: a rational in [0, 1); a float is read exactly, as the binary number it is
+    (a tolerance is not an exact result)."""
+    if isinstance(rtol, float):
+        if not math.isfinite(rtol):
+            raise ValueError(f"rtol must be a finite number in [0, 1), got {rtol!r}")
+        value = Fraction(rtol)
+    else:
+        value = to_fraction(rtol, "rtol")
+    if not 0 <= value < 1:
+        raise ValueError(f"rtol must be in [0, 1), got {fraction_text(value)}")
+    return value
+
+
 def check_noise(noise: object) -> LinearNoise:
     for kind in NOISE_KINDS:
         if noise == kind:
@@ -79,7 +100,7 @@ def check_noise(noise: object) -> LinearNoise:
 
 
 @dataclass(frozen=True)
-class LinearNoiseVerdict:
+class LinearNoiseVerdict(ShortRepr):
     """The exact verdict of :func:`audit_linear_noise` (sensitivities for its ``neighbours`` and ``contributions``)."""
 
     noise: LinearNoise
@@ -111,6 +132,9 @@ class LinearNoiseVerdict:
     pattern_maximum: PatternMaximum | None = None
     #: draws no output uses (zero columns of B), dropped before the analysis; ``draws`` counts the others
     unused_draws: int = 0
+    #: the claims' relative tolerance (:meth:`verdict_on`, :meth:`renyi_verdict`): the privacy parameter the audit
+    #: computes may exceed the claimed one by this relative amount (for matrices built in floating point)
+    rtol: Fraction = Fraction(0)
 
     @property
     def verdict(self) -> Verdict:
@@ -154,21 +178,29 @@ class LinearNoiseVerdict:
         })
         return result
 
-    def verdict_on(self, *, epsilon: RationalLike | None = None, delta: RationalLike | None = None) -> Verdict:
+    def verdict_on(self, *, epsilon: RationalLike | None = None, delta: RationalLike | None = None,
+                   rtol: object = None) -> Verdict:
         """The verdict on a claim: "private at all" without ``epsilon``; else ε-DP, or (ε, δ)-DP with ``delta``.
 
         ``fails`` when the release is not private or the exact privacy is certified worse than the claim;
         ``holds`` when it is certified at least as good; ``inconclusive`` when only bounds that do not decide it
-        are known (an ε upper bound above the claim, or integer noise with a kernel).
+        are known (an ε upper bound above the claim, or integer noise with a kernel). ``rtol`` (default: the
+        audit's) lets the computed parameter exceed the claimed one relatively: ε <= ε_claimed (1 + rtol) for the
+        Laplace kinds, δ(ε) <= δ (1 + rtol) for the Gaussian kinds.
         """
         if not self.private:
             return "fails"
         if epsilon is None:
             return "holds"
+        tolerance = self.rtol if rtol is None else check_rtol(rtol)
         claimed = positive_fraction(epsilon, "epsilon")
         target = Fraction(0) if delta is None else to_fraction(delta, "delta")
         if not 0 <= target < 1:
             raise ValueError(f"delta must be in [0, 1), got {fraction_text(target)}")
+        if self.noise in ("laplace", "discrete-laplace"):
+            claimed *= 1 + tolerance
+        else:
+            target *= 1 + tolerance
         if self.noise in ("laplace", "discrete-laplace"):
             if self.epsilon is None:
                 return "inconclusive"
@@ -219,16 +251,69 @@ class LinearNoiseVerdict:
                                 "RDP(alpha) by epsilon and rho by epsilon^2/2")
         return RenyiProfile(None, "none", basis=f"{self.noise}: no Renyi bound is computed for this release")
 
-    def renyi_verdict(self, *, rho: object = None, rdp: object = None) -> RenyiClaimVerdict:
+    def renyi_verdict(self, *, rho: object = None, rdp: object = None, rtol: object = None) -> RenyiClaimVerdict:
         """The verdict on a ρ-zCDP claim (``rho``) or an RDP curve (``rdp``: (α, RDP(α)) pairs or a function of
-        α), decided both ways where the divergences are exact (:mod:`reference.audit.linear.renyi`)."""
+        α), decided both ways where the divergences are exact (:mod:`reference.audit.linear.renyi`). ``rtol``
+        (default: the audit's) lets ρ or RDP(α) exceed the claim relatively: ρ <= ρ_claimed (1 + rtol)."""
+        tolerance = self.rtol if rtol is None else check_rtol(rtol)  # one claim rule: reference.privacy.claims
         profile = self.renyi_profile()
+        bracket = self.pattern_maximum
+        if (profile is not None and self.noise == "gaussian" and bracket is not None and not bracket.exact
+                and bracket.lower > 0):
+            # Δ² is only bracketed over the participation patterns: the exact divergences at its certified lower
+            # end are a floor, so a claim below them fails
+            floor = decide(gaussian_profile(sigma_squared=self.scale * self.scale,
+                                            sensitivity_squared=bracket.lower), rho=rho, rdp=rdp, rtol=tolerance)
+            if floor.verdict == "fails":
+                return RenyiClaimVerdict(floor.claim, "fails", "below the certified lower end of the bracketed "
+                                         f"Delta^2 ({bracket.method}): {floor.reason}", order=floor.order,
+                                         claimed=floor.claimed, achieved=floor.achieved)
         if profile is None:
             claim = "zCDP" if rho is not None else "RDP curve"
             if (rho is None) == (rdp is None):
                 raise ValueError("state exactly one of rho (a zCDP claim) and rdp (an RDP curve)")
             return RenyiClaimVerdict(claim, "fails", f"not private at all: {self.explanation}")
-        return decide(profile, rho=rho, rdp=rdp)
+        return decide(profile, rho=rho, rdp=rdp, rtol=tolerance)
+
+    def relative_excess(self, *, epsilon: RationalLike | None = None, delta: RationalLike | None = None,
+                        rho: object = None) -> tuple[Fraction, Fraction] | None:
+        """[lower, upper] of computed/claimed − 1 for the parameter the claim's ``rtol`` applies to (ε for the
+        Laplace kinds, δ(ε) for a Gaussian (ε, δ) claim, ρ for a zCDP claim); None when it is not known."""
+        if not self.private:
+            return None
+        if rho is not None:
+            claimed = claim_value(rho, "rho")
+            if self.rho is None or claimed <= 0:
+                return None
+            low = self.rho if self.pattern_maximum is None or self.pattern_maximum.exact else (
+                self.pattern_maximum.lower / (2 * self.scale * self.scale))
+            return low / claimed - 1, self.rho / claimed - 1
+        if epsilon is None:
+            return None
+        claimed = positive_fraction(epsilon, "epsilon")
+        if self.noise in ("laplace", "discrete-laplace"):
+            if self.epsilon is None:
+                return None
+            floor = self.epsilon if self.epsilon_exact else self.epsilon_lower
+            return None if floor is None else (floor / claimed - 1, self.epsilon / claimed - 1)
+        target = Fraction(0) if delta is None else to_fraction(delta, "delta")
+        if self.noise != "gaussian" or target <= 0:
+            return None
+        achieved = self.delta(claimed)
+        return achieved.lower / target - 1, achieved.upper / target - 1
+
+    def excess_text(self, *, epsilon: RationalLike | None = None, delta: RationalLike | None = None,
+                    rho: object = None) -> str:
+        """The relative excess beside the tolerance, e.g. ``relative excess 2.1e-16 (rtol = 1e-12)``."""
+        from reference.core.excess_text import scientific
+
+        excess = self.relative_excess(epsilon=epsilon, delta=delta, rho=rho)
+        tolerance = scientific(self.rtol, upward=True) if self.rtol else "0"
+        if excess is None:
+            return f"relative excess not computed (rtol = {tolerance})"
+        low, high = scientific(excess[0], upward=False), scientific(excess[1], upward=True)
+        value = low if low == high else f"in [{low}, {high}]"
+        return f"relative excess {value} (rtol = {tolerance})"
 
     def delta(self, epsilon: RationalLike) -> CertifiedReal:
         """Gaussian only: the exact δ(ε) of the release (certified enclosure), Δ² the Mahalanobis sensitivity."""

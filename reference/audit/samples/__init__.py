@@ -1,6 +1,10 @@
 """The sample audits: noise an implementation drew, or a sampler function it provides, against the exact law.
 
-Entry point: :mod:`~reference.audit.samples.audit` (samples in memory). Beside it:
+Entry point: :func:`reference.audit.samples.law_audit.audit_samples` — samples against any law of
+:mod:`~reference.audit.samples.laws` (one frozen type per law), testing the whole law
+(:mod:`~reference.audit.samples.law_checks`, the Neyman–Pearson scale test of
+:mod:`~reference.audit.samples.scale_test`) with its power stated. The second-moment audits it falls back on, and
+that the cascade keeps on the command line: :mod:`~reference.audit.samples.audit`. Beside them:
 
 * laws and designs — :mod:`~reference.audit.samples.design` (the law of ``X = B z`` and its median-of-means
   test), :mod:`~reference.audit.samples.design_audit` (a user's design or KARY Algorithms 1–3);
@@ -13,3 +17,7 @@ Entry point: :mod:`~reference.audit.samples.audit` (samples in memory). Beside i
   :mod:`~reference.audit.samples.sampler_function` (blocks on Dask, power stated first);
 * reports — :mod:`~reference.audit.samples.report` (what every sample audit shares: its report and checks).
 """
+
+#: No name is imported from the package itself: import its modules (the top-level face, ``reference``, carries
+#: the entry points).
+__all__: list[str] = []

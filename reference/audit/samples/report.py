@@ -18,6 +18,7 @@ import numpy as np
 
 from reference.cip.whitening import two_sided_chi2
 from reference.core.verdict import Decided, Verdict
+from reference.samplers.fit import check_alpha as check_alpha  # the one alpha check, for the sample audits
 
 #: How many failing sub-tests a report lists by name (the most significant first).
 MAX_LISTED = 10
@@ -67,6 +68,23 @@ class PropertyCheck(Decided):
 
 
 @dataclass(frozen=True)
+class PowerLine:
+    """What an audit detects at its runs: the probability of a "fails" verdict when the samples follow the named
+    ``alternative`` (``method`` says how it was computed: exact, a rigorous lower bound or an approximation), and
+    the runs that would make it 99% (``None``: more than 10^13)."""
+
+    alternative: str
+    detection_probability: float
+    runs_needed: int | None
+    method: str
+
+    def as_json(self) -> dict[str, object]:
+        """A JSON-ready dictionary."""
+        return {"alternative": self.alternative, "detection_probability": f"{self.detection_probability:.6g}",
+                "runs_needed": self.runs_needed, "method": self.method}
+
+
+@dataclass(frozen=True)
 class SamplerAuditReport(Decided):
     """The verdict of a sampler audit: ``holds`` iff every property passed; false-alarm probability at
     most ``alpha`` (union bound over ``checks``). With a stated ``smallest_deviation`` the verdict is
@@ -85,6 +103,10 @@ class SamplerAuditReport(Decided):
     runs_needed: int | None = None
     #: one line when the measured variance matches σ⁴ or σ instead of σ² (a units error)
     units: str | None = None
+    #: the detection probability against named alternatives at these runs (whole-law audits)
+    power: tuple[PowerLine, ...] = ()
+    #: what ``smallest_deviation`` is a relative error of
+    deviation_of: str = "a node's standard deviation"
 
     @property
     def verdict(self) -> Verdict:
@@ -101,7 +123,12 @@ class SamplerAuditReport(Decided):
         """The power sentence of an inconclusive verdict (None when the power was not asked for)."""
         if self.smallest_deviation is None or self.detectable_deviation is None:
             return None
-        return (f"with {self.runs} runs the audit detects (probability 99%) a node's standard deviation off by "
+        if self.power:
+            scale = self.power[0]
+            needed = "more than 10^13" if scale.runs_needed is None else f"{scale.runs_needed}"
+            return (f"with {self.runs} runs the audit detects {scale.alternative} with probability "
+                    f"{scale.detection_probability:.3g}, below 99%; {needed} runs are needed")
+        return (f"with {self.runs} runs the audit detects (probability 99%) {self.deviation_of} off by "
                 f"{self.detectable_deviation:.3e} or more, not the stated smallest deviation "
                 f"{self.smallest_deviation:.3e}; {self.runs_needed} runs are needed")
 
@@ -139,12 +166,13 @@ class SamplerAuditReport(Decided):
             # the power against a stated smallest deviation, only when one was stated (a caller such as the
             # sampler-function audit states its own power and runs needed under these keys otherwise)
             **({} if self.smallest_deviation is None else {
-                "smallest_deviation": f"{self.smallest_deviation:.17g}",
+                "smallest_deviation": repr(float(self.smallest_deviation)),
                 "detectable_deviation": None if self.detectable_deviation is None
-                else f"{self.detectable_deviation:.17g}",
+                else repr(float(self.detectable_deviation)),
                 "runs_needed": self.runs_needed,
             }),
             "units": self.units,
+            **({"power": [line.as_json() for line in self.power]} if self.power else {}),
             "alpha": f"{self.alpha:.17g}",
             "runs": self.runs,
             "dimension": self.dimension,
@@ -152,9 +180,9 @@ class SamplerAuditReport(Decided):
                 {
                     "property": c.name,
                     "verdict": c.verdict,
-                    "false_alarm": f"{c.false_alarm:.17g}",
+                    "false_alarm": repr(float(c.false_alarm)),
                     "subtests": c.subtests,
-                    "statistic": f"{c.statistic:.17g}",
+                    "statistic": repr(float(c.statistic)),
                     "failures": list(c.failures),
                     "detail": c.detail,
                 }
@@ -166,17 +194,6 @@ class SamplerAuditReport(Decided):
 class TooFewRunsError(ValueError):
     """The samples have too few runs for the audit's tests at the requested false-alarm probability: the audit
     cannot decide (an "inconclusive" verdict, not bad input)."""
-
-
-def check_alpha(alpha: object) -> float:
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
-        raise TypeError(f"alpha must be a real number in (0, 1), got {alpha!r}")
-    if isinstance(alpha, int) and not 0 < alpha < 1:  # no float of a huge int: refused as out of range
-        raise ValueError("alpha must be a real number in (0, 1), got an int outside it")
-    value = float(alpha)
-    if not 0.0 < value < 1.0:
-        raise ValueError(f"alpha must be a real number in (0, 1), got {alpha!r}")
-    return value
 
 
 def check_samples(samples: object, columns: int, what: str, min_runs: int = 2) -> np.ndarray:

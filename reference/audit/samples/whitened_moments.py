@@ -38,7 +38,7 @@ WHITE_BITS = 16
 
 
 @lru_cache(maxsize=8)
-def _whitening(depth: int, sigma: float) -> np.ndarray:
+def cascade_whitening(depth: int, sigma: float) -> np.ndarray:
     """The Haar whitening (its exact eigenvector checks cost seconds at depth 8), once per (depth, σ); read-only."""
     matrix = haar_whitening(depth, sigma)
     matrix.setflags(write=False)
@@ -76,7 +76,7 @@ class CascadeSampleMoments:
 
         self.depth, self.sigma = depth, sigma
         leaves = 1 << depth
-        self.whitening = _whitening(depth, sigma)
+        self.whitening = cascade_whitening(depth, sigma)
         self.leaf_squares = ExactSums((leaves,))
         self.node_squares = ExactSums((max(leaves - 1, 0),))
         self.haar = _haar_structure(self.whitening, depth)

@@ -4,3 +4,7 @@
 ``errors`` (Definitions 3.10–3.11 and the nodal and range workloads), ``cascade`` (Algorithm 1's covariance from
 the construction), ``general_tree`` (Algorithm 3), ``two_dim`` (Algorithm 4).
 """
+
+#: No name is imported from the package itself: import its modules (the top-level face, ``reference``, carries
+#: the entry points).
+__all__: list[str] = []

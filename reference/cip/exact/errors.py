@@ -15,6 +15,7 @@ Two workloads are provided, as in the paper: ``"ranges"`` (all n(n+1)/2 contiguo
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -108,13 +109,21 @@ def nodal_workload(depth: int) -> np.ndarray:
     return matrix
 
 
+def range_bounds(length: int) -> Iterator[tuple[int, int]]:
+    """Every contiguous range [first, last] of ``length`` cells, in lexicographic (first, last) order: the rows of
+    :func:`range_workload`, without the matrix (a count of them costs no memory)."""
+    n = check_positive_int(length, "length")
+    for first in range(n):
+        for last in range(first, n):
+            yield first, last
+
+
 def range_workload(length: int) -> np.ndarray:
     """The n(n+1)/2 x n 0/1 matrix of all contiguous ranges, rows in lexicographic (first, last) order, int64."""
     n = check_positive_int(length, "length")
     if n > 4096:
         raise ValueError(f"length must be at most 4096 for the dense range workload, got {n}")
-    rows = [(a, b) for a in range(n) for b in range(a, n)]
-    matrix = np.zeros((len(rows), n), dtype=np.int64)
-    for row, (a, b) in enumerate(rows):
-        matrix[row, a : b + 1] = 1
-    return matrix
+    bounds = np.array(list(range_bounds(n)), dtype=np.int64).reshape(-1, 2)
+    cells = np.arange(n, dtype=np.int64)
+    # row (a, b) is 1 on the cells a..b
+    return ((cells >= bounds[:, :1]) & (cells <= bounds[:, 1:])).astype(np.int64)

@@ -62,3 +62,36 @@ def test_a_remainder_takes_the_fallback_and_a_bad_fallback_is_refused() -> None:
         assert "fallback" in str(error)
     else:
         raise AssertionError("a fallback that does not solve B u = y must be refused")
+
+
+def test_float_built_pseudo_inverse_bracket_is_refined() -> None:
+    # B = H⁺ of a binary tree over 8 leaves, computed in floats and read exactly; W = I. Ideally B H = I, so
+    # the shift u = H e_j has ‖u‖₁ = 4 (the path of leaf j); exactly, the float B moves the optimum by rounding.
+    # Unrefined, the elimination pivots on rounding debris (an upper bound of 1e19); from the float basis the
+    # certificates must agree to 1e-12, and each must be checked here exactly: B u = e_0 and ‖Bᵀλ‖∞ <= 1.
+    import numpy as np
+
+    from reference.audit.linear import elimination
+    from reference.audit.linear.audit import audit_linear_noise
+    from reference.audit.linear.laplace_lp import shift_norm
+
+    rows = [[int(start <= j < start + size) for j in range(8)] for size in (8, 4, 2, 1) for start in range(0, 8, size)]
+    pseudo = np.linalg.pinv(np.array(rows, dtype=float))
+    noise = tuple(tuple(Fraction(v) for v in row) for row in pseudo.tolist())
+    target = [Fraction(int(i == 0)) for i in range(8)]
+    reduction = elimination.eliminate(elimination.sparse_columns(noise), [{0: Fraction(1)}], 8, integral=False,
+                                      track=True)
+    assert reduction.solutions is not None
+    fallback = [Fraction(reduction.solutions[0].get(j, 0)) for j in range(15)]
+    found = shift_norm(noise, target, fallback)
+    assert found.upper - found.lower <= found.upper * Fraction(1, 10**12)
+    assert abs(found.upper - 4) < Fraction(1, 10**12)
+    assert [sum((noise[i][j] * found.shift[j] for j in range(15)), Fraction(0)) for i in range(8)] == target
+    assert sum(abs(value) for value in found.shift) == found.upper
+    assert max(abs(sum((found.dual[i] * noise[i][j] for i in range(8)), Fraction(0))) for j in range(15)) <= 1
+    assert sum((found.dual[i] * target[i] for i in range(8)), Fraction(0)) == found.lower
+    verdict = audit_linear_noise(pseudo, np.eye(8, dtype=np.int64), "laplace", scale=1, rtol=1e-12)
+    assert verdict.epsilon is not None and verdict.epsilon_lower is not None
+    assert verdict.epsilon - verdict.epsilon_lower <= verdict.epsilon * Fraction(1, 10**12)
+    assert verdict.verdict_on(epsilon=4) == "holds"  # the intended ε within rtol
+    assert verdict.verdict_on(epsilon=Fraction(39, 10)) == "fails"

@@ -196,8 +196,10 @@ def test_bad_inputs() -> None:
         audit_linear_noise([[1], [1]], [[1]], "laplace", scale=1)
     with pytest.raises(TypeError, match="noise_matrix"):
         audit_linear_noise([[1.0]], [[1]], "laplace", scale=1)
-    with pytest.raises(TypeError, match="workload"):
-        audit_linear_noise([[1]], np.eye(1), "laplace", scale=1)
+    # a numpy float array is read exactly (a list of Python floats is still refused, above)
+    assert audit_linear_noise([[1]], np.array([[0.1]]), "laplace", scale=1).epsilon == Fraction(0.1)
+    with pytest.raises(ValueError, match="workload has a non-finite entry"):
+        audit_linear_noise([[1]], np.array([[np.inf]]), "laplace", scale=1)
     with pytest.raises(TypeError, match="scale"):
         audit_linear_noise([[1]], [[1]], "laplace", scale=0.5)
     with pytest.raises(ValueError, match="scale"):
@@ -246,9 +248,15 @@ def test_load_exact_matrix(tmp_path: Path) -> None:
     assert load_exact_matrix(tmp_path / "m.json") == expected
     np.save(tmp_path / "i.npy", np.array([[1, 0], [2, 3]], dtype=np.int64))
     assert load_exact_matrix(tmp_path / "i.npy") == exact_matrix([[1, 0], [2, 3]], "m")
-    np.save(tmp_path / "f.npy", np.eye(2))
-    with pytest.raises(ValueError, match="integer"):
-        load_exact_matrix(tmp_path / "f.npy")
+    np.save(tmp_path / "f.npy", np.array([[0.1, 1.0], [0.0, -2.5]]))  # a float array is read exactly
+    assert load_exact_matrix(tmp_path / "f.npy") == ((Fraction(0.1), Fraction(1)), (Fraction(0), Fraction(-5, 2)))
+    assert Fraction(0.1) != Fraction(1, 10)  # the binary number the file holds, not the decimal meant
+    np.save(tmp_path / "n.npy", np.array([[np.nan]]))
+    with pytest.raises(ValueError, match="non-finite"):
+        load_exact_matrix(tmp_path / "n.npy")
+    np.save(tmp_path / "c.npy", np.array([[1j]]))
+    with pytest.raises(ValueError, match="integer or float"):
+        load_exact_matrix(tmp_path / "c.npy")
     (tmp_path / "f.json").write_text("[[0.5]]", encoding="utf-8")
     with pytest.raises(TypeError, match="float"):
         load_exact_matrix(tmp_path / "f.json")

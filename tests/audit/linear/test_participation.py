@@ -15,6 +15,7 @@ from reference.audit.linear.covariance import kary_prefix_workload
 from reference.audit.linear.participation import (
     Participation,
     any_records,
+    fixed_epoch,
     max_l1,
     max_quadratic,
     min_separation,
@@ -23,7 +24,8 @@ from reference.audit.linear.participation import (
 )
 
 SCHEMES = [any_records(records=2), any_records(records=3), once_per_block(block=3), once_per_block(block=1),
-           min_separation(separation=3, times=2), min_separation(separation=2, times=3)]
+           min_separation(separation=3, times=2), min_separation(separation=2, times=3),
+           fixed_epoch(separation=3, times=2), fixed_epoch(separation=2, times=3)]
 
 
 def patterns(scheme: Participation, inputs: int) -> list[tuple[int, ...]]:
@@ -36,6 +38,9 @@ def patterns(scheme: Participation, inputs: int) -> list[tuple[int, ...]]:
             if scheme.kind == "once-per-block" and len({j // scheme.spacing for j in subset}) < size:
                 continue
             if scheme.kind == "min-separation" and any(b - a < scheme.spacing for a, b in itertools.pairwise(subset)):
+                continue
+            if scheme.kind == "fixed-epoch" and (any((b - a) % scheme.spacing for a, b in itertools.pairwise(subset))
+                                                 or subset[-1] - subset[0] > (scheme.records - 1) * scheme.spacing):
                 continue
             found.append(subset)
     return found
@@ -74,6 +79,10 @@ def test_parse_participation() -> None:
     assert parse_participation("once-per-block:4") == once_per_block(block=4)
     assert parse_participation("min-separation:3,2") == min_separation(separation=3, times=2)
     assert parse_participation("any:2") == any_records(records=2)
+    assert parse_participation("fixed-epoch:4,3", "vector") == fixed_epoch(separation=4, times=3,
+                                                                          contribution="vector")
+    with pytest.raises(ValueError, match="contribution must be one of counts, signed, vector"):
+        parse_participation("fixed-epoch:4,3", "gradients")
     with pytest.raises(ValueError, match="participation must be"):
         parse_participation("per-tree")
 

@@ -23,7 +23,7 @@ def test_gaussian_rdp_exact_both_ways() -> None:
     undercount = [(alpha, value * Fraction(98, 100)) for alpha, value in exact]  # a 2% undercount
     found = audit_gaussian_renyi(sigma=2, sensitivity_squared=1, rdp=undercount)
     assert found.verdict == "fails" and found.order == DEFAULT_ORDERS[0]
-    assert "achieved/claimed - 1 >= 2.04e-02" in found.reason
+    assert "relative excess 2.04e-02, rtol = 0" in found.reason
     assert audit_gaussian_renyi(sigma=2, sensitivity_squared=1, rho=Fraction(1, 8)).verdict == "holds"
     assert audit_gaussian_renyi(sigma=2, sensitivity_squared=1, rho=Fraction(1, 8) * (1 - Fraction(1, 10**12))
                                 ).verdict == "fails"
@@ -64,7 +64,8 @@ def test_not_private_fails_any_claim() -> None:
 
 def test_assertion_message_names_the_order() -> None:
     # B = W: the strategy is the identity, Δ² = 1, RDP(α) = α/2
-    with pytest.raises(AssertionError, match=r"the claim fails: .*at alpha = 2 the exact RDP is 1 > claimed 1/2"):
+    with pytest.raises(AssertionError, match=r"the claim fails: .*at alpha = 2: certified RDP\(alpha = 2\) = 1, claimed 1/2 \(= 0.5\), "
+                       r"relative excess 1.00e\+00, rtol = 0"):
         assert_linear_mechanism_private(PREFIX, PREFIX, "gaussian", scale=1, rdp=[(2, Fraction(1, 2))])
     assert assert_linear_mechanism_private(PREFIX, PREFIX, "gaussian", scale=1, rho=Fraction(1, 2)).rho == Fraction(1, 2)
 

@@ -143,8 +143,12 @@ def test_command_line_design_verdicts_and_exit_codes(capsys: pytest.CaptureFixtu
     np.save(tmp_path / "few.npy", draws[:50] @ np.array([[1.0, 1.0], [0.0, 1.0]]).T)
     common = ["audit", "samplers", "--mechanism", "design", "--noise-matrix", str(tmp_path / "B.json"),
               "--noise", "laplace", "--scale", "2", "--samples"]
+    # 40,000 runs cannot see the default 2% scale error: inconclusive, with the runs needed; a 5% one they can
     status, out = _cli(capsys, *common, str(tmp_path / "good.npy"))
-    assert (status, out["verdict"]) == (0, "holds") and len(out["power"]) == 5  # type: ignore[arg-type]
+    assert (status, out["verdict"]) == (3, "inconclusive") and out["runs_needed"] > 40_000  # type: ignore[operator]
+    status, out = _cli(capsys, *common, str(tmp_path / "good.npy"), "--smallest-deviation", "0.05")
+    assert (status, out["verdict"]) == (0, "holds")
+    assert {line["alternative"].split(" ")[0] for line in out["power"]} >= {"scale", "Gaussian", "correlation"}  # type: ignore[attr-defined, index]
     status, out = _cli(capsys, *common, str(tmp_path / "bad.npy"))
     assert (status, out["verdict"]) == (1, "fails")
     status, out = _cli(capsys, *common, str(tmp_path / "few.npy"))
@@ -154,7 +158,7 @@ def test_command_line_design_verdicts_and_exit_codes(capsys: pytest.CaptureFixtu
 def test_command_line_kary_algorithm_1_even_arity(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     np.save(tmp_path / "a1.npy", _laplace_samples(4, 24, 1, 40_000, 41))
     status, out = _cli(capsys, "audit", "samplers", "--mechanism", "kary", "--arity", "4", "--algorithm", "1",
-                       "--epsilon", "1", "--samples", str(tmp_path / "a1.npy"))
+                       "--epsilon", "1", "--samples", str(tmp_path / "a1.npy"), "--smallest-deviation", "0.05")
     assert (status, out["verdict"]) == (0, "holds")
 
 
@@ -166,8 +170,29 @@ def test_command_line_discrete_samplers(capsys: pytest.CaptureFixture[str], tmp_
     np.save(tmp_path / "bad.npy", (2 * np.asarray(good)).reshape(-1, 1))  # σ² off by a factor 4
     for name, status in (("good.npy", 0), ("bad.npy", 1)):
         got, out = _cli(capsys, "audit", "samplers", "--mechanism", "discrete-gaussian", "--sigma-squared", "9",
-                        "--samples", str(tmp_path / name))
+                        "--samples", str(tmp_path / name), "--smallest-deviation", "0.1")
         assert got == status, out
+    got, out = _cli(capsys, "audit", "samplers", "--mechanism", "discrete-gaussian", "--sigma-squared", "9",
+                    "--samples", str(tmp_path / "good.npy"))  # the default 2%: 20,000 draws cannot see it
+    assert (got, out["verdict"]) == (3, "inconclusive"), out
+
+
+def test_command_line_too_few_draws_at_a_wide_sigma_is_inconclusive(capsys: pytest.CaptureFixture[str],
+                                                                     tmp_path: Path) -> None:
+    # sigma = 1e4: 50,000 draws expect fewer than 5 zeros; that is an inconclusive audit, not bad input
+    draws = np.random.default_rng(7).normal(0, 1e4, 50_000).round().reshape(-1, 1)
+    np.save(tmp_path / "wide.npy", draws)
+    got, out = _cli(capsys, "audit", "samplers", "--mechanism", "discrete-gaussian", "--sigma-squared", "1e8",
+                    "--samples", str(tmp_path / "wide.npy"))
+    assert (got, out["verdict"]) == (3, "inconclusive"), out
+    assert out["runs_needed"] > 50_000  # type: ignore[operator]
+
+
+def test_command_line_reproducer_laplace_claimed_gaussian(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    np.save(tmp_path / "laplace.npy", np.random.default_rng(8).laplace(0, 1, (50_000, 1)))
+    got, out = _cli(capsys, "audit", "samplers", "--mechanism", "gaussian", "--sigma", "1.4142135623730951",
+                    "--samples", str(tmp_path / "laplace.npy"))
+    assert (got, out["verdict"]) == (1, "fails"), out
 
 
 def test_command_line_streamed_cascade(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -188,7 +213,7 @@ def test_command_line_tda_level_noise(capsys: pytest.CaptureFixture[str], tmp_pa
     np.save(tmp_path / "level.npy", good)
     common = ["audit", "samplers", "--mechanism", "tda-level", "--attributes", "3", "--rho", "1/2",
               "--samples", str(tmp_path / "level.npy")]
-    status, out = _cli(capsys, *common, "--contributions", "2")
+    status, out = _cli(capsys, *common, "--contributions", "2", "--smallest-deviation", "0.1")
     assert (status, out["verdict"]) == (0, "holds")
     status, out = _cli(capsys, *common)  # calibrated for m = 1: sigma^2 = 6, the samples are too wide
     assert (status, out["verdict"]) == (1, "fails")

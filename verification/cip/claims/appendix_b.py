@@ -174,9 +174,20 @@ def claims() -> list[Claim]:
             coq=(
                 CoqTheorem(
                     "CipMatrix.v",
+                    "covariance_unit_diagonal",
+                    "for every depth D every diagonal entry of C_D is 1 (part 1)",
+                    whole=True,
+                ),
+                CoqTheorem(
+                    "CipMatrix.v",
+                    "covariance_off_diagonal_negative",
+                    "for every depth D every entry C_D(i, j) with i ≠ j among the 2^D leaves is negative (part 2)",
+                    whole=True,
+                ),
+                CoqTheorem(
+                    "CipMatrix.v",
                     "covariance_row_sum",
-                    "for every depth D every row of C_D sums to 2^−D (unit diagonal and negative off-diagonal entries: "
-                    "covariance_closed_form)",
+                    "for every depth D every row of C_D sums to 2^−D (part 3)",
                     whole=True,
                 ),
                 CoqTheorem(
@@ -225,6 +236,7 @@ def claims() -> list[Claim]:
         c(PAPER, "Corollary B.3", "every diagonal entry of C_j⁻¹ equals 1 + j/3", M.PROOF, check_corollary_b3,
             implements=("reference.cip.exact.matrix.precision_diagonal", "reference.cip.exact.matrix.max_precision_diagonal"),
             proof="reference_verification.cip.proofs.corollary_b3.prove",
+            depends_on=("CIP Lemma B.2",),
             coq=(
                 CoqTheorem(
                     "CipMatrix.v",

@@ -102,5 +102,6 @@ def claims() -> list[Claim]:
             check_corollary_c2,
             implements=("reference.cip.exact.errors.nodal_variances", "reference.cip.privacy.sigma_theorem_3_9"),
             proof="reference_verification.cip.proofs.corollary_c2.prove",
+            depends_on=("CIP Theorem 3.3", "CIP Theorem 3.9"),
         ),
     ]

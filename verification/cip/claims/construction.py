@@ -266,7 +266,7 @@ def claims() -> list[Claim]:
         c(
             PAPER,
             "Theorem 3.3",
-            "under N(0, σ² C_k) every node of the tree (leaf or internal) has variance σ²",
+            "under N(0, σ² C_k) every node of the tree (leaf or internal) is N(0, σ²): Gaussian with variance σ²",
             M.PROOF,
             check_theorem_3_3,
             implements=("reference.cip.exact.matrix.node_variances", "reference.cip.exact.cascade.node_covariance"),
@@ -276,9 +276,9 @@ def claims() -> list[Claim]:
                     "CipNodeVariance.v",
                     "node_variance_is_one",
                     "for every depth D, level l <= D and position p < 2^l, the sum of C_D's entries over the block of "
-                    "the 2^(D−l) leaves below node (l, p) is 1: every node sum has variance σ² under N(0, σ² C_D) "
-                    "(that the sum is Gaussian, a linear image of a Gaussian vector, is not modelled)",
-                    whole=True,
+                    "the 2^(D−l) leaves below node (l, p) is 1: every node sum has variance σ² under N(0, σ² C_D). "
+                    "The variance only: that each node is Gaussian (a linear image of a Gaussian vector), the rest "
+                    "of N(0, σ²), is not stated in Coq",
                 ),
                 CoqTheorem(
                     "CipNodeVariance.v",

@@ -277,6 +277,7 @@ def claims() -> list[Claim]:
             check_theorem_3_9,
             implements=("reference.cip.privacy.sigma_theorem_3_9", "reference.cip.calibration.calibrate_cascade"),
             proof="reference_verification.cip.proofs.theorem_3_9.prove",
+            depends_on=("CIP Theorem 3.8", "CIP Corollary B.3"),
         ),
         c(
             PAPER,
@@ -303,6 +304,7 @@ def claims() -> list[Claim]:
             check_lemma_3_14,
             implements=("reference.cip.exact.ranges.all_range_statistics", "reference.cip.exact.range_maximum.range_maxima"),
             proof="reference_verification.cip.proofs.max_range_variance.prove",
+            depends_on=("CIP Theorem 3.3",),
             coq=(
                 CoqTheorem(
                     "CipRangeAll.v",

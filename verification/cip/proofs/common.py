@@ -154,9 +154,10 @@ def record_entry_formula(record: ProofRecord, exponent: Exponent = definition_ex
     -2^(1 - 2(i+1)) for every i >= 1.
     """
     i = sp.Symbol("i", integer=True, positive=True)
+    base = off_diagonal_entry(sp.Integer(0), exponent)  # C_1 = C_(0+1): its off-diagonal block is -2^-e(0)
     record.step(
-        "entry formula, base depth 1: C_1(0,1) = -1/2 equals -2^(1-2*1) (exact)",
-        Fraction(-1, 2) == Fraction(-1, 2 ** (2 * 1 - 1)),
+        f"entry formula, base depth 1: C_1(0,1) = -2^-e(0) = {base} (Definition 3.1) equals -2^(1-2*1) (exact)",
+        is_zero(base - entry_by_height(sp.Integer(1))),
     )
     record.step(
         "entry formula, step: the off-diagonal value -2^-e(i) of C_{i+1} equals -2^(1-2(i+1)) for all i >= 1 "

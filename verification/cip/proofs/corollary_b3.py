@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from ...core.proof import SANITY, ProofRecord, is_zero, print_record
+from ...core.proof import SANITY, ProofRecord, established, is_zero, premise, print_record
 from ...core.proof_links import mutation, proves
 from .common import PAPER
 
@@ -33,21 +33,22 @@ def prove(claimed_slope: Fraction = Fraction(1, 3), sanity: bool = True) -> Proo
 
     record = ProofRecord(PAPER, "Corollary B.3", STATEMENT)
     lemma = cip_lemma_b2.prove(sanity=False)
-    record.step(f"Lemma B.2 holds for all depths (reference_verification.cip.proofs.lemma_b2: {len(lemma.steps)} steps)", bool(lemma.steps))
+    record.step(f"Lemma B.2 holds for all depths (reference_verification.cip.proofs.lemma_b2: {len(lemma.steps)} steps)", established(lemma, cip_lemma_b2.prove))
 
     j = sp.Symbol("j", integer=True, positive=True)
     d = sp.Function("d")
     slope = sp.Rational(claimed_slope.numerator, claimed_slope.denominator)
     claimed = 1 + slope * j
 
-    # the diagonal recursion read off Lemma B.2: diag(C_{j-1}^-1 + J/3) = d_{j-1} + (1/3) * 1
-    lemma_diagonal_coefficient = sp.Rational(1, 3)
-    j_diagonal_entry = sp.Integer(1)
+    # the diagonal recursion read off Lemma B.2's conclusion: diag(C_{j-1}^-1 + c J) = d_{j-1} + c * J_ii
+    lemma_diagonal_coefficient = premise(lemma, PAPER, "Lemma B.2 + Proposition B.1(3)", "diagonal_coefficient")
+    j_diagonal_entry = sp.ones(2, 2)[0, 0]  # J is the all-ones matrix
     increment = lemma_diagonal_coefficient * j_diagonal_entry
     record.step(
-        "recursion from Lemma B.2: diagonal entries of C_j^-1 are those of C_(j-1)^-1 plus (1/3) * J_ii "
-        "= plus 1/3, so all equal d_j = d_(j-1) + 1/3 if all of C_(j-1)^-1's equal d_(j-1)",
-        increment == sp.Rational(1, 3),
+        f"recursion from Lemma B.2 (its conclusion: diagonal blocks C_(j-1)^-1 + {lemma_diagonal_coefficient} J): "
+        f"diagonal entries of C_j^-1 are those of C_(j-1)^-1 plus {lemma_diagonal_coefficient} * J_ii = plus "
+        f"{increment}, so all equal d_j = d_(j-1) + {increment} if all of C_(j-1)^-1's equal d_(j-1)",
+        bool(increment.is_positive) and not increment.free_symbols,
     )
     diagonal_1 = {cip_lemma_b2.C1_INVERSE[0][0], cip_lemma_b2.C1_INVERSE[1][1]}
     record.step("base (exact): the diagonal of C_1^-1 = [[4/3, 2/3], [2/3, 4/3]] is all 4/3", diagonal_1 == {Fraction(4, 3)})
@@ -70,6 +71,7 @@ def prove(claimed_slope: Fraction = Fraction(1, 3), sanity: bool = True) -> Proo
         "C_1^-1, proved in cip_lemma_b2)",
         claimed.subs(j, 0) == 1,
     )
+    record.conclude("diagonal", sp.Lambda(j, claimed))
     if sanity:
         from reference.cip.exact import matrix as cip_matrix
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ...core.proof import ProofRecord, is_zero, print_record
+from ...core.proof import ProofRecord, established, is_zero, print_record
 from ...core.proof_links import mutation, proves
 from .common import PAPER
 
@@ -54,7 +54,7 @@ def prove(printed_power: int = 2) -> ProofRecord:
     record.step(
         f"Theorem 3.3 holds: every node has variance σ², at every depth (reference_verification.cip.proofs.theorem_3_3: "
         f"{len(nodes.steps)} steps)",
-        bool(nodes.steps),
+        established(nodes, cip_theorem_3_3.prove),
     )
     depth, level = sp.symbols("depth l", integer=True, nonnegative=True)
     count = sp.summation(2**level, (level, 0, depth))
@@ -67,7 +67,7 @@ def prove(printed_power: int = 2) -> ProofRecord:
     record.step(
         f"Theorem 3.9 holds: σ² = (2/ε² + 2 log2(n)/(3ε²)) log(2/δ) (reference_verification.cip.proofs.theorem_3_9: "
         f"{len(sigma.steps)} steps)",
-        bool(sigma.steps),
+        established(sigma, cip_theorem_3_9.prove),
     )
     true_rate = rate_limit(1)
     record.step(

@@ -204,6 +204,8 @@ def prove(
     _remark_from_c0(record, Fraction(diagonal_coefficient), Fraction(off_diagonal_coefficient))
     if sanity:
         _sanity(record)
+    # what Corollary B.3 reads off: the diagonal blocks of C_(K+1)^-1 are C_K^-1 + (this) J
+    record.conclude("diagonal_coefficient", sp.Rational(diagonal_coefficient.numerator, diagonal_coefficient.denominator))
     return record
 
 

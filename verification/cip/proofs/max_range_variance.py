@@ -39,7 +39,7 @@ from fractions import Fraction
 
 import sympy as sp
 
-from ...core.proof import SANITY, ProofRecord, is_zero, positive_rational_function, print_record
+from ...core.proof import SANITY, ProofRecord, established, is_zero, positive_rational_function, print_record
 from ...core.proof_links import mutation, proves
 from .common import PAPER, Expr, entry_by_height, record_entry_formula
 
@@ -408,7 +408,7 @@ def prove(form: Callable[[Expr], Expr] = closed_form, sanity: bool = True) -> Pr
     record.step(
         f"Theorem 3.3 holds: the leaves below a node of height h carry C_h and every node has variance 1 "
         f"(reference_verification.cip.proofs.theorem_3_3: {len(nodes.steps)} steps)",
-        bool(nodes.steps),
+        established(nodes, cip_theorem_3_3.prove),
     )
     record_entry_formula(record)
     _record_prefix_recursion(record)

@@ -196,6 +196,9 @@ def prove(numerator_constant: int | Fraction = 2, sanity: bool = True) -> ProofR
             "ε ∈ {0.01, 0.1, 0.5, 1}, δ ∈ {1e-12, 1e-6, 1e-3, 0.1, 0.5} (mpmath, 30 digits)",
             all(profile(e_, d_) for e_, d_ in grid),
         )
+    largest_diagonal = sp.Symbol("largest_diagonal", positive=True)  # Δ² = max_i (C^-1)_ii
+    record.conclude("sigma_squared", sp.Lambda((largest_diagonal, eps, delta),
+                                               c * largest_diagonal * log_term / eps**2))
     return record
 
 

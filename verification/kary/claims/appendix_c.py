@@ -53,6 +53,7 @@ def claims() -> list[Claim]:
             check_claim_1,
             implements=("reference.kary.mse.claim_1_leading_term", "reference.kary.mse.appendix_c_recursion"),
             proof="reference_verification.kary.proofs.appendix_c.prove",
+            depends_on=("KARY Appendix C recursion",),
         ),
         c(
             PAPER,

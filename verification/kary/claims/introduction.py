@@ -66,7 +66,7 @@ def claims() -> list[Claim]:
             check_theorem_1_1,
             implements=("reference.kary.mse.algorithm_2_mse_digit_programme", "reference.kary.constants.leading_constant_corollary_4_9"),
             proof="reference_verification.kary.proofs.theorem_1_1.prove",
-            depends_on=("KARY Lemma 4.5", "KARY Lemma 4.12", "KARY Lemma 4.14"),
+            depends_on=("KARY Lemma 4.5", "KARY Lemma 4.7", "KARY Lemma 4.12", "KARY Lemma 4.14"),
             # the digit count only: the rescaling to ε²·MSE, the asymptotics in log(T) and the privacy, time and
             # space parts stay outside Coq, so none of these theorems is whole
             coq=(
@@ -108,7 +108,7 @@ def claims() -> list[Claim]:
             "Proof 5.3: B_ε(19) < 0.124, B_(ε,δ) = 4/(π² log2(e)³) > 0.1349, ratio < 0.92 — each certified.",
             implements=("reference.kary.constants.huu_leading_constant", "reference.kary.constants.theorem_1_2_exponent"),
             proof="reference_verification.kary.proofs.argmin.prove_proof_5_3",
-            depends_on=("KARY Lemma 4.5", "KARY Lemma 5.1"),
+            depends_on=("KARY Lemma 4.5", "KARY Lemma 5.1", "KARY Theorem 1.1"),
         ),
         c(
             PAPER,

@@ -79,6 +79,7 @@ def claims() -> list[Claim]:
             check_lemma_5_5,
             implements=("reference.kary.privacy.l2_laplace_scale", "reference.kary.privacy.l2_laplace_a"),
             proof="reference_verification.kary.proofs.lemma_5_5.prove",
+            depends_on=("KARY Lemma 5.4", "KARY Lemma A.2"),
         ),
         c(
             PAPER,

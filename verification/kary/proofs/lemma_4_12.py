@@ -34,7 +34,7 @@ from typing import Any
 
 import sympy as sp
 
-from ...core.proof import ProofRecord, is_zero, nonnegative_polynomial, print_record
+from ...core.proof import ProofRecord, established, is_zero, nonnegative_polynomial, print_record
 from ...core.proof_links import mutation, proves
 
 PAPER = "KARY"
@@ -117,7 +117,7 @@ def prove(claimed_bound: Any = None) -> ProofRecord:
         f"Lemma 4.5's program holds (reference_verification.kary.proofs.lemma_4_5: {len(walk.steps)} steps): the walk of output "
         "t lands on p only at the level q of p's lowest non-zero digit d, only when t's digits above q give "
         "U = p − d·w and t_q has the sign of d with |t_q| >= |d|, and at most once per output",
-        bool(walk.steps),
+        established(walk, kary_lemma_4_5.prove),
     )
     used_interval(record)
     stored = h * m  # h levels, each |t_ℓ| <= m

@@ -27,7 +27,7 @@ from typing import Any
 
 import sympy as sp
 
-from ...core.proof import ProofRecord, is_zero, nonnegative_polynomial, print_record
+from ...core.proof import ProofRecord, established, is_zero, nonnegative_polynomial, print_record
 from ...core.proof_links import mutation, proves
 
 PAPER = "KARY"
@@ -55,7 +55,7 @@ def prove(capacity_factor: Any = None) -> ProofRecord:
     record.step(
         f"Proposition 4.10 (reference_verification.kary.proofs.lemma_4_12: {len(intervals.steps)} steps, with Lemma 4.5's): the "
         "outputs using z_p form one interval, and z_p always enters with the sign of p's lowest non-zero digit",
-        bool(intervals.steps),
+        established(intervals, kary_lemma_4_12.prove),
     )
     added, removed = sp.Integer(1), sp.Integer(1)
     distinct = sp.Symbol("D", positive=True)

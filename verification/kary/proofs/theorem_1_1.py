@@ -28,7 +28,7 @@ from typing import Any
 
 import sympy as sp
 
-from ...core.proof import SANITY, ProofRecord, is_zero, print_record
+from ...core.proof import SANITY, ProofRecord, established, is_zero, print_record
 from ...core.proof_links import mutation, proves
 
 PAPER = "KARY"
@@ -57,7 +57,7 @@ def prove(claimed_constant: Any = None, sanity: bool = True) -> ProofRecord:
     record.step(
         f"Lemma 4.7's program holds (reference_verification.kary.proofs.lemma_4_7: {len(bijection.steps)} steps), in particular "
         "its bijection between {−m..m}^h and [−(k^h − 1)/2, (k^h − 1)/2]",
-        bool(bijection.steps),
+        established(bijection, kary_lemma_4_7.prove),
     )
     geometric = geometric_sum_by_induction(record, k)
     shift = m * geometric

@@ -30,6 +30,8 @@ import random
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import numpy as np
+
 from reference.core.validate import check_positive_int
 from reference.core.verdict import Decided
 from reference.tda.intopt import intopt, intopt_literal_with_count, intopt_with_count
@@ -76,6 +78,23 @@ def brute_force_distance(values: tuple[int, ...], total: int) -> int:
     return min(_distance(values, y) for y in compositions(total, len(values)))
 
 
+def brute_force_distances(dim: int, low: int, high: int, total: int) -> dict[tuple[int, ...], int]:
+    """:func:`brute_force_distance` of every vector of length ``dim`` with entries in ``[low, high]``, at once.
+
+    The same enumeration (every composition of ``total``), as one numpy array per grid: the Chebyshev distances
+    of all vectors to all compositions in int64, minimised over the compositions. The grid is at most
+    ``(high - low + 1) ** dim`` vectors, so the caller keeps it small (the checks use at most 11^4)."""
+    dim = check_positive_int(dim, "dim")
+    total = check_positive_int(total, "total", minimum=0)
+    vectors = list(itertools.product(range(low, high + 1), repeat=dim))
+    grid = np.array(vectors, dtype=np.int64).reshape(len(vectors), dim)
+    feasible = np.array(list(compositions(total, dim)), dtype=np.int64).reshape(-1, dim)
+    best = np.full(len(vectors), np.iinfo(np.int64).max, dtype=np.int64)
+    for composition in feasible:  # one composition at a time: memory stays one grid's size
+        np.minimum(best, np.abs(grid - composition).max(axis=1), out=best)
+    return {vector: int(distance) for vector, distance in zip(vectors, best)}
+
+
 def _grid(max_dim: int, low: int, high: int) -> Iterator[tuple[int, ...]]:
     for dim in range(1, max_dim + 1):
         yield from itertools.product(range(low, high + 1), repeat=dim)
@@ -98,11 +117,13 @@ def check_optimality(max_dim: int = 4, low: int = -3, high: int = 3, max_total: 
     max_dim, low, high, max_total = _check_grid(max_dim, low, high, max_total)
     cases = failures = 0
     first = ""
+    optimum = {(dim, total): brute_force_distances(dim, low, high, total)
+               for dim in range(1, max_dim + 1) for total in range(max_total + 1)}
     for values in _grid(max_dim, low, high):
         for total in range(max_total + 1):
             cases += 1
             out = intopt(values, total)
-            ok = sum(out) == total and min(out) >= 0 and _distance(values, out) == brute_force_distance(values, total)
+            ok = sum(out) == total and min(out) >= 0 and _distance(values, out) == optimum[len(values), total][values]
             if not ok:
                 failures += 1
                 first = first or f"values={values}, total={total}, output={out}"
@@ -189,6 +210,8 @@ def check_error_lemma(max_dim: int = 3, true_high: int = 3, noise: int = 3, max_
     first = ""
     for dim in range(1, max_dim + 1):
         for true in itertools.product(range(true_high + 1), repeat=dim):
+            # the offset bound depends on x and c only: enumerated once per pair, not once per noisy y
+            offsets = [min_offset_norm(true, total) for total in range(max_total + 1)]
             for shift in itertools.product(range(-noise, noise + 1), repeat=dim):
                 noisy = tuple(t + s for t, s in zip(true, shift))
                 e = max(abs(s) for s in shift)
@@ -198,7 +221,7 @@ def check_error_lemma(max_dim: int = 3, true_high: int = 3, noise: int = 3, max_
                     out = intopt(noisy, total)
                     lhs = _distance(true, out)
                     bound = 2 * e + err
-                    offset_ok = min_offset_norm(true, total) <= err
+                    offset_ok = offsets[total] <= err
                     step_ok = _distance(noisy, out) <= e + err
                     if not (offset_ok and step_ok and lhs <= bound):
                         failures += 1
@@ -279,6 +302,8 @@ def check_initialisation_claims(max_dim: int = 4, low: int = -4, high: int = 6, 
     # the smallest input where the bound is not attained: fewest cells, then smallest Σ|x_i|, then c, then x
     smallest: tuple[int, int, int, tuple[int, ...]] | None = None
     smallest_text = ""
+    optimum = {(dim, total): brute_force_distances(dim, low, high, total)
+               for dim in range(1, max_dim + 1) for total in range(max_total + 1)}
     for values in _grid(max_dim, low, high):
         dim = len(values)
         for total in range(max_total + 1):
@@ -287,7 +312,7 @@ def check_initialisation_claims(max_dim: int = 4, low: int = -4, high: int = 6, 
             base = -((-deficit) // dim)
             z = [max(base, -v) for v in values]
             norm_bound = max(-((-abs(deficit)) // dim), -min(values))
-            alpha = brute_force_distance(values, total)
+            alpha = optimum[dim, total][values]
             # alpha >= |D|/d and alpha >= -min x, in exact integers: alpha * d >= |D|
             lower_ok = alpha * dim >= abs(deficit) and alpha >= -min(values)
             ok = sum(z) >= deficit and max(abs(v) for v in z) <= norm_bound and lower_ok

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...core.claims import Budget, Outcome, Status
+from ...core.claims import Budget, Claim, Method, Outcome, Status
 
 PAPER = "TDA"
 
@@ -12,3 +12,18 @@ def check_error_step(budget: Budget) -> Outcome:
 
     result = intopt_checks.check_error_lemma(max_dim=budget.pick(2, 3))
     return Outcome(Status.VERIFIED if result.holds else Status.REFUTED, result.summary())
+
+
+def claims() -> list[Claim]:
+    """All entries of Appendix A."""
+    return [
+        Claim(
+            PAPER,
+            "Appendix A (error step)",
+            "for true counts x >= 0 and noisy y: ‖x − IntOpt(y, c)‖∞ <= 2‖y − x‖∞ + |c − Σx|",
+            Method.EXHAUSTIVE,
+            check_error_step,
+            "Verified exhaustively on small universes (a finite check, not a proof for all inputs).",
+            implements=("reference.tda.intopt.intopt", "reference.tda.intopt.chebyshev_distance"),
+        ),
+    ]

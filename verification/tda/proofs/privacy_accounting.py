@@ -3,11 +3,14 @@ substitution neighbours; plus the zCDP <-> (ε, δ) conversions the package uses
 
 Method (symbolic in d and ρ, sympy):
 
-1. Level sensitivity, by argument: a substitution moves one record from x to x'; at a level where their
-   prefixes differ the level's count vector changes by e_y' - e_y (one entry -1, one +1), squared ℓ2 norm
-   1 + 1 = 2, else 0; the root n is public. So Δ² = 2 (attained, as |X_1| >= 2). The program computes the
-   norm of the difference vector and compares it with the claimed ``sensitivity_squared`` (brute force on
-   small universes is in ``verification/tda/checks/calibration.py``).
+1. Level sensitivity: a substitution moves one record from cell y to cell y' of a level (``substitute``, applied
+   to symbolic counts); the program computes the change of the level's count vector from that model, checks
+   that it keeps the number of records (the root n is public and exact, so a model that changes n is not a
+   substitution) and that its squared ℓ2 norm equals the claimed Δ² = ``sensitivity_squared``; and takes the
+   brute-force maximum over every dataset and substitution pair on small hierarchies from the entry TDA
+   Algorithm 1 (sensitivity √2) (``verification/tda/checks/calibration.py``), which must agree. That entry is
+   verified (finite), and steps 2 and 3 apply cited theorems (CKS 2020 Theorem 14, Bun–Steinke Lemma 2.3):
+   the registry marks Theorem 1 (privacy) "proved, conditional" on them.
 2. With σ² = d/ρ (Algorithm 1, line 6) each level is Δ²/(2σ²)-zCDP (CKS 2020, Theorem 14), which simplifies to
    ρ/d, the budget the proof allocates per level.
 3. Σ_{level=1}^{d} ρ/d = ρ (adaptive composition, Bun–Steinke 2016, Lemma 2.3).
@@ -21,12 +24,14 @@ Method (symbolic in d and ρ, sympy):
    package's optimiser brackets are checked: d/dα of log δ(α) = (2α-1)ρ - ε + log(1 - 1/α) and
    (α-1)² d/dα ε(α) = ρ(α-1)² + log α - L.
 
-``prove(variance_factor=..., sensitivity_squared=..., conversion_coefficient=...)`` takes the constants of
-σ² = variance_factor·d/ρ, of Δ², and of ε = ρ + c sqrt(ρ L), so that a wrong constant makes the program FAIL.
+``prove(variance_factor=..., sensitivity_squared=..., conversion_coefficient=..., substitution=...)`` takes the
+constants of σ² = variance_factor·d/ρ, of Δ², of ε = ρ + c sqrt(ρ L), and the model of a substitution, so that a
+wrong constant or a wrong neighbour model (e.g. both counts +1) makes the program FAIL.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -55,6 +60,35 @@ def _rational(value: Fraction | int) -> Expr:
     return sp.Rational(value.numerator, value.denominator)
 
 
+def substitute(counts: Sequence[Expr], removed: int, added: int) -> list[Expr]:
+    """A level's counts after a substitution: one record leaves cell ``removed`` and enters cell ``added``."""
+    after = list(counts)
+    after[removed] -= 1
+    after[added] += 1
+    return after
+
+
+def both_counts_plus_one(counts: Sequence[Expr], removed: int, added: int) -> list[Expr]:
+    """A wrong model of a substitution (for the mutation test): both cells gain a record, so n changes."""
+    after = list(counts)
+    after[removed] += 1
+    after[added] += 1
+    return after
+
+
+def brute_force_level_sensitivity() -> tuple[int, str]:
+    """The entry TDA Algorithm 1 (sensitivity √2)'s computation: the largest squared ℓ2 change of a level's count
+    vector (levels >= 1) over every dataset and substitution pair of its small hierarchies, and what it covered.
+    ``(-1, why)`` when the root's count changed somewhere (then the neighbours are not substitutions)."""
+    from ..checks.calibration import QUICK_HIERARCHIES, inftda_level_sensitivity
+
+    found = inftda_level_sensitivity(QUICK_HIERARCHIES, rhos=())
+    shapes = ", ".join(f"{'x'.join(map(str, h.categories))} (n = {h.records})" for h in found.hierarchies)
+    if any(h.substitution[0] for h in found.hierarchies):
+        return -1, f"the root count changed on {shapes}"
+    return max(value for h in found.hierarchies for value in h.substitution[1:]), shapes
+
+
 @proves(
     "TDA",
     "Theorem 1 (privacy)",
@@ -63,12 +97,14 @@ def _rational(value: Fraction | int) -> Expr:
         mutation("σ² = d/(2ρ)", variance_factor=Fraction(1, 2)),
         mutation("Δ² = 1", sensitivity_squared=1),
         mutation("ρ + sqrt(ρ log(1/δ)) = ε", conversion_coefficient=Fraction(1)),
+        mutation("substitution modelled as both counts +1", substitution=both_counts_plus_one),
     ),
 )
 def prove(
     variance_factor: Fraction = Fraction(1),
     sensitivity_squared: Fraction | int = 2,
     conversion_coefficient: Fraction = Fraction(2),
+    substitution: Callable[[Sequence[Expr], int, int], list[Expr]] = substitute,
 ) -> ProofRecord:
     """Prove the privacy accounting of InfTDA and the conversions (raise ProofFailure if a step fails)."""
     record = ProofRecord(PAPER, "Theorem 1 (privacy)", STATEMENT)
@@ -76,14 +112,27 @@ def prove(
     level = sp.Symbol("level", positive=True, integer=True)
     rho, eps, log_inv = sp.symbols("rho epsilon L", positive=True)
 
-    # 1. level sensitivity: the change of the level count vector is e_y' - e_y (y != y')
-    change = sp.Matrix([1, -1, 0])  # entries of e_y' - e_y on (y', y, any other cell): the rest are 0
-    derived = (change.T * change)[0, 0]
+    # 1. level sensitivity, from the model of a substitution applied to symbolic counts: the record leaves cell
+    # 0 (y) and enters cell 1 (y'); cell 2 stands for every other cell of the level
+    counts = list(sp.symbols("x_y x_yprime x_other", integer=True, nonnegative=True))
+    change = [sp.expand(after - before) for after, before in zip(substitution(counts, 0, 1), counts)]
+    record.step(
+        f"the modelled substitution changes the level's counts by {change} (cells y, y', any other): the number of "
+        f"records stays n (the root is public and exact), so the change sums to {sp.expand(sum(change))} = 0",
+        _is_zero(sum(change)) and all(not entry.free_symbols for entry in change),
+    )
+    derived = sp.expand(sum(entry**2 for entry in change))
     claimed_d2 = _rational(sensitivity_squared)
     record.step(
-        f"substitution changes a level's count vector by e_y' - e_y (one count +1, one -1) or by 0: squared ℓ2 "
-        f"norm {derived}; the root n is public; the calibration's Δ² = {claimed_d2} must equal it",
+        f"its squared ℓ2 norm is {derived} (0 at a level where y and y' share their prefix); the calibration's "
+        f"Δ² = {claimed_d2} must equal it",
         bool(derived == claimed_d2),
+    )
+    brute, covered = brute_force_level_sensitivity()
+    record.step(
+        f"the entry TDA Algorithm 1 (sensitivity √2) finds the same maximum by brute force over every dataset and "
+        f"substitution pair of {covered}: {brute} (the root count never changes)",
+        brute == derived,
     )
 
     # 2. per-level zCDP of the multivariate discrete Gaussian with σ² = d/ρ

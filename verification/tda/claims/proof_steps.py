@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..core.claims import Budget, Claim, Method, Outcome, exhaustive
+from ...core.claims import Budget, Claim, Method, Outcome, exhaustive
 
 PAPER = "TDA"
 

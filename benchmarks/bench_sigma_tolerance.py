@@ -1,0 +1,64 @@
+"""Certified σ against the tolerance asked for: the cost per decimal digit, as ratios in one run.
+
+    python benchmarks/bench_sigma_tolerance.py [--repeats 5]
+
+``sigma_exact`` on the comparison grid (40 (ε, δ) points, ε 0.01–20, δ 1e-3–1e-15, Δ = 1) at tolerances 1e-8
+to 1e-100; the baseline is the default tolerance 1e-12, timed in alternation with each other tolerance (pairs,
+median of the ratios of CPU time), so a change of load between the two halves of a pair is all that can bias a
+ratio. The goal: no cliff, cost at most linear in the digits asked for — the ratio at 1e-d stays at or below
+d/12. Every answer is checked to have the asked width (a certified bracket). Nothing is asserted: it reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from fractions import Fraction
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks" / "peers")]
+
+from peers_common import GAUSSIAN_GRID  # noqa: E402  (the shared grid, beside the peer comparisons)
+
+from reference.privacy.gaussian import sigma_exact  # noqa: E402
+
+DIGITS = (8, 12, 20, 30, 40, 60, 100)
+BASELINE = 12
+
+
+def grid_seconds(digits: int) -> float:
+    tolerance = Fraction(1, 10**digits)
+    start = time.process_time()
+    for epsilon, delta in GAUSSIAN_GRID:
+        result = sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=1, tolerance=tolerance)
+        if result.sigma_below != result.sigma * (1 - tolerance):
+            raise AssertionError(f"width is not the tolerance at epsilon={epsilon}, delta={delta}")
+    return time.process_time() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--repeats", type=int, default=5)
+    repeats = parser.parse_args().repeats
+    print(f"load average before: {os.getloadavg()}; cores: {os.cpu_count()}")
+    grid_seconds(BASELINE)  # warm-up: imports and caches
+    print(f"| tolerance | ms per σ (CPU, median) | × tolerance 1e-{BASELINE} (median of pairs) | digits / {BASELINE} |")
+    print("|---|---|---|---|")
+    for digits in DIGITS:
+        ratios, own = [], []
+        for _ in range(repeats):
+            base = grid_seconds(BASELINE)
+            this = grid_seconds(digits)
+            ratios.append(this / base)
+            own.append(this)
+        per_sigma = 1000 * statistics.median(own) / len(GAUSSIAN_GRID)
+        print(f"| 1e-{digits} | {per_sigma:.2f} | {statistics.median(ratios):.2f} | {digits / BASELINE:.2f} |")
+    print(f"load average after: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()

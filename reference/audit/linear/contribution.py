@@ -1,0 +1,411 @@
+"""Contribution models: the largest sensitivity over a participation scheme's patterns when each participation
+contributes a count, a signed value or a vector.
+
+A user touching the pattern S of inputs changes the input by ``V = Σ_{i∈S} e_i c_iᵀ`` (one row ``c_i`` per input
+of S; one column for scalar inputs).
+
+**Gaussian kinds.** With ``Q = Wᵀ(B D Bᵀ)⁺W`` (positive semi-definite) the squared Mahalanobis sensitivity of V is
+``‖(B D Bᵀ)^{+½} W V‖_F² = Σ_{i,j∈S} Q_ij ⟨c_i, c_j⟩`` (one independent Gaussian release per column of V). It is
+convex in V, so its maximum over a product of convex sets sits at extreme points:
+
+* ``counts`` (c_i ∈ [0, 1]): the vertices are 0/1, and the families are closed under subsets, so the maximum is
+  ``max_S 1_Sᵀ Q 1_S`` (:func:`reference.audit.linear.participation.max_quadratic`);
+* ``signed`` (c_i ∈ [-1, 1]): ``max_S max_{s∈{±1}^S} sᵀ Q_S s``;
+* ``vector`` (‖c_i‖₂ <= 1, any dimension): the Gram matrix G of the c_i is any positive semi-definite matrix
+  with diagonal <= 1 (a dimension of |S| realises each), so the maximum is ``max_S SDP(S)`` with
+  ``SDP(S) = max{⟨Q_S, G⟩ : G ⪰ 0, G_ii <= 1}``.
+
+Always ``signed <= vector <= Σ_{i,j∈S} |Q_ij|`` (|G_ij| <= 1). When signs s make ``s_i s_j Q_ij >= 0`` for every pair
+that can share a pattern (the Gram matrix is *balanced*), ``c_i = s_i e`` attains that bound: signed and vector
+both equal the counts maximum of |Q|. Otherwise signed is enumerated over patterns × signs, and each pattern's
+SDP is bracketed: below by the exact value at rational vectors scaled into the ball (from a float
+block-coordinate ascent), above by weak duality — for y with ``Diag(y) − Q_S ⪰ 0`` (checked exactly by an LDLᵀ
+in rationals), ``⟨Q_S, G⟩ <= Σ y_i G_ii <= Σ y_i``. The SDP value is in general irrational, so the vector maximum
+is then a certified bracket, named as such.
+
+**Laplace kinds** (``‖M V‖₁``, M the strategy or the integer draw shifts): counts and signed as above with the
+ℓ1 norm (convex); a vector model has no ℓ1 meaning here and is refused.
+
+A scheme without a named model is accepted only where the models agree (no negative Gram entry between inputs
+that can share a pattern; for ℓ1, every row of M of one sign); otherwise it is refused, naming the choice.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from fractions import Fraction
+
+from reference.audit.linear import participation as schemes
+from reference.audit.linear.participation import Contribution, Participation, PatternMaximum
+from reference.audit.linear.semidefinite import sdp_bracket
+
+#: Most patterns whose vector SDP is bracketed one by one (the largest Σ|Q_ij| first).
+MAX_SDP_PATTERNS = 200
+#: Largest pattern whose SDP is bracketed (the exact LDLᵀ check is cubic in it).
+MAX_SDP_SIZE = 40
+#: Largest pattern whose signs are enumerated for a lower bound outside a full enumeration.
+MAX_SIGN_ENUMERATION = 16
+
+
+def unnamed_model_message(where: str) -> str:
+    return (f"participation: {where}, so counts, signed and vector contributions give different sensitivities; "
+            "name the contribution model: 'counts' (each participation adds a value in [0, 1]: counting, "
+            "histograms), 'signed' (a value in [-1, 1]) or 'vector' (a vector of l2 norm <= 1: DP-FTRL, "
+            "DP-SGD with matrix factorization)")
+
+
+# ----------------------------------------------------------------------------------------------- Gaussian kinds
+
+
+def max_pattern_quadratic(scheme: Participation, quadratic: Sequence[Sequence[int]],
+                          denominator: int) -> PatternMaximum:
+    """max over the patterns and the contribution model of ``Σ Q_ij ⟨c_i, c_j⟩``, Q = ``quadratic`` /
+    ``denominator`` (integers, symmetric, positive semi-definite)."""
+    model = scheme.contribution
+    if _no_shared_entry(scheme, quadratic):
+        # every pair that can share a pattern has Q_ij = 0 (a banded strategy, band <= separation): the value is
+        # Σ_{i∈S} Q_ii |c_i|² whatever the model, a linear maximum
+        value, pattern = schemes.best_linear(scheme, [row[i] for i, row in enumerate(quadratic)])
+        exact = Fraction(value, denominator)
+        return PatternMaximum(exact, exact, pattern, "no Gram entry between inputs that share a pattern (a banded "
+                              "strategy within the separation): the sum of the diagonal, dynamic programming; "
+                              "counts, signed and vector contributions agree", scheme.count(len(quadratic)),
+                              (1,) * len(pattern))
+    negative = _negative_shared_entry(scheme, quadratic)
+    if model is None and negative is not None:
+        i, j = negative
+        raise ValueError(unnamed_model_message(f"the workload's Gram matrix has a negative entry (Q[{i}][{j}] < 0) "
+                                               "between inputs one user may share"))
+    if model in (None, "counts") or negative is None:
+        found = schemes.max_quadratic(scheme, quadratic, denominator)
+        if negative is None and model != "counts":
+            return _with_method(found, "no negative Gram entry between inputs that share a pattern, so counts, "
+                                "signed and vector contributions agree; " + found.method)
+        return found
+    signs = _balancing_signs(scheme, len(quadratic), lambda i, j: quadratic[i][j])
+    absolute = [[abs(entry) for entry in row] for row in quadratic]
+    if signs is not None:
+        found = schemes.max_quadratic(scheme, absolute, denominator)
+        return PatternMaximum(found.lower, found.upper, found.pattern,
+                              f"signs make every shared Gram entry non-negative (a balanced Gram matrix), so "
+                              f"signed and vector contributions equal the counts maximum of |Q|; {found.method}",
+                              found.patterns, tuple(signs[i] for i in found.pattern))
+    signed = _max_signed_quadratic(scheme, quadratic, absolute, denominator)
+    if model == "signed":
+        return signed
+    return _max_vector_quadratic(scheme, quadratic, absolute, denominator, signed)
+
+
+def _with_method(found: PatternMaximum, method: str) -> PatternMaximum:
+    """A counts maximum that is also the signed one: the signs are all +1."""
+    return PatternMaximum(found.lower, found.upper, found.pattern, method, found.patterns, (1,) * len(found.pattern))
+
+
+def _no_shared_entry(scheme: Participation, quadratic: Sequence[Sequence[int]]) -> bool:
+    """Is Q_ij = 0 for every pair i != j that may share a pattern? (Checked on the entries at distance >= the
+    separation for min-separation and fixed epochs, in C loops over row slices.)"""
+    inputs = len(quadratic)
+    if scheme.kind in ("min-separation", "fixed-epoch") and scheme.records > 1:
+        gap = scheme.spacing
+        if scheme.kind == "fixed-epoch":
+            return not any(quadratic[i][j] for i in range(inputs)
+                           for j in range(i + gap, min(inputs, i + gap * (scheme.records - 1) + 1), gap))
+        return not any(any(row[i + gap:]) for i, row in enumerate(quadratic))
+    if scheme.records == 1 and scheme.kind != "once-per-block":
+        return True
+    return not any(quadratic[i][j] for i in range(inputs) for j in range(i + 1, inputs) if scheme.may_share(i, j))
+
+
+def _negative_shared_entry(scheme: Participation, quadratic: Sequence[Sequence[int]]) -> tuple[int, int] | None:
+    for i, row in enumerate(quadratic):
+        if min(row) >= 0:
+            continue
+        for j, entry in enumerate(row):
+            if entry < 0 and scheme.may_share(i, j):
+                return (i, j)
+    return None
+
+
+def _balancing_signs(scheme: Participation, inputs: int,
+                     entry: Callable[[int, int], int]) -> list[int] | None:
+    """Signs s with s_i s_j entry(i, j) >= 0 for every pair that may share a pattern (a 2-colouring by breadth
+    first search), or None when there are none."""
+    signs: list[int] = [0] * inputs
+    for root in range(inputs):
+        if signs[root]:
+            continue
+        signs[root] = 1
+        queue = deque([root])
+        while queue:
+            i = queue.popleft()
+            for j in range(inputs):
+                if j == i or not entry(i, j) or not scheme.may_share(i, j):
+                    continue
+                wanted = signs[i] if entry(i, j) > 0 else -signs[i]
+                if not signs[j]:
+                    signs[j] = wanted
+                    queue.append(j)
+                elif signs[j] != wanted:
+                    return None
+    return signs
+
+
+def _signed_work(scheme: Participation, inputs: int, per_element: int) -> int:
+    """Elementary steps of an enumeration over patterns × signs (the first sign fixed: ±V give one value)."""
+    return sum(count * 2 ** max(size - 1, 0) * max(size, 1) * per_element
+               for size, count in enumerate(scheme.sizes(inputs)))
+
+
+def _patterns(scheme: Participation, inputs: int) -> Iterator[tuple[int, ...]]:
+    """Every non-empty pattern, depth first."""
+    most = scheme.most_inputs(inputs)
+    stack: list[tuple[int, ...]] = [()]
+    while stack:
+        pattern = stack.pop()
+        if pattern:
+            yield pattern
+        if len(pattern) == most:
+            continue
+        first = pattern[-1] + 1 if pattern else 0
+        stack.extend((*pattern, j) for j in range(inputs - 1, first - 1, -1) if scheme.allows(pattern, j))
+
+
+def _best_signs_quadratic(quadratic: Sequence[Sequence[int]], pattern: Sequence[int]) -> tuple[int, tuple[int, ...]]:
+    """max over s ∈ {±1}^pattern of sᵀ Q s: every sign vector when the pattern is small, else single flips from
+    all-ones (a lower bound)."""
+    size = len(pattern)
+    if size == 0:
+        return 0, ()
+
+    def value(signs: Sequence[int]) -> int:
+        return sum(signs[a] * signs[b] * quadratic[i][j] for a, i in enumerate(pattern) for b, j in enumerate(pattern))
+
+    if size <= MAX_SIGN_ENUMERATION:
+        best: tuple[int, tuple[int, ...]] = (value((1,) * size), (1,) * size)
+        for mask in range(1, 2 ** (size - 1)):
+            signs = (1, *(-1 if mask >> bit & 1 else 1 for bit in range(size - 1)))
+            current = value(signs)
+            if current > best[0]:
+                best = (current, signs)
+        return best
+    signs_list = [1] * size
+    current = value(signs_list)
+    improved = True
+    while improved:
+        improved = False
+        for position in range(size):
+            signs_list[position] = -signs_list[position]
+            trial = value(signs_list)
+            if trial > current:
+                current, improved = trial, True
+            else:
+                signs_list[position] = -signs_list[position]
+    return current, tuple(signs_list)
+
+
+def _max_signed_quadratic(scheme: Participation, quadratic: Sequence[Sequence[int]],
+                          absolute: Sequence[Sequence[int]], denominator: int) -> PatternMaximum:
+    inputs = len(quadratic)
+    patterns = scheme.count(inputs)
+    if _signed_work(scheme, inputs, 1) <= schemes.MAX_ENUMERATION_WORK:
+        most = scheme.most_inputs(inputs)
+        best: list[object] = [None, (), ()]
+
+        def visit(value: int, pattern: tuple[int, ...], signs: tuple[int, ...]) -> None:
+            if len(pattern) == most:
+                return
+            first = pattern[-1] + 1 if pattern else 0
+            for j in range(first, inputs):
+                if not scheme.allows(pattern, j):
+                    continue
+                cross = sum(sign * quadratic[i][j] for i, sign in zip(pattern, signs))
+                for sign in ((1, -1) if pattern else (1,)):
+                    new = value + quadratic[j][j] + 2 * sign * cross
+                    if best[0] is None or new > best[0]:  # type: ignore[operator]
+                        best[:] = [new, (*pattern, j), (*signs, sign)]
+                    visit(new, (*pattern, j), (*signs, sign))
+
+        visit(0, (), ())
+        exact = Fraction(int(best[0]), denominator)  # type: ignore[call-overload]
+        return PatternMaximum(exact, exact, best[1], f"enumeration of all {patterns} patterns x signs",  # type: ignore[arg-type]
+                              patterns, best[2])  # type: ignore[arg-type]
+    bound = schemes.max_quadratic(scheme, absolute, denominator)
+    lower, signs = _best_signs_quadratic(quadratic, bound.pattern)
+    return PatternMaximum(Fraction(lower, denominator), bound.upper, bound.pattern,
+                          "signed: upper bound sum |Q_ij| over the patterns (" + bound.method + "); lower bound "
+                          "at its maximiser with the best signs found", patterns, signs)
+
+
+# ------------------------------------------------------------------------------------------------ vector model
+
+
+def _max_vector_quadratic(scheme: Participation, quadratic: Sequence[Sequence[int]],
+                          absolute: Sequence[Sequence[int]], denominator: int,
+                          signed: PatternMaximum) -> PatternMaximum:
+    """The bracket of max_S SDP(S) (module docstring): signed <= vector <= Σ|Q_ij|, refined pattern by pattern,
+    the largest Σ|Q_ij| first, while it can matter."""
+    inputs = len(quadratic)
+    patterns = scheme.count(inputs)
+    lower, best_pattern = signed.lower * denominator, signed.pattern
+    enumerable = patterns * max(1, scheme.most_inputs(inputs)) <= schemes.MAX_ENUMERATION_WORK
+
+    def absolute_sum(pattern: tuple[int, ...]) -> int:
+        return sum(absolute[i][j] for i in pattern for j in pattern)
+
+    global_bound: Fraction | None = None  # an upper bound over the patterns not examined
+    if enumerable:
+        ranked = heapq.nlargest(MAX_SDP_PATTERNS + 1, ((absolute_sum(p), p) for p in _patterns(scheme, inputs)))
+        how = f"enumeration of the {patterns} patterns"
+    else:
+        bound = schemes.max_quadratic(scheme, absolute, denominator)
+        global_bound = bound.upper * denominator
+        ranked = [(absolute_sum(bound.pattern), bound.pattern)]  # its maximiser raises the floor
+        how = "sum |Q_ij| over the patterns (" + bound.method + ")"
+    upper = Fraction(0) if global_bound is None else global_bound
+    done: list[frozenset[int]] = []
+    bracketed = 0
+    for position, (absolute_value, pattern) in enumerate(ranked):
+        if absolute_value <= lower:
+            break
+        if position == MAX_SDP_PATTERNS or len(pattern) > MAX_SDP_SIZE:
+            upper = max(upper, Fraction(absolute_value))  # every later pattern has at most this sum
+            break
+        members = frozenset(pattern)
+        if any(members <= earlier for earlier in done):
+            continue  # SDP(S) <= SDP(S') for S ⊆ S' (a zero vector is allowed)
+        done.append(members)
+        block = [[quadratic[i][j] for j in pattern] for i in pattern]
+        if _block_balanced(block):
+            low = high = Fraction(absolute_value)  # signs attain Σ|Q_ij| on this pattern
+        else:
+            bracketed += 1
+            low, high = sdp_bracket(block)
+        if low > lower:
+            lower, best_pattern = low, pattern
+        upper = max(upper, min(high, Fraction(absolute_value)))
+    upper = max(upper, lower)
+    method = (f"vector contributions: the semidefinite bound max <Q_S, G> (G psd, diag <= 1) per pattern, "
+              f"bracketed by exact primal vectors and an exact dual certificate on {bracketed} pattern(s) without "
+              f"balancing signs (the balanced ones equal sum |Q_ij|); the rest bounded by sum |Q_ij| ({how}); signed "
+              "contributions give the floor")
+    return PatternMaximum(lower / denominator, upper / denominator, best_pattern, method, patterns)
+
+
+def _block_balanced(block: Sequence[Sequence[int]]) -> bool:
+    """Do signs make every entry of the (whole) block non-negative?"""
+    def entry(a: int, b: int) -> int:
+        return block[a][b]
+
+    return _balancing_signs(schemes.any_records(records=len(block)), len(block), entry) is not None
+
+
+# ------------------------------------------------------------------------------------------------ Laplace kinds
+
+
+def max_pattern_l1(scheme: Participation, columns: Sequence[Sequence[int]], denominator: int) -> PatternMaximum:
+    """max over the patterns and the contribution model of ``‖M V‖₁``, M given by its integer ``columns`` /
+    ``denominator`` (counts and signed; vectors are refused)."""
+    model: Contribution | None = scheme.contribution
+    if model == "vector":
+        raise ValueError("participation: contribution 'vector' (an l2 ball) is defined for gaussian noise; "
+                         "laplace kinds take 'counts' or 'signed'")
+    rows = len(columns[0]) if columns else 0
+    one_sign = all(all(column[r] >= 0 for column in columns) or all(column[r] <= 0 for column in columns)
+                   for r in range(rows))
+    if model is None and not one_sign:
+        raise ValueError(unnamed_model_message("a row of the strategy (or of the draw shifts) has entries of both "
+                                               "signs"))
+    if model in (None, "counts"):
+        return schemes.max_l1(scheme, columns, denominator)
+    if one_sign:  # ‖M_S s‖₁ <= Σ_{j∈S} ‖M_j‖₁ = ‖M_S 1‖₁: signed and counts agree
+        found = schemes.max_l1(scheme, columns, denominator)
+        return PatternMaximum(found.lower, found.upper, found.pattern, "every row of the map has one sign, so signed "
+                              "and counts contributions agree; " + found.method, found.patterns,
+                              (1,) * len(found.pattern))
+    inputs = len(columns)
+    patterns = scheme.count(inputs)
+    norms = [sum(abs(entry) for entry in column) for column in columns]
+    signs = _column_balancing_signs(columns)
+    if signs is not None:
+        value, pattern = schemes.best_linear(scheme, norms)
+        exact = Fraction(value, denominator)
+        return PatternMaximum(exact, exact, pattern, "signed: signs make every row of the map one-signed, so the l1 "
+                              "norm is additive over the pattern (dynamic programming)", patterns,
+                              tuple(signs[j] for j in pattern))
+    if _signed_work(scheme, inputs, rows) <= schemes.MAX_ENUMERATION_WORK:
+        most = scheme.most_inputs(inputs)
+        best: list[object] = [None, (), ()]
+
+        def visit(state: list[int], pattern: tuple[int, ...], chosen: tuple[int, ...]) -> None:
+            if len(pattern) == most:
+                return
+            first = pattern[-1] + 1 if pattern else 0
+            for j in range(first, inputs):
+                if not scheme.allows(pattern, j):
+                    continue
+                for sign in ((1, -1) if pattern else (1,)):
+                    summed = [a + sign * b for a, b in zip(state, columns[j])]
+                    value = sum(abs(entry) for entry in summed)
+                    if best[0] is None or value > best[0]:  # type: ignore[operator]
+                        best[:] = [value, (*pattern, j), (*chosen, sign)]
+                    visit(summed, (*pattern, j), (*chosen, sign))
+
+        visit([0] * rows, (), ())
+        exact = Fraction(int(best[0]), denominator)  # type: ignore[call-overload]
+        return PatternMaximum(exact, exact, best[1], f"enumeration of all {patterns} patterns x signs",  # type: ignore[arg-type]
+                              patterns, best[2])  # type: ignore[arg-type]
+    upper, pattern = schemes.best_linear(scheme, norms)
+    lower, chosen = _best_signs_l1(columns, pattern, rows)
+    return PatternMaximum(Fraction(lower, denominator), Fraction(upper, denominator), pattern,
+                          "signed: triangle-inequality dynamic-programming bound; lower bound at its maximiser with "
+                          "the best signs found", patterns, chosen)
+
+
+def _column_balancing_signs(columns: Sequence[Sequence[int]]) -> list[int] | None:
+    """Signs s_j making every row of [s_j M_j] one-signed (then ‖M_S s‖₁ = Σ_{j∈S} ‖M_j‖₁), or None."""
+    inputs = len(columns)
+    rows = len(columns[0]) if columns else 0
+    parent = list(range(inputs))
+    parity = [0] * inputs  # sign of j relative to its root: 0 same, 1 flipped
+
+    def find(j: int) -> tuple[int, int]:
+        flip = 0
+        while parent[j] != j:
+            flip ^= parity[j]
+            j = parent[j]
+        return j, flip
+
+    for r in range(rows):
+        previous: tuple[int, int] | None = None  # (column, sign of its entry)
+        for j in range(inputs):
+            entry = columns[j][r]
+            if not entry:
+                continue
+            sign = 1 if entry > 0 else 0
+            if previous is not None:
+                # s_j · entry and s_prev · entry_prev of one sign: parity(j) xor parity(prev) = sign xor sign_prev
+                wanted = sign ^ previous[1]
+                (root_a, flip_a), (root_b, flip_b) = find(j), find(previous[0])
+                if root_a == root_b:
+                    if flip_a ^ flip_b != wanted:
+                        return None
+                else:
+                    parent[root_a], parity[root_a] = root_b, flip_a ^ flip_b ^ wanted
+            previous = (j, sign)
+    return [-1 if find(j)[1] else 1 for j in range(inputs)]
+
+
+def _best_signs_l1(columns: Sequence[Sequence[int]], pattern: Sequence[int], rows: int) -> tuple[int, tuple[int, ...]]:
+    def value(signs: Sequence[int]) -> int:
+        return sum(abs(sum(sign * columns[j][r] for sign, j in zip(signs, pattern))) for r in range(rows))
+
+    size = len(pattern)
+    if size == 0:
+        return 0, ()
+    if size <= MAX_SIGN_ENUMERATION:
+        candidates = ((1, *(-1 if mask >> bit & 1 else 1 for bit in range(size - 1))) for mask in range(2 ** (size - 1)))
+        best = max(((value(signs), signs) for signs in candidates), key=lambda pair: pair[0])
+        return best[0], tuple(best[1])
+    return value((1,) * size), (1,) * size
