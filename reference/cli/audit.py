@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 from fractions import Fraction
 from typing import Any
 
@@ -416,24 +414,10 @@ def _percent(value: object) -> str:
 
 
 def _cmd_audit_height(args: argparse.Namespace) -> dict[str, Any]:
-    import importlib
-
     from reference.audit.height_function import check_height_function
+    from reference.core.user_code import load_function
 
-    spec = args.function
-    if spec.count(":") != 1 or not all(spec.split(":")):
-        raise CommandError(f"--function must be 'package.module:function', got {spec!r}")
-    module_name, name = spec.split(":")
-    # a module in the working folder is found from the console script too (its sys.path does not hold the folder)
-    if os.getcwd() not in sys.path and "" not in sys.path:
-        sys.path.append(os.getcwd())
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as error:
-        raise CommandError(f"--function: module {module_name!r} cannot be imported: {error}") from None
-    function = getattr(module, name, None)
-    if not callable(function):
-        raise CommandError(f"--function: {name!r} is not a function of module {module_name!r}")
+    function = load_function(args.function, "--function")
     horizons = None
     if args.horizons is not None:
         low, colon, high = args.horizons.partition(":")

@@ -24,9 +24,11 @@ exceptions are still caught. ``None`` for either limit turns it off.
 
 from __future__ import annotations
 
+import importlib
 import math
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -70,6 +72,27 @@ def check_limits(seconds: object = DEFAULT_SECONDS, memory_bytes: object = DEFAU
                                      or memory_bytes < 1 << 20):
         raise ValueError(f"{memory_name} must be an integer number of bytes >= 2**20 or None, got {memory_bytes!r}")
     return CallLimits(seconds, memory_bytes)
+
+
+def load_function(spec: object, name: str) -> Callable[..., Any]:
+    """The function named ``package.module:function`` (``ValueError`` naming the option or parameter ``name``
+    when it is not of that form, cannot be imported or is not callable).
+
+    A module in the working folder is found as ``python -m`` finds it, also from the ``reference`` console script
+    (whose ``sys.path`` does not hold the folder); spawned workers inherit the path."""
+    if not isinstance(spec, str) or spec.count(":") != 1 or not all(spec.split(":")):
+        raise ValueError(f"{name} must be 'package.module:function', got {spec!r}")
+    module_name, attribute = spec.split(":")
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.append(os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        raise ValueError(f"{name}: module {module_name!r} cannot be imported: {error}") from None
+    function: Callable[..., Any] | None = getattr(module, attribute, None)
+    if not callable(function):
+        raise ValueError(f"{name}: {attribute!r} is not a function of module {module_name!r}")
+    return function
 
 
 def function_name(function: object) -> str:

@@ -19,10 +19,7 @@ statistics are exact sums (:mod:`reference.audit.samples.sufficient`), so neithe
 from __future__ import annotations
 
 import functools
-import importlib
 import inspect
-import os
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -32,7 +29,7 @@ from typing import Any, Literal
 import numpy as np
 
 from reference.core.rng import run_seeds
-from reference.core.user_code import UNLIMITED, call_user
+from reference.core.user_code import UNLIMITED, call_user, load_function
 
 #: Values per chunk when the chunk size is not given (32 MiB of float64): bounds one worker's sample memory.
 CHUNK_VALUES = 1 << 22
@@ -47,20 +44,7 @@ Target = Callable[[np.random.Generator, int], Any]
 def load_target(spec: object) -> Target:
     """The function named ``package.module:function`` (``ValueError`` naming ``target`` if it cannot be loaded or
     called as a sampler), adapted to the batched form (:func:`batched`)."""
-    if not isinstance(spec, str) or spec.count(":") != 1 or not all(spec.split(":")):
-        raise ValueError(f"target must be 'package.module:function', got {spec!r}")
-    module_name, function_name = spec.split(":")
-    # a module in the working directory is found as `python -m` finds it, also from the `reference` console
-    # script (whose sys.path does not hold the working directory); spawned workers inherit the path
-    if os.getcwd() not in sys.path and "" not in sys.path:
-        sys.path.append(os.getcwd())
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as error:
-        raise ValueError(f"target module {module_name!r} cannot be imported: {error}") from None
-    function = getattr(module, function_name, None)
-    if not callable(function):
-        raise ValueError(f"target {spec!r} is not a function of module {module_name!r}")
+    function = load_function(spec, "target")
     return batched(function)
 
 
