@@ -37,7 +37,10 @@ def run_shell(script: str, folder: Path) -> subprocess.CompletedProcess[str]:
     (bin_dir / "python").unlink(missing_ok=True)
     (bin_dir / "python").symlink_to(sys.executable)
     write_console_script(bin_dir)
-    environment = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+    # a user's shell: not the options CI gives this project's own pytest run (PYTEST_ADDOPTS names options, such
+    # as --check-slow-list, that only this repository's conftest defines)
+    inherited = {key: value for key, value in os.environ.items() if key != "PYTEST_ADDOPTS"}
+    environment = {**inherited, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
                    "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
     return subprocess.run(["bash", "-c", "set -euo pipefail\n" + script], cwd=folder, env=environment,
                           capture_output=True, text=True, timeout=1800, check=False)

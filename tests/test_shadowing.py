@@ -48,3 +48,18 @@ def test_without_the_verification_the_report_command_says_how_to_install_it(
     assert main.main(["report", "--quick"]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and "pip install ." in lines[0] and "report" in lines[0]
+
+
+def test_a_plugin_that_cannot_be_imported_breaks_only_its_own_command(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import EntryPoint
+
+    from reference.cli import main, plugins
+
+    # a stale install record (an egg-info left in a checkout) whose module is gone
+    broken = EntryPoint(name="report", value="no_such_module_for_reference:register", group=plugins.GROUP)
+    monkeypatch.setattr(plugins, "_plugins", lambda: {"report": broken})
+    assert main.main(["report", "--quick"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "cannot be imported" in lines[0] and "pip install ." in lines[0]
+    assert main.main(["kary", "digits", "--arity", "3", "--value", "10", "--width", "4"]) == 0

@@ -39,12 +39,25 @@ def missing_message(command: str) -> str:
             "`python -m pip install .` in the source checkout (it installs the library and its verification together)")
 
 
+def _broken_message(command: str, error: ImportError) -> str:
+    return (f"the {command} command's package cannot be imported ({error}); reinstall with "
+            "`python -m pip install .`")
+
+
 def refusal(argv: Sequence[str]) -> str | None:
-    """The refusal for a command line whose command is expected but not provided (checked before parsing, so
-    that the command's own options are not called unknown), else None."""
+    """The refusal for a command line whose command is expected but not provided, or whose plugin cannot be
+    imported (checked before parsing, so that the command's own options are not called unknown), else None."""
     words = [word for word in argv if not word.startswith("-")]
-    if words and words[0] in EXPECTED and words[0] not in _plugins():
+    if not words:
+        return None
+    provided = _plugins()
+    if words[0] in EXPECTED and words[0] not in provided:
         return missing_message(words[0])
+    if words[0] in provided:
+        try:
+            provided[words[0]].load()
+        except ImportError as error:
+            return _broken_message(words[0], error)
     return None
 
 
@@ -58,9 +71,9 @@ def register(commands: Subcommands) -> None:
     for name, entry in provided.items():
         try:
             add = entry.load()
-        except ImportError as error:
-            raise SystemExit(f"reference: error: the {name} command's package cannot be imported ({error}); "
-                             "reinstall with `python -m pip install .`") from None
+        except ImportError:  # a stale or broken install: every other command still works; this one says why
+            add_command(commands, name, _missing, "cannot be imported: reinstall with `python -m pip install .`")
+            continue
         add(commands)
     for name in EXPECTED:
         if name not in provided:

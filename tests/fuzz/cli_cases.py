@@ -55,6 +55,7 @@ RATIONAL_OPTIONS = {
     "alpha": ["1e-6", "1/100"],
     "runs-for-deviation": ["0.02", "1/100"],
     "smallest-deviation": ["1/4", "0.1", "2"],
+    "rtol": ["0", "1e-12", "1/100"],
 }
 #: Values that no option of the kind accepts: not ASCII decimal / "p/q" / scientific, or not finite.
 BAD_NUMBERS = ["٣", "１２", "1_000", "nan", "inf", "-inf", "0/0", "1/0", "", " ", "abc", "1e", "0x10", "1..2",
@@ -95,8 +96,9 @@ OUT_OF_RANGE = {
     "alpha": ["0", "1", "2"],
     "total": ["-1"],
     "smallest-deviation": ["0", "-1"],
+    "rtol": ["-1"],
 }
-IN_FILES = ("data", "input", "samples", "noise-matrix", "workload", "oracle", "draw-variances")
+IN_FILES = ("data", "input", "samples", "noise-matrix", "workload", "oracle", "draw-variances", "draw-scales")
 #: Free-text options: good values, and bad ones the command must refuse (a scheduler address is only ever
 #: malformed or on loopback: no traffic leaves the machine).
 TEXT_OPTIONS = {
@@ -110,6 +112,7 @@ TEXT_OPTIONS = {
                       ["", "per-tree", "once-per-block:0", "min-separation:1", "any:٣"]),
     "function": (["examples.user_heights:float_offset_height", "examples.user_heights:exact_offset_height"],
                  ["", "nocolon", "no.such.module:f", "examples.user_heights:missing"]),
+    "horizons": (["1:100", "10:20", "1:1000000"], ["", "5", "0:10", "10:5", "a:b", "1:2:3"]),
 }
 LIST_OPTIONS = {"values": ["3,1,4", "-5,-5", "0", "10,20,30,40", "1,2"], "vectors": ["1,1,1", "1;2", "1,0;0,1"],
                 "infinite-variance-draws": ["0", "1"]}
@@ -160,6 +163,7 @@ def make_fixtures(folder: Path) -> Fixtures:
         "workload": [identity, lower, write("bom_workload.csv", "\ufeff1,0\n1,1\n")],
         "oracle": [identity],
         "draw-variances": [write("variances.csv", "1\n1\n"), write("variances_row.csv", "1,3/4\n")],
+        "draw-scales": [write("scales.csv", "1\n2\n"), write("scales_row.csv", "1,3/2\n")],
     }
     (folder / "a_directory").mkdir(exist_ok=True)
     bad = [
