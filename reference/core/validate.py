@@ -33,7 +33,7 @@ MAX_DECIMAL_EXPONENT = 10_000
 #: 10**15000 (the largest a text number can make), so squares of accepted values (Δ² from Δ) still pass, while
 #: a 2**100000 denominator (a computation without end at its precision) is refused.
 MAX_EXACT_BITS = 2 * (10**15000).bit_length()
-#: Integers written as text (counts: depth, arity, horizon, seeds) have at most this many digits.
+#: Integers written as text (counts such as a depth, an arity, a horizon or a seed) have at most this many digits.
 MAX_INTEGER_DIGITS = 30
 
 _DECIMAL = re.compile(r"[+-]?(?P<int>[0-9]*)(?:\.(?P<frac>[0-9]*))?(?:[eE](?P<exp>[+-]?[0-9]+))?")
