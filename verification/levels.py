@@ -69,7 +69,25 @@ def tests_directory() -> Path | None:
     if proofs is None:
         return None
     candidate = proofs.parent.parent / "tests" / "coq"
-    return candidate if candidate.is_dir() else None
+    if candidate.is_dir():
+        return candidate
+    # an installed report run from a source checkout (the README's main job, `reference report`): that
+    # checkout's tests tie the installed Coq sources when its proofs/coq holds the very same files
+    checkout = Path.cwd()
+    candidate = checkout / "tests" / "coq"
+    if candidate.is_dir() and same_sources(proofs, checkout / "proofs" / "coq"):
+        return candidate
+    return None
+
+
+def same_sources(first: Path, second: Path) -> bool:
+    """Whether two folders hold the same Coq development: the same ``.v`` files and ``_CoqProject``, byte for byte."""
+    if not second.is_dir():
+        return False
+    names = sorted(path.name for path in first.iterdir() if path.suffix == ".v" or path.name == "_CoqProject")
+    other = sorted(path.name for path in second.iterdir() if path.suffix == ".v" or path.name == "_CoqProject")
+    return bool(names) and names == other and all(
+        (first / name).read_bytes() == (second / name).read_bytes() for name in names)
 
 
 def tied_coq_files(directory: Path | None = None) -> frozenset[str] | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from reference_verification.core.claims import (
     Budget,
     Claim,
@@ -141,3 +142,23 @@ def test_the_dependencies_the_papers_proofs_rest_on_are_declared() -> None:
     for claim in claims.values():
         for needed in claim.depends_on:
             assert needed in claims, f"{claim.key} rests on {needed}, which is not in the registry"
+
+
+def test_an_installed_report_run_from_a_checkout_is_tied_by_its_tests(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # the README's main job runs the installed verification (Coq sources in the package) from the checkout:
+    # the checkout's tests tie the installed sources exactly when both hold the same files
+    from reference_verification import levels
+
+    installed = tmp_path / "site" / "reference_verification" / "coq_sources"
+    checkout = tmp_path / "checkout"
+    for folder in (installed, checkout / "proofs" / "coq"):
+        folder.mkdir(parents=True)
+        (folder / "_CoqProject").write_text("-Q . Reference\n")
+        (folder / "A.v").write_text("Theorem a : True. Proof. exact I. Qed.\n")
+    (checkout / "tests" / "coq").mkdir(parents=True)
+    monkeypatch.setattr(levels, "proofs_directory", lambda: installed)
+    monkeypatch.chdir(checkout)
+    assert levels.tests_directory() == checkout / "tests" / "coq"
+    (checkout / "proofs" / "coq" / "A.v").write_text("Theorem a : True. Proof. trivial. Qed.\n")
+    assert levels.tests_directory() is None  # other sources: not tied
