@@ -18,8 +18,10 @@ What is tested, by law:
 * any other design (KARY Algorithms 2 and 3, whose draws outnumber their outputs; a singular ``M``): the
   median-of-means second-moment audit of :mod:`reference.audit.samples.design_audit` and the pooled scale test of
   :mod:`reference.audit.samples.pooled_scale` (median of means of ``Xᵀ M⁺ X``) — second moments only;
-* ``Cascade`` deeper than 8: the streamed audit of :mod:`reference.audit.samples.cascade_stream` (node variances,
-  sibling covariances, pooled scale) — second moments only.
+* ``Cascade`` deeper than 8 (or a ``.npy`` path, streamed): the streamed audit of
+  :mod:`reference.audit.samples.cascade_stream` (node variances, sibling covariances, pooled scale) and its family
+  test, exact binomial counts of Haar coefficients above fixed magnitudes
+  (:mod:`reference.audit.samples.magnitude_cells`).
 
 The groups share ``alpha`` evenly (Bonferroni), so the false-alarm probability is at most ``alpha``.
 
@@ -411,21 +413,34 @@ def _audit_cascade(samples: object, law: Cascade, alpha: float, deviation: float
         from reference.audit.samples.whitened_moments import cascade_whitening
 
         x = _matrix(samples, leaves)
+        from reference.audit.samples.power import units_line as units_of
+
         report = _audit_whitened(x, cascade_whitening(law.depth, float(law.sigma)), law.name, alpha, deviation)
-        return report
-    from reference.audit.samples.cascade_stream import audit_cascade_stream
+        return replace(report, units=units_of(x, float(law.sigma) ** 2))
+    from reference.audit.samples.cascade_stream import audit_cascade_stream, stream_tests
+    from reference.audit.samples.magnitude_cells import ALTERNATIVES, CUTS, magnitude_power
     from reference.audit.samples.power import units_line
     from reference.audit.samples.report import cascade_scale_power
 
     report = audit_cascade_stream(samples, law.depth, sigma=float(law.sigma), alpha=alpha)
+    per_test = alpha / stream_tests(law.depth)  # the level every streamed sub-test runs at
 
     def detected(runs: int) -> float:
-        return cascade_scale_power(runs, leaves, alpha / (4 * leaves), alpha / 4)
+        return cascade_scale_power(runs, leaves, per_test, per_test)
 
     needed = runs_needed(lambda runs: detected(runs) <= deviation, 2)
     found = detected(report.runs)
-    power = (PowerLine(f"scale off by ±{deviation:.3g} (relative)", POWER if found <= deviation else 0.0, needed,
-                       f"exact chi-square quantiles of the pooled scale test; detects {found:.3g} at these runs"),)
+    lines = [PowerLine(f"scale off by ±{deviation:.3g} (relative)", POWER if found <= deviation else 0.0, needed,
+                       f"exact chi-square quantiles of the pooled scale test; detects {found:.3g} at these runs")]
+    coefficients = leaves - 1  # Haar coefficients per run the magnitude counts read
+    for alternative, tail in ALTERNATIVES.items() if coefficients else ():
+        def family(runs: int, tail: Callable[[float], float] = tail) -> float:
+            return magnitude_power(runs * coefficients, per_test * len(CUTS), tail)
+
+        lines.append(PowerLine(f"Haar coefficients {alternative}", family(report.runs),
+                               runs_needed(lambda runs: family(runs) >= POWER, 2),
+                               "exact binomial law of the magnitude counts"))
+    power = tuple(lines)
     units = units_line(samples, float(law.sigma) ** 2) if isinstance(samples, np.ndarray) else None
     return replace(report, smallest_deviation=deviation, detectable_deviation=found, runs_needed=needed,
                    power=power, deviation_of="the noise scale", units=units)
