@@ -135,6 +135,8 @@ class LinearNoiseVerdict(ShortRepr):
     #: the claims' relative tolerance (:meth:`verdict_on`, :meth:`renyi_verdict`): the privacy parameter the audit
     #: computes may exceed the claimed one by this relative amount (for matrices built in floating point)
     rtol: Fraction = Fraction(0)
+    #: Gaussian with draw variances σ²·d_j: Δ² is then measured against the noise (Mahalanobis, in units of σ²)
+    draw_variances_given: bool = False
 
     @property
     def verdict(self) -> Verdict:
@@ -175,8 +177,23 @@ class LinearNoiseVerdict(ShortRepr):
             "rho": self.rho,
             "rho_is_bound": self.rho_is_bound,
             "explanation": self.explanation,
+            "outputs": self.outputs,
+            "inputs": self.inputs,
+            "draws": self.draws,
+            "unused_draws": self.unused_draws,
+            "rtol": self.rtol,
+            "participation": None if self.participation is None else self.participation.as_json(),
+            "pattern_maximum": None if self.pattern_maximum is None else self.pattern_maximum.as_json(),
+            "l2_sensitivity_squared_kind": self.sensitivity_kind(),
         })
         return result
+
+    def sensitivity_kind(self) -> str:
+        """What ``l2_sensitivity_squared`` measures: always the Mahalanobis Δ² = max wᵀ(B D Bᵀ)⁺w; with draw
+        variances it is in units of σ² (noise-normalised), not the records' combinatorial sensitivity."""
+        if self.draw_variances_given:
+            return "Mahalanobis (noise-normalised by the draw variances)"
+        return "Mahalanobis (equal to the combinatorial one when B is the strategy)"
 
     def verdict_on(self, *, epsilon: RationalLike | None = None, delta: RationalLike | None = None,
                    rtol: object = None) -> Verdict:
