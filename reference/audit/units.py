@@ -58,8 +58,11 @@ def scale_units_error(found: Fraction, expected: Fraction) -> UnitsError | None:
 
 
 def number(value: Fraction) -> str:
-    """A hint's number: :data:`HINT_DIGITS` significant digits."""
-    return format_significant(value, HINT_DIGITS)
+    """A hint's number: :data:`HINT_DIGITS` significant digits, trailing zeros dropped (``0.5``, ``2.23607``)."""
+    mantissa, _, exponent = format_significant(value, HINT_DIGITS).partition("e")
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    return mantissa + (f"e{exponent}" if exponent else "")
 
 
 QUESTION: dict[UnitsError, str] = {

@@ -91,7 +91,7 @@ def _proportion(actual: Matrix, expected: Matrix) -> Fraction | None:
 
 def _oracle_units(ratio: Fraction, noise: str, scale: Fraction) -> str | None:
     """The units error that turns this noise's covariance into ``ratio`` times it, named in one line."""
-    lead = f"units: the oracle's covariance is {number(ratio)} times that of {noise} noise at scale {number(scale)}"
+    lead = f"the oracle's covariance is {number(ratio)} times that of {noise} noise at scale {number(scale)}"
     if noise == "gaussian":
         variance = scale * scale
         error = variance_units_error(ratio * variance, variance)
@@ -132,7 +132,7 @@ class LinearNoiseReport(ShortRepr):
     #: the decision of a ρ-zCDP or RDP claim (None for the other claims)
     renyi: RenyiClaimVerdict | None = None
     oracle: OracleComparison | None = None
-    #: one line naming a units error that explains a failure (None: none does)
+    #: one line naming a units error that explains a failure (None: none does); the summary ends with it
     units: str | None = None
     #: Gaussian with an ε claim: the release's exact δ(ε), certified
     delta_at_epsilon: CertifiedReal | None = None
@@ -149,7 +149,7 @@ class LinearNoiseReport(ShortRepr):
 
     def summary(self) -> str:
         """One line: the claim, the verdict, why; the units hint after it when there is one."""
-        units = "" if self.units is None else f"; {self.units}"
+        units = "" if self.units is None else f"; units: {self.units}"
         return f"{self.claim_text()}: {self.verdict}; {self.explanation()}{units}"
 
     def as_json(self) -> dict[str, Any]:
@@ -291,13 +291,13 @@ def _claim_units(audit: LinearNoiseVerdict, stated: Claim) -> str | None:
     if audit.noise in ("laplace", "discrete-laplace"):
         if scale_units_error(given, needed) is None:
             return None
-        return (f"units: the claim needs b >= {number(needed)}, and the scale given, {number(given)}, is about "
+        return (f"the claim needs b >= {number(needed)}, and the scale given, {number(given)}, is about "
                 f"1/{number(needed)} = {number(1 / needed)}: {QUESTION['rate as scale']}")
     error = variance_units_error(given * given, needed * needed)
     if error == "variance as standard deviation":
-        return (f"units: the claim needs sigma >= {number(needed)}, and the scale given, {number(given)}, is about "
+        return (f"the claim needs sigma >= {number(needed)}, and the scale given, {number(given)}, is about "
                 f"sigma^2 = {number(needed * needed)}: {QUESTION[error]}")
     if error == "standard deviation as variance":
-        return (f"units: the claim needs sigma >= {number(needed)}, and the scale given, {number(given)}, is about "
+        return (f"the claim needs sigma >= {number(needed)}, and the scale given, {number(given)}, is about "
                 f"sqrt({number(needed)}): {QUESTION[error]}")
     return None
