@@ -128,3 +128,37 @@ def test_cli_prints_the_report_unchanged(tmp_path: Path, capsys: pytest.CaptureF
     assert main(["audit", "linear-noise", *files, "--noise", "laplace", "--scale", "1/4", "--epsilon", "1/4",
                  "--json"]) == 1
     assert "a rate 1/b" in json.loads(capsys.readouterr().out)["summary"]
+
+
+def test_verdict_json_names_its_scheme_and_tolerance_on_every_path() -> None:
+    from reference.audit.linear.participation import any_records
+
+    scheme = any_records(records=2)
+    # W has a column outside col(B) (input 1 never reaches the noise): the leak is found before the scheme is
+    # used, and the JSON still says under which scheme and tolerance it was asked
+    leaked = audit_linear_noise([[1], [0]], [[1, 0], [0, 1]], "gaussian", scale=1, participation=scheme,
+                                rtol="1/1000")
+    assert leaked.verdict == "fails"
+    record = leaked.as_json()
+    assert record["participation"] == scheme.as_json() and record["rtol"] == "1/1000"
+    # two inputs on one identity draw each: a user with both moves the mean by (1, 1), Δ² = 2
+    private = audit_linear_noise([[1, 0], [0, 1]], [[1, 0], [0, 1]], "gaussian", scale=1, participation=scheme)
+    record = private.as_json()
+    assert record["l2_sensitivity_squared"] == "2" and record["pattern_maximum"]["exact"] is True
+    weighted = audit_linear_noise([[1, 0], [0, 1]], [[1, 0], [0, 1]], "gaussian", scale=1, draw_variances=[1, 2])
+    assert "draw variances" in weighted.as_json()["l2_sensitivity_squared_kind"]
+
+
+def test_guide_units_doctest_runs() -> None:
+    # the claim_report block of docs/validating.md, run as sphinx's doctest builder runs it in CI
+    import doctest
+    import re
+
+    text = (Path(__file__).resolve().parents[3] / "docs" / "validating.md").read_text(encoding="utf-8")
+    blocks = [block for block in re.findall(r"^```\{doctest\}\n(.*?)^```$", text, re.MULTILINE | re.DOTALL)
+              if "claim_report" in block]
+    assert len(blocks) == 1
+    runner = doctest.DocTestRunner()
+    runner.run(doctest.DocTestParser().get_doctest(blocks[0], {}, "validating.md claim_report", None, 0))
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0 and result.attempted == 5
