@@ -162,3 +162,25 @@ def test_guide_units_doctest_runs() -> None:
     runner.run(doctest.DocTestParser().get_doctest(blocks[0], {}, "validating.md claim_report", None, 0))
     result = runner.summarize(verbose=False)
     assert result.failed == 0 and result.attempted == 5
+
+
+def test_planted_cascade_with_variance_for_sigma_is_named() -> None:
+    # the report's planted cascade: the calibrated σ (for ε = 20, δ = 1/1000, below 1) squared by mistake
+    from reference_verification.audits import _examples
+
+    from reference.audit.linear.probe import probe_float_noise_matrix
+    from reference.cip.calibration import calibrate_cascade
+
+    epsilon, delta = Fraction(20), Fraction(1, 1000)
+    sigma = calibrate_cascade(2, epsilon=epsilon, delta=delta).sigma_exact.sigma
+    probed = probe_float_noise_matrix(_examples("my_cascade").my_cascade, 4)
+    identity = [[int(i == j) for j in range(4)] for i in range(4)]
+    found = {}
+    for name, used in (("squared", sigma * sigma), ("right", sigma), ("short", sigma * Fraction(9, 10))):
+        audit = audit_linear_noise(probed.matrix, identity, "gaussian", scale=used,
+                                   draw_variances=probed.draw_variances)
+        found[name] = claim_report(audit, epsilon=epsilon, delta=delta)
+    assert found["squared"].verdict == "fails" and found["squared"].units is not None
+    assert "a variance passed as a standard deviation?" in found["squared"].units
+    assert found["right"].verdict == "holds" and found["right"].units is None
+    assert found["short"].verdict == "fails" and found["short"].units is None
