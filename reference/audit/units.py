@@ -70,3 +70,27 @@ QUESTION: dict[UnitsError, str] = {
     "standard deviation as variance": "a standard deviation passed as a variance?",
     "rate as scale": "a rate 1/b (epsilon/sensitivity) passed as the scale b?",
 }
+
+
+def covariance_units_line(ratio: Fraction, noise: str, scale: Fraction, *, whose: str) -> str | None:
+    """The units error that makes a covariance (an oracle's, or samples' second moments) ``ratio`` times the one
+    of ``noise`` noise at ``scale``, named in one line; None when none does.
+
+    Gaussian (``scale`` σ, variance σ²): ``ratio ≈ σ²`` (the variance is σ⁴: a variance used as the standard
+    deviation) or ``ratio ≈ 1/σ`` (the variance is σ: a standard deviation used as the variance). Laplace
+    (``scale`` b, variance 2b²): ``ratio ≈ 1/b⁴`` (the scale is 1/b: a rate used as the scale). ``whose`` names
+    the covariance compared, e.g. ``"the oracle's covariance"``.
+    """
+    lead = f"{whose} is {number(ratio)} times that of {noise} noise at scale {number(scale)}"
+    if noise == "gaussian":
+        variance = scale * scale
+        error = variance_units_error(ratio * variance, variance)
+        if error == "variance as standard deviation":
+            return f"{lead}, about sigma^2 = {number(variance)}: its noise variance is about sigma^4 - {QUESTION[error]}"
+        if error == "standard deviation as variance":
+            return f"{lead}, about 1/sigma: its noise variance is about sigma, not sigma^2 - {QUESTION[error]}"
+        return None
+    if noise == "laplace" and scale_units_error(ratio * scale * scale, scale * scale) == "rate as scale":
+        # variance 2b² per draw: the scale b_o behind it has b_o² = ratio·b², and b_o ≈ 1/b is a rate
+        return f"{lead}, about 1/b^4: its scale is about 1/b = {number(1 / scale)} - {QUESTION['rate as scale']}"
+    return None

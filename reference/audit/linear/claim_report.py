@@ -28,7 +28,14 @@ from typing import Any
 from reference.audit.linear.covariance import CovarianceDifference, compare_covariance, noise_covariance
 from reference.audit.linear.renyi import RenyiClaimVerdict
 from reference.audit.linear.verdict import LinearNoiseVerdict, exact_matrix
-from reference.audit.units import QUESTION, UNITS_CLOSENESS, number, scale_units_error, variance_units_error
+from reference.audit.units import (
+    QUESTION,
+    UNITS_CLOSENESS,
+    covariance_units_line,
+    number,
+    scale_units_error,
+    variance_units_error,
+)
 from reference.core.certified import CertifiedReal
 from reference.core.linalg import Matrix
 from reference.core.options import LinearNoise
@@ -89,23 +96,6 @@ def _proportion(actual: Matrix, expected: Matrix) -> Fraction | None:
     return ratio
 
 
-def _oracle_units(ratio: Fraction, noise: str, scale: Fraction) -> str | None:
-    """The units error that turns this noise's covariance into ``ratio`` times it, named in one line."""
-    lead = f"the oracle's covariance is {number(ratio)} times that of {noise} noise at scale {number(scale)}"
-    if noise == "gaussian":
-        variance = scale * scale
-        error = variance_units_error(ratio * variance, variance)
-        if error == "variance as standard deviation":
-            return f"{lead}, about sigma^2 = {number(variance)}: its noise variance is about sigma^4 - {QUESTION[error]}"
-        if error == "standard deviation as variance":
-            return f"{lead}, about 1/sigma: its noise variance is about sigma, not sigma^2 - {QUESTION[error]}"
-        return None
-    # Laplace: variance 2b² per draw; the oracle's scale b_o has b_o² = ratio·b², and b_o ≈ 1/b is a rate
-    if scale_units_error(ratio * scale * scale, scale * scale) == "rate as scale":
-        return f"{lead}, about 1/b^4: its scale is about 1/b = {number(1 / scale)} - {QUESTION['rate as scale']}"
-    return None
-
-
 def compare_with_oracle(noise_matrix: object, oracle_covariance: object, *, noise: LinearNoise, scale: RationalLike,
                         draw_variances: Sequence[object] | None = None) -> OracleComparison:
     """Compare the exact covariance of ``B z`` (:func:`~reference.audit.linear.covariance.noise_covariance`) with
@@ -117,7 +107,8 @@ def compare_with_oracle(noise_matrix: object, oracle_covariance: object, *, nois
         return OracleComparison(differences)
     actual = noise_covariance(noise_matrix, scale, noise, draw_variances)
     ratio = _proportion(actual, exact_matrix(oracle_covariance, "oracle_covariance"))
-    units = None if ratio is None else _oracle_units(ratio, noise, positive_fraction(scale, "scale"))
+    units = None if ratio is None else covariance_units_line(ratio, noise, positive_fraction(scale, "scale"),
+                                                              whose="the oracle's covariance")
     return OracleComparison(differences, units)
 
 
