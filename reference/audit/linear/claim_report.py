@@ -125,7 +125,7 @@ class LinearNoiseReport(ShortRepr):
     oracle: OracleComparison | None = None
     #: one line naming a units error that explains a failure (None: none does); the summary ends with it
     units: str | None = None
-    #: Gaussian with an ε claim: the release's exact δ(ε), certified
+    #: the release's exact δ(ε), certified: Gaussian with an ε claim, Laplace kinds with an (ε, δ) claim
     delta_at_epsilon: CertifiedReal | None = None
     #: [lower, upper] of computed/claimed − 1 for the parameter ``rtol`` applies to (None: not known)
     relative_excess: tuple[Fraction, Fraction] | None = None
@@ -207,6 +207,9 @@ def claim_report(audit: LinearNoiseVerdict, *, epsilon: object = None, delta: ob
     delta_at_epsilon = None
     if stated is not None and stated.epsilon is not None and audit.noise == "gaussian" and audit.private:
         delta_at_epsilon = audit.delta(stated.epsilon)
+    elif stated is not None and stated.kind == "approximate" and audit.noise in ("laplace", "discrete-laplace"):
+        assert stated.epsilon is not None
+        delta_at_epsilon = audit.laplace_delta(stated.epsilon)  # the worst over the shifts; None: not computed
     claimed_epsilon = None if stated is None else stated.epsilon
     claimed_delta = None if stated is None or stated.kind != "approximate" else stated.delta
     claimed_rho = None if stated is None else stated.rho
@@ -228,7 +231,8 @@ def needed_scale(audit: LinearNoiseVerdict, stated: Claim) -> Fraction | None:
     if not audit.private or bracketed:
         return None
     if audit.noise in ("laplace", "discrete-laplace"):
-        if stated.epsilon is None or audit.epsilon is None or not audit.epsilon_exact:
+        # pure ε only: with δ > 0 a smaller b may do, and the needed b is not computed
+        if stated.kind != "pure" or stated.epsilon is None or audit.epsilon is None or not audit.epsilon_exact:
             return None
         return scale * audit.epsilon / stated.epsilon  # ε = Δ1/b exactly
     if stated.kind == "approximate":

@@ -203,7 +203,9 @@ class LinearNoiseVerdict(ShortRepr):
         ``holds`` when it is certified at least as good; ``inconclusive`` when only bounds that do not decide it
         are known (an ε upper bound above the claim, or integer noise with a kernel). ``rtol`` (default: the
         audit's) lets the computed parameter exceed the claimed one relatively: ε <= ε_claimed (1 + rtol) for the
-        Laplace kinds, δ(ε) <= δ (1 + rtol) for the Gaussian kinds.
+        Laplace kinds, δ(ε) <= δ (1 + rtol) for the Gaussian kinds. A Laplace-kind (ε, δ) claim with δ > 0 and ε
+        below the release's ε-DP ε is decided from the exact worst δ(ε) (:meth:`laplace_delta`), inconclusive
+        where that is not computed.
         """
         if not self.private:
             return "fails"
@@ -223,6 +225,12 @@ class LinearNoiseVerdict(ShortRepr):
                 return "inconclusive"
             if self.epsilon <= claimed:
                 return "holds"
+            if target > 0:
+                # below its ε-DP ε the release may still be (ε, δ)-DP: decided from the exact δ(ε) where known
+                worst = self.laplace_delta(claimed)
+                if worst is None:
+                    return "inconclusive"
+                return "holds" if worst.upper <= target else "fails" if worst.lower > target else "inconclusive"
             proven_worse = self.epsilon_exact or (self.epsilon_lower is not None and self.epsilon_lower > claimed)
             return "fails" if proven_worse else "inconclusive"
         if target == 0:
@@ -331,6 +339,20 @@ class LinearNoiseVerdict(ShortRepr):
         low, high = scientific(excess[0], upward=False), scientific(excess[1], upward=True)
         value = low if low == high else f"in [{low}, {high}]"
         return f"relative excess {value} (rtol = {tolerance})"
+
+    def laplace_delta(self, epsilon: RationalLike) -> CertifiedReal | None:
+        """Laplace kinds: the certified worst δ(ε) over one record added or removed
+        (:mod:`reference.audit.linear.approximate_laplace`), when the strategy is unique and one record per user
+        (add/remove, no participation scheme); None where it is not computed."""
+        if self.noise not in ("laplace", "discrete-laplace"):
+            raise ValueError("laplace_delta: for laplace and discrete-laplace noise (gaussian: delta)")
+        eps = positive_fraction(epsilon, "epsilon")
+        if (not self.private or self.strategy is None or self.kernel_dimension != 0 or self.contributions != 1
+                or self.neighbours != "add_remove" or self.participation is not None):
+            return None
+        from reference.audit.linear.approximate_laplace import worst_delta
+
+        return worst_delta(self.noise, self.strategy, self.scale, eps)
 
     def delta(self, epsilon: RationalLike) -> CertifiedReal:
         """Gaussian only: the exact δ(ε) of the release (certified enclosure), Δ² the Mahalanobis sensitivity."""
