@@ -303,7 +303,8 @@ class LinearNoiseVerdict(ShortRepr):
     def relative_excess(self, *, epsilon: RationalLike | None = None, delta: RationalLike | None = None,
                         rho: object = None) -> tuple[Fraction, Fraction] | None:
         """[lower, upper] of computed/claimed − 1 for the parameter the claim's ``rtol`` applies to (ε for the
-        Laplace kinds, δ(ε) for a Gaussian (ε, δ) claim, ρ for a zCDP claim); None when it is not known."""
+        Laplace kinds, δ(ε) for a Gaussian (ε, δ) claim or a Laplace-kind one below the pure ε, ρ for a zCDP
+        claim); None when it is not known."""
         if not self.private:
             return None
         if rho is not None:
@@ -316,12 +317,15 @@ class LinearNoiseVerdict(ShortRepr):
         if epsilon is None:
             return None
         claimed = positive_fraction(epsilon, "epsilon")
+        target = Fraction(0) if delta is None else to_fraction(delta, "delta")
         if self.noise in ("laplace", "discrete-laplace"):
             if self.epsilon is None:
                 return None
+            if target > 0 and self.epsilon > claimed:  # decided on δ(ε) (verdict_on): its excess over δ
+                worst = self.laplace_delta(claimed)
+                return None if worst is None else (worst.lower / target - 1, worst.upper / target - 1)
             floor = self.epsilon if self.epsilon_exact else self.epsilon_lower
             return None if floor is None else (floor / claimed - 1, self.epsilon / claimed - 1)
-        target = Fraction(0) if delta is None else to_fraction(delta, "delta")
         if self.noise != "gaussian" or target <= 0:
             return None
         achieved = self.delta(claimed)

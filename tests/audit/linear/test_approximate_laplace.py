@@ -101,3 +101,12 @@ def test_laplace_shift_over_two_draws_uses_the_vector_profile() -> None:
     assert found is not None and float(found.upper) == pytest.approx(exact, rel=1e-12)
     assert audit.verdict_on(epsilon=1, delta=Fraction(exact * 1.001)) == "holds"
     assert audit.verdict_on(epsilon=1, delta=Fraction(exact * 0.999)) == "fails"
+
+
+def test_relative_excess_is_over_delta_when_delta_decides() -> None:
+    audit = audit_linear_noise([[1]], [[1]], "laplace", scale=1)
+    exact = laplace_delta_by_hand(0.9, 1.0)
+    excess = audit.relative_excess(epsilon=Fraction(9, 10), delta=Fraction(1, 10))
+    assert excess is not None and float(excess[1]) == pytest.approx(exact / 0.1 - 1, rel=1e-12)
+    pure = audit.relative_excess(epsilon=Fraction(9, 10))  # a pure claim: the excess of ε, 1/0.9 − 1
+    assert pure == (Fraction(1, 9), Fraction(1, 9))
