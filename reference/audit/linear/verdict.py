@@ -356,7 +356,12 @@ class LinearNoiseVerdict(ShortRepr):
             return None
         from reference.audit.linear.approximate_laplace import worst_delta
 
-        return worst_delta(self.noise, self.strategy, self.scale, eps)
+        # a claim's verdict, its excess and its report each ask for the same δ(ε): computed once per ε (kept beside
+        # the frozen fields, not one of them)
+        known: dict[Fraction, CertifiedReal | None] = self.__dict__.setdefault("_laplace_deltas", {})
+        if eps not in known:
+            known[eps] = worst_delta(self.noise, self.strategy, self.scale, eps)
+        return known[eps]
 
     def delta(self, epsilon: RationalLike) -> CertifiedReal:
         """Gaussian only: the exact δ(ε) of the release (certified enclosure), Δ² the Mahalanobis sensitivity."""
