@@ -177,17 +177,9 @@ def _draw_scales(args: argparse.Namespace) -> list[Any] | None:
     return [entry for row in table for entry in row]
 
 
-def _excess_json(verdict: Any, args: argparse.Namespace) -> list[str] | None:
-    """[lower, upper] of computed/claimed − 1 as exact rationals, beside ``rtol``."""
-    from reference.core.validate import fraction_text
-
-    excess = verdict.relative_excess(epsilon=args.epsilon, delta=args.delta, rho=args.rho)
-    return None if excess is None else [fraction_text(excess[0]), fraction_text(excess[1])]
-
-
 def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
     from reference.audit.linear import audit as audit_linear
-    from reference.core.validate import fraction_text
+    from reference.audit.linear.claim_report import claim_report, compare_with_oracle
 
     with reading("--noise-matrix", args.noise_matrix):
         noise_matrix = audit_linear.load_matrix_columns(args.noise_matrix, "noise_matrix")
@@ -211,8 +203,16 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
     elif args.contribution is not None:
         raise CommandError("--contribution names what each participation of a --participation scheme contributes; "
                            "give --participation too")
+    # the claim is checked before the audit runs (bad input costs nothing); the report decides it
     if sum(claim is not None for claim in (args.epsilon, args.rho, args.rdp)) > 1:
         raise CommandError("state one claim: --epsilon (with --delta), --rho or --rdp")
+    if args.delta is not None and args.epsilon is None:
+        raise CommandError("--delta states a claim together with --epsilon")
+    curve = None
+    if args.rdp is not None:
+        from reference.audit.linear.renyi import parse_rdp_text
+
+        curve = parse_rdp_text(args.rdp)
     verdict = audit_linear.audit_linear_noise(
         noise_matrix,
         workload,
@@ -227,58 +227,14 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         draw_scales=_draw_scales(args),
         max_seconds=args.max_seconds,
     )
-    if args.delta is not None and args.epsilon is None:
-        raise CommandError("--delta states a claim together with --epsilon")
-    renyi = None
-    if args.rho is not None or args.rdp is not None:
-        from reference.audit.linear.renyi import parse_rdp_text
-
-        curve = None if args.rdp is None else parse_rdp_text(args.rdp)
-        renyi = verdict.renyi_verdict(rho=args.rho, rdp=curve)
-        decided = renyi.verdict
-    else:
-        decided = verdict.verdict_on(epsilon=args.epsilon, delta=args.delta)
-    claim = (renyi.claim if renyi is not None else "private at all" if args.epsilon is None
-             else f"epsilon={args.epsilon}, delta={args.delta or 0}")
-    result: dict[str, Any] = {
-        **verdict.as_json(),
-        "verdict": decided,
-        "summary": f"{claim}: {decided}; {verdict.explanation}",
-        "claim": claim,
-        "claim_reason": None if renyi is None else renyi.reason,
-        "rtol": fraction_text(verdict.rtol),
-        "relative_excess": _excess_json(verdict, args),
-        "excess": verdict.excess_text(epsilon=args.epsilon, delta=args.delta, rho=args.rho),
-        "participation": None if participation is None else participation.as_json(),
-        "pattern_maximum": None if verdict.pattern_maximum is None else verdict.pattern_maximum.as_json(),
-        "scale": args.scale,
-        # with draw variances Δ² is measured against the noise (Mahalanobis, in units of σ²), not by counting
-        # the records' contributions: say which, so that it is not read as the combinatorial sensitivity
-        "l2_sensitivity_squared_kind": "Mahalanobis (noise-normalised by the draw variances)"
-        if draw_variances is not None else "Mahalanobis (equal to the combinatorial one when B is the strategy)",
-    }
-    if args.epsilon is not None and args.noise == "gaussian" and verdict.private:
-        result["delta_at_epsilon"] = verdict.delta(args.epsilon).as_json("up")
+    oracle = None
     if args.oracle is not None:
         with reading("--oracle", args.oracle):
-            oracle = audit_linear.load_exact_matrix(args.oracle, "oracle_covariance")
-        from reference.audit.linear.covariance import compare_covariance
-
-        differences = compare_covariance(audit_linear.dense_input(noise_matrix, "noise_matrix"), args.scale, args.noise, oracle)
-        result["covariance_matches_oracle"] = not differences
-        result["first_differences"] = [
-            {"row": d.row, "column": d.column, "actual": fraction_text(d.actual), "expected": fraction_text(d.expected)}
-            for d in differences
-        ]
-        if differences:
-            # a requested comparison that disagrees is a failure of the audit, whatever the privacy verdict says
-            first = differences[0]
-            result["verdict"] = "fails"
-            result["explanation"] = (
-                f"the output covariance differs from the oracle's (first at row {first.row}, column {first.column}: "
-                f"{fraction_text(first.actual)} against {fraction_text(first.expected)}); " + verdict.explanation
-            )
-    return {key: value for key, value in result.items()}
+            oracle_matrix = audit_linear.load_exact_matrix(args.oracle, "oracle_covariance")
+        oracle = compare_with_oracle(audit_linear.dense_input(noise_matrix, "noise_matrix"), oracle_matrix,
+                                     noise=args.noise, scale=args.scale)
+    return claim_report(verdict, epsilon=args.epsilon, delta=args.delta, rho=args.rho, rdp=curve,
+                        oracle=oracle).as_json()
 
 
 def _cmd_audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
