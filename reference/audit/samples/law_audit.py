@@ -205,6 +205,31 @@ def _float_matrix(design: LinearDesign) -> np.ndarray:
 
 
 def _audit_design(x: np.ndarray, design: LinearDesign, alpha: float, deviation: float) -> SamplerAuditReport:
+    report = _audit_design_law(x, design, alpha, deviation)
+    return replace(report, units=_design_units(x, design)) if report.verdict == "fails" else report
+
+
+def _design_units(x: np.ndarray, design: LinearDesign) -> str | None:
+    """One line when the samples' second moments are those of the design at a scale in other units (σ² for σ,
+    1/b for b): the measured ``Σ x²`` over its exact expectation ``runs · Σ_t Σ_j B_tj² v_j``."""
+    from reference.audit.units import covariance_units_line
+
+    if not isinstance(design.noise, (Gaussian, Laplace)):
+        return None
+    scale = Fraction(design.noise.sigma if isinstance(design.noise, Gaussian) else design.noise.scale)
+    variances = design.exact_variances or (Fraction(1),) * design.draws
+    base = scale * scale if isinstance(design.noise, Gaussian) else 2 * scale * scale
+    expected = sum(entry * entry * factor * base for row in design.exact_matrix
+                   for entry, factor in zip(row, variances))
+    measured = float(np.sum(np.square(x)))
+    if expected == 0 or not 0 < measured < math.inf:
+        return None
+    ratio = Fraction(measured) / (expected * x.shape[0])
+    noise = "gaussian" if isinstance(design.noise, Gaussian) else "laplace"
+    return covariance_units_line(ratio, noise, scale, whose="the samples' second moment")
+
+
+def _audit_design_law(x: np.ndarray, design: LinearDesign, alpha: float, deviation: float) -> SamplerAuditReport:
     matrix = _float_matrix(design)
     if isinstance(design.noise, Gaussian):
         from reference.audit.samples.design_audit import linear_design
