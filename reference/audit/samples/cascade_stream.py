@@ -15,7 +15,8 @@ all runs is chi-square with ``runs × n`` degrees of freedom — one test that s
 (a variance passed for σ, say) with every value drawn. Beside these second moments, a family test: the counts of
 Haar coefficients above fixed magnitudes, exact binomial tests (:mod:`reference.audit.samples.magnitude_cells`),
 see a law of the right covariance but the wrong shape (Laplace, uniform, heavy tails). ``alpha`` is split evenly
-over the ``3n − 1`` second-moment tests and the binomial tests (union bound, :func:`stream_tests`). Together they
+a quarter to the pooled scale test, the rest over the other second-moment tests and the binomial tests (union
+bound, :func:`stream_levels`). Together they
 pin the whole covariance ``σ² C_depth`` (node variances and sibling covariances determine the Haar coefficients'
 variances), not only the leaves' marginals.
 
@@ -206,7 +207,7 @@ class CascadeMoments:
         runs, leaves = self.runs, 1 << self.depth
         if runs < 2:
             raise TooFewRunsError(f"samples must have at least 2 runs, got {runs}")
-        per_test = a / stream_tests(self.depth)
+        per_test, pooled_level = stream_levels(self.depth, a)
         low, high = chi_square_critical(runs, per_test)
         checks = []
         for name, groups, what in (("node variances", self.nodes, "node"),
@@ -231,7 +232,7 @@ class CascadeMoments:
                                         f"{count} two-sided chi-square({runs}) tests, acceptance "
                                         f"[{low / runs:.4g}, {high / runs:.4g}] for the variance ratio; most "
                                         f"extreme ratio {worst:.6g}"))
-        checks.append(self.pooled_check(per_test))
+        checks.append(self.pooled_check(pooled_level))
         if leaves > 1:  # depth 0 has no sibling differences
             checks.append(magnitude_check(self.above, runs * (leaves - 1), per_test * len(CUTS)))
         return SamplerAuditReport(f"cascade samples (streamed), depth {self.depth}, sigma {self.sigma!r}",
@@ -253,16 +254,23 @@ def stream_tests(depth: int) -> int:
     return (2 * leaves - 1) + (leaves - 1) + 1 + (len(CUTS) if leaves > 1 else 0)
 
 
+def stream_levels(depth: int, alpha: float) -> tuple[float, float]:
+    """(the level of each node, sibling and magnitude sub-test, the pooled scale test's level): the pooled test,
+    which sees a scale error with every value drawn, keeps a quarter of ``alpha``; the other sub-tests share the
+    rest evenly (union bound: the levels add up to ``alpha``)."""
+    return 0.75 * alpha / (stream_tests(depth) - 1), 0.25 * alpha
+
+
 def cascade_power(depth: int, runs: int, alpha: float) -> dict[str, float]:
     """The smallest errors the streamed tests detect with probability 99% at ``runs`` runs: a relative error of
     the noise scale σ common to every node (the sharper of a node-variance test and the pooled test), and a sibling correlation error (a covariance ``c σ²`` off changes
     ``Var(L − R)`` by the factor ``1 − 2c/3``, tested as a variance ratio); ``inf`` when too few runs."""
     leaves = 1 << depth
-    tests = stream_tests(depth)
+    per_test, pooled_level = stream_levels(depth, alpha)
     if runs < 2:
         return {"scale_error": math.inf, "correlation_error": math.inf}
-    per_node = chi_square_scale_power(runs, tests, alpha)
-    scale = cascade_scale_power(runs, leaves, alpha / tests, alpha / tests)  # every test at alpha / tests
+    per_node = chi_square_scale_power(runs, 1, per_test)
+    scale = cascade_scale_power(runs, leaves, per_test, pooled_level)
     ratio = max((1.0 + per_node) ** 2 - 1.0, 1.0 - (1.0 - per_node) ** 2)
     return {"scale_error": scale, "correlation_error": 1.5 * ratio}
 

@@ -442,16 +442,16 @@ def _audit_cascade(samples: object, law: Cascade, alpha: float, deviation: float
 
         report = _audit_whitened(x, cascade_whitening(law.depth, float(law.sigma)), law.name, alpha, deviation)
         return replace(report, units=units_of(x, float(law.sigma) ** 2))
-    from reference.audit.samples.cascade_stream import audit_cascade_stream, stream_tests
+    from reference.audit.samples.cascade_stream import audit_cascade_stream, stream_levels
     from reference.audit.samples.magnitude_cells import ALTERNATIVES, CUTS, magnitude_power
     from reference.audit.samples.power import units_line
     from reference.audit.samples.report import cascade_scale_power
 
     report = audit_cascade_stream(samples, law.depth, sigma=float(law.sigma), alpha=alpha)
-    per_test = alpha / stream_tests(law.depth)  # the level every streamed sub-test runs at
+    per_test, pooled_level = stream_levels(law.depth, alpha)  # the levels the streamed sub-tests run at
 
     def detected(runs: int) -> float:
-        return cascade_scale_power(runs, leaves, per_test, per_test)
+        return cascade_scale_power(runs, leaves, per_test, pooled_level)
 
     needed = runs_needed(lambda runs: detected(runs) <= deviation, 2)
     found = detected(report.runs)
