@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, TypeVar
 
+from reference.core.options import check_choice
 from reference.core.validate import check_positive_int, fraction_text
 
 SchemeKind = Literal["any", "once-per-block", "min-separation", "fixed-epoch"]
@@ -144,12 +145,7 @@ class Participation:
 
 def check_contribution(contribution: object) -> Contribution | None:
     """None or one of :data:`CONTRIBUTIONS`."""
-    if contribution is None:
-        return None
-    for model in CONTRIBUTIONS:
-        if contribution == model:
-            return model
-    raise ValueError(f"contribution must be one of {', '.join(CONTRIBUTIONS)}, got {contribution!r}")
+    return None if contribution is None else check_choice(contribution, "contribution", CONTRIBUTIONS)
 
 
 def any_records(*, records: int, contribution: Contribution | None = None) -> Participation:
