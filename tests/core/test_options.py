@@ -11,7 +11,10 @@ import pytest
 from reference.audit.linear.participation import check_contribution
 from reference.audit.linear.probe_linear import probe_linear_map
 from reference.audit.linear.verdict import check_noise
+from reference.cip.exact.errors import expected_total_squared_error
 from reference.core.options import LinearNoise, Parity, check_choice, check_option, choices
+from reference.core.validate import check_neighbours
+from reference.samplers.fit import check_layer
 
 
 def test_accepted_values_come_back_as_the_accepted_object() -> None:
@@ -46,10 +49,15 @@ def test_the_checks_that_use_it() -> None:
     assert check_option("odd", "parity", Parity) == "odd"
     assert check_noise("discrete-laplace") == "discrete-laplace"
     assert check_contribution(None) is None and check_contribution("signed") == "signed"
+    assert check_neighbours("substitution") == "substitution" and check_layer("numeric") == "numeric"
     calls: list[tuple[Callable[[], object], str]] = [
         (lambda: check_option("twice", "parity", Parity), "parity"),
         (lambda: check_noise("poisson"), "noise"),
         (lambda: check_contribution("gradients"), "contribution"),
+        (lambda: check_neighbours("replace"), "neighbours"),
+        (lambda: check_neighbours("swap", "relation"), "relation"),
+        (lambda: check_layer("float"), "layer"),
+        (lambda: expected_total_squared_error(2, 1, "prefixes"), "workload"),  # type: ignore[arg-type]
         (lambda: probe_linear_map(lambda z: z, draws=2, inputs="float16"), "inputs"),  # type: ignore[arg-type]
     ]
     for call, name in calls:
