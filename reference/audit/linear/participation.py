@@ -242,8 +242,8 @@ def walk_patterns(scheme: Participation, inputs: int, start: State, extend: Exte
             return
         for step in range(pattern[-1] + 1 if pattern else 0, inputs):
             if allows(pattern, step):
+                extended = (*pattern, step)
                 for new_state, value in extend(state, pattern, step):
-                    extended = (*pattern, step)
                     visit(extended, new_state, value)
                     descend(extended, new_state)
 
