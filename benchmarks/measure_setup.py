@@ -30,7 +30,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.measure_test_suite import commit, load, stamp  # noqa: E402
+from benchmarks.measure_test_suite import commit, load, stamp
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "docs" / "measurements" / "setup.json"
