@@ -61,6 +61,7 @@ from reference.core.validate import (
 )
 from reference.core.verdict import Decided
 from reference.privacy.gaussian_estimate import sigma_estimate, sigma_estimate_wide
+from reference.privacy.gaussian_profile import delta_ball, profile_ball
 
 _T = TypeVar("_T")
 
@@ -79,15 +80,9 @@ _EXACT_POINTER = (
 
 
 def _delta_ball(epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fraction) -> arb:
-    """A ball containing δ(ε) at the current ``ctx.prec`` (ε may be 0 here)."""
-    ratio = _ball(sigma) / _ball(sensitivity_squared).sqrt()  # σ/Δ
-    half_inverse = 1 / (2 * ratio)  # a = Δ/(2σ)
-    shift = _ball(epsilon) * ratio  # b = εσ/Δ
-    root_two = arb(2).sqrt()
-    # Φ(x) = erfc(-x/√2)/2: both arguments below are erfc of the (usually positive) tail argument
-    head = ((shift - half_inverse) / root_two).erfc() / 2
-    tail = _ball(epsilon).exp() * ((shift + half_inverse) / root_two).erfc() / 2
-    return head - tail
+    """A ball containing δ(ε) at the current ``ctx.prec`` (ε may be 0 here): direct, or the moment series where
+    the direct form's two terms cancel (:mod:`reference.privacy.gaussian_profile`)."""
+    return delta_ball(epsilon, sigma, sensitivity_squared)
 
 
 def _enclose_delta(epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fraction) -> CertifiedReal:
@@ -142,17 +137,27 @@ def _delta_decided(
 ) -> tuple[bool, CertifiedReal, int]:
     """:func:`_delta_satisfied` from the precision ``start`` (a power of two times START_PRECISION), also
     returning the precision that decided: a bisection starts its next decision there instead of climbing the
-    same ladder again (at ε = 1e-9000 each rung up to 32768 bits costs as much as all the others)."""
+    same ladder again."""
+    decided, ball, precision = _ball_decided(epsilon, sigma, sensitivity_squared, delta, start)
+    return decided, _clip_to_unit(CertifiedReal.from_arb(ball)), precision
+
+
+def _ball_decided(
+    epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fraction, delta: Fraction, start: int
+) -> tuple[bool, arb, int]:
+    """:func:`_delta_decided` with the deciding ball itself: the comparison is made on Arb balls (a ball lying
+    entirely on one side of the ball of ``delta``), so a search that needs only the decision builds no rationals
+    (those of a δ near 1e-10000 are 33,000-bit integers, slower to compare than the evaluation itself)."""
     precision = start
     while precision <= MAX_PRECISION:
         with working_precision(precision):
             ball = _delta_ball(epsilon, sigma, sensitivity_squared)
+            target = _ball(delta)
         if ball.is_finite():
-            enclosure = _clip_to_unit(CertifiedReal.from_arb(ball))
-            if enclosure.certainly_le(delta):
-                return True, enclosure, precision
-            if enclosure.certainly_gt(delta):
-                return False, enclosure, precision
+            if ball <= target:
+                return True, ball, precision
+            if ball > target:
+                return False, ball, precision
         precision *= 2
     raise UndecidedComparisonError(
         f"delta(epsilon) at epsilon={describe(epsilon)}, sigma={describe(sigma)}, sensitivity_squared="
@@ -245,18 +250,20 @@ def gaussian_epsilon(
     sig = positive_fraction(sigma, "sigma")
     d2 = _validate_common(sensitivity_squared)
     tol = tolerance_fraction(tolerance)
-    zero_ok, _ = _delta_satisfied(Fraction(0), sig, d2, target)
-    if zero_ok:
-        return CertifiedReal(Fraction(0), Fraction(0))
-    def sufficient(epsilon: Fraction) -> bool:
-        return _delta_satisfied(epsilon, sig, d2, target)[0]
+    ladder = [START_PRECISION]  # the precision that decided last (nearby ε need about the same)
 
+    def sufficient(epsilon: Fraction) -> bool:
+        decided, _, ladder[0] = _ball_decided(epsilon, sig, d2, target, max(START_PRECISION, ladder[0] // 2))
+        return decided
+
+    if sufficient(Fraction(0)):
+        return CertifiedReal(Fraction(0), Fraction(0))
     # bracket: δ(ε) -> 0 as ε -> oo, so doubling finds a sufficient ε; ε = 0 is certified insufficient. It
-    # starts at the classical ε ≈ Δ²/(2σ²) + (Δ/σ) sqrt(2 log(1.25/δ)) (only where to look): from 1 it took
-    # some 66,000 doublings to reach ε ≈ 1e20000 at σ = 1e-10000
-    guess = _dyadic_guess(lambda: _ball(d2) / (2 * _ball(sig) ** 2)
+    # starts at the classical ε ≈ Δ²/(2σ²) + (Δ/σ) sqrt(2 log(1.25/δ)) (only where to look; a positive dyadic of
+    # any magnitude): from a fixed start it took one certified decision per factor of two, some 16,600 of them
+    # to reach ε ≈ 1e-4998 at Δ/σ = 1e-5000, and some 66,000 to reach ε ≈ 1e20000 at σ = 1e-10000
+    start = _dyadic_guess(lambda: _ball(d2) / (2 * _ball(sig) ** 2)
                           + (_ball(d2) / _ball(sig) ** 2 * 2 * (arb(5) / 4 / _ball(target)).log()).sqrt())
-    start = max(guess, Fraction(1, 2**64))
     low, high = bracket_upward(sufficient, Fraction(0), start) if not sufficient(start) else (
         bracket_downward(sufficient, start / 2, start))
     return CertifiedReal(*bisect(sufficient, low, high, tolerance=tol))
@@ -449,14 +456,9 @@ def _delta_and_slope(epsilon: arb, sigma: arb, sensitivity_squared: arb) -> tupl
     terms' derivatives combine into dδ/dσ = −(Δ/σ²) φ(a − b)."""
     root_d2 = sensitivity_squared.sqrt()
     ratio = sigma / root_d2
-    half_inverse = 1 / (2 * ratio)
-    shift = epsilon * ratio
-    root_two = arb(2).sqrt()
-    head = ((shift - half_inverse) / root_two).erfc() / 2
-    tail = epsilon.exp() * ((shift + half_inverse) / root_two).erfc() / 2
-    gap = half_inverse - shift
+    gap = 1 / (2 * ratio) - epsilon * ratio
     density = (-(gap * gap) / 2).exp() / (2 * arb.pi()).sqrt()
-    return head - tail, -(root_d2 / (sigma * sigma)) * density
+    return profile_ball(epsilon, ratio), -(root_d2 / (sigma * sigma)) * density
 
 
 def _certify_refined(
