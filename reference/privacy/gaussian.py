@@ -479,14 +479,19 @@ def _certify_refined(
             eps_ball, d2_ball, target_ball = _ball(eps), _ball(d2), _ball(target)
             sigma = _ball(centre)
             step_floor = _ball(tol) * sigma / 16
+            # the estimate is within a few units of the answer's log; a Newton step that leaves [centre/2**64,
+            # centre*2**64] ran off δ's flat part (δ near 1, where the slope vanishes): stop at the last iterate
+            # instead of following it to 2**(2**20) and beyond
+            leash_low, leash_high = sigma / arb(2) ** 64, sigma * arb(2) ** 64
             for _ in range(2 * precision.bit_length()):  # quadratic convergence: a few steps per doubling
                 value, slope = _delta_and_slope(eps_ball, sigma, d2_ball)
                 if not (value.is_finite() and slope.is_finite()) or slope.mid() == 0:
                     break
                 step = ((value - target_ball) / slope).mid()
-                sigma = (sigma - step).mid()
-                if not sigma > 0:
+                stepped = (sigma - step).mid()
+                if not leash_low < stepped < leash_high:
                     break
+                sigma = stepped
                 if abs(step) < step_floor:
                     break
             if sigma > 0 and sigma.is_finite():
@@ -528,15 +533,19 @@ def _sigma_by_bisection(
     ladder = [START_PRECISION]  # the precision that decided last (nearby σ need about the same)
 
     def satisfied(sigma: Fraction) -> bool:
-        decided, _, ladder[0] = _delta_decided(eps, sigma, d2, target, max(START_PRECISION, ladder[0] // 2))
+        decided, _, ladder[0] = _ball_decided(eps, sigma, d2, target, max(START_PRECISION, ladder[0] // 2))
         return decided
 
     if known is not None and known[0] is not None and known[1] is not None:
         low, high = known[0], known[1]
     else:
         # a good guess for moderate ε; only a starting point, every step is certified
+        # (b - a = z with z = sqrt(2 log(2/δ)), solved for σ: the classical z Δ/ε at small ε, Δ/sqrt(2ε) at large ε,
+        # where z Δ/ε alone was 150 decades low at ε = 1e300 and the bracket took 500 certified doublings)
         guess = Fraction(estimate) if estimate is not None else _dyadic_guess(
-            lambda: (2 * _ball(d2) * (2 / _ball(target)).log()).sqrt() / _ball(eps)
+            lambda: _ball(d2).sqrt() * (
+                (2 * (2 / _ball(target)).log()).sqrt() + (2 * (2 / _ball(target)).log() + 2 * _ball(eps)).sqrt()
+            ) / (2 * _ball(eps))
         )
         # halving ends as δ(ε) -> 1 when σ -> 0 (delta < 1); doubling ends as δ(ε) -> 0 when σ -> oo
         low, high = bracket_around(satisfied, guess)
@@ -607,7 +616,8 @@ class GaussianVerdict(Decided):
         verdict = "holds" if self.holds else "FAILS"
 
         def show(value: CertifiedReal | None, rounded: Rounding) -> str:
-            return "not computed (see notes)" if value is None else value.decimal(15, rounded=rounded)
+            # text: a certified one-sided bound where the enclosure is one (δ(ε) below 2**-(2**20) is [0, 2**-(2**20)])
+            return "not computed (see notes)" if value is None else value.text(15, rounded=rounded)
 
         # δ and ε achieved at σ: rounded up; σ/σ_exact, read as "this much noise to spare": rounded down
         return (

@@ -22,6 +22,9 @@ Two evaluations, both rigorous balls:
   any u); for ``u <= 1`` the recurrence ``M_0 = R(u)``, ``M_1 = 1 - u M_0``, ``M_{k+1} = k M_{k-1} - u M_k``
   (integration by parts) is used, whose terms do not cancel there.
 
+In the direct form the second term is computed as ``φ(u) R(v)`` where ``e^ε`` is beyond Arb's exponent range
+(the same value: ``e^ε Φ(-v) = e^ε φ(v) R(v) = φ(u) R(v)``).
+
 The series is used when ``h·max(1, |u|) < 2^-SERIES_GAP_BITS`` (each term then at most about ``2^-SERIES_GAP_BITS``
 times the one before); elsewhere the direct form loses few bits.
 """
@@ -38,6 +41,9 @@ from reference.core.certified import ball as _ball
 #: The series form is used when ``h·max(1, |u|)`` is below ``2**-SERIES_GAP_BITS``: there the direct form would
 #: lose at least this many bits, while each term of the series is that much smaller than the one before.
 SERIES_GAP_BITS = 16
+
+#: From this ε on the direct form's second term is computed as φ(u) R(v): e^ε exceeds 2**(2**20) there.
+LARGE_EPSILON = arb(2) ** 20
 
 #: Most series terms summed (a bound on the work; at 2**-16 per term, 64 terms resolve 1024 bits).
 MAX_SERIES_TERMS = 64
@@ -57,7 +63,13 @@ def profile_ball(epsilon: arb, ratio: arb) -> arb:
     root_two = arb(2).sqrt()
     # Φ(x) = erfc(-x/√2)/2: both arguments below are erfc of the (usually positive) tail argument
     head = (lower / root_two).erfc() / 2
-    tail = epsilon.exp() * ((shift + half_gap) / root_two).erfc() / 2
+    upper = shift + half_gap  # v
+    tail = epsilon.exp() * (upper / root_two).erfc() / 2 if epsilon < LARGE_EPSILON else arb("nan")
+    if not tail.is_finite():
+        # e^ε past 2**(2**20) (a product of a huge and a tiny ball, whose radius is huge) or beyond Arb's exponent
+        # range: the same term as φ(u) R(v), with Mills' ratio R(v) = 2^(-1/2) U(1/2, 1/2, v²/2) (v > 0)
+        density = (-(lower * lower) / 2).exp() / (2 * arb.pi()).sqrt()
+        tail = density * (upper * upper / 2).hypgeom_u(arb(1) / 2, arb(1) / 2) / root_two
     return head - tail
 
 
