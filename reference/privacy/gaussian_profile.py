@@ -115,6 +115,6 @@ def _moment_terms(lower: arb) -> Iterator[arb]:
         factorial = factorial * index
 
 
-def delta_ball(epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fraction) -> arb:
+def delta_ball(*, epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fraction) -> arb:
     """A ball containing δ(ε) at the current ``ctx.prec``, from exact rationals (ε may be 0)."""
     return profile_ball(_ball(epsilon), _ball(sigma) / _ball(sensitivity_squared).sqrt())

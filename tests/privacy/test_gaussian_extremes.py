@@ -16,8 +16,8 @@ from flint import arb
 from reference.audit.calibration import audit_gaussian
 from reference.core.certified import START_PRECISION, working_precision
 from reference.core.certified import ball as arb_ball
-from reference.privacy import gaussian
-from reference.privacy.gaussian import check_gaussian, gaussian_delta, gaussian_epsilon, sigma_exact
+from reference.privacy.gaussian import FINE_TOLERANCE, check_gaussian, gaussian_delta, gaussian_epsilon, sigma_exact
+from reference.privacy.gaussian_enclosure import ball_decided
 from reference.privacy.gaussian_profile import LARGE_EPSILON, profile_ball
 
 MP = mpmath.mp.clone()
@@ -51,7 +51,7 @@ def test_the_smallest_epsilon_at_a_gap_of_1e_5000_matches_the_first_order_law() 
     enclosure = gaussian_epsilon(delta=delta, sigma=sigma, sensitivity_squared=root_d2**2)
     slack = MP.mpf(10) ** -40
     assert mp_of(enclosure.lower) * (1 - slack) <= expected <= mp_of(enclosure.upper) * (1 + slack)
-    assert enclosure.relative_width() <= gaussian.FINE_TOLERANCE
+    assert enclosure.relative_width() <= FINE_TOLERANCE
 
 
 def test_a_decision_at_a_tiny_gap_needs_no_high_precision() -> None:
@@ -59,7 +59,7 @@ def test_a_decision_at_a_tiny_gap_needs_no_high_precision() -> None:
     # moment series decides at the starting precision
     epsilon = Fraction(758, 10**5001)
     for target in (Fraction(1, 10**10000), Fraction(3, 10**10000)):
-        _, _, precision = gaussian._ball_decided(epsilon, Fraction(2), Fraction(1, 10**10000), target, START_PRECISION)
+        _, _, precision = ball_decided(epsilon=epsilon, sigma=Fraction(2), sensitivity_squared=Fraction(1, 10**10000), delta=target, start=START_PRECISION)
         assert precision <= 4 * START_PRECISION
 
 
