@@ -146,3 +146,30 @@ def test_audit_at_a_sensitivity_of_1e_minus_7500_answers() -> None:
     # σ/Δ = 1e7500 at ε = 1/2: b = 5e7499, δ(ε) <= Φ(-(b - a)), far below 1e-10000
     verdict = audit_gaussian(epsilon=Fraction(1, 2), delta="1e-10000", sigma=1, sensitivity_squared=Fraction(1, 10**15000))
     assert verdict.verdict == "holds"
+
+
+@pytest.mark.parametrize("delta", [Fraction(1, 10**10000), Fraction(3, 10**10000)])
+def test_sigma_at_epsilon_1e_minus_10000_matches_the_first_order_law(delta: Fraction) -> None:
+    # a = Δ/(2σ) is about δ here (1e-10000), so δ = 2a (φ(b) - b Φ(-b)) to relative O(a); with 2ab = ε this is
+    # (ε/b)(φ(b) - b Φ(-b)) = δ, solved for b, and σ/Δ = b/ε. The certified bracket must contain that σ.
+    epsilon = Fraction(1, 10**10000)
+    found = sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=1)
+    with MP.workprec(400):
+        eps, target = mp_of(epsilon), mp_of(delta)
+        b = MP.findroot(lambda b: MP.log((eps / b) * (MP.npdf(b) - b * MP.ncdf(-b))) - MP.log(target),
+                        (MP.mpf("0.01"), MP.mpf(2)), solver="illinois")
+        expected = b / eps
+        assert mp_of(found.sigma_below) <= expected <= mp_of(found.sigma)
+
+
+@pytest.mark.parametrize(("epsilon", "delta"), [
+    (Fraction(1, 10**10000), Fraction(1, 10**6)),
+    (Fraction(1, 10**100), Fraction(1, 10**12)),
+])
+def test_sigma_at_a_vanishing_epsilon_is_that_of_epsilon_zero(epsilon: Fraction, delta: Fraction) -> None:
+    # δ(0) = erf(a/√2) with a = Δ/(2σ), and |dδ/dε| <= 1, so δ(ε) = erf(a/√2) to within ε (relative ε/δ <= 1e-88,
+    # far below the tolerance): σ/Δ = 1/(2a) with a = √2 erfinv(δ)
+    found = sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=1)
+    with MP.workprec(400):
+        expected = 1 / (2 * MP.sqrt(2) * MP.erfinv(mp_of(delta)))
+        assert mp_of(found.sigma_below) <= expected <= mp_of(found.sigma)
