@@ -302,3 +302,27 @@ def nonnegative_fraction(value: object, name: str) -> Fraction:
     if result < 0:
         raise ValueError(f"{name} must be >= 0, got {describe(result)}")
     return result
+
+
+def sequence_of(value: object, name: str, what: str) -> list[object]:
+    """``value`` as a non-empty list, or one line naming ``name`` and ``what`` it must be. A NumPy array is read
+    through ``tolist()`` (so its entries are Python numbers, and a float entry is refused by the exact reader);
+    a string, a mapping, a set or a scalar is not a sequence here (``'12'`` would otherwise read as two entries)."""
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+        value = value.tolist()
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, range)):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__}")
+    if len(value) == 0:
+        raise ValueError(f"{name} must be {what} with at least one entry, got an empty sequence")
+    return list(value)
+
+
+def exact_vectors(value: object, name: str) -> list[list[Fraction]]:
+    """A non-empty sequence of non-empty vectors of exact rationals (difference vectors ``q(x) - q(x')``); each
+    refusal names the entry (``sensitivity_vectors[1][0]``)."""
+    vectors = sequence_of(value, name, "a sequence of vectors (lists of exact rationals)")
+    return [
+        [to_fraction(entry, f"{name}[{row}][{column}]")
+         for column, entry in enumerate(sequence_of(vector, f"{name}[{row}]", "a list of exact rationals"))]
+        for row, vector in enumerate(vectors)
+    ]
