@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Protocol
 
@@ -39,6 +40,7 @@ from reference.audit.conversion import ConversionVerdict, audit_conversion
 from reference.audit.discrete_gaussian_release import release_delta
 from reference.audit.height_function import HeightArgument, HeightCheck, check_height_function
 from reference.audit.linear.audit import MAX_DIMENSION, LinearNoiseVerdict, audit_linear_noise, check_noise
+from reference.audit.linear.claim_report import claim_report
 from reference.audit.linear.covariance import kary_prefix_workload
 from reference.audit.linear.masked_draws import mask_infinite_draws
 from reference.audit.linear.participation import Participation
@@ -161,18 +163,15 @@ def _assert_claim(
         prefix = "the audit cannot decide the claim" if renyi.verdict == "inconclusive" else "the claim fails"
         excess = f"; {verdict.excess_text(rho=rho)}" if rho is not None else ""
         raise AssertionError(f"{prefix}: {renyi.summary()}{excess}")
-    pure = delta is None or to_fraction(delta, "delta") == 0
-    decided = verdict.verdict_on(epsilon=epsilon, delta=delta, rtol=tolerance)
-    exact_delta = None
-    if decided == "inconclusive" and not pure:  # the discrete Gaussian's δ(ε), exact where its shifts are unique
+    # decided by the one rule the command line prints (claim_report), at the tolerance asked for here
+    decided = claim_report(replace(verdict, rtol=tolerance), epsilon=epsilon, delta=delta).verdict
+    if decided == "fails" and verdict.noise == "discrete-gaussian" and delta is not None:
         exact_delta = release_delta(verdict, positive_fraction(epsilon, "epsilon"))
-        if exact_delta is not None:
+        if exact_delta is not None:  # decided from the release's exact δ(ε): say so with its numbers
             check = decide_value(claim(epsilon=epsilon, delta=delta, rtol=tolerance), quantity="delta(epsilon)",
                                  claimed=to_fraction(delta, "delta"), lower=exact_delta.lower,
                                  upper=exact_delta.upper, basis="discrete Gaussian, unique integer shifts, exact")
-            decided = check.verdict
-            if decided == "fails":
-                raise AssertionError(f"the claim fails: {check.summary()}")
+            raise AssertionError(f"the claim fails: {check.summary()}")
     if decided == "holds":
         return verdict
     claim_text = _claim_text(epsilon, delta) + (f" with rtol = {scientific(tolerance, upward=True)}" if tolerance else "")
