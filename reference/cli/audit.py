@@ -465,7 +465,8 @@ def register(commands: Subcommands) -> None:
     linear_cmd = add_command(
         audit, "linear-noise", _cmd_audit_linear_noise, "can W x + B z be private; what it gives (exact)"
     )
-    linear_cmd.add_argument("--noise-matrix", dest="noise_matrix", required=True, help="B (.npy int/.csv/.json, exact)")
+    linear_cmd.add_argument("--noise-matrix", dest="noise_matrix", required=True,
+                            help="B (.npy, scipy.sparse .npz, .csv or .json; float entries read exactly)")
     linear_cmd.add_argument("--workload", required=True, help="W (outputs × inputs), same formats")
     linear_cmd.add_argument(
         "--noise", required=True, choices=["gaussian", "laplace", "discrete-gaussian", "discrete-laplace"]

@@ -40,17 +40,21 @@ from pathlib import Path
 import numpy as np
 
 from reference.audit.linear.column_matrix import (
+    MAX_NONZEROS,
     ColumnMatrix,
     IntegerArray,
     RationalColumns,
+    SparseColumns,
     UsedColumns,
     check_scan,
     load_npy_columns,
     npy_shape,
 )
 from reference.audit.linear.dense import dense_linear_noise_audit, draw_weights, smallest_integer_shifts
+from reference.audit.linear.elimination import narrow
 from reference.audit.linear.masked_draws import mask_infinite_draws
 from reference.audit.linear.participation import Participation
+from reference.audit.linear.sparse_input import load_sparse_columns, load_sparse_dense, scipy_columns
 from reference.audit.linear.strategy_audit import (
     float_built,
     full_row_rank_gaussian,
@@ -83,9 +87,13 @@ from reference.core.validate import (
 
 def column_matrix(value: object, name: str) -> ColumnMatrix:
     """An exact matrix for the sparse audit: a :class:`ColumnMatrix` as it is, a 2-D numpy integer array without
-    a per-entry conversion (its size checked first), anything else validated by :func:`exact_matrix`."""
+    a per-entry conversion (its size checked first), a scipy.sparse matrix by its stored entries only, anything
+    else validated by :func:`exact_matrix`."""
     if isinstance(value, ColumnMatrix):
         return value
+    if hasattr(value, "tocoo") and hasattr(value, "nnz"):  # scipy.sparse, without importing it for every call
+        return scipy_columns(value, name, max_dimension=MAX_SPARSE_DIMENSION, max_nonzeros=MAX_NONZEROS,
+                             max_float_entries=MAX_TEXT_ENTRIES)
     if isinstance(value, np.ndarray) and value.ndim == 2 and np.issubdtype(value.dtype, np.floating):
         return RationalColumns(float_matrix(value, name))
     if isinstance(value, np.ndarray) and value.ndim == 2 and np.issubdtype(value.dtype, np.integer):
@@ -107,6 +115,8 @@ def float_matrix(array: np.ndarray, name: str) -> Matrix:
         raise ValueError(f"{name} is {rows}x{cols}; at most {MAX_SPARSE_DIMENSION} rows and columns")
     if not np.isfinite(array).all():
         raise ValueError(f"{name} has a non-finite entry (nan or inf)")
+    if array.dtype.itemsize > 8:  # a long double: through its own integer ratio, not rounded to float64
+        return tuple(tuple(Fraction(*entry.as_integer_ratio()) for entry in row) for row in array)
     # float64 holds every float16/float32 value exactly; Fraction(float) is exact
     return tuple(tuple(Fraction(entry) for entry in row) for row in array.astype(np.float64).tolist())
 
@@ -160,18 +170,21 @@ def check_float_entries(entries: int, name: str) -> None:
 
 def load_exact_matrix(path: object, name: str = "matrix") -> Matrix:
     """Read an exact matrix from a file (for the CLI): ``.npy`` (integer dtype; a float array is read exactly,
-    each entry the binary rational it is),
+    each entry the binary rational it is), ``.npz`` (a sparse matrix written by ``scipy.sparse.save_npz``:
+    csr, csc or coo, integer or float entries read the same way; its shape checked from the headers first),
     ``.csv`` (comma-separated entries such as ``1``, ``-1/2``, ``0.25``, read exactly) or ``.json`` (a list of
     rows whose entries are ints or strings such as ``"1/3"``; JSON floats are refused)."""
     if not isinstance(path, (str, Path)):
         raise TypeError(f"{name} must be a file path, got {type(path).__name__}")
     file = Path(path)
     suffix = file.suffix.lower()
-    if suffix not in (".npy", ".csv", ".json"):
-        raise ValueError(f"{name}: file must end in .npy, .csv or .json, got {file.name!r}")
+    if suffix not in MATRIX_SUFFIXES:
+        raise ValueError(f"{name}: file must end in .npy, .npz, .csv or .json, got {file.name!r}")
     if not file.is_file():
         raise ValueError(f"{name}: no such file {str(file)!r}")
     rows: object
+    if suffix == ".npz":
+        return load_sparse_dense(file, name, max_dimension=MAX_DIMENSION, max_float_entries=MAX_TEXT_ENTRIES)
     if suffix == ".npy":
         array = load_npy(file, name)
         if array.ndim == 2 and np.issubdtype(array.dtype, np.floating):
@@ -200,9 +213,18 @@ def load_exact_matrix(path: object, name: str = "matrix") -> Matrix:
     return exact_matrix(rows, name)
 
 
+#: The file endings of a matrix given on the command line.
+MATRIX_SUFFIXES = (".npy", ".npz", ".csv", ".json")
+
+
 def load_matrix_columns(path: object, name: str = "matrix") -> ColumnMatrix:
     """:func:`load_exact_matrix` for the sparse audit: an integer ``.npy`` file is checked from its header (shape,
-    dtype and size refused before any entry is read) and memory-mapped, never converted entry by entry."""
+    dtype and size refused before any entry is read) and memory-mapped, never converted entry by entry; a sparse
+    ``.npz`` file is checked from its headers (shape, stored entries, dtype) and only its stored entries are
+    read."""
+    if isinstance(path, (str, Path)) and Path(path).suffix.lower() == ".npz" and Path(path).is_file():
+        return load_sparse_columns(path, name, max_dimension=MAX_SPARSE_DIMENSION, max_nonzeros=MAX_NONZEROS,
+                                   max_float_entries=MAX_TEXT_ENTRIES)
     if isinstance(path, (str, Path)) and Path(path).suffix.lower() == ".npy" and Path(path).is_file():
         shape, dtype = npy_shape(Path(path), name)
         if len(shape) == 2 and np.issubdtype(dtype, np.floating):
@@ -282,8 +304,9 @@ def scaled_draws(matrix: ColumnMatrix, draw_scales: Sequence[object]) -> ColumnM
     scales = [positive_fraction(value, "draw_scales") for value in draw_scales]
     if len(scales) != matrix.cols:
         raise ValueError(f"draw_scales has {len(scales)} entries, noise_matrix has {matrix.cols} columns")
-    dense = matrix.dense()
-    return RationalColumns(tuple(tuple(entry * scale for entry, scale in zip(row, scales)) for row in dense))
+    # column by column on the stored entries: a large sparse B never becomes dense here
+    return SparseColumns(matrix.rows, matrix.cols, [{i: narrow(value * scale) for i, value in column.items()}
+                                                    for column, scale in zip(matrix.columns(False), scales)])
 
 
 def check_dense_estimate(noise: ColumnMatrix, workload: ColumnMatrix, max_seconds: int) -> None:

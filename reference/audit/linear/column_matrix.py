@@ -58,13 +58,13 @@ class ColumnMatrix(ABC):
         """The indices of the columns that are not identically zero."""
 
 
-class RationalColumns(ColumnMatrix):
-    """A validated dense exact :data:`Matrix`."""
+class SparseColumns(ColumnMatrix):
+    """Exact sparse columns as given (a scipy.sparse matrix or ``.npz`` file, a matrix whose draws were rescaled):
+    no dense form is held, only built when asked for (callers bound the size first)."""
 
-    def __init__(self, matrix: Matrix) -> None:
-        self.matrix = matrix
-        self.rows, self.cols = len(matrix), len(matrix[0])
-        self._plain = sparse.sparse_columns(matrix)
+    def __init__(self, rows: int, cols: int, columns: list[Sparse]) -> None:
+        self.rows, self.cols = rows, cols
+        self._plain = columns
         self._differenced: list[Sparse] | None = None
 
     def _form(self, differenced: bool) -> list[Sparse]:
@@ -81,10 +81,23 @@ class RationalColumns(ColumnMatrix):
         return [dict(column) for column in self._form(differenced)]
 
     def dense(self) -> Matrix:
-        return self.matrix
+        zero = Fraction(0)
+        return tuple(tuple(Fraction(column[i]) if i in column else zero for column in self._plain)
+                     for i in range(self.rows))
 
     def used_columns(self) -> list[int]:
         return [j for j, column in enumerate(self._plain) if column]
+
+
+class RationalColumns(SparseColumns):
+    """A validated dense exact :data:`Matrix`."""
+
+    def __init__(self, matrix: Matrix) -> None:
+        super().__init__(len(matrix), len(matrix[0]), sparse.sparse_columns(matrix))
+        self.matrix = matrix
+
+    def dense(self) -> Matrix:
+        return self.matrix
 
 
 class IntegerArray(ColumnMatrix):
