@@ -37,8 +37,17 @@ COUNT_OPTIONS = {
     # limits a user raises knowingly: never drawn extreme (a raised limit may rightly run long)
     "max-seconds": ["1", "5", "20"],
     "max-gib": ["1", "4"],
+    # the linear-noise audit's size limits: small values refuse at once, defaults-sized ones run
+    "max-text-entries": ["1", "4", "1000000"],
+    "max-scanned-entries": ["1", "4", "400000000"],
+    "max-nonzeros": ["1", "3", "20000000"],
+    "max-dense-dimension": ["1", "2", "4000"],
+    "max-sparse-dimension": ["1", "2", "20000"],
+    "max-kernel-dimension": ["1", "1000"],
+    "max-projection-work": ["1", "400000000"],
 }
-LIMIT_OPTIONS = {"max-seconds", "max-gib"}
+LIMIT_OPTIONS = {"max-seconds", "max-gib", "max-text-entries", "max-scanned-entries", "max-nonzeros",
+                 "max-dense-dimension", "max-sparse-dimension", "max-kernel-dimension", "max-projection-work"}
 RATIONAL_OPTIONS = {
     "epsilon": ["1", "1/2", "0.5", "2", "1e-1"],
     "delta": ["1e-6", "1/1000", "0.01", "1e-10"],

@@ -18,6 +18,7 @@ import numpy as np
 
 from reference.audit.linear.column_matrix import SparseColumns
 from reference.audit.linear.elimination import Sparse, narrow
+from reference.audit.linear.size_limits import SizeLimits
 from reference.core.linalg import Matrix
 from reference.core.npz_files import SparseEntries, SparseHeader, load_sparse, sparse_header
 
@@ -37,17 +38,19 @@ def exact_values(data: np.ndarray, name: str) -> list[int] | list[Fraction]:
 
 
 def check_header(header: SparseHeader, name: str, *, max_dimension: int, max_nonzeros: int,
-                 max_float_entries: int) -> None:
+                 max_float_entries: int, dimension_field: str = "sparse_dimension") -> None:
     """Refuse, before any entry is read, a matrix over the limits (module docstring), with what was found."""
     if header.rows > max_dimension or header.cols > max_dimension:
-        raise ValueError(f"{name} is {header.rows}x{header.cols}; at most {max_dimension} rows and columns")
+        raise ValueError(f"{name} is {header.rows}x{header.cols}; at most {max_dimension} rows and columns; "
+                         f"{SizeLimits.hint(dimension_field)}")
     floats = np.issubdtype(header.dtype, np.floating)
     limit = max_float_entries if floats else max_nonzeros
     if header.stored > limit:
         raise ValueError(
             f"{name}: {header.stored:,} stored {'float ' if floats else ''}entries; at most {limit:,} "
-            + ("(each becomes an exact rational; scale to integers for more)" if floats
-               else f"(about {header.stored * 100 / 1e9:.3g} GB as exact Python numbers)")
+            + (f"(each becomes an exact rational); {SizeLimits.hint('text_entries')}" if floats
+               else f"(about {header.stored * 100 / 1e9:.3g} GB as exact Python numbers); "
+               f"{SizeLimits.hint('nonzeros' if dimension_field == 'sparse_dimension' else dimension_field)}")
         )
 
 
@@ -65,19 +68,20 @@ def entry_columns(entries: SparseEntries, name: str) -> SparseColumns:
 
 
 def load_sparse_columns(path: object, name: str, *, max_dimension: int, max_nonzeros: int,
-                        max_float_entries: int) -> SparseColumns:
-    """The matrix of a ``save_npz`` file as exact sparse columns, its size checked from the headers first."""
+                        max_float_entries: int, dimension_field: str = "sparse_dimension") -> SparseColumns:
+    """The matrix of a ``save_npz`` file as exact sparse columns, its size checked from the headers first
+    (``dimension_field``: the :class:`SizeLimits` field a refusal of the shape names)."""
     header = sparse_header(path, name)
     check_header(header, name, max_dimension=max_dimension, max_nonzeros=max_nonzeros,
-                 max_float_entries=max_float_entries)
+                 max_float_entries=max_float_entries, dimension_field=dimension_field)
     return entry_columns(load_sparse(path, name, max_stored=header.stored), name)
 
 
 def load_sparse_dense(path: object, name: str, *, max_dimension: int, max_float_entries: int) -> Matrix:
     """The matrix of a ``save_npz`` file as a dense exact :data:`Matrix` (at most ``max_dimension`` rows and
     columns, checked from the headers before any entry is read)."""
-    columns = load_sparse_columns(path, name, max_dimension=max_dimension,
-                                  max_nonzeros=max_dimension * max_dimension, max_float_entries=max_float_entries)
+    columns = load_sparse_columns(path, name, max_dimension=max_dimension, max_nonzeros=max_dimension * max_dimension,
+                                  max_float_entries=max_float_entries, dimension_field="dense_dimension")
     return columns.dense()
 
 

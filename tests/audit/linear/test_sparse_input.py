@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 from scipy import sparse
 
-from reference.audit.linear import audit as linear_audit
 from reference.audit.linear import sparse_input
 from reference.audit.linear.audit import audit_linear_noise, load_exact_matrix, load_matrix_columns
 from reference.audit.linear.participation import min_separation
+from reference.audit.linear.size_limits import SizeLimits
 from reference.core import npz_files
 
 
@@ -162,19 +162,22 @@ def test_the_size_is_refused_from_the_headers_before_any_entry(tmp_path: Path,
 
     monkeypatch.setattr(npz_files, "load_sparse", no_entry_read)
     monkeypatch.setattr(sparse_input, "load_sparse", no_entry_read)
-    with pytest.raises(ValueError, match=r"workload is 1000000000x1000000000; at most 20000 rows and columns"):
+    with pytest.raises(ValueError, match=r"workload is 1000000000x1000000000; at most 20000 rows and columns; "
+                       r"raise it with --max-sparse-dimension"):
         load_matrix_columns(tmp_path / "wide.npz", "workload")
     # more stored entries than the limit: refused with the count, from the 'data' header
     generator = np.random.default_rng(3)
     sparse.save_npz(tmp_path / "many.npz", sparse.csr_matrix(generator.integers(1, 5, size=(40, 40))))
-    monkeypatch.setattr(linear_audit, "MAX_NONZEROS", 1000)
-    with pytest.raises(ValueError, match=r"workload: 1,600 stored entries; at most 1,000"):
-        load_matrix_columns(tmp_path / "many.npz", "workload")
+    with pytest.raises(ValueError, match=r"workload: 1,600 stored entries; at most 1,000 .*--max-nonzeros"):
+        load_matrix_columns(tmp_path / "many.npz", "workload", SizeLimits(nonzeros=1000))
     # floats: each becomes a Fraction, so the text limit applies
     sparse.save_npz(tmp_path / "floats.npz", sparse.csr_matrix(generator.random((40, 40)) + 1))
-    monkeypatch.setattr(linear_audit, "MAX_TEXT_ENTRIES", 1000)
-    with pytest.raises(ValueError, match=r"workload: 1,600 stored float entries; at most 1,000"):
-        load_matrix_columns(tmp_path / "floats.npz", "workload")
+    with pytest.raises(ValueError, match=r"workload: 1,600 stored float entries; at most 1,000 .*--max-text-entries"):
+        load_matrix_columns(tmp_path / "floats.npz", "workload", SizeLimits(text_entries=1000))
+    # raised, both load: the limit is the only obstacle
+    monkeypatch.undo()
+    assert load_matrix_columns(tmp_path / "many.npz", "workload", SizeLimits(nonzeros=1600)).cols == 40
+    assert load_matrix_columns(tmp_path / "floats.npz", "workload", SizeLimits(text_entries=1600)).cols == 40
 
 
 def test_a_forged_data_header_is_checked_against_the_member(tmp_path: Path) -> None:
