@@ -9,8 +9,8 @@ user may share — the path where signed contributions are maximised over signs 
 bracketed by the semidefinite bound:
 
 * ``dense``: coefficients ±⌊4096/(d + 1)⌋ (at least 1 in size) on every subdiagonal d, minus where d ≡ 0 mod 3;
-* ``banded``: band 256, coefficients ±(256 − d), minus where d ≡ 0 mod 3 (its Gram matrix reaches distance 511,
-  beyond both separations).
+* ``banded``: band 256, coefficients ±(256 − d), minus where d ≡ 0 mod 3 (its Gram matrix reaches distance 255:
+  beyond the separation 128, inside 256, where the negative path is not taken).
 
 The release is ``C x + z`` (noise matrix the identity, Gaussian σ = 1), audited under min-separation b = 128 with
 k = 16 and b = 256 with k = 8, signed and vector contributions, in this process after a warm-up (CPU seconds).
