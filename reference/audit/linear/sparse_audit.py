@@ -155,7 +155,11 @@ def sparse_linear_noise_audit(noise: ColumnMatrix, workload: ColumnMatrix, kind:
         text = f"private: Laplace epsilon = l1/b = {fraction_text(epsilon)} is exact (B has a trivial kernel)"
         if not unique:
             problem = problem_of_columns(columns, outputs)
-            lower, upper = max_shift_norm_of(problem, targets, reduction.solutions)
+            # the LPs start from the shorter (in l1) of two exact solutions of B u = w_j: the elimination's and the
+            # minimum-norm one (for a tree and its consistency form, A e_j: already optimal, so one LP certifies all)
+            shortest = [a if sparse.l1(a) < sparse.l1(u) else u
+                        for u, a in zip(reduction.solutions, strategy_columns)]
+            lower, upper = max_shift_norm_of(problem, targets, shortest)
             epsilon_lower, epsilon = users * lower / scale, users * upper / scale
             if epsilon_lower == epsilon:
                 text = f"private: Laplace epsilon = {fraction_text(epsilon)} exactly (LP over the draw shifts, certified both ways)"
