@@ -239,7 +239,7 @@ def load_matrix_columns(path: object, name: str = "matrix", limits: SizeLimits =
     read."""
     if isinstance(path, (str, Path)) and Path(path).suffix.lower() == ".npz" and Path(path).is_file():
         return load_sparse_columns(path, name, max_dimension=limits.sparse_dimension, max_nonzeros=limits.nonzeros,
-                                   max_float_entries=limits.text_entries)
+                                   max_float_entries=limits.text_entries, max_dense_entries=limits.scanned_entries)
     if isinstance(path, (str, Path)) and Path(path).suffix.lower() == ".npy" and Path(path).is_file():
         shape, dtype = npy_shape(Path(path), name)
         if len(shape) == 2 and np.issubdtype(dtype, np.floating):

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from reference.audit.linear.column_matrix import SparseColumns
+from reference.audit.linear.column_matrix import ColumnMatrix, IntegerArray, SparseColumns
 from reference.audit.linear.elimination import Sparse, narrow
 from reference.audit.linear.size_limits import SizeLimits
 from reference.core.linalg import Matrix
@@ -67,14 +67,43 @@ def entry_columns(entries: SparseEntries, name: str) -> SparseColumns:
     return SparseColumns(header.rows, header.cols, exact)
 
 
+#: A stored integer entry costs about 100 bytes as a Python int in a dict, 8 in an int64 array: a file with more
+#: than one stored entry in this many positions is held as a dense array (and differenced by numpy).
+DENSE_FRACTION = 8
+
+
+def dense_integer_array(entries: SparseEntries, max_entries: int) -> np.ndarray | None:
+    """The entries as a dense int64 array when that is smaller than Python ints (see :data:`DENSE_FRACTION`), no
+    position is stored twice (int64 sums could wrap), every entry fits in int64 and the array has at most
+    ``max_entries`` entries; else None."""
+    header = entries.header
+    size = header.rows * header.cols
+    if (not np.issubdtype(header.dtype, np.integer) or size > max_entries
+            or header.stored * DENSE_FRACTION <= size or header.stored == 0):
+        return None
+    data = entries.data
+    if data.dtype == np.uint64 and int(data.max()) > np.iinfo(np.int64).max:
+        return None
+    positions = entries.row.astype(np.int64) * header.cols + entries.col.astype(np.int64)
+    if np.unique(positions).size != positions.size:
+        return None
+    dense = np.zeros((header.rows, header.cols), dtype=np.int64)
+    dense.ravel()[positions] = data.astype(np.int64)
+    return dense
+
+
 def load_sparse_columns(path: object, name: str, *, max_dimension: int, max_nonzeros: int,
-                        max_float_entries: int, dimension_field: str = "sparse_dimension") -> SparseColumns:
+                        max_float_entries: int, dimension_field: str = "sparse_dimension",
+                        max_dense_entries: int = 0) -> ColumnMatrix:
     """The matrix of a ``save_npz`` file as exact sparse columns, its size checked from the headers first
-    (``dimension_field``: the :class:`SizeLimits` field a refusal of the shape names)."""
+    (``dimension_field``: the :class:`SizeLimits` field a refusal of the shape names); a dense integer one as an
+    int64 array instead when it has at most ``max_dense_entries`` positions (:func:`dense_integer_array`)."""
     header = sparse_header(path, name)
     check_header(header, name, max_dimension=max_dimension, max_nonzeros=max_nonzeros,
                  max_float_entries=max_float_entries, dimension_field=dimension_field)
-    return entry_columns(load_sparse(path, name, max_stored=header.stored), name)
+    entries = load_sparse(path, name, max_stored=header.stored)
+    dense = dense_integer_array(entries, max_dense_entries)
+    return IntegerArray(dense) if dense is not None else entry_columns(entries, name)
 
 
 def load_sparse_dense(path: object, name: str, *, max_dimension: int, max_float_entries: int) -> Matrix:

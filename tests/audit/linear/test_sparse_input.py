@@ -18,6 +18,7 @@ from scipy import sparse
 
 from reference.audit.linear import sparse_input
 from reference.audit.linear.audit import audit_linear_noise, load_exact_matrix, load_matrix_columns
+from reference.audit.linear.column_matrix import IntegerArray
 from reference.audit.linear.participation import min_separation
 from reference.audit.linear.size_limits import SizeLimits
 from reference.core import npz_files
@@ -199,3 +200,17 @@ def test_a_long_double_is_read_through_its_own_ratio() -> None:
     exact = Fraction(*value.as_integer_ratio())
     assert exact != Fraction(float(value))
     assert sparse_input.exact_values(np.array([value]), "w") == [exact]
+
+
+def test_a_dense_integer_file_is_held_as_an_array(tmp_path: Path) -> None:
+    # more than one stored entry in eight positions: an int64 array (8 bytes an entry, not a Python int each)
+    generator = np.random.default_rng(11)
+    dense = generator.integers(-(1 << 40), 1 << 40, size=(30, 20))
+    sparse.save_npz(tmp_path / "dense.npz", sparse.csc_matrix(dense))
+    loaded = load_matrix_columns(tmp_path / "dense.npz", "workload")
+    assert isinstance(loaded, IntegerArray)
+    assert _dense_of(loaded) == [[Fraction(int(v)) for v in row] for row in dense]
+    # one entry in 600 positions: sparse columns
+    sparse.save_npz(tmp_path / "thin.npz", sparse.coo_matrix(([7], ([3], [4])), shape=(30, 20)))
+    thin = load_matrix_columns(tmp_path / "thin.npz", "workload")
+    assert not isinstance(thin, IntegerArray) and _dense_of(thin)[3][4] == 7
