@@ -152,8 +152,8 @@ def _estimate_lines(run: dict[str, Any]) -> list[str]:
     chunk_mib = values["chunk_runs"] * leaves * 8 / 2**20
     return [
         f"**Estimate: a 10^12-value cascade audit on a {ESTIMATE_WORKERS}-worker cluster** (derived, not measured).",
-        f"Depth {ESTIMATE_DEPTH} (n = 2^{ESTIMATE_DEPTH}), {_sci(ESTIMATE_RUNS)} runs. Recorded per value above: "
-        f"{values['target_ns']} + {values['statistics_ns']} ns to draw and fold into the statistics on one core, i.e.",
+        f"Depth {ESTIMATE_DEPTH} (n = 2^{ESTIMATE_DEPTH}), {_sci(ESTIMATE_RUNS)} runs. Recorded per value above (depth "
+        f"{values['depth']}): {values['target_ns']} + {values['statistics_ns']} ns to draw and fold into the statistics on one core, i.e.",
         f"{_sci(core_seconds)} core-seconds in all, or **about {core_seconds / ESTIMATE_WORKERS / 60:.1f} minutes on "
         f"{ESTIMATE_WORKERS} single-core workers** with perfect scaling. Each block returns its exact sums, 3 × "
         f"2^{ESTIMATE_DEPTH} int64 = {sums_bytes / 2**20:.0f} MiB whatever its size, so blocks must be large enough for",
