@@ -99,6 +99,10 @@ def laplace_scale(*, epsilon: RationalLike, l1_sensitivity: RationalLike) -> Fra
 
     ``epsilon > 0`` and ``l1_sensitivity = Δ1 > 0`` are exact rationals. It is also the smallest scale for
     pure ε-DP whenever some neighbouring difference attains ‖v‖_1 = Δ1.
+
+    Args:
+        epsilon: ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        l1_sensitivity: Δ1 > 0, the ℓ1 sensitivity, exact (int, Fraction or str such as ``"1/3"``; not float).
     """
     eps = positive_fraction(epsilon, "epsilon")
     l1 = positive_fraction(l1_sensitivity, "l1_sensitivity")
@@ -215,6 +219,14 @@ def l2_laplace_scale(
     Δ2 as ``l2_sensitivity`` or (``l2_sensitivity=None``) ``l2_sensitivity_squared``. The ``upper`` end of
     the enclosure is a rational certified >= the lemma's scale: use it (or
     :func:`l2_laplace_sufficient_scale`) as the sufficient scale.
+
+    Args:
+        epsilon: ε in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        l2_sensitivity: Δ2 > 0, exact (int, Fraction or str such as ``"1/3"``; not float); ``None`` to give
+            ``l2_sensitivity_squared`` instead.
+        l2_sensitivity_squared: Δ2² > 0, exact (int, Fraction or str such as ``"1/3"``; not float), when
+            ``l2_sensitivity`` is ``None`` (give exactly one).
     """
     eps, target = _lemma_5_5_range(epsilon, delta)
     l2_squared = _l2_squared(l2_sensitivity, l2_sensitivity_squared)

@@ -302,6 +302,13 @@ def discrete_gaussian_delta(
     largest change of the integer-valued query between neighbours). The enclosure is rigorous (Arb ball
     arithmetic over a positive lattice sum with a proven truncation bound) and about 24 digits wide; its
     ``upper`` end is a δ the mechanism certainly achieves, its ``lower`` end one it certainly does not beat.
+
+    Args:
+        epsilon: ε >= 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        sigma_squared: the scale σ² > 0 of N_Z(0, σ²) (not its variance), exact (int, Fraction or str such as ``"1/3"``;
+            not float).
+        sensitivity: Δ, a positive integer: the largest change of the integer-valued query between neighbours (default
+            1).
     """
     eps = nonnegative_fraction(epsilon, "epsilon")
     scale = positive_fraction(sigma_squared, "sigma_squared")
@@ -323,6 +330,14 @@ def discrete_gaussian_epsilon(
     ``upper`` is certified sufficient (the Arb upper bound of δ(upper) is <= ``delta``), ``lower`` certified
     insufficient, unless δ(0) <= ``delta``, when ``[0, 0]`` is returned. Rational bisection on ε until the
     bracket is within ``tolerance`` (relative, in (0, 1)).
+
+    Args:
+        delta: the target δ, exact (int, Fraction or str such as ``"1/3"``; not float).
+        sigma_squared: the scale σ² > 0 of N_Z(0, σ²) (not its variance), exact (int, Fraction or str such as ``"1/3"``;
+            not float).
+        sensitivity: Δ, a positive integer (default 1).
+        tolerance: the relative width at which the bisection stops, exact (int, Fraction or str such as ``"1/3"``; not
+            float) in (0, 1) (default 10^-22).
     """
     target = open_unit_fraction(delta, "delta")
     scale = positive_fraction(sigma_squared, "sigma_squared")

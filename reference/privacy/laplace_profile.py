@@ -354,6 +354,13 @@ def laplace_delta(*, epsilon: RationalLike, scale: RationalLike, sensitivities: 
     ``sensitivities`` (the vector v; signs and zero entries are allowed, at least one entry must be nonzero)
     are exact rationals. Exact closed form (module docstring) with Arb balls: the enclosure is rigorous and
     about 24 digits wide (relative); it is exactly ``[0, 0]`` when ``epsilon >= ‖v‖_1/scale`` (pure DP).
+
+    Args:
+        epsilon: ε >= 0 (at 0, δ is the total variation distance), exact (int, Fraction or str such as ``"1/3"``; not
+            float).
+        scale: the Laplace scale b > 0 of every coordinate, exact (int, Fraction or str such as ``"1/3"``; not float).
+        sensitivities: the difference vector v = f(D') − f(D): a non-empty sequence of exact rationals, signs and zeros
+            allowed, at least one nonzero.
     """
     eps = nonnegative_fraction(epsilon, "epsilon")
     lam = positive_fraction(scale, "scale")
@@ -431,6 +438,13 @@ def laplace_epsilon(
     of the noise; ``lower`` is certified insufficient (Arb lower bound of δ(lower) > delta), unless the answer
     is exactly 0 (returned as ``[0, 0]``). Exact bisection on ε in [0, ‖v‖_1/scale] until the width is at most
     ``tolerance * upper`` (``tolerance`` a rational in (0, 1)).
+
+    Args:
+        delta: the target δ >= 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        scale: the Laplace scale b > 0 of every coordinate, exact (int, Fraction or str such as ``"1/3"``; not float).
+        sensitivities: the difference vector v: a non-empty sequence of exact rationals, at least one nonzero.
+        tolerance: the relative width at which the bisection stops, exact (int, Fraction or str such as ``"1/3"``; not
+            float) in (0, 1) (default 10^-22).
     """
     target = open_unit_fraction(delta, "delta")
     lam = positive_fraction(scale, "scale")
@@ -550,6 +564,13 @@ def laplace_scale_exact(
     Exact rational bisection on b with certified comparisons of the exact profile δ(ε) against ``delta``
     (ε > 0, δ ∈ (0, 1)), starting from Lemma A.2's ``‖v‖_1/ε`` (δ = 0 there); stops when the bracket is within
     ``tolerance`` (relative, a rational in (0, 1)). See :class:`ExactLaplaceScale` for what is certified.
+
+    Args:
+        epsilon: the target ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: the target δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        sensitivities: the difference vector v: a non-empty sequence of exact rationals, at least one nonzero.
+        tolerance: the relative width at which the bisection stops, exact (int, Fraction or str such as ``"1/3"``; not
+            float) in (0, 1) (default 10^-12).
     """
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")

@@ -309,6 +309,10 @@ def epsilon_from_rho_tight(*, delta: RationalLike, rho: RationalLike) -> Certifi
     ρ-zCDP implies (ε, δ)-DP with ε = inf_{α>1} αρ + (log(1/δ) + (α-1) log(1 - 1/α) - log α)/(α - 1).
     ``upper`` is that expression at a rational α near the optimum, rounded up: a certified valid ε to quote.
     ``lower`` is a certified lower bound of the infimum. Clipped at 0 (ε < 0 means (0, δ)-DP).
+
+    Args:
+        delta: the target δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        rho: the zCDP parameter ρ > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
     """
     budget = positive_fraction(rho, "rho")
     target = open_unit_fraction(delta, "delta")
@@ -413,6 +417,10 @@ def rho_from_epsilon_delta(*, epsilon: RationalLike, delta: RationalLike) -> Cer
     The unique positive root of the simple conversion (proved in ``verification/tda/proofs/privacy_accounting.py``). Its
     ``lower`` end is certified sufficient: ρ-zCDP with ρ = lower implies (ε, δ)-DP. Computed as
     ε² / (sqrt(ε + L) + sqrt(L))² (the same number, without cancellation).
+
+    Args:
+        epsilon: the target ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: the target δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
     """
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")

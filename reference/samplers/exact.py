@@ -245,6 +245,12 @@ def discrete_laplace(scale: RationalLike, source: RandomBits | None = None, size
 
     Expected loop iterations are O(1) for ``scale >= 1``; for a small scale most draws are 0 and about half
     of the iterations are rejected (a sign bit on 0), still O(1) in expectation.
+
+    Args:
+        scale: the scale t > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        source: a :class:`~reference.core.randomness.RandomBits` source or ``None`` (OS entropy); a ``random.Random`` is
+            refused.
+        size: ``None`` for one ``int``, or a positive integer for a list of that many independent draws.
     """
     value = positive_fraction(scale, "scale")
     bits = check_source(source)
@@ -273,6 +279,12 @@ def discrete_gaussian(sigma_squared: RationalLike, source: RandomBits | None = N
     is built once per σ² (cached). Beyond: a block index from a small certified table and an exact rejection
     (:mod:`reference.samplers.blocked`, exactness proved there), for σ² below 2**100. Below 2**-20 and from
     2**100 on: :func:`discrete_gaussian_rejection`. All are exact; their bit streams differ.
+
+    Args:
+        sigma_squared: the scale σ² > 0 (not the variance), exact (int, Fraction or str such as ``"1/3"``; not float).
+        source: a :class:`~reference.core.randomness.RandomBits` source (:class:`SeededRandomBits` for reproducible
+            draws) or ``None`` (OS entropy); a ``random.Random`` is refused.
+        size: ``None`` for one ``int``, or a positive integer for a list of that many independent draws.
     """
     value = positive_fraction(sigma_squared, "sigma_squared")
     bits = check_source(source)

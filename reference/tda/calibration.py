@@ -76,6 +76,11 @@ def inftda_sigma_squared(attributes: int, *, rho: RationalLike, contributions: i
     ``attributes`` is d >= 1 (the depth of the hierarchy), ``rho`` the total zCDP budget ρ > 0 (an exact
     rational), ``contributions`` m >= 1 the records one user may contribute (module docstring). σ² is the scale of
     N_Z(0, σ²), P[x] ∝ exp(-x²/(2σ²)).
+
+    Args:
+        attributes: d, the number of attributes (depth of the hierarchy), an integer >= 1.
+        rho: the total zCDP budget ρ > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        contributions: m, the records one user may contribute, an integer >= 1 (default 1).
     """
     depth = check_positive_int(attributes, "attributes")
     budget = positive_fraction(rho, "rho")
@@ -176,7 +181,13 @@ class InfTDACalibration(CompactRepr):
 
 def inftda_calibration(attributes: int, *, rho: RationalLike, contributions: int = 1) -> InfTDACalibration:
     """The calibration of TDA Algorithm 1 for m records per user (m = 1 as printed): σ² = m² d/ρ per level,
-    Δ² = 2m², ρ/d per level, ρ in total (exact)."""
+    Δ² = 2m², ρ/d per level, ρ in total (exact).
+
+    Args:
+        attributes: d, the number of attributes (depth of the hierarchy), an integer >= 1.
+        rho: the total zCDP budget ρ > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        contributions: m, the records one user may contribute, an integer >= 1 (default 1, as printed).
+    """
     depth = check_positive_int(attributes, "attributes")
     budget = positive_fraction(rho, "rho")
     users = check_positive_int(contributions, "contributions")
