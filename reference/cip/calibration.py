@@ -30,6 +30,7 @@ from reference.privacy.gaussian import ExactSigma, sigma_classical, sigma_exact
 
 if TYPE_CHECKING:
     from reference.cip.numeric.streaming import StreamingCascade
+    from reference.cip.tree import BinaryTree
 
 
 #: What ``recommended_sigma`` is, in the calibrations' JSON and human output.
@@ -267,7 +268,7 @@ def _structured(
 
 
 def calibrate_general_tree(
-    tree: object,
+    tree: BinaryTree,
     *,
     epsilon: RationalLike,
     delta: RationalLike,

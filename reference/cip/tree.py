@@ -52,6 +52,9 @@ class BinaryTree:
     ``BinaryTree(child_counts)`` validates the encoding: every count is 0, 1 or 2, and the counts describe one
     connected tree (breadth-first, the number of nodes announced never falls behind the nodes read, and the
     total is exact). Equality and hashing are by this encoding.
+
+    Args:
+        child_counts: the child count (0, 1 or 2) of every node in level order, describing one connected tree.
     """
 
     __slots__ = ("__dict__", "_counts")
@@ -324,7 +327,11 @@ MAX_TREE_LEAVES = 1 << 26
 
 def balanced_tree(leaves: int) -> BinaryTree:
     """The balanced binary tree over ``leaves`` >= 1 leaves: ``m`` leaves split into ``ceil(m/2)`` on the left
-    and ``floor(m/2)`` on the right, recursively (every internal node has two children). Vectorised by level."""
+    and ``floor(m/2)`` on the right, recursively (every internal node has two children). Vectorised by level.
+
+    Args:
+        leaves: m, the number of leaves, an integer >= 1.
+    """
     count = check_positive_int(leaves, "leaves")
     if count > MAX_TREE_LEAVES:
         raise ValueError(f"leaves must be at most {MAX_TREE_LEAVES} (the tree is held node by node), got {count}")

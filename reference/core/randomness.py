@@ -106,6 +106,9 @@ class SeededRandomBits(_RejectionBelow):
     """Reproducible bits: ``random.Random(seed).getrandbits`` (Mersenne Twister; tests only, not for releases).
 
     ``seed`` is an integer >= 0. Two objects with the same seed produce the same bit stream on every platform.
+
+    Args:
+        seed: an integer >= 0; the same seed gives the same bit stream on every platform.
     """
 
     def __init__(self, seed: int) -> None:

@@ -60,6 +60,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -72,6 +73,9 @@ from reference.kary.batch_cost import check_batch_cost, check_slots
 from reference.kary.digits import check_arity, height_for_horizon
 from reference.samplers import exact as exact_samplers
 from reference.samplers import numeric as numeric_samplers
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 __all__ = [
     "OnlineCounter",
@@ -329,7 +333,7 @@ def algorithm_1_noise_from_values(values: object, arity: int, horizon: int) -> n
 
 
 def algorithm_1(
-    stream: object,
+    stream: npt.ArrayLike,
     arity: int,
     epsilon: RealLike,
     rng: RngLike = None,
@@ -342,6 +346,15 @@ def algorithm_1(
     h = ⌈log_k(T + 1)⌉ (``height_for_horizon(offset=False)``), noise Laplace(h/ε) (or discrete Laplace with
     that scale, ``noise="discrete_laplace"``, int64 outputs) on every used vertex; draws: one block z_1..z_T.
     ``noise_function`` maps the array of right ends r = 1..T to their noise values (replaces the sampler).
+
+    Args:
+        stream: the 0/1 input stream x_1..x_T (T >= 1): a one-dimensional sequence or array of 0/1 integers or booleans.
+        arity: k, the tree's arity, an integer >= 2.
+        epsilon: ε > 0, a real number.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
+        noise: ``"laplace"`` (float outputs) or ``"discrete_laplace"`` (numpy sampler, int64 outputs).
+        noise_function: ``None``, or a function from the int64 array of right ends r = 1..T to an array of T noise
+            values.
     """
     x = check_stream(stream)
     k = check_arity(arity)
@@ -360,7 +373,7 @@ def algorithm_1(
 
 
 def algorithm_2_batch(
-    stream: object,
+    stream: npt.ArrayLike,
     arity: int,
     epsilon: RealLike,
     rng: RngLike = None,
@@ -373,6 +386,14 @@ def algorithm_2_batch(
     h = ⌈log_k(2T)⌉ for odd arity (Definition C.1's capacity for even), noise Laplace(h/ε) (``noise="discrete_laplace"``: discrete Laplace with scale h/ε,
     int64 outputs). Draws: one block, one value per used index p in increasing p
     (:func:`algorithm_2_used_indices`). ``noise_function`` maps an int64 array of indices p to values.
+
+    Args:
+        stream: the 0/1 input stream x_1..x_T (T >= 1): a one-dimensional sequence or array of 0/1 integers or booleans.
+        arity: k, the tree's arity, an integer >= 2 (odd: Algorithm 2; even: Appendix C's variant).
+        epsilon: ε > 0, a real number.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
+        noise: ``"laplace"`` (float outputs) or ``"discrete_laplace"`` (numpy sampler, int64 outputs).
+        noise_function: ``None``, or a function from an int64 array of indices p to an array of their noise values.
     """
     x = check_stream(stream)
     k = check_arity(arity)
@@ -412,13 +433,24 @@ class OnlineCounter:
     Attributes: ``time`` (steps consumed), ``height``, ``live_count`` (values held between steps),
     ``max_live_count`` (the most held at once, during a step), ``draws`` (values drawn so far; each index is
     drawn once).
+
+    Args:
+        arity: k, the tree's arity, an integer >= 2.
+        epsilon: ε > 0: a real number for the numeric noises; an exact rational (int, Fraction or str) for
+            ``noise="exact"``.
+        horizon: T, the number of steps the counter is calibrated for, an integer >= 1.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy); for ``noise="exact"`` a
+            :class:`~reference.core.randomness.RandomBits` source or ``None``.
+        noise: ``"laplace"`` (floats), ``"discrete_laplace"`` (numpy sampler, int outputs) or ``"exact"`` (exact
+            discrete Laplace, int outputs).
+        noise_function: ``None``, or a function index p -> noise value that replaces the sampler.
     """
 
     def __init__(
         self,
         arity: int,
         epsilon: RealLike,
-        horizon: object,
+        horizon: int,
         rng: RngLike | RandomBits = None,
         noise: CounterNoise = "laplace",
         *,
@@ -522,7 +554,7 @@ class OnlineCounter:
 
 
 def algorithm_3(
-    stream: object,
+    stream: npt.ArrayLike,
     arity: int,
     epsilon: RealLike,
     rng: RngLike = None,
@@ -537,6 +569,14 @@ def algorithm_3(
     left-most children / subtracts the right-most ones as lines 9–19 direct (subtracted vertex
     [p − k^(ℓ−1) + 1, p]). Draws: one block over the vertices, level 1 left to right, then level 2, ...
     ``noise_function(level, j)`` replaces the sampler. Python loop: meant for small T.
+
+    Args:
+        stream: the 0/1 input stream x_1..x_T (T >= 1): a one-dimensional sequence or array of 0/1 integers or booleans.
+        arity: k, the tree's arity, an integer >= 2.
+        epsilon: ε > 0, a real number.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
+        noise: ``"laplace"`` (float outputs) or ``"discrete_laplace"`` (numpy sampler, int64 outputs).
+        noise_function: ``None``, or a function (level, j) -> noise value of vertex j of that level.
     """
     x = check_stream(stream)
     k = check_arity(arity)

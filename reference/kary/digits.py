@@ -146,6 +146,11 @@ def offset_digits(value: int, arity: int, width: int) -> tuple[int, ...]:
     Digits lie in [−(k − 1)/2, (k − 1)/2]; ``value`` must satisfy |value| <= (k^w − 1)/2. (The definition
     is stated for positive t; zero and negative values, which the proof of Lemma 4.7 uses, are accepted.)
     Even arity is refused (ValueError naming ``arity``): use :func:`even_offset_digits`.
+
+    Args:
+        value: the integer to represent, |value| <= (k^w − 1)/2.
+        arity: k, an odd integer >= 3.
+        width: w, the number of digits, an integer in [1, 4096].
     """
     k = check_arity(arity, parity="odd", needed_by=ODD_OFFSET, otherwise=USE_EVEN)
     w = check_width(width, "width")
@@ -163,6 +168,11 @@ def even_offset_digits(value: int, arity: int, width: int) -> tuple[int, ...]:
 
     ``value`` must lie in [−(k/2 − 1)(k^w − 1)/(k − 1), k(k^w − 1)/(2(k − 1))]. (The printed definition
     states the bound with h where it means w.) Odd arity is refused: use :func:`offset_digits`.
+
+    Args:
+        value: the integer to represent, within the bounds above.
+        arity: k, an even integer >= 2.
+        width: w, the number of digits, an integer in [1, 4096].
     """
     k = check_arity(arity, parity="even", needed_by=EVEN_OFFSET, otherwise=USE_ODD)
     w = check_width(width, "width")
@@ -182,6 +192,11 @@ def height_for_horizon(arity: int, horizon: int, *, offset: bool) -> int:
     ``offset=True``: offset digits (Algorithm 2, h = ⌈log_k(2T)⌉ for odd arity): T <= (k^h − 1)/2; for even
     arity Definition C.1's capacity T <= k(k^h − 1)/(2(k − 1)) (Appendix C's "h correctly set").
     Integer arithmetic only.
+
+    Args:
+        arity: k, the tree's arity, an integer >= 2.
+        horizon: T, the stream length, an integer >= 1.
+        offset: ``True`` for offset digits (Algorithm 2), ``False`` for standard digits (Algorithm 1).
     """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")

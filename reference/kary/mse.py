@@ -76,6 +76,10 @@ def algorithm_2_mse(arity: int, horizon: int) -> Fraction:
     """ε² · MSE of Algorithm 2 over t = 1..``horizon``, by direct enumeration (T <= 2·10^6).
 
     (2h²/T) Σ_t ‖rep(t, h)‖₁ with h = ⌈log_k(2T)⌉ (odd arity; Appendix C's variant for even arity).
+
+    Args:
+        arity: k, the tree's arity, an integer >= 2.
+        horizon: T, an integer in [1, 2·10^6].
     """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
@@ -160,7 +164,12 @@ def _total_digit_programme(arity: int, steps: int, height: int) -> int:
 
 
 def algorithm_2_mse_digit_programme(arity: int, horizon: int) -> Fraction:
-    """ε² · MSE of Algorithm 2 over t = 1..``horizon`` by the digit programme (any T; 10^12 in microseconds)."""
+    """ε² · MSE of Algorithm 2 over t = 1..``horizon`` by the digit programme (any T; 10^12 in microseconds).
+
+    Args:
+        arity: k, the tree's arity, an integer >= 2.
+        horizon: T, an integer >= 1.
+    """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=True)

@@ -305,7 +305,14 @@ def _int_matmul(left: list[list[int]], right: list[list[int]]) -> list[list[int]
 
 
 def check_factorization(arity: int, height: int, *, subtraction: bool, horizon: int | None = None) -> bool:
-    """Whether L·R equals A (the T×T lower-triangular all-ones matrix) exactly, integer arithmetic."""
+    """Whether L·R equals A (the T×T lower-triangular all-ones matrix) exactly, integer arithmetic.
+
+    Args:
+        arity: k, the tree's arity, an integer >= 2.
+        height: h, an integer in [1, 64].
+        subtraction: ``True`` for Algorithm 2's tree with subtraction, ``False`` for Algorithm 1's.
+        horizon: T, an integer in [1, 600] within the tree's capacity, or ``None`` for the capacity.
+    """
     k = check_arity(arity)
     h = check_width(height, "height")
     sub = _check_bool(subtraction, "subtraction")
@@ -339,6 +346,12 @@ def sensitivities(arity: int, height: int, *, subtraction: bool, horizon: int | 
     most one vertex per level 1..h + 1 and the root is never used, so ℓ1 <= h; input 1 lies in (ℓ, 0) for
     every ℓ, and (ℓ, 0) is used by t = k^(ℓ−1) <= T (ℓ < h) and, for ℓ = h, by t = T, whose leading digit is
     positive because h is minimal. Not every vertex is used (k = 3, h = 2 with subtraction never uses leaf 2).
+
+    Args:
+        arity: k, the tree's arity, an integer >= 2.
+        height: h, an integer in [1, 64].
+        subtraction: ``True`` for Algorithm 2's tree with subtraction, ``False`` for Algorithm 1's.
+        horizon: T, an integer in [1, 600] within the tree's capacity, or ``None`` for the capacity.
     """
     k = check_arity(arity)
     h = check_width(height, "height")
@@ -468,7 +481,12 @@ def algorithm_1_mse(arity: int, horizon: int) -> Fraction:
 
 
 def algorithm_1_mse_digit_programme(arity: int, horizon: int) -> Fraction:
-    """ε²·MSE of Algorithm 1 over t = 1..T by the digit programme (any T; 10^12 is immediate)."""
+    """ε²·MSE of Algorithm 1 over t = 1..T by the digit programme (any T; 10^12 is immediate).
+
+    Args:
+        arity: k, the tree's arity, an integer >= 2.
+        horizon: T, an integer >= 1.
+    """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=False)

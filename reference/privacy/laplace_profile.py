@@ -347,7 +347,7 @@ def _reported(profiles: Sequence[_Profile], epsilon: Fraction, scale: Fraction, 
 # ---------------------------------------------------------------------------------------------- public API
 
 
-def laplace_delta(*, epsilon: RationalLike, scale: RationalLike, sensitivities: Sequence[object]) -> CertifiedReal:
+def laplace_delta(*, epsilon: RationalLike, scale: RationalLike, sensitivities: Sequence[RationalLike]) -> CertifiedReal:
     """Certified enclosure of δ(ε) for ``f(D) + Lap(scale)^d`` and one neighbouring pair ``f(D') - f(D) = v``.
 
     ``epsilon >= 0`` (δ(0) is the total variation distance), ``scale > 0`` and the entries of
@@ -384,7 +384,7 @@ def laplace_delta_worst_case(
     *,
     epsilon: RationalLike,
     scale: RationalLike,
-    sensitivity_vectors: Sequence[Sequence[object]],
+    sensitivity_vectors: Sequence[Sequence[RationalLike]],
 ) -> WorstCaseDelta:
     """The largest δ(ε) over ``sensitivity_vectors`` (see :func:`laplace_delta`): the mechanism is (ε, δ)-DP
     over a neighbouring relation whose differences are these vectors iff ``δ >= delta``."""
@@ -402,7 +402,7 @@ def laplace_private(
     epsilon: RationalLike,
     delta: RationalLike,
     scale: RationalLike,
-    sensitivity_vectors: Sequence[Sequence[object]],
+    sensitivity_vectors: Sequence[Sequence[RationalLike]],
 ) -> bool:
     """Certified answer whether ``Lap(scale)^d`` noise is (ε, δ)-DP for every vector in ``sensitivity_vectors``
     (``δ(ε) <= delta`` for each), decided from Arb balls lying entirely on one side of ``delta``. For rational
@@ -429,7 +429,7 @@ def laplace_epsilon(
     *,
     delta: RationalLike,
     scale: RationalLike,
-    sensitivities: Sequence[object],
+    sensitivities: Sequence[RationalLike],
     tolerance: RationalLike = FINE_TOLERANCE,
 ) -> CertifiedReal:
     """Certified ``[lower, upper]`` around the smallest ε >= 0 with ``δ(ε) <= delta`` for ``Lap(scale)^d``.
@@ -456,7 +456,7 @@ def laplace_epsilon_worst_case(
     *,
     delta: RationalLike,
     scale: RationalLike,
-    sensitivity_vectors: Sequence[Sequence[object]],
+    sensitivity_vectors: Sequence[Sequence[RationalLike]],
     tolerance: RationalLike = FINE_TOLERANCE,
 ) -> CertifiedReal:
     """:func:`laplace_epsilon` for the worst of several sensitivity vectors (δ(ε) maximised over them)."""
@@ -556,7 +556,7 @@ def laplace_scale_exact(
     *,
     epsilon: RationalLike,
     delta: RationalLike,
-    sensitivities: Sequence[object],
+    sensitivities: Sequence[RationalLike],
     tolerance: RationalLike = DEFAULT_TOLERANCE,
 ) -> ExactLaplaceScale:
     """The smallest scale b such that ``Lap(b)^d`` noise is (ε, δ)-DP for the sensitivity vector v.
@@ -582,7 +582,7 @@ def laplace_scale_exact_worst_case(
     *,
     epsilon: RationalLike,
     delta: RationalLike,
-    sensitivity_vectors: Sequence[Sequence[object]],
+    sensitivity_vectors: Sequence[Sequence[RationalLike]],
     tolerance: RationalLike = DEFAULT_TOLERANCE,
 ) -> ExactLaplaceScale:
     """:func:`laplace_scale_exact` for the worst of several sensitivity vectors (δ(ε) maximised over them)."""

@@ -154,7 +154,12 @@ def intopt_literal_with_count(values: Sequence[int], total: int) -> IntOptTrace:
 
 
 def intopt_literal(values: Sequence[int], total: int) -> tuple[int, ...]:
-    """The printed IntOpt algorithm (see the module docstring); ties broken by ``(value, index)`` ascending."""
+    """The printed IntOpt algorithm (see the module docstring); ties broken by ``(value, index)`` ascending.
+
+    Args:
+        values: the noisy counts, a non-empty sequence of integers.
+        total: the total the projection must sum to, an integer >= 0.
+    """
     return intopt_literal_with_count(values, total).output
 
 

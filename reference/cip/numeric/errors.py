@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,6 +23,9 @@ from reference.core.options import Workload
 from reference.core.real_arrays import real_array
 from reference.core.rng import as_generator
 from reference.core.validate import check_depth, check_positive_int, positive_real
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 
 @dataclass(frozen=True)
@@ -42,8 +46,12 @@ def _as_noise(noise: object) -> np.ndarray:
     return array
 
 
-def worst_range_error(noise: object) -> WorstRange:
-    """``max_{first <= last} |Σ_{t=first}^{last} noise_t|`` and a maximising range, in O(n)."""
+def worst_range_error(noise: npt.ArrayLike) -> WorstRange:
+    """``max_{first <= last} |Σ_{t=first}^{last} noise_t|`` and a maximising range, in O(n).
+
+    Args:
+        noise: the noise of the cells, a non-empty one-dimensional sequence or array of finite numbers.
+    """
     values = _as_noise(noise)
     prefix = np.concatenate(([0.0], np.cumsum(values)))
     low, high = int(np.argmin(prefix)), int(np.argmax(prefix))
@@ -99,6 +107,13 @@ def expected_worst_error(
     """Definition 3.12, ``E max_q |(W s)_q|`` for s ~ N(0, σ² C_depth), by ``draws`` cascade samples.
 
     Draw order: ``draws`` consecutive calls of ``cascade_leaves(depth, sigma, generator)``.
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 26].
+        sigma: σ > 0, a finite float: the standard deviation of every node.
+        workload: ``"ranges"`` (every contiguous range) or ``"nodal"`` (every tree node).
+        draws: the number of cascade samples, an integer >= 2.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
     """
     depth = check_depth(depth, maximum=26)
     scale = positive_real(sigma, "sigma")

@@ -1,0 +1,92 @@
+"""Every parameter of every function (and hand-written class constructor) on the top-level face of ``reference``
+has an ``Args:`` entry in its docstring, which the API pages render as its description, and none is typed
+``object`` or left untyped: a reader learns from the page what each parameter accepts.
+
+A constructor's parameters may be described in the class docstring (as the API page shows them there). The
+modules in :data:`PENDING` are being documented elsewhere; the test names each of their missing entries, so the
+list cannot hide a new gap anywhere else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import re
+from collections.abc import Callable, Iterator
+
+import pytest
+
+import reference
+
+#: Modules whose parameter descriptions are written in other changes (their functions are exempt here until then).
+PENDING = ("reference.privacy.gaussian", "reference.audit.linear.", "reference.audit.samples.")
+
+
+def _documented(function: Callable[..., object], owner: type | None) -> str:
+    texts = [inspect.getdoc(function) or ""]
+    if owner is not None:
+        texts.insert(0, inspect.getdoc(owner) or "")
+    return "\n".join(texts)
+
+
+def face_functions() -> Iterator[tuple[str, Callable[..., object], type | None]]:
+    """(public name, function, owning class or None) for every function and hand-written constructor of the face."""
+    for name in reference.__all__:
+        value = getattr(reference, name)
+        if inspect.isfunction(value):
+            yield name, value, None
+        elif inspect.isclass(value) and not dataclasses.is_dataclass(value):
+            constructor = vars(value).get("__init__")
+            if inspect.isfunction(constructor):
+                yield f"{name}.__init__", constructor, value
+
+
+def described(docstring: str, parameter: str) -> bool:
+    """Whether ``docstring`` has an ``Args:`` section with an entry ``parameter: description``."""
+    if "Args:" not in docstring:
+        return False
+    section = docstring.split("Args:", 1)[1]
+    return re.search(rf"^\s+{re.escape(parameter)}( \([^)]*\))?: \S", section, re.MULTILINE) is not None
+
+
+def gaps(function: Callable[..., object], owner: type | None) -> list[str]:
+    docstring = _documented(function, owner)
+    found = []
+    for parameter in inspect.signature(function).parameters.values():
+        if parameter.name in ("self", "cls") or parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        annotation = parameter.annotation
+        if annotation is inspect.Parameter.empty or annotation in ("object", object):
+            found.append(f"{parameter.name} is typed {'nothing' if annotation is inspect.Parameter.empty else 'object'}")
+        if not described(docstring, parameter.name):
+            found.append(f"{parameter.name} has no Args: entry")
+    return found
+
+
+FACE = list(face_functions())
+
+
+def test_the_face_is_walked() -> None:
+    names = {name for name, _, _ in FACE}
+    assert {"sigma_exact", "calibrate_cascade", "algorithm_1", "OnlineCounter.__init__", "inftda_exact"} <= names
+    assert len(FACE) > 50
+
+
+@pytest.mark.parametrize(("name", "function", "owner"), FACE, ids=[name for name, _, _ in FACE])
+def test_every_parameter_is_typed_and_described(name: str, function: Callable[..., object], owner: type | None) -> None:
+    if function.__module__.startswith(PENDING):
+        pytest.skip(f"{function.__module__}: parameter descriptions pending ({', '.join(gaps(function, owner))})")
+    assert not gaps(function, owner), f"{name}: {'; '.join(gaps(function, owner))}"
+
+
+def test_the_check_sees_a_missing_entry_and_an_object_type() -> None:
+    def documented(*, epsilon: int, tree: object) -> None:
+        """A function.
+
+        Args:
+            epsilon: ε > 0.
+        """
+
+    assert gaps(documented, None) == ["tree is typed object", "tree has no Args: entry"]
+    assert not described("Args:\n    epsilons: many.", "epsilon")
+    assert described("Text.\n\nArgs:\n    epsilon (int): ε > 0.", "epsilon")
