@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -41,6 +42,9 @@ from reference.core.validate import (
     positive_fraction,
 )
 from reference.privacy.gaussian import ExactSigma, sigma_exact
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 
 def _check_layout(layout: object) -> Layout:
@@ -120,7 +124,7 @@ class CorrelatedInputPerturbation:
             return np.asarray(cascade_leaves(self.depth, self.sigma, generator)[: self.length])
         return np.asarray(general_tree_leaves(balanced_tree(self.length), self.sigma, generator))
 
-    def release(self, data: object, rng: np.random.Generator | int | None = None) -> np.ndarray:
+    def release(self, data: npt.ArrayLike, rng: np.random.Generator | int | None = None) -> np.ndarray:
         """``data + noise``: the private release (a float vector of the same length)."""
         values = np.asarray(data, dtype=np.float64)
         if values.ndim != 1 or values.shape[0] != self.length:
@@ -129,7 +133,7 @@ class CorrelatedInputPerturbation:
             raise ValueError("data must contain only finite values")
         return np.asarray(values + self.noise(rng))
 
-    def answer(self, released: object, workload: object) -> np.ndarray:
+    def answer(self, released: npt.ArrayLike, workload: npt.ArrayLike) -> np.ndarray:
         """``W @ released`` for a workload matrix of shape (queries, length)."""
         vector = np.asarray(released, dtype=np.float64)
         if vector.ndim != 1 or vector.shape[0] != self.length:
@@ -141,7 +145,7 @@ class CorrelatedInputPerturbation:
             raise ValueError("workload must contain only finite values")
         return matrix @ vector
 
-    def answer_ranges(self, released: object, ranges: object) -> np.ndarray:
+    def answer_ranges(self, released: npt.ArrayLike, ranges: npt.ArrayLike) -> np.ndarray:
         """Range sums ``Σ_{t=first}^{last} released_t`` for an array of [first, last] pairs (0-based, inclusive)."""
         vector = np.asarray(released, dtype=np.float64)
         if vector.ndim != 1 or vector.shape[0] != self.length:

@@ -132,7 +132,7 @@ class BinaryTree:
         return cls((s + "0" in nodes) + (s + "1" in nodes) for s in ordered)
 
     @classmethod
-    def from_nested(cls, nested: object) -> BinaryTree:
+    def from_nested(cls, nested: Nested) -> BinaryTree:
         """The tree given as nested tuples (or lists): ``()`` a leaf, ``(t,)`` one child, ``(t0, t1)`` two."""
         counts: list[int] = []
         level: list[object] = [nested]

@@ -179,7 +179,7 @@ class CertifiedReal:
         return cls(middle - radius, middle + radius)
 
     @classmethod
-    def exact(cls, value: object, name: str = "value") -> CertifiedReal:
+    def exact(cls, value: RationalLike, name: str = "value") -> CertifiedReal:
         """A degenerate enclosure of an exactly known rational."""
         number = to_fraction(value, name)
         return cls(number, number)
@@ -202,7 +202,7 @@ class CertifiedReal:
             raise ArithmeticError("the enclosure contains 0: its relative width is unbounded")
         return self.width / min(abs(self.lower), abs(self.upper))
 
-    def contains(self, value: object) -> bool:
+    def contains(self, value: RationalLike) -> bool:
         """Whether the exact rational ``value`` lies in ``[lower, upper]``."""
         number = to_fraction(value, "value")
         return self.lower <= number <= self.upper

@@ -303,7 +303,7 @@ def used_mask(arity: int, horizon: int, height: int) -> np.ndarray:
     return mask
 
 
-def algorithm_2_noise_from_values(values: object, arity: int, horizon: int) -> np.ndarray:
+def algorithm_2_noise_from_values(values: npt.ArrayLike, arity: int, horizon: int) -> np.ndarray:
     """Noise of Algorithm 2's outputs t = 1..``horizon`` given the noise values: ``values[p]`` is z_p.
 
     ``values`` has shape (P + 1, ...) with P >= every index used (``values[0]`` is ignored; extra axes are
@@ -318,7 +318,7 @@ def algorithm_2_noise_from_values(values: object, arity: int, horizon: int) -> n
     return np.moveaxis(noise_sums(np.moveaxis(array, 0, -1), k, steps, height, offset=True), -1, 0)[1:]
 
 
-def algorithm_1_noise_from_values(values: object, arity: int, horizon: int) -> np.ndarray:
+def algorithm_1_noise_from_values(values: npt.ArrayLike, arity: int, horizon: int) -> np.ndarray:
     """Noise of Algorithm 1's outputs t = 1..``horizon`` given ``values[r]`` = noise of the vertex ending at r."""
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
@@ -512,7 +512,7 @@ class OnlineCounter:
         return (f"OnlineCounter(arity={self.arity}, horizon={self.horizon}, noise={self.noise}, height={self.height}, "
                 f"time={self.time})")
 
-    def step(self, bit: object) -> float:
+    def step(self, bit: int) -> float:
         """Consume x_t (0 or 1) and return the noisy prefix count at t (int for the discrete noises)."""
         if not isinstance(bit, (int, np.integer, np.bool_)) or int(bit) not in (0, 1):
             raise ValueError(f"stream values must be 0 or 1, got {bit!r} at time {self.time + 1}")

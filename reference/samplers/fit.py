@@ -68,6 +68,8 @@ DEFAULT_ALPHA = 1e-9
 MIN_EXPECTED = 5.0
 
 Kind = Literal["discrete_laplace", "discrete_gaussian"]
+#: A kind in either spelling: this module's or the command line's (``discrete-laplace``).
+KindName = Kind | Literal["discrete-laplace", "discrete-gaussian"]
 Layer = Literal["exact", "numeric"]
 KINDS: tuple[Kind, ...] = ("discrete_laplace", "discrete_gaussian")
 LAYERS: tuple[Layer, ...] = ("exact", "numeric")
@@ -279,7 +281,7 @@ def fit_from_cells(
 
 def fit_to_distribution(
     values: np.ndarray | Sequence[int],
-    kind: object,
+    kind: KindName,
     parameter: RationalLike,
     alpha: float = DEFAULT_ALPHA,
     min_expected: float = MIN_EXPECTED,
@@ -403,7 +405,7 @@ def _truncation(dist: Distribution, samples: int, alpha: float) -> tuple[int, fl
 
 def moments_of_distribution(
     values: np.ndarray | Sequence[int],
-    kind: object,
+    kind: KindName,
     parameter: RationalLike,
     alpha: float = DEFAULT_ALPHA,
     name: str = "",

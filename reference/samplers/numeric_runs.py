@@ -14,19 +14,19 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from reference.core.rng import run_seeds
+from reference.core.rng import SeedLike, run_seeds
 from reference.core.validate import RealLike, check_positive_int, positive_real
 from reference.samplers import numeric
 
 __all__ = ["discrete_gaussian_runs", "discrete_laplace_runs", "laplace_runs"]
 
 
-def _seeds(runs: object, seed: object, first_run: object) -> list[np.random.SeedSequence]:
+def _seeds(runs: int, seed: SeedLike, first_run: int) -> list[np.random.SeedSequence]:
     count = check_positive_int(runs, "runs", minimum=0)
     return run_seeds(seed, count, check_positive_int(first_run, "first_run", minimum=0))
 
 
-def laplace_runs(scale: RealLike, size: int, runs: object, seed: object, first_run: object = 0) -> np.ndarray:
+def laplace_runs(scale: RealLike, size: int, runs: int, seed: SeedLike, first_run: int = 0) -> np.ndarray:
     """``runs × size`` Laplace(``scale``) draws, row ``i`` = ``numeric.laplace(scale, size, rng_i)`` (float64)."""
     b = positive_real(scale, "scale")
     count = check_positive_int(size, "size", minimum=0)
@@ -46,7 +46,7 @@ def _rows(
     return out
 
 
-def discrete_laplace_runs(scale: RealLike, size: int, runs: object, seed: object, first_run: object = 0) -> np.ndarray:
+def discrete_laplace_runs(scale: RealLike, size: int, runs: int, seed: SeedLike, first_run: int = 0) -> np.ndarray:
     """``runs × size`` discrete Laplace draws (``P[x] ∝ exp(-|x|/scale)``), row ``i`` =
     ``numeric.discrete_laplace(scale, size, rng_i)`` (int64)."""
     t = positive_real(scale, "scale")
@@ -58,7 +58,7 @@ def discrete_laplace_runs(scale: RealLike, size: int, runs: object, seed: object
 
 
 def discrete_gaussian_runs(
-    sigma_squared: RealLike, size: int, runs: object, seed: object, first_run: object = 0
+    sigma_squared: RealLike, size: int, runs: int, seed: SeedLike, first_run: int = 0
 ) -> np.ndarray:
     """``runs × size`` draws of ``N_Z(0, σ²)``, row ``i`` = ``numeric.discrete_gaussian(sigma_squared, size, rng_i)``
     (int64)."""

@@ -176,7 +176,7 @@ def discrete_gaussian_normaliser(sigma_squared: RationalLike) -> CertifiedReal:
     return certify(lambda: _normaliser_ball(s2), label="the discrete Gaussian normaliser")
 
 
-def discrete_gaussian_pmf(x: object, sigma_squared: RationalLike) -> CertifiedReal:
+def discrete_gaussian_pmf(x: int, sigma_squared: RationalLike) -> CertifiedReal:
     """Certified ``P[X = x] = exp(-x²/(2σ²)) / Z(σ²)`` for ``X ~ N_Z(0, σ²)``, integer ``x``, rational σ² > 0."""
     value = _check_integer(x, "x")
     s2 = positive_fraction(sigma_squared, "sigma_squared")
@@ -187,7 +187,7 @@ def discrete_gaussian_pmf(x: object, sigma_squared: RationalLike) -> CertifiedRe
     return _probability(compute, "the discrete Gaussian pmf")
 
 
-def discrete_gaussian_tail(m: object, sigma_squared: RationalLike) -> CertifiedReal:
+def discrete_gaussian_tail(m: int, sigma_squared: RationalLike) -> CertifiedReal:
     """Certified ``P[X >= m]`` for ``X ~ N_Z(0, σ²)`` and an integer ``m`` (``1 - P[X >= 1 - m]`` for m <= 0)."""
     value = _check_integer(m, "m")
     s2 = positive_fraction(sigma_squared, "sigma_squared")
@@ -196,7 +196,7 @@ def discrete_gaussian_tail(m: object, sigma_squared: RationalLike) -> CertifiedR
     return _probability(lambda: 1 - _gaussian_upper_tail_ball(1 - value, s2), "a discrete Gaussian tail")
 
 
-def discrete_gaussian_cdf(m: object, sigma_squared: RationalLike) -> CertifiedReal:
+def discrete_gaussian_cdf(m: int, sigma_squared: RationalLike) -> CertifiedReal:
     """Certified ``P[X <= m]`` for ``X ~ N_Z(0, σ²)`` (``= P[X >= -m]`` by symmetry), integer ``m``."""
     value = _check_integer(m, "m")
     return discrete_gaussian_tail(-value, sigma_squared)
@@ -277,7 +277,7 @@ def exp_minus(gamma: RationalLike) -> CertifiedReal:
     return _probability(lambda: (-_ball(value)).exp(), "exp(-gamma)")
 
 
-def discrete_laplace_pmf(x: object, scale: RationalLike) -> CertifiedReal:
+def discrete_laplace_pmf(x: int, scale: RationalLike) -> CertifiedReal:
     """Certified ``P[X = x] = (1 - e^{-1/t})/(1 + e^{-1/t}) e^{-|x|/t}`` (= ``tanh(1/(2t)) e^{-|x|/t}``) for the
     discrete Laplace with rational ``scale`` = t > 0 and integer ``x``."""
     value = _check_integer(x, "x")
@@ -290,7 +290,7 @@ def discrete_laplace_pmf(x: object, scale: RationalLike) -> CertifiedReal:
     return _probability(compute, "the discrete Laplace pmf")
 
 
-def discrete_laplace_tail(m: object, scale: RationalLike) -> CertifiedReal:
+def discrete_laplace_tail(m: int, scale: RationalLike) -> CertifiedReal:
     """Certified ``P[X >= m]`` for the discrete Laplace with scale t: ``e^{-m/t}/(1 + e^{-1/t})`` for
     ``m >= 1``, and ``1 - P[X >= 1 - m]`` for ``m <= 0``."""
     value = _check_integer(m, "m")
@@ -305,7 +305,7 @@ def discrete_laplace_tail(m: object, scale: RationalLike) -> CertifiedReal:
     return _probability(lambda: 1 - upper(1 - value), "a discrete Laplace tail")
 
 
-def discrete_laplace_cdf(m: object, scale: RationalLike) -> CertifiedReal:
+def discrete_laplace_cdf(m: int, scale: RationalLike) -> CertifiedReal:
     """Certified ``P[X <= m]`` for the discrete Laplace (``= P[X >= -m]`` by symmetry), integer ``m``."""
     value = _check_integer(m, "m")
     return discrete_laplace_tail(-value, scale)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from reference.cip.numeric.cascade import MAX_NUMERIC_DEPTH, SQRT3_OVER_2
-from reference.core.rng import run_seeds
+from reference.core.rng import SeedLike, run_seeds
 from reference.core.validate import RealLike, check_depth, check_positive_int, positive_real
 
 __all__ = ["cascade_leaves_runs"]
@@ -51,7 +51,7 @@ def _tile(normals: np.ndarray, sigma: float, out: np.ndarray) -> None:
         out[:] = parents
 
 
-def cascade_leaves_runs(depth: int, sigma: RealLike, runs: int, seed: object, first_run: int = 0) -> np.ndarray:
+def cascade_leaves_runs(depth: int, sigma: RealLike, runs: int, seed: SeedLike, first_run: int = 0) -> np.ndarray:
     """``runs`` independent draws of the ``2**depth`` Cascade Sampling leaves, as a ``runs × 2**depth`` float64
     array: row ``i`` equals ``cascade_leaves(depth, sigma, default_rng(s))`` for ``s`` the per-run seed of run
     ``first_run + i`` of ``seed`` (:func:`reference.core.rng.run_seeds`: an int, a SeedSequence, or a

@@ -61,7 +61,7 @@ def worst_range_error(noise: npt.ArrayLike) -> WorstRange:
     return WorstRange(float(prefix[high] - prefix[low]), first, last)
 
 
-def worst_range_error_brute(noise: object) -> WorstRange:
+def worst_range_error_brute(noise: npt.ArrayLike) -> WorstRange:
     """The same maximum by enumerating all ranges (O(n²)); the twin of :func:`worst_range_error`."""
     values = _as_noise(noise)
     best = WorstRange(-1.0, 0, 0)
@@ -74,7 +74,7 @@ def worst_range_error_brute(noise: object) -> WorstRange:
     return best
 
 
-def node_sums(leaves: object) -> list[np.ndarray]:
+def node_sums(leaves: npt.ArrayLike) -> list[np.ndarray]:
     """Sums over every tree node, one array per level from the root (level 0) to the leaves."""
     values = _as_noise(leaves)
     n = values.size
@@ -87,7 +87,7 @@ def node_sums(leaves: object) -> list[np.ndarray]:
     return levels[::-1]
 
 
-def worst_node_error(leaves: object) -> float:
+def worst_node_error(leaves: npt.ArrayLike) -> float:
     """``max over the 2n − 1 tree nodes of |node sum|``, in O(n)."""
     return float(max(np.max(np.abs(level)) for level in node_sums(leaves)))
 
@@ -162,7 +162,7 @@ class SampledRangeErrors:
     count: int
 
 
-def sampled_range_errors(noise: object, count: int, rng: np.random.Generator | int | None = None) -> SampledRangeErrors:
+def sampled_range_errors(noise: npt.ArrayLike, count: int, rng: np.random.Generator | int | None = None) -> SampledRangeErrors:
     """Evaluate the paper's Monte Carlo estimators on ``count`` uniformly sampled ranges of one noise vector."""
     values = _as_noise(noise)
     ranges = sample_ranges(values.size, count, rng)
