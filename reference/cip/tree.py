@@ -87,7 +87,11 @@ class BinaryTree:
 
     @classmethod
     def from_child_counts(cls, child_counts: Iterable[int]) -> BinaryTree:
-        """The tree whose nodes, in level order, have these numbers of children (same as the constructor)."""
+        """The tree whose nodes, in level order, have these numbers of children (same as the constructor).
+
+        Args:
+            child_counts: the child count (0, 1 or 2) of every node in level order.
+        """
         return cls(child_counts)
 
     @classmethod
@@ -97,6 +101,9 @@ class BinaryTree:
         Raises ``TypeError``/``ValueError`` naming ``labels`` unless the labels are strings of ``0``/``1``,
         at least one, distinct, prefix-free (no leaf is an ancestor of another), listed left to right
         (lexicographic order), and every only child is labelled ``0``.
+
+        Args:
+            labels: the leaves' bit-string labels (strings of ``0``/``1``), left to right.
         """
         if isinstance(labels, (str, bytes)):
             raise TypeError("labels must be a sequence of bit strings such as ('0', '10', '11'), not one string")
@@ -133,7 +140,11 @@ class BinaryTree:
 
     @classmethod
     def from_nested(cls, nested: Nested) -> BinaryTree:
-        """The tree given as nested tuples (or lists): ``()`` a leaf, ``(t,)`` one child, ``(t0, t1)`` two."""
+        """The tree given as nested tuples (or lists): ``()`` a leaf, ``(t,)`` one child, ``(t0, t1)`` two.
+
+        Args:
+            nested: nested tuples or lists: ``()`` a leaf, ``(t,)`` one child, ``(t0, t1)`` two.
+        """
         counts: list[int] = []
         level: list[object] = [nested]
         path: list[str] = [""]
@@ -281,12 +292,20 @@ class BinaryTree:
         return self.node_index[label]
 
     def children(self, label: str) -> tuple[str, ...]:
-        """The labels of the children of node ``label`` (0, 1 or 2 of them, left first)."""
+        """The labels of the children of node ``label`` (0, 1 or 2 of them, left first).
+
+        Args:
+            label: the node's bit-string label (``""`` is the root).
+        """
         count = self._counts[self._index_of(label)]
         return tuple(label + str(bit) for bit in range(count))
 
     def leaf_range(self, label: str) -> tuple[int, int]:
-        """``(start, stop)``: node ``label`` covers the leaves ``start .. stop − 1`` in natural order."""
+        """``(start, stop)``: node ``label`` covers the leaves ``start .. stop − 1`` in natural order.
+
+        Args:
+            label: the node's bit-string label (``""`` is the root).
+        """
         index = self._index_of(label)
         level = len(label)
         position = index - (sum(len(lv.counts) for lv in self.levels[:level]))

@@ -513,7 +513,11 @@ class OnlineCounter:
                 f"time={self.time})")
 
     def step(self, bit: int) -> float:
-        """Consume x_t (0 or 1) and return the noisy prefix count at t (int for the discrete noises)."""
+        """Consume x_t (0 or 1) and return the noisy prefix count at t (int for the discrete noises).
+
+        Args:
+            bit: x_t, 0 or 1.
+        """
         if not isinstance(bit, (int, np.integer, np.bool_)) or int(bit) not in (0, 1):
             raise ValueError(f"stream values must be 0 or 1, got {bit!r} at time {self.time + 1}")
         if self.time >= self.horizon:
@@ -545,7 +549,11 @@ class OnlineCounter:
         return result
 
     def run(self, stream: Sequence[int] | np.ndarray) -> list[float]:
-        """Step through ``stream`` (validated as 0/1 first) and return the outputs."""
+        """Step through ``stream`` (validated as 0/1 first) and return the outputs.
+
+        Args:
+            stream: the 0/1 values to consume, a sequence or one-dimensional array (within the horizon).
+        """
         values = check_stream(stream)
         return [self.step(int(bit)) for bit in values]
 

@@ -103,7 +103,12 @@ class Hierarchy:
 
     @classmethod
     def build(cls, attributes: Sequence[str], categories: Sequence[Sequence[str]]) -> Hierarchy:
-        """A hierarchy from any sequences (converted to tuples; strings are refused as sequences)."""
+        """A hierarchy from any sequences (converted to tuples; strings are refused as sequences).
+
+        Args:
+            attributes: the d attribute names, in hierarchy order (distinct, non-empty).
+            categories: per attribute, its categories in order (each a non-empty sequence of distinct strings).
+        """
         if isinstance(attributes, str) or not isinstance(attributes, Sequence):
             raise TypeError(f"attributes must be a sequence of strings, got {type(attributes).__name__}")
         if isinstance(categories, str) or not isinstance(categories, Sequence):
@@ -126,7 +131,12 @@ class Hierarchy:
         return tuple(len(values) for values in self.categories)
 
     def index_of(self, level: int, value: str) -> int:
-        """The index of category ``value`` of attribute ``level`` (1..d); ``ValueError`` if it is not there."""
+        """The index of category ``value`` of attribute ``level`` (1..d); ``ValueError`` if it is not there.
+
+        Args:
+            level: the attribute's level, an integer in 1..d.
+            value: the category name.
+        """
         depth = check_positive_int(level, "level")
         if depth > self.depth:
             raise ValueError(f"level must be in 1..{self.depth}, got {depth}")
@@ -208,11 +218,19 @@ class PrefixTree:
         return f"PrefixTree(d={self.hierarchy.depth}, n={self.total}, nodes={len(self._counts)})"
 
     def count(self, prefix: Sequence[int]) -> int:
-        """The count of ``prefix`` (0 if absent)."""
+        """The count of ``prefix`` (0 if absent).
+
+        Args:
+            prefix: a tuple of category indices of length 0..d.
+        """
         return self._counts.get(tuple(prefix), 0)
 
     def level(self, level: int) -> dict[Prefix, int]:
-        """The non-zero nodes of level ``level`` (0..d), sorted by prefix (lexicographic on category indices)."""
+        """The non-zero nodes of level ``level`` (0..d), sorted by prefix (lexicographic on category indices).
+
+        Args:
+            level: the level, an integer in 0..d.
+        """
         depth = check_positive_int(level, "level", minimum=0)
         if depth > self.hierarchy.depth:
             raise ValueError(f"level must be in 0..{self.hierarchy.depth}, got {depth}")
@@ -223,7 +241,11 @@ class PrefixTree:
         return self.level(self.hierarchy.depth)
 
     def children(self, prefix: Sequence[int]) -> tuple[int, ...]:
-        """The counts of all |X_{l+1}| children of ``prefix`` (length l < d), zeros included, by category index."""
+        """The counts of all |X_{l+1}| children of ``prefix`` (length l < d), zeros included, by category index.
+
+        Args:
+            prefix: a tuple of category indices of length l < d.
+        """
         key = tuple(prefix)
         if len(key) >= self.hierarchy.depth:
             raise ValueError(f"prefix must have length < {self.hierarchy.depth} to have children, got {key!r}")

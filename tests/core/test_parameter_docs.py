@@ -1,4 +1,4 @@
-"""Every parameter of every function (and hand-written class constructor) on the top-level face of ``reference``
+"""Every parameter of every function (public method, hand-written class constructor) on the top-level face of ``reference``
 has an ``Args:`` entry in its docstring, which the API pages render as its description, and none is typed
 ``object`` or left untyped: a reader learns from the page what each parameter accepts.
 
@@ -30,15 +30,21 @@ def _documented(function: Callable[..., object], owner: type | None) -> str:
 
 
 def face_functions() -> Iterator[tuple[str, Callable[..., object], type | None]]:
-    """(public name, function, owning class or None) for every function and hand-written constructor of the face."""
+    """(public name, function, owning class or None) for every function of the face, every public method of its
+    classes and every hand-written constructor (its parameters may be described in the class docstring)."""
     for name in reference.__all__:
         value = getattr(reference, name)
         if inspect.isfunction(value):
             yield name, value, None
-        elif inspect.isclass(value) and not dataclasses.is_dataclass(value):
+        elif inspect.isclass(value):
             constructor = vars(value).get("__init__")
-            if inspect.isfunction(constructor):
+            if inspect.isfunction(constructor) and not dataclasses.is_dataclass(value):
                 yield f"{name}.__init__", constructor, value
+            for member_name, member in vars(value).items():
+                if isinstance(member, (classmethod, staticmethod)):
+                    member = member.__func__
+                if not member_name.startswith("_") and inspect.isfunction(member):
+                    yield f"{name}.{member_name}", member, None
 
 
 def described(docstring: str, parameter: str) -> bool:
@@ -68,7 +74,8 @@ FACE = list(face_functions())
 
 def test_the_face_is_walked() -> None:
     names = {name for name, _, _ in FACE}
-    assert {"sigma_exact", "calibrate_cascade", "algorithm_1", "OnlineCounter.__init__", "inftda_exact"} <= names
+    assert {"sigma_exact", "calibrate_cascade", "algorithm_1", "OnlineCounter.__init__", "OnlineCounter.step",
+            "CertifiedReal.decimal", "inftda_exact"} <= names
     assert len(FACE) > 50
 
 

@@ -152,7 +152,11 @@ class StreamingCascade:
         return value
 
     def take(self, length: int) -> np.ndarray:
-        """The next ``length`` noises as a float64 array (``length`` a non-negative integer)."""
+        """The next ``length`` noises as a float64 array (``length`` a non-negative integer).
+
+        Args:
+            length: how many noises, an integer >= 0 (within the horizon, if one was set).
+        """
         length = check_positive_int(length, "length", minimum=0)
         if self._horizon is not None and self._count + length > self._horizon:
             raise ValueError(
