@@ -71,7 +71,18 @@ def algorithm_1_runs(
     stream: npt.ArrayLike, arity: int, epsilon: RationalLike, runs: int, seed: SeedLike,
     noise: CounterNoise = "laplace", first_run: int = 0,
 ) -> np.ndarray:
-    """``runs`` independent runs of :func:`reference.kary.counters.algorithm_1` on ``stream`` (``runs × T``)."""
+    """``runs`` independent runs of :func:`reference.kary.counters.algorithm_1` on ``stream`` (``runs × T``).
+
+    Args:
+        stream: the 0/1 input stream x_1..x_T (T >= 1), a one-dimensional sequence or array.
+        arity: k, an integer >= 2.
+        epsilon: ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        runs: the number of runs (rows), an integer >= 0.
+        seed: the batch's root seed: an integer >= 0, a ``numpy.random.SeedSequence`` or a ``Generator`` (whose seed
+            sequence spawns the runs; ``first_run`` must then be 0).
+        noise: ``"laplace"`` (float outputs) or ``"discrete_laplace"`` (int64 outputs).
+        first_run: the index of the first run in the batch, an integer >= 0 (default 0): a block of a larger batch.
+    """
     x = counters.check_stream(stream)
     k = check_arity(arity)
     kind = counters.check_noise(noise, vectorised=True)
@@ -92,7 +103,18 @@ def algorithm_2_runs(
     noise: CounterNoise = "laplace", first_run: int = 0,
 ) -> np.ndarray:
     """``runs`` independent runs of :func:`reference.kary.counters.algorithm_2_batch` (any arity >= 2: odd by
-    Definition 3.8's digits, even by Appendix C's)."""
+    Definition 3.8's digits, even by Appendix C's).
+
+    Args:
+        stream: the 0/1 input stream x_1..x_T (T >= 1), a one-dimensional sequence or array.
+        arity: k, an integer >= 2.
+        epsilon: ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        runs: the number of runs (rows), an integer >= 0.
+        seed: the batch's root seed: an integer >= 0, a ``numpy.random.SeedSequence`` or a ``Generator`` (whose seed
+            sequence spawns the runs; ``first_run`` must then be 0).
+        noise: ``"laplace"`` (float outputs) or ``"discrete_laplace"`` (int64 outputs).
+        first_run: the index of the first run in the batch, an integer >= 0 (default 0): a block of a larger batch.
+    """
     x = counters.check_stream(stream)
     k = check_arity(arity)
     kind = counters.check_noise(noise, vectorised=True)

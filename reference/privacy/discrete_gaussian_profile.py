@@ -332,7 +332,7 @@ def discrete_gaussian_epsilon(
     bracket is within ``tolerance`` (relative, in (0, 1)).
 
     Args:
-        delta: the target δ, exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: the target δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
         sigma_squared: the scale σ² > 0 of N_Z(0, σ²) (not its variance), exact (int, Fraction or str such as ``"1/3"``;
             not float).
         sensitivity: Δ, a positive integer (default 1).

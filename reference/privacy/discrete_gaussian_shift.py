@@ -82,7 +82,13 @@ def discrete_gaussian_shift_delta(
 ) -> CertifiedReal:
     """Certified enclosure of δ(ε) for N_Z(0, σ²)^d against N_Z(u, σ²)^d, u = ``shift`` (integers, not all
     zero); ``epsilon >= 0`` and ``sigma_squared > 0`` exact rationals. Refused (ValueError) when the convolved
-    law would exceed :data:`MAX_SUPPORT` coefficients."""
+    law would exceed :data:`MAX_SUPPORT` coefficients.
+
+    Args:
+        epsilon: ε >= 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        sigma_squared: the scale σ² > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        shift: the integer shift vector u, not all zero.
+    """
     eps = nonnegative_fraction(epsilon, "epsilon")
     scale = positive_fraction(sigma_squared, "sigma_squared")
     magnitudes = _entries(shift)

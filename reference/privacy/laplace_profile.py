@@ -387,7 +387,14 @@ def laplace_delta_worst_case(
     sensitivity_vectors: Sequence[Sequence[RationalLike]],
 ) -> WorstCaseDelta:
     """The largest δ(ε) over ``sensitivity_vectors`` (see :func:`laplace_delta`): the mechanism is (ε, δ)-DP
-    over a neighbouring relation whose differences are these vectors iff ``δ >= delta``."""
+    over a neighbouring relation whose differences are these vectors iff ``δ >= delta``.
+
+    Args:
+        epsilon: ε >= 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        scale: the Laplace scale b > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        sensitivity_vectors: the neighbouring differences v = f(D') − f(D): a non-empty sequence of non-empty sequences
+            of exact rationals.
+    """
     eps = nonnegative_fraction(epsilon, "epsilon")
     lam = positive_fraction(scale, "scale")
     profiles = [_profile(groups) for groups in _vectors(sensitivity_vectors)]
@@ -407,7 +414,15 @@ def laplace_private(
     """Certified answer whether ``Lap(scale)^d`` noise is (ε, δ)-DP for every vector in ``sensitivity_vectors``
     (``δ(ε) <= delta`` for each), decided from Arb balls lying entirely on one side of ``delta``. For rational
     inputs δ(ε) is never equal to ``delta`` (``e^x`` is irrational for rational x != 0), so raising the precision
-    always decides."""
+    always decides.
+
+    Args:
+        epsilon: ε >= 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        scale: the Laplace scale b > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        sensitivity_vectors: the neighbouring differences v = f(D') − f(D): a non-empty sequence of non-empty sequences
+            of exact rationals.
+    """
     eps = nonnegative_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
     lam = positive_fraction(scale, "scale")
@@ -440,7 +455,7 @@ def laplace_epsilon(
     ``tolerance * upper`` (``tolerance`` a rational in (0, 1)).
 
     Args:
-        delta: the target δ >= 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: the target δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
         scale: the Laplace scale b > 0 of every coordinate, exact (int, Fraction or str such as ``"1/3"``; not float).
         sensitivities: the difference vector v: a non-empty sequence of exact rationals, at least one nonzero.
         tolerance: the relative width at which the bisection stops, exact (int, Fraction or str such as ``"1/3"``; not
@@ -459,7 +474,16 @@ def laplace_epsilon_worst_case(
     sensitivity_vectors: Sequence[Sequence[RationalLike]],
     tolerance: RationalLike = FINE_TOLERANCE,
 ) -> CertifiedReal:
-    """:func:`laplace_epsilon` for the worst of several sensitivity vectors (δ(ε) maximised over them)."""
+    """:func:`laplace_epsilon` for the worst of several sensitivity vectors (δ(ε) maximised over them).
+
+    Args:
+        delta: δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        scale: the Laplace scale b > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        sensitivity_vectors: the neighbouring differences v = f(D') − f(D): a non-empty sequence of non-empty sequences
+            of exact rationals.
+        tolerance: the relative width at which the bisection stops, exact (int, Fraction or str such as ``"1/3"``; not
+            float) in (0, 1) (default 10^-22).
+    """
     target = open_unit_fraction(delta, "delta")
     lam = positive_fraction(scale, "scale")
     tol = tolerance_fraction(tolerance)
@@ -498,7 +522,11 @@ class ExactLaplaceScale:
 
     def decimal(self, digits: int = 20) -> str:
         """``scale`` (the certified-sufficient value) rounded up to ``digits`` significant digits: the printed
-        scale is sufficient too."""
+        scale is sufficient too.
+
+        Args:
+            digits: significant digits, a positive integer (default 20).
+        """
         return format_directed(self.scale, digits, upward=True)
 
     def as_json(self) -> dict[str, object]:
@@ -585,7 +613,16 @@ def laplace_scale_exact_worst_case(
     sensitivity_vectors: Sequence[Sequence[RationalLike]],
     tolerance: RationalLike = DEFAULT_TOLERANCE,
 ) -> ExactLaplaceScale:
-    """:func:`laplace_scale_exact` for the worst of several sensitivity vectors (δ(ε) maximised over them)."""
+    """:func:`laplace_scale_exact` for the worst of several sensitivity vectors (δ(ε) maximised over them).
+
+    Args:
+        epsilon: ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        sensitivity_vectors: the neighbouring differences v = f(D') − f(D): a non-empty sequence of non-empty sequences
+            of exact rationals.
+        tolerance: the relative width at which the bisection stops, exact (int, Fraction or str such as ``"1/3"``; not
+            float) in (0, 1) (default 10^-12).
+    """
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
     tol = tolerance_fraction(tolerance)

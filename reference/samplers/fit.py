@@ -291,6 +291,15 @@ def fit_to_distribution(
     (``parameter`` = σ²) pmf: pooled chi-square and per-cell exact binomial tests (module docstring).
 
     Usable on samples from any implementation (what the sampler audit does).
+
+    Args:
+        values: the integer samples, a sequence or integer array.
+        kind: ``"discrete_laplace"`` or ``"discrete_gaussian"`` (the hyphenated spellings are accepted too).
+        parameter: the scale t (discrete Laplace) or σ² (discrete Gaussian), > 0, exact (int, Fraction or str such as
+            ``"1/3"``; not float).
+        alpha: the false-alarm probability, a real number in (0, 1) (default 10^-9).
+        min_expected: the smallest expected count of a pooled chi-square cell, a positive number (default 5).
+        name: a label for the check's report (default empty).
     """
     chosen = check_kind(kind)
     value = positive_fraction(parameter, "scale" if chosen == "discrete_laplace" else "sigma_squared")
@@ -309,7 +318,17 @@ def fit_to_counts(
     min_expected: float = MIN_EXPECTED, name: str = "",
 ) -> SamplerCheck:
     """:func:`fit_to_distribution` from the histogram ``counts`` (value -> how often it was drawn), its
-    sufficient statistic: the same tests, so the same verdict and p-value as on the values themselves."""
+    sufficient statistic: the same tests, so the same verdict and p-value as on the values themselves.
+
+    Args:
+        counts: the histogram: a dict from each value drawn to how often, non-negative integers.
+        kind: ``"discrete_laplace"`` or ``"discrete_gaussian"`` (the hyphenated spellings are accepted too).
+        parameter: the scale t (discrete Laplace) or σ² (discrete Gaussian), > 0, exact (int, Fraction or str such as
+            ``"1/3"``; not float).
+        alpha: the false-alarm probability, a real number in (0, 1) (default 10^-9).
+        min_expected: the smallest expected count of a pooled chi-square cell, a positive number (default 5).
+        name: a label for the check's report (default empty).
+    """
     chosen = check_kind(kind)
     value = positive_fraction(parameter, "scale" if chosen == "discrete_laplace" else "sigma_squared")
     level = check_alpha(alpha)
@@ -411,7 +430,16 @@ def moments_of_distribution(
     name: str = "",
 ) -> SamplerCheck:
     """The sample mean (against 0) and mean square (against the certified variance) of integer ``values``
-    under the discrete Laplace / discrete Gaussian pmf, with rigorous Chernoff bounds (module docstring)."""
+    under the discrete Laplace / discrete Gaussian pmf, with rigorous Chernoff bounds (module docstring).
+
+    Args:
+        values: the integer samples, a sequence or integer array.
+        kind: ``"discrete_laplace"`` or ``"discrete_gaussian"`` (the hyphenated spellings are accepted too).
+        parameter: the scale t (discrete Laplace) or σ² (discrete Gaussian), > 0, exact (int, Fraction or str such as
+            ``"1/3"``; not float).
+        alpha: the false-alarm probability, a real number in (0, 1) (default 10^-9).
+        name: a label for the check's report (default empty).
+    """
     chosen = check_kind(kind)
     value = positive_fraction(parameter, "scale" if chosen == "discrete_laplace" else "sigma_squared")
     level = check_alpha(alpha)

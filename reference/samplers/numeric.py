@@ -53,6 +53,11 @@ def laplace(scale: RealLike, size: int, rng: RngLike = None) -> np.ndarray:
 
     A Laplace(b) variable is b·E with a random sign, E standard exponential. Draw order:
     ``E = gen.standard_exponential(size)``, then the random signs (module docstring); value i is ``±b·E_i``.
+
+    Args:
+        scale: the Laplace scale b > 0, a real number (int, float, Fraction or str) (rounded to float).
+        size: the number of draws, an integer >= 0.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
     """
     b = positive_real(scale, "scale")
     count = check_positive_int(size, "size", minimum=0)
@@ -114,6 +119,11 @@ def discrete_laplace(scale: RealLike, size: int, rng: RngLike = None) -> np.ndar
     then splits the mass of each m >= 1 evenly between ±m, which is the target. Approximations: ``t`` is rounded
     to float and ``t·E - c`` is evaluated in binary64 (relative error ~1e-16 in each boundary). Draw order:
     ``E = gen.standard_exponential(size)``, then the random signs (module docstring).
+
+    Args:
+        scale: the scale t > 0, a real number (int, float, Fraction or str) (rounded to float).
+        size: the number of draws, an integer >= 0.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
     """
     t = positive_real(scale, "scale")
     if t > MAX_SCALE:
@@ -140,6 +150,11 @@ def discrete_gaussian(sigma_squared: RealLike, size: int, rng: RngLike = None) -
     the magnitudes ``ceil(t·E - c)`` of :func:`discrete_laplace` (``n`` exponentials), then ``U =
     gen.random(n)``, then ``n`` random signs; the accepted candidates fill the output in order and any beyond
     ``r`` are discarded. (So the first values for ``size=m`` are in general not those for ``size=n``.)
+
+    Args:
+        sigma_squared: the scale σ² > 0, a real number (int, float, Fraction or str) (rounded to float).
+        size: the number of draws, an integer >= 0.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
     """
     s2 = positive_real(sigma_squared, "sigma_squared")
     if s2 > MAX_SCALE**2:

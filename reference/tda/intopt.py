@@ -127,6 +127,10 @@ def intopt_literal_with_count(values: Sequence[int], total: int) -> IntOptTrace:
 
     ``values`` is a non-empty sequence of integers (bool and float refused), ``total`` an integer ``>= 0``.
     Ties in line 4 are broken by ``(value, index)`` ascending. Returns an :class:`IntOptTrace`.
+
+    Args:
+        values: the noisy counts, a non-empty sequence of integers (bool and float refused).
+        total: the total to project onto, an integer >= 0.
     """
     x = check_values(values)
     c = check_total(total)
@@ -173,6 +177,10 @@ def intopt_with_count(values: Sequence[int], total: int) -> IntOptTrace:
     ``-sum(x) <= D`` once ``t >= max(x)``, so ``P`` is found by binary search. In pass ``P`` the coordinates are
     lowered, in the order of line 4, from their start values (``z0`` if ``P == 0``, else ``f(t0 + P - 1)``) to
     ``f(t0 + P)`` until the excess is used up; the iteration count is ``P * d`` plus the position reached + 1.
+
+    Args:
+        values: the noisy counts, a non-empty sequence of integers.
+        total: the total to project onto, an integer >= 0.
     """
     x = check_values(values)
     c = check_total(total)
@@ -217,12 +225,22 @@ def intopt_with_count(values: Sequence[int], total: int) -> IntOptTrace:
 
 
 def intopt(values: Sequence[int], total: int) -> tuple[int, ...]:
-    """IntOpt in ``O(d log d)``: output identical to :func:`intopt_literal` (same tie rule)."""
+    """IntOpt in ``O(d log d)``: output identical to :func:`intopt_literal` (same tie rule).
+
+    Args:
+        values: the noisy counts, a non-empty sequence of integers.
+        total: the total to project onto, an integer >= 0.
+    """
     return intopt_with_count(values, total).output
 
 
 def chebyshev_distance(a: Sequence[int], b: Sequence[int]) -> int:
-    """``max_i |a_i - b_i|`` for two non-empty integer sequences of equal length."""
+    """``max_i |a_i - b_i|`` for two non-empty integer sequences of equal length.
+
+    Args:
+        a: a non-empty sequence of integers.
+        b: a sequence of integers of the same length.
+    """
     left = check_values(a, "a")
     right = check_values(b, "b")
     if len(left) != len(right):

@@ -56,7 +56,16 @@ def cascade_leaves_runs(depth: int, sigma: RealLike, runs: int, seed: SeedLike, 
     array: row ``i`` equals ``cascade_leaves(depth, sigma, default_rng(s))`` for ``s`` the per-run seed of run
     ``first_run + i`` of ``seed`` (:func:`reference.core.rng.run_seeds`: an int, a SeedSequence, or a
     Generator whose seed sequence spawns the runs). ``depth`` in ``[0, 40]``, ``sigma > 0`` the standard deviation
-    of every node, ``runs >= 0``."""
+    of every node, ``runs >= 0``.
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 40].
+        sigma: σ > 0, the standard deviation of every node, a real number (int, float, Fraction or str).
+        runs: the number of runs (rows), an integer >= 0.
+        seed: the batch's root seed: an integer >= 0, a ``numpy.random.SeedSequence`` or a ``Generator`` (whose seed
+            sequence spawns the runs; ``first_run`` must then be 0).
+        first_run: the index of the first run in the batch, an integer >= 0 (default 0): a block of a larger batch.
+    """
     checked_depth = check_depth(depth, "depth", maximum=MAX_NUMERIC_DEPTH)
     checked_sigma = positive_real(sigma, "sigma")
     count = check_positive_int(runs, "runs", minimum=0)
