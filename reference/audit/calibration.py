@@ -465,6 +465,14 @@ def audit_discrete_laplace(
     The privacy loss log P[x]/P[x − Δ] = (|x − Δ| − |x|)/t is at most Δ/t and equals it at every x <= 0, so the
     mechanism is exactly (Δ/t)-DP and no smaller ε holds; δ(ε) below Δ/t is the closed form of
     :mod:`reference.privacy.discrete_laplace_profile` (certified).
+
+    Args:
+        epsilon: the claimed ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: the claimed δ: 0 (default) for pure ε-DP, else in (0, 1), exact (int, Fraction or str such as ``"1/3"``;
+            not float).
+        scale: the scale t > 0 of Lap_Z(t), exact (int, Fraction or str such as ``"1/3"``; not float).
+        sensitivity: Δ, a positive integer.
+        rtol: the relative excess accepted on ε (pure) or δ(ε), >= 0 (0: none; a float is read exactly).
     """
     from reference.privacy.discrete_laplace_profile import discrete_laplace_delta
 

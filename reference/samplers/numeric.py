@@ -79,7 +79,13 @@ def _random_signs(values: np.ndarray, gen: np.random.Generator) -> None:
 
 def laplace_fill(out: np.ndarray, scale: float, gen: np.random.Generator) -> None:
     """Fill contiguous float64 ``out`` with :func:`laplace` draws (validated ``scale``; the batched samplers
-    call it on rows of one array)."""
+    call it on rows of one array).
+
+    Args:
+        out: a contiguous float64 array to fill.
+        scale: the validated Laplace scale b > 0.
+        gen: the ``numpy.random.Generator`` to draw with.
+    """
     gen.standard_exponential(out=out)
     out *= scale
     _random_signs(out, gen)
@@ -105,7 +111,13 @@ def _discrete_laplace_magnitudes(out: np.ndarray, scale: float, gen: np.random.G
 
 
 def discrete_laplace_fill(out: np.ndarray, scale: float, gen: np.random.Generator) -> None:
-    """Fill contiguous float64 ``out`` with :func:`discrete_laplace` draws (integer-valued floats)."""
+    """Fill contiguous float64 ``out`` with :func:`discrete_laplace` draws (integer-valued floats).
+
+    Args:
+        out: a contiguous float64 array to fill.
+        scale: the validated scale t > 0.
+        gen: the ``numpy.random.Generator`` to draw with.
+    """
     _discrete_laplace_magnitudes(out, scale, gen)
     _random_signs(out, gen)
 
@@ -170,7 +182,11 @@ def acceptance_probability(sigma_squared: float) -> float:
     binary64: the sum over y of the candidate pmf ``tanh(1/(2t)) e^(-|y|/t)`` times ``exp(-γ)`` is
     ``tanh(1/(2t)) e^(-σ²/(2t²)) Σ_y e^(-y²/(2σ²))``. Z = Σ_y e^(-y²/(2σ²)) is summed directly for σ² < 1 (terms
     |y| <= 40) and taken as sqrt(2π σ²) above (Poisson summation: the neglected factor is
-    1 + 2e^(-2π²σ²) + ... < 1 + 6e-9), so the value is a slight underestimate; it only sets candidate counts."""
+    1 + 2e^(-2π²σ²) + ... < 1 + 6e-9), so the value is a slight underestimate; it only sets candidate counts.
+
+    Args:
+        sigma_squared: σ² > 0, a float.
+    """
     t = float(math.isqrt(math.floor(sigma_squared)) + 1)
     if sigma_squared < 1.0:
         total = 1.0 + 2.0 * math.fsum(math.exp(-(y * y) / (2.0 * sigma_squared)) for y in range(1, 41))
@@ -181,7 +197,13 @@ def acceptance_probability(sigma_squared: float) -> float:
 
 def discrete_gaussian_fill(out: np.ndarray, s2: float, gen: np.random.Generator) -> None:
     """Fill int64 ``out`` with :func:`discrete_gaussian` draws for validated σ² (the batched sampler calls it
-    on rows of one array)."""
+    on rows of one array).
+
+    Args:
+        out: a contiguous int64 array to fill.
+        s2: the validated scale σ² > 0, a float.
+        gen: the ``numpy.random.Generator`` to draw with.
+    """
     t = float(math.isqrt(math.floor(s2)) + 1)
     steps = max(math.floor(ACCEPTANCE_STEPS * acceptance_probability(s2)), math.ceil(ACCEPTANCE_STEPS * ACCEPTANCE_FLOOR))
     centre, factor = s2 / t, -0.5 / s2  # a product, not a quotient: a multiplication costs less

@@ -131,7 +131,11 @@ def _normaliser_ball(sigma_squared: Fraction) -> arb:
 
 def discrete_gaussian_normaliser_ball(sigma_squared: Fraction) -> arb:
     """A ball containing ``Z(σ²)`` at the caller's working precision (for callers that manage the precision
-    themselves, as the inversion sampler does); :func:`discrete_gaussian_normaliser` certifies it instead."""
+    themselves, as the inversion sampler does); :func:`discrete_gaussian_normaliser` certifies it instead.
+
+    Args:
+        sigma_squared: σ² > 0, a ``Fraction``.
+    """
     return _normaliser_ball(sigma_squared)
 
 
