@@ -215,9 +215,11 @@ SCALING_MEASURED = """\
 assembles them in the report's order: the content is the same for any `N` (only measured times differ).
 
 **Measured** (each row with its command, date, commit and the load average before the run; ratios within one
-run; the batched samplers in CPU seconds, which other jobs on a shared machine disturb far less, the normals
-re-timed between each sampler's repeats; the parallel runs beside the machine's parallel capacity measured in the
-same run, two CPU-bound processes against one, 2.0 on two idle cores):
+run; the batched samplers in CPU seconds, which other jobs on a shared machine disturb less than the wall clock,
+the normals re-timed between each sampler's repeats, though a shared cache still raises the memory-bound
+samplers' ratios under load (0.1–0.35 higher at load 12–14 than on a quiet machine, docs/performance.md): read
+each row with its load; the parallel runs beside the machine's parallel capacity measured in the same run, two
+CPU-bound processes against one, 2.0 on two idle cores):
 """
 
 
