@@ -18,8 +18,10 @@ What is tested, by law:
 * any other design (KARY Algorithms 2 and 3, whose draws outnumber their outputs; a singular ``M``): the
   median-of-means second-moment audit of :mod:`reference.audit.samples.design_audit` and the pooled scale test of
   :mod:`reference.audit.samples.pooled_scale` (median of means of ``Xᵀ M⁺ X``) — second moments only;
-* ``Cascade`` deeper than 8: the streamed audit of :mod:`reference.audit.samples.cascade_stream` (node variances,
-  sibling covariances, pooled scale) — second moments only.
+* ``Cascade`` deeper than 8 (or a ``.npy`` path, streamed): the streamed audit of
+  :mod:`reference.audit.samples.cascade_stream` (node variances, sibling covariances, pooled scale) and its family
+  test, exact binomial counts of Haar coefficients above fixed magnitudes
+  (:mod:`reference.audit.samples.magnitude_cells`).
 
 The groups share ``alpha`` evenly (Bonferroni), so the false-alarm probability is at most ``alpha``.
 
@@ -203,6 +205,31 @@ def _float_matrix(design: LinearDesign) -> np.ndarray:
 
 
 def _audit_design(x: np.ndarray, design: LinearDesign, alpha: float, deviation: float) -> SamplerAuditReport:
+    report = _audit_design_law(x, design, alpha, deviation)
+    return replace(report, units=_design_units(x, design)) if report.verdict == "fails" else report
+
+
+def _design_units(x: np.ndarray, design: LinearDesign) -> str | None:
+    """One line when the samples' second moments are those of the design at a scale in other units (σ² for σ,
+    1/b for b): the measured ``Σ x²`` over its exact expectation ``runs · Σ_t Σ_j B_tj² v_j``."""
+    from reference.audit.units import covariance_units_line
+
+    if not isinstance(design.noise, (Gaussian, Laplace)):
+        return None
+    scale = Fraction(design.noise.sigma if isinstance(design.noise, Gaussian) else design.noise.scale)
+    variances = design.exact_variances or (Fraction(1),) * design.draws
+    base = scale * scale if isinstance(design.noise, Gaussian) else 2 * scale * scale
+    expected = sum(entry * entry * factor * base for row in design.exact_matrix
+                   for entry, factor in zip(row, variances))
+    measured = float(np.sum(np.square(x)))
+    if expected == 0 or not 0 < measured < math.inf:
+        return None
+    ratio = Fraction(measured) / (expected * x.shape[0])
+    noise = "gaussian" if isinstance(design.noise, Gaussian) else "laplace"
+    return covariance_units_line(ratio, noise, scale, whose="the samples' second moment")
+
+
+def _audit_design_law(x: np.ndarray, design: LinearDesign, alpha: float, deviation: float) -> SamplerAuditReport:
     matrix = _float_matrix(design)
     if isinstance(design.noise, Gaussian):
         from reference.audit.samples.design_audit import linear_design
@@ -411,21 +438,34 @@ def _audit_cascade(samples: object, law: Cascade, alpha: float, deviation: float
         from reference.audit.samples.whitened_moments import cascade_whitening
 
         x = _matrix(samples, leaves)
+        from reference.audit.samples.power import units_line as units_of
+
         report = _audit_whitened(x, cascade_whitening(law.depth, float(law.sigma)), law.name, alpha, deviation)
-        return report
-    from reference.audit.samples.cascade_stream import audit_cascade_stream
+        return replace(report, units=units_of(x, float(law.sigma) ** 2))
+    from reference.audit.samples.cascade_stream import audit_cascade_stream, stream_levels
+    from reference.audit.samples.magnitude_cells import ALTERNATIVES, CUTS, magnitude_power
     from reference.audit.samples.power import units_line
     from reference.audit.samples.report import cascade_scale_power
 
     report = audit_cascade_stream(samples, law.depth, sigma=float(law.sigma), alpha=alpha)
+    per_test, pooled_level = stream_levels(law.depth, alpha)  # the levels the streamed sub-tests run at
 
     def detected(runs: int) -> float:
-        return cascade_scale_power(runs, leaves, alpha / (4 * leaves), alpha / 4)
+        return cascade_scale_power(runs, leaves, per_test, pooled_level)
 
     needed = runs_needed(lambda runs: detected(runs) <= deviation, 2)
     found = detected(report.runs)
-    power = (PowerLine(f"scale off by ±{deviation:.3g} (relative)", POWER if found <= deviation else 0.0, needed,
-                       f"exact chi-square quantiles of the pooled scale test; detects {found:.3g} at these runs"),)
+    lines = [PowerLine(f"scale off by ±{deviation:.3g} (relative)", POWER if found <= deviation else 0.0, needed,
+                       f"exact chi-square quantiles of the pooled scale test; detects {found:.3g} at these runs")]
+    coefficients = leaves - 1  # Haar coefficients per run the magnitude counts read
+    for alternative, tail in ALTERNATIVES.items() if coefficients else ():
+        def family(runs: int, tail: Callable[[float], float] = tail) -> float:
+            return magnitude_power(runs * coefficients, per_test * len(CUTS), tail)
+
+        lines.append(PowerLine(f"Haar coefficients {alternative}", family(report.runs),
+                               runs_needed(lambda runs: family(runs) >= POWER, 2),
+                               "exact binomial law of the magnitude counts"))
+    power = tuple(lines)
     units = units_line(samples, float(law.sigma) ** 2) if isinstance(samples, np.ndarray) else None
     return replace(report, smallest_deviation=deviation, detectable_deviation=found, runs_needed=needed,
                    power=power, deviation_of="the noise scale", units=units)

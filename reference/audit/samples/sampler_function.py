@@ -118,6 +118,8 @@ def _digest(moments: Any) -> str:
     for sums in parts:
         total = sums.total
         hasher.update(total.tobytes() if total.dtype == np.int64 else repr(total.tolist()).encode())
+    if hasattr(moments, "above"):  # the cascade's magnitude counts (its family test)
+        hasher.update(moments.above.tobytes())
     return hasher.hexdigest()
 
 
