@@ -26,7 +26,7 @@ DOCUMENTED_MODULES = (
     "reference.audit.calibration", "reference.cip.calibration", "reference.cip.mechanism",
     "reference.cip.numeric.cascade", "reference.cip.numeric.cascade_runs", "reference.cip.numeric.streaming",
     "reference.cip.numeric.two_dim", "reference.cip.privacy", "reference.cip.sensitivity", "reference.kary.counters_runs",
-    "reference.kary.privacy", "reference.privacy.discrete_gaussian_shift", "reference.privacy.laplace_profile",
+    "reference.kary.digits", "reference.kary.mse", "reference.kary.privacy", "reference.kary.tree", "reference.privacy.discrete_gaussian_shift", "reference.privacy.laplace_profile",
     "reference.privacy.zcdp", "reference.samplers.numeric", "reference.samplers.numeric_runs", "reference.samplers.pmf",
     "reference.tda.calibration", "reference.tda.mechanism",
 )
