@@ -160,7 +160,8 @@ def _estimate_lines(run: dict[str, Any]) -> list[str]:
         f"that to be negligible: with `--block-runs {ESTIMATE_BLOCK_RUNS}` (about {block_seconds:.0f} s of work per "
         f"block) there are {blocks} blocks, {returned / 1e9:.0f} GB returned to the client in total (about "
         f"{returned / ASSUMED_BYTES_PER_SECOND:.0f} s spread over the run at an assumed "
-        f"{ASSUMED_BYTES_PER_SECOND / 1e9:.0f} GB/s); blocks go out in waves of twice the worker count, {blocks} blocks "
+        f"{ASSUMED_BYTES_PER_SECOND / 1e9:.0f} GB/s); blocks go out in waves of twice the worker count, "
+        f"{blocks} blocks "
         f"on {ESTIMATE_WORKERS} workers being {rounds} rounds of {block_seconds:.0f} s: **about "
         f"{rounds * block_seconds / 60:.1f} minutes** end to end, plus the cluster's start-up and the merges (not "
         f"measured). Each worker holds one chunk ({values['chunk_runs']} runs, {chunk_mib:.0f} MiB) and its sums.",

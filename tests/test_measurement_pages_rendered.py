@@ -24,7 +24,8 @@ import render_measurements  # noqa: E402
 def test_the_committed_page_is_the_rendering_of_its_record(page: str) -> None:
     committed = render_measurements.PAGES[page].read_text(encoding="utf-8")
     assert committed == render_measurements.rendered(page), (
-        f"docs/measurements/{page}.md is not the rendering of {page}.json: run python benchmarks/render_measurements.py")
+        f"docs/measurements/{page}.md is not the rendering of {page}.json: "
+        "run python benchmarks/render_measurements.py")
 
 
 @pytest.mark.parametrize("page", sorted(render_measurements.PAGES))

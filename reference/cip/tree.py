@@ -367,11 +367,20 @@ def balanced_tree(leaves: int) -> BinaryTree:
     return BinaryTree(np.concatenate(encoded).tolist())
 
 def perfect_tree(depth: int) -> BinaryTree:
-    """The perfect binary tree with ``2**depth`` leaves (``depth`` <= 24)."""
+    """The perfect binary tree with ``2**depth`` leaves (``depth`` <= 24).
+
+    Args:
+        depth: the depth, an integer in [0, 24] (2**depth leaves).
+    """
     depth = check_depth(depth, maximum=24)
     return BinaryTree([2] * ((1 << depth) - 1) + [0] * (1 << depth))
 
 def check_tree(tree: object) -> BinaryTree:
+    """``tree`` if it is a :class:`BinaryTree`, else ``TypeError`` naming ``tree``.
+
+    Args:
+        tree: anything: accepted when it is a :class:`BinaryTree` (``TypeError`` otherwise).
+    """
     if not isinstance(tree, BinaryTree):
         raise TypeError(f"tree must be a BinaryTree, got {type(tree).__name__}")
     return tree
@@ -382,6 +391,9 @@ def contract_chains(tree: BinaryTree) -> BinaryTree:
     Algorithm 3 passes a value unchanged through a one-child node, so the leaves of ``tree`` and of
     ``contract_chains(tree)`` have the same joint distribution (checked exactly in
     :mod:`reference.cip.exact.general_tree`).
+
+    Args:
+        tree: a :class:`BinaryTree`.
     """
     tree = check_tree(tree)
     built: dict[str, Nested] = {}

@@ -96,7 +96,11 @@ _NOISE_KINDS: tuple[str, ...] = ("laplace", "discrete_laplace", "exact")
 
 
 def check_stream(stream: object) -> np.ndarray:
-    """The stream as an int64 array of 0/1 values (ValueError naming ``stream`` otherwise)."""
+    """The stream as an int64 array of 0/1 values (ValueError naming ``stream`` otherwise).
+
+    Args:
+        stream: anything: accepted when it is a non-empty one-dimensional sequence or array of 0/1 values.
+    """
     if isinstance(stream, (str, bytes)):
         raise TypeError("stream must be a sequence of 0/1 values, not a string")
     try:
@@ -123,6 +127,12 @@ def _integral(array: np.ndarray) -> bool:
 
 
 def check_noise(noise: object, *, vectorised: bool = False) -> str:
+    """``noise`` as one of the accepted kinds (``ValueError`` naming ``noise`` otherwise).
+
+    Args:
+        noise: ``"laplace"``, ``"discrete_laplace"`` or (not ``vectorised``) ``"exact"``.
+        vectorised: ``True`` when the caller is vectorised (no exact noise).
+    """
     kinds = _NOISE_KINDS[:2] if vectorised else _NOISE_KINDS
     if noise not in kinds:
         raise ValueError(f"noise must be one of {kinds}, got {noise!r}")
@@ -130,12 +140,25 @@ def check_noise(noise: object, *, vectorised: bool = False) -> str:
 
 
 def numeric_scale(epsilon: RealLike, height: int) -> float:
+    """The Laplace scale h/ε of the numeric noises, a float.
+
+    Args:
+        epsilon: ε > 0, a real number.
+        height: h, the tree's height, an integer >= 1.
+    """
     return height / positive_real(epsilon, "epsilon")
 
 
 def fill_block(out: np.ndarray, kind: str, scale: float, rng: np.random.Generator) -> None:
     """Fill contiguous float64 ``out`` with the draws of the numeric sampler (the same stream as
-    ``numeric_samplers.laplace`` / ``discrete_laplace`` of ``out.size``; discrete values are integers, exact in binary64)."""
+    ``numeric_samplers.laplace`` / ``discrete_laplace`` of ``out.size``; discrete values are integers, exact in binary64).
+
+    Args:
+        out: a contiguous float64 array to fill.
+        kind: ``"laplace"`` or ``"discrete_laplace"``.
+        scale: the Laplace scale h/ε > 0.
+        rng: the ``numpy.random.Generator`` to draw with.
+    """
     if kind == "laplace":
         numeric_samplers.laplace_fill(out, scale, rng)
     elif kind == "discrete_laplace":
@@ -183,6 +206,11 @@ def noise_lifetime(index: int, arity: int, horizon: int) -> tuple[int, int]:
 
     Returns ``(first, min(last, horizon))``; if ``first > horizon`` the index is never used (then
     ``first > last`` is returned as is). Any ``arity`` >= 2 (even arity: Appendix C's variant), ``index`` >= 1.
+
+    Args:
+        index: the noise index p, an integer >= 1.
+        arity: k, an integer >= 2.
+        horizon: T, an integer >= 1.
     """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
@@ -200,7 +228,12 @@ def noise_lifetime(index: int, arity: int, horizon: int) -> tuple[int, int]:
 
 def algorithm_2_vertex(index: int, arity: int) -> tuple[int, int, int]:
     """(level, j, sign): the vertex [1 + j k^(ℓ−1), (j + 1) k^(ℓ−1)] Algorithm 3 adds (sign +1) or subtracts
-    (sign −1) where Algorithm 2 adds z_``index`` (module docstring)."""
+    (sign −1) where Algorithm 2 adds z_``index`` (module docstring).
+
+    Args:
+        index: the noise index p, an integer >= 1.
+        arity: k, an integer >= 2.
+    """
     k = check_arity(arity)
     p = check_positive_int(index, "index")
     level, digit = _lowest_digit(p, k)
@@ -232,6 +265,13 @@ def noise_sums(values: np.ndarray, arity: int, horizon: int, height: int, offset
     digit e (offset: |e| <= c; standard: 0 <= e < k). The running sums are formed in the walk's order, so they
     are bit-identical to the walk's sequential additions (and the same for a run alone or in a batch). Unused
     or missing values are NaN and only reach discarded grid points.
+
+    Args:
+        values: the noise values indexed by p on the last axis (index 0 unused); leading axes are runs.
+        arity: k, an integer >= 2.
+        horizon: T, an integer >= 1.
+        height: h, the tree's height for T.
+        offset: ``True`` for Algorithm 2's offset digits, ``False`` for Algorithm 1's standard digits.
     """
     check_batch_cost(arity, horizon, height)
     k = arity
@@ -277,6 +317,10 @@ def algorithm_2_used_indices(arity: int, horizon: int) -> np.ndarray:
     weight w at level ℓ: a positive digit e (p = k m' w + e w) is used iff p <= T + c(w − 1)/(k − 1); a negative
     one (p = k m' w − j w) iff k m' w <= T + c(k w − 1)/(k − 1). P_bound = T + c(k^(h−1) − 1)/(k − 1) bounds
     every used index ((k^(h−1) − 1)/2 for odd arity). Even arity: Appendix C's variant (digits −c..c + 1).
+
+    Args:
+        arity: k, an integer >= 2.
+        horizon: T, an integer >= 1.
     """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
@@ -285,6 +329,13 @@ def algorithm_2_used_indices(arity: int, horizon: int) -> np.ndarray:
 
 
 def used_mask(arity: int, horizon: int, height: int) -> np.ndarray:
+    """A boolean mask over the noise indices p = 0..P: True where Algorithm 2 uses z_p for some t <= ``horizon``.
+
+    Args:
+        arity: k, an integer >= 2.
+        horizon: T, an integer >= 1.
+        height: h, Algorithm 2's height for T.
+    """
     k, center = arity, (arity - 1) // 2
     bound = horizon + center * ((k ** (height - 1) - 1) // (k - 1))
     mask = np.zeros(bound + 1, dtype=bool)
@@ -308,6 +359,12 @@ def algorithm_2_noise_from_values(values: npt.ArrayLike, arity: int, horizon: in
 
     ``values`` has shape (P + 1, ...) with P >= every index used (``values[0]`` is ignored; extra axes are
     independent replicates). Output shape (T, ...). Vectorised, O(T k / (k − 1)) additions.
+
+    Args:
+        values: the noise values, shape (P + 1, ...) with ``values[p]`` = z_p (``values[0]`` ignored; extra axes are
+            replicates).
+        arity: k, an integer >= 2.
+        horizon: T, an integer >= 1.
     """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
@@ -319,7 +376,13 @@ def algorithm_2_noise_from_values(values: npt.ArrayLike, arity: int, horizon: in
 
 
 def algorithm_1_noise_from_values(values: npt.ArrayLike, arity: int, horizon: int) -> np.ndarray:
-    """Noise of Algorithm 1's outputs t = 1..``horizon`` given ``values[r]`` = noise of the vertex ending at r."""
+    """Noise of Algorithm 1's outputs t = 1..``horizon`` given ``values[r]`` = noise of the vertex ending at r.
+
+    Args:
+        values: ``values[r]`` = the noise of the vertex ending at r, for r = 1..T (``values[0]`` ignored).
+        arity: k, an integer >= 2.
+        horizon: T, an integer >= 1.
+    """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=False)

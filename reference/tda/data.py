@@ -421,6 +421,10 @@ def expand_records(leaf_counts: PrefixTree | Mapping[Prefix, int], hierarchy: Hi
     """The synthetic dataset as rows of category names: each leaf repeated by its count, leaves in prefix order.
 
     ``leaf_counts`` is a :class:`PrefixTree` (its level d is used) or a mapping leaf prefix -> count >= 0.
+
+    Args:
+        leaf_counts: a :class:`PrefixTree` (its level d is used) or a mapping from leaf prefixes to counts >= 0.
+        hierarchy: the :class:`Hierarchy` naming the categories.
     """
     if not isinstance(hierarchy, Hierarchy):
         raise TypeError(f"hierarchy must be a Hierarchy, got {type(hierarchy).__name__}")

@@ -70,7 +70,12 @@ class IntOptTrace:
 
 
 def check_values(values: object, name: str = "values") -> tuple[int, ...]:
-    """Return ``values`` as a tuple of Python ints; refuse non-sequences, empty input, bools and floats."""
+    """Return ``values`` as a tuple of Python ints; refuse non-sequences, empty input, bools and floats.
+
+    Args:
+        values: anything: accepted when it is a non-empty sequence of integers (no bool or float).
+        name: the parameter name the error uses (default ``"values"``).
+    """
     if isinstance(values, (str, bytes, dict, numbers.Number)):
         raise TypeError(f"{name} must be a sequence of integers, got {type(values).__name__}")
     try:
@@ -90,7 +95,11 @@ def check_values(values: object, name: str = "values") -> tuple[int, ...]:
 
 
 def check_total(total: object) -> int:
-    """``total`` must be an integer >= 0: for a negative total the printed loop never ends."""
+    """``total`` must be an integer >= 0: for a negative total the printed loop never ends.
+
+    Args:
+        total: anything: accepted when it is an integer >= 0.
+    """
     if type(total) is int and total >= 0:  # the common case, without the slow numbers.Integral ABC check
         return total
     if isinstance(total, bool) or not isinstance(total, numbers.Integral):
@@ -104,17 +113,32 @@ def check_total(total: object) -> int:
 
 
 def tie_order(values: Sequence[int]) -> list[int]:
-    """Line 4 of IntOpt with this module's tie rule: indices sorted by ``(value, index)`` ascending."""
+    """Line 4 of IntOpt with this module's tie rule: indices sorted by ``(value, index)`` ascending.
+
+    Args:
+        values: the values to order, a sequence of integers.
+    """
     x = check_values(values)
     return sorted(range(len(x)), key=lambda i: (x[i], i))
 
 
 def ceil_div(numerator: int, denominator: int) -> int:
+    """``⌈numerator / denominator⌉`` in exact integers.
+
+    Args:
+        numerator: an integer.
+        denominator: a positive integer.
+    """
     return -((-numerator) // denominator)
 
 
 def initial_state(x: tuple[int, ...], total: int) -> tuple[int, list[int], int]:
-    """Lines 2-3: the excess target ``D``, the initial ``z`` and ``t``."""
+    """Lines 2-3: the excess target ``D``, the initial ``z`` and ``t``.
+
+    Args:
+        x: the validated values, a tuple of integers.
+        total: the validated total, an integer >= 0.
+    """
     deficit = total - sum(x)
     base = ceil_div(deficit, len(x))
     z = [max(base, -xi) for xi in x]

@@ -62,7 +62,11 @@ def worst_range_error(noise: npt.ArrayLike) -> WorstRange:
 
 
 def worst_range_error_brute(noise: npt.ArrayLike) -> WorstRange:
-    """The same maximum by enumerating all ranges (O(n²)); the twin of :func:`worst_range_error`."""
+    """The same maximum by enumerating all ranges (O(n²)); the twin of :func:`worst_range_error`.
+
+    Args:
+        noise: the noise of the cells, a non-empty one-dimensional sequence or array of finite numbers.
+    """
     values = _as_noise(noise)
     best = WorstRange(-1.0, 0, 0)
     for first in range(values.size):
@@ -75,7 +79,11 @@ def worst_range_error_brute(noise: npt.ArrayLike) -> WorstRange:
 
 
 def node_sums(leaves: npt.ArrayLike) -> list[np.ndarray]:
-    """Sums over every tree node, one array per level from the root (level 0) to the leaves."""
+    """Sums over every tree node, one array per level from the root (level 0) to the leaves.
+
+    Args:
+        leaves: the leaf values, a one-dimensional array of length 2**depth (depth >= 0).
+    """
     values = _as_noise(leaves)
     n = values.size
     if n & (n - 1):
@@ -88,7 +96,11 @@ def node_sums(leaves: npt.ArrayLike) -> list[np.ndarray]:
 
 
 def worst_node_error(leaves: npt.ArrayLike) -> float:
-    """``max over the 2n − 1 tree nodes of |node sum|``, in O(n)."""
+    """``max over the 2n − 1 tree nodes of |node sum|``, in O(n).
+
+    Args:
+        leaves: the leaf values, a one-dimensional array of length 2**depth (depth >= 0).
+    """
     return float(max(np.max(np.abs(level)) for level in node_sums(leaves)))
 
 
@@ -131,6 +143,11 @@ def sample_ranges(length: int, count: int, rng: np.random.Generator | int | None
 
     Returns an int64 array of shape (count, 2) of [first, last]. Draw order per batch: the coin flips
     (``count`` uniforms), then single cells for the heads, then pairs of distinct cells for the tails.
+
+    Args:
+        length: n, the number of cells, an integer >= 1.
+        count: how many ranges, an integer >= 1.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
     """
     n = check_positive_int(length, "length")
     size = check_positive_int(count, "count")
@@ -163,7 +180,13 @@ class SampledRangeErrors:
 
 
 def sampled_range_errors(noise: npt.ArrayLike, count: int, rng: np.random.Generator | int | None = None) -> SampledRangeErrors:
-    """Evaluate the paper's Monte Carlo estimators on ``count`` uniformly sampled ranges of one noise vector."""
+    """Evaluate the paper's Monte Carlo estimators on ``count`` uniformly sampled ranges of one noise vector.
+
+    Args:
+        noise: the noise of the cells, a non-empty one-dimensional sequence or array of finite numbers.
+        count: how many ranges to sample, an integer >= 1.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
+    """
     values = _as_noise(noise)
     ranges = sample_ranges(values.size, count, rng)
     prefix = np.concatenate(([0.0], np.cumsum(values)))

@@ -141,6 +141,10 @@ def consistency_defects(tree: BinaryTree, node_values: Sequence[float] | FloatAr
     Why this bound: a split computes ``c0 = fl(h + a)``, ``c1 = fl(h − a)`` from the exact ``h = X/2``, so the
     exact ``c0 + c1`` is within ``u (|c0| + |c1|)/(1 − u)`` of ``X``; evaluating ``fl(fl(c0 + c1) − X)`` adds two
     more roundings of at most ``u`` times the magnitudes involved; ``4u`` covers all three.
+
+    Args:
+        tree: the :class:`~reference.cip.tree.BinaryTree` the values belong to.
+        node_values: one value per node in level order (as :func:`general_tree_nodes` returns for one sample).
     """
     tree = check_tree(tree)
     values = np.asarray(node_values, dtype=np.float64)
