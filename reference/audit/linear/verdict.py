@@ -22,7 +22,7 @@ from reference.audit.linear.renyi import (
 from reference.core.certified import CertifiedReal
 from reference.core.json_form import jsonable
 from reference.core.linalg import Matrix
-from reference.core.options import LinearNoise
+from reference.core.options import LinearNoise, check_choice
 from reference.core.validate import (
     Neighbours,
     RationalLike,
@@ -93,10 +93,8 @@ def check_rtol(rtol: object) -> Fraction:
 
 
 def check_noise(noise: object) -> LinearNoise:
-    for kind in NOISE_KINDS:
-        if noise == kind:
-            return kind
-    raise ValueError(f"noise must be one of {', '.join(NOISE_KINDS)}, got {noise!r}")
+    """One of :data:`NOISE_KINDS`."""
+    return check_choice(noise, "noise", NOISE_KINDS)
 
 
 @dataclass(frozen=True)

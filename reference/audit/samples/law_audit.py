@@ -143,8 +143,15 @@ def audit_samples(samples: object, law: Law, *, alpha: object = 1e-6,
         report = audit_samples(samples, chosen.cell_law(), alpha=level, smallest_deviation=deviation)
         return replace(report, name=f"{chosen.name}")
     if isinstance(chosen, (Gaussian, Laplace, DiscreteGaussian, DiscreteLaplace)):
-        x = _matrix(samples, None)
-        values = _integers(x.reshape(-1), chosen)
+        if (isinstance(chosen, (DiscreteGaussian, DiscreteLaplace)) and isinstance(samples, np.ndarray)
+                and np.issubdtype(samples.dtype, np.integer) and samples.dtype.itemsize <= 8
+                and samples.dtype != np.uint64 and samples.ndim in (1, 2)):
+            # integer draws of a discrete law: read as they are (one pass, no float copy, nothing to round)
+            x = samples.reshape(-1, 1) if samples.ndim == 1 else samples
+            values = x.reshape(-1).astype(np.int64, copy=False)
+        else:
+            x = _matrix(samples, None)
+            values = _integers(x.reshape(-1), chosen)
         share = level / GROUPS
         if values.size < 2:
             return _too_few(chosen.name, level, x.shape[0], x.shape[1], f"{values.size} values cannot be tested",
@@ -157,22 +164,26 @@ def audit_samples(samples: object, law: Law, *, alpha: object = 1e-6,
         return _audit_cascade(samples, chosen, level, deviation)
     if isinstance(chosen, KaryNoise):
         x = _matrix(samples, None)
-        from reference.audit.samples.design_audit import kary_noise_matrix
-        from reference.kary.digits import height_for_horizon
-
         horizon = x.shape[1]
-        from reference.audit.samples.design_audit import MAX_DESIGN_OUTPUTS
-
-        if horizon > MAX_DESIGN_OUTPUTS:  # the noise matrix is built exactly: refused before it is
-            raise ValueError(f"samples must have at most {MAX_DESIGN_OUTPUTS} columns (the horizon) for a KARY "
-                             f"law, got {horizon}")
-        height = height_for_horizon(chosen.arity, horizon, offset=chosen.algorithm != 1)
-        design = LinearDesign(kary_noise_matrix(chosen.arity, horizon, chosen.algorithm),
-                              Laplace(Fraction(height) / Fraction(chosen.epsilon)))
+        design = kary_linear_design(chosen, horizon)
         report = _audit_design(x, design, level, deviation)
         return replace(report, name=report.name.replace(design.name, f"{chosen.name}, horizon {horizon}"))
     assert isinstance(chosen, LinearDesign)
     return _audit_design(_matrix(samples, chosen.outputs), chosen, level, deviation)
+
+
+def kary_linear_design(law: KaryNoise, horizon: int) -> LinearDesign:
+    """KARY Algorithm ``law.algorithm``'s output noise over ``horizon`` steps as the design ``B z`` (``B`` its exact
+    0/±1 noise matrix, ``z`` i.i.d. Laplace(h/ε) with ``h`` the tree's height for the horizon)."""
+    from reference.audit.samples.design_audit import MAX_DESIGN_OUTPUTS, kary_noise_matrix
+    from reference.kary.digits import height_for_horizon
+
+    if horizon > MAX_DESIGN_OUTPUTS:  # the noise matrix is built exactly: refused before it is
+        raise ValueError(f"samples must have at most {MAX_DESIGN_OUTPUTS} columns (the horizon) for a KARY "
+                         f"law, got {horizon}")
+    height = height_for_horizon(law.arity, horizon, offset=law.algorithm != 1)
+    return LinearDesign(kary_noise_matrix(law.arity, horizon, law.algorithm),
+                        Laplace(Fraction(height) / Fraction(law.epsilon)))
 
 
 def audit_histogram(histogram: Mapping[int, int], law: DiscreteGaussian | DiscreteLaplace | TdaLevel, *, runs: int,
@@ -229,20 +240,47 @@ def _design_units(x: np.ndarray, design: LinearDesign) -> str | None:
     return covariance_units_line(ratio, noise, scale, whose="the samples' second moment")
 
 
-def _audit_design_law(x: np.ndarray, design: LinearDesign, alpha: float, deviation: float) -> SamplerAuditReport:
+def _design_route(design: LinearDesign) -> tuple[str, np.ndarray | None]:
+    """How a design is audited: ``("whitened", L⁻¹)`` (Gaussian, ``M`` positive definite), ``("recovered", B)``
+    (``B`` of full column rank) or ``("moments", None)`` (second moments only)."""
     matrix = _float_matrix(design)
     if isinstance(design.noise, Gaussian):
+        from reference.audit.samples.design import whitening_of
         from reference.audit.samples.design_audit import linear_design
 
         moments = linear_design(design.exact_matrix, "gaussian", Fraction(design.noise.sigma), design.exact_variances)
-        from reference.audit.samples.design import whitening_of
-
         whitening = whitening_of(moments)
         if whitening is not None:
-            return _audit_whitened(x, whitening, design.name, alpha, deviation)
+            return "whitened", whitening
     if np.linalg.matrix_rank(matrix) == design.draws:
+        return "recovered", matrix
+    return "moments", None
+
+
+def _audit_design_law(x: np.ndarray, design: LinearDesign, alpha: float, deviation: float) -> SamplerAuditReport:
+    route, matrix = _design_route(design)
+    if route == "whitened":
+        assert matrix is not None
+        return _audit_whitened(x, matrix, design.name, alpha, deviation)
+    if route == "recovered":
+        assert matrix is not None
         return _audit_recovered(x, design, matrix, alpha, deviation)
     return _audit_moments(x, design, alpha, deviation)
+
+
+def design_scale_power(design: LinearDesign, runs: int, alpha: float) -> float:
+    """The relative scale error the audit of ``runs`` runs of ``design`` detects with probability 99%, before
+    anything is drawn (the scale test of the route :func:`audit_samples` takes; ``inf`` below 3 runs)."""
+    route, _ = _design_route(design)
+    if runs < 3:
+        return math.inf
+    if route == "whitened":
+        dim = design.outputs
+        return ScaleTest(Gaussian(Fraction(1)), alpha / (GROUPS + (2 if dim > 1 else 0))).detected_error(runs * dim)
+    if route == "recovered":
+        share = alpha / (GROUPS + (1 if design.draws > 1 else 0))
+        return ScaleTest(design.noise, share).detected_error(runs * design.draws)
+    return _moments_detector(design, alpha)[3](runs)
 
 
 def _pair_t_check(white: np.ndarray, share: float) -> PropertyCheck:
@@ -377,14 +415,11 @@ def _audit_recovered(x: np.ndarray, design: LinearDesign, matrix: np.ndarray, al
                    ScaleTest(noise, share), draws.size)
 
 
-def _audit_moments(x: np.ndarray, design: LinearDesign, alpha: float, deviation: float) -> SamplerAuditReport:
-    """Second moments only (median of means): designs whose draws cannot be recovered nor whitened to i.i.d."""
-    from reference.audit.samples.design_audit import (
-        audit_design_samples,
-        detectable_correlation_error,
-        detectable_scale_error,
-        linear_design,
-    )
+def _moments_detector(design: LinearDesign, alpha: float) -> tuple[Any, PooledScale, float, Callable[[int], float]]:
+    """The second-moment audit's pieces: the exact design of moments, the pooled scale test, the entries' share of
+    ``alpha`` (two thirds; the pooled test gets one third, pooled_scale.py) and the relative scale error detected
+    with probability 99% as a function of the runs."""
+    from reference.audit.samples.design_audit import detectable_scale_error, linear_design
 
     noise = design.noise
     if not isinstance(noise, (Gaussian, Laplace)):
@@ -398,7 +433,6 @@ def _audit_moments(x: np.ndarray, design: LinearDesign, alpha: float, deviation:
                          "(noise_matrix of full column rank)")
     moments = linear_design(design.exact_matrix, kind, parameter, None if kind == "laplace" else variances,
                             name=design.name)
-    # two thirds of alpha to the per-entry second moments, one third to the pooled scale (pooled_scale.py)
     entries_alpha, pooled_share = alpha * 2.0 / 3.0, alpha / 3.0
     matrix = _float_matrix(design)
     base = float(parameter) ** 2 * (1.0 if kind == "gaussian" else 2.0)
@@ -410,6 +444,15 @@ def _audit_moments(x: np.ndarray, design: LinearDesign, alpha: float, deviation:
     def detected(runs: int) -> float:
         return min(pooled.detected_error(runs, pooled_share), detectable_scale_error(moments, runs, entries_alpha))
 
+    return moments, pooled, entries_alpha, detected
+
+
+def _audit_moments(x: np.ndarray, design: LinearDesign, alpha: float, deviation: float) -> SamplerAuditReport:
+    """Second moments only (median of means): designs whose draws cannot be recovered nor whitened to i.i.d."""
+    from reference.audit.samples.design_audit import audit_design_samples, detectable_correlation_error
+
+    moments, pooled, entries_alpha, detected = _moments_detector(design, alpha)
+    pooled_share = alpha / 3.0
     needed = runs_needed(lambda runs: detected(runs) <= deviation, 16)
     try:
         report = audit_design_samples(x, moments, entries_alpha)
@@ -442,12 +485,24 @@ def _audit_cascade(samples: object, law: Cascade, alpha: float, deviation: float
 
         report = _audit_whitened(x, cascade_whitening(law.depth, float(law.sigma)), law.name, alpha, deviation)
         return replace(report, units=units_of(x, float(law.sigma) ** 2))
-    from reference.audit.samples.cascade_stream import audit_cascade_stream, stream_levels
-    from reference.audit.samples.magnitude_cells import ALTERNATIVES, CUTS, magnitude_power
+    from reference.audit.samples.cascade_stream import audit_cascade_stream
     from reference.audit.samples.power import units_line
-    from reference.audit.samples.report import cascade_scale_power
 
     report = audit_cascade_stream(samples, law.depth, sigma=float(law.sigma), alpha=alpha)
+    units = units_line(samples, float(law.sigma) ** 2) if isinstance(samples, np.ndarray) else None
+    return replace(cascade_stream_power(report, law, alpha, deviation), units=units)
+
+
+def cascade_stream_power(report: SamplerAuditReport, law: Cascade, alpha: float,
+                         deviation: float) -> SamplerAuditReport:
+    """The streamed cascade ``report`` with its power: against a relative scale error of ``deviation`` (the
+    verdict is "inconclusive" when the runs cannot see it with probability 99%) and against coefficients of the
+    wrong law (the magnitude counts), each with the runs it needs."""
+    from reference.audit.samples.cascade_stream import stream_levels
+    from reference.audit.samples.magnitude_cells import ALTERNATIVES, CUTS, magnitude_power
+    from reference.audit.samples.report import cascade_scale_power
+
+    leaves = 1 << law.depth
     per_test, pooled_level = stream_levels(law.depth, alpha)  # the levels the streamed sub-tests run at
 
     def detected(runs: int) -> float:
@@ -465,10 +520,8 @@ def _audit_cascade(samples: object, law: Cascade, alpha: float, deviation: float
         lines.append(PowerLine(f"Haar coefficients {alternative}", family(report.runs),
                                runs_needed(lambda runs: family(runs) >= POWER, 2),
                                "exact binomial law of the magnitude counts"))
-    power = tuple(lines)
-    units = units_line(samples, float(law.sigma) ** 2) if isinstance(samples, np.ndarray) else None
     return replace(report, smallest_deviation=deviation, detectable_deviation=found, runs_needed=needed,
-                   power=power, deviation_of="the noise scale", units=units)
+                   power=tuple(lines), deviation_of="the noise scale")
 
 
 # ------------------------------------------------------------------------------------------------ functions
