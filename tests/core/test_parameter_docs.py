@@ -28,8 +28,9 @@ DOCUMENTED_MODULES = (
     "reference.cip.numeric.general_tree", "reference.cip.numeric.streaming", "reference.cip.numeric.two_dim",
     "reference.cip.privacy", "reference.cip.sensitivity", "reference.cip.tree", "reference.kary.counters",
     "reference.kary.counters_runs", "reference.kary.digits", "reference.kary.mse", "reference.kary.privacy",
-    "reference.kary.tree", "reference.privacy.discrete_gaussian_shift", "reference.privacy.laplace_profile",
-    "reference.privacy.zcdp", "reference.samplers.numeric", "reference.samplers.numeric_runs", "reference.samplers.pmf",
+    "reference.kary.tree", "reference.privacy.discrete_gaussian_profile", "reference.privacy.discrete_gaussian_shift",
+    "reference.privacy.laplace_profile", "reference.privacy.zcdp", "reference.samplers.exact", "reference.samplers.numeric",
+    "reference.samplers.numeric_runs", "reference.samplers.pmf",
     "reference.tda.calibration", "reference.tda.data", "reference.tda.intopt", "reference.tda.mechanism",
 )
 #: Modules whose parameter descriptions are written in other changes (their functions are exempt here until then).
