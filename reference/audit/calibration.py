@@ -36,6 +36,7 @@ from reference.core.certified import CertifiedReal, UndecidedComparisonError
 from reference.core.validate import (
     RationalLike,
     describe,
+    exact_vectors,
     fraction_text,
     nonnegative_fraction,
     positive_fraction,
@@ -239,9 +240,9 @@ def audit_laplace(
     b = positive_fraction(scale, "scale")
     eps = positive_fraction(epsilon, "epsilon")
     target = nonnegative_fraction(delta, "delta")
-    if not sensitivity_vectors:
-        raise ValueError("sensitivity_vectors must list at least one neighbouring difference vector")
-    vectors = [[to_fraction(x, "sensitivity_vectors entry") for x in vector] for vector in sensitivity_vectors]
+    # one reader for the shape and the entries: a string, a number, a NumPy matrix or a ragged entry each get one
+    # line naming sensitivity_vectors (never numpy's "truth value of an array is ambiguous")
+    vectors = exact_vectors(sensitivity_vectors, "sensitivity_vectors")
     if not any(x != 0 for vector in vectors for x in vector):
         # an all-zero difference is no neighbouring pair: there is nothing to protect and no ratio to report
         raise ValueError("sensitivity_vectors (--vectors) must contain a non-zero entry, got only zeros")

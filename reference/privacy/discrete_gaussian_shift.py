@@ -24,7 +24,7 @@ from flint import arb, arb_poly
 
 from reference.core.certified import TARGET_ACCURACY_BITS, CertifiedReal, UndecidedComparisonError, working_precision
 from reference.core.certified import ball as _ball
-from reference.core.validate import RationalLike, nonnegative_fraction, positive_fraction
+from reference.core.validate import RationalLike, nonnegative_fraction, positive_fraction, sequence_of
 from reference.privacy.discrete_gaussian_profile import gaussian_tail_bound, normaliser_ball
 
 #: Most coefficients of the convolved law (the product polynomial's length): the cost bound of one evaluation.
@@ -35,7 +35,7 @@ MAX_PRECISION = 1 << 12
 
 def _entries(shift: Sequence[object]) -> list[int]:
     values: list[int] = []
-    for value in shift:
+    for value in sequence_of(shift, "shift", "a list of integers (an integer draw shift)"):
         if isinstance(value, Fraction) and value.denominator == 1:
             values.append(value.numerator)
         elif isinstance(value, int) and not isinstance(value, bool):

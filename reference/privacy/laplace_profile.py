@@ -281,9 +281,9 @@ MAX_PURE_EPSILON = Fraction(10**6)
 def _check_reach(profile: _Profile, scale: Fraction) -> None:
     if profile.total / scale > MAX_PURE_EPSILON:
         raise ValueError(
-            f"the sensitivity's l1 norm over the scale is {describe(profile.total / scale)}, above 1e6: the exact "
-            "Laplace profile is not computed there (the noise is far below any useful privacy: delta(epsilon) is "
-            "essentially 1 for every modest epsilon)"
+            f"scale is too small for the sensitivities: their l1 norm over scale is {describe(profile.total / scale)}, "
+            "above 1e6, where the exact Laplace profile is not computed (the noise is far below any useful privacy: "
+            "delta(epsilon) is essentially 1 for every modest epsilon); scale must be at least l1 norm / 1e6"
         )
 
 
