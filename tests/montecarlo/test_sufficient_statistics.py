@@ -144,8 +144,10 @@ def test_small_depth_cascade_moments_do_not_depend_on_the_split() -> None:
         part.add(samples[start:stop])
         merged.merge(part)
     whole = audit_cascade_samples(samples, depth, sigma=0.8, alpha=ALPHA)
-    assert cascade_samples_report(merged, ALPHA).as_json() == whole.as_json()
-    assert whole.holds
+    split = cascade_samples_report(merged, ALPHA)
+    assert split.checks == whole.checks and split.holds == whole.holds
+    # every test passes; 500 runs cannot see a 2% scale error at depth 4: the audit says so
+    assert whole.holds and whole.verdict == "inconclusive" and whole.runs_needed is not None
     assert not audit_cascade_samples(samples, depth, sigma=0.8**2, alpha=ALPHA).holds  # the variance passed for σ
 
 

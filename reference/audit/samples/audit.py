@@ -39,12 +39,14 @@ Entry point for the CLI: :func:`load_samples` (reads ``.npy`` or ``.csv``) then 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
-from reference.audit.samples.design_audit import audit_design_samples, kary_design
+from reference.audit.samples.design_audit import audit_design_samples, detectable_scale_error, kary_design
 from reference.audit.samples.report import (
     PropertyCheck,
     SamplerAuditReport,
@@ -139,7 +141,25 @@ def audit_cascade_samples(samples: object, depth: int, *, sigma: RealLike, alpha
     x = check_samples(samples, n, f"n = 2**depth = {n} leaves per run")
     moments = CascadeSampleMoments(d, s)
     moments.add(x)
-    return cascade_samples_report(moments, a)
+    report = cascade_samples_report(moments, a)
+
+    def detected(runs: int) -> float:
+        return cascade_samples_power(d, runs, a)["scale_error"]
+
+    return _held_to(report, detected)
+
+
+def _held_to(report: SamplerAuditReport, detected: Callable[[int], float]) -> SamplerAuditReport:
+    """``report`` held to a relative scale error of :data:`reference.audit.samples.law_audit.DEFAULT_SMALLEST_DEVIATION`
+    (2%): "inconclusive", with the runs needed, when its tests cannot see it with probability 99% — these
+    second-moment audits never pass silently (the whole-law audit, ``audit_samples``, tests the family too)."""
+    from reference.audit.samples.law_audit import DEFAULT_SMALLEST_DEVIATION
+    from reference.audit.samples.scale_test import runs_needed
+
+    deviation = DEFAULT_SMALLEST_DEVIATION
+    return replace(report, smallest_deviation=deviation, detectable_deviation=detected(report.runs),
+                   runs_needed=runs_needed(lambda runs: detected(runs) <= deviation, 16),
+                   deviation_of="the noise scale")
 
 
 def cascade_samples_report(moments: object, alpha: float) -> SamplerAuditReport:
@@ -194,5 +214,6 @@ def audit_kary_noise(samples: object, arity: int, *, epsilon: RealLike, alpha: o
     report = audit_design_samples(samples, design, a,
                                   marginal=lambda t: f"marginal variance at step {t + 1}",
                                   pair=lambda s, t: f"covariance entry ({s + 1}, {t + 1})")
-    return SamplerAuditReport(f"KARY Algorithm 2 noise, arity {arity}, epsilon {eps!r}, horizon {horizon}",
+    kary = SamplerAuditReport(f"KARY Algorithm 2 noise, arity {arity}, epsilon {eps!r}, horizon {horizon}",
                               report.holds, report.alpha, report.runs, report.dimension, report.checks)
+    return _held_to(kary, lambda runs: detectable_scale_error(design, runs, a))
