@@ -20,6 +20,7 @@
     - [intopt_diverges]: for c < 0 the loop never stops: [run] returns [None] for every number of iterations. *)
 From mathcomp Require Import all_ssreflect ssralg ssrnum ssrint intdiv.
 From mathcomp Require Import zify.
+From Reference Require Import ZifyOpaque.
 Import GRing.Theory Num.Theory.
 
 Set Implicit Arguments.
