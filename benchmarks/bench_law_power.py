@@ -18,6 +18,7 @@ import argparse
 import os
 from fractions import Fraction
 
+from reference.audit.samples.cascade_stream import stream_levels
 from reference.audit.samples.law_checks import GROUPS
 from reference.audit.samples.laws import DiscreteGaussian, DiscreteLaplace, Gaussian, ScalarLaw
 from reference.audit.samples.report import cascade_scale_power
@@ -46,7 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     audit, limit = _scalar(Gaussian(Fraction(1)), alpha / (GROUPS + 2), error, alpha, per_run=3)
     rows.append(("Gaussian design, 3 outputs (whitened)", "chi-square, alpha/6", audit, limit))
     leaves = 1 << 10
-    cascade = runs_needed(lambda runs: cascade_scale_power(runs, leaves, alpha / (4 * leaves), alpha / 4) <= error)
+    per_test, pooled = stream_levels(10, alpha)  # the streamed audit's levels: a node test's, the pooled test's
+    cascade = runs_needed(lambda runs: cascade_scale_power(runs, leaves, per_test, pooled) <= error)
     assert cascade is not None
     rows.append(("Cascade Sampling, depth 10 (streamed)", "chi-square, alpha/4", cascade,
                  lrt_runs(Gaussian(Fraction(1)), error, alpha, per_run=leaves)))

@@ -24,3 +24,20 @@ def test_every_number_is_dated_with_its_commit_and_stale_timings_are_named() -> 
     assert "| 2026-01-01 00:00 UTC, abc1234 | 10 |" in page
     assert "The timings of the default run(s) were measured when the suite had a different" in page
     assert "| full | not measured yet" in page
+
+
+def test_the_setup_page_is_the_rendering_of_its_record_and_times_the_readme_commands() -> None:
+    """docs/measurements/setup.md is written from setup.json; what it times are the README's two set-up lines,
+    which CI runs verbatim too."""
+    from pathlib import Path
+
+    from benchmarks import measure_setup
+
+    commands = measure_setup.setup_commands(measure_setup.README.read_text(encoding="utf-8"))
+    ci = (Path(measure_setup.ROOT) / ".ci" / "run").read_text(encoding="utf-8")
+    assert all(command in ci for command in commands)
+    if measure_setup.DATA.exists():
+        data = json.loads(measure_setup.DATA.read_text(encoding="utf-8"))
+        assert measure_setup.PAGE.read_text(encoding="utf-8") == measure_setup.render(data)
+        for record in data.values():
+            assert [run["command"] for run in record["runs"]] == commands

@@ -438,9 +438,10 @@ def audit_discrete_laplace(
 
     The privacy loss log P[x]/P[x − Δ] = (|x − Δ| − |x|)/t is at most Δ/t and equals it at every x <= 0, so the
     mechanism is exactly (Δ/t)-DP and no smaller ε holds; δ(ε) below Δ/t is the closed form of
-    :mod:`reference.privacy.discrete_laplace_profile` (certified).
+    :mod:`reference.privacy.discrete_laplace_profile` (certified), and with δ > 0 ``epsilon_at_delta`` encloses the
+    smallest ε with δ(ε) <= δ (certified bisection on that closed form).
     """
-    from reference.privacy.discrete_laplace_profile import discrete_laplace_delta
+    from reference.privacy.discrete_laplace_profile import discrete_laplace_delta, discrete_laplace_epsilon
 
     t = positive_fraction(scale, "scale")
     if isinstance(sensitivity, bool) or not isinstance(sensitivity, int) or sensitivity < 1:
@@ -461,6 +462,7 @@ def audit_discrete_laplace(
                                   claim_check=check, basis=basis, epsilon_at_delta=CertifiedReal.exact(achieved),
                                   noise_ratio=CertifiedReal.exact(t * eps / sensitivity), details=details)
     profile = discrete_laplace_delta(epsilon=eps, scale=t, sensitivity=sensitivity)
+    smallest = discrete_laplace_epsilon(delta=target, scale=t, sensitivity=sensitivity)
     basis = "exact delta(epsilon) of the discrete Laplace mechanism in closed form (two geometric sums), Arb"
     holds, check = _decided(claim(epsilon=eps, delta=target, rtol=rtol), f"delta(epsilon = {fraction_text(eps)})",
                             target, profile, profile.upper <= target, basis)
@@ -468,4 +470,5 @@ def audit_discrete_laplace(
         raise UndecidedComparisonError(f"delta(epsilon) is enclosed in {profile.bounds(20)}, which straddles the "
                                        f"claimed delta {fraction_text(target)}")
     return CalibrationVerdict(mechanism="discrete-laplace", claim=_claim(eps, target), holds=holds,
-                              claim_check=check, basis=basis, delta_at_epsilon=profile, details=details)
+                              claim_check=check, basis=basis, delta_at_epsilon=profile, epsilon_at_delta=smallest,
+                              details=details)

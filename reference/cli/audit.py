@@ -177,17 +177,9 @@ def _draw_scales(args: argparse.Namespace) -> list[Any] | None:
     return [entry for row in table for entry in row]
 
 
-def _excess_json(verdict: Any, args: argparse.Namespace) -> list[str] | None:
-    """[lower, upper] of computed/claimed − 1 as exact rationals, beside ``rtol``."""
-    from reference.core.validate import fraction_text
-
-    excess = verdict.relative_excess(epsilon=args.epsilon, delta=args.delta, rho=args.rho)
-    return None if excess is None else [fraction_text(excess[0]), fraction_text(excess[1])]
-
-
 def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
     from reference.audit.linear import audit as audit_linear
-    from reference.core.validate import fraction_text
+    from reference.audit.linear.claim_report import claim_report, compare_with_oracle
 
     with reading("--noise-matrix", args.noise_matrix):
         noise_matrix = audit_linear.load_matrix_columns(args.noise_matrix, "noise_matrix")
@@ -211,8 +203,16 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
     elif args.contribution is not None:
         raise CommandError("--contribution names what each participation of a --participation scheme contributes; "
                            "give --participation too")
+    # the claim is checked before the audit runs (bad input costs nothing); the report decides it
     if sum(claim is not None for claim in (args.epsilon, args.rho, args.rdp)) > 1:
         raise CommandError("state one claim: --epsilon (with --delta), --rho or --rdp")
+    if args.delta is not None and args.epsilon is None:
+        raise CommandError("--delta states a claim together with --epsilon")
+    curve = None
+    if args.rdp is not None:
+        from reference.audit.linear.renyi import parse_rdp_text
+
+        curve = parse_rdp_text(args.rdp)
     verdict = audit_linear.audit_linear_noise(
         noise_matrix,
         workload,
@@ -227,58 +227,14 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         draw_scales=_draw_scales(args),
         max_seconds=args.max_seconds,
     )
-    if args.delta is not None and args.epsilon is None:
-        raise CommandError("--delta states a claim together with --epsilon")
-    renyi = None
-    if args.rho is not None or args.rdp is not None:
-        from reference.audit.linear.renyi import parse_rdp_text
-
-        curve = None if args.rdp is None else parse_rdp_text(args.rdp)
-        renyi = verdict.renyi_verdict(rho=args.rho, rdp=curve)
-        decided = renyi.verdict
-    else:
-        decided = verdict.verdict_on(epsilon=args.epsilon, delta=args.delta)
-    claim = (renyi.claim if renyi is not None else "private at all" if args.epsilon is None
-             else f"epsilon={args.epsilon}, delta={args.delta or 0}")
-    result: dict[str, Any] = {
-        **verdict.as_json(),
-        "verdict": decided,
-        "summary": f"{claim}: {decided}; {verdict.explanation}",
-        "claim": claim,
-        "claim_reason": None if renyi is None else renyi.reason,
-        "rtol": fraction_text(verdict.rtol),
-        "relative_excess": _excess_json(verdict, args),
-        "excess": verdict.excess_text(epsilon=args.epsilon, delta=args.delta, rho=args.rho),
-        "participation": None if participation is None else participation.as_json(),
-        "pattern_maximum": None if verdict.pattern_maximum is None else verdict.pattern_maximum.as_json(),
-        "scale": args.scale,
-        # with draw variances Δ² is measured against the noise (Mahalanobis, in units of σ²), not by counting
-        # the records' contributions: say which, so that it is not read as the combinatorial sensitivity
-        "l2_sensitivity_squared_kind": "Mahalanobis (noise-normalised by the draw variances)"
-        if draw_variances is not None else "Mahalanobis (equal to the combinatorial one when B is the strategy)",
-    }
-    if args.epsilon is not None and args.noise == "gaussian" and verdict.private:
-        result["delta_at_epsilon"] = verdict.delta(args.epsilon).as_json("up")
+    oracle = None
     if args.oracle is not None:
         with reading("--oracle", args.oracle):
-            oracle = audit_linear.load_exact_matrix(args.oracle, "oracle_covariance")
-        from reference.audit.linear.covariance import compare_covariance
-
-        differences = compare_covariance(audit_linear.dense_input(noise_matrix, "noise_matrix"), args.scale, args.noise, oracle)
-        result["covariance_matches_oracle"] = not differences
-        result["first_differences"] = [
-            {"row": d.row, "column": d.column, "actual": fraction_text(d.actual), "expected": fraction_text(d.expected)}
-            for d in differences
-        ]
-        if differences:
-            # a requested comparison that disagrees is a failure of the audit, whatever the privacy verdict says
-            first = differences[0]
-            result["verdict"] = "fails"
-            result["explanation"] = (
-                f"the output covariance differs from the oracle's (first at row {first.row}, column {first.column}: "
-                f"{fraction_text(first.actual)} against {fraction_text(first.expected)}); " + verdict.explanation
-            )
-    return {key: value for key, value in result.items()}
+            oracle_matrix = audit_linear.load_exact_matrix(args.oracle, "oracle_covariance")
+        oracle = compare_with_oracle(audit_linear.dense_input(noise_matrix, "noise_matrix"), oracle_matrix,
+                                     noise=args.noise, scale=args.scale)
+    return claim_report(verdict, epsilon=args.epsilon, delta=args.delta, rho=args.rho, rdp=curve,
+                        oracle=oracle).as_json()
 
 
 def _cmd_audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
@@ -301,79 +257,17 @@ SAMPLES_EXTRAS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 }
 
 
-def _with_power(args: argparse.Namespace, report: Any, samples: Any, alpha: float) -> Any:
-    """The cascade report with its power against ``--smallest-deviation`` (inconclusive when it cannot see it)
-    and the units line (in-memory samples)."""
-    from dataclasses import replace
-
-    from reference.audit.samples.power import cascade_deviation_detected, cascade_runs_needed, units_line
-
-    units = None if samples is None else units_line(samples, float(Fraction(args.sigma)) ** 2)
-    if args.smallest_deviation is None:
-        return replace(report, units=units)
-    from reference.core.validate import parse_rational_text
-
-    try:
-        wanted = float(parse_rational_text(args.smallest_deviation, "--smallest-deviation"))
-    except (ValueError, OverflowError):
-        raise CommandError(f"--smallest-deviation must be a positive number, got {args.smallest_deviation!r}") from None
-    if not wanted > 0:
-        raise CommandError(f"--smallest-deviation must be a positive number, got {args.smallest_deviation!r}")
-    return replace(report, smallest_deviation=wanted, units=units,
-                   detectable_deviation=cascade_deviation_detected(args.depth, report.runs, alpha),
-                   runs_needed=cascade_runs_needed(args.depth, wanted, alpha))
-
-
 def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
+    """Every mechanism, the cascade included: the whole-law audit (:mod:`reference.audit.samples.law_audit`), its
+    power against named alternatives, inconclusive (exit 3) when the runs cannot see ``--smallest-deviation``
+    (a relative scale error, default 2%). A cascade file is streamed from disk with ``--stream`` or above the
+    depth it is whitened at in memory."""
     from reference.audit.samples import audit as audit_samplers
-    from reference.audit.samples import design_audit as sample_design
-    from reference.audit.samples.cascade_stream import audit_cascade_stream, cascade_power
+    from reference.audit.samples.law_audit import DEFAULT_SMALLEST_DEVIATION, MAX_WHITENED_DEPTH, audit_samples
+    from reference.cli.sampler_mechanisms import law_from_args
 
     check_mechanism_options(args, SAMPLES_EXTRAS)
     alpha = float(Fraction(args.alpha))
-    mechanism = args.mechanism
-    power: list[dict[str, object]] | None = None
-    if mechanism == "cascade":
-        with reading("--samples", args.samples):
-            shape = audit_samplers.sample_file_shape(args.samples)
-        if args.depth <= 64:  # a deeper depth is refused by the audits themselves, with its own line
-            _require_shape(shape, 1 << args.depth, f"2**depth = {1 << args.depth} leaves",
-                           "draw them with `cascade sample --runs N`")
-        in_memory = args.depth <= audit_samplers.MAX_AUDIT_DEPTH and not args.stream
-        if in_memory:
-            with reading("--samples", args.samples):
-                samples = audit_samplers.load_samples(args.samples)
-            report = audit_samplers.audit_cascade_samples(
-                samples, args.depth, sigma=float(Fraction(args.sigma)), alpha=alpha
-            )
-        else:  # any depth: streamed from the .npy file in blocks of runs
-            with reading("--samples", args.samples):
-                report = audit_cascade_stream(args.samples, args.depth, sigma=float(Fraction(args.sigma)), alpha=alpha)
-        report = _with_power(args, report, samples if in_memory else None, alpha)
-        # both paths run the pooled scale test: the power is the sharper of a node test and that test
-        stated = audit_samplers.cascade_samples_power if in_memory else cascade_power
-        power = [{"runs": n, **stated(args.depth, n, alpha)} for n in sample_design.POWER_RUNS]
-    else:
-        return _audit_law(args, alpha)
-    result: dict[str, Any] = report.as_json()
-    result["power"] = power
-    result["power_summary"] = "; ".join(
-        f"{row['runs']:,} runs: scale off by {_percent(row['scale_error'])}"
-        + (f", correlation off by {row['correlation_error']:.3g}" if "correlation_error" in row else "")
-        for row in power
-    ) + " (each detected with probability >= 99%)"
-    return result
-
-
-def _audit_law(args: argparse.Namespace, alpha: float) -> dict[str, Any]:
-    """Every mechanism but the cascade: the whole-law audit (:mod:`reference.audit.samples.law_audit`), its power
-    against named alternatives, inconclusive (exit 3) when the runs cannot see ``--smallest-deviation``
-    (a relative scale error, default 2%)."""
-    from reference.audit.samples import audit as audit_samplers
-    from reference.audit.samples.law_audit import DEFAULT_SMALLEST_DEVIATION, audit_samples
-    from reference.cli.sampler_mechanisms import law_from_args
-
-    law = law_from_args(args)
     deviation = DEFAULT_SMALLEST_DEVIATION
     if args.smallest_deviation is not None:
         from reference.core.validate import parse_rational_text
@@ -387,9 +281,20 @@ def _audit_law(args: argparse.Namespace, alpha: float) -> dict[str, Any]:
                                f"{args.smallest_deviation!r}")
     with reading("--samples", args.samples):
         shape = audit_samplers.sample_file_shape(args.samples)
+    samples: Any = args.samples  # a cascade file streamed from disk stays a path
+    if args.mechanism == "cascade":
+        if args.depth <= 64:  # a deeper depth is refused by the audit itself, with its own line
+            _require_shape(shape, 1 << args.depth, f"2**depth = {1 << args.depth} leaves",
+                           "draw them with `cascade sample --runs N`")
+        streamed = args.stream or args.depth > MAX_WHITENED_DEPTH
+    else:
         _require_shape(shape, None, "values", "one run of the mechanism per row")
-        samples = audit_samplers.load_samples(args.samples)
-    report = audit_samples(samples, law, alpha=alpha, smallest_deviation=deviation)  # type: ignore[arg-type]
+        streamed = False
+    law = law_from_args(args)
+    with reading("--samples", args.samples):
+        if not streamed:
+            samples = audit_samplers.load_samples(args.samples)
+        report = audit_samples(samples, law, alpha=alpha, smallest_deviation=deviation)  # type: ignore[arg-type]
     result: dict[str, Any] = report.as_json()
     result["power_summary"] = "; ".join(
         f"{line.alternative}: probability {line.detection_probability:.3g} at {report.runs:,} runs, "
@@ -406,11 +311,6 @@ def _require_shape(shape: tuple[int, ...], columns: int | None, what: str, hint:
         require_runs_by_columns(shape, columns, what)
     except ValueError as error:
         raise CommandError(f"--samples: {error}; {hint}") from None
-
-
-def _percent(value: object) -> str:
-    number = float(value)  # type: ignore[arg-type]
-    return "any amount (too few runs)" if number == float("inf") else f"{100 * number:.3g}%"
 
 
 def _cmd_audit_height(args: argparse.Namespace) -> dict[str, Any]:

@@ -17,11 +17,17 @@ from reference.cli.common import (
     rational,
     refuse_if_costly,
 )
-from reference.cli.sampler_mechanisms import add_mechanism_options, check_mechanism_options, tda_level_sigma_squared
+from reference.cli.sampler_mechanisms import (
+    SAMPLER_MECHANISMS,
+    add_mechanism_options,
+    check_mechanism_options,
+    tda_level_sigma_squared,
+)
 from reference.core.validate import parse_rational_text
 
 #: Options of this command beside the mechanisms' table: it draws the runs, so KARY needs their length T.
-FUNCTION_EXTRAS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {"kary": (("horizon",), ())}
+FUNCTION_EXTRAS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    name: ((("horizon",) if name == "kary" else ()), ("smallest_deviation",)) for name in SAMPLER_MECHANISMS}
 
 
 def _fraction(text: str, option: str) -> Fraction:
@@ -105,6 +111,11 @@ def _cmd_sampler_function(args: argparse.Namespace) -> dict[str, Any]:
     deviation = None
     if args.runs_for_deviation is not None:
         deviation = float(_fraction(args.runs_for_deviation, "--runs-for-deviation"))
+    smallest = None
+    if args.smallest_deviation is not None:
+        smallest = float(_fraction(args.smallest_deviation, "--smallest-deviation"))
+        if not smallest < 1:
+            raise CommandError(f"--smallest-deviation must be a relative error in (0, 1), got {args.smallest_deviation!r}")
 
     def say(line: str) -> None:
         # the power statement always (before anything is drawn); block progress only without --json
@@ -114,6 +125,7 @@ def _cmd_sampler_function(args: argparse.Namespace) -> dict[str, Any]:
     return audit_sampler_function(
         args.target, mechanism, args.runs, args.seed, workers=args.workers, scheduler=args.scheduler,
         block_runs=args.block_runs, chunk_runs=args.chunk_runs, progress=say, deviation=deviation,
+        smallest_deviation=smallest,
     )
 
 
@@ -135,3 +147,6 @@ def register(audit: Subcommands) -> None:
     command.add_argument("--horizon", type=nonnegative_int, help="kary: T, the values per run")
     command.add_argument("--runs-for-deviation", dest="runs_for_deviation", type=rational,
                          help="also state the runs needed to detect this scale (or cell probability) error")
+    command.add_argument("--smallest-deviation", dest="smallest_deviation",
+                         help="the relative scale error the audit must see with probability 99%% before a pass counts "
+                              "(default 0.02; fewer runs: inconclusive, exit 3)")

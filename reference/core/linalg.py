@@ -172,6 +172,18 @@ def from_flint(matrix: fmpq_mat) -> Matrix:
     return tuple(tuple(fraction_of(matrix[i, j]) for j in range(matrix.ncols())) for i in range(matrix.nrows()))
 
 
+def rref_pivots(reduced: fmpq_mat, width: int) -> list[int]:
+    """The pivot columns of a FLINT reduced row echelon form, row by row, looking only at its first ``width``
+    columns (the rest may be an augmented right-hand side); the rows below the last pivot are zero there."""
+    pivots: list[int] = []
+    for i in range(reduced.nrows()):
+        pivot = next((j for j in range(width) if reduced[i, j] != 0), None)
+        if pivot is None:
+            break
+        pivots.append(pivot)
+    return pivots
+
+
 def fraction_of(value: object) -> Fraction:
     """One entry of a FLINT rational matrix (an ``fmpq``) as a Fraction."""
     numerator, denominator = getattr(value, "p", None), getattr(value, "q", None)

@@ -8,7 +8,8 @@ alias in its signature and checks it once, at the boundary.
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from collections.abc import Sequence
+from typing import Literal, TypeVar, get_args
 
 #: The neighbouring relation of a calibration: one count changes by one (``add_remove``) or one record moves
 #: from one cell to another (``substitution``).
@@ -45,11 +46,21 @@ def check_option(value: object, name: str, alias: object) -> str:
     The typed checks (``check_neighbours``, the layout, noise and workload checks) narrow the result to their
     alias; this one is for the boundary of a function whose option is used as a plain string.
     """
-    accepted = choices(alias)
-    for option in accepted:
-        if value == option and isinstance(value, str):
-            return option
-    raise ValueError(f"{name} must be one of {', '.join(repr(option) for option in accepted)}; got {value!r}")
+    return check_choice(value, name, choices(alias))
+
+
+Choice = TypeVar("Choice", bound=str)
+
+
+def check_choice(value: object, name: str, accepted: Sequence[Choice]) -> Choice:
+    """The one of ``accepted`` that ``value`` is (a string equal to it), typed as ``accepted``'s values (pass a
+    tuple of a ``Literal`` alias's values to get the alias back); else a ``ValueError`` naming ``name`` and the
+    accepted values."""
+    if isinstance(value, str):
+        for option in accepted:
+            if value == option:
+                return option
+    raise ValueError(f"{name} must be one of {', '.join(accepted)}; got {value!r}")
 
 
 __all__ = [
@@ -63,6 +74,7 @@ __all__ = [
     "Rounding",
     "SampledLaw",
     "Workload",
+    "check_choice",
     "check_option",
     "choices",
 ]

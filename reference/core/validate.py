@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import TypeAlias
 
 from reference.core.options import Neighbours as Neighbours
+from reference.core.options import check_choice
 
 #: Anything that converts to an exact rational without rounding. Python floats are refused on purpose:
 #: ``0.1`` is not 1/10, and an exact layer must not silently inherit binary rounding.
@@ -230,11 +231,7 @@ def positive_real(value: object, name: str) -> float:
 
 def check_neighbours(value: object, name: str = "neighbours") -> Neighbours:
     """One of the two neighbouring relations: ``add_remove`` (one count changes by one) or ``substitution``."""
-    if value == "add_remove":
-        return "add_remove"
-    if value == "substitution":
-        return "substitution"
-    raise ValueError(f"{name} must be one of {', '.join(NEIGHBOURS)}; got {value!r}")
+    return check_choice(value, name, NEIGHBOURS)
 
 
 def _integer_text(value: int) -> str:

@@ -22,8 +22,16 @@ from fractions import Fraction
 
 from flint import arb
 
+from reference.core.bisection import bisect
 from reference.core.certified import CertifiedReal, ball, certify
-from reference.core.validate import RationalLike, check_positive_int, nonnegative_fraction, positive_fraction
+from reference.core.validate import (
+    RationalLike,
+    check_positive_int,
+    nonnegative_fraction,
+    open_unit_fraction,
+    positive_fraction,
+    tolerance_fraction,
+)
 
 
 def positive_terms(*, epsilon: Fraction, scale: Fraction, sensitivity: int) -> int:
@@ -56,3 +64,38 @@ def discrete_laplace_delta(*, epsilon: RationalLike, scale: RationalLike, sensit
 
     found = certify(compute, label="the discrete Laplace delta(epsilon)")
     return CertifiedReal(max(found.lower, Fraction(0)), min(found.upper, Fraction(1)))
+
+
+def _sufficient(epsilon: Fraction, scale: Fraction, sensitivity: int, target: Fraction) -> bool | None:
+    """δ(ε) <= target, certified: True or False from an enclosure on one side of ``target``, None when the
+    standard enclosure straddles it (δ(ε) is a combination of exponentials of rationals, so equality with a
+    rational target is not expected, but it is never assumed either)."""
+    enclosure = discrete_laplace_delta(epsilon=epsilon, scale=scale, sensitivity=sensitivity)
+    if enclosure.certainly_le(target):
+        return True
+    if enclosure.certainly_gt(target):
+        return False
+    return None
+
+
+def discrete_laplace_epsilon(*, delta: RationalLike, scale: RationalLike, sensitivity: int = 1,
+                             tolerance: RationalLike = Fraction(1, 10**22)) -> CertifiedReal:
+    """Certified ``[lower, upper]`` around the smallest ε >= 0 with δ(ε) <= ``delta`` for ``q + Lap_Z(t)``.
+
+    ``upper`` is certified sufficient (the enclosure of δ(upper) is <= ``delta``) and ``lower`` certified
+    insufficient, unless δ(0) <= ``delta`` (``[0, 0]``). δ(ε) decreases in ε and is 0 from Δ/t on, so the
+    threshold lies in (0, Δ/t]: exact rational bisection on that bracket until its relative width is at most
+    ``tolerance`` (in (0, 1)); an undecided midpoint stops it early with the (valid, wider) bracket it has."""
+    target = open_unit_fraction(delta, "delta")
+    t = positive_fraction(scale, "scale")
+    shift = check_positive_int(sensitivity, "sensitivity")
+    tol = tolerance_fraction(tolerance)
+    if _sufficient(Fraction(0), t, shift, target):
+        return CertifiedReal(Fraction(0), Fraction(0))
+
+    def sufficient(epsilon: Fraction) -> bool | None:
+        return _sufficient(epsilon, t, shift, target)
+
+    # ε = 0 is not certified sufficient (insufficient, or undecided: then [0, Δ/t] is still a valid bracket of
+    # the smallest sufficient ε); ε = Δ/t gives δ = 0 exactly
+    return CertifiedReal(*bisect(sufficient, Fraction(0), Fraction(shift) / t, tolerance=tol))

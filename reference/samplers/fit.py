@@ -57,6 +57,7 @@ import numpy as np
 from scipy import optimize, special, stats
 
 from reference.core.certified import CertifiedReal
+from reference.core.options import check_choice
 from reference.core.units import units_hint
 from reference.core.validate import RationalLike, check_positive_int, positive_fraction
 from reference.core.verdict import Decided
@@ -124,11 +125,7 @@ def check_kind(kind: object) -> Kind:
 
 
 def check_layer(layer: object) -> Layer:
-    if layer == "exact":
-        return "exact"
-    if layer == "numeric":
-        return "numeric"
-    raise ValueError(f"layer must be one of {', '.join(LAYERS)}; got {layer!r}")
+    return check_choice(layer, "layer", LAYERS)
 
 
 # --------------------------------------------------------------------------------------------------------

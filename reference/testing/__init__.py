@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
 from fractions import Fraction
 from typing import Protocol
 
@@ -47,14 +46,10 @@ from reference.audit.linear.participation import Participation
 from reference.audit.linear.probe_linear import ProbeInputs, probe_linear_map
 from reference.audit.linear.renyi import RenyiClaimVerdict, audit_gaussian_renyi
 from reference.audit.linear.square_noise import square_noise_verdict
-from reference.audit.samples.audit import MAX_AUDIT_DEPTH, audit_cascade_samples, audit_kary_noise
-from reference.audit.samples.cascade_stream import audit_cascade_stream
 from reference.audit.samples.design import Design
-from reference.audit.samples.design_audit import audit_design_samples, kary_design
 from reference.audit.samples.law_audit import DEFAULT_SMALLEST_DEVIATION as DEFAULT_SCALE_DEVIATION
 from reference.audit.samples.law_audit import audit_samples
-from reference.audit.samples.laws import LAWS, Law, law_from_name
-from reference.audit.samples.power import cascade_deviation_detected, cascade_runs_needed, units_line
+from reference.audit.samples.laws import LAWS, Law, LinearDesign, law_from_name
 from reference.audit.samples.report import SamplerAuditReport
 from reference.core.certified import format_significant
 from reference.core.excess_text import excess_text, scientific
@@ -71,14 +66,6 @@ from reference.core.validate import (
 )
 from reference.privacy.claims import claim, decide_value, exact_value, number_text, rtol_fraction
 from reference.testing.messages import points_message
-
-#: The relative error of one node's standard deviation a cascade sampler audit must be able to see (probability
-#: 99%) before a pass counts: a quarter of σ.
-DEFAULT_SMALLEST_DEVIATION = 0.25
-
-
-#: The names :func:`assert_samples_match` runs the whole-law audit for (the others keep their own audits).
-_WHOLE_LAW_NAMES = ("gaussian", "laplace", "discrete-gaussian", "discrete-laplace", "tda-level")
 
 
 def _claim_text(epsilon: object, delta: object) -> str:
@@ -455,21 +442,20 @@ def assert_samples_match(
     alpha: float = 1e-6,
     smallest_deviation: float | None = None,
 ) -> SamplerAuditReport:
-    """Assert that noise samples (``runs × n``) have the law of ``mechanism``: ``"cascade"`` (``depth``,
-    ``sigma``; streamed above depth 8), ``"kary"`` (Algorithm ``algorithm``'s output noise: ``arity``,
-    ``epsilon``) or ``"design"`` (any :class:`~reference.audit.samples.design.Design`, e.g. from
-    ``linear_design``). False alarm at most ``alpha``; the message lists the failing tests.
+    """Assert that noise samples (``runs × n``, one run per row) have the law of ``mechanism``, by the whole-law
+    audit (:func:`reference.audit.samples.law_audit.audit_samples`: scale, family, tails, correlations, each with
+    its power stated) and with false alarm at most ``alpha``; the message lists the failing tests.
 
-    Cascade samples must also be numerous enough to see a node whose standard deviation is off by
-    ``smallest_deviation`` (relative; default :data:`DEFAULT_SMALLEST_DEVIATION`) with probability 99%: with
-    fewer runs the audit is "inconclusive" and the assertion fails with the power it had and the runs it needs.
+    ``mechanism`` is a law object (:mod:`reference.audit.samples.laws`) or one of the names the command line
+    takes: ``"gaussian"`` (``sigma``), ``"laplace"`` (``scale``), ``"discrete-gaussian"`` (``sigma_squared``),
+    ``"discrete-laplace"`` (``scale``), ``"cascade"`` (``depth``, ``sigma``; streamed above depth 8),
+    ``"kary"`` (Algorithm ``algorithm``'s output noise: ``arity``, ``epsilon``), ``"tda-level"``
+    (``attributes``, ``rho``, ``contributions``) or ``"design"`` (``design``: a ``LinearDesign`` law, or a
+    design from ``linear_design``).
 
-    A law object (:mod:`reference.audit.samples.laws`), or one of the names ``"gaussian"`` (``sigma``),
-    ``"laplace"`` (``scale``), ``"discrete-gaussian"`` (``sigma_squared``), ``"discrete-laplace"`` (``scale``),
-    ``"tda-level"`` (``attributes``, ``rho``, ``contributions``), runs the whole-law audit
-    (:func:`reference.audit.samples.law_audit.audit_samples`: scale, family, tails, correlations, with its power
-    stated); there ``smallest_deviation`` is the relative scale error to detect (default 2%), and with too few
-    runs the assertion fails as inconclusive, naming the runs needed.
+    The samples must also be numerous enough to see a relative scale error of ``smallest_deviation`` (default 2%)
+    with probability 99%: with fewer runs the audit is "inconclusive" and the assertion fails with the power it
+    had and the runs it needs — never a pass.
 
     Args:
         samples: your sampler's draws, one run per row (a 2-D numpy array, ``runs × n``).
@@ -488,8 +474,7 @@ def assert_samples_match(
         rho: a TDA level's ρ (its σ² follows from ρ and the attributes).
         design: any linear design (``"design"``), e.g. from ``linear_design``.
         alpha: the false-alarm probability of the whole audit.
-        smallest_deviation: the relative error that must be detectable: of one node's standard deviation
-            (cascade), of the scale (the whole-law audit; default 2%).
+        smallest_deviation: the relative scale error that must be detectable with probability 99% (default 2%).
 
     Returns:
         The audit's report when the samples match.
@@ -499,70 +484,35 @@ def assert_samples_match(
             too few runs to see ``smallest_deviation``.
 
     Example:
-        The package's own cascade sampler, 3000 runs of depth 4 at σ = 2.5:
+        The package's own cascade sampler, 5000 runs of depth 4 at σ = 2.5 (about 4,500 are needed to see a 2%
+        scale error at depth 4):
 
         >>> from reference.cip.numeric.cascade_runs import cascade_leaves_runs
         >>> from reference.testing import assert_samples_match
-        >>> samples = cascade_leaves_runs(4, 2.5, runs=3000, seed=7)
+        >>> samples = cascade_leaves_runs(4, 2.5, runs=5000, seed=7)
         >>> assert_samples_match(samples, "cascade", depth=4, sigma=2.5).verdict
         'holds'
     """
-    if isinstance(mechanism, LAWS) or mechanism in _WHOLE_LAW_NAMES:
-        if isinstance(mechanism, LAWS):
-            law: Law = mechanism
-        else:
-            law = law_from_name(mechanism, sigma=sigma, scale=scale, sigma_squared=sigma_squared,
-                                attributes=attributes, rho=rho, contributions=contributions)
-        report = audit_samples(samples, law, alpha=alpha, smallest_deviation=(
-            DEFAULT_SCALE_DEVIATION if smallest_deviation is None else smallest_deviation))
-        if report.verdict == "fails":
-            raise AssertionError(f"samples do not match {law.name} (false-alarm probability {alpha}): "
-                                 + "; ".join(report.failures))
-        if report.verdict == "inconclusive":
-            raise AssertionError(f"inconclusive: the samples pass, but {report.power_text()}")
-        return report
-    if mechanism == "cascade":
-        if depth is None or sigma is None:
-            raise ValueError("cascade samples need depth and sigma")
-        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
-            raise ValueError(f"depth must be a positive integer, got {depth!r}")
-        if depth <= MAX_AUDIT_DEPTH:
-            report = audit_cascade_samples(samples, depth, sigma=sigma, alpha=alpha)
-        else:
-            report = audit_cascade_stream(samples, depth, sigma=sigma, alpha=alpha)
-        wanted = DEFAULT_SMALLEST_DEVIATION if smallest_deviation is None else float(smallest_deviation)
-        # the units line reads samples held in memory (a streamed file is not read twice)
-        leaves = samples if isinstance(samples, np.ndarray) else None
-        report = replace(
-            report,
-            smallest_deviation=wanted,
-            detectable_deviation=cascade_deviation_detected(depth, report.runs, alpha),
-            runs_needed=cascade_runs_needed(depth, wanted, alpha),
-            units=None if leaves is None else units_line(leaves, float(sigma) ** 2),
-        )
-    elif smallest_deviation is not None:
-        raise ValueError("smallest_deviation: the power is computed for cascade samples only")
-    elif mechanism == "kary":
-        if arity is None or epsilon is None:
-            raise ValueError("kary samples need arity and epsilon")
-        if algorithm == 2:
-            report = audit_kary_noise(samples, arity, epsilon=epsilon, alpha=alpha)
-        else:
-            if not isinstance(samples, np.ndarray) or samples.ndim != 2:
-                raise ValueError("samples must be a 2-D numpy array (runs × horizon)")
-            horizon = samples.shape[1]
-            report = audit_design_samples(samples, kary_design(arity, horizon, algorithm, epsilon), alpha)
+    if isinstance(mechanism, LAWS):
+        law: Law = mechanism
     elif mechanism == "design":
-        if not isinstance(design, Design):
-            raise ValueError("design samples need design, a Design (reference.audit.samples.design_audit."
-                             f"linear_design), got {type(design).__name__}")
-        report = audit_design_samples(samples, design, alpha)
+        chosen = getattr(design, "law", None) if isinstance(design, Design) else design
+        if not isinstance(chosen, LinearDesign):
+            raise ValueError("design must be a LinearDesign law or a Design from linear_design, got "
+                             f"{type(design).__name__}")
+        law = chosen
     else:
-        raise ValueError(f"mechanism must be cascade, kary or design, got {mechanism!r}")
+        if design is not None:
+            raise ValueError(f"mechanism {mechanism!r} does not take design")
+        law = law_from_name(mechanism, sigma=sigma, scale=scale, sigma_squared=sigma_squared, epsilon=epsilon,
+                            depth=depth, arity=arity, algorithm=algorithm, attributes=attributes, rho=rho,
+                            contributions=contributions)
+    report = audit_samples(samples, law, alpha=alpha, smallest_deviation=(
+        DEFAULT_SCALE_DEVIATION if smallest_deviation is None else smallest_deviation))
     units = f"; {report.units}" if report.units else ""
-    if not report.holds:
-        raise AssertionError(points_message(f"samples do not match {mechanism} (false-alarm probability {alpha}){units}",
-                                            list(report.failures)))
+    if report.verdict == "fails":
+        raise AssertionError(points_message(f"samples do not match {law.name} (false-alarm probability {alpha})"
+                                            f"{units}", list(report.failures)))
     if report.verdict == "inconclusive":
         raise AssertionError(f"inconclusive: the samples pass, but {report.power_text()}{units}")
     return report

@@ -212,7 +212,8 @@ def test_audit_linear_noise_and_samplers(capsys: pytest.CaptureFixture[str], tmp
     generator = np.random.default_rng(5)
     np.save(tmp_path / "s.npy", np.array([cascade_leaves(2, 2.0, generator) for _ in range(4000)]))
     argv = ["audit", "samplers", "--mechanism", "cascade", "--samples", str(tmp_path / "s.npy"), "--depth", "2"]
-    assert main([*argv, "--sigma", "2", "--alpha", "1e-7", "--json"]) == 0  # correct σ: passes (false alarm 1e-7)
+    # correct σ: passes (false alarm 1e-7), held to a 10% scale error (16,000 whitened values see it)
+    assert main([*argv, "--sigma", "2", "--alpha", "1e-7", "--smallest-deviation", "0.1", "--json"]) == 0
     capsys.readouterr()
     assert main([*argv, "--sigma", "4", "--alpha", "1e-7", "--json"]) == 1  # σ claimed twice too large: fails
 

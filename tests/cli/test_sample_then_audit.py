@@ -21,7 +21,7 @@ def test_sample_then_audit_is_a_pair(tmp_path: Path, capsys: pytest.CaptureFixtu
     # run i is the batch sampler's run i: the seeds are the documented per-run seeds of --seed
     np.testing.assert_array_equal(samples, cascade_leaves_runs(3, 2.5, 2000, 7))
     assert main(["audit", "samplers", "--mechanism", "cascade", "--samples", out, "--depth", "3",
-                 "--sigma", "2.5"]) == 0
+                 "--sigma", "2.5", "--smallest-deviation", "0.05"]) == 0
     capsys.readouterr()
     # the same samples against a wrong σ fail
     assert main(["audit", "samplers", "--mechanism", "cascade", "--samples", out, "--depth", "3",

@@ -111,7 +111,9 @@ def test_the_pooled_scale_test_sees_a_small_common_scale_error() -> None:
     report.add(samples)
     verdict = report.report(ALPHA)
     assert not verdict.holds
-    assert [check.name for check in verdict.checks if not check.holds] == ["pooled scale"]
+    # the magnitude counts (a family test, every coefficient counted) may see the scale too; the per-node bands not
+    assert "pooled scale" in {check.name for check in verdict.checks if not check.holds}
+    assert {check.name for check in verdict.checks if not check.holds} <= {"pooled scale", "whitened magnitudes"}
     correct = CascadeMoments(10, 1.02)
     correct.add(samples)
     assert correct.report(ALPHA).holds

@@ -40,12 +40,12 @@ def test_oracle_covariance_mismatch_fails(tmp_path: Path, capsys: pytest.Capture
 @pytest.mark.parametrize("runs", [2, 30])
 def test_iid_leaves_with_few_runs_are_inconclusive(runs: int) -> None:
     # i.i.d. N(0, 1) leaves are not Cascade Sampling (a depth-2 root sum has variance 4, not 1); with few runs the
-    # audit passes but could not have seen a quarter-σ error: the assertion says so, with the runs it needs
+    # audit passes but could not have seen a 2% scale error: the assertion says so, with the runs it needs
     # (some seeds already fail at 30 runs; none may pass)
     for seed in range(5):
         leaves = np.random.default_rng(seed).standard_normal((runs, 4))
-        with pytest.raises(AssertionError, match=r"(inconclusive: .* off by \d\.\d+e\+0\d or more.* runs are "
-                                                 r"needed)|(samples do not match cascade)"):
+        with pytest.raises(AssertionError, match=r"(inconclusive: .* runs are needed)|(samples do not match "
+                                                 r"cascade)"):
             assert_samples_match(leaves, "cascade", depth=2, sigma=1.0)
     passing = np.random.default_rng(7).standard_normal((runs, 4))[:2]
     with pytest.raises(AssertionError, match=r"inconclusive: .* runs are needed"):

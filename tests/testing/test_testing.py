@@ -28,7 +28,8 @@ def test_assert_samples_match_catches_variance_for_standard_deviation() -> None:
     # σ = 2: the faulty sampler has variance 16 per leaf instead of 4 (false alarm 1e-9 for the correct one)
     generator = np.random.default_rng(11)
     correct = np.stack([cascade_leaves(2, 2.0, generator) for _ in range(3000)])
-    assert assert_samples_match(correct, "cascade", depth=2, sigma=2.0, alpha=1e-9).holds
+    # 12,000 whitened values see a 10% scale error (a 2% one would need about 24,000 runs: inconclusive)
+    assert assert_samples_match(correct, "cascade", depth=2, sigma=2.0, alpha=1e-9, smallest_deviation=0.1).holds
     with pytest.raises(AssertionError, match="samples do not match cascade"):
         assert_samples_match(faulty_cascade_samples(2, 2.0, 3000, 12), "cascade", depth=2, sigma=2.0, alpha=1e-9)
 
@@ -60,8 +61,9 @@ def test_assert_samples_match_takes_any_design_and_algorithm() -> None:
     rng = np.random.default_rng(61)
     matrix = np.array([[float(v) for v in row] for row in kary_noise_matrix(2, 16, 1)])
     samples = rng.laplace(0.0, height_for_horizon(2, 16, offset=False), size=(40_000, 16)) @ matrix.T
-    assert_samples_match(samples, "kary", arity=2, epsilon=1, algorithm=1)
+    assert_samples_match(samples, "kary", arity=2, epsilon=1, algorithm=1, smallest_deviation=0.05)
     design = linear_design(((Fraction(1),),), "gaussian", 3)
-    assert_samples_match(rng.normal(0.0, 3.0, size=(20_000, 1)), "design", design=design)
-    with pytest.raises(AssertionError, match="variance of output 0 too large"):
-        assert_samples_match(rng.normal(0.0, 4.0, size=(20_000, 1)), "design", design=design)
+    assert_samples_match(rng.normal(0.0, 3.0, size=(20_000, 1)), "design", design=design, smallest_deviation=0.05)
+    with pytest.raises(AssertionError, match="samples do not match linear design"):
+        assert_samples_match(rng.normal(0.0, 4.0, size=(20_000, 1)), "design", design=design,
+                             smallest_deviation=0.05)

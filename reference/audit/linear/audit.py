@@ -272,7 +272,10 @@ def audit_linear_noise(
         noise_matrix = scaled_draws(column_matrix(noise_matrix, "noise_matrix"), draw_scales)
     verdict = _audit(noise_matrix, workload, noise, scale, neighbours, contributions, draw_variances, participation,
                      infinite_variance_draws, check_positive_int(max_seconds, "max_seconds"))
-    return replace(verdict, rtol=tolerance) if tolerance else verdict
+    # the verdict records what it was asked under, so that its as_json is complete: the tolerance, the scheme
+    # (also on the paths that do not reach it, a leak found first) and whether Δ² is noise-normalised
+    return replace(verdict, rtol=tolerance, participation=participation or verdict.participation,
+                   draw_variances_given=draw_variances is not None)
 
 
 def scaled_draws(matrix: ColumnMatrix, draw_scales: Sequence[object]) -> ColumnMatrix:

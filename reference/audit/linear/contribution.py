@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 from reference.audit.linear import participation as schemes
@@ -158,18 +158,25 @@ def _signed_work(scheme: Participation, inputs: int, per_element: int) -> int:
                for size, count in enumerate(scheme.sizes(inputs)))
 
 
-def _patterns(scheme: Participation, inputs: int) -> Iterator[tuple[int, ...]]:
-    """Every non-empty pattern, depth first."""
-    most = scheme.most_inputs(inputs)
-    stack: list[tuple[int, ...]] = [()]
-    while stack:
-        pattern = stack.pop()
-        if pattern:
-            yield pattern
-        if len(pattern) == most:
-            continue
-        first = pattern[-1] + 1 if pattern else 0
-        stack.extend((*pattern, j) for j in range(inputs - 1, first - 1, -1) if scheme.allows(pattern, j))
+def _largest_patterns(scheme: Participation, inputs: int, quadratic: Sequence[Sequence[int]],
+                      count: int) -> list[tuple[int, tuple[int, ...]]]:
+    """The ``count`` largest ``(1_Sᵀ Q 1_S, S)`` over the patterns S (Q symmetric), largest first (as
+    ``heapq.nlargest`` ranks them), by one enumeration keeping a heap of ``count``."""
+    heap: list[tuple[int, tuple[int, ...]]] = []
+
+    def visit(pattern: tuple[int, ...], state: int, value: int) -> None:
+        if len(heap) < count:
+            heapq.heappush(heap, (value, pattern))
+        elif (value, pattern) > heap[0]:
+            heapq.heapreplace(heap, (value, pattern))
+
+    schemes.walk_patterns(scheme, inputs, 0, schemes.quadratic_extend(quadratic), visit)
+    return sorted(heap, reverse=True)
+
+
+#: The signs of an enumeration over patterns × signs: the first element's is fixed (±V give one value).
+_FIRST_SIGN = (1,)
+_SIGNS = (1, -1)
 
 
 def _best_signs_quadratic(quadratic: Sequence[Sequence[int]], pattern: Sequence[int]) -> tuple[int, tuple[int, ...]]:
@@ -210,27 +217,21 @@ def _max_signed_quadratic(scheme: Participation, quadratic: Sequence[Sequence[in
     inputs = len(quadratic)
     patterns = scheme.count(inputs)
     if _signed_work(scheme, inputs, 1) <= schemes.MAX_ENUMERATION_WORK:
-        most = scheme.most_inputs(inputs)
-        best: list[object] = [None, (), ()]
+        def extend(state: tuple[int, tuple[int, ...]], pattern: tuple[int, ...],
+                   j: int) -> list[tuple[tuple[int, tuple[int, ...]], int]]:
+            total, signs = state
+            cross = sum([sign * quadratic[i][j] for i, sign in zip(pattern, signs)])
+            extended = []
+            for sign in _SIGNS if pattern else _FIRST_SIGN:
+                value = total + quadratic[j][j] + 2 * sign * cross
+                extended.append(((value, (*signs, sign)), value))
+            return extended
 
-        def visit(value: int, pattern: tuple[int, ...], signs: tuple[int, ...]) -> None:
-            if len(pattern) == most:
-                return
-            first = pattern[-1] + 1 if pattern else 0
-            for j in range(first, inputs):
-                if not scheme.allows(pattern, j):
-                    continue
-                cross = sum(sign * quadratic[i][j] for i, sign in zip(pattern, signs))
-                for sign in ((1, -1) if pattern else (1,)):
-                    new = value + quadratic[j][j] + 2 * sign * cross
-                    if best[0] is None or new > best[0]:  # type: ignore[operator]
-                        best[:] = [new, (*pattern, j), (*signs, sign)]
-                    visit(new, (*pattern, j), (*signs, sign))
-
-        visit(0, (), ())
-        exact = Fraction(int(best[0]), denominator)  # type: ignore[call-overload]
-        return PatternMaximum(exact, exact, best[1], f"enumeration of all {patterns} patterns x signs",  # type: ignore[arg-type]
-                              patterns, best[2])  # type: ignore[arg-type]
+        start: tuple[int, tuple[int, ...]] = (0, ())
+        value, pattern, (_, signs) = schemes.best_pattern(scheme, inputs, start, extend)
+        exact = Fraction(value, denominator)
+        return PatternMaximum(exact, exact, pattern, f"enumeration of all {patterns} patterns x signs", patterns,
+                              signs)
     bound = schemes.max_quadratic(scheme, absolute, denominator)
     lower, signs = _best_signs_quadratic(quadratic, bound.pattern)
     return PatternMaximum(Fraction(lower, denominator), bound.upper, bound.pattern,
@@ -256,7 +257,7 @@ def _max_vector_quadratic(scheme: Participation, quadratic: Sequence[Sequence[in
 
     global_bound: Fraction | None = None  # an upper bound over the patterns not examined
     if enumerable:
-        ranked = heapq.nlargest(MAX_SDP_PATTERNS + 1, ((absolute_sum(p), p) for p in _patterns(scheme, inputs)))
+        ranked = _largest_patterns(scheme, inputs, absolute, MAX_SDP_PATTERNS + 1)
         how = f"enumeration of the {patterns} patterns"
     else:
         bound = schemes.max_quadratic(scheme, absolute, denominator)
@@ -335,27 +336,20 @@ def max_pattern_l1(scheme: Participation, columns: Sequence[Sequence[int]], deno
                               "norm is additive over the pattern (dynamic programming)", patterns,
                               tuple(signs[j] for j in pattern))
     if _signed_work(scheme, inputs, rows) <= schemes.MAX_ENUMERATION_WORK:
-        most = scheme.most_inputs(inputs)
-        best: list[object] = [None, (), ()]
+        def extend(state: tuple[list[int], tuple[int, ...]], pattern: tuple[int, ...],
+                   j: int) -> list[tuple[tuple[list[int], tuple[int, ...]], int]]:
+            summed, signs = state
+            extended = []
+            for sign in _SIGNS if pattern else _FIRST_SIGN:
+                new = [a + sign * b for a, b in zip(summed, columns[j])]
+                extended.append(((new, (*signs, sign)), sum(map(abs, new))))
+            return extended
 
-        def visit(state: list[int], pattern: tuple[int, ...], chosen: tuple[int, ...]) -> None:
-            if len(pattern) == most:
-                return
-            first = pattern[-1] + 1 if pattern else 0
-            for j in range(first, inputs):
-                if not scheme.allows(pattern, j):
-                    continue
-                for sign in ((1, -1) if pattern else (1,)):
-                    summed = [a + sign * b for a, b in zip(state, columns[j])]
-                    value = sum(abs(entry) for entry in summed)
-                    if best[0] is None or value > best[0]:  # type: ignore[operator]
-                        best[:] = [value, (*pattern, j), (*chosen, sign)]
-                    visit(summed, (*pattern, j), (*chosen, sign))
-
-        visit([0] * rows, (), ())
-        exact = Fraction(int(best[0]), denominator)  # type: ignore[call-overload]
-        return PatternMaximum(exact, exact, best[1], f"enumeration of all {patterns} patterns x signs",  # type: ignore[arg-type]
-                              patterns, best[2])  # type: ignore[arg-type]
+        start: tuple[list[int], tuple[int, ...]] = ([0] * rows, ())
+        value, pattern, (_, chosen) = schemes.best_pattern(scheme, inputs, start, extend)
+        exact = Fraction(value, denominator)
+        return PatternMaximum(exact, exact, pattern, f"enumeration of all {patterns} patterns x signs", patterns,
+                              chosen)
     upper, pattern = schemes.best_linear(scheme, norms)
     lower, chosen = _best_signs_l1(columns, pattern, rows)
     return PatternMaximum(Fraction(lower, denominator), Fraction(upper, denominator), pattern,

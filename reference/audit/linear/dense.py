@@ -23,7 +23,7 @@ from reference.audit.linear.verdict import (
     discrete_laplace_bound_verdict,
     not_private_verdict,
 )
-from reference.core.linalg import Matrix, fraction_of, from_flint, to_flint
+from reference.core.linalg import Matrix, fraction_of, from_flint, rref_pivots, to_flint
 from reference.core.options import LinearNoise
 from reference.core.validate import (
     Neighbours,
@@ -56,12 +56,7 @@ def _solve_consistent(system: fmpq_mat, rhs: fmpq_mat) -> tuple[int, int | None,
     """rank(system), the first rhs column outside col(system) (or None), and one solution if consistent."""
     n = system.ncols()
     reduced, _ = _hstack(system, rhs).rref()
-    pivots: list[int] = []
-    for i in range(reduced.nrows()):
-        pivot = next((j for j in range(n) if reduced[i, j] != 0), None)
-        if pivot is None:
-            break
-        pivots.append(pivot)
+    pivots = rref_pivots(reduced, n)
     system_rank = len(pivots)
     for column in range(rhs.ncols()):
         if any(reduced[i, n + column] != 0 for i in range(system_rank, reduced.nrows())):

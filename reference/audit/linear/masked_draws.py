@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from flint import fmpq, fmpq_mat
 
-from reference.core.linalg import Matrix
+from reference.core.linalg import Matrix, rref_pivots
 
 
 def left_null_basis(columns: Sequence[Sequence[Fraction]], outputs: int) -> list[list[Fraction]]:
@@ -23,12 +23,7 @@ def left_null_basis(columns: Sequence[Sequence[Fraction]], outputs: int) -> list
         return [[Fraction(int(i == j)) for j in range(outputs)] for i in range(outputs)]
     system = fmpq_mat(len(columns), outputs, [fmpq(v.numerator, v.denominator) for column in columns for v in column])
     reduced, _ = system.rref()
-    pivots: list[int] = []
-    for i in range(reduced.nrows()):
-        pivot = next((j for j in range(outputs) if reduced[i, j] != 0), None)
-        if pivot is None:
-            break
-        pivots.append(pivot)
+    pivots = rref_pivots(reduced, outputs)
     basis = []
     for free in (j for j in range(outputs) if j not in pivots):
         vector = [Fraction(0)] * outputs

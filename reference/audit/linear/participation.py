@@ -34,11 +34,12 @@ shifts). Both are computed in exact integers (Q and M scaled by a common denomin
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
+from reference.core.options import check_choice
 from reference.core.validate import check_positive_int, fraction_text
 
 SchemeKind = Literal["any", "once-per-block", "min-separation", "fixed-epoch"]
@@ -144,12 +145,7 @@ class Participation:
 
 def check_contribution(contribution: object) -> Contribution | None:
     """None or one of :data:`CONTRIBUTIONS`."""
-    if contribution is None:
-        return None
-    for model in CONTRIBUTIONS:
-        if contribution == model:
-            return model
-    raise ValueError(f"contribution must be one of {', '.join(CONTRIBUTIONS)}, got {contribution!r}")
+    return None if contribution is None else check_choice(contribution, "contribution", CONTRIBUTIONS)
 
 
 def any_records(*, records: int, contribution: Contribution | None = None) -> Participation:
@@ -227,27 +223,48 @@ class PatternMaximum:
 # ----------------------------------------------------------------------------------- exact enumeration
 
 
-def _enumerate(scheme: Participation, inputs: int, start: Callable[[], Any],
-               extend: Callable[[Any, tuple[int, ...], int], tuple[Any, int]]) -> tuple[int, tuple[int, ...]]:
-    """Depth-first over every pattern: ``extend(state, pattern, j)`` gives the new state and its value."""
-    most = scheme.most_inputs(inputs)
-    best: list[Any] = [None, ()]
+State = TypeVar("State")
+#: ``extend(state, pattern, step)``: the states (each with its value) of the pattern extended by ``step``; one for
+#: a plain pattern, one per sign when the contributions carry signs.
+Extend = Callable[[State, tuple[int, ...], int], Iterable[tuple[State, int]]]
 
-    def visit(state: Any, pattern: tuple[int, ...]) -> None:
+
+def walk_patterns(scheme: Participation, inputs: int, start: State, extend: Extend[State],
+                  visit: Callable[[tuple[int, ...], State, int], None]) -> None:
+    """Call ``visit(pattern, state, value)`` on every non-empty pattern over ``inputs`` steps, depth first (steps
+    ascending, each pattern before its extensions); the state is carried from a pattern to its extensions, so
+    each value costs one incremental step, not a sum over the pattern."""
+    most = scheme.most_inputs(inputs)
+    allows = scheme.allows
+
+    def descend(pattern: tuple[int, ...], state: State) -> None:
         if len(pattern) == most:
             return
-        first = pattern[-1] + 1 if pattern else 0
-        for j in range(first, inputs):
-            if not scheme.allows(pattern, j):
-                continue
-            new_state, value = extend(state, pattern, j)
-            extended = (*pattern, j)
-            if best[0] is None or value > best[0]:
-                best[0], best[1] = value, extended
-            visit(new_state, extended)
+        for step in range(pattern[-1] + 1 if pattern else 0, inputs):
+            if allows(pattern, step):
+                extended = (*pattern, step)
+                for new_state, value in extend(state, pattern, step):
+                    visit(extended, new_state, value)
+                    descend(extended, new_state)
 
-    visit(start(), ())
-    return int(best[0]), best[1]
+    descend((), start)
+
+
+def best_pattern(scheme: Participation, inputs: int, start: State,
+                 extend: Extend[State]) -> tuple[int, tuple[int, ...], State]:
+    """The largest value over the patterns (:func:`walk_patterns`), the first pattern attaining it, and its state
+    (the empty pattern, value 0, when ``inputs`` allows none)."""
+    best_value: int | None = None
+    best_found: tuple[int, ...] = ()
+    best_state = start
+
+    def visit(pattern: tuple[int, ...], state: State, value: int) -> None:
+        nonlocal best_value, best_found, best_state
+        if best_value is None or value > best_value:
+            best_value, best_found, best_state = value, pattern, state
+
+    walk_patterns(scheme, inputs, start, extend, visit)
+    return (0 if best_value is None else best_value), best_found, best_state
 
 
 # ----------------------------------------------------------------------------------- linear maxima by DP
@@ -355,17 +372,23 @@ def _work_per_pattern(most: int) -> int:
     return max(1, most)
 
 
+def quadratic_extend(quadratic: Sequence[Sequence[int]]) -> Extend[int]:
+    """The step of :func:`walk_patterns` for ``1_Sᵀ Q 1_S``, Q symmetric: the state is the value, and adding j
+    adds ``Q_jj + 2 Σ_{i∈S} Q_ij``."""
+    def extend(total: int, pattern: tuple[int, ...], j: int) -> tuple[tuple[int, int]]:
+        value = total + quadratic[j][j] + 2 * sum([quadratic[i][j] for i in pattern])
+        return ((value, value),)
+
+    return extend
+
+
 def max_quadratic(scheme: Participation, quadratic: Sequence[Sequence[int]], denominator: int) -> PatternMaximum:
     """max over patterns of 1_Sᵀ Q 1_S, Q = ``quadratic`` / ``denominator`` (integers, symmetric)."""
     inputs = len(quadratic)
     patterns = scheme.count(inputs)
     most = scheme.most_inputs(inputs)
     if patterns * _work_per_pattern(most) <= MAX_ENUMERATION_WORK:
-        def extend(state: Any, pattern: tuple[int, ...], j: int) -> tuple[Any, int]:
-            value = state + quadratic[j][j] + 2 * sum(quadratic[i][j] for i in pattern)
-            return value, value
-
-        value, pattern = _enumerate(scheme, inputs, lambda: 0, extend)
+        value, pattern, _ = best_pattern(scheme, inputs, 0, quadratic_extend(quadratic))
         exact = Fraction(value, denominator)
         return PatternMaximum(exact, exact, pattern, f"enumeration of all {patterns} patterns", patterns)
     vectorised = (scheme.kind == "min-separation" and all(min(row) >= 0 for row in quadratic)
@@ -439,11 +462,11 @@ def max_l1(scheme: Participation, columns: Sequence[Sequence[int]], denominator:
                               "the l1 norm is additive over the pattern)", patterns)
     most = scheme.most_inputs(inputs)
     if patterns * rows * _work_per_pattern(most) // max(1, most) <= MAX_ENUMERATION_WORK:
-        def extend(state: Any, pattern: tuple[int, ...], j: int) -> tuple[Any, int]:
+        def extend(state: list[int], pattern: tuple[int, ...], j: int) -> tuple[tuple[list[int], int]]:
             summed = [a + b for a, b in zip(state, columns[j])]
-            return summed, sum(abs(entry) for entry in summed)
+            return ((summed, sum(map(abs, summed))),)
 
-        value, pattern = _enumerate(scheme, inputs, lambda: [0] * rows, extend)
+        value, pattern, _ = best_pattern(scheme, inputs, [0] * rows, extend)
         exact = Fraction(value, denominator)
         return PatternMaximum(exact, exact, pattern, f"enumeration of all {patterns} patterns", patterns)
     upper, pattern = best_linear(scheme, norms)

@@ -45,6 +45,7 @@ from typing import Any, Literal
 import numpy as np
 
 from reference.core.linalg import Matrix
+from reference.core.options import check_choice
 from reference.core.user_code import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, CallLimits, UserFunction, check_limits
 from reference.core.validate import check_positive_int, to_fraction
 
@@ -79,13 +80,6 @@ def default_denominator_bound(dtype: object) -> int:
     return bound
 
 
-def _check_inputs(inputs: object) -> ProbeInputs:
-    for kind in PROBE_INPUTS:
-        if inputs == kind:
-            return kind
-    raise ValueError(f"inputs must be one of {', '.join(PROBE_INPUTS)}, got {inputs!r}")
-
-
 def probe_linear_map(
     function: Callable[..., Any],
     *,
@@ -105,7 +99,7 @@ def probe_linear_map(
     count = check_positive_int(draws, "draws")
     if count > MAX_PROBE_DRAWS:
         raise ValueError(f"draws must be at most {MAX_PROBE_DRAWS}, got {count}")
-    kind = _check_inputs(inputs)
+    kind = check_choice(inputs, "inputs", PROBE_INPUTS)
     if not isinstance(batch, bool):
         raise TypeError("batch must be True or False")
     if batch and kind == "exact":

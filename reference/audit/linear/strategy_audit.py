@@ -18,7 +18,7 @@ from flint import fmpz_mat
 
 from reference.audit.linear.column_matrix import ColumnMatrix, IntegerArray
 from reference.audit.linear.contribution import max_pattern_quadratic
-from reference.audit.linear.participation import Participation
+from reference.audit.linear.participation import Participation, PatternMaximum
 from reference.audit.linear.verdict import LinearNoiseVerdict
 from reference.core.excess_text import scientific
 from reference.core.validate import fraction_text
@@ -37,13 +37,7 @@ def strategy_gram(workload: ColumnMatrix) -> tuple[list[list[int]], int]:
         scaled = fmpz_mat(workload.rows, workload.cols, np.asarray(workload.array).ravel().tolist())
         gram = scaled.transpose() * scaled
         return [[int(entry) for entry in row] for row in gram.tolist()], 1
-    columns = workload.columns(False)
-    denominator = math.lcm(*(Fraction(value).denominator for column in columns for value in column.values()))
-    flat = [0] * (workload.rows * workload.cols)
-    for j, column in enumerate(columns):
-        for i, value in column.items():
-            flat[i * workload.cols + j] = int(Fraction(value) * denominator)
-    scaled = fmpz_mat(workload.rows, workload.cols, flat)
+    scaled, denominator = _integer_matrix(workload)
     gram = scaled.transpose() * scaled
     return [[int(entry) for entry in row] for row in gram.tolist()], denominator * denominator
 
@@ -123,14 +117,23 @@ def full_row_rank_gaussian(noise: ColumnMatrix, workload: ColumnMatrix, scale: F
         best = max(best, value)
     squared = users * users * best * factor
     rho = squared / (2 * scale * scale)
+    return _full_row_rank_verdict(
+        noise, workload, scale, users, squared, rho,
+        f"private: Gaussian Mahalanobis sensitivity^2 = {fraction_text(squared)}, rho = {fraction_text(rho)} (exact; "
+        "B has full row rank: max_j w_j^T (B B^T)^-1 w_j by integer arithmetic); delta(eps) exact")
+
+
+def _full_row_rank_verdict(noise: ColumnMatrix, workload: ColumnMatrix, scale: Fraction, users: int,
+                           squared: Fraction, rho: Fraction, explanation: str,
+                           bracket: PatternMaximum | None = None) -> LinearNoiseVerdict:
+    """The Gaussian add/remove verdict of a B of full row rank (every workload column lies in col(B): private),
+    Δ² = ``squared``; with a ``bracket`` (an enclosure of Δ²) ``squared`` and ``rho`` are its upper ends."""
     return LinearNoiseVerdict(
         noise="gaussian", scale=scale, neighbours="add_remove", contributions=users, outputs=noise.rows,
         inputs=workload.cols, draws=noise.cols, rank=noise.rows, kernel_dimension=noise.cols - noise.rows,
         private=True, first_offending_column=None, strategy=None, strategy_unique=noise.cols == noise.rows,
         l1_sensitivity=None, l2_sensitivity_squared=squared, epsilon=None, epsilon_exact=False, rho=rho,
-        explanation=f"private: Gaussian Mahalanobis sensitivity^2 = {fraction_text(squared)}, rho = "
-        f"{fraction_text(rho)} (exact; B has full row rank: max_j w_j^T (B B^T)^-1 w_j by integer arithmetic); "
-        "delta(eps) exact",
+        explanation=explanation, rho_is_bound=bracket is not None, pattern_maximum=bracket,
     )
 
 
@@ -147,7 +150,6 @@ def _enclosed_gaussian(noise: ColumnMatrix, workload: ColumnMatrix, scale: Fract
     entries of a float-built B are dyadic, exact in Arb): a certified bracket, reported as such."""
     from flint import arb_mat, ctx, fmpq
 
-    from reference.audit.linear.participation import PatternMaximum
     from reference.core.certified import CertifiedReal
 
     def exact_entries(matrix: ColumnMatrix) -> arb_mat:
@@ -179,13 +181,8 @@ def _enclosed_gaussian(noise: ColumnMatrix, workload: ColumnMatrix, scale: Fract
     bracket = PatternMaximum(lower, upper, (worst,), f"Arb enclosure at {ENCLOSURE_PRECISION} bits of max_j w_j^T "
                              "(B B^T)^-1 w_j (B built in floats, full row rank)", workload.cols)
     rho = upper / (2 * scale * scale)
-    return LinearNoiseVerdict(
-        noise="gaussian", scale=scale, neighbours="add_remove", contributions=users, outputs=noise.rows,
-        inputs=workload.cols, draws=noise.cols, rank=noise.rows, kernel_dimension=noise.cols - noise.rows,
-        private=True, first_offending_column=None, strategy=None, strategy_unique=noise.cols == noise.rows,
-        l1_sensitivity=None, l2_sensitivity_squared=upper, epsilon=None, epsilon_exact=False, rho=rho,
-        explanation=f"private: Gaussian Mahalanobis sensitivity^2 in [{scientific(lower, upward=False, digits=17)}, "
+    return _full_row_rank_verdict(
+        noise, workload, scale, users, upper, rho,
+        f"private: Gaussian Mahalanobis sensitivity^2 in [{scientific(lower, upward=False, digits=17)}, "
         f"{scientific(upper, upward=True, digits=17)}] (certified; {bracket.method}); rho <= "
-        f"{scientific(rho, upward=True, digits=17)}",
-        rho_is_bound=True, pattern_maximum=bracket,
-    )
+        f"{scientific(rho, upward=True, digits=17)}", bracket)

@@ -22,7 +22,7 @@ from reference.audit.linear.renyi import (
 from reference.core.certified import CertifiedReal
 from reference.core.json_form import jsonable
 from reference.core.linalg import Matrix
-from reference.core.options import LinearNoise
+from reference.core.options import LinearNoise, check_choice
 from reference.core.validate import (
     Neighbours,
     RationalLike,
@@ -93,10 +93,8 @@ def check_rtol(rtol: object) -> Fraction:
 
 
 def check_noise(noise: object) -> LinearNoise:
-    for kind in NOISE_KINDS:
-        if noise == kind:
-            return kind
-    raise ValueError(f"noise must be one of {', '.join(NOISE_KINDS)}, got {noise!r}")
+    """One of :data:`NOISE_KINDS`."""
+    return check_choice(noise, "noise", NOISE_KINDS)
 
 
 @dataclass(frozen=True)
@@ -135,6 +133,8 @@ class LinearNoiseVerdict(ShortRepr):
     #: the claims' relative tolerance (:meth:`verdict_on`, :meth:`renyi_verdict`): the privacy parameter the audit
     #: computes may exceed the claimed one by this relative amount (for matrices built in floating point)
     rtol: Fraction = Fraction(0)
+    #: Gaussian with draw variances σ²·d_j: Δ² is then measured against the noise (Mahalanobis, in units of σ²)
+    draw_variances_given: bool = False
 
     @property
     def verdict(self) -> Verdict:
@@ -175,8 +175,23 @@ class LinearNoiseVerdict(ShortRepr):
             "rho": self.rho,
             "rho_is_bound": self.rho_is_bound,
             "explanation": self.explanation,
+            "outputs": self.outputs,
+            "inputs": self.inputs,
+            "draws": self.draws,
+            "unused_draws": self.unused_draws,
+            "rtol": self.rtol,
+            "participation": None if self.participation is None else self.participation.as_json(),
+            "pattern_maximum": None if self.pattern_maximum is None else self.pattern_maximum.as_json(),
+            "l2_sensitivity_squared_kind": self.sensitivity_kind(),
         })
         return result
+
+    def sensitivity_kind(self) -> str:
+        """What ``l2_sensitivity_squared`` measures: always the Mahalanobis Δ² = max wᵀ(B D Bᵀ)⁺w; with draw
+        variances it is in units of σ² (noise-normalised), not the records' combinatorial sensitivity."""
+        if self.draw_variances_given:
+            return "Mahalanobis (noise-normalised by the draw variances)"
+        return "Mahalanobis (equal to the combinatorial one when B is the strategy)"
 
     def verdict_on(self, *, epsilon: RationalLike | None = None, delta: RationalLike | None = None,
                    rtol: object = None) -> Verdict:
@@ -186,7 +201,9 @@ class LinearNoiseVerdict(ShortRepr):
         ``holds`` when it is certified at least as good; ``inconclusive`` when only bounds that do not decide it
         are known (an ε upper bound above the claim, or integer noise with a kernel). ``rtol`` (default: the
         audit's) lets the computed parameter exceed the claimed one relatively: ε <= ε_claimed (1 + rtol) for the
-        Laplace kinds, δ(ε) <= δ (1 + rtol) for the Gaussian kinds.
+        Laplace kinds, δ(ε) <= δ (1 + rtol) for the Gaussian kinds. A Laplace-kind (ε, δ) claim with δ > 0 and ε
+        below the release's ε-DP ε is decided from the exact worst δ(ε) (:meth:`laplace_delta`), inconclusive
+        where that is not computed.
         """
         if not self.private:
             return "fails"
@@ -206,6 +223,12 @@ class LinearNoiseVerdict(ShortRepr):
                 return "inconclusive"
             if self.epsilon <= claimed:
                 return "holds"
+            if target > 0:
+                # below its ε-DP ε the release may still be (ε, δ)-DP: decided from the exact δ(ε) where known
+                worst = self.laplace_delta(claimed)
+                if worst is None:
+                    return "inconclusive"
+                return "holds" if worst.upper <= target else "fails" if worst.lower > target else "inconclusive"
             proven_worse = self.epsilon_exact or (self.epsilon_lower is not None and self.epsilon_lower > claimed)
             return "fails" if proven_worse else "inconclusive"
         if target == 0:
@@ -278,7 +301,8 @@ class LinearNoiseVerdict(ShortRepr):
     def relative_excess(self, *, epsilon: RationalLike | None = None, delta: RationalLike | None = None,
                         rho: object = None) -> tuple[Fraction, Fraction] | None:
         """[lower, upper] of computed/claimed − 1 for the parameter the claim's ``rtol`` applies to (ε for the
-        Laplace kinds, δ(ε) for a Gaussian (ε, δ) claim, ρ for a zCDP claim); None when it is not known."""
+        Laplace kinds, δ(ε) for a Gaussian (ε, δ) claim or a Laplace-kind one below the pure ε, ρ for a zCDP
+        claim); None when it is not known."""
         if not self.private:
             return None
         if rho is not None:
@@ -291,12 +315,15 @@ class LinearNoiseVerdict(ShortRepr):
         if epsilon is None:
             return None
         claimed = positive_fraction(epsilon, "epsilon")
+        target = Fraction(0) if delta is None else to_fraction(delta, "delta")
         if self.noise in ("laplace", "discrete-laplace"):
             if self.epsilon is None:
                 return None
+            if target > 0 and self.epsilon > claimed:  # decided on δ(ε) (verdict_on): its excess over δ
+                worst = self.laplace_delta(claimed)
+                return None if worst is None else (worst.lower / target - 1, worst.upper / target - 1)
             floor = self.epsilon if self.epsilon_exact else self.epsilon_lower
             return None if floor is None else (floor / claimed - 1, self.epsilon / claimed - 1)
-        target = Fraction(0) if delta is None else to_fraction(delta, "delta")
         if self.noise != "gaussian" or target <= 0:
             return None
         achieved = self.delta(claimed)
@@ -314,6 +341,25 @@ class LinearNoiseVerdict(ShortRepr):
         low, high = scientific(excess[0], upward=False), scientific(excess[1], upward=True)
         value = low if low == high else f"in [{low}, {high}]"
         return f"relative excess {value} (rtol = {tolerance})"
+
+    def laplace_delta(self, epsilon: RationalLike) -> CertifiedReal | None:
+        """Laplace kinds: the certified worst δ(ε) over one record added or removed
+        (:mod:`reference.audit.linear.approximate_laplace`), when the strategy is unique and one record per user
+        (add/remove, no participation scheme); None where it is not computed."""
+        if self.noise not in ("laplace", "discrete-laplace"):
+            raise ValueError("laplace_delta: for laplace and discrete-laplace noise (gaussian: delta)")
+        eps = positive_fraction(epsilon, "epsilon")
+        if (not self.private or self.strategy is None or self.kernel_dimension != 0 or self.contributions != 1
+                or self.neighbours != "add_remove" or self.participation is not None):
+            return None
+        from reference.audit.linear.approximate_laplace import worst_delta
+
+        # a claim's verdict, its excess and its report each ask for the same δ(ε): computed once per ε (kept beside
+        # the frozen fields, not one of them)
+        known: dict[Fraction, CertifiedReal | None] = self.__dict__.setdefault("_laplace_deltas", {})
+        if eps not in known:
+            known[eps] = worst_delta(self.noise, self.strategy, self.scale, eps)
+        return known[eps]
 
     def delta(self, epsilon: RationalLike) -> CertifiedReal:
         """Gaussian only: the exact δ(ε) of the release (certified enclosure), Δ² the Mahalanobis sensitivity."""

@@ -27,6 +27,8 @@ import threading
 
 import numpy as np
 
+from reference.audit.samples.magnitude_cells import count_above
+
 #: Values (runs × leaves) of one tile: its level, its parents and differences stay within a core's cache.
 TILE_VALUES = 1 << 17
 #: Levels computed tile by tile (each halves the values; the rest is 2**-TILE_LEVELS of the leaves).
@@ -104,11 +106,13 @@ def _row_totals(values: np.ndarray, out: np.ndarray) -> None:
 
 
 def _fold_levels(current: np.ndarray, level: int, count: int, column: int, room: np.ndarray, totals: np.ndarray,
-                 offsets: tuple[list[int], list[int]], parents_out: np.ndarray | None = None) -> None:
+                 offsets: tuple[list[int], list[int]], parents_out: np.ndarray | None = None,
+                 cells: tuple[np.ndarray, np.ndarray] | None = None) -> None:
     """Fold ``count`` levels of the subtree block ``current`` (rows × width, contiguous, overwritten): its nodes
     are level ``level``'s ``column .. column + width - 1``. Each level's node sums and (below the root) sibling
     sums go to their range of ``totals``; the parents of the last level folded are written to ``parents_out``
-    (when given). ``room``: float64 work space of ``current.size`` values."""
+    (when given). ``room``: float64 work space of ``current.size`` values. ``cells``: (thresholds, counts): the
+    squared sibling differences above each threshold are counted into ``counts`` before they are rounded."""
     nodes, siblings = offsets
     rows, width = current.shape
     spare, differences = room[:current.size // 2], room[current.size // 2:]
@@ -125,17 +129,22 @@ def _fold_levels(current: np.ndarray, level: int, count: int, column: int, room:
         if not at:
             return
         np.multiply(difference, difference, out=difference)
+        if cells is not None:
+            count_above(difference, *cells)
         column //= 2
         _row_totals(difference, totals[siblings[at - 1] + column:siblings[at - 1] + column + width // 2])
         spare = current.reshape(-1)
         current, width = parents, width // 2
 
 
-def fold_block(samples: np.ndarray, scale: float, depth: int, space: FoldSpace) -> tuple[np.ndarray, int] | None:
+def fold_block(samples: np.ndarray, scale: float, depth: int, space: FoldSpace,
+               cells: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[np.ndarray, int] | None:
     """The block's exact sums (module docstring) as float64 integers below ``2**52``, laid out by
     :func:`total_offsets`, and their maximum, for ``samples`` (rows × ``2**depth``, real) times ``scale``;
     ``None`` when a total is not below ``2**52`` or not finite (huge or non-finite values: the caller computes
-    those exactly). The array is part of ``space``: valid until the next call."""
+    those exactly). The array is part of ``space``: valid until the next call. ``cells``: (thresholds, counts),
+    the squared sibling differences (in the scaled units) above each threshold counted into ``counts`` (meaningful
+    only when the block's sums are returned, not ``None``)."""
     rows, leaves = samples.shape
     offsets = total_offsets(depth)
     totals = space.get("totals", 3 * leaves - 2)
@@ -147,7 +156,7 @@ def fold_block(samples: np.ndarray, scale: float, depth: int, space: FoldSpace) 
         if tile == leaves or tiled_levels == 0:
             block = space.get("block", samples.size).reshape(samples.shape)
             np.multiply(samples, scale, out=block, dtype=np.float64)  # computed in float64 whatever the input
-            _fold_levels(block, depth, depth + 1, 0, space.get("room", samples.size), totals, offsets)
+            _fold_levels(block, depth, depth + 1, 0, space.get("room", samples.size), totals, offsets, cells=cells)
         else:
             top = space.get("top", samples.size >> tiled_levels).reshape(rows, leaves >> tiled_levels)
             block = space.get("block", rows * tile).reshape(rows, tile)
@@ -155,9 +164,9 @@ def fold_block(samples: np.ndarray, scale: float, depth: int, space: FoldSpace) 
             for start in range(0, leaves, tile):
                 np.multiply(samples[:, start:start + tile], scale, out=block, dtype=np.float64)
                 _fold_levels(block, depth, tiled_levels, start, room, totals, offsets,
-                             top[:, start >> tiled_levels:(start + tile) >> tiled_levels])
+                             top[:, start >> tiled_levels:(start + tile) >> tiled_levels], cells)
             rest = depth - tiled_levels
-            _fold_levels(top, rest, rest + 1, 0, space.get("top room", top.size), totals, offsets)
+            _fold_levels(top, rest, rest + 1, 0, space.get("top room", top.size), totals, offsets, cells=cells)
     peak = float(np.max(totals))
     if not peak < EXACT_TOTAL:  # a NaN fails too
         return None

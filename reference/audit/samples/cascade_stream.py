@@ -12,8 +12,11 @@ Under the oracle (CIP Theorem 3.3 and Equation (2)) every node of the binary tre
 Both are exact two-sided tests. So is the *pooled scale* test: the root and the sibling differences are (up to
 scale) the Haar coefficients of the leaves, independent under the oracle, so ``root²/σ² + Σ (L − R)²/(3σ²)`` over
 all runs is chi-square with ``runs × n`` degrees of freedom — one test that sees a scale error common to all nodes
-(a variance passed for σ, say) with every value drawn. ``alpha`` is split evenly over the ``3n − 1`` tests (union
-bound). Together they
+(a variance passed for σ, say) with every value drawn. Beside these second moments, a family test: the counts of
+Haar coefficients above fixed magnitudes, exact binomial tests (:mod:`reference.audit.samples.magnitude_cells`),
+see a law of the right covariance but the wrong shape (Laplace, uniform, heavy tails). ``alpha`` is split evenly
+a quarter to the pooled scale test, the rest over the other second-moment tests and the binomial tests (union
+bound, :func:`stream_levels`). Together they
 pin the whole covariance ``σ² C_depth`` (node variances and sibling covariances determine the Haar coefficients'
 variances), not only the leaves' marginals.
 
@@ -36,6 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from reference.audit.samples.cascade_fold import EXACT_TOTAL, KEPT_VALUES, fold_block, total_offsets, work_space
+from reference.audit.samples.magnitude_cells import CUTS, count_above, magnitude_check, squared_cuts
 from reference.audit.samples.report import (
     PropertyCheck,
     SamplerAuditReport,
@@ -92,6 +96,10 @@ class CascadeMoments:
         # sum stays exact while the sum of the blocks' maxima stays below 2**52; added by _flush when read
         self._pending: np.ndarray | None = None
         self._pending_peak = 0
+        # the whole-law part: counts of Haar coefficients |w| above the cuts (reference.audit.samples.magnitude_cells);
+        # in the scaled units of the sums, w² = (L − R)² / (3 GRID_ROOT²)
+        self._thresholds = squared_cuts(3.0 * GRID_ROOT * GRID_ROOT)
+        self.above = np.zeros(len(CUTS), dtype=np.int64)
 
     def __getstate__(self) -> dict[str, object]:
         """The statistics with the pending totals added (what a worker process sends back)."""
@@ -142,7 +150,10 @@ class CascadeMoments:
         # the values in the grid's root units: their squares are then directly in units of the grid
         scale = GRID_ROOT / self.sigma
         space = work_space()
-        folded = fold_block(samples, scale, self.depth, space)
+        counts = np.zeros(len(CUTS), dtype=np.int64)
+        folded = fold_block(samples, scale, self.depth, space, (self._thresholds, counts))
+        if folded is not None:
+            self.above += counts
         if folded is None:  # huge or non-finite values
             block = np.multiply(samples, scale, dtype=np.float64)
             if not np.all(np.isfinite(block)):
@@ -171,7 +182,9 @@ class CascadeMoments:
                 break
             left, right = block[:, 0::2], block[:, 1::2]
             difference = left - right
-            self._siblings[level - 1].add_grid_nonnegative(np.multiply(difference, difference, out=difference))
+            squares = np.multiply(difference, difference, out=difference)
+            count_above(squares, self._thresholds, self.above)  # before add_grid_nonnegative rounds them
+            self._siblings[level - 1].add_grid_nonnegative(squares)
             block = left + right  # the parents, half the size
 
     def merge(self, other: CascadeMoments) -> None:
@@ -180,6 +193,7 @@ class CascadeMoments:
             raise ValueError("cannot merge cascade statistics of different depth or sigma")
         for mine, theirs in zip(self.nodes + self.siblings, other.nodes + other.siblings):
             mine.merge(theirs)
+        self.above += other.above
         self.runs += other.runs
 
     def statistics(self) -> dict[str, list[float]]:
@@ -193,8 +207,7 @@ class CascadeMoments:
         runs, leaves = self.runs, 1 << self.depth
         if runs < 2:
             raise TooFewRunsError(f"samples must have at least 2 runs, got {runs}")
-        tests = (2 * leaves - 1) + (leaves - 1) + 1
-        per_test = a / tests
+        per_test, pooled_level = stream_levels(self.depth, a)
         low, high = chi_square_critical(runs, per_test)
         checks = []
         for name, groups, what in (("node variances", self.nodes, "node"),
@@ -219,7 +232,9 @@ class CascadeMoments:
                                         f"{count} two-sided chi-square({runs}) tests, acceptance "
                                         f"[{low / runs:.4g}, {high / runs:.4g}] for the variance ratio; most "
                                         f"extreme ratio {worst:.6g}"))
-        checks.append(self.pooled_check(per_test))
+        checks.append(self.pooled_check(pooled_level))
+        if leaves > 1:  # depth 0 has no sibling differences
+            checks.append(magnitude_check(self.above, runs * (leaves - 1), per_test * len(CUTS)))
         return SamplerAuditReport(f"cascade samples (streamed), depth {self.depth}, sigma {self.sigma!r}",
                                   all(c.holds for c in checks), a, runs, leaves, tuple(checks))
 
@@ -232,16 +247,30 @@ class CascadeMoments:
         return pooled_scale_check(float(total / grid), self.runs << self.depth, level)
 
 
+def stream_tests(depth: int) -> int:
+    """The sub-tests ``alpha`` is split over: ``2n − 1`` node variances, ``n − 1`` sibling covariances, the pooled
+    scale and one binomial test per magnitude cut (``n = 2**depth``)."""
+    leaves = 1 << depth
+    return (2 * leaves - 1) + (leaves - 1) + 1 + (len(CUTS) if leaves > 1 else 0)
+
+
+def stream_levels(depth: int, alpha: float) -> tuple[float, float]:
+    """(the level of each node, sibling and magnitude sub-test, the pooled scale test's level): the pooled test,
+    which sees a scale error with every value drawn, keeps a quarter of ``alpha``; the other sub-tests share the
+    rest evenly (union bound: the levels add up to ``alpha``)."""
+    return 0.75 * alpha / (stream_tests(depth) - 1), 0.25 * alpha
+
+
 def cascade_power(depth: int, runs: int, alpha: float) -> dict[str, float]:
     """The smallest errors the streamed tests detect with probability 99% at ``runs`` runs: a relative error of
     the noise scale σ common to every node (the sharper of a node-variance test and the pooled test), and a sibling correlation error (a covariance ``c σ²`` off changes
     ``Var(L − R)`` by the factor ``1 − 2c/3``, tested as a variance ratio); ``inf`` when too few runs."""
     leaves = 1 << depth
-    tests = 3 * leaves - 1
+    per_test, pooled_level = stream_levels(depth, alpha)
     if runs < 2:
         return {"scale_error": math.inf, "correlation_error": math.inf}
-    per_node = chi_square_scale_power(runs, tests, alpha)
-    scale = cascade_scale_power(runs, leaves, alpha / tests, alpha / tests)  # every test at alpha / tests
+    per_node = chi_square_scale_power(runs, 1, per_test)
+    scale = cascade_scale_power(runs, leaves, per_test, pooled_level)
     ratio = max((1.0 + per_node) ** 2 - 1.0, 1.0 - (1.0 - per_node) ** 2)
     return {"scale_error": scale, "correlation_error": 1.5 * ratio}
 

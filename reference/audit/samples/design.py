@@ -28,6 +28,9 @@ class Design:
     second_moment: Matrix  # M = B diag(v) Bᵀ, outputs × outputs
     kurtosis_term: Matrix  # K = (B∘B) diag(μ4 − 3v²) (B∘B)ᵀ
     noise: str = "laplace"  # "gaussian": X is exactly N(0, M), and the whitened chi-square test applies
+    #: the law B z the moments were derived from (a :class:`reference.audit.samples.laws.LinearDesign`), which the
+    #: whole-law audit tests (family, tails, correlations) beside these second moments
+    law: object = None
 
     @property
     def outputs(self) -> int:

@@ -76,7 +76,10 @@ def linear_design(noise_matrix: Matrix, noise: str, scale: RationalLike,
     kurtosis = to_flint(tuple(tuple(entry * k for entry, k in zip(row, excess))
                                for row in (tuple(e * e for e in r) for r in noise_matrix))) * squared.transpose()
     label = name or f"linear design ({outputs} outputs, {draws} draws, {noise} scale {fraction_text(value)})"
-    return Design(label, from_flint(moment), from_flint(kurtosis), noise)
+    from reference.audit.samples.laws import LinearDesign, noise_law
+
+    law = LinearDesign(noise_matrix, noise_law(noise, value), draw_variances)
+    return Design(label, from_flint(moment), from_flint(kurtosis), noise, law)
 
 
 def kary_noise_matrix(arity: int, horizon: int, algorithm: int) -> Matrix:

@@ -18,8 +18,10 @@ What is tested, by law:
 * any other design (KARY Algorithms 2 and 3, whose draws outnumber their outputs; a singular ``M``): the
   median-of-means second-moment audit of :mod:`reference.audit.samples.design_audit` and the pooled scale test of
   :mod:`reference.audit.samples.pooled_scale` (median of means of ``Xᵀ M⁺ X``) — second moments only;
-* ``Cascade`` deeper than 8: the streamed audit of :mod:`reference.audit.samples.cascade_stream` (node variances,
-  sibling covariances, pooled scale) — second moments only.
+* ``Cascade`` deeper than 8 (or a ``.npy`` path, streamed): the streamed audit of
+  :mod:`reference.audit.samples.cascade_stream` (node variances, sibling covariances, pooled scale) and its family
+  test, exact binomial counts of Haar coefficients above fixed magnitudes
+  (:mod:`reference.audit.samples.magnitude_cells`).
 
 The groups share ``alpha`` evenly (Bonferroni), so the false-alarm probability is at most ``alpha``.
 
@@ -141,8 +143,15 @@ def audit_samples(samples: object, law: Law, *, alpha: object = 1e-6,
         report = audit_samples(samples, chosen.cell_law(), alpha=level, smallest_deviation=deviation)
         return replace(report, name=f"{chosen.name}")
     if isinstance(chosen, (Gaussian, Laplace, DiscreteGaussian, DiscreteLaplace)):
-        x = _matrix(samples, None)
-        values = _integers(x.reshape(-1), chosen)
+        if (isinstance(chosen, (DiscreteGaussian, DiscreteLaplace)) and isinstance(samples, np.ndarray)
+                and np.issubdtype(samples.dtype, np.integer) and samples.dtype.itemsize <= 8
+                and samples.dtype != np.uint64 and samples.ndim in (1, 2)):
+            # integer draws of a discrete law: read as they are (one pass, no float copy, nothing to round)
+            x = samples.reshape(-1, 1) if samples.ndim == 1 else samples
+            values = x.reshape(-1).astype(np.int64, copy=False)
+        else:
+            x = _matrix(samples, None)
+            values = _integers(x.reshape(-1), chosen)
         share = level / GROUPS
         if values.size < 2:
             return _too_few(chosen.name, level, x.shape[0], x.shape[1], f"{values.size} values cannot be tested",
@@ -155,22 +164,26 @@ def audit_samples(samples: object, law: Law, *, alpha: object = 1e-6,
         return _audit_cascade(samples, chosen, level, deviation)
     if isinstance(chosen, KaryNoise):
         x = _matrix(samples, None)
-        from reference.audit.samples.design_audit import kary_noise_matrix
-        from reference.kary.digits import height_for_horizon
-
         horizon = x.shape[1]
-        from reference.audit.samples.design_audit import MAX_DESIGN_OUTPUTS
-
-        if horizon > MAX_DESIGN_OUTPUTS:  # the noise matrix is built exactly: refused before it is
-            raise ValueError(f"samples must have at most {MAX_DESIGN_OUTPUTS} columns (the horizon) for a KARY "
-                             f"law, got {horizon}")
-        height = height_for_horizon(chosen.arity, horizon, offset=chosen.algorithm != 1)
-        design = LinearDesign(kary_noise_matrix(chosen.arity, horizon, chosen.algorithm),
-                              Laplace(Fraction(height) / Fraction(chosen.epsilon)))
+        design = kary_linear_design(chosen, horizon)
         report = _audit_design(x, design, level, deviation)
         return replace(report, name=report.name.replace(design.name, f"{chosen.name}, horizon {horizon}"))
     assert isinstance(chosen, LinearDesign)
     return _audit_design(_matrix(samples, chosen.outputs), chosen, level, deviation)
+
+
+def kary_linear_design(law: KaryNoise, horizon: int) -> LinearDesign:
+    """KARY Algorithm ``law.algorithm``'s output noise over ``horizon`` steps as the design ``B z`` (``B`` its exact
+    0/±1 noise matrix, ``z`` i.i.d. Laplace(h/ε) with ``h`` the tree's height for the horizon)."""
+    from reference.audit.samples.design_audit import MAX_DESIGN_OUTPUTS, kary_noise_matrix
+    from reference.kary.digits import height_for_horizon
+
+    if horizon > MAX_DESIGN_OUTPUTS:  # the noise matrix is built exactly: refused before it is
+        raise ValueError(f"samples must have at most {MAX_DESIGN_OUTPUTS} columns (the horizon) for a KARY "
+                         f"law, got {horizon}")
+    height = height_for_horizon(law.arity, horizon, offset=law.algorithm != 1)
+    return LinearDesign(kary_noise_matrix(law.arity, horizon, law.algorithm),
+                        Laplace(Fraction(height) / Fraction(law.epsilon)))
 
 
 def audit_histogram(histogram: Mapping[int, int], law: DiscreteGaussian | DiscreteLaplace | TdaLevel, *, runs: int,
@@ -203,19 +216,71 @@ def _float_matrix(design: LinearDesign) -> np.ndarray:
 
 
 def _audit_design(x: np.ndarray, design: LinearDesign, alpha: float, deviation: float) -> SamplerAuditReport:
+    report = _audit_design_law(x, design, alpha, deviation)
+    return replace(report, units=_design_units(x, design)) if report.verdict == "fails" else report
+
+
+def _design_units(x: np.ndarray, design: LinearDesign) -> str | None:
+    """One line when the samples' second moments are those of the design at a scale in other units (σ² for σ,
+    1/b for b): the measured ``Σ x²`` over its exact expectation ``runs · Σ_t Σ_j B_tj² v_j``."""
+    from reference.audit.units import covariance_units_line
+
+    if not isinstance(design.noise, (Gaussian, Laplace)):
+        return None
+    scale = Fraction(design.noise.sigma if isinstance(design.noise, Gaussian) else design.noise.scale)
+    variances = design.exact_variances or (Fraction(1),) * design.draws
+    base = scale * scale if isinstance(design.noise, Gaussian) else 2 * scale * scale
+    expected = sum(entry * entry * factor * base for row in design.exact_matrix
+                   for entry, factor in zip(row, variances))
+    measured = float(np.sum(np.square(x)))
+    if expected == 0 or not 0 < measured < math.inf:
+        return None
+    ratio = Fraction(measured) / (expected * x.shape[0])
+    noise = "gaussian" if isinstance(design.noise, Gaussian) else "laplace"
+    return covariance_units_line(ratio, noise, scale, whose="the samples' second moment")
+
+
+def _design_route(design: LinearDesign) -> tuple[str, np.ndarray | None]:
+    """How a design is audited: ``("whitened", L⁻¹)`` (Gaussian, ``M`` positive definite), ``("recovered", B)``
+    (``B`` of full column rank) or ``("moments", None)`` (second moments only)."""
     matrix = _float_matrix(design)
     if isinstance(design.noise, Gaussian):
+        from reference.audit.samples.design import whitening_of
         from reference.audit.samples.design_audit import linear_design
 
         moments = linear_design(design.exact_matrix, "gaussian", Fraction(design.noise.sigma), design.exact_variances)
-        from reference.audit.samples.design import whitening_of
-
         whitening = whitening_of(moments)
         if whitening is not None:
-            return _audit_whitened(x, whitening, design.name, alpha, deviation)
+            return "whitened", whitening
     if np.linalg.matrix_rank(matrix) == design.draws:
+        return "recovered", matrix
+    return "moments", None
+
+
+def _audit_design_law(x: np.ndarray, design: LinearDesign, alpha: float, deviation: float) -> SamplerAuditReport:
+    route, matrix = _design_route(design)
+    if route == "whitened":
+        assert matrix is not None
+        return _audit_whitened(x, matrix, design.name, alpha, deviation)
+    if route == "recovered":
+        assert matrix is not None
         return _audit_recovered(x, design, matrix, alpha, deviation)
     return _audit_moments(x, design, alpha, deviation)
+
+
+def design_scale_power(design: LinearDesign, runs: int, alpha: float) -> float:
+    """The relative scale error the audit of ``runs`` runs of ``design`` detects with probability 99%, before
+    anything is drawn (the scale test of the route :func:`audit_samples` takes; ``inf`` below 3 runs)."""
+    route, _ = _design_route(design)
+    if runs < 3:
+        return math.inf
+    if route == "whitened":
+        dim = design.outputs
+        return ScaleTest(Gaussian(Fraction(1)), alpha / (GROUPS + (2 if dim > 1 else 0))).detected_error(runs * dim)
+    if route == "recovered":
+        share = alpha / (GROUPS + (1 if design.draws > 1 else 0))
+        return ScaleTest(design.noise, share).detected_error(runs * design.draws)
+    return _moments_detector(design, alpha)[3](runs)
 
 
 def _pair_t_check(white: np.ndarray, share: float) -> PropertyCheck:
@@ -350,14 +415,11 @@ def _audit_recovered(x: np.ndarray, design: LinearDesign, matrix: np.ndarray, al
                    ScaleTest(noise, share), draws.size)
 
 
-def _audit_moments(x: np.ndarray, design: LinearDesign, alpha: float, deviation: float) -> SamplerAuditReport:
-    """Second moments only (median of means): designs whose draws cannot be recovered nor whitened to i.i.d."""
-    from reference.audit.samples.design_audit import (
-        audit_design_samples,
-        detectable_correlation_error,
-        detectable_scale_error,
-        linear_design,
-    )
+def _moments_detector(design: LinearDesign, alpha: float) -> tuple[Any, PooledScale, float, Callable[[int], float]]:
+    """The second-moment audit's pieces: the exact design of moments, the pooled scale test, the entries' share of
+    ``alpha`` (two thirds; the pooled test gets one third, pooled_scale.py) and the relative scale error detected
+    with probability 99% as a function of the runs."""
+    from reference.audit.samples.design_audit import detectable_scale_error, linear_design
 
     noise = design.noise
     if not isinstance(noise, (Gaussian, Laplace)):
@@ -371,7 +433,6 @@ def _audit_moments(x: np.ndarray, design: LinearDesign, alpha: float, deviation:
                          "(noise_matrix of full column rank)")
     moments = linear_design(design.exact_matrix, kind, parameter, None if kind == "laplace" else variances,
                             name=design.name)
-    # two thirds of alpha to the per-entry second moments, one third to the pooled scale (pooled_scale.py)
     entries_alpha, pooled_share = alpha * 2.0 / 3.0, alpha / 3.0
     matrix = _float_matrix(design)
     base = float(parameter) ** 2 * (1.0 if kind == "gaussian" else 2.0)
@@ -383,6 +444,15 @@ def _audit_moments(x: np.ndarray, design: LinearDesign, alpha: float, deviation:
     def detected(runs: int) -> float:
         return min(pooled.detected_error(runs, pooled_share), detectable_scale_error(moments, runs, entries_alpha))
 
+    return moments, pooled, entries_alpha, detected
+
+
+def _audit_moments(x: np.ndarray, design: LinearDesign, alpha: float, deviation: float) -> SamplerAuditReport:
+    """Second moments only (median of means): designs whose draws cannot be recovered nor whitened to i.i.d."""
+    from reference.audit.samples.design_audit import audit_design_samples, detectable_correlation_error
+
+    moments, pooled, entries_alpha, detected = _moments_detector(design, alpha)
+    pooled_share = alpha / 3.0
     needed = runs_needed(lambda runs: detected(runs) <= deviation, 16)
     try:
         report = audit_design_samples(x, moments, entries_alpha)
@@ -411,24 +481,47 @@ def _audit_cascade(samples: object, law: Cascade, alpha: float, deviation: float
         from reference.audit.samples.whitened_moments import cascade_whitening
 
         x = _matrix(samples, leaves)
+        from reference.audit.samples.power import units_line as units_of
+
         report = _audit_whitened(x, cascade_whitening(law.depth, float(law.sigma)), law.name, alpha, deviation)
-        return report
+        return replace(report, units=units_of(x, float(law.sigma) ** 2))
     from reference.audit.samples.cascade_stream import audit_cascade_stream
     from reference.audit.samples.power import units_line
-    from reference.audit.samples.report import cascade_scale_power
 
     report = audit_cascade_stream(samples, law.depth, sigma=float(law.sigma), alpha=alpha)
+    units = units_line(samples, float(law.sigma) ** 2) if isinstance(samples, np.ndarray) else None
+    return replace(cascade_stream_power(report, law, alpha, deviation), units=units)
+
+
+def cascade_stream_power(report: SamplerAuditReport, law: Cascade, alpha: float,
+                         deviation: float) -> SamplerAuditReport:
+    """The streamed cascade ``report`` with its power: against a relative scale error of ``deviation`` (the
+    verdict is "inconclusive" when the runs cannot see it with probability 99%) and against coefficients of the
+    wrong law (the magnitude counts), each with the runs it needs."""
+    from reference.audit.samples.cascade_stream import stream_levels
+    from reference.audit.samples.magnitude_cells import ALTERNATIVES, CUTS, magnitude_power
+    from reference.audit.samples.report import cascade_scale_power
+
+    leaves = 1 << law.depth
+    per_test, pooled_level = stream_levels(law.depth, alpha)  # the levels the streamed sub-tests run at
 
     def detected(runs: int) -> float:
-        return cascade_scale_power(runs, leaves, alpha / (4 * leaves), alpha / 4)
+        return cascade_scale_power(runs, leaves, per_test, pooled_level)
 
     needed = runs_needed(lambda runs: detected(runs) <= deviation, 2)
     found = detected(report.runs)
-    power = (PowerLine(f"scale off by ±{deviation:.3g} (relative)", POWER if found <= deviation else 0.0, needed,
-                       f"exact chi-square quantiles of the pooled scale test; detects {found:.3g} at these runs"),)
-    units = units_line(samples, float(law.sigma) ** 2) if isinstance(samples, np.ndarray) else None
+    lines = [PowerLine(f"scale off by ±{deviation:.3g} (relative)", POWER if found <= deviation else 0.0, needed,
+                       f"exact chi-square quantiles of the pooled scale test; detects {found:.3g} at these runs")]
+    coefficients = leaves - 1  # Haar coefficients per run the magnitude counts read
+    for alternative, tail in ALTERNATIVES.items() if coefficients else ():
+        def family(runs: int, tail: Callable[[float], float] = tail) -> float:
+            return magnitude_power(runs * coefficients, per_test * len(CUTS), tail)
+
+        lines.append(PowerLine(f"Haar coefficients {alternative}", family(report.runs),
+                               runs_needed(lambda runs: family(runs) >= POWER, 2),
+                               "exact binomial law of the magnitude counts"))
     return replace(report, smallest_deviation=deviation, detectable_deviation=found, runs_needed=needed,
-                   power=power, deviation_of="the noise scale", units=units)
+                   power=tuple(lines), deviation_of="the noise scale")
 
 
 # ------------------------------------------------------------------------------------------------ functions

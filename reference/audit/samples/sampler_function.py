@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from reference.audit.samples.design_audit import smallest_detecting_runs
+from reference.audit.samples.drawn_runs import MAX_DRAWN_VALUES
 from reference.audit.samples.report import TooFewRunsError
 from reference.audit.samples.target import CHUNK_VALUES, Mechanism, call_target, chunk_seed, load_target, run_block
 from reference.core.processes import WorkerPool, signals_as_exit, worker_environment
@@ -69,12 +70,12 @@ def power(mechanism: Mechanism, runs: int, columns: int) -> dict[str, float]:
         from reference.audit.samples.cascade_stream import cascade_power
 
         return cascade_power(mechanism.depth, runs, mechanism.alpha)
-    if mechanism.kind in ("kary", "design"):
-        from reference.audit.samples.design_audit import detectable_correlation_error, detectable_scale_error
+    if mechanism.kind in ("kary", "design"):  # the scale test of the whole-law audit the runs will get
+        from reference.audit.samples.law_audit import design_scale_power, kary_linear_design
 
-        design = mechanism.design()
-        return {"scale_error": detectable_scale_error(design, runs, mechanism.alpha),
-                "correlation_error": detectable_correlation_error(design, runs, mechanism.alpha)}
+        law = mechanism.law()
+        design = kary_linear_design(law, mechanism.horizon) if mechanism.kind == "kary" else law
+        return {"scale_error": design_scale_power(design, runs, mechanism.alpha)}
     from reference.audit.samples.law_checks import GROUPS
     from reference.audit.samples.scale_test import ScaleTest
 
@@ -110,6 +111,8 @@ def runs_needed(mechanism: Mechanism, columns: int, deviation: float) -> int:
 def _digest(moments: Any) -> str:
     """SHA-256 of the exact statistics (integers), in a fixed order."""
     hasher = hashlib.sha256()
+    if hasattr(moments, "digest"):  # the runs themselves (designs, KARY)
+        return str(moments.digest())
     if hasattr(moments, "counts"):
         hasher.update(repr(sorted(moments.counts.items())).encode())
         return hasher.hexdigest()
@@ -118,6 +121,8 @@ def _digest(moments: Any) -> str:
     for sums in parts:
         total = sums.total
         hasher.update(total.tobytes() if total.dtype == np.int64 else repr(total.tolist()).encode())
+    if hasattr(moments, "above"):  # the cascade's magnitude counts (its family test)
+        hasher.update(moments.above.tobytes())
     return hasher.hexdigest()
 
 
@@ -154,9 +159,12 @@ def audit_sampler_function(
     target: str, mechanism: Mechanism, runs: object, seed: object, *, workers: object = 1,
     scheduler: str | None = None, block_runs: object = None, chunk_runs: object = None,
     progress: Callable[[str], None] | None = None, deviation: float | None = None,
+    smallest_deviation: float | None = None,
 ) -> dict[str, Any]:
     """Run the audit (module docstring) and return its JSON-ready result: the verdict ("holds", "fails" or
-    "inconclusive"), the report, the power stated up front, the plan and a digest of the statistics."""
+    "inconclusive": every test passed but a relative scale error of ``smallest_deviation``, default 2%, could not
+    be seen with probability 99%), the report, the power stated up front, the plan and a digest of the
+    statistics. ``deviation``: also state the runs that would detect it."""
     total = _check_count(runs, "runs")
     root = _check_count(seed, "seed", 0)
     count = _check_count(workers, "workers")
@@ -181,6 +189,9 @@ def audit_sampler_function(
     plan = {"runs": total, "values_per_run": columns, "chunk_runs": chunk, "chunks": chunks, "block_runs": block,
             "blocks": math.ceil(chunks / per_block), "workers": count, "scheduler": scheduler or "local", "seed": root}
     result: dict[str, Any] = {"target": target, "mechanism": mechanism.kind, "plan": plan}
+    if mechanism.kind in ("kary", "design") and total * columns > MAX_DRAWN_VALUES:
+        raise ValueError(f"runs: the whole-law audit of a design holds its draws, at most {MAX_DRAWN_VALUES:,} values "
+                         f"(runs × {columns} values per run), got {total * columns:,}")
     try:
         mechanism.new_moments(total)  # too few runs for the tests' groups: inconclusive before drawing
         detectable = power(mechanism, total, columns)
@@ -188,9 +199,10 @@ def audit_sampler_function(
         if isinstance(few, TooFewRunsError) or "large enough" in str(few):
             return {**result, "verdict": "inconclusive", "reason": str(few)}
         raise
-    result["power"] = {"probability": POWER, **detectable}
+    # stated before anything is drawn; the report's own "power" lines (named alternatives) follow with its verdict
+    result["planned_power"] = {"probability": POWER, **detectable}
     if deviation is not None:
-        result["runs_needed"] = {"deviation": deviation, "runs": runs_needed(mechanism, columns, deviation)}
+        result["runs_for_deviation"] = {"deviation": deviation, "runs": runs_needed(mechanism, columns, deviation)}
     say("power: detects " + ", ".join(f"{key.replace('_', ' ')} >= {value:.3g}" for key, value in detectable.items())
         + f" with probability {POWER:.0%} at {total:,} runs")
     tasks = [(start, min(start + per_block, chunks)) for start in range(0, chunks, per_block)]
@@ -201,7 +213,7 @@ def audit_sampler_function(
         merged = _run_waves(tasks, count, options, release, say, started,
                             (target, mechanism, total, chunk, root))
     seconds = time.perf_counter() - started
-    result.update(_verdict(mechanism, merged, total))
+    result.update(_verdict(mechanism, merged, total, smallest_deviation))
     result["statistics_sha256"] = _digest(merged)
     result["seconds"] = round(seconds, 3)
     result["values_per_second"] = float(f"{total * columns / seconds:.4g}") if seconds > 0 else None
@@ -250,18 +262,35 @@ def _run_waves(tasks: list[tuple[int, int]], workers: int, options: dict[str, An
     return merged
 
 
-def _verdict(mechanism: Mechanism, moments: Any, runs: int) -> dict[str, Any]:
-    """The report of the merged statistics as JSON fields (with its verdict and summary)."""
+def _verdict(mechanism: Mechanism, moments: Any, runs: int, smallest_deviation: float | None) -> dict[str, Any]:
+    """The report of the merged statistics as JSON fields (with its verdict and summary), held to a relative scale
+    error of ``smallest_deviation`` (default :data:`reference.audit.samples.law_audit.DEFAULT_SMALLEST_DEVIATION`)."""
+    from reference.audit.samples.law_audit import DEFAULT_SMALLEST_DEVIATION
+
+    deviation = DEFAULT_SMALLEST_DEVIATION if smallest_deviation is None else smallest_deviation
     if mechanism.kind.startswith("discrete"):
         # the whole-law audit from the histogram: scale, distribution (KS and the certified pmf), tails; its
         # verdict is inconclusive when the runs cannot see a 2% scale error
         from reference.audit.samples.law_audit import audit_histogram
 
-        law_report = audit_histogram(dict(moments.counts), discrete_law(mechanism), runs=runs, alpha=mechanism.alpha)
+        law_report = audit_histogram(dict(moments.counts), discrete_law(mechanism), runs=runs, alpha=mechanism.alpha,
+                                     smallest_deviation=deviation)
         found: dict[str, Any] = law_report.as_json()
         found["draws"] = sum(moments.counts.values())
         return found
-    report = moments.report(mechanism.alpha) if mechanism.kind == "cascade" else moments.report()
+    if mechanism.kind in ("kary", "design"):
+        # the whole-law audit of the runs: family, tails, correlations and scale, inconclusive below 99% power
+        from reference.audit.samples.law_audit import audit_samples
+
+        whole = audit_samples(moments.runs(), mechanism.law(), alpha=mechanism.alpha, smallest_deviation=deviation)
+        return whole.as_json()
+    # the cascade: the streamed tests (second moments and the magnitude counts) with their power, inconclusive
+    # when the runs cannot see the scale error
+    from reference.audit.samples.law_audit import cascade_stream_power
+    from reference.audit.samples.laws import Cascade
+
+    report = cascade_stream_power(moments.report(mechanism.alpha), Cascade(mechanism.depth, mechanism.sigma),
+                                  mechanism.alpha, deviation)
     result: dict[str, Any] = report.as_json()
     return result
 

@@ -100,16 +100,24 @@ class Mechanism:
         process."""
         return _design(self)
 
+    def law(self) -> Any:
+        """The law (:mod:`reference.audit.samples.laws`) of a design or KARY mechanism, for the whole-law audit."""
+        from reference.audit.samples.laws import KaryNoise, LinearDesign, noise_law
+
+        if self.kind == "kary":
+            return KaryNoise(self.arity, self.epsilon, self.algorithm)
+        return LinearDesign(self.noise_matrix, noise_law(self.noise, self.parameter), self.draw_variances)
+
     def new_moments(self, runs: int) -> Any:
         """An empty accumulator for an audit of ``runs`` runs."""
         if self.kind == "cascade":
             from reference.audit.samples.cascade_stream import CascadeMoments
 
             return CascadeMoments(self.depth, self.sigma)
-        if self.kind in ("kary", "design"):
-            from reference.audit.samples.design_moments import DesignMoments
+        if self.kind in ("kary", "design"):  # the runs themselves: the whole-law audit reads them
+            from reference.audit.samples.drawn_runs import DrawnRuns
 
-            return DesignMoments(self.design(), runs, self.alpha)
+            return DrawnRuns()
         from reference.audit.samples.sufficient import IntegerHistogram
 
         return IntegerHistogram()

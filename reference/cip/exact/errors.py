@@ -23,18 +23,14 @@ from typing import Any
 import numpy as np
 
 from reference.cip.exact import ranges as cip_ranges
-from reference.core.options import Workload
+from reference.core.options import Workload, check_choice
 from reference.core.validate import RationalLike, check_depth, check_positive_int, positive_fraction
 
 WORKLOADS: tuple[Workload, ...] = ("ranges", "nodal")
 
 
 def _check_workload(workload: object) -> Workload:
-    if workload == "ranges":
-        return "ranges"
-    if workload == "nodal":
-        return "nodal"
-    raise ValueError(f"workload must be one of {', '.join(WORKLOADS)}; got {workload!r}")
+    return check_choice(workload, "workload", WORKLOADS)
 
 
 def nodal_variances(depth: int) -> dict[tuple[int, int], Fraction]:

@@ -75,6 +75,32 @@ def test_counts_and_maxima_against_brute_force(scheme: Participation, monkeypatc
     assert found.exact and found.upper == truth and "dynamic programming" in found.method
 
 
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_walk_visits_every_pattern_once_depth_first(scheme: Participation) -> None:
+    """The one enumeration every exact maximum uses: each allowed pattern once, in lexicographic order (depth
+    first, steps ascending), with the state carried along; the maximum is the first pattern attaining it."""
+    inputs = 8
+    weights = [5, -1, 5, 2, -3, 5, 0, 1]  # ties at 5: the first maximiser in that order is reported
+
+    def extend(state: tuple[int, ...], pattern: tuple[int, ...], step: int) -> tuple[tuple[tuple[int, ...], int]]:
+        return (((*state, step), sum(weights[j] for j in (*pattern, step))),)
+
+    visited: list[tuple[int, ...]] = []
+    start: tuple[int, ...] = ()
+
+    def visit(pattern: tuple[int, ...], state: tuple[int, ...], value: int) -> None:
+        assert state == pattern  # the state rode along the same steps
+        visited.append(pattern)
+
+    scheme_module.walk_patterns(scheme, inputs, start, extend, visit)
+    assert visited == sorted(patterns(scheme, inputs))
+    every = patterns(scheme, inputs)
+    truth = max(sum(weights[j] for j in pattern) for pattern in every)
+    first = min(pattern for pattern in every if sum(weights[j] for j in pattern) == truth)
+    assert scheme_module.best_pattern(scheme, inputs, start, extend) == (truth, first, first)
+    assert scheme_module.best_pattern(scheme, 0, start, extend) == (0, (), ())  # no input: the empty pattern
+
+
 def test_parse_participation() -> None:
     assert parse_participation("once-per-block:4") == once_per_block(block=4)
     assert parse_participation("min-separation:3,2") == min_separation(separation=3, times=2)

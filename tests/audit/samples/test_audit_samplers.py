@@ -216,19 +216,20 @@ def test_the_in_memory_audit_runs_the_streamed_pooled_scale_test() -> None:
     assert (pooled.statistic, pooled.detail, pooled.holds) == (same.statistic, same.detail, same.holds)
 
 
-def test_the_file_audit_states_the_pooled_power(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_the_file_audit_states_the_deviation_it_sees(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """At 300 runs of depth 3 a 2% scale error is out of reach: inconclusive (exit 3) with the runs needed; held to
+    the deviation the report says it detects, the same samples hold (exit 0): the stated power and the verdict
+    agree."""
     import json
 
-    from reference.audit.samples.audit import cascade_samples_power
-    from reference.audit.samples.report import chi_square_scale_power
     from reference.cli.main import main
 
-    depth, alpha = 3, 1e-7
-    np.save(tmp_path / "s.npy", _cascade(depth, 1.0, 300, 9))
-    argv = ["audit", "samplers", "--mechanism", "cascade", "--samples", str(tmp_path / "s.npy"), "--depth", "3"]
-    assert main([*argv, "--sigma", "1", "--alpha", str(alpha), "--json"]) == 0
-    rows = json.loads(capsys.readouterr().out)["power"]
-    for row in rows:
-        assert row["scale_error"] == cascade_samples_power(depth, row["runs"], alpha)["scale_error"]
-        # the pooled test sees runs × 8 values: sharper than any single node test at its level
-        assert row["scale_error"] < chi_square_scale_power(row["runs"], 1, alpha / 32)
+    np.save(tmp_path / "s.npy", _cascade(3, 1.0, 300, 9))
+    argv = ["audit", "samplers", "--mechanism", "cascade", "--samples", str(tmp_path / "s.npy"), "--depth", "3",
+            "--sigma", "1", "--alpha", "1e-7", "--json"]
+    assert main(argv) == 3
+    out = json.loads(capsys.readouterr().out)
+    assert out["verdict"] == "inconclusive" and out["runs_needed"] > 300
+    seen = float(out["detectable_deviation"])
+    assert 0.02 < seen < 1
+    assert main([*argv, "--smallest-deviation", repr(seen * 1.01)]) == 0
