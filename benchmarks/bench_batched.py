@@ -44,8 +44,10 @@ def _paired(baseline: Callable[[], object], action: Callable[[], object], repeat
     return min(pair[0] for pair in pairs), min(pair[1] for pair in pairs)
 
 
-def _report(name: str, values: int, seconds: float, baseline: float) -> None:
+def _report(name: str, values: int, seconds: float, baseline: float) -> dict[str, float]:
     print(f"{name:<58} {seconds:8.2f} s  {1e9 * seconds / values:6.2f} ns/value  {seconds / baseline:5.2f}x normals")
+    return {"seconds": round(seconds, 2), "ns_per_value": round(1e9 * seconds / values, 1),
+            "ratio": round(seconds / baseline, 2)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,7 +57,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--depth", type=int, default=16)
     parser.add_argument("--block", type=int, default=256)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--record", action="store_true", help="store the results in docs/measurements/scaling.json")
     args = parser.parse_args(argv)
+    load_before = os.getloadavg()[0]
     print(f"load average before: {os.getloadavg()}; cores: {os.cpu_count()}")
     runs, depth = (1_024, 14) if args.quick else (args.runs, args.depth)
     leaves, block = 1 << depth, min(args.block, runs)
@@ -73,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     baseline, seconds = _paired(normals, cascade, args.repeat)
     print(f"cascade: {runs:,} runs × 2^{depth} leaves = {values:.3g} values in blocks of {block} runs")
     _report("standard normals (baseline)", values, baseline, baseline)
-    _report("batched Cascade Sampling", values, seconds, baseline)
+    samplers = {"batched Cascade Sampling": _report("batched Cascade Sampling", values, seconds, baseline)}
 
     runs_small, horizon, size = (200, 1_000, 1_000) if args.quick else (1_000, 10_000, 10_000)
     count = runs_small * horizon
@@ -92,8 +96,13 @@ def main(argv: list[str] | None = None) -> int:
     ]
     for name, action in cases:
         baseline, seconds = _paired(small_normals, action, args.repeat)
-        _report(f"{name} (normals: {1e9 * baseline / count:.1f} ns)", count, seconds, baseline)
+        samplers[name] = _report(f"{name} (normals: {1e9 * baseline / count:.1f} ns)", count, seconds, baseline)
     print(f"load average after: {os.getloadavg()}")
+    if args.record:
+        from measurement_record import record_run  # beside this script
+
+        record_run("scaling", "bench_batched", {"runs": runs, "depth": depth, "block": block, "small_runs": runs_small,
+                                                "horizon": horizon, "samplers": samplers}, load_before)
     return 0
 
 

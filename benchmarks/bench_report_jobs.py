@@ -96,7 +96,7 @@ def _makespan(costs: list[float], workers: int, startup: float) -> float:
     return max(free)
 
 
-def _schedule(quick: bool, jobs: int) -> None:
+def _schedule(quick: bool, jobs: int) -> dict[str, float]:
     code = "from reference_verification.report import build_registry; build_registry()"
     before = _cpu()
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -113,6 +113,9 @@ def _schedule(quick: bool, jobs: int) -> None:
     first = startup + _makespan([coq, *others], jobs, startup)
     print(f"one process: {single:.1f} s; {jobs} workers, Coq after the pool: {after:.1f} s ({after / single:.2f}); "
           f"Coq first: {first:.1f} s ({first / single:.2f}) [model: CPU seconds on idle cores]")
+    return {"startup": round(startup, 1), "tasks": len(others), "tasks_cpu": round(sum(others), 1),
+            "longest": round(max(others), 1), "coq": round(coq, 1), "ratio_coq_after": round(after / single, 2),
+            "ratio_coq_first": round(first / single, 2)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,11 +123,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--full", action="store_true", help="the full budgets (default: --quick)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--schedule", action="store_true", help="profile the schedule instead (module docstring)")
+    parser.add_argument("--record", action="store_true", help="store the results in docs/measurements/scaling.json")
     args = parser.parse_args(argv)
+    load_before = os.getloadavg()[0]
+    key = "bench_report_jobs " + ("--schedule" if args.schedule else "--full" if args.full else "--quick")
     if args.schedule:
-        _schedule(not args.full, args.jobs)
+        schedule = _schedule(not args.full, args.jobs)
+        if args.record:
+            _record(key, {"jobs": args.jobs, **schedule}, load_before)
         return 0
-    print(f"load average before: {os.getloadavg()[0]:.2f}")
+    print(f"load average before: {load_before:.2f}")
     one, two = _spin(1), _spin(2)
     print(f"capacity: 2 CPU-bound processes took {two:.2f} s against {one:.2f} s for one: "
           f"{2 * one / two:.2f}x the throughput of one")
@@ -147,7 +155,17 @@ def main(argv: list[str] | None = None) -> int:
         statuses = json.loads((base / "jobs-1" / "claims.json").read_text(encoding="utf-8"))
         print(f"claims: {len(statuses) if isinstance(statuses, list) else len(statuses.get('claims', []))}")
     print(f"load average after: {os.getloadavg()[0]:.2f}")
+    if args.record:
+        _record(key, {"jobs": args.jobs, "seconds_1": round(single, 1), "seconds_n": round(parallel, 1),
+                      "capacity": round(2 * one / two, 2), "busy_cores_n": round(parallel_cpu / parallel, 2),
+                      "identical": same}, load_before)
     return 0 if same else 1
+
+
+def _record(key: str, values: dict[str, object], load_before: float) -> None:
+    from measurement_record import record_run  # beside this script
+
+    record_run("scaling", key, values, load_before)
 
 
 if __name__ == "__main__":

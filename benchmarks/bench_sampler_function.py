@@ -94,7 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chunk-runs", type=int, default=4, help="runs per call of the target (default 4)")
     parser.add_argument("--block-runs", type=int, default=64, help="runs per block (default 64)")
     parser.add_argument("--memory", action="store_true", help="one more 1-worker audit under tracemalloc")
+    parser.add_argument("--record", action="store_true", help="store the results in docs/measurements/scaling.json")
     args = parser.parse_args(argv)
+    load_before = os.getloadavg()[0]
     runs = 256 if args.quick else args.runs
     if args.quick:
         args.block_runs = 16
@@ -128,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     audit_sampler_function("examples.batched_samplers:cascade_depth_6", Mechanism("cascade", depth=6, sigma=2.0),
                            64, seed)  # warm-up: the lazy imports (scipy, dask) are not the audit's work per value
     results = {}
+    measured: dict[str, object] = {"runs": runs, "depth": depth, "chunk_runs": args.chunk_runs,
+                                   "block_runs": args.block_runs, "target_ns": round(1e9 * sampled / values, 1),
+                                   "statistics_ns": round(1e9 * (folded - sampled) / values, 1)}
     for workers in (1, 2):
         if workers == 1:
             floor_before = _floor(runs, args.chunk_runs, leaves, seed)
@@ -149,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
             child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024
             print(f"2 workers: largest worker peak RSS {child / 2**20:.0f} MiB = {child / block_bytes:.2f} x one block "
                   "(interpreter included)")
+            measured["worker_rss_mib"] = round(child / 2**20)
+        measured[f"seconds_{workers}"] = round(seconds, 1)
         results[workers] = (seconds, result["verdict"], result["statistics_sha256"])
     if args.memory:
         tracemalloc.start()
@@ -156,15 +163,22 @@ def main(argv: list[str] | None = None) -> int:
                                block_runs=args.block_runs)
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
+        measured["traced_peak_mib"] = round(peak / 2**20)
         print(f"1 worker under tracemalloc: peak traced memory {peak / 2**20:.0f} MiB = {peak / chunk_bytes:.2f} x "
               f"one chunk = {peak / block_bytes:.2f} x one block")
+    capacity = _capacity()
     print(f"throughput 2 workers / 1 worker: {results[1][0] / results[2][0]:.2f}x (this machine's parallel capacity "
-          f"now, two CPU-bound processes against one: {_capacity():.2f}x)")
+          f"now, two CPU-bound processes against one: {capacity:.2f}x)")
     same = results[1][1:] == results[2][1:]
+    measured.update(capacity=round(capacity, 2), identical=same)
     print(f"verdict {results[1][1]}; identical verdict and statistics digest: {same}")
     per_value = folded / values
     print(f"estimate for 10^12 values on 100 workers at this per-block cost: "
           f"{1e12 * per_value / 100 / 60:.1f} min (perfect scaling, no transfer; see README 'Scaling')")
+    if args.record:
+        from measurement_record import record_run  # beside this script
+
+        record_run("scaling", "bench_sampler_function", measured, load_before)
     return 0 if np.isfinite(per_value) else 1
 
 

@@ -79,11 +79,28 @@ def measure(hogs: int) -> dict[str, Any]:
             for name in ("PYTHONPATH", "PYTEST_ADDOPTS", "CI"):
                 environment.pop(name, None)
             records = [_timed(command, checkout, environment) for command in commands]
+            levels = report_levels(checkout / "reference-report" / "claims.json")
     finally:
         for spinner in spinners:
             spinner.kill()
             spinner.wait()
-    return {"hog_processes": hogs, "cores": os.cpu_count(), "runs": records, **stamp()}
+    return {"hog_processes": hogs, "cores": os.cpu_count(), "runs": records, "levels": levels, **stamp()}
+
+
+def report_levels(claims: Path) -> dict[str, Any]:
+    """What the main job's report concluded, to compare an idle and a loaded run: the number of statements per
+    level and per status, and the level of every statement (``paper number`` → level); empty when no report."""
+    if not claims.is_file():
+        return {}
+    results = json.loads(claims.read_text(encoding="utf-8"))["claims"]
+    by_statement = {f"{claim['paper']} {claim['number']}": claim["level"] for claim in results}
+    counts: dict[str, int] = {}
+    statuses: dict[str, int] = {}
+    for claim in results:
+        counts[claim["level"]] = counts.get(claim["level"], 0) + 1
+        statuses[claim["status"]] = statuses.get(claim["status"], 0) + 1
+    return {"per_level": dict(sorted(counts.items())), "per_status": dict(sorted(statuses.items())),
+            "statements": by_statement}
 
 
 def render(data: dict[str, Any]) -> str:
@@ -105,6 +122,12 @@ def render(data: dict[str, Any]) -> str:
             lines.append(f"| {condition} | `{run['command']}` | {record['date']}, {record['commit']} | "
                          f"{run['wall_seconds']:,} s | {run['cpu_seconds']:,} s | {run['load']} | "
                          f"{run['exit_status']} |")
+    records = [data[label] for label in sorted(data)]
+    if len(records) == 2 and all(record.get("levels") for record in records):
+        same = records[0]["levels"]["statements"] == records[1]["levels"]["statements"]
+        lines += ["", "The report's levels per statement in the two conditions: "
+                  + ("identical" if same else "**different**") + "; per level: "
+                  + "; ".join(f"{label} {data[label]['levels']['per_level']}" for label in sorted(data)) + "."]
     return "\n".join(lines) + "\n"
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from collections.abc import Callable
 from fractions import Fraction
@@ -29,6 +30,7 @@ from peers_common import (  # the shared module sits beside this script
     mp_value,
     optional_import,
     print_table,
+    record_table,
     report_cross_check,
     run_on_grid,
     skip,
@@ -98,7 +100,10 @@ def peers() -> list[tuple[str, Profile]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--points", type=int, default=len(GRID), help="use the first N grid points")
-    grid = GRID[: parser.parse_args(argv).points]
+    parser.add_argument("--record", action="store_true", help="store the table in docs/measurements/peers.json")
+    args = parser.parse_args(argv)
+    grid = GRID[: args.points]
+    load_before = os.getloadavg()[0]
     truths: list[CertifiedReal] = []
     _, project_seconds = timed(
         lambda: truths.extend(
@@ -120,8 +125,12 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[Row] = [summarise(project, judge, project_seconds)]
     for library, profile in peers():
         rows.append(summarise(run_on_grid(library, profile, grid), judge, project_seconds))
-    print_table(f"Discrete Gaussian δ(ε), Δ = 1, {len(grid)} (σ, ε) points (σ 0.5–8, ε 0.01–4)", rows, "δ/δ_true − 1")
-    print(f"\nproject: {1000 * project_seconds / len(grid):.2f} ms per certified δ(ε)")
+    title = f"Discrete Gaussian δ(ε), Δ = 1, {len(grid)} (σ, ε) points (σ 0.5–8, ε 0.01–4)"
+    table = print_table(title, rows, "δ/δ_true − 1")
+    summary = f"project: {1000 * project_seconds / len(grid):.2f} ms per certified δ(ε)"
+    print(f"\n{summary}")
+    if args.record:
+        record_table("discrete_gaussian_delta", title, table, summary, load_before)
     return status
 
 

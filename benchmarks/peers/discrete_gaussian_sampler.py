@@ -15,6 +15,7 @@ Throughput is samples per second of wall time; "× project" is the library's thr
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 from fractions import Fraction
@@ -24,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from peers_common import optional_import, timed  # the shared module sits beside this script
+from peers_common import optional_import, record_table, timed  # the shared module sits beside this script
 
 from reference.core.randomness import SeededRandomBits
 from reference.samplers.exact import discrete_gaussian
@@ -84,17 +85,22 @@ def measure(library: str, sampler: Sampler, samples: int, baseline: dict[Fractio
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--samples", type=int, default=20_000, help="draws per library and σ²")
-    samples = parser.parse_args(argv).samples
+    parser.add_argument("--record", action="store_true", help="store the table in docs/measurements/peers.json")
+    args = parser.parse_args(argv)
+    samples = args.samples
+    load_before = os.getloadavg()[0]
     if samples < MIN_SAMPLES:  # the fit needs an expected count >= 5 at 0, where P[0] is about 0.004 at σ² = 1e4
         parser.error(f"--samples must be at least {MIN_SAMPLES} for the goodness-of-fit test, got {samples}")
     baseline: dict[Fraction, float] = {}
     rows = measure("reference exact discrete_gaussian (seeded)", project_sampler, samples, baseline)
     for library, sampler in peers():
         rows += measure(library, sampler, samples, baseline)
-    print(f"\nExact discrete Gaussian N_Z(0, σ²), {samples:,} draws per row; fit false-alarm probability {FALSE_ALARM:g} per row\n")
-    print("| library | σ² | samples/s | × project | fit p | fit |")
-    print("|---|---|---|---|---|---|")
-    print("\n".join(rows))
+    title = f"Exact discrete Gaussian N_Z(0, σ²), {samples:,} draws per row; fit false-alarm probability {FALSE_ALARM:g} per row"
+    table = ["| library | σ² | samples/s | × project | fit p | fit |", "|---|---|---|---|---|---|", *rows]
+    print(f"\n{title}\n")
+    print("\n".join(table))
+    if args.record:
+        record_table("discrete_gaussian_sampler", title, table, "", load_before)
     return 0
 
 

@@ -37,6 +37,7 @@ from peers_common import (  # the shared module sits beside this script
     mp_value,
     optional_import,
     print_table,
+    record_table,
     report_cross_check,
     run_on_grid,
     summarise,
@@ -157,7 +158,10 @@ def peers() -> list[tuple[str, Calibrator]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--points", type=int, default=len(GAUSSIAN_GRID), help="use the first N grid points")
-    grid = GAUSSIAN_GRID[: parser.parse_args(argv).points]
+    parser.add_argument("--record", action="store_true", help="store the table in docs/measurements/peers.json")
+    args = parser.parse_args(argv)
+    grid = GAUSSIAN_GRID[: args.points]
+    load_before = os.getloadavg()[0]
     print(f"load average before: {os.getloadavg()}; cores: {os.cpu_count()}")
     truths: list[ExactSigma] = []
     # every route warmed up once on the first point (lazy imports, caches) before its timed pass
@@ -177,8 +181,12 @@ def main(argv: list[str] | None = None) -> int:
         with contextlib.suppress(Exception):  # a refusal shows in the timed pass, where it is reported
             calibrator(grid[0])
         rows.append(summarise(run_on_grid(library, calibrator, grid), judge, project_seconds, "δ(ε)/δ − 1 up to"))
-    print_table(f"Gaussian σ calibration, Δ = 1, {len(grid)} (ε, δ) points (ε 0.01–20, δ 1e-3–1e-15)", rows, "σ/σ* − 1")
-    print(f"\nproject: {1000 * project_seconds / len(grid):.2f} ms per certified σ")
+    title = f"Gaussian σ calibration, Δ = 1, {len(grid)} (ε, δ) points (ε 0.01–20, δ 1e-3–1e-15)"
+    table = print_table(title, rows, "σ/σ* − 1")
+    summary = f"project: {1000 * project_seconds / len(grid):.2f} ms per certified σ"
+    print(f"\n{summary}")
+    if args.record:
+        record_table("gaussian_sigma", title, table, summary, load_before)
     print(f"load average after: {os.getloadavg()}")
     return status
 

@@ -10,12 +10,15 @@ float comparison); its time is reported as a ratio against the project's time on
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import math
+import sys
 import time
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from pathlib import Path
 from types import ModuleType
 from typing import Generic, TypeVar
 
@@ -203,17 +206,48 @@ def _number(value: float | None) -> str:
     return "< 1e-40" if abs(value) < 1e-40 else f"{value:.2g}"
 
 
-def print_table(title: str, rows: Sequence[Row], quantity: str) -> None:
-    """The comparison as a Markdown table (pasted as is into the README); excess and deficit are relative."""
-    print(f"\n{title}\n")
-    print(f"| library | unsafe / points | largest excess ({quantity}) | largest deficit | time × project | note |")
-    print("|---|---|---|---|---|---|")
+def table_lines(rows: Sequence[Row], quantity: str) -> list[str]:
+    """The comparison as Markdown table lines; excess and deficit are relative."""
+    lines = [f"| library | unsafe / points | largest excess ({quantity}) | largest deficit | time × project | note |",
+             "|---|---|---|---|---|---|"]
     for row in rows:
         ran = row.points - row.failed
-        print(
+        lines.append(
             f"| {row.library} | {row.unsafe} / {ran} | {_number(row.largest_excess)} | "
             f"{_number(row.largest_deficit)} | {_number(row.time_ratio)} | {row.note} |"
         )
+    return lines
+
+
+def print_table(title: str, rows: Sequence[Row], quantity: str) -> list[str]:
+    """Print the comparison's title and Markdown table; returns the table's lines (for ``--record``)."""
+    lines = table_lines(rows, quantity)
+    print(f"\n{title}\n")
+    print("\n".join(lines))
+    return lines
+
+
+#: The distributions whose versions a recorded run names (those installed).
+VERSIONED = ("dp-accounting", "opendp", "autodp", "prv-accountant", "tmlt.core", "numpy", "scipy")
+
+
+def versions() -> dict[str, str]:
+    """The installed versions of the peers and of numpy and scipy."""
+    found = {}
+    for name in VERSIONED:
+        try:
+            found[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return found
+
+
+def record_table(key: str, title: str, table: list[str], summary: str, load_before: float) -> None:
+    """Store this run's table in docs/measurements/peers.json (the page is rendered from it)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from measurement_record import record_run  # benchmarks/measurement_record.py
+
+    record_run("peers", key, {"title": title, "table": table, "summary": summary, "versions": versions()}, load_before)
 
 
 def report_cross_check(what: str, disagreements: Sequence[str], points: int) -> int:

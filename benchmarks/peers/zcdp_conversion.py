@@ -13,6 +13,7 @@ lower end (not provably unsafe, but not backed by that conversion). Excess: ε/�
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 from fractions import Fraction
@@ -32,6 +33,7 @@ from peers_common import (  # the shared module sits beside this script
     mp_value,
     optional_import,
     print_table,
+    record_table,
     report_cross_check,
     run_on_grid,
     skip,
@@ -115,7 +117,10 @@ def peers() -> list[tuple[str, Converter]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--points", type=int, default=len(GRID), help="use the first N grid points")
-    grid = GRID[: parser.parse_args(argv).points]
+    parser.add_argument("--record", action="store_true", help="store the table in docs/measurements/peers.json")
+    args = parser.parse_args(argv)
+    grid = GRID[: args.points]
+    load_before = os.getloadavg()[0]
     tights: list[CertifiedReal] = []
     _, project_seconds = timed(
         lambda: tights.extend(epsilon_from_rho_tight(rho=rho, delta=delta) for rho, delta in grid)
@@ -140,8 +145,12 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[Row] = [summarise(project, judge, project_seconds)]
     for library, converter in peers():
         rows.append(summarise(run_on_grid(library, converter, grid), judge, project_seconds, extra_note=below_tight))
-    print_table(f"zCDP → (ε, δ), {len(grid)} (ρ, δ) points (ρ 1e-4–20, δ 1e-3–1e-15)", rows, "ε/ε_tight − 1")
-    print(f"\nproject: {1000 * project_seconds / len(grid):.2f} ms per certified conversion")
+    title = f"zCDP → (ε, δ), {len(grid)} (ρ, δ) points (ρ 1e-4–20, δ 1e-3–1e-15)"
+    table = print_table(title, rows, "ε/ε_tight − 1")
+    summary = f"project: {1000 * project_seconds / len(grid):.2f} ms per certified conversion"
+    print(f"\n{summary}")
+    if args.record:
+        record_table("zcdp_conversion", title, table, summary, load_before)
     return status
 
 

@@ -36,6 +36,7 @@ from reference.core.certified import CertifiedReal, UndecidedComparisonError
 from reference.core.validate import (
     RationalLike,
     describe,
+    exact_vectors,
     fraction_text,
     nonnegative_fraction,
     positive_fraction,
@@ -239,9 +240,9 @@ def audit_laplace(
     b = positive_fraction(scale, "scale")
     eps = positive_fraction(epsilon, "epsilon")
     target = nonnegative_fraction(delta, "delta")
-    if not sensitivity_vectors:
-        raise ValueError("sensitivity_vectors must list at least one neighbouring difference vector")
-    vectors = [[to_fraction(x, "sensitivity_vectors entry") for x in vector] for vector in sensitivity_vectors]
+    # one reader for the shape and the entries: a string, a number, a NumPy matrix or a ragged entry each get one
+    # line naming sensitivity_vectors (never numpy's "truth value of an array is ambiguous")
+    vectors = exact_vectors(sensitivity_vectors, "sensitivity_vectors")
     if not any(x != 0 for vector in vectors for x in vector):
         # an all-zero difference is no neighbouring pair: there is nothing to protect and no ratio to report
         raise ValueError("sensitivity_vectors (--vectors) must contain a non-zero entry, got only zeros")
@@ -302,6 +303,16 @@ def audit_laplace_l2(
     The verdict is exact for ``sensitivity_vectors`` when given; otherwise for the all-equal vector with the given
     norms (length Δ1²/Δ2², entries Δ2²/Δ1), which must then be an integer length — other vectors with the same
     norms can need a larger ε, so pass the mechanism's actual vectors when they differ.
+
+    Args:
+        epsilon: the claimed ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: the claimed δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        scale: the Laplace scale b > 0 of each coordinate, exact (int, Fraction or str such as ``"1/3"``; not float).
+        l1_sensitivity: Δ1 > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        l2_sensitivity_squared: Δ2² > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        sensitivity_vectors: the mechanism's neighbouring differences (sequences of exact rationals), or ``None`` for
+            the all-equal vector with the given norms.
+        rtol: the relative excess accepted on δ(ε), >= 0 (0: none; a float is read exactly).
     """
     from reference.kary.theorem_1_3 import theorem_1_3_report
 
@@ -364,6 +375,22 @@ def audit_discrete_gaussian(
     instead: the squared ℓ2 sensitivity Δ² (an exact rational) of a vector-valued integer query, for ρ claims
     only — N_Z(0, σ²)^d shifted by an integer vector u is exactly (‖u‖²/(2σ²))-zCDP (CKS 2020, Proposition 5),
     so InfTDA's Δ² = 2m² for m records per user can be stated as it is.
+
+    Args:
+        epsilon: the claimed ε > 0 for an (ε, δ) claim (with ``delta``; not with ``rho``), exact (int, Fraction or str
+            such as ``"1/3"``; not float).
+        delta: the claimed δ in (0, 1) for an (ε, δ) claim, exact (int, Fraction or str such as ``"1/3"``; not float).
+        rho: the claimed ρ > 0 for a zCDP claim (instead of ``epsilon`` and ``delta``), exact (int, Fraction or str such
+            as ``"1/3"``; not float).
+        sigma: the noise as σ > 0 (σ² = sigma²), exact (int, Fraction or str such as ``"1/3"``; not float); give this or
+            ``sigma_squared``.
+        sigma_squared: the noise's scale σ² > 0, exact (int, Fraction or str such as ``"1/3"``; not float); give this or
+            ``sigma``.
+        sensitivity: Δ, a positive integer: the largest change of a scalar integer query (either claim); give this or
+            ``sensitivity_squared``.
+        sensitivity_squared: Δ² > 0, the squared ℓ2 sensitivity of a vector-valued integer query, exact (int, Fraction
+            or str such as ``"1/3"``; not float); ``rho`` claims only.
+        rtol: the relative excess accepted on δ(ε) or ρ, >= 0 (0: none; a float is read exactly).
     """
     from reference.privacy import zcdp
     from reference.privacy.discrete_gaussian_profile import discrete_gaussian_delta, discrete_gaussian_epsilon
@@ -440,6 +467,14 @@ def audit_discrete_laplace(
     mechanism is exactly (Δ/t)-DP and no smaller ε holds; δ(ε) below Δ/t is the closed form of
     :mod:`reference.privacy.discrete_laplace_profile` (certified), and with δ > 0 ``epsilon_at_delta`` encloses the
     smallest ε with δ(ε) <= δ (certified bisection on that closed form).
+
+    Args:
+        epsilon: the claimed ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: the claimed δ: 0 (default) for pure ε-DP, else in (0, 1), exact (int, Fraction or str such as ``"1/3"``;
+            not float).
+        scale: the scale t > 0 of Lap_Z(t), exact (int, Fraction or str such as ``"1/3"``; not float).
+        sensitivity: Δ, a positive integer.
+        rtol: the relative excess accepted on ε (pure) or δ(ε), >= 0 (0: none; a float is read exactly).
     """
     from reference.privacy.discrete_laplace_profile import discrete_laplace_delta, discrete_laplace_epsilon
 

@@ -30,6 +30,7 @@ from reference.privacy.gaussian import ExactSigma, sigma_classical, sigma_exact
 
 if TYPE_CHECKING:
     from reference.cip.numeric.streaming import StreamingCascade
+    from reference.cip.tree import BinaryTree
 
 
 #: What ``recommended_sigma`` is, in the calibrations' JSON and human output.
@@ -267,7 +268,7 @@ def _structured(
 
 
 def calibrate_general_tree(
-    tree: object,
+    tree: BinaryTree,
     *,
     epsilon: RationalLike,
     delta: RationalLike,
@@ -275,7 +276,14 @@ def calibrate_general_tree(
 ) -> StructuredCalibration:
     """σ for Algorithm 3's noise on ``tree`` (a :class:`reference.cip.tree.BinaryTree`).
 
-    Δ² from the tree's split structure (exact; ``reference.cip.exact.general_tree.sensitivity_squared``)."""
+    Δ² from the tree's split structure (exact; ``reference.cip.exact.general_tree.sensitivity_squared``).
+
+    Args:
+        tree: the tree, a :class:`~reference.cip.tree.BinaryTree` (``TypeError`` otherwise).
+        epsilon: the target ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: the target δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        neighbours: ``"add_remove"`` (one cell changes by 1) or ``"substitution"`` (one unit moves between cells).
+    """
     from reference.cip.exact import general_tree as cip_general_tree
     from reference.cip.tree import BinaryTree
 
@@ -298,7 +306,15 @@ def calibrate_two_dim(
 ) -> StructuredCalibration:
     """σ for Algorithm 4's noise on a 2**row_depth x 2**column_depth grid.
 
-    Δ² from the exact precision C_row⁻¹ ⊗ C_column⁻¹ (``reference.cip.exact.two_dim.sensitivity_squared``)."""
+    Δ² from the exact precision C_row⁻¹ ⊗ C_column⁻¹ (``reference.cip.exact.two_dim.sensitivity_squared``).
+
+    Args:
+        row_depth: the row tree's depth, an integer >= 0 (2**row_depth rows).
+        column_depth: the column tree's depth, an integer >= 0 (2**column_depth columns).
+        epsilon: the target ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: the target δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        neighbours: ``"add_remove"`` (one cell changes by 1) or ``"substitution"`` (one unit moves between cells).
+    """
     from reference.cip.exact import two_dim as cip_two_dim
 
     eps = positive_fraction(epsilon, "epsilon")
@@ -322,6 +338,14 @@ def calibrated_stream(
     ``(horizon − 1).bit_length()``, so the calibration is that of the padded release of that tree (Δ² from
     ``reference.cip.exact.general_tree.padded_sensitivity_squared``); the stream refuses to run past the
     horizon. σ is the exact smallest σ, rounded up to the next float. Returns the stream and its certificate.
+
+    Args:
+        horizon: the number of stream elements the calibration covers, an integer >= 1; the stream refuses to go past
+            it.
+        epsilon: the target ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: the target δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        neighbours: ``"add_remove"`` (one cell changes by 1) or ``"substitution"`` (one unit moves between cells).
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy), for the stream's draws.
     """
     from reference.cip.exact import general_tree as cip_general_tree
     from reference.cip.numeric.streaming import StreamingCascade

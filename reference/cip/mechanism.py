@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -41,6 +42,9 @@ from reference.core.validate import (
     positive_fraction,
 )
 from reference.privacy.gaussian import ExactSigma, sigma_exact
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 
 def _check_layout(layout: object) -> Layout:
@@ -77,7 +81,16 @@ class CorrelatedInputPerturbation:
         neighbours: Neighbours = "add_remove",
         layout: Layout = "pad",
     ) -> CorrelatedInputPerturbation:
-        """Calibrate for ``length`` cells at (ε, δ) under the given neighbouring relation and layout."""
+        """Calibrate for ``length`` cells at (ε, δ) under the given neighbouring relation and layout.
+
+        Args:
+            length: the number of cells, an integer >= 1.
+            epsilon: the target ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+            delta: the target δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+            neighbours: ``"add_remove"`` (one cell changes by 1) or ``"substitution"`` (one unit moves between cells).
+            layout: ``"pad"`` (the first ``length`` leaves of the perfect cascade) or ``"balanced"`` (the balanced tree
+                over ``length`` leaves).
+        """
         size = check_positive_int(length, "length")
         eps = positive_fraction(epsilon, "epsilon")
         target = open_unit_fraction(delta, "delta")
@@ -114,14 +127,22 @@ class CorrelatedInputPerturbation:
 
         Draw order: ``pad`` — ``cascade_leaves(depth, σ, rng)`` then the first ``length`` leaves are kept;
         ``balanced`` — ``general_tree_leaves(balanced_tree(length), σ, rng)``.
+
+        Args:
+            rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
         """
         generator = as_generator(rng)
         if self.layout == "pad":
             return np.asarray(cascade_leaves(self.depth, self.sigma, generator)[: self.length])
         return np.asarray(general_tree_leaves(balanced_tree(self.length), self.sigma, generator))
 
-    def release(self, data: object, rng: np.random.Generator | int | None = None) -> np.ndarray:
-        """``data + noise``: the private release (a float vector of the same length)."""
+    def release(self, data: npt.ArrayLike, rng: np.random.Generator | int | None = None) -> np.ndarray:
+        """``data + noise``: the private release (a float vector of the same length).
+
+        Args:
+            data: the true cell values, a one-dimensional array of ``length`` finite numbers.
+            rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
+        """
         values = np.asarray(data, dtype=np.float64)
         if values.ndim != 1 or values.shape[0] != self.length:
             raise ValueError(f"data must be a one-dimensional vector of length {self.length}, got shape {values.shape}")
@@ -129,8 +150,13 @@ class CorrelatedInputPerturbation:
             raise ValueError("data must contain only finite values")
         return np.asarray(values + self.noise(rng))
 
-    def answer(self, released: object, workload: object) -> np.ndarray:
-        """``W @ released`` for a workload matrix of shape (queries, length)."""
+    def answer(self, released: npt.ArrayLike, workload: npt.ArrayLike) -> np.ndarray:
+        """``W @ released`` for a workload matrix of shape (queries, length).
+
+        Args:
+            released: the released vector of ``length`` values.
+            workload: the workload matrix W, shape (queries, ``length``), finite entries.
+        """
         vector = np.asarray(released, dtype=np.float64)
         if vector.ndim != 1 or vector.shape[0] != self.length:
             raise ValueError(f"released must be a vector of length {self.length}, got shape {vector.shape}")
@@ -141,8 +167,13 @@ class CorrelatedInputPerturbation:
             raise ValueError("workload must contain only finite values")
         return matrix @ vector
 
-    def answer_ranges(self, released: object, ranges: object) -> np.ndarray:
-        """Range sums ``Σ_{t=first}^{last} released_t`` for an array of [first, last] pairs (0-based, inclusive)."""
+    def answer_ranges(self, released: npt.ArrayLike, ranges: npt.ArrayLike) -> np.ndarray:
+        """Range sums ``Σ_{t=first}^{last} released_t`` for an array of [first, last] pairs (0-based, inclusive).
+
+        Args:
+            released: the released vector of ``length`` values.
+            ranges: an integer array of shape (queries, 2) of [first, last] pairs, 0 <= first <= last < ``length``.
+        """
         vector = np.asarray(released, dtype=np.float64)
         if vector.ndim != 1 or vector.shape[0] != self.length:
             raise ValueError(f"released must be a vector of length {self.length}, got shape {vector.shape}")

@@ -28,6 +28,11 @@ def sigma_theorem_3_8(
 
     ``max_precision_diagonal`` is ``max_i (C⁻¹)_ii``, exact. Refused outside the theorem's range ε ∈ (0, 1],
     δ ∈ (0, 1/2], with a pointer to :func:`~reference.privacy.gaussian.sigma_exact`.
+
+    Args:
+        epsilon: ε in (0, 1] (the theorem's range), exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: δ in (0, 1/2] (the theorem's range), exact (int, Fraction or str such as ``"1/3"``; not float).
+        max_precision_diagonal: max_i (C⁻¹)_ii > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
     """
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
@@ -52,6 +57,11 @@ def sigma_theorem_3_9(depth: int, *, epsilon: RationalLike, delta: RationalLike)
 
     Evaluated from the printed formula (log2(n) = depth exactly), not through Theorem 3.8. ``add_remove``
     neighbours. Refused outside ε ∈ (0, 1], δ ∈ (0, 1/2], with a pointer to :func:`~reference.privacy.gaussian.sigma_exact`.
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 30] (n = 2**depth cells).
+        epsilon: ε in (0, 1] (the theorem's range), exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: δ in (0, 1/2] (the theorem's range), exact (int, Fraction or str such as ``"1/3"``; not float).
     """
     levels = check_depth(depth)
     eps = positive_fraction(epsilon, "epsilon")

@@ -61,6 +61,14 @@ def mahalanobis_sensitivity_squared(
     ``precision`` is an exact symmetric positive-definite matrix (rows of ints/Fractions); positive
     definiteness is verified exactly (O(n³); pass ``check_positive_definite=False`` for large matrices known
     to be definite). ``substitution`` needs at least two cells.
+
+    Args:
+        precision: the precision matrix P = C⁻¹: a square, symmetric, positive-definite matrix given as rows of ints or
+            Fractions.
+        neighbours: ``"add_remove"`` (one cell changes by 1) or ``"substitution"`` (one unit moves between cells)
+            (``substitution`` needs at least two cells).
+        check_positive_definite: verify positive definiteness exactly (O(n³), default ``True``); ``False`` skips it for
+            large matrices known to be definite.
     """
     relation = check_neighbours(neighbours)
     matrix = _validated_precision(precision, check_positive_definite=check_positive_definite)
@@ -79,6 +87,10 @@ def cascade_sensitivity_squared(depth: int, neighbours: Neighbours) -> Fraction:
     ``substitution``: the maximum over lowest-common-ancestor heights h = 1..depth of
     ``P(0) + P(0) - 2 P(h)`` with ``P`` = :func:`cip_matrix.precision_entry_from_height`, which is
     ``2(depth + 1)/3``; depth 0 (one cell) is refused.
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 30] (at least 1 for ``substitution``).
+        neighbours: ``"add_remove"`` (one cell changes by 1) or ``"substitution"`` (one unit moves between cells).
     """
     levels = check_depth(depth)
     relation = check_neighbours(neighbours)

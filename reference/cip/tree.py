@@ -52,6 +52,9 @@ class BinaryTree:
     ``BinaryTree(child_counts)`` validates the encoding: every count is 0, 1 or 2, and the counts describe one
     connected tree (breadth-first, the number of nodes announced never falls behind the nodes read, and the
     total is exact). Equality and hashing are by this encoding.
+
+    Args:
+        child_counts: the child count (0, 1 or 2) of every node in level order, describing one connected tree.
     """
 
     __slots__ = ("__dict__", "_counts")
@@ -84,7 +87,11 @@ class BinaryTree:
 
     @classmethod
     def from_child_counts(cls, child_counts: Iterable[int]) -> BinaryTree:
-        """The tree whose nodes, in level order, have these numbers of children (same as the constructor)."""
+        """The tree whose nodes, in level order, have these numbers of children (same as the constructor).
+
+        Args:
+            child_counts: the child count (0, 1 or 2) of every node in level order.
+        """
         return cls(child_counts)
 
     @classmethod
@@ -94,6 +101,9 @@ class BinaryTree:
         Raises ``TypeError``/``ValueError`` naming ``labels`` unless the labels are strings of ``0``/``1``,
         at least one, distinct, prefix-free (no leaf is an ancestor of another), listed left to right
         (lexicographic order), and every only child is labelled ``0``.
+
+        Args:
+            labels: the leaves' bit-string labels (strings of ``0``/``1``), left to right.
         """
         if isinstance(labels, (str, bytes)):
             raise TypeError("labels must be a sequence of bit strings such as ('0', '10', '11'), not one string")
@@ -129,8 +139,12 @@ class BinaryTree:
         return cls((s + "0" in nodes) + (s + "1" in nodes) for s in ordered)
 
     @classmethod
-    def from_nested(cls, nested: object) -> BinaryTree:
-        """The tree given as nested tuples (or lists): ``()`` a leaf, ``(t,)`` one child, ``(t0, t1)`` two."""
+    def from_nested(cls, nested: Nested) -> BinaryTree:
+        """The tree given as nested tuples (or lists): ``()`` a leaf, ``(t,)`` one child, ``(t0, t1)`` two.
+
+        Args:
+            nested: nested tuples or lists: ``()`` a leaf, ``(t,)`` one child, ``(t0, t1)`` two.
+        """
         counts: list[int] = []
         level: list[object] = [nested]
         path: list[str] = [""]
@@ -278,12 +292,20 @@ class BinaryTree:
         return self.node_index[label]
 
     def children(self, label: str) -> tuple[str, ...]:
-        """The labels of the children of node ``label`` (0, 1 or 2 of them, left first)."""
+        """The labels of the children of node ``label`` (0, 1 or 2 of them, left first).
+
+        Args:
+            label: the node's bit-string label (``""`` is the root).
+        """
         count = self._counts[self._index_of(label)]
         return tuple(label + str(bit) for bit in range(count))
 
     def leaf_range(self, label: str) -> tuple[int, int]:
-        """``(start, stop)``: node ``label`` covers the leaves ``start .. stop − 1`` in natural order."""
+        """``(start, stop)``: node ``label`` covers the leaves ``start .. stop − 1`` in natural order.
+
+        Args:
+            label: the node's bit-string label (``""`` is the root).
+        """
         index = self._index_of(label)
         level = len(label)
         position = index - (sum(len(lv.counts) for lv in self.levels[:level]))
@@ -324,7 +346,11 @@ MAX_TREE_LEAVES = 1 << 26
 
 def balanced_tree(leaves: int) -> BinaryTree:
     """The balanced binary tree over ``leaves`` >= 1 leaves: ``m`` leaves split into ``ceil(m/2)`` on the left
-    and ``floor(m/2)`` on the right, recursively (every internal node has two children). Vectorised by level."""
+    and ``floor(m/2)`` on the right, recursively (every internal node has two children). Vectorised by level.
+
+    Args:
+        leaves: m, the number of leaves, an integer >= 1.
+    """
     count = check_positive_int(leaves, "leaves")
     if count > MAX_TREE_LEAVES:
         raise ValueError(f"leaves must be at most {MAX_TREE_LEAVES} (the tree is held node by node), got {count}")
@@ -341,11 +367,20 @@ def balanced_tree(leaves: int) -> BinaryTree:
     return BinaryTree(np.concatenate(encoded).tolist())
 
 def perfect_tree(depth: int) -> BinaryTree:
-    """The perfect binary tree with ``2**depth`` leaves (``depth`` <= 24)."""
+    """The perfect binary tree with ``2**depth`` leaves (``depth`` <= 24).
+
+    Args:
+        depth: the depth, an integer in [0, 24] (2**depth leaves).
+    """
     depth = check_depth(depth, maximum=24)
     return BinaryTree([2] * ((1 << depth) - 1) + [0] * (1 << depth))
 
 def check_tree(tree: object) -> BinaryTree:
+    """``tree`` if it is a :class:`BinaryTree`, else ``TypeError`` naming ``tree``.
+
+    Args:
+        tree: anything: accepted when it is a :class:`BinaryTree` (``TypeError`` otherwise).
+    """
     if not isinstance(tree, BinaryTree):
         raise TypeError(f"tree must be a BinaryTree, got {type(tree).__name__}")
     return tree
@@ -356,6 +391,9 @@ def contract_chains(tree: BinaryTree) -> BinaryTree:
     Algorithm 3 passes a value unchanged through a one-child node, so the leaves of ``tree`` and of
     ``contract_chains(tree)`` have the same joint distribution (checked exactly in
     :mod:`reference.cip.exact.general_tree`).
+
+    Args:
+        tree: a :class:`BinaryTree`.
     """
     tree = check_tree(tree)
     built: dict[str, Nested] = {}

@@ -164,31 +164,55 @@ def _indices(text: str | None) -> list[int] | None:
         raise CommandError(f"--infinite-variance-draws must be comma-separated column indices, got {text!r}") from None
 
 
-def _draw_scales(args: argparse.Namespace) -> list[Any] | None:
+def _draw_scales(args: argparse.Namespace, limits: Any) -> list[Any] | None:
     """``--draw-scales``: one row or one column of positive rationals (laplace: the draws' scales b·s_j)."""
     if args.draw_scales is None:
         return None
     from reference.audit.linear import audit as audit_linear
 
     with reading("--draw-scales", args.draw_scales):
-        table = audit_linear.load_exact_matrix(args.draw_scales, "draw_scales")
+        table = audit_linear.load_exact_matrix(args.draw_scales, "draw_scales", limits)
     if len(table) != 1 and any(len(row) != 1 for row in table):
         raise CommandError("--draw-scales must hold one row or one column of positive rationals")
     return [entry for row in table for entry in row]
+
+
+def _size_limits(args: argparse.Namespace) -> Any:
+    """The ``--max-...`` size flags as a :class:`~reference.audit.linear.size_limits.SizeLimits` (unset: defaults)."""
+    from dataclasses import replace
+
+    from reference.audit.linear.size_limits import DEFAULT_LIMITS, FLAGS
+
+    given = {field: getattr(args, field_dest(field)) for field in FLAGS if getattr(args, field_dest(field)) is not None}
+    return replace(DEFAULT_LIMITS, **given)
+
+
+def field_dest(field: str) -> str:
+    """The argparse destination of a size limit's flag (``nonzeros`` -> ``max_nonzeros``)."""
+    return f"max_{field}"
+
+
+def _positive_limit(text: str) -> int:
+    """An argparse type: a size limit, a positive integer."""
+    value = nonnegative_int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
 
 
 def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
     from reference.audit.linear import audit as audit_linear
     from reference.audit.linear.claim_report import claim_report, compare_with_oracle
 
+    limits = _size_limits(args)
     with reading("--noise-matrix", args.noise_matrix):
-        noise_matrix = audit_linear.load_matrix_columns(args.noise_matrix, "noise_matrix")
+        noise_matrix = audit_linear.load_matrix_columns(args.noise_matrix, "noise_matrix", limits)
     with reading("--workload", args.workload):
-        workload = audit_linear.load_matrix_columns(args.workload, "workload")
+        workload = audit_linear.load_matrix_columns(args.workload, "workload", limits)
     draw_variances = None
     if args.draw_variances is not None:
         with reading("--draw-variances", args.draw_variances):
-            table = audit_linear.load_exact_matrix(args.draw_variances, "draw_variances")
+            table = audit_linear.load_exact_matrix(args.draw_variances, "draw_variances", limits)
         if len(table) != 1 and any(len(row) != 1 for row in table):
             raise CommandError("--draw-variances must hold one row or one column of positive rationals")
         draw_variances = [entry for row in table for entry in row]
@@ -224,14 +248,15 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
         participation=participation,
         infinite_variance_draws=_indices(args.infinite_variance_draws),
         rtol=args.rtol,
-        draw_scales=_draw_scales(args),
+        draw_scales=_draw_scales(args, limits),
         max_seconds=args.max_seconds,
+        size_limits=limits,
     )
     oracle = None
     if args.oracle is not None:
         with reading("--oracle", args.oracle):
-            oracle_matrix = audit_linear.load_exact_matrix(args.oracle, "oracle_covariance")
-        oracle = compare_with_oracle(audit_linear.dense_input(noise_matrix, "noise_matrix"), oracle_matrix,
+            oracle_matrix = audit_linear.load_exact_matrix(args.oracle, "oracle_covariance", limits)
+        oracle = compare_with_oracle(audit_linear.dense_input(noise_matrix, "noise_matrix", limits), oracle_matrix,
                                      noise=args.noise, scale=args.scale)
     return claim_report(verdict, epsilon=args.epsilon, delta=args.delta, rho=args.rho, rdp=curve,
                         oracle=oracle).as_json()
@@ -365,7 +390,8 @@ def register(commands: Subcommands) -> None:
     linear_cmd = add_command(
         audit, "linear-noise", _cmd_audit_linear_noise, "can W x + B z be private; what it gives (exact)"
     )
-    linear_cmd.add_argument("--noise-matrix", dest="noise_matrix", required=True, help="B (.npy int/.csv/.json, exact)")
+    linear_cmd.add_argument("--noise-matrix", dest="noise_matrix", required=True,
+                            help="B (.npy, scipy.sparse .npz, .csv or .json; float entries read exactly)")
     linear_cmd.add_argument("--workload", required=True, help="W (outputs × inputs), same formats")
     linear_cmd.add_argument(
         "--noise", required=True, choices=["gaussian", "laplace", "discrete-gaussian", "discrete-laplace"]
@@ -393,6 +419,11 @@ def register(commands: Subcommands) -> None:
         "--max-seconds", dest="max_seconds", type=nonnegative_int, default=60,
         help="refuse up front a dense exact audit estimated over this many CPU seconds (default 60)",
     )
+    from reference.audit.linear.size_limits import DEFAULT_LIMITS, FLAGS, LIMIT_HELP
+
+    for field, flag in FLAGS.items():
+        linear_cmd.add_argument(flag, dest=field_dest(field), type=_positive_limit,
+                                help=f"{LIMIT_HELP[field]} (default {getattr(DEFAULT_LIMITS, field):,})")
     linear_cmd.add_argument(
         "--rtol", default="0",
         help="relative tolerance of the claim, in [0, 1): the computed epsilon (laplace), delta(epsilon) (gaussian), "

@@ -160,6 +160,9 @@ class CertifiedReal:
 
         Exact, except that a midpoint or radius below 2**-EXPONENT_LIMIT in magnitude is widened outward
         (the result is then still an enclosure, but too wide for :meth:`decimal`).
+
+        Args:
+            ball: a finite ``flint.arb`` ball.
         """
         if not isinstance(ball, arb):
             raise TypeError(f"ball must be a flint.arb, got {type(ball).__name__}")
@@ -179,8 +182,13 @@ class CertifiedReal:
         return cls(middle - radius, middle + radius)
 
     @classmethod
-    def exact(cls, value: object, name: str = "value") -> CertifiedReal:
-        """A degenerate enclosure of an exactly known rational."""
+    def exact(cls, value: RationalLike, name: str = "value") -> CertifiedReal:
+        """A degenerate enclosure of an exactly known rational.
+
+        Args:
+            value: the rational, exact (int, Fraction or str such as ``"1/3"``; not float).
+            name: the parameter name an error message uses (default ``value``).
+        """
         number = to_fraction(value, name)
         return cls(number, number)
 
@@ -202,25 +210,45 @@ class CertifiedReal:
             raise ArithmeticError("the enclosure contains 0: its relative width is unbounded")
         return self.width / min(abs(self.lower), abs(self.upper))
 
-    def contains(self, value: object) -> bool:
-        """Whether the exact rational ``value`` lies in ``[lower, upper]``."""
+    def contains(self, value: RationalLike) -> bool:
+        """Whether the exact rational ``value`` lies in ``[lower, upper]``.
+
+        Args:
+            value: the rational to test, exact (int, Fraction or str such as ``"1/3"``; not float).
+        """
         number = to_fraction(value, "value")
         return self.lower <= number <= self.upper
 
     def certainly_le(self, threshold: Fraction) -> bool:
-        """True when every point of the enclosure is ``<= threshold`` (so the real value is)."""
+        """True when every point of the enclosure is ``<= threshold`` (so the real value is).
+
+        Args:
+            threshold: the exact rational to compare with, a ``Fraction``.
+        """
         return self.upper <= threshold
 
     def certainly_lt(self, threshold: Fraction) -> bool:
-        """True when every point of the enclosure is ``< threshold``."""
+        """True when every point of the enclosure is ``< threshold``.
+
+        Args:
+            threshold: the exact rational to compare with, a ``Fraction``.
+        """
         return self.upper < threshold
 
     def certainly_gt(self, threshold: Fraction) -> bool:
-        """True when every point of the enclosure is ``> threshold``."""
+        """True when every point of the enclosure is ``> threshold``.
+
+        Args:
+            threshold: the exact rational to compare with, a ``Fraction``.
+        """
         return self.lower > threshold
 
     def certainly_ge(self, threshold: Fraction) -> bool:
-        """True when every point of the enclosure is ``>= threshold``."""
+        """True when every point of the enclosure is ``>= threshold``.
+
+        Args:
+            threshold: the exact rational to compare with, a ``Fraction``.
+        """
         return self.lower >= threshold
 
     def _decide(self, other: RationalLike, holds_everywhere: bool, fails_everywhere: bool, symbol: str) -> bool:
@@ -263,6 +291,10 @@ class CertifiedReal:
         backs are printed: the relative width must be at most ``10**-digits`` (so the string is within two
         units in its last place of every point of the enclosure), else ``ArithmeticError``. The enclosures
         this package produces are about 2**-80 wide (24 digits), so the default 20 digits are available.
+
+        Args:
+            digits: significant digits, an integer >= 15 (default 20).
+            rounded: ``"up"`` (the printed value is >= every point of the enclosure) or ``"down"`` (<= every point).
         """
         digits = check_positive_int(digits, "digits", minimum=MIN_DECIMAL_DIGITS)
         if not self.certifies(digits):
@@ -275,14 +307,23 @@ class CertifiedReal:
         return format_directed(self.upper if upward else self.lower, digits, upward=upward)
 
     def certifies(self, digits: int = 20) -> bool:
-        """Whether the enclosure is narrow enough for :meth:`decimal` to print ``digits`` digits."""
+        """Whether the enclosure is narrow enough for :meth:`decimal` to print ``digits`` digits.
+
+        Args:
+            digits: significant digits, a positive integer (default 20).
+        """
         return self.width == 0 or (0 not in (self.lower, self.upper) and self.lower * self.upper > 0
                                    and self.relative_width() <= Fraction(1, 10**digits))
 
     def text(self, digits: int = 15, *, rounded: Rounding) -> str:
         """:meth:`decimal` when the enclosure certifies ``digits`` digits, else the one-sided bound the use needs
         (``"<= 1.0e-315652"`` for ``rounded="up"``, ``">= ..."`` for ``"down"``): a value far below the exact
-        range (δ of a heavily over-noised mechanism) is still reported, as a certified bound."""
+        range (δ of a heavily over-noised mechanism) is still reported, as a certified bound.
+
+        Args:
+            digits: significant digits, a positive integer (default 15); below 15 only the bound is printed.
+            rounded: ``"up"`` (the printed value is >= every point of the enclosure) or ``"down"`` (<= every point).
+        """
         if self.certifies(digits):
             return self.decimal(digits, rounded=rounded)
         if check_rounding(rounded) == "up":
@@ -294,7 +335,11 @@ class CertifiedReal:
         return f"{type(self).__name__}({self.bounds(17)})"
 
     def bounds(self, digits: int = 6) -> str:
-        """``[lower, upper]`` printed with ``digits`` significant digits, rounded outward (still an enclosure)."""
+        """``[lower, upper]`` printed with ``digits`` significant digits, rounded outward (still an enclosure).
+
+        Args:
+            digits: significant digits of each endpoint, a positive integer (default 6).
+        """
         return (
             f"[{format_directed(self.lower, digits, upward=False)}, "
             f"{format_directed(self.upper, digits, upward=True)}]"
@@ -303,7 +348,12 @@ class CertifiedReal:
     def as_json(self, rounded: Rounding) -> dict[str, str | None]:
         """JSON form: exact endpoints as ``"p/q"`` strings, a 20-digit decimal rounded in the safe direction
         ``rounded`` (see :meth:`decimal`; ``null`` when the enclosure does not certify 20 digits), that direction
-        (``"rounded"``), and the endpoints rounded outward to 15 digits (``"bounds"``)."""
+        (``"rounded"``), and the endpoints rounded outward to 15 digits (``"bounds"``).
+
+        Args:
+            rounded: ``"up"`` (the printed value is >= every point of the enclosure) or ``"down"`` (<= every point), for
+                the ``decimal`` field.
+        """
         return {
             "lower": fraction_text(self.lower),
             "upper": fraction_text(self.upper),

@@ -94,7 +94,11 @@ class SystemRandomBits(_RejectionBelow):
     """Bits from the operating system's cryptographic entropy source (``secrets.randbits``). For releases."""
 
     def randbits(self, bits: int) -> int:
-        """``secrets.randbits(bits)`` (0 for ``bits == 0``)."""
+        """``secrets.randbits(bits)`` (0 for ``bits == 0``).
+
+        Args:
+            bits: the number of random bits, an integer >= 0.
+        """
         width = _check_bits(bits)
         return secrets.randbits(width) if width else 0
 
@@ -106,6 +110,9 @@ class SeededRandomBits(_RejectionBelow):
     """Reproducible bits: ``random.Random(seed).getrandbits`` (Mersenne Twister; tests only, not for releases).
 
     ``seed`` is an integer >= 0. Two objects with the same seed produce the same bit stream on every platform.
+
+    Args:
+        seed: an integer >= 0; the same seed gives the same bit stream on every platform.
     """
 
     def __init__(self, seed: int) -> None:
@@ -117,7 +124,11 @@ class SeededRandomBits(_RejectionBelow):
         self._generator: random.Random = random.Random(self.seed)
 
     def randbits(self, bits: int) -> int:
-        """``random.Random(seed).getrandbits(bits)`` on this object's generator (0 for ``bits == 0``)."""
+        """``random.Random(seed).getrandbits(bits)`` on this object's generator (0 for ``bits == 0``).
+
+        Args:
+            bits: the number of random bits, an integer >= 0.
+        """
         width = _check_bits(bits)
         return int(self._generator.getrandbits(width)) if width else 0
 

@@ -15,6 +15,8 @@ import numbers
 import numpy as np
 
 RngLike = np.random.Generator | int | None
+#: A batch's root seed (:func:`run_seeds`): a non-negative integer, a ``SeedSequence`` or a ``Generator``.
+SeedLike = int | np.random.SeedSequence | np.random.Generator
 
 
 def as_generator(rng: object, name: str = "rng") -> np.random.Generator:

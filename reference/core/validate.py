@@ -259,17 +259,17 @@ def floor_log10(magnitude: Fraction) -> int:
     with exact integer comparisons, so values such as 1e-200000 (δ(ε) at huge σ/Δ) are handled without
     converting huge integers to strings.
     """
-    bits = magnitude.numerator.bit_length() - magnitude.denominator.bit_length()
-    exponent = int(bits * 0.30102999566398120)
-
-    def at_least_power(e: int) -> bool:  # magnitude >= 10**e, in integers
-        p, q = magnitude.numerator, magnitude.denominator
-        return bool(p >= q * 10**e) if e >= 0 else bool(p * 10 ** (-e) >= q)
-
-    while not at_least_power(exponent):
+    numerator, denominator = magnitude.numerator, magnitude.denominator
+    exponent = int((numerator.bit_length() - denominator.bit_length()) * 0.30102999566398120)
+    # magnitude / 10**exponent = left / right, with the power built once: each correction is a product by 10 (a
+    # fresh 10**e per step cost 1.5 s at δ near 2**-(2**20), whose power has 315,653 digits)
+    left, right = (numerator, denominator * 10**exponent) if exponent >= 0 else (numerator * 10**-exponent, denominator)
+    while left < right:  # magnitude < 10**exponent
         exponent -= 1
-    while at_least_power(exponent + 1):
+        left *= 10
+    while left >= 10 * right:  # magnitude >= 10**(exponent + 1)
         exponent += 1
+        right *= 10
     return exponent
 
 
@@ -299,3 +299,27 @@ def nonnegative_fraction(value: object, name: str) -> Fraction:
     if result < 0:
         raise ValueError(f"{name} must be >= 0, got {describe(result)}")
     return result
+
+
+def sequence_of(value: object, name: str, what: str) -> list[object]:
+    """``value`` as a non-empty list, or one line naming ``name`` and ``what`` it must be. A NumPy array is read
+    through ``tolist()`` (so its entries are Python numbers, and a float entry is refused by the exact reader);
+    a string, a mapping, a set or a scalar is not a sequence here (``'12'`` would otherwise read as two entries)."""
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+        value = value.tolist()
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, range)):
+        raise TypeError(f"{name} must be {what}, got {type(value).__name__}")
+    if len(value) == 0:
+        raise ValueError(f"{name} must be {what} with at least one entry, got an empty sequence")
+    return list(value)
+
+
+def exact_vectors(value: object, name: str) -> list[list[Fraction]]:
+    """A non-empty sequence of non-empty vectors of exact rationals (difference vectors ``q(x) - q(x')``); each
+    refusal names the entry (``sensitivity_vectors[1][0]``)."""
+    vectors = sequence_of(value, name, "a sequence of vectors (lists of exact rationals)")
+    return [
+        [to_fraction(entry, f"{name}[{row}][{column}]")
+         for column, entry in enumerate(sequence_of(vector, f"{name}[{row}]", "a list of exact rationals"))]
+        for row, vector in enumerate(vectors)
+    ]

@@ -129,7 +129,13 @@ def _enclose(family: LeadingConstantFamily, arity: int, bits: int) -> CertifiedR
 def leading_constant(
     family: LeadingConstantFamilyKey | LeadingConstantFamily, arity: int, *, bits: int = DEFAULT_BITS
 ) -> CertifiedReal:
-    """Certified leading constant of ``family`` at ``arity`` (Arb at ``bits`` bits; exact for powers of 2)."""
+    """Certified leading constant of ``family`` at ``arity`` (Arb at ``bits`` bits; exact for powers of 2).
+
+    Args:
+        family: ``"theorem_3_7"``, ``"corollary_4_9"`` or ``"corollary_c3"``, or a :class:`LeadingConstantFamily`.
+        arity: k, an admissible arity of the family (an integer).
+        bits: the Arb working precision, an integer >= 64 (default 128).
+    """
     chosen = get_family(family)
     value = _family_arity(chosen, arity)
     precision = check_positive_int(bits, "bits", minimum=64)
@@ -320,6 +326,11 @@ def certified_argmin(
     Enclosures on the finite range are compared at rising precision until the two smallest are disjoint
     from each other and from all the rest (:class:`UndecidedComparisonError` past MAX_BITS); the tail is
     :func:`certify_tail`. Raises ``ArithmeticError`` if the tail certificate does not hold.
+
+    Args:
+        family: ``"theorem_3_7"``, ``"corollary_4_9"`` or ``"corollary_c3"``, or a :class:`LeadingConstantFamily`.
+        minimum_arity: ``None`` (the family's smallest admissible arity) or a larger integer.
+        tail_start: ``None`` (the default tail) or an integer >= 2 from which the tail certificate starts.
     """
     chosen = get_family(family)
     low = (

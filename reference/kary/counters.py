@@ -60,6 +60,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -72,6 +73,9 @@ from reference.kary.batch_cost import check_batch_cost, check_slots
 from reference.kary.digits import check_arity, height_for_horizon
 from reference.samplers import exact as exact_samplers
 from reference.samplers import numeric as numeric_samplers
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 __all__ = [
     "OnlineCounter",
@@ -92,7 +96,11 @@ _NOISE_KINDS: tuple[str, ...] = ("laplace", "discrete_laplace", "exact")
 
 
 def check_stream(stream: object) -> np.ndarray:
-    """The stream as an int64 array of 0/1 values (ValueError naming ``stream`` otherwise)."""
+    """The stream as an int64 array of 0/1 values (ValueError naming ``stream`` otherwise).
+
+    Args:
+        stream: anything: accepted when it is a non-empty one-dimensional sequence or array of 0/1 values.
+    """
     if isinstance(stream, (str, bytes)):
         raise TypeError("stream must be a sequence of 0/1 values, not a string")
     try:
@@ -119,6 +127,12 @@ def _integral(array: np.ndarray) -> bool:
 
 
 def check_noise(noise: object, *, vectorised: bool = False) -> str:
+    """``noise`` as one of the accepted kinds (``ValueError`` naming ``noise`` otherwise).
+
+    Args:
+        noise: ``"laplace"``, ``"discrete_laplace"`` or (not ``vectorised``) ``"exact"``.
+        vectorised: ``True`` when the caller is vectorised (no exact noise).
+    """
     kinds = _NOISE_KINDS[:2] if vectorised else _NOISE_KINDS
     if noise not in kinds:
         raise ValueError(f"noise must be one of {kinds}, got {noise!r}")
@@ -126,12 +140,25 @@ def check_noise(noise: object, *, vectorised: bool = False) -> str:
 
 
 def numeric_scale(epsilon: RealLike, height: int) -> float:
+    """The Laplace scale h/ε of the numeric noises, a float.
+
+    Args:
+        epsilon: ε > 0, a real number.
+        height: h, the tree's height, an integer >= 1.
+    """
     return height / positive_real(epsilon, "epsilon")
 
 
 def fill_block(out: np.ndarray, kind: str, scale: float, rng: np.random.Generator) -> None:
     """Fill contiguous float64 ``out`` with the draws of the numeric sampler (the same stream as
-    ``numeric_samplers.laplace`` / ``discrete_laplace`` of ``out.size``; discrete values are integers, exact in binary64)."""
+    ``numeric_samplers.laplace`` / ``discrete_laplace`` of ``out.size``; discrete values are integers, exact in binary64).
+
+    Args:
+        out: a contiguous float64 array to fill.
+        kind: ``"laplace"`` or ``"discrete_laplace"``.
+        scale: the Laplace scale h/ε > 0.
+        rng: the ``numpy.random.Generator`` to draw with.
+    """
     if kind == "laplace":
         numeric_samplers.laplace_fill(out, scale, rng)
     elif kind == "discrete_laplace":
@@ -179,6 +206,11 @@ def noise_lifetime(index: int, arity: int, horizon: int) -> tuple[int, int]:
 
     Returns ``(first, min(last, horizon))``; if ``first > horizon`` the index is never used (then
     ``first > last`` is returned as is). Any ``arity`` >= 2 (even arity: Appendix C's variant), ``index`` >= 1.
+
+    Args:
+        index: the noise index p, an integer >= 1.
+        arity: k, an integer >= 2.
+        horizon: T, an integer >= 1.
     """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
@@ -196,7 +228,12 @@ def noise_lifetime(index: int, arity: int, horizon: int) -> tuple[int, int]:
 
 def algorithm_2_vertex(index: int, arity: int) -> tuple[int, int, int]:
     """(level, j, sign): the vertex [1 + j k^(ℓ−1), (j + 1) k^(ℓ−1)] Algorithm 3 adds (sign +1) or subtracts
-    (sign −1) where Algorithm 2 adds z_``index`` (module docstring)."""
+    (sign −1) where Algorithm 2 adds z_``index`` (module docstring).
+
+    Args:
+        index: the noise index p, an integer >= 1.
+        arity: k, an integer >= 2.
+    """
     k = check_arity(arity)
     p = check_positive_int(index, "index")
     level, digit = _lowest_digit(p, k)
@@ -228,6 +265,13 @@ def noise_sums(values: np.ndarray, arity: int, horizon: int, height: int, offset
     digit e (offset: |e| <= c; standard: 0 <= e < k). The running sums are formed in the walk's order, so they
     are bit-identical to the walk's sequential additions (and the same for a run alone or in a batch). Unused
     or missing values are NaN and only reach discarded grid points.
+
+    Args:
+        values: the noise values indexed by p on the last axis (index 0 unused); leading axes are runs.
+        arity: k, an integer >= 2.
+        horizon: T, an integer >= 1.
+        height: h, the tree's height for T.
+        offset: ``True`` for Algorithm 2's offset digits, ``False`` for Algorithm 1's standard digits.
     """
     check_batch_cost(arity, horizon, height)
     k = arity
@@ -273,6 +317,10 @@ def algorithm_2_used_indices(arity: int, horizon: int) -> np.ndarray:
     weight w at level ℓ: a positive digit e (p = k m' w + e w) is used iff p <= T + c(w − 1)/(k − 1); a negative
     one (p = k m' w − j w) iff k m' w <= T + c(k w − 1)/(k − 1). P_bound = T + c(k^(h−1) − 1)/(k − 1) bounds
     every used index ((k^(h−1) − 1)/2 for odd arity). Even arity: Appendix C's variant (digits −c..c + 1).
+
+    Args:
+        arity: k, an integer >= 2.
+        horizon: T, an integer >= 1.
     """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
@@ -281,6 +329,13 @@ def algorithm_2_used_indices(arity: int, horizon: int) -> np.ndarray:
 
 
 def used_mask(arity: int, horizon: int, height: int) -> np.ndarray:
+    """A boolean mask over the noise indices p = 0..P: True where Algorithm 2 uses z_p for some t <= ``horizon``.
+
+    Args:
+        arity: k, an integer >= 2.
+        horizon: T, an integer >= 1.
+        height: h, Algorithm 2's height for T.
+    """
     k, center = arity, (arity - 1) // 2
     bound = horizon + center * ((k ** (height - 1) - 1) // (k - 1))
     mask = np.zeros(bound + 1, dtype=bool)
@@ -299,11 +354,17 @@ def used_mask(arity: int, horizon: int, height: int) -> np.ndarray:
     return mask
 
 
-def algorithm_2_noise_from_values(values: object, arity: int, horizon: int) -> np.ndarray:
+def algorithm_2_noise_from_values(values: npt.ArrayLike, arity: int, horizon: int) -> np.ndarray:
     """Noise of Algorithm 2's outputs t = 1..``horizon`` given the noise values: ``values[p]`` is z_p.
 
     ``values`` has shape (P + 1, ...) with P >= every index used (``values[0]`` is ignored; extra axes are
     independent replicates). Output shape (T, ...). Vectorised, O(T k / (k − 1)) additions.
+
+    Args:
+        values: the noise values, shape (P + 1, ...) with ``values[p]`` = z_p (``values[0]`` ignored; extra axes are
+            replicates).
+        arity: k, an integer >= 2.
+        horizon: T, an integer >= 1.
     """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
@@ -314,8 +375,14 @@ def algorithm_2_noise_from_values(values: object, arity: int, horizon: int) -> n
     return np.moveaxis(noise_sums(np.moveaxis(array, 0, -1), k, steps, height, offset=True), -1, 0)[1:]
 
 
-def algorithm_1_noise_from_values(values: object, arity: int, horizon: int) -> np.ndarray:
-    """Noise of Algorithm 1's outputs t = 1..``horizon`` given ``values[r]`` = noise of the vertex ending at r."""
+def algorithm_1_noise_from_values(values: npt.ArrayLike, arity: int, horizon: int) -> np.ndarray:
+    """Noise of Algorithm 1's outputs t = 1..``horizon`` given ``values[r]`` = noise of the vertex ending at r.
+
+    Args:
+        values: ``values[r]`` = the noise of the vertex ending at r, for r = 1..T (``values[0]`` ignored).
+        arity: k, an integer >= 2.
+        horizon: T, an integer >= 1.
+    """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=False)
@@ -329,7 +396,7 @@ def algorithm_1_noise_from_values(values: object, arity: int, horizon: int) -> n
 
 
 def algorithm_1(
-    stream: object,
+    stream: npt.ArrayLike,
     arity: int,
     epsilon: RealLike,
     rng: RngLike = None,
@@ -342,6 +409,15 @@ def algorithm_1(
     h = ⌈log_k(T + 1)⌉ (``height_for_horizon(offset=False)``), noise Laplace(h/ε) (or discrete Laplace with
     that scale, ``noise="discrete_laplace"``, int64 outputs) on every used vertex; draws: one block z_1..z_T.
     ``noise_function`` maps the array of right ends r = 1..T to their noise values (replaces the sampler).
+
+    Args:
+        stream: the 0/1 input stream x_1..x_T (T >= 1): a one-dimensional sequence or array of 0/1 integers or booleans.
+        arity: k, the tree's arity, an integer >= 2.
+        epsilon: ε > 0, a real number.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
+        noise: ``"laplace"`` (float outputs) or ``"discrete_laplace"`` (numpy sampler, int64 outputs).
+        noise_function: ``None``, or a function from the int64 array of right ends r = 1..T to an array of T noise
+            values.
     """
     x = check_stream(stream)
     k = check_arity(arity)
@@ -360,7 +436,7 @@ def algorithm_1(
 
 
 def algorithm_2_batch(
-    stream: object,
+    stream: npt.ArrayLike,
     arity: int,
     epsilon: RealLike,
     rng: RngLike = None,
@@ -373,6 +449,14 @@ def algorithm_2_batch(
     h = ⌈log_k(2T)⌉ for odd arity (Definition C.1's capacity for even), noise Laplace(h/ε) (``noise="discrete_laplace"``: discrete Laplace with scale h/ε,
     int64 outputs). Draws: one block, one value per used index p in increasing p
     (:func:`algorithm_2_used_indices`). ``noise_function`` maps an int64 array of indices p to values.
+
+    Args:
+        stream: the 0/1 input stream x_1..x_T (T >= 1): a one-dimensional sequence or array of 0/1 integers or booleans.
+        arity: k, the tree's arity, an integer >= 2 (odd: Algorithm 2; even: Appendix C's variant).
+        epsilon: ε > 0, a real number.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
+        noise: ``"laplace"`` (float outputs) or ``"discrete_laplace"`` (numpy sampler, int64 outputs).
+        noise_function: ``None``, or a function from an int64 array of indices p to an array of their noise values.
     """
     x = check_stream(stream)
     k = check_arity(arity)
@@ -412,13 +496,24 @@ class OnlineCounter:
     Attributes: ``time`` (steps consumed), ``height``, ``live_count`` (values held between steps),
     ``max_live_count`` (the most held at once, during a step), ``draws`` (values drawn so far; each index is
     drawn once).
+
+    Args:
+        arity: k, the tree's arity, an integer >= 2.
+        epsilon: ε > 0: a real number for the numeric noises; an exact rational (int, Fraction or str) for
+            ``noise="exact"``.
+        horizon: T, the number of steps the counter is calibrated for, an integer >= 1.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy); for ``noise="exact"`` a
+            :class:`~reference.core.randomness.RandomBits` source or ``None``.
+        noise: ``"laplace"`` (floats), ``"discrete_laplace"`` (numpy sampler, int outputs) or ``"exact"`` (exact
+            discrete Laplace, int outputs).
+        noise_function: ``None``, or a function index p -> noise value that replaces the sampler.
     """
 
     def __init__(
         self,
         arity: int,
         epsilon: RealLike,
-        horizon: object,
+        horizon: int,
         rng: RngLike | RandomBits = None,
         noise: CounterNoise = "laplace",
         *,
@@ -480,8 +575,12 @@ class OnlineCounter:
         return (f"OnlineCounter(arity={self.arity}, horizon={self.horizon}, noise={self.noise}, height={self.height}, "
                 f"time={self.time})")
 
-    def step(self, bit: object) -> float:
-        """Consume x_t (0 or 1) and return the noisy prefix count at t (int for the discrete noises)."""
+    def step(self, bit: int) -> float:
+        """Consume x_t (0 or 1) and return the noisy prefix count at t (int for the discrete noises).
+
+        Args:
+            bit: x_t, 0 or 1.
+        """
         if not isinstance(bit, (int, np.integer, np.bool_)) or int(bit) not in (0, 1):
             raise ValueError(f"stream values must be 0 or 1, got {bit!r} at time {self.time + 1}")
         if self.time >= self.horizon:
@@ -513,7 +612,11 @@ class OnlineCounter:
         return result
 
     def run(self, stream: Sequence[int] | np.ndarray) -> list[float]:
-        """Step through ``stream`` (validated as 0/1 first) and return the outputs."""
+        """Step through ``stream`` (validated as 0/1 first) and return the outputs.
+
+        Args:
+            stream: the 0/1 values to consume, a sequence or one-dimensional array (within the horizon).
+        """
         values = check_stream(stream)
         return [self.step(int(bit)) for bit in values]
 
@@ -522,7 +625,7 @@ class OnlineCounter:
 
 
 def algorithm_3(
-    stream: object,
+    stream: npt.ArrayLike,
     arity: int,
     epsilon: RealLike,
     rng: RngLike = None,
@@ -537,6 +640,14 @@ def algorithm_3(
     left-most children / subtracts the right-most ones as lines 9–19 direct (subtracted vertex
     [p − k^(ℓ−1) + 1, p]). Draws: one block over the vertices, level 1 left to right, then level 2, ...
     ``noise_function(level, j)`` replaces the sampler. Python loop: meant for small T.
+
+    Args:
+        stream: the 0/1 input stream x_1..x_T (T >= 1): a one-dimensional sequence or array of 0/1 integers or booleans.
+        arity: k, the tree's arity, an integer >= 2.
+        epsilon: ε > 0, a real number.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
+        noise: ``"laplace"`` (float outputs) or ``"discrete_laplace"`` (numpy sampler, int64 outputs).
+        noise_function: ``None``, or a function (level, j) -> noise value of vertex j of that level.
     """
     x = check_stream(stream)
     k = check_arity(arity)

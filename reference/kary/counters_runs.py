@@ -14,14 +14,18 @@ With an all-zero stream the outputs are the noise itself (what the sampler audit
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from reference.core.options import CounterNoise
-from reference.core.rng import run_seeds
+from reference.core.rng import SeedLike, run_seeds
 from reference.core.validate import RationalLike, check_positive_int
 from reference.kary import counters
 from reference.kary.digits import check_arity, height_for_horizon
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 __all__ = ["algorithm_1_runs", "algorithm_2_runs"]
 
@@ -33,7 +37,7 @@ TILE_VALUES = 1 << 16
 
 def _runs(
     stream: np.ndarray, kind: str, scale: float, mask: np.ndarray, sums: Callable[[np.ndarray], np.ndarray],
-    runs: object, seed: object, first_run: object,
+    runs: int, seed: SeedLike, first_run: int,
 ) -> np.ndarray:
     """``runs × T`` noisy prefix counts: per tile of runs, each run's draws written into its row (increasing p,
     NaN where ``mask`` is False), the noise sums ``sums`` of the tile's rows, plus the prefix counts (the
@@ -64,10 +68,21 @@ def _runs(
 
 
 def algorithm_1_runs(
-    stream: object, arity: int, epsilon: RationalLike, runs: object, seed: object,
-    noise: CounterNoise = "laplace", first_run: object = 0,
+    stream: npt.ArrayLike, arity: int, epsilon: RationalLike, runs: int, seed: SeedLike,
+    noise: CounterNoise = "laplace", first_run: int = 0,
 ) -> np.ndarray:
-    """``runs`` independent runs of :func:`reference.kary.counters.algorithm_1` on ``stream`` (``runs × T``)."""
+    """``runs`` independent runs of :func:`reference.kary.counters.algorithm_1` on ``stream`` (``runs × T``).
+
+    Args:
+        stream: the 0/1 input stream x_1..x_T (T >= 1), a one-dimensional sequence or array.
+        arity: k, an integer >= 2.
+        epsilon: ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        runs: the number of runs (rows), an integer >= 0.
+        seed: the batch's root seed: an integer >= 0, a ``numpy.random.SeedSequence`` or a ``Generator`` (whose seed
+            sequence spawns the runs; ``first_run`` must then be 0).
+        noise: ``"laplace"`` (float outputs) or ``"discrete_laplace"`` (int64 outputs).
+        first_run: the index of the first run in the batch, an integer >= 0 (default 0): a block of a larger batch.
+    """
     x = counters.check_stream(stream)
     k = check_arity(arity)
     kind = counters.check_noise(noise, vectorised=True)
@@ -84,11 +99,22 @@ def algorithm_1_runs(
 
 
 def algorithm_2_runs(
-    stream: object, arity: int, epsilon: RationalLike, runs: object, seed: object,
-    noise: CounterNoise = "laplace", first_run: object = 0,
+    stream: npt.ArrayLike, arity: int, epsilon: RationalLike, runs: int, seed: SeedLike,
+    noise: CounterNoise = "laplace", first_run: int = 0,
 ) -> np.ndarray:
     """``runs`` independent runs of :func:`reference.kary.counters.algorithm_2_batch` (any arity >= 2: odd by
-    Definition 3.8's digits, even by Appendix C's)."""
+    Definition 3.8's digits, even by Appendix C's).
+
+    Args:
+        stream: the 0/1 input stream x_1..x_T (T >= 1), a one-dimensional sequence or array.
+        arity: k, an integer >= 2.
+        epsilon: ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        runs: the number of runs (rows), an integer >= 0.
+        seed: the batch's root seed: an integer >= 0, a ``numpy.random.SeedSequence`` or a ``Generator`` (whose seed
+            sequence spawns the runs; ``first_run`` must then be 0).
+        noise: ``"laplace"`` (float outputs) or ``"discrete_laplace"`` (int64 outputs).
+        first_run: the index of the first run in the batch, an integer >= 0 (default 0): a block of a larger batch.
+    """
     x = counters.check_stream(stream)
     k = check_arity(arity)
     kind = counters.check_noise(noise, vectorised=True)

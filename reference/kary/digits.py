@@ -51,6 +51,13 @@ def check_arity(
 
     The one arity check of the KARY package. ``needed_by`` names what requires the parity and ``otherwise`` says
     where to go instead; both appear in the one-line error.
+
+    Args:
+        arity: the value to check (an integer is accepted).
+        parity: ``"any"`` (default), ``"odd"`` or ``"even"``.
+        minimum: the smallest arity accepted, or ``None`` for 2 (3 when it must be odd).
+        needed_by: what requires the parity, named in the error (default empty).
+        otherwise: where to go instead, named in the error (default empty).
     """
     low = minimum if minimum is not None else (3 if parity == "odd" else 2)
     value = check_positive_int(arity, "arity", minimum=low)
@@ -67,7 +74,12 @@ MAX_WIDTH = 4096
 
 
 def check_width(value: int, name: str = "width") -> int:
-    """A digit count (``width``, ``height``): an integer in [1, MAX_WIDTH], checked before any arity**width."""
+    """A digit count (``width``, ``height``): an integer in [1, MAX_WIDTH], checked before any arity**width.
+
+    Args:
+        value: the digit count to check (an integer in [1, 4096] is accepted).
+        name: the parameter name the error uses (default ``"width"``).
+    """
     result = check_positive_int(value, name)
     if result > MAX_WIDTH:
         raise ValueError(
@@ -87,6 +99,9 @@ def digit_offset(arity: int) -> int:
     """c = ⌊(arity − 1)/2⌋: the largest negative offset digit's magnitude (−c is the smallest digit).
 
     Odd arity (Definition 3.8): digits −c..c; even arity (Definition C.1): digits −c..c + 1.
+
+    Args:
+        arity: k, an integer >= 2.
     """
     return (check_arity(arity) - 1) // 2
 
@@ -95,6 +110,10 @@ def offset_capacity(arity: int, width: int) -> int:
     """The largest integer an offset representation with ``width`` digits holds.
 
     Odd arity: (k^w − 1)/2 (Definition 3.8); even arity: k(k^w − 1)/(2(k − 1)) (Definition C.1).
+
+    Args:
+        arity: k, an integer >= 2.
+        width: w, an integer in [1, 4096].
     """
     return _offset_capacity(check_arity(arity), check_width(width, "width"))
 
@@ -113,6 +132,11 @@ def digits(value: int, arity: int, width: int) -> tuple[int, ...]:
     """Definition 3.2: the ``width`` standard base-``arity`` digits of ``value``, least significant first.
 
     ``value`` must satisfy 0 <= value <= arity**width − 1 (ValueError naming ``value`` otherwise).
+
+    Args:
+        value: the integer, in [0, k^w − 1].
+        arity: k, an integer >= 2.
+        width: w, an integer in [1, 4096].
     """
     k = check_arity(arity)
     w = check_width(width, "width")
@@ -146,6 +170,11 @@ def offset_digits(value: int, arity: int, width: int) -> tuple[int, ...]:
     Digits lie in [−(k − 1)/2, (k − 1)/2]; ``value`` must satisfy |value| <= (k^w − 1)/2. (The definition
     is stated for positive t; zero and negative values, which the proof of Lemma 4.7 uses, are accepted.)
     Even arity is refused (ValueError naming ``arity``): use :func:`even_offset_digits`.
+
+    Args:
+        value: the integer to represent, |value| <= (k^w − 1)/2.
+        arity: k, an odd integer >= 3.
+        width: w, the number of digits, an integer in [1, 4096].
     """
     k = check_arity(arity, parity="odd", needed_by=ODD_OFFSET, otherwise=USE_EVEN)
     w = check_width(width, "width")
@@ -163,6 +192,11 @@ def even_offset_digits(value: int, arity: int, width: int) -> tuple[int, ...]:
 
     ``value`` must lie in [−(k/2 − 1)(k^w − 1)/(k − 1), k(k^w − 1)/(2(k − 1))]. (The printed definition
     states the bound with h where it means w.) Odd arity is refused: use :func:`offset_digits`.
+
+    Args:
+        value: the integer to represent, within the bounds above.
+        arity: k, an even integer >= 2.
+        width: w, the number of digits, an integer in [1, 4096].
     """
     k = check_arity(arity, parity="even", needed_by=EVEN_OFFSET, otherwise=USE_ODD)
     w = check_width(width, "width")
@@ -182,6 +216,11 @@ def height_for_horizon(arity: int, horizon: int, *, offset: bool) -> int:
     ``offset=True``: offset digits (Algorithm 2, h = ⌈log_k(2T)⌉ for odd arity): T <= (k^h − 1)/2; for even
     arity Definition C.1's capacity T <= k(k^h − 1)/(2(k − 1)) (Appendix C's "h correctly set").
     Integer arithmetic only.
+
+    Args:
+        arity: k, the tree's arity, an integer >= 2.
+        horizon: T, the stream length, an integer >= 1.
+        offset: ``True`` for offset digits (Algorithm 2), ``False`` for standard digits (Algorithm 1).
     """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
@@ -214,6 +253,11 @@ def representation(time: int, arity: int, height: int) -> tuple[int, ...]:
     """The offset representation Algorithm 2 uses for ``time``: Definition 3.8 (odd arity) or C.1 (even).
 
     ``time`` must lie in [1, offset_capacity(arity, height)].
+
+    Args:
+        time: t, an integer in [1, offset_capacity(arity, height)].
+        arity: k, an integer >= 2.
+        height: h, an integer in [1, 4096].
     """
     return _representation(time, arity, height)[1]
 
@@ -224,6 +268,11 @@ def algorithm_2_noise_indices(time: int, arity: int, height: int) -> tuple[int, 
     Lines 6–13 of Algorithm 2: t ← rep(t, h); p ← 0; for ℓ = h..1, repeat |t_ℓ| times
     {p ← p + sgn(t_ℓ) k^(ℓ−1); noise ← noise + z_p}. Every index lies in [1, offset_capacity(arity, height)]
     (Proposition 4.1). For even arity the representation is Definition C.1's (Appendix C's variant).
+
+    Args:
+        time: t, an integer in [1, offset_capacity(arity, height)].
+        arity: k, an integer >= 2.
+        height: h, an integer in [1, 4096].
     """
     k, rep = _representation(time, arity, height)
     indices: list[int] = []
@@ -242,5 +291,10 @@ def algorithm_2_noise_count(time: int, arity: int, height: int) -> int:
 
     The indices are distinct (tested against :func:`algorithm_2_noise_indices`), so with i.i.d. noise of
     variance v the output's variance is this count times v.
+
+    Args:
+        time: t, an integer in [1, offset_capacity(arity, height)].
+        arity: k, an integer >= 2.
+        height: h, an integer in [1, 4096].
     """
     return sum(abs(digit) for digit in representation(time, arity, height))

@@ -52,6 +52,10 @@ def algorithm_2_total_noise_count(arity: int, horizon: int) -> int:
     """Σ_{t=1}^{T} ‖rep(t, h)‖₁ by enumerating t (balanced division per t), h = Algorithm 2's height.
 
     Odd arity: Definition 3.8's digits; even arity: Definition C.1's (Appendix C). T <= 2·10^6.
+
+    Args:
+        arity: k, an integer >= 2.
+        horizon: T, an integer in [1, 2·10^6] (enumerated).
     """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
@@ -76,6 +80,10 @@ def algorithm_2_mse(arity: int, horizon: int) -> Fraction:
     """ε² · MSE of Algorithm 2 over t = 1..``horizon``, by direct enumeration (T <= 2·10^6).
 
     (2h²/T) Σ_t ‖rep(t, h)‖₁ with h = ⌈log_k(2T)⌉ (odd arity; Appendix C's variant for even arity).
+
+    Args:
+        arity: k, the tree's arity, an integer >= 2.
+        horizon: T, an integer in [1, 2·10^6].
     """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
@@ -84,7 +92,13 @@ def algorithm_2_mse(arity: int, horizon: int) -> Fraction:
 
 
 def algorithm_2_step_variance(time: int, arity: int, horizon: int) -> int:
-    """ε² · Var of Algorithm 2's output at ``time`` (1 <= time <= horizon): 2h² ‖rep(t, h)‖₁ (an integer)."""
+    """ε² · Var of Algorithm 2's output at ``time`` (1 <= time <= horizon): 2h² ‖rep(t, h)‖₁ (an integer).
+
+    Args:
+        time: t, an integer in [1, horizon].
+        arity: k, an integer >= 2.
+        horizon: T, an integer >= 1.
+    """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     t = check_positive_int(time, "time")
@@ -127,7 +141,12 @@ def _digit_mass(limit: int, arity: int, height: int, center: int) -> int:
 
 
 def algorithm_2_total_noise_count_digit_programme(arity: int, horizon: int) -> int:
-    """Σ_{t=1}^{T} ‖rep(t, h)‖₁ by the digit programme (module docstring); exact for any T, O(h) steps."""
+    """Σ_{t=1}^{T} ‖rep(t, h)‖₁ by the digit programme (module docstring); exact for any T, O(h) steps.
+
+    Args:
+        arity: k, an integer >= 2.
+        horizon: T, an integer >= 1.
+    """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=True)
@@ -160,7 +179,12 @@ def _total_digit_programme(arity: int, steps: int, height: int) -> int:
 
 
 def algorithm_2_mse_digit_programme(arity: int, horizon: int) -> Fraction:
-    """ε² · MSE of Algorithm 2 over t = 1..``horizon`` by the digit programme (any T; 10^12 in microseconds)."""
+    """ε² · MSE of Algorithm 2 over t = 1..``horizon`` by the digit programme (any T; 10^12 in microseconds).
+
+    Args:
+        arity: k, the tree's arity, an integer >= 2.
+        horizon: T, an integer >= 1.
+    """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=True)
@@ -171,21 +195,36 @@ def algorithm_2_mse_digit_programme(arity: int, horizon: int) -> Fraction:
 
 
 def lemma_4_7_closed_form(arity: int, height: int) -> Fraction:
-    """Lemma 4.7 as printed, times ε²: k (1 − 1/k²) h³ / (2 (1 − 1/k^h)), stated for T = (k^h − 1)/2."""
+    """Lemma 4.7 as printed, times ε²: k (1 − 1/k²) h³ / (2 (1 − 1/k^h)), stated for T = (k^h − 1)/2.
+
+    Args:
+        arity: k, an odd integer >= 3.
+        height: h, an integer in [1, 4096].
+    """
     k = check_arity(arity, parity="odd", needed_by=LEMMA_4_7)
     h = check_width(height, "height")
     return Fraction(k) * (1 - Fraction(1, k * k)) * h**3 / (2 * (1 - Fraction(1, k**h)))
 
 
 def lemma_4_7_horizon(arity: int, height: int) -> int:
-    """The horizon T = (k^h − 1)/2 at which Lemma 4.7 is stated (odd arity)."""
+    """The horizon T = (k^h − 1)/2 at which Lemma 4.7 is stated (odd arity).
+
+    Args:
+        arity: k, an odd integer >= 3.
+        height: h, an integer in [1, 4096].
+    """
     k = check_arity(arity, parity="odd", needed_by=LEMMA_4_7)
     h = check_width(height, "height")
     return int((k**h - 1) // 2)
 
 
 def appendix_c_horizon(arity: int, height: int) -> int:
-    """The horizon T = k(k^h − 1)/(2(k − 1)) of Claim 1 (even arity): the capacity of Definition C.1."""
+    """The horizon T = k(k^h − 1)/(2(k − 1)) of Claim 1 (even arity): the capacity of Definition C.1.
+
+    Args:
+        arity: k, an even integer >= 2.
+        height: h, an integer in [1, 4096].
+    """
     k = check_arity(arity, parity="even", needed_by="Appendix C")
     h = check_width(height, "height")
     return offset_capacity(k, h)
@@ -195,6 +234,10 @@ def appendix_c_recursion(arity: int, height: int) -> Fraction:
     """Proof C.2's recursion as printed: c_h = ((k + 2)/4 + k(h − 1)/4)(k/2) k^(h−1) + c_(h−1), c_0 = 0.
 
     c_h is meant to be the total number of noise values over all t in 1..k(k^h − 1)/(2(k − 1)).
+
+    Args:
+        arity: k, an even integer >= 2.
+        height: h, an integer in [1, 4096].
     """
     k = check_arity(arity, parity="even", needed_by="Appendix C")
     h = check_width(height, "height")
@@ -205,7 +248,12 @@ def appendix_c_recursion(arity: int, height: int) -> Fraction:
 
 
 def claim_1_leading_term(arity: int, height: int) -> Fraction:
-    """Claim 1's main term, times ε²: k h³ / (2 (1 − 1/k^h)) (the claim adds o(h²))."""
+    """Claim 1's main term, times ε²: k h³ / (2 (1 − 1/k^h)) (the claim adds o(h²)).
+
+    Args:
+        arity: k, an even integer >= 2.
+        height: h, an integer in [1, 4096].
+    """
     k = check_arity(arity, parity="even", needed_by="Appendix C")
     h = check_width(height, "height")
     return Fraction(k * h**3) / (2 * (1 - Fraction(1, k**h)))

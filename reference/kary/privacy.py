@@ -99,6 +99,10 @@ def laplace_scale(*, epsilon: RationalLike, l1_sensitivity: RationalLike) -> Fra
 
     ``epsilon > 0`` and ``l1_sensitivity = Δ1 > 0`` are exact rationals. It is also the smallest scale for
     pure ε-DP whenever some neighbouring difference attains ‖v‖_1 = Δ1.
+
+    Args:
+        epsilon: ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        l1_sensitivity: Δ1 > 0, the ℓ1 sensitivity, exact (int, Fraction or str such as ``"1/3"``; not float).
     """
     eps = positive_fraction(epsilon, "epsilon")
     l1 = positive_fraction(l1_sensitivity, "l1_sensitivity")
@@ -131,6 +135,14 @@ def l2_laplace_epsilon(
     applied coordinate-wise with ε_j = |v_j|/λ, then Σ ε_j² <= (Δ2/λ)²) uses no range of ε, so it applies to
     every λ > 0 and δ ∈ (0, 1) (the verification checks it against the exact profile for λ <= Δ1 too).
     ``scale = λ > 0``; Δ2 as ``l2_sensitivity`` or ``l2_sensitivity_squared``.
+
+    Args:
+        delta: δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        scale: λ > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        l2_sensitivity: Δ2 > 0, exact (int, Fraction or str such as ``"1/3"``; not float); ``None`` to give
+            ``l2_sensitivity_squared`` instead.
+        l2_sensitivity_squared: Δ2² > 0, exact (int, Fraction or str such as ``"1/3"``; not float), when
+            ``l2_sensitivity`` is ``None``.
     """
     lam = positive_fraction(scale, "scale")
     target = open_unit_fraction(delta, "delta")
@@ -153,6 +165,15 @@ def laplace_epsilon_theorem_1_3(
     ε; its ``upper`` end is the number to quote (an upper bound of the theorem's ε, which upper-bounds the
     exact ε). Refuses Δ2 > Δ1 (impossible: ‖v‖_2 <= ‖v‖_1) and λ <= Δ1 (outside the theorem), pointing to
     the exact profile.
+
+    Args:
+        delta: δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        scale: λ > Δ1, exact (int, Fraction or str such as ``"1/3"``; not float).
+        l1_sensitivity: Δ1 > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        l2_sensitivity: Δ2 in (0, Δ1], exact (int, Fraction or str such as ``"1/3"``; not float); ``None`` to give
+            ``l2_sensitivity_squared`` instead.
+        l2_sensitivity_squared: Δ2² > 0, exact (int, Fraction or str such as ``"1/3"``; not float), when
+            ``l2_sensitivity`` is ``None``.
     """
     lam = positive_fraction(scale, "scale")
     l1 = positive_fraction(l1_sensitivity, "l1_sensitivity")
@@ -198,6 +219,10 @@ def l2_laplace_a(*, epsilon: RationalLike, delta: RationalLike) -> CertifiedReal
 
     It is the positive root of ``a (a/2 + sqrt(2 ln(1/δ))) = ε`` (proved in ``verification/kary/proofs/lemma_5_5.py``);
     evaluated without cancellation as ``sqrt(2) ε / (sqrt(ln(1/δ)) + sqrt(ln(1/δ) + ε))``.
+
+    Args:
+        epsilon: ε in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
     """
     eps, target = _lemma_5_5_range(epsilon, delta)
     return _certified(lambda: _a_ball(eps, target), "a_{epsilon,delta}")
@@ -215,6 +240,14 @@ def l2_laplace_scale(
     Δ2 as ``l2_sensitivity`` or (``l2_sensitivity=None``) ``l2_sensitivity_squared``. The ``upper`` end of
     the enclosure is a rational certified >= the lemma's scale: use it (or
     :func:`l2_laplace_sufficient_scale`) as the sufficient scale.
+
+    Args:
+        epsilon: ε in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        l2_sensitivity: Δ2 > 0, exact (int, Fraction or str such as ``"1/3"``; not float); ``None`` to give
+            ``l2_sensitivity_squared`` instead.
+        l2_sensitivity_squared: Δ2² > 0, exact (int, Fraction or str such as ``"1/3"``; not float), when
+            ``l2_sensitivity`` is ``None`` (give exactly one).
     """
     eps, target = _lemma_5_5_range(epsilon, delta)
     l2_squared = _l2_squared(l2_sensitivity, l2_sensitivity_squared)
@@ -228,7 +261,16 @@ def l2_laplace_sufficient_scale(
     l2_sensitivity: RationalLike,
     l2_sensitivity_squared: RationalLike | None = None,
 ) -> Fraction:
-    """A rational scale certified >= Lemma 5.5's ``Δ2/a_{ε,δ}`` (the upper end of :func:`l2_laplace_scale`)."""
+    """A rational scale certified >= Lemma 5.5's ``Δ2/a_{ε,δ}`` (the upper end of :func:`l2_laplace_scale`).
+
+    Args:
+        epsilon: ε in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        l2_sensitivity: Δ2 > 0, exact (int, Fraction or str such as ``"1/3"``; not float); ``None`` to give
+            ``l2_sensitivity_squared`` instead.
+        l2_sensitivity_squared: Δ2² > 0, exact (int, Fraction or str such as ``"1/3"``; not float), when
+            ``l2_sensitivity`` is ``None``.
+    """
     return l2_laplace_scale(
         epsilon=epsilon, delta=delta, l2_sensitivity=l2_sensitivity, l2_sensitivity_squared=l2_sensitivity_squared
     ).upper
@@ -251,7 +293,7 @@ def _epsilons(epsilons: object) -> tuple[Fraction, ...]:
     return values
 
 
-def heterogeneous_composition_epsilon(*, epsilons: Sequence[object], delta: RationalLike) -> CertifiedReal:
+def heterogeneous_composition_epsilon(*, epsilons: Sequence[RationalLike], delta: RationalLike) -> CertifiedReal:
     """Lemma 5.4: the k-fold adaptive composition of ε_j-DP mechanisms is (ε~, δ)-DP for
 
     ``ε~ = min{Σ ε_j, Σ (e^ε_j - 1) ε_j / (e^ε_j + 1) + sqrt(2 ln(1/δ) Σ ε_j²)}``
@@ -260,6 +302,11 @@ def heterogeneous_composition_epsilon(*, epsilons: Sequence[object], delta: Rati
     of exact rationals > 0; ``delta`` ∈ (0, 1). ``(e^x - 1)/(e^x + 1)`` is evaluated as
     ``expm1(x)/(expm1(x) + 2)``. Compare with the optimal composition,
     :func:`reference.privacy.pure_composition.optimal_composition_epsilon`.
+
+    Args:
+        epsilons: the ε_j > 0 of the composed mechanisms, a non-empty sequence, each exact (int, Fraction or str such as
+            ``"1/3"``; not float).
+        delta: δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
     """
     values = _epsilons(epsilons)
     target = open_unit_fraction(delta, "delta")
@@ -287,6 +334,10 @@ def corollary_5_7_factor(*, epsilon: RationalLike, delta: RationalLike) -> Certi
     otherwise). Evaluated as the algebraically equal ``(1 + sqrt(1 + w))² / 2``: it increases from its limit 2
     (ε -> 0) to ``(1 + sqrt 2)²/2 = 2.914...`` at ε = ln(1/δ). Note that the corollary compares Lemma 5.5 and
     Lemma A.3, which are both stated for ε < 1 only (see :func:`corollary_5_7_variance_ratio`).
+
+    Args:
+        epsilon: ε > 0 with ε <= ln(1/δ), exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
     """
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
@@ -304,6 +355,10 @@ def corollary_5_7_variance_ratio(*, epsilon: RationalLike, delta: RationalLike) 
     ``2 (Δ2/a)² / (2 ln(1.25/δ) Δ2²/ε²) = (sqrt(ln(1/δ)) + sqrt(ln(1/δ) + ε))² / (2 ln(1.25/δ))``, independent
     of Δ2. Both lemmas are stated for ε, δ ∈ (0, 1), so that is the range accepted. It is below
     :func:`corollary_5_7_factor` by the factor ``ln(1/δ)/ln(1.25/δ) < 1`` (Proof 5.8's inequality).
+
+    Args:
+        epsilon: ε in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
     """
     eps, target = _lemma_5_5_range(epsilon, delta)
 

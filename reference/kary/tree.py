@@ -88,6 +88,12 @@ def capacity(arity: int, height: int, *, subtraction: bool) -> int:
     """The largest horizon a tree of ``height`` serves: k^h − 1 (Algorithm 1) or the offset capacity (2/3).
 
     With subtraction: (k^h − 1)/2 for odd arity (Definition 3.8), k(k^h − 1)/(2(k − 1)) for even (C.1).
+
+    Args:
+        arity: k, an integer >= 2.
+        height: h, an integer in [1, 4096].
+        subtraction: ``True`` for Algorithm 3's tree with subtraction (offset digits), ``False`` for Algorithm 1's
+            (standard digits).
     """
     k = check_arity(arity)
     h = check_width(height, "height")
@@ -123,7 +129,12 @@ def _check_horizon(horizon: object, arity: int, height: int, *, subtraction: boo
 
 
 def vertex_interval(vertex: Vertex, arity: int) -> tuple[int, int]:
-    """The leaves [first, last] (1-based, inclusive) a vertex ``(level, index)`` covers (Definition 3.1)."""
+    """The leaves [first, last] (1-based, inclusive) a vertex ``(level, index)`` covers (Definition 3.1).
+
+    Args:
+        vertex: ``(level, index)``, level >= 1 and index >= 0.
+        arity: k, an integer >= 2.
+    """
     k = check_arity(arity)
     level, index = vertex
     check_positive_int(level, "level")
@@ -141,7 +152,11 @@ MAX_LISTED_VERTICES = 200_000
 
 def listed_vertex_count(rep: Sequence[int]) -> int:
     """The number of vertices a walk over the digits ``rep`` lists: one per unit of each digit's magnitude
-    (Algorithm 1 adds ``t_ℓ`` vertices at level ℓ; Algorithm 3 adds or subtracts ``|t_ℓ|``)."""
+    (Algorithm 1 adds ``t_ℓ`` vertices at level ℓ; Algorithm 3 adds or subtracts ``|t_ℓ|``).
+
+    Args:
+        rep: the digits of a time (standard or offset), a sequence of integers.
+    """
     return sum(abs(digit) for digit in rep)
 
 
@@ -160,6 +175,11 @@ def algorithm_1_vertices(time: int, arity: int, height: int) -> tuple[Vertex, ..
 
     Lines 7–14: t ← rep_k(t, h) (standard digits); p ← 0; for ℓ = h..1, t_ℓ times: add Σ̂([p + 1, p + k^(ℓ−1)])
     — the vertex (ℓ, p / k^(ℓ−1)) — and p ← p + k^(ℓ−1).
+
+    Args:
+        time: t, an integer in [1, k^h − 1].
+        arity: k, an integer >= 2.
+        height: h, an integer in [1, 4096].
     """
     k = check_arity(arity)
     h = check_width(height, "height")
@@ -185,6 +205,11 @@ def algorithm_3_signed_vertices(time: int, arity: int, height: int) -> tuple[Sig
     [p + 1, p + k^(ℓ−1)] = vertex (ℓ, p / k^(ℓ−1)) and p ← p + k^(ℓ−1); a negative digit subtracts
     [p − k^(ℓ−1) + 1, p] = vertex (ℓ, p / k^(ℓ−1) − 1) and p ← p − k^(ℓ−1) (the corrected line 15).
     ``time`` must lie in [1, offset_capacity(arity, height)].
+
+    Args:
+        time: t, an integer in [1, offset_capacity(arity, height)].
+        arity: k, an integer >= 2.
+        height: h, an integer in [1, 4096].
     """
     k = check_arity(arity)
     h = check_width(height, "height")
@@ -208,12 +233,17 @@ def algorithm_3_signed_vertices(time: int, arity: int, height: int) -> tuple[Sig
     return tuple(signed)
 
 
-def vertex_of_noise_index(index: object, arity: int, height: int) -> SignedVertex:
+def vertex_of_noise_index(index: int, arity: int, height: int) -> SignedVertex:
     """The signed vertex of Algorithm 3 that Algorithm 2's noise index p stands for (Proof 4.4).
 
     Let ℓ be the lowest level with a non-zero offset digit of p and w = k^(ℓ−1). If that digit is positive,
     p is the right end of an added vertex: (+1, ℓ, p/w − 1); if negative, p is one less than the left end of a
     subtracted vertex: (−1, ℓ, p/w). ``index`` must lie in [1, offset_capacity(arity, height)].
+
+    Args:
+        index: Algorithm 2's noise index p, an integer in [1, offset_capacity(arity, height)].
+        arity: k, an integer >= 2.
+        height: h, an integer in [1, 4096].
     """
     k = check_arity(arity)
     h = check_width(height, "height")
@@ -241,6 +271,13 @@ def used_vertices(arity: int, height: int, *, subtraction: bool, horizon: int | 
     """The vertices some output t in 1..T uses (Algorithm 1, or Algorithm 3 with ``subtraction``), sorted.
 
     ``horizon`` defaults to :func:`capacity`; at most :data:`MAX_MATRIX_HORIZON`.
+
+    Args:
+        arity: k, an integer >= 2.
+        height: h, an integer in [1, 64] (dense exact matrices).
+        subtraction: ``True`` for Algorithm 3's tree with subtraction (offset digits), ``False`` for Algorithm 1's
+            (standard digits).
+        horizon: T, an integer in [1, 600] within the tree's capacity, or ``None`` for the capacity.
     """
     k = check_arity(arity)
     h = check_width(height, "height")
@@ -258,6 +295,13 @@ def strategy_matrix(
     that reaches past T (t = 5, k = 3, h = 3 subtracts [6, 6] and [7, 9]): those leaves are padding, always
     zero, so they are dropped from R and L·R = A still holds. At the capacity no used vertex ends after the
     capacity (Proposition 4.1). Use :func:`padded_width` for the number of leaves the used vertices reach.
+
+    Args:
+        arity: k, an integer >= 2.
+        height: h, an integer in [1, 64] (dense exact matrices).
+        subtraction: ``True`` for Algorithm 3's tree with subtraction (offset digits), ``False`` for Algorithm 1's
+            (standard digits) (default ``False``).
+        horizon: T, an integer in [1, 600] within the tree's capacity, or ``None`` for the capacity.
     """
     k = check_arity(arity)
     h = check_width(height, "height")
@@ -271,7 +315,15 @@ def strategy_matrix(
 
 
 def padded_width(arity: int, height: int, *, subtraction: bool, horizon: int | None = None) -> int:
-    """The last leaf any used vertex covers: the input length Algorithm 3 (or 1) needs, padding included."""
+    """The last leaf any used vertex covers: the input length Algorithm 3 (or 1) needs, padding included.
+
+    Args:
+        arity: k, an integer >= 2.
+        height: h, an integer in [1, 64] (dense exact matrices).
+        subtraction: ``True`` for Algorithm 3's tree with subtraction (offset digits), ``False`` for Algorithm 1's
+            (standard digits).
+        horizon: T, an integer in [1, 600] within the tree's capacity, or ``None`` for the capacity.
+    """
     k = check_arity(arity)
     h = check_width(height, "height")
     sub = _check_bool(subtraction, "subtraction")
@@ -282,7 +334,15 @@ def padded_width(arity: int, height: int, *, subtraction: bool, horizon: int | N
 def reconstruction_matrix(
     arity: int, height: int, *, subtraction: bool, horizon: int | None = None
 ) -> list[list[int]]:
-    """L: one row per output t = 1..T, columns the used vertices; entry +1 (added), −1 (subtracted) or 0."""
+    """L: one row per output t = 1..T, columns the used vertices; entry +1 (added), −1 (subtracted) or 0.
+
+    Args:
+        arity: k, an integer >= 2.
+        height: h, an integer in [1, 64] (dense exact matrices).
+        subtraction: ``True`` for Algorithm 3's tree with subtraction (offset digits), ``False`` for Algorithm 1's
+            (standard digits).
+        horizon: T, an integer in [1, 600] within the tree's capacity, or ``None`` for the capacity.
+    """
     k = check_arity(arity)
     h = check_width(height, "height")
     sub = _check_bool(subtraction, "subtraction")
@@ -305,7 +365,14 @@ def _int_matmul(left: list[list[int]], right: list[list[int]]) -> list[list[int]
 
 
 def check_factorization(arity: int, height: int, *, subtraction: bool, horizon: int | None = None) -> bool:
-    """Whether L·R equals A (the T×T lower-triangular all-ones matrix) exactly, integer arithmetic."""
+    """Whether L·R equals A (the T×T lower-triangular all-ones matrix) exactly, integer arithmetic.
+
+    Args:
+        arity: k, the tree's arity, an integer >= 2.
+        height: h, an integer in [1, 64].
+        subtraction: ``True`` for Algorithm 2's tree with subtraction, ``False`` for Algorithm 1's.
+        horizon: T, an integer in [1, 600] within the tree's capacity, or ``None`` for the capacity.
+    """
     k = check_arity(arity)
     h = check_width(height, "height")
     sub = _check_bool(subtraction, "subtraction")
@@ -339,6 +406,12 @@ def sensitivities(arity: int, height: int, *, subtraction: bool, horizon: int | 
     most one vertex per level 1..h + 1 and the root is never used, so ℓ1 <= h; input 1 lies in (ℓ, 0) for
     every ℓ, and (ℓ, 0) is used by t = k^(ℓ−1) <= T (ℓ < h) and, for ℓ = h, by t = T, whose leading digit is
     positive because h is minimal. Not every vertex is used (k = 3, h = 2 with subtraction never uses leaf 2).
+
+    Args:
+        arity: k, the tree's arity, an integer >= 2.
+        height: h, an integer in [1, 64].
+        subtraction: ``True`` for Algorithm 2's tree with subtraction, ``False`` for Algorithm 1's.
+        horizon: T, an integer in [1, 600] within the tree's capacity, or ``None`` for the capacity.
     """
     k = check_arity(arity)
     h = check_width(height, "height")
@@ -354,7 +427,16 @@ def sensitivities(arity: int, height: int, *, subtraction: bool, horizon: int | 
 def output_covariance(
     arity: int, height: int, scale: RationalLike, *, subtraction: bool, horizon: int | None = None
 ) -> Matrix:
-    """2b²·L·Lᵀ: the exact covariance of the outputs' noise with i.i.d. Laplace(``scale``) vertex noise."""
+    """2b²·L·Lᵀ: the exact covariance of the outputs' noise with i.i.d. Laplace(``scale``) vertex noise.
+
+    Args:
+        arity: k, an integer >= 2.
+        height: h, an integer in [1, 64] (dense exact matrices).
+        scale: the Laplace scale b > 0 of every vertex, exact (int, Fraction or str such as ``"1/3"``; not float).
+        subtraction: ``True`` for Algorithm 3's tree with subtraction (offset digits), ``False`` for Algorithm 1's
+            (standard digits).
+        horizon: T, an integer in [1, 600] within the tree's capacity, or ``None`` for the capacity.
+    """
     k = check_arity(arity)
     h = check_width(height, "height")
     b = positive_fraction(scale, "scale")
@@ -367,7 +449,13 @@ def output_covariance(
 
 
 def check_algorithm_2_covariance(arity: int, height: int, *, horizon: int | None = None) -> bool:
-    """Whether L·Lᵀ (Algorithm 3, signed) equals the count of shared noise indices of Algorithm 2 (unsigned)."""
+    """Whether L·Lᵀ (Algorithm 3, signed) equals the count of shared noise indices of Algorithm 2 (unsigned).
+
+    Args:
+        arity: k, an integer >= 2.
+        height: h, an integer in [1, 64] (dense exact matrices).
+        horizon: T, an integer in [1, 600] within the tree's capacity, or ``None`` for the capacity.
+    """
     k = check_arity(arity)
     h = check_width(height, "height")
     steps = _check_horizon(horizon, k, h, subtraction=True)
@@ -388,7 +476,16 @@ def _digit_l1(time: int, arity: int, height: int, subtraction: bool) -> int:
 def per_step_variances(
     arity: int, height: int, scale: RationalLike, *, subtraction: bool, horizon: int | None = None
 ) -> tuple[Fraction, ...]:
-    """Var of output t = 1..T: 2b²·‖rep(t, h)‖₁ (standard digits, or offset digits with ``subtraction``)."""
+    """Var of output t = 1..T: 2b²·‖rep(t, h)‖₁ (standard digits, or offset digits with ``subtraction``).
+
+    Args:
+        arity: k, an integer >= 2.
+        height: h, an integer in [1, 64] (dense exact matrices).
+        scale: the Laplace scale b > 0 of every vertex, exact (int, Fraction or str such as ``"1/3"``; not float).
+        subtraction: ``True`` for Algorithm 3's tree with subtraction (offset digits), ``False`` for Algorithm 1's
+            (standard digits).
+        horizon: T, an integer in [1, 600] within the tree's capacity, or ``None`` for the capacity.
+    """
     k = check_arity(arity)
     h = check_width(height, "height")
     b = positive_fraction(scale, "scale")
@@ -408,7 +505,16 @@ class MaximumVariance:
 def maximum_step_variance(
     arity: int, height: int, scale: RationalLike, *, subtraction: bool, horizon: int | None = None
 ) -> MaximumVariance:
-    """The maximum of :func:`per_step_variances` and where it is attained (1-based times)."""
+    """The maximum of :func:`per_step_variances` and where it is attained (1-based times).
+
+    Args:
+        arity: k, an integer >= 2.
+        height: h, an integer in [1, 64] (dense exact matrices).
+        scale: the Laplace scale b > 0 of every vertex, exact (int, Fraction or str such as ``"1/3"``; not float).
+        subtraction: ``True`` for Algorithm 3's tree with subtraction (offset digits), ``False`` for Algorithm 1's
+            (standard digits).
+        horizon: T, an integer in [1, 600] within the tree's capacity, or ``None`` for the capacity.
+    """
     variances = per_step_variances(arity, height, scale, subtraction=subtraction, horizon=horizon)
     top = max(variances)
     return MaximumVariance(value=top, times=tuple(t for t, v in enumerate(variances, 1) if v == top))
@@ -418,7 +524,12 @@ def maximum_step_variance(
 
 
 def algorithm_1_total_vertex_count(arity: int, horizon: int) -> int:
-    """Σ_{t=1}^{T} ‖digits(t)‖₁ by enumeration (T <= :data:`MAX_ENUMERATION_HORIZON`)."""
+    """Σ_{t=1}^{T} ‖digits(t)‖₁ by enumeration (T <= :data:`MAX_ENUMERATION_HORIZON`).
+
+    Args:
+        arity: k, an integer >= 2.
+        horizon: T, an integer in [1, 2·10^6] (enumerated).
+    """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     if steps > MAX_ENUMERATION_HORIZON:
@@ -438,6 +549,10 @@ def algorithm_1_total_vertex_count_digit_programme(arity: int, horizon: int) -> 
     Σ_{n<N} s(n): scanning N's digits a_i from the most significant, with σ the digit sum of the prefix, each
     d < a_i at a position with i positions below contributes k^i numbers with digit sum (σ + d)·k^i plus the
     i free low digits' total i·k^i·(k − 1)/2.
+
+    Args:
+        arity: k, an integer >= 2.
+        horizon: T, an integer >= 1.
     """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
@@ -460,7 +575,12 @@ def algorithm_1_total_vertex_count_digit_programme(arity: int, horizon: int) -> 
 
 
 def algorithm_1_mse(arity: int, horizon: int) -> Fraction:
-    """ε²·MSE of Algorithm 1 over t = 1..T by enumeration: (2h²/T) Σ_t ‖rep_k(t, h)‖₁, h = ⌈log_k(T + 1)⌉."""
+    """ε²·MSE of Algorithm 1 over t = 1..T by enumeration: (2h²/T) Σ_t ‖rep_k(t, h)‖₁, h = ⌈log_k(T + 1)⌉.
+
+    Args:
+        arity: k, an integer >= 2.
+        horizon: T, an integer in [1, 2·10^6] (enumerated).
+    """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=False)
@@ -468,7 +588,12 @@ def algorithm_1_mse(arity: int, horizon: int) -> Fraction:
 
 
 def algorithm_1_mse_digit_programme(arity: int, horizon: int) -> Fraction:
-    """ε²·MSE of Algorithm 1 over t = 1..T by the digit programme (any T; 10^12 is immediate)."""
+    """ε²·MSE of Algorithm 1 over t = 1..T by the digit programme (any T; 10^12 is immediate).
+
+    Args:
+        arity: k, the tree's arity, an integer >= 2.
+        horizon: T, an integer >= 1.
+    """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     height = height_for_horizon(k, steps, offset=False)
@@ -476,7 +601,12 @@ def algorithm_1_mse_digit_programme(arity: int, horizon: int) -> Fraction:
 
 
 def lemma_3_5_closed_form(arity: int, height: int) -> Fraction:
-    """Lemma 3.5 as printed, times ε²: (k − 1) h³ / (1 − 1/k^h), stated for T = k^h − 1."""
+    """Lemma 3.5 as printed, times ε²: (k − 1) h³ / (1 − 1/k^h), stated for T = k^h − 1.
+
+    Args:
+        arity: k, an integer >= 2.
+        height: h, an integer in [1, 4096].
+    """
     k = check_arity(arity)
     h = check_width(height, "height")
     return Fraction((k - 1) * h**3) / (1 - Fraction(1, k**h))
@@ -510,6 +640,10 @@ def live_noise_count(arity: int, horizon: int) -> LiveNoise:
 
     A value z_p is alive at time t when first_use(p) <= t <= last_use(p). Proof 4.13 bounds the count by
     h(k − 1)/2 (odd arity); for even arity (Appendix C) the same argument gives h·k/2. T <= 2·10^6.
+
+    Args:
+        arity: k, an integer >= 2.
+        horizon: T, an integer >= 1 (simulated step by step).
     """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")

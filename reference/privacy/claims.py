@@ -61,7 +61,8 @@ def exact_value(value: object, name: str) -> Fraction:
         if value != value or value in (float("inf"), float("-inf")):
             raise ValueError(f"{name} must be finite, got {value!r}")
         return Fraction(value)
-    if hasattr(value, "item") and not isinstance(value, (int, Fraction, str)):  # numpy scalars
+    # NumPy scalars (and 0-d arrays); an array of shape (1,) is not a number (its .item() would be taken silently)
+    if hasattr(value, "item") and getattr(value, "shape", ()) == () and not isinstance(value, (int, Fraction, str)):
         return exact_value(value.item(), name)
     return to_fraction(value, name)
 

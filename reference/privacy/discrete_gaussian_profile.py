@@ -73,7 +73,12 @@ def _floor(value: Fraction) -> int:
 
 
 def gaussian_tail_bound(start: int, sigma_squared: Fraction) -> arb:
-    """Ball containing an upper bound of Σ_{x >= start} exp(-x²/(2σ²)), for start >= 0."""
+    """Ball containing an upper bound of Σ_{x >= start} exp(-x²/(2σ²)), for start >= 0.
+
+    Args:
+        start: the first term's x, an integer >= 0.
+        sigma_squared: σ² > 0, a ``Fraction``.
+    """
     head = _ball(Fraction(-(start * start), 2) / sigma_squared).exp()
     ratio_gap = -(_ball(Fraction(-(2 * start + 1), 2) / sigma_squared).expm1())  # 1 - exp(-(2N+1)/(2σ²)) > 0
     return head / ratio_gap
@@ -98,7 +103,12 @@ def _theta_sum(coefficient: arb, accuracy_bits: int) -> arb:
 
 
 def normaliser_ball(sigma_squared: Fraction, accuracy_bits: int) -> arb:
-    """Ball containing Z = Σ_{x in Z} exp(-x²/(2σ²))."""
+    """Ball containing Z = Σ_{x in Z} exp(-x²/(2σ²)).
+
+    Args:
+        sigma_squared: σ² > 0, a ``Fraction``.
+        accuracy_bits: the relative accuracy wanted, in bits (a positive integer).
+    """
     if sigma_squared < 1:
         coefficient = 1 / (2 * _ball(sigma_squared))
         return 1 + 2 * _theta_sum(coefficient, accuracy_bits)
@@ -247,7 +257,13 @@ NEWTON_EVALUATIONS = 16
 def estimated_lattice_terms(*, epsilon: Fraction, sigma_squared: Fraction, sensitivity: int) -> int:
     """The terms one δ(ε) lattice sum adds, estimated before summing: from the first integer above
     ``a = εσ²/Δ - Δ/2`` up to 0 (the negative side, when a < 0), then about 12σ more until the Gaussian tail
-    is below the sum's accuracy (``exp(-x²/(2σ²)) < 2**-96`` at ``x ≈ 11.5σ``)."""
+    is below the sum's accuracy (``exp(-x²/(2σ²)) < 2**-96`` at ``x ≈ 11.5σ``).
+
+    Args:
+        epsilon: ε >= 0, a ``Fraction``.
+        sigma_squared: σ² > 0, a ``Fraction``.
+        sensitivity: Δ, a positive integer.
+    """
     from math import isqrt
 
     first = _floor(epsilon * sigma_squared / sensitivity - Fraction(sensitivity, 2)) + 1
@@ -257,7 +273,11 @@ def estimated_lattice_terms(*, epsilon: Fraction, sigma_squared: Fraction, sensi
 
 def estimated_evaluations(tolerance: Fraction) -> int:
     """Evaluations of δ(ε) the search for the smallest ε makes: the upward bracket from 1 (at most about
-    log2(MAX_EPSILON) + 2 doublings) and the bisection to the relative ``tolerance``."""
+    log2(MAX_EPSILON) + 2 doublings) and the bisection to the relative ``tolerance``.
+
+    Args:
+        tolerance: the bisection's relative tolerance, a ``Fraction`` in (0, 1).
+    """
     return MAX_EPSILON.numerator.bit_length() + 2 + (1 / tolerance).__ceil__().bit_length()
 
 
@@ -302,6 +322,13 @@ def discrete_gaussian_delta(
     largest change of the integer-valued query between neighbours). The enclosure is rigorous (Arb ball
     arithmetic over a positive lattice sum with a proven truncation bound) and about 24 digits wide; its
     ``upper`` end is a δ the mechanism certainly achieves, its ``lower`` end one it certainly does not beat.
+
+    Args:
+        epsilon: ε >= 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        sigma_squared: the scale σ² > 0 of N_Z(0, σ²) (not its variance), exact (int, Fraction or str such as ``"1/3"``;
+            not float).
+        sensitivity: Δ, a positive integer: the largest change of the integer-valued query between neighbours (default
+            1).
     """
     eps = nonnegative_fraction(epsilon, "epsilon")
     scale = positive_fraction(sigma_squared, "sigma_squared")
@@ -323,6 +350,14 @@ def discrete_gaussian_epsilon(
     ``upper`` is certified sufficient (the Arb upper bound of δ(upper) is <= ``delta``), ``lower`` certified
     insufficient, unless δ(0) <= ``delta``, when ``[0, 0]`` is returned. Rational bisection on ε until the
     bracket is within ``tolerance`` (relative, in (0, 1)).
+
+    Args:
+        delta: the target δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        sigma_squared: the scale σ² > 0 of N_Z(0, σ²) (not its variance), exact (int, Fraction or str such as ``"1/3"``;
+            not float).
+        sensitivity: Δ, a positive integer (default 1).
+        tolerance: the relative width at which the bisection stops, exact (int, Fraction or str such as ``"1/3"``; not
+            float) in (0, 1) (default 10^-22).
     """
     target = open_unit_fraction(delta, "delta")
     scale = positive_fraction(sigma_squared, "sigma_squared")

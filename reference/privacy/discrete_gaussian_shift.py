@@ -24,7 +24,7 @@ from flint import arb, arb_poly
 
 from reference.core.certified import TARGET_ACCURACY_BITS, CertifiedReal, UndecidedComparisonError, working_precision
 from reference.core.certified import ball as _ball
-from reference.core.validate import nonnegative_fraction, positive_fraction
+from reference.core.validate import RationalLike, nonnegative_fraction, positive_fraction, sequence_of
 from reference.privacy.discrete_gaussian_profile import gaussian_tail_bound, normaliser_ball
 
 #: Most coefficients of the convolved law (the product polynomial's length): the cost bound of one evaluation.
@@ -35,7 +35,7 @@ MAX_PRECISION = 1 << 12
 
 def _entries(shift: Sequence[object]) -> list[int]:
     values: list[int] = []
-    for value in shift:
+    for value in sequence_of(shift, "shift", "a list of integers (an integer draw shift)"):
         if isinstance(value, Fraction) and value.denominator == 1:
             values.append(value.numerator)
         elif isinstance(value, int) and not isinstance(value, bool):
@@ -77,10 +77,18 @@ def _delta_parts(
     return total, dropped
 
 
-def discrete_gaussian_shift_delta(*, epsilon: object, sigma_squared: object, shift: Sequence[object]) -> CertifiedReal:
+def discrete_gaussian_shift_delta(
+    *, epsilon: RationalLike, sigma_squared: RationalLike, shift: Sequence[int]
+) -> CertifiedReal:
     """Certified enclosure of δ(ε) for N_Z(0, σ²)^d against N_Z(u, σ²)^d, u = ``shift`` (integers, not all
     zero); ``epsilon >= 0`` and ``sigma_squared > 0`` exact rationals. Refused (ValueError) when the convolved
-    law would exceed :data:`MAX_SUPPORT` coefficients."""
+    law would exceed :data:`MAX_SUPPORT` coefficients.
+
+    Args:
+        epsilon: ε >= 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        sigma_squared: the scale σ² > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        shift: the integer shift vector u, not all zero.
+    """
     eps = nonnegative_fraction(epsilon, "epsilon")
     scale = positive_fraction(sigma_squared, "sigma_squared")
     magnitudes = _entries(shift)

@@ -27,6 +27,7 @@ from fractions import Fraction
 from flint import arb
 
 from reference.core.certified import MAX_PRECISION, UndecidedComparisonError, working_precision
+from reference.privacy.gaussian_profile import profile_ball
 
 _ROOT_TWO = math.sqrt(2.0)
 _ROOT_TWO_PI = math.sqrt(2.0 * math.pi)
@@ -119,8 +120,11 @@ def sigma_estimate_wide(*, epsilon: Fraction, delta: Fraction, sensitivity_squar
     the caller certifies both ends of its bracket. Returns a dyadic rational, or None when the solve does not
     settle.
     """
-    ceiling = min(max(delta.denominator.bit_length() - delta.numerator.bit_length(), 0) + 2 * _WIDE_START_PRECISION,
-                  MAX_PRECISION)
+    # bits for the cancellation (about log2(1/δ)) and for u = b - a, whose terms are about sqrt(ε/2) near the
+    # answer at large ε (at ε = 1e300, 128 bits leave u wrong by 1e111)
+    ceiling = min(max(delta.denominator.bit_length() - delta.numerator.bit_length(), 0)
+                  + max(epsilon.numerator.bit_length() - epsilon.denominator.bit_length(), 0)
+                  + 2 * _WIDE_START_PRECISION, MAX_PRECISION)
 
     def at(bits: int, compute: Callable[[], tuple[arb, arb] | None]) -> tuple[arb, arb] | None:
         with working_precision(bits):
@@ -135,6 +139,13 @@ def sigma_estimate_wide(*, epsilon: Fraction, delta: Fraction, sensitivity_squar
                 return found
             bits *= 2
 
+    def certainly_below(u: arb) -> bool:
+        """δ(e^u) < delta certainly: unresolved only because it is far below (a tail like exp(-1e399) at ε = 1e300),
+        not because the two tails cancel."""
+        with working_precision(ceiling):
+            return bool(profile_ball(arb(epsilon.numerator) / epsilon.denominator, arb(u).exp())
+                        < arb(delta.numerator) / delta.denominator)
+
     with working_precision(_WIDE_START_PRECISION):
         target = (arb(delta.numerator) / delta.denominator).log().mid()
         eps = arb(epsilon.numerator) / epsilon.denominator
@@ -147,7 +158,7 @@ def sigma_estimate_wide(*, epsilon: Fraction, delta: Fraction, sensitivity_squar
         for _ in range(_MAX_STEPS):
             found = log_delta(u)
             if found is None or found[0] <= target:  # δ not resolved from 0 only happens far past the answer
-                high, high_unresolved = u, found is None
+                high, high_unresolved = u, found is None and not certainly_below(u)
                 if low is None:
                     u, width = (u - width).mid(), 2 * width
                     continue
@@ -187,8 +198,7 @@ def _log_delta_ball(epsilon: Fraction, u: arb) -> tuple[arb, arb] | None:
     s = arb(u).exp()
     a = 1 / (2 * s)
     b = eps * s
-    root_two = arb(2).sqrt()
-    value = ((b - a) / root_two).erfc() / 2 - eps.exp() * ((a + b) / root_two).erfc() / 2
+    value = profile_ball(eps, s)  # without the cancellation of the two tails at large s
     if not (value > 0 and value.rel_accuracy_bits() >= _WIDE_BITS):
         return None
     density = (-((a - b) ** 2) / 2).exp() / (2 * arb.pi()).sqrt()

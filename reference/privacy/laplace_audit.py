@@ -77,7 +77,7 @@ def check_laplace(
     epsilon: RationalLike,
     delta: RationalLike,
     scale: RationalLike,
-    sensitivity_vectors: Sequence[Sequence[object]],
+    sensitivity_vectors: Sequence[Sequence[RationalLike]],
 ) -> LaplaceVerdict:
     """Certified verdict whether ``f(D) + Lap(scale)^d`` is (ε, δ)-DP when the neighbouring differences
     ``f(D') - f(D)`` are the given vectors (e.g. ``[[1] * h]`` for a tree mechanism of height h)."""

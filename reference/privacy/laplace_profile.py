@@ -281,9 +281,9 @@ MAX_PURE_EPSILON = Fraction(10**6)
 def _check_reach(profile: _Profile, scale: Fraction) -> None:
     if profile.total / scale > MAX_PURE_EPSILON:
         raise ValueError(
-            f"the sensitivity's l1 norm over the scale is {describe(profile.total / scale)}, above 1e6: the exact "
-            "Laplace profile is not computed there (the noise is far below any useful privacy: delta(epsilon) is "
-            "essentially 1 for every modest epsilon)"
+            f"scale is too small for the sensitivities: their l1 norm over scale is {describe(profile.total / scale)}, "
+            "above 1e6, where the exact Laplace profile is not computed (the noise is far below any useful privacy: "
+            "delta(epsilon) is essentially 1 for every modest epsilon); scale must be at least l1 norm / 1e6"
         )
 
 
@@ -347,13 +347,20 @@ def _reported(profiles: Sequence[_Profile], epsilon: Fraction, scale: Fraction, 
 # ---------------------------------------------------------------------------------------------- public API
 
 
-def laplace_delta(*, epsilon: RationalLike, scale: RationalLike, sensitivities: Sequence[object]) -> CertifiedReal:
+def laplace_delta(*, epsilon: RationalLike, scale: RationalLike, sensitivities: Sequence[RationalLike]) -> CertifiedReal:
     """Certified enclosure of δ(ε) for ``f(D) + Lap(scale)^d`` and one neighbouring pair ``f(D') - f(D) = v``.
 
     ``epsilon >= 0`` (δ(0) is the total variation distance), ``scale > 0`` and the entries of
     ``sensitivities`` (the vector v; signs and zero entries are allowed, at least one entry must be nonzero)
     are exact rationals. Exact closed form (module docstring) with Arb balls: the enclosure is rigorous and
     about 24 digits wide (relative); it is exactly ``[0, 0]`` when ``epsilon >= ‖v‖_1/scale`` (pure DP).
+
+    Args:
+        epsilon: ε >= 0 (at 0, δ is the total variation distance), exact (int, Fraction or str such as ``"1/3"``; not
+            float).
+        scale: the Laplace scale b > 0 of every coordinate, exact (int, Fraction or str such as ``"1/3"``; not float).
+        sensitivities: the difference vector v = f(D') − f(D): a non-empty sequence of exact rationals, signs and zeros
+            allowed, at least one nonzero.
     """
     eps = nonnegative_fraction(epsilon, "epsilon")
     lam = positive_fraction(scale, "scale")
@@ -377,10 +384,17 @@ def laplace_delta_worst_case(
     *,
     epsilon: RationalLike,
     scale: RationalLike,
-    sensitivity_vectors: Sequence[Sequence[object]],
+    sensitivity_vectors: Sequence[Sequence[RationalLike]],
 ) -> WorstCaseDelta:
     """The largest δ(ε) over ``sensitivity_vectors`` (see :func:`laplace_delta`): the mechanism is (ε, δ)-DP
-    over a neighbouring relation whose differences are these vectors iff ``δ >= delta``."""
+    over a neighbouring relation whose differences are these vectors iff ``δ >= delta``.
+
+    Args:
+        epsilon: ε >= 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        scale: the Laplace scale b > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        sensitivity_vectors: the neighbouring differences v = f(D') − f(D): a non-empty sequence of non-empty sequences
+            of exact rationals.
+    """
     eps = nonnegative_fraction(epsilon, "epsilon")
     lam = positive_fraction(scale, "scale")
     profiles = [_profile(groups) for groups in _vectors(sensitivity_vectors)]
@@ -395,12 +409,20 @@ def laplace_private(
     epsilon: RationalLike,
     delta: RationalLike,
     scale: RationalLike,
-    sensitivity_vectors: Sequence[Sequence[object]],
+    sensitivity_vectors: Sequence[Sequence[RationalLike]],
 ) -> bool:
     """Certified answer whether ``Lap(scale)^d`` noise is (ε, δ)-DP for every vector in ``sensitivity_vectors``
     (``δ(ε) <= delta`` for each), decided from Arb balls lying entirely on one side of ``delta``. For rational
     inputs δ(ε) is never equal to ``delta`` (``e^x`` is irrational for rational x != 0), so raising the precision
-    always decides."""
+    always decides.
+
+    Args:
+        epsilon: ε >= 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        scale: the Laplace scale b > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        sensitivity_vectors: the neighbouring differences v = f(D') − f(D): a non-empty sequence of non-empty sequences
+            of exact rationals.
+    """
     eps = nonnegative_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
     lam = positive_fraction(scale, "scale")
@@ -422,7 +444,7 @@ def laplace_epsilon(
     *,
     delta: RationalLike,
     scale: RationalLike,
-    sensitivities: Sequence[object],
+    sensitivities: Sequence[RationalLike],
     tolerance: RationalLike = FINE_TOLERANCE,
 ) -> CertifiedReal:
     """Certified ``[lower, upper]`` around the smallest ε >= 0 with ``δ(ε) <= delta`` for ``Lap(scale)^d``.
@@ -431,6 +453,13 @@ def laplace_epsilon(
     of the noise; ``lower`` is certified insufficient (Arb lower bound of δ(lower) > delta), unless the answer
     is exactly 0 (returned as ``[0, 0]``). Exact bisection on ε in [0, ‖v‖_1/scale] until the width is at most
     ``tolerance * upper`` (``tolerance`` a rational in (0, 1)).
+
+    Args:
+        delta: the target δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        scale: the Laplace scale b > 0 of every coordinate, exact (int, Fraction or str such as ``"1/3"``; not float).
+        sensitivities: the difference vector v: a non-empty sequence of exact rationals, at least one nonzero.
+        tolerance: the relative width at which the bisection stops, exact (int, Fraction or str such as ``"1/3"``; not
+            float) in (0, 1) (default 10^-22).
     """
     target = open_unit_fraction(delta, "delta")
     lam = positive_fraction(scale, "scale")
@@ -442,10 +471,19 @@ def laplace_epsilon_worst_case(
     *,
     delta: RationalLike,
     scale: RationalLike,
-    sensitivity_vectors: Sequence[Sequence[object]],
+    sensitivity_vectors: Sequence[Sequence[RationalLike]],
     tolerance: RationalLike = FINE_TOLERANCE,
 ) -> CertifiedReal:
-    """:func:`laplace_epsilon` for the worst of several sensitivity vectors (δ(ε) maximised over them)."""
+    """:func:`laplace_epsilon` for the worst of several sensitivity vectors (δ(ε) maximised over them).
+
+    Args:
+        delta: δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        scale: the Laplace scale b > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        sensitivity_vectors: the neighbouring differences v = f(D') − f(D): a non-empty sequence of non-empty sequences
+            of exact rationals.
+        tolerance: the relative width at which the bisection stops, exact (int, Fraction or str such as ``"1/3"``; not
+            float) in (0, 1) (default 10^-22).
+    """
     target = open_unit_fraction(delta, "delta")
     lam = positive_fraction(scale, "scale")
     tol = tolerance_fraction(tolerance)
@@ -484,7 +522,11 @@ class ExactLaplaceScale:
 
     def decimal(self, digits: int = 20) -> str:
         """``scale`` (the certified-sufficient value) rounded up to ``digits`` significant digits: the printed
-        scale is sufficient too."""
+        scale is sufficient too.
+
+        Args:
+            digits: significant digits, a positive integer (default 20).
+        """
         return format_directed(self.scale, digits, upward=True)
 
     def as_json(self) -> dict[str, object]:
@@ -542,7 +584,7 @@ def laplace_scale_exact(
     *,
     epsilon: RationalLike,
     delta: RationalLike,
-    sensitivities: Sequence[object],
+    sensitivities: Sequence[RationalLike],
     tolerance: RationalLike = DEFAULT_TOLERANCE,
 ) -> ExactLaplaceScale:
     """The smallest scale b such that ``Lap(b)^d`` noise is (ε, δ)-DP for the sensitivity vector v.
@@ -550,6 +592,13 @@ def laplace_scale_exact(
     Exact rational bisection on b with certified comparisons of the exact profile δ(ε) against ``delta``
     (ε > 0, δ ∈ (0, 1)), starting from Lemma A.2's ``‖v‖_1/ε`` (δ = 0 there); stops when the bracket is within
     ``tolerance`` (relative, a rational in (0, 1)). See :class:`ExactLaplaceScale` for what is certified.
+
+    Args:
+        epsilon: the target ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: the target δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        sensitivities: the difference vector v: a non-empty sequence of exact rationals, at least one nonzero.
+        tolerance: the relative width at which the bisection stops, exact (int, Fraction or str such as ``"1/3"``; not
+            float) in (0, 1) (default 10^-12).
     """
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
@@ -561,10 +610,19 @@ def laplace_scale_exact_worst_case(
     *,
     epsilon: RationalLike,
     delta: RationalLike,
-    sensitivity_vectors: Sequence[Sequence[object]],
+    sensitivity_vectors: Sequence[Sequence[RationalLike]],
     tolerance: RationalLike = DEFAULT_TOLERANCE,
 ) -> ExactLaplaceScale:
-    """:func:`laplace_scale_exact` for the worst of several sensitivity vectors (δ(ε) maximised over them)."""
+    """:func:`laplace_scale_exact` for the worst of several sensitivity vectors (δ(ε) maximised over them).
+
+    Args:
+        epsilon: ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        sensitivity_vectors: the neighbouring differences v = f(D') − f(D): a non-empty sequence of non-empty sequences
+            of exact rationals.
+        tolerance: the relative width at which the bisection stops, exact (int, Fraction or str such as ``"1/3"``; not
+            float) in (0, 1) (default 10^-12).
+    """
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
     tol = tolerance_fraction(tolerance)

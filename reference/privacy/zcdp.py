@@ -82,6 +82,10 @@ def rho_gaussian(*, sigma_squared: RationalLike, sensitivity_squared: RationalLi
 
     Bun & Steinke 2016, Proposition 1.6. ``sigma_squared`` (σ², σ a standard deviation) and
     ``sensitivity_squared`` (Δ² for the neighbouring relation in use) are positive exact rationals.
+
+    Args:
+        sigma_squared: the variance σ² > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        sensitivity_squared: Δ² > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
     """
     scale = positive_fraction(sigma_squared, "sigma_squared")
     d2 = positive_fraction(sensitivity_squared, "sensitivity_squared")
@@ -95,6 +99,10 @@ def rho_discrete_gaussian(*, sigma_squared: RationalLike, sensitivity_squared: R
     N_Z(0, σ²), ℓ2 sensitivity Δ). Precondition: the query is integer-valued, so Δ² (a sum of squared integer
     changes) is a positive integer; a non-integer ``sensitivity_squared`` is refused. σ² is the scale of
     ``P[x] ∝ exp(-x²/(2σ²))``, any positive rational.
+
+    Args:
+        sigma_squared: the scale σ² > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        sensitivity_squared: Δ², a positive integer (the query is integer-valued).
     """
     scale = positive_fraction(sigma_squared, "sigma_squared")
     d2 = positive_fraction(sensitivity_squared, "sensitivity_squared")
@@ -107,7 +115,12 @@ def rho_discrete_gaussian(*, sigma_squared: RationalLike, sensitivity_squared: R
 
 
 def sigma_squared_for_rho(*, rho: RationalLike, sensitivity_squared: RationalLike) -> Fraction:
-    """The σ² = Δ²/(2ρ) at which (discrete) Gaussian noise is exactly ρ-zCDP at ℓ2 sensitivity Δ (exact)."""
+    """The σ² = Δ²/(2ρ) at which (discrete) Gaussian noise is exactly ρ-zCDP at ℓ2 sensitivity Δ (exact).
+
+    Args:
+        rho: ρ > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        sensitivity_squared: Δ² > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+    """
     budget = positive_fraction(rho, "rho")
     d2 = positive_fraction(sensitivity_squared, "sensitivity_squared")
     return d2 / (2 * budget)
@@ -263,6 +276,10 @@ def epsilon_from_rho_simple(*, delta: RationalLike, rho: RationalLike) -> Certif
     """Enclosure of ε = ρ + 2 sqrt(ρ log(1/δ)) (Bun & Steinke 2016, Proposition 1.3).
 
     ρ-zCDP implies (ε, δ)-DP; quote the ``upper`` end (a certified upper bound of this ε).
+
+    Args:
+        delta: δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        rho: ρ > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
     """
     budget = positive_fraction(rho, "rho")
     target = open_unit_fraction(delta, "delta")
@@ -272,7 +289,12 @@ def epsilon_from_rho_simple(*, delta: RationalLike, rho: RationalLike) -> Certif
 
 
 def delta_from_rho_simple(*, epsilon: RationalLike, rho: RationalLike) -> CertifiedReal:
-    """Enclosure of δ = exp(-(ε - ρ)²/(4ρ)) for ε >= ρ (1 for ε < ρ): the inverse of the simple conversion."""
+    """Enclosure of δ = exp(-(ε - ρ)²/(4ρ)) for ε >= ρ (1 for ε < ρ): the inverse of the simple conversion.
+
+    Args:
+        epsilon: ε >= 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        rho: ρ > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+    """
     exponent = log_delta_from_rho_simple(rho=rho, epsilon=epsilon)
     if exponent == 0:
         return CertifiedReal(Fraction(1), Fraction(1))
@@ -309,6 +331,10 @@ def epsilon_from_rho_tight(*, delta: RationalLike, rho: RationalLike) -> Certifi
     ρ-zCDP implies (ε, δ)-DP with ε = inf_{α>1} αρ + (log(1/δ) + (α-1) log(1 - 1/α) - log α)/(α - 1).
     ``upper`` is that expression at a rational α near the optimum, rounded up: a certified valid ε to quote.
     ``lower`` is a certified lower bound of the infimum. Clipped at 0 (ε < 0 means (0, δ)-DP).
+
+    Args:
+        delta: the target δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        rho: the zCDP parameter ρ > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
     """
     budget = positive_fraction(rho, "rho")
     target = open_unit_fraction(delta, "delta")
@@ -368,6 +394,10 @@ def log_delta_from_rho(*, epsilon: RationalLike, rho: RationalLike) -> Certified
     for an exact enclosure (below about 1e-315653). Refused when ρ exceeds ε so far that log δ, about
     -exp(-(ρ - ε)), cannot be separated from 0 (the optimal α - 1 is below 2**-40000; δ is 1 to that accuracy,
     which :func:`delta_from_rho` reports).
+
+    Args:
+        epsilon: ε >= 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        rho: ρ > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
     """
     budget = positive_fraction(rho, "rho")
     eps = nonnegative_fraction(epsilon, "epsilon")
@@ -395,12 +425,21 @@ def delta_from_rho(*, epsilon: RationalLike, rho: RationalLike) -> CertifiedReal
     δ = inf_{α>1} exp((α-1)(αρ-ε)) (1 - 1/α)^α/(α - 1) for ε >= 0. ``upper`` is the expression at a rational α
     near the optimum (certified, valid: ρ-zCDP implies (ε, upper)-DP); ``lower`` a certified lower bound of the
     infimum. Clipped at 1. For δ below about 1e-315653 use :func:`log_delta_from_rho`.
+
+    Args:
+        epsilon: ε >= 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        rho: ρ > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
     """
     return _exp_enclosure(_log_delta_enclosure(rho, epsilon))
 
 
 def log_delta_from_rho_simple(*, epsilon: RationalLike, rho: RationalLike) -> Fraction:
-    """log δ = -(ε - ρ)²/(4ρ) of the simple conversion for ε >= ρ (0 for ε < ρ), exact."""
+    """log δ = -(ε - ρ)²/(4ρ) of the simple conversion for ε >= ρ (0 for ε < ρ), exact.
+
+    Args:
+        epsilon: ε >= 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        rho: ρ > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+    """
     budget = positive_fraction(rho, "rho")
     eps = nonnegative_fraction(epsilon, "epsilon")
     gap = max(eps - budget, Fraction(0))
@@ -413,6 +452,10 @@ def rho_from_epsilon_delta(*, epsilon: RationalLike, delta: RationalLike) -> Cer
     The unique positive root of the simple conversion (proved in ``verification/tda/proofs/privacy_accounting.py``). Its
     ``lower`` end is certified sufficient: ρ-zCDP with ρ = lower implies (ε, δ)-DP. Computed as
     ε² / (sqrt(ε + L) + sqrt(L))² (the same number, without cancellation).
+
+    Args:
+        epsilon: the target ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: the target δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
     """
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
@@ -451,6 +494,12 @@ def rho_from_epsilon_delta_tight(
     <= ε, at a rational order), ``upper`` certified insufficient (the certified lower bound of the infimum over
     α is > ε). Rational bisection to relative width ``tolerance`` in (0, 1); starts from the simple closed form,
     which is sufficient for the tight conversion as well (so ``lower`` >= :func:`rho_from_epsilon_delta`).
+
+    Args:
+        epsilon: ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        tolerance: the relative width at which the bisection stops, exact (int, Fraction or str such as ``"1/3"``; not
+            float) in (0, 1) (default 10^-22).
     """
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")

@@ -191,6 +191,12 @@ def bernoulli(p: RationalLike, source: RandomBits | None = None, size: int | Non
     is below ``p`` (compared one binary digit at a time; 2 random bits expected).
 
     Returns 0 or 1 (``size=None``) or a list of ``size`` independent draws.
+
+    Args:
+        p: the probability, in [0, 1], exact (int, Fraction or str such as ``"1/3"``; not float).
+        source: a :class:`~reference.core.randomness.RandomBits` source or ``None`` (OS entropy); a ``random.Random`` is
+            refused.
+        size: ``None`` for one ``int``, or a positive integer for a list of that many independent draws.
     """
     value = to_fraction(p, "p")
     if not 0 <= value <= 1:
@@ -218,6 +224,12 @@ def bernoulli_exp_minus(gamma: RationalLike, source: RandomBits | None = None, s
     For γ in [0, 1]: draw Bernoulli(γ/1), Bernoulli(γ/2), ... until the first 0; output 1 iff the number of
     draws made is odd. For γ > 1: ``floor(γ)`` Bernoulli(exp(-1)) draws (output 0 at the first 0), then one
     Bernoulli(exp(-(γ - floor γ))). Expected work O(1 + γ) Bernoulli draws.
+
+    Args:
+        gamma: γ >= 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        source: a :class:`~reference.core.randomness.RandomBits` source or ``None`` (OS entropy); a ``random.Random`` is
+            refused.
+        size: ``None`` for one ``int``, or a positive integer for a list of that many independent draws.
     """
     value = to_fraction(gamma, "gamma")
     if value < 0:
@@ -245,6 +257,12 @@ def discrete_laplace(scale: RationalLike, source: RandomBits | None = None, size
 
     Expected loop iterations are O(1) for ``scale >= 1``; for a small scale most draws are 0 and about half
     of the iterations are rejected (a sign bit on 0), still O(1) in expectation.
+
+    Args:
+        scale: the scale t > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        source: a :class:`~reference.core.randomness.RandomBits` source or ``None`` (OS entropy); a ``random.Random`` is
+            refused.
+        size: ``None`` for one ``int``, or a positive integer for a list of that many independent draws.
     """
     value = positive_fraction(scale, "scale")
     bits = check_source(source)
@@ -273,6 +291,12 @@ def discrete_gaussian(sigma_squared: RationalLike, source: RandomBits | None = N
     is built once per σ² (cached). Beyond: a block index from a small certified table and an exact rejection
     (:mod:`reference.samplers.blocked`, exactness proved there), for σ² below 2**100. Below 2**-20 and from
     2**100 on: :func:`discrete_gaussian_rejection`. All are exact; their bit streams differ.
+
+    Args:
+        sigma_squared: the scale σ² > 0 (not the variance), exact (int, Fraction or str such as ``"1/3"``; not float).
+        source: a :class:`~reference.core.randomness.RandomBits` source (:class:`SeededRandomBits` for reproducible
+            draws) or ``None`` (OS entropy); a ``random.Random`` is refused.
+        size: ``None`` for one ``int``, or a positive integer for a list of that many independent draws.
     """
     value = positive_fraction(sigma_squared, "sigma_squared")
     bits = check_source(source)
@@ -306,6 +330,12 @@ def discrete_gaussian_rejection(
     ``tanh(1/(2t)) exp(-σ²/(2t²)) Z(σ²)``, between about 0.445 (near σ² = 0.09) and ``sqrt(π/2) e^{-1/2}`` ≈ 0.760
     (as σ grows) — evaluated on a grid of σ² in (0, 30] and at perfect squares — so the expected work is O(1).
     A vector is ``size`` scalar draws made one after the other.
+
+    Args:
+        sigma_squared: the scale σ² > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        source: a :class:`~reference.core.randomness.RandomBits` source or ``None`` (OS entropy); a ``random.Random`` is
+            refused.
+        size: ``None`` for one ``int``, or a positive integer for a list of that many independent draws.
     """
     value = positive_fraction(sigma_squared, "sigma_squared")
     bits = check_source(source)

@@ -69,6 +69,8 @@ DEFAULT_ALPHA = 1e-9
 MIN_EXPECTED = 5.0
 
 Kind = Literal["discrete_laplace", "discrete_gaussian"]
+#: A kind in either spelling: this module's or the command line's (``discrete-laplace``).
+KindName = Kind | Literal["discrete-laplace", "discrete-gaussian"]
 Layer = Literal["exact", "numeric"]
 KINDS: tuple[Kind, ...] = ("discrete_laplace", "discrete_gaussian")
 LAYERS: tuple[Layer, ...] = ("exact", "numeric")
@@ -103,7 +105,11 @@ class SamplerCheck(Decided):
 
 def check_alpha(alpha: object) -> float:
     """A false-alarm probability: a real number strictly between 0 and 1 (the one check of every statistical
-    test and sample audit)."""
+    test and sample audit).
+
+    Args:
+        alpha: anything: accepted when it is a real number in (0, 1).
+    """
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
         raise TypeError(f"alpha must be a real number in (0, 1), got {alpha!r}")
     if isinstance(alpha, int) and not 0 < alpha < 1:  # no float (nor repr) of a huge int: refused as out of range
@@ -116,7 +122,12 @@ def check_alpha(alpha: object) -> float:
 
 def check_kind(kind: object) -> Kind:
     """The kind, from either spelling: the hyphenated one of the command line and the laws
-    (``discrete-laplace``) or this module's own (``discrete_laplace``)."""
+    (``discrete-laplace``) or this module's own (``discrete_laplace``).
+
+    Args:
+        kind: anything: accepted when it is ``"discrete_laplace"``, ``"discrete_gaussian"`` or their hyphenated
+            spellings.
+    """
     if kind in ("discrete_laplace", "discrete-laplace"):
         return "discrete_laplace"
     if kind in ("discrete_gaussian", "discrete-gaussian"):
@@ -125,6 +136,11 @@ def check_kind(kind: object) -> Kind:
 
 
 def check_layer(layer: object) -> Layer:
+    """``layer`` as ``"exact"`` or ``"numeric"`` (an error naming ``layer`` otherwise).
+
+    Args:
+        layer: anything: accepted when it is ``"exact"`` or ``"numeric"``.
+    """
     return check_choice(layer, "layer", LAYERS)
 
 
@@ -143,18 +159,36 @@ class Distribution:
     variance: CertifiedReal
 
     def probability(self, x: int) -> float:
+        """``P[X = x]``.
+
+        Args:
+            x: the point, an integer.
+        """
         return as_float(self.pmf(abs(x)))
 
     def at_least(self, m: int) -> float:
-        """``P[X >= m]``."""
+        """``P[X >= m]``.
+
+        Args:
+            m: the threshold, an integer.
+        """
         return as_float(self.tail(m))
 
     def at_most(self, m: int) -> float:
-        """``P[X <= m] = P[X >= -m]`` (symmetry)."""
+        """``P[X <= m] = P[X >= -m]`` (symmetry).
+
+        Args:
+            m: the threshold, an integer.
+        """
         return as_float(self.tail(-m))
 
 
 def as_float(value: CertifiedReal) -> float:
+    """The float nearest the enclosure's midpoint.
+
+    Args:
+        value: a :class:`~reference.core.certified.CertifiedReal`.
+    """
     return float(value.midpoint)
 
 
@@ -183,14 +217,26 @@ def distribution_of(kind: Kind, parameter: Fraction) -> Distribution:
 
 
 def binomial_two_sided(observed: int, trials: int, probability: float) -> float:
-    """Exact two-sided binomial p-value ``min(1, 2 min(P[O <= observed], P[O >= observed]))``."""
+    """Exact two-sided binomial p-value ``min(1, 2 min(P[O <= observed], P[O >= observed]))``.
+
+    Args:
+        observed: the observed count, an integer in [0, trials].
+        trials: the number of trials, an integer >= 0.
+        probability: the success probability, a float in [0, 1].
+    """
     low = float(stats.binom.cdf(observed, trials, probability))
     high = float(stats.binom.sf(observed - 1, trials, probability))
     return min(1.0, 2.0 * min(low, high))
 
 
 def central_range(dist: Distribution, samples: int, min_expected: float) -> tuple[int, int]:
-    """The integers ``lo..hi`` around 0 whose expected counts are all >= ``min_expected`` (pmf decreases in |x|)."""
+    """The integers ``lo..hi`` around 0 whose expected counts are all >= ``min_expected`` (pmf decreases in |x|).
+
+    Args:
+        dist: the :class:`Distribution`.
+        samples: the number of samples, an integer >= 1.
+        min_expected: the smallest expected count a cell may have, a positive number.
+    """
     if samples * dist.probability(0) < min_expected:
         raise ValueError(
             f"samples must be large enough that the expected count of 0 is >= {min_expected}; got {samples}"
@@ -211,6 +257,12 @@ def pearson_tail_bound(expected: Sequence[float], statistic: float, samples: int
     ``steps + 1`` cells; mass at or beyond ``statistic`` kept in the last cell). The multinomial is the
     Poisson law conditioned on ``Σ O_i = n``, so ``P_mult(A) <= P_Pois(A) / P[Poisson(n) = n]`` and
     ``1 / P[Poisson(n) = n] <= sqrt(2πn) exp(1/(12n))``. Exact up to binary64 rounding.
+
+    Args:
+        expected: the expected counts E_i > 0, summing to ``samples``.
+        statistic: the observed X² >= 0.
+        samples: n, the number of trials, an integer >= 1.
+        steps: the rounding grid's cells, an integer >= 1 (default 1000).
     """
     if statistic <= 0:
         return 1.0
@@ -249,7 +301,17 @@ def fit_from_cells(
 ) -> SamplerCheck:
     """Combine Pearson's chi-square on ``pooled`` cells (rigorous p-value bound), exact binomial tests on
     ``fine`` cells and any ``extra`` (description, p-value) sub-tests by the union bound. Cells are (label,
-    observed, probability)."""
+    observed, probability).
+
+    Args:
+        name: a label for the check's report.
+        samples: the number of samples, an integer >= 1.
+        alpha: the false-alarm probability of the whole check, in (0, 1).
+        pooled: the chi-square's cells as (label, observed count, probability) triples.
+        fine: the per-cell binomial tests' cells as (label, observed count, probability) triples.
+        extra: further (description, p-value) sub-tests (default none).
+        extra_detail: a line added to the report (default empty).
+    """
     if len(pooled) >= 2:
         statistic = sum((o - samples * p) ** 2 / (samples * p) for _, o, p in pooled)
         dof = len(pooled) - 1
@@ -276,7 +338,7 @@ def fit_from_cells(
 
 def fit_to_distribution(
     values: np.ndarray | Sequence[int],
-    kind: object,
+    kind: KindName,
     parameter: RationalLike,
     alpha: float = DEFAULT_ALPHA,
     min_expected: float = MIN_EXPECTED,
@@ -286,6 +348,15 @@ def fit_to_distribution(
     (``parameter`` = σ²) pmf: pooled chi-square and per-cell exact binomial tests (module docstring).
 
     Usable on samples from any implementation (what the sampler audit does).
+
+    Args:
+        values: the integer samples, a sequence or integer array.
+        kind: ``"discrete_laplace"`` or ``"discrete_gaussian"`` (the hyphenated spellings are accepted too).
+        parameter: the scale t (discrete Laplace) or σ² (discrete Gaussian), > 0, exact (int, Fraction or str such as
+            ``"1/3"``; not float).
+        alpha: the false-alarm probability, a real number in (0, 1) (default 10^-9).
+        min_expected: the smallest expected count of a pooled chi-square cell, a positive number (default 5).
+        name: a label for the check's report (default empty).
     """
     chosen = check_kind(kind)
     value = positive_fraction(parameter, "scale" if chosen == "discrete_laplace" else "sigma_squared")
@@ -304,7 +375,17 @@ def fit_to_counts(
     min_expected: float = MIN_EXPECTED, name: str = "",
 ) -> SamplerCheck:
     """:func:`fit_to_distribution` from the histogram ``counts`` (value -> how often it was drawn), its
-    sufficient statistic: the same tests, so the same verdict and p-value as on the values themselves."""
+    sufficient statistic: the same tests, so the same verdict and p-value as on the values themselves.
+
+    Args:
+        counts: the histogram: a dict from each value drawn to how often, non-negative integers.
+        kind: ``"discrete_laplace"`` or ``"discrete_gaussian"`` (the hyphenated spellings are accepted too).
+        parameter: the scale t (discrete Laplace) or σ² (discrete Gaussian), > 0, exact (int, Fraction or str such as
+            ``"1/3"``; not float).
+        alpha: the false-alarm probability, a real number in (0, 1) (default 10^-9).
+        min_expected: the smallest expected count of a pooled chi-square cell, a positive number (default 5).
+        name: a label for the check's report (default empty).
+    """
     chosen = check_kind(kind)
     value = positive_fraction(parameter, "scale" if chosen == "discrete_laplace" else "sigma_squared")
     level = check_alpha(alpha)
@@ -400,13 +481,22 @@ def _truncation(dist: Distribution, samples: int, alpha: float) -> tuple[int, fl
 
 def moments_of_distribution(
     values: np.ndarray | Sequence[int],
-    kind: object,
+    kind: KindName,
     parameter: RationalLike,
     alpha: float = DEFAULT_ALPHA,
     name: str = "",
 ) -> SamplerCheck:
     """The sample mean (against 0) and mean square (against the certified variance) of integer ``values``
-    under the discrete Laplace / discrete Gaussian pmf, with rigorous Chernoff bounds (module docstring)."""
+    under the discrete Laplace / discrete Gaussian pmf, with rigorous Chernoff bounds (module docstring).
+
+    Args:
+        values: the integer samples, a sequence or integer array.
+        kind: ``"discrete_laplace"`` or ``"discrete_gaussian"`` (the hyphenated spellings are accepted too).
+        parameter: the scale t (discrete Laplace) or σ² (discrete Gaussian), > 0, exact (int, Fraction or str such as
+            ``"1/3"``; not float).
+        alpha: the false-alarm probability, a real number in (0, 1) (default 10^-9).
+        name: a label for the check's report (default empty).
+    """
     chosen = check_kind(kind)
     value = positive_fraction(parameter, "scale" if chosen == "discrete_laplace" else "sigma_squared")
     level = check_alpha(alpha)

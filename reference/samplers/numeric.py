@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from reference.core.rng import as_generator
+from reference.core.rng import RngLike, as_generator
 from reference.core.validate import RealLike, check_positive_int, positive_real
 
 __all__ = ["acceptance_probability", "discrete_gaussian", "discrete_laplace", "laplace"]
@@ -48,11 +48,16 @@ ACCEPTANCE_STEPS = 64
 MAX_SCALE = 1e12
 
 
-def laplace(scale: RealLike, size: int, rng: object = None) -> np.ndarray:
+def laplace(scale: RealLike, size: int, rng: RngLike = None) -> np.ndarray:
     """``size`` independent Laplace(``scale``) draws, ``scale`` = b > 0 rounded to float.
 
     A Laplace(b) variable is b·E with a random sign, E standard exponential. Draw order:
     ``E = gen.standard_exponential(size)``, then the random signs (module docstring); value i is ``±b·E_i``.
+
+    Args:
+        scale: the Laplace scale b > 0, a real number (int, float, Fraction or str) (rounded to float).
+        size: the number of draws, an integer >= 0.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
     """
     b = positive_real(scale, "scale")
     count = check_positive_int(size, "size", minimum=0)
@@ -74,7 +79,13 @@ def _random_signs(values: np.ndarray, gen: np.random.Generator) -> None:
 
 def laplace_fill(out: np.ndarray, scale: float, gen: np.random.Generator) -> None:
     """Fill contiguous float64 ``out`` with :func:`laplace` draws (validated ``scale``; the batched samplers
-    call it on rows of one array)."""
+    call it on rows of one array).
+
+    Args:
+        out: a contiguous float64 array to fill.
+        scale: the validated Laplace scale b > 0.
+        gen: the ``numpy.random.Generator`` to draw with.
+    """
     gen.standard_exponential(out=out)
     out *= scale
     _random_signs(out, gen)
@@ -100,12 +111,18 @@ def _discrete_laplace_magnitudes(out: np.ndarray, scale: float, gen: np.random.G
 
 
 def discrete_laplace_fill(out: np.ndarray, scale: float, gen: np.random.Generator) -> None:
-    """Fill contiguous float64 ``out`` with :func:`discrete_laplace` draws (integer-valued floats)."""
+    """Fill contiguous float64 ``out`` with :func:`discrete_laplace` draws (integer-valued floats).
+
+    Args:
+        out: a contiguous float64 array to fill.
+        scale: the validated scale t > 0.
+        gen: the ``numpy.random.Generator`` to draw with.
+    """
     _discrete_laplace_magnitudes(out, scale, gen)
     _random_signs(out, gen)
 
 
-def discrete_laplace(scale: RealLike, size: int, rng: object = None) -> np.ndarray:
+def discrete_laplace(scale: RealLike, size: int, rng: RngLike = None) -> np.ndarray:
     """``size`` independent discrete Laplace draws with ``P[x] ∝ exp(-|x|/t)``, ``t`` = ``scale`` > 0.
 
     With q = exp(-1/t) the target has ``P[|X| >= m] = 2 q^m / (1 + q)`` for m >= 1. The magnitude
@@ -114,6 +131,11 @@ def discrete_laplace(scale: RealLike, size: int, rng: object = None) -> np.ndarr
     then splits the mass of each m >= 1 evenly between ±m, which is the target. Approximations: ``t`` is rounded
     to float and ``t·E - c`` is evaluated in binary64 (relative error ~1e-16 in each boundary). Draw order:
     ``E = gen.standard_exponential(size)``, then the random signs (module docstring).
+
+    Args:
+        scale: the scale t > 0, a real number (int, float, Fraction or str) (rounded to float).
+        size: the number of draws, an integer >= 0.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
     """
     t = positive_real(scale, "scale")
     if t > MAX_SCALE:
@@ -124,7 +146,7 @@ def discrete_laplace(scale: RealLike, size: int, rng: object = None) -> np.ndarr
     return out.astype(np.int64)
 
 
-def discrete_gaussian(sigma_squared: RealLike, size: int, rng: object = None) -> np.ndarray:
+def discrete_gaussian(sigma_squared: RealLike, size: int, rng: RngLike = None) -> np.ndarray:
     """``size`` independent ``N_Z(0, σ²)`` draws, ``σ²`` = ``sigma_squared`` > 0 (CKS Algorithm 3, vectorised).
 
     Rejection from the discrete Laplace with scale ``t = floor(σ) + 1`` (``floor(σ) = isqrt(floor(σ²))``,
@@ -140,6 +162,11 @@ def discrete_gaussian(sigma_squared: RealLike, size: int, rng: object = None) ->
     the magnitudes ``ceil(t·E - c)`` of :func:`discrete_laplace` (``n`` exponentials), then ``U =
     gen.random(n)``, then ``n`` random signs; the accepted candidates fill the output in order and any beyond
     ``r`` are discarded. (So the first values for ``size=m`` are in general not those for ``size=n``.)
+
+    Args:
+        sigma_squared: the scale σ² > 0, a real number (int, float, Fraction or str) (rounded to float).
+        size: the number of draws, an integer >= 0.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
     """
     s2 = positive_real(sigma_squared, "sigma_squared")
     if s2 > MAX_SCALE**2:
@@ -155,7 +182,11 @@ def acceptance_probability(sigma_squared: float) -> float:
     binary64: the sum over y of the candidate pmf ``tanh(1/(2t)) e^(-|y|/t)`` times ``exp(-γ)`` is
     ``tanh(1/(2t)) e^(-σ²/(2t²)) Σ_y e^(-y²/(2σ²))``. Z = Σ_y e^(-y²/(2σ²)) is summed directly for σ² < 1 (terms
     |y| <= 40) and taken as sqrt(2π σ²) above (Poisson summation: the neglected factor is
-    1 + 2e^(-2π²σ²) + ... < 1 + 6e-9), so the value is a slight underestimate; it only sets candidate counts."""
+    1 + 2e^(-2π²σ²) + ... < 1 + 6e-9), so the value is a slight underestimate; it only sets candidate counts.
+
+    Args:
+        sigma_squared: σ² > 0, a float.
+    """
     t = float(math.isqrt(math.floor(sigma_squared)) + 1)
     if sigma_squared < 1.0:
         total = 1.0 + 2.0 * math.fsum(math.exp(-(y * y) / (2.0 * sigma_squared)) for y in range(1, 41))
@@ -166,7 +197,13 @@ def acceptance_probability(sigma_squared: float) -> float:
 
 def discrete_gaussian_fill(out: np.ndarray, s2: float, gen: np.random.Generator) -> None:
     """Fill int64 ``out`` with :func:`discrete_gaussian` draws for validated σ² (the batched sampler calls it
-    on rows of one array)."""
+    on rows of one array).
+
+    Args:
+        out: a contiguous int64 array to fill.
+        s2: the validated scale σ² > 0, a float.
+        gen: the ``numpy.random.Generator`` to draw with.
+    """
     t = float(math.isqrt(math.floor(s2)) + 1)
     steps = max(math.floor(ACCEPTANCE_STEPS * acceptance_probability(s2)), math.ceil(ACCEPTANCE_STEPS * ACCEPTANCE_FLOOR))
     centre, factor = s2 / t, -0.5 / s2  # a product, not a quotient: a multiplication costs less

@@ -131,7 +131,11 @@ def _normaliser_ball(sigma_squared: Fraction) -> arb:
 
 def discrete_gaussian_normaliser_ball(sigma_squared: Fraction) -> arb:
     """A ball containing ``Z(σ²)`` at the caller's working precision (for callers that manage the precision
-    themselves, as the inversion sampler does); :func:`discrete_gaussian_normaliser` certifies it instead."""
+    themselves, as the inversion sampler does); :func:`discrete_gaussian_normaliser` certifies it instead.
+
+    Args:
+        sigma_squared: σ² > 0, a ``Fraction``.
+    """
     return _normaliser_ball(sigma_squared)
 
 
@@ -171,13 +175,22 @@ def _probability(compute: Callable[[], arb], label: str) -> CertifiedReal:
 
 def discrete_gaussian_normaliser(sigma_squared: RationalLike) -> CertifiedReal:
     """Certified ``Z(σ²) = Σ_{y in Z} exp(-y²/(2σ²))`` for a rational ``sigma_squared`` = σ² > 0 (Arb, with
-    the rigorous series remainder bound of the module docstring)."""
+    the rigorous series remainder bound of the module docstring).
+
+    Args:
+        sigma_squared: σ² > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+    """
     s2 = positive_fraction(sigma_squared, "sigma_squared")
     return certify(lambda: _normaliser_ball(s2), label="the discrete Gaussian normaliser")
 
 
-def discrete_gaussian_pmf(x: object, sigma_squared: RationalLike) -> CertifiedReal:
-    """Certified ``P[X = x] = exp(-x²/(2σ²)) / Z(σ²)`` for ``X ~ N_Z(0, σ²)``, integer ``x``, rational σ² > 0."""
+def discrete_gaussian_pmf(x: int, sigma_squared: RationalLike) -> CertifiedReal:
+    """Certified ``P[X = x] = exp(-x²/(2σ²)) / Z(σ²)`` for ``X ~ N_Z(0, σ²)``, integer ``x``, rational σ² > 0.
+
+    Args:
+        x: the point, an integer.
+        sigma_squared: σ² > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+    """
     value = _check_integer(x, "x")
     s2 = positive_fraction(sigma_squared, "sigma_squared")
 
@@ -187,8 +200,13 @@ def discrete_gaussian_pmf(x: object, sigma_squared: RationalLike) -> CertifiedRe
     return _probability(compute, "the discrete Gaussian pmf")
 
 
-def discrete_gaussian_tail(m: object, sigma_squared: RationalLike) -> CertifiedReal:
-    """Certified ``P[X >= m]`` for ``X ~ N_Z(0, σ²)`` and an integer ``m`` (``1 - P[X >= 1 - m]`` for m <= 0)."""
+def discrete_gaussian_tail(m: int, sigma_squared: RationalLike) -> CertifiedReal:
+    """Certified ``P[X >= m]`` for ``X ~ N_Z(0, σ²)`` and an integer ``m`` (``1 - P[X >= 1 - m]`` for m <= 0).
+
+    Args:
+        m: the threshold, an integer.
+        sigma_squared: σ² > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+    """
     value = _check_integer(m, "m")
     s2 = positive_fraction(sigma_squared, "sigma_squared")
     if value >= 1:
@@ -196,8 +214,13 @@ def discrete_gaussian_tail(m: object, sigma_squared: RationalLike) -> CertifiedR
     return _probability(lambda: 1 - _gaussian_upper_tail_ball(1 - value, s2), "a discrete Gaussian tail")
 
 
-def discrete_gaussian_cdf(m: object, sigma_squared: RationalLike) -> CertifiedReal:
-    """Certified ``P[X <= m]`` for ``X ~ N_Z(0, σ²)`` (``= P[X >= -m]`` by symmetry), integer ``m``."""
+def discrete_gaussian_cdf(m: int, sigma_squared: RationalLike) -> CertifiedReal:
+    """Certified ``P[X <= m]`` for ``X ~ N_Z(0, σ²)`` (``= P[X >= -m]`` by symmetry), integer ``m``.
+
+    Args:
+        m: the threshold, an integer.
+        sigma_squared: σ² > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+    """
     value = _check_integer(m, "m")
     return discrete_gaussian_tail(-value, sigma_squared)
 
@@ -225,6 +248,9 @@ def discrete_gaussian_variance_deficit(sigma_squared: RationalLike) -> Certified
 
     About ``8π²σ⁴ exp(-2π²σ²)`` for large σ² (1.5e-82 at σ² = 10). Below 2**-(2**20) (σ² above about 36 800) the
     enclosure is ``[0, 2**-(2**20)]``-wide, as :class:`CertifiedReal` does not keep such values exactly.
+
+    Args:
+        sigma_squared: σ² > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
     """
     s2 = positive_fraction(sigma_squared, "sigma_squared")
     if _direct_is_faster(s2):
@@ -240,6 +266,9 @@ def discrete_gaussian_variance(sigma_squared: RationalLike) -> CertifiedReal:
     the enclosure of ``D`` subtracted from σ² exactly, so that the upper end is ``< σ²`` (for σ² up to about
     36 800; see the module docstring). The precision is doubled until the enclosure is 2**-80 wide (relative)
     and its upper end is below σ².
+
+    Args:
+        sigma_squared: σ² > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
     """
     s2 = positive_fraction(sigma_squared, "sigma_squared")
     direct = _direct_is_faster(s2)
@@ -268,7 +297,11 @@ def discrete_gaussian_variance(sigma_squared: RationalLike) -> CertifiedReal:
 
 def exp_minus(gamma: RationalLike) -> CertifiedReal:
     """Certified ``exp(-γ)`` for a rational ``gamma`` >= 0: the probability that
-    :func:`reference.samplers.exact.bernoulli_exp_minus` returns 1."""
+    :func:`reference.samplers.exact.bernoulli_exp_minus` returns 1.
+
+    Args:
+        gamma: γ >= 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+    """
     value = to_fraction(gamma, "gamma")
     if value < 0:
         raise ValueError(f"gamma must be a rational >= 0, got {value}")
@@ -277,9 +310,14 @@ def exp_minus(gamma: RationalLike) -> CertifiedReal:
     return _probability(lambda: (-_ball(value)).exp(), "exp(-gamma)")
 
 
-def discrete_laplace_pmf(x: object, scale: RationalLike) -> CertifiedReal:
+def discrete_laplace_pmf(x: int, scale: RationalLike) -> CertifiedReal:
     """Certified ``P[X = x] = (1 - e^{-1/t})/(1 + e^{-1/t}) e^{-|x|/t}`` (= ``tanh(1/(2t)) e^{-|x|/t}``) for the
-    discrete Laplace with rational ``scale`` = t > 0 and integer ``x``."""
+    discrete Laplace with rational ``scale`` = t > 0 and integer ``x``.
+
+    Args:
+        x: the point, an integer.
+        scale: t > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+    """
     value = _check_integer(x, "x")
     t = positive_fraction(scale, "scale")
 
@@ -290,9 +328,14 @@ def discrete_laplace_pmf(x: object, scale: RationalLike) -> CertifiedReal:
     return _probability(compute, "the discrete Laplace pmf")
 
 
-def discrete_laplace_tail(m: object, scale: RationalLike) -> CertifiedReal:
+def discrete_laplace_tail(m: int, scale: RationalLike) -> CertifiedReal:
     """Certified ``P[X >= m]`` for the discrete Laplace with scale t: ``e^{-m/t}/(1 + e^{-1/t})`` for
-    ``m >= 1``, and ``1 - P[X >= 1 - m]`` for ``m <= 0``."""
+    ``m >= 1``, and ``1 - P[X >= 1 - m]`` for ``m <= 0``.
+
+    Args:
+        m: the threshold, an integer.
+        scale: t > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+    """
     value = _check_integer(m, "m")
     t = positive_fraction(scale, "scale")
 
@@ -305,15 +348,24 @@ def discrete_laplace_tail(m: object, scale: RationalLike) -> CertifiedReal:
     return _probability(lambda: 1 - upper(1 - value), "a discrete Laplace tail")
 
 
-def discrete_laplace_cdf(m: object, scale: RationalLike) -> CertifiedReal:
-    """Certified ``P[X <= m]`` for the discrete Laplace (``= P[X >= -m]`` by symmetry), integer ``m``."""
+def discrete_laplace_cdf(m: int, scale: RationalLike) -> CertifiedReal:
+    """Certified ``P[X <= m]`` for the discrete Laplace (``= P[X >= -m]`` by symmetry), integer ``m``.
+
+    Args:
+        m: the threshold, an integer.
+        scale: t > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+    """
     value = _check_integer(m, "m")
     return discrete_laplace_tail(-value, scale)
 
 
 def discrete_laplace_variance(scale: RationalLike) -> CertifiedReal:
     """Certified variance ``2 e^{-1/t} / (1 - e^{-1/t})²`` (= ``1 / (2 sinh²(1/(2t)))``) of the discrete
-    Laplace with rational ``scale`` = t > 0 (it is below the continuous Laplace's ``2t²``)."""
+    Laplace with rational ``scale`` = t > 0 (it is below the continuous Laplace's ``2t²``).
+
+    Args:
+        scale: t > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+    """
     t = positive_fraction(scale, "scale")
 
     def compute() -> arb:

@@ -76,6 +76,11 @@ def inftda_sigma_squared(attributes: int, *, rho: RationalLike, contributions: i
     ``attributes`` is d >= 1 (the depth of the hierarchy), ``rho`` the total zCDP budget ρ > 0 (an exact
     rational), ``contributions`` m >= 1 the records one user may contribute (module docstring). σ² is the scale of
     N_Z(0, σ²), P[x] ∝ exp(-x²/(2σ²)).
+
+    Args:
+        attributes: d, the number of attributes (depth of the hierarchy), an integer >= 1.
+        rho: the total zCDP budget ρ > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        contributions: m, the records one user may contribute, an integer >= 1 (default 1).
     """
     depth = check_positive_int(attributes, "attributes")
     budget = positive_fraction(rho, "rho")
@@ -92,6 +97,13 @@ def inftda_level_sensitivity_squared(
     records one user may change. Under ``substitution``: 0 at level 0 (n is public) and wherever the prefixes of
     length ``level`` admit a single value; otherwise 2m² (m records move from one prefix to another). Under
     ``add_remove``: m² at every level (the root too). Assumes n >= m records.
+
+    Args:
+        categories: the attribute sizes |X_1|, ..., |X_d|, a sequence of integers >= 1.
+        level: the level, an integer in 0..d.
+        neighbours: ``"substitution"`` (default: one record changes its value) or ``"add_remove"`` (one record is added
+            or removed).
+        contributions: m, the records one user may change, an integer >= 1 (default 1).
     """
     users = check_positive_int(contributions, "contributions")
     sizes = _check_categories(categories)
@@ -108,7 +120,13 @@ def inftda_level_sensitivity_squared(
 
 
 def inftda_rho_per_level(attributes: int, *, rho: RationalLike, contributions: int = 1) -> Fraction:
-    """ρ of one level: Δ²/(2σ²) with Δ² = 2m² and σ² = m² d/ρ, i.e. ρ/d (CKS 2020, Theorem 14), exact."""
+    """ρ of one level: Δ²/(2σ²) with Δ² = 2m² and σ² = m² d/ρ, i.e. ρ/d (CKS 2020, Theorem 14), exact.
+
+    Args:
+        attributes: d, the number of attributes, an integer >= 1.
+        rho: the total zCDP budget ρ > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        contributions: m, the records one user may contribute, an integer >= 1 (default 1).
+    """
     users = check_positive_int(contributions, "contributions")
     sensitivity_squared = LEVEL_SENSITIVITY_SQUARED * users * users
     return rho_discrete_gaussian(
@@ -118,7 +136,13 @@ def inftda_rho_per_level(attributes: int, *, rho: RationalLike, contributions: i
 
 
 def inftda_total_rho(attributes: int, *, rho: RationalLike, contributions: int = 1) -> Fraction:
-    """ρ of the whole mechanism: the d per-level ρ's composed (Bun–Steinke 2016, Lemma 2.3), exact (= ρ)."""
+    """ρ of the whole mechanism: the d per-level ρ's composed (Bun–Steinke 2016, Lemma 2.3), exact (= ρ).
+
+    Args:
+        attributes: d, the number of attributes, an integer >= 1.
+        rho: the total zCDP budget ρ > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        contributions: m, the records one user may contribute, an integer >= 1 (default 1).
+    """
     depth = check_positive_int(attributes, "attributes")
     per_level = inftda_rho_per_level(depth, rho=rho, contributions=contributions)
     # d equal budgets compose to their sum: d · ρ_level (one product, not a list of d terms: d may be huge)
@@ -137,6 +161,12 @@ def inftda_epsilon(
     The total ρ (:func:`inftda_total_rho`) converted by the tight conversion (CKS 2020, Corollary 13;
     ``method="tight"``, default) or the simple one (Bun–Steinke 2016, Proposition 1.3; ``"simple"``). Quote the
     ``upper`` end of the enclosure: it is a certified valid ε.
+
+    Args:
+        attributes: d, the number of attributes, an integer >= 1.
+        delta: δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        rho: the total zCDP budget ρ > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        method: ``"tight"`` (default) or ``"simple"``: the zCDP to (ε, δ) conversion.
     """
     total = inftda_total_rho(attributes, rho=rho)
     target = open_unit_fraction(delta, "delta")
@@ -176,7 +206,13 @@ class InfTDACalibration(CompactRepr):
 
 def inftda_calibration(attributes: int, *, rho: RationalLike, contributions: int = 1) -> InfTDACalibration:
     """The calibration of TDA Algorithm 1 for m records per user (m = 1 as printed): σ² = m² d/ρ per level,
-    Δ² = 2m², ρ/d per level, ρ in total (exact)."""
+    Δ² = 2m², ρ/d per level, ρ in total (exact).
+
+    Args:
+        attributes: d, the number of attributes (depth of the hierarchy), an integer >= 1.
+        rho: the total zCDP budget ρ > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        contributions: m, the records one user may contribute, an integer >= 1 (default 1, as printed).
+    """
     depth = check_positive_int(attributes, "attributes")
     budget = positive_fraction(rho, "rho")
     users = check_positive_int(contributions, "contributions")

@@ -33,11 +33,15 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from reference.core.input_files import read_regular_text
 from reference.core.validate import check_positive_int
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 __all__ = [
     "DEFAULT_DATASET",
@@ -99,7 +103,12 @@ class Hierarchy:
 
     @classmethod
     def build(cls, attributes: Sequence[str], categories: Sequence[Sequence[str]]) -> Hierarchy:
-        """A hierarchy from any sequences (converted to tuples; strings are refused as sequences)."""
+        """A hierarchy from any sequences (converted to tuples; strings are refused as sequences).
+
+        Args:
+            attributes: the d attribute names, in hierarchy order (distinct, non-empty).
+            categories: per attribute, its categories in order (each a non-empty sequence of distinct strings).
+        """
         if isinstance(attributes, str) or not isinstance(attributes, Sequence):
             raise TypeError(f"attributes must be a sequence of strings, got {type(attributes).__name__}")
         if isinstance(categories, str) or not isinstance(categories, Sequence):
@@ -122,7 +131,12 @@ class Hierarchy:
         return tuple(len(values) for values in self.categories)
 
     def index_of(self, level: int, value: str) -> int:
-        """The index of category ``value`` of attribute ``level`` (1..d); ``ValueError`` if it is not there."""
+        """The index of category ``value`` of attribute ``level`` (1..d); ``ValueError`` if it is not there.
+
+        Args:
+            level: the attribute's level, an integer in 1..d.
+            value: the category name.
+        """
         depth = check_positive_int(level, "level")
         if depth > self.depth:
             raise ValueError(f"level must be in 1..{self.depth}, got {depth}")
@@ -139,6 +153,10 @@ class PrefixTree:
     prefixes count 0. The constructor validates keys (lengths, index ranges) and values (integers >= 1; zero
     entries are dropped). It does not require consistency (children summing to their parent):
     :meth:`is_consistent` checks it.
+
+    Args:
+        hierarchy: the :class:`Hierarchy` the prefixes index.
+        counts: a mapping from prefixes (tuples of category indices, length 0..d) to positive integer counts.
     """
 
     __slots__ = ("_counts", "hierarchy")
@@ -200,11 +218,19 @@ class PrefixTree:
         return f"PrefixTree(d={self.hierarchy.depth}, n={self.total}, nodes={len(self._counts)})"
 
     def count(self, prefix: Sequence[int]) -> int:
-        """The count of ``prefix`` (0 if absent)."""
+        """The count of ``prefix`` (0 if absent).
+
+        Args:
+            prefix: a tuple of category indices of length 0..d.
+        """
         return self._counts.get(tuple(prefix), 0)
 
     def level(self, level: int) -> dict[Prefix, int]:
-        """The non-zero nodes of level ``level`` (0..d), sorted by prefix (lexicographic on category indices)."""
+        """The non-zero nodes of level ``level`` (0..d), sorted by prefix (lexicographic on category indices).
+
+        Args:
+            level: the level, an integer in 0..d.
+        """
         depth = check_positive_int(level, "level", minimum=0)
         if depth > self.hierarchy.depth:
             raise ValueError(f"level must be in 0..{self.hierarchy.depth}, got {depth}")
@@ -215,7 +241,11 @@ class PrefixTree:
         return self.level(self.hierarchy.depth)
 
     def children(self, prefix: Sequence[int]) -> tuple[int, ...]:
-        """The counts of all |X_{l+1}| children of ``prefix`` (length l < d), zeros included, by category index."""
+        """The counts of all |X_{l+1}| children of ``prefix`` (length l < d), zeros included, by category index.
+
+        Args:
+            prefix: a tuple of category indices of length l < d.
+        """
         key = tuple(prefix)
         if len(key) >= self.hierarchy.depth:
             raise ValueError(f"prefix must have length < {self.hierarchy.depth} to have children, got {key!r}")
@@ -266,11 +296,15 @@ def _records_array(records: object, hierarchy: Hierarchy) -> np.ndarray:
     return array
 
 
-def prefix_counts(records: object, hierarchy: Hierarchy) -> PrefixTree:
+def prefix_counts(records: npt.ArrayLike, hierarchy: Hierarchy) -> PrefixTree:
     """The tree of prefix counts of ``records`` (an (n, d) integer array or a sequence of index tuples).
 
     Vectorised: level l encodes each record's length-l prefix as a mixed-radix integer (exact in int64 while
     |X_1|...|X_l| < 2**62, otherwise Python integers are used) and counts the distinct codes.
+
+    Args:
+        records: an (n, d) integer array of category indices, or a sequence of index tuples of length d.
+        hierarchy: the :class:`Hierarchy` of the records (``TypeError`` otherwise).
     """
     if not isinstance(hierarchy, Hierarchy):
         raise TypeError(f"hierarchy must be a Hierarchy, got {type(hierarchy).__name__}")
@@ -318,6 +352,10 @@ def read_csv(path: str | Path, categories: Mapping[str, Sequence[str]] | None = 
     universe is the sorted set of values seen. ``ValueError`` naming the file (and line) for: an empty file, a
     missing or blank header (d = 0, blank or duplicate names, or names not matching ``categories``), a ragged
     row, a value outside a declared universe, or no records without declared ``categories``.
+
+    Args:
+        path: the CSV file, a ``str`` or ``pathlib.Path`` (a regular file).
+        categories: ``None``, or a mapping from every header attribute name to its universe of values, in order.
     """
     file = _check_path(path)
     if categories is not None and not isinstance(categories, Mapping):
@@ -383,6 +421,10 @@ def expand_records(leaf_counts: PrefixTree | Mapping[Prefix, int], hierarchy: Hi
     """The synthetic dataset as rows of category names: each leaf repeated by its count, leaves in prefix order.
 
     ``leaf_counts`` is a :class:`PrefixTree` (its level d is used) or a mapping leaf prefix -> count >= 0.
+
+    Args:
+        leaf_counts: a :class:`PrefixTree` (its level d is used) or a mapping from leaf prefixes to counts >= 0.
+        hierarchy: the :class:`Hierarchy` naming the categories.
     """
     if not isinstance(hierarchy, Hierarchy):
         raise TypeError(f"hierarchy must be a Hierarchy, got {type(hierarchy).__name__}")
@@ -405,6 +447,11 @@ def write_csv(path: str | Path, hierarchy: Hierarchy, rows: Iterable[Sequence[st
     """Write a header (the attribute names) and ``rows`` (category names) to ``path``; return the row count.
 
     Each row must have d values, each in its attribute's categories (``ValueError`` naming the row otherwise).
+
+    Args:
+        path: the file to write, a ``str`` or ``pathlib.Path``.
+        hierarchy: the :class:`Hierarchy` whose attribute names make the header.
+        rows: the records as sequences of d category names, each in its attribute's categories.
     """
     file = _check_path(path)
     if not isinstance(hierarchy, Hierarchy):
@@ -457,6 +504,10 @@ def default_dataset(size: int = 10_000, seed: int = 0) -> tuple[Hierarchy, np.nd
     that small towns are sparse at small ``size``). Generation: ``numpy.random.default_rng(seed)``, then one
     ``Generator.choice(k, size, p=weights/sum)`` per attribute, in hierarchy order. Returns the hierarchy and
     the (size, 6) int64 array of category indices.
+
+    Args:
+        size: the number of records, an integer in [0, 10^8] (default 10,000).
+        seed: the seed of ``numpy.random.default_rng``, an integer >= 0 (default 0).
     """
     count = check_positive_int(size, "size", minimum=0)
     if count > MAX_DEFAULT_SIZE:

@@ -70,7 +70,12 @@ class IntOptTrace:
 
 
 def check_values(values: object, name: str = "values") -> tuple[int, ...]:
-    """Return ``values`` as a tuple of Python ints; refuse non-sequences, empty input, bools and floats."""
+    """Return ``values`` as a tuple of Python ints; refuse non-sequences, empty input, bools and floats.
+
+    Args:
+        values: anything: accepted when it is a non-empty sequence of integers (no bool or float).
+        name: the parameter name the error uses (default ``"values"``).
+    """
     if isinstance(values, (str, bytes, dict, numbers.Number)):
         raise TypeError(f"{name} must be a sequence of integers, got {type(values).__name__}")
     try:
@@ -90,7 +95,11 @@ def check_values(values: object, name: str = "values") -> tuple[int, ...]:
 
 
 def check_total(total: object) -> int:
-    """``total`` must be an integer >= 0: for a negative total the printed loop never ends."""
+    """``total`` must be an integer >= 0: for a negative total the printed loop never ends.
+
+    Args:
+        total: anything: accepted when it is an integer >= 0.
+    """
     if type(total) is int and total >= 0:  # the common case, without the slow numbers.Integral ABC check
         return total
     if isinstance(total, bool) or not isinstance(total, numbers.Integral):
@@ -104,17 +113,32 @@ def check_total(total: object) -> int:
 
 
 def tie_order(values: Sequence[int]) -> list[int]:
-    """Line 4 of IntOpt with this module's tie rule: indices sorted by ``(value, index)`` ascending."""
+    """Line 4 of IntOpt with this module's tie rule: indices sorted by ``(value, index)`` ascending.
+
+    Args:
+        values: the values to order, a sequence of integers.
+    """
     x = check_values(values)
     return sorted(range(len(x)), key=lambda i: (x[i], i))
 
 
 def ceil_div(numerator: int, denominator: int) -> int:
+    """``⌈numerator / denominator⌉`` in exact integers.
+
+    Args:
+        numerator: an integer.
+        denominator: a positive integer.
+    """
     return -((-numerator) // denominator)
 
 
 def initial_state(x: tuple[int, ...], total: int) -> tuple[int, list[int], int]:
-    """Lines 2-3: the excess target ``D``, the initial ``z`` and ``t``."""
+    """Lines 2-3: the excess target ``D``, the initial ``z`` and ``t``.
+
+    Args:
+        x: the validated values, a tuple of integers.
+        total: the validated total, an integer >= 0.
+    """
     deficit = total - sum(x)
     base = ceil_div(deficit, len(x))
     z = [max(base, -xi) for xi in x]
@@ -127,6 +151,10 @@ def intopt_literal_with_count(values: Sequence[int], total: int) -> IntOptTrace:
 
     ``values`` is a non-empty sequence of integers (bool and float refused), ``total`` an integer ``>= 0``.
     Ties in line 4 are broken by ``(value, index)`` ascending. Returns an :class:`IntOptTrace`.
+
+    Args:
+        values: the noisy counts, a non-empty sequence of integers (bool and float refused).
+        total: the total to project onto, an integer >= 0.
     """
     x = check_values(values)
     c = check_total(total)
@@ -154,7 +182,12 @@ def intopt_literal_with_count(values: Sequence[int], total: int) -> IntOptTrace:
 
 
 def intopt_literal(values: Sequence[int], total: int) -> tuple[int, ...]:
-    """The printed IntOpt algorithm (see the module docstring); ties broken by ``(value, index)`` ascending."""
+    """The printed IntOpt algorithm (see the module docstring); ties broken by ``(value, index)`` ascending.
+
+    Args:
+        values: the noisy counts, a non-empty sequence of integers.
+        total: the total the projection must sum to, an integer >= 0.
+    """
     return intopt_literal_with_count(values, total).output
 
 
@@ -168,6 +201,10 @@ def intopt_with_count(values: Sequence[int], total: int) -> IntOptTrace:
     ``-sum(x) <= D`` once ``t >= max(x)``, so ``P`` is found by binary search. In pass ``P`` the coordinates are
     lowered, in the order of line 4, from their start values (``z0`` if ``P == 0``, else ``f(t0 + P - 1)``) to
     ``f(t0 + P)`` until the excess is used up; the iteration count is ``P * d`` plus the position reached + 1.
+
+    Args:
+        values: the noisy counts, a non-empty sequence of integers.
+        total: the total to project onto, an integer >= 0.
     """
     x = check_values(values)
     c = check_total(total)
@@ -212,12 +249,22 @@ def intopt_with_count(values: Sequence[int], total: int) -> IntOptTrace:
 
 
 def intopt(values: Sequence[int], total: int) -> tuple[int, ...]:
-    """IntOpt in ``O(d log d)``: output identical to :func:`intopt_literal` (same tie rule)."""
+    """IntOpt in ``O(d log d)``: output identical to :func:`intopt_literal` (same tie rule).
+
+    Args:
+        values: the noisy counts, a non-empty sequence of integers.
+        total: the total to project onto, an integer >= 0.
+    """
     return intopt_with_count(values, total).output
 
 
 def chebyshev_distance(a: Sequence[int], b: Sequence[int]) -> int:
-    """``max_i |a_i - b_i|`` for two non-empty integer sequences of equal length."""
+    """``max_i |a_i - b_i|`` for two non-empty integer sequences of equal length.
+
+    Args:
+        a: a non-empty sequence of integers.
+        b: a sequence of integers of the same length.
+    """
     left = check_values(a, "a")
     right = check_values(b, "b")
     if len(left) != len(right):

@@ -17,6 +17,7 @@ each evaluated in ``d`` steps — and on the piece that contains the stopping ``
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cmp_to_key
 
@@ -39,7 +40,7 @@ def step_bound(dimension: int) -> int:
     return 3 * dimension * (dimension + 1)
 
 
-def intopt_by_breakpoints(*, values: object, total: object) -> BreakpointTrace:
+def intopt_by_breakpoints(*, values: Sequence[int], total: int) -> BreakpointTrace:
     """IntOpt's output (identical to the printed loop's, ties by ``(value, index)``) and its step count.
 
     ``values``: a non-empty sequence of integers; ``total``: an integer ``>= 0``.

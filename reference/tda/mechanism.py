@@ -44,8 +44,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from reference.core.randomness import check_source
-from reference.core.rng import as_generator
+from reference.core.randomness import RandomBits, check_source
+from reference.core.rng import RngLike, as_generator
 from reference.core.validate import RationalLike, RealLike, positive_fraction, positive_real
 from reference.samplers.exact import discrete_gaussian as exact_discrete_gaussian
 from reference.samplers.numeric import discrete_gaussian as numeric_discrete_gaussian
@@ -109,7 +109,7 @@ def inftda_exact(
     tree: PrefixTree,
     hierarchy: Hierarchy,
     rho: RationalLike,
-    source: object = None,
+    source: RandomBits | None = None,
     *,
     projection: Projection | None = None,
     progress: Progress | None = None,
@@ -121,6 +121,14 @@ def inftda_exact(
     :class:`~reference.core.randomness.RandomBits` (``None``: OS entropy). ``projection`` defaults to IntOpt
     (:func:`reference.tda.intopt.intopt`); ``progress(level, d, released)`` is called after each level.
     Returns the released tree (root = n exactly; see the module docstring for the draw order).
+
+    Args:
+        tree: the consistent :class:`~reference.tda.data.PrefixTree` of the true counts.
+        hierarchy: the tree's :class:`~reference.tda.data.Hierarchy`.
+        rho: the total zCDP budget ρ > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+        source: a :class:`~reference.core.randomness.RandomBits` source or ``None`` (OS entropy).
+        projection: ``None`` (IntOpt) or a function (values, total) -> projected integers.
+        progress: ``None`` or a function (level, d, released) called after each level.
     """
     true_tree, shape = _check_inputs(tree, hierarchy)
     sigma_squared: Fraction = inftda_sigma_squared(shape.depth, rho=positive_fraction(rho, "rho"))
@@ -148,7 +156,7 @@ def inftda_numeric(
     tree: PrefixTree,
     hierarchy: Hierarchy,
     rho: RealLike,
-    rng: object = None,
+    rng: RngLike = None,
     *,
     projection: Projection | None = None,
     progress: Progress | None = None,
@@ -160,6 +168,14 @@ def inftda_numeric(
     N_Z(0, σ²)); ``rng`` is a ``numpy.random.Generator``, a seed or ``None``. The true children counts of a
     level are scattered into an (m released parents) × |X_level| int64 matrix, the level's noise added in one
     operation, then IntOpt is applied row by row (exact Python integers). Counts must fit in int64.
+
+    Args:
+        tree: the consistent :class:`~reference.tda.data.PrefixTree` of the true counts (int64 range).
+        hierarchy: the tree's :class:`~reference.tda.data.Hierarchy`.
+        rho: the total zCDP budget ρ > 0, a real number.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
+        projection: ``None`` (IntOpt) or a function (values, total) -> projected integers.
+        progress: ``None`` or a function (level, d, released) called after each level.
     """
     true_tree, shape = _check_inputs(tree, hierarchy)
     budget = positive_real(rho, "rho")

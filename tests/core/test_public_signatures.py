@@ -92,7 +92,7 @@ CALLABLES = dict(public_callables())
 def test_the_walk_sees_the_public_api() -> None:
     # the walk itself must not be empty or blind to a package: a few names from each layer are in it
     for name in (
-        "reference.privacy.gaussian.check_gaussian",
+        "reference.privacy.gaussian_verdict.check_gaussian",
         "reference.audit.calibration.audit_gaussian",
         "reference.cip.mechanism.CorrelatedInputPerturbation.calibrate",
         "reference.kary.counters.OnlineCounter.__init__",

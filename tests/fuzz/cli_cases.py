@@ -37,8 +37,17 @@ COUNT_OPTIONS = {
     # limits a user raises knowingly: never drawn extreme (a raised limit may rightly run long)
     "max-seconds": ["1", "5", "20"],
     "max-gib": ["1", "4"],
+    # the linear-noise audit's size limits: small values refuse at once, defaults-sized ones run
+    "max-text-entries": ["1", "4", "1000000"],
+    "max-scanned-entries": ["1", "4", "400000000"],
+    "max-nonzeros": ["1", "3", "20000000"],
+    "max-dense-dimension": ["1", "2", "4000"],
+    "max-sparse-dimension": ["1", "2", "20000"],
+    "max-kernel-dimension": ["1", "1000"],
+    "max-projection-work": ["1", "400000000"],
 }
-LIMIT_OPTIONS = {"max-seconds", "max-gib"}
+LIMIT_OPTIONS = {"max-seconds", "max-gib", "max-text-entries", "max-scanned-entries", "max-nonzeros",
+                 "max-dense-dimension", "max-sparse-dimension", "max-kernel-dimension", "max-projection-work"}
 RATIONAL_OPTIONS = {
     "epsilon": ["1", "1/2", "0.5", "2", "1e-1"],
     "delta": ["1e-6", "1/1000", "0.01", "1e-10"],
@@ -159,8 +168,11 @@ def make_fixtures(folder: Path) -> Fixtures:
                          # a spreadsheet's byte-order mark and CRLF line ends; big-endian and Fortran-ordered ints
                          write("bom.csv", "\ufeff1,0\n0,1\n"), write("crlf.csv", b"1,0\r\n1,1\r\n"),
                          _save(folder / "big_endian.npy", np.eye(2, dtype=">i8")),
-                         _save(folder / "fortran.npy", np.asfortranarray(np.array([[1, 0], [1, 1]])))],
-        "workload": [identity, lower, write("bom_workload.csv", "\ufeff1,0\n1,1\n")],
+                         _save(folder / "fortran.npy", np.asfortranarray(np.array([[1, 0], [1, 1]]))),
+                         _save_sparse(folder / "identity.npz", np.eye(2, dtype=np.int64), "csr")],
+        "workload": [identity, lower, write("bom_workload.csv", "\ufeff1,0\n1,1\n"),
+                     _save_sparse(folder / "lower.npz", np.array([[1, 0], [1, 1]]), "coo"),
+                     _save_sparse(folder / "halves.npz", np.array([[0.5, 0.0], [1.0, 1.0]]), "csc")],
         "oracle": [identity],
         "draw-variances": [write("variances.csv", "1\n1\n"), write("variances_row.csv", "1,3/4\n")],
         "draw-scales": [write("scales.csv", "1\n2\n"), write("scales_row.csv", "1,3/2\n")],
@@ -210,6 +222,11 @@ def _degenerate_files(folder: Path) -> list[str]:
     for name, array in arrays.items():
         made.append(_save(folder / name, array))
     made.append(_save(folder / "pickled.npy", np.array([[1, 0], [0, 1]], dtype=object)))
+    # sparse .npz: complex entries, a damaged archive, plain arrays that are no scipy.sparse matrix
+    made.append(_save_sparse(folder / "complex.npz", np.eye(2, dtype=np.complex128), "csr"))
+    made.append(_write(folder / "not_a_zip.npz", "PK this is no archive"))
+    np.savez(folder / "plain_arrays.npz", a=np.eye(2))
+    made.append(str(folder / "plain_arrays.npz"))
     # a header that promises 100000 x 100000 float64 (80 GB) over no data: refused from the header, never allocated
     forged = folder / "forged_header.npy"
     with forged.open("wb") as handle:
@@ -224,6 +241,13 @@ def _degenerate_files(folder: Path) -> list[str]:
 
 def _save(path: Path, array: np.ndarray) -> str:
     np.save(path, array, allow_pickle=array.dtype.hasobject)
+    return str(path)
+
+
+def _save_sparse(path: Path, array: np.ndarray, form: str) -> str:
+    from scipy import sparse
+
+    sparse.save_npz(path, sparse.coo_matrix(array).asformat(form))
     return str(path)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import numpy
 import pytest
 
 from reference.audit.linear.renyi import DEFAULT_ORDERS, audit_gaussian_renyi
@@ -70,6 +71,9 @@ def test_claim_forms_and_refusals() -> None:
     with pytest.raises(ValueError, match=r"rtol must be in \[0, 1\)"):
         rtol_fraction(-1e-12)
     assert rtol_fraction(1e-12) == Fraction(1e-12)
+    assert rtol_fraction(numpy.float64(1e-12)) == Fraction(1e-12)  # a NumPy scalar is its binary number
+    with pytest.raises(TypeError, match=r"rtol must be an exact rational.*ndarray"):
+        rtol_fraction(numpy.array([1e-12]))  # an array is not a number, even with one entry
 
 
 def test_fractions_carry_a_decimal() -> None:

@@ -14,8 +14,9 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-import reference.privacy.gaussian as gaussian
+import reference.privacy.gaussian_sigma as gaussian
 from reference.privacy.gaussian import DEFAULT_TOLERANCE, FINE_TOLERANCE, ExactSigma, sigma_exact
+from reference.privacy.gaussian_enclosure import delta_and_slope
 from reference.privacy.gaussian_estimate import _log_delta, sigma_estimate
 
 MP = mpmath.mp.clone()
@@ -166,7 +167,7 @@ def test_closed_form_slope_matches_a_difference_of_the_profile() -> None:
                                                 (Fraction(1), Fraction(4), Fraction(1)),
                                                 (Fraction(3), Fraction(7, 5), Fraction(2)),
                                                 (Fraction(20), Fraction(1, 3), Fraction(1))):
-        value, slope = gaussian._delta_and_slope(ball(epsilon), ball(sigma), ball(sensitivity_squared))
+        value, slope = delta_and_slope(epsilon=ball(epsilon), sigma=ball(sigma), sensitivity_squared=ball(sensitivity_squared))
         step = Fraction(1, 10**20)
         difference = (mp_delta(epsilon, sigma + step, sensitivity_squared)
                       - mp_delta(epsilon, sigma - step, sensitivity_squared)) / (2 * MP.mpf(step.numerator) / step.denominator)

@@ -34,7 +34,7 @@ def shift_columns(strategy: Matrix) -> list[tuple[Fraction, ...]]:
     return sorted(column for column in distinct if column)
 
 
-def worst_delta(noise: LinearNoise, strategy: Matrix, scale: Fraction, epsilon: Fraction) -> CertifiedReal | None:
+def worst_delta(noise: LinearNoise, strategy: Matrix, *, epsilon: Fraction, scale: Fraction) -> CertifiedReal | None:
     """The certified worst δ(ε) over the add/remove shifts (the strategy's columns), or None when it is not
     computed (module docstring)."""
     columns = shift_columns(strategy)

@@ -43,14 +43,18 @@ from reference.audit.linear.column_matrix import (
     ColumnMatrix,
     IntegerArray,
     RationalColumns,
+    SparseColumns,
     UsedColumns,
     check_scan,
     load_npy_columns,
     npy_shape,
 )
 from reference.audit.linear.dense import dense_linear_noise_audit, draw_weights, smallest_integer_shifts
+from reference.audit.linear.elimination import narrow
 from reference.audit.linear.masked_draws import mask_infinite_draws
 from reference.audit.linear.participation import Participation
+from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits, size_limits_or_default
+from reference.audit.linear.sparse_input import load_sparse_columns, load_sparse_dense, scipy_columns
 from reference.audit.linear.strategy_audit import (
     float_built,
     full_row_rank_gaussian,
@@ -81,42 +85,55 @@ from reference.core.validate import (
 )
 
 
-def column_matrix(value: object, name: str) -> ColumnMatrix:
+def column_matrix(value: object, name: str, limits: SizeLimits = DEFAULT_LIMITS) -> ColumnMatrix:
     """An exact matrix for the sparse audit: a :class:`ColumnMatrix` as it is, a 2-D numpy integer array without
-    a per-entry conversion (its size checked first), anything else validated by :func:`exact_matrix`."""
+    a per-entry conversion (its size checked first), a scipy.sparse matrix by its stored entries only, anything
+    else validated by :func:`exact_matrix`."""
     if isinstance(value, ColumnMatrix):
         return value
+    if hasattr(value, "tocoo") and hasattr(value, "nnz"):  # scipy.sparse, without importing it for every call
+        return scipy_columns(value, name, max_dimension=limits.sparse_dimension, max_nonzeros=limits.nonzeros,
+                             max_float_entries=limits.text_entries)
     if isinstance(value, np.ndarray) and value.ndim == 2 and np.issubdtype(value.dtype, np.floating):
-        return RationalColumns(float_matrix(value, name))
+        return RationalColumns(float_matrix(value, name, limits))
     if isinstance(value, np.ndarray) and value.ndim == 2 and np.issubdtype(value.dtype, np.integer):
         rows, cols = value.shape
         if rows < 1 or cols < 1:
             raise ValueError(f"{name} must have at least one row and one column")
-        check_scan(rows, cols, value.dtype.itemsize, name)
+        check_scan(rows, cols, value.dtype.itemsize, name, limits.scanned_entries)
         return IntegerArray(value)
-    return RationalColumns(exact_matrix(value, name, MAX_SPARSE_DIMENSION))
+    try:
+        return RationalColumns(exact_matrix(value, name, limits.sparse_dimension))
+    except ValueError as error:
+        if "rows and columns" in str(error):  # the size limit: say how to raise it
+            raise ValueError(f"{error}; {SizeLimits.hint('sparse_dimension')}") from None
+        raise
 
 
-def float_matrix(array: np.ndarray, name: str) -> Matrix:
+def float_matrix(array: np.ndarray, name: str, limits: SizeLimits = DEFAULT_LIMITS) -> Matrix:
     """A 2-D float array read exactly: each entry is the binary rational it is (a strategy optimised in floating
     point is audited as the matrix the code holds, not as the one its author meant)."""
     rows, cols = array.shape
     if rows < 1 or cols < 1:
         raise ValueError(f"{name} must have at least one row and one column")
-    if rows > MAX_SPARSE_DIMENSION or cols > MAX_SPARSE_DIMENSION:
-        raise ValueError(f"{name} is {rows}x{cols}; at most {MAX_SPARSE_DIMENSION} rows and columns")
+    if rows > limits.sparse_dimension or cols > limits.sparse_dimension:
+        raise ValueError(f"{name} is {rows}x{cols}; at most {limits.sparse_dimension} rows and columns; "
+                         f"{SizeLimits.hint('sparse_dimension')}")
+    check_float_entries(rows * cols, name, limits)
     if not np.isfinite(array).all():
         raise ValueError(f"{name} has a non-finite entry (nan or inf)")
+    if array.dtype.itemsize > 8:  # a long double: through its own integer ratio, not rounded to float64
+        return tuple(tuple(Fraction(*entry.as_integer_ratio()) for entry in row) for row in array)
     # float64 holds every float16/float32 value exactly; Fraction(float) is exact
     return tuple(tuple(Fraction(entry) for entry in row) for row in array.astype(np.float64).tolist())
 
 
-def dense_input(matrix: ColumnMatrix, name: str) -> Matrix:
-    if matrix.rows > MAX_DIMENSION or matrix.cols > MAX_DIMENSION:
+def dense_input(matrix: ColumnMatrix, name: str, limits: SizeLimits = DEFAULT_LIMITS) -> Matrix:
+    if matrix.rows > limits.dense_dimension or matrix.cols > limits.dense_dimension:
         raise ValueError(
-            f"{name} is {matrix.rows}x{matrix.cols}; at most {MAX_DIMENSION} rows and columns for substitution "
-            "neighbours, draw_variances, participation or infinite_variance_draws (the dense exact audit; "
-            "add_remove neighbours take larger matrices)"
+            f"{name} is {matrix.rows}x{matrix.cols}; at most {limits.dense_dimension} rows and columns for "
+            "substitution neighbours, draw_variances, participation or infinite_variance_draws (the dense exact "
+            f"audit; add_remove neighbours take larger matrices); {SizeLimits.hint('dense_dimension')}"
         )
     return matrix.dense()
 
@@ -128,9 +145,9 @@ DENSE_SECONDS_PER_STEP = 1.7 / (256 * 512 * 512)
 DEFAULT_MAX_SECONDS = 60
 
 
-#: Most entries read from a ``.csv`` or ``.json`` matrix: each is parsed to an exact rational (measured about
-#: 5.4 µs an entry, so a million take about 5 s); larger matrices are read from integer ``.npy`` files.
-MAX_TEXT_ENTRIES = 1_000_000
+#: Most entries read from a ``.csv`` or ``.json`` matrix by default: each is parsed to an exact rational (measured
+#: about 5.4 µs an entry, so a million take about 5 s); larger matrices are read from integer ``.npy`` files.
+MAX_TEXT_ENTRIES = DEFAULT_LIMITS.text_entries
 
 
 def text_entry_count(text: str) -> int:
@@ -140,76 +157,96 @@ def text_entry_count(text: str) -> int:
     return text.count(",") + text.count("\n") + 1
 
 
-def check_text_entries(text: str, name: str) -> None:
-    """Refuse, before parsing, a matrix text with more than :data:`MAX_TEXT_ENTRIES` entries."""
+def check_text_entries(text: str, name: str, limits: SizeLimits = DEFAULT_LIMITS) -> None:
+    """Refuse, before parsing, a matrix text with more than ``limits.text_entries`` entries."""
     entries = text_entry_count(text)
-    if entries > MAX_TEXT_ENTRIES:
+    if entries > limits.text_entries:
         raise ValueError(
-            f"{name}: the file holds about {entries:,} entries; at most {MAX_TEXT_ENTRIES:,} are parsed from "
-            f".csv or .json text (about {entries * 5.4e-6:.0f} s); use an integer .npy file for larger matrices"
+            f"{name}: the file holds about {entries:,} entries; at most {limits.text_entries:,} are parsed from "
+            f".csv or .json text (about {entries * 5.4e-6:.0f} s; an integer .npy or .npz file is read faster); "
+            f"{SizeLimits.hint('text_entries')}"
         )
 
 
-def check_float_entries(entries: int, name: str) -> None:
-    """Refuse, before reading, a float ``.npy`` matrix with more than :data:`MAX_TEXT_ENTRIES` entries (each is
-    converted to an exact rational, about as slow as parsing one from text)."""
-    if entries > MAX_TEXT_ENTRIES:
-        raise ValueError(f"{name}: a float .npy file of {entries:,} entries; at most {MAX_TEXT_ENTRIES:,} are read "
-                         "exactly (each becomes a rational); use an integer .npy file (scaled) for larger matrices")
+def check_float_entries(entries: int, name: str, limits: SizeLimits = DEFAULT_LIMITS) -> None:
+    """Refuse, before reading, a float matrix with more than ``limits.text_entries`` entries (each is converted to
+    an exact rational, about as slow as parsing one from text)."""
+    if entries > limits.text_entries:
+        raise ValueError(f"{name}: a float matrix of {entries:,} entries; at most {limits.text_entries:,} are read "
+                         "exactly (each becomes a rational; an integer .npy or .npz file, scaled, is read faster); "
+                         f"{SizeLimits.hint('text_entries')}")
 
 
-def load_exact_matrix(path: object, name: str = "matrix") -> Matrix:
+def load_exact_matrix(path: object, name: str = "matrix", limits: SizeLimits = DEFAULT_LIMITS) -> Matrix:
     """Read an exact matrix from a file (for the CLI): ``.npy`` (integer dtype; a float array is read exactly,
-    each entry the binary rational it is),
+    each entry the binary rational it is), ``.npz`` (a sparse matrix written by ``scipy.sparse.save_npz``:
+    csr, csc or coo, integer or float entries read the same way; its shape checked from the headers first),
     ``.csv`` (comma-separated entries such as ``1``, ``-1/2``, ``0.25``, read exactly) or ``.json`` (a list of
     rows whose entries are ints or strings such as ``"1/3"``; JSON floats are refused)."""
     if not isinstance(path, (str, Path)):
         raise TypeError(f"{name} must be a file path, got {type(path).__name__}")
     file = Path(path)
     suffix = file.suffix.lower()
-    if suffix not in (".npy", ".csv", ".json"):
-        raise ValueError(f"{name}: file must end in .npy, .csv or .json, got {file.name!r}")
+    if suffix not in MATRIX_SUFFIXES:
+        raise ValueError(f"{name}: file must end in .npy, .npz, .csv or .json, got {file.name!r}")
     if not file.is_file():
         raise ValueError(f"{name}: no such file {str(file)!r}")
     rows: object
+    if suffix == ".npz":
+        return load_sparse_dense(file, name, max_dimension=limits.dense_dimension,
+                                 max_float_entries=limits.text_entries)
     if suffix == ".npy":
         array = load_npy(file, name)
         if array.ndim == 2 and np.issubdtype(array.dtype, np.floating):
-            check_float_entries(array.size, name)
-            return float_matrix(array, name)
+            check_float_entries(array.size, name, limits)
+            return float_matrix(array, name, limits)
         if array.ndim != 2 or not np.issubdtype(array.dtype, np.integer):
             raise ValueError(f"{name}: a .npy file must hold a 2-D integer or float array, got {array.ndim}-D "
                              f"{array.dtype}")
         rows = [[int(entry) for entry in row] for row in array.tolist()]
     elif suffix == ".csv":
         text = read_regular_text(file, name=name, encoding="utf-8-sig")
-        check_text_entries(text, name)
+        check_text_entries(text, name, limits)
         try:
             rows = [[entry.strip() for entry in row] for row in csv.reader(io.StringIO(text, newline="")) if row]
         except csv.Error as error:  # a field over the csv module's size limit, a stray quote
             raise ValueError(f"{name}: not a CSV of exact rationals ({error})") from None
     else:
         text = read_regular_text(file, name=name, encoding="utf-8-sig")
-        check_text_entries(text, name)
+        check_text_entries(text, name, limits)
         try:
             rows = json.loads(text)
         except json.JSONDecodeError as error:
             raise ValueError(f"{name}: invalid JSON ({error.msg})") from None
         if not isinstance(rows, list):
             raise ValueError(f"{name}: the JSON file must hold a list of rows")
-    return exact_matrix(rows, name)
+    try:
+        return exact_matrix(rows, name, limits.dense_dimension)
+    except ValueError as error:
+        if "rows and columns" in str(error):  # the size limit: say how to raise it
+            raise ValueError(f"{error}; {SizeLimits.hint('dense_dimension')}") from None
+        raise
 
 
-def load_matrix_columns(path: object, name: str = "matrix") -> ColumnMatrix:
+#: The file endings of a matrix given on the command line.
+MATRIX_SUFFIXES = (".npy", ".npz", ".csv", ".json")
+
+
+def load_matrix_columns(path: object, name: str = "matrix", limits: SizeLimits = DEFAULT_LIMITS) -> ColumnMatrix:
     """:func:`load_exact_matrix` for the sparse audit: an integer ``.npy`` file is checked from its header (shape,
-    dtype and size refused before any entry is read) and memory-mapped, never converted entry by entry."""
+    dtype and size refused before any entry is read) and memory-mapped, never converted entry by entry; a sparse
+    ``.npz`` file is checked from its headers (shape, stored entries, dtype) and only its stored entries are
+    read."""
+    if isinstance(path, (str, Path)) and Path(path).suffix.lower() == ".npz" and Path(path).is_file():
+        return load_sparse_columns(path, name, max_dimension=limits.sparse_dimension, max_nonzeros=limits.nonzeros,
+                                   max_float_entries=limits.text_entries, max_dense_entries=limits.scanned_entries)
     if isinstance(path, (str, Path)) and Path(path).suffix.lower() == ".npy" and Path(path).is_file():
         shape, dtype = npy_shape(Path(path), name)
         if len(shape) == 2 and np.issubdtype(dtype, np.floating):
-            check_float_entries(shape[0] * shape[1], name)  # before reading: each entry becomes a Fraction
-            return RationalColumns(float_matrix(load_npy(Path(path), name), name))
-        return load_npy_columns(Path(path), name)
-    return RationalColumns(load_exact_matrix(path, name))
+            check_float_entries(shape[0] * shape[1], name, limits)  # before reading: each entry becomes a Fraction
+            return RationalColumns(float_matrix(load_npy(Path(path), name), name, limits))
+        return load_npy_columns(Path(path), name, limits)
+    return RationalColumns(load_exact_matrix(path, name, limits))
 
 
 def audit_linear_noise(
@@ -226,6 +263,7 @@ def audit_linear_noise(
     rtol: object = 0,
     draw_scales: Sequence[object] | None = None,
     max_seconds: int = DEFAULT_MAX_SECONDS,
+    size_limits: SizeLimits | None = None,
 ) -> LinearNoiseVerdict:
     """Audit the release ``W x + B z`` exactly (module docstring). ``noise_matrix`` B is outputs × draws,
     ``workload`` W is outputs × inputs, ``noise`` is one of :data:`NOISE_KINDS` (``scale`` = σ for the Gaussian
@@ -263,15 +301,20 @@ def audit_linear_noise(
     ``infinite_variance_draws`` (gaussian and laplace): column indices of B whose draws have infinite variance
     (nodes given a zero budget); the release is audited with their directions projected out
     (:mod:`reference.audit.linear.masked_draws`), and ``outputs`` counts the directions that remain.
+
+    ``size_limits``: the sizes refused before the work they bound
+    (:class:`reference.audit.linear.size_limits.SizeLimits`; default :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`);
+    every refusal names the field (and the command line's flag) that raises its limit.
     """
     tolerance = check_rtol(rtol)
+    limits = size_limits_or_default(size_limits)
     if draw_scales is not None:
         if noise != "laplace":
             raise ValueError("draw_scales is supported for laplace noise (gaussian noise takes draw_variances; an "
                              "integer draw scaled is no longer integer-valued)")
-        noise_matrix = scaled_draws(column_matrix(noise_matrix, "noise_matrix"), draw_scales)
+        noise_matrix = scaled_draws(column_matrix(noise_matrix, "noise_matrix", limits), draw_scales)
     verdict = _audit(noise_matrix, workload, noise, scale, neighbours, contributions, draw_variances, participation,
-                     infinite_variance_draws, check_positive_int(max_seconds, "max_seconds"))
+                     infinite_variance_draws, check_positive_int(max_seconds, "max_seconds"), limits)
     # the verdict records what it was asked under, so that its as_json is complete: the tolerance, the scheme
     # (also on the paths that do not reach it, a leak found first) and whether Δ² is noise-normalised
     return replace(verdict, rtol=tolerance, participation=participation or verdict.participation,
@@ -285,8 +328,9 @@ def scaled_draws(matrix: ColumnMatrix, draw_scales: Sequence[object]) -> ColumnM
     scales = [positive_fraction(value, "draw_scales") for value in draw_scales]
     if len(scales) != matrix.cols:
         raise ValueError(f"draw_scales has {len(scales)} entries, noise_matrix has {matrix.cols} columns")
-    dense = matrix.dense()
-    return RationalColumns(tuple(tuple(entry * scale for entry, scale in zip(row, scales)) for row in dense))
+    # column by column on the stored entries: a large sparse B never becomes dense here
+    return SparseColumns(matrix.rows, matrix.cols, [{i: narrow(value * scale) for i, value in column.items()}
+                                                    for column, scale in zip(matrix.columns(False), scales)])
 
 
 def check_dense_estimate(noise: ColumnMatrix, workload: ColumnMatrix, max_seconds: int) -> None:
@@ -303,13 +347,13 @@ def check_dense_estimate(noise: ColumnMatrix, workload: ColumnMatrix, max_second
 def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: RationalLike, neighbours: Neighbours,
            contributions: int, draw_variances: Sequence[object] | None, participation: Participation | None,
            infinite_variance_draws: Sequence[int] | None, max_seconds: int = DEFAULT_MAX_SECONDS,
-           ) -> LinearNoiseVerdict:
+           limits: SizeLimits = DEFAULT_LIMITS) -> LinearNoiseVerdict:
     kind = check_noise(noise)
     sc = positive_fraction(scale, "scale")
     relation = check_neighbours(neighbours)
     users = check_positive_int(contributions, "contributions")
-    b_columns = column_matrix(noise_matrix, "noise_matrix")
-    w_columns = column_matrix(workload, "workload")
+    b_columns = column_matrix(noise_matrix, "noise_matrix", limits)
+    w_columns = column_matrix(workload, "workload", limits)
     outputs, draws = b_columns.rows, b_columns.cols
     if w_columns.rows != outputs:
         raise ValueError(f"workload has {w_columns.rows} rows but noise_matrix has {outputs} (one per output)")
@@ -347,12 +391,12 @@ def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: Ra
         # a draw no output uses (a zero column of B) cannot affect privacy: dropping it leaves the release's
         # law unchanged and removes a kernel direction that would otherwise make integer-noise verdicts bounds
         used_columns = UsedColumns(b_columns)
-        sparse_verdict = sparse_linear_noise_audit(used_columns, w_columns, kind, sc, users)
+        sparse_verdict = sparse_linear_noise_audit(used_columns, w_columns, kind, sc, users, limits)
         assert isinstance(sparse_verdict, LinearNoiseVerdict)
         return replace(sparse_verdict, unused_draws=draws - used_columns.cols)
     check_dense_estimate(b_columns, w_columns, max_seconds)
-    b_matrix = dense_input(b_columns, "noise_matrix")
-    w_matrix = dense_input(w_columns, "workload")
+    b_matrix = dense_input(b_columns, "noise_matrix", limits)
+    w_matrix = dense_input(w_columns, "workload", limits)
     if infinite_variance_draws is not None:
         w_matrix, b_matrix = mask_infinite_draws(b_matrix, w_matrix, list(infinite_variance_draws))
         draws = len(b_matrix[0])
@@ -372,6 +416,7 @@ __all__ = [
     "MAX_SPARSE_DIMENSION",
     "NOISE_KINDS",
     "LinearNoiseVerdict",
+    "SizeLimits",
     "audit_linear_noise",
     "check_noise",
     "column_matrix",

@@ -41,7 +41,7 @@ from reference.core.linalg import Matrix
 from reference.core.options import LinearNoise
 from reference.core.validate import RationalLike, fraction_text, positive_fraction
 from reference.core.verdict import ShortRepr, Verdict
-from reference.privacy.claims import Claim, claim
+from reference.privacy.claims import Claim, claim, decide_value
 
 __all__ = ["LinearNoiseReport", "OracleComparison", "claim_report", "compare_with_oracle"]
 
@@ -183,6 +183,7 @@ def claim_report(audit: LinearNoiseVerdict, *, epsilon: object = None, delta: ob
 
     Example:
         >>> from reference.audit.linear.audit import audit_linear_noise
+        >>> from reference.audit.linear.claim_report import claim_report
         >>> audit = audit_linear_noise([[1]], [[1]], "laplace", scale=2)
         >>> claim_report(audit, epsilon="1/2").verdict, claim_report(audit, epsilon="1/4").verdict
         ('holds', 'fails')
@@ -200,11 +201,21 @@ def claim_report(audit: LinearNoiseVerdict, *, epsilon: object = None, delta: ob
     else:
         decided = audit.verdict_on(epsilon=None if stated is None else stated.epsilon,
                                    delta=None if stated is None else stated.delta)
+    release = None
+    if (decided == "inconclusive" and stated is not None and stated.kind == "approximate"
+            and audit.noise == "discrete-gaussian" and stated.epsilon is not None and stated.delta is not None):
+        # the discrete Gaussian's exact δ(ε), where its neighbouring shifts are unique integer vectors
+        from reference.audit.discrete_gaussian_release import release_delta
+
+        release = release_delta(audit, stated.epsilon)
+        if release is not None:
+            decided = decide_value(stated, quantity="delta(epsilon)", claimed=stated.delta, lower=release.lower,
+                                   upper=release.upper, basis="discrete Gaussian, unique integer shifts, exact").verdict
     units = _claim_units(audit, stated) if decided == "fails" and stated is not None and audit.private else None
     if oracle is not None and not oracle.matches:
         decided = "fails"  # a requested comparison that disagrees is a failure of the audit
         units = units or oracle.units
-    delta_at_epsilon = None
+    delta_at_epsilon = release
     if stated is not None and stated.epsilon is not None and audit.noise == "gaussian" and audit.private:
         delta_at_epsilon = audit.delta(stated.epsilon)
     elif stated is not None and stated.kind == "approximate" and audit.noise in ("laplace", "discrete-laplace"):

@@ -22,13 +22,14 @@ import numpy as np
 
 from reference.audit.linear import elimination as sparse
 from reference.audit.linear.elimination import Sparse
+from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits
 from reference.core.linalg import Matrix
 from reference.core.npy_files import checked_header, load_npy
 
-#: Most entries of an ``.npy`` matrix scanned (20,000 × 20,000; 3.2 GB of int64 read from disk).
-MAX_SCANNED_ENTRIES = 400_000_000
-#: Most non-zeros held as Python objects (about 100 bytes each).
-MAX_NONZEROS = 20_000_000
+#: Most entries of an ``.npy`` matrix scanned by default (20,000 × 20,000; 3.2 GB of int64 read from disk).
+MAX_SCANNED_ENTRIES = DEFAULT_LIMITS.scanned_entries
+#: Most non-zeros held as Python objects by default (about 100 bytes each).
+MAX_NONZEROS = DEFAULT_LIMITS.nonzeros
 #: Rows per numpy block when scanning (bounds the temporary arrays).
 _BLOCK_ENTRIES = 1 << 22
 #: Entries of magnitude below this stay in int64 under first differences.
@@ -58,13 +59,13 @@ class ColumnMatrix(ABC):
         """The indices of the columns that are not identically zero."""
 
 
-class RationalColumns(ColumnMatrix):
-    """A validated dense exact :data:`Matrix`."""
+class SparseColumns(ColumnMatrix):
+    """Exact sparse columns as given (a scipy.sparse matrix or ``.npz`` file, a matrix whose draws were rescaled):
+    no dense form is held, only built when asked for (callers bound the size first)."""
 
-    def __init__(self, matrix: Matrix) -> None:
-        self.matrix = matrix
-        self.rows, self.cols = len(matrix), len(matrix[0])
-        self._plain = sparse.sparse_columns(matrix)
+    def __init__(self, rows: int, cols: int, columns: list[Sparse]) -> None:
+        self.rows, self.cols = rows, cols
+        self._plain = columns
         self._differenced: list[Sparse] | None = None
 
     def _form(self, differenced: bool) -> list[Sparse]:
@@ -81,10 +82,23 @@ class RationalColumns(ColumnMatrix):
         return [dict(column) for column in self._form(differenced)]
 
     def dense(self) -> Matrix:
-        return self.matrix
+        zero = Fraction(0)
+        return tuple(tuple(Fraction(column[i]) if i in column else zero for column in self._plain)
+                     for i in range(self.rows))
 
     def used_columns(self) -> list[int]:
         return [j for j, column in enumerate(self._plain) if column]
+
+
+class RationalColumns(SparseColumns):
+    """A validated dense exact :data:`Matrix`."""
+
+    def __init__(self, matrix: Matrix) -> None:
+        super().__init__(len(matrix), len(matrix[0]), sparse.sparse_columns(matrix))
+        self.matrix = matrix
+
+    def dense(self) -> Matrix:
+        return self.matrix
 
 
 class IntegerArray(ColumnMatrix):
@@ -219,7 +233,7 @@ def npy_shape(path: Path, name: str) -> tuple[tuple[int, ...], np.dtype]:
         raise ValueError(f"{name}: cannot read {str(path)!r}: {error.strerror or error}") from None
 
 
-def load_npy_columns(path: Path, name: str) -> IntegerArray:
+def load_npy_columns(path: Path, name: str, limits: SizeLimits = DEFAULT_LIMITS) -> IntegerArray:
     """An integer ``.npy`` matrix, checked from its header (shape, dtype, size) before any entry is read, then
     memory-mapped."""
     shape, dtype = npy_shape(path, name)
@@ -228,24 +242,24 @@ def load_npy_columns(path: Path, name: str) -> IntegerArray:
     rows, cols = shape
     if rows < 1 or cols < 1:
         raise ValueError(f"{name} must have at least one row and one column, got {rows}x{cols}")
-    check_scan(rows, cols, dtype.itemsize, name)
+    check_scan(rows, cols, dtype.itemsize, name, limits.scanned_entries)
     return IntegerArray(load_npy(path, name, mmap=True))
 
 
-def check_scan(rows: int, cols: int, itemsize: int, name: str) -> None:
+def check_scan(rows: int, cols: int, itemsize: int, name: str, limit: int = MAX_SCANNED_ENTRIES) -> None:
     """Refuse a matrix too large to scan, with the estimate."""
     entries = rows * cols
-    if entries > MAX_SCANNED_ENTRIES:
+    if entries > limit:
         raise ValueError(
             f"{name} is {rows}x{cols} ({entries:.3g} entries, {entries * itemsize / 1e9:.3g} GB to read); "
-            f"at most {MAX_SCANNED_ENTRIES:.3g} entries (for example 20000x20000)"
+            f"at most {limit:.3g} entries; {SizeLimits.hint('scanned_entries')}"
         )
 
 
-def check_nonzeros(count: int, name: str) -> None:
+def check_nonzeros(count: int, name: str, limit: int = MAX_NONZEROS) -> None:
     """Refuse more non-zeros than fit in memory as Python objects, with the estimate."""
-    if count > MAX_NONZEROS:
+    if count > limit:
         raise ValueError(
             f"{name} has {count:.3g} non-zeros (about {count * 100 / 1e9:.3g} GB as exact Python numbers); "
-            f"at most {MAX_NONZEROS:.3g} (first differences are taken where they are sparser)"
+            f"at most {limit:.3g} (first differences are taken where they are sparser); {SizeLimits.hint('nonzeros')}"
         )

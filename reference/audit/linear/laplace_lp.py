@@ -26,6 +26,7 @@ Why the LP value is the mechanism's ε and not only an upper bound (the proof pr
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -317,21 +318,32 @@ def _lazy_maximum(problem: _Problem, targets: Sequence[Sparse], solutions: list[
     """Bounds on the largest minimum: the target with the largest upper bound gets its certified LP, until that
     bound is met by a certified lower bound. With ``integral``, an LP solution lowers an upper bound only when it
     is integral (the bounds are then on integer shifts; the LP value stays a lower bound, being a relaxation)."""
-    upper = [sparse.l1(solution) for solution in solutions]
+    upper = [Fraction(sparse.l1(solution)) for solution in solutions]
     lower = Fraction(0)
-    unsolved = set(range(len(targets)))
+    # two max-heaps of (−bound, target) instead of a scan of every bound per LP (thousands of targets, thousands
+    # of LPs: the scans' Fraction comparisons were the largest cost): the unsolved targets, and every target's
+    # current bound (entries made stale by a lowered bound are dropped when they surface)
+    unsolved = [(-bound, k) for k, bound in enumerate(upper)]
+    heapq.heapify(unsolved)
+    bounds = list(unsolved)
+
+    def largest_bound() -> Fraction:
+        while bounds and -bounds[0][0] != upper[bounds[0][1]]:
+            heapq.heappop(bounds)
+        return -bounds[0][0] if bounds else Fraction(0)
+
     while unsolved:
-        worst = max(unsolved, key=lambda k: upper[k])
+        _, worst = heapq.heappop(unsolved)
         if upper[worst] <= lower:
             break  # no unsolved target can exceed a value already certified
-        unsolved.discard(worst)
         found_lower, found_upper, best, _ = _solve(problem, targets[worst], solutions[worst])
         if not integral or all(Fraction(value).denominator == 1 for value in best.values()):
-            upper[worst] = found_upper
+            upper[worst] = Fraction(found_upper)
+            heapq.heappush(bounds, (-upper[worst], worst))
         lower = max(lower, found_lower)
-        if max(upper) <= lower:
+        if largest_bound() <= lower:
             break
-    return lower, max(upper, default=Fraction(0))
+    return lower, largest_bound()
 
 
 def max_integer_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],

@@ -32,26 +32,28 @@ from reference.audit.linear.column_matrix import ColumnMatrix, check_nonzeros
 from reference.audit.linear.elimination import Sparse
 from reference.audit.linear.laplace_lp import max_integer_shift_norm_of, max_shift_norm_of, problem_of_columns
 from reference.audit.linear.lattice import LatticeLeak
+from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits
 from reference.core.linalg import Matrix
 from reference.core.validate import fraction_text
 
 #: Largest strategy matrix (draws × inputs entries) returned as a dense :data:`Matrix` by the sparse audit.
 MAX_STRATEGY_ENTRIES = 1_000_000
-#: Most kernel entries times inputs for the minimum-norm projection (its cost).
-MAX_PROJECTION_WORK = 400_000_000
+#: Most kernel entries times inputs for the minimum-norm projection (its cost), by default.
+MAX_PROJECTION_WORK = DEFAULT_LIMITS.projection_work
 
 
 #: Largest kernel of B the minimum-norm projection takes: its Gram matrix costs size² sparse dot products and an
 #: exact size³ inverse (an all-zero 5000 × 5005 B has a kernel of 5005: minutes, refused in a line instead).
-MAX_KERNEL_DIMENSION = 1_000
+MAX_KERNEL_DIMENSION = DEFAULT_LIMITS.kernel_dimension
 
 
-def _sparsest(noise: ColumnMatrix, workload: ColumnMatrix) -> tuple[list[Sparse], list[Sparse], bool]:
+def _sparsest(noise: ColumnMatrix, workload: ColumnMatrix,
+              limits: SizeLimits = DEFAULT_LIMITS) -> tuple[list[Sparse], list[Sparse], bool]:
     """B's and W's columns in their sparsest common form (module docstring), non-zeros checked before building."""
     plain = noise.nonzeros(False) + workload.nonzeros(False)
     differenced_count = noise.nonzeros(True) + workload.nonzeros(True)
     differenced = 2 * differenced_count < plain
-    check_nonzeros(differenced_count if differenced else plain, "noise_matrix and workload")
+    check_nonzeros(differenced_count if differenced else plain, "noise_matrix and workload", limits.nonzeros)
     return noise.columns(differenced), workload.columns(differenced), differenced
 
 
@@ -61,20 +63,22 @@ def _dot(left: Sparse, right: Sparse) -> Fraction:
     return sum(value * right[i] for i, value in left.items() if i in right)  # type: ignore[return-value]
 
 
-def _minimum_norm(solutions: list[Sparse], kernel: list[Sparse]) -> list[Sparse]:
+def _minimum_norm(solutions: list[Sparse], kernel: list[Sparse], limits: SizeLimits = DEFAULT_LIMITS) -> list[Sparse]:
     """The projections a_j = u_j − K G⁻¹ Kᵀ u_j onto the row space of B (module docstring)."""
     if not kernel or not any(solutions):  # W = 0 (or B injective): nothing to project, whatever B's kernel
         return solutions
-    if len(kernel) > MAX_KERNEL_DIMENSION:  # its Gram matrix: size² dot products and a size³ exact inverse
+    if len(kernel) > limits.kernel_dimension:  # its Gram matrix: size² dot products and a size³ exact inverse
         raise ValueError(
             f"noise_matrix: its kernel has dimension {len(kernel)}; the minimum-norm strategy needs the exact "
-            f"inverse of a {len(kernel)} × {len(kernel)} Gram matrix (kernel dimension at most {MAX_KERNEL_DIMENSION})"
+            f"inverse of a {len(kernel)} × {len(kernel)} Gram matrix (kernel dimension at most "
+            f"{limits.kernel_dimension}); {SizeLimits.hint('kernel_dimension')}"
         )
-    if sparse.nonzeros(kernel) * max(1, len(solutions)) > MAX_PROJECTION_WORK:
+    if sparse.nonzeros(kernel) * max(1, len(solutions)) > limits.projection_work:
         raise ValueError(
             f"noise_matrix: its kernel has dimension {len(kernel)} and {sparse.nonzeros(kernel)} non-zeros; the "
             f"minimum-norm strategy over {len(solutions)} inputs would take about "
-            f"{sparse.nonzeros(kernel) * len(solutions):.3g} operations (at most {MAX_PROJECTION_WORK:.3g})"
+            f"{sparse.nonzeros(kernel) * len(solutions):.3g} operations (at most {limits.projection_work:.3g}); "
+            f"{SizeLimits.hint('projection_work')}"
         )
     # each basis vector scaled to integers (the projection K G⁻¹ Kᵀ does not depend on the basis): int arithmetic
     kernel = [{j: sparse.narrow(v * scale) for j, v in vector.items()}
@@ -117,12 +121,13 @@ def _strategy(columns: list[Sparse], draws: int) -> Matrix | None:
 
 
 def sparse_linear_noise_audit(noise: ColumnMatrix, workload: ColumnMatrix, kind: str, scale: Fraction,
-                              users: int) -> object:
-    """The add/remove audit (module docstring); returns a ``LinearNoiseVerdict``."""
+                              users: int, limits: SizeLimits = DEFAULT_LIMITS) -> object:
+    """The add/remove audit (module docstring); returns a ``LinearNoiseVerdict``; ``limits``: the sizes refused
+    (:class:`reference.audit.linear.size_limits.SizeLimits`)."""
     from reference.audit.linear.verdict import LinearNoiseVerdict, not_private_verdict
 
     outputs, draws, inputs = noise.rows, noise.cols, workload.cols
-    columns, targets, differenced = _sparsest(noise, workload)
+    columns, targets, differenced = _sparsest(noise, workload, limits)
     reduction = sparse.eliminate(columns, targets, outputs, integral=False, track=True)
     assert reduction.solutions is not None and reduction.kernel is not None
     rank = len(reduction.pivots)
@@ -133,7 +138,7 @@ def sparse_linear_noise_audit(noise: ColumnMatrix, workload: ColumnMatrix, kind:
         return not_private_verdict(common, draws - rank, offending)
     if len(reduction.kernel) != draws - rank:
         raise ArithmeticError("the elimination's kernel basis does not match rank-nullity")
-    strategy_columns = _minimum_norm(reduction.solutions, reduction.kernel)
+    strategy_columns = _minimum_norm(reduction.solutions, reduction.kernel, limits)
     l1 = users * max(sparse.l1(a) for a in strategy_columns)
     l2_squared = users * users * max(sparse.squared_norm(a) for a in strategy_columns)
     strategy = _strategy(strategy_columns, draws)
@@ -141,7 +146,7 @@ def sparse_linear_noise_audit(noise: ColumnMatrix, workload: ColumnMatrix, kind:
     if kind in ("discrete-laplace", "discrete-gaussian"):
         integral = reduction if sparse.unit_pivots_on_integers(reduction, columns, targets) else None
         return _integer_noise(noise, workload, columns, targets, differenced, common, draws - rank, strategy, l1,
-                              l2_squared, integral)
+                              l2_squared, integral, limits.dense_dimension)
     epsilon: Fraction | None = None
     epsilon_lower: Fraction | None = None
     rho: Fraction | None = None
@@ -150,7 +155,11 @@ def sparse_linear_noise_audit(noise: ColumnMatrix, workload: ColumnMatrix, kind:
         text = f"private: Laplace epsilon = l1/b = {fraction_text(epsilon)} is exact (B has a trivial kernel)"
         if not unique:
             problem = problem_of_columns(columns, outputs)
-            lower, upper = max_shift_norm_of(problem, targets, reduction.solutions)
+            # the LPs start from the shorter (in l1) of two exact solutions of B u = w_j: the elimination's and the
+            # minimum-norm one (for a tree and its consistency form, A e_j: already optimal, so one LP certifies all)
+            shortest = [a if sparse.l1(a) < sparse.l1(u) else u
+                        for u, a in zip(reduction.solutions, strategy_columns)]
+            lower, upper = max_shift_norm_of(problem, targets, shortest)
             epsilon_lower, epsilon = users * lower / scale, users * upper / scale
             if epsilon_lower == epsilon:
                 text = f"private: Laplace epsilon = {fraction_text(epsilon)} exactly (LP over the draw shifts, certified both ways)"
@@ -194,13 +203,13 @@ def _leak(input_index: int, dual: Sparse, differenced: bool, scale: int, workloa
 
 def _integer_noise(noise: ColumnMatrix, workload: ColumnMatrix, columns: list[Sparse], targets: list[Sparse],
                    differenced: bool, common: dict[str, object], kernel_dimension: int, strategy: Matrix | None,
-                   l1: Fraction, l2_squared: Fraction, integral: sparse.Reduction | None = None) -> object:
+                   l1: Fraction, l2_squared: Fraction, integral: sparse.Reduction | None = None,
+                   dense_dimension: int = DEFAULT_LIMITS.dense_dimension) -> object:
     """Integer noise: the lattice test by integral elimination, then the exact or bounded loss (module docstring).
     ``integral``: the rational elimination when it was integral and unimodular already
     (:func:`reference.audit.linear.elimination.unit_pivots_on_integers`), which the integral one would repeat step by step."""
     from reference.audit.linear.dense import dense_linear_noise_audit
     from reference.audit.linear.verdict import (
-        MAX_DIMENSION,
         LinearNoiseVerdict,
         check_noise,
         discrete_laplace_bound_verdict,
@@ -228,12 +237,13 @@ def _integer_noise(noise: ColumnMatrix, workload: ColumnMatrix, columns: list[Sp
         )
     if reduction.columns or any(reduction.targets) or reduction.solutions is None:
         # a residual lattice is left: its Hermite normal form is dense, so the dense audit decides small cases
-        if max(outputs, noise.cols, inputs) <= MAX_DIMENSION:
+        if max(outputs, noise.cols, inputs) <= dense_dimension:
             return dense_linear_noise_audit(noise.dense(), workload.dense(), check_noise(kind), scale, None,
                                             "add_remove", users)
         raise ValueError(
             f"noise_matrix: the integer lattice of this {outputs}x{noise.cols} matrix does not reduce by sparse "
-            f"elimination, and the dense test is limited to {MAX_DIMENSION} rows and columns"
+            f"elimination, and the dense test is limited to {dense_dimension} rows and columns; "
+            f"{SizeLimits.hint('dense_dimension')}"
         )
     shifts = reduction.solutions
     if any(Fraction(value).denominator != 1 for u in shifts for value in u.values()):

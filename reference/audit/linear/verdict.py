@@ -358,7 +358,7 @@ class LinearNoiseVerdict(ShortRepr):
         # the frozen fields, not one of them)
         known: dict[Fraction, CertifiedReal | None] = self.__dict__.setdefault("_laplace_deltas", {})
         if eps not in known:
-            known[eps] = worst_delta(self.noise, self.strategy, self.scale, eps)
+            known[eps] = worst_delta(self.noise, self.strategy, epsilon=eps, scale=self.scale)
         return known[eps]
 
     def delta(self, epsilon: RationalLike) -> CertifiedReal:

@@ -112,7 +112,8 @@ def _fold_levels(current: np.ndarray, level: int, count: int, column: int, room:
     are level ``level``'s ``column .. column + width - 1``. Each level's node sums and (below the root) sibling
     sums go to their range of ``totals``; the parents of the last level folded are written to ``parents_out``
     (when given). ``room``: float64 work space of ``current.size`` values. ``cells``: (thresholds, counts): the
-    squared sibling differences above each threshold are counted into ``counts`` before they are rounded."""
+    squared sibling differences of the first level folded (the leaves' siblings, when ``level`` is the leaves')
+    above each threshold are counted into ``counts`` before they are rounded."""
     nodes, siblings = offsets
     rows, width = current.shape
     spare, differences = room[:current.size // 2], room[current.size // 2:]
@@ -129,7 +130,7 @@ def _fold_levels(current: np.ndarray, level: int, count: int, column: int, room:
         if not at:
             return
         np.multiply(difference, difference, out=difference)
-        if cells is not None:
+        if cells is not None and step == 0:  # the leaves' siblings only: half the coefficients, half the cost
             count_above(difference, *cells)
         column //= 2
         _row_totals(difference, totals[siblings[at - 1] + column:siblings[at - 1] + column + width // 2])
@@ -144,7 +145,7 @@ def fold_block(samples: np.ndarray, scale: float, depth: int, space: FoldSpace,
     ``None`` when a total is not below ``2**52`` or not finite (huge or non-finite values: the caller computes
     those exactly). The array is part of ``space``: valid until the next call. ``cells``: (thresholds, counts),
     the squared sibling differences (in the scaled units) above each threshold counted into ``counts`` (meaningful
-    only when the block's sums are returned, not ``None``)."""
+    only when the block's sums are returned, not ``None``) for the leaves' siblings, ``n/2`` per run."""
     rows, leaves = samples.shape
     offsets = total_offsets(depth)
     totals = space.get("totals", 3 * leaves - 2)
@@ -166,7 +167,7 @@ def fold_block(samples: np.ndarray, scale: float, depth: int, space: FoldSpace,
                 _fold_levels(block, depth, tiled_levels, start, room, totals, offsets,
                              top[:, start >> tiled_levels:(start + tile) >> tiled_levels], cells)
             rest = depth - tiled_levels
-            _fold_levels(top, rest, rest + 1, 0, space.get("top room", top.size), totals, offsets, cells=cells)
+            _fold_levels(top, rest, rest + 1, 0, space.get("top room", top.size), totals, offsets)
     peak = float(np.max(totals))
     if not peak < EXACT_TOTAL:  # a NaN fails too
         return None

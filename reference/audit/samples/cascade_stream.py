@@ -96,8 +96,8 @@ class CascadeMoments:
         # sum stays exact while the sum of the blocks' maxima stays below 2**52; added by _flush when read
         self._pending: np.ndarray | None = None
         self._pending_peak = 0
-        # the whole-law part: counts of Haar coefficients |w| above the cuts (reference.audit.samples.magnitude_cells);
-        # in the scaled units of the sums, w² = (L − R)² / (3 GRID_ROOT²)
+        # the whole-law part: counts of the leaves' sibling Haar coefficients |w| above the cuts
+        # (reference.audit.samples.magnitude_cells); in the scaled units of the sums, w² = (L − R)² / (3 GRID_ROOT²)
         self._thresholds = squared_cuts(3.0 * GRID_ROOT * GRID_ROOT)
         self.above = np.zeros(len(CUTS), dtype=np.int64)
 
@@ -183,7 +183,8 @@ class CascadeMoments:
             left, right = block[:, 0::2], block[:, 1::2]
             difference = left - right
             squares = np.multiply(difference, difference, out=difference)
-            count_above(squares, self._thresholds, self.above)  # before add_grid_nonnegative rounds them
+            if level == self.depth:  # the leaves' siblings, as the fold counts them; before they are rounded
+                count_above(squares, self._thresholds, self.above)
             self._siblings[level - 1].add_grid_nonnegative(squares)
             block = left + right  # the parents, half the size
 
@@ -234,7 +235,7 @@ class CascadeMoments:
                                         f"extreme ratio {worst:.6g}"))
         checks.append(self.pooled_check(pooled_level))
         if leaves > 1:  # depth 0 has no sibling differences
-            checks.append(magnitude_check(self.above, runs * (leaves - 1), per_test * len(CUTS)))
+            checks.append(magnitude_check(self.above, runs * (leaves // 2), per_test * len(CUTS)))
         return SamplerAuditReport(f"cascade samples (streamed), depth {self.depth}, sigma {self.sigma!r}",
                                   all(c.holds for c in checks), a, runs, leaves, tuple(checks))
 

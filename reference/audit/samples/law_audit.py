@@ -512,7 +512,7 @@ def cascade_stream_power(report: SamplerAuditReport, law: Cascade, alpha: float,
     found = detected(report.runs)
     lines = [PowerLine(f"scale off by ±{deviation:.3g} (relative)", POWER if found <= deviation else 0.0, needed,
                        f"exact chi-square quantiles of the pooled scale test; detects {found:.3g} at these runs")]
-    coefficients = leaves - 1  # Haar coefficients per run the magnitude counts read
+    coefficients = leaves // 2  # Haar coefficients per run the magnitude counts read (the leaves' siblings)
     for alternative, tail in ALTERNATIVES.items() if coefficients else ():
         def family(runs: int, tail: Callable[[float], float] = tail) -> float:
             return magnitude_power(runs * coefficients, per_test * len(CUTS), tail)

@@ -6,7 +6,8 @@ the ``n − 1`` internal nodes and over runs. The streamed audit's sums (node va
 pooled scale) are second moments only, so a sampler whose coefficients have the right variance but another law —
 Laplace, uniform, a heavy-tailed Student t — would pass them. This module adds what second moments miss at the
 cost of a few comparisons per value: for each cut ``c`` of :data:`CUTS` the count of coefficients with ``|w| > c``
-is ``Binomial(M, P(|Z| > c))`` exactly (``M`` the coefficients seen), so a two-sided binomial test per cut with
+is ``Binomial(M, P(|Z| > c))`` exactly (``M`` the coefficients counted: the leaves' siblings, ``n/2`` per run,
+which halves the cost and keeps the power far above what a deep tree needs), so a two-sided binomial test per cut with
 exact quantiles has a stated false-alarm probability; the cuts span the bulk and both tails, so a wrong shape
 moves at least one count. The counts are integers compared on the very float values the sums square, so the
 verdict does not depend on how the runs are split into blocks.

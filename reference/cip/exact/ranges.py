@@ -56,7 +56,13 @@ def _overlap(first: int, last: int, start: int, stop: int) -> int:
 
 
 def range_variance(depth: int, first: int, last: int) -> Fraction:
-    """Var(Σ_{t=first}^{last} X_t) for X ~ N(0, C_depth), exactly, in O(depth) (Haar decomposition)."""
+    """Var(Σ_{t=first}^{last} X_t) for X ~ N(0, C_depth), exactly, in O(depth) (Haar decomposition).
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 30] (2**depth cells).
+        first: the range's first cell, 0-based, in [0, 2**depth − 1].
+        last: the range's last cell (inclusive), in [first, 2**depth − 1].
+    """
     depth = check_depth(depth)
     _check_range(depth, first, last)
     length = last - first + 1
@@ -107,6 +113,9 @@ def all_range_statistics(depth: int) -> RangeStatistics:
     Works on ``M = 2**(2 depth − 1) C`` (integer entries: ``2**(2 depth − 1)`` on the diagonal and
     ``−4**(depth − h)`` for leaves with LCA height h) and the column recurrence in the module docstring, in
     int64 (values stay below 2**63 for depth <= 16; asserted).
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 16] (2**depth cells).
     """
     depth = check_depth(depth, maximum=MAX_ALL_RANGES_DEPTH)
     n = 1 << depth

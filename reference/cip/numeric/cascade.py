@@ -110,6 +110,12 @@ def cascade_leaves(
     array of shape ``(2**depth,)``. Draw order as in the module docstring; for the same seed the result equals
     the last level of :func:`cascade_tree` exactly. Time O(n); extra memory two blocks of :data:`CHUNK`.
     Refused (``ValueError``) when the output would exceed ``max_gib`` GiB (default 2: depth 28).
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 40] (2**depth leaves).
+        sigma: σ > 0, a finite float: the standard deviation of every node.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
+        max_gib: the largest output, in GiB, before the call is refused with ``ValueError`` (default 2).
     """
     depth, sigma, gen = _validated(depth, sigma, rng, max_gib, lambda d: 1 << d)
     n = 1 << depth
@@ -134,6 +140,12 @@ def cascade_tree(
     Same arguments, draws and arithmetic as :func:`cascade_leaves`; use :func:`level_view` to read one level.
     Every internal node equals the sum of its two children up to rounding. ``max_gib`` as for
     :func:`cascade_leaves` (the tree holds twice as many values).
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 40].
+        sigma: σ > 0, a finite float: the standard deviation of every node.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
+        max_gib: the largest output, in GiB, before the call is refused with ``ValueError`` (default 2).
     """
     depth, sigma, gen = _validated(depth, sigma, rng, max_gib, lambda d: (2 << d) - 1)
     n = 1 << depth
@@ -154,6 +166,11 @@ def level_view(tree: np.ndarray, depth: int, level: int) -> np.ndarray:
 
     ``tree`` must be a one-dimensional array of length ``2**(depth + 1) - 1``; ``level`` an integer in
     ``[0, depth]`` (0 = root, ``depth`` = leaves).
+
+    Args:
+        tree: a one-dimensional level-order array of length ``2**(depth + 1) − 1`` (as :func:`cascade_tree` returns).
+        depth: the tree's depth, an integer in [0, 40].
+        level: the level to view, an integer in [0, depth] (0 = root, ``depth`` = leaves).
     """
     depth = check_depth(depth, "depth", maximum=MAX_NUMERIC_DEPTH)
     level = check_depth(level, "level", maximum=depth)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from reference.cip.numeric.cascade import MAX_NUMERIC_DEPTH, SQRT3_OVER_2
-from reference.core.rng import run_seeds
+from reference.core.rng import SeedLike, run_seeds
 from reference.core.validate import RealLike, check_depth, check_positive_int, positive_real
 
 __all__ = ["cascade_leaves_runs"]
@@ -51,12 +51,21 @@ def _tile(normals: np.ndarray, sigma: float, out: np.ndarray) -> None:
         out[:] = parents
 
 
-def cascade_leaves_runs(depth: int, sigma: RealLike, runs: int, seed: object, first_run: int = 0) -> np.ndarray:
+def cascade_leaves_runs(depth: int, sigma: RealLike, runs: int, seed: SeedLike, first_run: int = 0) -> np.ndarray:
     """``runs`` independent draws of the ``2**depth`` Cascade Sampling leaves, as a ``runs × 2**depth`` float64
     array: row ``i`` equals ``cascade_leaves(depth, sigma, default_rng(s))`` for ``s`` the per-run seed of run
     ``first_run + i`` of ``seed`` (:func:`reference.core.rng.run_seeds`: an int, a SeedSequence, or a
     Generator whose seed sequence spawns the runs). ``depth`` in ``[0, 40]``, ``sigma > 0`` the standard deviation
-    of every node, ``runs >= 0``."""
+    of every node, ``runs >= 0``.
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 40].
+        sigma: σ > 0, the standard deviation of every node, a real number (int, float, Fraction or str).
+        runs: the number of runs (rows), an integer >= 0.
+        seed: the batch's root seed: an integer >= 0, a ``numpy.random.SeedSequence`` or a ``Generator`` (whose seed
+            sequence spawns the runs; ``first_run`` must then be 0).
+        first_run: the index of the first run in the batch, an integer >= 0 (default 0): a block of a larger batch.
+    """
     checked_depth = check_depth(depth, "depth", maximum=MAX_NUMERIC_DEPTH)
     checked_sigma = positive_real(sigma, "sigma")
     count = check_positive_int(runs, "runs", minimum=0)

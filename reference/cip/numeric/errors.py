@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,6 +23,9 @@ from reference.core.options import Workload
 from reference.core.real_arrays import real_array
 from reference.core.rng import as_generator
 from reference.core.validate import check_depth, check_positive_int, positive_real
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 
 @dataclass(frozen=True)
@@ -42,8 +46,12 @@ def _as_noise(noise: object) -> np.ndarray:
     return array
 
 
-def worst_range_error(noise: object) -> WorstRange:
-    """``max_{first <= last} |Σ_{t=first}^{last} noise_t|`` and a maximising range, in O(n)."""
+def worst_range_error(noise: npt.ArrayLike) -> WorstRange:
+    """``max_{first <= last} |Σ_{t=first}^{last} noise_t|`` and a maximising range, in O(n).
+
+    Args:
+        noise: the noise of the cells, a non-empty one-dimensional sequence or array of finite numbers.
+    """
     values = _as_noise(noise)
     prefix = np.concatenate(([0.0], np.cumsum(values)))
     low, high = int(np.argmin(prefix)), int(np.argmax(prefix))
@@ -53,8 +61,12 @@ def worst_range_error(noise: object) -> WorstRange:
     return WorstRange(float(prefix[high] - prefix[low]), first, last)
 
 
-def worst_range_error_brute(noise: object) -> WorstRange:
-    """The same maximum by enumerating all ranges (O(n²)); the twin of :func:`worst_range_error`."""
+def worst_range_error_brute(noise: npt.ArrayLike) -> WorstRange:
+    """The same maximum by enumerating all ranges (O(n²)); the twin of :func:`worst_range_error`.
+
+    Args:
+        noise: the noise of the cells, a non-empty one-dimensional sequence or array of finite numbers.
+    """
     values = _as_noise(noise)
     best = WorstRange(-1.0, 0, 0)
     for first in range(values.size):
@@ -66,8 +78,12 @@ def worst_range_error_brute(noise: object) -> WorstRange:
     return best
 
 
-def node_sums(leaves: object) -> list[np.ndarray]:
-    """Sums over every tree node, one array per level from the root (level 0) to the leaves."""
+def node_sums(leaves: npt.ArrayLike) -> list[np.ndarray]:
+    """Sums over every tree node, one array per level from the root (level 0) to the leaves.
+
+    Args:
+        leaves: the leaf values, a one-dimensional array of length 2**depth (depth >= 0).
+    """
     values = _as_noise(leaves)
     n = values.size
     if n & (n - 1):
@@ -79,8 +95,12 @@ def node_sums(leaves: object) -> list[np.ndarray]:
     return levels[::-1]
 
 
-def worst_node_error(leaves: object) -> float:
-    """``max over the 2n − 1 tree nodes of |node sum|``, in O(n)."""
+def worst_node_error(leaves: npt.ArrayLike) -> float:
+    """``max over the 2n − 1 tree nodes of |node sum|``, in O(n).
+
+    Args:
+        leaves: the leaf values, a one-dimensional array of length 2**depth (depth >= 0).
+    """
     return float(max(np.max(np.abs(level)) for level in node_sums(leaves)))
 
 
@@ -99,6 +119,13 @@ def expected_worst_error(
     """Definition 3.12, ``E max_q |(W s)_q|`` for s ~ N(0, σ² C_depth), by ``draws`` cascade samples.
 
     Draw order: ``draws`` consecutive calls of ``cascade_leaves(depth, sigma, generator)``.
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 26].
+        sigma: σ > 0, a finite float: the standard deviation of every node.
+        workload: ``"ranges"`` (every contiguous range) or ``"nodal"`` (every tree node).
+        draws: the number of cascade samples, an integer >= 2.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
     """
     depth = check_depth(depth, maximum=26)
     scale = positive_real(sigma, "sigma")
@@ -116,6 +143,11 @@ def sample_ranges(length: int, count: int, rng: np.random.Generator | int | None
 
     Returns an int64 array of shape (count, 2) of [first, last]. Draw order per batch: the coin flips
     (``count`` uniforms), then single cells for the heads, then pairs of distinct cells for the tails.
+
+    Args:
+        length: n, the number of cells, an integer >= 1.
+        count: how many ranges, an integer >= 1.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
     """
     n = check_positive_int(length, "length")
     size = check_positive_int(count, "count")
@@ -147,8 +179,14 @@ class SampledRangeErrors:
     count: int
 
 
-def sampled_range_errors(noise: object, count: int, rng: np.random.Generator | int | None = None) -> SampledRangeErrors:
-    """Evaluate the paper's Monte Carlo estimators on ``count`` uniformly sampled ranges of one noise vector."""
+def sampled_range_errors(noise: npt.ArrayLike, count: int, rng: np.random.Generator | int | None = None) -> SampledRangeErrors:
+    """Evaluate the paper's Monte Carlo estimators on ``count`` uniformly sampled ranges of one noise vector.
+
+    Args:
+        noise: the noise of the cells, a non-empty one-dimensional sequence or array of finite numbers.
+        count: how many ranges to sample, an integer >= 1.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
+    """
     values = _as_noise(noise)
     ranges = sample_ranges(values.size, count, rng)
     prefix = np.concatenate(([0.0], np.cumsum(values)))

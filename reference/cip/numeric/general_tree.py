@@ -85,6 +85,13 @@ def general_tree_nodes(
     Every node is ``N(0, σ²)``; a split node's value is the sum of its children's up to float rounding (see
     :func:`consistency_defects`); an only child equals its parent exactly. ``rng``: a Generator, a seed or
     None; the draw order is in the module docstring.
+
+    Args:
+        tree: the tree, a :class:`~reference.cip.tree.BinaryTree`.
+        sigma: σ > 0, a finite float: the standard deviation of every node.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
+        size: ``None`` for one sample, or an integer >= 1 for that many independent samples on a leading axis.
+        max_gib: the largest output, in GiB, before the call is refused with ``ValueError`` (default 2).
     """
     tree = check_tree(tree)
     draws, scale, single = _draws(tree, sigma, rng, size, max_gib)
@@ -106,6 +113,13 @@ def general_tree_leaves(
 
     Same draws and arithmetic as :func:`general_tree_nodes` (same seed, same leaves bit for bit), holding one
     level of values at a time.
+
+    Args:
+        tree: the tree, a :class:`~reference.cip.tree.BinaryTree`.
+        sigma: σ > 0, a finite float: the standard deviation of every node.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
+        size: ``None`` for one sample, or an integer >= 1 for that many independent samples on a leading axis.
+        max_gib: the largest output, in GiB, before the call is refused with ``ValueError`` (default 2).
     """
     tree = check_tree(tree)
     draws, scale, single = _draws(tree, sigma, rng, size, max_gib)
@@ -127,6 +141,10 @@ def consistency_defects(tree: BinaryTree, node_values: Sequence[float] | FloatAr
     Why this bound: a split computes ``c0 = fl(h + a)``, ``c1 = fl(h − a)`` from the exact ``h = X/2``, so the
     exact ``c0 + c1`` is within ``u (|c0| + |c1|)/(1 − u)`` of ``X``; evaluating ``fl(fl(c0 + c1) − X)`` adds two
     more roundings of at most ``u`` times the magnitudes involved; ``4u`` covers all three.
+
+    Args:
+        tree: the :class:`~reference.cip.tree.BinaryTree` the values belong to.
+        node_values: one value per node in level order (as :func:`general_tree_nodes` returns for one sample).
     """
     tree = check_tree(tree)
     values = np.asarray(node_values, dtype=np.float64)

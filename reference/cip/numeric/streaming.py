@@ -56,6 +56,11 @@ class StreamingCascade:
     the horizon of the stream). ``rng`` is a ``numpy.random.Generator``, an integer seed or ``None``.
     ``horizon`` (optional positive integer) is the number of elements the calibration covers: asking for
     more raises ``ValueError``, and iteration stops there. Without a horizon the stream is unbounded.
+
+    Args:
+        sigma: σ > 0, a finite float: the standard deviation of every node, fixed up front.
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
+        horizon: the number of elements the calibration covers, an integer >= 1, or ``None`` for an unbounded stream.
     """
 
     __slots__ = ("_count", "_depth", "_gen", "_horizon", "_pending", "_root", "_scale", "_sigma")
@@ -147,7 +152,11 @@ class StreamingCascade:
         return value
 
     def take(self, length: int) -> np.ndarray:
-        """The next ``length`` noises as a float64 array (``length`` a non-negative integer)."""
+        """The next ``length`` noises as a float64 array (``length`` a non-negative integer).
+
+        Args:
+            length: how many noises, an integer >= 0 (within the horizon, if one was set).
+        """
         length = check_positive_int(length, "length", minimum=0)
         if self._horizon is not None and self._count + length > self._horizon:
             raise ValueError(

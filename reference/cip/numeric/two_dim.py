@@ -115,6 +115,14 @@ def two_dim_nodes(
 
     Shape ``(2**(row_depth+1) − 1, 2**(column_depth+1) − 1)`` indexed by level-order node ids (or with a leading
     ``size`` axis). Entry ``[a, b]`` is the sum of the noise of the cells in the rectangle up to float rounding.
+
+    Args:
+        row_depth: the row tree's depth, an integer >= 0; ``row_depth + column_depth`` at most 30.
+        column_depth: the column tree's depth, an integer >= 0.
+        sigma: σ > 0, a finite float: the standard deviation of every node (rectangle).
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
+        size: ``None`` for one sample, or an integer >= 1 for that many independent samples on a leading axis.
+        max_gib: the largest output, in GiB, before the call is refused with ``ValueError`` (default 2).
     """
     rows, columns, draws, scale, single = _draws(row_depth, column_depth, sigma, rng, size, max_gib)
     # columns first (Algorithm 1 with σ, one cascade per row of draws), then the row splits: their "draws"
@@ -136,6 +144,14 @@ def two_dim_leaves(
 
     The same draws and arithmetic as :func:`two_dim_nodes`: with the same seed the cells equal the leaf rows
     and leaf columns of the rectangle array bit for bit.
+
+    Args:
+        row_depth: the row tree's depth, an integer >= 0; ``row_depth + column_depth`` at most 30.
+        column_depth: the column tree's depth, an integer >= 0.
+        sigma: σ > 0, a finite float: the standard deviation of every node (rectangle).
+        rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
+        size: ``None`` for one sample, or an integer >= 1 for that many independent samples on a leading axis.
+        max_gib: the largest output, in GiB, before the call is refused with ``ValueError`` (default 2).
     """
     rows, columns, draws, scale, single = _draws(row_depth, column_depth, sigma, rng, size, max_gib)
     result = _cascade(_cascade(draws, columns, -1, scale, nodes=False), rows, -2, 1.0, nodes=False)

@@ -260,7 +260,7 @@ def test_load_exact_matrix(tmp_path: Path) -> None:
     (tmp_path / "f.json").write_text("[[0.5]]", encoding="utf-8")
     with pytest.raises(TypeError, match="float"):
         load_exact_matrix(tmp_path / "f.json")
-    with pytest.raises(ValueError, match=r"\.npy, \.csv or \.json"):
+    with pytest.raises(ValueError, match=r"\.npy, \.npz, \.csv or \.json"):
         load_exact_matrix(tmp_path / "m.txt")
     with pytest.raises(ValueError, match="no such file"):
         load_exact_matrix(tmp_path / "missing.csv")

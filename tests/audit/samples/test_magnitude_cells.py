@@ -43,9 +43,10 @@ def test_the_counts_are_of_the_whitened_coefficients() -> None:
     moments = CascadeMoments(depth, sigma)
     moments.add(leaves[:17])
     moments.add(leaves[17:])
-    white = leaves @ haar_whitening(depth, sigma).T
-    root = np.argmax(np.all(haar_whitening(depth, sigma) > 0, axis=1))  # the root's row: the only one of one sign
-    siblings = np.delete(white, root, axis=1)
+    whitening = haar_whitening(depth, sigma)
+    white = leaves @ whitening.T
+    siblings = white[:, np.count_nonzero(whitening, axis=1) == 2]  # the rows of two leaves: the leaves' siblings
+    assert siblings.shape[1] == 1 << (depth - 1)
     expected = [int(np.count_nonzero(np.abs(siblings) > cut)) for cut in CUTS]
     assert moments.above.tolist() == expected
 
@@ -95,3 +96,14 @@ def test_power_is_the_binomial_law_at_the_cuts() -> None:
     exact = np.array([round(10_000 * _normal_tail(cut)) for cut in CUTS])
     assert magnitude_check(exact, 10_000, level).holds
     assert not magnitude_check(exact * 2, 10_000, level).holds
+
+
+@pytest.mark.parametrize(("depth", "runs"), [(3, 5), (14, 16)])  # one piece, and tiles of the leaves
+def test_the_fold_and_the_exact_path_count_alike(depth: int, runs: int) -> None:
+    from reference.audit.samples.sufficient import GRID_ROOT
+
+    leaves = cascade_leaves_runs(depth, 1.5, runs=runs, seed=2)
+    folded, exact = CascadeMoments(depth, 1.5), CascadeMoments(depth, 1.5)
+    folded.add(leaves)
+    exact._add_scaled_exactly(np.multiply(leaves, GRID_ROOT / 1.5))
+    assert folded.above.tolist() == exact.above.tolist() and int(folded.above[0]) > 0

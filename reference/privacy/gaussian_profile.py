@@ -1,0 +1,120 @@
+"""The Gaussian mechanism's exact privacy profile δ(ε) in Arb balls: the enclosures every Gaussian calibration
+decides on.
+
+Model (Balle & Wang 2018, Theorem 8), with ``a = Δ/(2σ)``, ``b = εσ/Δ``, ``u = b - a``, ``v = b + a``:
+
+    δ(ε) = Φ(-u) - e^ε Φ(-v).
+
+Two evaluations, both rigorous balls:
+
+* **direct**: both Φ's as ``erfc/2`` (the tails keep their relative accuracy). The two terms cancel when σ/Δ is
+  large: about ``log2(b/a)`` bits are lost, so at σ/Δ = 1e5000 every evaluation needs some 17,000 bits (0.3 s
+  each, and a search makes dozens).
+* **series**, for a small gap ``h = v - u = Δ/σ``: since ``(v² - u²)/2 = 2ab = ε``, ``e^ε φ(v) = φ(u)`` and
+
+      δ(ε) = φ(u) (R(u) - R(v)),   R(x) = Φ(-x)/φ(x) = ∫_0^∞ e^{-tx - t²/2} dt  (Mills' ratio),
+
+  so ``R(u) - R(v) = ∫_0^∞ e^{-ut - t²/2} (1 - e^{-ht}) dt``. For ``y >= 0`` the partial sums of
+  ``1 - e^{-y} = Σ_{k>=1} (-1)^{k+1} y^k/k!`` lie alternately above and below it, and the weight is positive,
+  so consecutive partial sums of ``Σ (-1)^{k+1} h^k M_k(u)/k!`` enclose ``R(u) - R(v)``, with the moments
+  ``M_k(u) = ∫_0^∞ t^k e^{-ut - t²/2} dt`` all positive: no cancellation. For ``u > 0``,
+  ``M_k(u)/k! = 2^{-(k+1)/2} U((k+1)/2, 1/2, u²/2)`` (Kummer's U, which Arb evaluates without cancellation at
+  any u); for ``u <= 1`` the recurrence ``M_0 = R(u)``, ``M_1 = 1 - u M_0``, ``M_{k+1} = k M_{k-1} - u M_k``
+  (integration by parts) is used, whose terms do not cancel there.
+
+In the direct form the second term is computed as ``φ(u) R(v)`` where ``e^ε`` is beyond Arb's exponent range
+(the same value: ``e^ε Φ(-v) = e^ε φ(v) R(v) = φ(u) R(v)``).
+
+The series is used when ``h·max(1, |u|) < 2^-SERIES_GAP_BITS`` (each term then at most about ``2^-SERIES_GAP_BITS``
+times the one before); elsewhere the direct form loses few bits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+
+from flint import arb, ctx
+
+from reference.core.certified import ball as _ball
+
+#: The series form is used when ``h·max(1, |u|)`` is below ``2**-SERIES_GAP_BITS``: there the direct form would
+#: lose at least this many bits, while each term of the series is that much smaller than the one before.
+SERIES_GAP_BITS = 16
+
+#: From this ε on the direct form's second term is computed as φ(u) R(v): e^ε exceeds 2**(2**20) there.
+LARGE_EPSILON = arb(2) ** 20
+
+#: Most series terms summed (a bound on the work; at 2**-16 per term, 64 terms resolve 1024 bits).
+MAX_SERIES_TERMS = 64
+
+
+def profile_ball(epsilon: arb, ratio: arb) -> arb:
+    """A ball containing δ(ε) at ``ratio = σ/Δ`` (balls, ε >= 0), at the current ``ctx.prec``."""
+    gap = 1 / ratio  # h = Δ/σ = 2a
+    half_gap = gap / 2
+    shift = epsilon * ratio  # b
+    lower = shift - half_gap  # u
+    scale = abs(lower).max(arb(1))
+    if gap * scale < arb(2) ** -SERIES_GAP_BITS:
+        series = _series_delta(lower, gap)
+        if series is not None:
+            return series
+    root_two = arb(2).sqrt()
+    # Φ(x) = erfc(-x/√2)/2: both arguments below are erfc of the (usually positive) tail argument
+    head = (lower / root_two).erfc() / 2
+    upper = shift + half_gap  # v
+    tail = epsilon.exp() * (upper / root_two).erfc() / 2 if epsilon < LARGE_EPSILON else arb("nan")
+    if not tail.is_finite():
+        # e^ε past 2**(2**20) (a product of a huge and a tiny ball, whose radius is huge) or beyond Arb's exponent
+        # range: the same term as φ(u) R(v), with Mills' ratio R(v) = 2^(-1/2) U(1/2, 1/2, v²/2) (v > 0)
+        density = (-(lower * lower) / 2).exp() / (2 * arb.pi()).sqrt()
+        tail = density * (upper * upper / 2).hypgeom_u(arb(1) / 2, arb(1) / 2) / root_two
+    return head - tail
+
+
+def _series_delta(lower: arb, gap: arb) -> arb | None:
+    """``φ(u) (R(u) - R(u + h))`` enclosed by two consecutive partial sums of the moment series (see the module
+    docstring); None when MAX_SERIES_TERMS terms do not bring the last term below the working precision."""
+    moments = _moment_terms(lower)
+    first = gap * next(moments)
+    if not first.is_finite() or not first > 0:
+        return None
+    negligible = first * arb(2) ** -(ctx.prec + 8)  # below the working precision's last bit of the first term
+    partial = first
+    power = gap
+    for index in range(2, MAX_SERIES_TERMS + 1):
+        power = power * gap
+        term = power * next(moments)
+        following = partial + (term if index % 2 else -term)
+        if term < negligible:
+            density = (-(lower * lower) / 2).exp() / (2 * arb.pi()).sqrt()
+            return density * partial.union(following)
+        partial = following
+    return None
+
+
+def _moment_terms(lower: arb) -> Iterator[arb]:
+    """Yield ``M_k(u)/k!`` for k = 1, 2, ... (balls)."""
+    if lower > 1:
+        argument = lower * lower / 2
+        half = arb(1) / 2
+        index = 1
+        while True:
+            yield argument.hypgeom_u(arb(index + 1) / 2, half) * arb(2) ** (-arb(index + 1) / 2)
+            index += 1
+    # u <= 1 (or undecided near 1): the recurrence, whose terms do not cancel there
+    mills = (lower / arb(2).sqrt()).erfc() / 2 * (2 * arb.pi()).sqrt() * (lower * lower / 2).exp()
+    previous, current = mills, 1 - lower * mills  # M_0, M_1
+    factorial = arb(1)
+    index = 1
+    while True:
+        yield current / factorial
+        previous, current = current, index * previous - lower * current
+        index += 1
+        factorial = factorial * index
+
+
+def delta_ball(*, epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fraction) -> arb:
+    """A ball containing δ(ε) at the current ``ctx.prec``, from exact rationals (ε may be 0)."""
+    return profile_ball(_ball(epsilon), _ball(sigma) / _ball(sensitivity_squared).sqrt())
