@@ -15,6 +15,7 @@
     The uniqueness of the maximiser: CipRangeUnique.v. *)
 From mathcomp Require Import all_ssreflect ssralg ssrnum ssrint rat.
 From mathcomp Require Import ring zify.
+From Reference Require Import ZifyOpaque.
 From Reference Require Import CipMatrix CipRangeMax.
 Import Order.TTheory GRing.Theory Num.Theory.
 

@@ -8,6 +8,7 @@
       len = 2 A (D-1). *)
 From mathcomp Require Import all_ssreflect ssralg ssrnum ssrint rat.
 From mathcomp Require Import ring zify.
+From Reference Require Import ZifyOpaque.
 From Reference Require Import CipMatrix CipRangeMax CipRangeAll.
 Import Order.TTheory GRing.Theory Num.Theory.
 

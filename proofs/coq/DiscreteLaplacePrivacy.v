@@ -32,6 +32,7 @@
 From mathcomp Require Import all_ssreflect ssralg ssrnum ssrint matrix zify finmap.
 From mathcomp.classical Require Import boolp classical_sets functions cardinality fsbigop mathcomp_extra.
 From mathcomp.analysis Require Import reals ereal esum sequences exp.
+From Reference Require Import ZifyOpaque.
 
 Set Implicit Arguments.
 Unset Strict Implicit.

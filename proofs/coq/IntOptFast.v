@@ -14,6 +14,7 @@
       minimal l-infinity distance from x. *)
 From mathcomp Require Import all_ssreflect ssralg ssrnum ssrint intdiv.
 From mathcomp Require Import zify.
+From Reference Require Import ZifyOpaque.
 From Reference Require Import IntOpt.
 Import GRing.Theory Num.Theory.
 

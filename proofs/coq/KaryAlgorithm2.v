@@ -23,6 +23,7 @@
       added once and removed at most once. *)
 From mathcomp Require Import all_ssreflect ssralg ssrnum ssrint intdiv.
 From mathcomp Require Import zify ring.
+From Reference Require Import ZifyOpaque.
 From Reference Require Import KaryDigits KaryHeight KaryUsedVertices.
 Import GRing.Theory Num.Theory.
 

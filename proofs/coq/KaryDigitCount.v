@@ -22,6 +22,7 @@
     asymptotic steps 4-5 of that program: log_k(2T) < h < log_k(2T) + 1, so
     (k² - 1)h³/(2k) = k(1 - 1/k²) log(T)³/(2 log(k)³) + O(log(T)²). *)
 From mathcomp Require Import all_ssreflect ssralg ssrnum ssrint rat intdiv zify ring.
+From Reference Require Import ZifyOpaque.
 From Reference Require Import KaryDigits KaryHeight KaryUsedVertices.
 Import GRing.Theory Num.Theory.
 

@@ -12,6 +12,7 @@
     each with exactly one digit vector, and [rep] computes it.  The three definitions are its instances. *)
 From mathcomp Require Import all_ssreflect ssralg ssrnum ssrint intdiv.
 From mathcomp Require Import zify.
+From Reference Require Import ZifyOpaque.
 Import GRing.Theory Num.Theory.
 
 Set Implicit Arguments.

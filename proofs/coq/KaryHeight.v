@@ -14,6 +14,7 @@
     - [standard_capacity], [offset_capacity_odd], [offset_capacity_even], [offset_top]: the capacities are the
       integer expressions the Python computes, and the two offset tops are the same number k/2. *)
 From mathcomp Require Import all_ssreflect zify.
+From Reference Require Import ZifyOpaque.
 
 Set Implicit Arguments.
 Unset Strict Implicit.

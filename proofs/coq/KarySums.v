@@ -10,6 +10,7 @@
       with T = (k^h - 1)/2, the count behind Lemma 4.7 ((1 - 1/k^h) a_[1,T] = h (k^2 - 1)/(4k)). *)
 From mathcomp Require Import all_ssreflect ssralg ssrnum ssrint intdiv.
 From mathcomp Require Import zify ring.
+From Reference Require Import ZifyOpaque.
 From Reference Require Import KaryDigits.
 Import GRing.Theory Num.Theory.
 

@@ -23,6 +23,7 @@
     - [algorithm_1_sensitivity], [algorithm_3_sensitivity]: the two digit systems the Python builds. *)
 From mathcomp Require Import all_ssreflect ssralg ssrnum ssrint intdiv.
 From mathcomp Require Import zify.
+From Reference Require Import ZifyOpaque.
 From Reference Require Import KaryDigits KaryHeight.
 Import GRing.Theory Num.Theory.
 

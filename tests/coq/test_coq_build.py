@@ -161,6 +161,15 @@ MUTATIONS = [
     # a constant: each value is added once and removed once, so D updates are too few
     ("KaryAlgorithm2.v", "(updates arity top height horizon <= 2 * size (used_indices arity top height horizon))%N.",
      "(updates arity top height horizon <= size (used_indices arity top height horizon))%N."),
+    # a constant: D <= T instead of D <= kT (false: k = 3, T = 2 uses the indices 1, 2, 3)
+    ("KaryDistinctNoise.v", "  (size (used_indices arity top height horizon) <= arity * horizon)%N /\\",
+     "  (size (used_indices arity top height horizon) <= horizon)%N /\\"),
+    # a constant: the indices start at 2 (false: output 1 uses index 1)
+    ("KaryDistinctNoise.v", "q \\in noise_indices arity top height t -> 1 <= q <= (cap height)%:Z.",
+     "q \\in noise_indices arity top height t -> 2 <= q <= (cap height)%:Z."),
+    # a constant: capacity(h(T)) <= (k - 1) T (false: k = 3, T = 5 has h = 3 and capacity 13 > 10)
+    ("KaryDistinctNoise.v", "  (capacity arity top (height arity top horizon) <= arity * horizon)%N.",
+     "  (capacity arity top (height arity top horizon) <= arity.-1 * horizon)%N."),
     # a constant: the discrete Laplace epsilon halved, max ||u_j||_1 / (2b) (false for any u_j != 0)
     ("DiscreteLaplacePrivacy.v", "Definition epsilon : R := (\\max_(j < d) norm1 (u j))%:R / b.",
      "Definition epsilon : R := (\\max_(j < d) norm1 (u j))%:R / (2 * b)."),

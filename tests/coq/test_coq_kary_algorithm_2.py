@@ -4,7 +4,8 @@ relabelling between them, the noise lifetimes, the live noise values and the inc
 Coq evaluates its definitions (``Eval vm_compute``) on a grid of arities and horizons at Algorithm 2's height; the
 printed values are read back and compared with the Python exact layer (``algorithm_2_noise_indices``,
 ``algorithm_3_signed_vertices``, ``algorithm_2_vertex``, ``noise_lifetime``, ``live_noise_count``), so
-Propositions 4.3 and 4.10 and Lemmas 4.12 and 4.14 as proved speak about the objects the oracle computes.
+Propositions 4.3 and 4.10 and Lemmas 4.12 and 4.14 (with KaryDistinctNoise.v's D <= kT) as proved speak about the
+objects the oracle computes.
 """
 
 from __future__ import annotations
@@ -85,3 +86,9 @@ def test_algorithm_2_objects_agree_with_python(
     # Lemma 4.14: the updates, each value added once and removed at most once
     assert updates == _python_updates(arity, horizon, height)
     assert updates <= 2 * distinct
+    # Lemma 4.14's count (KaryDistinctNoise.v): every index the Python walk uses lies in [1, capacity(h)], so
+    # D <= capacity(h(T)) <= kT, and the updates are at most 2kT
+    capacity = kary_digits.offset_capacity(arity, height)
+    assert all(1 <= p <= capacity for p in times_using), (arity, horizon)
+    assert distinct <= capacity <= arity * horizon
+    assert updates <= 2 * arity * horizon

@@ -434,7 +434,22 @@ def claims() -> list[Claim]:
                     "for every arity k >= 2, both digit systems and T <= capacity(h): an incremental noise sum over "
                     "t = 1..T (add the values t uses and t − 1 did not, remove the converse) makes at most 2D "
                     "updates, D the number of distinct values used — each added once and removed at most once (the "
-                    "bound D <= T' <= kT and the cost model of the digit increments are not in Coq)",
+                    "bound on D is lemma_4_14_distinct; the cost model of the digit increments is not in Coq)",
+                ),
+                CoqTheorem(
+                    "KaryDistinctNoise.v",
+                    "lemma_4_14_distinct",
+                    "Proof 4.15's D <= T' <= kT: for every arity k >= 2, both digit systems and T >= 1, at Algorithm "
+                    "2's height h(T) the distinct noise values of times 1..T number D <= kT, so the incremental sum "
+                    "makes at most 2kT updates (noise_index_range: every index used lies in [1, capacity(h)], so "
+                    "D <= capacity(h); capacity_le_arity_horizon: capacity(h(T)) <= kT). The cost model (one digit "
+                    "increment and one update per unit of work) is not in Coq",
+                ),
+                CoqTheorem(
+                    "KaryDistinctNoise.v",
+                    "noise_index_range",
+                    "every noise index output t <= capacity(h) of Algorithm 2 uses lies in [1, capacity(h)] (the "
+                    "paper's 'p takes on all values in [1, T]': the indices are positions 1..T')",
                 ),
             ),
         ),
