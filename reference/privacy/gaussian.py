@@ -89,6 +89,11 @@ def sigma_classical(*, epsilon: RationalLike, delta: RationalLike, sensitivity_s
 
     The theorem is stated for ε ∈ (0, 1) (and asks ``c² > 2 log(1.25/δ)`` strictly: the value returned is the
     infimum of its admissible σ). ε >= 1 is refused with a pointer to :func:`sigma_exact`.
+
+    Args:
+        epsilon: ε in (0, 1), exact (the classical bound holds only there).
+        delta: δ in (0, 1), exact.
+        sensitivity_squared: Δ² > 0, exact.
     """
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")

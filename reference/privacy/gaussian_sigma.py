@@ -86,13 +86,22 @@ class ExactSigma(CertifiedReal):
 
     def decimal(self, digits: int = 20, *, rounded: Rounding = "up") -> str:
         """``sigma`` (the certified-sufficient value) rounded up to ``digits`` significant digits, so the printed σ
-        is sufficient too; ``rounded="down"`` prints ``sigma_below`` rounded down (certified insufficient)."""
+        is sufficient too; ``rounded="down"`` prints ``sigma_below`` rounded down (certified insufficient).
+
+        Args:
+            digits: significant digits, a positive integer.
+            rounded: ``"up"`` (the safe side for a σ: never below the certified value) or ``"down"``.
+        """
         if check_rounding(rounded) == "up":
             return format_directed(self.sigma, digits, upward=True)
         return format_directed(self.sigma_below, digits, upward=False)
 
     def as_json(self, rounded: Rounding = "up") -> dict[str, object]:  # type: ignore[override]
-        """JSON form (exact rationals as "p/q"; ``sigma`` a decimal rounded up, a sufficient σ)."""
+        """JSON form (exact rationals as "p/q"; ``sigma`` a decimal rounded up, a sufficient σ).
+
+        Args:
+            rounded: the direction of the decimal's rounding, ``"up"`` (safe for a σ) or ``"down"``.
+        """
         return {
             "sigma": self.decimal(rounded=rounded),
             "sigma_rounded": check_rounding(rounded),

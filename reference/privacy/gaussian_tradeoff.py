@@ -32,6 +32,11 @@ def gaussian_delta(*, epsilon: RationalLike, sigma: RationalLike, sensitivity_sq
 
     ``epsilon > 0``, ``sigma > 0`` and ``sensitivity_squared = Δ² > 0`` are exact rationals. The enclosure is
     rigorous (Arb) and about 24 digits wide (relative).
+
+    Args:
+        epsilon: ε >= 0, exact (int, Fraction or a decimal/fraction string such as ``"1e-3"``; no float).
+        sigma: the Gaussian's standard deviation σ > 0, exact.
+        sensitivity_squared: Δ², the squared ℓ2 sensitivity, > 0, exact.
     """
     eps = positive_fraction(epsilon, "epsilon")
     sig = positive_fraction(sigma, "sigma")
@@ -52,6 +57,12 @@ def gaussian_epsilon(
     can quote — and ``lower`` certified insufficient (the Arb lower bound of δ(lower) is > delta), unless the
     answer is exactly 0 (δ(0) = erf(Δ/(2√2 σ)) <= delta), returned as ``[0, 0]``. The width is at most
     ``tolerance * upper`` (``tolerance`` a rational in (0, 1)).
+
+    Args:
+        delta: δ in (0, 1), exact (int, Fraction or a string such as ``"1e-6"``).
+        sigma: the Gaussian's standard deviation σ > 0, exact.
+        sensitivity_squared: Δ², the squared ℓ2 sensitivity, > 0, exact.
+        tolerance: the relative width the ε enclosure is narrowed to, in (0, 1), exact (default 1e-22).
     """
     target = open_unit_fraction(delta, "delta")
     sig = positive_fraction(sigma, "sigma")

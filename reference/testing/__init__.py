@@ -86,7 +86,7 @@ def assert_linear_mechanism_private(
     participation: Participation | None = None,
     draw_variances: Sequence[RationalLike] | None = None,
     infinite_variance_draws: Sequence[int] | None = None,
-    rtol: object = 0,
+    rtol: RationalLike | float = 0,
     draw_scales: Sequence[object] | None = None,
 ) -> LinearNoiseVerdict:
     """Assert that ``W x + B z`` is private at the claim: ε-DP (``epsilon``), (ε, δ)-DP (with ``delta``),
@@ -149,7 +149,7 @@ def _check_one_claim(epsilon: object, rho: object, rdp: object) -> None:
 
 
 def _assert_claim(
-    verdict: LinearNoiseVerdict, *, epsilon: RationalLike | None, delta: RationalLike | None, rho: object, rdp: object,
+    verdict: LinearNoiseVerdict, *, epsilon: RationalLike | None, delta: RationalLike | None, rho: Rho | None, rdp: RdpCurve | None,
     rtol: RationalLike | float = 0,
 ) -> LinearNoiseVerdict:
     """Raise with the excess unless the verdict certifies the claim, relaxed by ``rtol`` (default: the tolerance

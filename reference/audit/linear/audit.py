@@ -73,6 +73,7 @@ from reference.audit.linear.verdict import (
     not_private_verdict,
 )
 from reference.core.input_files import read_regular_text
+from reference.core.input_types import MatrixLike, SparseMatrix
 from reference.core.linalg import Matrix
 from reference.core.npy_files import load_npy
 from reference.core.options import LinearNoise
@@ -250,8 +251,8 @@ def load_matrix_columns(path: object, name: str = "matrix", limits: SizeLimits =
 
 
 def audit_linear_noise(
-    noise_matrix: object,
-    workload: object,
+    noise_matrix: MatrixLike | SparseMatrix,
+    workload: MatrixLike | SparseMatrix,
     noise: LinearNoise,
     *,
     scale: RationalLike,
@@ -260,7 +261,7 @@ def audit_linear_noise(
     draw_variances: Sequence[object] | None = None,
     participation: Participation | None = None,
     infinite_variance_draws: Sequence[int] | None = None,
-    rtol: object = 0,
+    rtol: RationalLike | float = 0,
     draw_scales: Sequence[object] | None = None,
     max_seconds: int = DEFAULT_MAX_SECONDS,
     size_limits: SizeLimits | None = None,
@@ -305,6 +306,22 @@ def audit_linear_noise(
     ``size_limits``: the sizes refused before the work they bound
     (:class:`reference.audit.linear.size_limits.SizeLimits`; default :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`);
     every refusal names the field (and the command line's flag) that raises its limit.
+
+    Args:
+        noise_matrix: B, outputs × draws: rows of exact numbers, a 2-D numpy array (float read exactly) or a
+            scipy.sparse matrix.
+        workload: W, outputs × inputs, in the same forms.
+        noise: the law of each draw: ``"gaussian"``, ``"laplace"``, ``"discrete-gaussian"`` or ``"discrete-laplace"``.
+        scale: σ (Gaussian kinds) or b (Laplace kinds), a positive exact rational.
+        neighbours: ``"add_remove"`` (one record added or removed) or ``"replace"``.
+        contributions: records per user, a positive integer (each moves one input by one).
+        draw_variances: relative variances per draw (Gaussian kinds), positive exact numbers, one per column of B.
+        participation: a multi-participation scheme (``reference.audit.linear.participation``), or ``None``.
+        infinite_variance_draws: column indices of B whose draws carry no budget (projected out exactly).
+        rtol: the relative excess allowed over a claim decided later, >= 0 (a float is read exactly).
+        draw_scales: Laplace only: per-draw scale factors s_j (draw j has scale b·s_j), positive exact numbers.
+        max_seconds: the estimated cost above which the audit is refused before it starts, a positive integer.
+        size_limits: the size limits to apply (``reference.audit.linear.size_limits.SizeLimits``); ``None``: defaults.
     """
     tolerance = check_rtol(rtol)
     limits = size_limits_or_default(size_limits)

@@ -32,6 +32,11 @@ def probe_noise_matrix(
     ``function`` maps a tuple of ``draws`` Fractions to the outputs' noise (exact rationals). Column j of B is
     ``function(e_j) − function(0)``; ``function(0)`` must be zero, and linearity is checked exactly at one
     seeded random rational point (``ValueError`` if the function is not linear there).
+
+    Args:
+        function: the noise map under test: takes the draws (a tuple of Fractions) and returns the outputs.
+        draws: the number of draws it reads, a positive integer.
+        seed: the seed of the probing draws, a non-negative integer.
     """
     count = check_positive_int(draws, "draws")
     if count > MAX_DIMENSION:

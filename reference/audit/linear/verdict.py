@@ -20,6 +20,7 @@ from reference.audit.linear.renyi import (
     gaussian_profile,
 )
 from reference.core.certified import CertifiedReal
+from reference.core.input_types import RdpCurve
 from reference.core.json_form import jsonable
 from reference.core.linalg import Matrix
 from reference.core.options import LinearNoise, check_choice
@@ -194,7 +195,7 @@ class LinearNoiseVerdict(ShortRepr):
         return "Mahalanobis (equal to the combinatorial one when B is the strategy)"
 
     def verdict_on(self, *, epsilon: RationalLike | None = None, delta: RationalLike | None = None,
-                   rtol: object = None) -> Verdict:
+                   rtol: RationalLike | float | None = None) -> Verdict:
         """The verdict on a claim: "private at all" without ``epsilon``; else ε-DP, or (ε, δ)-DP with ``delta``.
 
         ``fails`` when the release is not private or the exact privacy is certified worse than the claim;
@@ -204,6 +205,11 @@ class LinearNoiseVerdict(ShortRepr):
         Laplace kinds, δ(ε) <= δ (1 + rtol) for the Gaussian kinds. A Laplace-kind (ε, δ) claim with δ > 0 and ε
         below the release's ε-DP ε is decided from the exact worst δ(ε) (:meth:`laplace_delta`), inconclusive
         where that is not computed.
+
+        Args:
+            epsilon: the claimed ε > 0, exact; ``None``: the claim "private at all".
+            delta: the claimed δ in [0, 1) with ``epsilon``; ``None`` or 0: pure ε-DP.
+            rtol: the relative excess allowed over the claim, >= 0 (a float is read exactly); ``None``: the audit's.
         """
         if not self.private:
             return "fails"
@@ -274,10 +280,17 @@ class LinearNoiseVerdict(ShortRepr):
                                 "RDP(alpha) by epsilon and rho by epsilon^2/2")
         return RenyiProfile(None, "none", basis=f"{self.noise}: no Renyi bound is computed for this release")
 
-    def renyi_verdict(self, *, rho: object = None, rdp: object = None, rtol: object = None) -> RenyiClaimVerdict:
+    def renyi_verdict(self, *, rho: RationalLike | None = None, rdp: RdpCurve | None = None,
+                      rtol: RationalLike | float | None = None) -> RenyiClaimVerdict:
         """The verdict on a ρ-zCDP claim (``rho``) or an RDP curve (``rdp``: (α, RDP(α)) pairs or a function of
         α), decided both ways where the divergences are exact (:mod:`reference.audit.linear.renyi`). ``rtol``
-        (default: the audit's) lets ρ or RDP(α) exceed the claim relatively: ρ <= ρ_claimed (1 + rtol)."""
+        (default: the audit's) lets ρ or RDP(α) exceed the claim relatively: ρ <= ρ_claimed (1 + rtol).
+
+        Args:
+            rho: the claimed ρ > 0 (ρ-zCDP), exact; state ``rho`` or ``rdp``.
+            rdp: an RDP curve: (α, RDP(α)) pairs with α > 1, or a function of α.
+            rtol: the relative excess allowed over the claim, >= 0; ``None``: the audit's.
+        """
         tolerance = self.rtol if rtol is None else check_rtol(rtol)  # one claim rule: reference.privacy.claims
         profile = self.renyi_profile()
         bracket = self.pattern_maximum
@@ -299,10 +312,16 @@ class LinearNoiseVerdict(ShortRepr):
         return decide(profile, rho=rho, rdp=rdp, rtol=tolerance)
 
     def relative_excess(self, *, epsilon: RationalLike | None = None, delta: RationalLike | None = None,
-                        rho: object = None) -> tuple[Fraction, Fraction] | None:
+                        rho: RationalLike | None = None) -> tuple[Fraction, Fraction] | None:
         """[lower, upper] of computed/claimed − 1 for the parameter the claim's ``rtol`` applies to (ε for the
         Laplace kinds, δ(ε) for a Gaussian (ε, δ) claim or a Laplace-kind one below the pure ε, ρ for a zCDP
-        claim); None when it is not known."""
+        claim); None when it is not known.
+
+        Args:
+            epsilon: the claimed ε > 0, exact (with ``delta`` for an (ε, δ) claim).
+            delta: the claimed δ in [0, 1) with ``epsilon``.
+            rho: the claimed ρ > 0 instead of ε.
+        """
         if not self.private:
             return None
         if rho is not None:
@@ -330,8 +349,14 @@ class LinearNoiseVerdict(ShortRepr):
         return achieved.lower / target - 1, achieved.upper / target - 1
 
     def excess_text(self, *, epsilon: RationalLike | None = None, delta: RationalLike | None = None,
-                    rho: object = None) -> str:
-        """The relative excess beside the tolerance, e.g. ``relative excess 2.1e-16 (rtol = 1e-12)``."""
+                    rho: RationalLike | None = None) -> str:
+        """The relative excess beside the tolerance, e.g. ``relative excess 2.1e-16 (rtol = 1e-12)``.
+
+        Args:
+            epsilon: the claimed ε > 0, exact (with ``delta`` for an (ε, δ) claim).
+            delta: the claimed δ in [0, 1) with ``epsilon``.
+            rho: the claimed ρ > 0 instead of ε.
+        """
         from reference.core.excess_text import scientific
 
         excess = self.relative_excess(epsilon=epsilon, delta=delta, rho=rho)
@@ -345,7 +370,11 @@ class LinearNoiseVerdict(ShortRepr):
     def laplace_delta(self, epsilon: RationalLike) -> CertifiedReal | None:
         """Laplace kinds: the certified worst δ(ε) over one record added or removed
         (:mod:`reference.audit.linear.approximate_laplace`), when the strategy is unique and one record per user
-        (add/remove, no participation scheme); None where it is not computed."""
+        (add/remove, no participation scheme); None where it is not computed.
+
+        Args:
+            epsilon: ε > 0, exact.
+        """
         if self.noise not in ("laplace", "discrete-laplace"):
             raise ValueError("laplace_delta: for laplace and discrete-laplace noise (gaussian: delta)")
         eps = positive_fraction(epsilon, "epsilon")
@@ -362,7 +391,11 @@ class LinearNoiseVerdict(ShortRepr):
         return known[eps]
 
     def delta(self, epsilon: RationalLike) -> CertifiedReal:
-        """Gaussian only: the exact δ(ε) of the release (certified enclosure), Δ² the Mahalanobis sensitivity."""
+        """Gaussian only: the exact δ(ε) of the release (certified enclosure), Δ² the Mahalanobis sensitivity.
+
+        Args:
+            epsilon: ε >= 0, exact.
+        """
         if self.noise != "gaussian":
             raise ValueError("delta: the exact (epsilon, delta)-profile is computed for gaussian noise only")
         if not self.private or self.l2_sensitivity_squared is None:

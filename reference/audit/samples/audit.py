@@ -129,11 +129,18 @@ def require_runs_by_columns(shape: tuple[int, ...], columns: int | None, what: s
 
 
 
-def audit_cascade_samples(samples: object, depth: int, *, sigma: RealLike, alpha: object = 1e-6) -> SamplerAuditReport:
+def audit_cascade_samples(samples: np.ndarray, depth: int, *, sigma: RealLike, alpha: float = 1e-6) -> SamplerAuditReport:
     """Audit ``samples`` (``runs × 2**depth``, one draw of the ``n`` leaves per row) against Cascade
     Sampling's distribution ``N(0, sigma**2 C_depth)``: leaf marginals, internal node variances (from subtree
     sums), the full covariance (whitening) and the pooled scale; ``alpha / 4`` each. ``depth <= 8``;
-    ``runs >= 2``."""
+    ``runs >= 2``.
+
+    Args:
+        samples: the leaves, one run per row (``runs × 2**depth``, a real numpy array; at least 2 runs).
+        depth: the tree depth, an integer in [0, 8] (the whitened test is quadratic in ``2**depth``).
+        sigma: σ > 0, the standard deviation of every node.
+        alpha: the total false-alarm probability, in (0, 1).
+    """
     d = check_depth(depth, "depth", maximum=MAX_AUDIT_DEPTH)
     s = positive_real(sigma, "sigma")
     a = check_alpha(alpha)
@@ -195,13 +202,20 @@ def cascade_samples_report(moments: object, alpha: float) -> SamplerAuditReport:
 # ------------------------------------------------------------------------------------- KARY (Laplace)
 
 
-def audit_kary_noise(samples: object, arity: int, *, epsilon: RealLike, alpha: object = 1e-6) -> SamplerAuditReport:
+def audit_kary_noise(samples: np.ndarray, arity: int, *, epsilon: RealLike, alpha: float = 1e-6) -> SamplerAuditReport:
     """Audit output noise of Algorithm 2 (``samples`` ``runs × T``: noisy prefix count minus true prefix
     count, one run per row; ``T`` the horizon) against the oracle's: sums of i.i.d. Laplace(h/ε) over the
     index sets ``I_t`` (odd ``arity`` >= 3, ``h = height_for_horizon(arity, T, offset=True)``). Marginal
     variances and all covariance entries by median of means with exact fourth moments
     (:func:`reference.audit.samples.design_audit.audit_design_samples`); ``alpha / 2`` each. Needs
-    ``runs >= 2 g`` with ``g = ceil(8 log(2 T (T + 1) / alpha))``; ``T <= 512``."""
+    ``runs >= 2 g`` with ``g = ceil(8 log(2 T (T + 1) / alpha))``; ``T <= 512``.
+
+    Args:
+        samples: the output noise, one run per row (``runs × T``, a real numpy array, ``T <= 512``).
+        arity: the tree's arity k, an odd integer >= 3 (Algorithm 2's offset digits).
+        epsilon: ε > 0; the vertex noise is Laplace(h/ε).
+        alpha: the total false-alarm probability, in (0, 1).
+    """
     arity = check_arity(arity, parity="odd", needed_by="Algorithm 2's output noise (offset digits)")
     eps = positive_real(epsilon, "epsilon")
     a = check_alpha(alpha)
