@@ -59,9 +59,11 @@ def _timed(command: str, cwd: Path, environment: dict[str, str]) -> dict[str, An
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    last = (done.stdout.strip().splitlines() or [""])[-1]
+    lines = done.stdout.strip().splitlines()
+    failed = [line[:200] for line in lines if line.startswith(("FAILED ", "ERROR "))][:20]
     return {"command": command, "wall_seconds": round(wall), "cpu_seconds": round(cpu),
-            "load": f"{before_load}–{load()}", "exit_status": done.returncode, "last_line": last[:200]}
+            "load": f"{before_load}–{load()}", "exit_status": done.returncode,
+            "last_line": (lines or [""])[-1][:200], "failed": failed}
 
 
 def measure(hogs: int) -> dict[str, Any]:
@@ -72,6 +74,8 @@ def measure(hogs: int) -> dict[str, Any]:
         with tempfile.TemporaryDirectory() as scratch:
             checkout = Path(scratch) / "checkout"
             subprocess.run(["git", "clone", "--quiet", str(ROOT), str(checkout)], check=True)
+            measured = {**stamp(), "commit": subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=checkout,
+                                                            capture_output=True, text=True, check=True).stdout.strip()}
             venv = Path(scratch) / "venv"
             subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
             environment = {**os.environ, "VIRTUAL_ENV": str(venv), "PATH": f"{venv / 'bin'}:{os.environ['PATH']}",
@@ -84,7 +88,7 @@ def measure(hogs: int) -> dict[str, Any]:
         for spinner in spinners:
             spinner.kill()
             spinner.wait()
-    return {"hog_processes": hogs, "cores": os.cpu_count(), "runs": records, "levels": levels, **stamp()}
+    return {"hog_processes": hogs, "cores": os.cpu_count(), "runs": records, "levels": levels, **measured}
 
 
 def report_levels(claims: Path) -> dict[str, Any]:
