@@ -301,7 +301,9 @@ def audit_linear_noise(
 
     ``infinite_variance_draws`` (gaussian and laplace): column indices of B whose draws have infinite variance
     (nodes given a zero budget); the release is audited with their directions projected out
-    (:mod:`reference.audit.linear.masked_draws`), and ``outputs`` counts the directions that remain.
+    (:mod:`reference.audit.linear.masked_draws`), and ``outputs`` counts the directions that remain. With
+    ``draw_variances`` (one per column of B) the finite draws keep theirs: the Mahalanobis Δ² is the limit of the
+    one with the masked draws' variances growing without bound.
 
     ``size_limits``: the sizes refused before the work they bound
     (:class:`reference.audit.linear.size_limits.SizeLimits`; default :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`);
@@ -388,9 +390,6 @@ def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: Ra
     if infinite_variance_draws is not None:
         if kind not in ("gaussian", "laplace"):
             raise ValueError("infinite_variance_draws is supported for gaussian and laplace noise")
-        if draw_variances is not None:
-            raise ValueError("infinite_variance_draws: give the finite draws' variances without draw_variances "
-                             "(not supported together)")
     if (participation is not None and kind == "gaussian" and weights is None and infinite_variance_draws is None
             and is_identity(b_columns)):
         # C x + z: Q = CᵀC by an integer product (strategy_audit), not the general rational elimination
@@ -415,7 +414,10 @@ def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: Ra
     b_matrix = dense_input(b_columns, "noise_matrix", limits)
     w_matrix = dense_input(w_columns, "workload", limits)
     if infinite_variance_draws is not None:
-        w_matrix, b_matrix = mask_infinite_draws(b_matrix, w_matrix, list(infinite_variance_draws))
+        infinite = list(infinite_variance_draws)
+        w_matrix, b_matrix = mask_infinite_draws(b_matrix, w_matrix, infinite)
+        if weights is not None:  # the finite draws keep their variances, in B_f's column order
+            weights = tuple(weight for j, weight in enumerate(weights) if j not in set(infinite))
         draws = len(b_matrix[0])
     # the same dropping of unused draws as above
     used = [j for j in range(draws) if any(row[j] for row in b_matrix)]

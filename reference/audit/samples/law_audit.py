@@ -158,8 +158,9 @@ def audit_samples(samples: object, law: Law, *, alpha: object = 1e-6,
                             deviation, ScaleTest(chosen, share).values_needed(deviation, max(1, x.shape[1])))
         checks = law_checks(values, chosen, share)
         power = law_power(chosen, values.size, x.shape[1], share, deviation)
-        return _report(f"{chosen.name} ({values.size} values)", level, x.shape[0], x.shape[1], checks, power,
-                       deviation, ScaleTest(chosen, share), values.size)
+        report = _report(f"{chosen.name} ({values.size} values)", level, x.shape[0], x.shape[1], checks, power,
+                         deviation, ScaleTest(chosen, share), values.size)
+        return replace(report, units=_scalar_units(values, chosen)) if report.verdict == "fails" else report
     if isinstance(chosen, Cascade):
         return _audit_cascade(samples, chosen, level, deviation)
     if isinstance(chosen, KaryNoise):
@@ -184,6 +185,29 @@ def kary_linear_design(law: KaryNoise, horizon: int) -> LinearDesign:
     height = height_for_horizon(law.arity, horizon, offset=law.algorithm != 1)
     return LinearDesign(kary_noise_matrix(law.arity, horizon, law.algorithm),
                         Laplace(Fraction(height) / Fraction(law.epsilon)))
+
+
+def _scalar_units(values: np.ndarray, law: ScalarLaw) -> str | None:
+    """One line when the samples' variance is the declared one's square or square root (a variance passed as a
+    standard deviation, or the reverse), or a Laplace scale's reciprocal (a rate passed as the scale)."""
+    from reference.audit.samples.law_checks import standard_deviation
+    from reference.audit.units import QUESTION, covariance_units_line, number, variance_units_error
+
+    measured = float(np.mean(np.square(values, dtype=np.float64)))
+    if not 0 < measured < math.inf:
+        return None
+    whose = "the samples' second moment"
+    if isinstance(law, Gaussian):
+        sigma = Fraction(law.sigma)
+        return covariance_units_line(Fraction(measured) / (sigma * sigma), "gaussian", sigma, whose=whose)
+    if isinstance(law, Laplace):
+        scale = Fraction(law.scale)
+        return covariance_units_line(Fraction(measured) / (2 * scale * scale), "laplace", scale, whose=whose)
+    declared = Fraction(standard_deviation(law) ** 2)
+    error = variance_units_error(Fraction(measured), declared)
+    if error is None:
+        return None
+    return f"{whose} is {number(Fraction(measured))} against the declared variance {number(declared)}: {QUESTION[error]}"
 
 
 def audit_histogram(histogram: Mapping[int, int], law: DiscreteGaussian | DiscreteLaplace | TdaLevel, *, runs: int,
