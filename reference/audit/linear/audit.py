@@ -387,9 +387,8 @@ def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: Ra
                             "(any_records, once_per_block or min_separation)")
         if relation != "add_remove" or users != 1:
             raise ValueError("participation replaces contributions and needs add_remove neighbours")
-    if infinite_variance_draws is not None:
-        if kind not in ("gaussian", "laplace"):
-            raise ValueError("infinite_variance_draws is supported for gaussian and laplace noise")
+    if infinite_variance_draws is not None and kind not in ("gaussian", "laplace"):
+        raise ValueError("infinite_variance_draws is supported for gaussian and laplace noise")
     if (participation is not None and kind == "gaussian" and weights is None and infinite_variance_draws is None
             and is_identity(b_columns)):
         # C x + z: Q = CᵀC by an integer product (strategy_audit), not the general rational elimination
