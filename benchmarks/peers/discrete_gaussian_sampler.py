@@ -74,7 +74,7 @@ def measure(library: str, sampler: Sampler, samples: int, baseline: dict[Fractio
         values, seconds = timed(partial(sampler, sigma_squared, samples))
         rate = samples / seconds
         baseline.setdefault(sigma_squared, rate)
-        fit = fit_to_distribution(np.asarray(values, dtype=np.int64), "discrete_gaussian", sigma_squared, alpha=FALSE_ALARM)
+        fit = fit_to_distribution(np.asarray(values, dtype=np.int64), "discrete-gaussian", sigma_squared, alpha=FALSE_ALARM)
         verdict = "fits" if fit.holds else "REJECTED"
         rows.append(
             f"| {library} | {sigma_squared} | {rate:,.0f} | {rate / baseline[sigma_squared]:.2f} | {fit.p_value:.2g} | {verdict} |"

@@ -18,7 +18,7 @@ Neighbours = Literal["add_remove", "substitution"]
 #: balanced binary tree over the cells.
 Layout = Literal["pad", "balanced"]
 #: The noise of the KARY counters: continuous Laplace, the numpy discrete Laplace, or the exact discrete Laplace.
-CounterNoise = Literal["laplace", "discrete_laplace", "exact"]
+CounterNoise = Literal["laplace", "discrete-laplace", "exact"]
 #: The i.i.d. noise of a linear mechanism under audit (``W x + B z``).
 LinearNoise = Literal["gaussian", "laplace", "discrete-gaussian", "discrete-laplace"]
 #: The CIP error workloads: all ranges or all tree nodes.

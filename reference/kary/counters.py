@@ -89,7 +89,7 @@ __all__ = [
     "noise_lifetime",
 ]
 
-_NOISE_KINDS: tuple[str, ...] = ("laplace", "discrete_laplace", "exact")
+_NOISE_KINDS: tuple[str, ...] = ("laplace", "discrete-laplace", "exact")
 
 
 # ------------------------------------------------------------------------------------------- validation
@@ -130,7 +130,7 @@ def check_noise(noise: object, *, vectorised: bool = False) -> str:
     """``noise`` as one of the accepted kinds (``ValueError`` naming ``noise`` otherwise).
 
     Args:
-        noise: ``"laplace"``, ``"discrete_laplace"`` or (not ``vectorised``) ``"exact"``.
+        noise: ``"laplace"``, ``"discrete-laplace"`` or (not ``vectorised``) ``"exact"``.
         vectorised: ``True`` when the caller is vectorised (no exact noise).
     """
     kinds = _NOISE_KINDS[:2] if vectorised else _NOISE_KINDS
@@ -155,23 +155,23 @@ def fill_block(out: np.ndarray, kind: str, scale: float, rng: np.random.Generato
 
     Args:
         out: a contiguous float64 array to fill.
-        kind: ``"laplace"`` or ``"discrete_laplace"``.
+        kind: ``"laplace"`` or ``"discrete-laplace"``.
         scale: the Laplace scale h/ε > 0.
         rng: the ``numpy.random.Generator`` to draw with.
     """
     if kind == "laplace":
         numeric_samplers.laplace_fill(out, scale, rng)
-    elif kind == "discrete_laplace":
+    elif kind == "discrete-laplace":
         numeric_samplers.discrete_laplace_fill(out, scale, rng)
     else:
-        raise ValueError(f"noise must be 'laplace' or 'discrete_laplace' for the vectorised algorithms, got {kind!r}")
+        raise ValueError(f"noise must be 'laplace' or 'discrete-laplace' for the vectorised algorithms, got {kind!r}")
 
 
 def _finish(prefix: np.ndarray, noise: np.ndarray, kind: str) -> np.ndarray:
     if np.isnan(noise.sum()):  # an internal invariant: every index an output uses was drawn
         raise ArithmeticError("an output used a noise index that was not drawn")
     np.add(prefix, noise, out=noise)
-    return noise.astype(np.int64) if kind == "discrete_laplace" else noise
+    return noise.astype(np.int64) if kind == "discrete-laplace" else noise
 
 
 # ------------------------------------------------------------------------------------------- digit rules
@@ -407,7 +407,7 @@ def algorithm_1(
     """Algorithm 1 (k-ary tree mechanism): the T noisy prefix counts of the 0/1 ``stream``.
 
     h = ⌈log_k(T + 1)⌉ (``height_for_horizon(offset=False)``), noise Laplace(h/ε) (or discrete Laplace with
-    that scale, ``noise="discrete_laplace"``, int64 outputs) on every used vertex; draws: one block z_1..z_T.
+    that scale, ``noise="discrete-laplace"``, int64 outputs) on every used vertex; draws: one block z_1..z_T.
     ``noise_function`` maps the array of right ends r = 1..T to their noise values (replaces the sampler).
 
     Args:
@@ -415,7 +415,7 @@ def algorithm_1(
         arity: k, the tree's arity, an integer >= 2.
         epsilon: ε > 0, a real number.
         rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
-        noise: ``"laplace"`` (float outputs) or ``"discrete_laplace"`` (numpy sampler, int64 outputs).
+        noise: ``"laplace"`` (float outputs) or ``"discrete-laplace"`` (numpy sampler, int64 outputs).
         noise_function: ``None``, or a function from the int64 array of right ends r = 1..T to an array of T noise
             values.
     """
@@ -446,7 +446,7 @@ def algorithm_2_batch(
 ) -> np.ndarray:
     """Algorithm 2 (k-ary tree with subtraction), all T outputs at once (vectorised); even ``arity``: Appendix C.
 
-    h = ⌈log_k(2T)⌉ for odd arity (Definition C.1's capacity for even), noise Laplace(h/ε) (``noise="discrete_laplace"``: discrete Laplace with scale h/ε,
+    h = ⌈log_k(2T)⌉ for odd arity (Definition C.1's capacity for even), noise Laplace(h/ε) (``noise="discrete-laplace"``: discrete Laplace with scale h/ε,
     int64 outputs). Draws: one block, one value per used index p in increasing p
     (:func:`algorithm_2_used_indices`). ``noise_function`` maps an int64 array of indices p to values.
 
@@ -455,7 +455,7 @@ def algorithm_2_batch(
         arity: k, the tree's arity, an integer >= 2 (odd: Algorithm 2; even: Appendix C's variant).
         epsilon: ε > 0, a real number.
         rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
-        noise: ``"laplace"`` (float outputs) or ``"discrete_laplace"`` (numpy sampler, int64 outputs).
+        noise: ``"laplace"`` (float outputs) or ``"discrete-laplace"`` (numpy sampler, int64 outputs).
         noise_function: ``None``, or a function from an int64 array of indices p to an array of their noise values.
     """
     x = check_stream(stream)
@@ -488,7 +488,7 @@ class OnlineCounter:
     1..m only; levels m..1 are re-walked from the cached level m + 1, so a step costs O(m k) additions
     (O(k) amortised, O(h k) at worst) and its result is bit-identical to the full walk.
 
-    ``noise``: ``"laplace"`` (floats), ``"discrete_laplace"`` (numpy sampler, int outputs) or ``"exact"``
+    ``noise``: ``"laplace"`` (floats), ``"discrete-laplace"`` (numpy sampler, int outputs) or ``"exact"``
     (exact discrete Laplace with the rational scale h/ε, ``epsilon`` an exact rational, ``rng`` a RandomBits
     source or None; int outputs). Draw order: one draw of size 1 per newly needed index, in first-use order.
     ``noise_function`` (index -> value) replaces the sampler.
@@ -504,7 +504,7 @@ class OnlineCounter:
         horizon: T, the number of steps the counter is calibrated for, an integer >= 1.
         rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy); for ``noise="exact"`` a
             :class:`~reference.core.randomness.RandomBits` source or ``None``.
-        noise: ``"laplace"`` (floats), ``"discrete_laplace"`` (numpy sampler, int outputs) or ``"exact"`` (exact
+        noise: ``"laplace"`` (floats), ``"discrete-laplace"`` (numpy sampler, int outputs) or ``"exact"`` (exact
             discrete Laplace, int outputs).
         noise_function: ``None``, or a function index p -> noise value that replaces the sampler.
     """
@@ -553,7 +553,7 @@ class OnlineCounter:
             raise AssertionError("unreachable")  # pragma: no cover
         if self.noise == "laplace":
             return float(numeric_samplers.laplace(self._scale, 1, self._generator)[0])
-        if self.noise == "discrete_laplace":
+        if self.noise == "discrete-laplace":
             return int(numeric_samplers.discrete_laplace(self._scale, 1, self._generator)[0])
         assert self._exact_scale is not None  # set whenever the noise is exact discrete Laplace
         return int(exact_samplers.discrete_laplace(self._exact_scale, self._source))
@@ -646,7 +646,7 @@ def algorithm_3(
         arity: k, the tree's arity, an integer >= 2.
         epsilon: ε > 0, a real number.
         rng: a ``numpy.random.Generator``, an integer seed or ``None`` (fresh OS entropy).
-        noise: ``"laplace"`` (float outputs) or ``"discrete_laplace"`` (numpy sampler, int64 outputs).
+        noise: ``"laplace"`` (float outputs) or ``"discrete-laplace"`` (numpy sampler, int64 outputs).
         noise_function: ``None``, or a function (level, j) -> noise value of vertex j of that level.
     """
     x = check_stream(stream)
@@ -700,4 +700,4 @@ def algorithm_3(
                     count -= float(padded[end] - padded[start - 1]) + vertex_noise[level - 1][(end // weight) - 1]
                     position -= weight
         out[time - 1] = count
-    return out.astype(np.int64) if kind == "discrete_laplace" else out
+    return out.astype(np.int64) if kind == "discrete-laplace" else out

@@ -47,7 +47,7 @@ def _runs(
     dense = bool(mask[1:].all())  # Algorithm 1: every index 1..P drawn, straight into the row
     used_indices = np.flatnonzero(mask)
     prefix = np.cumsum(stream).astype(np.float64)
-    out = np.empty((count, stream.size), dtype=np.int64 if kind == "discrete_laplace" else np.float64)
+    out = np.empty((count, stream.size), dtype=np.int64 if kind == "discrete-laplace" else np.float64)
     tile = max(1, TILE_VALUES // mask.size)
     values = np.full((min(tile, count), mask.size), np.nan)  # unused indices stay NaN in every tile
     block = np.empty(used_indices.size, dtype=np.float64)
@@ -80,7 +80,7 @@ def algorithm_1_runs(
         runs: the number of runs (rows), an integer >= 0.
         seed: the batch's root seed: an integer >= 0, a ``numpy.random.SeedSequence`` or a ``Generator`` (whose seed
             sequence spawns the runs; ``first_run`` must then be 0).
-        noise: ``"laplace"`` (float outputs) or ``"discrete_laplace"`` (int64 outputs).
+        noise: ``"laplace"`` (float outputs) or ``"discrete-laplace"`` (int64 outputs).
         first_run: the index of the first run in the batch, an integer >= 0 (default 0): a block of a larger batch.
     """
     x = counters.check_stream(stream)
@@ -112,7 +112,7 @@ def algorithm_2_runs(
         runs: the number of runs (rows), an integer >= 0.
         seed: the batch's root seed: an integer >= 0, a ``numpy.random.SeedSequence`` or a ``Generator`` (whose seed
             sequence spawns the runs; ``first_run`` must then be 0).
-        noise: ``"laplace"`` (float outputs) or ``"discrete_laplace"`` (int64 outputs).
+        noise: ``"laplace"`` (float outputs) or ``"discrete-laplace"`` (int64 outputs).
         first_run: the index of the first run in the batch, an integer >= 0 (default 0): a block of a larger batch.
     """
     x = counters.check_stream(stream)

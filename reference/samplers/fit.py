@@ -68,11 +68,10 @@ DEFAULT_ALPHA = 1e-9
 #: Pearson's rule of thumb: every pooled chi-square cell has an expected count of at least this.
 MIN_EXPECTED = 5.0
 
-Kind = Literal["discrete_laplace", "discrete_gaussian"]
-#: A kind in either spelling: this module's or the command line's (``discrete-laplace``).
-KindName = Kind | Literal["discrete-laplace", "discrete-gaussian"]
+#: The sampled law, spelled as everywhere in the project (the command line, the laws, the linear audits).
+Kind = Literal["discrete-laplace", "discrete-gaussian"]
 Layer = Literal["exact", "numeric"]
-KINDS: tuple[Kind, ...] = ("discrete_laplace", "discrete_gaussian")
+KINDS: tuple[Kind, ...] = ("discrete-laplace", "discrete-gaussian")
 LAYERS: tuple[Layer, ...] = ("exact", "numeric")
 
 
@@ -121,17 +120,16 @@ def check_alpha(alpha: object) -> float:
 
 
 def check_kind(kind: object) -> Kind:
-    """The kind, from either spelling: the hyphenated one of the command line and the laws
-    (``discrete-laplace``) or this module's own (``discrete_laplace``).
+    """The kind, in the project's one spelling (``discrete-laplace``, ``discrete-gaussian``); anything else is
+    refused in one line naming ``kind`` and what it accepts.
 
     Args:
-        kind: anything: accepted when it is ``"discrete_laplace"``, ``"discrete_gaussian"`` or their hyphenated
-            spellings.
+        kind: anything: accepted when it is ``"discrete-laplace"`` or ``"discrete-gaussian"``.
     """
-    if kind in ("discrete_laplace", "discrete-laplace"):
-        return "discrete_laplace"
-    if kind in ("discrete_gaussian", "discrete-gaussian"):
-        return "discrete_gaussian"
+    if kind == "discrete-laplace":
+        return "discrete-laplace"
+    if kind == "discrete-gaussian":
+        return "discrete-gaussian"
     raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}")
 
 
@@ -194,7 +192,7 @@ def as_float(value: CertifiedReal) -> float:
 
 @lru_cache(maxsize=64)
 def distribution_of(kind: Kind, parameter: Fraction) -> Distribution:
-    if kind == "discrete_gaussian":
+    if kind == "discrete-gaussian":
         return Distribution(
             f"N_Z(0, {parameter})",
             lru_cache(maxsize=None)(lambda x: discrete.discrete_gaussian_pmf(x, parameter)),
@@ -338,7 +336,7 @@ def fit_from_cells(
 
 def fit_to_distribution(
     values: np.ndarray | Sequence[int],
-    kind: KindName,
+    kind: Kind,
     parameter: RationalLike,
     alpha: float = DEFAULT_ALPHA,
     min_expected: float = MIN_EXPECTED,
@@ -351,7 +349,7 @@ def fit_to_distribution(
 
     Args:
         values: the integer samples, a sequence or integer array.
-        kind: ``"discrete_laplace"`` or ``"discrete_gaussian"`` (the hyphenated spellings are accepted too).
+        kind: ``"discrete-laplace"`` or ``"discrete-gaussian"``.
         parameter: the scale t (discrete Laplace) or σ² (discrete Gaussian), > 0, exact (int, Fraction or str such as
             ``"1/3"``; not float).
         alpha: the false-alarm probability, a real number in (0, 1) (default 10^-9).
@@ -359,7 +357,7 @@ def fit_to_distribution(
         name: a label for the check's report (default empty).
     """
     chosen = check_kind(kind)
-    value = positive_fraction(parameter, "scale" if chosen == "discrete_laplace" else "sigma_squared")
+    value = positive_fraction(parameter, "scale" if chosen == "discrete-laplace" else "sigma_squared")
     level = check_alpha(alpha)
     if not (isinstance(min_expected, (int, float)) and min_expected > 0):
         raise ValueError(f"min_expected must be a positive number, got {min_expected!r}")
@@ -379,7 +377,7 @@ def fit_to_counts(
 
     Args:
         counts: the histogram: a dict from each value drawn to how often, non-negative integers.
-        kind: ``"discrete_laplace"`` or ``"discrete_gaussian"`` (the hyphenated spellings are accepted too).
+        kind: ``"discrete-laplace"`` or ``"discrete-gaussian"``.
         parameter: the scale t (discrete Laplace) or σ² (discrete Gaussian), > 0, exact (int, Fraction or str such as
             ``"1/3"``; not float).
         alpha: the false-alarm probability, a real number in (0, 1) (default 10^-9).
@@ -387,7 +385,7 @@ def fit_to_counts(
         name: a label for the check's report (default empty).
     """
     chosen = check_kind(kind)
-    value = positive_fraction(parameter, "scale" if chosen == "discrete_laplace" else "sigma_squared")
+    value = positive_fraction(parameter, "scale" if chosen == "discrete-laplace" else "sigma_squared")
     level = check_alpha(alpha)
     if not (isinstance(min_expected, (int, float)) and min_expected > 0):
         raise ValueError(f"min_expected must be a positive number, got {min_expected!r}")
@@ -481,7 +479,7 @@ def _truncation(dist: Distribution, samples: int, alpha: float) -> tuple[int, fl
 
 def moments_of_distribution(
     values: np.ndarray | Sequence[int],
-    kind: KindName,
+    kind: Kind,
     parameter: RationalLike,
     alpha: float = DEFAULT_ALPHA,
     name: str = "",
@@ -491,14 +489,14 @@ def moments_of_distribution(
 
     Args:
         values: the integer samples, a sequence or integer array.
-        kind: ``"discrete_laplace"`` or ``"discrete_gaussian"`` (the hyphenated spellings are accepted too).
+        kind: ``"discrete-laplace"`` or ``"discrete-gaussian"``.
         parameter: the scale t (discrete Laplace) or σ² (discrete Gaussian), > 0, exact (int, Fraction or str such as
             ``"1/3"``; not float).
         alpha: the false-alarm probability, a real number in (0, 1) (default 10^-9).
         name: a label for the check's report (default empty).
     """
     chosen = check_kind(kind)
-    value = positive_fraction(parameter, "scale" if chosen == "discrete_laplace" else "sigma_squared")
+    value = positive_fraction(parameter, "scale" if chosen == "discrete-laplace" else "sigma_squared")
     level = check_alpha(alpha)
     data = np.asarray(values)
     if data.ndim != 1 or data.size < 1 or not np.issubdtype(data.dtype, np.integer):

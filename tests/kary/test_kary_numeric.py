@@ -156,10 +156,10 @@ def test_algorithm_1_draw_order() -> None:
 
 def test_discrete_and_exact_outputs_are_integers() -> None:
     stream = [1, 0, 1, 1, 0, 1, 1, 1, 0, 1, 1, 0]
-    assert algorithm_2_batch(stream, 3, 0.5, rng=1, noise="discrete_laplace").dtype == np.int64
-    assert algorithm_1(stream, 3, 0.5, rng=1, noise="discrete_laplace").dtype == np.int64
-    assert algorithm_3(stream, 3, 0.5, rng=1, noise="discrete_laplace").dtype == np.int64
-    discrete = OnlineCounter(3, 0.5, 12, rng=1, noise="discrete_laplace").run(stream)
+    assert algorithm_2_batch(stream, 3, 0.5, rng=1, noise="discrete-laplace").dtype == np.int64
+    assert algorithm_1(stream, 3, 0.5, rng=1, noise="discrete-laplace").dtype == np.int64
+    assert algorithm_3(stream, 3, 0.5, rng=1, noise="discrete-laplace").dtype == np.int64
+    discrete = OnlineCounter(3, 0.5, 12, rng=1, noise="discrete-laplace").run(stream)
     assert all(isinstance(v, int) for v in discrete)
     first = OnlineCounter(3, Fraction(1, 2), 12, rng=SeededRandomBits(7), noise="exact").run(stream)
     second = OnlineCounter(3, "1/2", 12, rng=SeededRandomBits(7), noise="exact").run(stream)

@@ -57,7 +57,7 @@ def test_cascade_batch_spans_tiles() -> None:
 
 
 @pytest.mark.parametrize("arity", [2, 3, 4, 5, 8])
-@pytest.mark.parametrize("noise", ["laplace", "discrete_laplace"])
+@pytest.mark.parametrize("noise", ["laplace", "discrete-laplace"])
 def test_algorithm_1_runs_equal_single_runs(arity: int, noise: str) -> None:
     stream = np.random.default_rng(arity).integers(0, 2, 37)
     batch = algorithm_1_runs(stream, arity, 0.7, 5, 17, noise)
@@ -67,7 +67,7 @@ def test_algorithm_1_runs_equal_single_runs(arity: int, noise: str) -> None:
 
 
 @pytest.mark.parametrize("arity", [3, 4, 5, 6, 7])
-@pytest.mark.parametrize("noise", ["laplace", "discrete_laplace"])
+@pytest.mark.parametrize("noise", ["laplace", "discrete-laplace"])
 @pytest.mark.parametrize("horizon", [1, 13, 100])
 def test_algorithm_2_runs_equal_single_runs(arity: int, noise: str, horizon: int) -> None:
     stream = np.random.default_rng(horizon).integers(0, 2, horizon)

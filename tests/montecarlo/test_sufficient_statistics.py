@@ -88,8 +88,8 @@ def test_histogram_fit_equals_the_fit_on_the_values() -> None:
         part = IntegerHistogram()
         part.add(values[start:stop])
         histogram.merge(part)
-    from_counts = fit_to_counts(dict(histogram.counts), "discrete_gaussian", Fraction(9, 2), ALPHA)
-    direct = fit_to_distribution(values.ravel(), "discrete_gaussian", Fraction(9, 2), ALPHA)
+    from_counts = fit_to_counts(dict(histogram.counts), "discrete-gaussian", Fraction(9, 2), ALPHA)
+    direct = fit_to_distribution(values.ravel(), "discrete-gaussian", Fraction(9, 2), ALPHA)
     assert histogram.draws == values.size
     assert (from_counts.p_value, from_counts.statistic, from_counts.detail) == (
         direct.p_value, direct.statistic, direct.detail)

@@ -31,7 +31,7 @@ def test_blocked_draws_fit_the_exact_pmf_cell_by_cell(sigma_squared: int) -> Non
     # σ small enough for the per-integer exact test (every cell's pmf certified), large enough for blocks >= 2
     samples = 60_000
     values = blocked_draws(Fraction(sigma_squared), samples, SeededRandomBits(sigma_squared))
-    check = fit_to_distribution(np.array(values), "discrete_gaussian", sigma_squared, alpha=FALSE_ALARM / FITS)
+    check = fit_to_distribution(np.array(values), "discrete-gaussian", sigma_squared, alpha=FALSE_ALARM / FITS)
     assert check.holds, check.summary()
 
 

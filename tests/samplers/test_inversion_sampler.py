@@ -123,7 +123,7 @@ def test_tail_beyond_the_table_is_exact() -> None:
 @pytest.mark.parametrize(("sigma_squared", "max_bits"), [("1/2", 18), ("7/3", 16), ("10", 16)])
 def test_enumeration_of_the_inversion_with_small_words(sigma_squared: str, max_bits: int) -> None:
     # 4-bit words: most strings go through the exact resolution path; every output's mass is pinned
-    check = xc.check_enumeration("discrete_gaussian", sigma_squared, max_bits)
+    check = xc.check_enumeration("discrete-gaussian", sigma_squared, max_bits)
     assert check.holds, check.summary()
     assert check.unresolved < Fraction(1, 100)
 
@@ -137,14 +137,14 @@ def test_enumeration_of_the_rejection_twin() -> None:
 def test_inversion_fits_the_pmf(sigma_squared: str) -> None:
     # Pearson and tail tests against the certified pmf; false-alarm probability goodness.DEFAULT_ALPHA = 1e-9 each
     values = es.discrete_gaussian(sigma_squared, SeededRandomBits(2024), size=50_000)
-    fit = goodness.fit_to_distribution(np.array(values), "discrete_gaussian", sigma_squared)
+    fit = goodness.fit_to_distribution(np.array(values), "discrete-gaussian", sigma_squared)
     assert fit.false_alarm == goodness.DEFAULT_ALPHA
     assert fit.holds, fit.summary()
 
 
 def test_rejection_twin_fits_the_pmf() -> None:
     values = es.discrete_gaussian_rejection("7/3", SeededRandomBits(2025), size=5_000)
-    fit = goodness.fit_to_distribution(np.array(values), "discrete_gaussian", "7/3")
+    fit = goodness.fit_to_distribution(np.array(values), "discrete-gaussian", "7/3")
     assert fit.holds, fit.summary()
 
 

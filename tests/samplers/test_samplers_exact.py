@@ -142,9 +142,9 @@ def test_bernoulli_exp_minus_by_enumeration(gamma: str) -> None:
 
 
 def test_enumeration_check_of_composite_samplers() -> None:
-    laplace = xc.check_enumeration("discrete_laplace", 1, 13)
+    laplace = xc.check_enumeration("discrete-laplace", 1, 13)
     assert laplace.holds, laplace.summary()
-    gaussian = xc.check_enumeration("discrete_gaussian", "1/2", 12)
+    gaussian = xc.check_enumeration("discrete-gaussian", "1/2", 12)
     assert gaussian.holds, gaussian.summary()
     assert xc.check_enumeration("bernoulli_exp_minus", "1/3", 16).worst_gap < Fraction(1, 1000)
 
@@ -155,18 +155,18 @@ def test_enumeration_check_of_composite_samplers() -> None:
 @pytest.mark.parametrize(
     ("kind", "parameter"),
     [
-        ("discrete_laplace", "1"),
-        ("discrete_laplace", "5/2"),
-        ("discrete_laplace", "1/3"),
-        ("discrete_gaussian", "1/4"),
-        ("discrete_gaussian", "1"),
-        ("discrete_gaussian", "10"),
+        ("discrete-laplace", "1"),
+        ("discrete-laplace", "5/2"),
+        ("discrete-laplace", "1/3"),
+        ("discrete-gaussian", "1/4"),
+        ("discrete-gaussian", "1"),
+        ("discrete-gaussian", "10"),
     ],
 )
 def test_exact_samplers_fit_their_pmf(kind: str, parameter: str) -> None:
     fit = sc.check_fit(kind, "exact", parameter, samples=2_000, seed=11)
     assert fit.holds, fit.summary()
-    if kind == "discrete_gaussian":
+    if kind == "discrete-gaussian":
         moments = sc.check_moments(kind, "exact", parameter, samples=2_000, seed=12)
         assert moments.holds, moments.summary()
 

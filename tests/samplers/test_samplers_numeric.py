@@ -23,15 +23,15 @@ from reference.samplers import numeric as ns
 @pytest.mark.parametrize(
     ("kind", "parameter"),
     [
-        ("discrete_laplace", "1"),
-        ("discrete_laplace", "1/3"),
-        ("discrete_laplace", "17/2"),
-        ("discrete_laplace", "1/5"),
-        ("discrete_laplace", "1000"),
-        ("discrete_gaussian", "1/4"),
-        ("discrete_gaussian", "1"),
-        ("discrete_gaussian", "10"),
-        ("discrete_gaussian", "1000000"),
+        ("discrete-laplace", "1"),
+        ("discrete-laplace", "1/3"),
+        ("discrete-laplace", "17/2"),
+        ("discrete-laplace", "1/5"),
+        ("discrete-laplace", "1000"),
+        ("discrete-gaussian", "1/4"),
+        ("discrete-gaussian", "1"),
+        ("discrete-gaussian", "10"),
+        ("discrete-gaussian", "1000000"),
     ],
 )
 def test_numeric_samplers_fit_their_pmf(kind: str, parameter: str) -> None:
@@ -49,13 +49,13 @@ def test_numeric_laplace_fits(scale: str) -> None:
 
 def test_wrong_distributions_are_rejected() -> None:
     values = ns.discrete_laplace(1, 20_000, 5)
-    assert not goodness.fit_to_distribution(values, "discrete_laplace", "6/5").holds
-    assert not goodness.moments_of_distribution(values, "discrete_laplace", "3/2").holds
+    assert not goodness.fit_to_distribution(values, "discrete-laplace", "6/5").holds
+    assert not goodness.moments_of_distribution(values, "discrete-laplace", "3/2").holds
     gaussian = ns.discrete_gaussian(2, 20_000, 6)
-    assert not goodness.fit_to_distribution(gaussian, "discrete_gaussian", "9/5").holds
-    assert not goodness.moments_of_distribution(gaussian + 1, "discrete_gaussian", 2).holds  # shifted mean
+    assert not goodness.fit_to_distribution(gaussian, "discrete-gaussian", "9/5").holds
+    assert not goodness.moments_of_distribution(gaussian + 1, "discrete-gaussian", 2).holds  # shifted mean
     # a single impossible-looking value: 40 is ~1e-175 likely under N_Z(0, 2)
-    assert not goodness.fit_to_distribution(np.append(gaussian, 40), "discrete_gaussian", 2).holds
+    assert not goodness.fit_to_distribution(np.append(gaussian, 40), "discrete-gaussian", 2).holds
 
 
 def _documented_signs(gen: np.random.Generator, count: int) -> list[int]:
@@ -161,8 +161,8 @@ def test_shapes_and_types() -> None:
         (lambda: ns.discrete_laplace(1, 2.0), TypeError, "size"),
         (lambda: ns.discrete_gaussian(1, 5, rng=1.5), TypeError, "rng"),
         (lambda: sc.check_fit("gaussian", "exact", 1), ValueError, "kind"),
-        (lambda: sc.check_fit("discrete_gaussian", "fast", 1), ValueError, "layer"),
-        (lambda: sc.check_fit("discrete_gaussian", "exact", 1, alpha=2.0), ValueError, "alpha"),
+        (lambda: sc.check_fit("discrete-gaussian", "fast", 1), ValueError, "layer"),
+        (lambda: sc.check_fit("discrete-gaussian", "exact", 1, alpha=2.0), ValueError, "alpha"),
     ],
 )
 def test_bad_inputs_name_the_parameter(call: object, error: type[Exception], name: str) -> None:

@@ -42,16 +42,16 @@ def draw(kind: object, layer: object, parameter: RationalLike, samples: int, see
     """
     chosen = check_kind(kind)
     where = check_layer(layer)
-    name = "scale" if chosen == "discrete_laplace" else "sigma_squared"
+    name = "scale" if chosen == "discrete-laplace" else "sigma_squared"
     value = positive_fraction(parameter, name)
     count = check_positive_int(samples, "samples", minimum=1)
     start = check_positive_int(seed, "seed", minimum=0)
     if where == "exact":
         source = SeededRandomBits(start)
-        sampler = exact_samplers.discrete_laplace if chosen == "discrete_laplace" else exact_samplers.discrete_gaussian
+        sampler = exact_samplers.discrete_laplace if chosen == "discrete-laplace" else exact_samplers.discrete_gaussian
         return np.array(sampler(value, source, size=count), dtype=np.int64)
     generator = np.random.default_rng(start)
-    if chosen == "discrete_laplace":
+    if chosen == "discrete-laplace":
         return numeric_samplers.discrete_laplace(value, count, generator)
     return numeric_samplers.discrete_gaussian(value, count, generator)
 

@@ -53,7 +53,7 @@ class EnumerationCheck(Decided):
 
 
 EnumerationKind = Literal[
-    "bernoulli", "bernoulli_exp_minus", "discrete_laplace", "discrete_gaussian", "discrete_gaussian_rejection"
+    "bernoulli", "bernoulli_exp_minus", "discrete-laplace", "discrete-gaussian", "discrete_gaussian_rejection"
 ]
 #: Word size of the enumerated inversion sampler: 3 digits of ``V`` and a sign bit, so that bit strings of a
 #: dozen bits reach both the table's decisions and its exact resolution path (production words are 64 bits).
@@ -114,11 +114,11 @@ def _enumeration_target(
         return (lambda s: exact_samplers.bernoulli_exp_minus(parameter, s)), (
             lambda x: one if x == 1 else CertifiedReal(1 - one.upper, 1 - one.lower)
         )
-    if kind == "discrete_laplace":
+    if kind == "discrete-laplace":
         return (lambda s: exact_samplers.discrete_laplace(parameter, s)), (
             lambda x: discrete.discrete_laplace_pmf(x, parameter)
         )
-    if kind == "discrete_gaussian":
+    if kind == "discrete-gaussian":
         table = inversion.inversion_table(positive_fraction(parameter, "parameter"), ENUMERATION_WORD_BITS)
         if table is None:
             raise ValueError(f"parameter {parameter} is too large for an enumerated inversion table")
@@ -138,8 +138,8 @@ def _enumeration_target(
 def check_enumeration(kind: object, parameter: RationalLike, max_bits: int = 16) -> EnumerationCheck:
     """Exhaustive check of an exact sampler over all bit strings of at most ``max_bits`` bits (module docstring).
 
-    ``kind`` is "bernoulli" (``parameter`` = p), "bernoulli_exp_minus" (γ), "discrete_laplace" (scale) or
-    "discrete_gaussian" (σ²: the inversion sampler of :mod:`reference.samplers.inversion`, the same code with
+    ``kind`` is "bernoulli" (``parameter`` = p), "bernoulli_exp_minus" (γ), "discrete-laplace" (scale) or
+    "discrete-gaussian" (σ²: the inversion sampler of :mod:`reference.samplers.inversion`, the same code with
     :data:`ENUMERATION_WORD_BITS`-bit words) or "discrete_gaussian_rejection" (σ², CKS). Passes iff for every
     output ``x`` seen, ``[low_x, low_x + unresolved]`` meets the
     certified enclosure of the true ``P[x]``; also requires the unseen outcomes of a Bernoulli to have

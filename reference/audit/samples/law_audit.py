@@ -193,7 +193,8 @@ def _scalar_units(values: np.ndarray, law: ScalarLaw) -> str | None:
     from reference.audit.samples.law_checks import standard_deviation
     from reference.audit.units import QUESTION, covariance_units_line, number, variance_units_error
 
-    measured = float(np.mean(np.square(values, dtype=np.float64)))
+    with np.errstate(over="ignore", invalid="ignore"):  # squares beyond the float range: no units line
+        measured = float(np.mean(np.square(values, dtype=np.float64)))
     if not 0 < measured < math.inf:
         return None
     whose = "the samples' second moment"
@@ -256,7 +257,8 @@ def _design_units(x: np.ndarray, design: LinearDesign) -> str | None:
     base = scale * scale if isinstance(design.noise, Gaussian) else 2 * scale * scale
     expected = sum(entry * entry * factor * base for row in design.exact_matrix
                    for entry, factor in zip(row, variances))
-    measured = float(np.sum(np.square(x)))
+    with np.errstate(over="ignore", invalid="ignore"):  # squares beyond the float range: no units line
+        measured = float(np.sum(np.square(x)))
     if expected == 0 or not 0 < measured < math.inf:
         return None
     ratio = Fraction(measured) / (expected * x.shape[0])

@@ -286,7 +286,7 @@ def _omnibus(points: np.ndarray, counts: np.ndarray | None, n: int, law: ScalarL
         return PropertyCheck("distribution (certified pmf)", True, share, 0, 0.0, (),
                              f"not applicable: {n} {what} give an expected count of 0 below "
                              f"{MIN_EXPECTED:g} (the scale, Kolmogorov-Smirnov and tail tests decide)")
-    kind = "discrete_gaussian" if isinstance(law, DiscreteGaussian) else "discrete_laplace"
+    kind = "discrete-gaussian" if isinstance(law, DiscreteGaussian) else "discrete-laplace"
     parameter = law.sigma_squared if isinstance(law, DiscreteGaussian) else law.scale
     fit = fit_to_counts({int(v): int(c) for v, c in zip(points, counts)}, kind, Fraction(parameter), share)
     failures = () if fit.holds else (f"pmf fit: {fit.detail}",)

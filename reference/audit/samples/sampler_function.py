@@ -46,7 +46,7 @@ def _discrete_power(mechanism: Mechanism, draws: int) -> dict[str, float]:
 
     from reference.samplers.fit import MIN_EXPECTED, central_range, distribution_of
 
-    kind = mechanism.kind.replace("-", "_")
+    kind = mechanism.kind
     dist = distribution_of(kind, mechanism.parameter)
     lo, hi = central_range(dist, draws, MIN_EXPECTED)
     cells = [dist.at_most(lo - 1), *(dist.probability(x) for x in range(lo, hi + 1)), dist.at_least(hi + 1)]

@@ -165,7 +165,7 @@ def test_command_line_kary_algorithm_1_even_arity(capsys: pytest.CaptureFixture[
 def test_command_line_discrete_samplers(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     from reference_verification.samplers.checks import draw
 
-    good = draw("discrete_gaussian", "numeric", Fraction(9), 20_000, 5)
+    good = draw("discrete-gaussian", "numeric", Fraction(9), 20_000, 5)
     np.save(tmp_path / "good.npy", np.asarray(good).reshape(-1, 1))
     np.save(tmp_path / "bad.npy", (2 * np.asarray(good)).reshape(-1, 1))  # σ² off by a factor 4
     for name, status in (("good.npy", 0), ("bad.npy", 1)):
@@ -209,7 +209,7 @@ def test_command_line_tda_level_noise(capsys: pytest.CaptureFixture[str], tmp_pa
     from reference.tda.calibration import inftda_sigma_squared
 
     sigma_squared = inftda_sigma_squared(3, rho=Fraction(1, 2), contributions=2)  # m²d/ρ = 24
-    good = np.asarray(draw("discrete_gaussian", "numeric", sigma_squared, 20_000, 6)).reshape(-1, 1)
+    good = np.asarray(draw("discrete-gaussian", "numeric", sigma_squared, 20_000, 6)).reshape(-1, 1)
     np.save(tmp_path / "level.npy", good)
     common = ["audit", "samplers", "--mechanism", "tda-level", "--attributes", "3", "--rho", "1/2",
               "--samples", str(tmp_path / "level.npy")]
