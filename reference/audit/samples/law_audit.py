@@ -306,7 +306,11 @@ def design_scale_power(design: LinearDesign, runs: int, alpha: float) -> float:
     if route == "recovered":
         share = alpha / (GROUPS + (1 if design.draws > 1 else 0))
         return ScaleTest(design.noise, share).detected_error(runs * design.draws)
-    return _moments_detector(design, alpha)[3](runs)
+    moments_alpha, recovered = _moments_alpha(design, alpha)
+    seen = _moments_detector(design, moments_alpha)[3](runs)
+    if recovered.size:
+        seen = min(seen, ScaleTest(design.noise, alpha * FAMILY_SHARE / GROUPS).detected_error(runs * recovered.size))
+    return seen
 
 
 def _pair_t_check(white: np.ndarray, share: float) -> PropertyCheck:
@@ -473,27 +477,77 @@ def _moments_detector(design: LinearDesign, alpha: float) -> tuple[Any, PooledSc
     return moments, pooled, entries_alpha, detected
 
 
+#: The share of ``alpha`` the family tests of the recoverable draws take in a second-moment design audit.
+FAMILY_SHARE = 0.25
+
+
+def recoverable_draws(design: LinearDesign) -> np.ndarray:
+    """The draws of a design whose ``B`` is not of full column rank that are still read off the outputs: ``j`` with
+    ``e_j`` in ``B``'s row space (``pinv(B) B e_j = e_j``), so ``z_j = (pinv(B) x)_j`` exactly (KARY Algorithm
+    2's tree leaves every draw but a few recoverable)."""
+    matrix = _float_matrix(design)
+    residual = np.abs(np.linalg.pinv(matrix) @ matrix - np.eye(design.draws)).max(axis=0)
+    return np.flatnonzero(residual < 1e-9)
+
+
+def _moments_alpha(design: LinearDesign, alpha: float) -> tuple[float, np.ndarray]:
+    """(the second moments' share of ``alpha``, the recoverable draws): :data:`FAMILY_SHARE` of it goes to the family
+    tests when any draw is recoverable."""
+    recovered = recoverable_draws(design)
+    return (alpha * (1 - FAMILY_SHARE) if recovered.size else alpha), recovered
+
+
 def _audit_moments(x: np.ndarray, design: LinearDesign, alpha: float, deviation: float) -> SamplerAuditReport:
-    """Second moments only (median of means): designs whose draws cannot be recovered nor whitened to i.i.d."""
+    """Second moments (median of means) for designs whose draws cannot all be recovered nor whitened to i.i.d.;
+    the draws that can be recovered (:func:`recoverable_draws`) get the four groups of the whole-law checks
+    (family, tails, scale) at :data:`FAMILY_SHARE` of ``alpha``."""
     from reference.audit.samples.design_audit import audit_design_samples, detectable_correlation_error
 
-    moments, pooled, entries_alpha, detected = _moments_detector(design, alpha)
-    pooled_share = alpha / 3.0
-    needed = runs_needed(lambda runs: detected(runs) <= deviation, 16)
+    moments_alpha, recovered = _moments_alpha(design, alpha)
+    moments, pooled, entries_alpha, detected = _moments_detector(design, moments_alpha)
+    pooled_share = moments_alpha / 3.0
+    family_share = alpha * FAMILY_SHARE / GROUPS
+    noise = design.noise
+
+    def sharpest(runs: int) -> float:  # the scale error seen: by the second moments or by the recovered draws
+        seen = detected(runs)
+        if recovered.size and runs >= 3:
+            seen = min(seen, ScaleTest(noise, family_share).detected_error(runs * recovered.size))
+        return seen
+
+    needed = runs_needed(lambda runs: sharpest(runs) <= deviation, 16)
+    family_checks: list[PropertyCheck] = []
+    family_power: list[PowerLine] = []
+    if recovered.size and x.shape[0] >= 3:
+        draws = (x @ np.linalg.pinv(_float_matrix(design)).T)[:, recovered]
+        variances = design.exact_variances
+        if variances is not None:  # Gaussian noise: each draw scaled by the square root of its relative variance
+            draws = draws / np.sqrt(np.array([float(variances[j]) for j in recovered]))
+        family_checks = law_checks(draws.reshape(-1), noise, family_share, "recovered draws")
+        family_power = [replace(line, alternative=f"recovered draws: {line.alternative}") for line in
+                        law_power(noise, draws.size, int(recovered.size), family_share, deviation)[1:]]
     try:
         report = audit_design_samples(x, moments, entries_alpha)
     except TooFewRunsError as few:
+        if any(not check.holds for check in family_checks):  # the family already fails: that is decided
+            return SamplerAuditReport(f"{design.name}, the family of {recovered.size} recovered draws ({few})",
+                                      False, alpha, x.shape[0], x.shape[1], tuple(family_checks),
+                                      smallest_deviation=deviation, detectable_deviation=math.inf,
+                                      runs_needed=needed, power=tuple(family_power), deviation_of="the noise scale")
         return _too_few(design.name, alpha, x.shape[0], x.shape[1], str(few), deviation, needed)
     runs = report.runs
-    found = detected(runs)
+    found = sharpest(runs)
     correlation = detectable_correlation_error(moments, runs, entries_alpha)
-    method = "rigorous (Chebyshev per group, Hoeffding over groups): second moments only"
+    method = "rigorous (Chebyshev per group, Hoeffding over groups): second moments"
     power = [PowerLine(f"scale off by ±{deviation:.3g} (relative)", POWER if found <= deviation else 0.0, needed,
-                       method + f"; detects {found:.3g} at these runs (pooled X' M+ X and per output)"),
+                       method + f" and the recovered draws' scale test; detects {found:.3g} at these runs"),
              PowerLine(f"correlation error {correlation:.3g} (correlation units)", POWER, None, method)]
-    checks = (*report.checks, pooled.check(x, pooled_share))
-    return SamplerAuditReport(f"{design.name}, second moments only (draws not recoverable)",
-                              all(check.holds for check in checks), alpha, runs, report.dimension, checks,
+    checks: list[PropertyCheck] = [*report.checks, pooled.check(x, pooled_share), *family_checks]
+    power.extend(family_power)
+    what = (f"second moments, and the family of {recovered.size} of {design.draws} draws (recovered)"
+            if recovered.size else "second moments only (draws not recoverable)")
+    return SamplerAuditReport(f"{design.name}, {what}",
+                              all(check.holds for check in checks), alpha, runs, report.dimension, tuple(checks),
                               smallest_deviation=deviation, detectable_deviation=found, runs_needed=needed,
                               power=tuple(power), deviation_of="the noise scale")
 

@@ -269,3 +269,26 @@ def test_kary_algorithm_2_scale_error_fails_at_the_runs_it_needs() -> None:
     for factor in (1.02, 0.98):
         report = audit_samples(rng.laplace(0, height * factor, (runs, b.shape[1])) @ b.T, law, alpha=ALPHA)
         assert report.verdict == "fails" and "pooled scale" in [c.name for c in report.checks if not c.holds]
+
+
+def test_kary_algorithm_2_gaussian_draws_of_the_right_variance_fail_at_the_runs_stated() -> None:
+    """KARY Algorithm 2's B (20 outputs, 22 draws) is not of full column rank, but 18 draws are read off the
+    outputs (e_j in B's row space): Gaussian draws of the Laplace variance pass every second moment and fail the
+    recovered draws' family tests at the run count the report states for that alternative."""
+    from reference.audit.samples.design_audit import kary_noise_matrix
+    from reference.audit.samples.law_audit import kary_linear_design, recoverable_draws
+    from reference.kary.digits import height_for_horizon
+
+    law = KaryNoise(arity=3, epsilon=1, algorithm=2)
+    assert recoverable_draws(kary_linear_design(law, 20)).size == 18
+    matrix = np.array([[float(v) for v in row] for row in kary_noise_matrix(3, 20, 2)])
+    scale = float(height_for_horizon(3, 20, offset=True))
+    rng = np.random.default_rng(3)
+    stated = audit_samples(rng.laplace(0, scale, (4000, 22)) @ matrix.T, law)
+    assert all(check.holds for check in stated.checks)
+    line = next(p for p in stated.power if "Gaussian of the same variance" in p.alternative)
+    assert line.runs_needed is not None and line.runs_needed < 4000
+    wrong = rng.normal(0, scale * np.sqrt(2), (line.runs_needed, 22)) @ matrix.T
+    report = audit_samples(wrong, law)
+    failed = {check.name for check in report.checks if not check.holds}
+    assert report.verdict == "fails" and not failed & {"marginals", "covariance", "pooled scale"}
