@@ -182,12 +182,14 @@ def test_inftda_run_refuses_a_budget_below_the_float_samplers_range(capsys: pyte
     assert main(["inftda", "run", "--data", str(data), "--rho", "2.01e-24", "--json", "--seed", "1"]) == 0
 
 
-def test_a_value_beyond_the_exact_range_names_the_extreme_options(capsys: pytest.CaptureFixture[str]) -> None:
-    # e^ε at ε = 1e30 is far beyond 2**1048576: refused, and the message points at the options far from 1
-    argv = ["calibrate", "gaussian", "--sensitivity", "1", "--epsilon", "1e30", "--delta", "1/1000"]
-    assert main(argv) == 2
-    message = capsys.readouterr().err.strip()
-    assert message.count("\n") == 0 and message.endswith("; check --epsilon 1e30")
+def test_an_epsilon_far_beyond_the_exponential_range_is_answered(capsys: pytest.CaptureFixture[str]) -> None:
+    # e^ε at ε = 1e30 is far beyond 2**1048576, and is never formed: δ(ε) = Φ(Δ/(2σ) − εσ/Δ) − e^ε Φ(−Δ/(2σ) − εσ/Δ)
+    # is read through Mills' ratio. At that ε the σ giving δ = 1/1000 solves εσ² − zσ − 1/2 ≈ 0 (z = Φ⁻¹(1 − δ)),
+    # so σ = √(1/(2ε)) (1 + O(z/√ε)): 7.0710678118654752e-16 to 15 digits
+    argv = ["calibrate", "gaussian", "--sensitivity", "1", "--epsilon", "1e30", "--delta", "1/1000", "--json"]
+    assert main(argv) == 0
+    sigma = float(json.loads(capsys.readouterr().out)["sigma_exact"])
+    assert sigma == pytest.approx((1 / (2 * 1e30)) ** 0.5, rel=1e-10)
 
 
 def test_audit_linear_noise_and_samplers(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
