@@ -8,6 +8,16 @@
   claims, the verdict).
 * :mod:`reference.audit.samples` — the **sample** family: noise drawn by an implementation against the law it
   should have (laws and designs, exact sufficient statistics, power, a user's sampler function at scale, reports).
+
+Example — a σ of 3 for (1, 1e-5)-DP at Δ² = 1 is too little, and a linear release of two counts with
+Laplace(2) noise is 1-DP::
+
+    >>> from reference.audit.calibration import audit_gaussian
+    >>> audit_gaussian(sigma=3, sensitivity_squared=1, epsilon=1, delta="1e-5").verdict
+    'fails'
+    >>> from reference.audit.linear.audit import audit_linear_noise
+    >>> audit_linear_noise([[1, 0], [0, 1]], [[1, 0], [1, 1]], "laplace", scale=2).verdict_on(epsilon=1)
+    'holds'
 """
 
 from typing import TYPE_CHECKING

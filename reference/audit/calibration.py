@@ -23,6 +23,12 @@ The Gaussian family takes its noise as ``sigma`` (a standard deviation) or ``sig
 the discrete Gaussian's scale), one of them. Every audit takes ``rtol``, the claim's relative tolerance: the
 claim is decided by the one rule of :mod:`reference.privacy.claims` (achieved δ(ε), ε or ρ at most the claimed
 one times 1 + rtol), and ``claim_check`` states the certified value, the relative excess and the tolerance.
+
+Example::
+
+    >>> from reference.audit.calibration import audit_gaussian
+    >>> audit_gaussian(sigma=3, sensitivity_squared=1, epsilon=1, delta="1e-5").verdict
+    'fails'
 """
 
 from __future__ import annotations

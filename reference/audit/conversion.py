@@ -16,6 +16,12 @@ With the claim's ``rtol``, the one rule of :mod:`reference.privacy.claims` decid
 sufficient δ] of "the δ(ε) every such mechanism meets": **holds** when the sufficient δ is at most the claimed δ
 (times 1 + rtol), **fails** when the Gaussian witness exceeds it, and **inconclusive** in the gap between them
 (the best conversion is not known exactly there; the message gives both numbers).
+
+Example::
+
+    >>> from reference.audit.conversion import audit_conversion
+    >>> audit_conversion(rho="1/20", epsilon=1, delta="4e-4").verdict
+    'holds'
 """
 
 from __future__ import annotations

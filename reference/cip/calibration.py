@@ -3,6 +3,13 @@
 Each result names its neighbouring relation and carries the exact inputs, the exact sensitivity, the paper's σ
 (a certified enclosure, or the reason it is refused outside the theorem's range) and the exact σ with its
 certificate. ``as_json`` gives the JSON form (rationals as "p/q", reals as decimal strings), as everywhere in the package.
+
+Example — Cascade Sampling at depth 4 for (1, 1e-6)-DP: Δ² = 7/3, σ certified and rounded up::
+
+    >>> from reference.cip.calibration import calibrate_cascade
+    >>> calibration = calibrate_cascade(depth=4, epsilon=1, delta="1e-6")
+    >>> calibration.sensitivity_squared, calibration.sigma_exact.decimal(6)
+    (Fraction(7, 3), '6.45331')
 """
 
 from __future__ import annotations

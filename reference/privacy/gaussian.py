@@ -30,6 +30,12 @@ The classical Gaussian mechanism (Dwork & Roth, Theorem A.1) ``σ = Δ sqrt(2 lo
 ε ∈ (0, 1) and refused outside it (:func:`check_paper_range`, which the papers' own σ formulas use too, e.g.
 CIP's Theorems 3.8 and 3.9 in :mod:`reference.cip.privacy`). :func:`sigma_exact` works for every ε > 0 and
 δ ∈ (0, 1), and for either relation.
+
+Example — the smallest σ for (1, 1e-6)-DP at Δ² = 1, certified and rounded up::
+
+    >>> from reference.privacy.gaussian import sigma_exact
+    >>> sigma_exact(epsilon=1, delta="1e-6", sensitivity_squared=1).decimal(6)
+    '4.22468'
 """
 
 from __future__ import annotations

@@ -38,6 +38,12 @@ By Canonne–Kamath–Steinke 2020, Theorem 14, level ``level`` is Δ²/(2σ²) 
 compose adaptively (Bun–Steinke 2016, Lemma 2.3) to d·ρ/d = ρ: TDA Theorem 1's "InfTDA satisfies ρ-zCDP".
 Proved for all d and ρ in ``verification/tda/proofs/privacy_accounting.py``. The (ε, δ) guarantee follows from
 :mod:`reference.privacy.zcdp` (the tight conversion by default); it depends on ρ only, not on d.
+
+Example — three attributes at ρ = 1/2: σ² = m² d / ρ = 6 at every level::
+
+    >>> from reference.tda.calibration import inftda_sigma_squared
+    >>> inftda_sigma_squared(3, rho="1/2")
+    Fraction(6, 1)
 """
 
 from __future__ import annotations

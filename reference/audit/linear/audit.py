@@ -25,6 +25,14 @@ Gaussian N_Z(0, scale²) and the discrete Laplace of scale ``scale``), ``W`` the
   B has a trivial kernel, the integer draw shift u is unique and ε = max ‖u‖₁/b (discrete Laplace) or
   ρ = max ‖u‖²/(2σ²) (discrete Gaussian; CKS Proposition 5) exactly; with a kernel they are not computed here.
 * Verdict against a claim (:meth:`LinearNoiseVerdict.verdict`): ``"holds"``, ``"fails"`` or ``"inconclusive"``.
+
+Example — two counts released with independent Laplace(2) noise (B = I) through the workload W = [[1, 0],
+[1, 1]]: ε = 1 exactly::
+
+    >>> from reference.audit.linear.audit import audit_linear_noise
+    >>> verdict = audit_linear_noise([[1, 0], [0, 1]], [[1, 0], [1, 1]], "laplace", scale=2)
+    >>> verdict.epsilon, verdict.verdict_on(epsilon="1/2")
+    (Fraction(1, 1), 'fails')
 """
 
 from __future__ import annotations

@@ -32,6 +32,16 @@ each needs for 99% (for a whitened design or recovered draws, the family alterna
 values or the draws). When the runs cannot detect the scale error with probability 99% and every test passed, the
 verdict is "inconclusive" with the runs needed — never "holds". Too few runs for a test to run at all is
 "inconclusive" too (:class:`~reference.audit.samples.report.TooFewRunsError` is not raised from here).
+
+Example — Laplace(2) draws: 2,000 cannot see a 2% scale error (inconclusive, with the runs that can), 200,000
+can::
+
+    >>> import numpy as np
+    >>> from reference.audit.samples.law_audit import audit_samples
+    >>> from reference.audit.samples.laws import Laplace
+    >>> draws = np.random.default_rng(0).laplace(0, 2, 200_000)
+    >>> audit_samples(draws[:2_000], Laplace(2)).verdict, audit_samples(draws, Laplace(2)).verdict
+    ('inconclusive', 'holds')
 """
 
 from __future__ import annotations
