@@ -21,6 +21,7 @@ import json
 import os
 import re
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -69,6 +70,9 @@ def _timed(command: str, cwd: Path, environment: dict[str, str]) -> dict[str, An
 def measure(hogs: int) -> dict[str, Any]:
     """Run both commands (module docstring) and return their records."""
     commands = setup_commands(README.read_text(encoding="utf-8"))
+    # the commands get a terminal's SIGINT disposition, even when this script was started in the background (a
+    # non-interactive shell starts background jobs with SIGINT ignored, which the children would inherit)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(hogs)]
     try:
         with tempfile.TemporaryDirectory() as scratch:

@@ -87,8 +87,30 @@ def test_a_height_function_escaping_is_exit_2(tmp_path: Path, monkeypatch: pytes
 
 def test_a_real_sigint_during_user_code_still_interrupts() -> None:
     """The function raising KeyboardInterrupt is the user's error; a SIGINT that arrives is the user stopping the
-    command: the two are told apart."""
+    command: the two are told apart. (Under the terminal's disposition: a process started in the background by a
+    non-interactive shell inherits SIGINT ignored, and then an ignored SIGINT is rightly ignored here too.)"""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        _interrupts_and_restores()
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
+
+def test_an_ignored_sigint_stays_ignored() -> None:
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        def signalled() -> str:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.2)
+            return "finished"
+
+        assert call_user(signalled, role="function") == "finished"
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN  # restored
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _interrupts_and_restores() -> None:
     def signalled() -> None:
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(5)  # the handler raises during the sleep
