@@ -254,8 +254,9 @@ def test_sampler_function_command_runs_the_whole_law_audit_of_a_discrete_law(cap
 
 
 def test_kary_algorithm_2_scale_error_fails_at_the_runs_it_needs() -> None:
-    """Algorithm 2 draws more values than it outputs (no recovery): the pooled X' M+ X scale test by median of
-    means sees a 2% scale error at the runs it states, and the correct noise holds there."""
+    """Algorithm 2 draws more values than it outputs (not every draw recovered): the pooled X' M+ X scale test by
+    median of means and the recovered draws' scale test see a 2% scale error at the runs stated (the sharper of
+    the two), and the correct noise holds there."""
     from reference.audit.samples.design_audit import kary_noise_array
 
     law, height = KaryNoise(3, Fraction(1)), 4  # horizon 20, arity 3: height 4
@@ -263,12 +264,13 @@ def test_kary_algorithm_2_scale_error_fails_at_the_runs_it_needs() -> None:
     assert b.shape[1] > b.shape[0]
     rng = np.random.default_rng(17)
     probe = audit_samples(rng.laplace(0, height, (1000, b.shape[1])) @ b.T, law)
-    assert probe.verdict == "inconclusive" and "second moments only" in probe.name
+    assert probe.verdict == "inconclusive" and "second moments, and the family of 18 of 22 draws" in probe.name
     runs = _needed(probe, "scale")
     assert audit_samples(rng.laplace(0, height, (runs, b.shape[1])) @ b.T, law).verdict == "holds"
     for factor in (1.02, 0.98):
         report = audit_samples(rng.laplace(0, height * factor, (runs, b.shape[1])) @ b.T, law, alpha=ALPHA)
-        assert report.verdict == "fails" and "pooled scale" in [c.name for c in report.checks if not c.holds]
+        failed = {c.name for c in report.checks if not c.holds}
+        assert report.verdict == "fails" and failed & {"pooled scale", "scale"}
 
 
 def test_kary_algorithm_2_gaussian_draws_of_the_right_variance_fail_at_the_runs_stated() -> None:
