@@ -359,3 +359,63 @@ def test_arrays_of_reals_are_read_by_one_reader(noise: object, words: str) -> No
 
     with pytest.raises(ValueError, match=words):
         worst_range_error(noise)
+
+
+@pytest.mark.parametrize("noise", ["laplace", "gaussian", "discrete-laplace", "discrete-gaussian"])
+def test_a_zero_noise_matrix_is_decided_before_its_columns_are_built(noise: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """B = 0 (an all-zero 5000 × 5005 .npy pair took over a second in the general path): W = 0 holds every claim,
+    pure ones included (the release does not depend on the data); W ≠ 0 is not private at W's first non-zero
+    column (nothing hides it). Both are answered from the non-zero counts: building a column is an error here."""
+    from reference.audit.linear.audit import audit_linear_noise
+    from reference.audit.linear.column_matrix import IntegerArray
+
+    def no_columns(self: IntegerArray, differenced: bool) -> list[dict[int, int]]:
+        raise AssertionError("a column was built")
+
+    monkeypatch.setattr(IntegerArray, "columns", no_columns)
+    zero_noise = IntegerArray(np.zeros((40, 45), dtype=np.int64))
+    verdict = audit_linear_noise(zero_noise, IntegerArray(np.zeros((40, 45), dtype=np.int64)), noise,  # type: ignore[arg-type]
+                                 scale=3)
+    assert verdict.private and verdict.rank == 0 and verdict.kernel_dimension == 45
+    assert verdict.l1_sensitivity == 0 and verdict.l2_sensitivity_squared == 0
+    for delta in (None, Fraction(1, 10**9)):
+        assert verdict.verdict_on(epsilon=Fraction(1, 10**6), delta=delta) == "holds"
+    workload = np.zeros((40, 45), dtype=np.int64)
+    workload[7, 3] = workload[2, 9] = 1
+    leaking = audit_linear_noise(zero_noise, IntegerArray(workload), noise, scale=3)  # type: ignore[arg-type]
+    assert not leaking.private and leaking.first_offending_column == 3
+    assert leaking.verdict_on(epsilon=5) == "fails"
+
+
+@pytest.mark.parametrize("noise", ["laplace", "gaussian", "discrete-laplace", "discrete-gaussian"])
+def test_the_zero_noise_shortcut_agrees_with_the_general_path(noise: str) -> None:
+    """The twin: the general sparse audit (which the shortcut skips) on the same small B = 0 pairs."""
+    from reference.audit.linear.column_matrix import IntegerArray
+    from reference.audit.linear.sparse_audit import sparse_linear_noise_audit
+    from reference.audit.linear.zero_matrices import zero_noise_verdict
+
+    zero = np.zeros((4, 5), dtype=np.int64)
+    leaking = zero.copy()
+    leaking[1, 2] = -2
+    for workload in (zero, leaking):
+        fast = zero_noise_verdict(IntegerArray(zero), IntegerArray(workload), noise, Fraction(3), 1)
+        slow = sparse_linear_noise_audit(IntegerArray(zero), IntegerArray(workload), noise, Fraction(3), 1)
+        assert fast is not None
+        for field in ("private", "rank", "kernel_dimension", "first_offending_column", "l1_sensitivity",
+                      "l2_sensitivity_squared", "epsilon", "strategy"):
+            assert getattr(fast, field) == getattr(slow, field), field
+        if slow.rho is not None:
+            assert fast.rho == slow.rho
+
+
+def test_a_gaussian_release_of_a_zero_workload_is_pure_dp() -> None:
+    """Gaussian noise is never pure ε-DP when the data moves the mean; with W = 0 (B ≠ 0, the general path) it
+    does not, and the ε-DP claim holds (it was "fails")."""
+    from reference.audit.linear.audit import audit_linear_noise
+
+    verdict = audit_linear_noise(np.eye(3, dtype=np.int64), np.zeros((3, 2), dtype=np.int64), "gaussian", scale=1)
+    assert verdict.rho == 0
+    assert verdict.verdict_on(epsilon=Fraction(1, 100)) == "holds"
+    moving = audit_linear_noise(np.eye(3, dtype=np.int64), np.eye(3, dtype=np.int64), "gaussian", scale=1)
+    assert moving.verdict_on(epsilon=100) == "fails"

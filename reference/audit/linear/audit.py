@@ -80,6 +80,7 @@ from reference.audit.linear.verdict import (
     exact_matrix,
     not_private_verdict,
 )
+from reference.audit.linear.zero_matrices import zero_noise_verdict
 from reference.core.input_files import read_regular_text
 from reference.core.input_types import MatrixLike, SparseMatrix
 from reference.core.linalg import Matrix
@@ -401,6 +402,11 @@ def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: Ra
             and is_identity(b_columns)):
         # C x + z: Q = CᵀC by an integer product (strategy_audit), not the general rational elimination
         return strategy_participation_audit(w_columns, sc, participation)
+    if relation == "add_remove" and weights is None and participation is None and infinite_variance_draws is None:
+        # B = 0 is decided from the non-zero counts, before a column becomes a Python object
+        degenerate = zero_noise_verdict(b_columns, w_columns, kind, sc, users)
+        if degenerate is not None:
+            return degenerate
     if (relation == "add_remove" and weights is None and participation is None and infinite_variance_draws is None
             and kind == "gaussian" and float_built(b_columns)):
         # a float-built B (denominators 2^52 and up) makes the rational elimination's entries grow: integer

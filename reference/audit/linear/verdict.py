@@ -237,8 +237,10 @@ class LinearNoiseVerdict(ShortRepr):
                 return "holds" if worst.upper <= target else "fails" if worst.lower > target else "inconclusive"
             proven_worse = self.epsilon_exact or (self.epsilon_lower is not None and self.epsilon_lower > claimed)
             return "fails" if proven_worse else "inconclusive"
+        if self.rho == 0:  # W = 0 (ρ is exact or an upper bound): the release does not depend on the data
+            return "holds"
         if target == 0:
-            return "fails"  # Gaussian noise of either kind is never pure ε-DP
+            return "fails"  # Gaussian noise of either kind is never pure ε-DP when the data moves the mean
         if self.noise == "gaussian":
             achieved = self.delta(claimed)
             if achieved.certainly_le(target):
@@ -250,8 +252,6 @@ class LinearNoiseVerdict(ShortRepr):
             return "fails" if achieved.certainly_gt(target) else "inconclusive"
         if self.rho is None:
             return "inconclusive"
-        if self.rho == 0:  # W = 0: the release does not depend on the data
-            return "holds"
         from reference.privacy.zcdp import epsilon_from_rho_tight
 
         # a sufficient ε for ρ-zCDP, not the exact one
