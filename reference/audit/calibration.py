@@ -39,6 +39,7 @@ from fractions import Fraction
 from typing import Any
 
 from reference.core.certified import CertifiedReal, UndecidedComparisonError
+from reference.core.exact_text import exact_text
 from reference.core.validate import (
     RationalLike,
     describe,
@@ -106,7 +107,7 @@ def _relation(text: str) -> str:
 
 
 def _claim(epsilon: Fraction, delta: Fraction) -> str:
-    return f"({fraction_text(epsilon)}, {fraction_text(delta)})-DP" if delta else f"{fraction_text(epsilon)}-DP"
+    return f"({exact_text(epsilon)}, {exact_text(delta)})-DP" if delta else f"{exact_text(epsilon)}-DP"
 
 
 def _decided(
@@ -194,7 +195,7 @@ def audit_gaussian(
     verdict = check_gaussian(sigma=deviation, epsilon=eps, delta=target, sensitivity_squared=d2)
     stated = claim(epsilon=verdict.epsilon, delta=verdict.delta, rtol=rtol)
     basis = "exact Gaussian privacy profile (Balle & Wang 2018, Theorem 8), Arb enclosures"
-    holds, check = _decided(stated, f"delta(epsilon = {fraction_text(verdict.epsilon)})", verdict.delta,
+    holds, check = _decided(stated, f"delta(epsilon = {exact_text(verdict.epsilon)})", verdict.delta,
                             verdict.delta_at_sigma, verdict.holds, basis)
     rescaled = sigma is None and deviation * deviation != variance
     return CalibrationVerdict(
@@ -274,7 +275,7 @@ def audit_laplace(
         raise ValueError(f"delta must be in [0, 1), got {target}")
     verdict = check_laplace(scale=b, epsilon=eps, delta=target, sensitivity_vectors=vectors)
     basis = "exact privacy profile of the multivariate Laplace mechanism for the given vectors, Arb enclosures"
-    holds, check = _decided(claim(epsilon=eps, delta=target, rtol=rtol), f"delta(epsilon = {fraction_text(eps)})",
+    holds, check = _decided(claim(epsilon=eps, delta=target, rtol=rtol), f"delta(epsilon = {exact_text(eps)})",
                             target, verdict.delta_at_epsilon, verdict.holds, basis)
     return CalibrationVerdict(
         mechanism="laplace",
@@ -424,7 +425,7 @@ def audit_discrete_gaussian(
                                 needed <= claimed, basis)
         return CalibrationVerdict(
             mechanism="discrete-gaussian",
-            claim=f"{fraction_text(claimed)}-zCDP",
+            claim=f"{exact_text(claimed)}-zCDP",
             holds=holds,
             claim_check=check,
             basis=basis,
@@ -443,7 +444,7 @@ def audit_discrete_gaussian(
     except ValueError as refused:
         smallest, details = None, {"epsilon_at_delta": f"not computed: {refused}"}
     basis = "exact δ(ε) of the discrete Gaussian mechanism (Canonne–Kamath–Steinke 2020, Theorem 7), Arb"
-    holds, check = _decided(claim(epsilon=eps, delta=target, rtol=rtol), f"delta(epsilon = {fraction_text(eps)})",
+    holds, check = _decided(claim(epsilon=eps, delta=target, rtol=rtol), f"delta(epsilon = {exact_text(eps)})",
                             target, achieved, achieved.certainly_le(target), basis)
     return CalibrationVerdict(
         mechanism="discrete-gaussian",
@@ -490,7 +491,7 @@ def audit_discrete_laplace(
     eps = positive_fraction(epsilon, "epsilon")
     target = nonnegative_fraction(delta, "delta")
     if not target < 1:
-        raise ValueError(f"delta must be in [0, 1), got {fraction_text(target)}")
+        raise ValueError(f"delta must be in [0, 1), got {exact_text(target)}")
     achieved = Fraction(sensitivity) / t
     details: dict[str, Any] = {"scale": fraction_text(t), "sensitivity": sensitivity,
                                "pure_epsilon": fraction_text(achieved)}
@@ -505,11 +506,11 @@ def audit_discrete_laplace(
     profile = discrete_laplace_delta(epsilon=eps, scale=t, sensitivity=sensitivity)
     smallest = discrete_laplace_epsilon(delta=target, scale=t, sensitivity=sensitivity)
     basis = "exact delta(epsilon) of the discrete Laplace mechanism in closed form (two geometric sums), Arb"
-    holds, check = _decided(claim(epsilon=eps, delta=target, rtol=rtol), f"delta(epsilon = {fraction_text(eps)})",
+    holds, check = _decided(claim(epsilon=eps, delta=target, rtol=rtol), f"delta(epsilon = {exact_text(eps)})",
                             target, profile, profile.upper <= target, basis)
     if check is not None and check.verdict == "inconclusive":
         raise UndecidedComparisonError(f"delta(epsilon) is enclosed in {profile.bounds(20)}, which straddles the "
-                                       f"claimed delta {fraction_text(target)}")
+                                       f"claimed delta {exact_text(target)}")
     return CalibrationVerdict(mechanism="discrete-laplace", claim=_claim(eps, target), holds=holds,
                               claim_check=check, basis=basis, delta_at_epsilon=profile, epsilon_at_delta=smallest,
                               details=details)

@@ -33,6 +33,7 @@ from typing import Any
 from flint import arb
 
 from reference.core.certified import CertifiedReal, EnclosureRangeError, UndecidedComparisonError, ball, certify
+from reference.core.exact_text import exact_text
 from reference.core.validate import RationalLike, fraction_text, to_fraction
 from reference.core.verdict import Judged, Verdict
 from reference.privacy.claims import Claim, ClaimCheck, claim, decide_value, number_text
@@ -60,7 +61,7 @@ class ConversionVerdict(Judged):
         return self.check.verdict
 
     def summary(self) -> str:
-        at = "" if self.order is None else f" (at alpha = {fraction_text(self.order)})"
+        at = "" if self.order is None else f" (at alpha = {exact_text(self.order)})"
         gap = {
             "holds": "the conversion certifies the claim",
             "fails": "a Gaussian with this guarantee needs a larger delta",
@@ -139,7 +140,7 @@ def audit_conversion(
         witness = CertifiedReal.exact(Fraction(0))
     else:
         witness = gaussian_delta(epsilon=eps, sigma=1, sensitivity_squared=2 * witness_rho)
-    check = decide_value(target, quantity=f"delta(epsilon = {fraction_text(eps)})", claimed=target.delta,
+    check = decide_value(target, quantity=f"delta(epsilon = {exact_text(eps)})", claimed=target.delta,
                          lower=witness.lower, upper=sufficient.upper,
                          basis="conversion: CKS 2020 Corollary 13 / Proposition 12; witness: the Gaussian mechanism")
     return ConversionVerdict(source, target, check, sufficient, witness, order, witness_rho)

@@ -24,6 +24,7 @@ from reference.cip.exact import matrix as cip_matrix
 from reference.cip.privacy import sigma_theorem_3_9
 from reference.cip.sensitivity import cascade_sensitivity_squared
 from reference.core.certified import CertifiedReal
+from reference.core.exact_text import exact_text
 from reference.core.validate import (
     Neighbours,
     RationalLike,
@@ -61,7 +62,7 @@ class CascadeCalibration:
 
     def __repr__(self) -> str:
         return (f"CascadeCalibration(recommended sigma = {self.sigma_exact.decimal()} (rounded up), depth={self.depth}, "
-                f"epsilon={fraction_text(self.epsilon)}, delta={fraction_text(self.delta)}, neighbours={self.neighbours})")
+                f"epsilon={exact_text(self.epsilon)}, delta={exact_text(self.delta)}, neighbours={self.neighbours})")
 
     def as_json(self) -> dict[str, Any]:
         """The JSON form of ``calibrate cascade``."""
@@ -156,8 +157,8 @@ class GaussianCalibration:
 
     def __repr__(self) -> str:
         return (f"GaussianCalibration(recommended sigma = {self.sigma_exact.decimal()} (rounded up), "
-                f"sensitivity={fraction_text(self.sensitivity)}, epsilon={fraction_text(self.epsilon)}, "
-                f"delta={fraction_text(self.delta)})")
+                f"sensitivity={exact_text(self.sensitivity)}, epsilon={exact_text(self.epsilon)}, "
+                f"delta={exact_text(self.delta)})")
 
     def as_json(self) -> dict[str, Any]:
         """The JSON form of ``calibrate gaussian``."""

@@ -256,8 +256,10 @@ class CertifiedReal:
             return True
         if fails_everywhere:
             return False
+        from reference.core.exact_text import exact_text  # it formats with this module's format_significant
+
         raise UndecidedComparisonError(
-            f"x {symbol} {fraction_text(to_fraction(other, 'threshold'))} is undecided: the enclosure {self.bounds()} "
+            f"x {symbol} {exact_text(to_fraction(other, 'threshold'))} is undecided: the enclosure {self.bounds()} "
             "contains points on both sides (compute the value at a higher precision)"
         )
 

@@ -23,7 +23,9 @@ def value_text(value: object) -> str:
     """One field's value, short: ``p/q`` for a Fraction, the enclosure for a certified real, a count for a long
     sequence."""
     if isinstance(value, Fraction):
-        return str(value)
+        from reference.core.exact_text import exact_text  # str() of 4,300 digits and more raises ValueError
+
+        return exact_text(value)
     if isinstance(value, (tuple, list)) and len(value) > 4:
         return f"<{len(value)} items>"
     text = repr(value)

@@ -42,7 +42,8 @@ from flint import arb
 
 from reference.core.certified import TARGET_ACCURACY_BITS, CertifiedReal, enclose, working_precision
 from reference.core.certified import ball as _ball
-from reference.core.validate import RationalLike, fraction_text, open_unit_fraction, positive_fraction, to_fraction
+from reference.core.exact_text import exact_text
+from reference.core.validate import RationalLike, open_unit_fraction, positive_fraction, to_fraction
 
 START_PRECISION = 192
 MAX_PRECISION = 1 << 14
@@ -88,7 +89,7 @@ def _epsilon_below_log_inverse(epsilon: Fraction, delta: Fraction) -> bool:
         if difference < 0:
             return False
         precision *= 2
-    raise ArithmeticError(f"could not compare epsilon={fraction_text(epsilon)} with ln(1/delta)")
+    raise ArithmeticError(f"could not compare epsilon={exact_text(epsilon)} with ln(1/delta)")
 
 
 # ---------------------------------------------------------------------------------------------- Lemma A.2
@@ -182,12 +183,12 @@ def laplace_epsilon_theorem_1_3(
     if l2_squared > l1**2:
         raise ValueError(
             f"the l2 sensitivity cannot exceed the l1 sensitivity (‖v‖_2 <= ‖v‖_1): got Δ2² = "
-            f"{fraction_text(l2_squared)} > Δ1² = {fraction_text(l1**2)}"
+            f"{exact_text(l2_squared)} > Δ1² = {exact_text(l1**2)}"
         )
     if lam <= l1:
         raise ValueError(
             f"scale must be > l1_sensitivity for Theorem 1.3 of the KARY paper (the range it is stated for), "
-            f"got scale={fraction_text(lam)} <= {fraction_text(l1)}; {_EXACT_PROFILE}"
+            f"got scale={exact_text(lam)} <= {exact_text(l1)}; {_EXACT_PROFILE}"
         )
     pure = l1 / lam
     approximate = _proof_5_9_epsilon(lam, l2_squared, target)
@@ -203,7 +204,7 @@ def _lemma_5_5_range(epsilon: object, delta: object) -> tuple[Fraction, Fraction
     if eps >= 1:
         raise ValueError(
             f"epsilon must be in (0, 1) for Lemma 5.5 of the KARY paper (the range it is stated for), got "
-            f"{fraction_text(eps)}; for every epsilon > 0 and a given sensitivity vector use "
+            f"{exact_text(eps)}; for every epsilon > 0 and a given sensitivity vector use "
             "reference.privacy.laplace_profile.laplace_scale_exact"
         )
     return eps, target
@@ -288,7 +289,7 @@ def _epsilons(epsilons: object) -> tuple[Fraction, ...]:
     for i, value in enumerate(values):
         if value <= 0:
             raise ValueError(
-                f"epsilons[{i}] must be > 0 (Lemma 5.4 composes epsilon_j > 0), got {fraction_text(value)}"
+                f"epsilons[{i}] must be > 0 (Lemma 5.4 composes epsilon_j > 0), got {exact_text(value)}"
             )
     return values
 
@@ -344,7 +345,7 @@ def corollary_5_7_factor(*, epsilon: RationalLike, delta: RationalLike) -> Certi
     if not _epsilon_below_log_inverse(eps, target):
         raise ValueError(
             f"epsilon must be <= ln(1/delta) for Corollary 5.7 of the KARY paper (the range it is stated for), "
-            f"got epsilon={fraction_text(eps)}, delta={fraction_text(target)}"
+            f"got epsilon={exact_text(eps)}, delta={exact_text(target)}"
         )
     return _certified(lambda: (1 + (1 + _ball(eps) / _log_inverse(target)).sqrt()) ** 2 / 2, "the Corollary 5.7 factor")
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from reference.core.certified import CertifiedReal, format_directed
+from reference.core.exact_text import exact_text
 from reference.core.reprs import CompactRepr
 from reference.core.validate import RationalLike, fraction_text, open_unit_fraction, positive_fraction, to_fraction
 from reference.kary.privacy import l2_laplace_epsilon, laplace_epsilon_theorem_1_3
@@ -81,7 +82,7 @@ class Theorem13Report(CompactRepr):
 def _vector_text(vector: tuple[Fraction, ...]) -> str:
     values = sorted(set(vector))
     if len(values) == 1:
-        return f"{len(vector)} x {fraction_text(values[0])}"
+        return f"{len(vector)} x {exact_text(values[0])}"
     return ",".join(fraction_text(v) for v in vector)
 
 
@@ -95,7 +96,7 @@ def _default_vector(l1: Fraction, l2_squared: Fraction) -> tuple[tuple[Fraction,
     height = ratio.numerator
     entry = l2_squared / l1
     return (entry,) * height, (
-        f"equal-entry vector {fraction_text(entry)}·1_{height} (the neighbouring difference of a tree mechanism "
+        f"equal-entry vector {exact_text(entry)}·1_{height} (the neighbouring difference of a tree mechanism "
         "with h levels); other vectors with the same norms can need a larger epsilon"
     )
 

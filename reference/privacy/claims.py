@@ -35,6 +35,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from reference.core.certified import format_directed, format_significant
+from reference.core.exact_text import exact_text
 from reference.core.excess_text import scientific
 from reference.core.validate import fraction_text, to_fraction
 from reference.core.verdict import Judged, Verdict
@@ -130,11 +131,11 @@ def rdp_points(rdp: object) -> tuple[tuple[Fraction, Fraction], ...]:
     points = []
     for order, value in pairs:
         alpha = exact_value(order, "rdp order alpha")
-        bound = exact_value(value, f"rdp value at alpha = {fraction_text(alpha)}")
+        bound = exact_value(value, f"rdp value at alpha = {exact_text(alpha)}")
         if alpha <= 1:
-            raise ValueError(f"rdp: every order alpha must be > 1, got {fraction_text(alpha)}")
+            raise ValueError(f"rdp: every order alpha must be > 1, got {exact_text(alpha)}")
         if bound < 0:
-            raise ValueError(f"rdp: RDP(alpha) must be >= 0, got {fraction_text(bound)} at alpha = {fraction_text(alpha)}")
+            raise ValueError(f"rdp: RDP(alpha) must be >= 0, got {exact_text(bound)} at alpha = {exact_text(alpha)}")
         points.append((alpha, bound))
     return tuple(points)
 
@@ -215,16 +216,16 @@ def claim(
     if epsilon is not None:
         eps = exact_value(epsilon, "epsilon")
         if eps <= 0:
-            raise ValueError(f"epsilon must be > 0, got {fraction_text(eps)}")
+            raise ValueError(f"epsilon must be > 0, got {exact_text(eps)}")
         target = Fraction(0) if delta is None else exact_value(delta, "delta")
         if not 0 <= target < 1:
-            raise ValueError(f"delta must be in [0, 1), got {fraction_text(target)}")
+            raise ValueError(f"delta must be in [0, 1), got {exact_text(target)}")
         kind: ClaimKind = "approximate" if target else "pure"
         return Claim(kind, epsilon=eps, delta=target, rtol=tolerance, relation=relation)
     if rho is not None:
         budget = exact_value(rho, "rho")
         if budget <= 0:
-            raise ValueError(f"rho must be > 0, got {fraction_text(budget)}")
+            raise ValueError(f"rho must be > 0, got {exact_text(budget)}")
         return Claim("zcdp", rho=budget, rtol=tolerance, relation=relation)
     return Claim("rdp", curve=rdp_points(rdp), rtol=tolerance, relation=relation)
 
@@ -342,5 +343,5 @@ def gaussian_variance(*, sigma: object, sigma_squared: object) -> Fraction:
     name = "sigma" if sigma is not None else "sigma_squared"
     value = exact_value(sigma if sigma is not None else sigma_squared, name)
     if value <= 0:
-        raise ValueError(f"{name} must be > 0, got {fraction_text(value)}")
+        raise ValueError(f"{name} must be > 0, got {exact_text(value)}")
     return value * value if sigma is not None else value

@@ -49,11 +49,11 @@ from flint import arb
 from reference.core.bisection import bisect, bracket_upward
 from reference.core.certified import TARGET_ACCURACY_BITS, CertifiedReal, UndecidedComparisonError, working_precision
 from reference.core.certified import ball as _ball
+from reference.core.exact_text import exact_text
 from reference.core.validate import (
     RationalLike,
     check_positive_int,
     describe,
-    fraction_text,
     nonnegative_fraction,
     open_unit_fraction,
     positive_fraction,
@@ -177,7 +177,7 @@ def _lattice_sums(
                 break
         if terms > MAX_TERMS:
             raise ValueError(
-                f"sigma_squared={fraction_text(sigma_squared)} is too large for the direct lattice sum "
+                f"sigma_squared={exact_text(sigma_squared)} is too large for the direct lattice sum "
                 f"(more than {MAX_TERMS} terms)"
             )
     tail = gaussian_tail_bound(x, sigma_squared)
@@ -217,8 +217,8 @@ def _delta_satisfied(epsilon: Fraction, sigma_squared: Fraction, sensitivity: in
         precision *= 2
         accuracy *= 2
     raise UndecidedComparisonError(
-        f"delta(epsilon) at epsilon={fraction_text(epsilon)}, sigma_squared={fraction_text(sigma_squared)}, "
-        f"sensitivity={sensitivity} is indistinguishable from delta={fraction_text(delta)} at {MAX_PRECISION} bits"
+        f"delta(epsilon) at epsilon={exact_text(epsilon)}, sigma_squared={exact_text(sigma_squared)}, "
+        f"sensitivity={sensitivity} is indistinguishable from delta={exact_text(delta)} at {MAX_PRECISION} bits"
     )
 
 

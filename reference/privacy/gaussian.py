@@ -48,9 +48,9 @@ from reference.core.certified import (
     certify,
 )
 from reference.core.certified import ball as _ball
+from reference.core.exact_text import exact_text
 from reference.core.validate import (
     RationalLike,
-    fraction_text,
     open_unit_fraction,
     positive_fraction,
 )
@@ -79,12 +79,12 @@ def check_paper_range(
     if not within_stated_range:
         raise ValueError(
             f"epsilon must be in {stated_range} for {theorem} (the range the theorem is stated for), "
-            f"got {fraction_text(epsilon)}; {pointer}"
+            f"got {exact_text(epsilon)}; {pointer}"
         )
     if bounded_by_half and delta > Fraction(1, 2):
         raise ValueError(
             f"delta must be in (0, 1/2] for {theorem} (the range the theorem is stated for), "
-            f"got {fraction_text(delta)}; {pointer}"
+            f"got {exact_text(delta)}; {pointer}"
         )
 
 

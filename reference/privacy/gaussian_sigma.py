@@ -23,6 +23,7 @@ from reference.core.certified import (
     working_precision,
 )
 from reference.core.certified import ball as _ball
+from reference.core.exact_text import exact_text
 from reference.core.validate import (
     RationalLike,
     fraction_text,
@@ -66,8 +67,8 @@ class ExactSigma(CertifiedReal):
 
     def __repr__(self) -> str:
         """The sufficient σ and what it is for, on one line (the certificate is the fields, and :meth:`as_json`)."""
-        return (f"ExactSigma(sigma <= {self.decimal()} (sufficient, rounded up), epsilon={fraction_text(self.epsilon)}, "
-                f"delta={fraction_text(self.delta)}, sensitivity_squared={fraction_text(self.sensitivity_squared)})")
+        return (f"ExactSigma(sigma <= {self.decimal()} (sufficient, rounded up), epsilon={exact_text(self.epsilon)}, "
+                f"delta={exact_text(self.delta)}, sensitivity_squared={exact_text(self.sensitivity_squared)})")
 
     @property
     def sigma(self) -> Fraction:

@@ -15,6 +15,7 @@ from reference.core.certified import (
     UndecidedComparisonError,
     format_significant,
 )
+from reference.core.exact_text import exact_text
 from reference.core.validate import (
     RationalLike,
     fraction_text,
@@ -61,7 +62,7 @@ class GaussianVerdict(Decided):
 
         # δ and ε achieved at σ: rounded up; σ/σ_exact, read as "this much noise to spare": rounded down
         return (
-            f"({fraction_text(self.epsilon)}, {fraction_text(self.delta)})-DP {verdict} at sigma={format_significant(self.sigma, 15)}: "
+            f"({exact_text(self.epsilon)}, {exact_text(self.delta)})-DP {verdict} at sigma={format_significant(self.sigma, 15)}: "
             f"delta(epsilon)={show(self.delta_at_sigma, 'up')}, smallest epsilon for delta="
             f"{show(self.epsilon_at_sigma, 'up')}, sigma/sigma_exact={show(self.sigma_ratio, 'down')}"
         )

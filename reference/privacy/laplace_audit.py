@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from reference.core.certified import CertifiedReal, format_directed, format_significant
+from reference.core.exact_text import exact_text
 from reference.core.validate import RationalLike, fraction_text, open_unit_fraction, positive_fraction
 from reference.core.verdict import Decided
 from reference.privacy.laplace_profile import (
@@ -50,7 +51,7 @@ class LaplaceVerdict(Decided):
         """One line for a terminal."""
         verdict = "holds" if self.holds else "FAILS"
         return (
-            f"({fraction_text(self.epsilon)}, {fraction_text(self.delta)})-DP {verdict} at Laplace scale="
+            f"({exact_text(self.epsilon)}, {exact_text(self.delta)})-DP {verdict} at Laplace scale="
             f"{format_significant(self.scale, 15)}: delta(epsilon)={self.delta_at_epsilon.decimal(15, rounded='up')}, "
             f"smallest epsilon for delta={format_directed(self.epsilon_at_scale.upper, 15, upward=True)}, "
             f"scale/scale_exact={format_directed(self.scale_ratio.lower, 15, upward=False)}"

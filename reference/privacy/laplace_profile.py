@@ -70,6 +70,7 @@ from reference.core.certified import (
     working_precision,
 )
 from reference.core.certified import ball as _ball
+from reference.core.exact_text import exact_text
 from reference.core.validate import (
     RationalLike,
     describe,
@@ -318,8 +319,8 @@ def _satisfied(profile: _Profile, epsilon: Fraction, scale: Fraction, target: Fr
                 return False, enclosure
         precision = 2 * precision
     raise UndecidedComparisonError(
-        f"the Laplace delta(epsilon) at epsilon={fraction_text(epsilon)}, scale={fraction_text(scale)} is "
-        f"indistinguishable from delta={fraction_text(target)} at {MAX_PRECISION} bits"
+        f"the Laplace delta(epsilon) at epsilon={exact_text(epsilon)}, scale={exact_text(scale)} is "
+        f"indistinguishable from delta={exact_text(target)} at {MAX_PRECISION} bits"
     )
 
 

@@ -28,7 +28,8 @@ from flint import arb
 from reference.core.bisection import bisect
 from reference.core.certified import TARGET_ACCURACY_BITS, CertifiedReal, working_precision
 from reference.core.certified import ball as _ball
-from reference.core.validate import RationalLike, fraction_text, open_unit_fraction, to_fraction, tolerance_fraction
+from reference.core.exact_text import exact_text
+from reference.core.validate import RationalLike, open_unit_fraction, to_fraction, tolerance_fraction
 
 START_PRECISION = 128
 MAX_PRECISION = 1 << 14
@@ -46,7 +47,7 @@ def _grouped(epsilons: object) -> tuple[tuple[Fraction, int], ...]:
     for index, entry in enumerate(epsilons):
         value = to_fraction(entry, f"epsilons[{index}]")
         if value <= 0:
-            raise ValueError(f"epsilons[{index}] must be > 0, got {fraction_text(value)}")
+            raise ValueError(f"epsilons[{index}] must be > 0, got {exact_text(value)}")
         counts[value] = counts.get(value, 0) + 1
     combinations = 1
     for multiplicity in counts.values():
@@ -115,7 +116,7 @@ def optimal_composition_delta(*, epsilon: RationalLike, epsilons: Sequence[objec
     ``epsilon >= Σ ε_j``."""
     eps = to_fraction(epsilon, "epsilon")
     if eps < 0:
-        raise ValueError(f"epsilon must be >= 0, got {fraction_text(eps)}")
+        raise ValueError(f"epsilon must be >= 0, got {exact_text(eps)}")
     return _enclose(_grouped(epsilons), eps)
 
 

@@ -55,10 +55,10 @@ from reference.core.certified import (
     working_precision,
 )
 from reference.core.certified import ball as _ball
+from reference.core.exact_text import exact_text
 from reference.core.validate import (
     RationalLike,
     describe,
-    fraction_text,
     nonnegative_fraction,
     open_unit_fraction,
     positive_fraction,
@@ -109,7 +109,7 @@ def rho_discrete_gaussian(*, sigma_squared: RationalLike, sensitivity_squared: R
     if d2.denominator != 1:
         raise ValueError(
             "sensitivity_squared must be a positive integer for an integer-valued query (a sum of squared "
-            f"integer changes), got {fraction_text(d2)}"
+            f"integer changes), got {exact_text(d2)}"
         )
     return d2 / (2 * scale)
 

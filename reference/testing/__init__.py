@@ -48,6 +48,7 @@ from reference.audit.linear.probe_linear import ProbeInputs, probe_linear_map
 from reference.audit.linear.renyi import RenyiClaimVerdict, audit_gaussian_renyi
 from reference.audit.linear.square_noise import square_noise_verdict
 from reference.core.certified import format_significant
+from reference.core.exact_text import exact_text
 from reference.core.excess_text import excess_text, scientific
 from reference.core.input_types import MatrixLike, RdpCurve, Rho
 from reference.core.options import LinearNoise, Neighbours
@@ -55,7 +56,6 @@ from reference.core.user_code import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, User
 from reference.core.validate import (
     RationalLike,
     check_positive_int,
-    fraction_text,
     positive_fraction,
     to_fraction,
 )
@@ -67,8 +67,8 @@ assert_samples_match.__module__ = __name__  # documented and shown as reference.
 
 
 def _claim_text(epsilon: object, delta: object) -> str:
-    eps = fraction_text(positive_fraction(epsilon, "epsilon"))
-    return f"({eps}, {fraction_text(to_fraction(delta, 'delta'))})-DP" if delta is not None else f"{eps}-DP"
+    eps = exact_text(positive_fraction(epsilon, "epsilon"))
+    return f"({eps}, {exact_text(to_fraction(delta, 'delta'))})-DP" if delta is not None else f"{eps}-DP"
 
 
 def assert_linear_mechanism_private(
@@ -185,7 +185,7 @@ def _assert_claim(
         else f"epsilon in [{number_text(verdict.epsilon_lower)}, {number_text(verdict.epsilon)}]"
         if verdict.epsilon_lower is not None and verdict.epsilon is not None
         else f"rho = {scientific(verdict.rho, upward=True)} (sensitivity^2 = "
-        f"{fraction_text(verdict.l2_sensitivity_squared)})"
+        f"{exact_text(verdict.l2_sensitivity_squared)})"
         if verdict.rho is not None and verdict.l2_sensitivity_squared is not None
         else f"rho = {number_text(verdict.rho)}" if verdict.rho is not None
         else "no exact epsilon"
@@ -364,7 +364,7 @@ def assert_calibration_safe(
     d2 = positive_fraction(sensitivity_squared, "sensitivity_squared")
     tolerance = to_fraction(rtol, "rtol")
     if tolerance < 0:
-        raise ValueError(f"rtol must be >= 0, got {fraction_text(tolerance)}")
+        raise ValueError(f"rtol must be >= 0, got {exact_text(tolerance)}")
     verdicts: list[CalibrationVerdict] = []
     unsafe: list[str] = []
     guarded = UserFunction(calibrator, role="calibrator", limits=limits)
@@ -374,8 +374,8 @@ def assert_calibration_safe(
         with guarded:  # the limits hold during the calibrator's call only, not during the audit
             sigma = guarded(epsilon=eps, delta=target, sensitivity_squared=d2)
         if isinstance(sigma, float) and not math.isfinite(sigma):
-            raise ValueError(f"calibrator returned sigma = {sigma!r} at (epsilon={fraction_text(eps)}, "
-                             f"delta={fraction_text(target)}): a sigma must be a positive finite number")
+            raise ValueError(f"calibrator returned sigma = {sigma!r} at (epsilon={exact_text(eps)}, "
+                             f"delta={exact_text(target)}): a sigma must be a positive finite number")
         exact_sigma = Fraction(sigma) if isinstance(sigma, float) else to_fraction(sigma, "calibrated sigma")
         verdict = audit_gaussian(sigma=exact_sigma, sensitivity_squared=d2, epsilon=eps, delta=target)
         verdicts.append(verdict)
@@ -388,7 +388,7 @@ def assert_calibration_safe(
         parts = [excess_text("delta(epsilon)/delta", achieved.lower / target, achieved.upper / target)]
         if verdict.noise_ratio is not None:
             parts.append(excess_text("sigma/sigma*", verdict.noise_ratio.lower, verdict.noise_ratio.upper))
-        unsafe.append(f"(epsilon={fraction_text(eps)}, delta={fraction_text(target)}, sigma={format_significant(exact_sigma, 17)}): "
+        unsafe.append(f"(epsilon={exact_text(eps)}, delta={exact_text(target)}, sigma={format_significant(exact_sigma, 17)}): "
                       + ", ".join(parts))
     if unsafe:
         allowed = f" (rtol = {scientific(tolerance, upward=False)} on delta)" if tolerance else " (rtol = 0)"

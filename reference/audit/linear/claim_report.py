@@ -37,6 +37,7 @@ from reference.audit.units import (
     variance_units_error,
 )
 from reference.core.certified import CertifiedReal
+from reference.core.exact_text import exact_text
 from reference.core.linalg import Matrix
 from reference.core.options import LinearNoise
 from reference.core.validate import RationalLike, fraction_text, positive_fraction
@@ -64,7 +65,7 @@ class OracleComparison:
             return None
         first = self.differences[0]
         return (f"the output covariance differs from the oracle's (first at row {first.row}, column {first.column}: "
-                f"{fraction_text(first.actual)} against {fraction_text(first.expected)})")
+                f"{exact_text(first.actual)} against {exact_text(first.expected)})")
 
     def as_json(self) -> dict[str, Any]:
         return {

@@ -23,6 +23,7 @@ from reference.audit.linear.verdict import (
     discrete_laplace_bound_verdict,
     not_private_verdict,
 )
+from reference.core.exact_text import exact_text
 from reference.core.linalg import Matrix, fraction_of, from_flint, rref_pivots, to_flint
 from reference.core.options import LinearNoise
 from reference.core.validate import (
@@ -138,24 +139,24 @@ def dense_linear_noise_audit(b_matrix: Matrix, w_matrix: Matrix, kind: LinearNoi
     if kind == "laplace":
         assert l1 is not None and strategy is not None
         epsilon = l1 / sc
-        text = f"private: Laplace epsilon = l1/b = {fraction_text(epsilon)} is exact (B has a trivial kernel)"
+        text = f"private: Laplace epsilon = l1/b = {exact_text(epsilon)} is exact (B has a trivial kernel)"
         if not unique:
             epsilon_lower, epsilon = _laplace_epsilon_bounds(b_matrix, w_matrix, strategy, sc / users, differences)
             if epsilon_lower == epsilon:
-                text = f"private: Laplace epsilon = {fraction_text(epsilon)} exactly (LP over the draw shifts, certified both ways)"
+                text = f"private: Laplace epsilon = {exact_text(epsilon)} exactly (LP over the draw shifts, certified both ways)"
             else:
-                text = f"private: Laplace epsilon in [{fraction_text(epsilon_lower)}, {fraction_text(epsilon)}] (LP bounds, certified; ker B != 0)"
+                text = f"private: Laplace epsilon in [{exact_text(epsilon_lower)}, {exact_text(epsilon)}] (LP bounds, certified; ker B != 0)"
     else:
         assert l2_squared is not None
         rho = l2_squared / (2 * sc * sc)
-        text = f"private: Gaussian Mahalanobis sensitivity^2 = {fraction_text(l2_squared)}, rho = {fraction_text(rho)} (exact); delta(eps) exact"
+        text = f"private: Gaussian Mahalanobis sensitivity^2 = {exact_text(l2_squared)}, rho = {exact_text(rho)} (exact); delta(eps) exact"
     pattern = pattern_l1 if kind == "laplace" else pattern_l2
     if pattern is not None:
         what = "l1 sensitivity" if kind == "laplace" else "Mahalanobis sensitivity^2"
-        value = (f"= {fraction_text(pattern.upper)}" if pattern.exact
-                 else f"in [{fraction_text(pattern.lower)}, {fraction_text(pattern.upper)}]")
+        value = (f"= {exact_text(pattern.upper)}" if pattern.exact
+                 else f"in [{exact_text(pattern.lower)}, {exact_text(pattern.upper)}]")
         consequence = "Laplace epsilon = l1/b" if kind == "laplace" else (
-            f"rho {'=' if pattern.exact else '<='} {fraction_text(pattern.upper / (2 * sc * sc))}")
+            f"rho {'=' if pattern.exact else '<='} {exact_text(pattern.upper / (2 * sc * sc))}")
         assert participation is not None
         text = (f"private: {what} {value} over the patterns of '{participation.describe()}' ({pattern.method}); "
                 + consequence)
@@ -284,7 +285,7 @@ def _integer_noise_verdict(
                 **fields,  # type: ignore[arg-type]
                 private=True, epsilon=None, epsilon_exact=False, rho=rho_bound, rho_is_bound=True,
                 explanation=f"private: every shift is B u with an integer u (B has a kernel, u not unique); "
-                f"discrete Gaussian rho <= max ||u||^2/(2 sigma^2) = {fraction_text(rho_bound)} (upper bound)",
+                f"discrete Gaussian rho <= max ||u||^2/(2 sigma^2) = {exact_text(rho_bound)} (upper bound)",
             )
         return LinearNoiseVerdict(
             **fields,  # type: ignore[arg-type]
@@ -310,7 +311,7 @@ def _integer_noise_verdict(
             epsilon_exact=True,
             rho=None,
             explanation=f"private: every shift is B u with a unique integer u; discrete Laplace epsilon = "
-            f"max ||u||_1/b = {fraction_text(epsilon)} (exact)",
+            f"max ||u||_1/b = {exact_text(epsilon)} (exact)",
         )
     worst_squared = users * users * max(sum(value * value for value in u) for u in shifts)
     rho = Fraction(worst_squared) / (2 * scale * scale)
@@ -321,7 +322,7 @@ def _integer_noise_verdict(
         epsilon_exact=False,
         rho=rho,
         explanation=f"private: every shift is B u with a unique integer u; discrete Gaussian rho = "
-        f"max ||u||^2/(2 sigma^2) = {fraction_text(rho)} (exact)",
+        f"max ||u||^2/(2 sigma^2) = {exact_text(rho)} (exact)",
     )
 
 
@@ -345,7 +346,7 @@ def _integer_participation_verdict(
     if kind == "discrete-laplace":
         found = max_pattern_l1(participation, columns, 1)
         epsilon, lower = found.upper / scale, found.lower / scale
-        value = fraction_text(epsilon) if found.exact else f"in [{fraction_text(lower)}, {fraction_text(epsilon)}]"
+        value = fraction_text(epsilon) if found.exact else f"in [{exact_text(lower)}, {exact_text(epsilon)}]"
         return LinearNoiseVerdict(
             **fields,  # type: ignore[arg-type]
             private=True, epsilon=epsilon, epsilon_exact=found.exact, epsilon_lower=lower, rho=None,
@@ -359,6 +360,6 @@ def _integer_participation_verdict(
         **fields,  # type: ignore[arg-type]
         private=True, epsilon=None, epsilon_exact=False, rho=rho, rho_is_bound=not found.exact,
         explanation=f"private: unique integer shifts; discrete Gaussian rho = max ||U 1_S||^2/(2 sigma^2) "
-        f"{'=' if found.exact else '<='} {fraction_text(rho)} {text} ({found.method})",
+        f"{'=' if found.exact else '<='} {exact_text(rho)} {text} ({found.method})",
         participation=participation, pattern_maximum=found,
     )

@@ -33,6 +33,7 @@ from fractions import Fraction
 from flint import fmpq, fmpq_mat, fmpz_mat
 
 from reference.audit.linear import elimination as sparse
+from reference.core.exact_text import exact_text
 from reference.core.linalg import Matrix, fraction_of, to_flint
 from reference.core.validate import Neighbours, check_neighbours, fraction_text
 from reference.core.verdict import ShortRepr, Verdict
@@ -69,7 +70,7 @@ class LatticeLeak(ShortRepr):
         shown = " ".join(terms[:8]) + (f" … ({len(terms)} terms)" if len(terms) > 8 else "")
         changed = [i for i, value in enumerate(self.difference) if value]
         return (
-            f"({shown}) mod {self.modulus} is the same for every noise draw and differs by {fraction_text(self.shift)} "
+            f"({shown}) mod {self.modulus} is the same for every noise draw and differs by {exact_text(self.shift)} "
             f"between neighbours that differ in input(s) {changed}: one output decodes the difference (epsilon = inf)"
         )
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
+from reference.core.exact_text import exact_text
 from reference.core.validate import fraction_text
 from reference.core.verdict import ShortRepr, Verdict
 from reference.privacy.claims import (
@@ -135,7 +136,7 @@ def decide_claim(profile: RenyiProfile, stated: Claim) -> RenyiClaimVerdict:
         return _verdict(check, Fraction(2) if check.verdict == "fails" else None)
     if stated.kind != "rdp":
         raise ValueError(f"a Renyi profile decides zCDP and RDP claims, not {stated.text()}")
-    checks = [decide_value(stated, quantity=f"RDP(alpha = {fraction_text(alpha)})", claimed=value,
+    checks = [decide_value(stated, quantity=f"RDP(alpha = {exact_text(alpha)})", claimed=value,
                            lower=profile.exact(alpha), upper=profile.upper(alpha), basis=profile.basis)
               for alpha, value in stated.curve]
     decided = combine(checks)
@@ -145,7 +146,7 @@ def decide_claim(profile: RenyiProfile, stated: Claim) -> RenyiClaimVerdict:
     if decided.verdict == "holds":
         return RenyiClaimVerdict(result.claim, "holds", f"at every listed order; tightest: {result.reason}",
                                  claimed=decided.claimed, achieved=decided.upper, check=decided)
-    return RenyiClaimVerdict(result.claim, result.verdict, f"at alpha = {fraction_text(order or Fraction(0))}: "
+    return RenyiClaimVerdict(result.claim, result.verdict, f"at alpha = {exact_text(order or Fraction(0))}: "
                              f"{result.reason}", order=order, claimed=result.claimed, achieved=result.achieved,
                              check=decided)
 
@@ -178,6 +179,6 @@ def audit_gaussian_renyi(
     tolerance (:mod:`reference.privacy.claims`)."""
     squared = exact_value(sensitivity_squared, "sensitivity_squared")
     if squared <= 0:
-        raise ValueError(f"sensitivity_squared must be > 0, got {fraction_text(squared)}")
+        raise ValueError(f"sensitivity_squared must be > 0, got {exact_text(squared)}")
     return decide(gaussian_profile(sigma_squared=gaussian_variance(sigma=sigma, sigma_squared=sigma_squared),
                                    sensitivity_squared=squared), rho=rho, rdp=rdp, rtol=rtol)

@@ -33,8 +33,8 @@ from reference.audit.linear.elimination import Sparse
 from reference.audit.linear.laplace_lp import max_integer_shift_norm_of, max_shift_norm_of, problem_of_columns
 from reference.audit.linear.lattice import LatticeLeak
 from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits
+from reference.core.exact_text import exact_text
 from reference.core.linalg import Matrix
-from reference.core.validate import fraction_text
 
 #: Largest strategy matrix (draws × inputs entries) returned as a dense :data:`Matrix` by the sparse audit.
 MAX_STRATEGY_ENTRIES = 1_000_000
@@ -152,7 +152,7 @@ def sparse_linear_noise_audit(noise: ColumnMatrix, workload: ColumnMatrix, kind:
     rho: Fraction | None = None
     if kind == "laplace":
         epsilon = l1 / scale
-        text = f"private: Laplace epsilon = l1/b = {fraction_text(epsilon)} is exact (B has a trivial kernel)"
+        text = f"private: Laplace epsilon = l1/b = {exact_text(epsilon)} is exact (B has a trivial kernel)"
         if not unique:
             problem = problem_of_columns(columns, outputs)
             # the LPs start from the shorter (in l1) of two exact solutions of B u = w_j: the elimination's and the
@@ -162,12 +162,12 @@ def sparse_linear_noise_audit(noise: ColumnMatrix, workload: ColumnMatrix, kind:
             lower, upper = max_shift_norm_of(problem, targets, shortest)
             epsilon_lower, epsilon = users * lower / scale, users * upper / scale
             if epsilon_lower == epsilon:
-                text = f"private: Laplace epsilon = {fraction_text(epsilon)} exactly (LP over the draw shifts, certified both ways)"
+                text = f"private: Laplace epsilon = {exact_text(epsilon)} exactly (LP over the draw shifts, certified both ways)"
             else:
-                text = f"private: Laplace epsilon in [{fraction_text(epsilon_lower)}, {fraction_text(epsilon)}] (LP bounds, certified; ker B != 0)"
+                text = f"private: Laplace epsilon in [{exact_text(epsilon_lower)}, {exact_text(epsilon)}] (LP bounds, certified; ker B != 0)"
     else:
         rho = l2_squared / (2 * scale * scale)
-        text = f"private: Gaussian Mahalanobis sensitivity^2 = {fraction_text(l2_squared)}, rho = {fraction_text(rho)} (exact); delta(eps) exact"
+        text = f"private: Gaussian Mahalanobis sensitivity^2 = {exact_text(l2_squared)}, rho = {exact_text(rho)} (exact); delta(eps) exact"
     return LinearNoiseVerdict(
         **common,  # type: ignore[arg-type]
         kernel_dimension=draws - rank, private=True, first_offending_column=None, strategy=strategy,
@@ -255,7 +255,7 @@ def _integer_noise(noise: ColumnMatrix, workload: ColumnMatrix, columns: list[Sp
                 **fields,  # type: ignore[arg-type]
                 private=True, epsilon=epsilon, epsilon_exact=True, rho=None,
                 explanation=f"private: every shift is B u with a unique integer u; discrete Laplace epsilon = "
-                f"max ||u||_1/b = {fraction_text(epsilon)} (exact)",
+                f"max ||u||_1/b = {exact_text(epsilon)} (exact)",
             )
         worst = users * users * max(sum(int(v) * int(v) for v in u.values()) for u in shifts)
         rho = Fraction(worst) / (2 * scale * scale)
@@ -263,7 +263,7 @@ def _integer_noise(noise: ColumnMatrix, workload: ColumnMatrix, columns: list[Sp
             **fields,  # type: ignore[arg-type]
             private=True, epsilon=None, epsilon_exact=False, rho=rho,
             explanation=f"private: every shift is B u with a unique integer u; discrete Gaussian rho = "
-            f"max ||u||^2/(2 sigma^2) = {fraction_text(rho)} (exact)",
+            f"max ||u||^2/(2 sigma^2) = {exact_text(rho)} (exact)",
         )
     integer_shifts = [{j: int(v) for j, v in u.items() if v} for u in shifts]
     if kind == "discrete-laplace":
@@ -281,5 +281,5 @@ def _integer_noise(noise: ColumnMatrix, workload: ColumnMatrix, columns: list[Sp
         **fields,  # type: ignore[arg-type]
         private=True, epsilon=None, epsilon_exact=False, rho=rho_bound, rho_is_bound=True,
         explanation=f"private: every shift is B u with an integer u (B has a kernel, u not unique); "
-        f"discrete Gaussian rho <= max ||u||^2/(2 sigma^2) = {fraction_text(rho_bound)} (upper bound)",
+        f"discrete Gaussian rho <= max ||u||^2/(2 sigma^2) = {exact_text(rho_bound)} (upper bound)",
     )

@@ -18,9 +18,9 @@ from fractions import Fraction
 from flint import fmpq_mat, fmpz_mat
 
 from reference.audit.linear.audit import MAX_DIMENSION, LinearNoiseVerdict
+from reference.core.exact_text import exact_text
 from reference.core.linalg import Matrix
 from reference.core.options import LinearNoise
-from reference.core.validate import fraction_text
 
 
 def _integer_entries(matrix: Matrix) -> tuple[list[int], int]:
@@ -85,12 +85,12 @@ def square_noise_verdict(
         return LinearNoiseVerdict(
             **common_fields,  # type: ignore[arg-type]
             epsilon=epsilon, epsilon_exact=True, rho=None,
-            explanation=f"private: Laplace epsilon = l1/b = {fraction_text(epsilon)} is exact (B has a trivial kernel)",
+            explanation=f"private: Laplace epsilon = l1/b = {exact_text(epsilon)} is exact (B has a trivial kernel)",
         )
     rho = l2_squared / (2 * scale * scale)
     return LinearNoiseVerdict(
         **common_fields,  # type: ignore[arg-type]
         epsilon=None, epsilon_exact=False, rho=rho,
-        explanation=f"private: Gaussian Mahalanobis sensitivity^2 = {fraction_text(l2_squared)}, rho = {fraction_text(rho)} (exact); "
+        explanation=f"private: Gaussian Mahalanobis sensitivity^2 = {exact_text(l2_squared)}, rho = {exact_text(rho)} (exact); "
         "delta(eps) exact",
     )

@@ -20,8 +20,8 @@ from reference.audit.linear.column_matrix import ColumnMatrix, IntegerArray
 from reference.audit.linear.contribution import max_pattern_quadratic
 from reference.audit.linear.participation import Participation, PatternMaximum
 from reference.audit.linear.verdict import LinearNoiseVerdict
+from reference.core.exact_text import exact_text
 from reference.core.excess_text import scientific
-from reference.core.validate import fraction_text
 
 
 def is_identity(matrix: ColumnMatrix) -> bool:
@@ -48,10 +48,10 @@ def strategy_participation_audit(workload: ColumnMatrix, scale: Fraction,
     numerators, denominator = strategy_gram(workload)
     found = max_pattern_quadratic(participation, numerators, denominator)
     rho = found.upper / (2 * scale * scale)
-    value = (f"= {fraction_text(found.upper)}" if found.exact
-             else f"in [{fraction_text(found.lower)}, {fraction_text(found.upper)}]")
+    value = (f"= {exact_text(found.upper)}" if found.exact
+             else f"in [{exact_text(found.lower)}, {exact_text(found.upper)}]")
     text = (f"private: Mahalanobis sensitivity^2 {value} over the patterns of '{participation.describe()}' "
-            f"({found.method}); rho {'=' if found.exact else '<='} {fraction_text(rho)} (noise matrix the identity: "
+            f"({found.method}); rho {'=' if found.exact else '<='} {exact_text(rho)} (noise matrix the identity: "
             "Q = C^T C)")
     size = workload.rows
     return LinearNoiseVerdict(
@@ -119,7 +119,7 @@ def full_row_rank_gaussian(noise: ColumnMatrix, workload: ColumnMatrix, scale: F
     rho = squared / (2 * scale * scale)
     return _full_row_rank_verdict(
         noise, workload, scale, users, squared, rho,
-        f"private: Gaussian Mahalanobis sensitivity^2 = {fraction_text(squared)}, rho = {fraction_text(rho)} (exact; "
+        f"private: Gaussian Mahalanobis sensitivity^2 = {exact_text(squared)}, rho = {exact_text(rho)} (exact; "
         "B has full row rank: max_j w_j^T (B B^T)^-1 w_j by integer arithmetic); delta(eps) exact")
 
 

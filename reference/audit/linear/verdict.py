@@ -20,6 +20,7 @@ from reference.audit.linear.renyi import (
     gaussian_profile,
 )
 from reference.core.certified import CertifiedReal
+from reference.core.exact_text import exact_text
 from reference.core.input_types import RdpCurve
 from reference.core.json_form import jsonable
 from reference.core.linalg import Matrix
@@ -27,7 +28,6 @@ from reference.core.options import LinearNoise, check_choice
 from reference.core.validate import (
     Neighbours,
     RationalLike,
-    fraction_text,
     positive_fraction,
     to_fraction,
 )
@@ -89,7 +89,7 @@ def check_rtol(rtol: object) -> Fraction:
     else:
         value = to_fraction(rtol, "rtol")
     if not 0 <= value < 1:
-        raise ValueError(f"rtol must be in [0, 1), got {fraction_text(value)}")
+        raise ValueError(f"rtol must be in [0, 1), got {exact_text(value)}")
     return value
 
 
@@ -219,7 +219,7 @@ class LinearNoiseVerdict(ShortRepr):
         claimed = positive_fraction(epsilon, "epsilon")
         target = Fraction(0) if delta is None else to_fraction(delta, "delta")
         if not 0 <= target < 1:
-            raise ValueError(f"delta must be in [0, 1), got {fraction_text(target)}")
+            raise ValueError(f"delta must be in [0, 1), got {exact_text(target)}")
         if self.noise in ("laplace", "discrete-laplace"):
             claimed *= 1 + tolerance
         else:
@@ -276,7 +276,7 @@ class LinearNoiseVerdict(ShortRepr):
                                 "RDP(alpha) <= alpha ||u||^2/(2 sigma^2), equal at integer alpha (CKS Proposition 5)")
         if self.noise in ("laplace", "discrete-laplace") and self.epsilon is not None:
             return RenyiProfile(None, "none", epsilon=self.epsilon,
-                                basis=f"Laplace: epsilon-DP with epsilon <= {fraction_text(self.epsilon)} bounds "
+                                basis=f"Laplace: epsilon-DP with epsilon <= {exact_text(self.epsilon)} bounds "
                                 "RDP(alpha) by epsilon and rho by epsilon^2/2")
         return RenyiProfile(None, "none", basis=f"{self.noise}: no Renyi bound is computed for this release")
 
@@ -440,5 +440,5 @@ def discrete_laplace_bound_verdict(fields: Mapping[str, object], *, largest_shif
         **fields,  # type: ignore[arg-type]
         private=True, epsilon=bound, epsilon_exact=False, rho=None,
         explanation=f"private: every shift is B u with an integer u (B has a kernel, u not unique); "
-        f"discrete Laplace epsilon <= max ||u||_1/b = {fraction_text(bound)} ({how})",
+        f"discrete Laplace epsilon <= max ||u||_1/b = {exact_text(bound)} ({how})",
     )

@@ -42,8 +42,9 @@ from reference.audit.samples.report import (
     chi_square_scale_power,
     median_groups,
 )
+from reference.core.exact_text import exact_text
 from reference.core.linalg import Matrix, from_flint, to_flint
-from reference.core.validate import RationalLike, fraction_text, positive_fraction
+from reference.core.validate import RationalLike, positive_fraction
 
 #: Largest number of outputs a design audit accepts (its covariance test has outputs² / 2 entries).
 MAX_DESIGN_OUTPUTS = 512
@@ -75,7 +76,7 @@ def linear_design(noise_matrix: Matrix, noise: str, scale: RationalLike,
     moment = weighted * b.transpose()
     kurtosis = to_flint(tuple(tuple(entry * k for entry, k in zip(row, excess))
                                for row in (tuple(e * e for e in r) for r in noise_matrix))) * squared.transpose()
-    label = name or f"linear design ({outputs} outputs, {draws} draws, {noise} scale {fraction_text(value)})"
+    label = name or f"linear design ({outputs} outputs, {draws} draws, {noise} scale {exact_text(value)})"
     from reference.audit.samples.laws import LinearDesign, noise_law
 
     law = LinearDesign(noise_matrix, noise_law(noise, value), draw_variances)
