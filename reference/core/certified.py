@@ -21,8 +21,11 @@ from fractions import Fraction
 
 from flint import arb, ctx, fmpq
 
+from reference.core.exact_text import exact_text
+from reference.core.exact_text import format_directed as format_directed
+from reference.core.exact_text import format_significant as format_significant
 from reference.core.options import Rounding as Rounding
-from reference.core.validate import RationalLike, check_positive_int, floor_log10, fraction_text, to_fraction
+from reference.core.validate import RationalLike, check_positive_int, fraction_text, to_fraction
 
 #: Significant digits a decimal rendering must carry at least (a real in JSON output carries >= 15).
 MIN_DECIMAL_DIGITS = 15
@@ -85,55 +88,6 @@ def check_rounding(rounded: object) -> Rounding:
     if rounded == "down":
         return "down"
     raise ValueError(f"rounded must be 'up' or 'down', got {rounded!r}")
-
-
-def format_significant(value: Fraction, digits: int) -> str:
-    """``value`` rounded (half to even) to ``digits`` significant digits, as a decimal string.
-
-    Trailing zeros are kept so that the string shows ``digits`` significant digits. Positional notation is
-    used for decimal exponents in [-6, 20], scientific (``1.25e-13``) outside; both parse with ``float`` and
-    ``Fraction``. Zero is rendered as ``"0."`` followed by ``digits - 1`` zeros.
-    """
-    return _format(value, digits, "nearest")
-
-
-def format_directed(value: Fraction, digits: int, *, upward: bool) -> str:
-    """``value`` rounded toward +∞ (``upward``) or −∞ to ``digits`` significant digits: the printed number is
-    >= (or <=) ``value``, so an upper (lower) end of an enclosure stays one when printed."""
-    return _format(value, digits, "up" if upward else "down")
-
-
-def _format(value: Fraction, digits: int, mode: str) -> str:
-    digits = check_positive_int(digits, "digits")
-    if value == 0:
-        return "0." + "0" * (digits - 1)
-    sign = "-" if value < 0 else ""
-    magnitude = abs(value)
-    exponent = floor_log10(magnitude)
-    # magnitude * 10**shift as numerator / denominator, in integers: no Fraction product, whose gcd of
-    # million-bit integers took seconds for a δ near 2**-(2**20)
-    shift = digits - 1 - exponent
-    numerator = magnitude.numerator * 10**shift if shift >= 0 else magnitude.numerator
-    denominator = magnitude.denominator if shift >= 0 else magnitude.denominator * 10**-shift
-    quotient, remainder = divmod(numerator, denominator)
-    if mode == "nearest":  # half to even, as round() on a Fraction
-        twice = 2 * remainder
-        scaled = quotient + (1 if twice > denominator or (twice == denominator and quotient % 2) else 0)
-    else:
-        # toward +∞ is away from zero for a positive value and toward zero for a negative one
-        away = (mode == "up") == (value > 0)
-        scaled = quotient + (1 if away and remainder else 0)
-    if scaled == 10**digits:  # rounding carried into a new digit (9.99.. -> 10.0..)
-        scaled //= 10
-        exponent += 1
-    mantissa = str(scaled)
-    if -6 <= exponent <= 20:
-        if exponent >= digits - 1:
-            return sign + mantissa + "0" * (exponent - digits + 1) + "."
-        if exponent >= 0:
-            return sign + mantissa[: exponent + 1] + "." + mantissa[exponent + 1 :]
-        return sign + "0." + "0" * (-exponent - 1) + mantissa
-    return f"{sign}{mantissa[0]}.{mantissa[1:]}e{exponent:+d}"
 
 
 @dataclass(frozen=True)
@@ -256,8 +210,6 @@ class CertifiedReal:
             return True
         if fails_everywhere:
             return False
-        from reference.core.exact_text import exact_text  # it formats with this module's format_significant
-
         raise UndecidedComparisonError(
             f"x {symbol} {exact_text(to_fraction(other, 'threshold'))} is undecided: the enclosure {self.bounds()} "
             "contains points on both sides (compute the value at a higher precision)"

@@ -8,13 +8,17 @@ never lost: every ``as_json()`` keeps each exact number under its own key as ``"
 (:func:`reference.core.validate.fraction_text`, which converts past Python's 4,300-digit ``int``/``str`` guard
 through FLINT), so only the human texts shrink. Digit counts come from exact integer comparisons
 (:func:`reference.core.validate.floor_log10`), never from ``str(int)``.
+
+The decimal forms live here too: :func:`format_significant` (nearest) and :func:`format_directed` (rounded
+toward a side, for the ends of an enclosure), in integer arithmetic at any size (``reference.core.certified``
+re-exports them).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from reference.core.validate import floor_log10, fraction_text
+from reference.core.validate import check_positive_int, floor_log10, fraction_text
 
 #: Most digits (numerator and denominator together) of an exact value printed in full for humans.
 MAX_EXACT_DIGITS = 60
@@ -38,8 +42,55 @@ def exact_text(value: Fraction | int) -> str:
     top, bottom = digit_count(numerator), digit_count(denominator)
     if top + (0 if denominator == 1 else bottom) <= MAX_EXACT_DIGITS:
         return fraction_text(value)
-    from reference.core.certified import format_significant
-
     approximation = format_significant(value, APPROXIMATION_DIGITS)
     size = f"a {top}-digit integer" if denominator == 1 else f"a {top}-digit / {bottom}-digit fraction"
     return f"≈ {approximation} (exact: {size}, in as_json)"
+
+
+def format_significant(value: Fraction, digits: int) -> str:
+    """``value`` rounded (half to even) to ``digits`` significant digits, as a decimal string.
+
+    Trailing zeros are kept so that the string shows ``digits`` significant digits. Positional notation is
+    used for decimal exponents in [-6, 20], scientific (``1.25e-13``) outside; both parse with ``float`` and
+    ``Fraction``. Zero is rendered as ``"0."`` followed by ``digits - 1`` zeros.
+    """
+    return _format(value, digits, "nearest")
+
+
+def format_directed(value: Fraction, digits: int, *, upward: bool) -> str:
+    """``value`` rounded toward +∞ (``upward``) or −∞ to ``digits`` significant digits: the printed number is
+    >= (or <=) ``value``, so an upper (lower) end of an enclosure stays one when printed."""
+    return _format(value, digits, "up" if upward else "down")
+
+
+def _format(value: Fraction, digits: int, mode: str) -> str:
+    digits = check_positive_int(digits, "digits")
+    if value == 0:
+        return "0." + "0" * (digits - 1)
+    sign = "-" if value < 0 else ""
+    magnitude = abs(value)
+    exponent = floor_log10(magnitude)
+    # magnitude * 10**shift as numerator / denominator, in integers: no Fraction product, whose gcd of
+    # million-bit integers took seconds for a δ near 2**-(2**20)
+    shift = digits - 1 - exponent
+    numerator = magnitude.numerator * 10**shift if shift >= 0 else magnitude.numerator
+    denominator = magnitude.denominator if shift >= 0 else magnitude.denominator * 10**-shift
+    quotient, remainder = divmod(numerator, denominator)
+    if mode == "nearest":  # half to even, as round() on a Fraction
+        twice = 2 * remainder
+        scaled = quotient + (1 if twice > denominator or (twice == denominator and quotient % 2) else 0)
+    else:
+        # toward +∞ is away from zero for a positive value and toward zero for a negative one
+        away = (mode == "up") == (value > 0)
+        scaled = quotient + (1 if away and remainder else 0)
+    if scaled == 10**digits:  # rounding carried into a new digit (9.99.. -> 10.0..)
+        scaled //= 10
+        exponent += 1
+    mantissa = str(scaled)
+    if -6 <= exponent <= 20:
+        if exponent >= digits - 1:
+            return sign + mantissa + "0" * (exponent - digits + 1) + "."
+        if exponent >= 0:
+            return sign + mantissa[: exponent + 1] + "." + mantissa[exponent + 1 :]
+        return sign + "0." + "0" * (-exponent - 1) + mantissa
+    return f"{sign}{mantissa[0]}.{mantissa[1:]}e{exponent:+d}"
