@@ -3,7 +3,7 @@
 An exact rational is printed as itself (``p/q``, or ``p``) while it is short: at most :data:`MAX_EXACT_DIGITS`
 digits in numerator and denominator together. A longer one — a claim of ``1e-10000`` is the fraction
 ``1/10**10000``, 10,001 digits — is printed as a decimal approximation with the sizes of its numerator and
-denominator: ``≈ 1.00000e-10000 (exact: a 1-digit / 10001-digit fraction, in as_json)``. The exact value is
+denominator: ``≈ 1.00000e-10000 (exact: 1/10001 digits, in as_json)`` (the digits of numerator and denominator). The exact value is
 never lost: every ``as_json()`` keeps each exact number under its own key as ``"p/q"``
 (:func:`reference.core.validate.fraction_text`, which converts past Python's 4,300-digit ``int``/``str`` guard
 through FLINT), so only the human texts shrink. Digit counts come from exact integer comparisons
@@ -43,7 +43,7 @@ def exact_text(value: Fraction | int) -> str:
     if top + (0 if denominator == 1 else bottom) <= MAX_EXACT_DIGITS:
         return fraction_text(value)
     approximation = format_significant(value, APPROXIMATION_DIGITS)
-    size = f"a {top}-digit integer" if denominator == 1 else f"a {top}-digit / {bottom}-digit fraction"
+    size = f"{top} digits" if denominator == 1 else f"{top}/{bottom} digits"
     return f"≈ {approximation} (exact: {size}, in as_json)"
 
 
