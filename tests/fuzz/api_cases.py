@@ -10,6 +10,7 @@ harness cannot draw (trees, callables, paths, report folders) are listed in ``SK
 from __future__ import annotations
 
 import inspect
+import sys
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -182,8 +183,21 @@ def run_call(call: ApiCall) -> tuple[str, int]:
     function = getattr(reference, call.function)
     try:
         function(*call.args, **dict(call.kwargs))
-    except (ValueError, TypeError):
+    except (ValueError, TypeError) as error:
+        print(f"{type(error).__name__}: {error}", file=sys.stderr)  # the parent checks that it names a parameter
         return "refused", 2
     except UndecidedComparisonError:
         return "undecided", 3
     return "ok", 0
+
+
+def names_a_parameter(call: ApiCall, message: str) -> bool:
+    """Whether a refusal is one line naming a parameter of the function (the refusal may be about one the
+    harness drew as acceptable: an extreme value out of this function's range, a combination). A name counts
+    with ``_`` or a space between its words (``sensitivity_squared`` / "sensitivity squared")."""
+    text = message.strip()
+    if not text or "\n" in text:
+        return False
+    lowered = text.lower()
+    names = list(inspect.signature(getattr(reference, call.function)).parameters)
+    return not names or any(spelling in lowered for name in names for spelling in (name, name.replace("_", " ")))

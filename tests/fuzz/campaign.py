@@ -2,7 +2,8 @@
 
 Failure kinds (each must be zero): ``traceback`` (an exception escaped), ``hang`` (over the time limit),
 ``memory`` (MemoryError or killed), ``silent accept`` (an invalid input computed as if valid). Also counted, not
-failing: ``unnamed`` — an exit-2 message that names none of the options given.
+failing: ``unnamed`` — an exit-2 message that names none of the options given, or an API refusal that is not one
+line naming a parameter (an invalid one when the call has any).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 
-from tests.fuzz.api_cases import ApiCall, api_calls, run_call
+from tests.fuzz.api_cases import ApiCall, api_calls, names_a_parameter, run_call
 from tests.fuzz.cli_cases import CommandLine, command_lines, make_fixtures, run_command
 from tests.fuzz.isolation import GIB, Isolator, Outcome
 
@@ -124,6 +125,8 @@ def run_api_campaign(examples: int, *, seed: int, seconds: float, memory_gib: fl
         tally.add(kind, what, outcome.stderr)
         if progress and kind in FAILURES:
             print(f"  {kind}: {what}\n      {outcome.stderr.strip()[-300:]}", flush=True)
+        if kind == "refused" and not names_a_parameter(call, outcome.stderr):
+            tally.add("unnamed", what, outcome.stderr)
         tally.calls += 1
         if progress and tally.calls % 200 == 0:
             print(f"  api {tally.calls}/{examples}: failures {tally.failures}", flush=True)
