@@ -372,6 +372,7 @@ MAX_FRACTION_CHARS = 40
 #: Significant digits of the decimal printed beside an exact fraction.
 FRACTION_DIGITS = 17
 _FRACTION = re.compile(r"^(-?\d+)/(\d+)$")
+_INTEGER = re.compile(r"^-?\d+$")
 
 
 def _fraction_decimal(numerator: str, denominator: str) -> str:
@@ -409,6 +410,8 @@ def _scalar(value: Any) -> str:
             if len(value) > MAX_FRACTION_CHARS:
                 return f"{decimal} (an exact fraction of {len(value)} characters: use --json)"
             return f"{value} {decimal}"
+        if _INTEGER.match(value) and len(value) > MAX_FRACTION_CHARS:  # an exact integer of thousands of digits
+            return f"{_fraction_decimal(value, '1')} (an exact integer of {len(value.lstrip('-'))} digits: use --json)"
         return value
     return str(value)
 
