@@ -39,7 +39,7 @@ from fractions import Fraction
 from typing import Any
 
 from reference.core.certified import CertifiedReal, UndecidedComparisonError
-from reference.core.exact_text import exact_text
+from reference.core.exact_text import exact_text, message_value
 from reference.core.validate import (
     RationalLike,
     describe,
@@ -272,7 +272,7 @@ def audit_laplace(
     from reference.privacy.laplace_audit import check_laplace
 
     if not target < 1:
-        raise ValueError(f"delta must be in [0, 1), got {target}")
+        raise ValueError(f"delta must be in [0, 1), got {message_value(target)}")
     verdict = check_laplace(scale=b, epsilon=eps, delta=target, sensitivity_vectors=vectors)
     basis = "exact privacy profile of the multivariate Laplace mechanism for the given vectors, Arb enclosures"
     holds, check = _decided(claim(epsilon=eps, delta=target, rtol=rtol), f"delta(epsilon = {exact_text(eps)})",

@@ -24,8 +24,9 @@ from reference.cip.exact import matrix as cip_matrix
 from reference.cip.privacy import sigma_theorem_3_9
 from reference.cip.sensitivity import cascade_sensitivity_squared
 from reference.core.certified import CertifiedReal
-from reference.core.exact_text import exact_text
+from reference.core.exact_text import exact_text, message_value
 from reference.core.validate import (
+    MAX_EXACT_DEPTH,
     Neighbours,
     RationalLike,
     check_depth,
@@ -360,6 +361,9 @@ def calibrated_stream(
     from reference.core.validate import check_positive_int
 
     length = check_positive_int(horizon, "horizon")
+    if length > 2**MAX_EXACT_DEPTH:  # the padded tree's depth (horizon − 1).bit_length() is bounded, not horizon
+        raise ValueError(f"horizon must be at most 2**{MAX_EXACT_DEPTH} (a padded tree of depth {MAX_EXACT_DEPTH}), "
+                         f"got {message_value(length)}")
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
     relation = check_neighbours(neighbours)
@@ -367,7 +371,8 @@ def calibrated_stream(
         epsilon=eps, delta=target, sensitivity_squared=cip_general_tree.padded_sensitivity_squared(length, relation)
     )
     if not Fraction(2**-1000) <= certificate.sigma <= Fraction(2**1000):
-        raise ValueError(f"the exact sigma {certificate.decimal()} is outside the float range of the numeric stream")
+        raise ValueError(f"epsilon and delta give the exact sigma {certificate.decimal()}, outside the numeric stream's "
+                         "float range [2**-1000, 2**1000]")
     sigma = float(certificate.sigma)
     if Fraction(sigma) < certificate.sigma:
         sigma = float(np.nextafter(sigma, np.inf))

@@ -26,6 +26,7 @@ from fractions import Fraction
 
 from reference.cip.exact import matrix as cip_matrix
 from reference.core import linalg
+from reference.core.exact_text import message_value
 from reference.core.linalg import Matrix
 from reference.core.options import Neighbours
 from reference.core.validate import check_depth, check_neighbours
@@ -45,7 +46,7 @@ def _validated_precision(precision: object, *, check_positive_definite: bool) ->
         raise ValueError(f"precision: {error}") from None
     rows, columns = linalg.shape(matrix)
     if rows != columns:
-        raise ValueError(f"precision must be square, got {rows}x{columns}")
+        raise ValueError(f"precision must be square, got {message_value(rows)}x{columns}")
     if any(matrix[i][j] != matrix[j][i] for i in range(rows) for j in range(i)):
         raise ValueError("precision must be symmetric (the inverse of a covariance matrix)")
     if check_positive_definite and not linalg.is_positive_definite(matrix):

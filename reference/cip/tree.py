@@ -24,6 +24,7 @@ from typing import TypeAlias
 import numpy as np
 import numpy.typing as npt
 
+from reference.core.exact_text import message_value
 from reference.core.validate import check_depth, check_positive_int
 
 IntArray: TypeAlias = npt.NDArray[np.int64]
@@ -326,7 +327,7 @@ def _validate_child_counts(child_counts: object) -> tuple[int, ...]:
         if isinstance(count, bool) or not isinstance(count, (int, np.integer)):
             raise TypeError(f"child_counts must hold integers 0, 1 or 2, got {count!r}")
         if count not in (0, 1, 2):
-            raise ValueError(f"child_counts: a node has 0, 1 or 2 children, got {count}")
+            raise ValueError(f"child_counts: a node has 0, 1 or 2 children, got {message_value(count)}")
     counts = tuple(int(count) for count in counts)
     if not counts:
         raise ValueError("child_counts must describe at least the root")
@@ -353,7 +354,7 @@ def balanced_tree(leaves: int) -> BinaryTree:
     """
     count = check_positive_int(leaves, "leaves")
     if count > MAX_TREE_LEAVES:
-        raise ValueError(f"leaves must be at most {MAX_TREE_LEAVES} (the tree is held node by node), got {count}")
+        raise ValueError(f"leaves must be at most {MAX_TREE_LEAVES} (the tree is held node by node), got {message_value(count)}")
     sizes = np.array([count], dtype=np.int64)
     encoded: list[IntArray] = []
     while len(sizes):

@@ -20,6 +20,7 @@ from reference.cli.common import (
     vectors_option,
 )
 from reference.cli.sampler_mechanisms import add_mechanism_options, check_mechanism_options
+from reference.core.exact_text import message_value
 
 
 def _cmd_audit_calibration(args: argparse.Namespace) -> dict[str, Any]:
@@ -196,7 +197,7 @@ def _positive_limit(text: str) -> int:
     """An argparse type: a size limit, a positive integer."""
     value = nonnegative_int(text)
     if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {message_value(value)}")
     return value
 
 

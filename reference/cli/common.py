@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, NoReturn, TypeAlias
 
+from reference.core.exact_text import message_value
 from reference.core.json_form import jsonable
 from reference.core.validate import parse_integer_text, parse_rational_text
 from reference.core.verdict import EXIT_BAD_INPUT, EXIT_STATUS
@@ -111,7 +112,7 @@ def nonnegative_int(text: str) -> int:
     except ValueError as exc:
         raise argparse.ArgumentTypeError(f"expected a non-negative integer: {exc}") from None
     if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {message_value(value)}")
     return value
 
 
@@ -259,7 +260,7 @@ def time_limit(text: str) -> int:
     """An argparse type: ``--max-seconds``, a non-negative integer of at most :data:`MAX_TIME_LIMIT`."""
     value = nonnegative_int(text)
     if value > MAX_TIME_LIMIT:
-        raise argparse.ArgumentTypeError(f"at most {MAX_TIME_LIMIT} seconds (a day) are accepted, got {value}")
+        raise argparse.ArgumentTypeError(f"at most {MAX_TIME_LIMIT} seconds (a day) are accepted, got {message_value(value)}")
     return value
 
 

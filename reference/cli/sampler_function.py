@@ -23,6 +23,7 @@ from reference.cli.sampler_mechanisms import (
     check_mechanism_options,
     tda_level_sigma_squared,
 )
+from reference.core.exact_text import message_value
 from reference.core.validate import parse_rational_text
 
 #: Options of this command beside the mechanisms' table: it draws the runs, so KARY needs their length T.
@@ -102,7 +103,7 @@ def _cmd_sampler_function(args: argparse.Namespace) -> dict[str, Any]:
                            "python -m pip install 'exact-dp-reference[cluster]'")
     for option, value in (("--block-runs", args.block_runs), ("--chunk-runs", args.chunk_runs)):
         if value is not None and value < 1:
-            raise CommandError(f"{option} must be a positive integer, got {value}")
+            raise CommandError(f"{option} must be a positive integer, got {message_value(value)}")
     # cost before work: the project's own cascade costs about 31 ns a value (draw and exact statistics) on two
     # cores; a user's target is at least that slow, so this estimate is a floor
     columns = mechanism.columns() or 1

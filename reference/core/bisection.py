@@ -20,6 +20,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from reference.core.certified import UndecidedComparisonError
+from reference.core.exact_text import message_value
 from reference.core.validate import describe
 
 #: A certified comparison: True, False, or None when it cannot be decided.
@@ -92,7 +93,7 @@ def bisect(
     finished: Callable[[Fraction, Fraction], bool]
     if tolerance is not None:
         if not 0 < tolerance < 1:
-            raise ValueError(f"tolerance must be a rational in (0, 1), got {tolerance}")
+            raise ValueError(f"tolerance must be a rational in (0, 1), got {message_value(tolerance)}")
         relative = tolerance
 
         def narrow_enough(low: Fraction, high: Fraction) -> bool:

@@ -34,17 +34,21 @@ def digit_count(value: int) -> int:
 def exact_text(value: Fraction | int) -> str:
     """``value`` for a human: exact when short, else its decimal approximation and its digit counts (module
     docstring)."""
-    value = Fraction(value)
+    long = _long_form(Fraction(value))
+    return fraction_text(Fraction(value)) if long is None else f"≈ {long[0]} (exact: {long[1]}, in as_json)"
+
+
+def _long_form(value: Fraction) -> tuple[str, str] | None:
+    """The approximation and the digit counts of a value too long to print exactly, or ``None``."""
     numerator, denominator = value.numerator, value.denominator
-    # 200 bits are at most 61 digits: only values near the limit are measured exactly
+    # 190 bits are at most 58 digits: only values near the limit are measured exactly
     if numerator.bit_length() + denominator.bit_length() <= 190:
-        return fraction_text(value)
+        return None
     top, bottom = digit_count(numerator), digit_count(denominator)
     if top + (0 if denominator == 1 else bottom) <= MAX_EXACT_DIGITS:
-        return fraction_text(value)
+        return None
     approximation = format_significant(value, APPROXIMATION_DIGITS)
-    size = f"{top} digits" if denominator == 1 else f"{top}/{bottom} digits"
-    return f"≈ {approximation} (exact: {size}, in as_json)"
+    return approximation, f"{top} digits" if denominator == 1 else f"{top}/{bottom} digits"
 
 
 def format_significant(value: Fraction, digits: int) -> str:
@@ -94,3 +98,14 @@ def _format(value: Fraction, digits: int, mode: str) -> str:
             return sign + mantissa[: exponent + 1] + "." + mantissa[exponent + 1 :]
         return sign + "0." + "0" * (-exponent - 1) + mantissa
     return f"{sign}{mantissa[0]}.{mantissa[1:]}e{exponent:+d}"
+
+
+def message_value(value: object) -> str:
+    """A value quoted in a refusal: an int or Fraction through :func:`exact_text` (a count of ``10**4000`` printed
+    4,001 digits, and ``str`` of a longer one raises Python's own ``ValueError``), anything else as ``str``, cut
+    at 80 characters."""
+    if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+        long = _long_form(Fraction(value))
+        return fraction_text(Fraction(value)) if long is None else f"≈ {long[0]} ({long[1]})"
+    text = str(value)
+    return text if len(text) <= 80 else text[:79] + "…"

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, TypeAlias
 
+from reference.core.exact_text import message_value
+
 if TYPE_CHECKING:
     from flint import fmpq_mat
 
@@ -86,7 +88,7 @@ def _eliminate(matrix: Matrix, augment: Matrix | None) -> tuple[list[list[Fracti
     """
     size, cols = shape(matrix)
     if size != cols:
-        raise ValueError(f"expected a square matrix, got {size}x{cols}")
+        raise ValueError(f"expected a square matrix, got {message_value(size)}x{cols}")
     extra = augment if augment is not None else tuple(() for _ in range(size))
     rows = [list(matrix[i]) + list(extra[i]) for i in range(size)]
     determinant = ONE

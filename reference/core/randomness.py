@@ -37,6 +37,8 @@ import secrets
 from abc import ABC, abstractmethod
 from typing import Protocol, runtime_checkable
 
+from reference.core.exact_text import message_value
+
 
 @runtime_checkable
 class RandomBits(Protocol):
@@ -58,7 +60,7 @@ def _check_bits(bits: object) -> int:
         raise TypeError(f"bits must be an integer >= 0, got {bits!r}")
     value = int(bits)
     if value < 0:
-        raise ValueError(f"bits must be an integer >= 0, got {value}")
+        raise ValueError(f"bits must be an integer >= 0, got {message_value(value)}")
     return value
 
 
@@ -69,7 +71,7 @@ def _check_bound(n: object) -> int:
         raise TypeError(f"n must be an integer >= 1, got {n!r}")
     value = int(n)
     if value < 1:
-        raise ValueError(f"n must be an integer >= 1, got {value}")
+        raise ValueError(f"n must be an integer >= 1, got {message_value(value)}")
     return value
 
 
@@ -152,7 +154,7 @@ class ScriptedBits(_RejectionBelow):
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
             raise TypeError(f"value must be an integer in [0, 2**length), got {value!r}")
         if not 0 <= int(value) < (1 << self.length):
-            raise ValueError(f"value must be an integer in [0, 2**length) = [0, {1 << self.length}), got {value}")
+            raise ValueError(f"value must be an integer in [0, 2**length) = [0, {1 << self.length}), got {message_value(value)}")
         self.value: int = int(value)
         self.used: int = 0
 

@@ -14,6 +14,8 @@ import numbers
 
 import numpy as np
 
+from reference.core.exact_text import message_value
+
 RngLike = np.random.Generator | int | None
 #: A batch's root seed (:func:`run_seeds`): a non-negative integer, a ``SeedSequence`` or a ``Generator``.
 SeedLike = int | np.random.SeedSequence | np.random.Generator
@@ -34,7 +36,7 @@ def as_generator(rng: object, name: str = "rng") -> np.random.Generator:
         seed = int(rng)
         if seed < 0:
             raise ValueError(
-                f"{name} must be a non-negative integer seed, a numpy.random.Generator or None; got {seed}"
+                f"{name} must be a non-negative integer seed, a numpy.random.Generator or None; got {message_value(seed)}"
             )
         return np.random.default_rng(seed)
     raise TypeError(

@@ -159,7 +159,7 @@ def check_depth(depth: object, name: str = "depth", *, minimum: int = 0, maximum
         raise TypeError(f"{name} must be an integer in [{minimum}, {maximum}], got {depth!r}")
     value = int(depth)
     if not minimum <= value <= maximum:
-        raise ValueError(f"{name} must be an integer in [{minimum}, {maximum}], got {value}")
+        raise ValueError(f"{name} must be an integer in [{minimum}, {maximum}], got {count_text(value)}")
     return value
 
 
@@ -171,7 +171,7 @@ def check_positive_int(value: object, name: str, *, minimum: int = 1) -> int:
         raise TypeError(f"{name} must be an integer >= {minimum}, got {value!r}")
     result = int(value)
     if result < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {result}")
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {count_text(result)}")
     return result
 
 

@@ -39,6 +39,7 @@ from flint import arb
 
 from reference.core.certified import CertifiedReal, UndecidedComparisonError, working_precision
 from reference.core.certified import ball as _ball
+from reference.core.exact_text import message_value
 from reference.core.options import LeadingConstantFamilyKey, Parity
 from reference.core.validate import RationalLike, check_positive_int, open_unit_fraction, to_fraction
 from reference.core.verdict import Decided
@@ -433,7 +434,7 @@ def _positive_enclosure(value: object, name: str) -> CertifiedReal:
         return value
     number = to_fraction(value, name)
     if number <= 0:
-        raise ValueError(f"{name} must be > 0, got {number}")
+        raise ValueError(f"{name} must be > 0, got {message_value(number)}")
     return CertifiedReal.exact(number)
 
 

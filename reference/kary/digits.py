@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from reference.core.exact_text import message_value
 from reference.core.validate import check_positive_int
 
 #: What needs odd or even arity, and where to go otherwise (the texts of :func:`check_arity`'s errors).
@@ -64,7 +65,7 @@ def check_arity(
     if (parity == "odd" and value % 2 == 0) or (parity == "even" and value % 2 == 1):
         reason = f" for {needed_by}" if needed_by else ""
         advice = f"; {otherwise}" if otherwise else ""
-        raise ValueError(f"arity must be {parity}{reason}, got {value}{advice}")
+        raise ValueError(f"arity must be {parity}{reason}, got {message_value(value)}{advice}")
     return value
 
 
@@ -83,7 +84,7 @@ def check_width(value: int, name: str = "width") -> int:
     result = check_positive_int(value, name)
     if result > MAX_WIDTH:
         raise ValueError(
-            f"{name} must be an integer in [1, {MAX_WIDTH}] (arity**{name} is built exactly), got {result}"
+            f"{name} must be an integer in [1, {MAX_WIDTH}] (arity**{name} is built exactly), got {message_value(result)}"
         )
     return result
 
@@ -142,7 +143,7 @@ def digits(value: int, arity: int, width: int) -> tuple[int, ...]:
     w = check_width(width, "width")
     number = _check_int(value, "value")
     if not 0 <= number < k**w:
-        raise ValueError(f"value must be in [0, {k}**{w} − 1] to fit in {w} base-{k} digits, got {number}")
+        raise ValueError(f"value must be in [0, {k}**{w} − 1] to fit in {w} base-{k} digits, got {message_value(number)}")
     result = []
     for _ in range(w):
         number, digit = divmod(number, k)
@@ -182,7 +183,7 @@ def offset_digits(value: int, arity: int, width: int) -> tuple[int, ...]:
     bound = (k**w - 1) // 2
     if not -bound <= number <= bound:
         raise ValueError(
-            f"value must be in [−{bound}, {bound}] to fit in {w} offset base-{k} digits (Definition 3.8), got {number}"
+            f"value must be in [−{bound}, {bound}] to fit in {w} offset base-{k} digits (Definition 3.8), got {message_value(number)}"
         )
     return _balanced_digits(number, k, w, (k - 1) // 2)
 
@@ -204,7 +205,7 @@ def even_offset_digits(value: int, arity: int, width: int) -> tuple[int, ...]:
     low, high = _offset_floor(k, w), _offset_capacity(k, w)
     if not low <= number <= high:
         raise ValueError(
-            f"value must be in [{low}, {high}] to fit in {w} offset base-{k} digits (Definition C.1), got {number}"
+            f"value must be in [{low}, {high}] to fit in {w} offset base-{k} digits (Definition C.1), got {message_value(number)}"
         )
     return _balanced_digits(number, k, w, k // 2)
 
@@ -245,7 +246,7 @@ def _representation(time: int, arity: int, height: int) -> tuple[int, tuple[int,
     t = check_positive_int(time, "time")
     capacity = _offset_capacity(k, h)
     if t > capacity:
-        raise ValueError(f"time must be in [1, {capacity}] for arity {k} and height {h}, got {t}")
+        raise ValueError(f"time must be in [1, {capacity}] for arity {k} and height {h}, got {message_value(t)}")
     return k, _balanced_digits(t, k, h, k // 2)
 
 

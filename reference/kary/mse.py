@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from reference.core.exact_text import message_value
 from reference.core.validate import check_positive_int
 from reference.kary.digits import check_arity, check_width, digit_offset, height_for_horizon, offset_capacity
 
@@ -61,7 +62,7 @@ def algorithm_2_total_noise_count(arity: int, horizon: int) -> int:
     steps = check_positive_int(horizon, "horizon")
     if steps > MAX_ENUMERATION_HORIZON:
         raise ValueError(
-            f"horizon must be <= {MAX_ENUMERATION_HORIZON} for enumeration, got {steps}; use algorithm_2_mse_digit_programme"
+            f"horizon must be <= {MAX_ENUMERATION_HORIZON} for enumeration, got {message_value(steps)}; use algorithm_2_mse_digit_programme"
         )
     top = k // 2
     total = 0
@@ -87,6 +88,9 @@ def algorithm_2_mse(arity: int, horizon: int) -> Fraction:
     """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
+    if steps > MAX_ENUMERATION_HORIZON:  # before the height, whose digit-width limit would name "width"
+        raise ValueError(f"horizon must be <= {MAX_ENUMERATION_HORIZON} for enumeration, got "
+                         f"{message_value(steps)}; use algorithm_2_mse_digit_programme")
     height = height_for_horizon(k, steps, offset=True)
     return Fraction(2 * height**2 * algorithm_2_total_noise_count(k, steps), steps)
 
@@ -103,7 +107,7 @@ def algorithm_2_step_variance(time: int, arity: int, horizon: int) -> int:
     steps = check_positive_int(horizon, "horizon")
     t = check_positive_int(time, "time")
     if t > steps:
-        raise ValueError(f"time must be in [1, horizon = {steps}], got {t}")
+        raise ValueError(f"time must be in [1, horizon = {steps}], got {message_value(t)}")
     height = height_for_horizon(k, steps, offset=True)
     number, count = t, 0
     while number:

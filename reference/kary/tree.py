@@ -48,6 +48,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from reference.core.exact_text import message_value
 from reference.core.linalg import Matrix
 from reference.core.validate import RationalLike, check_positive_int, positive_fraction
 from reference.kary.digits import (
@@ -106,7 +107,7 @@ def _check_time(time: object, arity: int, height: int, *, subtraction: bool, nam
     t = check_positive_int(time, name)
     top = capacity(arity, height, subtraction=subtraction)
     if t > top:
-        raise ValueError(f"{name} must be in [1, {top}] for arity {arity}, height {height}, got {t}")
+        raise ValueError(f"{name} must be in [1, {top}] for arity {arity}, height {height}, got {message_value(t)}")
     return t
 
 
@@ -114,14 +115,14 @@ def _check_horizon(horizon: object, arity: int, height: int, *, subtraction: boo
     top = capacity(arity, height, subtraction=subtraction)
     steps = top if horizon is None else check_positive_int(horizon, "horizon")
     if steps > top:
-        raise ValueError(f"horizon must be at most {top} for arity {arity} and height {height}, got {steps}")
+        raise ValueError(f"horizon must be at most {top} for arity {arity} and height {height}, got {message_value(steps)}")
     if steps > MAX_MATRIX_HORIZON:
-        raise ValueError(f"horizon must be at most {MAX_MATRIX_HORIZON} for dense exact matrices, got {steps}")
+        raise ValueError(f"horizon must be at most {MAX_MATRIX_HORIZON} for dense exact matrices, got {message_value(steps)}")
     # every level costs a walk with arity**level powers per output: a horizon of at most 3,000 needs at most 12
     # levels at any arity >= 2, so a taller tree only adds empty levels (at arity 10**30 and height 1,000 it ran
     # for minutes)
     if height > MAX_MATRIX_HEIGHT:
-        raise ValueError(f"height must be at most {MAX_MATRIX_HEIGHT} for dense exact matrices, got {height}")
+        raise ValueError(f"height must be at most {MAX_MATRIX_HEIGHT} for dense exact matrices, got {message_value(height)}")
     return steps
 
 
@@ -533,7 +534,7 @@ def algorithm_1_total_vertex_count(arity: int, horizon: int) -> int:
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     if steps > MAX_ENUMERATION_HORIZON:
-        raise ValueError(f"horizon must be <= {MAX_ENUMERATION_HORIZON} for enumeration, got {steps}; use the DP")
+        raise ValueError(f"horizon must be <= {MAX_ENUMERATION_HORIZON} for enumeration, got {message_value(steps)}; use the DP")
     total = 0
     for time in range(1, steps + 1):
         number = time
@@ -648,7 +649,7 @@ def live_noise_count(arity: int, horizon: int) -> LiveNoise:
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
     if steps > MAX_ENUMERATION_HORIZON:
-        raise ValueError(f"horizon must be <= {MAX_ENUMERATION_HORIZON} for the simulation, got {steps}")
+        raise ValueError(f"horizon must be <= {MAX_ENUMERATION_HORIZON} for the simulation, got {message_value(steps)}")
     h = height_for_horizon(k, steps, offset=True)
     first: dict[int, int] = {}
     last: dict[int, int] = {}

@@ -46,6 +46,7 @@ from collections.abc import Callable
 from math import isqrt
 from typing import overload
 
+from reference.core.exact_text import message_value
 from reference.core.randomness import RandomBits, check_source
 from reference.core.validate import RationalLike, check_positive_int, positive_fraction, to_fraction
 from reference.samplers.blocked import blocked_draws
@@ -200,7 +201,7 @@ def bernoulli(p: RationalLike, source: RandomBits | None = None, size: int | Non
     """
     value = to_fraction(p, "p")
     if not 0 <= value <= 1:
-        raise ValueError(f"p must be a rational in [0, 1], got {value}")
+        raise ValueError(f"p must be a rational in [0, 1], got {message_value(value)}")
     bits = check_source(source)
     numerator, denominator = value.numerator, value.denominator
 
@@ -233,7 +234,7 @@ def bernoulli_exp_minus(gamma: RationalLike, source: RandomBits | None = None, s
     """
     value = to_fraction(gamma, "gamma")
     if value < 0:
-        raise ValueError(f"gamma must be a rational >= 0, got {value}")
+        raise ValueError(f"gamma must be a rational >= 0, got {message_value(value)}")
     bits = check_source(source)
     numerator, denominator = value.numerator, value.denominator
 

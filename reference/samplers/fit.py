@@ -57,6 +57,7 @@ import numpy as np
 from scipy import optimize, special, stats
 
 from reference.core.certified import CertifiedReal
+from reference.core.exact_text import message_value
 from reference.core.options import check_choice
 from reference.core.units import units_hint
 from reference.core.validate import RationalLike, check_positive_int, positive_fraction
@@ -237,7 +238,7 @@ def central_range(dist: Distribution, samples: int, min_expected: float) -> tupl
     """
     if samples * dist.probability(0) < min_expected:
         raise ValueError(
-            f"samples must be large enough that the expected count of 0 is >= {min_expected}; got {samples}"
+            f"samples must be large enough that the expected count of 0 is >= {min_expected}; got {message_value(samples)}"
         )
     hi = 0
     while samples * dist.probability(hi + 1) >= min_expected:

@@ -52,6 +52,7 @@ from reference.core.certified import (
     working_precision,
 )
 from reference.core.certified import ball as _ball
+from reference.core.exact_text import message_value
 from reference.core.validate import RationalLike, positive_fraction, to_fraction
 
 #: Most terms one series may sum before giving up (a guard against a σ² far outside any practical range).
@@ -304,7 +305,7 @@ def exp_minus(gamma: RationalLike) -> CertifiedReal:
     """
     value = to_fraction(gamma, "gamma")
     if value < 0:
-        raise ValueError(f"gamma must be a rational >= 0, got {value}")
+        raise ValueError(f"gamma must be a rational >= 0, got {message_value(value)}")
     if value == 0:
         return CertifiedReal.exact(1)
     return _probability(lambda: (-_ball(value)).exp(), "exp(-gamma)")

@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from reference.core.certified import CertifiedReal
+from reference.core.exact_text import message_value
 from reference.core.options import ConversionMethod
 from reference.core.reprs import CompactRepr
 from reference.core.validate import (
@@ -115,7 +116,7 @@ def inftda_level_sensitivity_squared(
     sizes = _check_categories(categories)
     depth = check_positive_int(level, "level", minimum=0)
     if depth > len(sizes):
-        raise ValueError(f"level must be in 0..{len(sizes)} (the number of attributes), got {depth}")
+        raise ValueError(f"level must be in 0..{len(sizes)} (the number of attributes), got {message_value(depth)}")
     relation = check_neighbours(neighbours)
     if relation == "add_remove":
         return users * users

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from reference.core.exact_text import message_value
 from reference.core.input_files import read_regular_text
 from reference.core.validate import check_positive_int
 
@@ -139,7 +140,7 @@ class Hierarchy:
         """
         depth = check_positive_int(level, "level")
         if depth > self.depth:
-            raise ValueError(f"level must be in 1..{self.depth}, got {depth}")
+            raise ValueError(f"level must be in 1..{self.depth}, got {message_value(depth)}")
         try:
             return self.categories[depth - 1].index(value)
         except ValueError:
@@ -233,7 +234,7 @@ class PrefixTree:
         """
         depth = check_positive_int(level, "level", minimum=0)
         if depth > self.hierarchy.depth:
-            raise ValueError(f"level must be in 0..{self.hierarchy.depth}, got {depth}")
+            raise ValueError(f"level must be in 0..{self.hierarchy.depth}, got {message_value(depth)}")
         return {key: self._counts[key] for key in sorted(k for k in self._counts if len(k) == depth)}
 
     def leaves(self) -> dict[Prefix, int]:
@@ -364,7 +365,7 @@ def read_csv(path: str | Path, categories: Mapping[str, Sequence[str]] | None = 
     text = read_regular_text(file, name="path", max_bytes=MAX_CSV_BYTES, encoding="utf-8-sig")
     lines = text.count("\n") + 1  # an upper bound on the records, counted before any row is parsed
     if lines > MAX_CSV_LINES:
-        raise ValueError(f"path must hold at most {MAX_CSV_LINES} lines of records, got {lines}: {str(file)!r}")
+        raise ValueError(f"path must hold at most {MAX_CSV_LINES} lines of records, got {message_value(lines)}: {str(file)!r}")
     try:
         rows = list(csv.reader(io.StringIO(text, newline="")))
     except csv.Error as error:  # e.g. a field over the csv module's size limit: not a file of records
@@ -511,7 +512,7 @@ def default_dataset(size: int = 10_000, seed: int = 0) -> tuple[Hierarchy, np.nd
     """
     count = check_positive_int(size, "size", minimum=0)
     if count > MAX_DEFAULT_SIZE:
-        raise ValueError(f"size must be at most {MAX_DEFAULT_SIZE} records for the embedded dataset, got {count}")
+        raise ValueError(f"size must be at most {MAX_DEFAULT_SIZE} records for the embedded dataset, got {message_value(count)}")
     start = check_positive_int(seed, "seed", minimum=0)
     gen = np.random.default_rng(start)
     hierarchy = Hierarchy(

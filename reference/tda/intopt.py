@@ -40,6 +40,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from reference.core.exact_text import message_value
 from reference.core.validate import check_positive_int
 
 __all__ = [
@@ -107,7 +108,7 @@ def check_total(total: object) -> int:
     value = int(total)
     if value < 0:
         raise ValueError(
-            f"total must be an integer >= 0 (for a negative total IntOpt's loop never terminates), got {value}"
+            f"total must be an integer >= 0 (for a negative total IntOpt's loop never terminates), got {message_value(value)}"
         )
     return check_positive_int(value, "total", minimum=0)
 

@@ -48,7 +48,7 @@ from reference.audit.linear.probe_linear import ProbeInputs, probe_linear_map
 from reference.audit.linear.renyi import RenyiClaimVerdict, audit_gaussian_renyi
 from reference.audit.linear.square_noise import square_noise_verdict
 from reference.core.certified import format_significant
-from reference.core.exact_text import exact_text
+from reference.core.exact_text import exact_text, message_value
 from reference.core.excess_text import excess_text, scientific
 from reference.core.input_types import MatrixLike, RdpCurve, Rho
 from reference.core.options import LinearNoise, Neighbours
@@ -274,7 +274,7 @@ def assert_prefix_counter(
     _check_one_claim(epsilon, rho, rdp)
     for name, value in (("draws", draws), ("horizon", horizon)):
         if check_positive_int(value, name) > MAX_DIMENSION:  # refused before any probing: the audit is dense
-            raise ValueError(f"{name} must be at most {MAX_DIMENSION} for the exact audit, got {value}")
+            raise ValueError(f"{name} must be at most {MAX_DIMENSION} for the exact audit, got {message_value(value)}")
     exact_scale = positive_fraction(exact_value(scale, "scale"), "scale")
     matrix = probe_linear_map(release_noise, draws=draws, inputs=inputs, batch=batch, call_seconds=call_seconds,
                               call_memory_bytes=call_memory_bytes)

@@ -419,3 +419,26 @@ def test_a_gaussian_release_of_a_zero_workload_is_pure_dp() -> None:
     assert verdict.verdict_on(epsilon=Fraction(1, 100)) == "holds"
     moving = audit_linear_noise(np.eye(3, dtype=np.int64), np.eye(3, dtype=np.int64), "gaussian", scale=1)
     assert moving.verdict_on(epsilon=100) == "fails"
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    # a count of 10**4000 was quoted with its 4,001 digits (the harness saw only the zeros at the end)
+    (lambda reference: reference.cascade_leaves(10**4000, 10), r"^depth must be an integer in \[0, 40\], got ≈ 1e\+4000$"),
+    (lambda reference: reference.algorithm_2_mse(5, 10**4000), r"^horizon must be <= .*got ≈ 1\.00000e\+4000 \(4001 digits\)"),
+    # str() of a 10,001-digit Fraction raised Python's "Exceeds the limit (4300 digits)"
+    (lambda reference: reference.audit_laplace(epsilon=1, delta=Fraction(10**10_000 + 1, 10**10_000), scale=1,
+                                               sensitivity_vectors=[["1", "1"]]),
+     r"^delta must be in \[0, 1\), got ≈ 1\.00000 \(10001/10001 digits\)$"),
+    # the padded tree's depth was refused under its own name, not the parameter's
+    (lambda reference: reference.calibrated_stream(2**63, epsilon="1e-6", delta="1e-6"),
+     r"^horizon must be at most 2\*\*30 .*got 9223372036854775808$"),
+    (lambda reference: reference.calibrated_stream(8, epsilon="1e10000", delta="1/2"),
+     r"^epsilon and delta give the exact sigma .*outside the numeric stream's float range"),
+], ids=["count-10^4000", "horizon-10^4000", "delta-10001-digits", "horizon-2^63", "sigma-out-of-float-range"])
+def test_api_refusals_found_by_the_message_check_name_the_parameter(call: object, message: str) -> None:
+    """Found once the API campaign read its refusals (one line naming a parameter of the function)."""
+    import reference
+
+    assert callable(call)
+    with pytest.raises(ValueError, match=message):
+        call(reference)

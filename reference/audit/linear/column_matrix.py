@@ -23,6 +23,7 @@ import numpy as np
 from reference.audit.linear import elimination as sparse
 from reference.audit.linear.elimination import Sparse
 from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits
+from reference.core.exact_text import message_value
 from reference.core.linalg import Matrix
 from reference.core.npy_files import checked_header, load_npy
 
@@ -241,7 +242,7 @@ def load_npy_columns(path: Path, name: str, limits: SizeLimits = DEFAULT_LIMITS)
         raise ValueError(f"{name}: a .npy file must hold a 2-D integer array, got {len(shape)}-D {dtype}")
     rows, cols = shape
     if rows < 1 or cols < 1:
-        raise ValueError(f"{name} must have at least one row and one column, got {rows}x{cols}")
+        raise ValueError(f"{name} must have at least one row and one column, got {message_value(rows)}x{cols}")
     check_scan(rows, cols, dtype.itemsize, name, limits.scanned_entries)
     return IntegerArray(load_npy(path, name, mmap=True))
 

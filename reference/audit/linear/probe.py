@@ -19,6 +19,7 @@ from fractions import Fraction
 import numpy as np
 
 from reference.audit.linear.audit import MAX_DIMENSION
+from reference.core.exact_text import message_value
 from reference.core.linalg import Matrix
 from reference.core.user_code import UserFunction
 from reference.core.validate import check_positive_int, to_fraction
@@ -40,7 +41,7 @@ def probe_noise_matrix(
     """
     count = check_positive_int(draws, "draws")
     if count > MAX_DIMENSION:
-        raise ValueError(f"draws must be at most {MAX_DIMENSION}, got {count}")
+        raise ValueError(f"draws must be at most {MAX_DIMENSION}, got {message_value(count)}")
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise TypeError("seed must be an int")
 
@@ -116,7 +117,7 @@ def probe_float_noise_matrix(
     """
     count = check_positive_int(draws, "draws")
     if count > MAX_DIMENSION:
-        raise ValueError(f"draws must be at most {MAX_DIMENSION}, got {count}")
+        raise ValueError(f"draws must be at most {MAX_DIMENSION}, got {message_value(count)}")
 
     guarded = UserFunction(function, role="function")
 

@@ -44,6 +44,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from reference.core.exact_text import message_value
 from reference.core.linalg import Matrix
 from reference.core.options import check_choice
 from reference.core.user_code import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, CallLimits, UserFunction, check_limits
@@ -98,7 +99,7 @@ def probe_linear_map(
         raise ValueError(f"function must be callable (the noise draws -> the outputs' noise), got {type(function).__name__}")
     count = check_positive_int(draws, "draws")
     if count > MAX_PROBE_DRAWS:
-        raise ValueError(f"draws must be at most {MAX_PROBE_DRAWS}, got {count}")
+        raise ValueError(f"draws must be at most {MAX_PROBE_DRAWS}, got {message_value(count)}")
     kind = check_choice(inputs, "inputs", PROBE_INPUTS)
     if not isinstance(batch, bool):
         raise TypeError("batch must be True or False")

@@ -19,6 +19,7 @@ import numpy as np
 from reference.audit.linear.column_matrix import ColumnMatrix, IntegerArray, SparseColumns
 from reference.audit.linear.elimination import Sparse, narrow
 from reference.audit.linear.size_limits import SizeLimits
+from reference.core.exact_text import message_value
 from reference.core.linalg import Matrix
 from reference.core.npz_files import SparseEntries, SparseHeader, load_sparse, sparse_header
 
@@ -123,7 +124,7 @@ def scipy_columns(value: object, name: str, *, max_dimension: int, max_nonzeros:
         raise TypeError(f"{name} must be a 2-D scipy.sparse matrix")
     rows, cols = (int(size) for size in value.shape)  # type: ignore[attr-defined]
     if rows < 1 or cols < 1:
-        raise ValueError(f"{name} must have at least one row and one column, got {rows}x{cols}")
+        raise ValueError(f"{name} must have at least one row and one column, got {message_value(rows)}x{cols}")
     dtype = np.dtype(value.dtype)  # type: ignore[attr-defined]
     if not (np.issubdtype(dtype, np.integer) or np.issubdtype(dtype, np.floating)):
         raise ValueError(f"{name}: the entries must be integers or real floats, got {dtype}")

@@ -57,6 +57,7 @@ from reference.audit.samples.report import (
     chi_square_group,
 )
 from reference.audit.samples.whitened_moments import CascadeSampleMoments
+from reference.core.exact_text import message_value
 from reference.core.npy_files import load_npy
 from reference.core.validate import RealLike, check_depth, positive_real
 from reference.kary.digits import check_arity
@@ -176,7 +177,7 @@ def cascade_samples_report(moments: object, alpha: float) -> SamplerAuditReport:
         raise TypeError("moments must be a CascadeSampleMoments")
     d, s, runs, n = moments.depth, moments.sigma, moments.runs, 1 << moments.depth
     if runs < 2:
-        raise TooFewRunsError(f"samples must have at least 2 runs (rows) for this alpha, got {runs}")
+        raise TooFewRunsError(f"samples must have at least 2 runs (rows) for this alpha, got {message_value(runs)}")
     share = alpha / 4.0
     marginals = chi_square_group(
         "marginals", [f"leaf variance at coordinate {i}" for i in range(n)], moments.leaf_squares.values(), runs, share
@@ -223,7 +224,7 @@ def audit_kary_noise(samples: np.ndarray, arity: int, *, epsilon: RealLike, alph
         raise ValueError("samples must be a 2-D numpy array of shape (runs, horizon)")
     horizon = samples.shape[1]
     if not 1 <= horizon <= MAX_AUDIT_HORIZON:
-        raise ValueError(f"samples must have 1..{MAX_AUDIT_HORIZON} columns (the horizon), got {horizon}")
+        raise ValueError(f"samples must have 1..{MAX_AUDIT_HORIZON} columns (the horizon), got {message_value(horizon)}")
     design = kary_design(arity, horizon, 2, Fraction(eps))
     report = audit_design_samples(samples, design, a,
                                   marginal=lambda t: f"marginal variance at step {t + 1}",

@@ -52,6 +52,7 @@ from reference.audit.samples.report import (
     pooled_scale_check,
 )
 from reference.audit.samples.sufficient import FRACTION_BITS, GRID_ROOT, ExactSums
+from reference.core.exact_text import message_value
 from reference.core.npy_files import load_npy
 from reference.core.validate import check_depth, positive_real
 
@@ -207,7 +208,7 @@ class CascadeMoments:
         a = check_alpha(alpha)
         runs, leaves = self.runs, 1 << self.depth
         if runs < 2:
-            raise TooFewRunsError(f"samples must have at least 2 runs, got {runs}")
+            raise TooFewRunsError(f"samples must have at least 2 runs, got {message_value(runs)}")
         per_test, pooled_level = stream_levels(self.depth, a)
         low, high = chi_square_critical(runs, per_test)
         checks = []

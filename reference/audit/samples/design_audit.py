@@ -42,7 +42,7 @@ from reference.audit.samples.report import (
     chi_square_scale_power,
     median_groups,
 )
-from reference.core.exact_text import exact_text
+from reference.core.exact_text import exact_text, message_value
 from reference.core.linalg import Matrix, from_flint, to_flint
 from reference.core.validate import RationalLike, positive_fraction
 
@@ -61,7 +61,7 @@ def linear_design(noise_matrix: Matrix, noise: str, scale: RationalLike,
     value = positive_fraction(scale, "scale")
     outputs, draws = len(noise_matrix), len(noise_matrix[0])
     if not 1 <= outputs <= MAX_DESIGN_OUTPUTS:
-        raise ValueError(f"noise_matrix must have 1..{MAX_DESIGN_OUTPUTS} rows (outputs), got {outputs}")
+        raise ValueError(f"noise_matrix must have 1..{MAX_DESIGN_OUTPUTS} rows (outputs), got {message_value(outputs)}")
     factors = list(draw_variances) if draw_variances is not None else [Fraction(1)] * draws
     if len(factors) != draws:
         raise ValueError(f"draw_variances must have one entry per draw ({draws}), got {len(factors)}")
@@ -135,7 +135,7 @@ def kary_design(arity: int, horizon: int, algorithm: int, epsilon: RationalLike)
 
     eps = positive_fraction(epsilon, "epsilon")
     if not 1 <= horizon <= MAX_DESIGN_OUTPUTS:
-        raise ValueError(f"horizon must be in 1..{MAX_DESIGN_OUTPUTS}, got {horizon}")
+        raise ValueError(f"horizon must be in 1..{MAX_DESIGN_OUTPUTS}, got {message_value(horizon)}")
     height = height_for_horizon(arity, horizon, offset=algorithm != 1)
     matrix = kary_noise_matrix(arity, horizon, algorithm)
     return linear_design(matrix, "laplace", Fraction(height) / eps,

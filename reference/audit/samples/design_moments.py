@@ -31,6 +31,7 @@ from reference.audit.samples.report import (
     median_groups,
 )
 from reference.audit.samples.sufficient import ExactSums, exact_gram
+from reference.core.exact_text import message_value
 
 #: Rows folded in at once (the products themselves go through exact matrix products per group).
 PRODUCT_TILE = 1 << 20
@@ -53,7 +54,7 @@ class DesignMoments:
         self.cov_groups = median_groups(self.share / pairs) if pairs else 1
         needed = 2 * max(self.var_groups, self.cov_groups)
         if runs < needed:
-            raise TooFewRunsError(f"samples must have at least {needed} runs (rows) for this alpha, got {runs}")
+            raise TooFewRunsError(f"samples must have at least {needed} runs (rows) for this alpha, got {message_value(runs)}")
         self.var_per, self.cov_per = runs // self.var_groups, runs // self.cov_groups
         try:
             self.unit = max(float(design.second_moment[t][t]) for t in range(outputs)) or 1.0

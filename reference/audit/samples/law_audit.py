@@ -79,6 +79,7 @@ from reference.audit.samples.report import (
     listed_failures,
 )
 from reference.audit.samples.scale_test import POWER, ScaleTest, runs_needed
+from reference.core.exact_text import message_value
 
 #: The relative scale error a sample audit must detect with probability 99% before a pass counts as "holds".
 DEFAULT_SMALLEST_DEVIATION = 0.02
@@ -191,7 +192,7 @@ def kary_linear_design(law: KaryNoise, horizon: int) -> LinearDesign:
 
     if horizon > MAX_DESIGN_OUTPUTS:  # the noise matrix is built exactly: refused before it is
         raise ValueError(f"samples must have at most {MAX_DESIGN_OUTPUTS} columns (the horizon) for a KARY "
-                         f"law, got {horizon}")
+                         f"law, got {message_value(horizon)}")
     height = height_for_horizon(law.arity, horizon, offset=law.algorithm != 1)
     return LinearDesign(kary_noise_matrix(law.arity, horizon, law.algorithm),
                         Laplace(Fraction(height) / Fraction(law.epsilon)))

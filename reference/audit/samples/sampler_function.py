@@ -31,6 +31,7 @@ from reference.audit.samples.design_audit import smallest_detecting_runs
 from reference.audit.samples.drawn_runs import MAX_DRAWN_VALUES
 from reference.audit.samples.report import TooFewRunsError
 from reference.audit.samples.target import CHUNK_VALUES, Mechanism, call_target, chunk_seed, load_target, run_block
+from reference.core.exact_text import message_value
 from reference.core.processes import WorkerPool, signals_as_exit, worker_environment
 
 #: The default chunk size leaves at least this many chunks (when there are as many runs), so blocks can spread.
@@ -184,7 +185,7 @@ def audit_sampler_function(
     default_block = chunk * max(1, math.ceil(chunks / (4 * count)))
     block = _check_count(block_runs, "block_runs") if block_runs is not None else default_block
     if block % chunk:
-        raise ValueError(f"block_runs must be a multiple of the chunk size {chunk} (the unit of seeds), got {block}")
+        raise ValueError(f"block_runs must be a multiple of the chunk size {chunk} (the unit of seeds), got {message_value(block)}")
     per_block = block // chunk
     plan = {"runs": total, "values_per_run": columns, "chunk_runs": chunk, "chunks": chunks, "block_runs": block,
             "blocks": math.ceil(chunks / per_block), "workers": count, "scheduler": scheduler or "local", "seed": root}

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from reference.cip.exact import ranges as cip_ranges
+from reference.core.exact_text import message_value
 from reference.core.options import Workload, check_choice
 from reference.core.validate import RationalLike, check_depth, check_positive_int, positive_fraction
 
@@ -118,7 +119,7 @@ def range_workload(length: int) -> np.ndarray:
     """The n(n+1)/2 x n 0/1 matrix of all contiguous ranges, rows in lexicographic (first, last) order, int64."""
     n = check_positive_int(length, "length")
     if n > 4096:
-        raise ValueError(f"length must be at most 4096 for the dense range workload, got {n}")
+        raise ValueError(f"length must be at most 4096 for the dense range workload, got {message_value(n)}")
     bounds = np.array(list(range_bounds(n)), dtype=np.int64).reshape(-1, 2)
     cells = np.arange(n, dtype=np.int64)
     # row (a, b) is 1 on the cells a..b

@@ -21,6 +21,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from reference.core import linalg
+from reference.core.exact_text import message_value
 from reference.core.linalg import Matrix, Vector, fraction_of
 from reference.core.validate import check_depth
 
@@ -125,7 +126,7 @@ def precision_entry_from_height(depth: int, height: int) -> Fraction:
     """
     depth = check_depth(depth)
     if not 0 <= height <= depth:
-        raise ValueError(f"height must be in [0, {depth}], got {height}")
+        raise ValueError(f"height must be in [0, {depth}], got {message_value(height)}")
     return _precision_entry_from_height(depth, height)
 
 

@@ -34,6 +34,7 @@ from reference.cip.exact import matrix as cip_matrix
 from reference.cip.exact.general_tree import node_loadings, source_variances
 from reference.cip.tree import perfect_tree
 from reference.core import linalg
+from reference.core.exact_text import message_value
 from reference.core.linalg import Matrix, Vector
 from reference.core.validate import Neighbours, check_depth, check_neighbours
 
@@ -49,7 +50,7 @@ def _check_depths(row_depth: object, column_depth: object, *, dense: bool = True
     if dense and rows + columns > MAX_DENSE_TOTAL_DEPTH:
         raise ValueError(
             f"row_depth + column_depth must be at most {MAX_DENSE_TOTAL_DEPTH} for dense exact matrices, "
-            f"got {rows} + {columns}"
+            f"got {message_value(rows)} + {columns}"
         )
     return rows, columns
 

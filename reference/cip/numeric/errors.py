@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from reference.cip.numeric.cascade import cascade_leaves
+from reference.core.exact_text import message_value
 from reference.core.options import Workload
 from reference.core.real_arrays import real_array
 from reference.core.rng import as_generator
@@ -87,7 +88,7 @@ def node_sums(leaves: npt.ArrayLike) -> list[np.ndarray]:
     values = _as_noise(leaves)
     n = values.size
     if n & (n - 1):
-        raise ValueError(f"leaves must have a power-of-two length, got {n}")
+        raise ValueError(f"leaves must have a power-of-two length, got {message_value(n)}")
     levels = [values]
     while levels[-1].size > 1:
         current = levels[-1]

@@ -33,6 +33,7 @@ from typing import TypeAlias
 import numpy as np
 import numpy.typing as npt
 
+from reference.core.exact_text import message_value
 from reference.core.rng import RngLike, as_generator
 from reference.core.validate import (
     DEFAULT_MAX_GIB,
@@ -83,7 +84,7 @@ def _check_depths(row_depth: object, column_depth: object) -> tuple[int, int]:
     rows = check_depth(row_depth, "row_depth", maximum=MAX_TOTAL_DEPTH)
     columns = check_depth(column_depth, "column_depth", maximum=MAX_TOTAL_DEPTH)
     if rows + columns > MAX_TOTAL_DEPTH:
-        raise ValueError(f"row_depth + column_depth must be at most {MAX_TOTAL_DEPTH}, got {rows} + {columns}")
+        raise ValueError(f"row_depth + column_depth must be at most {MAX_TOTAL_DEPTH}, got {message_value(rows)} + {columns}")
     return rows, columns
 
 
