@@ -318,8 +318,14 @@ def exact_vectors(value: object, name: str) -> list[list[Fraction]]:
     """A non-empty sequence of non-empty vectors of exact rationals (difference vectors ``q(x) - q(x')``); each
     refusal names the entry (``sensitivity_vectors[1][0]``)."""
     vectors = sequence_of(value, name, "a sequence of vectors (lists of exact rationals)")
-    return [
+    result = [
         [to_fraction(entry, f"{name}[{row}][{column}]")
          for column, entry in enumerate(sequence_of(vector, f"{name}[{row}]", "a list of exact rationals"))]
         for row, vector in enumerate(vectors)
     ]
+    # each vector is a difference of two outputs of one query: one length (a ragged list is a wrong shape)
+    lengths = sorted({len(vector) for vector in result})
+    if len(lengths) > 1:
+        raise ValueError(f"{name}: every vector must have the same length (the query's output dimension), got "
+                         f"lengths {', '.join(str(length) for length in lengths[:5])}")
+    return result

@@ -35,6 +35,9 @@ def main() -> int:
                         help="calls with misbehaving user functions (default 0)")
     parser.add_argument("--forged-npy", dest="forged_npy", type=int, default=0,
                         help="command lines given a forged .npy header (default 0)")
+    parser.add_argument("--sweep", action="store_true",
+                        help="every public function, one parameter at a time bad (NaN, inf, complex, string, empty, "
+                             "wrong shape): refused in one line naming it")
     parser.add_argument("--oracle", type=int, default=0, help="certified values checked by the oracle (default 0)")
     parser.add_argument("--signals", action="store_true",
                         help="also kill each command that starts workers (SIGTERM, SIGINT, SIGKILL) and count survivors")
@@ -57,6 +60,11 @@ def main() -> int:
         tallies["forged_npy"] = run_forged_npy_campaign(args.forged_npy, seed=args.seed, seconds=args.seconds,
                                                         memory_gib=args.memory_gib, progress=True)
         print(tallies["forged_npy"].summary("forged .npy headers"), flush=True)
+    if args.sweep:
+        from tests.fuzz.campaign import run_message_sweep
+
+        tallies["sweep"] = run_message_sweep(seconds=args.seconds, memory_gib=args.memory_gib, progress=True)
+        print(tallies["sweep"].summary("message sweep"), flush=True)
     failed = any(t.failures for t in tallies.values())
     if args.oracle:
         oracle = run_oracle_campaign(args.oracle, seed=args.seed, seconds=max(args.seconds, 120.0),

@@ -46,7 +46,7 @@ GOOD_COUNT = [0, 1, 2, 3, 5, 8]
 EXTREME_COUNT: list[Any] = [40, 1000, 10**6, 10**9, 10**30,
                             # numpy integers are integers; 2**63 and 2**64 - 1 overflow C longs; 10**4000 a float
                             np.int64(5), np.uint64(3), 2**63, 2**64 - 1, 10**4000]
-BAD_COUNT: list[Any] = [True, -1, 1.5, "3", "٣", None, float("nan"), 1j, [3], b"3", object(),
+BAD_COUNT: list[Any] = [True, -1, 1.5, "3", "٣", None, float("nan"), float("inf"), "", 1j, [3], b"3", object(),
                         np.bool_(True), 3.0, np.float64(3.0), Fraction(7, 2), Decimal(3), np.array([3])]
 GOOD_EXACT: list[Any] = [1, Fraction(1, 2), "1/2", "1e-6", 2, "0.01"]
 EXTREME_EXACT: list[Any] = ["1e30", "1e-1000000000", Fraction(1, 10**5000), "1e-300", 10**30, "3e-7", "1e10",
@@ -55,7 +55,8 @@ EXTREME_EXACT: list[Any] = ["1e30", "1e-1000000000", Fraction(1, 10**5000), "1e-
                             # together; the largest exact size accepted; numpy integers; a signed zero
                             "1/" + "3" * 4998, "0." + "0" * 4990 + "1e-5000", Fraction(1, 10**15000),
                             np.int64(7), np.uint64(2**64 - 1), "-0", "1e-010000"]
-BAD_EXACT: list[Any] = [0.5, float("nan"), True, "٣", "1_000", "nan", None, "0/0", object(), 1j, [1], b"1",
+BAD_EXACT: list[Any] = [0.5, float("nan"), float("inf"), "inf", "", True, "٣", "1_000", "nan", None, "0/0", object(),
+                        1j, [1], b"1",
                         {"1": 1}, "1e10001", "1e-10001",
                         # floats in disguise, decimals, numpy booleans, and sizes past the exact bound (a
                         # 2**-100001 delta was a hang)
@@ -89,6 +90,30 @@ STRUCTURED: dict[str, list[Any]] = {
     "workload_name": ["ranges"],
     "noise_vector": [[0.5, -1.0]],
 }
+
+
+NAN, INF = float("nan"), float("inf")
+#: Bad values of each kind for the structured parameters (grids, arrays, sequences): a NaN, an infinity, a
+#: complex, a string, an empty value and a wrong shape, each where a value of the parameter's form belongs.
+_GRID_BAD: dict[str, Any] = {"nan": [[NAN, 0], [0, 1]], "inf": [[INF, 0], [0, 1]], "complex": [[1j, 0], [0, 1]],
+                             "string": [["a", "b"], ["c", "d"]], "empty": [], "wrong shape": [[1, 0], [1]]}
+_ARRAY_BAD: dict[str, Any] = {"nan": np.full((10, 4), NAN), "inf": np.full((10, 4), INF),
+                              "complex": np.zeros((10, 4), dtype=complex), "string": np.full((10, 4), "a"),
+                              "empty": np.zeros((0, 4)), "wrong shape": np.zeros((2, 2, 2))}
+_SEQUENCE_BAD: dict[str, Any] = {"nan": [1, NAN, 0], "inf": [1, INF], "complex": [1j, 1], "string": ["a", "b"],
+                                 "empty": [], "wrong shape": [[1, 0], [1, 1]]}
+_VECTORS_BAD: dict[str, Any] = {"nan": [[NAN]], "inf": [["inf"]], "complex": [[1j]], "string": [["abc"]],
+                                "empty": [], "wrong shape": [["1"], ["1", "2"]]}
+_SCALAR_BAD: dict[str, Any] = {"nan": NAN, "inf": INF, "complex": 1j, "string": "abc", "empty": "",
+                               "wrong shape": [1, 2]}
+STRUCTURED_BAD: dict[str, dict[str, Any]] = {
+    "noise_matrix": _GRID_BAD, "workload": _GRID_BAD, "samples": _ARRAY_BAD, "stream": _SEQUENCE_BAD,
+    "values": _SEQUENCE_BAD, "noise_vector": _SEQUENCE_BAD, "child_counts": _SEQUENCE_BAD,
+    "sensitivities": {**_SEQUENCE_BAD, "wrong shape": [["1"]]}, "sensitivity_vectors": _VECTORS_BAD,
+    "sensitivity": _SCALAR_BAD, "total": _SCALAR_BAD, "value": _SCALAR_BAD,
+}
+#: The same kinds for the scalar parameters (counts, exact numbers, reals).
+SCALAR_BAD = _SCALAR_BAD
 
 
 @dataclass(frozen=True)
@@ -160,6 +185,9 @@ def _argument(draw: st.DrawFn, parameter: inspect.Parameter) -> tuple[Any, str]:
     if name == "sigma":
         name = "scale"
     if name in STRUCTURED:
+        if flavour == "bad" and name in STRUCTURED_BAD:
+            kind = draw(st.sampled_from(sorted(STRUCTURED_BAD[name])))
+            return STRUCTURED_BAD[name][kind], f"a {kind} {name}"
         return draw(st.sampled_from(STRUCTURED[name])), ""
     if name in COUNTS:
         if flavour == "bad":
@@ -201,3 +229,84 @@ def names_a_parameter(call: ApiCall, message: str) -> bool:
     lowered = text.lower()
     names = list(inspect.signature(getattr(reference, call.function)).parameters)
     return not names or any(spelling in lowered for name in names for spelling in (name, name.replace("_", " ")))
+
+
+def good_value(parameter: inspect.Parameter) -> Any:
+    """The first good value of a parameter's kind (the sweep's baseline), or ``inspect.Parameter.empty``."""
+    name, annotation = parameter.name, str(parameter.annotation)
+    if name in EXACT and ("float" in annotation or "RealLike" in annotation):
+        return 0.5
+    if name == "sigma" and "float" in annotation:
+        return 1.0
+    name = "scale" if name == "sigma" else name
+    if name in STRUCTURED:
+        return STRUCTURED[name][0]
+    if name in COUNTS:
+        return 2
+    if name in EXACT:
+        return Fraction(1, 2)
+    return inspect.Parameter.empty
+
+
+#: Baseline values where the first good value of each kind is not an accepted call (a parameter that is one of
+#: two alternatives, a ratio the norms must have, an odd arity, a name that is a string here).
+BASELINE: dict[str, dict[str, Any]] = {
+    "audit_discrete_gaussian": {"epsilon": Fraction(1, 2), "delta": Fraction(1, 10**6), "sigma": 2, "sensitivity": 1},
+    "audit_gaussian": {"sigma": 2},
+    "audit_kary_noise": {"arity": 3, "samples": np.random.default_rng(0).standard_normal((300, 8))},
+    "audit_laplace_l2": {"l1_sensitivity": 1, "l2_sensitivity_squared": 1},
+    "expected_worst_error": {"workload": "ranges"},
+    "offset_digits": {"arity": 3},
+    "worst_range_error": {"noise": [0.5, -1.0, 0.25, 0.0]},
+}
+#: Bad-value kinds for parameters whose name means something else in these functions.
+SWEEP_KINDS: dict[tuple[str, str], dict[str, Any]] = {
+    ("worst_range_error", "noise"): _SEQUENCE_BAD,
+    ("expected_worst_error", "workload"): _SCALAR_BAD,
+}
+
+
+def bad_values(parameter: inspect.Parameter, function: str = "") -> dict[str, Any]:
+    """The sweep's bad values of each kind for a parameter (empty when its kind is not known)."""
+    if (function, parameter.name) in SWEEP_KINDS:
+        return SWEEP_KINDS[(function, parameter.name)]
+    name = "scale" if parameter.name == "sigma" else parameter.name
+    if name in STRUCTURED_BAD:
+        return STRUCTURED_BAD[name]
+    if name in COUNTS or name in EXACT:
+        return SCALAR_BAD
+    return {}
+
+
+def sweep_calls() -> list[tuple[ApiCall, str]]:
+    """Every public function's baseline call (required parameters at a good value) and, for each parameter of
+    a known kind, one call per bad kind with that parameter alone bad: ``(call, bad parameter or "")``.
+    Functions with a required parameter of no known kind are left out (``SKIPPED`` lists the structured ones)."""
+    calls: list[tuple[ApiCall, str]] = []
+    for name in functions():
+        parameters = list(inspect.signature(getattr(reference, name)).parameters.values())
+        baseline = {p.name: good_value(p) for p in parameters if p.default is inspect.Parameter.empty}
+        baseline.update(BASELINE.get(name, {}))
+        if any(value is inspect.Parameter.empty for value in baseline.values()):
+            continue
+        calls.append((_call(name, parameters, baseline, ()), ""))
+        for parameter in parameters:
+            for kind, value in bad_values(parameter, name).items():
+                why = (f"{parameter.name}={_short(value)}: a {kind} value",)
+                calls.append((_call(name, parameters, {**baseline, parameter.name: value}, why), parameter.name))
+    return calls
+
+
+def _call(name: str, parameters: list[inspect.Parameter], values: dict[str, Any], invalid: tuple[str, ...]) -> ApiCall:
+    args = [values[p.name] for p in parameters
+            if p.name in values and p.kind is not inspect.Parameter.KEYWORD_ONLY and p.default is inspect.Parameter.empty]
+    kwargs = [(p.name, values[p.name]) for p in parameters
+              if p.name in values and (p.kind is inspect.Parameter.KEYWORD_ONLY or p.default is not inspect.Parameter.empty)]
+    return ApiCall(name, tuple(args), tuple(kwargs), invalid)
+
+
+def names_the_parameter(parameter: str, message: str) -> bool:
+    """Whether a one-line refusal names ``parameter`` (with ``_`` or a space between its words)."""
+    text = message.strip()
+    lowered = text.lower()
+    return bool(text) and "\n" not in text and (parameter in lowered or parameter.replace("_", " ") in lowered)

@@ -18,7 +18,14 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import seed as hypothesis_seed
 
-from tests.fuzz.api_cases import ApiCall, api_calls, names_a_parameter, run_call
+from tests.fuzz.api_cases import (
+    ApiCall,
+    api_calls,
+    names_a_parameter,
+    names_the_parameter,
+    run_call,
+    sweep_calls,
+)
 from tests.fuzz.cli_cases import CommandLine, command_lines, make_fixtures, run_command
 from tests.fuzz.isolation import GIB, Isolator, Outcome
 
@@ -132,6 +139,44 @@ def run_api_campaign(examples: int, *, seed: int, seconds: float, memory_gib: fl
             print(f"  api {tally.calls}/{examples}: failures {tally.failures}", flush=True)
 
     one()
+    tally.seconds = time.perf_counter() - start
+    return tally
+
+
+def run_message_sweep(*, seconds: float, memory_gib: float, progress: bool = False) -> Tally:
+    """Every public function with one parameter at a time given a bad value of each kind (NaN, inf, complex,
+    string, empty, wrong shape; :func:`tests.fuzz.api_cases.sweep_calls`), isolated: each must be refused in one
+    line naming that parameter (``unnamed`` otherwise; a normal return is a silent accept). Where the baseline
+    call itself is refused (``baseline refused``, counted per function), the refusal may name another one."""
+    tally = Tally()
+    isolator = Isolator(["reference", "tests.fuzz.api_cases"], seconds=seconds, memory_bytes=int(memory_gib * GIB))
+    start = time.perf_counter()
+    baseline_ok: dict[str, bool] = {}
+    for call, parameter in sweep_calls():
+        outcome = isolator.run(run_call, call)
+        kind = _classify(outcome, call.invalid)
+        what = call.describe()
+        if not parameter:  # the function's baseline: good values only
+            baseline_ok[call.function] = kind == "ok"
+            if kind != "ok":
+                tally.counts["baseline refused"] += 1
+                tally.examples.setdefault("baseline refused", []).append(f"{what}\n      {outcome.stderr.strip()[-300:]}")
+            if kind not in FAILURES:
+                continue
+        if kind == "silent accept":
+            what += f"   [invalid: {'; '.join(call.invalid)}]"
+        tally.add(kind, what, outcome.stderr)
+        if progress and kind in FAILURES:
+            print(f"  {kind}: {what}\n      {outcome.stderr.strip()[-300:]}", flush=True)
+        if kind == "refused":
+            message = outcome.stderr.split(": ", 1)[-1]  # run_call writes "ValueError: message"
+            named = (names_the_parameter(parameter, message) if baseline_ok.get(call.function)
+                     else names_a_parameter(call, outcome.stderr))
+            if not named:
+                tally.add("unnamed", what, outcome.stderr)
+                if progress:
+                    print(f"  unnamed: {what}\n      {outcome.stderr.strip()[-300:]}", flush=True)
+        tally.calls += 1
     tally.seconds = time.perf_counter() - start
     return tally
 
