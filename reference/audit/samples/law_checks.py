@@ -211,17 +211,40 @@ def law_checks(values: np.ndarray, law: ScalarLaw, share: float, what: str = "va
     return _checks(points, counts, law, share, what)
 
 
+#: Values counted per ``bincount`` call: a chunk and its shifted copy stay within a core's cache.
+COUNT_CHUNK = 1 << 16
+
+
 def distinct_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct values of an int64 array, increasing, and their counts: by one ``bincount`` pass when the
-    range is at most a few times the count (a discrete law's draws: linear time), else by sorting."""
+    """The distinct values of an int64 array, increasing, and their counts: by ``bincount`` chunk by chunk
+    (:data:`COUNT_CHUNK` values, each shifted by its own minimum into a buffer that stays in cache) when the range
+    is at most a few times the count (a discrete law's draws: one pass), else by sorting.
+
+    Args:
+        values: the values, a 1-D int64 array.
+    """
     if values.size == 0:
         return values, values
-    low, high = int(values.min()), int(values.max())
-    if high - low <= max(1 << 20, 4 * values.size):
-        table = np.bincount(values - low if low else values)
-        present = np.flatnonzero(table)
-        return present + low, table[present]
-    return np.unique(values, return_counts=True)
+    limit = max(1 << 20, 4 * values.size)  # the widest table counted; wider ranges are sorted
+    table = np.zeros(0, dtype=np.int64)
+    offset = 0
+    shifted = np.empty(min(COUNT_CHUNK, values.size), dtype=np.int64)
+    for start in range(0, values.size, COUNT_CHUNK):
+        chunk = values[start:start + COUNT_CHUNK]
+        low, high = int(chunk.min()), int(chunk.max())
+        first, last = (low, high) if table.size == 0 else (min(offset, low), max(offset + table.size - 1, high))
+        if last - first >= limit:
+            return np.unique(values, return_counts=True)
+        if table.size == 0 or first < offset or last >= offset + table.size:  # widen the table to [first, last]
+            wider = np.zeros(last - first + 1, dtype=np.int64)
+            wider[offset - first:offset - first + table.size] = table
+            table, offset = wider, first
+        buffer = shifted[:chunk.size]
+        np.subtract(chunk, low, out=buffer)
+        counted = np.bincount(buffer)
+        table[low - offset:low - offset + counted.size] += counted
+    present = np.flatnonzero(table)
+    return present + offset, table[present]
 
 
 def histogram_checks(histogram: Mapping[int, int], law: DiscreteGaussian | DiscreteLaplace, share: float,

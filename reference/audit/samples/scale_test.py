@@ -35,6 +35,10 @@ from reference.audit.samples.laws import DiscreteGaussian, DiscreteLaplace, Gaus
 POWER = 0.99
 #: Runs beyond which "runs needed" is not searched (reported as more than this).
 MAX_RUNS = 10**13
+#: Spreads (σ or t) of an alternative's pmf summed for its moments, Gaussian and Laplace: the mass beyond, times
+#: ``w(x)``, is below e^-60 of what is kept (x²/2σ² = 72 at 12σ; |x|/t = 64 at 64t, the weight's growth included)
+MOMENT_REACH = {"gaussian": 12.0, "laplace": 64.0}
+_SQRT2 = math.sqrt(2.0)
 
 
 def _stats() -> Any:
@@ -68,16 +72,6 @@ def statistic_weight(law: ScalarLaw, values: np.ndarray) -> np.ndarray:
             variance = float(law.sigma) ** 2 if isinstance(law, Gaussian) else float(law.sigma_squared)
             return np.asarray(np.square(values) / variance)
         return np.asarray(np.abs(values) / float(law.scale))
-
-
-def _scaled(law: DiscreteGaussian | DiscreteLaplace, factor: float) -> DiscreteGaussian | DiscreteLaplace:
-    """The discrete law with its scale multiplied by ``factor`` (σ² by factor², t by factor)."""
-    from fractions import Fraction
-
-    exact = Fraction(factor)
-    if isinstance(law, DiscreteGaussian):
-        return DiscreteGaussian(Fraction(law.sigma_squared) * exact * exact)
-    return DiscreteLaplace(Fraction(law.scale) * exact)
 
 
 def _logsumexp(values: np.ndarray) -> float:
@@ -190,7 +184,12 @@ class ScaleTest:
 
     def power(self, values: int, relative_error: float) -> float:
         """The probability of rejecting when the scale is ``(1 + relative_error)`` times the claimed one (exact
-        for the continuous laws, the normal approximation for the discrete ones)."""
+        for the continuous laws, the normal approximation for the discrete ones).
+
+        Args:
+            values: the values the test reads.
+            relative_error: ``r`` in the alternative scale ``(1 + r)`` times the claimed one (``r <= −1``: power 1).
+        """
         stats = _stats()
         factor = 1.0 + relative_error
         if factor <= 0:
@@ -206,16 +205,29 @@ class ScaleTest:
         spread = math.sqrt(variance / values)
         if spread == 0:
             return 1.0 if not low <= mean <= high else 0.0
-        return float(stats.norm.sf((high - mean) / spread) + stats.norm.cdf((low - mean) / spread))
+        # the normal law's upper and lower tails through erfc (no scipy call: the bisections call this often)
+        return 0.5 * (math.erfc((high - mean) / spread / _SQRT2) + math.erfc((mean - low) / spread / _SQRT2))
 
     def alternative_moments(self, factor: float) -> tuple[float, float]:
-        """Mean and variance of ``w(X)`` (claimed units) when the scale is ``factor`` times the claimed one."""
+        """Mean and variance of ``w(X)`` (claimed units) when the scale is ``factor`` times the claimed one.
+
+        Args:
+            factor: the alternative's scale over the claimed one (σ² times ``factor²``, or the scale ``t`` times
+                ``factor``), > 0.
+        """
         assert isinstance(self.law, (DiscreteGaussian, DiscreteLaplace))
-        other = _scaled(self.law, factor)
-        support, mass, _ = discrete_support(other, 40.0)
-        weight = statistic_weight(self.law, support)
-        mean = float(np.sum(mass * weight))
-        return mean, float(np.sum(mass * (weight - mean) ** 2))
+        gaussian = isinstance(self.law, DiscreteGaussian)
+        claimed = float(self.law.sigma_squared) if isinstance(self.law, DiscreteGaussian) else float(self.law.scale)
+        spread = (math.sqrt(claimed) if gaussian else claimed) * factor  # the alternative's σ or t
+        # beyond MOMENT_REACH spreads the pmf times w(x) is below e^-60 of its peak: the moments do not see it
+        limit = max(8, math.ceil(MOMENT_REACH["gaussian" if gaussian else "laplace"] * spread) + 2)
+        support = np.arange(-limit, limit + 1, dtype=np.float64)
+        log_mass = -support * support / (2.0 * spread * spread) if gaussian else -np.abs(support) / spread
+        mass = np.exp(log_mass - np.max(log_mass))
+        mass /= float(np.sum(mass))
+        weight = support * support / claimed if gaussian else np.abs(support) / claimed
+        mean = float(np.dot(mass, weight))
+        return mean, float(np.dot(mass, (weight - mean) ** 2))
 
     def detected_error(self, values: int) -> float:
         """The smallest relative scale error ``r`` detected with probability :data:`POWER` both as ``1 + r`` and
