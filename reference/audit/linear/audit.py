@@ -94,7 +94,8 @@ from reference.core.validate import (
 )
 
 
-def column_matrix(value: ColumnMatrix | MatrixLike | SparseMatrix, name: str, limits: SizeLimits = DEFAULT_LIMITS) -> ColumnMatrix:
+def column_matrix(value: ColumnMatrix | MatrixLike | SparseMatrix, name: str,
+                  limits: SizeLimits = DEFAULT_LIMITS) -> ColumnMatrix:
     """An exact matrix for the sparse audit: a :class:`ColumnMatrix` as it is, a 2-D numpy integer array without
     a per-entry conversion (its size checked first), a scipy.sparse matrix by its stored entries only, anything
     else validated by :func:`exact_matrix`.

@@ -97,8 +97,8 @@ def _proportion(actual: Matrix, expected: Matrix) -> Fraction | None:
     return ratio
 
 
-def compare_with_oracle(noise_matrix: MatrixLike, oracle_covariance: MatrixLike, *, noise: LinearNoise, scale: RationalLike,
-                        draw_variances: Sequence[object] | None = None) -> OracleComparison:
+def compare_with_oracle(noise_matrix: MatrixLike, oracle_covariance: MatrixLike, *, noise: LinearNoise,
+                        scale: RationalLike, draw_variances: Sequence[object] | None = None) -> OracleComparison:
     """Compare the exact covariance of ``B z`` (:func:`~reference.audit.linear.covariance.noise_covariance`) with
     an oracle's, naming the first differences and, when the oracle's covariance is a multiple of the exact one
     that a units error explains (σ² for a variance used as a standard deviation, 1/σ for the reverse, 1/b⁴ for a
@@ -190,7 +190,8 @@ def _relation(audit: LinearNoiseVerdict) -> str:
 
 
 def claim_report(audit: LinearNoiseVerdict, *, epsilon: RealLike | None = None, delta: RealLike | None = None,
-                 rho: RealLike | None = None, rdp: RdpCurve | None = None, oracle: OracleComparison | None = None) -> LinearNoiseReport:
+                 rho: RealLike | None = None, rdp: RdpCurve | None = None,
+                 oracle: OracleComparison | None = None) -> LinearNoiseReport:
     """The audit's verdict on one claim (module docstring): ``epsilon`` (``delta`` None or 0: ε-DP, else (ε, δ)),
     ``rho``, ``rdp`` ((α, RDP(α)) pairs or a function of α), or none of them ("private at all"); the audit's
     ``rtol`` is the claim's. A requested ``oracle`` comparison that differs fails the report whatever the privacy

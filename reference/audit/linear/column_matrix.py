@@ -47,8 +47,8 @@ class ColumnMatrix(ABC):
         """Non-zeros of the matrix (``differenced``: of its row first differences).
 
         Args:
-            differenced: True to count the non-zeros of the row first differences (row i minus row i − 1, row −1 zero),
-                False to count those of the matrix as it is.
+            differenced: True to count the non-zeros of the row first differences (row i minus row i − 1, row −1
+                zero), False to count those of the matrix as it is.
         """
 
     @abstractmethod

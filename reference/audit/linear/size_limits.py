@@ -68,7 +68,8 @@ class SizeLimits:
         """How to raise the limit ``field``, for a refusal message.
 
         Args:
-            field: the name of a :class:`SizeLimits` field, e.g. ``"nonzeros"`` (its flag is looked up in :data:`FLAGS`).
+            field: the name of a :class:`SizeLimits` field, e.g. ``"nonzeros"`` (its flag is looked up in
+                :data:`FLAGS`).
         """
         return f"raise it with {FLAGS[field]} (size_limits=SizeLimits({field}=...))"
 
