@@ -217,8 +217,9 @@ def check_height_function(
         argument: what the function takes: ``"horizon"`` (default) T or ``"leaves"`` n.
         horizons: the range ``(low, high)`` of arguments, integers with 1 <= low <= high <= 2⁶³; None (default):
             ``(1, 2⁶³)``.
-        call_seconds: the wall-clock seconds each call may take (default 60); None: no limit.
-        call_memory_bytes: the memory each call may add, in bytes (default 4 GiB); None: no limit.
+        call_seconds: the wall-clock seconds each call may take, in (0, 86400] (default 60); None: no limit.
+        call_memory_bytes: the address space each call may add, in bytes, at least 2**20 (default 4 GiB); None: no
+            limit.
 
     Returns:
         The :class:`HeightCheck`: "holds" when every argument tried agrees, else "fails" with the first mismatch

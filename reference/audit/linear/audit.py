@@ -406,7 +406,8 @@ def audit_linear_noise(
         workload: W, outputs × inputs, in the same forms.
         noise: the law of each draw: ``"gaussian"``, ``"laplace"``, ``"discrete-gaussian"`` or ``"discrete-laplace"``.
         scale: σ (Gaussian kinds) or b (Laplace kinds), a positive exact rational.
-        neighbours: ``"add_remove"`` (one record added or removed) or ``"replace"``.
+        neighbours: ``"add_remove"`` (one record added or removed) or ``"substitution"`` (one record replaced by
+            another).
         contributions: records per user, a positive integer (each moves one input by one).
         draw_variances: relative variances per draw (Gaussian kinds), positive exact numbers, one per column of B.
         participation: a multi-participation scheme (``reference.audit.linear.participation``), or ``None``.

@@ -120,9 +120,10 @@ def probe_linear_map(
         max_denominator: the largest denominator of a recognised entry of a float output, a positive integer; None
             (default): :func:`default_denominator_bound` of the output dtype. Not with ``inputs="integer"``.
         seed: the non-negative integer seeding the re-check point and the linearity pairs (default 0).
-        call_seconds: the wall-clock seconds each call of ``function`` may take (default 60); None: no limit.
-        call_memory_bytes: the memory each call may add, in bytes (default 4 GiB), also the bound on the dense map's
-            estimated memory; None: no limit.
+        call_seconds: the wall-clock seconds each call of ``function`` may take, in (0, 86400] (default 60); None:
+            no limit.
+        call_memory_bytes: the address space each call may add, in bytes, at least 2**20 (default 4 GiB), also the
+            bound on the dense map's estimated memory; None: no limit.
 
     Returns:
         B, outputs × draws, exact.

@@ -64,7 +64,7 @@ def exact_matrix(rows: MatrixLike, name: str, limit: int = MAX_DIMENSION) -> Mat
 
     Raises:
         TypeError: not 2-D, or an entry that is a float, a bool or not a number.
-        ValueError: empty, ragged or over the limit.
+        ValueError: empty, ragged or over the limit, or a string entry that is not an exact number.
     """
     if isinstance(rows, (str, bytes)) or not hasattr(rows, "__iter__"):
         raise TypeError(f"{name} must be a 2-D sequence of exact rationals, got {type(rows).__name__}")
