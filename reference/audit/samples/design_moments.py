@@ -43,8 +43,8 @@ class DesignMoments:
 
     Args:
         design: the claimed design.
-        runs: the audit's total number of runs, an integer (at least twice the median-of-means groups ``alpha``
-            needs; the runs ``runs // g × g`` onwards of each test are unused).
+        runs: the audit's total number of runs, an integer, at least twice the median-of-means groups ``alpha``
+            needs (it fixes the groups; trailing runs beyond a whole number of groups are unused).
         alpha: the total false-alarm probability, in (0, 1) (default 1e-6), split as in
             :func:`reference.audit.samples.design_audit.audit_design_samples`.
 

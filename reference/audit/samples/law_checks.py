@@ -54,8 +54,8 @@ def standard_deviation(law: ScalarLaw) -> float:
         law: the claimed scalar law (:class:`Gaussian`, :class:`Laplace`, :class:`DiscreteGaussian` or :class:`DiscreteLaplace`).
 
     Returns:
-        σ for a Gaussian, √2 b for a Laplace law, the square root of the second moment of the discrete law's
-        support within 40 standard deviations (binary64) for a discrete one.
+        σ for a Gaussian, √2 b for a Laplace law; for a discrete law the square root of its second moment over
+        the integers within about 40 times its scale (√σ² or t), in binary64.
     """
     if isinstance(law, Gaussian):
         return float(law.sigma)
@@ -103,8 +103,8 @@ def alternatives(law: ScalarLaw, shift: float = 0.1) -> list[Alternative]:
 
     Args:
         law: the claimed scalar law (:class:`Gaussian`, :class:`Laplace`, :class:`DiscreteGaussian` or :class:`DiscreteLaplace`).
-        shift: the mean shift of the last alternative, in standard deviations (default 0.1; for a discrete law
-            rounded to a whole number of at least 1).
+        shift: the mean shift of the last alternative, in standard deviations (default 0.1); for a discrete law
+            the shift is rounded to a whole number of units, at least 1.
 
     Returns:
         The alternatives: other families of the same variance, heavy tails, and the shifted claim.
@@ -152,7 +152,8 @@ def sup_distance(law: ScalarLaw, other: Callable[[np.ndarray], np.ndarray]) -> f
         other: G, the alternative's CDF, applied elementwise to a float array.
 
     Returns:
-        The largest ``|G − F|`` on the grid (±12 standard deviations; the integers for a discrete law).
+        The largest ``|G − F|`` on the grid (±12 standard deviations; for a discrete law the integers within
+        12 standard deviations + 20, thinned to at most 400,001 points).
     """
     sd = standard_deviation(law)
     if isinstance(law, (DiscreteGaussian, DiscreteLaplace)):

@@ -45,7 +45,7 @@ class PooledScale:
             fourth: the fourth moment ``E z_j⁴`` of each draw, a float array of length draws.
 
         Returns:
-            The pooled form with its exact (binary64) mean and variance.
+            The pooled form M⁺ with the mean and variance of Q (binary64).
         """
         moment = (matrix * variances) @ matrix.T
         form = np.linalg.pinv(moment, hermitian=True)

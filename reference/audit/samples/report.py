@@ -205,7 +205,7 @@ class TooFewRunsError(ValueError):
 
 
 def check_samples(samples: object, columns: int, what: str, min_runs: int = 2) -> np.ndarray:
-    """The samples as a float64 (runs, columns) array, after checking them (the one check of the sample audits).
+    """The samples as a float64 (runs, columns) array, after checking them (the sample audits' input check).
 
     Args:
         samples: whatever the caller passed: accepted when it is a real (float or integer, not bool) numpy array

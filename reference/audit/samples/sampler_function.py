@@ -208,7 +208,8 @@ def audit_sampler_function(
         mechanism: what the target claims to sample, and the audit's false-alarm probability ``mechanism.alpha``.
         runs: the number of runs to draw, an integer >= 1.
         seed: the root seed, an integer >= 0; the draws depend only on it and the chunk size.
-        workers: local worker processes, an integer >= 1 (default 1: in this process); ignored by a cluster.
+        workers: worker processes, an integer >= 1 (default 1: the blocks in this process); with a cluster it
+            sets the wave size (2 × workers blocks at a time) and the default block size only.
         scheduler: the address of a ``dask.distributed`` scheduler (e.g. ``"tcp://host:8786"``), or ``None`` for
             local processes.
         block_runs: the runs per block handed to a worker, a multiple of the chunk size (``None``: about four
@@ -222,9 +223,9 @@ def audit_sampler_function(
             than "inconclusive" (``None``: the default, 2%).
 
     Returns:
-        The JSON-ready result: ``verdict``, the report's fields, ``planned_power``, ``plan``,
-        ``statistics_sha256``, ``seconds`` and ``values_per_second`` (or, when the runs are too few,
-        ``verdict`` "inconclusive" and the ``reason``).
+        The JSON-ready result: ``target``, ``mechanism``, ``plan``, ``planned_power`` (and ``runs_for_deviation``
+        when ``deviation`` is given), the report's fields with its ``verdict``, ``statistics_sha256``, ``seconds``
+        and ``values_per_second`` (or, when the runs are too few, ``verdict`` "inconclusive" and the ``reason``).
 
     Raises:
         ValueError: a count is not an integer in range, ``block_runs`` is not a multiple of the chunk size, the

@@ -80,8 +80,8 @@ class CascadeSampleMoments:
     """Sufficient statistics of the small-depth cascade audit (module docstring).
 
     Args:
-        depth: the cascade's depth, an integer in [0, 8] (``2**depth`` leaves; the whitened tests are quadratic
-            in it), already checked by the caller.
+        depth: the cascade's depth, an integer >= 0 (``2**depth`` leaves; the whitened tests are quadratic in
+            them: the audits allow up to 8), already checked by the caller.
         sigma: the claimed σ > 0 of every node (standard deviation, not σ²), as a float, already checked.
     """
 
