@@ -302,9 +302,9 @@ def noise_law(noise: str, scale: RealLike) -> ScalarLaw:
 
 
 def law_from_name(
-    mechanism: str, *, epsilon: RealLike | None = None, rho: RealLike | None = None, sigma: RealLike | None = None,
+    mechanism: LawName, *, epsilon: RealLike | None = None, rho: RealLike | None = None, sigma: RealLike | None = None,
     sigma_squared: RealLike | None = None, scale: RealLike | None = None, depth: int | None = None,
-    arity: int | None = None, algorithm: int = 2, noise_matrix: Matrix | None = None, noise: str | None = None,
+    arity: int | None = None, algorithm: int = 2, noise_matrix: Matrix | None = None, noise: NoiseName | None = None,
     draw_variances: Sequence[RationalLike] | None = None, attributes: int | None = None, contributions: int = 1,
 ) -> Law:
     """The law named ``mechanism`` (the command line's ``--mechanism``) with its parameters; a missing parameter
