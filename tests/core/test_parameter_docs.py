@@ -31,7 +31,6 @@ PENDING: tuple[str, ...] = (
     "reference.core.",
     "reference.cli.",
     "reference.testing",
-    "reference.cip.",
     "reference.privacy.",
     "reference.samplers.",
     "reference.kary.",

@@ -369,8 +369,8 @@ def exact_inverse(matrix: Matrix) -> Matrix:
     64 x 64 matrices of the padding table.
 
     Args:
-        matrix: an invertible square exact matrix (rows of Fractions or ints); a singular one raises FLINT's
-            error.
+        matrix: an invertible square exact matrix (rows of Fractions or ints); a singular one raises
+            ``ZeroDivisionError``.
     """
     import flint  # local: only the larger exact inversions need it
 
