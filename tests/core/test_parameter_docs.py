@@ -32,7 +32,6 @@ PENDING: tuple[str, ...] = (
     "reference.cli.",
     "reference.testing",
     "reference.privacy.",
-    "reference.samplers.",
     "reference.kary.",
     "reference.tda.",
 )
