@@ -272,7 +272,7 @@ def outside_grids(grid_size: int, low: Fraction) -> tuple[tuple[Fraction, ...], 
     Args:
         grid_size: the grid's resolution, an integer >= 2: the ε step is 15/(4 grid_size) and the small-δ part
             has max(2, grid_size // 2) log-spaced points.
-        low: the smallest ε of the grid, an exact ``Fraction`` below 16 (values under 1 add 1/100, 1/10 and 1).
+        low: the smallest ε of the grid, an exact ``Fraction`` at most 16 (values under 1 add 1/100, 1/10 and 1).
     """
     size = check_positive_int(grid_size, "grid_size", minimum=2)
     step = Fraction(15, 4 * size)
