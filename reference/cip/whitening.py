@@ -58,8 +58,8 @@ def haar_whitening(depth: int, sigma: float) -> np.ndarray:
     Args:
         depth: the cascade's depth, an integer in [0, 12] (W is 2**depth × 2**depth; the exact C_depth is
             built).
-        sigma: the noise standard deviation σ > 0 (not σ²), a finite real (float, int or Fraction, read as a
-            float).
+        sigma: the noise standard deviation σ > 0 (not σ²), a finite real (float, int, Fraction or a string
+            such as ``"1/3"``), used as a float.
     """
     depth = check_depth(depth, "depth", maximum=cip_matrix.MAX_DENSE_DEPTH)
     sigma = positive_real(sigma, "sigma")
@@ -86,8 +86,8 @@ def ldl_whitening(matrix: Matrix, sigma: float) -> np.ndarray:
     Args:
         matrix: M, a symmetric positive definite square exact matrix (rows of Fractions) whose noise is ``N(0,
             σ² M)``; anything else raises ``ValueError``.
-        sigma: the noise standard deviation σ > 0 (not σ²), a finite real (float, int or Fraction, read as a
-            float).
+        sigma: the noise standard deviation σ > 0 (not σ²), a finite real (float, int, Fraction or a string
+            such as ``"1/3"``), used as a float.
     """
     sigma = positive_real(sigma, "sigma")
     size = len(matrix)

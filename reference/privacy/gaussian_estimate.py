@@ -59,8 +59,8 @@ def sigma_estimate(*, epsilon: Fraction, delta: Fraction, sensitivity_squared: F
 
     Args:
         epsilon: ε > 0, an exact ``Fraction`` (read as a float here; above 700 gives None).
-        delta: the target δ in (0, 1), an exact ``Fraction`` (its logarithm is taken as a float; below about
-            1e-308 gives None).
+        delta: the target δ in (0, 1), an exact ``Fraction`` (its logarithm is taken as a float; a δ that
+            underflows to the float 0 gives None).
         sensitivity_squared: the squared ℓ₂ sensitivity Δ² > 0 (not Δ), an exact ``Fraction``; σ scales with Δ.
     """
     try:
