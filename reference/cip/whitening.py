@@ -84,8 +84,8 @@ def ldl_whitening(matrix: Matrix, sigma: float) -> np.ndarray:
     Raises ``ValueError`` if ``M`` is not symmetric positive definite.
 
     Args:
-        matrix: M, a symmetric positive definite square exact matrix (rows of Fractions) whose noise is ``N(0,
-            σ² M)``; anything else raises ``ValueError``.
+        matrix: M, a symmetric positive definite square exact matrix (rows of Fractions) whose noise is
+            ``N(0, σ² M)``; anything else raises ``ValueError``.
         sigma: the noise standard deviation σ > 0 (not σ²), a finite real (float, int, Fraction or a string
             such as ``"1/3"``), used as a float.
     """
@@ -155,8 +155,8 @@ def whitened_normal_test(
             column.
         alpha: the false-alarm probability of the whole battery, a float in (0, 1) (default 1e-9): under the
             null the check fails with probability at most ``alpha``.
-        name: the check's name in the returned :class:`StatisticalCheck` and its summary line (default ``"i.i.d.
-            N(0,1)"``).
+        name: the check's name in the returned :class:`StatisticalCheck` and its summary line (default
+            ``"i.i.d. N(0,1)"``).
     """
     from scipy import stats  # imported here: scipy.stats costs ~0.6 s at import time
     if not isinstance(white, np.ndarray) or white.ndim != 2 or white.shape[0] < 2 or white.shape[1] < 1:

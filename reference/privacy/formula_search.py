@@ -211,8 +211,8 @@ def search_formula(
     Args:
         formula: the σ formula, a :class:`SigmaFormula`.
         name: the formula's name in the report (e.g. ``"classical Gaussian mechanism (Dwork & Roth A.1)"``).
-        stated_range: the range its theorem states it for, as text for the report (e.g. ``"epsilon in (0,
-            1)"``).
+        stated_range: the range its theorem states it for, as text for the report (e.g.
+            ``"epsilon in (0, 1)"``).
         epsilons: the ε grid, exact ``Fraction`` values > 0 (order free: thresholds use the smallest failing ε).
         deltas: the δ grid, exact ``Fraction`` values in (0, 1).
         sensitivity_squared: the squared ℓ₂ sensitivity Δ² > 0 (not Δ), an exact ``Fraction``.

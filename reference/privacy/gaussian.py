@@ -79,8 +79,8 @@ def check_paper_range(
     Args:
         epsilon: the ε asked for, an exact ``Fraction`` (quoted in the refusal).
         delta: the δ asked for, an exact ``Fraction``, compared with 1/2 when ``bounded_by_half``.
-        theorem: the formula's theorem as the message names it, e.g. ``"the classical Gaussian mechanism (Dwork
-            & Roth, Theorem A.1)"``.
+        theorem: the formula's theorem as the message names it, e.g.
+            ``"the classical Gaussian mechanism (Dwork & Roth, Theorem A.1)"``.
         stated_range: the ε range the theorem states, as text for the message (e.g. ``"(0, 1)"``).
         within_stated_range: whether ``epsilon`` lies in that range (the caller decides it exactly); False
             refuses.
