@@ -39,7 +39,7 @@ def positive_terms(*, epsilon: Fraction, scale: Fraction, sensitivity: int) -> i
 
     Args:
         epsilon: ε >= 0, an exact ``Fraction``.
-        scale: the noise scale t > 0 of ``Lap_Z(t)`` (P[Y = y] ∝ e^{−|y|/t}), an exact ``Fraction``.
+        scale: the noise scale t > 0 of ``Lap_Z(t)`` (``P[Y = y] ∝ e^{−|y|/t}``), an exact ``Fraction``.
         sensitivity: the integer shift Δ >= 1 between neighbouring query values.
     """
     bound = (sensitivity - epsilon * scale) / 2  # y < bound
@@ -55,7 +55,7 @@ def discrete_laplace_delta(*, epsilon: RationalLike, scale: RationalLike, sensit
 
     Args:
         epsilon: ε >= 0, an exact rational: int, Fraction or a string such as ``"1/2"``; a float is refused.
-        scale: the noise scale t > 0 of ``Lap_Z(t)`` (P[Y = y] ∝ e^{−|y|/t}), an exact rational as ``epsilon``.
+        scale: the noise scale t > 0 of ``Lap_Z(t)`` (``P[Y = y] ∝ e^{−|y|/t}``), an exact rational as ``epsilon``.
         sensitivity: the integer shift Δ >= 1 between neighbouring query values (default 1).
     """
     eps = nonnegative_fraction(epsilon, "epsilon")
@@ -102,7 +102,7 @@ def discrete_laplace_epsilon(*, delta: RationalLike, scale: RationalLike, sensit
     Args:
         delta: the target δ in the open interval (0, 1), an exact rational: int, Fraction or a string such as
             ``"1e-6"``; a float is refused.
-        scale: the noise scale t > 0 of ``Lap_Z(t)`` (P[Y = y] ∝ e^{−|y|/t}), an exact rational as ``delta``.
+        scale: the noise scale t > 0 of ``Lap_Z(t)`` (``P[Y = y] ∝ e^{−|y|/t}``), an exact rational as ``delta``.
         sensitivity: the integer shift Δ >= 1 between neighbouring query values (default 1).
         tolerance: the bisection's relative width at which it stops, an exact rational in [1e-100, 1) (default
             1e-22).
