@@ -228,7 +228,7 @@ def binomial_two_sided(observed: int, trials: int, probability: float) -> float:
 
 
 def central_range(dist: Distribution, samples: int, min_expected: float) -> tuple[int, int]:
-    """The integers ``lo..hi`` around 0 whose expected counts are all >= ``min_expected`` (pmf decreases in |x|).
+    """The integers ``lo..hi`` around 0 whose expected counts are all >= ``min_expected`` (pmf decreases in ``|x|``).
 
     Args:
         dist: the :class:`Distribution`.

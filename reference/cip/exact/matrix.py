@@ -145,7 +145,7 @@ def precision_entry_from_height(depth: int, height: int) -> Fraction:
 
     Derived from the Haar eigen-decomposition (see :func:`spectrum`), not from Lemma B.2:
     ``C^{-1} = sum over Haar vectors h of h h^T / (lambda_h |h|^2)`` with ``lambda = 2**-depth`` for the
-    all-ones vector and ``3 * 2**-l`` for a Haar vector of height l (|h|^2 = 2**l). For leaves whose lowest
+    all-ones vector and ``3 * 2**-l`` for a Haar vector of height l (``|h|^2 = 2**l``). For leaves whose lowest
     common ancestor has height ``h >= 1``: the ones vector gives 1, each Haar vector of height l > h that
     contains both gives +1/3, the one of height h gives -1/3: ``(depth - h + 2) / 3``. On the diagonal:
     ``1 + depth/3``.
