@@ -231,7 +231,7 @@ def binomial_two_sided(observed: int, trials: int, probability: float) -> float:
 
 
 def central_range(dist: Distribution, samples: int, min_expected: float) -> tuple[int, int]:
-    """The integers ``lo..hi`` around 0 whose expected counts are all >= ``min_expected`` (pmf decreases in |x|).
+    """The integers ``lo..hi`` around 0 whose expected counts are all >= ``min_expected`` (pmf decreases in ``|x|``).
 
     Args:
         dist: the :class:`Distribution`.
@@ -384,7 +384,7 @@ def fit_to_distribution(
 
 
 def fit_to_counts(
-    counts: dict[int, int], kind: object, parameter: RationalLike, alpha: float = DEFAULT_ALPHA,
+    counts: dict[int, int], kind: str, parameter: RationalLike, alpha: float = DEFAULT_ALPHA,
     min_expected: float = MIN_EXPECTED, name: str = "",
 ) -> SamplerCheck:
     """:func:`fit_to_distribution` from the histogram ``counts`` (value -> how often it was drawn), its
@@ -392,7 +392,8 @@ def fit_to_counts(
 
     Args:
         counts: the histogram: a dict from each value drawn to how often, non-negative integers.
-        kind: ``"discrete-laplace"`` or ``"discrete-gaussian"``.
+        kind: the law, ``"discrete-laplace"`` or ``"discrete-gaussian"`` (typed ``str`` as callers pass a computed
+            name; any other string is refused in one line naming ``kind``).
         parameter: the scale t (discrete Laplace) or σ² (discrete Gaussian), > 0, exact (int, Fraction or str such as
             ``"1/3"``; not float).
         alpha: the false-alarm probability, a real number in (0, 1) (default 10^-9).

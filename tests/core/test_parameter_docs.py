@@ -28,9 +28,7 @@ PENDING: tuple[str, ...] = (
     "reference.core.",
     "reference.cli.",
     "reference.testing",
-    "reference.cip.",
     "reference.privacy.",
-    "reference.samplers.",
     "reference.kary.",
     "reference.tda.",
 )
