@@ -29,7 +29,6 @@ PENDING: tuple[str, ...] = (
     "reference.audit.discrete_gaussian_release",
     "reference.audit.samples.",
     "reference.core.",
-    "reference.testing",
     "reference.cip.",
     "reference.privacy.",
     "reference.samplers.",
