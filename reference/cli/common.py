@@ -307,8 +307,8 @@ def option_names(names: dict[str, str]) -> Iterator[None]:
     ``l2_sensitivity_squared`` is not read as ``l2_sensitivity`` + ``_squared``.
 
     Args:
-        names: library parameter name -> the option the user typed for it, such as ``{"l2_sensitivity_squared":
-            "--l2-squared"}``.
+        names: library parameter name -> the option the user typed for it, such as
+            ``{"l2_sensitivity_squared": "--l2-squared"}``.
     """
     try:
         yield
@@ -384,11 +384,11 @@ def refuse_if_costly(what: str, estimate: float, limit: float, unit: str, flag: 
     limit of 20 s must hold where the command runs, not where it was measured.
 
     Args:
-        what: the work, as the refusal names it (cut at 150 characters).
+        what: the work, as the refusal names it (cut to 150 characters when longer than 160).
         estimate: its estimated cost in ``unit`` (a time measured on idle cores, scaled here by the machine's load).
         limit: the largest cost accepted, in ``unit`` (the value of the option ``flag``).
-        unit: the unit of ``estimate`` and ``limit``: ``"seconds"`` (then scaled by the load) or another unit, such as
-            ``"GiB"``, compared as given.
+        unit: the unit of ``estimate`` and ``limit``, as the refusal prints it: ``"seconds"`` (then scaled by the
+            load) or any other unit, compared as given.
         flag: the option that raises the limit, named in the refusal (``"--max-seconds"``).
     """
     factor = load_factor() if unit == "seconds" else 1.0

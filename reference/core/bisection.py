@@ -92,7 +92,8 @@ def bracket_around(decide: Decision, start: Fraction, *, increasing: bool = True
     Args:
         decide: the certified comparison x -> True, False or None (undecided at the precision allowed), read with
             ``increasing``.
-        start: the starting guess, an exact rational > 0: the bracket is [start/2^j, ...] or [..., 2^j start].
+        start: the starting guess, an exact rational > 0: on the high side it becomes the bracket's high end (halving
+            finds the low one), else its low end (doubling finds the high one).
         increasing: True: the property holds above the threshold (``decide`` True means high side, e.g. "σ is
             sufficient"); False: it holds below it (True means low side, e.g. "ρ is still sufficient").
     """
@@ -120,8 +121,8 @@ def bisect(
             ``increasing``.
         low: the low end of a valid bracket, an exact rational certified on the low side.
         high: the high end, an exact rational >= ``low`` certified on the high side.
-        tolerance: the relative width at which to stop, an exact rational in (0, 1): stops once high - low <= tolerance
-            * high (give this or ``done``).
+        tolerance: the relative width at which to stop, an exact rational in (0, 1): the search stops once
+            ``high - low <= tolerance * high`` (give this or ``done``).
         done: a stopping rule done(low, high) -> bool, instead of ``tolerance`` (give exactly one of the two).
         increasing: True: the property holds above the threshold (``decide`` True means high side, e.g. "σ is
             sufficient"); False: it holds below it (True means low side, e.g. "ρ is still sufficient").

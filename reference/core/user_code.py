@@ -166,8 +166,8 @@ class UserFunction:
 
     Args:
         function: the user's function, called with whatever arguments the object is called with.
-        role: what the function is to the caller, named first in every refusal (``"target"``, ``"calibrator"``, ``"noise
-            function"``).
+        role: what the function is to the caller, named first in every refusal (``"target"``, ``"calibrator"``,
+            ``"height function"``).
         limits: the per-call :class:`CallLimits` (seconds and bytes of added address space; None in either turns it
             off); applied only inside a ``with`` block on the main thread (default: 60 s and 4 GiB).
     """
@@ -279,10 +279,10 @@ def call_user(function: Callable[..., Any], /, *args: Any, role: str, limits: Ca
 
     Args:
         function: the user's function, called once as ``function(*args, **kwargs)``.
-        role: what the function is to the caller, named first in every refusal (``"target"``, ``"calibrator"``, ``"noise
-            function"``).
-        limits: the per-call :class:`CallLimits` (seconds and bytes of added address space; None in either turns it off)
-            (default: 60 s and 4 GiB).
+        role: what the function is to the caller, named first in every refusal (``"target"``, ``"calibrator"``,
+            ``"height function"``).
+        limits: the per-call :class:`CallLimits` (seconds and bytes of added address space; None in either turns it
+            off); default: 60 s and 4 GiB.
     """
     with UserFunction(function, role=role, limits=limits) as guarded:
         return guarded(*args, **kwargs)
@@ -303,10 +303,10 @@ def user_real(function: Callable[..., Any], *args: Any, role: str, limits: CallL
 
     Args:
         function: the user's function, called once as ``function(*args)``.
-        role: what the function is to the caller, named first in every refusal (``"target"``, ``"calibrator"``, ``"noise
-            function"``).
-        limits: the per-call :class:`CallLimits` (seconds and bytes of added address space; None in either turns it off)
-            (default :data:`UNLIMITED`).
+        role: what the function is to the caller, named first in every refusal (``"target"``, ``"calibrator"``,
+            ``"height function"``).
+        limits: the per-call :class:`CallLimits` (seconds and bytes of added address space; None in either turns it
+            off); default :data:`UNLIMITED`, no limit.
     """
     value = call_user(function, *args, role=role, limits=limits)
     return checked_real(value, function, args, role)
@@ -320,8 +320,8 @@ def checked_real(value: object, function: Callable[..., Any], args: tuple[Any, .
             0-d array; not a bool) and finite.
         function: the function that returned ``value``, named in the refusal.
         args: the positional arguments it was called with, shown in the refusal.
-        role: what the function is to the caller, named first in every refusal (``"target"``, ``"calibrator"``, ``"noise
-            function"``).
+        role: what the function is to the caller, named first in every refusal (``"target"``, ``"calibrator"``,
+            ``"height function"``).
     """
     import numbers
 
@@ -349,11 +349,11 @@ def user_array(function: Callable[..., Any], argument: Any, *, role: str, shape:
     Args:
         function: the user's function, called once as ``function(argument)``.
         argument: its one argument (passed as it is).
-        role: what the function is to the caller, named first in every refusal (``"target"``, ``"calibrator"``, ``"noise
-            function"``).
+        role: what the function is to the caller, named first in every refusal (``"target"``, ``"calibrator"``,
+            ``"height function"``).
         shape: the exact shape the returned array must have, such as ``(draws,)``.
-        limits: the per-call :class:`CallLimits` (seconds and bytes of added address space; None in either turns it off)
-            (default :data:`UNLIMITED`).
+        limits: the per-call :class:`CallLimits` (seconds and bytes of added address space; None in either turns it
+            off); default :data:`UNLIMITED`, no limit.
     """
     import numpy as np
 

@@ -116,9 +116,9 @@ def to_fraction(value: object, name: str) -> Fraction:
     read exactly). Refuses ``float`` and ``bool`` with a ``TypeError`` naming ``name``.
 
     Args:
-        value: anything the caller was given: accepted when it is an ``int`` (not a bool), a ``Fraction`` or a string
-            :func:`parse_rational_text` reads, with numerator and denominator of at most ``MAX_EXACT_BITS`` bits; a
-            float is refused (it is not the decimal it prints as).
+        value: anything the caller was given: accepted when it is an ``int`` (not a bool) or a ``Fraction`` whose
+            numerator and denominator have at most ``MAX_EXACT_BITS`` bits, or a string :func:`parse_rational_text`
+            reads; a float is refused (it is not the decimal it prints as).
         name: the parameter's name, as the refusal names it.
     """
     if isinstance(value, bool):
@@ -288,8 +288,8 @@ def positive_real(value: object, name: str) -> float:
     """A finite float strictly greater than zero (numeric layer).
 
     Args:
-        value: anything the caller was given: accepted as by :func:`to_real` (float, int, Fraction or text) when it is >
-            0.
+        value: anything the caller was given: accepted as by :func:`to_real` (float, int, Fraction or text) when it
+            is > 0.
         name: the parameter's name, as the refusal names it.
     """
     result = to_real(value, name)
