@@ -293,7 +293,9 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
     (a relative scale error, default 2%). A cascade file is streamed from disk with ``--stream`` or above the
     depth it is whitened at in memory."""
     from reference.audit.samples import audit as audit_samplers
-    from reference.audit.samples.law_audit import DEFAULT_SMALLEST_DEVIATION, MAX_WHITENED_DEPTH, audit_samples
+    from reference.audit.samples.cascade_law import MAX_WHITENED_DEPTH
+    from reference.audit.samples.law_audit import audit_samples
+    from reference.audit.samples.law_report import DEFAULT_SMALLEST_DEVIATION
     from reference.cli.sampler_mechanisms import law_from_args
 
     check_mechanism_options(args, SAMPLES_EXTRAS)

@@ -58,7 +58,11 @@ def mechanism_from(args: argparse.Namespace) -> Any:
     if args.mechanism == "cascade":
         if args.depth > MAX_STREAM_DEPTH:
             raise CommandError(f"--depth must be at most {MAX_STREAM_DEPTH} for the cascade audit, got {args.depth}")
-        return Mechanism("cascade", depth=args.depth, sigma=float(_fraction(args.sigma, "--sigma")), alpha=float(alpha))
+        sigma = _fraction(args.sigma, "--sigma")
+        if args.depth == 0:  # one leaf per run, N(0, σ²): the Gaussian's whole-law audit (no sibling to stream)
+            return Mechanism("design", noise_matrix=((Fraction(1),),), noise="gaussian", parameter=sigma,
+                             alpha=float(alpha))
+        return Mechanism("cascade", depth=args.depth, sigma=float(sigma), alpha=float(alpha))
     if args.mechanism == "kary":
         from reference.audit.samples.design_audit import MAX_DESIGN_OUTPUTS
 

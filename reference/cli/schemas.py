@@ -133,7 +133,7 @@ _SCHEMAS: dict[str, Schema] = {
                                            "l2_sensitivity_squared_kind": TEXT,
                                            "covariance_matches_oracle": BOOLEAN, "oracle_units": nullable(TEXT)}),
     "audit samplers": _verdict_record(_SAMPLES_AUDIT, {"alpha": DECIMAL, "dimension": INTEGER,
-                                                        "power": array({"type": "object"})}),
+                                                        "power": array({"type": "object"}), "untested": TEXT}),
     "audit sampler-function": _verdict_record({}),
     "audit height": _verdict_record({"arity": INTEGER, "offset": BOOLEAN, "horizons_checked": INTEGER}),
     "kary digits": record({"arity": INTEGER, "value": INTEGER, "width": INTEGER, "kind": TEXT, "digits": array(INTEGER)}),

@@ -157,10 +157,10 @@ def audit_cascade_samples(samples: np.ndarray, depth: int, *, sigma: RealLike, a
 
 
 def _held_to(report: SamplerAuditReport, detected: Callable[[int], float]) -> SamplerAuditReport:
-    """``report`` held to a relative scale error of :data:`reference.audit.samples.law_audit.DEFAULT_SMALLEST_DEVIATION`
+    """``report`` held to a relative scale error of :data:`reference.audit.samples.law_report.DEFAULT_SMALLEST_DEVIATION`
     (2%): "inconclusive", with the runs needed, when its tests cannot see it with probability 99% — these
     second-moment audits never pass silently (the whole-law audit, ``audit_samples``, tests the family too)."""
-    from reference.audit.samples.law_audit import DEFAULT_SMALLEST_DEVIATION
+    from reference.audit.samples.law_report import DEFAULT_SMALLEST_DEVIATION
     from reference.audit.samples.scale_test import runs_needed
 
     deviation = DEFAULT_SMALLEST_DEVIATION

@@ -61,7 +61,17 @@ MAX_STREAM_DEPTH = 26
 DEFAULT_BLOCK_RUNS = 64
 
 
-def _open(samples: object) -> np.ndarray:
+def open_cascade_samples(samples: object) -> np.ndarray:
+    """The cascade runs as a 2-D real array: a ``.npy`` path is memory-mapped (read through the bounded reader),
+    an array is taken as it is.
+
+    Args:
+        samples: a path (str or Path) to a ``.npy`` file, or a numpy array, of shape ``(runs, leaves)``.
+
+    Raises:
+        ValueError: naming ``samples`` when the path is not an existing ``.npy`` file or the array is not 2-D.
+        TypeError: naming ``samples`` when it is neither a path nor a real numpy array.
+    """
     if isinstance(samples, (str, Path)):
         path = Path(samples)
         if path.suffix.lower() != ".npy" or not path.is_file():
@@ -291,7 +301,7 @@ def audit_cascade_stream(
     a = check_alpha(alpha)
     if isinstance(block_runs, bool) or not isinstance(block_runs, int) or block_runs < 1:
         raise ValueError(f"block_runs must be a positive integer, got {block_runs!r}")
-    array = _open(samples)
+    array = open_cascade_samples(samples)
     leaves = 1 << moments.depth
     if array.shape[1] != leaves:
         raise ValueError(f"samples must have 2**depth = {leaves} columns, got {array.shape[1]}")

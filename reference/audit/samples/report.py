@@ -107,6 +107,8 @@ class SamplerAuditReport(Decided):
     power: tuple[PowerLine, ...] = ()
     #: what ``smallest_deviation`` is a relative error of
     deviation_of: str = "a node's standard deviation"
+    #: what the audit could not test, and what would let it (a pass is then "inconclusive", never "holds")
+    untested: str | None = None
 
     @property
     def verdict(self) -> Verdict:
@@ -114,13 +116,18 @@ class SamplerAuditReport(Decided):
         the stated smallest deviation; else "holds"."""
         if not self.holds:
             return "fails"
+        if self.untested is not None:
+            return "inconclusive"
         if (self.smallest_deviation is not None and self.detectable_deviation is not None
                 and self.detectable_deviation > self.smallest_deviation):
             return "inconclusive"
         return "holds"
 
     def power_text(self) -> str | None:
-        """The power sentence of an inconclusive verdict (None when the power was not asked for)."""
+        """The power sentence of an inconclusive verdict (None when the power was not asked for); what was not
+        tested, when something was not."""
+        if self.untested is not None:
+            return self.untested
         if self.smallest_deviation is None or self.detectable_deviation is None:
             return None
         if self.power:
@@ -172,6 +179,7 @@ class SamplerAuditReport(Decided):
                 "runs_needed": self.runs_needed,
             }),
             "units": self.units,
+            **({} if self.untested is None else {"untested": self.untested}),
             **({"power": [line.as_json() for line in self.power]} if self.power else {}),
             "alpha": f"{self.alpha:.17g}",
             "runs": self.runs,

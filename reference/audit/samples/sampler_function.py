@@ -71,7 +71,7 @@ def power(mechanism: Mechanism, runs: int, columns: int) -> dict[str, float]:
 
         return cascade_power(mechanism.depth, runs, mechanism.alpha)
     if mechanism.kind in ("kary", "design"):  # the scale test of the whole-law audit the runs will get
-        from reference.audit.samples.law_audit import design_scale_power, kary_linear_design
+        from reference.audit.samples.design_law import design_scale_power, kary_linear_design
 
         law = mechanism.law()
         design = kary_linear_design(law, mechanism.horizon) if mechanism.kind == "kary" else law
@@ -264,8 +264,8 @@ def _run_waves(tasks: list[tuple[int, int]], workers: int, options: dict[str, An
 
 def _verdict(mechanism: Mechanism, moments: Any, runs: int, smallest_deviation: float | None) -> dict[str, Any]:
     """The report of the merged statistics as JSON fields (with its verdict and summary), held to a relative scale
-    error of ``smallest_deviation`` (default :data:`reference.audit.samples.law_audit.DEFAULT_SMALLEST_DEVIATION`)."""
-    from reference.audit.samples.law_audit import DEFAULT_SMALLEST_DEVIATION
+    error of ``smallest_deviation`` (default :data:`reference.audit.samples.law_report.DEFAULT_SMALLEST_DEVIATION`)."""
+    from reference.audit.samples.law_report import DEFAULT_SMALLEST_DEVIATION
 
     deviation = DEFAULT_SMALLEST_DEVIATION if smallest_deviation is None else smallest_deviation
     if mechanism.kind.startswith("discrete"):
@@ -286,7 +286,7 @@ def _verdict(mechanism: Mechanism, moments: Any, runs: int, smallest_deviation: 
         return whole.as_json()
     # the cascade: the streamed tests (second moments and the magnitude counts) with their power, inconclusive
     # when the runs cannot see the scale error
-    from reference.audit.samples.law_audit import cascade_stream_power
+    from reference.audit.samples.cascade_law import cascade_stream_power
     from reference.audit.samples.laws import Cascade
 
     report = cascade_stream_power(moments.report(mechanism.alpha), Cascade(mechanism.depth, mechanism.sigma),
