@@ -188,7 +188,12 @@ def _size_limits(args: argparse.Namespace) -> Any:
 
 
 def field_dest(field: str) -> str:
-    """The argparse destination of a size limit's flag (``nonzeros`` -> ``max_nonzeros``)."""
+    """The argparse destination of a size limit's flag (``nonzeros`` -> ``max_nonzeros``).
+
+    Args:
+        field: a field of :class:`~reference.audit.linear.size_limits.SizeLimits` that has a flag (a key of ``FLAGS``,
+            such as ``"nonzeros"``).
+    """
     return f"max_{field}"
 
 
@@ -360,7 +365,12 @@ def _cmd_audit_height(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def register(commands: Subcommands) -> None:
-    """Add ``audit`` and its subcommands to the top-level commands."""
+    """Add ``audit`` and its subcommands to the top-level commands.
+
+    Args:
+        commands: the top-level subcommands (what ``add_subparsers`` returned in
+            :func:`reference.cli.main.build_parser`) the group is added to.
+    """
     audit = group(commands, "audit", "audits of other implementations")
     audit_cal = add_command(audit, "calibration", _cmd_audit_calibration, "certified verdict on a claimed privacy level")
     audit_cal.add_argument(

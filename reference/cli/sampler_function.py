@@ -41,7 +41,13 @@ def _fraction(text: str, option: str) -> Fraction:
 
 
 def mechanism_from(args: argparse.Namespace) -> Any:
-    """The :class:`reference.audit.samples.target.Mechanism` the options describe (``CommandError`` if incomplete)."""
+    """The :class:`reference.audit.samples.target.Mechanism` the options describe (``CommandError`` if incomplete).
+
+    Args:
+        args: the parsed ``audit sampler-function`` command line: ``args.mechanism`` and that mechanism's options
+            (``--depth``, ``--sigma``, ``--arity``, ``--horizon``, ``--noise-matrix``, ``--alpha``, ...), as argparse
+            left them (rationals as text).
+    """
     from reference.audit.samples.cascade_stream import MAX_STREAM_DEPTH
     from reference.audit.samples.target import Mechanism
 
@@ -134,7 +140,11 @@ def _cmd_sampler_function(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def register(audit: Subcommands) -> None:
-    """Add ``sampler-function`` to the ``audit`` group."""
+    """Add ``sampler-function`` to the ``audit`` group.
+
+    Args:
+        audit: the subcommands of the ``audit`` group, which the command is added to.
+    """
     command = add_command(audit, "sampler-function", _cmd_sampler_function,
                           "audit a sampler function f(generator, runs) -> runs × n at scale, on Dask")
     command.add_argument("--target", required=True, help="package.module:function (f(generator, runs) or f(generator))")

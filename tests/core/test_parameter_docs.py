@@ -25,9 +25,14 @@ import reference
 #: pending module's function that is already complete is held to the rule.
 PENDING: tuple[str, ...] = (
     "reference.audit.samples.",
-    "reference.core.",
-    "reference.cli.",
-    "reference.testing",
+    "reference.core.input_files",
+    "reference.core.npz_files",
+    "reference.core.options",
+    "reference.core.real_arrays",
+    "reference.core.reprs",
+    "reference.core.rng",
+    "reference.core.user_code",
+    "reference.core.validate",
     "reference.privacy.",
     "reference.kary.",
     "reference.tda.",
