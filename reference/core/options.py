@@ -39,8 +39,8 @@ def choices(alias: object) -> tuple[str, ...]:
     """The accepted values of a ``Literal`` alias, in the order it lists them.
 
     Args:
-        alias: a ``Literal`` alias of this module, such as :data:`Neighbours` (read with ``typing.get_args``; a typing
-            special form, so it has no narrower static type than ``object``).
+        alias: anything that is a ``Literal`` alias of this module, such as :data:`Neighbours` (read with
+            ``typing.get_args``; a typing special form, so it has no narrower static type than ``object``).
     """
     return tuple(str(value) for value in get_args(alias))
 

@@ -24,7 +24,7 @@ def value_text(value: object) -> str:
     sequence.
 
     Args:
-        value: any field value of a result object (a Fraction, a certified real, a sequence, anything with a repr).
+        value: anything a result object holds in a field (a Fraction, a certified real, a sequence, anything with a repr).
     """
     if isinstance(value, Fraction):
         return str(value)
@@ -38,7 +38,7 @@ def compact_repr(result: object) -> str:
     """``Name(field=value, ...)`` for a dataclass, each value by :func:`value_text`, cut at :data:`MAX_REPR`.
 
     Args:
-        result: any object, normally a dataclass instance (each field with ``repr=True`` is shown); a non-dataclass
+        result: anything, normally a dataclass instance (each field with ``repr=True`` is shown); a non-dataclass
             shows only its class name.
     """
     fields = [field.name for field in dataclasses.fields(result) if field.repr] if dataclasses.is_dataclass(

@@ -316,7 +316,7 @@ def checked_real(value: object, function: Callable[..., Any], args: tuple[Any, .
     """A value a user's function returned, as one finite real number (:func:`user_real`).
 
     Args:
-        value: whatever the user's function returned: accepted when it is a real number (int, float, a numpy scalar or
+        value: anything the user's function returned: accepted when it is a real number (int, float, a numpy scalar or
             0-d array; not a bool) and finite.
         function: the function that returned ``value``, named in the refusal.
         args: the positional arguments it was called with, shown in the refusal.

@@ -36,7 +36,8 @@ from typing import Any, Literal
 
 from reference.core.certified import format_directed, format_significant
 from reference.core.excess_text import scientific
-from reference.core.validate import fraction_text, to_fraction
+from reference.core.input_types import RdpCurve
+from reference.core.validate import RealLike, fraction_text, to_fraction
 from reference.core.verdict import Judged, Verdict
 
 ClaimKind = Literal["pure", "approximate", "zcdp", "rdp"]
@@ -59,7 +60,7 @@ def exact_value(value: object, name: str) -> Fraction:
     """An exact rational; a float (or NumPy scalar) is read as the binary number it is, not rounded to a decimal.
 
     Args:
-        value: the number as the caller gave it (typed ``object``: it may come from user code): an int, Fraction
+        value: anything the caller was given (it may come from user code): accepted when an int, Fraction
             or exact decimal/rational string (``"1/3"``, ``"1e-6"``), a finite float or a NumPy scalar (read
             exactly, as the binary number it is); anything else is refused in one line naming ``name``.
         name: the parameter's name, used in the refusal message (e.g. ``"epsilon"``).
@@ -115,8 +116,8 @@ def rtol_fraction(value: object) -> Fraction:
     """A relative tolerance in [0, 1): exact, or a float read exactly (``rtol=1e-12``).
 
     Args:
-        value: the relative tolerance as the caller gave it (typed ``object``; passed through from
-            :func:`claim`): an exact rational or a finite float, read exactly by :func:`exact_value`; must lie
+        value: anything the caller was given as the relative tolerance (passed through from :func:`claim`):
+            accepted when an exact rational or a finite float, read exactly by :func:`exact_value`; must lie
             in [0, 1).
     """
     tolerance = exact_value(value, "rtol")
@@ -130,8 +131,8 @@ def rdp_points(rdp: object) -> tuple[tuple[Fraction, Fraction], ...]:
     :data:`DEFAULT_ORDERS` (called with a ``float`` α, the type accountants expect).
 
     Args:
-        rdp: the claimed curve as the caller gave it (typed ``object``; passed through from :func:`claim`): an
-            iterable of at most 10 000 pairs ``(α, RDP(α))`` with α > 1 and RDP(α) >= 0, each number as
+        rdp: anything the caller was given as the claimed curve (passed through from :func:`claim`): accepted
+            when an iterable of at most 10 000 pairs ``(α, RDP(α))`` with α > 1 and RDP(α) >= 0, each number as
             :func:`exact_value` accepts, or a function of α, read at :data:`DEFAULT_ORDERS`.
     """
     if callable(rdp):
@@ -234,11 +235,11 @@ class Claim:
 
 def claim(
     *,
-    epsilon: object = None,
-    delta: object = None,
-    rho: object = None,
-    rdp: object = None,
-    rtol: object = 0,
+    epsilon: RealLike | None = None,
+    delta: RealLike | None = None,
+    rho: RealLike | None = None,
+    rdp: RdpCurve | None = None,
+    rtol: RealLike = 0,
     relation: str | None = None,
 ) -> Claim:
     """The one claim stated: ``epsilon`` (with ``delta`` > 0 for (ε, δ)-DP; ``delta`` 0 or None: pure ε-DP),
@@ -246,8 +247,7 @@ def claim(
 
     Args:
         epsilon: ε > 0 of a pure ε-DP or, with ``delta``, an (ε, δ)-DP claim; an exact rational or a float (read
-            exactly); None (default) when the claim is ``rho`` or ``rdp``. Typed ``object`` for the callers that
-            pass their own users' values on.
+            exactly); None (default) when the claim is ``rho`` or ``rdp``.
         delta: δ in [0, 1) of an (ε, δ)-DP claim, given only with ``epsilon``; 0 or None (default) makes the
             claim pure ε-DP. Exact rational or float, read exactly.
         rho: ρ > 0 of a ρ-zCDP claim (D_α <= αρ for every α > 1); an exact rational or a float (read exactly);
@@ -404,12 +404,12 @@ def combine(checks: Iterable[ClaimCheck]) -> ClaimCheck | None:
     return max(listed, key=lambda check: (check.upper or Fraction(0)) / check.claimed if check.claimed else Fraction(0))
 
 
-def gaussian_variance(*, sigma: object, sigma_squared: object) -> Fraction:
+def gaussian_variance(*, sigma: RealLike | None, sigma_squared: RealLike | None) -> Fraction:
     """σ² from exactly one of ``sigma`` (a standard deviation) and ``sigma_squared`` (a variance), each > 0.
 
     Args:
         sigma: the standard deviation σ > 0 (not σ²); an exact rational or a float (read exactly), or None when
-            ``sigma_squared`` is given. Typed ``object`` for the callers that pass their users' values on.
+            ``sigma_squared`` is given.
         sigma_squared: the variance σ² > 0 (not σ), as ``sigma`` is read, or None when ``sigma`` is given;
             exactly one of the two.
     """

@@ -27,7 +27,7 @@ def audit_cascade(samples: object, law: Cascade, alpha: float, deviation: float)
     """The whole-law audit of Cascade Sampling's leaves (module docstring for the route taken).
 
     Args:
-        samples: the runs, shape ``(runs, 2**depth)``: a numpy array, or a path to a ``.npy`` file (streamed,
+        samples: anything the caller was given: accepted when the runs, shape ``(runs, 2**depth)``: a numpy array, or a path to a ``.npy`` file (streamed,
             memory-mapped; at depth 0 read whole, one value per run).
         law: the cascade's depth and σ.
         alpha: the audit's total false-alarm probability.

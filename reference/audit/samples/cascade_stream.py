@@ -66,7 +66,8 @@ def open_cascade_samples(samples: object) -> np.ndarray:
     an array is taken as it is.
 
     Args:
-        samples: a path (str or Path) to a ``.npy`` file, or a numpy array, of shape ``(runs, leaves)``.
+        samples: anything the caller was given: accepted when a path (str or Path) to a ``.npy`` file, or a numpy
+            array, of shape ``(runs, leaves)``.
 
     Raises:
         ValueError: naming ``samples`` when the path is not an existing ``.npy`` file or the array is not 2-D.
@@ -363,8 +364,9 @@ def audit_cascade_stream(
     runs at a time through :class:`CascadeMoments` (the verdict does not depend on ``block_runs``).
 
     Args:
-        samples: the leaves, shape (runs, 2**depth), real: a numpy array or the path (``str`` or ``Path``) of a
-            ``.npy`` file (read through a memory map, one block at a time); anything else is refused.
+        samples: anything the caller was given: accepted when the leaves, shape (runs, 2**depth), real: a numpy
+            array or the path (``str`` or ``Path``) of a ``.npy`` file (read through a memory map, one block at a
+            time); anything else is refused.
         depth: the cascade's depth, an integer in [0, :data:`MAX_STREAM_DEPTH`].
         sigma: the claimed σ > 0 (standard deviation, not σ²); an int, float, Fraction or string such as ``"3/2"``.
         alpha: the false-alarm probability, in (0, 1) (default 1e-6).

@@ -47,7 +47,12 @@ from reference.core.linalg import Matrix
 
 def kary_linear_design(law: KaryNoise, horizon: int) -> LinearDesign:
     """KARY Algorithm ``law.algorithm``'s output noise over ``horizon`` steps as the design ``B z`` (``B`` its exact
-    0/±1 noise matrix, ``z`` i.i.d. Laplace(h/ε) with ``h`` the tree's height for the horizon)."""
+    0/±1 noise matrix, ``z`` i.i.d. Laplace(h/ε) with ``h`` the tree's height for the horizon).
+
+    Args:
+        law: the KARY algorithm, arity and ε.
+        horizon: the steps T (the outputs per run), at most the design audit's output limit.
+    """
     from reference.audit.samples.design_audit import MAX_DESIGN_OUTPUTS, kary_noise_matrix
     from reference.kary.digits import height_for_horizon
 
@@ -60,6 +65,15 @@ def kary_linear_design(law: KaryNoise, horizon: int) -> LinearDesign:
 
 
 def audit_design(x: np.ndarray, design: LinearDesign, alpha: float, deviation: float) -> SamplerAuditReport:
+    """The whole-law audit of the runs ``x`` of ``design`` by the route its ``B`` and noise allow (module
+    docstring), with a units line when it fails.
+
+    Args:
+        x: the runs, float64 of shape ``(runs, outputs)``.
+        design: the design ``B z`` the runs claim to follow.
+        alpha: the audit's total false-alarm probability.
+        deviation: the smallest relative scale error the audit must see.
+    """
     report = _audit_design_law(x, design, alpha, deviation)
     return replace(report, units=_design_units(x, design)) if report.verdict == "fails" else report
 
@@ -350,7 +364,11 @@ FAMILY_SHARE = 0.25
 def recoverable_draws(design: LinearDesign) -> np.ndarray:
     """The draws of a design whose ``B`` is not of full column rank that are still read off the outputs: ``j`` with
     ``e_j`` in ``B``'s row space (``pinv(B) B e_j = e_j``), so ``z_j = (pinv(B) x)_j`` exactly (KARY Algorithm
-    2's tree leaves every draw but a few recoverable)."""
+    2's tree leaves every draw but a few recoverable).
+
+    Args:
+        design: the design ``B z``.
+    """
     matrix = float_matrix(design)
     residual = np.abs(np.linalg.pinv(matrix) @ matrix - np.eye(design.draws)).max(axis=0)
     return np.flatnonzero(residual < 1e-9)

@@ -76,11 +76,24 @@ def _integers(values: np.ndarray, law: ScalarLaw) -> np.ndarray:
     return values
 
 
-def audit_samples(samples: object, law: Law, *, alpha: object = 1e-6,
-                  smallest_deviation: object = DEFAULT_SMALLEST_DEVIATION) -> SamplerAuditReport:
-    """Audit ``samples`` (``runs × n``, one run per row; a 1-D array is ``runs`` draws of a scalar law) against
-    ``law`` (module docstring). False alarm at most ``alpha``; the verdict is "inconclusive" when the runs cannot
-    detect a relative scale error of ``smallest_deviation`` with probability 99%."""
+def audit_samples(samples: object, law: Law, *, alpha: float = 1e-6,
+                  smallest_deviation: float = DEFAULT_SMALLEST_DEVIATION) -> SamplerAuditReport:
+    """Audit ``samples`` against ``law`` (module docstring). False alarm at most ``alpha``; the verdict is
+    "inconclusive" when the runs cannot detect a relative scale error of ``smallest_deviation`` with probability
+    99%.
+
+    Args:
+        samples: anything the caller was given: accepted when a real (float or integer) numpy array of shape
+            ``(runs, n)``, one run per row (``n`` fixed by the law: ``2**depth`` for a cascade, the outputs of a
+            design, the horizon for KARY), a 1-D array being ``runs`` draws of a scalar law; for a
+            :class:`~reference.audit.samples.laws.Cascade`, also a path to a ``.npy`` file, streamed.
+        law: the law the samples claim to follow (:mod:`reference.audit.samples.laws`).
+        alpha: the total false-alarm probability, a real in (0, 1) (default 1e-6); the groups of tests share it
+            (Bonferroni).
+        smallest_deviation: the relative scale error the audit must detect with probability 99% before a pass
+            counts as "holds", a real in (0, 1) (default :data:`~reference.audit.samples.law_report.DEFAULT_SMALLEST_DEVIATION`,
+            2%); below that power the verdict is "inconclusive" with the runs needed.
+    """
     chosen = check_law(law)
     level = check_alpha(alpha)
     deviation = check_deviation(smallest_deviation)
@@ -143,10 +156,21 @@ def _scalar_units(values: np.ndarray, law: ScalarLaw) -> str | None:
 
 
 def audit_histogram(histogram: Mapping[int, int], law: DiscreteGaussian | DiscreteLaplace | TdaLevel, *, runs: int,
-                    alpha: object = 1e-6, smallest_deviation: object = DEFAULT_SMALLEST_DEVIATION
+                    alpha: float = 1e-6, smallest_deviation: float = DEFAULT_SMALLEST_DEVIATION
                     ) -> SamplerAuditReport:
-    """:func:`audit_samples` of a discrete law from the histogram of the values drawn (value → count; ``runs``
-    rows of them), the sufficient statistic the streamed sampler-function audit keeps: the same tests."""
+    """:func:`audit_samples` of a discrete law from the histogram of the values drawn, the sufficient statistic the
+    streamed sampler-function audit keeps: the same tests, the same verdict.
+
+    Args:
+        histogram: each value drawn → how often it was drawn (non-negative integer counts).
+        law: the discrete law claimed (a TDA level is its cells' discrete Gaussian).
+        runs: the runs (rows) the values came in; the values per run are the total count over ``runs``.
+        alpha: the total false-alarm probability, a real in (0, 1) (default 1e-6); the groups of tests share it
+            (Bonferroni).
+        smallest_deviation: the relative scale error the audit must detect with probability 99% before a pass
+            counts as "holds", a real in (0, 1) (default :data:`~reference.audit.samples.law_report.DEFAULT_SMALLEST_DEVIATION`,
+            2%); below that power the verdict is "inconclusive" with the runs needed.
+    """
     chosen = law.cell_law() if isinstance(law, TdaLevel) else law
     if not isinstance(chosen, (DiscreteGaussian, DiscreteLaplace)):
         raise TypeError("law must be a DiscreteGaussian, DiscreteLaplace or TdaLevel for a histogram")
@@ -168,7 +192,12 @@ def audit_histogram(histogram: Mapping[int, int], law: DiscreteGaussian | Discre
 
 
 def law_columns(law: Law, horizon: int | None = None) -> int | None:
-    """Values per run a sampler of ``law`` returns (``None``: any, for a scalar law)."""
+    """Values per run a sampler of ``law`` returns (``None``: any, for a scalar law).
+
+    Args:
+        law: the law sampled.
+        horizon: the steps of a KARY law (its values per run); ignored for the other laws.
+    """
     if isinstance(law, Cascade):
         return 1 << law.depth
     if isinstance(law, LinearDesign):
@@ -179,11 +208,24 @@ def law_columns(law: Law, horizon: int | None = None) -> int | None:
 
 
 def audit_sampler_function(function: Callable[..., Any], law: Law, *, runs: int, seed: int = 0,
-                           horizon: int | None = None, alpha: object = 1e-6,
-                           smallest_deviation: object = DEFAULT_SMALLEST_DEVIATION) -> SamplerAuditReport:
-    """Draw ``runs`` runs from ``function(generator, runs)`` (a ``numpy.random.Generator`` seeded by ``seed``)
-    and audit them against ``law`` (:func:`audit_samples`). ``horizon``: the values per run of a KARY law. The
-    runs are held in memory; the command line's ``audit sampler-function`` streams them on Dask instead."""
+                           horizon: int | None = None, alpha: float = 1e-6,
+                           smallest_deviation: float = DEFAULT_SMALLEST_DEVIATION) -> SamplerAuditReport:
+    """Draw ``runs`` runs from ``function(generator, runs)`` and audit them against ``law`` (:func:`audit_samples`).
+    The runs are held in memory; the command line's ``audit sampler-function`` streams them on Dask instead.
+
+    Args:
+        function: the sampler, called once as ``function(generator, runs)`` with a ``numpy.random.Generator``; it
+            returns ``runs`` runs, shape ``(runs, n)`` (a 1-D array for a scalar law).
+        law: the law the sampler claims to draw from.
+        runs: the runs to draw, a positive integer.
+        seed: the generator's seed, a non-negative integer (default 0): the audit is reproducible.
+        horizon: the values per run of a KARY law (required for one; ignored otherwise).
+        alpha: the total false-alarm probability, a real in (0, 1) (default 1e-6); the groups of tests share it
+            (Bonferroni).
+        smallest_deviation: the relative scale error the audit must detect with probability 99% before a pass
+            counts as "holds", a real in (0, 1) (default :data:`~reference.audit.samples.law_report.DEFAULT_SMALLEST_DEVIATION`,
+            2%); below that power the verdict is "inconclusive" with the runs needed.
+    """
     if isinstance(runs, bool) or not isinstance(runs, int) or runs < 1:
         raise ValueError(f"runs must be a positive integer, got {runs!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:

@@ -39,7 +39,7 @@ def sample_matrix(samples: object, columns: int | None) -> np.ndarray:
     """The samples as a finite float64 array of shape ``(runs, columns)``, one run per row.
 
     Args:
-        samples: what the caller passed: a real (float or integer) numpy array; a 1-D array is one column of
+        samples: anything the caller was given: accepted when a real (float or integer) numpy array; a 1-D array is one column of
             draws when ``columns`` is None (a scalar law).
         columns: the values per run the law fixes, or None for a scalar law (any width).
 
