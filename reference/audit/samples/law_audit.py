@@ -76,6 +76,29 @@ def _integers(values: np.ndarray, law: ScalarLaw) -> np.ndarray:
     return values
 
 
+#: Float values converted to integers per step: a chunk and its copies stay within a core's cache.
+CONVERT_CHUNK = 1 << 16
+
+
+def _float_integers(values: np.ndarray) -> np.ndarray:
+    """The float draws of a discrete law as int64, chunk by chunk (one pass over the samples): each finite and an
+    integer (values beyond ±2^53, all integers and far in the tails, clipped there when the cast is not exact)."""
+    out = np.empty(values.size, dtype=np.int64)
+    for start in range(0, values.size, CONVERT_CHUNK):
+        chunk = values[start:start + CONVERT_CHUNK]
+        converted = out[start:start + chunk.size]
+        with np.errstate(invalid="ignore"):  # NaN, ±inf and |x| >= 2^63 cast to garbage: the comparison sees it
+            converted[:] = chunk
+        if np.array_equal(converted, chunk):
+            continue
+        if not np.all(np.isfinite(chunk)):
+            raise ValueError("samples must be finite (no NaN or infinity)")
+        if not np.array_equal(chunk, np.rint(chunk)):
+            raise ValueError("samples must hold integers for a discrete law")
+        converted[:] = np.clip(chunk, -2.0**53, 2.0**53)
+    return out
+
+
 def audit_samples(samples: object, law: Law, *, alpha: float = 1e-6,
                   smallest_deviation: float = DEFAULT_SMALLEST_DEVIATION) -> SamplerAuditReport:
     """Audit ``samples`` against ``law`` (module docstring). False alarm at most ``alpha``; the verdict is
@@ -107,6 +130,11 @@ def audit_samples(samples: object, law: Law, *, alpha: float = 1e-6,
             # integer draws of a discrete law: read as they are (one pass, no float copy, nothing to round)
             x = samples.reshape(-1, 1) if samples.ndim == 1 else samples
             values = x.reshape(-1).astype(np.int64, copy=False)
+        elif (isinstance(chosen, (DiscreteGaussian, DiscreteLaplace)) and isinstance(samples, np.ndarray)
+              and samples.dtype in (np.float64, np.float32) and samples.ndim in (1, 2)):
+            # float draws of a discrete law: checked and converted to integers in one chunked pass
+            x = samples.reshape(-1, 1) if samples.ndim == 1 else samples
+            values = _float_integers(x.reshape(-1))
         else:
             x = sample_matrix(samples, None)
             values = _integers(x.reshape(-1), chosen)

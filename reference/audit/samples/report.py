@@ -189,7 +189,7 @@ class SamplerAuditReport(Decided):
             "units": self.units,
             **({} if self.untested is None else {"untested": self.untested}),
             **({"power": [line.as_json() for line in self.power]} if self.power else {}),
-            "alpha": f"{self.alpha:.17g}",
+            "alpha": repr(float(self.alpha)),  # the shortest decimal that reads back as this float
             "runs": self.runs,
             "dimension": self.dimension,
             "checks": [
