@@ -27,13 +27,21 @@ APPROXIMATION_DIGITS = 6
 
 
 def digit_count(value: int) -> int:
-    """The number of decimal digits of ``|value|`` (1 for 0), without converting it to text."""
+    """The number of decimal digits of ``|value|`` (1 for 0), without converting it to text.
+
+    Args:
+        value: an integer of any size.
+    """
     return 1 if value == 0 else floor_log10(Fraction(abs(value))) + 1
 
 
 def exact_text(value: Fraction | int) -> str:
     """``value`` for a human: exact when short, else its decimal approximation and its digit counts (module
-    docstring)."""
+    docstring).
+
+    Args:
+        value: an exact rational or integer of any size.
+    """
     long = _long_form(Fraction(value))
     return fraction_text(Fraction(value)) if long is None else f"≈ {long[0]} (exact: {long[1]}, in as_json)"
 
@@ -57,13 +65,23 @@ def format_significant(value: Fraction, digits: int) -> str:
     Trailing zeros are kept so that the string shows ``digits`` significant digits. Positional notation is
     used for decimal exponents in [-6, 20], scientific (``1.25e-13``) outside; both parse with ``float`` and
     ``Fraction``. Zero is rendered as ``"0."`` followed by ``digits - 1`` zeros.
+
+    Args:
+        value: the exact rational to print.
+        digits: the number of significant digits, an integer >= 1 (a ValueError otherwise).
     """
     return _format(value, digits, "nearest")
 
 
 def format_directed(value: Fraction, digits: int, *, upward: bool) -> str:
     """``value`` rounded toward +∞ (``upward``) or −∞ to ``digits`` significant digits: the printed number is
-    >= (or <=) ``value``, so an upper (lower) end of an enclosure stays one when printed."""
+    >= (or <=) ``value``, so an upper (lower) end of an enclosure stays one when printed.
+
+    Args:
+        value: the exact rational to print.
+        digits: the number of significant digits, an integer >= 1.
+        upward: True: round toward +∞ (the string is >= ``value``); False: toward −∞ (the string is <= ``value``).
+    """
     return _format(value, digits, "up" if upward else "down")
 
 
@@ -103,7 +121,11 @@ def _format(value: Fraction, digits: int, mode: str) -> str:
 def message_value(value: object) -> str:
     """A value quoted in a refusal: an int or Fraction through :func:`exact_text` (a count of ``10**4000`` printed
     4,001 digits, and ``str`` of a longer one raises Python's own ``ValueError``), anything else as ``str``, cut
-    at 80 characters."""
+    at 80 characters.
+
+    Args:
+        value: the value the refusal quotes.
+    """
     if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
         long = _long_form(Fraction(value))
         return fraction_text(Fraction(value)) if long is None else f"≈ {long[0]} ({long[1]})"
