@@ -327,7 +327,7 @@ def _validate_child_counts(child_counts: object) -> tuple[int, ...]:
         if isinstance(count, bool) or not isinstance(count, (int, np.integer)):
             raise TypeError(f"child_counts must hold integers 0, 1 or 2, got {count!r}")
         if count not in (0, 1, 2):
-            raise ValueError(f"child_counts: a node has 0, 1 or 2 children, got {message_value(count)}")
+            raise ValueError(f"child_counts: a node has 0, 1 or 2 children, got {message_value(int(count))}")
     counts = tuple(int(count) for count in counts)
     if not counts:
         raise ValueError("child_counts must describe at least the root")

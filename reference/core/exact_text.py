@@ -118,7 +118,7 @@ def _format(value: Fraction, digits: int, mode: str) -> str:
     return f"{sign}{mantissa[0]}.{mantissa[1:]}e{exponent:+d}"
 
 
-def message_value(value: object) -> str:
+def message_value(value: int | float | Fraction | str) -> str:
     """A value quoted in a refusal: an int or Fraction through :func:`exact_text` (a count of ``10**4000`` printed
     4,001 digits, and ``str`` of a longer one raises Python's own ``ValueError``), anything else as ``str``, cut
     at 80 characters.

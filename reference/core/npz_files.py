@@ -134,7 +134,7 @@ def _index_members(form: str, archive: _Archive) -> tuple[str, ...]:
 def _check_index_header(archive: _Archive, key: str, expected: tuple[int, ...]) -> None:
     shape, dtype, _ = archive.header(key)
     if not np.issubdtype(dtype, np.integer):
-        raise ValueError(f"{archive.name}: the {key!r} array must hold integers, got {message_value(dtype)}")
+        raise ValueError(f"{archive.name}: the {key!r} array must hold integers, got {dtype}")
     if shape != expected:
         raise ValueError(f"{archive.name}: the {key!r} array has shape {shape}; the headers of 'shape' and 'data' "
                          f"need {expected}")
@@ -147,7 +147,7 @@ def _header(archive: _Archive) -> SparseHeader:
     if len(data_shape) != 1:
         raise ValueError(f"{archive.name}: the 'data' array must be 1-D, got shape {data_shape}")
     if not (np.issubdtype(dtype, np.integer) or np.issubdtype(dtype, np.floating)):
-        raise ValueError(f"{archive.name}: the entries must be integers or real floats, got {message_value(dtype)}")
+        raise ValueError(f"{archive.name}: the entries must be integers or real floats, got {dtype}")
     stored = data_shape[0]
     for key in _index_members(form, archive):
         expected = {"indptr": ((rows if form == "csr" else cols) + 1,), "coords": (2, stored)}.get(key, (stored,))

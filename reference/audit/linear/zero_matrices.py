@@ -21,7 +21,15 @@ _MAX_STRATEGY_ENTRIES = 1_000_000
 
 def zero_noise_verdict(noise: ColumnMatrix, workload: ColumnMatrix, kind: str, scale: Fraction,
                        users: int) -> LinearNoiseVerdict | None:
-    """The add/remove verdict when ``noise`` (B) has no non-zero (module docstring); ``None`` when it has one."""
+    """The add/remove verdict when ``noise`` (B) has no non-zero (module docstring); ``None`` when it has one.
+
+    Args:
+        noise: B, outputs × draws, as exact columns (its non-zeros are counted, no column is built).
+        workload: W, outputs × inputs, as exact columns (its first non-zero column is looked for).
+        kind: the noise kind: ``"gaussian"``, ``"laplace"``, ``"discrete-gaussian"`` or ``"discrete-laplace"``.
+        scale: σ or b, the positive exact scale (recorded in the verdict).
+        users: records per user (``contributions``), recorded in the verdict.
+    """
     if noise.nonzeros(False):
         return None
     outputs, draws, inputs = noise.rows, noise.cols, workload.cols
