@@ -434,7 +434,10 @@ def test_a_gaussian_release_of_a_zero_workload_is_pure_dp() -> None:
      r"^horizon must be at most 2\*\*30 .*got 9223372036854775808$"),
     (lambda reference: reference.calibrated_stream(8, epsilon="1e10000", delta="1/2"),
      r"^epsilon and delta give the exact sigma .*outside the numeric stream's float range"),
-], ids=["count-10^4000", "horizon-10^4000", "delta-10001-digits", "horizon-2^63", "sigma-out-of-float-range"])
+    (lambda reference: reference.range_variance(5, 40, 10**4000),
+     r"^range must satisfy 0 <= first <= last < 32; got first=40, last=≈ 1\.00000e\+4000 \(4001 digits\)$"),
+], ids=["count-10^4000", "horizon-10^4000", "delta-10001-digits", "horizon-2^63", "sigma-out-of-float-range",
+        "range-last-10^4000"])
 def test_api_refusals_found_by_the_message_check_name_the_parameter(call: object, message: str) -> None:
     """Found once the API campaign read its refusals (one line naming a parameter of the function)."""
     import reference

@@ -23,6 +23,7 @@ from fractions import Fraction
 import numpy as np
 
 from reference.cip.exact import matrix as cip_matrix
+from reference.core.exact_text import message_value
 from reference.core.validate import check_depth
 
 #: Largest depth for the all-ranges computation: int64 headroom (entries of M are below 2**(2 depth)) and time.
@@ -35,7 +36,8 @@ def _check_range(depth: int, first: int, last: int) -> int:
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
             raise TypeError(f"{name} must be an integer leaf index, got {value!r}")
     if not 0 <= first <= last < n:
-        raise ValueError(f"range must satisfy 0 <= first <= last < {n}; got first={first}, last={last}")
+        raise ValueError(f"range must satisfy 0 <= first <= last < {n}; got first={message_value(int(first))}, "
+                         f"last={message_value(int(last))}")
     return n
 
 
