@@ -47,7 +47,13 @@ from fractions import Fraction
 from flint import arb
 
 from reference.core.bisection import bisect, bracket_upward
-from reference.core.certified import TARGET_ACCURACY_BITS, CertifiedReal, UndecidedComparisonError, working_precision
+from reference.core.certified import (
+    TARGET_ACCURACY_BITS,
+    CertifiedReal,
+    EnclosureRangeError,
+    UndecidedComparisonError,
+    working_precision,
+)
 from reference.core.certified import ball as _ball
 from reference.core.exact_text import exact_text
 from reference.core.validate import (
@@ -366,8 +372,18 @@ def discrete_gaussian_epsilon(
     _check_range(None, scale)
     # ε = 0 starts the sum furthest left: the costliest evaluation, times the evaluations of the search
     _check_cost(Fraction(0), scale, shift, NEWTON_EVALUATIONS)
+    try:
+        return _smallest_epsilon(target, scale, shift, tol)
+    except EnclosureRangeError as error:  # the refusal names the parameters that led there
+        raise EnclosureRangeError(f"delta = {exact_text(target)}, sigma_squared = {exact_text(scale)}, "
+                                  f"sensitivity = {shift}: {error}") from None
+
+
+def _smallest_epsilon(target: Fraction, scale: Fraction, shift: int, tol: Fraction) -> CertifiedReal:
+    """:func:`discrete_gaussian_epsilon`'s search, on validated parameters."""
     if _delta_satisfied(Fraction(0), scale, shift, target):
         return CertifiedReal(Fraction(0), Fraction(0))
+
     def sufficient(epsilon: Fraction) -> bool:
         return _delta_satisfied(epsilon, scale, shift, target)
 

@@ -170,7 +170,7 @@ def _checked_size(size: object) -> int:
     if count > MAX_EXACT_SIZE:
         raise ValueError(
             f"size must be at most {MAX_EXACT_SIZE} for the exact samplers (about 50,000 draws a second), got "
-            f"{count}: draw in several calls, or use reference.samplers.numeric"
+            f"{message_value(count)}: draw in several calls, or use reference.samplers.numeric"
         )
     return count
 

@@ -436,8 +436,13 @@ def test_a_gaussian_release_of_a_zero_workload_is_pure_dp() -> None:
      r"^epsilon and delta give the exact sigma .*outside the numeric stream's float range"),
     (lambda reference: reference.range_variance(5, 40, 10**4000),
      r"^range must satisfy 0 <= first <= last < 32; got first=40, last=≈ 1\.00000e\+4000 \(4001 digits\)$"),
+    (lambda reference: reference.discrete_laplace(2, size=10**4000),
+     r"^size must be at most 200000 .*got ≈ 1\.00000e\+4000 \(4001 digits\)"),
+    # out of the exact range: the refusal now says which parameters led there
+    (lambda reference: reference.discrete_gaussian_epsilon(delta="3e-7", sigma_squared="1e-6", sensitivity=2),
+     r"^delta = 3/10000000, sigma_squared = 1/1000000, sensitivity = 2: .*beyond the exact range"),
 ], ids=["count-10^4000", "horizon-10^4000", "delta-10001-digits", "horizon-2^63", "sigma-out-of-float-range",
-        "range-last-10^4000"])
+        "range-last-10^4000", "size-10^4000", "discrete-gaussian-out-of-range"])
 def test_api_refusals_found_by_the_message_check_name_the_parameter(call: object, message: str) -> None:
     """Found once the API campaign read its refusals (one line naming a parameter of the function)."""
     import reference
