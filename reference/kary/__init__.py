@@ -17,9 +17,9 @@ if TYPE_CHECKING:  # where each public name comes from; imported on first use (r
     from .constants import certified_argmin, leading_constant
     from .counters import OnlineCounter, algorithm_1, algorithm_2_batch, algorithm_3
     from .digits import even_offset_digits, height_for_horizon, offset_digits
-    from .mse import algorithm_2_mse, algorithm_2_mse_digit_programme
+    from .mse import algorithm_1_mse_digit_programme, algorithm_2_mse, algorithm_2_mse_digit_programme
     from .privacy import l2_laplace_scale, laplace_scale
-    from .tree import algorithm_1_mse_digit_programme, check_factorization, sensitivities
+    from .tree import check_factorization, sensitivities
 
 __all__ = [
     "OnlineCounter",

@@ -21,21 +21,10 @@ The input stream is a sequence of 0/1 values x_1..x_T; every function returns th
   Laplace(h/ε) noise, and adds left-most / subtracts right-most children. Line 15 prints the subtracted
   vertex as [p − k^(ℓ−1) − 1, p]; the vertex of the tree is [p − k^(ℓ−1) + 1, p] (that is what is used).
 
-Lifetime of a noise value (Proposition 4.10, made explicit; :func:`noise_lifetime`): write p's offset digits
-and let q be the lowest level with a non-zero digit d, U = p − d k^(q−1), w = k^(q−1). z_p is added at time t
-iff t agrees with p above level q and t's level-q digit has the sign of d and magnitude >= |d| (the walk's
-position after the levels above q must equal U, a multiple of k w, and two digits differ by less than k).
-With digits −c..k − 1 − c (c = ⌊(k − 1)/2⌋) the lower q − 1 digits hold [−c(w − 1)/(k − 1),
-(k − 1 − c)(w − 1)/(k − 1)] =: [a, b], so z_p is used exactly for t in [p + a, U + (k − 1 − c)w + b] when d > 0
-and t in [U − c w + a, p + b] when d < 0 (intersected with [1, T]); for odd arity these are
-[p − (w − 1)/2, U + (k w − 1)/2] and [U − (k w − 1)/2, p + (w − 1)/2]. The online counter forgets z_p after
-the last of these times.
-
-Noise-value-to-vertex map (Proposition 4.3's sign argument, made explicit; :func:`algorithm_2_vertex`): the
-vertex Algorithm 3 uses where Algorithm 2 uses z_p is [p − k^(q−1) + 1, p], added, when d > 0 and
-[p + 1, p + k^(q−1)], subtracted, when d < 0. The map is injective and every vertex has a fixed sign, so with
-z_p = sign · ν(vertex) the two algorithms compute the same outputs (checked exhaustively in
-:mod:`reference_verification.kary.checks.counters`).
+Which noise values Algorithm 2 uses and when, and which vertex of Algorithm 3 each stands for (Propositions
+4.10 and 4.3, made explicit), are :mod:`reference.kary.noise_indices`'s; the vectorised noise sums
+:mod:`reference.kary.walk_sums`'s; the stream and noise checks and the numeric draws
+:mod:`reference.kary.counter_input`'s.
 
 Randomness and draw order (``rng`` is a numpy Generator, a seed or None; ``noise="exact"`` takes a
 :class:`reference.core.randomness.RandomBits` source):
@@ -68,328 +57,19 @@ from reference.core.options import CounterNoise
 from reference.core.randomness import RandomBits, check_source
 from reference.core.rng import RngLike, as_generator
 from reference.core.user_code import UNLIMITED, UserFunction, checked_real, user_array, user_real
-from reference.core.validate import RealLike, check_positive_int, positive_fraction, positive_real
-from reference.kary.batch_cost import check_batch_cost, check_slots
+from reference.core.validate import RealLike, check_positive_int, positive_fraction
+from reference.kary.batch_cost import check_slots
+from reference.kary.counter_input import check_noise, check_stream, fill_block, finish_outputs, numeric_scale
 from reference.kary.digits import check_arity, height_for_horizon
+from reference.kary.noise_indices import noise_lifetime, used_mask
+from reference.kary.walk_sums import noise_sums
 from reference.samplers import exact as exact_samplers
 from reference.samplers import numeric as numeric_samplers
 
 if TYPE_CHECKING:
     import numpy.typing as npt
 
-__all__ = [
-    "OnlineCounter",
-    "algorithm_1",
-    "algorithm_1_noise_from_values",
-    "algorithm_2_batch",
-    "algorithm_2_noise_from_values",
-    "algorithm_2_used_indices",
-    "algorithm_2_vertex",
-    "algorithm_3",
-    "noise_lifetime",
-]
-
-_NOISE_KINDS: tuple[str, ...] = ("laplace", "discrete-laplace", "exact")
-
-
-# ------------------------------------------------------------------------------------------- validation
-
-
-def check_stream(stream: object) -> np.ndarray:
-    """The stream as an int64 array of 0/1 values (ValueError naming ``stream`` otherwise).
-
-    Args:
-        stream: anything: accepted when it is a non-empty one-dimensional sequence or array of 0/1 values.
-    """
-    if isinstance(stream, (str, bytes)):
-        raise TypeError("stream must be a sequence of 0/1 values, not a string")
-    try:
-        array = np.asarray(stream)
-    except (TypeError, ValueError) as error:
-        raise TypeError(f"stream must be a sequence of 0/1 values: {error}") from None
-    if array.ndim != 1:
-        raise ValueError(f"stream must be one-dimensional, got shape {array.shape}")
-    if array.size == 0:
-        raise ValueError("stream must hold at least one value (horizon T >= 1)")
-    if array.dtype == np.bool_:
-        return array.astype(np.int64)
-    if not (np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)):
-        raise ValueError(f"stream must contain only 0/1 values, got dtype {array.dtype}")
-    if not (array.min() >= 0 and array.max() <= 1 and (np.issubdtype(array.dtype, np.integer) or _integral(array))):
-        bad = np.flatnonzero((array != 0) & (array != 1))
-        raise ValueError(f"stream must contain only 0/1 values; stream[{int(bad[0])}] = {array[bad[0]]!r}")
-    return array.astype(np.int64, copy=False)
-
-
-def _integral(array: np.ndarray) -> bool:
-    """True when a float array holds only 0.0 and 1.0 (its range is already known to be [0, 1])."""
-    return bool(np.all((array == 0) | (array == 1)))
-
-
-def check_noise(noise: object, *, vectorised: bool = False) -> str:
-    """``noise`` as one of the accepted kinds (``ValueError`` naming ``noise`` otherwise).
-
-    Args:
-        noise: ``"laplace"``, ``"discrete-laplace"`` or (not ``vectorised``) ``"exact"``.
-        vectorised: ``True`` when the caller is vectorised (no exact noise).
-    """
-    kinds = _NOISE_KINDS[:2] if vectorised else _NOISE_KINDS
-    if noise not in kinds:
-        raise ValueError(f"noise must be one of {kinds}, got {noise!r}")
-    return str(noise)
-
-
-def numeric_scale(epsilon: RealLike, height: int) -> float:
-    """The Laplace scale h/ε of the numeric noises, a float.
-
-    Args:
-        epsilon: ε > 0, a real number.
-        height: h, the tree's height, an integer >= 1.
-    """
-    return height / positive_real(epsilon, "epsilon")
-
-
-def fill_block(out: np.ndarray, kind: str, scale: float, rng: np.random.Generator) -> None:
-    """Fill contiguous float64 ``out`` with the draws of the numeric sampler (the same stream as
-    ``numeric_samplers.laplace`` / ``discrete_laplace`` of ``out.size``; discrete values are integers, exact in binary64).
-
-    Args:
-        out: a contiguous float64 array to fill.
-        kind: ``"laplace"`` or ``"discrete-laplace"``.
-        scale: the Laplace scale h/ε > 0.
-        rng: the ``numpy.random.Generator`` to draw with.
-    """
-    if kind == "laplace":
-        numeric_samplers.laplace_fill(out, scale, rng)
-    elif kind == "discrete-laplace":
-        numeric_samplers.discrete_laplace_fill(out, scale, rng)
-    else:
-        raise ValueError(f"noise must be 'laplace' or 'discrete-laplace' for the vectorised algorithms, got {kind!r}")
-
-
-def _finish(prefix: np.ndarray, noise: np.ndarray, kind: str) -> np.ndarray:
-    if np.isnan(noise.sum()):  # an internal invariant: every index an output uses was drawn
-        raise ArithmeticError("an output used a noise index that was not drawn")
-    np.add(prefix, noise, out=noise)
-    return noise.astype(np.int64) if kind == "discrete-laplace" else noise
-
-
-# ------------------------------------------------------------------------------------------- digit rules
-
-
-def _lowest_digit(index: int, arity: int) -> tuple[int, int]:
-    """(q, d): the lowest level q with a non-zero offset digit d of ``index`` > 0."""
-    top = arity // 2
-    number, level = index, 1
-    while True:
-        digit = number % arity
-        if digit > top:
-            digit -= arity
-        if digit:
-            return level, digit
-        number //= arity
-        level += 1
-
-
-def _lower_range(arity: int, weight: int) -> tuple[int, int]:
-    """The values q − 1 offset digits hold (weight = k^(q−1)): [−c(w − 1)/(k − 1), (k − 1 − c)(w − 1)/(k − 1)].
-
-    c = ⌊(k − 1)/2⌋; odd arity gives ±(w − 1)/2 (Definition 3.8), even arity Definition C.1's range.
-    """
-    center = (arity - 1) // 2
-    span = (weight - 1) // (arity - 1)
-    return -center * span, (arity - 1 - center) * span
-
-
-def noise_lifetime(index: int, arity: int, horizon: int) -> tuple[int, int]:
-    """(first, last): the times t in 1..``horizon`` at which Algorithm 2 adds z_``index`` (module docstring).
-
-    Returns ``(first, min(last, horizon))``; if ``first > horizon`` the index is never used (then
-    ``first > last`` is returned as is). Any ``arity`` >= 2 (even arity: Appendix C's variant), ``index`` >= 1.
-
-    Args:
-        index: the noise index p, an integer >= 1.
-        arity: k, an integer >= 2.
-        horizon: T, an integer >= 1.
-    """
-    k = check_arity(arity)
-    steps = check_positive_int(horizon, "horizon")
-    p = check_positive_int(index, "index")
-    level, digit = _lowest_digit(p, k)
-    weight = k ** (level - 1)
-    upper = p - digit * weight
-    low, high = _lower_range(k, weight)
-    if digit > 0:
-        first, last = p + low, upper + (k // 2) * weight + high
-    else:
-        first, last = upper - ((k - 1) // 2) * weight + low, p + high
-    return first, min(last, steps)
-
-
-def algorithm_2_vertex(index: int, arity: int) -> tuple[int, int, int]:
-    """(level, j, sign): the vertex [1 + j k^(ℓ−1), (j + 1) k^(ℓ−1)] Algorithm 3 adds (sign +1) or subtracts
-    (sign −1) where Algorithm 2 adds z_``index`` (module docstring).
-
-    Args:
-        index: the noise index p, an integer >= 1.
-        arity: k, an integer >= 2.
-    """
-    k = check_arity(arity)
-    p = check_positive_int(index, "index")
-    level, digit = _lowest_digit(p, k)
-    weight = k ** (level - 1)
-    if digit > 0:
-        return level, p // weight - 1, 1
-    return level, p // weight, -1
-
-
-# ------------------------------------------------------------------------------ vectorised noise sums
-
-
-def _grid_sizes(horizon: int, arity: int, height: int, center: int) -> list[int]:
-    """sizes[ℓ] = number of grid points m = 0..round(T / k^(ℓ−1)) at level ℓ (sizes[1] = T + 1)."""
-    sizes = [0, horizon + 1]
-    for _ in range(height):
-        sizes.append((sizes[-1] - 1 + center) // arity + 1)
-    if sizes[height + 1] != 1:  # the horizon fits the height
-        raise ArithmeticError("the grid did not close at the root")
-    return sizes
-
-
-def noise_sums(values: np.ndarray, arity: int, horizon: int, height: int, offset: bool) -> np.ndarray:
-    """Noise sums of outputs t = 0..T (last axis) from noise values indexed by p (last axis; index 0 unused).
-
-    Leading axes are independent replicates (runs), so a batch of runs stored row by row, as each run's
-    generator fills it, is summed without a transpose. Level by level from the top: the walk prefix after levels
-    h..ℓ depends only on u = m k^(ℓ−1), t's rounding to a multiple of k^(ℓ−1); m = k m' + e with parent m' and
-    digit e (offset: |e| <= c; standard: 0 <= e < k). The running sums are formed in the walk's order, so they
-    are bit-identical to the walk's sequential additions (and the same for a run alone or in a batch). Unused
-    or missing values are NaN and only reach discarded grid points.
-
-    Args:
-        values: the noise values indexed by p on the last axis (index 0 unused); leading axes are runs.
-        arity: k, an integer >= 2.
-        horizon: T, an integer >= 1.
-        height: h, the tree's height for T.
-        offset: ``True`` for Algorithm 2's offset digits, ``False`` for Algorithm 1's standard digits.
-    """
-    check_batch_cost(arity, horizon, height)
-    k = arity
-    center = (k - 1) // 2 if offset else 0
-    sizes = _grid_sizes(horizon, k, height, center) if offset else _standard_sizes(horizon, k, height)
-    lead = values.shape[:-1]
-    acc = np.zeros((*lead, 1), dtype=np.float64)
-    for level in range(height, 0, -1):
-        weight = k ** (level - 1)
-        parents = sizes[level + 1]
-        grid = np.empty((*lead, parents, k), dtype=np.float64)
-        grid[..., center] = acc
-        current = acc
-        for step in range(1, k - center):  # digits 1..k − 1 − c: add the values right of the parent
-            view = values[..., step * weight :: k * weight][..., :parents]
-            used = view.shape[-1]
-            current = np.add(current[..., :used], view, out=grid[..., :used, center + step])
-            grid[..., used:, center + step] = np.nan
-        current = acc[..., 1:]
-        for step in range(1, center + 1):  # digits −1..−c: from the next parent, the values left of it
-            view = values[..., (k - step) * weight :: k * weight][..., : parents - 1]
-            used = view.shape[-1]
-            current = np.add(current[..., :used], view, out=grid[..., 1 : 1 + used, center - step])
-            grid[..., 0, center - step] = np.nan
-            grid[..., 1 + used :, center - step] = np.nan
-        acc = grid.reshape((*lead, parents * k))[..., center : center + sizes[level]]
-    return acc
-
-
-def _standard_sizes(horizon: int, arity: int, height: int) -> list[int]:
-    sizes = [0, horizon + 1]
-    for _ in range(height):
-        sizes.append((sizes[-1] - 1) // arity + 1)
-    if sizes[height + 1] != 1:
-        raise ArithmeticError("the grid did not close at the root")
-    return sizes
-
-
-def algorithm_2_used_indices(arity: int, horizon: int) -> np.ndarray:
-    """A boolean mask over p = 0..P_bound: True where some output t <= ``horizon`` of Algorithm 2 adds z_p.
-
-    By the lifetime rule (module docstring) z_p is used iff its first time is <= T. With c = ⌊(k − 1)/2⌋ and
-    weight w at level ℓ: a positive digit e (p = k m' w + e w) is used iff p <= T + c(w − 1)/(k − 1); a negative
-    one (p = k m' w − j w) iff k m' w <= T + c(k w − 1)/(k − 1). P_bound = T + c(k^(h−1) − 1)/(k − 1) bounds
-    every used index ((k^(h−1) − 1)/2 for odd arity). Even arity: Appendix C's variant (digits −c..c + 1).
-
-    Args:
-        arity: k, an integer >= 2.
-        horizon: T, an integer >= 1.
-    """
-    k = check_arity(arity)
-    steps = check_positive_int(horizon, "horizon")
-    height = height_for_horizon(k, steps, offset=True)
-    return used_mask(k, steps, height)
-
-
-def used_mask(arity: int, horizon: int, height: int) -> np.ndarray:
-    """A boolean mask over the noise indices p = 0..P: True where Algorithm 2 uses z_p for some t <= ``horizon``.
-
-    Args:
-        arity: k, an integer >= 2.
-        horizon: T, an integer >= 1.
-        height: h, Algorithm 2's height for T.
-    """
-    k, center = arity, (arity - 1) // 2
-    bound = horizon + center * ((k ** (height - 1) - 1) // (k - 1))
-    mask = np.zeros(bound + 1, dtype=bool)
-    for level in range(1, height + 1):
-        weight = k ** (level - 1)
-        # only steps whose first index lies within the bound can mark anything: O(min(k, T/weight)) per level,
-        # not O(k) (a huge arity with a short stream would otherwise loop k/2 times for nothing)
-        reach = bound // weight
-        for step in range(1, min(k - center - 1, reach) + 1):  # positive digits 1..k − 1 − c
-            stop = min(bound, horizon + center * ((weight - 1) // (k - 1))) + 1
-            mask[step * weight : stop : k * weight] = True
-        for step in range(max(1, k - reach), center + 1):  # negative digits −1..−c
-            stop = min(bound, horizon + center * ((k * weight - 1) // (k - 1)) - step * weight) + 1
-            if stop > (k - step) * weight:
-                mask[(k - step) * weight : stop : k * weight] = True
-    return mask
-
-
-def algorithm_2_noise_from_values(values: npt.ArrayLike, arity: int, horizon: int) -> np.ndarray:
-    """Noise of Algorithm 2's outputs t = 1..``horizon`` given the noise values: ``values[p]`` is z_p.
-
-    ``values`` has shape (P + 1, ...) with P >= every index used (``values[0]`` is ignored; extra axes are
-    independent replicates). Output shape (T, ...). Vectorised, O(T k / (k − 1)) additions.
-
-    Args:
-        values: the noise values, shape (P + 1, ...) with ``values[p]`` = z_p (``values[0]`` ignored; extra axes are
-            replicates).
-        arity: k, an integer >= 2.
-        horizon: T, an integer >= 1.
-    """
-    k = check_arity(arity)
-    steps = check_positive_int(horizon, "horizon")
-    height = height_for_horizon(k, steps, offset=True)
-    array = np.asarray(values, dtype=np.float64)
-    if array.ndim < 1:
-        raise ValueError("values must have at least one axis (the noise index p)")
-    return np.moveaxis(noise_sums(np.moveaxis(array, 0, -1), k, steps, height, offset=True), -1, 0)[1:]
-
-
-def algorithm_1_noise_from_values(values: npt.ArrayLike, arity: int, horizon: int) -> np.ndarray:
-    """Noise of Algorithm 1's outputs t = 1..``horizon`` given ``values[r]`` = noise of the vertex ending at r.
-
-    Args:
-        values: ``values[r]`` = the noise of the vertex ending at r, for r = 1..T (``values[0]`` ignored).
-        arity: k, an integer >= 2.
-        horizon: T, an integer >= 1.
-    """
-    k = check_arity(arity)
-    steps = check_positive_int(horizon, "horizon")
-    height = height_for_horizon(k, steps, offset=False)
-    array = np.asarray(values, dtype=np.float64)
-    if array.ndim < 1:
-        raise ValueError("values must have at least one axis (the noise index r)")
-    return np.moveaxis(noise_sums(np.moveaxis(array, 0, -1), k, steps, height, offset=False), -1, 0)[1:]
+__all__ = ["OnlineCounter", "algorithm_1", "algorithm_2_batch", "algorithm_3"]
 
 
 # ------------------------------------------------------------------------------------- Algorithms 1, 2
@@ -432,7 +112,7 @@ def algorithm_1(
     else:
         fill_block(values[1:], kind, scale, as_generator(rng))
     sums = noise_sums(values, k, steps, height, offset=False)[1:]
-    return _finish(np.cumsum(x), sums, kind)
+    return finish_outputs(np.cumsum(x), sums, kind)
 
 
 def algorithm_2_batch(
@@ -448,7 +128,7 @@ def algorithm_2_batch(
 
     h = ⌈log_k(2T)⌉ for odd arity (Definition C.1's capacity for even), noise Laplace(h/ε) (``noise="discrete-laplace"``: discrete Laplace with scale h/ε,
     int64 outputs). Draws: one block, one value per used index p in increasing p
-    (:func:`algorithm_2_used_indices`). ``noise_function`` maps an int64 array of indices p to values.
+    (:func:`~reference.kary.noise_indices.algorithm_2_used_indices`). ``noise_function`` maps an int64 array of indices p to values.
 
     Args:
         stream: the 0/1 input stream x_1..x_T (T >= 1): a one-dimensional sequence or array of 0/1 integers or booleans.
@@ -475,7 +155,7 @@ def algorithm_2_batch(
         fill_block(block, kind, scale, as_generator(rng))
         values[mask] = block
     sums = noise_sums(values, k, steps, height, offset=True)[1:]
-    return _finish(np.cumsum(x), sums, kind)
+    return finish_outputs(np.cumsum(x), sums, kind)
 
 
 class OnlineCounter:
@@ -483,7 +163,7 @@ class OnlineCounter:
 
     State: the running count of the input, the offset digits of t, per level the walk's position and running
     noise after levels h..ℓ, and the *live* noise values (a dict p -> z_p). A value is drawn when the walk
-    first needs it and forgotten after its last use (:func:`noise_lifetime`), so at most ‖rep(t, h)‖₁ <=
+    first needs it and forgotten after its last use (:func:`~reference.kary.noise_indices.noise_lifetime`), so at most ‖rep(t, h)‖₁ <=
     h·⌊k/2⌋ values are held (Lemma 4.12's h(k − 1)/2 for odd arity) and memory never grows with T. Incrementing t changes digits
     1..m only; levels m..1 are re-walked from the cached level m + 1, so a step costs O(m k) additions
     (O(k) amortised, O(h k) at worst) and its result is bit-identical to the full walk.

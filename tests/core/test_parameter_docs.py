@@ -34,8 +34,6 @@ PENDING: tuple[str, ...] = (
     "reference.cip.",
     "reference.privacy.",
     "reference.samplers.",
-    "reference.kary.",
-    "reference.tda.",
 )
 
 

@@ -22,9 +22,7 @@ from reference.kary import tree as kary_tree
 from reference.kary.counters import (
     OnlineCounter,
     algorithm_2_batch,
-    algorithm_2_used_indices,
     algorithm_3,
-    noise_lifetime,
 )
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon, offset_capacity
 from reference.kary.mse import (
@@ -32,6 +30,7 @@ from reference.kary.mse import (
     algorithm_2_mse_digit_programme,
     algorithm_2_total_noise_count_digit_programme,
 )
+from reference.kary.noise_indices import algorithm_2_used_indices, noise_lifetime
 
 EVEN_ARITIES = (2, 4, 6, 8)
 

@@ -13,16 +13,15 @@ import pytest
 from reference_verification.kary.checks import counters as checks
 
 from reference.core.randomness import SeededRandomBits
-from reference.kary import counters as kary
+from reference.kary import walk_sums as kary
 from reference.kary.counters import (
     OnlineCounter,
     algorithm_1,
     algorithm_2_batch,
-    algorithm_2_used_indices,
     algorithm_3,
-    noise_lifetime,
 )
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
+from reference.kary.noise_indices import algorithm_2_used_indices, noise_lifetime
 from reference.samplers import numeric
 
 

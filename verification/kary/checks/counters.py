@@ -27,9 +27,10 @@ import numpy as np
 from scipy import stats
 
 from reference.core.verdict import Decided
-from reference.kary.counters import OnlineCounter, algorithm_1, algorithm_2_batch, algorithm_2_vertex, algorithm_3
+from reference.kary.counters import OnlineCounter, algorithm_1, algorithm_2_batch, algorithm_3
 from reference.kary.digits import algorithm_2_noise_indices, digits, height_for_horizon
 from reference.kary.mse import algorithm_2_step_variance
+from reference.kary.noise_indices import algorithm_2_vertex
 
 #: Default false-alarm probability of one statistical check.
 DEFAULT_ALPHA = 1e-9

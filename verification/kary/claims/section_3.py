@@ -12,7 +12,7 @@ def check_theorem_3_7(budget: Budget) -> Outcome:
     import itertools
     import math
 
-    from reference.kary import tree as kary_tree
+    from reference.kary import mse as kary_mse
     from reference.kary.constants import leading_constant_theorem_3_7
 
     arity = 17
@@ -23,7 +23,7 @@ def check_theorem_3_7(budget: Budget) -> Outcome:
     gaps = []
     for height in heights:
         horizon = arity**height
-        gaps.append((height, float(kary_tree.algorithm_1_mse_digit_programme(arity, horizon)) / math.log2(horizon) ** 3 - constant))
+        gaps.append((height, float(kary_mse.algorithm_1_mse_digit_programme(arity, horizon)) / math.log2(horizon) ** 3 - constant))
     shrinking = all(abs(b) < abs(a) for (_, a), (_, b) in itertools.pairwise(gaps))
     return Outcome(
         Status.VERIFIED if shrinking else Status.REFUTED,
@@ -116,7 +116,7 @@ def claims() -> list[Claim]:
             "Algorithm 1 achieves ε²·MSE = (k − 1)h³/(1 − 1/k^h) for T = k^h − 1",
             M.PROOF,
             proof_and_check(kary_lemma_3_5.prove, structure.mse_check),
-            implements=("reference.kary.tree.algorithm_1_mse", "reference.kary.tree.algorithm_1_mse_digit_programme", "reference.kary.tree.lemma_3_5_closed_form"),
+            implements=("reference.kary.mse.algorithm_1_mse", "reference.kary.mse.algorithm_1_mse_digit_programme", "reference.kary.mse.lemma_3_5_closed_form"),
             proof="reference_verification.kary.proofs.lemma_3_5.prove",
             coq=(
                 CoqTheorem(
@@ -135,7 +135,7 @@ def claims() -> list[Claim]:
             "bounds the exact ε²·MSE from above; how far below it the MSE lies",
             M.EXHAUSTIVE,
             check_lemma_3_5_every_horizon,
-            implements=('reference.kary.tree.algorithm_1_mse_digit_programme', 'reference.kary.tree.lemma_3_5_closed_form', 'reference_verification.kary.checks.horizons.horizon_ratio_check'),
+            implements=('reference.kary.mse.algorithm_1_mse_digit_programme', 'reference.kary.mse.lemma_3_5_closed_form', 'reference_verification.kary.checks.horizons.horizon_ratio_check'),
         ),
         c(
             PAPER,
@@ -143,6 +143,6 @@ def claims() -> list[Claim]:
             "for k >= 2 an ε-DP algorithm with MSE (k − 1)/(ε² log(k)³)·log(T)³ + o(log(T)³), O(T) time, O(log T) space",
             M.EXHAUSTIVE,
             check_theorem_3_7,
-            implements=("reference.kary.tree.algorithm_1_mse_digit_programme", "reference.kary.constants.leading_constant_theorem_3_7"),
+            implements=("reference.kary.mse.algorithm_1_mse_digit_programme", "reference.kary.constants.leading_constant_theorem_3_7"),
         ),
     ]

@@ -370,7 +370,7 @@ def claims() -> list[Claim]:
             "only the noise values used at the current step need to be stored",
             M.EXHAUSTIVE,
             check_live_noise_numeric,
-            implements=("reference.kary.counters.OnlineCounter", "reference.kary.tree.live_noise_count"),
+            implements=("reference.kary.counters.OnlineCounter", "reference.kary.noise_indices.live_noise_count"),
         ),
         c(
             PAPER,
@@ -380,7 +380,7 @@ def claims() -> list[Claim]:
             _proof_with_cross_check(kary_lemma_4_12.prove, check_proposition_4_10),
             "Proof for every odd k and h (the outputs fixing the digits above a level form an interval; the "
             "intervals of the admissible digits are adjacent); the exhaustive sweep over small trees beside it.",
-            implements=("reference.kary.counters.noise_lifetime", "reference.kary.digits.algorithm_2_noise_indices"),
+            implements=("reference.kary.noise_indices.noise_lifetime", "reference.kary.digits.algorithm_2_noise_indices"),
             proof="reference_verification.kary.proofs.lemma_4_12.prove",
             depends_on=("KARY Lemma 4.5", "KARY Proposition 4.3"),
             coq=(
@@ -402,7 +402,7 @@ def claims() -> list[Claim]:
             _proof_with_cross_check(kary_lemma_4_12.prove, check_lemma_4_12),
             "Proof for every odd k and h that the bound holds and is attained at T = (k^h − 1)/2; the live-noise "
             "sweep over small trees beside it.",
-            implements=("reference.kary.tree.live_noise_count",),
+            implements=("reference.kary.noise_indices.live_noise_count",),
             proof="reference_verification.kary.proofs.lemma_4_12.prove",
             depends_on=("KARY Lemma 4.5", "KARY Proposition 4.3"),
             coq=(
