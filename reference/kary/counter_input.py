@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from reference.core.options import CounterNoise, choices
 from reference.core.validate import RealLike, positive_real
 from reference.samplers import numeric as numeric_samplers
 
 __all__ = ["check_noise", "check_stream", "fill_block", "finish_outputs", "numeric_scale"]
-
-_NOISE_KINDS: tuple[str, ...] = ("laplace", "discrete-laplace", "exact")
-
 
 def check_stream(stream: object) -> np.ndarray:
     """The stream as an int64 array of 0/1 values (ValueError naming ``stream`` otherwise).
@@ -49,17 +47,21 @@ def _integral(array: np.ndarray) -> bool:
     return bool(np.all((array == 0) | (array == 1)))
 
 
-def check_noise(noise: object, *, vectorised: bool = False) -> str:
-    """``noise`` as one of the accepted kinds (``ValueError`` naming ``noise`` otherwise).
+def check_noise(noise: object) -> CounterNoise:
+    """``noise`` as one of the numeric counters' laws (``ValueError`` naming ``noise`` otherwise).
+
+    ``noise`` chooses only the law: the exact discrete Laplace counter is a twin of its own
+    (:class:`reference.kary.exact.OnlineCounter`), which ``"exact"`` is refused with a pointer to.
 
     Args:
-        noise: ``"laplace"``, ``"discrete-laplace"`` or (not ``vectorised``) ``"exact"``.
-        vectorised: ``True`` when the caller is vectorised (no exact noise).
+        noise: anything: accepted when it is ``"laplace"`` or ``"discrete-laplace"``.
     """
-    kinds = _NOISE_KINDS[:2] if vectorised else _NOISE_KINDS
-    if noise not in kinds:
-        raise ValueError(f"noise must be one of {kinds}, got {noise!r}")
-    return str(noise)
+    if noise == "laplace":
+        return "laplace"
+    if noise == "discrete-laplace":
+        return "discrete-laplace"
+    hint = "; the exact counter is reference.kary.exact.OnlineCounter" if noise == "exact" else ""
+    raise ValueError(f"noise must be one of {choices(CounterNoise)}, got {noise!r}{hint}")
 
 
 def numeric_scale(epsilon: RealLike, height: int) -> float:

@@ -87,7 +87,7 @@ def algorithm_1_runs(
     """
     x = counter_input.check_stream(stream)
     k = check_arity(arity)
-    kind = counter_input.check_noise(noise, vectorised=True)
+    kind = counter_input.check_noise(noise)
     steps = int(x.size)
     height = height_for_horizon(k, steps, offset=False)
     scale = counter_input.numeric_scale(epsilon, height)
@@ -119,7 +119,7 @@ def algorithm_2_runs(
     """
     x = counter_input.check_stream(stream)
     k = check_arity(arity)
-    kind = counter_input.check_noise(noise, vectorised=True)
+    kind = counter_input.check_noise(noise)
     steps = int(x.size)
     height = height_for_horizon(k, steps, offset=True)
     scale = counter_input.numeric_scale(epsilon, height)

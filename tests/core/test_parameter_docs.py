@@ -61,7 +61,12 @@ def face_functions() -> Iterator[tuple[str, Callable[..., object], type | None]]
             constructor = vars(value).get("__init__")
             if inspect.isfunction(constructor) and not dataclasses.is_dataclass(value):
                 yield f"{name}.__init__", constructor, value
-            for member_name, member in vars(value).items():
+            # the methods a user calls on the class, its own and those it inherits from the library's bases
+            members: dict[str, object] = {}
+            for base in reversed(value.__mro__):
+                if base.__module__.startswith("reference."):
+                    members.update(vars(base))
+            for member_name, member in members.items():
                 if isinstance(member, (classmethod, staticmethod)):
                     member = member.__func__
                 if not member_name.startswith("_") and inspect.isfunction(member):

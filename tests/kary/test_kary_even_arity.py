@@ -18,9 +18,9 @@ from reference_verification.kary.checks import counters as checks
 
 from reference.cli.main import main
 from reference.core.randomness import SeededRandomBits
+from reference.kary import exact
 from reference.kary import tree as kary_tree
 from reference.kary.counters import (
-    OnlineCounter,
     algorithm_2_batch,
     algorithm_3,
 )
@@ -147,7 +147,7 @@ def test_live_noise_within_h_times_half_arity(arity: int, horizon: int) -> None:
 
 def test_online_counter_exact_noise_even_arity() -> None:
     stream = [1, 0, 1, 1, 0, 1, 1, 1, 0, 0]
-    counter = OnlineCounter(4, 1, len(stream), noise="exact", rng=SeededRandomBits(7))
+    counter = exact.OnlineCounter(4, 1, len(stream), source=SeededRandomBits(7))
     outputs = counter.run(stream)
     assert all(isinstance(value, int) for value in outputs)
     assert counter.draws == len({p for t in range(1, 11) for p in algorithm_2_noise_indices(t, 4, 2)})
