@@ -214,7 +214,7 @@ def test_step_variance_statistical() -> None:
 
 def test_step_variance_has_power(monkeypatch: pytest.MonkeyPatch) -> None:
     # Noise with twice the scale (4x variance) must be rejected.
-    original = kary.algorithm_2_batch
+    original = algorithm_2_batch
 
     def doubled(stream: object, arity: object, epsilon: float, rng: object = None) -> np.ndarray:
         return original(stream, arity, epsilon / 2, rng=rng)
