@@ -33,7 +33,8 @@ from typing import Any
 from flint import arb
 
 from reference.core.certified import CertifiedReal, EnclosureRangeError, UndecidedComparisonError, ball, certify
-from reference.core.validate import RationalLike, fraction_text, to_fraction
+from reference.core.input_types import RdpCurve
+from reference.core.validate import RationalLike, RealLike, fraction_text, to_fraction
 from reference.core.verdict import Judged, Verdict
 from reference.privacy.claims import Claim, ClaimCheck, claim, decide_value, number_text
 
@@ -94,7 +95,16 @@ def _bound(text: str, relation: str) -> str:
 
 def rdp_conversion_delta(*, epsilon: Fraction, alpha: Fraction, rdp: Fraction) -> CertifiedReal | None:
     """exp((α−1)(τ−ε))/(α−1)·(1−1/α)^α for D_α <= τ (CKS 2020, Proposition 12), clipped at 1; None when the
-    value is beyond the range an enclosure can hold (far below 1e-300000: another order will do better)."""
+    value is beyond the range an enclosure can hold (far below 1e-300000: another order will do better).
+
+    Args:
+        epsilon: the target ε > 0, exact.
+        alpha: the Rényi order α > 1 of the curve point, exact.
+        rdp: τ = RDP(α) >= 0, the curve's value at ``alpha``, exact.
+
+    Returns:
+        The enclosure of the δ this one order certifies (both ends clipped at 1), or None (see above).
+    """
     def compute() -> arb:
         a = ball(alpha)
         return ((a - 1) * (ball(rdp) - ball(epsilon))).exp() / (a - 1) * (1 - 1 / a) ** a
@@ -110,12 +120,31 @@ def audit_conversion(
     *,
     epsilon: RationalLike,
     delta: RationalLike,
-    rho: object = None,
-    rdp: object = None,
+    rho: RealLike | None = None,
+    rdp: RdpCurve | None = None,
     rtol: RationalLike | float = 0,
 ) -> ConversionVerdict:
     """Does ρ-zCDP (``rho``) or the RDP curve ``rdp`` ((α, RDP(α)) pairs or a function of α; floats read
-    exactly) imply (ε, δ)-DP? ``rtol`` relaxes δ to δ·(1 + rtol). See the module docstring for the rule."""
+    exactly) imply (ε, δ)-DP? ``rtol`` relaxes δ to δ·(1 + rtol). See the module docstring for the rule.
+
+    Args:
+        epsilon: the claimed ε > 0: an int, a Fraction or a ``"p/q"``/decimal string (exact).
+        delta: the claimed δ in [0, 1), exact like ``epsilon`` (0: pure ε-DP).
+        rho: the source guarantee ρ > 0 of ρ-zCDP, exact (a float is read as the binary number it holds); give
+            exactly one of ``rho`` and ``rdp``.
+        rdp: the source guarantee as an RDP curve: (α, RDP(α)) pairs with α > 1 and RDP(α) >= 0, or a function of
+            α (read at the default orders of :mod:`reference.privacy.claims`); the smallest conversion δ over the
+            orders is used.
+        rtol: relative tolerance in [0, 1) on the claimed δ (the claim holds up to δ·(1 + rtol)); a float is read
+            exactly. Default 0.
+
+    Returns:
+        The :class:`ConversionVerdict`: holds, fails or inconclusive, with both certified δ.
+
+    Raises:
+        ValueError: an input out of range, or not exactly one of ``rho`` and ``rdp`` given.
+        TypeError: ``rdp`` neither a list of pairs nor a function.
+    """
     from reference.privacy.gaussian import gaussian_delta
     from reference.privacy.zcdp import delta_from_rho
 

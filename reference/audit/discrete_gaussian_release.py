@@ -22,7 +22,16 @@ from reference.privacy.discrete_gaussian_shift import discrete_gaussian_shift_de
 
 def release_delta(verdict: LinearNoiseVerdict, epsilon: Fraction) -> CertifiedReal | None:
     """The exact δ(ε) of the release (the maximum over its neighbouring shifts, enclosed), or None when the
-    shifts are not known exactly (see the module docstring)."""
+    shifts are not known exactly (see the module docstring).
+
+    Args:
+        verdict: the linear audit's verdict on a release (its noise kind, scale σ, strategy A as exact rows, kernel
+            dimension, neighbours, contributions and participation are read).
+        epsilon: the ε > 0 at which δ(ε) is wanted, exact.
+
+    Returns:
+        The enclosure of the worst neighbouring shift's δ(ε), or None when the release is not decided here.
+    """
     if (verdict.noise != "discrete-gaussian" or not verdict.private or verdict.kernel_dimension != 0
             or verdict.strategy is None or verdict.participation is not None or verdict.neighbours != "add_remove"
             or verdict.contributions != 1):

@@ -57,6 +57,11 @@ class Mismatch:
     kind: MismatchKind
 
     def text(self, name: str) -> str:
+        """The mismatch in one phrase (kind, meaning, argument, returned and exact height).
+
+        Args:
+            name: what the argument is called in the phrase, e.g. ``"horizon"`` or ``"leaf count"``.
+        """
         meaning = {"over-count": "conservative", "under-count": "unsafe", "error": "not an integer height"}[self.kind]
         return (f"{self.kind} ({meaning}) at {name} {self.argument}: returned {self.returned}, the exact height is "
                 f"{self.expected}")
@@ -120,7 +125,17 @@ def _shown(value: object) -> str:
 
 
 def step_horizons(arity: int, offset: bool, high: int = LARGEST_HORIZON) -> list[int]:
-    """Every power of the arity and every capacity, each ± 1, in [1, ``high``]."""
+    """Every power of the arity and every capacity, each ± 1, in [1, ``high``].
+
+    Args:
+        arity: the tree's arity k >= 2.
+        offset: True for the offset digits' capacities (KARY Definition 3.8 / C.1), False for the standard
+            capacities k^h − 1.
+        high: the largest argument returned (default 2⁶³).
+
+    Returns:
+        The step points, ascending.
+    """
     found: set[int] = set()
     height = 1
     while True:
@@ -135,7 +150,12 @@ def step_horizons(arity: int, offset: bool, high: int = LARGEST_HORIZON) -> list
 
 
 def leaves_height(arity: int, leaves: int) -> int:
-    """The smallest h >= 0 with arity^h >= leaves (integers only)."""
+    """The smallest h >= 0 with arity^h >= leaves (integers only).
+
+    Args:
+        arity: the tree's arity k >= 2.
+        leaves: the number of leaves n >= 1 the complete tree must hold.
+    """
     height, capacity = 0, 1
     while capacity < leaves:
         height, capacity = height + 1, capacity * arity
@@ -185,7 +205,31 @@ def check_height_function(
     ``horizons`` the range ``(low, high)`` of arguments (default ``(1, 2^63)``).
 
     Each call may take ``call_seconds`` and add ``call_memory_bytes`` of memory (``None``: no limit); a call that
-    raises or passes a limit is a ``ValueError`` naming the function and the argument (module docstring)."""
+    raises or passes a limit is a ``ValueError`` naming the function and the argument (module docstring).
+
+    Args:
+        function: the user's height function, called with one ``int`` (a horizon T or a leaf count n) and
+            expected to return the integer height (a NumPy integer counts; anything else is an **error**).
+        arity: the tree's arity k >= 2.
+        offset: True to compare with the height of offset digits (KARY Definition 3.8 / C.1, Algorithm 2), False
+            (default) with standard digits; only with ``argument="horizon"``.
+        seed: seed of the random sample of arguments (unused when the range is checked exhaustively).
+        argument: what the function takes: ``"horizon"`` (default) T or ``"leaves"`` n.
+        horizons: the range ``(low, high)`` of arguments, integers with 1 <= low <= high <= 2⁶³; None (default):
+            ``(1, 2⁶³)``.
+        call_seconds: the wall-clock seconds each call may take, in (0, 86400] (default 60); None: no limit.
+        call_memory_bytes: the address space each call may add, in bytes, at least 2**20 (default 4 GiB); None: no
+            limit.
+
+    Returns:
+        The :class:`HeightCheck`: "holds" when every argument tried agrees, else "fails" with the first mismatch
+        of each kind.
+
+    Raises:
+        ValueError: bad ``arity``, ``argument``, ``horizons`` or limits, offset digits with ``argument="leaves"``,
+            or the function raised or passed a limit (one line naming it and the argument).
+        TypeError: ``function`` not callable, ``offset`` not a bool, or ``horizons`` not integers.
+    """
     limits = check_limits(call_seconds, call_memory_bytes, seconds_name="call_seconds",
                           memory_name="call_memory_bytes")
     k = check_arity(arity)

@@ -39,7 +39,13 @@ def _distinguishable(expected: Fraction) -> bool:
 def variance_units_error(found: Fraction, expected: Fraction) -> UnitsError | None:
     """Which units error makes a variance ``found`` out of the expected variance ``expected``: ``found ≈
     expected²`` (the variance was used as the standard deviation, so the variance that results is its square),
-    ``found ≈ √expected`` (a standard deviation was used as the variance); None when neither matches."""
+    ``found ≈ √expected`` (a standard deviation was used as the variance); None when neither matches.
+
+    Args:
+        found: the variance given or measured, an exact rational (<= 0: no error named).
+        expected: the variance the stated parameters give, an exact rational (<= 0, or too close to 1 for the
+            units to differ: no error named).
+    """
     if found <= 0 or expected <= 0 or not _distinguishable(expected):
         return None
     if _close(found, expected * expected):
@@ -51,14 +57,24 @@ def variance_units_error(found: Fraction, expected: Fraction) -> UnitsError | No
 
 def scale_units_error(found: Fraction, expected: Fraction) -> UnitsError | None:
     """A Laplace scale ``found`` against the expected scale ``expected``: ``found ≈ 1/expected`` (a rate, ε/Δ,
-    used as the scale b = Δ/ε); None otherwise."""
+    used as the scale b = Δ/ε); None otherwise.
+
+    Args:
+        found: the Laplace scale b given or measured, an exact rational (<= 0: no error named).
+        expected: the scale b = Δ/ε the stated parameters give, an exact rational (<= 0, or too close to 1 for a
+            rate and a scale to differ: no error named).
+    """
     if found <= 0 or expected <= 0 or not _distinguishable(expected):
         return None
     return "rate as scale" if _close(found * expected, Fraction(1)) else None
 
 
 def number(value: Fraction) -> str:
-    """A hint's number: :data:`HINT_DIGITS` significant digits, trailing zeros dropped (``0.5``, ``2.23607``)."""
+    """A hint's number: :data:`HINT_DIGITS` significant digits, trailing zeros dropped (``0.5``, ``2.23607``).
+
+    Args:
+        value: the exact rational to print.
+    """
     mantissa, _, exponent = format_significant(value, HINT_DIGITS).partition("e")
     if "." in mantissa:
         mantissa = mantissa.rstrip("0").rstrip(".")
@@ -80,6 +96,13 @@ def covariance_units_line(ratio: Fraction, noise: str, scale: Fraction, *, whose
     deviation) or ``ratio ≈ 1/σ`` (the variance is σ: a standard deviation used as the variance). Laplace
     (``scale`` b, variance 2b²): ``ratio ≈ 1/b⁴`` (the scale is 1/b: a rate used as the scale). ``whose`` names
     the covariance compared, e.g. ``"the oracle's covariance"``.
+
+    Args:
+        ratio: the compared covariance divided by the covariance of ``noise`` noise at ``scale`` (one exact
+            positive rational: the two are proportional).
+        noise: the noise kind stated, ``"gaussian"`` or ``"laplace"`` (any other kind: None).
+        scale: the stated scale, exact: σ for Gaussian noise, b for Laplace noise.
+        whose: the subject of the line, naming the covariance compared.
     """
     lead = f"{whose} is {number(ratio)} times that of {noise} noise at scale {number(scale)}"
     if noise == "gaussian":

@@ -54,6 +54,12 @@ def haar_whitening(depth: int, sigma: float) -> np.ndarray:
     Each unnormalised Haar vector ``h`` of :func:`reference.cip.exact.matrix.haar_vectors` is checked to be an
     exact eigenvector (``C h == lambda h`` in rationals) and its row of ``W`` is ``h / sqrt(|h|^2 sigma**2
     lambda)``. Only the final square root and division are rounded (relative error a few ``u``).
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 12] (W is 2**depth × 2**depth; the exact C_depth is
+            built).
+        sigma: the noise standard deviation σ > 0 (not σ²), a finite real (float, int, Fraction or a string
+            such as ``"1/3"``), used as a float.
     """
     depth = check_depth(depth, "depth", maximum=cip_matrix.MAX_DENSE_DEPTH)
     sigma = positive_real(sigma, "sigma")
@@ -76,6 +82,12 @@ def ldl_whitening(matrix: Matrix, sigma: float) -> np.ndarray:
     ``M = L D L^T`` (``L`` unit lower triangular, ``D`` diagonal), computed and verified in rationals.
 
     Raises ``ValueError`` if ``M`` is not symmetric positive definite.
+
+    Args:
+        matrix: M, a symmetric positive definite square exact matrix (rows of Fractions) whose noise is
+            ``N(0, σ² M)``; anything else raises ``ValueError``.
+        sigma: the noise standard deviation σ > 0 (not σ²), a finite real (float, int, Fraction or a string
+            such as ``"1/3"``), used as a float.
     """
     sigma = positive_real(sigma, "sigma")
     size = len(matrix)
@@ -109,7 +121,12 @@ def ldl_whitening(matrix: Matrix, sigma: float) -> np.ndarray:
 
 
 def two_sided_chi2(value: float, dof: int) -> float:
-    """Two-sided p-value of a chi-square statistic with ``dof`` degrees of freedom (exact under the null)."""
+    """Two-sided p-value of a chi-square statistic with ``dof`` degrees of freedom (exact under the null).
+
+    Args:
+        value: the chi-square statistic, a float >= 0.
+        dof: its degrees of freedom, an integer >= 1.
+    """
     from scipy import stats  # imported here: scipy.stats costs ~0.6 s at import time
 
     return float(min(1.0, 2.0 * min(stats.chi2.cdf(value, dof), stats.chi2.sf(value, dof))))
@@ -132,6 +149,14 @@ def whitened_normal_test(
       Dvoretzky–Kiefer–Wolfowitz–Massart bound ``P(D >= d) <= 2 exp(-2 M d^2)`` as a conservative p-value.
 
     The p-values are combined by the union bound, so the false-alarm probability is at most ``alpha``.
+
+    Args:
+        white: the whitened draws, a 2-D float array of shape ``(samples, dim)`` with at least 2 rows and 1
+            column.
+        alpha: the false-alarm probability of the whole battery, a float in (0, 1) (default 1e-9): under the
+            null the check fails with probability at most ``alpha``.
+        name: the check's name in the returned :class:`StatisticalCheck` and its summary line (default
+            ``"i.i.d. N(0,1)"``).
     """
     from scipy import stats  # imported here: scipy.stats costs ~0.6 s at import time
     if not isinstance(white, np.ndarray) or white.ndim != 2 or white.shape[0] < 2 or white.shape[1] < 1:

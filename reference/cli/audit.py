@@ -188,7 +188,12 @@ def _size_limits(args: argparse.Namespace) -> Any:
 
 
 def field_dest(field: str) -> str:
-    """The argparse destination of a size limit's flag (``nonzeros`` -> ``max_nonzeros``)."""
+    """The argparse destination of a size limit's flag (``nonzeros`` -> ``max_nonzeros``).
+
+    Args:
+        field: a field of :class:`~reference.audit.linear.size_limits.SizeLimits` that has a flag (a key of ``FLAGS``,
+            such as ``"nonzeros"``).
+    """
     return f"max_{field}"
 
 
@@ -288,7 +293,9 @@ def _audit_samplers(args: argparse.Namespace) -> dict[str, Any]:
     (a relative scale error, default 2%). A cascade file is streamed from disk with ``--stream`` or above the
     depth it is whitened at in memory."""
     from reference.audit.samples import audit as audit_samplers
-    from reference.audit.samples.law_audit import DEFAULT_SMALLEST_DEVIATION, MAX_WHITENED_DEPTH, audit_samples
+    from reference.audit.samples.cascade_law import MAX_WHITENED_DEPTH
+    from reference.audit.samples.law_audit import audit_samples
+    from reference.audit.samples.law_report import DEFAULT_SMALLEST_DEVIATION
     from reference.cli.sampler_mechanisms import law_from_args
 
     check_mechanism_options(args, SAMPLES_EXTRAS)
@@ -358,7 +365,12 @@ def _cmd_audit_height(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def register(commands: Subcommands) -> None:
-    """Add ``audit`` and its subcommands to the top-level commands."""
+    """Add ``audit`` and its subcommands to the top-level commands.
+
+    Args:
+        commands: the top-level subcommands (what ``add_subparsers`` returned in
+            :func:`reference.cli.main.build_parser`) the group is added to.
+    """
     audit = group(commands, "audit", "audits of other implementations")
     audit_cal = add_command(audit, "calibration", _cmd_audit_calibration, "certified verdict on a claimed privacy level")
     audit_cal.add_argument(

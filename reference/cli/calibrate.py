@@ -131,7 +131,12 @@ def _cmd_calibrate_laplace_l2_scale(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def register(commands: Subcommands) -> None:
-    """Add ``calibrate`` and its subcommands to the top-level commands."""
+    """Add ``calibrate`` and its subcommands to the top-level commands.
+
+    Args:
+        commands: the top-level subcommands (what ``add_subparsers`` returned in
+            :func:`reference.cli.main.build_parser`) the group is added to.
+    """
     calibrate = group(commands, "calibrate", "privacy calibrations")
     cascade_cal = add_command(calibrate, "cascade", _cmd_calibrate_cascade, "σ for N(0, σ² C_depth) at (ε, δ)")
     cascade_cal.add_argument("--depth", type=nonnegative_int, required=True)

@@ -21,16 +21,33 @@ from reference.cli.common import (
 #: per depth; the statistics of all ranges about 8 s at depth 15 and quadruple per depth (benchmarks/
 #: bench_estimates.py compares both with measured seconds: the ranges were priced at 5 s, 1.3-1.7 times low).
 def estimated_matrix_seconds(depth: int) -> float:
+    """Seconds ``cascade matrix`` takes at ``depth`` on idle cores: about 12 s at depth 10, tripling per depth.
+
+    Args:
+        depth: the value of ``--depth``, an integer >= 0 (past depth 310 the estimate stops growing: any limit refuses
+            it anyway).
+    """
     return 12.0 * 3.0 ** min(depth - 10, 300)  # capped: beyond, any limit refuses it anyway
 
 
 def estimated_ranges_seconds(depth: int) -> float:
+    """Seconds ``cascade ranges`` takes at ``depth`` on idle cores: about 8 s at depth 15, quadrupling per depth.
+
+    Args:
+        depth: the value of ``--depth``, an integer >= 0 (past depth 315 the estimate stops growing).
+    """
     return 8.0 * 4.0 ** min(depth - 15, 300)
 
 
 def sample_value_count(depth: int, *, nodes: bool, runs: int | None) -> int:
     """The float64 values ``cascade sample`` produces, known before sampling: 2**depth leaves (2n - 1 nodes
-    with ``--nodes``) per run."""
+    with ``--nodes``) per run.
+
+    Args:
+        depth: the value of ``--depth``, an integer >= 0 (2**depth leaves).
+        nodes: the ``--nodes`` flag: True counts all 2**(depth+1) - 1 nodes per run, False the leaves.
+        runs: the value of ``--runs`` (None: one run, a single vector).
+    """
     return (((1 << (depth + 1)) - 1) if nodes else 1 << depth) * (runs or 1)
 
 
@@ -117,7 +134,12 @@ def _cmd_cascade_sample(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def register(commands: Subcommands) -> None:
-    """Add ``cascade`` and its subcommands to the top-level commands."""
+    """Add ``cascade`` and its subcommands to the top-level commands.
+
+    Args:
+        commands: the top-level subcommands (what ``add_subparsers`` returned in
+            :func:`reference.cli.main.build_parser`) the group is added to.
+    """
     cascade = group(commands, "cascade", "the CIP covariance and Cascade Sampling")
     matrix = add_command(cascade, "matrix", _cmd_cascade_matrix, "C_depth, its exact inverse and diagonal")
     matrix.add_argument("--depth", type=nonnegative_int, required=True)

@@ -51,12 +51,25 @@ class Parser(argparse.ArgumentParser):
         self._negative_number_matcher = NEGATIVE_VALUE
 
     def error(self, message: str) -> NoReturn:
+        """Exit with status 2 after one line on stderr, ``<prog>: error: <message>``, without argparse's usage
+        block.
+
+        Args:
+            message: argparse's description of what is wrong with the command line, printed after ``<prog>: error:`` on
+                one line of stderr (exit status 2).
+        """
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
 
-def exit_status(result: object) -> int:
+def exit_status(result: dict[str, Any]) -> int:
     """The exit status of a handler's result: from its verdict (:data:`EXIT_STATUS`), else its ``exit_status``
-    (the report's CI signal), else 0; a result with a verdict gets its ``exit_status`` written in."""
+    (the report's CI signal), else 0; a result with a verdict gets its ``exit_status`` written in.
+
+    Args:
+        result: the JSON-able dictionary a command's handler returned; its ``verdict`` (``"holds"``, ``"fails"``,
+            ``"inconclusive"``) or else its ``exit_status`` key decides the status (written into it when a verdict is
+            there).
+    """
     if not isinstance(result, dict):
         return 0
     if "verdict" in result:
@@ -65,12 +78,26 @@ def exit_status(result: object) -> int:
 
 
 def group(commands: Subcommands, name: str, text: str) -> Subcommands:
-    """A command group (``calibrate``, ``kary``, ...) whose subcommands are chosen by ``what``."""
+    """A command group (``calibrate``, ``kary``, ...) whose subcommands are chosen by ``what``.
+
+    Args:
+        commands: the subcommands of the parser the group is added to (what ``add_subparsers`` returned).
+        name: the group's command word, such as ``"calibrate"`` or ``"kary"``.
+        text: the group's help text, shown by ``reference --help``.
+    """
     return commands.add_parser(name, help=text).add_subparsers(dest="what", required=True, parser_class=Parser)
 
 
 def add_command(commands: Subcommands, name: str, handler: Handler, text: str) -> Parser:
-    """A command with its handler and the ``--json`` option every command takes."""
+    """A command with its handler and the ``--json`` option every command takes.
+
+    Args:
+        commands: the subcommands of the group (or of the top parser) the command is added to.
+        name: the command word, such as ``"cascade"``.
+        handler: the function that takes the parsed ``argparse.Namespace`` and returns the JSON-able result (set as the
+            Namespace's ``handler``).
+        text: the command's help and description text.
+    """
     command = commands.add_parser(name, help=text, description=text)
     command.add_argument("--json", action="store_true", help="print JSON")
     command.set_defaults(handler=handler)
@@ -78,23 +105,49 @@ def add_command(commands: Subcommands, name: str, handler: Handler, text: str) -
 
 
 def add_epsilon(parser: Parser, *, required: bool = False, text: str | None = None) -> None:
-    """``--epsilon``: a privacy parameter ε, an exact rational such as ``1/2`` or ``0.5``."""
+    """``--epsilon``: a privacy parameter ε, an exact rational such as ``1/2`` or ``0.5``.
+
+    Args:
+        parser: the command's parser (from :func:`add_command`) the option is added to.
+        required: whether the command refuses to run without the option (default False).
+        text: the option's help text (None: the generic "ε, an exact rational (e.g. 1/2 or 0.5)").
+    """
     parser.add_argument("--epsilon", required=required, help=text or "ε, an exact rational (e.g. 1/2 or 0.5)")
 
 
 def add_delta(parser: Parser, *, required: bool = False, default: str | None = None, text: str | None = None) -> None:
-    """``--delta``: a privacy parameter δ, an exact rational such as ``1e-6``."""
+    """``--delta``: a privacy parameter δ, an exact rational such as ``1e-6``.
+
+    Args:
+        parser: the command's parser (from :func:`add_command`) the option is added to.
+        required: whether the command refuses to run without the option (default False).
+        default: the text ``args.delta`` holds when the option is not given (None, the default: absent, as pure DP).
+        text: the option's help text (None: the generic "δ, an exact rational (e.g. 1e-6)").
+    """
     parser.add_argument("--delta", required=required, default=default, help=text or "δ, an exact rational (e.g. 1e-6)")
 
 
 def add_seed(parser: Parser, *, required: bool = False) -> None:
-    """``--seed``: a non-negative integer seed (without it, operating-system entropy where allowed)."""
+    """``--seed``: a non-negative integer seed (without it, operating-system entropy where allowed).
+
+    Args:
+        parser: the command's parser (from :func:`add_command`) the option is added to.
+        required: whether the command refuses to run without the option (default False); when False, an absent
+            ``--seed`` means operating-system entropy.
+    """
     text = "seed (a non-negative integer)" if required else "seed (default: operating-system entropy)"
     parser.add_argument("--seed", type=nonnegative_int, required=required, help=text)
 
 
 def add_subtraction(parser: Parser, *, default: bool, what: str = "Algorithm 2 (with subtraction)") -> None:
-    """``--subtraction`` / ``--no-subtraction``: KARY's Algorithm 2 switch, one spelling for every command."""
+    """``--subtraction`` / ``--no-subtraction``: KARY's Algorithm 2 switch, one spelling for every command.
+
+    Args:
+        parser: the command's parser (from :func:`add_command`) the option is added to.
+        default: the value of ``args.subtraction`` when neither spelling is given: True for Algorithm 2, False for
+            Algorithm 1.
+        what: what ``--subtraction`` turns on, for the help text (default ``"Algorithm 2 (with subtraction)"``).
+    """
     chosen = "on" if default else "off"
     parser.add_argument(
         "--subtraction",
@@ -105,7 +158,11 @@ def add_subtraction(parser: Parser, *, default: bool, what: str = "Algorithm 2 (
 
 
 def nonnegative_int(text: str) -> int:
-    """An argparse type: a non-negative integer in ASCII digits (no ``٣``, ``１２`` or ``1_000``)."""
+    """An argparse type: a non-negative integer in ASCII digits (no ``٣``, ``１２`` or ``1_000``).
+
+    Args:
+        text: the option's value as typed on the command line.
+    """
     try:
         value = parse_integer_text(text, "the value")
     except ValueError as exc:
@@ -116,7 +173,11 @@ def nonnegative_int(text: str) -> int:
 
 
 def signed_int(text: str) -> int:
-    """An argparse type: an integer in ASCII digits with an optional sign."""
+    """An argparse type: an integer in ASCII digits with an optional sign.
+
+    Args:
+        text: the option's value as typed on the command line.
+    """
     try:
         return parse_integer_text(text, "the value")
     except ValueError as exc:
@@ -125,7 +186,12 @@ def signed_int(text: str) -> int:
 
 def rational(text: str) -> str:
     """An argparse type: an exact rational (ASCII decimal, ``p/q``, scientific notation), checked here and
-    passed on as the text the library reads with the same rules."""
+    passed on as the text the library reads with the same rules.
+
+    Args:
+        text: the option's value as typed on the command line: an ASCII decimal, ``p/q`` or scientific notation
+            (surrounding whitespace is dropped).
+    """
     try:
         parse_rational_text(text, "the value")
     except ValueError as exc:
@@ -141,7 +207,11 @@ RATIONAL_OPTIONS = frozenset({
 
 
 def apply_input_types(parser: argparse.ArgumentParser) -> None:
-    """Give every rational option of every command the one number reader (so no command can forget it)."""
+    """Give every rational option of every command the one number reader (so no command can forget it).
+
+    Args:
+        parser: the top-level parser; every command below it (through its subparsers, recursively) is visited.
+    """
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             for sub in action.choices.values():
@@ -164,7 +234,13 @@ def _entries(text: str, option: str, example: str) -> list[str]:
 
 
 def integer_list(text: str, option: str) -> list[int]:
-    """A comma-separated list of ASCII integers (negative entries as typed), every entry present."""
+    """A comma-separated list of ASCII integers (negative entries as typed), every entry present.
+
+    Args:
+        text: the option's value as typed, such as ``"3,-1,5"`` (at most MAX_LIST_ENTRIES = 100,000 entries, none
+            empty).
+        option: the option's name as the user typed it (``"--values"``), named in the refusal.
+    """
     try:
         return [parse_integer_text(entry, option) for entry in _entries(text, option, "3,-1,5")]
     except ValueError as exc:
@@ -173,7 +249,12 @@ def integer_list(text: str, option: str) -> list[int]:
 
 def vectors_option(text: str | None) -> list[list[str]] | None:
     """``--vectors "1,1,1;2,0"``: neighbouring-difference vectors separated by ';', entries by ','; each entry an
-    exact rational."""
+    exact rational.
+
+    Args:
+        text: the value of ``--vectors`` as typed, such as ``"1,1,1;2,0"`` (None: the option was not given, and None is
+            returned).
+    """
     if text is None:
         return None
     vectors = [_entries(part, "--vectors", "1,1,1;2") for part in text.split(";")]
@@ -187,7 +268,12 @@ def vectors_option(text: str | None) -> list[list[str]] | None:
 
 
 def read_stream(path: str) -> Any:
-    """A 0/1 stream from a .npy file or a text file of 0/1 values separated by whitespace or commas."""
+    """A 0/1 stream from a .npy file or a text file of 0/1 values separated by whitespace or commas.
+
+    Args:
+        path: the value of ``--input``: a ``.npy`` file (read by its checked header) or a text file of 0/1 values
+            separated by whitespace or commas.
+    """
     import numpy as np
 
     from reference.core.input_files import read_regular_bytes
@@ -218,7 +304,12 @@ def read_stream(path: str) -> Any:
 def option_names(names: dict[str, str]) -> Iterator[None]:
     """Refusals of a library call that name its parameters (``l2_sensitivity_squared``) name the options the
     user typed instead (``--l2-squared``): ``names`` maps each parameter to its option; longer names first, so
-    ``l2_sensitivity_squared`` is not read as ``l2_sensitivity`` + ``_squared``."""
+    ``l2_sensitivity_squared`` is not read as ``l2_sensitivity`` + ``_squared``.
+
+    Args:
+        names: library parameter name -> the option the user typed for it, such as
+            ``{"l2_sensitivity_squared": "--l2-squared"}``.
+    """
     try:
         yield
     except CommandError:
@@ -233,7 +324,12 @@ def option_names(names: dict[str, str]) -> Iterator[None]:
 @contextmanager
 def reading(option: str, path: str) -> Iterator[None]:
     """Read an input file for ``option``: every OS, encoding, format and shape error becomes one line naming
-    the option and the file (the one loader policy of every command)."""
+    the option and the file (the one loader policy of every command).
+
+    Args:
+        option: the option the file was given to (``"--noise-matrix"``), named in every refusal.
+        path: the file's path as the user typed it (an empty or blank path is refused at once).
+    """
     if not path.strip():
         raise CommandError(f"{option} must name a file, got an empty string")
     try:
@@ -256,7 +352,11 @@ MAX_TIME_LIMIT = 86_400
 
 
 def time_limit(text: str) -> int:
-    """An argparse type: ``--max-seconds``, a non-negative integer of at most :data:`MAX_TIME_LIMIT`."""
+    """An argparse type: ``--max-seconds``, a non-negative integer of at most :data:`MAX_TIME_LIMIT`.
+
+    Args:
+        text: the value of ``--max-seconds`` as typed.
+    """
     value = nonnegative_int(text)
     if value > MAX_TIME_LIMIT:
         raise argparse.ArgumentTypeError(f"at most {MAX_TIME_LIMIT} seconds (a day) are accepted, got {value}")
@@ -264,7 +364,12 @@ def time_limit(text: str) -> int:
 
 
 def add_time_limit(parser: Parser, default: int = 20) -> None:
-    """``--max-seconds``: refuse work estimated to take longer (the estimate is printed with the refusal)."""
+    """``--max-seconds``: refuse work estimated to take longer (the estimate is printed with the refusal).
+
+    Args:
+        parser: the command's parser (from :func:`add_command`) the option is added to.
+        default: the limit when ``--max-seconds`` is not given, in seconds (default 20).
+    """
     parser.add_argument(
         "--max-seconds", type=time_limit, default=default,
         help=f"refuse work estimated to take longer than this on two cores (default {default}, at most a day)",
@@ -276,7 +381,16 @@ def refuse_if_costly(what: str, estimate: float, limit: float, unit: str, flag: 
 
     A time estimate (measured on idle cores) is scaled by the machine's load — the run-queue length per core,
     between 1 and MAX_LOAD_FACTOR — since a command on a shared machine gets only its share of a core: a
-    limit of 20 s must hold where the command runs, not where it was measured."""
+    limit of 20 s must hold where the command runs, not where it was measured.
+
+    Args:
+        what: the work, as the refusal names it (cut to 150 characters when longer than 160).
+        estimate: its estimated cost in ``unit`` (a time measured on idle cores, scaled here by the machine's load).
+        limit: the largest cost accepted, in ``unit`` (the value of the option ``flag``).
+        unit: the unit of ``estimate`` and ``limit``, as the refusal prints it: ``"seconds"`` (then scaled by the
+            load) or any other unit, compared as given.
+        flag: the option that raises the limit, named in the refusal (``"--max-seconds"``).
+    """
     factor = load_factor() if unit == "seconds" else 1.0
     if estimate * factor > limit:
         if len(what) > 160:  # a huge horizon in the description: keep the line readable
@@ -306,7 +420,16 @@ def refuse_foreign(
 ) -> None:
     """Refuse options that belong to another ``--mechanism`` than the one chosen (a user who gives ``--sigma``
     to a Laplace audit meant something by it: say so rather than ignore it). ``defaults``: values that mean
-    "not given" for options with a default."""
+    "not given" for options with a default.
+
+    Args:
+        args: the parsed command line; ``args.mechanism`` is the ``--mechanism`` chosen and each owned option is read as
+            its ``dest`` attribute.
+        owners: mechanism -> the ``dest`` names of the options that belong to it (every mechanism of ``--mechanism``
+            must be a key).
+        defaults: ``dest`` name -> the value that means "not given" for an option with a default (None: only None means
+            not given).
+    """
     unset = defaults or {}
     owned = set().union(*owners.values()) - owners[args.mechanism]
     given = [name for name in sorted(owned) if getattr(args, name) not in (None, unset.get(name))]
@@ -317,7 +440,13 @@ def refuse_foreign(
 
 def check_output_options(args: argparse.Namespace) -> None:
     """Refuse an unusable ``--out`` before any work: a report folder, or a file whose folder exists (and of the
-    type the command writes, when its parser sets ``out_suffix``)."""
+    type the command writes, when its parser sets ``out_suffix``).
+
+    Args:
+        args: the parsed command line; reads ``args.out`` (absent or None: nothing to check), ``args.command``
+            (``"report"`` wants a folder) and ``args.out_suffix`` (the file type a command writes, when its parser sets
+            it).
+    """
     import os
 
     out = getattr(args, "out", None)
@@ -348,7 +477,13 @@ def check_output_options(args: argparse.Namespace) -> None:
 
 
 def emit(result: dict[str, Any], as_json: bool) -> None:
-    """Print a command's result: JSON with ``--json``, else the human layout of :func:`human_lines`."""
+    """Print a command's result: JSON with ``--json``, else the human layout of :func:`human_lines`.
+
+    Args:
+        result: the JSON-able dictionary a command's handler returned (Fractions and tuples are converted by
+            :func:`~reference.core.json_form.jsonable`).
+        as_json: True (``--json``): print indented JSON; False: print the human layout.
+    """
     payload = jsonable(result)
     if as_json:
         json.dump(payload, sys.stdout, indent=2)
@@ -493,7 +628,13 @@ def _value_lines(value: Any, indent: str) -> tuple[str, list[str]]:
 
 def human_lines(payload: dict[str, Any], indent: str = "") -> list[str]:
     """The human layout of a JSON-able result: one ``key: value`` line per entry, the values aligned; a nested
-    mapping or a list below its key, indented. Entries whose value is absent (``None``) are left out."""
+    mapping or a list below its key, indented. Entries whose value is absent (``None``) are left out.
+
+    Args:
+        payload: a JSON-able result (string keys; values str, int, float, bool, None, lists and mappings, exact
+            rationals as ``"p/q"`` strings).
+        indent: the text put before each line of this level (nested mappings add two spaces; default none).
+    """
     shown = {str(key): value for key, value in payload.items() if value is not None}
     # "x_rounded: up" beside a decimal "x" joins x's line ("x: 8.05... (rounded up)"); alone, it says nothing
     directions = {key[: -len("_rounded")]: shown.pop(key) for key in list(shown)

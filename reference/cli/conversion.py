@@ -10,7 +10,11 @@ from reference.cli.common import CommandError, Subcommands, add_command, add_del
 
 
 def rtol_option(args: argparse.Namespace) -> Any:
-    """``--rtol``: the claim's relative tolerance, an exact rational in [0, 1) (0 when not given)."""
+    """``--rtol``: the claim's relative tolerance, an exact rational in [0, 1) (0 when not given).
+
+    Args:
+        args: the parsed command line; ``args.rtol`` is the text of ``--rtol`` or None when it was not given.
+    """
     from reference.core.validate import parse_rational_text
     from reference.privacy.claims import rtol_fraction
 
@@ -23,7 +27,12 @@ def rtol_option(args: argparse.Namespace) -> Any:
 
 
 def rdp_option(text: str) -> Any:
-    """``--rdp``: a .csv/.json/.npy file of (alpha, RDP(alpha)) rows, or inline pairs ``2:0.5,4:1``."""
+    """``--rdp``: a .csv/.json/.npy file of (alpha, RDP(alpha)) rows, or inline pairs ``2:0.5,4:1``.
+
+    Args:
+        text: the value of ``--rdp`` as typed: a path ending in .csv, .json or .npy (two columns, alpha and RDP(alpha)),
+            else inline pairs ``alpha:value`` separated by commas.
+    """
     from reference.privacy.claims import parse_rdp_text, rdp_points
 
     if Path(text).suffix.lower() in (".csv", ".json", ".npy"):
@@ -51,7 +60,11 @@ def _cmd_audit_conversion(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def register(audit: Subcommands) -> None:
-    """Add ``audit conversion`` to the audit commands."""
+    """Add ``audit conversion`` to the audit commands.
+
+    Args:
+        audit: the subcommands of the ``audit`` group, which the command is added to.
+    """
     command = add_command(audit, "conversion", _cmd_audit_conversion,
                           "does rho-zCDP or an RDP curve give this (epsilon, delta)? certified, with a Gaussian witness")
     command.add_argument("--rho", help="the zCDP guarantee ρ (exact rational)")

@@ -105,7 +105,12 @@ def _cmd_inftda_run(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def register(commands: Subcommands) -> None:
-    """Add ``inftda`` and its subcommands to the top-level commands."""
+    """Add ``inftda`` and its subcommands to the top-level commands.
+
+    Args:
+        commands: the top-level subcommands (what ``add_subparsers`` returned in
+            :func:`reference.cli.main.build_parser`) the group is added to.
+    """
     inftda = group(commands, "inftda", "InfTDA (top-down hierarchical counts)")
     intopt_cmd = add_command(
         inftda, "intopt", _cmd_inftda_intopt, "IntOpt: closest non-negative integers with a given sum (ℓ∞)"

@@ -150,7 +150,11 @@ def _cmd_kary_vertices(args: argparse.Namespace) -> dict[str, Any]:
 
 def estimated_matrices_seconds(horizon: int) -> float:
     """Seconds ``kary matrices`` takes at ``horizon`` T on idle cores: measured about 3.4 s at T = 400, growing
-    with T² (dense exact T × T products); capped at T = 10**9, which any limit refuses anyway."""
+    with T² (dense exact T × T products); capped at T = 10**9, which any limit refuses anyway.
+
+    Args:
+        horizon: T, the ``--horizon`` (or the tree's capacity when it is not given), an integer >= 0.
+    """
     return 3.4 * (min(horizon, 10**9) / 400) ** 2
 
 
@@ -188,7 +192,12 @@ def _cmd_kary_matrices(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def register(commands: Subcommands) -> None:
-    """Add ``kary`` and its subcommands to the top-level commands."""
+    """Add ``kary`` and its subcommands to the top-level commands.
+
+    Args:
+        commands: the top-level subcommands (what ``add_subparsers`` returned in
+            :func:`reference.cli.main.build_parser`) the group is added to.
+    """
     kary = group(commands, "kary", "k-ary tree mechanisms for continual counting")
     kary_digits = add_command(kary, "digits", _cmd_kary_digits, "k-ary digits of a value (least significant first)")
     kary_digits.add_argument("--arity", type=nonnegative_int, required=True)

@@ -94,7 +94,12 @@ def _extreme_options(argv: Sequence[str]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point; returns the exit status (0 holds / done, 1 fails, 2 bad input, 3 inconclusive, 70 a defect)."""
+    """Entry point; returns the exit status (0 holds / done, 1 fails, 2 bad input, 3 inconclusive, 70 a defect).
+
+    Args:
+        argv: the command line after the program name, such as ``["calibrate", "gaussian", "--sensitivity", "1", ...]``
+            (None, the default: ``sys.argv[1:]``).
+    """
     # inputs are bounded (MAX_NUMBER_DIGITS, MAX_DECIMAL_EXPONENT), so exact outputs stay near 10**4 digits:
     # printing them is milliseconds, and Python's default guard of 4300 digits would only refuse valid results
     if hasattr(sys, "set_int_max_str_digits"):

@@ -34,7 +34,11 @@ def _plugins() -> dict[str, EntryPoint]:
 
 
 def missing_message(command: str) -> str:
-    """The one line that answers a command no installed plugin provides."""
+    """The one line that answers a command no installed plugin provides.
+
+    Args:
+        command: the command word the user typed (one of ``EXPECTED``, such as ``"report"``).
+    """
     return (f"the {command} command comes with the verification of the papers, which is not installed: run "
             "`python -m pip install .` in the source checkout (it installs the library and its verification together)")
 
@@ -46,7 +50,11 @@ def _broken_message(command: str, error: ImportError) -> str:
 
 def refusal(argv: Sequence[str]) -> str | None:
     """The refusal for a command line whose command is expected but not provided, or whose plugin cannot be
-    imported (checked before parsing, so that the command's own options are not called unknown), else None."""
+    imported (checked before parsing, so that the command's own options are not called unknown), else None.
+
+    Args:
+        argv: the command line after the program name, as typed (its first word that is not an option is the command).
+    """
     words = [word for word in argv if not word.startswith("-")]
     if not words:
         return None
@@ -66,7 +74,12 @@ def _missing(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def register(commands: Subcommands) -> None:
-    """Add every plugin's commands, and a one-line refusal for each expected command no plugin provides."""
+    """Add every plugin's commands, and a one-line refusal for each expected command no plugin provides.
+
+    Args:
+        commands: the top-level subcommands (what ``add_subparsers`` returned in
+            :func:`reference.cli.main.build_parser`) the group is added to.
+    """
     provided = _plugins()
     for name, entry in provided.items():
         try:

@@ -41,7 +41,13 @@ def _fraction(text: str, option: str) -> Fraction:
 
 
 def mechanism_from(args: argparse.Namespace) -> Any:
-    """The :class:`reference.audit.samples.target.Mechanism` the options describe (``CommandError`` if incomplete)."""
+    """The :class:`reference.audit.samples.target.Mechanism` the options describe (``CommandError`` if incomplete).
+
+    Args:
+        args: the parsed ``audit sampler-function`` command line: ``args.mechanism`` and that mechanism's options
+            (``--depth``, ``--sigma``, ``--arity``, ``--horizon``, ``--noise-matrix``, ``--alpha``, ...), as argparse
+            left them (rationals as text).
+    """
     from reference.audit.samples.cascade_stream import MAX_STREAM_DEPTH
     from reference.audit.samples.target import Mechanism
 
@@ -52,7 +58,11 @@ def mechanism_from(args: argparse.Namespace) -> Any:
     if args.mechanism == "cascade":
         if args.depth > MAX_STREAM_DEPTH:
             raise CommandError(f"--depth must be at most {MAX_STREAM_DEPTH} for the cascade audit, got {args.depth}")
-        return Mechanism("cascade", depth=args.depth, sigma=float(_fraction(args.sigma, "--sigma")), alpha=float(alpha))
+        sigma = _fraction(args.sigma, "--sigma")
+        if args.depth == 0:  # one leaf per run, N(0, σ²): the Gaussian's whole-law audit (no sibling to stream)
+            return Mechanism("design", noise_matrix=((Fraction(1),),), noise="gaussian", parameter=sigma,
+                             alpha=float(alpha))
+        return Mechanism("cascade", depth=args.depth, sigma=float(sigma), alpha=float(alpha))
     if args.mechanism == "kary":
         from reference.audit.samples.design_audit import MAX_DESIGN_OUTPUTS
 
@@ -130,7 +140,11 @@ def _cmd_sampler_function(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def register(audit: Subcommands) -> None:
-    """Add ``sampler-function`` to the ``audit`` group."""
+    """Add ``sampler-function`` to the ``audit`` group.
+
+    Args:
+        audit: the subcommands of the ``audit`` group, which the command is added to.
+    """
     command = add_command(audit, "sampler-function", _cmd_sampler_function,
                           "audit a sampler function f(generator, runs) -> runs × n at scale, on Dask")
     command.add_argument("--target", required=True, help="package.module:function (f(generator, runs) or f(generator))")

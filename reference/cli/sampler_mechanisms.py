@@ -31,7 +31,12 @@ UNSET: dict[str, object] = {"algorithm": 2, "contributions": 1, "stream": False}
 
 
 def add_mechanism_options(command: Parser) -> None:
-    """``--mechanism`` and every option of the table, with one help text each."""
+    """``--mechanism`` and every option of the table, with one help text each.
+
+    Args:
+        command: the parser of a sampler audit command (``audit samplers``, ``audit sampler-function``) the options are
+            added to.
+    """
     command.add_argument("--mechanism", required=True, choices=list(SAMPLER_MECHANISMS))
     command.add_argument("--depth", type=nonnegative_int, help="cascade: the tree depth (n = 2**depth leaves)")
     command.add_argument("--sigma", help="gaussian: σ; cascade: σ, the standard deviation of every node")
@@ -55,7 +60,14 @@ def check_mechanism_options(
     args: argparse.Namespace, extras: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] | None = None
 ) -> None:
     """Refuse a missing option of the chosen mechanism, or an option of another one (``extras``: a command's own
-    (needed, optional) options per mechanism, beside the table's)."""
+    (needed, optional) options per mechanism, beside the table's).
+
+    Args:
+        args: the parsed command line; ``args.mechanism`` chooses the row of ``SAMPLER_MECHANISMS`` and every option of
+            the table is read as its ``dest`` attribute.
+        extras: mechanism -> (needed, optional) ``dest`` names of the command's own options, checked beside the table's
+            (None, the default: none).
+    """
     more = extras or {}
     needed = SAMPLER_MECHANISMS[args.mechanism][0] + more.get(args.mechanism, ((), ()))[0]
     missing = [f"--{name.replace('_', '-')}" for name in needed if getattr(args, name) is None]
@@ -71,7 +83,12 @@ def check_mechanism_options(
 
 
 def tda_level_sigma_squared(args: argparse.Namespace) -> str:
-    """InfTDA's per-cell noise N_Z(0, σ²): σ² = m² d/ρ at every level, the discrete Gaussian ``tda-level`` tests."""
+    """InfTDA's per-cell noise N_Z(0, σ²): σ² = m² d/ρ at every level, the discrete Gaussian ``tda-level`` tests.
+
+    Args:
+        args: the parsed command line of ``--mechanism tda-level``: ``args.attributes`` (d), ``args.rho`` (ρ, exact
+            text) and ``args.contributions`` (m).
+    """
     from reference.tda.calibration import inftda_sigma_squared
 
     return str(inftda_sigma_squared(attributes=args.attributes, rho=args.rho, contributions=args.contributions))
@@ -79,7 +96,14 @@ def tda_level_sigma_squared(args: argparse.Namespace) -> str:
 
 def law_from_args(args: argparse.Namespace, horizon: int | None = None) -> object:
     """The law (:mod:`reference.audit.samples.laws`) the options describe, by the table's names
-    (``CommandError`` naming the option when a value is refused)."""
+    (``CommandError`` naming the option when a value is refused).
+
+    Args:
+        args: the parsed command line: ``args.mechanism`` and its options from :func:`add_mechanism_options` (rationals
+            as text, read here exactly).
+        horizon: not read: the law does not depend on it (the KARY horizon is taken by the audits themselves); default
+            None.
+    """
     from reference.audit.samples.laws import law_from_name
     from reference.core.validate import parse_rational_text
 

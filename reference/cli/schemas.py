@@ -35,16 +35,30 @@ EXIT_STATUS: Schema = {"enum": [0, 1, 3]}
 
 
 def nullable(schema: Schema) -> Schema:
-    """``schema`` or ``null`` (a value the command could not give, with the reason in a sibling key)."""
+    """``schema`` or ``null`` (a value the command could not give, with the reason in a sibling key).
+
+    Args:
+        schema: the JSON Schema (a dict) of the value when the command could give it.
+    """
     return {"anyOf": [schema, {"type": "null"}]}
 
 
 def array(items: Schema) -> Schema:
+    """A JSON array whose every entry has the schema ``items``.
+
+    Args:
+        items: the JSON Schema (a dict) of each entry.
+    """
     return {"type": "array", "items": items}
 
 
 def record(required: dict[str, Schema], optional: dict[str, Schema] | None = None) -> Schema:
-    """An object with ``required`` keys and, if present, ``optional`` ones, each of its schema."""
+    """An object with ``required`` keys and, if present, ``optional`` ones, each of its schema.
+
+    Args:
+        required: key -> JSON Schema of each key the object always has.
+        optional: key -> JSON Schema of each key it may have (None, the default: none).
+    """
     return {"type": "object", "required": list(required), "properties": {**required, **(optional or {})}}
 
 
@@ -119,7 +133,7 @@ _SCHEMAS: dict[str, Schema] = {
                                            "l2_sensitivity_squared_kind": TEXT,
                                            "covariance_matches_oracle": BOOLEAN, "oracle_units": nullable(TEXT)}),
     "audit samplers": _verdict_record(_SAMPLES_AUDIT, {"alpha": DECIMAL, "dimension": INTEGER,
-                                                        "power": array({"type": "object"})}),
+                                                        "power": array({"type": "object"}), "untested": TEXT}),
     "audit sampler-function": _verdict_record({}),
     "audit height": _verdict_record({"arity": INTEGER, "offset": BOOLEAN, "horizons_checked": INTEGER}),
     "kary digits": record({"arity": INTEGER, "value": INTEGER, "width": INTEGER, "kind": TEXT, "digits": array(INTEGER)}),
@@ -152,7 +166,12 @@ COMMANDS: tuple[str, ...] = tuple(_SCHEMAS)
 
 
 def output_schema(command: str) -> Schema:
-    """The JSON Schema of ``reference COMMAND ... --json`` (``command`` as typed: ``"calibrate gaussian"``)."""
+    """The JSON Schema of ``reference COMMAND ... --json`` (``command`` as typed: ``"calibrate gaussian"``).
+
+    Args:
+        command: the command as typed, its words separated by one space (``"calibrate gaussian"``, ``"report"``); one of
+            ``COMMANDS``.
+    """
     if command not in _SCHEMAS:
         raise ValueError(f"command must be one of {', '.join(COMMANDS)}, got {command!r}")
     return {"$schema": DRAFT, "title": f"reference {command} --json", **_SCHEMAS[command]}

@@ -45,6 +45,17 @@ def bracket_upward(
 
     Ends when the property is monotone and holds eventually (the callers state why). ``limit``: raise
     :class:`UndecidedComparisonError` once ``high`` exceeds it instead of doubling for ever.
+
+    Args:
+        decide: the certified comparison x -> True, False or None (undecided at the precision allowed), read with
+            ``increasing``.
+        low: an exact rational certified on the low side (or a lower bound of the search); replaced by each certified
+            low-side ``high``.
+        high: the first exact rational tried, doubled until it is certified on the high side.
+        increasing: True: the property holds above the threshold (``decide`` True means high side, e.g. "σ is
+            sufficient"); False: it holds below it (True means low side, e.g. "ρ is still sufficient").
+        limit: an exact bound on ``high``: past it the search raises UndecidedComparisonError (None: no bound, double
+            until the bracket is found).
     """
     while (side := _high_side(decide(high), increasing)) is not True:
         if side is False:
@@ -58,7 +69,16 @@ def bracket_upward(
 def bracket_downward(
     decide: Decision, low: Fraction, high: Fraction, *, increasing: bool = True
 ) -> tuple[Fraction, Fraction]:
-    """Halve ``low`` until it is certified on the low side; each certified high-side ``low`` becomes ``high``."""
+    """Halve ``low`` until it is certified on the low side; each certified high-side ``low`` becomes ``high``.
+
+    Args:
+        decide: the certified comparison x -> True, False or None (undecided at the precision allowed), read with
+            ``increasing``.
+        low: the first exact rational tried, halved until it is certified on the low side.
+        high: an exact rational certified on the high side; replaced by each certified high-side ``low``.
+        increasing: True: the property holds above the threshold (``decide`` True means high side, e.g. "σ is
+            sufficient"); False: it holds below it (True means low side, e.g. "ρ is still sufficient").
+    """
     while (side := _high_side(decide(low), increasing)) is not False:
         if side is True:
             high = low
@@ -67,7 +87,16 @@ def bracket_downward(
 
 
 def bracket_around(decide: Decision, start: Fraction, *, increasing: bool = True) -> tuple[Fraction, Fraction]:
-    """A bracket from one starting guess: halve down from it if it is on the high side, else double up."""
+    """A bracket from one starting guess: halve down from it if it is on the high side, else double up.
+
+    Args:
+        decide: the certified comparison x -> True, False or None (undecided at the precision allowed), read with
+            ``increasing``.
+        start: the starting guess, an exact rational > 0: on the high side it becomes the bracket's high end (halving
+            finds the low one), else its low end (doubling finds the high one).
+        increasing: True: the property holds above the threshold (``decide`` True means high side, e.g. "σ is
+            sufficient"); False: it holds below it (True means low side, e.g. "ρ is still sufficient").
+    """
     if _high_side(decide(start), increasing) is True:
         return bracket_downward(decide, start / 2, start, increasing=increasing)
     return bracket_upward(decide, start, 2 * start, increasing=increasing)
@@ -86,6 +115,17 @@ def bisect(
 
     Give exactly one of ``tolerance`` (relative width, a rational in (0, 1)) and ``done``. An undecided midpoint
     stops the search with the bracket it has (still valid, only wider).
+
+    Args:
+        decide: the certified comparison x -> True, False or None (undecided at the precision allowed), read with
+            ``increasing``.
+        low: the low end of a valid bracket, an exact rational certified on the low side.
+        high: the high end, an exact rational >= ``low`` certified on the high side.
+        tolerance: the relative width at which to stop, an exact rational in (0, 1): the search stops once
+            ``high - low <= tolerance * high`` (give this or ``done``).
+        done: a stopping rule done(low, high) -> bool, instead of ``tolerance`` (give exactly one of the two).
+        increasing: True: the property holds above the threshold (``decide`` True means high side, e.g. "σ is
+            sufficient"); False: it holds below it (True means low side, e.g. "ρ is still sufficient").
     """
     if (tolerance is None) == (done is None):
         raise ValueError("bisect: give exactly one of tolerance and done")

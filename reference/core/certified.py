@@ -30,7 +30,11 @@ MIN_DECIMAL_DIGITS = 15
 
 @contextmanager
 def working_precision(bits: int) -> Iterator[None]:
-    """Run a block with flint's (global) ``ctx.prec`` set to ``bits``, restoring the old value after."""
+    """Run a block with flint's (global) ``ctx.prec`` set to ``bits``, restoring the old value after.
+
+    Args:
+        bits: the working precision of flint's Arb arithmetic inside the block, in bits (an integer >= 2).
+    """
     saved = ctx.prec
     ctx.prec = bits
     try:
@@ -79,7 +83,12 @@ def _check_not_huge(mantissa: int, exponent: int) -> None:
 
 
 def check_rounding(rounded: object) -> Rounding:
-    """``rounded`` as a :data:`Rounding`, else ``ValueError`` naming the accepted values."""
+    """``rounded`` as a :data:`Rounding`, else ``ValueError`` naming the accepted values.
+
+    Args:
+        rounded: anything the caller passed: accepted when it is ``"up"`` (a bound that must not be undercut) or
+            ``"down"`` (one that must not be exceeded).
+    """
     if rounded == "up":
         return "up"
     if rounded == "down":
@@ -93,13 +102,23 @@ def format_significant(value: Fraction, digits: int) -> str:
     Trailing zeros are kept so that the string shows ``digits`` significant digits. Positional notation is
     used for decimal exponents in [-6, 20], scientific (``1.25e-13``) outside; both parse with ``float`` and
     ``Fraction``. Zero is rendered as ``"0."`` followed by ``digits - 1`` zeros.
+
+    Args:
+        value: the exact rational to print.
+        digits: the number of significant digits, an integer >= 1 (a ValueError otherwise).
     """
     return _format(value, digits, "nearest")
 
 
 def format_directed(value: Fraction, digits: int, *, upward: bool) -> str:
     """``value`` rounded toward +∞ (``upward``) or −∞ to ``digits`` significant digits: the printed number is
-    >= (or <=) ``value``, so an upper (lower) end of an enclosure stays one when printed."""
+    >= (or <=) ``value``, so an upper (lower) end of an enclosure stays one when printed.
+
+    Args:
+        value: the exact rational to print.
+        digits: the number of significant digits, an integer >= 1.
+        upward: True: round toward +∞ (the string is >= ``value``); False: toward −∞ (the string is <= ``value``).
+    """
     return _format(value, digits, "up" if upward else "down")
 
 
@@ -376,7 +395,12 @@ class UndecidedComparisonError(ArithmeticError):
 
 
 def ball(value: Fraction) -> arb:
-    """An Arb ball containing the exact rational ``value`` (at the current working precision)."""
+    """An Arb ball containing the exact rational ``value`` (at the current working precision).
+
+    Args:
+        value: the exact rational to enclose (its numerator and denominator are read exactly; the ball is rounded only
+            at the working precision).
+    """
     return arb(fmpq(value.numerator, value.denominator))
 
 
@@ -389,7 +413,13 @@ MAX_PRECISION = 1 << 15
 
 
 def certify(compute: Callable[[], arb], *, label: str) -> CertifiedReal:
-    """:func:`enclose` with the standard budget: TARGET_ACCURACY_BITS, starting at START_PRECISION extra bits."""
+    """:func:`enclose` with the standard budget: TARGET_ACCURACY_BITS, starting at START_PRECISION extra bits.
+
+    Args:
+        compute: the zero-argument Arb expression, evaluated again at each working precision (it reads flint's
+            ``ctx.prec``).
+        label: what ``compute`` computes, named in the UndecidedComparisonError if it cannot be enclosed.
+    """
     return enclose(
         compute,
         label,
@@ -401,7 +431,13 @@ def certify(compute: Callable[[], arb], *, label: str) -> CertifiedReal:
 
 def next_precision(precision: int, ceiling: int = MAX_PRECISION) -> int:
     """The next rung of a precision ladder: doubled, except that the ceiling itself is the last rung (from 144
-    bits, doubling goes from 18,432 straight past 32,768, so a ladder bounded by it would stop a rung short)."""
+    bits, doubling goes from 18,432 straight past 32,768, so a ladder bounded by it would stop a rung short).
+
+    Args:
+        precision: the current rung of the ladder, in bits (an integer >= 1).
+        ceiling: the last rung, in bits (default MAX_PRECISION = 32,768 bits): returned itself when doubling would step
+            over it.
+    """
     return ceiling if precision < ceiling < 2 * precision else 2 * precision
 
 
@@ -410,7 +446,16 @@ def enclose(
 ) -> CertifiedReal:
     """Evaluate the zero-argument Arb expression ``compute`` at doubling precision, from ``start_bits`` up to
     ``max_bits``, until its relative accuracy reaches ``target_bits``; raise :class:`UndecidedComparisonError`
-    naming ``label`` otherwise."""
+    naming ``label`` otherwise.
+
+    Args:
+        compute: the zero-argument Arb expression, evaluated again at each working precision (it reads flint's
+            ``ctx.prec``).
+        label: what ``compute`` computes, named in the UndecidedComparisonError if it cannot be enclosed.
+        start_bits: the first working precision, in bits.
+        target_bits: the relative accuracy the enclosure must reach, in bits (Arb's ``rel_accuracy_bits``).
+        max_bits: the largest working precision tried, in bits; past it the enclosure is declared undecidable.
+    """
     precision = start_bits
     while precision <= max_bits:
         with working_precision(precision):

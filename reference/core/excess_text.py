@@ -13,7 +13,13 @@ from reference.core.validate import floor_log10
 
 def scientific(value: Fraction, *, upward: bool, digits: int = 3) -> str:
     """``value`` in scientific notation with ``digits`` significant digits, rounded toward +∞ (``upward``) or
-    −∞, so that a printed upper (lower) bound is still one."""
+    −∞, so that a printed upper (lower) bound is still one.
+
+    Args:
+        value: the exact rational to print.
+        upward: True: round toward +∞ (an upper bound stays one); False: toward −∞.
+        digits: the number of significant digits printed, an integer >= 1 (default 3).
+    """
     if value == 0:
         return "0"
     exponent = floor_log10(abs(value))
@@ -28,6 +34,12 @@ def scientific(value: Fraction, *, upward: bool, digits: int = 3) -> str:
 
 
 def excess_text(name: str, lower: Fraction, upper: Fraction) -> str:
-    """``name − 1`` for a ratio enclosed in [lower, upper]: one number when the ends print alike, else both."""
+    """``name − 1`` for a ratio enclosed in [lower, upper]: one number when the ends print alike, else both.
+
+    Args:
+        name: how the ratio is written in the message, such as ``"sigma / sigma*"``.
+        lower: an exact lower end of the ratio's enclosure.
+        upper: an exact upper end of the ratio's enclosure (>= ``lower``).
+    """
     low, high = scientific(lower - 1, upward=False), scientific(upper - 1, upward=True)
     return f"{name} - 1 = {low}" if low == high else f"{name} - 1 in [{low}, {high}]"

@@ -26,7 +26,12 @@ _GUARD = "TYPE_CHECKING"
 
 def face_sources(package: str, source: str) -> dict[str, tuple[str, str]]:
     """public name -> (module, attribute; '' for a module itself) read from ``source``'s ``if TYPE_CHECKING:``
-    block of ``from … import …`` statements (relative ones resolved against ``package``)."""
+    block of ``from … import …`` statements (relative ones resolved against ``package``).
+
+    Args:
+        package: the dotted name of the package (``"reference.kary"``), against which relative imports resolve.
+        source: the Python source text of the package's ``__init__``.
+    """
     found: dict[str, tuple[str, str]] = {}
     for node in ast.parse(source).body:
         if not (isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == _GUARD):
@@ -50,7 +55,11 @@ def _resolve(origin: str, attribute: str) -> object:
 
 def lazy_face(package: str) -> tuple[Callable[[str], object], Callable[[], list[str]]]:
     """``__getattr__`` and ``__dir__`` for the package named ``package`` (call it from the package's
-    ``__init__``, which must define ``__all__`` and the ``if TYPE_CHECKING:`` block of its names)."""
+    ``__init__``, which must define ``__all__`` and the ``if TYPE_CHECKING:`` block of its names).
+
+    Args:
+        package: the dotted name of the package, as in ``sys.modules`` (pass ``__name__``).
+    """
     sources: dict[str, tuple[str, str]] = {}
 
     def attribute(name: str) -> object:

@@ -31,13 +31,24 @@ def _kind(mode: int) -> str:
 
 
 def size_text(count: int) -> str:
-    """A byte count for a message."""
+    """A byte count for a message.
+
+    Args:
+        count: a number of bytes, an integer >= 0 (printed in MiB from 1 MiB up).
+    """
     return f"{count / (1 << 20):.1f} MiB" if count >= 1 << 20 else f"{count} bytes"
 
 
 def open_regular(path: object, *, name: str, what: str = "a regular file") -> tuple[int, os.stat_result]:
     """A blocking descriptor of the regular file ``path`` (a link is followed) and its ``fstat``, or a
-    ``ValueError`` naming ``name`` (``what``: the file wanted, for the message). The caller closes it."""
+    ``ValueError`` naming ``name`` (``what``: the file wanted, for the message). The caller closes it.
+
+    Args:
+        path: anything the caller was given: accepted when it is a ``str`` or ``pathlib.Path`` (a symbolic link is
+            followed); anything else is a TypeError naming ``name``.
+        name: the parameter or option the path came from (``"--input"``, ``"path"``), named in every refusal.
+        what: the kind of file wanted, as the refusal says it (default ``"a regular file"``; ``"a regular .npy file"``).
+    """
     if not isinstance(path, (str, Path)):
         raise TypeError(f"{name} must be a str or pathlib.Path, got {type(path).__name__}")
     if not str(path).strip():
@@ -57,9 +68,16 @@ def open_regular(path: object, *, name: str, what: str = "a regular file") -> tu
     return descriptor, info
 
 
-def read_regular_bytes(path: object, *, name: str, max_bytes: int = MAX_INPUT_BYTES) -> bytes:
+def read_regular_bytes(path: str | Path, *, name: str, max_bytes: int = MAX_INPUT_BYTES) -> bytes:
     """The bytes of the regular file ``path`` (a link is followed), refusing anything else or more than
-    ``max_bytes`` bytes with a ``ValueError`` that names ``name``."""
+    ``max_bytes`` bytes with a ``ValueError`` that names ``name``.
+
+    Args:
+        path: the file to read, a ``str`` or ``pathlib.Path`` (a symbolic link is followed).
+        name: the parameter or option the path came from, named in every refusal.
+        max_bytes: the largest file accepted, in bytes (default MAX_INPUT_BYTES = 64 MiB); a file that grows past it
+            while read is refused too.
+    """
     descriptor, info = open_regular(path, name=name)
     try:
         if info.st_size > max_bytes:
@@ -84,8 +102,16 @@ def read_regular_bytes(path: object, *, name: str, max_bytes: int = MAX_INPUT_BY
         os.close(descriptor)
 
 
-def read_regular_text(path: object, *, name: str, max_bytes: int = MAX_INPUT_BYTES, encoding: str = "utf-8") -> str:
-    """:func:`read_regular_bytes` decoded; a file that is not text in ``encoding`` is refused naming ``name``."""
+def read_regular_text(path: str | Path, *, name: str, max_bytes: int = MAX_INPUT_BYTES, encoding: str = "utf-8") -> str:
+    """:func:`read_regular_bytes` decoded; a file that is not text in ``encoding`` is refused naming ``name``.
+
+    Args:
+        path: the file to read, a ``str`` or ``pathlib.Path`` (a symbolic link is followed).
+        name: the parameter or option the path came from, named in every refusal.
+        max_bytes: the largest file accepted, in bytes (default MAX_INPUT_BYTES = 64 MiB).
+        encoding: the text encoding, as Python names it (default ``"utf-8"``; ``"utf-8-sig"`` also drops a byte-order
+            mark).
+    """
     data = read_regular_bytes(path, name=name, max_bytes=max_bytes)
     try:
         return data.decode(encoding)

@@ -14,7 +14,12 @@ from reference.core.validate import fraction_text
 
 
 def jsonable(value: Any) -> Any:
-    """Convert Fractions to "p/q", tuples to lists, recursively (and leave str/int/bool/None/float alone)."""
+    """Convert Fractions to "p/q", tuples to lists, recursively (and leave str/int/bool/None/float alone).
+
+    Args:
+        value: a result value: a Fraction, a dict, list or tuple of such values (nested to any depth), or a JSON scalar
+            (str, int, float, bool, None), which is returned as it is.
+    """
     if isinstance(value, Fraction):
         return fraction_text(value)
     if isinstance(value, dict):

@@ -35,7 +35,16 @@ def checked_header(
 ) -> tuple[tuple[int, ...], np.dtype]:
     """Shape and dtype from the header at ``handle`` (positioned at the file's start), checked: a known
     version, no Python objects, and ``prod(shape) * itemsize`` within both the ``available`` bytes of the file
-    (None: not checked here, the caller does it with :func:`check_holds`) and ``max_bytes`` (None: no bound)."""
+    (None: not checked here, the caller does it with :func:`check_holds`) and ``max_bytes`` (None: no bound).
+
+    Args:
+        handle: a binary file positioned at the start of the ``.npy`` data; left after the header.
+        available: the bytes from ``handle``'s position to the end of the file (None: not checked here; the caller calls
+            :func:`check_holds`).
+        name: the parameter or option the file came from (``"--input"``, ``"noise_matrix"``), named in every refusal.
+        max_bytes: the largest array accepted, in bytes (default MAX_NPY_BYTES = 1 GiB; None: no bound, as for a memory
+            map).
+    """
     start = handle.tell()
     _check_header_length(handle, available, name)
     handle.seek(start)
@@ -92,7 +101,14 @@ def _check_header_length(handle: BinaryIO, available: int | None, name: str) -> 
 
 
 def check_holds(shape: tuple[int, ...], dtype: np.dtype, follows: int, name: str) -> None:
-    """Refuse an array whose header asks for more bytes than the ``follows`` bytes after the header."""
+    """Refuse an array whose header asks for more bytes than the ``follows`` bytes after the header.
+
+    Args:
+        shape: the array shape the header gives.
+        dtype: the dtype the header gives.
+        follows: the number of bytes in the file after the header.
+        name: the parameter or option the file came from (``"--input"``, ``"noise_matrix"``), named in every refusal.
+    """
     needed = math.prod(shape) * dtype.itemsize
     if needed > follows:
         raise ValueError(
@@ -102,7 +118,13 @@ def check_holds(shape: tuple[int, ...], dtype: np.dtype, follows: int, name: str
 
 
 def load_npy_bytes(data: bytes, name: str, *, max_bytes: int | None = MAX_NPY_BYTES) -> np.ndarray:
-    """The array of an ``.npy`` file already read into ``data``, header checked first."""
+    """The array of an ``.npy`` file already read into ``data``, header checked first.
+
+    Args:
+        data: the whole ``.npy`` file, as bytes.
+        name: the parameter or option the file came from (``"--input"``, ``"noise_matrix"``), named in every refusal.
+        max_bytes: the largest array accepted, in bytes (default MAX_NPY_BYTES = 1 GiB; None: no bound).
+    """
     handle = io.BytesIO(data)
     checked_header(handle, len(data), name, max_bytes=max_bytes)
     handle.seek(0)
@@ -114,7 +136,16 @@ def load_npy_bytes(data: bytes, name: str, *, max_bytes: int | None = MAX_NPY_BY
 
 def load_npy(path: str | Path, name: str, *, mmap: bool = False, max_bytes: int | None = MAX_NPY_BYTES) -> np.ndarray:
     """The array of the regular ``.npy`` file ``path``: the header checked before any entry is read; memory
-    mapped when ``mmap`` (the caller bounds the size), else read (at most ``max_bytes``)."""
+    mapped when ``mmap`` (the caller bounds the size), else read (at most ``max_bytes``).
+
+    Args:
+        path: the ``.npy`` file, a ``str`` or ``pathlib.Path``; it must be a regular file (a symbolic link is followed).
+        name: the parameter or option the file came from (``"--input"``, ``"noise_matrix"``), named in every refusal.
+        mmap: True: map the file read-only instead of reading it (no ``max_bytes`` bound; the caller bounds the size);
+            False (default): read it.
+        max_bytes: the largest array read, in bytes (default MAX_NPY_BYTES = 1 GiB; None: no bound); not applied when
+            ``mmap``.
+    """
     descriptor, info = open_regular(path, name=name, what="a regular .npy file")
     with os.fdopen(descriptor, "rb") as handle:
         checked_header(handle, info.st_size, name, max_bytes=None if mmap else max_bytes)

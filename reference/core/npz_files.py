@@ -189,7 +189,13 @@ _ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, EOFError, O
 
 
 def sparse_header(path: object, name: str) -> SparseHeader:
-    """The format, shape, stored-entry count and dtype of a ``save_npz`` file, from its headers alone."""
+    """The format, shape, stored-entry count and dtype of a ``save_npz`` file, from its headers alone.
+
+    Args:
+        path: anything the caller was given: accepted when it is a ``str`` or ``pathlib.Path`` naming a regular
+            ``save_npz`` file (a TypeError otherwise).
+        name: the parameter or option the file came from (``"--input"``, ``"noise_matrix"``), named in every refusal.
+    """
     with _Opened(path, name) as archive:
         try:
             return _header(archive)
@@ -200,7 +206,15 @@ def sparse_header(path: object, name: str) -> SparseHeader:
 def load_sparse(path: object, name: str, *, max_stored: int) -> SparseEntries:
     """The entries of a ``save_npz`` file as coordinates: the headers are checked first (:func:`sparse_header`) and
     a file of more than ``max_stored`` stored entries is refused before any entry is read; the indices are then
-    checked in range (scipy's full format check)."""
+    checked in range (scipy's full format check).
+
+    Args:
+        path: anything the caller was given: accepted when it is a ``str`` or ``pathlib.Path`` naming a regular
+            ``save_npz`` file (a TypeError otherwise).
+        name: the parameter or option the file came from (``"--input"``, ``"noise_matrix"``), named in every refusal.
+        max_stored: the most stored entries accepted (explicit zeros and repeated positions count); a file with more is
+            refused before any entry is read.
+    """
     from scipy import sparse
 
     with _Opened(path, name) as archive:

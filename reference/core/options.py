@@ -39,7 +39,12 @@ SampledLaw = Literal["cascade", "kary", "design", "gaussian", "laplace", "discre
                      "tda-level"]
 
 def choices(alias: object) -> tuple[str, ...]:
-    """The accepted values of a ``Literal`` alias, in the order it lists them."""
+    """The accepted values of a ``Literal`` alias, in the order it lists them.
+
+    Args:
+        alias: anything that is a ``Literal`` alias of this module, such as :data:`Neighbours` (read with
+            ``typing.get_args``; a typing special form, so it has no narrower static type than ``object``).
+    """
     return tuple(str(value) for value in get_args(alias))
 
 
@@ -48,6 +53,12 @@ def check_option(value: object, name: str, alias: object) -> str:
 
     The typed checks (``check_neighbours``, the layout, noise and workload checks) narrow the result to their
     alias; this one is for the boundary of a function whose option is used as a plain string.
+
+    Args:
+        value: anything the caller passed: accepted when it is a string equal to one of ``alias``'s values.
+        name: the parameter's name, as the refusal names it.
+        alias: a ``Literal`` alias of this module (:data:`LinearNoise`, :data:`Workload`, ...) whose values are
+            accepted.
     """
     return check_choice(value, name, choices(alias))
 
@@ -58,7 +69,14 @@ Choice = TypeVar("Choice", bound=str)
 def check_choice(value: object, name: str, accepted: Sequence[Choice]) -> Choice:
     """The one of ``accepted`` that ``value`` is (a string equal to it), typed as ``accepted``'s values (pass a
     tuple of a ``Literal`` alias's values to get the alias back); else a ``ValueError`` naming ``name`` and the
-    accepted values."""
+    accepted values.
+
+    Args:
+        value: anything the caller passed: accepted when it is a string equal to one of ``accepted``.
+        name: the parameter's name, as the refusal names it.
+        accepted: the accepted strings, in the order the refusal lists them (a tuple of a ``Literal`` alias's values
+            types the result as the alias).
+    """
     if isinstance(value, str):
         for option in accepted:
             if value == option:

@@ -78,6 +78,13 @@ class WorkerPool(ProcessPoolExecutor):
     * Leaving a ``with`` block by an exception (``KeyboardInterrupt`` from SIGINT, ``SystemExit`` from SIGTERM
       under :func:`signals_as_exit`, any error) or calling :meth:`release` while one propagates cancels the
       queued tasks and kills the workers' process groups at once, instead of waiting for running tasks.
+
+    Args:
+        workers: the number of worker processes, an integer >= 1 (each is started by ``spawn`` and leads its own process
+            group).
+        initializer: a picklable function each worker calls once at start-up, after its parent watch is set up (None,
+            the default: none).
+        initargs: the arguments passed to ``initializer`` (default: none).
     """
 
     def __init__(self, workers: int, *, initializer: Callable[..., object] | None = None,

@@ -43,11 +43,19 @@ class RandomBits(Protocol):
     """A source of independent uniformly random bits (see the module docstring for the contract)."""
 
     def randbits(self, bits: int) -> int:
-        """An integer uniform on ``{0, ..., 2**bits - 1}``."""
+        """An integer uniform on ``{0, ..., 2**bits - 1}``.
+
+        Args:
+            bits: the number of random bits, an integer >= 0.
+        """
         ...
 
     def randbelow(self, n: int) -> int:
-        """An integer uniform on ``{0, ..., n - 1}``."""
+        """An integer uniform on ``{0, ..., n - 1}``.
+
+        Args:
+            n: the exclusive upper bound, an integer >= 1.
+        """
         ...
 
 
@@ -149,6 +157,10 @@ class ScriptedBits(_RejectionBelow):
 
     ``randbits(b)`` returns the next ``b`` bits of the script read as a binary number, first bit most
     significant. ``used`` is the number of bits handed out so far.
+
+    Args:
+        value: the script's bits read as one binary number, first bit most significant: an integer in [0, 2**length).
+        length: the number of bits in the script, an integer >= 0 (leading zero bits of ``value`` count).
     """
 
     def __init__(self, value: int, length: int) -> None:
@@ -161,7 +173,12 @@ class ScriptedBits(_RejectionBelow):
         self.used: int = 0
 
     def randbits(self, bits: int) -> int:
-        """The next ``bits`` bits of the script; ``BitsExhausted`` if fewer remain."""
+        """The next ``bits`` bits of the script; ``BitsExhausted`` if fewer remain.
+
+        Args:
+            bits: the number of random bits, an integer >= 0 (a bool or non-integer is a TypeError; a negative count a
+                ValueError).
+        """
         width = _check_bits(bits)
         remaining = self.length - self.used
         if width > remaining:
@@ -175,6 +192,9 @@ class CountingBits(_RejectionBelow):
 
     ``randbelow`` is implemented here by rejection from the wrapped source's ``randbits`` (as every source of
     this module does), so the count is exact whichever source is wrapped.
+
+    Args:
+        source: the :class:`RandomBits` source to draw from and count (None: a fresh :class:`SystemRandomBits`).
     """
 
     def __init__(self, source: RandomBits) -> None:
@@ -183,7 +203,12 @@ class CountingBits(_RejectionBelow):
         self.calls: int = 0
 
     def randbits(self, bits: int) -> int:
-        """The wrapped source's ``randbits(bits)``, counted."""
+        """The wrapped source's ``randbits(bits)``, counted.
+
+        Args:
+            bits: the number of random bits, an integer >= 0 (a bool or non-integer is a TypeError; a negative count a
+                ValueError).
+        """
         width = _check_bits(bits)
         self.bits_used += width
         self.calls += 1
@@ -199,6 +224,11 @@ def check_source(source: object, name: str = "source") -> RandomBits:
     ``None`` gives a fresh :class:`SystemRandomBits` (OS entropy). A ``random.Random`` instance is refused:
     its ``randbelow`` is private and its bit consumption version-dependent; wrap a seed in
     :class:`SeededRandomBits` instead.
+
+    Args:
+        source: anything the caller passed as a bit source: accepted when it is a :class:`RandomBits` (has ``randbits``
+            and ``randbelow``) other than a ``random.Random``; None gives a fresh :class:`SystemRandomBits`.
+        name: the parameter's name, as the refusal names it (default ``"source"``).
     """
     if source is None:
         return SystemRandomBits()

@@ -15,7 +15,16 @@ import numpy as np
 def real_array(value: object, name: str, *, ndim: int | None = None, finite: bool = True) -> np.ndarray:
     """``value`` as a float64 array (``ndim`` dimensions when given, entries finite when ``finite``), or one
     ``ValueError`` naming ``name``: strings, bytes, booleans, complex or object entries and ragged nesting are
-    refused, not converted."""
+    refused, not converted.
+
+    Args:
+        value: anything the caller passed: accepted when numpy reads it as an array of integers or real floats (a list,
+            nested lists of one shape, an ndarray); strings, bytes, booleans, complex or object entries and ragged
+            nesting are refused.
+        name: the parameter's name, as the refusal names it.
+        ndim: the number of dimensions required (None, the default: any).
+        finite: True (default): NaN and infinite entries are refused; False: kept.
+    """
     if isinstance(value, (str, bytes)):
         raise ValueError(f"{name} must be an array of real numbers, got a {type(value).__name__}")
     try:

@@ -21,7 +21,11 @@ MAX_FIELD = 48
 
 def value_text(value: object) -> str:
     """One field's value, short: ``p/q`` for a Fraction, the enclosure for a certified real, a count for a long
-    sequence."""
+    sequence.
+
+    Args:
+        value: anything a result object holds in a field (a Fraction, a certified real, a sequence, anything with a repr).
+    """
     if isinstance(value, Fraction):
         return str(value)
     if isinstance(value, (tuple, list)) and len(value) > 4:
@@ -31,7 +35,12 @@ def value_text(value: object) -> str:
 
 
 def compact_repr(result: object) -> str:
-    """``Name(field=value, ...)`` for a dataclass, each value by :func:`value_text`, cut at :data:`MAX_REPR`."""
+    """``Name(field=value, ...)`` for a dataclass, each value by :func:`value_text`, cut at :data:`MAX_REPR`.
+
+    Args:
+        result: anything, normally a dataclass instance (each field with ``repr=True`` is shown); a non-dataclass
+            shows only its class name.
+    """
     fields = [field.name for field in dataclasses.fields(result) if field.repr] if dataclasses.is_dataclass(
         result) else []
     parts = [f"{name}={value_text(getattr(result, name))}" for name in fields]

@@ -24,6 +24,11 @@ def as_generator(rng: object, name: str = "rng") -> np.random.Generator:
 
     Raises ``TypeError`` naming ``name`` for anything else (including ``bool``, floats and the legacy
     ``RandomState``, whose streams differ from ``Generator``'s), and ``ValueError`` for a negative seed.
+
+    Args:
+        rng: anything the caller passed as ``rng``: accepted when it is a ``numpy.random.Generator`` (used as is), an
+            integer seed >= 0 (PCG64) or None (fresh operating-system entropy).
+        name: the parameter's name, as a refusal names it (default ``"rng"``).
     """
     if isinstance(rng, np.random.Generator):
         return rng
@@ -42,7 +47,7 @@ def as_generator(rng: object, name: str = "rng") -> np.random.Generator:
     )
 
 
-def run_seeds(seed: object, runs: int, first_run: int = 0, name: str = "seed") -> list[np.random.SeedSequence]:
+def run_seeds(seed: SeedLike, runs: int, first_run: int = 0, name: str = "seed") -> list[np.random.SeedSequence]:
     """The per-run seeds of runs ``first_run .. first_run + runs - 1`` of a batch: the children
     ``SeedSequence.spawn`` gives a root seed sequence, built directly from their spawn keys so that a block of
     runs in the middle of a batch needs neither the earlier children nor a shared counter.
@@ -51,6 +56,13 @@ def run_seeds(seed: object, runs: int, first_run: int = 0, name: str = "seed") -
     ``first_run ...`` from its ``spawn_key``; its own spawn counter is not used or advanced), or a
     ``Generator`` (its seed sequence *spawns* ``runs`` children, advancing it, so successive calls give fresh
     runs; ``first_run`` must then be 0). Child ``i`` of a root equals ``root.spawn(i + 1)[i]`` of a fresh root.
+
+    Args:
+        seed: the batch's root seed: an integer >= 0, a ``numpy.random.SeedSequence`` or a ``Generator`` (see above);
+            anything else is a TypeError naming ``name``.
+        runs: how many runs' seeds to return, an integer >= 0.
+        first_run: the index of the first run in the batch, an integer >= 0 (default 0; must be 0 for a Generator).
+        name: the parameter's name, as a refusal names it (default ``"seed"``).
     """
     if isinstance(runs, bool) or not isinstance(runs, numbers.Integral) or runs < 0:
         raise ValueError(f"runs must be a non-negative integer, got {runs!r}")

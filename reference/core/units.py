@@ -16,7 +16,13 @@ UNITS_CLOSENESS = 0.1
 
 def units_hint(measured: float, declared: float, *, name: str = "σ²") -> str | None:
     """The hint, or None: ``measured`` ≈ ``declared``² ("a variance passed as a standard deviation?") or ≈
-    sqrt(``declared``) ("a standard deviation passed as a variance?"); ``name`` names the declared quantity."""
+    sqrt(``declared``) ("a standard deviation passed as a variance?"); ``name`` names the declared quantity.
+
+    Args:
+        measured: the samples' measured variance (a float; a non-finite or non-positive value gives no hint).
+        declared: the declared variance σ² the samples were compared with (a float > 0).
+        name: how the declared quantity is written in the hint (default ``"σ²"``).
+    """
     if not (math.isfinite(measured) and math.isfinite(declared)) or measured <= 0 or declared <= 0:
         return None
     if abs(math.log(declared)) < 2 * UNITS_CLOSENESS:

@@ -61,7 +61,17 @@ UNLIMITED = CallLimits(None, None)
 
 def check_limits(seconds: object = DEFAULT_SECONDS, memory_bytes: object = DEFAULT_MEMORY_BYTES, *,
                  seconds_name: str = "seconds", memory_name: str = "memory_bytes") -> CallLimits:
-    """The limits a caller asked for, validated (``ValueError`` naming the parameter)."""
+    """The limits a caller asked for, validated (``ValueError`` naming the parameter).
+
+    Args:
+        seconds: anything the caller passed as the time limit of one call: accepted when it is an int or float in (0,
+            86,400] seconds, or None (no limit); default DEFAULT_SECONDS = 60.
+        memory_bytes: anything the caller passed as the memory one call may add: accepted when it is an integer number
+            of bytes >= 2**20, or None (no limit); default DEFAULT_MEMORY_BYTES = 4 GiB.
+        seconds_name: the public name of the time limit, as a refusal names it (default ``"seconds"``;
+            ``"call_seconds"`` in the testing helpers).
+        memory_name: the public name of the memory limit, as a refusal names it (default ``"memory_bytes"``).
+    """
     if seconds is not None:
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not math.isfinite(seconds) \
                 or not 0 < seconds <= MAX_SECONDS:
@@ -79,7 +89,13 @@ def load_function(spec: object, name: str) -> Callable[..., Any]:
     when it is not of that form, cannot be imported or is not callable).
 
     A module in the working folder is found as ``python -m`` finds it, also from the ``reference`` console script
-    (whose ``sys.path`` does not hold the folder); spawned workers inherit the path."""
+    (whose ``sys.path`` does not hold the folder); spawned workers inherit the path.
+
+    Args:
+        spec: anything the caller was given: accepted when it is a string ``package.module:function`` naming an
+            importable callable (the module is searched in the working folder too).
+        name: the option or parameter the spec came from (``"--target"``, ``"target"``), named in every refusal.
+    """
     if not isinstance(spec, str) or spec.count(":") != 1 or not all(spec.split(":")):
         raise ValueError(f"{name} must be 'package.module:function', got {spec!r}")
     module_name, attribute = spec.split(":")
@@ -95,8 +111,12 @@ def load_function(spec: object, name: str) -> Callable[..., Any]:
     return function
 
 
-def function_name(function: object) -> str:
-    """``module.qualified_name`` of a function (its ``repr`` cut short for other callables)."""
+def function_name(function: Callable[..., Any]) -> str:
+    """``module.qualified_name`` of a function (its ``repr`` cut short for other callables).
+
+    Args:
+        function: the user's function or other callable (a ``functools.partial``, an object with ``__call__``).
+    """
     module = getattr(function, "__module__", None)
     name = getattr(function, "__qualname__", None) or getattr(function, "__name__", None)
     if isinstance(name, str):
@@ -142,7 +162,15 @@ class UserFunction:
     """A user's function made safe to call many times (module docstring): use as a context manager, which
     installs the signal bookkeeping, the alarm handler and the memory limit once for all the calls, and call
     the object itself as the function. Outside a ``with`` block (or off the main thread) the calls still turn
-    whatever escapes into :class:`UserCodeError`, without the limits."""
+    whatever escapes into :class:`UserCodeError`, without the limits.
+
+    Args:
+        function: the user's function, called with whatever arguments the object is called with.
+        role: what the function is to the caller, named first in every refusal (``"target"``, ``"calibrator"``,
+            ``"height function"``).
+        limits: the per-call :class:`CallLimits` (seconds and bytes of added address space; None in either turns it
+            off); applied only inside a ``with`` block on the main thread (default: 60 s and 4 GiB).
+    """
 
     def __init__(self, function: Callable[..., Any], *, role: str, limits: CallLimits = CallLimits()) -> None:
         self.function = function
@@ -247,7 +275,15 @@ def call_user(function: Callable[..., Any], /, *args: Any, role: str, limits: Ca
               **kwargs: Any) -> Any:
     """One call of ``function(*args, **kwargs)`` under :class:`UserFunction`: anything it raises
     (``SystemExit`` and ``KeyboardInterrupt`` included, a real signal excepted), a time or memory limit reached,
-    becomes one :class:`UserCodeError` naming ``role`` (e.g. "target") and the function."""
+    becomes one :class:`UserCodeError` naming ``role`` (e.g. "target") and the function.
+
+    Args:
+        function: the user's function, called once as ``function(*args, **kwargs)``.
+        role: what the function is to the caller, named first in every refusal (``"target"``, ``"calibrator"``,
+            ``"height function"``).
+        limits: the per-call :class:`CallLimits` (seconds and bytes of added address space; None in either turns it
+            off); default: 60 s and 4 GiB.
+    """
     with UserFunction(function, role=role, limits=limits) as guarded:
         return guarded(*args, **kwargs)
 
@@ -263,13 +299,30 @@ def _bad_value_text(value: object) -> str:
 def user_real(function: Callable[..., Any], *args: Any, role: str, limits: CallLimits = UNLIMITED) -> float:
     """``function(*args)`` as one finite real number (int or float; a numpy scalar or 0-d array too): anything
     else — an array, NaN, ±inf, a complex, a string — is one :class:`UserCodeError` naming the function, its
-    arguments and what it returned."""
+    arguments and what it returned.
+
+    Args:
+        function: the user's function, called once as ``function(*args)``.
+        role: what the function is to the caller, named first in every refusal (``"target"``, ``"calibrator"``,
+            ``"height function"``).
+        limits: the per-call :class:`CallLimits` (seconds and bytes of added address space; None in either turns it
+            off); default :data:`UNLIMITED`, no limit.
+    """
     value = call_user(function, *args, role=role, limits=limits)
     return checked_real(value, function, args, role)
 
 
 def checked_real(value: object, function: Callable[..., Any], args: tuple[Any, ...], role: str) -> float:
-    """A value a user's function returned, as one finite real number (:func:`user_real`)."""
+    """A value a user's function returned, as one finite real number (:func:`user_real`).
+
+    Args:
+        value: anything the user's function returned: accepted when it is a real number (int, float, a numpy scalar or
+            0-d array; not a bool) and finite.
+        function: the function that returned ``value``, named in the refusal.
+        args: the positional arguments it was called with, shown in the refusal.
+        role: what the function is to the caller, named first in every refusal (``"target"``, ``"calibrator"``,
+            ``"height function"``).
+    """
     import numbers
 
     import numpy as np
@@ -291,7 +344,17 @@ def checked_real(value: object, function: Callable[..., Any], args: tuple[Any, .
 def user_array(function: Callable[..., Any], argument: Any, *, role: str, shape: tuple[int, ...],
                limits: CallLimits = UNLIMITED) -> Any:
     """``function(argument)`` as a float64 array of exactly ``shape`` with finite entries: a wrong shape, a
-    non-real dtype or the first NaN / ±inf is one :class:`UserCodeError` naming the function (and the index)."""
+    non-real dtype or the first NaN / ±inf is one :class:`UserCodeError` naming the function (and the index).
+
+    Args:
+        function: the user's function, called once as ``function(argument)``.
+        argument: its one argument (passed as it is).
+        role: what the function is to the caller, named first in every refusal (``"target"``, ``"calibrator"``,
+            ``"height function"``).
+        shape: the exact shape the returned array must have, such as ``(draws,)``.
+        limits: the per-call :class:`CallLimits` (seconds and bytes of added address space; None in either turns it
+            off); default :data:`UNLIMITED`, no limit.
+    """
     import numpy as np
 
     returned = call_user(function, argument, role=role, limits=limits)

@@ -49,6 +49,11 @@ def parse_rational_text(text: str, name: str) -> Fraction:
     Refused with a ``ValueError`` naming ``name``: other scripts' digits (``٣``, ``１２``), underscores
     (``1_000``), ``nan``/``inf``, a zero denominator, more than ``MAX_NUMBER_DIGITS`` digits or an exponent
     beyond ±``MAX_DECIMAL_EXPONENT`` — checked before any big number is built.
+
+    Args:
+        text: the number as written: ASCII decimal (``0.25``), ratio ``p/q`` (``1/3``) or scientific notation
+            (``1e-6``), with an optional sign; surrounding whitespace is ignored.
+        name: the parameter's name, as the refusal names it.
     """
     stripped = text.strip()
     decimal = _DECIMAL.fullmatch(stripped)
@@ -89,7 +94,13 @@ def _integer_from_digits(digits: str) -> int:
 
 
 def parse_integer_text(text: str, name: str) -> int:
-    """Read an integer from text: ASCII digits with an optional sign, at most ``MAX_INTEGER_DIGITS`` digits."""
+    """Read an integer from text: ASCII digits with an optional sign, at most ``MAX_INTEGER_DIGITS`` digits.
+
+    Args:
+        text: the integer as written: ASCII digits with an optional sign, at most ``MAX_INTEGER_DIGITS`` = 30 digits;
+            surrounding whitespace is ignored.
+        name: the parameter's name, as the refusal names it.
+    """
     stripped = text.strip()
     if not _INTEGER.fullmatch(stripped):
         raise ValueError(f"{name} must be an integer written in ASCII digits (such as 12); got {text!r}")
@@ -103,6 +114,12 @@ def to_fraction(value: object, name: str) -> Fraction:
 
     Accepts ``int``, ``Fraction`` and strings such as ``"1/3"``, ``"0.25"``, ``"1e-6"`` (decimal strings are
     read exactly). Refuses ``float`` and ``bool`` with a ``TypeError`` naming ``name``.
+
+    Args:
+        value: anything the caller was given: accepted when it is an ``int`` (not a bool) or a ``Fraction`` whose
+            numerator and denominator have at most ``MAX_EXACT_BITS`` bits, or a string :func:`parse_rational_text`
+            reads; a float is refused (it is not the decimal it prints as).
+        name: the parameter's name, as the refusal names it.
     """
     if isinstance(value, bool):
         raise TypeError(f"{name} must be an exact rational (int, Fraction or a string like '1/3'), not bool")
@@ -130,7 +147,13 @@ def _bounded(value: Fraction, name: str) -> Fraction:
 
 
 def to_real(value: object, name: str) -> float:
-    """Convert ``value`` to a finite float for the numeric layer (ints, Fractions, strings and floats)."""
+    """Convert ``value`` to a finite float for the numeric layer (ints, Fractions, strings and floats).
+
+    Args:
+        value: anything the caller was given: accepted when it is a finite real number (float, int, Fraction, a numpy
+            real scalar; not a bool) or a string :func:`parse_rational_text` reads, within float range.
+        name: the parameter's name, as the refusal names it.
+    """
     if isinstance(value, bool):
         raise TypeError(f"{name} must be a real number, not bool")
     if isinstance(value, str):
@@ -154,7 +177,15 @@ def to_real(value: object, name: str) -> float:
 
 
 def check_depth(depth: object, name: str = "depth", *, minimum: int = 0, maximum: int = MAX_EXACT_DEPTH) -> int:
-    """Return ``depth`` as an int after checking it is an integer in ``[minimum, maximum]``."""
+    """Return ``depth`` as an int after checking it is an integer in ``[minimum, maximum]``.
+
+    Args:
+        depth: anything the caller passed as the depth: accepted when it is an integer (not a bool) in [``minimum``,
+            ``maximum``].
+        name: the parameter's name, as the refusal names it (default ``"depth"``).
+        minimum: the smallest depth accepted (default 0).
+        maximum: the largest depth accepted (default ``MAX_EXACT_DEPTH`` = 30).
+    """
     if isinstance(depth, bool) or not isinstance(depth, numbers.Integral):
         raise TypeError(f"{name} must be an integer in [{minimum}, {maximum}], got {depth!r}")
     value = int(depth)
@@ -164,7 +195,13 @@ def check_depth(depth: object, name: str = "depth", *, minimum: int = 0, maximum
 
 
 def check_positive_int(value: object, name: str, *, minimum: int = 1) -> int:
-    """Return ``value`` as an int after checking it is an integer at least ``minimum``."""
+    """Return ``value`` as an int after checking it is an integer at least ``minimum``.
+
+    Args:
+        value: anything the caller passed: accepted when it is an integer (not a bool) >= ``minimum``.
+        name: the parameter's name, as the refusal names it.
+        minimum: the smallest value accepted (default 1).
+    """
     if type(value) is int and value >= minimum:  # the common case, without the slow numbers.Integral ABC check
         return value
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
@@ -176,7 +213,13 @@ def check_positive_int(value: object, name: str, *, minimum: int = 1) -> int:
 
 
 def positive_fraction(value: object, name: str) -> Fraction:
-    """An exact rational strictly greater than zero."""
+    """An exact rational strictly greater than zero.
+
+    Args:
+        value: anything the caller was given: accepted as by :func:`to_fraction` (int, Fraction or exact text; no float)
+            when it is > 0.
+        name: the parameter's name, as the refusal names it.
+    """
     result = to_fraction(value, name)
     if result <= 0:
         raise ValueError(f"{name} must be > 0, got {describe(result)}")
@@ -184,7 +227,13 @@ def positive_fraction(value: object, name: str) -> Fraction:
 
 
 def open_unit_fraction(value: object, name: str) -> Fraction:
-    """An exact rational in the open interval (0, 1), as a privacy ``delta`` must be."""
+    """An exact rational in the open interval (0, 1), as a privacy ``delta`` must be.
+
+    Args:
+        value: anything the caller was given: accepted as by :func:`to_fraction` (int, Fraction or exact text; no float)
+            when it is strictly between 0 and 1.
+        name: the parameter's name, as the refusal names it.
+    """
     result = to_fraction(value, name)
     if not 0 < result < 1:
         raise ValueError(f"{name} must be in the open interval (0, 1), got {describe(result)}")
@@ -197,7 +246,13 @@ MIN_TOLERANCE = Fraction(1, 10**100)
 
 
 def tolerance_fraction(value: object, name: str = "tolerance") -> Fraction:
-    """A bisection's relative tolerance: an exact rational in [1e-100, 1)."""
+    """A bisection's relative tolerance: an exact rational in [1e-100, 1).
+
+    Args:
+        value: anything the caller was given: accepted as by :func:`to_fraction` (int, Fraction or exact text; no float)
+            when it is in [1e-100, 1).
+        name: the parameter's name, as the refusal names it (default ``"tolerance"``).
+    """
     result = open_unit_fraction(value, name)
     if result < MIN_TOLERANCE:
         raise ValueError(f"{name} must be at least 1e-100, got {describe(result)}")
@@ -209,7 +264,15 @@ DEFAULT_MAX_GIB = 2.0
 
 
 def check_float_memory(values: int, max_gib: object, what: str) -> None:
-    """Cost before work for the numeric samplers: ``values`` float64 values must fit in ``max_gib`` GiB."""
+    """Cost before work for the numeric samplers: ``values`` float64 values must fit in ``max_gib`` GiB.
+
+    Args:
+        values: how many float64 values the computation would hold at once, an integer >= 0 (of any size: the comparison
+            is exact).
+        max_gib: anything the caller passed as ``max_gib``: accepted when it is a finite real number > 0
+            (:func:`positive_real`), the memory limit in GiB (the samplers' default is DEFAULT_MAX_GIB = 2).
+        what: the computation, as the refusal names it (``"depth 12"``, ``"3 sample(s) of 64 leaves"``).
+    """
     limit = positive_real(max_gib, "max_gib")
     # Fraction, not float: a size of 10**4000 values has no float quotient ("too large for a float")
     needed = Fraction(8 * values, 2**30)
@@ -222,7 +285,13 @@ def check_float_memory(values: int, max_gib: object, what: str) -> None:
 
 
 def positive_real(value: object, name: str) -> float:
-    """A finite float strictly greater than zero (numeric layer)."""
+    """A finite float strictly greater than zero (numeric layer).
+
+    Args:
+        value: anything the caller was given: accepted as by :func:`to_real` (float, int, Fraction or text) when it
+            is > 0.
+        name: the parameter's name, as the refusal names it.
+    """
     result = to_real(value, name)
     if result <= 0:  # the float, not the input's repr (a Fraction of 66,000 bits has none within int limits)
         raise ValueError(f"{name} must be > 0, got {result!r}")
@@ -230,7 +299,12 @@ def positive_real(value: object, name: str) -> float:
 
 
 def check_neighbours(value: object, name: str = "neighbours") -> Neighbours:
-    """One of the two neighbouring relations: ``add_remove`` (one count changes by one) or ``substitution``."""
+    """One of the two neighbouring relations: ``add_remove`` (one count changes by one) or ``substitution``.
+
+    Args:
+        value: anything the caller passed: accepted when it is the string ``"add_remove"`` or ``"substitution"``.
+        name: the parameter's name, as the refusal names it (default ``"neighbours"``).
+    """
     return check_choice(value, name, NEIGHBOURS)
 
 
@@ -246,7 +320,11 @@ def _integer_text(value: int) -> str:
 
 
 def fraction_text(value: Fraction) -> str:
-    """The JSON form of an exact rational: ``"p/q"``, or ``"p"`` for an integer."""
+    """The JSON form of an exact rational: ``"p/q"``, or ``"p"`` for an integer.
+
+    Args:
+        value: the exact rational to write (of any size; integers over 4,300 digits are written through FLINT).
+    """
     if value.denominator == 1:
         return _integer_text(value.numerator)
     return f"{_integer_text(value.numerator)}/{_integer_text(value.denominator)}"
@@ -258,6 +336,9 @@ def floor_log10(magnitude: Fraction) -> int:
     A bit-length estimate (off by at most a few units; the float only chooses where to start) is corrected
     with exact integer comparisons, so values such as 1e-200000 (δ(ε) at huge σ/Δ) are handled without
     converting huge integers to strings.
+
+    Args:
+        magnitude: a rational > 0 (exact; of any size).
     """
     numerator, denominator = magnitude.numerator, magnitude.denominator
     exponent = int((numerator.bit_length() - denominator.bit_length()) * 0.30102999566398120)
@@ -275,12 +356,20 @@ def floor_log10(magnitude: Fraction) -> int:
 
 def count_text(count: int) -> str:
     """An integer for a message: its digits up to 10**15, else its magnitude (a count of 10**4000 would
-    print 4,000 digits)."""
+    print 4,000 digits).
+
+    Args:
+        count: the integer to write (of any size and sign).
+    """
     return str(count) if abs(count) < 10**15 else describe(Fraction(count))
 
 
 def describe(value: Fraction) -> str:
-    """A rational for an error message: exact when short, else about 6 significant digits (``≈ 1.0e+308``)."""
+    """A rational for an error message: exact when short, else about 6 significant digits (``≈ 1.0e+308``).
+
+    Args:
+        value: the exact rational to write (of any size and sign).
+    """
     text = fraction_text(value)
     if len(text) <= 40:
         return text
@@ -294,7 +383,13 @@ def describe(value: Fraction) -> str:
 
 
 def nonnegative_fraction(value: object, name: str) -> Fraction:
-    """An exact rational >= 0 (for example ε = 0, where δ(0) is the total variation distance)."""
+    """An exact rational >= 0 (for example ε = 0, where δ(0) is the total variation distance).
+
+    Args:
+        value: anything the caller was given: accepted as by :func:`to_fraction` (int, Fraction or exact text; no float)
+            when it is >= 0.
+        name: the parameter's name, as the refusal names it.
+    """
     result = to_fraction(value, name)
     if result < 0:
         raise ValueError(f"{name} must be >= 0, got {describe(result)}")
@@ -304,7 +399,14 @@ def nonnegative_fraction(value: object, name: str) -> Fraction:
 def sequence_of(value: object, name: str, what: str) -> list[object]:
     """``value`` as a non-empty list, or one line naming ``name`` and ``what`` it must be. A NumPy array is read
     through ``tolist()`` (so its entries are Python numbers, and a float entry is refused by the exact reader);
-    a string, a mapping, a set or a scalar is not a sequence here (``'12'`` would otherwise read as two entries)."""
+    a string, a mapping, a set or a scalar is not a sequence here (``'12'`` would otherwise read as two entries).
+
+    Args:
+        value: anything the caller was given: accepted when it is a non-empty list, tuple or range, or an object with
+            ``tolist()`` (a NumPy array) that gives one; a string, bytes, a mapping, a set or a scalar is refused.
+        name: the parameter's name, as the refusal names it.
+        what: what the sequence must be, as the refusal says it (``"a sequence of vectors"``).
+    """
     if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
         value = value.tolist()
     if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, range)):
@@ -316,7 +418,13 @@ def sequence_of(value: object, name: str, what: str) -> list[object]:
 
 def exact_vectors(value: object, name: str) -> list[list[Fraction]]:
     """A non-empty sequence of non-empty vectors of exact rationals (difference vectors ``q(x) - q(x')``); each
-    refusal names the entry (``sensitivity_vectors[1][0]``)."""
+    refusal names the entry (``sensitivity_vectors[1][0]``).
+
+    Args:
+        value: anything the caller was given: accepted when it is a non-empty sequence (:func:`sequence_of`) of
+            non-empty sequences of exact rationals (:func:`to_fraction`); rows may differ in length.
+        name: the parameter's name, as the refusal names it (its entries are named ``name[row][column]``).
+    """
     vectors = sequence_of(value, name, "a sequence of vectors (lists of exact rationals)")
     return [
         [to_fraction(entry, f"{name}[{row}][{column}]")

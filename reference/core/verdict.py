@@ -29,7 +29,11 @@ EXIT_BAD_INPUT = 2
 
 
 def verdict_of(holds: bool) -> Verdict:
-    """The verdict of a decided boolean: "holds" or "fails"."""
+    """The verdict of a decided boolean: "holds" or "fails".
+
+    Args:
+        holds: whether the property was established: True gives ``"holds"``, False ``"fails"``.
+    """
     return "holds" if holds else "fails"
 
 
@@ -63,7 +67,11 @@ REPR_HEAD = 72
 
 def short_repr(result: _Summarised) -> str:
     """``Name(verdict, first clause of the summary, ...)``: what a REPL or a test failure shows of a result, in
-    one short line (the long form is ``summary()``, the full record ``as_json()``)."""
+    one short line (the long form is ``summary()``, the full record ``as_json()``).
+
+    Args:
+        result: a result object with ``verdict`` and ``summary()``.
+    """
     head = result.summary().split("; ")[0].split("\n")[0]
     if len(head) > REPR_HEAD:
         head = head[: REPR_HEAD - 1].rstrip() + "…"
@@ -108,7 +116,13 @@ _NO_JSON = object()
 
 
 def json_value(value: Any) -> Any:
-    """The JSON form of a result field, or ``_NO_JSON`` when it has none (an array, a function, ...)."""
+    """The JSON form of a result field, or ``_NO_JSON`` when it has none (an array, a function, ...).
+
+    Args:
+        value: a result field's value of any type: None, a bool, int, float or str (kept), a NumPy scalar, a Fraction
+            (as ``"p/q"``), a tuple or list of such values, an object with ``as_json()`` or a dataclass (each field
+            converted).
+    """
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     if type(value).__module__ == "numpy" and getattr(value, "ndim", None) == 0:

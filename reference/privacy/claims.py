@@ -36,7 +36,8 @@ from typing import Any, Literal
 
 from reference.core.certified import format_directed, format_significant
 from reference.core.excess_text import scientific
-from reference.core.validate import fraction_text, to_fraction
+from reference.core.input_types import RdpCurve
+from reference.core.validate import RealLike, fraction_text, to_fraction
 from reference.core.verdict import Judged, Verdict
 
 ClaimKind = Literal["pure", "approximate", "zcdp", "rdp"]
@@ -56,7 +57,14 @@ MAX_RTOL = Fraction(1)
 
 
 def exact_value(value: object, name: str) -> Fraction:
-    """An exact rational; a float (or NumPy scalar) is read as the binary number it is, not rounded to a decimal."""
+    """An exact rational; a float (or NumPy scalar) is read as the binary number it is, not rounded to a decimal.
+
+    Args:
+        value: anything the caller was given (it may come from user code): accepted when an int, Fraction
+            or exact decimal/rational string (``"1/3"``, ``"1e-6"``), a finite float or a NumPy scalar (read
+            exactly, as the binary number it is); anything else is refused in one line naming ``name``.
+        name: the parameter's name, used in the refusal message (e.g. ``"epsilon"``).
+    """
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
             raise ValueError(f"{name} must be finite, got {value!r}")
@@ -69,7 +77,11 @@ def exact_value(value: object, name: str) -> Fraction:
 
 def number_text(value: Fraction) -> str:
     """An exact rational with a decimal beside it: ``"1/3 (≈ 0.33333333333333333)"``; an integer or a short
-    terminating decimal is printed once."""
+    terminating decimal is printed once.
+
+    Args:
+        value: the exact rational to print, a ``Fraction``.
+    """
     exact = fraction_text(value)
     if value.denominator == 1 and len(exact) <= DECIMAL_DIGITS:
         return exact
@@ -86,7 +98,11 @@ def number_text(value: Fraction) -> str:
 def claim_number(value: Fraction) -> str:
     """A claimed number as the user wrote it: a short rational as ``p/q``; a float (a binary fraction with a long
     denominator) as its shortest decimal with ``f`` appended (``0.05f``: the float nearest 0.05, read exactly);
-    otherwise the fraction with its decimal."""
+    otherwise the fraction with its decimal.
+
+    Args:
+        value: the claimed number, a ``Fraction`` (a float claim arrives as its exact binary value).
+    """
     exact = fraction_text(value)
     if len(exact) <= 24:
         return exact
@@ -97,7 +113,13 @@ def claim_number(value: Fraction) -> str:
 
 
 def rtol_fraction(value: object) -> Fraction:
-    """A relative tolerance in [0, 1): exact, or a float read exactly (``rtol=1e-12``)."""
+    """A relative tolerance in [0, 1): exact, or a float read exactly (``rtol=1e-12``).
+
+    Args:
+        value: anything the caller was given as the relative tolerance (passed through from :func:`claim`):
+            accepted when an exact rational or a finite float, read exactly by :func:`exact_value`; must lie
+            in [0, 1).
+    """
     tolerance = exact_value(value, "rtol")
     if not 0 <= tolerance < MAX_RTOL:
         raise ValueError(f"rtol must be in [0, 1), got {format_significant(tolerance, 6)}")
@@ -106,7 +128,13 @@ def rtol_fraction(value: object) -> Fraction:
 
 def rdp_points(rdp: object) -> tuple[tuple[Fraction, Fraction], ...]:
     """The claimed curve as exact ``(α, RDP(α))`` pairs, α > 1 and RDP(α) >= 0; a function of α is read at
-    :data:`DEFAULT_ORDERS` (called with a ``float`` α, the type accountants expect)."""
+    :data:`DEFAULT_ORDERS` (called with a ``float`` α, the type accountants expect).
+
+    Args:
+        rdp: anything the caller was given as the claimed curve (passed through from :func:`claim`): accepted
+            when an iterable of at most 10 000 pairs ``(α, RDP(α))`` with α > 1 and RDP(α) >= 0, each number as
+            :func:`exact_value` accepts, or a function of α, read at :data:`DEFAULT_ORDERS`.
+    """
     if callable(rdp):
         from reference.core.user_code import UserFunction
 
@@ -140,7 +168,12 @@ def rdp_points(rdp: object) -> tuple[tuple[Fraction, Fraction], ...]:
 
 
 def parse_rdp_text(text: str) -> tuple[tuple[Fraction, Fraction], ...]:
-    """The command-line form of a curve: ``alpha:value`` pairs separated by commas, e.g. ``2:0.5,4:1``."""
+    """The command-line form of a curve: ``alpha:value`` pairs separated by commas, e.g. ``2:0.5,4:1``.
+
+    Args:
+        text: the command-line curve, ``alpha:value`` pairs separated by commas (``"2:0.5,4:1"``), each number
+            an exact rational as :func:`reference.core.validate.to_fraction` reads it.
+    """
     pairs = []
     for item in text.split(","):
         order, colon, value = item.partition(":")
@@ -180,7 +213,11 @@ class Claim:
         return f"rtol = {scientific(self.rtol, upward=True)}" if self.rtol else "rtol = 0"
 
     def allowed(self, claimed: Fraction) -> Fraction:
-        """The largest value a claimed bound accepts: claimed · (1 + rtol)."""
+        """The largest value a claimed bound accepts: claimed · (1 + rtol).
+
+        Args:
+            claimed: the claimed bound (ε, δ, ρ or RDP(α)), an exact ``Fraction``.
+        """
         return claimed * (1 + self.rtol)
 
     def as_json(self) -> dict[str, Any]:
@@ -198,15 +235,30 @@ class Claim:
 
 def claim(
     *,
-    epsilon: object = None,
-    delta: object = None,
-    rho: object = None,
-    rdp: object = None,
-    rtol: object = 0,
+    epsilon: RealLike | None = None,
+    delta: RealLike | None = None,
+    rho: RealLike | None = None,
+    rdp: RdpCurve | None = None,
+    rtol: RealLike = 0,
     relation: str | None = None,
 ) -> Claim:
     """The one claim stated: ``epsilon`` (with ``delta`` > 0 for (ε, δ)-DP; ``delta`` 0 or None: pure ε-DP),
-    ``rho`` (zCDP) or ``rdp`` (a curve: pairs or a function of α); ``rtol`` in [0, 1)."""
+    ``rho`` (zCDP) or ``rdp`` (a curve: pairs or a function of α); ``rtol`` in [0, 1).
+
+    Args:
+        epsilon: ε > 0 of a pure ε-DP or, with ``delta``, an (ε, δ)-DP claim; an exact rational or a float (read
+            exactly); None (default) when the claim is ``rho`` or ``rdp``.
+        delta: δ in [0, 1) of an (ε, δ)-DP claim, given only with ``epsilon``; 0 or None (default) makes the
+            claim pure ε-DP. Exact rational or float, read exactly.
+        rho: ρ > 0 of a ρ-zCDP claim (D_α <= αρ for every α > 1); an exact rational or a float (read exactly);
+            None (default) otherwise.
+        rdp: an RDP curve claim: ``(α, RDP(α))`` pairs or a function of α (see :func:`rdp_points`); None
+            (default) otherwise. Exactly one of ``epsilon``, ``rho`` and ``rdp`` is given.
+        rtol: the relative tolerance in [0, 1) (default 0): a certified value up to claimed · (1 + rtol) holds;
+            an exact rational or a float (``1e-12``, read exactly).
+        relation: the neighbouring relation or participation rule the claim is made under, free text kept for
+            the record (reported in ``as_json``, never used to decide); None (default) when unstated.
+    """
     if sum(value is not None for value in (epsilon, rho, rdp)) != 1:
         raise ValueError("state exactly one claim: epsilon (with delta), rho or rdp")
     if delta is not None and epsilon is None:
@@ -309,7 +361,20 @@ def decide_value(
     notes: tuple[str, ...] = (),
 ) -> ClaimCheck:
     """The one rule: holds iff the certified upper end is <= claimed·(1 + rtol); fails iff the certified lower
-    end is above it; otherwise inconclusive (``lower``/``upper`` None: nothing is known on that side)."""
+    end is above it; otherwise inconclusive (``lower``/``upper`` None: nothing is known on that side).
+
+    Args:
+        claim: the claim the bound belongs to (its ``rtol`` sets the allowance), a :class:`Claim`.
+        quantity: what is bounded, as the report names it, e.g. ``"rho"``, ``"RDP(alpha = 3)"``,
+            ``"delta(epsilon = 1)"``.
+        claimed: the claimed value of that quantity, an exact ``Fraction``.
+        lower: the certified lower end of the quantity's enclosure, an exact ``Fraction``; None when nothing is
+            known below.
+        upper: the certified upper end, an exact ``Fraction`` (equal to ``lower`` when known exactly); None when
+            only a lower bound is known.
+        basis: how the value was certified, a short text appended to the summary line (default empty).
+        notes: further remarks appended to the summary line, one string each (default none).
+    """
     allowed = claim.allowed(claimed)
     verdict: Verdict
     if upper is not None and upper <= allowed:
@@ -323,7 +388,12 @@ def decide_value(
 
 def combine(checks: Iterable[ClaimCheck]) -> ClaimCheck | None:
     """The decision of a claim made of several bounds (an RDP curve's orders): the first failing check, else the
-    first inconclusive one, else the tightest holding one (least slack), or None when there are none."""
+    first inconclusive one, else the tightest holding one (least slack), or None when there are none.
+
+    Args:
+        checks: the decisions of the claim's separate bounds (e.g. one :class:`ClaimCheck` per RDP order), any
+            iterable; empty gives None.
+    """
     listed = list(checks)
     for wanted in ("fails", "inconclusive"):
         for check in listed:
@@ -334,8 +404,15 @@ def combine(checks: Iterable[ClaimCheck]) -> ClaimCheck | None:
     return max(listed, key=lambda check: (check.upper or Fraction(0)) / check.claimed if check.claimed else Fraction(0))
 
 
-def gaussian_variance(*, sigma: object, sigma_squared: object) -> Fraction:
-    """σ² from exactly one of ``sigma`` (a standard deviation) and ``sigma_squared`` (a variance), each > 0."""
+def gaussian_variance(*, sigma: RealLike | None, sigma_squared: RealLike | None) -> Fraction:
+    """σ² from exactly one of ``sigma`` (a standard deviation) and ``sigma_squared`` (a variance), each > 0.
+
+    Args:
+        sigma: the standard deviation σ > 0 (not σ²); an exact rational or a float (read exactly), or None when
+            ``sigma_squared`` is given.
+        sigma_squared: the variance σ² > 0 (not σ), as ``sigma`` is read, or None when ``sigma`` is given;
+            exactly one of the two.
+    """
     if (sigma is None) == (sigma_squared is None):
         raise ValueError("give the noise as exactly one of sigma (a standard deviation) and sigma_squared "
                          "(the variance)")

@@ -35,7 +35,13 @@ from reference.core.validate import (
 
 
 def positive_terms(*, epsilon: Fraction, scale: Fraction, sensitivity: int) -> int:
-    """m: how many y in 1..Δ−1 have p(y) > e^ε p(y − Δ), i.e. 1 <= y < (Δ − εt)/2."""
+    """m: how many y in 1..Δ−1 have p(y) > e^ε p(y − Δ), i.e. 1 <= y < (Δ − εt)/2.
+
+    Args:
+        epsilon: ε >= 0, an exact ``Fraction``.
+        scale: the noise scale t > 0 of ``Lap_Z(t)`` (``P[Y = y] ∝ e^{−|y|/t}``), an exact ``Fraction``.
+        sensitivity: the integer shift Δ >= 1 between neighbouring query values.
+    """
     bound = (sensitivity - epsilon * scale) / 2  # y < bound
     if bound <= 1:
         return 0
@@ -45,7 +51,13 @@ def positive_terms(*, epsilon: Fraction, scale: Fraction, sensitivity: int) -> i
 
 def discrete_laplace_delta(*, epsilon: RationalLike, scale: RationalLike, sensitivity: int = 1) -> CertifiedReal:
     """Certified enclosure of the exact δ(ε) of ``q + Lap_Z(t)`` for an integer shift Δ (``sensitivity``);
-    ``epsilon >= 0``, ``scale`` = t > 0 exact rationals. Exactly 0 when ε >= Δ/t."""
+    ``epsilon >= 0``, ``scale`` = t > 0 exact rationals. Exactly 0 when ε >= Δ/t.
+
+    Args:
+        epsilon: ε >= 0, an exact rational: int, Fraction or a string such as ``"1/2"``; a float is refused.
+        scale: the noise scale t > 0 of ``Lap_Z(t)`` (``P[Y = y] ∝ e^{−|y|/t}``), an exact rational as ``epsilon``.
+        sensitivity: the integer shift Δ >= 1 between neighbouring query values (default 1).
+    """
     eps = nonnegative_fraction(epsilon, "epsilon")
     t = positive_fraction(scale, "scale")
     shift = check_positive_int(sensitivity, "sensitivity")
@@ -85,7 +97,16 @@ def discrete_laplace_epsilon(*, delta: RationalLike, scale: RationalLike, sensit
     ``upper`` is certified sufficient (the enclosure of δ(upper) is <= ``delta``) and ``lower`` certified
     insufficient, unless δ(0) <= ``delta`` (``[0, 0]``). δ(ε) decreases in ε and is 0 from Δ/t on, so the
     threshold lies in (0, Δ/t]: exact rational bisection on that bracket until its relative width is at most
-    ``tolerance`` (in (0, 1)); an undecided midpoint stops it early with the (valid, wider) bracket it has."""
+    ``tolerance`` (in (0, 1)); an undecided midpoint stops it early with the (valid, wider) bracket it has.
+
+    Args:
+        delta: the target δ in the open interval (0, 1), an exact rational: int, Fraction or a string such as
+            ``"1e-6"``; a float is refused.
+        scale: the noise scale t > 0 of ``Lap_Z(t)`` (``P[Y = y] ∝ e^{−|y|/t}``), an exact rational as ``delta``.
+        sensitivity: the integer shift Δ >= 1 between neighbouring query values (default 1).
+        tolerance: the bisection's relative width at which it stops, an exact rational in [1e-100, 1) (default
+            1e-22).
+    """
     target = open_unit_fraction(delta, "delta")
     t = positive_fraction(scale, "scale")
     shift = check_positive_int(sensitivity, "sensitivity")

@@ -30,7 +30,11 @@ from reference.privacy.gaussian import gaussian_delta
 PRECISION = 192
 
 def exact_text(value: Fraction) -> str:
-    """A short exact form for messages: p/q, or a power of ten as 1e-k."""
+    """A short exact form for messages: p/q, or a power of ten as 1e-k.
+
+    Args:
+        value: the exact rational to print, a ``Fraction`` (1/10**k with k > 3 prints as ``1e-k``).
+    """
     zeros = len(str(value.denominator)) - 1
     if value.numerator == 1 and zeros > 3 and 10**zeros == value.denominator:
         return f"1e-{zeros}"
@@ -40,6 +44,13 @@ def log_grid(low_exponent: int, high_exponent: int, count: int) -> tuple[Fractio
     """``count`` exact decimals 10**x, x evenly spaced in [low_exponent, high_exponent], both ends included.
 
     Interior points are rounded to two significant digits so that they are short exact rationals.
+
+    Args:
+        low_exponent: the base-10 exponent of the grid's smallest point, an integer (10**low_exponent is
+            included exactly).
+        high_exponent: the base-10 exponent of its largest point, an integer >= low_exponent (included exactly).
+        count: the number of points wanted, an integer >= 2 (fewer are returned when rounded interior points
+            coincide); refused as ``grid_size``, the name the command line knows it by.
     """
     count = check_positive_int(count, "grid_size", minimum=2)
     points = {Fraction(10) ** low_exponent, Fraction(10) ** high_exponent}
@@ -115,7 +126,13 @@ class SigmaFormula(Protocol):
 
 
 def classical_formula(*, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction) -> CertifiedReal:
-    """The classical formula Δ sqrt(2 log(1.25/δ))/ε, evaluated for ANY ε, δ (no range check)."""
+    """The classical formula Δ sqrt(2 log(1.25/δ))/ε, evaluated for ANY ε, δ (no range check).
+
+    Args:
+        epsilon: ε > 0, an exact ``Fraction`` (any ε: the theorem's range ε < 1 is not checked).
+        delta: δ in (0, 1), an exact ``Fraction``.
+        sensitivity_squared: the squared ℓ₂ sensitivity Δ² > 0 (not Δ), an exact ``Fraction``.
+    """
     with working_precision(PRECISION):
         ball = (2 * _ball(sensitivity_squared) * (_ball(Fraction(5, 4)) / _ball(delta)).log()).sqrt()
         ball = ball / _ball(epsilon)
@@ -128,6 +145,17 @@ def evaluate_formula(
     delta: Fraction,
     sensitivity_squared: Fraction,
 ) -> FormulaPoint:
+    """The formula's σ enclosure at one (ε, δ) and its certified verdict there: "fails" when δ(ε) at the enclosure's
+    upper end is certainly above δ, "holds" when δ(ε) at its lower end is certainly at most δ (δ(ε) decreases in
+    σ), else "inconclusive".
+
+    Args:
+        formula: the σ formula, a :class:`SigmaFormula` (called by keyword with ε, δ and Δ², returning a
+            certified enclosure of σ).
+        epsilon: ε > 0, an exact ``Fraction``.
+        delta: the target δ in (0, 1), an exact ``Fraction``.
+        sensitivity_squared: the squared ℓ₂ sensitivity Δ² > 0 (not Δ), an exact ``Fraction``.
+    """
     sigma = formula(epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity_squared)
     at_upper = gaussian_delta(epsilon=epsilon, sigma=sigma.upper, sensitivity_squared=sensitivity_squared)
     if at_upper.certainly_gt(delta):
@@ -146,7 +174,16 @@ def refine_threshold(
     high: Fraction,
     refine_to: Fraction,
 ) -> tuple[Fraction, Fraction, FormulaPoint]:
-    """Bisect ε in [low, high] (formula holds at low, fails at high) down to width ``refine_to``."""
+    """Bisect ε in [low, high] (formula holds at low, fails at high) down to width ``refine_to``.
+
+    Args:
+        formula: the σ formula, a :class:`SigmaFormula`.
+        delta: the target δ in (0, 1), an exact ``Fraction``.
+        sensitivity_squared: the squared ℓ₂ sensitivity Δ² > 0 (not Δ), an exact ``Fraction``.
+        low: an ε, exact ``Fraction``, at which the formula is certified to hold.
+        high: an ε > low, exact ``Fraction``, at which it is certified to fail.
+        refine_to: the width at which the bisection stops, an exact ``Fraction`` > 0.
+    """
     points = {high: evaluate_formula(formula, epsilon=high, delta=delta, sensitivity_squared=sensitivity_squared)}
 
     def holds(epsilon: Fraction) -> bool | None:
@@ -168,6 +205,19 @@ def search_formula(
     sensitivity_squared: Fraction,
     refine_to: Fraction,
 ) -> FormulaSearch:
+    """The formula on the grid ``epsilons`` × ``deltas``, each failure threshold refined by exact bisection in ε
+    (see :class:`FormulaSearch` for what the result states).
+
+    Args:
+        formula: the σ formula, a :class:`SigmaFormula`.
+        name: the formula's name in the report (e.g. ``"classical Gaussian mechanism (Dwork & Roth A.1)"``).
+        stated_range: the range its theorem states it for, as text for the report (e.g.
+            ``"epsilon in (0, 1)"``).
+        epsilons: the ε grid, exact ``Fraction`` values > 0 (order free: thresholds use the smallest failing ε).
+        deltas: the δ grid, exact ``Fraction`` values in (0, 1).
+        sensitivity_squared: the squared ℓ₂ sensitivity Δ² > 0 (not Δ), an exact ``Fraction``.
+        refine_to: the width, an exact ``Fraction`` > 0, to which each failure threshold in ε is bisected.
+    """
     grid = {
         (e, d): evaluate_formula(formula, epsilon=e, delta=d, sensitivity_squared=sensitivity_squared)
         for e in epsilons
@@ -217,7 +267,13 @@ def search_formula(
 
 def outside_grids(grid_size: int, low: Fraction) -> tuple[tuple[Fraction, ...], tuple[Fraction, ...]]:
     """The ε grid: ``low`` to 16 in steps of 15/(4 grid_size) (plus 1/100, 1/10, 1 when ``low`` < 1); the δ
-    grid: 1e-12 .. 1e-1 (log-spaced) and 1/2, 0.6, 0.75, 0.9, 0.99, 0.999."""
+    grid: 1e-12 .. 1e-1 (log-spaced) and 1/2, 0.6, 0.75, 0.9, 0.99, 0.999.
+
+    Args:
+        grid_size: the grid's resolution, an integer >= 2: the ε step is 15/(4 grid_size) and the small-δ part
+            has max(2, grid_size // 2) log-spaced points.
+        low: the smallest ε of the grid, an exact ``Fraction`` at most 16 (values under 1 add 1/100, 1/10 and 1).
+    """
     size = check_positive_int(grid_size, "grid_size", minimum=2)
     step = Fraction(15, 4 * size)
     above = {low + step * i for i in range(int((16 - low) / step) + 1)}
@@ -228,7 +284,13 @@ def outside_grids(grid_size: int, low: Fraction) -> tuple[tuple[Fraction, ...], 
     return epsilons, tuple(sorted(set(small) | set(large)))
 
 def classical_outside_range(grid_size: int = 8, sensitivity_squared: RationalLike = 1) -> FormulaSearch:
-    """Does the classical σ = Δ sqrt(2 log(1.25/δ))/ε still give (ε, δ)-DP for ε >= 1 (any δ ∈ (0, 1))?"""
+    """Does the classical σ = Δ sqrt(2 log(1.25/δ))/ε still give (ε, δ)-DP for ε >= 1 (any δ ∈ (0, 1))?
+
+    Args:
+        grid_size: the grid's resolution, an integer >= 2 (default 8; see :func:`outside_grids`).
+        sensitivity_squared: the squared ℓ₂ sensitivity Δ² > 0 (not Δ), an exact rational: int, Fraction or a
+            string such as ``"1/3"`` (default 1); a float is refused.
+    """
     checked = positive_fraction(sensitivity_squared, "sensitivity_squared")
     epsilons, deltas = outside_grids(grid_size, Fraction(1))
     return search_formula(

@@ -74,7 +74,19 @@ def check_paper_range(
     bounded_by_half: bool,
     command: str,
 ) -> None:
-    """Refuse a paper formula outside the range its theorem states, pointing to sigma_exact."""
+    """Refuse a paper formula outside the range its theorem states, pointing to sigma_exact.
+
+    Args:
+        epsilon: the ε asked for, an exact ``Fraction`` (quoted in the refusal).
+        delta: the δ asked for, an exact ``Fraction``, compared with 1/2 when ``bounded_by_half``.
+        theorem: the formula's theorem as the message names it, e.g.
+            ``"the classical Gaussian mechanism (Dwork & Roth, Theorem A.1)"``.
+        stated_range: the ε range the theorem states, as text for the message (e.g. ``"(0, 1)"``).
+        within_stated_range: whether ``epsilon`` lies in that range (the caller decides it exactly); False
+            refuses.
+        bounded_by_half: whether the theorem also needs δ <= 1/2; then a larger ``delta`` is refused.
+        command: the ``calibrate`` subcommand the pointer to the exact calibration names (e.g. ``"gaussian"``).
+    """
     pointer = _EXACT_POINTER.format(command=command)
     if not within_stated_range:
         raise ValueError(

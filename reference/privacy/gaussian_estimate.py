@@ -56,6 +56,12 @@ def sigma_estimate(*, epsilon: Fraction, delta: Fraction, sensitivity_squared: F
     Inputs are the exact rationals of the caller (converted to floats here). On the grid ε in [0.01, 20],
     δ in [1e-15, 1e-3] it was within 1.1e-13 (relative) of the certified optimum — the float difference of the
     two normal tails cancels at small ε — which the caller does not rely on.
+
+    Args:
+        epsilon: ε > 0, an exact ``Fraction`` (read as a float here; above 700 gives None).
+        delta: the target δ in (0, 1), an exact ``Fraction`` (its logarithm is taken as a float; a δ that
+            underflows to the float 0 gives None).
+        sensitivity_squared: the squared ℓ₂ sensitivity Δ² > 0 (not Δ), an exact ``Fraction``; σ scales with Δ.
     """
     try:
         eps = float(epsilon)
@@ -119,6 +125,12 @@ def sigma_estimate_wide(*, epsilon: Fraction, delta: Fraction, sensitivity_squar
     Midpoints steer the search (radii are dropped): like the float estimate this only says where to look, and
     the caller certifies both ends of its bracket. Returns a dyadic rational, or None when the solve does not
     settle.
+
+    Args:
+        epsilon: ε > 0, an exact ``Fraction`` of any magnitude (its bit length sets the working precision).
+        delta: the target δ in (0, 1), an exact ``Fraction`` of any magnitude (about log2(1/δ) bits are used,
+            capped at the certified layer's maximum precision).
+        sensitivity_squared: the squared ℓ₂ sensitivity Δ² > 0 (not Δ), an exact ``Fraction``; σ scales with Δ.
     """
     # bits for the cancellation (about log2(1/δ)) and for u = b - a, whose terms are about sqrt(ε/2) near the
     # answer at large ε (at ε = 1e300, 128 bits leave u wrong by 1e111)

@@ -50,7 +50,12 @@ MAX_SERIES_TERMS = 64
 
 
 def profile_ball(epsilon: arb, ratio: arb) -> arb:
-    """A ball containing δ(ε) at ``ratio = σ/Δ`` (balls, ε >= 0), at the current ``ctx.prec``."""
+    """A ball containing δ(ε) at ``ratio = σ/Δ`` (balls, ε >= 0), at the current ``ctx.prec``.
+
+    Args:
+        epsilon: ε >= 0 as an Arb ball (``flint.arb``), at the caller's working precision.
+        ratio: σ/Δ > 0 as an Arb ball: the noise standard deviation over the ℓ₂ sensitivity Δ (not Δ²).
+    """
     gap = 1 / ratio  # h = Δ/σ = 2a
     half_gap = gap / 2
     shift = epsilon * ratio  # b
@@ -116,5 +121,11 @@ def _moment_terms(lower: arb) -> Iterator[arb]:
 
 
 def delta_ball(*, epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fraction) -> arb:
-    """A ball containing δ(ε) at the current ``ctx.prec``, from exact rationals (ε may be 0)."""
+    """A ball containing δ(ε) at the current ``ctx.prec``, from exact rationals (ε may be 0).
+
+    Args:
+        epsilon: ε >= 0, an exact ``Fraction`` (0 allowed: δ(0) is the total variation distance).
+        sigma: the noise standard deviation σ > 0 (not σ²), an exact ``Fraction``.
+        sensitivity_squared: the squared ℓ₂ sensitivity Δ² > 0 (not Δ), an exact ``Fraction``.
+    """
     return profile_ball(_ball(epsilon), _ball(sigma) / _ball(sensitivity_squared).sqrt())

@@ -94,6 +94,12 @@ def check_gaussian(
 
     The seed of the calibration audit: holds / fails, the enclosure of δ(ε) to compare with
     ``delta``, the smallest ε achieved, and σ against :func:`sigma_exact`.
+
+    Args:
+        epsilon: ε > 0, an exact rational: int, Fraction or a string such as ``"1/2"``; a float is refused.
+        delta: the target δ in the open interval (0, 1), exact as ``epsilon`` (e.g. ``"1e-6"``).
+        sigma: the noise standard deviation σ > 0 (not σ²), exact as ``epsilon``.
+        sensitivity_squared: the squared ℓ₂ sensitivity Δ² > 0 (not Δ), exact as ``epsilon``.
     """
     sig = positive_fraction(sigma, "sigma")
     eps = positive_fraction(epsilon, "epsilon")

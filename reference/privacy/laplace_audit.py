@@ -80,7 +80,16 @@ def check_laplace(
     sensitivity_vectors: Sequence[Sequence[RationalLike]],
 ) -> LaplaceVerdict:
     """Certified verdict whether ``f(D) + Lap(scale)^d`` is (ε, δ)-DP when the neighbouring differences
-    ``f(D') - f(D)`` are the given vectors (e.g. ``[[1] * h]`` for a tree mechanism of height h)."""
+    ``f(D') - f(D)`` are the given vectors (e.g. ``[[1] * h]`` for a tree mechanism of height h).
+
+    Args:
+        epsilon: ε > 0, an exact rational: int, Fraction or a string such as ``"1/2"``; a float is refused.
+        delta: the target δ in the open interval (0, 1), exact as ``epsilon`` (e.g. ``"1e-6"``).
+        scale: the Laplace scale b > 0 of each coordinate's noise (density ``∝ e^{−|x|/b}``), exact as ``epsilon``.
+        sensitivity_vectors: the neighbouring differences v = f(D') − f(D): a non-empty sequence of non-empty
+            sequences of exact rationals (e.g. ``[[1] * h]`` for a tree mechanism of height h); the verdict is
+            for the worst of them.
+    """
     lam = positive_fraction(scale, "scale")
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")

@@ -109,10 +109,18 @@ def _enclose(
     raise ArithmeticError("could not enclose (or separate from the target) the optimal composition delta")
 
 
-def optimal_composition_delta(*, epsilon: RationalLike, epsilons: Sequence[object]) -> CertifiedReal:
+def optimal_composition_delta(*, epsilon: RationalLike, epsilons: Sequence[RationalLike]) -> CertifiedReal:
     """Certified enclosure of δ_opt(ε), the smallest δ for which every adaptive composition of ε_j-DP
     mechanisms (``epsilons``, exact rationals > 0) is (ε, δ)-DP. ``epsilon >= 0`` exact; exactly 0 for
-    ``epsilon >= Σ ε_j``."""
+    ``epsilon >= Σ ε_j``.
+
+    Args:
+        epsilon: the composed ε >= 0, an exact rational: int, Fraction or a string such as ``"1/2"``; a float is
+            refused.
+        epsilons: the ε_j > 0 of the composed pure-DP mechanisms, a non-empty sequence (not a string) of exact
+            rationals as ``epsilon``; the product of (multiplicity + 1) over their distinct values is at most
+            ``MAX_COMBINATIONS``.
+    """
     eps = to_fraction(epsilon, "epsilon")
     if eps < 0:
         raise ValueError(f"epsilon must be >= 0, got {fraction_text(eps)}")
@@ -121,7 +129,7 @@ def optimal_composition_delta(*, epsilon: RationalLike, epsilons: Sequence[objec
 
 def optimal_composition_epsilon(
     *,
-    epsilons: Sequence[object],
+    epsilons: Sequence[RationalLike],
     delta: RationalLike,
     tolerance: RationalLike = FINE_TOLERANCE,
 ) -> CertifiedReal:
@@ -129,6 +137,14 @@ def optimal_composition_epsilon(
 
     ``upper`` is certified sufficient, ``lower`` certified insufficient (or ``[0, 0]`` when ε = 0 suffices);
     bisection on [0, Σ ε_j] to relative width ``tolerance`` (a rational in (0, 1)).
+
+    Args:
+        epsilons: the ε_j > 0 of the composed pure-DP mechanisms, a non-empty sequence (not a string) of exact
+            rationals (int, Fraction or str; not float); the product of (multiplicity + 1) over their distinct
+            values is at most ``MAX_COMBINATIONS``.
+        delta: the target δ in the open interval (0, 1), an exact rational (e.g. ``"1e-6"``; not float).
+        tolerance: the bisection's relative width at which it stops, an exact rational in [1e-100, 1) (default
+            1e-22).
     """
     target = open_unit_fraction(delta, "delta")
     tol = tolerance_fraction(tolerance)

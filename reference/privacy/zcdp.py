@@ -126,8 +126,13 @@ def sigma_squared_for_rho(*, rho: RationalLike, sensitivity_squared: RationalLik
     return d2 / (2 * budget)
 
 
-def compose_rho(*rhos: object) -> Fraction:
-    """Σ ρ_i: adaptive composition of ρ_i-zCDP mechanisms is (Σ ρ_i)-zCDP (Bun & Steinke 2016, Lemma 2.3)."""
+def compose_rho(*rhos: RationalLike) -> Fraction:
+    """Σ ρ_i: adaptive composition of ρ_i-zCDP mechanisms is (Σ ρ_i)-zCDP (Bun & Steinke 2016, Lemma 2.3).
+
+    Args:
+        *rhos: the ρ_i > 0 of the composed mechanisms, at least one, each an exact rational: int, Fraction or a
+            string such as ``"1/6"``; a float is refused.
+    """
     if not rhos:
         raise ValueError("rhos must name at least one zCDP parameter")
     return sum((positive_fraction(value, f"rhos[{index}]") for index, value in enumerate(rhos)), Fraction(0))

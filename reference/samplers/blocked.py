@@ -47,7 +47,11 @@ _GUARD_BITS = 64
 
 
 def block_width(sigma_squared: Fraction) -> int:
-    """``B = 2^k``, the largest power of two with ``B² <= σ²/64²`` (exact integer arithmetic); 1 for small σ."""
+    """``B = 2^k``, the largest power of two with ``B² <= σ²/64²`` (exact integer arithmetic); 1 for small σ.
+
+    Args:
+        sigma_squared: the variance σ² > 0 of ``N_Z(0, σ²)`` (not σ), an exact ``Fraction``.
+    """
     limit = sigma_squared / (BLOCKS_PER_SIGMA * BLOCKS_PER_SIGMA)  # B² <= limit
     width = 1
     while Fraction((2 * width) ** 2) <= limit:
@@ -116,7 +120,16 @@ def _surely_accepted(block: np.ndarray, offset: np.ndarray, uniforms: np.ndarray
 
 
 def blocked_draws(sigma_squared: Fraction, count: int, source: RandomBits) -> list[int]:
-    """``count`` exact ``N_Z(0, σ²)`` draws by the two-level proposal and exact rejection (module docstring)."""
+    """``count`` exact ``N_Z(0, σ²)`` draws by the two-level proposal and exact rejection (module docstring).
+
+    Args:
+        sigma_squared: the variance σ² of ``N_Z(0, σ²)`` (not σ), an exact ``Fraction``; σ²/B² must have an
+            inversion table (σ² below 2**-20 is refused with ``ValueError``; the blocked sampler is meant for σ
+            beyond about 6 850).
+        count: the number of draws, an integer >= 0.
+        source: the random bits, any :class:`reference.core.randomness.RandomBits` (``randbits``); the bits it
+            gives decide the draws in the order of the module docstring.
+    """
     width = block_width(sigma_squared)
     shift = width.bit_length() - 1  # k, B = 2^k
     table = inversion_table(sigma_squared / (width * width))
@@ -163,6 +176,10 @@ def blocked_draws(sigma_squared: Fraction, count: int, source: RandomBits) -> li
 
 
 def blocked_acceptance(sigma_squared: Fraction) -> float:
-    """The expected acceptance rate (a float, for documentation and benchmarks only): about 1/2."""
+    """The expected acceptance rate (a float, for documentation and benchmarks only): about 1/2.
+
+    Args:
+        sigma_squared: the variance σ² > 0 of ``N_Z(0, σ²)`` (not σ), an exact ``Fraction``.
+    """
     width = block_width(sigma_squared)
     return 0.5 * math.exp(-width / math.sqrt(float(sigma_squared)))

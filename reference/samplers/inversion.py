@@ -79,7 +79,14 @@ class InversionTable:
 
 def table_entries_needed(sigma_squared: Fraction, word_bits: int = WORD_BITS) -> int:
     """A generous estimate of ``M + 1`` (from ``exp(-M²/(2σ²)) <= 2**-(word_bits + 1)``); decides only whether
-    the table is built, never a value."""
+    the table is built, never a value.
+
+    Args:
+        sigma_squared: the variance σ² > 0 of ``N_Z(0, σ²)`` (not σ), an exact ``Fraction`` (read as a float
+            only for this estimate).
+        word_bits: the bits w per value, an integer >= 2 (default 64: one sign bit and 63 digits of V); the tail
+            must fall below 2**-(w + 1).
+    """
     if sigma_squared > MAX_TABLE_ENTRIES**2:  # far beyond any table (and perhaps beyond floats)
         return MAX_TABLE_ENTRIES + 1
     sigma = math.sqrt(float(sigma_squared))
@@ -171,12 +178,28 @@ def _resolve(prefix: int, length: int, start: int, sigma_squared: Fraction, sour
 
 
 def inversion_draws(table: InversionTable, count: int, source: RandomBits) -> list[int]:
-    """``count`` exact ``N_Z(0, σ²)`` draws with the table (draw order in the module docstring)."""
+    """``count`` exact ``N_Z(0, σ²)`` draws with the table (draw order in the module docstring).
+
+    Args:
+        table: the certified table of σ², an :class:`InversionTable` from :func:`inversion_table` (it fixes σ²
+            and the word size).
+        count: the number of draws, an integer >= 0.
+        source: the random bits, any :class:`reference.core.randomness.RandomBits` (``randbits``); the bits it
+            gives decide the draws in the order of the module docstring.
+    """
     return inversion_array(table, count, source).tolist()  # type: ignore[no-any-return]
 
 
 def inversion_array(table: InversionTable, count: int, source: RandomBits) -> np.ndarray:
-    """:func:`inversion_draws` as an int64 array (the same draws from the same bits), for vectorised callers."""
+    """:func:`inversion_draws` as an int64 array (the same draws from the same bits), for vectorised callers.
+
+    Args:
+        table: the certified table of σ², an :class:`InversionTable` from :func:`inversion_table` (it fixes σ²
+            and the word size).
+        count: the number of draws, an integer >= 0 (0 gives an empty array and draws no bits).
+        source: the random bits, any :class:`reference.core.randomness.RandomBits` (``randbits``); the bits it
+            gives decide the draws in the order of the module docstring.
+    """
     if count == 0:
         return np.zeros(0, dtype=np.int64)
     words = _words(source, count, table.word_bits)

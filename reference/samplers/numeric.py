@@ -181,7 +181,7 @@ def acceptance_probability(sigma_squared: float) -> float:
     """One round's acceptance probability in :func:`discrete_gaussian`, ``tanh(1/(2t)) exp(-σ²/(2t²)) Z``, in
     binary64: the sum over y of the candidate pmf ``tanh(1/(2t)) e^(-|y|/t)`` times ``exp(-γ)`` is
     ``tanh(1/(2t)) e^(-σ²/(2t²)) Σ_y e^(-y²/(2σ²))``. Z = Σ_y e^(-y²/(2σ²)) is summed directly for σ² < 1 (terms
-    |y| <= 40) and taken as sqrt(2π σ²) above (Poisson summation: the neglected factor is
+    ``|y| <= 40``) and taken as sqrt(2π σ²) above (Poisson summation: the neglected factor is
     1 + 2e^(-2π²σ²) + ... < 1 + 6e-9), so the value is a slight underestimate; it only sets candidate counts.
 
     Args:

@@ -511,8 +511,8 @@ def assert_conversion(
     *,
     epsilon: RationalLike | float,
     delta: RationalLike | float,
-    rho: object = None,
-    rdp: object = None,
+    rho: Rho | float | None = None,
+    rdp: RdpCurve | None = None,
     rtol: RationalLike | float = 0,
 ) -> ConversionVerdict:
     """Assert that ρ-zCDP (``rho``) or an RDP curve (``rdp``) gives (ε, δ)-DP for every mechanism with that
@@ -523,8 +523,10 @@ def assert_conversion(
     Args:
         epsilon: the claimed ε of the converted guarantee.
         delta: the claimed δ of the converted guarantee.
-        rho: the ρ-zCDP guarantee converted (state this or ``rdp``).
-        rdp: the RDP curve converted: (α, RDP(α)) pairs or a function of α (state this or ``rho``).
+        rho: the ρ-zCDP guarantee converted, ρ > 0 (a float is read as the binary number it is; state this or
+            ``rdp``; None, the default: not stated).
+        rdp: the RDP curve converted: (α, RDP(α)) pairs with α > 1, or a function of α called at the orders the
+            audit chooses (state this or ``rho``; None, the default: not stated).
         rtol: the relative excess of δ accepted (0: none).
 
     Example:

@@ -11,7 +11,13 @@ MAX_POINTS = 3
 
 
 def points_message(head: str, points: Sequence[str], *, limit: int = MAX_POINTS) -> str:
-    """``head``, then the first ``limit`` ``points`` as indented lines and a count of the others."""
+    """``head``, then the first ``limit`` ``points`` as indented lines and a count of the others.
+
+    Args:
+        head: the message's first line: what is wrong, in one sentence.
+        points: the offending points, one line of text each (all are counted; the first ``limit`` are listed).
+        limit: how many points are listed (default MAX_POINTS = 3).
+    """
     lines = [head, *(f"  {point}" for point in points[:limit])]
     if len(points) > limit:
         lines.append(f"  ... and {len(points) - limit} more")

@@ -7,8 +7,8 @@ import numpy as np
 import numpy.typing as npt
 
 from reference.audit.samples.design import Design
-from reference.audit.samples.law_audit import DEFAULT_SMALLEST_DEVIATION as DEFAULT_SCALE_DEVIATION
 from reference.audit.samples.law_audit import audit_samples
+from reference.audit.samples.law_report import DEFAULT_SMALLEST_DEVIATION as DEFAULT_SCALE_DEVIATION
 from reference.audit.samples.laws import LAWS, Law, LinearDesign, law_from_name
 from reference.audit.samples.report import SamplerAuditReport
 from reference.core.options import SampledLaw

@@ -23,18 +23,7 @@ import reference
 #: Modules still being documented, as prefixes of module names, one per line (each change removes its own). The
 #: test names each of their missing entries in its skip reason, so the list cannot hide a gap anywhere else; a
 #: pending module's function that is already complete is held to the rule.
-PENDING: tuple[str, ...] = (
-    "reference.audit.linear.",
-    "reference.audit.conversion", "reference.audit.height_function", "reference.audit.units",
-    "reference.audit.discrete_gaussian_release",
-    "reference.audit.samples.",
-    "reference.core.",
-    "reference.cli.",
-    "reference.testing",
-    "reference.cip.",
-    "reference.privacy.",
-    "reference.samplers.",
-)
+PENDING: tuple[str, ...] = ()
 
 
 def library_modules() -> list[str]:
@@ -81,16 +70,27 @@ def described(docstring: str, parameter: str) -> bool:
     return re.search(rf"^\s+{re.escape(parameter)}( \([^)]*\))?: \S", section, re.MULTILINE) is not None
 
 
+def takes_anything(docstring: str, parameter: str) -> bool:
+    """Whether the ``Args:`` entry of ``parameter`` starts with "anything": a boundary that takes whatever the
+    caller was given and refuses, in one line, what it does not accept (its entry says what that is)."""
+    if "Args:" not in docstring:
+        return False
+    section = docstring.split("Args:", 1)[1]
+    return re.search(rf"^\s+{re.escape(parameter)}( \([^)]*\))?: anything\b", section, re.MULTILINE) is not None
+
+
 def gaps(function: Callable[..., object], owner: type | None) -> list[str]:
     docstring = _documented(function, owner)
     found = []
-    # a validator (check_*) takes whatever the caller was given and says what it accepts: object is its true type
+    # a validator (check_*, or a parameter whose entry starts "anything") takes whatever the caller was given and
+    # says what it accepts: object is its true type
     validator = function.__name__.startswith("check_")
     for parameter in inspect.signature(function).parameters.values():
         if parameter.name in ("self", "cls") or parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
             continue
         annotation = parameter.annotation
-        if annotation is inspect.Parameter.empty or (annotation in ("object", object) and not validator):
+        validated = validator or takes_anything(docstring, parameter.name)
+        if annotation is inspect.Parameter.empty or (annotation in ("object", object) and not validated):
             typed = "nothing" if annotation is inspect.Parameter.empty else "object"
             found.append(f"{parameter.name} is typed {typed}")
         if not described(docstring, parameter.name):
@@ -162,5 +162,15 @@ def test_the_check_sees_a_missing_entry_and_an_object_type() -> None:
         """
 
     assert gaps(check_tree, None) == []  # a validator's parameter is whatever the caller passed
+
+    def read_tree(tree: object, label: object) -> None:
+        """A boundary.
+
+        Args:
+            tree: anything the caller was given: accepted when it is a tree.
+            label: the tree's label.
+        """
+
+    assert gaps(read_tree, None) == ["label is typed object"]
     assert not described("Args:\n    epsilons: many.", "epsilon")
     assert described("Text.\n\nArgs:\n    epsilon (int): ε > 0.", "epsilon")

@@ -28,7 +28,11 @@ MAX_DISTINCT_SHIFTS = 512
 
 
 def shift_columns(strategy: Matrix) -> list[tuple[Fraction, ...]]:
-    """The distinct nonzero columns of the strategy, as sorted |entries| without zeros (what δ(ε) depends on)."""
+    """The distinct nonzero columns of the strategy, as sorted |entries| without zeros (what δ(ε) depends on).
+
+    Args:
+        strategy: the unique strategy A (draws × inputs), exact; may be empty.
+    """
     inputs = len(strategy[0]) if strategy else 0
     distinct = {tuple(sorted(abs(row[j]) for row in strategy if row[j])) for j in range(inputs)}
     return sorted(column for column in distinct if column)
@@ -36,7 +40,15 @@ def shift_columns(strategy: Matrix) -> list[tuple[Fraction, ...]]:
 
 def worst_delta(noise: LinearNoise, strategy: Matrix, *, epsilon: Fraction, scale: Fraction) -> CertifiedReal | None:
     """The certified worst δ(ε) over the add/remove shifts (the strategy's columns), or None when it is not
-    computed (module docstring)."""
+    computed (module docstring).
+
+    Args:
+        noise: the noise kind; ``"laplace"`` and ``"discrete-laplace"`` are computed, any other gives None.
+        strategy: the unique strategy A = B⁺W (draws × inputs), exact.
+        epsilon: the claim's ε > 0, exact.
+        scale: the Laplace scale b, a positive Fraction (an integer scale's meaning for the discrete kind is
+            :func:`reference.privacy.discrete_laplace_profile.discrete_laplace_delta`'s).
+    """
     columns = shift_columns(strategy)
     if not columns:
         return CertifiedReal.exact(Fraction(0))  # W = 0: nothing moves

@@ -94,10 +94,24 @@ from reference.core.validate import (
 )
 
 
-def column_matrix(value: object, name: str, limits: SizeLimits = DEFAULT_LIMITS) -> ColumnMatrix:
+def column_matrix(value: ColumnMatrix | MatrixLike | SparseMatrix, name: str,
+                  limits: SizeLimits = DEFAULT_LIMITS) -> ColumnMatrix:
     """An exact matrix for the sparse audit: a :class:`ColumnMatrix` as it is, a 2-D numpy integer array without
     a per-entry conversion (its size checked first), a scipy.sparse matrix by its stored entries only, anything
-    else validated by :func:`exact_matrix`."""
+    else validated by :func:`exact_matrix`.
+
+    Args:
+        value: the matrix: a :class:`ColumnMatrix`, a 2-D numpy integer or float array (a float entry read as the
+            binary rational it is), a scipy.sparse matrix, or rows of exact numbers (ints, Fractions, ``"p/q"`` or
+            decimal strings).
+        name: the parameter the matrix was given as (``"noise_matrix"``, ``"workload"``), named in a refusal.
+        limits: the size limits applied (sparse dimension, non-zeros, float entries, scanned entries); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
+
+    Raises:
+        ValueError: an empty, ragged, non-finite or over-limit matrix (the message names the limit's flag).
+        TypeError: an entry that is not an exact number.
+    """
     if isinstance(value, ColumnMatrix):
         return value
     if hasattr(value, "tocoo") and hasattr(value, "nnz"):  # scipy.sparse, without importing it for every call
@@ -121,7 +135,17 @@ def column_matrix(value: object, name: str, limits: SizeLimits = DEFAULT_LIMITS)
 
 def float_matrix(array: np.ndarray, name: str, limits: SizeLimits = DEFAULT_LIMITS) -> Matrix:
     """A 2-D float array read exactly: each entry is the binary rational it is (a strategy optimised in floating
-    point is audited as the matrix the code holds, not as the one its author meant)."""
+    point is audited as the matrix the code holds, not as the one its author meant).
+
+    Args:
+        array: a 2-D numpy array of a floating dtype (float16 to long double).
+        name: the parameter the matrix was given as, named in a refusal.
+        limits: the size limits (``sparse_dimension`` per side, ``text_entries`` entries); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
+
+    Raises:
+        ValueError: an empty or over-limit array, or a nan or infinite entry.
+    """
     rows, cols = array.shape
     if rows < 1 or cols < 1:
         raise ValueError(f"{name} must have at least one row and one column")
@@ -138,6 +162,18 @@ def float_matrix(array: np.ndarray, name: str, limits: SizeLimits = DEFAULT_LIMI
 
 
 def dense_input(matrix: ColumnMatrix, name: str, limits: SizeLimits = DEFAULT_LIMITS) -> Matrix:
+    """The dense exact form of ``matrix`` for the dense audit, its size checked first.
+
+
+    Args:
+        matrix: the matrix to expand.
+        name: the parameter the matrix was given as, named in a refusal.
+        limits: the size limits (``dense_dimension`` bounds rows and columns); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
+
+    Raises:
+        ValueError: more rows or columns than ``limits.dense_dimension``.
+    """
     if matrix.rows > limits.dense_dimension or matrix.cols > limits.dense_dimension:
         raise ValueError(
             f"{name} is {matrix.rows}x{matrix.cols}; at most {limits.dense_dimension} rows and columns for "
@@ -162,12 +198,25 @@ MAX_TEXT_ENTRIES = DEFAULT_LIMITS.text_entries
 def text_entry_count(text: str) -> int:
     """An upper bound on the entries of a ``.csv`` or ``.json`` matrix, from its separators alone: entries are
     separated by commas and line ends (a trailing line end or JSON's commas between rows add at most one per
-    row)."""
+    row).
+
+    Args:
+        text: the whole text of the ``.csv`` or ``.json`` file.
+    """
     return text.count(",") + text.count("\n") + 1
 
 
 def check_text_entries(text: str, name: str, limits: SizeLimits = DEFAULT_LIMITS) -> None:
-    """Refuse, before parsing, a matrix text with more than ``limits.text_entries`` entries."""
+    """Refuse, before parsing, a matrix text with more than ``limits.text_entries`` entries.
+
+    Args:
+        text: the whole text of the ``.csv`` or ``.json`` file.
+        name: the parameter the file was given for, named in the refusal.
+        limits: the size limits (``text_entries``); default :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
+
+    Raises:
+        ValueError: the text holds more entries than the limit.
+    """
     entries = text_entry_count(text)
     if entries > limits.text_entries:
         raise ValueError(
@@ -179,19 +228,42 @@ def check_text_entries(text: str, name: str, limits: SizeLimits = DEFAULT_LIMITS
 
 def check_float_entries(entries: int, name: str, limits: SizeLimits = DEFAULT_LIMITS) -> None:
     """Refuse, before reading, a float matrix with more than ``limits.text_entries`` entries (each is converted to
-    an exact rational, about as slow as parsing one from text)."""
+    an exact rational, about as slow as parsing one from text).
+
+    Args:
+        entries: the number of float entries about to be read (rows × columns).
+        name: the parameter the matrix was given as, named in the refusal.
+        limits: the size limits (``text_entries``); default :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
+
+    Raises:
+        ValueError: ``entries`` exceeds the limit.
+    """
     if entries > limits.text_entries:
         raise ValueError(f"{name}: a float matrix of {entries:,} entries; at most {limits.text_entries:,} are read "
                          "exactly (each becomes a rational; an integer .npy or .npz file, scaled, is read faster); "
                          f"{SizeLimits.hint('text_entries')}")
 
 
-def load_exact_matrix(path: object, name: str = "matrix", limits: SizeLimits = DEFAULT_LIMITS) -> Matrix:
+def load_exact_matrix(path: str | Path, name: str = "matrix", limits: SizeLimits = DEFAULT_LIMITS) -> Matrix:
     """Read an exact matrix from a file (for the CLI): ``.npy`` (integer dtype; a float array is read exactly,
     each entry the binary rational it is), ``.npz`` (a sparse matrix written by ``scipy.sparse.save_npz``:
     csr, csc or coo, integer or float entries read the same way; its shape checked from the headers first),
     ``.csv`` (comma-separated entries such as ``1``, ``-1/2``, ``0.25``, read exactly) or ``.json`` (a list of
-    rows whose entries are ints or strings such as ``"1/3"``; JSON floats are refused)."""
+    rows whose entries are ints or strings such as ``"1/3"``; JSON floats are refused).
+
+    Args:
+        path: the file, a ``str`` or :class:`~pathlib.Path` ending in ``.npy``, ``.npz``, ``.csv`` or ``.json``.
+        name: the parameter (or option) the file was given for, named in a refusal; default ``"matrix"``.
+        limits: the size limits (``dense_dimension`` per side, ``text_entries`` parsed entries); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
+
+    Returns:
+        The matrix as exact rows of Fractions.
+
+    Raises:
+        TypeError: ``path`` is not a ``str`` or a path.
+        ValueError: a missing file, an unknown ending, unreadable contents or an over-limit matrix.
+    """
     if not isinstance(path, (str, Path)):
         raise TypeError(f"{name} must be a file path, got {type(path).__name__}")
     file = Path(path)
@@ -200,7 +272,7 @@ def load_exact_matrix(path: object, name: str = "matrix", limits: SizeLimits = D
         raise ValueError(f"{name}: file must end in .npy, .npz, .csv or .json, got {file.name!r}")
     if not file.is_file():
         raise ValueError(f"{name}: no such file {str(file)!r}")
-    rows: object
+    rows: MatrixLike
     if suffix == ".npz":
         return load_sparse_dense(file, name, max_dimension=limits.dense_dimension,
                                  max_float_entries=limits.text_entries)
@@ -241,11 +313,22 @@ def load_exact_matrix(path: object, name: str = "matrix", limits: SizeLimits = D
 MATRIX_SUFFIXES = (".npy", ".npz", ".csv", ".json")
 
 
-def load_matrix_columns(path: object, name: str = "matrix", limits: SizeLimits = DEFAULT_LIMITS) -> ColumnMatrix:
+def load_matrix_columns(path: str | Path, name: str = "matrix", limits: SizeLimits = DEFAULT_LIMITS) -> ColumnMatrix:
     """:func:`load_exact_matrix` for the sparse audit: an integer ``.npy`` file is checked from its header (shape,
     dtype and size refused before any entry is read) and memory-mapped, never converted entry by entry; a sparse
     ``.npz`` file is checked from its headers (shape, stored entries, dtype) and only its stored entries are
-    read."""
+    read.
+
+    Args:
+        path: the file, a ``str`` or :class:`~pathlib.Path` ending in ``.npy``, ``.npz``, ``.csv`` or ``.json``.
+        name: the parameter (or option) the file was given for, named in a refusal; default ``"matrix"``.
+        limits: the size limits (sparse dimension, non-zeros, scanned entries, text entries); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
+
+    Raises:
+        TypeError: ``path`` is not a ``str`` or a path.
+        ValueError: a missing file, an unknown ending, unreadable contents or an over-limit matrix.
+    """
     if isinstance(path, (str, Path)) and Path(path).suffix.lower() == ".npz" and Path(path).is_file():
         return load_sparse_columns(path, name, max_dimension=limits.sparse_dimension, max_nonzeros=limits.nonzeros,
                                    max_float_entries=limits.text_entries, max_dense_entries=limits.scanned_entries)
@@ -323,7 +406,8 @@ def audit_linear_noise(
         workload: W, outputs × inputs, in the same forms.
         noise: the law of each draw: ``"gaussian"``, ``"laplace"``, ``"discrete-gaussian"`` or ``"discrete-laplace"``.
         scale: σ (Gaussian kinds) or b (Laplace kinds), a positive exact rational.
-        neighbours: ``"add_remove"`` (one record added or removed) or ``"replace"``.
+        neighbours: ``"add_remove"`` (one record added or removed) or ``"substitution"`` (one record replaced by
+            another).
         contributions: records per user, a positive integer (each moves one input by one).
         draw_variances: relative variances per draw (Gaussian kinds), positive exact numbers, one per column of B.
         participation: a multi-participation scheme (``reference.audit.linear.participation``), or ``None``.
@@ -349,7 +433,17 @@ def audit_linear_noise(
 
 
 def scaled_draws(matrix: ColumnMatrix, draw_scales: Sequence[object]) -> ColumnMatrix:
-    """B·diag(s): column j of B times the positive exact rational s_j."""
+    """B·diag(s): column j of B times the positive exact rational s_j.
+
+    Args:
+        matrix: the noise matrix B (outputs × draws).
+        draw_scales: the factors s_j, one per column of B, each a positive exact rational (int, Fraction or
+            ``"p/q"``/decimal string).
+
+    Raises:
+        TypeError: ``draw_scales`` is not a sequence.
+        ValueError: a factor that is not positive, or not one per column.
+    """
     if isinstance(draw_scales, (str, bytes)) or not hasattr(draw_scales, "__iter__"):
         raise TypeError("draw_scales must be a sequence of positive exact rationals")
     scales = [positive_fraction(value, "draw_scales") for value in draw_scales]
@@ -361,7 +455,17 @@ def scaled_draws(matrix: ColumnMatrix, draw_scales: Sequence[object]) -> ColumnM
 
 
 def check_dense_estimate(noise: ColumnMatrix, workload: ColumnMatrix, max_seconds: int) -> None:
-    """Refuse, before any work, a dense exact audit whose estimated time exceeds ``max_seconds``."""
+    """Refuse, before any work, a dense exact audit whose estimated time exceeds ``max_seconds``.
+
+    Args:
+        noise: the noise matrix B (outputs × draws).
+        workload: the workload W (outputs × inputs).
+        max_seconds: the most estimated CPU seconds allowed (:data:`DENSE_SECONDS_PER_STEP` × outputs ×
+            (draws + inputs)²).
+
+    Raises:
+        ValueError: the estimate exceeds ``max_seconds``.
+    """
     estimate = DENSE_SECONDS_PER_STEP * noise.rows * (noise.cols + workload.cols) ** 2
     if estimate > max_seconds:
         raise ValueError(

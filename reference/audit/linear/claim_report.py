@@ -37,9 +37,10 @@ from reference.audit.units import (
     variance_units_error,
 )
 from reference.core.certified import CertifiedReal
+from reference.core.input_types import MatrixLike, RdpCurve
 from reference.core.linalg import Matrix
 from reference.core.options import LinearNoise
-from reference.core.validate import RationalLike, fraction_text, positive_fraction
+from reference.core.validate import RationalLike, RealLike, fraction_text, positive_fraction
 from reference.core.verdict import ShortRepr, Verdict
 from reference.privacy.claims import Claim, claim, decide_value
 
@@ -96,12 +97,26 @@ def _proportion(actual: Matrix, expected: Matrix) -> Fraction | None:
     return ratio
 
 
-def compare_with_oracle(noise_matrix: object, oracle_covariance: object, *, noise: LinearNoise, scale: RationalLike,
-                        draw_variances: Sequence[object] | None = None) -> OracleComparison:
+def compare_with_oracle(noise_matrix: MatrixLike, oracle_covariance: MatrixLike, *, noise: LinearNoise,
+                        scale: RationalLike, draw_variances: Sequence[object] | None = None) -> OracleComparison:
     """Compare the exact covariance of ``B z`` (:func:`~reference.audit.linear.covariance.noise_covariance`) with
     an oracle's, naming the first differences and, when the oracle's covariance is a multiple of the exact one
     that a units error explains (σ² for a variance used as a standard deviation, 1/σ for the reverse, 1/b⁴ for a
-    Laplace rate used as its scale), the error."""
+    Laplace rate used as its scale), the error.
+
+    Args:
+        noise_matrix: B, outputs × draws: rows of exact numbers (int, Fraction, ``"p/q"``/decimal string) or a 2-D
+            numpy integer array.
+        oracle_covariance: the oracle's covariance of the outputs' noise, outputs × outputs, exact entries in the same
+            forms.
+        noise: ``"gaussian"`` or ``"laplace"`` (the discrete kinds have no exact covariance).
+        scale: σ (Gaussian) or b (Laplace), a positive exact rational.
+        draw_variances: the draws' relative variances, positive exact numbers, one per column of B (Gaussian); None
+            (default): all 1.
+
+    Raises:
+        ValueError: a discrete noise kind, mismatched shapes or a malformed matrix.
+    """
     differences = compare_covariance(noise_matrix, scale, noise, oracle_covariance, draw_variances=draw_variances)
     if not differences:
         return OracleComparison(differences)
@@ -174,8 +189,9 @@ def _relation(audit: LinearNoiseVerdict) -> str:
     return f"{audit.neighbours} neighbours{users}"
 
 
-def claim_report(audit: LinearNoiseVerdict, *, epsilon: object = None, delta: object = None, rho: object = None,
-                 rdp: object = None, oracle: OracleComparison | None = None) -> LinearNoiseReport:
+def claim_report(audit: LinearNoiseVerdict, *, epsilon: RealLike | None = None, delta: RealLike | None = None,
+                 rho: RealLike | None = None, rdp: RdpCurve | None = None,
+                 oracle: OracleComparison | None = None) -> LinearNoiseReport:
     """The audit's verdict on one claim (module docstring): ``epsilon`` (``delta`` None or 0: ε-DP, else (ε, δ)),
     ``rho``, ``rdp`` ((α, RDP(α)) pairs or a function of α), or none of them ("private at all"); the audit's
     ``rtol`` is the claim's. A requested ``oracle`` comparison that differs fails the report whatever the privacy
@@ -187,6 +203,21 @@ def claim_report(audit: LinearNoiseVerdict, *, epsilon: object = None, delta: ob
         >>> audit = audit_linear_noise([[1]], [[1]], "laplace", scale=2)
         >>> claim_report(audit, epsilon="1/2").verdict, claim_report(audit, epsilon="1/4").verdict
         ('holds', 'fails')
+
+    Args:
+        audit: the linear-noise audit's verdict (:func:`reference.audit.linear.audit.audit_linear_noise`); its
+            ``rtol`` is the claim's tolerance.
+        epsilon: the claimed ε > 0, exact (int, Fraction, ``"p/q"``/decimal string; a float is read as the binary
+            number it holds), or None.
+        delta: the claimed δ in [0, 1) with ``epsilon`` (None or 0: pure ε-DP), exact like ``epsilon``.
+        rho: the claimed ρ > 0 of ρ-zCDP, exact like ``epsilon``, or None.
+        rdp: the claimed RDP curve, (α, RDP(α)) pairs with α > 1 or a function of α, or None. At most one of
+            ``epsilon``, ``rho`` and ``rdp``; none of them asks "private at all".
+        oracle: a comparison with an oracle's covariance (:func:`compare_with_oracle`) to carry in the report, or
+            None; one that differs fails the report.
+
+    Raises:
+        ValueError: more than one claim, ``delta`` without ``epsilon``, or a value out of range.
     """
     stated: Claim | None = None
     if delta is not None and epsilon is None:
@@ -236,7 +267,12 @@ def claim_report(audit: LinearNoiseVerdict, *, epsilon: object = None, delta: ob
 
 def needed_scale(audit: LinearNoiseVerdict, stated: Claim) -> Fraction | None:
     """The smallest scale (σ or b) at which ``stated`` holds for the audit's matrices, where it is known exactly
-    (a certified sufficient σ for a Gaussian (ε, δ) claim); None where it is not (bounds only, a bracketed Δ²)."""
+    (a certified sufficient σ for a Gaussian (ε, δ) claim); None where it is not (bounds only, a bracketed Δ²).
+
+    Args:
+        audit: the linear-noise audit's verdict (its noise kind, scale, sensitivities and ρ are read).
+        stated: the claim that failed.
+    """
     scale = audit.scale
     bracketed = audit.pattern_maximum is not None and not audit.pattern_maximum.exact
     if not audit.private or bracketed:

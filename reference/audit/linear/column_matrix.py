@@ -44,11 +44,24 @@ class ColumnMatrix(ABC):
 
     @abstractmethod
     def nonzeros(self, differenced: bool) -> int:
-        """Non-zeros of the matrix (``differenced``: of its row first differences)."""
+        """Non-zeros of the matrix (``differenced``: of its row first differences).
+
+        Args:
+            differenced: True to count the non-zeros of the row first differences (row i minus row i − 1, row −1
+                zero), False to count those of the matrix as it is.
+        """
 
     @abstractmethod
     def columns(self, differenced: bool) -> list[Sparse]:
-        """The columns as sparse exact vectors (ints where integral)."""
+        """The columns as sparse exact vectors (ints where integral).
+
+        Args:
+            differenced: True for the columns of the row first differences (see :meth:`nonzeros`), False for the
+                matrix's own columns.
+
+        Returns:
+            One dict per column, row index to non-zero exact entry; the caller owns the dicts.
+        """
 
     @abstractmethod
     def dense(self) -> Matrix:
@@ -61,7 +74,14 @@ class ColumnMatrix(ABC):
 
 class SparseColumns(ColumnMatrix):
     """Exact sparse columns as given (a scipy.sparse matrix or ``.npz`` file, a matrix whose draws were rescaled):
-    no dense form is held, only built when asked for (callers bound the size first)."""
+    no dense form is held, only built when asked for (callers bound the size first).
+
+    Args:
+        rows: the number of rows, a positive integer.
+        cols: the number of columns, a positive integer (the length of ``columns``).
+        columns: the columns, each a dict from row index (0 <= index < ``rows``) to its non-zero exact entry (an int
+            or a Fraction); held, not copied.
+    """
 
     def __init__(self, rows: int, cols: int, columns: list[Sparse]) -> None:
         self.rows, self.cols = rows, cols
@@ -91,7 +111,12 @@ class SparseColumns(ColumnMatrix):
 
 
 class RationalColumns(SparseColumns):
-    """A validated dense exact :data:`Matrix`."""
+    """A validated dense exact :data:`Matrix`.
+
+    Args:
+        matrix: the validated exact matrix, a non-empty tuple of equal-length rows of Fractions (as
+            :func:`reference.audit.linear.verdict.exact_matrix` returns).
+    """
 
     def __init__(self, matrix: Matrix) -> None:
         super().__init__(len(matrix), len(matrix[0]), sparse.sparse_columns(matrix))
@@ -102,7 +127,14 @@ class RationalColumns(SparseColumns):
 
 
 class IntegerArray(ColumnMatrix):
-    """A 2-D numpy integer array (possibly memory-mapped): exact as it stands."""
+    """A 2-D numpy integer array (possibly memory-mapped): exact as it stands.
+
+    Args:
+        array: a 2-D numpy array of an integer dtype (a memory map is read blockwise, never copied whole).
+
+    Raises:
+        ValueError: ``array`` is not 2-D or not of an integer dtype.
+    """
 
     def __init__(self, array: np.ndarray) -> None:
         if array.ndim != 2 or not np.issubdtype(array.dtype, np.integer):
@@ -200,7 +232,11 @@ class IntegerArray(ColumnMatrix):
 
 class UsedColumns(ColumnMatrix):
     """The columns of ``base`` that are not identically zero, in their order (a zero column of a noise matrix is a
-    draw no output uses). A first difference of a zero column is zero, so both forms drop the same columns."""
+    draw no output uses). A first difference of a zero column is zero, so both forms drop the same columns.
+
+    Args:
+        base: the matrix whose non-zero columns are kept (all of them when every column is zero).
+    """
 
     def __init__(self, base: ColumnMatrix) -> None:
         self.base = base
@@ -225,7 +261,15 @@ class UsedColumns(ColumnMatrix):
 
 def npy_shape(path: Path, name: str) -> tuple[tuple[int, ...], np.dtype]:
     """The shape and dtype of an ``.npy`` file from its header alone (no entry is read); the file's size is
-    checked against it when the array is opened (:func:`reference.core.npy_files.load_npy`)."""
+    checked against it when the array is opened (:func:`reference.core.npy_files.load_npy`).
+
+    Args:
+        path: the ``.npy`` file.
+        name: the parameter the file was given for, named in a refusal (e.g. ``"noise_matrix"``).
+
+    Raises:
+        ValueError: the file cannot be read or its header is not a valid ``.npy`` header.
+    """
     try:
         with path.open("rb") as handle:
             return checked_header(handle, None, name, max_bytes=None)
@@ -235,7 +279,17 @@ def npy_shape(path: Path, name: str) -> tuple[tuple[int, ...], np.dtype]:
 
 def load_npy_columns(path: Path, name: str, limits: SizeLimits = DEFAULT_LIMITS) -> IntegerArray:
     """An integer ``.npy`` matrix, checked from its header (shape, dtype, size) before any entry is read, then
-    memory-mapped."""
+    memory-mapped.
+
+    Args:
+        path: the ``.npy`` file holding a 2-D integer array.
+        name: the parameter the file was given for, named in a refusal.
+        limits: the size limits (``limits.scanned_entries`` bounds rows × columns); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
+
+    Raises:
+        ValueError: not a 2-D integer array, an empty dimension, or more entries than the limit.
+    """
     shape, dtype = npy_shape(path, name)
     if len(shape) != 2 or not np.issubdtype(dtype, np.integer):
         raise ValueError(f"{name}: a .npy file must hold a 2-D integer array, got {len(shape)}-D {dtype}")
@@ -247,7 +301,18 @@ def load_npy_columns(path: Path, name: str, limits: SizeLimits = DEFAULT_LIMITS)
 
 
 def check_scan(rows: int, cols: int, itemsize: int, name: str, limit: int = MAX_SCANNED_ENTRIES) -> None:
-    """Refuse a matrix too large to scan, with the estimate."""
+    """Refuse a matrix too large to scan, with the estimate.
+
+    Args:
+        rows: the matrix's number of rows.
+        cols: the matrix's number of columns.
+        itemsize: bytes per entry of its dtype (for the estimate of the bytes read).
+        name: the parameter the matrix was given for, named in the refusal.
+        limit: the most entries (rows × cols) scanned; default :data:`MAX_SCANNED_ENTRIES`.
+
+    Raises:
+        ValueError: rows × cols exceeds ``limit``.
+    """
     entries = rows * cols
     if entries > limit:
         raise ValueError(
@@ -257,7 +322,16 @@ def check_scan(rows: int, cols: int, itemsize: int, name: str, limit: int = MAX_
 
 
 def check_nonzeros(count: int, name: str, limit: int = MAX_NONZEROS) -> None:
-    """Refuse more non-zeros than fit in memory as Python objects, with the estimate."""
+    """Refuse more non-zeros than fit in memory as Python objects, with the estimate.
+
+    Args:
+        count: the non-zeros about to be held as Python numbers.
+        name: the matrix they belong to, named in the refusal.
+        limit: the most non-zeros allowed; default :data:`MAX_NONZEROS`.
+
+    Raises:
+        ValueError: ``count`` exceeds ``limit``.
+    """
     if count > limit:
         raise ValueError(
             f"{name} has {count:.3g} non-zeros (about {count * 100 / 1e9:.3g} GB as exact Python numbers); "

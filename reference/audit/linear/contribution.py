@@ -50,6 +50,12 @@ MAX_SIGN_ENUMERATION = 16
 
 
 def unnamed_model_message(where: str) -> str:
+    """The refusal of a scheme without a named contribution model where the models differ, naming the three models.
+
+
+    Args:
+        where: what makes the models differ, as a clause (e.g. "the workload's Gram matrix has a negative entry ...").
+    """
     return (f"participation: {where}, so counts, signed and vector contributions give different sensitivities; "
             "name the contribution model: 'counts' (each participation adds a value in [0, 1]: counting, "
             "histograms), 'signed' (a value in [-1, 1]) or 'vector' (a vector of l2 norm <= 1: DP-FTRL, "
@@ -62,7 +68,18 @@ def unnamed_model_message(where: str) -> str:
 def max_pattern_quadratic(scheme: Participation, quadratic: Sequence[Sequence[int]],
                           denominator: int) -> PatternMaximum:
     """max over the patterns and the contribution model of ``Σ Q_ij ⟨c_i, c_j⟩``, Q = ``quadratic`` /
-    ``denominator`` (integers, symmetric, positive semi-definite)."""
+    ``denominator`` (integers, symmetric, positive semi-definite).
+
+    Args:
+        scheme: the participation scheme; its ``contribution`` names the model (None: accepted only where the models
+            agree).
+        quadratic: the numerators of Q = Wᵀ(B D Bᵀ)⁺W (inputs × inputs), integer rows.
+        denominator: Q's common denominator, a positive integer.
+
+    Raises:
+        ValueError: the scheme names no model and Q has a negative entry between inputs that may share a pattern,
+            or a size over its work limit.
+    """
     model = scheme.contribution
     if _no_shared_entry(scheme, quadratic):
         # every pair that can share a pattern has Q_ij = 0 (a banded strategy, band <= separation): the value is
@@ -307,7 +324,17 @@ def _block_balanced(block: Sequence[Sequence[int]]) -> bool:
 
 def max_pattern_l1(scheme: Participation, columns: Sequence[Sequence[int]], denominator: int) -> PatternMaximum:
     """max over the patterns and the contribution model of ``‖M V‖₁``, M given by its integer ``columns`` /
-    ``denominator`` (counts and signed; vectors are refused)."""
+    ``denominator`` (counts and signed; vectors are refused).
+
+    Args:
+        scheme: the participation scheme; its ``contribution`` names the model (``"vector"`` is refused).
+        columns: the numerators of M's columns (M the strategy or the integer draw shifts), one per input, integer and
+            all of one length.
+        denominator: M's common denominator, a positive integer.
+
+    Raises:
+        ValueError: a vector model, or no model named while a row of M has entries of both signs.
+    """
     model: Contribution | None = scheme.contribution
     if model == "vector":
         raise ValueError("participation: contribution 'vector' (an l2 ball) is defined for gaussian noise; "

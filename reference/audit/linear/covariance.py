@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from reference.audit.linear.audit import check_noise, draw_weights, exact_matrix
 from reference.cip.exact import matrix as cip_matrix
+from reference.core.input_types import MatrixLike
 from reference.core.linalg import Matrix, from_flint, to_flint
 from reference.core.options import LinearNoise
 from reference.core.validate import RationalLike, check_depth, check_positive_int, positive_fraction
@@ -31,10 +32,25 @@ class CovarianceDifference:
 
 
 def noise_covariance(
-    noise_matrix: object, scale: RationalLike, noise: LinearNoise, draw_variances: Sequence[object] | None = None
+    noise_matrix: MatrixLike, scale: RationalLike, noise: LinearNoise, draw_variances: Sequence[object] | None = None
 ) -> Matrix:
     """The exact covariance v·B D Bᵀ of ``B z``: v = σ² (Gaussian) or 2b² (Laplace); D = diag(draw_variances)
-    (relative variances of the draws, all 1 by default)."""
+    (relative variances of the draws, all 1 by default).
+
+    Args:
+        noise_matrix: B, outputs × draws: rows of exact numbers (int, Fraction, ``"p/q"``/decimal string) or a 2-D
+            numpy integer array; floats are refused.
+        scale: σ (Gaussian) or b (Laplace), a positive exact rational.
+        noise: ``"gaussian"`` or ``"laplace"`` (the discrete kinds are refused: their variances are irrational).
+        draw_variances: the draws' relative variances d_j (draw j has variance v·d_j), positive exact numbers, one
+            per column of B; None (default): all 1.
+
+    Returns:
+        The outputs × outputs covariance, exact.
+
+    Raises:
+        ValueError: a discrete noise kind, a non-positive scale or variance, or a malformed matrix.
+    """
     b_matrix = exact_matrix(noise_matrix, "noise_matrix")
     kind = check_noise(noise)
     if kind not in ("gaussian", "laplace"):
@@ -52,16 +68,28 @@ def noise_covariance(
 
 
 def compare_covariance(
-    noise_matrix: object,
+    noise_matrix: MatrixLike,
     scale: RationalLike,
     noise: LinearNoise,
-    oracle_covariance: object,
+    oracle_covariance: MatrixLike,
     *,
     draw_variances: Sequence[object] | None = None,
     limit: int = 10,
 ) -> tuple[CovarianceDifference, ...]:
     """The first ``limit`` entries (row-major) where :func:`noise_covariance` differs from the oracle; empty
-    when they agree exactly."""
+    when they agree exactly.
+
+    Args:
+        noise_matrix: B, outputs × draws, as in :func:`noise_covariance`.
+        scale: σ (Gaussian) or b (Laplace), a positive exact rational.
+        noise: ``"gaussian"`` or ``"laplace"``.
+        oracle_covariance: the oracle's covariance, outputs × outputs, exact entries as in ``noise_matrix``.
+        draw_variances: the draws' relative variances, as in :func:`noise_covariance`; None (default): all 1.
+        limit: the most differences returned, a positive integer (default 10).
+
+    Raises:
+        ValueError: the oracle's shape differs from outputs × outputs, or an input is malformed.
+    """
     actual = noise_covariance(noise_matrix, scale, noise, draw_variances)
     expected = exact_matrix(oracle_covariance, "oracle_covariance")
     if len(expected) != len(actual) or len(expected[0]) != len(actual):
@@ -83,14 +111,34 @@ def compare_covariance(
 
 
 def cip_leaf_covariance_oracle(depth: int, sigma: RationalLike) -> Matrix:
-    """σ² C_depth: the CIP leaves' noise covariance (Definition 3.1)."""
+    """σ² C_depth: the CIP leaves' noise covariance (Definition 3.1).
+
+    Args:
+        depth: the CIP tree depth d, 0 <= d <= 12 (2^d leaves).
+        sigma: the noise standard deviation σ, a positive exact rational.
+
+    Returns:
+        The 2^d × 2^d exact covariance.
+    """
     d = check_depth(depth, maximum=12)
     sig = positive_fraction(sigma, "sigma")
     return tuple(tuple(sig * sig * entry for entry in row) for row in cip_matrix.covariance(d))
 
 
-def cip_workload_covariance_oracle(depth: int, sigma: RationalLike, workload: object) -> Matrix:
-    """σ² W C_depth Wᵀ: the covariance of a workload's answers computed from the CIP leaves."""
+def cip_workload_covariance_oracle(depth: int, sigma: RationalLike, workload: MatrixLike) -> Matrix:
+    """σ² W C_depth Wᵀ: the covariance of a workload's answers computed from the CIP leaves.
+
+    Args:
+        depth: the CIP tree depth d, 0 <= d <= 12.
+        sigma: the noise standard deviation σ, a positive exact rational.
+        workload: W, queries × 2^d leaves: rows of exact numbers or a 2-D numpy integer array.
+
+    Returns:
+        The queries × queries exact covariance.
+
+    Raises:
+        ValueError: ``workload`` does not have one column per leaf.
+    """
     d = check_depth(depth, maximum=12)
     w = exact_matrix(workload, "workload")
     if len(w[0]) != 1 << d:
@@ -101,12 +149,25 @@ def cip_workload_covariance_oracle(depth: int, sigma: RationalLike, workload: ob
 
 
 def kary_algorithm_2_covariance_oracle(arity: int, height: int, scale: RationalLike) -> Matrix:
-    """2b² L Lᵀ: the covariance of Algorithm 2's T outputs (T = the offset capacity) with Laplace(b) noise."""
+    """2b² L Lᵀ: the covariance of Algorithm 2's T outputs (T = the offset capacity) with Laplace(b) noise.
+
+    Args:
+        arity: the tree's arity k >= 2.
+        height: the tree's height h, 1 <= h <= 64 (T is the offset capacity of height h).
+        scale: the Laplace scale b, a positive exact rational.
+
+    Returns:
+        The T × T exact covariance.
+    """
     return kary_tree.output_covariance(arity, height, scale, subtraction=True)
 
 
 def kary_prefix_workload(horizon: int) -> Matrix:
-    """The T×T lower-triangular all-ones matrix (prefix sums): the continual-counting workload."""
+    """The T×T lower-triangular all-ones matrix (prefix sums): the continual-counting workload.
+
+    Args:
+        horizon: the number of steps T, a positive integer.
+    """
     steps = check_positive_int(horizon, "horizon")
     one, zero = Fraction(1), Fraction(0)  # shared (Fractions are immutable): a million entries at T = 1,000
     return tuple((one,) * (i + 1) + (zero,) * (steps - i - 1) for i in range(steps))

@@ -32,7 +32,19 @@ from reference.core.validate import (
 )
 
 
-def draw_weights(draw_variances: object, draws: int) -> tuple[Fraction, ...] | None:
+def draw_weights(draw_variances: Sequence[object] | None, draws: int) -> tuple[Fraction, ...] | None:
+    """The draws' relative variances as exact positive rationals, one per draw; None when none are given.
+
+
+    Args:
+        draw_variances: the ``draw_variances`` a caller gave: a sequence of positive exact numbers (int, Fraction,
+            ``"p/q"``/decimal string), or None.
+        draws: the number of draws (columns of B) the sequence must match.
+
+    Raises:
+        TypeError: ``draw_variances`` is not a sequence.
+        ValueError: an entry that is not positive, or not one per draw.
+    """
     if draw_variances is None:
         return None
     if isinstance(draw_variances, (str, bytes)) or not hasattr(draw_variances, "__iter__"):
@@ -73,7 +85,19 @@ def dense_linear_noise_audit(b_matrix: Matrix, w_matrix: Matrix, kind: LinearNoi
                              users: int, *, participation: Participation | None = None,
                              unused_draws: int = 0) -> LinearNoiseVerdict:
     """The audit by dense exact linear algebra (python-flint), for every neighbour relation and draw variances:
-    the twin of :func:`reference.audit.linear.sparse_audit.sparse_linear_noise_audit` for add/remove."""
+    the twin of :func:`reference.audit.linear.sparse_audit.sparse_linear_noise_audit` for add/remove.
+
+    Args:
+        b_matrix: B, outputs × draws, exact (validated).
+        w_matrix: W, outputs × inputs, exact (validated).
+        kind: the noise kind, one of :data:`~reference.audit.linear.verdict.NOISE_KINDS`.
+        sc: the noise scale (σ for the Gaussian kinds, b for the Laplace kinds), a positive Fraction.
+        weights: the draws' relative variances, one per column of B (Gaussian only), or None for all 1.
+        relation: the neighbour relation, ``"add_remove"`` or ``"substitution"``.
+        users: the contributions m per user, a positive integer (ε scales by m, Δ² by m²).
+        participation: a participation scheme (add_remove with one contribution only), or None.
+        unused_draws: the zero columns already dropped from B, recorded in the verdict (default 0).
+    """
     outputs, draws, inputs = len(b_matrix), len(b_matrix[0]), len(w_matrix[0])
     b = to_flint(b_matrix)
     w = to_flint(w_matrix)
@@ -218,7 +242,15 @@ def smallest_integer_shifts(integer_columns: Sequence[Mapping[int, Fraction]], o
                             shifts: Sequence[Mapping[int, int]]) -> int | None:
     """max over the differences of the smallest integer ‖u‖₁ (exact enumeration over the integer kernel, on small
     instances: :mod:`reference.audit.linear.integer_shift`), or None when an instance is too large; B is given by its
-    integer (scaled) sparse columns."""
+    integer (scaled) sparse columns.
+
+    Args:
+        integer_columns: B's columns scaled to integers (one common denominator cleared), each a map from row index
+            to its non-zero entry.
+        outputs: the number of rows of B.
+        shifts: the integer draw shifts to minimise over, one per neighbouring difference, each a map from draw
+            index to its non-zero entry.
+    """
     if len(shifts) > MAX_ENUMERATED_SHIFTS:
         return None
     basis = integer_kernel_basis(integer_columns, outputs)

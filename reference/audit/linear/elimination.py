@@ -35,14 +35,24 @@ Sparse = dict[int, Fraction]
 
 
 def narrow(value: Fraction | int) -> Fraction:
-    """An integral value as an ``int`` (exact, and int arithmetic is several times faster than Fraction's)."""
+    """An integral value as an ``int`` (exact, and int arithmetic is several times faster than Fraction's).
+
+    Args:
+        value: an exact value, an int or a Fraction.
+    """
     if isinstance(value, int):
         return value  # type: ignore[return-value]
     return int(value) if value.denominator == 1 else value  # type: ignore[return-value]
 
 
 def sparse_columns(matrix: Matrix, scale: int = 1) -> list[Sparse]:
-    """The columns of ``scale · matrix`` as sparse vectors."""
+    """The columns of ``scale · matrix`` as sparse vectors.
+
+    Args:
+        matrix: the exact matrix, rows of Fractions (at least one row).
+        scale: the integer factor applied to every entry (default 1; a common denominator clears the matrix to
+            integers).
+    """
     out: list[Sparse] = [{} for _ in range(len(matrix[0]))]
     for i, row in enumerate(matrix):
         for j, value in enumerate(row):
@@ -53,7 +63,13 @@ def sparse_columns(matrix: Matrix, scale: int = 1) -> list[Sparse]:
 
 
 def combine(columns: Sequence[Mapping[int, Fraction]], vector: Sequence[int], scale: int = 1) -> Sparse:
-    """``scale · Σ_j v_j column_j``, sparse."""
+    """``scale · Σ_j v_j column_j``, sparse.
+
+    Args:
+        columns: the matrix by its sparse columns (row index to non-zero exact entry).
+        vector: the integer coefficients v_j, one per column (a neighbouring difference such as e_j or e_i − e_j).
+        scale: an integer factor on the result (default 1).
+    """
     support = [j for j, coefficient in enumerate(vector) if coefficient]
     if len(support) == 1 and scale * vector[support[0]] == 1:
         return dict(columns[support[0]])  # a unit difference: the column itself (the common add/remove case)
@@ -66,7 +82,12 @@ def combine(columns: Sequence[Mapping[int, Fraction]], vector: Sequence[int], sc
 
 
 def apply(columns: Sequence[Mapping[int, Fraction]], vector: Mapping[int, Fraction]) -> Sparse:
-    """``B u`` for B given by its sparse columns and a sparse u."""
+    """``B u`` for B given by its sparse columns and a sparse u.
+
+    Args:
+        columns: B by its sparse columns (row index to non-zero exact entry).
+        vector: u as a sparse vector, column index of B to exact coefficient.
+    """
     out: dict[int, Fraction] = {}
     for j, coefficient in vector.items():
         for i, value in columns[j].items():
@@ -83,7 +104,11 @@ def _over_common_denominator(whole: int, by_denominator: dict[int, int]) -> Frac
 
 def l1(vector: Mapping[int, Fraction]) -> Fraction:
     """‖u‖₁, exact: ints summed as ints, Fractions' numerators per denominator, then one Fraction (a Fraction sum
-    would take a gcd at every term)."""
+    would take a gcd at every term).
+
+    Args:
+        vector: a sparse exact vector (index to int or Fraction).
+    """
     whole = 0
     by_denominator: dict[int, int] = {}
     for value in vector.values():
@@ -95,7 +120,11 @@ def l1(vector: Mapping[int, Fraction]) -> Fraction:
 
 
 def squared_norm(vector: Mapping[int, Fraction]) -> Fraction:
-    """‖u‖², exact (as :func:`l1`)."""
+    """‖u‖², exact (as :func:`l1`).
+
+    Args:
+        vector: a sparse exact vector (index to int or Fraction).
+    """
     whole = 0
     by_denominator: dict[int, int] = {}
     for value in vector.values():
@@ -108,13 +137,22 @@ def squared_norm(vector: Mapping[int, Fraction]) -> Fraction:
 
 
 def nonzeros(vectors: Sequence[Mapping[int, object]]) -> int:
-    """The number of stored entries."""
+    """The number of stored entries.
+
+    Args:
+        vectors: sparse vectors (index to stored entry).
+    """
     return sum(len(vector) for vector in vectors)
 
 
 def difference(vector: Mapping[int, Fraction], outputs: int) -> Sparse:
     """P y with (P y)_0 = y_0 and (P y)_i = y_i − y_(i−1) (first differences: P is lower bidiagonal with unit
-    diagonal, so unimodular)."""
+    diagonal, so unimodular).
+
+    Args:
+        vector: y as a sparse exact vector, row index to value.
+        outputs: the number of rows (an entry at the last row has no row below to subtract it from).
+    """
     out: Sparse = dict(vector)
     for i, value in vector.items():  # subtract y_(i−1) at i, i.e. y_i at i + 1
         if i + 1 < outputs:
@@ -126,7 +164,13 @@ def sparsest_form(columns: Sequence[Mapping[int, Fraction]], targets: Sequence[M
                   outputs: int) -> tuple[list[Sparse], list[Sparse], bool]:
     """The columns and targets, first-differenced when that at least halves their non-zeros (prefix workloads and
     the tree noise that goes with them), and whether they were: ``B u = y`` iff ``P B u = P y``, and ``P`` is
-    unimodular, so solutions and lattice membership are unchanged."""
+    unimodular, so solutions and lattice membership are unchanged.
+
+    Args:
+        columns: B's columns as sparse exact vectors (row index to value).
+        targets: the right-hand sides y_k as sparse exact vectors on the same rows.
+        outputs: the number of rows of B.
+    """
     differenced_columns = [difference(c, outputs) for c in columns]
     differenced_targets = [difference(t, outputs) for t in targets]
     if 2 * (nonzeros(differenced_columns) + nonzeros(differenced_targets)) < nonzeros(columns) + nonzeros(targets):
@@ -179,7 +223,17 @@ def _quotient(numerator: Fraction, divisor: Fraction, integral: bool) -> Fractio
 
 def eliminate(columns: Sequence[Mapping[int, Fraction]], targets: Sequence[Mapping[int, Fraction]], outputs: int,
               *, integral: bool, track: bool = False) -> Reduction:
-    """Sparse column elimination (module docstring)."""
+    """Sparse column elimination (module docstring).
+
+    Args:
+        columns: B's columns as sparse exact vectors (row index to int or Fraction); not modified.
+        targets: the right-hand sides to reduce, sparse on the same rows; not modified.
+        outputs: the number of rows of B (the rows never pivoted on are reported in ``rows``).
+        integral: True for unimodular integral steps only (the lattice test; B and the targets integral), False for
+            rational solutions.
+        track: True to carry each column's combination of the original columns and each target's solution
+            (``solutions`` and ``kernel`` of the result); default False.
+    """
     cols: dict[int, Sparse] = {j: dict(column) for j, column in enumerate(columns) if column}
     tgts: list[Sparse] = [dict(target) for target in targets]
     combos: dict[int, Sparse] = {j: {j: 1} for j in cols} if track else {}  # type: ignore[dict-item]
@@ -255,7 +309,13 @@ def unit_pivots_on_integers(reduction: Reduction, columns: Sequence[Mapping[int,
     """Whether a rational elimination (``integral=False``) of these columns and targets was already integral and
     unimodular: every entry an ``int`` and every pivot ±1. Then ``integral=True`` would take the same steps — a
     row holding a ±1 has gcd 1, its candidates are its ±1 entries either way, and every quotient by ±1 is the same
-    int — so its reduction (pivots, remainders, tracked integer solutions) is this one, and need not be redone."""
+    int — so its reduction (pivots, remainders, tracked integer solutions) is this one, and need not be redone.
+
+    Args:
+        reduction: the result of :func:`eliminate` with ``integral=False`` on ``columns`` and ``targets``.
+        columns: the columns that elimination was given.
+        targets: the targets that elimination was given.
+    """
     return (all(abs(column[row]) == 1 for row, column in reduction.pivots)
             and all(isinstance(value, int) for vector in (*columns, *targets) for value in vector.values()))
 
@@ -264,7 +324,12 @@ def extend_dual(dual: Sparse, pivots: Sequence[tuple[int, Mapping[int, Fraction]
     """Extend a dual vector from the residual rows to the pivot rows so that it vanishes on every pivot column:
     in reverse elimination order, f_r = −(Σ_(i≠r) f_i c_i)/c_r, as each pivot column is zero on the rows pivoted
     before it. The lattice (span) is generated by the pivot columns and the residual ones, and each target differs
-    from its remainder by a combination of them, so the extended f still separates."""
+    from its remainder by a combination of them, so the extended f still separates.
+
+    Args:
+        dual: the dual vector f on the residual rows, row index to exact value.
+        pivots: the elimination's pivots, (row, pivot column) in elimination order (:attr:`Reduction.pivots`).
+    """
     extended = dict(dual)
     for row, column in reversed(pivots):
         total = sum((extended[i] * value for i, value in column.items() if i != row and i in extended), Fraction(0))

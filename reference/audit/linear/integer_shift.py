@@ -26,7 +26,15 @@ MAX_POINTS = 100_000
 
 
 def integer_kernel_basis(columns: Sequence[Mapping[int, Fraction]], outputs: int) -> list[list[int]]:
-    """A basis (rows) of ``{u ∈ ℤ^d : B u = 0}`` for the integer matrix B given by its sparse columns, LLL-reduced."""
+    """A basis (rows) of ``{u ∈ ℤ^d : B u = 0}`` for the integer matrix B given by its sparse columns, LLL-reduced.
+
+    Args:
+        columns: the integer matrix B (outputs × draws) by its sparse columns, row index to integral entry.
+        outputs: the number of rows of B.
+
+    Returns:
+        The basis vectors, each a list of ``len(columns)`` ints; empty when the kernel is trivial.
+    """
     draws = len(columns)
     augmented = fmpz_mat(draws, outputs + draws)
     for j, column in enumerate(columns):
@@ -43,7 +51,15 @@ def integer_kernel_basis(columns: Sequence[Mapping[int, Fraction]], outputs: int
 
 def minimum_integer_shift(basis: Sequence[Sequence[int]], solution: Mapping[int, int], draws: int,
                           max_points: int = MAX_POINTS) -> int | None:
-    """The exact ``min ‖u0 + Kᵀ t‖₁`` over ``t ∈ ℤ^k`` (module docstring), or None when the box is too large."""
+    """The exact ``min ‖u0 + Kᵀ t‖₁`` over ``t ∈ ℤ^k`` (module docstring), or None when the box is too large.
+
+    Args:
+        basis: the rows of K, a basis of the integer kernel of B (:func:`integer_kernel_basis`), each of length
+            ``draws``.
+        solution: one integer solution u0 of B u = y, sparse (draw index to non-zero int).
+        draws: d, the number of columns of B.
+        max_points: the most kernel combinations t enumerated (default :data:`MAX_POINTS`); a larger box gives None.
+    """
     start = [int(solution.get(j, 0)) for j in range(draws)]
     best = sum(abs(v) for v in start)
     if not basis:

@@ -73,7 +73,12 @@ def _problem(noise_matrix: Matrix) -> _Problem:
 
 
 def problem_of_columns(columns: list[Sparse], outputs: int) -> _Problem:
-    """The LP data for B given by its sparse exact columns."""
+    """The LP data for B given by its sparse exact columns.
+
+    Args:
+        columns: B (outputs × draws) by its sparse exact columns, row index to non-zero entry.
+        outputs: the number of rows of B.
+    """
     from scipy.sparse import csc_matrix  # imported here: scipy is slow to import
 
     draws = len(columns)
@@ -268,7 +273,16 @@ def _certified_dual(problem: _Problem, target: Sparse, marginals: np.ndarray,
 
 def shift_norm(noise_matrix: Matrix, target: Sequence[Fraction], fallback: Sequence[Fraction]) -> ShiftNorm:
     """Certified ``min{‖u‖₁ : B u = target}`` (module docstring). ``fallback`` is a known exact solution (for
-    example the minimum-norm one), used as the upper bound when the float support does not re-solve."""
+    example the minimum-norm one), used as the upper bound when the float support does not re-solve.
+
+    Args:
+        noise_matrix: B, outputs × draws, exact.
+        target: y = W v, the output mean's shift, one exact entry per output (dense).
+        fallback: an exact solution of B u = ``target``, one entry per draw (dense).
+
+    Raises:
+        ValueError: ``fallback`` does not solve B u = ``target`` exactly.
+    """
     problem = _problem(noise_matrix)
     dense_target = {i: value for i, value in enumerate(target) if value}
     lower, upper, best, dual = _solve(problem, dense_target, {j: v for j, v in enumerate(fallback) if v})
@@ -284,6 +298,15 @@ def max_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],
     target the elimination leaves a remainder on, e.g. the minimum-norm one): their norms are upper bounds. Then
     the target with the largest upper bound gets its LP (certified both ways), until the largest upper bound is
     met by a certified lower bound: for tree mechanisms, whose eliminated solutions are already optimal, one LP.
+
+    Args:
+        noise_matrix: B, outputs × draws, exact.
+        targets: the shifts y_k = W v_k of the neighbouring differences, sparse exact vectors on the outputs.
+        fallback: called with a target's index k when the elimination leaves it a remainder; returns an exact
+            solution u of B u = y_k, sparse on the draws.
+
+    Returns:
+        (certified lower bound, certified upper bound) on the maximum.
     """
     problem = _problem(noise_matrix)
     # B u = y iff P B u = P y (P the invertible first-difference map): same solutions, sparser elimination
@@ -297,13 +320,32 @@ def max_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],
 
 def max_shift_norm_of(problem: _Problem, targets: Sequence[Sparse],
                       solutions: list[Sparse]) -> tuple[Fraction, Fraction]:
-    """:func:`max_shift_norm` when exact solutions ``B u_k = y_k`` are known already (one per target)."""
+    """:func:`max_shift_norm` when exact solutions ``B u_k = y_k`` are known already (one per target).
+
+    Args:
+        problem: B's LP data (:func:`problem_of_columns`).
+        targets: the shifts y_k, sparse exact vectors on the outputs.
+        solutions: one exact solution u_k of B u = y_k per target, sparse on the draws (their norms are the first
+            upper bounds).
+
+    Returns:
+        (certified lower bound, certified upper bound) on the maximum.
+    """
     return _lazy_maximum(problem, targets, solutions, integral=False)
 
 
 def max_integer_shift_norm_of(problem: _Problem, targets: Sequence[Sparse],
                               integer_shifts: Sequence[Mapping[int, int]]) -> tuple[Fraction, Fraction]:
-    """:func:`max_integer_shift_norm` for B given as a :func:`problem_of_columns`."""
+    """:func:`max_integer_shift_norm` for B given as a :func:`problem_of_columns`.
+
+    Args:
+        problem: B's LP data (:func:`problem_of_columns`).
+        targets: the shifts y_k, sparse exact vectors on the outputs.
+        integer_shifts: one known integer solution u_k of B u = y_k per target, draw index to non-zero int.
+
+    Returns:
+        (certified lower bound, upper bound on integer shifts) on the maximum.
+    """
     return _lazy_maximum(problem, targets, _int_solutions(integer_shifts), integral=True)
 
 
@@ -350,5 +392,14 @@ def max_integer_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],
                            integer_shifts: Sequence[Mapping[int, int]]) -> tuple[Fraction, Fraction]:
     """Bounds on ``max_k min{‖u‖₁ : B u = y_k, u integral}`` from known integral solutions ``integer_shifts``:
     the LP (certified lower bound, a relaxation) and, where its exact primal is integral, a smaller integral u.
-    Targets are taken largest upper bound first until that bound is met by a certified lower bound."""
+    Targets are taken largest upper bound first until that bound is met by a certified lower bound.
+
+    Args:
+        noise_matrix: B, outputs × draws, exact.
+        targets: the shifts y_k = W v_k of the neighbouring differences, sparse exact vectors on the outputs.
+        integer_shifts: one known integer solution u_k of B u = y_k per target, draw index to non-zero int.
+
+    Returns:
+        (certified lower bound, upper bound on integer shifts) on the maximum.
+    """
     return _lazy_maximum(_problem(noise_matrix), targets, _int_solutions(integer_shifts), integral=True)

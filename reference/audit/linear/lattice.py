@@ -52,7 +52,15 @@ class LatticeLeak(ShortRepr):
     shift: Fraction  # (g · W v) mod q, non-zero
 
     def residue(self, output: Sequence[object]) -> Fraction:
-        """``(functional · output) mod modulus`` of one release: it does not depend on the noise."""
+        """``(functional · output) mod modulus`` of one release: it does not depend on the noise.
+
+        Args:
+            output: one release y, one value per output (an int, Fraction, decimal string or float; each is read through
+                its ``str``, so a float counts as the decimal it prints).
+
+        Raises:
+            ValueError: ``output`` does not have one entry per output of the functional.
+        """
         if len(output) != len(self.functional):
             raise ValueError(f"output has {len(output)} entries, the functional {len(self.functional)}")
         total = sum((Fraction(g) * Fraction(str(value)) for g, value in zip(self.functional, output)), Fraction(0))
@@ -100,7 +108,15 @@ class LatticeVerdict:
 
 
 def neighbouring_differences(inputs: int, neighbours: Neighbours) -> list[tuple[int, ...]]:
-    """``add_remove``: e_j (the sign does not matter for a lattice); ``substitution``: e_i − e_j, i < j."""
+    """``add_remove``: e_j (the sign does not matter for a lattice); ``substitution``: e_i − e_j, i < j.
+
+    Args:
+        inputs: the number of inputs n (columns of W).
+        neighbours: ``"add_remove"`` (n differences) or ``"substitution"`` (n(n − 1)/2 differences).
+
+    Returns:
+        The differences v as integer tuples of length ``inputs``.
+    """
     if neighbours == "add_remove":
         return [tuple(int(i == j) for i in range(inputs)) for j in range(inputs)]
     return [
@@ -132,6 +148,14 @@ def lattice_audit(noise_matrix: Matrix, workload: Matrix, neighbours: Neighbours
     validated (see :func:`reference.audit.linear.audit.exact_matrix`); ``neighbours`` is ``"add_remove"`` or
     ``"substitution"``. A shift outside the rational span of B raises ``ValueError``: the caller decides the
     rational span first (the continuous test).
+
+    Args:
+        noise_matrix: B, outputs × draws, exact and validated.
+        workload: W, outputs × inputs, exact and validated.
+        neighbours: ``"add_remove"`` (default) or ``"substitution"`` (needs at least two inputs).
+
+    Raises:
+        ValueError: substitution with one input, or a shift outside the rational span of B.
     """
     relation = check_neighbours(neighbours)
     outputs, draws, inputs = len(noise_matrix), len(noise_matrix[0]), len(workload[0])

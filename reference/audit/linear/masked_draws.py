@@ -18,7 +18,12 @@ from reference.core.linalg import Matrix, rref_pivots
 
 
 def left_null_basis(columns: Sequence[Sequence[Fraction]], outputs: int) -> list[list[Fraction]]:
-    """Rows y (length ``outputs``) spanning {y : yᵀ c = 0 for every column c}, exact (from the RREF of Cᵀ)."""
+    """Rows y (length ``outputs``) spanning {y : yᵀ c = 0 for every column c}, exact (from the RREF of Cᵀ).
+
+    Args:
+        columns: the columns c (each of length ``outputs``, exact); empty gives the identity's rows.
+        outputs: the length of each column and of each returned row.
+    """
     if not columns:
         return [[Fraction(int(i == j)) for j in range(outputs)] for i in range(outputs)]
     system = fmpq_mat(len(columns), outputs, [fmpq(v.numerator, v.denominator) for column in columns for v in column])
@@ -36,7 +41,16 @@ def left_null_basis(columns: Sequence[Sequence[Fraction]], outputs: int) -> list
 
 
 def mask_infinite_draws(b_matrix: Matrix, w_matrix: Matrix, infinite: Sequence[int]) -> tuple[Matrix, Matrix]:
-    """(Q W, Q B_f): the release with the infinite-variance draws ``infinite`` (column indices of B) projected out."""
+    """(Q W, Q B_f): the release with the infinite-variance draws ``infinite`` (column indices of B) projected out.
+
+    Args:
+        b_matrix: B, outputs × draws, exact and validated.
+        w_matrix: W, outputs × inputs, exact and validated.
+        infinite: the 0-based column indices of B whose draws have infinite variance (repeats ignored).
+
+    Raises:
+        ValueError: an index outside [0, draws), every draw masked, or every output direction masked.
+    """
     draws = len(b_matrix[0])
     marked = sorted(set(infinite))
     if any(isinstance(j, bool) or not isinstance(j, int) or not 0 <= j < draws for j in marked):

@@ -77,7 +77,11 @@ class Participation:
         return text if self.contribution is None else f"{text}, {self.contribution} contributions"
 
     def most_inputs(self, inputs: int) -> int:
-        """The largest pattern size over ``inputs`` steps."""
+        """The largest pattern size over ``inputs`` steps.
+
+        Args:
+            inputs: the number of inputs (steps) n, a non-negative integer.
+        """
         if self.kind == "any":
             return min(self.records, inputs)
         if self.kind == "once-per-block":
@@ -85,11 +89,22 @@ class Participation:
         return min(self.records, -(-inputs // self.spacing))
 
     def count(self, inputs: int) -> int:
-        """The number of non-empty patterns over ``inputs`` steps (exact, by counting)."""
+        """The number of non-empty patterns over ``inputs`` steps (exact, by counting).
+
+        Args:
+            inputs: the number of inputs (steps) n, a non-negative integer.
+        """
         return sum(self.sizes(inputs)[1:])
 
     def sizes(self, inputs: int) -> list[int]:
-        """``sizes[c]``: the number of patterns of ``c`` inputs over ``inputs`` steps (exact, by counting)."""
+        """``sizes[c]``: the number of patterns of ``c`` inputs over ``inputs`` steps (exact, by counting).
+
+        Args:
+            inputs: the number of inputs (steps) n, a non-negative integer.
+
+        Returns:
+            The counts for c = 0, 1, ..., :meth:`most_inputs` (``sizes[0]`` = 1, the empty pattern).
+        """
         most = self.most_inputs(inputs)
         if self.kind == "any":
             return [math.comb(inputs, size) for size in range(most + 1)]
@@ -121,7 +136,12 @@ class Participation:
         return ways[0]
 
     def allows(self, pattern: Sequence[int], step: int) -> bool:
-        """May ``step`` extend the increasing ``pattern`` (``step`` after its last element)?"""
+        """May ``step`` extend the increasing ``pattern`` (``step`` after its last element)?
+
+        Args:
+            pattern: an allowed pattern, its 0-based input indices in increasing order (may be empty).
+            step: the 0-based input index to add, larger than every element of ``pattern``.
+        """
         if not pattern:
             return True
         if self.kind == "any":
@@ -134,7 +154,12 @@ class Participation:
         return len(pattern) < self.records and step - pattern[-1] >= self.spacing
 
     def may_share(self, first: int, second: int) -> bool:
-        """May two distinct inputs lie in one pattern?"""
+        """May two distinct inputs lie in one pattern?
+
+        Args:
+            first: a 0-based input index.
+            second: another 0-based input index (equal indices give False).
+        """
         low, high = min(first, second), max(first, second)
         return low != high and self.records != 1 and self.allows((low,), high)
 
@@ -144,36 +169,88 @@ class Participation:
 
 
 def check_contribution(contribution: object) -> Contribution | None:
-    """None or one of :data:`CONTRIBUTIONS`."""
+    """None or one of :data:`CONTRIBUTIONS`.
+
+    Args:
+        contribution: the contribution model a caller gave: None (not named) or one of ``"counts"``, ``"signed"``,
+            ``"vector"``.
+
+    Raises:
+        ValueError: any other value.
+    """
     return None if contribution is None else check_choice(contribution, "contribution", CONTRIBUTIONS)
 
 
 def any_records(*, records: int, contribution: Contribution | None = None) -> Participation:
-    """Any ``records`` distinct inputs."""
+    """Any ``records`` distinct inputs.
+
+    Args:
+        records: the most inputs m one user touches, a positive integer.
+        contribution: the contribution model, ``"counts"``, ``"signed"`` or ``"vector"``; None (default): not named.
+
+    Raises:
+        ValueError: ``records`` not a positive integer, or an unknown ``contribution``.
+    """
     return Participation("any", check_positive_int(records, "records"), 1, check_contribution(contribution))
 
 
 def once_per_block(*, block: int, contribution: Contribution | None = None) -> Participation:
-    """At most one input in each block of ``block`` consecutive steps (blocks start at step 0)."""
+    """At most one input in each block of ``block`` consecutive steps (blocks start at step 0).
+
+    Args:
+        block: the block length b in steps, a positive integer.
+        contribution: the contribution model, ``"counts"``, ``"signed"`` or ``"vector"``; None (default): not named.
+
+    Raises:
+        ValueError: ``block`` not a positive integer, or an unknown ``contribution``.
+    """
     return Participation("once-per-block", 0, check_positive_int(block, "block"), check_contribution(contribution))
 
 
 def min_separation(*, separation: int, times: int, contribution: Contribution | None = None) -> Participation:
-    """At most ``times`` inputs, any two at least ``separation`` steps apart."""
+    """At most ``times`` inputs, any two at least ``separation`` steps apart.
+
+    Args:
+        separation: the least distance b in steps between two of a user's inputs, a positive integer.
+        times: the most participations k, a positive integer.
+        contribution: the contribution model, ``"counts"``, ``"signed"`` or ``"vector"``; None (default): not named.
+
+    Raises:
+        ValueError: a count not a positive integer, or an unknown ``contribution``.
+    """
     return Participation("min-separation", check_positive_int(times, "times"),
                          check_positive_int(separation, "separation"), check_contribution(contribution))
 
 
 def fixed_epoch(*, separation: int, times: int, contribution: Contribution | None = None) -> Participation:
     """At most ``times`` inputs, exactly ``separation`` steps apart: the steps t0, t0 + b, ..., t0 + (k - 1) b
-    (b = ``separation``, k = ``times``) and their subsets, any start t0 (a fixed data order of epochs of b steps)."""
+    (b = ``separation``, k = ``times``) and their subsets, any start t0 (a fixed data order of epochs of b steps).
+
+    Args:
+        separation: the epoch length b in steps (a user's inputs are exactly multiples of b apart), a positive
+            integer.
+        times: the most participations k, a positive integer.
+        contribution: the contribution model, ``"counts"``, ``"signed"`` or ``"vector"``; None (default): not named.
+
+    Raises:
+        ValueError: a count not a positive integer, or an unknown ``contribution``.
+    """
     return Participation("fixed-epoch", check_positive_int(times, "times"),
                          check_positive_int(separation, "separation"), check_contribution(contribution))
 
 
-def parse_participation(text: str, contribution: object = None) -> Participation:
+def parse_participation(text: str, contribution: str | None = None) -> Participation:
     """The command-line form: ``any:M``, ``once-per-block:B``, ``min-separation:B,K`` or ``fixed-epoch:B,K``;
-    ``contribution`` (``--contribution``) names the contribution model."""
+    ``contribution`` (``--contribution``) names the contribution model.
+
+    Args:
+        text: the scheme as the command line gives it, without spaces, e.g. ``"min-separation:3,2"``.
+        contribution: the contribution model's name (``"counts"``, ``"signed"``, ``"vector"``), or None (default):
+            not named.
+
+    Raises:
+        ValueError: text in none of the four forms, or an unknown ``contribution``.
+    """
     from reference.core.validate import parse_integer_text
 
     if not isinstance(text, str) or any(character.isspace() for character in text):  # 'any: 2' is a typo
@@ -233,7 +310,16 @@ def walk_patterns(scheme: Participation, inputs: int, start: State, extend: Exte
                   visit: Callable[[tuple[int, ...], State, int], None]) -> None:
     """Call ``visit(pattern, state, value)`` on every non-empty pattern over ``inputs`` steps, depth first (steps
     ascending, each pattern before its extensions); the state is carried from a pattern to its extensions, so
-    each value costs one incremental step, not a sum over the pattern."""
+    each value costs one incremental step, not a sum over the pattern.
+
+    Args:
+        scheme: the participation scheme whose patterns are walked.
+        inputs: the number of inputs (steps) n.
+        start: the state of the empty pattern.
+        extend: ``extend(state, pattern, step)``: the (state, value) pairs of ``pattern`` extended by ``step``, from
+            ``pattern``'s state (one pair, or one per sign for signed contributions).
+        visit: called as ``visit(pattern, state, value)`` on each non-empty pattern (and each of its states).
+    """
     most = scheme.most_inputs(inputs)
     allows = scheme.allows
 
@@ -253,7 +339,14 @@ def walk_patterns(scheme: Participation, inputs: int, start: State, extend: Exte
 def best_pattern(scheme: Participation, inputs: int, start: State,
                  extend: Extend[State]) -> tuple[int, tuple[int, ...], State]:
     """The largest value over the patterns (:func:`walk_patterns`), the first pattern attaining it, and its state
-    (the empty pattern, value 0, when ``inputs`` allows none)."""
+    (the empty pattern, value 0, when ``inputs`` allows none).
+
+    Args:
+        scheme: the participation scheme whose patterns are walked.
+        inputs: the number of inputs (steps) n.
+        start: the state of the empty pattern.
+        extend: the incremental step, as in :func:`walk_patterns`.
+    """
     best_value: int | None = None
     best_found: tuple[int, ...] = ()
     best_state = start
@@ -280,7 +373,16 @@ def _effective_gap(spacing: int, inputs: int) -> int:
 def best_linear(scheme: Participation, weights: Sequence[int], forbidden: tuple[int, int] | None = None,
                  ) -> tuple[int, tuple[int, ...]]:
     """max over patterns (possibly empty) of Σ_{j∈S} weights[j], and a maximiser; ``forbidden`` = (lo, hi)
-    excludes steps lo..hi−1 (used to leave room around a fixed element)."""
+    excludes steps lo..hi−1 (used to leave room around a fixed element).
+
+    Args:
+        scheme: the participation scheme.
+        weights: the integer weight of each input (one per input; negative weights are never chosen).
+        forbidden: (lo, hi): steps lo..hi−1 may not be chosen; None (default): every step may.
+
+    Returns:
+        (the maximum, a maximising pattern as increasing 0-based indices).
+    """
     inputs = len(weights)
 
     def usable(j: int) -> bool:
@@ -374,7 +476,11 @@ def _work_per_pattern(most: int) -> int:
 
 def quadratic_extend(quadratic: Sequence[Sequence[int]]) -> Extend[int]:
     """The step of :func:`walk_patterns` for ``1_Sᵀ Q 1_S``, Q symmetric: the state is the value, and adding j
-    adds ``Q_jj + 2 Σ_{i∈S} Q_ij``."""
+    adds ``Q_jj + 2 Σ_{i∈S} Q_ij``.
+
+    Args:
+        quadratic: the symmetric integer matrix Q (inputs × inputs), as rows.
+    """
     def extend(total: int, pattern: tuple[int, ...], j: int) -> tuple[tuple[int, int]]:
         value = total + quadratic[j][j] + 2 * sum([quadratic[i][j] for i in pattern])
         return ((value, value),)
@@ -383,7 +489,16 @@ def quadratic_extend(quadratic: Sequence[Sequence[int]]) -> Extend[int]:
 
 
 def max_quadratic(scheme: Participation, quadratic: Sequence[Sequence[int]], denominator: int) -> PatternMaximum:
-    """max over patterns of 1_Sᵀ Q 1_S, Q = ``quadratic`` / ``denominator`` (integers, symmetric)."""
+    """max over patterns of 1_Sᵀ Q 1_S, Q = ``quadratic`` / ``denominator`` (integers, symmetric).
+
+    Args:
+        scheme: the participation scheme.
+        quadratic: the numerators of Q (inputs × inputs), integer rows, symmetric.
+        denominator: Q's common denominator, a positive integer.
+
+    Raises:
+        ValueError: the certified bounds would take more than :data:`MAX_BOUND_WORK` steps.
+    """
     inputs = len(quadratic)
     patterns = scheme.count(inputs)
     most = scheme.most_inputs(inputs)
@@ -447,7 +562,13 @@ def _pattern_quadratic(quadratic: Sequence[Sequence[int]], pattern: Sequence[int
 
 
 def max_l1(scheme: Participation, columns: Sequence[Sequence[int]], denominator: int) -> PatternMaximum:
-    """max over patterns of ‖M 1_S‖₁, M given by its integer ``columns`` (each of one length) / ``denominator``."""
+    """max over patterns of ‖M 1_S‖₁, M given by its integer ``columns`` (each of one length) / ``denominator``.
+
+    Args:
+        scheme: the participation scheme.
+        columns: the numerators of M's columns, one per input, integer and all of one length (the rows of M).
+        denominator: M's common denominator, a positive integer.
+    """
     inputs = len(columns)
     rows = len(columns[0]) if columns else 0
     patterns = scheme.count(inputs)
@@ -514,6 +635,13 @@ def _improve(scheme: Participation, inputs: int, pattern: tuple[int, ...], value
 
 
 def integer_rows(entries: Sequence[Sequence[Fraction]]) -> tuple[list[list[int]], int]:
-    """A rational matrix as integer rows over one common denominator."""
+    """A rational matrix as integer rows over one common denominator.
+
+    Args:
+        entries: the matrix as rows of Fractions (may be empty).
+
+    Returns:
+        (the integer rows, the least common denominator).
+    """
     denominator = math.lcm(*(entry.denominator for row in entries for entry in row)) if entries else 1
     return [[int(entry * denominator) for entry in row] for row in entries], denominator

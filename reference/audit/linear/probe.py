@@ -113,6 +113,17 @@ def probe_float_noise_matrix(
     the recognised map is re-evaluated against the function at a seeded random point (relative error 1e-9): a
     function that is not linear, or whose entries are not of that form, gets a ``ValueError`` naming the column.
     The result feeds :func:`audit_linear_noise` with ``draw_variances`` (Gaussian noise).
+
+    Args:
+        function: the user's float function of the noise draws: takes a 1-D float64 array of ``draws`` entries and
+            returns a non-empty 1-D array of finite floats (the outputs' noise).
+        draws: the number of noise draws d, a positive integer, at most :data:`MAX_DIMENSION`.
+        max_denominator: the largest denominator of a recognised variance p/q and of the rational factors (default
+            10,000).
+        seed: seed of the re-check point (default 0).
+
+    Returns:
+        The recovered map's rational factors and per-draw variances (see :class:`ProbedNoise`).
     """
     count = check_positive_int(draws, "draws")
     if count > MAX_DIMENSION:

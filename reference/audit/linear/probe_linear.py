@@ -43,6 +43,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 import numpy as np
+import numpy.typing as npt
 
 from reference.core.linalg import Matrix
 from reference.core.options import check_choice
@@ -61,18 +62,32 @@ ROUNDOFF_MULTIPLE = 16
 _ZERO = Fraction(0)
 
 
-def unit_roundoff(dtype: object) -> Fraction:
-    """The unit roundoff of a float dtype, exactly."""
-    if np.dtype(dtype) == np.float32:  # type: ignore[call-overload]
+def unit_roundoff(dtype: npt.DTypeLike) -> Fraction:
+    """The unit roundoff of a float dtype, exactly.
+
+    Args:
+        dtype: a numpy float dtype or its name: float32 (u = 2⁻²⁴) or float64 (u = 2⁻⁵³).
+
+    Raises:
+        ValueError: any other dtype.
+    """
+    if np.dtype(dtype) == np.float32:
         return Fraction(1, 1 << 24)
-    if np.dtype(dtype) == np.float64:  # type: ignore[call-overload]
+    if np.dtype(dtype) == np.float64:
         return Fraction(1, 1 << 53)
     raise ValueError(f"dtype must be float32 or float64, got {dtype!r}")
 
 
-def default_denominator_bound(dtype: object) -> int:
+def default_denominator_bound(dtype: npt.DTypeLike) -> int:
     """The largest D with 1/D² > 4·16·u: two rationals of denominator <= D differ by more than twice the
-    tolerance at magnitude 1, so at most one fits a value."""
+    tolerance at magnitude 1, so at most one fits a value.
+
+    Args:
+        dtype: a numpy float dtype or its name: float32 or float64.
+
+    Raises:
+        ValueError: any other dtype.
+    """
     tolerance = ROUNDOFF_MULTIPLE * unit_roundoff(dtype)
     bound = math.isqrt(int(1 / (4 * tolerance)))
     while Fraction(1, bound * bound) <= 4 * tolerance:
@@ -91,7 +106,33 @@ def probe_linear_map(
     call_seconds: float | None = DEFAULT_SECONDS,
     call_memory_bytes: int | None = DEFAULT_MEMORY_BYTES,
 ) -> Matrix:
-    """The exact map B (outputs × draws) of a linear ``function`` of the noise draws (module docstring)."""
+    """The exact map B (outputs × draws) of a linear ``function`` of the noise draws (module docstring).
+
+    Args:
+        function: the user's linear function of the noise draws (draws -> the outputs' noise), taking what
+            ``inputs`` names (a tuple of Fractions, or a 1-D numpy array; 2-D, draws × probes, with ``batch``) and
+            returning the outputs (outputs × probes with ``batch``).
+        draws: the number of noise draws d (the length of the function's argument), 1 <= d <= :data:`MAX_PROBE_DRAWS`.
+        inputs: what the function computes with: ``"exact"`` (default), ``"integer"``, ``"integer-float64"``,
+            ``"float64"`` or ``"float32"`` (module docstring).
+        batch: True when the function takes a 2-D array of probes (one per column), not with ``"exact"``; default
+            False.
+        max_denominator: the largest denominator of a recognised entry of a float output, a positive integer; None
+            (default): :func:`default_denominator_bound` of the output dtype. Not with ``inputs="integer"``.
+        seed: the non-negative integer seeding the re-check point and the linearity pairs (default 0).
+        call_seconds: the wall-clock seconds each call of ``function`` may take, in (0, 86400] (default 60); None:
+            no limit.
+        call_memory_bytes: the address space each call may add, in bytes, at least 2**20 (default 4 GiB), also the
+            bound on the dense map's estimated memory; None: no limit.
+
+    Returns:
+        B, outputs × draws, exact.
+
+    Raises:
+        ValueError: a bad option, a function that raises or passes a limit, or one that is not zero at zero or not
+            linear (naming the first output and draw that disagree).
+        TypeError: ``batch`` not a bool.
+    """
     limits = check_limits(call_seconds, call_memory_bytes, seconds_name="call_seconds",
                           memory_name="call_memory_bytes")
     if not callable(function):
@@ -347,7 +388,15 @@ def _looks_float32(value: float, tolerance: Fraction) -> bool:
 
 
 def simplest_between(low: Fraction, high: Fraction) -> Fraction:
-    """The rational of smallest denominator (then smallest magnitude) in [low, high], by continued fractions."""
+    """The rational of smallest denominator (then smallest magnitude) in [low, high], by continued fractions.
+
+    Args:
+        low: the lower end, exact.
+        high: the upper end, exact, at least ``low``.
+
+    Raises:
+        ValueError: ``low > high``.
+    """
     if low > high:
         raise ValueError("simplest_between needs low <= high")
     if low <= 0 <= high:
@@ -380,7 +429,19 @@ def linearity_deviation(function: Callable[..., Any], outputs: int, count: int, 
                         seed: int) -> tuple[Fraction, Fraction]:
     """The function's own rounding, measured: max |f(x + y) − f(x) − f(y)| over seeded pairs of small integer
     points (exact in the dtype), and the largest output seen. Linear code that computes through a solve or a
-    pseudo-inverse cancels large intermediate terms, so its outputs carry rounding the recovered map cannot see."""
+    pseudo-inverse cancels large intermediate terms, so its outputs carry rounding the recovered map cannot see.
+
+    Args:
+        function: the user's function, already guarded (as :func:`probe_linear_map` calls it).
+        outputs: the number of outputs it returns.
+        count: the number of draws (the length of its argument).
+        dtype: the numpy dtype of its argument.
+        batch: True when it takes a 2-D array of probes (a point is passed as one column).
+        seed: the probe's seed (the pairs use ``seed + 1``).
+
+    Returns:
+        (the largest deviation, the largest output magnitude seen), exact.
+    """
     rng = np.random.default_rng(seed + 1)
     worst, size = _ZERO, _ZERO
     for _ in range(LINEARITY_TRIALS):
@@ -395,7 +456,13 @@ def linearity_deviation(function: Callable[..., Any], outputs: int, count: int, 
 
 def usable_deviation(worst: Fraction, size: Fraction, dtype: Any) -> Fraction:
     """The measured deviation if it can be rounding (at most √u of the outputs' size), else 0: a larger one is
-    a non-linearity (or code computing in a narrower dtype) and widens nothing."""
+    a non-linearity (or code computing in a narrower dtype) and widens nothing.
+
+    Args:
+        worst: the measured deviation from linearity, exact (:func:`linearity_deviation`).
+        size: the largest output magnitude seen, exact.
+        dtype: the float dtype the outputs are computed in (float32 or float64).
+    """
     return worst if worst * worst <= unit_roundoff(dtype) * size * size else _ZERO
 
 

@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from reference.core.validate import fraction_text
+from reference.core.input_types import RdpCurve
+from reference.core.validate import RealLike, fraction_text
 from reference.core.verdict import ShortRepr, Verdict
 from reference.privacy.claims import (
     DEFAULT_ORDERS,
@@ -48,8 +49,17 @@ __all__ = ["DEFAULT_ORDERS", "MAX_ORDERS", "RenyiClaimVerdict", "RenyiProfile", 
            "decide_claim", "gaussian_profile", "parse_rdp_text", "rdp_points"]
 
 
-def claim_value(value: object, name: str) -> Fraction:
-    """A claimed ρ or RDP value as an exact rational (a float read as the binary number it is)."""
+def claim_value(value: RealLike, name: str) -> Fraction:
+    """A claimed ρ or RDP value as an exact rational (a float read as the binary number it is).
+
+    Args:
+        value: the claimed value: an int, a Fraction, a ``"p/q"``/decimal string, a float or a NumPy scalar.
+        name: the parameter it was given as, named in a refusal.
+
+    Raises:
+        ValueError: a nan or infinite float, or a string that is not a number.
+        TypeError: a value of another type.
+    """
     return exact_value(value, name)
 
 
@@ -65,12 +75,20 @@ class RenyiProfile:
     basis: str = ""
 
     def upper(self, alpha: Fraction) -> Fraction | None:
-        """An upper bound on D_α (None when none is known)."""
+        """An upper bound on D_α (None when none is known).
+
+        Args:
+            alpha: the Rényi order α > 1, exact.
+        """
         bounds = [bound for bound in (None if self.rho is None else alpha * self.rho, self.epsilon) if bound is not None]
         return min(bounds) if bounds else None
 
     def exact(self, alpha: Fraction) -> Fraction | None:
-        """D_α exactly, where it is known."""
+        """D_α exactly, where it is known.
+
+        Args:
+            alpha: the Rényi order α > 1, exact (for an integer-exact profile only an integer α is known).
+        """
         if self.rho is None or self.where == "none":
             return None
         if self.where == "all" or alpha.denominator == 1:
@@ -123,7 +141,15 @@ def decide_claim(profile: RenyiProfile, stated: Claim) -> RenyiClaimVerdict:
     ρ: the profile's ρ is exact where its supremum of D_α/α is attained (every α, or α = 2 for integer-exact
     profiles), else an upper bound (an ε-DP bound gives ε²/2). A curve: at each listed order the exact D_α where
     known (else the best upper bound) against RDP(α)·(1 + rtol); the first order certified exceeded fails the
-    claim, else the first undecided order makes it inconclusive."""
+    claim, else the first undecided order makes it inconclusive.
+
+    Args:
+        profile: what is known of the mechanism's Rényi divergences.
+        stated: the claim, of kind ``"zcdp"`` or ``"rdp"`` (with its ``rtol``).
+
+    Raises:
+        ValueError: a claim of another kind (ε or (ε, δ)).
+    """
     if stated.kind == "zcdp":
         assert stated.rho is not None
         bound = profile.rho
@@ -150,32 +176,64 @@ def decide_claim(profile: RenyiProfile, stated: Claim) -> RenyiClaimVerdict:
                              check=decided)
 
 
-def decide(profile: RenyiProfile, *, rho: object = None, rdp: object = None, rtol: object = 0) -> RenyiClaimVerdict:
-    """Decide exactly one of a ρ-zCDP claim and an RDP curve, with relative tolerance ``rtol`` (default 0)."""
+def decide(profile: RenyiProfile, *, rho: RealLike | None = None, rdp: RdpCurve | None = None,
+           rtol: RealLike = 0) -> RenyiClaimVerdict:
+    """Decide exactly one of a ρ-zCDP claim and an RDP curve, with relative tolerance ``rtol`` (default 0).
+
+    Args:
+        profile: what is known of the mechanism's Rényi divergences.
+        rho: the claimed ρ > 0 of ρ-zCDP, exact (a float is read as the binary number it holds); give this or
+            ``rdp``.
+        rdp: the claimed RDP curve: (α, RDP(α)) pairs with α > 1 (values exact or floats read exactly), or a function
+            of α read at :data:`DEFAULT_ORDERS`.
+        rtol: the relative tolerance in [0, 1) on the claim (default 0); a float is read exactly.
+
+    Raises:
+        ValueError: neither or both of ``rho`` and ``rdp``, or a value out of range.
+    """
     if (rho is None) == (rdp is None):
         raise ValueError("state exactly one of rho (a zCDP claim) and rdp (an RDP curve)")
     return decide_claim(profile, claim(rho=rho, rdp=rdp, rtol=rtol))
 
 
 def gaussian_profile(*, sigma_squared: Fraction, sensitivity_squared: Fraction) -> RenyiProfile:
-    """Gaussian noise: D_α = α Δ²/(2σ²) exactly."""
+    """Gaussian noise: D_α = α Δ²/(2σ²) exactly.
+
+    Args:
+        sigma_squared: the noise variance σ² > 0, exact.
+        sensitivity_squared: Δ², the squared (Mahalanobis) ℓ2 sensitivity, exact.
+    """
     return RenyiProfile(sensitivity_squared / (2 * sigma_squared), "all",
                         basis="Gaussian: RDP(alpha) = alpha Delta^2/(2 sigma^2), exact")
 
 
 def audit_gaussian_renyi(
     *,
-    rho: object = None,
-    sigma: object = None,
-    sigma_squared: object = None,
-    sensitivity_squared: object,
-    rdp: object = None,
-    rtol: object = 0,
+    rho: RealLike | None = None,
+    sigma: RealLike | None = None,
+    sigma_squared: RealLike | None = None,
+    sensitivity_squared: RealLike,
+    rdp: RdpCurve | None = None,
+    rtol: RealLike = 0,
 ) -> RenyiClaimVerdict:
     """A user's ρ or RDP curve for the Gaussian mechanism ``q + N(0, σ²)`` at sensitivity² Δ², against the exact
     RDP(α) = α Δ²/(2σ²) (decided exactly both ways). Give the noise as ``sigma`` (a standard deviation) or
     ``sigma_squared`` (the variance), one of them; a float is read exactly. ``rtol``: the claim's relative
-    tolerance (:mod:`reference.privacy.claims`)."""
+    tolerance (:mod:`reference.privacy.claims`).
+
+    Args:
+        rho: the claimed ρ > 0 of ρ-zCDP (each number here: an int, a Fraction, a ``"p/q"``/decimal string, or a
+            float read as the binary number it holds); give this or ``rdp``.
+        sigma: the noise's standard deviation σ > 0; give this or ``sigma_squared``.
+        sigma_squared: the noise's variance σ² > 0; give this or ``sigma``.
+        sensitivity_squared: Δ² > 0, the squared ℓ2 sensitivity of the query q.
+        rdp: the claimed RDP curve: (α, RDP(α)) pairs with α > 1, or a function of α read at :data:`DEFAULT_ORDERS`.
+        rtol: the relative tolerance in [0, 1) on the claim (default 0).
+
+    Raises:
+        ValueError: not exactly one of ``sigma`` and ``sigma_squared`` (or of ``rho`` and ``rdp``), or a value out of
+            range.
+    """
     squared = exact_value(sensitivity_squared, "sensitivity_squared")
     if squared <= 0:
         raise ValueError(f"sensitivity_squared must be > 0, got {fraction_text(squared)}")

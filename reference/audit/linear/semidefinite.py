@@ -18,7 +18,13 @@ def sdp_bracket(block: Sequence[Sequence[int]], seed: int = 0) -> tuple[Fraction
     both sides: the lower bound is the exact value at its vectors read as rationals and scaled into the unit ball;
     the upper bound is Σ y_i for y_i = Q_ii + ‖Σ_{j≠i} Q_ij v_j‖ (the stationarity multipliers) plus a margin,
     accepted only when Diag(y) − Q is positive definite exactly (rational LDLᵀ); else Σ|Q_ij| (y_i = Σ_j |Q_ij|
-    makes Diag(y) − Q diagonally dominant)."""
+    makes Diag(y) − Q diagonally dominant).
+
+    Args:
+        block: the symmetric integer matrix Q, as rows (empty: the bracket [0, 0]).
+        seed: seed of the float ascent's random starting vectors (default 0); the bracket is certified whatever
+            it is, only its width depends on it.
+    """
     size = len(block)
     absolute = Fraction(sum(abs(entry) for row in block for entry in row))
     if size == 0:

@@ -65,7 +65,12 @@ class SizeLimits:
 
     @staticmethod
     def hint(field: str) -> str:
-        """How to raise the limit ``field``, for a refusal message."""
+        """How to raise the limit ``field``, for a refusal message.
+
+        Args:
+            field: the name of a :class:`SizeLimits` field, e.g. ``"nonzeros"`` (its flag is looked up in
+                :data:`FLAGS`).
+        """
         return f"raise it with {FLAGS[field]} (size_limits=SizeLimits({field}=...))"
 
 
@@ -73,8 +78,15 @@ class SizeLimits:
 DEFAULT_LIMITS = SizeLimits()
 
 
-def size_limits_or_default(value: object) -> SizeLimits:
-    """``None`` as :data:`DEFAULT_LIMITS`; a :class:`SizeLimits` as it is; anything else refused naming it."""
+def size_limits_or_default(value: SizeLimits | None) -> SizeLimits:
+    """``None`` as :data:`DEFAULT_LIMITS`; a :class:`SizeLimits` as it is; anything else refused naming it.
+
+    Args:
+        value: the ``size_limits`` a caller gave: a :class:`SizeLimits` or None (anything else is refused).
+
+    Raises:
+        TypeError: ``value`` is neither None nor a :class:`SizeLimits`.
+    """
     if value is None:
         return DEFAULT_LIMITS
     if not isinstance(value, SizeLimits):

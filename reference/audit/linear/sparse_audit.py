@@ -123,7 +123,19 @@ def _strategy(columns: list[Sparse], draws: int) -> Matrix | None:
 def sparse_linear_noise_audit(noise: ColumnMatrix, workload: ColumnMatrix, kind: str, scale: Fraction,
                               users: int, limits: SizeLimits = DEFAULT_LIMITS) -> object:
     """The add/remove audit (module docstring); returns a ``LinearNoiseVerdict``; ``limits``: the sizes refused
-    (:class:`reference.audit.linear.size_limits.SizeLimits`)."""
+    (:class:`reference.audit.linear.size_limits.SizeLimits`).
+
+    Args:
+        noise: the noise matrix B (outputs × draws).
+        workload: the workload W (outputs × inputs), with as many rows as B.
+        kind: the noise kind, one of :data:`~reference.audit.linear.verdict.NOISE_KINDS`.
+        scale: σ (Gaussian kinds) or b (Laplace kinds), a positive Fraction.
+        users: the contributions m per user, a positive integer (ε scales by m, Δ² by m²).
+        limits: the size limits applied; default :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
+
+    Raises:
+        ValueError: a size over its limit (the message names the flag that raises it).
+    """
     from reference.audit.linear.verdict import LinearNoiseVerdict, not_private_verdict
 
     outputs, draws, inputs = noise.rows, noise.cols, workload.cols

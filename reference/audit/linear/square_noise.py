@@ -35,7 +35,14 @@ def square_noise_verdict(
     noise_matrix: Matrix, workload: Matrix, noise: LinearNoise, scale: Fraction
 ) -> LinearNoiseVerdict | None:
     """The verdict of ``audit_linear_noise(noise_matrix, workload, noise, scale)`` when B is square and
-    invertible and the noise is ``gaussian`` or ``laplace`` (``None`` otherwise)."""
+    invertible and the noise is ``gaussian`` or ``laplace`` (``None`` otherwise).
+
+    Args:
+        noise_matrix: B, outputs × draws, exact and validated.
+        workload: W, outputs × inputs, exact and validated.
+        noise: the noise kind; only ``"gaussian"`` and ``"laplace"`` are handled here.
+        scale: σ (Gaussian) or b (Laplace), a positive Fraction.
+    """
     outputs = len(noise_matrix)
     if noise not in ("gaussian", "laplace") or not outputs or len(noise_matrix[0]) != outputs:
         return None

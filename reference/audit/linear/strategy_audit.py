@@ -25,14 +25,23 @@ from reference.core.validate import fraction_text
 
 
 def is_identity(matrix: ColumnMatrix) -> bool:
-    """Is the matrix the identity (square, unit diagonal, nothing else)?"""
+    """Is the matrix the identity (square, unit diagonal, nothing else)?
+
+    Args:
+        matrix: the noise matrix B.
+    """
     if matrix.rows != matrix.cols:
         return False
     return all(column == {j: 1} for j, column in enumerate(matrix.columns(False)))
 
 
 def strategy_gram(workload: ColumnMatrix) -> tuple[list[list[int]], int]:
-    """``CᵀC`` as integer rows over one common denominator: (numerators, denominator)."""
+    """``CᵀC`` as integer rows over one common denominator: (numerators, denominator).
+
+    Args:
+        workload: the strategy C (outputs × inputs), given as the workload of a release whose noise matrix is the
+            identity.
+    """
     if isinstance(workload, IntegerArray):  # integers already: no per-entry rational on the way
         scaled = fmpz_mat(workload.rows, workload.cols, np.asarray(workload.array).ravel().tolist())
         gram = scaled.transpose() * scaled
@@ -44,7 +53,14 @@ def strategy_gram(workload: ColumnMatrix) -> tuple[list[list[int]], int]:
 
 def strategy_participation_audit(workload: ColumnMatrix, scale: Fraction,
                                  participation: Participation) -> LinearNoiseVerdict:
-    """The Gaussian verdict for ``C x + N(0, σ² I)`` under a participation scheme (module docstring)."""
+    """The Gaussian verdict for ``C x + N(0, σ² I)`` under a participation scheme (module docstring).
+
+    Args:
+        workload: the strategy C (outputs × inputs), given as the workload of a release whose noise matrix is the
+            identity.
+        scale: the Gaussian standard deviation σ, a positive Fraction.
+        participation: the participation scheme whose patterns Δ² is maximised over.
+    """
     numerators, denominator = strategy_gram(workload)
     found = max_pattern_quadratic(participation, numerators, denominator)
     rho = found.upper / (2 * scale * scale)
@@ -82,7 +98,11 @@ def _integer_matrix(matrix: ColumnMatrix) -> tuple[fmpz_mat, int]:
 
 
 def float_built(matrix: ColumnMatrix) -> bool:
-    """Does an entry have a denominator above :data:`FLOAT_DENOMINATOR` (a float-built matrix)?"""
+    """Does an entry have a denominator above :data:`FLOAT_DENOMINATOR` (a float-built matrix)?
+
+    Args:
+        matrix: the matrix to inspect (an integer array is never float-built).
+    """
     if isinstance(matrix, IntegerArray):
         return False
     return any(Fraction(value).denominator > FLOAT_DENOMINATOR for column in matrix.columns(False)
@@ -93,7 +113,14 @@ def full_row_rank_gaussian(noise: ColumnMatrix, workload: ColumnMatrix, scale: F
                            users: int) -> LinearNoiseVerdict | None:
     """Gaussian add/remove for a B of full row rank: Δ² = max_j w_jᵀ (BBᵀ)⁻¹ w_j by FLINT integer arithmetic
     (BBᵀ as one integer product, one multi-modular solve), or None when BBᵀ is singular (the general audit then
-    runs). With full row rank every workload column is in col(B): private."""
+    runs). With full row rank every workload column is in col(B): private.
+
+    Args:
+        noise: the noise matrix B (outputs × draws).
+        workload: the workload W (outputs × inputs).
+        scale: the Gaussian standard deviation σ, a positive Fraction.
+        users: the contributions m per user, a positive integer (Δ² scales by m²).
+    """
     if noise.rows > MAX_FLINT_OUTPUTS:
         return None
     if noise.rows > MAX_EXACT_OUTPUTS:

@@ -20,7 +20,7 @@ from reference.audit.linear.renyi import (
     gaussian_profile,
 )
 from reference.core.certified import CertifiedReal
-from reference.core.input_types import RdpCurve
+from reference.core.input_types import MatrixLike, RdpCurve
 from reference.core.json_form import jsonable
 from reference.core.linalg import Matrix
 from reference.core.options import LinearNoise, check_choice
@@ -50,12 +50,21 @@ MAX_SPARSE_DIMENSION = 20_000
 MAX_ENUMERATED_SHIFTS = 256
 
 
-def exact_matrix(rows: object, name: str, limit: int = MAX_DIMENSION) -> Matrix:
+def exact_matrix(rows: MatrixLike, name: str, limit: int = MAX_DIMENSION) -> Matrix:
     """Convert nested sequences (or a 2-D numpy integer array) of exact rationals to a :data:`Matrix`.
 
     Entries: int, Fraction, numpy integers or strings such as ``"1/3"``; floats and bools are refused with a
     ``TypeError`` naming ``name``. Rows must be non-empty and of equal length, at most ``limit`` of them and of
     at most ``limit`` entries.
+
+    Args:
+        rows: the matrix: a sequence of rows, each a sequence of exact numbers, or a 2-D numpy integer array.
+        name: the parameter the matrix was given as, named in a refusal.
+        limit: the most rows and the most entries per row; default :data:`MAX_DIMENSION`.
+
+    Raises:
+        TypeError: not 2-D, or an entry that is a float, a bool or not a number.
+        ValueError: empty, ragged or over the limit, or a string entry that is not an exact number.
     """
     if isinstance(rows, (str, bytes)) or not hasattr(rows, "__iter__"):
         raise TypeError(f"{name} must be a 2-D sequence of exact rationals, got {type(rows).__name__}")
@@ -81,7 +90,14 @@ def exact_matrix(rows: object, name: str, limit: int = MAX_DIMENSION) -> Matrix:
 
 def check_rtol(rtol: object) -> Fraction:
     """The relative tolerance of a claim: a rational in [0, 1); a float is read exactly, as the binary number it is
-    (a tolerance is not an exact result)."""
+    (a tolerance is not an exact result).
+
+    Args:
+        rtol: the ``rtol`` a caller gave: an int, a Fraction, a ``"p/q"``/decimal string or a finite float.
+
+    Raises:
+        ValueError: not finite, or outside [0, 1).
+    """
     if isinstance(rtol, float):
         if not math.isfinite(rtol):
             raise ValueError(f"rtol must be a finite number in [0, 1), got {rtol!r}")
@@ -94,7 +110,14 @@ def check_rtol(rtol: object) -> Fraction:
 
 
 def check_noise(noise: object) -> LinearNoise:
-    """One of :data:`NOISE_KINDS`."""
+    """One of :data:`NOISE_KINDS`.
+
+    Args:
+        noise: the ``noise`` a caller gave; accepted when it is one of the kinds' names.
+
+    Raises:
+        ValueError: any other value (the message lists the kinds).
+    """
     return check_choice(noise, "noise", NOISE_KINDS)
 
 
@@ -406,7 +429,14 @@ class LinearNoiseVerdict(ShortRepr):
 
 
 def not_private_verdict(common: Mapping[str, object], kernel_dimension: int, offending: int) -> LinearNoiseVerdict:
-    """The verdict when workload column ``offending`` is outside col(B)."""
+    """The verdict when workload column ``offending`` is outside col(B).
+
+    Args:
+        common: the verdict fields both audits fill first: ``noise``, ``scale``, ``outputs``, ``inputs``, ``draws``,
+            ``rank``, ``neighbours``, ``contributions`` and ``unused_draws``.
+        kernel_dimension: dim ker B (draws − rank).
+        offending: the 0-based index of the first workload column outside col(B).
+    """
     return LinearNoiseVerdict(
         **common,  # type: ignore[arg-type]
         kernel_dimension=kernel_dimension,
@@ -431,7 +461,18 @@ def discrete_laplace_bound_verdict(fields: Mapping[str, object], *, largest_shif
                                    scale: Fraction) -> LinearNoiseVerdict:
     """Discrete Laplace with a kernel in B: ε <= m · max ‖u‖₁ / b over integer draw shifts u (an upper bound only),
     from the exact largest smallest integer shift when it was enumerated, else from the LP's bound. Shared by the
-    dense and the sparse audit."""
+    dense and the sparse audit.
+
+    Args:
+        fields: every verdict field other than the privacy ones: ``common`` (see :func:`not_private_verdict`) with
+            ``kernel_dimension``, ``first_offending_column``, ``strategy``, ``strategy_unique``, ``l1_sensitivity`` and
+            ``l2_sensitivity_squared``.
+        largest_shift_norm: a certified upper bound on max over the neighbouring differences of the smallest integer
+            ‖u‖₁ (from the LP's integral solutions).
+        smallest_integer_shift: that maximum exactly, when it was enumerated; None otherwise (the bound is used).
+        users: the contributions m per user, a positive integer (ε scales by m).
+        scale: the discrete Laplace scale b, a positive Fraction.
+    """
     best, how = largest_shift_norm, "upper bound"
     if smallest_integer_shift is not None:
         best, how = Fraction(smallest_integer_shift), "upper bound; the largest smallest integer shift, exact"

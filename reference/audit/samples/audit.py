@@ -70,9 +70,21 @@ MAX_AUDIT_HORIZON = 512
 # ------------------------------------------------------------------------------------------ validation
 
 
-def load_samples(path: object) -> np.ndarray:
+def load_samples(path: str | Path) -> np.ndarray:
     """Read a 2-D sample array (runs × dimension) from a ``.npy`` file or a comma-separated ``.csv`` file
-    (no header). A 1-D array is one run. Raises ``ValueError`` naming ``path`` for other files."""
+    (no header). A 1-D array is one run. Raises ``ValueError`` naming ``path`` for other files.
+
+    Args:
+        path: the file, ending in ``.npy`` (at most 4 GiB) or ``.csv`` (numbers separated by commas, one run per
+            line, no header).
+
+    Returns:
+        The samples, shape (runs, dimension).
+
+    Raises:
+        TypeError: ``path`` is not a ``str`` or ``Path``.
+        ValueError: the file does not exist, has another suffix, or is not a readable sample array.
+    """
     if not isinstance(path, (str, Path)):
         raise TypeError(f"path must be a file path, got {path!r}")
     file = Path(path)
@@ -103,14 +115,35 @@ def load_samples(path: object) -> np.ndarray:
 def cascade_samples_power(depth: int, runs: int, alpha: float) -> dict[str, float]:
     """What :func:`audit_cascade_samples` detects at ``runs`` runs with probability 99%: the common scale error
     (:func:`cascade_scale_power`; a node test's level is at least ``alpha / (4 n)``, the pooled test's
-    ``alpha / 4``)."""
+    ``alpha / 4``).
+
+    Args:
+        depth: the tree depth, an integer >= 0 (n = 2**depth leaves).
+        runs: the number of runs, an integer >= 1.
+        alpha: the audit's total false-alarm probability, in (0, 1).
+
+    Returns:
+        ``{"scale_error": r}``: the relative error r of σ common to every node detected with probability 99%.
+    """
     leaves = 1 << depth
     return {"scale_error": cascade_scale_power(runs, leaves, alpha / (4 * leaves), alpha / 4)}
 
 
-def sample_file_shape(path: object) -> tuple[int, ...]:
+def sample_file_shape(path: str | Path) -> tuple[int, ...]:
     """The shape of the array in a ``.npy`` file (from its header, nothing else is read) or a ``.csv`` file (a
-    ``.csv`` file is 2-D, one run per line). Raises ``ValueError`` naming ``path`` for other files."""
+    ``.csv`` file is 2-D, one run per line). Raises ``ValueError`` naming ``path`` for other files.
+
+    Args:
+        path: the sample file, ending in ``.npy`` or ``.csv`` (as for :func:`load_samples`; a ``.csv`` file is
+            read whole).
+
+    Returns:
+        The array's shape (a 1-D ``.npy`` array gives a 1-tuple).
+
+    Raises:
+        TypeError: ``path`` is not a ``str`` or ``Path``.
+        ValueError: the file does not exist, has another suffix, or is not a readable sample array.
+    """
     if isinstance(path, (str, Path)) and Path(path).suffix.lower() == ".npy" and Path(path).is_file():
         try:
             return tuple(load_npy(path, "samples", mmap=True).shape)
@@ -121,7 +154,16 @@ def sample_file_shape(path: object) -> tuple[int, ...]:
 
 def require_runs_by_columns(shape: tuple[int, ...], columns: int | None, what: str) -> None:
     """The one rule for sample arrays of a vector mechanism: 2-D, one run per row, ``columns`` values per run
-    (``None``: any). Raises ``ValueError`` with a line that says what the file holds and what is needed."""
+    (``None``: any). Raises ``ValueError`` with a line that says what the file holds and what is needed.
+
+    Args:
+        shape: the shape of the sample array (e.g. from :func:`sample_file_shape`).
+        columns: the values per run the mechanism produces, or ``None`` when any number is accepted.
+        what: what one run's values are, for the message (e.g. ``"n = 2**depth = 8 leaves per run"``).
+
+    Raises:
+        ValueError: ``shape`` is not 2-D, or has another number of columns than ``columns``.
+    """
     if len(shape) != 2:
         raise ValueError(f"samples must be a 2-D array, runs × {what} (one run per row), got shape {shape}")
     if columns is not None and shape[1] != columns:
@@ -157,10 +199,10 @@ def audit_cascade_samples(samples: np.ndarray, depth: int, *, sigma: RealLike, a
 
 
 def _held_to(report: SamplerAuditReport, detected: Callable[[int], float]) -> SamplerAuditReport:
-    """``report`` held to a relative scale error of :data:`reference.audit.samples.law_audit.DEFAULT_SMALLEST_DEVIATION`
+    """``report`` held to a relative scale error of :data:`reference.audit.samples.law_report.DEFAULT_SMALLEST_DEVIATION`
     (2%): "inconclusive", with the runs needed, when its tests cannot see it with probability 99% — these
     second-moment audits never pass silently (the whole-law audit, ``audit_samples``, tests the family too)."""
-    from reference.audit.samples.law_audit import DEFAULT_SMALLEST_DEVIATION
+    from reference.audit.samples.law_report import DEFAULT_SMALLEST_DEVIATION
     from reference.audit.samples.scale_test import runs_needed
 
     deviation = DEFAULT_SMALLEST_DEVIATION
@@ -169,9 +211,22 @@ def _held_to(report: SamplerAuditReport, detected: Callable[[int], float]) -> Sa
                    deviation_of="the noise scale")
 
 
-def cascade_samples_report(moments: object, alpha: float) -> SamplerAuditReport:
+def cascade_samples_report(moments: CascadeSampleMoments, alpha: float) -> SamplerAuditReport:
     """The verdict of :func:`audit_cascade_samples` from its sufficient statistics
-    (:class:`reference.audit.samples.whitened_moments.CascadeSampleMoments`, fed by blocks of runs)."""
+    (:class:`reference.audit.samples.whitened_moments.CascadeSampleMoments`, fed by blocks of runs).
+
+    Args:
+        moments: the statistics of every run of the audit (blocks merged), at the claimed depth and σ.
+        alpha: the total false-alarm probability, in (0, 1) (already checked): ``alpha / 4`` for each of the
+            marginals, node variances, whitened covariance and pooled scale.
+
+    Returns:
+        The report of the four property groups.
+
+    Raises:
+        TypeError: ``moments`` is not a ``CascadeSampleMoments``.
+        TooFewRunsError: fewer than 2 runs were seen.
+    """
     if not isinstance(moments, CascadeSampleMoments):
         raise TypeError("moments must be a CascadeSampleMoments")
     d, s, runs, n = moments.depth, moments.sigma, moments.runs, 1 << moments.depth

@@ -47,25 +47,51 @@ class FoldSpace:
         self._arrays: dict[str, np.ndarray] = {}
 
     def get(self, name: str, size: int, dtype: type = np.float64) -> np.ndarray:
-        """A flat array of ``size`` entries (contents undefined)."""
+        """A flat array of ``size`` entries (contents undefined).
+
+        Args:
+            name: the array's role in the fold (e.g. ``"totals"``, ``"block"``), one array kept per name.
+            size: the entries needed, an integer >= 0; a held array as large, of ``dtype``, is reused.
+            dtype: the numpy scalar type of the entries (default ``numpy.float64``).
+
+        Returns:
+            A view of ``size`` entries of the held (or a new) array.
+        """
         array = self._arrays.get(name)
         if array is None or array.size < size or array.dtype != dtype:
             array = self._arrays[name] = np.empty(size, dtype=dtype)
         return array[:size]
 
     def take(self, name: str, array: np.ndarray) -> np.ndarray:
-        """Hand ``array`` (a view of the space's array ``name``) to the caller for good: the space forgets it."""
+        """Hand ``array`` (a view of the space's array ``name``) to the caller for good: the space forgets it.
+
+        Args:
+            name: the role under which the space holds the array.
+            array: the view the caller keeps; the space forgets ``name`` only if ``array`` shares its memory.
+
+        Returns:
+            ``array``.
+        """
         held = self._arrays.get(name)
         if held is not None and np.shares_memory(held, array):
             del self._arrays[name]
         return array
 
     def trim(self, limit: int) -> None:
-        """Drop the arrays of more than ``limit`` entries."""
+        """Drop the arrays of more than ``limit`` entries.
+
+        Args:
+            limit: the most entries an array may have and be kept (e.g. :data:`KEPT_VALUES`).
+        """
         self._arrays = {name: array for name, array in self._arrays.items() if array.size <= limit}
 
     def give(self, name: str, array: np.ndarray) -> None:
-        """Take ``array`` (flat) back as ``name`` when the space holds none as large."""
+        """Take ``array`` (flat) back as ``name`` when the space holds none as large.
+
+        Args:
+            name: the role to hold it under.
+            array: a flat array the caller no longer uses.
+        """
         held = self._arrays.get(name)
         if held is None or held.size < array.size:
             self._arrays[name] = array
@@ -84,7 +110,15 @@ def work_space() -> FoldSpace:
 
 def total_offsets(depth: int) -> tuple[list[int], list[int]]:
     """Where each level's totals start in the array :func:`fold_block` returns: the nodes of level ``l``
-    (``2**l`` of them) at ``nodes[l]``, the sibling differences below level ``l`` (``2**l``) at ``siblings[l]``."""
+    (``2**l`` of them) at ``nodes[l]``, the sibling differences below level ``l`` (``2**l``) at ``siblings[l]``.
+
+    Args:
+        depth: the cascade's depth, an integer >= 0 (levels 0 = root .. depth = leaves).
+
+    Returns:
+        (``nodes``, ``siblings``): the start offsets, ``depth + 1`` and ``depth`` of them, in a totals array of
+        ``3 × 2**depth − 2`` entries.
+    """
     nodes = [(1 << level) - 1 for level in range(depth + 1)]
     siblings = [(2 << depth) - 1 + (1 << level) - 1 for level in range(depth)]
     return nodes, siblings
@@ -145,7 +179,20 @@ def fold_block(samples: np.ndarray, scale: float, depth: int, space: FoldSpace,
     ``None`` when a total is not below ``2**52`` or not finite (huge or non-finite values: the caller computes
     those exactly). The array is part of ``space``: valid until the next call. ``cells``: (thresholds, counts),
     the squared sibling differences (in the scaled units) above each threshold counted into ``counts`` (meaningful
-    only when the block's sums are returned, not ``None``) for the leaves' siblings, ``n/2`` per run."""
+    only when the block's sums are returned, not ``None``) for the leaves' siblings, ``n/2`` per run.
+
+    Args:
+        samples: the block, shape (rows, 2**depth), real (any float or integer dtype; computed in float64).
+        scale: the factor the values are multiplied by first (the grid's root units over σ), a positive float.
+        depth: the cascade's depth, an integer >= 0 (``samples`` has 2**depth columns).
+        space: the thread's work space (:func:`work_space`); the returned totals are one of its arrays.
+        cells: (thresholds, counts) for the magnitude counts: float thresholds on the squared scaled differences
+            and an int64 array of one count per threshold, added to; ``None``: not counted.
+
+    Returns:
+        (totals, peak): the float64 integer totals laid out by :func:`total_offsets` and their maximum, or
+        ``None`` when a total is not below 2**52 or not finite.
+    """
     rows, leaves = samples.shape
     offsets = total_offsets(depth)
     totals = space.get("totals", 3 * leaves - 2)

@@ -53,7 +53,7 @@ from reference.audit.samples.report import (
 )
 from reference.audit.samples.sufficient import FRACTION_BITS, GRID_ROOT, ExactSums
 from reference.core.npy_files import load_npy
-from reference.core.validate import check_depth, positive_real
+from reference.core.validate import RealLike, check_depth, positive_real
 
 #: Largest depth accepted (2**26 leaves: 512 MiB per run in float64).
 MAX_STREAM_DEPTH = 26
@@ -61,7 +61,18 @@ MAX_STREAM_DEPTH = 26
 DEFAULT_BLOCK_RUNS = 64
 
 
-def _open(samples: object) -> np.ndarray:
+def open_cascade_samples(samples: object) -> np.ndarray:
+    """The cascade runs as a 2-D real array: a ``.npy`` path is memory-mapped (read through the bounded reader),
+    an array is taken as it is.
+
+    Args:
+        samples: anything the caller was given: accepted when a path (str or Path) to a ``.npy`` file, or a numpy
+            array, of shape ``(runs, leaves)``.
+
+    Raises:
+        ValueError: naming ``samples`` when the path is not an existing ``.npy`` file or the array is not 2-D.
+        TypeError: naming ``samples`` when it is neither a path nor a real numpy array.
+    """
     if isinstance(samples, (str, Path)):
         path = Path(samples)
         if path.suffix.lower() != ".npy" or not path.is_file():
@@ -82,9 +93,15 @@ class CascadeMoments:
     """The sufficient statistics of the streamed tests: per node ``Σ node² / σ²`` and per internal node
     ``Σ (L − R)² / (3σ²)`` over the runs seen, as exact fixed-point sums
     (:class:`reference.audit.samples.sufficient.ExactSums`), so any split of the runs into blocks and any order of
-    :meth:`merge` gives the same statistics and verdict. Memory: three numbers per node, whatever the run count."""
+    :meth:`merge` gives the same statistics and verdict. Memory: three numbers per node, whatever the run count.
 
-    def __init__(self, depth: object, sigma: object) -> None:
+    Args:
+        depth: the cascade's depth, an integer in [0, :data:`MAX_STREAM_DEPTH`] (``2**depth`` leaves per run).
+        sigma: the claimed σ > 0, the standard deviation of every node (not σ²); an int, float, Fraction or
+            string such as ``"3/2"``, used as a float.
+    """
+
+    def __init__(self, depth: int, sigma: RealLike) -> None:
         self.depth = check_depth(depth, "depth", maximum=MAX_STREAM_DEPTH)
         self.sigma = positive_real(sigma, "sigma")
         self.runs = 0
@@ -141,7 +158,14 @@ class CascadeMoments:
     def add(self, samples: np.ndarray) -> None:
         """Consume a block of runs (``rows × 2**depth``, real, finite): its sums by
         :func:`reference.audit.samples.cascade_fold.fold_block`, or by :meth:`_add_scaled_exactly` (Python integers where
-        needed) when a sum leaves the exact float range."""
+        needed) when a sum leaves the exact float range.
+
+        Args:
+            samples: a block of runs, shape (runs, 2**depth), real and finite (one row per run, the leaves in order).
+
+        Raises:
+            ValueError: ``samples`` is not of that shape or holds NaN or infinity.
+        """
         leaves = 1 << self.depth
         if samples.ndim != 2 or samples.shape[1] != leaves:
             raise ValueError(f"samples must have shape (runs, 2**depth = {leaves}), got {samples.shape}")
@@ -189,7 +213,14 @@ class CascadeMoments:
             block = left + right  # the parents, half the size
 
     def merge(self, other: CascadeMoments) -> None:
-        """Add the runs another accumulator has seen (same depth and sigma)."""
+        """Add the runs another accumulator has seen (same depth and sigma).
+
+        Args:
+            other: the accumulator of other runs (another block), of the same depth and σ.
+
+        Raises:
+            ValueError: ``other`` has another depth or σ.
+        """
         if (other.depth, other.sigma) != (self.depth, self.sigma):
             raise ValueError("cannot merge cascade statistics of different depth or sigma")
         for mine, theirs in zip(self.nodes + self.siblings, other.nodes + other.siblings):
@@ -202,8 +233,20 @@ class CascadeMoments:
         return {"node_squares": [float(v) for sums in self.nodes for v in sums.values()],
                 "sibling_squares": [float(v) for sums in self.siblings for v in sums.values()]}
 
-    def report(self, alpha: object = 1e-6) -> SamplerAuditReport:
-        """The verdict of the node-variance and sibling-covariance tests on the runs seen (module docstring)."""
+    def report(self, alpha: float = 1e-6) -> SamplerAuditReport:
+        """The verdict of the node-variance and sibling-covariance tests on the runs seen (module docstring).
+
+        Args:
+            alpha: the false-alarm probability of the whole audit, in (0, 1), split over its sub-tests by
+                :func:`stream_levels` (default 1e-6).
+
+        Returns:
+            The report: node variances, sibling covariances, the pooled scale test and (depth >= 1) the magnitude
+            counts.
+
+        Raises:
+            TooFewRunsError: fewer than 2 runs were seen.
+        """
         a = check_alpha(alpha)
         runs, leaves = self.runs, 1 << self.depth
         if runs < 2:
@@ -241,7 +284,14 @@ class CascadeMoments:
 
     def pooled_check(self, level: float) -> PropertyCheck:
         """The pooled scale test (:func:`reference.audit.samples.report.pooled_scale_check`) on the runs seen: the
-        statistic is the exact integer total of root² / σ² and every (L − R)² / (3σ²), rounded once."""
+        statistic is the exact integer total of root² / σ² and every (L − R)² / (3σ²), rounded once.
+
+        Args:
+            level: the test's false-alarm probability, in (0, 1) (the audit gives it a quarter of ``alpha``).
+
+        Returns:
+            The two-sided chi-square(runs × 2**depth) test of the pooled statistic.
+        """
         grid = 1 << FRACTION_BITS  # exact: the integer totals, added as Python integers, then one rounding
         differences = sum(sums.grand_total() for sums in self.siblings)  # in units of 3 × the grid
         total = Fraction(self.nodes[0].grand_total()) + Fraction(differences, 3)
@@ -250,7 +300,14 @@ class CascadeMoments:
 
 def stream_tests(depth: int) -> int:
     """The sub-tests ``alpha`` is split over: ``2n − 1`` node variances, ``n − 1`` sibling covariances, the pooled
-    scale and one binomial test per magnitude cut (``n = 2**depth``)."""
+    scale and one binomial test per magnitude cut (``n = 2**depth``).
+
+    Args:
+        depth: the cascade's depth, an integer >= 0.
+
+    Returns:
+        The number of sub-tests (no magnitude cuts at depth 0, which has no sibling differences).
+    """
     leaves = 1 << depth
     return (2 * leaves - 1) + (leaves - 1) + 1 + (len(CUTS) if leaves > 1 else 0)
 
@@ -258,14 +315,32 @@ def stream_tests(depth: int) -> int:
 def stream_levels(depth: int, alpha: float) -> tuple[float, float]:
     """(the level of each node, sibling and magnitude sub-test, the pooled scale test's level): the pooled test,
     which sees a scale error with every value drawn, keeps a quarter of ``alpha``; the other sub-tests share the
-    rest evenly (union bound: the levels add up to ``alpha``)."""
+    rest evenly (union bound: the levels add up to ``alpha``).
+
+    Args:
+        depth: the cascade's depth, an integer >= 0.
+        alpha: the false-alarm probability of the whole audit, in (0, 1).
+
+    Returns:
+        (level of each other sub-test, level of the pooled scale test).
+    """
     return 0.75 * alpha / (stream_tests(depth) - 1), 0.25 * alpha
 
 
 def cascade_power(depth: int, runs: int, alpha: float) -> dict[str, float]:
     """The smallest errors the streamed tests detect with probability 99% at ``runs`` runs: a relative error of
     the noise scale σ common to every node (the sharper of a node-variance test and the pooled test), and a sibling correlation error (a covariance ``c σ²`` off changes
-    ``Var(L − R)`` by the factor ``1 − 2c/3``, tested as a variance ratio); ``inf`` when too few runs."""
+    ``Var(L − R)`` by the factor ``1 − 2c/3``, tested as a variance ratio); ``inf`` when too few runs.
+
+    Args:
+        depth: the cascade's depth, an integer >= 0.
+        runs: the number of runs, an integer (below 2: both errors ``inf``).
+        alpha: the audit's false-alarm probability, in (0, 1), split as in :func:`stream_levels`.
+
+    Returns:
+        ``{"scale_error": r, "correlation_error": c}``: the relative error r of σ and the correlation error c
+        (in units of σ²) detected with probability 99%.
+    """
     leaves = 1 << depth
     per_test, pooled_level = stream_levels(depth, alpha)
     if runs < 2:
@@ -280,18 +355,37 @@ def audit_cascade_stream(
     samples: object,
     depth: int,
     *,
-    sigma: object,
-    alpha: object = 1e-6,
+    sigma: RealLike,
+    alpha: float = 1e-6,
     block_runs: int = DEFAULT_BLOCK_RUNS,
 ) -> SamplerAuditReport:
     """Audit Cascade Sampling leaves (``runs × 2**depth``; a path to a ``.npy`` file is memory-mapped) against
     ``N(0, σ² C_depth)`` by the streamed node-variance and sibling-covariance tests (module docstring), ``block_runs``
-    runs at a time through :class:`CascadeMoments` (the verdict does not depend on ``block_runs``)."""
+    runs at a time through :class:`CascadeMoments` (the verdict does not depend on ``block_runs``).
+
+    Args:
+        samples: anything the caller was given: accepted when the leaves, shape (runs, 2**depth), real: a numpy
+            array or the path (``str`` or ``Path``) of a ``.npy`` file (read through a memory map, one block at a
+            time); anything else is refused.
+        depth: the cascade's depth, an integer in [0, :data:`MAX_STREAM_DEPTH`].
+        sigma: the claimed σ > 0 (standard deviation, not σ²); an int, float, Fraction or string such as ``"3/2"``.
+        alpha: the false-alarm probability, in (0, 1) (default 1e-6).
+        block_runs: the runs read and folded at a time, an integer >= 1 (default :data:`DEFAULT_BLOCK_RUNS`);
+            it bounds the memory, not the verdict.
+
+    Returns:
+        The report of :meth:`CascadeMoments.report`.
+
+    Raises:
+        ValueError: ``samples`` is not a ``.npy`` file or not of shape (runs >= 2, 2**depth), a value is not
+            finite, or ``depth``, ``sigma``, ``alpha`` or ``block_runs`` is out of range.
+        TypeError: ``samples`` is neither a path nor an array, or not real.
+    """
     moments = CascadeMoments(depth, sigma)
     a = check_alpha(alpha)
     if isinstance(block_runs, bool) or not isinstance(block_runs, int) or block_runs < 1:
         raise ValueError(f"block_runs must be a positive integer, got {block_runs!r}")
-    array = _open(samples)
+    array = open_cascade_samples(samples)
     leaves = 1 << moments.depth
     if array.shape[1] != leaves:
         raise ValueError(f"samples must have 2**depth = {leaves} columns, got {array.shape[1]}")

@@ -54,7 +54,24 @@ POWER_RUNS = (1_000, 3_000, 10_000, 100_000, 1_000_000)
 def linear_design(noise_matrix: Matrix, noise: str, scale: RationalLike,
                   draw_variances: Sequence[Fraction] | None = None, name: str = "") -> Design:
     """The design of ``B z`` with i.i.d. ``gaussian`` (``scale`` = σ, optional per-draw variance factors) or
-    ``laplace`` (``scale`` = b) draws. ``noise_matrix`` is an exact rational matrix (outputs × draws)."""
+    ``laplace`` (``scale`` = b) draws. ``noise_matrix`` is an exact rational matrix (outputs × draws).
+
+    Args:
+        noise_matrix: B, outputs × draws, exact rationals (1 to :data:`MAX_DESIGN_OUTPUTS` rows).
+        noise: the law of the draws: ``"gaussian"`` or ``"laplace"``.
+        scale: σ > 0 for ``"gaussian"`` (standard deviation, not σ²), b > 0 for ``"laplace"``; exact (int,
+            Fraction or str such as ``"1/3"``; not float).
+        draw_variances: the relative variance of each draw (one per column of B, exact), gaussian only; ``None``:
+            all 1.
+        name: the design's name in a report (``""``: one made of its shape, noise and scale).
+
+    Returns:
+        The design with its exact M and K, and its law for the whole-law audit.
+
+    Raises:
+        ValueError: ``noise`` is neither name, B has too many rows, ``draw_variances`` has the wrong length or is
+            given for Laplace noise, or ``scale`` is not positive.
+    """
     if noise not in ("gaussian", "laplace"):
         raise ValueError(f"noise must be 'gaussian' or 'laplace', got {noise!r}")
     value = positive_fraction(scale, "scale")
@@ -84,12 +101,36 @@ def linear_design(noise_matrix: Matrix, noise: str, scale: RationalLike,
 
 def kary_noise_matrix(arity: int, horizon: int, algorithm: int) -> Matrix:
     """The 0/±1 noise matrix (outputs × used draws) of KARY Algorithm 1, 2 or 3, read off the project's own
-    vectorised noise maps by feeding them unit draws."""
+    vectorised noise maps by feeding them unit draws.
+
+    Args:
+        arity: the KARY tree's arity k, an integer >= 2 (odd for Algorithms 2 and 3).
+        horizon: T, the number of outputs (time steps), an integer >= 1.
+        algorithm: KARY Algorithm 1, 2 or 3.
+
+    Returns:
+        The matrix as exact integers (``Fraction``), outputs × the draws that reach an output.
+
+    Raises:
+        ValueError: ``algorithm`` is not 1, 2 or 3.
+    """
     return tuple(tuple(Fraction(int(v)) for v in row) for row in kary_noise_array(arity, horizon, algorithm).tolist())
 
 
 def kary_noise_array(arity: int, horizon: int, algorithm: int) -> np.ndarray:
-    """:func:`kary_noise_matrix` as an int64 numpy array (no exact object per entry)."""
+    """:func:`kary_noise_matrix` as an int64 numpy array (no exact object per entry).
+
+    Args:
+        arity: the KARY tree's arity k, an integer >= 2 (odd for Algorithms 2 and 3).
+        horizon: T, the number of outputs (time steps), an integer >= 1.
+        algorithm: KARY Algorithm 1, 2 or 3.
+
+    Returns:
+        The 0/±1 matrix, shape (horizon, used draws), dtype int64.
+
+    Raises:
+        ValueError: ``algorithm`` is not 1, 2 or 3.
+    """
     from reference.kary import noise_indices, walk_sums
 
     if algorithm == 1:
@@ -129,7 +170,20 @@ def _algorithm_3_matrix(arity: int, horizon: int) -> np.ndarray:
 
 
 def kary_design(arity: int, horizon: int, algorithm: int, epsilon: RationalLike) -> Design:
-    """Laplace(h/ε) draws through Algorithm ``algorithm``'s noise matrix (h the height of that algorithm)."""
+    """Laplace(h/ε) draws through Algorithm ``algorithm``'s noise matrix (h the height of that algorithm).
+
+    Args:
+        arity: the KARY tree's arity k, an integer >= 2 (odd for Algorithms 2 and 3).
+        horizon: T, the number of outputs, an integer in 1..:data:`MAX_DESIGN_OUTPUTS`.
+        algorithm: KARY Algorithm 1, 2 or 3.
+        epsilon: ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
+
+    Returns:
+        The design of the algorithm's output noise.
+
+    Raises:
+        ValueError: ``horizon`` or ``epsilon`` is out of range, or ``algorithm`` is not 1, 2 or 3.
+    """
     from reference.kary.digits import height_for_horizon
 
     eps = positive_fraction(epsilon, "epsilon")
@@ -145,7 +199,16 @@ def detectable_scale_error(design: Design, runs: int, alpha: float) -> float:
     """The smallest relative error r of the noise scale that the marginal tests detect with probability at least
     1 − exp(−g/8) (> 99%) at ``runs`` runs (module docstring), or the whitened chi-square tests of a Gaussian
     design with probability 99% (exact chi-square quantiles), whichever is smaller; ``inf`` when ``runs`` is too
-    small for both."""
+    small for both.
+
+    Args:
+        design: the claimed design.
+        runs: the number of runs, an integer >= 1.
+        alpha: the audit's total false-alarm probability, in (0, 1) (split as in :func:`audit_design_samples`).
+
+    Returns:
+        The relative scale error r detected (``inf`` when the runs are too few).
+    """
     whitened = whitening_of(design) is not None
     share = alpha / 3.0 if whitened else alpha / 2.0
     chi_square = chi_square_scale_power(runs, design.outputs, share) if whitened else math.inf
@@ -169,7 +232,16 @@ def detectable_scale_error(design: Design, runs: int, alpha: float) -> float:
 
 def detectable_correlation_error(design: Design, runs: int, alpha: float) -> float:
     """The smallest covariance-entry error, in correlation units, the covariance tests detect with probability
-    > 99% at ``runs`` runs (twice the allowed deviation, the worst entry)."""
+    > 99% at ``runs`` runs (twice the allowed deviation, the worst entry).
+
+    Args:
+        design: the claimed design.
+        runs: the number of runs, an integer >= 1.
+        alpha: the audit's total false-alarm probability, in (0, 1) (half of it for the covariance entries).
+
+    Returns:
+        The correlation error detected (0 for one output, ``inf`` when the runs are too few).
+    """
     outputs = design.outputs
     pairs = outputs * (outputs - 1) // 2
     if not pairs:
@@ -188,7 +260,16 @@ def detectable_correlation_error(design: Design, runs: int, alpha: float) -> flo
 
 
 def power_table(design: Design, alpha: float, runs: Sequence[int] = POWER_RUNS) -> list[dict[str, object]]:
-    """For each sample count: the scale error and the correlation error detected with > 99% power."""
+    """For each sample count: the scale error and the correlation error detected with > 99% power.
+
+    Args:
+        design: the claimed design.
+        alpha: the audit's total false-alarm probability, in (0, 1).
+        runs: the run counts to tabulate (default :data:`POWER_RUNS`).
+
+    Returns:
+        One row per run count: ``{"runs", "scale_error", "correlation_error"}``.
+    """
     return [{"runs": n, "scale_error": detectable_scale_error(design, n, alpha),
              "correlation_error": detectable_correlation_error(design, n, alpha)} for n in runs]
 
@@ -199,7 +280,19 @@ MAX_RUNS_NEEDED = 10**13
 
 def smallest_detecting_runs(detected: Callable[[int], bool], start: int, what: str) -> int:
     """The fewest runs (to within 1%) for which ``detected(runs)`` holds, ``detected`` monotone in the runs:
-    doubling from ``start`` to a bracket, then bisection (refused past 10^13 runs)."""
+    doubling from ``start`` to a bracket, then bisection (refused past 10^13 runs).
+
+    Args:
+        detected: whether the audit detects the deviation at a run count; monotone (once true, true for more runs).
+        start: the first run count tried, an integer >= 1.
+        what: the deviation, for the refusal (e.g. ``"a scale error of 0.02"``).
+
+    Returns:
+        A run count at most 1% above the fewest at which ``detected`` holds.
+
+    Raises:
+        ValueError: ``detected`` fails even at :data:`MAX_RUNS_NEEDED` runs.
+    """
     if not detected(MAX_RUNS_NEEDED):  # one evaluation, not forty doublings, for a deviation out of reach
         raise ValueError(f"{what} needs more than 10^13 runs")
     high = start
@@ -213,7 +306,19 @@ def smallest_detecting_runs(detected: Callable[[int], bool], start: int, what: s
 
 
 def runs_needed(design: Design, scale_error: float, alpha: float) -> int:
-    """The fewest runs (to within 1%) at which a relative scale error ``scale_error`` is detected with > 99% power."""
+    """The fewest runs (to within 1%) at which a relative scale error ``scale_error`` is detected with > 99% power.
+
+    Args:
+        design: the claimed design.
+        scale_error: the relative error of the noise scale to detect, > 0 (e.g. ``0.02`` for 2%).
+        alpha: the audit's total false-alarm probability, in (0, 1).
+
+    Returns:
+        The run count (:func:`smallest_detecting_runs`).
+
+    Raises:
+        ValueError: ``scale_error`` is not positive, or needs more than 10^13 runs.
+    """
     if not scale_error > 0:
         raise ValueError(f"scale_error must be positive, got {scale_error!r}")
     return smallest_detecting_runs(
@@ -221,13 +326,29 @@ def runs_needed(design: Design, scale_error: float, alpha: float) -> int:
     )
 
 
-def audit_design_samples(samples: object, design: Design, alpha: object = 1e-6, *,
+def audit_design_samples(samples: np.ndarray, design: Design, alpha: float = 1e-6, *,
                          marginal: Callable[[int], str] = output_label,
                          pair: Callable[[int, int], str] = pair_label) -> SamplerAuditReport:
     """Audit ``samples`` (runs × outputs) against ``design``: every second moment by median of means (module
     docstring); ``alpha/2`` for the marginals and ``alpha/2`` for the covariance entries. ``marginal`` and
     ``pair`` name an output and a pair of outputs in the failures. The runs are folded into the exact group sums
-    of :class:`reference.audit.samples.design_moments.DesignMoments`, which blocks of runs feed in the same way."""
+    of :class:`reference.audit.samples.design_moments.DesignMoments`, which blocks of runs feed in the same way.
+
+    Args:
+        samples: the samples, shape (runs, outputs), real and finite, one run per row.
+        design: the claimed design.
+        alpha: the total false-alarm probability, in (0, 1) (default 1e-6).
+        marginal: names output t's variance in the failures (default :func:`output_label`).
+        pair: names the covariance of outputs s and t in the failures (default :func:`pair_label`).
+
+    Returns:
+        The report: marginals, covariance and (Gaussian designs) whitened variances.
+
+    Raises:
+        TypeError: ``samples`` is not a numpy array.
+        ValueError: ``samples`` is not of shape (runs, outputs) or not finite.
+        TooFewRunsError: the runs are fewer than twice the median-of-means groups ``alpha`` needs.
+    """
     if not isinstance(samples, np.ndarray):
         raise TypeError(f"samples must be a numpy array of shape (runs, {design.outputs}), got {type(samples).__name__}")
     if samples.ndim != 2 or samples.shape[1] != design.outputs:  # the shape first: too few runs of the wrong

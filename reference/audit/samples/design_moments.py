@@ -39,9 +39,21 @@ PRODUCT_BITS = 16
 
 
 class DesignMoments:
-    """Sufficient statistics of the design audit for ``runs`` runs in total (known up front: it fixes the groups)."""
+    """Sufficient statistics of the design audit for ``runs`` runs in total (known up front: it fixes the groups).
 
-    def __init__(self, design: Design, runs: int, alpha: object = 1e-6) -> None:
+    Args:
+        design: the claimed design.
+        runs: the audit's total number of runs, an integer, at least twice the median-of-means groups ``alpha``
+            needs (it fixes the groups; trailing runs beyond a whole number of groups are unused).
+        alpha: the total false-alarm probability, in (0, 1) (default 1e-6), split as in
+            :func:`reference.audit.samples.design_audit.audit_design_samples`.
+
+    Raises:
+        TooFewRunsError: ``runs`` is too few for the groups.
+        ValueError: ``alpha`` is out of range, or the noise variance exceeds the float range.
+    """
+
+    def __init__(self, design: Design, runs: int, alpha: float = 1e-6) -> None:
         self.design = design
         self.alpha = check_alpha(alpha)
         self.total_runs = runs
@@ -80,7 +92,15 @@ class DesignMoments:
                     exact_gram(sums[int(group)], rows, PRODUCT_BITS, self.upper)
 
     def add(self, samples: np.ndarray, first_run: int) -> None:
-        """Consume the runs ``first_run .. first_run + rows − 1`` (``samples``: rows × outputs, real, finite)."""
+        """Consume the runs ``first_run .. first_run + rows − 1`` (``samples``: rows × outputs, real, finite).
+
+        Args:
+            samples: a block of runs, shape (rows, outputs), real and finite.
+            first_run: the index of the block's first run among the audit's runs, from 0 (it fixes their groups).
+
+        Raises:
+            ValueError: ``samples`` has the wrong shape or is not finite, or the runs fall outside ``0 .. runs − 1``.
+        """
         outputs = self.design.outputs
         if samples.ndim != 2 or samples.shape[1] != outputs:
             raise ValueError(f"samples must have shape (runs, {outputs}) (one column per output), got {samples.shape}")
@@ -101,7 +121,14 @@ class DesignMoments:
         self.runs += samples.shape[0]
 
     def merge(self, other: DesignMoments) -> None:
-        """Add another accumulator's runs (same design and run count)."""
+        """Add another accumulator's runs (same design and run count).
+
+        Args:
+            other: the accumulator of other runs (another block) of the same audit.
+
+        Raises:
+            ValueError: ``other`` has another design or total run count.
+        """
         if other.design != self.design or other.total_runs != self.total_runs:
             raise ValueError("cannot merge design statistics of different designs or run counts")
         for mine, theirs in zip([*self.squares, *self.products, self.white],
@@ -118,7 +145,18 @@ class DesignMoments:
 
     def report(self, marginal: Callable[[int], str] | None = None,
                pair: Callable[[int, int], str] | None = None) -> SamplerAuditReport:
-        """The verdict on the runs seen (all ``runs`` of them must have been added)."""
+        """The verdict on the runs seen (all ``runs`` of them must have been added).
+
+        Args:
+            marginal: names output t's variance in the failures (``None``: ``output_label``).
+            pair: names the covariance of outputs s and t in the failures (``None``: ``pair_label``).
+
+        Returns:
+            The report of the design audit.
+
+        Raises:
+            ValueError: not every run of the audit was added.
+        """
         if self.runs != self.total_runs:
             raise ValueError(f"the audit was set up for {self.total_runs} runs but saw {self.runs}")
         design, outputs = self.design, self.design.outputs

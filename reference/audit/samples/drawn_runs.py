@@ -27,11 +27,20 @@ class DrawnRuns:
         self.blocks: dict[int, np.ndarray] = {}
 
     def add(self, draws: np.ndarray, first: int) -> None:
-        """Keep ``draws`` (rows × n), the runs ``first, first + 1, ...``."""
+        """Keep ``draws`` (rows × n), the runs ``first, first + 1, ...``.
+
+        Args:
+            draws: a block of runs, shape (rows, n), real (kept as a float64 copy).
+            first: the index of the block's first run among all runs, from 0 (the key that orders the blocks).
+        """
         self.blocks[int(first)] = np.array(draws, dtype=np.float64)
 
     def merge(self, other: DrawnRuns) -> None:
-        """Add another block's runs (they never overlap: each run is drawn once)."""
+        """Add another block's runs (they never overlap: each run is drawn once).
+
+        Args:
+            other: the runs of other blocks of the same audit.
+        """
         self.blocks.update(other.blocks)
 
     def runs(self) -> np.ndarray:

@@ -48,7 +48,15 @@ def _stats() -> Any:
 
 
 def standard_deviation(law: ScalarLaw) -> float:
-    """The law's standard deviation (binary64)."""
+    """The law's standard deviation (binary64).
+
+    Args:
+        law: the claimed scalar law (:class:`Gaussian`, :class:`Laplace`, :class:`DiscreteGaussian` or :class:`DiscreteLaplace`).
+
+    Returns:
+        σ for a Gaussian, √2 b for a Laplace law; for a discrete law the square root of its second moment over
+        the integers within about 40 times its scale (√σ² or t), in binary64.
+    """
     if isinstance(law, Gaussian):
         return float(law.sigma)
     if isinstance(law, Laplace):
@@ -58,7 +66,14 @@ def standard_deviation(law: ScalarLaw) -> float:
 
 
 def law_cdf(law: ScalarLaw) -> Callable[[np.ndarray], np.ndarray]:
-    """``x ↦ P[X <= x]`` (binary64)."""
+    """``x ↦ P[X <= x]`` (binary64).
+
+    Args:
+        law: the claimed scalar law (:class:`Gaussian`, :class:`Laplace`, :class:`DiscreteGaussian` or :class:`DiscreteLaplace`).
+
+    Returns:
+        The CDF, applied elementwise to a float array (a discrete law's CDF steps at the integers).
+    """
     stats = _stats()
     if isinstance(law, Gaussian):
         return lambda x: np.asarray(stats.norm.cdf(x, scale=float(law.sigma)))
@@ -84,7 +99,16 @@ class Alternative:
 
 
 def alternatives(law: ScalarLaw, shift: float = 0.1) -> list[Alternative]:
-    """The named alternatives of the module docstring, each with the claimed law's variance (the shift aside)."""
+    """The named alternatives of the module docstring, each with the claimed law's variance (the shift aside).
+
+    Args:
+        law: the claimed scalar law (:class:`Gaussian`, :class:`Laplace`, :class:`DiscreteGaussian` or :class:`DiscreteLaplace`).
+        shift: the mean shift of the last alternative, in standard deviations (default 0.1); for a discrete law
+            the shift is rounded to a whole number of units, at least 1.
+
+    Returns:
+        The alternatives: other families of the same variance, heavy tails, and the shifted claim.
+    """
     stats = _stats()
     sd = standard_deviation(law)
     discrete = isinstance(law, (DiscreteGaussian, DiscreteLaplace))
@@ -121,7 +145,16 @@ def alternatives(law: ScalarLaw, shift: float = 0.1) -> list[Alternative]:
 
 def sup_distance(law: ScalarLaw, other: Callable[[np.ndarray], np.ndarray]) -> float:
     """``sup |G − F|`` on a fine grid (integers for a discrete claim): a lower estimate of the supremum, which
-    only makes the runs needed larger."""
+    only makes the runs needed larger.
+
+    Args:
+        law: the claimed scalar law (:class:`Gaussian`, :class:`Laplace`, :class:`DiscreteGaussian` or :class:`DiscreteLaplace`), whose CDF is F.
+        other: G, the alternative's CDF, applied elementwise to a float array.
+
+    Returns:
+        The largest ``|G − F|`` on the grid (±12 standard deviations; for a discrete law the integers within
+        12 standard deviations + 20, thinned to at most 400,001 points).
+    """
     sd = standard_deviation(law)
     if isinstance(law, (DiscreteGaussian, DiscreteLaplace)):
         reach = min(12.0 * sd + 20.0, 2e6)
@@ -134,7 +167,16 @@ def sup_distance(law: ScalarLaw, other: Callable[[np.ndarray], np.ndarray]) -> f
 
 
 def ks_power(distance: float, values: int, level: float) -> float:
-    """Rigorous lower bound on the Kolmogorov–Smirnov group's detection probability (module docstring)."""
+    """Rigorous lower bound on the Kolmogorov–Smirnov group's detection probability (module docstring).
+
+    Args:
+        distance: Δ = sup |G − F| of the alternative, in [0, 1].
+        values: n, the number of i.i.d. values tested, an integer >= 1.
+        level: the group's false-alarm probability, in (0, 1).
+
+    Returns:
+        ``1 − 2 exp(−2 n (Δ − d)²)`` (d the critical distance), or 0 when Δ <= d.
+    """
     critical = math.sqrt(math.log(2.0 / level) / (2.0 * values))
     if distance <= critical:
         return 0.0
@@ -142,7 +184,16 @@ def ks_power(distance: float, values: int, level: float) -> float:
 
 
 def ks_runs(distance: float, level: float, per_run: int) -> int | None:
-    """The fewest runs at which :func:`ks_power` reaches 99%."""
+    """The fewest runs at which :func:`ks_power` reaches 99%.
+
+    Args:
+        distance: Δ = sup |G − F| of the alternative, in [0, 1].
+        level: the group's false-alarm probability, in (0, 1).
+        per_run: the values each run contributes, an integer >= 1.
+
+    Returns:
+        The runs, or ``None`` when Δ <= 0 or more than 10^13 runs are needed.
+    """
     if distance <= 0:
         return None
     needed = ((math.sqrt(math.log(2.0 / level) / 2.0) + math.sqrt(math.log(2.0 / (1 - POWER)) / 2.0)) / distance) ** 2
@@ -202,7 +253,18 @@ def _tail_probability(law: ScalarLaw, limit: float) -> float:
 
 
 def law_checks(values: np.ndarray, law: ScalarLaw, share: float, what: str = "values") -> list[PropertyCheck]:
-    """The four groups of the module docstring on ``values`` (1-D, i.i.d. under the claim), each at ``share``."""
+    """The four groups of the module docstring on ``values`` (1-D, i.i.d. under the claim), each at ``share``.
+
+    Args:
+        values: the values, a 1-D real array, i.i.d. under the claim (for a discrete law, integers: float
+            values are cast, those beyond ±2^53 clipped).
+        law: the claimed scalar law (:class:`Gaussian`, :class:`Laplace`, :class:`DiscreteGaussian` or :class:`DiscreteLaplace`).
+        share: the false-alarm probability of each group, in (0, 1) (the caller's ``alpha`` over :data:`GROUPS`).
+        what: what the values are, for the details (default ``"values"``, e.g. ``"recovered draws"``).
+
+    Returns:
+        The scale, Kolmogorov–Smirnov, omnibus and tails checks, in that order.
+    """
     if isinstance(law, (Gaussian, Laplace)):
         return _checks(values, None, law, share, what)
     # values beyond ±2^53 are far in the tails (where the tail group sees them); clipped so the cast is exact
@@ -211,23 +273,62 @@ def law_checks(values: np.ndarray, law: ScalarLaw, share: float, what: str = "va
     return _checks(points, counts, law, share, what)
 
 
+#: Values counted per ``bincount`` call: a chunk and its shifted copy stay within a core's cache.
+COUNT_CHUNK = 1 << 16
+
+
 def distinct_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct values of an int64 array, increasing, and their counts: by one ``bincount`` pass when the
-    range is at most a few times the count (a discrete law's draws: linear time), else by sorting."""
+    """The distinct values of an int64 array, increasing, and their counts: by ``bincount`` chunk by chunk
+    (:data:`COUNT_CHUNK` values, each shifted by its own minimum into a buffer that stays in cache) when the range
+    is at most a few times the count (a discrete law's draws: one pass), else by sorting.
+
+    Args:
+        values: a 1-D int64 array (may be empty).
+
+    Returns:
+        (distinct values, increasing; their counts), both int64 arrays.
+    """
     if values.size == 0:
         return values, values
-    low, high = int(values.min()), int(values.max())
-    if high - low <= max(1 << 20, 4 * values.size):
-        table = np.bincount(values - low if low else values)
-        present = np.flatnonzero(table)
-        return present + low, table[present]
-    return np.unique(values, return_counts=True)
+    limit = max(1 << 20, 4 * values.size)  # the widest table counted; wider ranges are sorted
+    table = np.zeros(0, dtype=np.int64)
+    offset = 0
+    shifted = np.empty(min(COUNT_CHUNK, values.size), dtype=np.int64)
+    for start in range(0, values.size, COUNT_CHUNK):
+        chunk = values[start:start + COUNT_CHUNK]
+        low, high = int(chunk.min()), int(chunk.max())
+        first, last = (low, high) if table.size == 0 else (min(offset, low), max(offset + table.size - 1, high))
+        if last - first >= limit:
+            return np.unique(values, return_counts=True)
+        if table.size == 0 or first < offset or last >= offset + table.size:  # widen the table to [first, last]
+            wider = np.zeros(last - first + 1, dtype=np.int64)
+            wider[offset - first:offset - first + table.size] = table
+            table, offset = wider, first
+        buffer = shifted[:chunk.size]
+        np.subtract(chunk, low, out=buffer)
+        counted = np.bincount(buffer)
+        table[low - offset:low - offset + counted.size] += counted
+    present = np.flatnonzero(table)
+    return present + offset, table[present]
 
 
 def histogram_checks(histogram: Mapping[int, int], law: DiscreteGaussian | DiscreteLaplace, share: float,
                      what: str = "values") -> list[PropertyCheck]:
     """:func:`law_checks` of a discrete law from the histogram of the values (value → count), its sufficient
-    statistic: the same tests, the same verdict."""
+    statistic: the same tests, the same verdict.
+
+    Args:
+        histogram: value → number of draws of it (integers; zero counts are ignored).
+        law: the claimed discrete law.
+        share: the false-alarm probability of each group, in (0, 1).
+        what: what the values are, for the details (default ``"values"``).
+
+    Returns:
+        The four checks, as :func:`law_checks` gives them for the values themselves.
+
+    Raises:
+        ValueError: ``histogram`` holds no draw.
+    """
     items = sorted((int(value), int(count)) for value, count in histogram.items() if count)
     if not items:
         raise ValueError("histogram must hold at least one value")
@@ -317,7 +418,18 @@ def _tails(points: np.ndarray, counts: np.ndarray | None, n: int, law: ScalarLaw
 def law_power(law: ScalarLaw, values: int, per_run: int, share: float,
               smallest_deviation: float) -> list[PowerLine]:
     """The detection probability of :func:`law_checks` at ``values`` values (``per_run`` a run) against a scale
-    error of ``± smallest_deviation`` and every alternative of :func:`alternatives`, and the runs for 99%."""
+    error of ``± smallest_deviation`` and every alternative of :func:`alternatives`, and the runs for 99%.
+
+    Args:
+        law: the claimed scalar law (:class:`Gaussian`, :class:`Laplace`, :class:`DiscreteGaussian` or :class:`DiscreteLaplace`).
+        values: n, the number of values the checks see, an integer >= 1.
+        per_run: the values each run contributes, an integer >= 1 (converts values needed into runs needed).
+        share: the false-alarm probability of each group, in (0, 1).
+        smallest_deviation: the relative scale error r > 0 to detect (σ or b off by a factor 1 ± r).
+
+    Returns:
+        One power line for the scale error (the worse of ±r), then one per named alternative.
+    """
     stats = _stats()
     scale = ScaleTest(law, share)
     exact = isinstance(law, (Gaussian, Laplace))

@@ -26,13 +26,26 @@ from fractions import Fraction
 from typing import Literal, TypeAlias, cast, get_args
 
 from reference.core.linalg import Matrix
-from reference.core.validate import RealLike, check_depth, to_fraction
+from reference.core.validate import RationalLike, RealLike, check_depth, to_fraction
 from reference.core.validate import positive_fraction as _positive_exact
 
 
-def positive_fraction(value: object, name: str) -> Fraction:
+def positive_fraction(value: RealLike, name: str) -> Fraction:
     """A positive exact rational; a finite float is read exactly (the binary number it is: samples are floats,
-    and a float σ given to a sample audit means that number)."""
+    and a float σ given to a sample audit means that number).
+
+    Args:
+        value: the number to read: an int, Fraction, finite float (read exactly) or string such as ``"1/3"`` or
+            ``"0.25"`` (read exactly); it must be > 0. ``bool``, NaN and ±inf are refused.
+        name: the parameter's name, used in the one-line error when ``value`` is refused.
+
+    Returns:
+        ``value`` as an exact ``Fraction`` > 0.
+
+    Raises:
+        TypeError: ``value`` is not a number of the accepted kinds.
+        ValueError: ``value`` is <= 0.
+    """
     if isinstance(value, float) and value == value and abs(value) != float("inf"):
         value = Fraction(value)
     return _positive_exact(value, name)
@@ -240,35 +253,94 @@ LAWS = (*SCALAR_LAWS, LinearDesign, Cascade, KaryNoise, TdaLevel)
 
 
 def check_law(law: object) -> Law:
-    """``law`` if it is one of the law types, else ``TypeError`` naming them."""
+    """``law`` if it is one of the law types, else ``TypeError`` naming them.
+
+    Args:
+        law: whatever the caller passed as a law: accepted when it is a :class:`Gaussian`, :class:`Laplace`,
+            :class:`DiscreteGaussian`, :class:`DiscreteLaplace`, :class:`LinearDesign`, :class:`Cascade`,
+            :class:`KaryNoise` or :class:`TdaLevel`.
+
+    Returns:
+        ``law``, typed as a :data:`Law`.
+
+    Raises:
+        TypeError: ``law`` is none of the law types.
+    """
     if not isinstance(law, LAWS):
         raise TypeError("law must be one of Gaussian, Laplace, DiscreteGaussian, DiscreteLaplace, LinearDesign, "
                         f"Cascade, KaryNoise, TdaLevel (reference.audit.samples.laws), got {type(law).__name__}")
     return law
 
 
-def noise_law(noise: object, scale: object) -> ScalarLaw:
+def noise_law(noise: str, scale: RealLike) -> ScalarLaw:
     """The scalar law a ``noise`` name and its ``scale`` (σ for gaussian, b or t for the Laplace laws, σ² for
-    discrete-gaussian) describe."""
+    discrete-gaussian) describe.
+
+    Args:
+        noise: the noise's name (``--noise`` on the command line): one of :data:`NoiseName`, ``"gaussian"``,
+            ``"laplace"``, ``"discrete-gaussian"`` or ``"discrete-laplace"``.
+        scale: the law's one parameter, > 0: the standard deviation σ for ``"gaussian"``, the scale b (or t) for
+            ``"laplace"`` (``"discrete-laplace"``), the variance σ² for ``"discrete-gaussian"``; an int, Fraction,
+            string such as ``"1/3"`` or finite float (read exactly).
+
+    Returns:
+        The law: :class:`Gaussian`, :class:`Laplace`, :class:`DiscreteGaussian` or :class:`DiscreteLaplace`.
+
+    Raises:
+        ValueError: ``noise`` is not one of the four names, or ``scale`` is <= 0.
+        TypeError: ``scale`` is not a number of the accepted kinds.
+    """
     if noise == "gaussian":
-        return Gaussian(scale)  # type: ignore[arg-type]
+        return Gaussian(scale)
     if noise == "laplace":
-        return Laplace(scale)  # type: ignore[arg-type]
+        return Laplace(scale)
     if noise == "discrete-gaussian":
-        return DiscreteGaussian(scale)  # type: ignore[arg-type]
+        return DiscreteGaussian(scale)
     if noise == "discrete-laplace":
-        return DiscreteLaplace(scale)  # type: ignore[arg-type]
+        return DiscreteLaplace(scale)
     raise ValueError(f"noise must be one of {', '.join(get_args(NoiseName))}, got {noise!r}")
 
 
 def law_from_name(
-    mechanism: object, *, epsilon: object = None, rho: object = None, sigma: object = None,
-    sigma_squared: object = None, scale: object = None, depth: object = None, arity: object = None,
-    algorithm: object = 2, noise_matrix: Matrix | None = None, noise: object = None,
-    draw_variances: Sequence[object] | None = None, attributes: object = None, contributions: object = 1,
+    mechanism: LawName, *, epsilon: RealLike | None = None, rho: RealLike | None = None, sigma: RealLike | None = None,
+    sigma_squared: RealLike | None = None, scale: RealLike | None = None, depth: int | None = None,
+    arity: int | None = None, algorithm: int = 2, noise_matrix: Matrix | None = None, noise: NoiseName | None = None,
+    draw_variances: Sequence[RationalLike] | None = None, attributes: int | None = None, contributions: int = 1,
 ) -> Law:
     """The law named ``mechanism`` (the command line's ``--mechanism``) with its parameters; a missing parameter
-    or one of another law is refused with one line naming it."""
+    or one of another law is refused with one line naming it.
+
+    Numbers (``epsilon``, ``rho``, ``sigma``, ``sigma_squared``, ``scale``) are ints, Fractions, strings such as
+    ``"1/3"`` or finite floats (a float is read exactly: the binary number it is). ``None`` means "not given".
+
+    Args:
+        mechanism: the law's name, one of :data:`LawName`: ``"gaussian"``, ``"laplace"``, ``"discrete-gaussian"``,
+            ``"discrete-laplace"``, ``"design"``, ``"cascade"``, ``"kary"`` or ``"tda-level"``.
+        epsilon: ε > 0 of the KARY mechanism (``"kary"`` only; its Laplace draws have scale h/ε).
+        rho: the zCDP budget ρ > 0 of one InfTDA level (``"tda-level"`` only).
+        sigma: the standard deviation σ > 0 (``"gaussian"``, and the cascade's σ for ``"cascade"``).
+        sigma_squared: the variance σ² > 0 of ``N_Z(0, σ²)`` (``"discrete-gaussian"`` only).
+        scale: the Laplace scale b > 0 (``"laplace"``), t > 0 (``"discrete-laplace"``), or the noise parameter of
+            a ``"design"``'s draws in the convention of :func:`noise_law` (σ, b, t or σ²).
+        depth: the cascade's depth, an integer >= 0 (``"cascade"`` only; 2**depth leaves per run).
+        arity: the KARY tree's arity, an integer >= 2, odd for Algorithms 2 and 3 (``"kary"`` only).
+        algorithm: KARY Algorithm 1, 2 or 3 (``"kary"`` only; default 2).
+        noise_matrix: B of ``X = B z`` (``"design"`` only), outputs × draws, exact rationals.
+        noise: the name of a ``"design"``'s draw law, one of :data:`NoiseName` (``"design"`` only).
+        draw_variances: a ``"design"``'s relative variance per draw (one per column of ``noise_matrix``, each > 0,
+            exact: int, Fraction or str, not float; ``None``: all 1; must be all 1 for discrete noise).
+        attributes: d, the number of attributes of the InfTDA hierarchy, an integer >= 1 (``"tda-level"`` only).
+        contributions: m, the contributions per individual, an integer >= 1 (``"tda-level"`` only; default 1).
+
+    Returns:
+        The law: one of :class:`Gaussian`, :class:`Laplace`, :class:`DiscreteGaussian`, :class:`DiscreteLaplace`,
+        :class:`LinearDesign`, :class:`Cascade`, :class:`KaryNoise`, :class:`TdaLevel`.
+
+    Raises:
+        ValueError: ``mechanism`` is not a law's name, a parameter it needs is missing, one of another law is
+            given, or a value is out of range.
+        TypeError: a value is of a kind the law refuses.
+    """
     needs: dict[str, tuple[str, ...]] = {
         "gaussian": ("sigma",), "laplace": ("scale",), "discrete-gaussian": ("sigma_squared",),
         "discrete-laplace": ("scale",), "design": ("noise_matrix", "noise", "scale"), "cascade": ("depth", "sigma"),
@@ -293,12 +365,12 @@ def law_from_name(
     if name == "gaussian":
         return Gaussian(sigma)  # type: ignore[arg-type]
     if name in ("laplace", "discrete-laplace", "discrete-gaussian"):
-        return noise_law(name, sigma_squared if name == "discrete-gaussian" else scale)
+        return noise_law(name, sigma_squared if name == "discrete-gaussian" else scale)  # type: ignore[arg-type]
     if name == "design":
         assert noise_matrix is not None
         variances = None if draw_variances is None else tuple(to_fraction(v, "draw_variances entry")
                                                               for v in draw_variances)
-        return LinearDesign(noise_matrix, noise_law(noise, scale), variances)
+        return LinearDesign(noise_matrix, noise_law(noise, scale), variances)  # type: ignore[arg-type]
     if name == "cascade":
         return Cascade(depth, sigma)  # type: ignore[arg-type]
     if name == "kary":

@@ -61,12 +61,26 @@ ALTERNATIVES: dict[str, Callable[[float], float]] = {
 
 def squared_cuts(unit_squared: float) -> np.ndarray:
     """The cuts as thresholds on squared values in the caller's units: ``|w| > c`` iff ``value² > c² ·
-    unit_squared`` (``unit_squared``: the square of one unit of ``w`` in the caller's units)."""
+    unit_squared`` (``unit_squared``: the square of one unit of ``w`` in the caller's units).
+
+    Args:
+        unit_squared: the square of one unit of ``w`` in the units of the caller's squared values, > 0 (the
+            streamed audit's scaled sums: ``3 × GRID_ROOT²``).
+
+    Returns:
+        One float threshold per cut of :data:`CUTS`, ``c² × unit_squared``.
+    """
     return np.array([cut * cut * unit_squared for cut in CUTS])
 
 
 def count_above(squares: np.ndarray, thresholds: np.ndarray, counts: np.ndarray) -> None:
-    """Add to ``counts[j]`` how many of ``squares`` exceed ``thresholds[j]`` (before any rounding of them)."""
+    """Add to ``counts[j]`` how many of ``squares`` exceed ``thresholds[j]`` (before any rounding of them).
+
+    Args:
+        squares: the squared values, a float array of any shape.
+        thresholds: the thresholds on the squares (:func:`squared_cuts`), one per cut.
+        counts: an int64 array of one count per threshold, added to in place.
+    """
     for index, threshold in enumerate(thresholds):
         counts[index] += int(np.count_nonzero(squares > threshold))
 
@@ -86,7 +100,16 @@ def _critical(values: int, tail: float, level: float) -> tuple[int, int]:
 
 
 def magnitude_check(above: np.ndarray, values: int, level: float) -> PropertyCheck:
-    """The binomial test per cut at ``level / len(CUTS)`` each (false alarm at most ``level``)."""
+    """The binomial test per cut at ``level / len(CUTS)`` each (false alarm at most ``level``).
+
+    Args:
+        above: the counts of coefficients with ``|w|`` above each cut of :data:`CUTS`, an int array.
+        values: M, the number of coefficients counted, an integer >= 1 (the leaves' siblings: ``n/2`` per run).
+        level: the false-alarm probability of the whole check, in (0, 1).
+
+    Returns:
+        The "whitened magnitudes" check.
+    """
     share = level / len(CUTS)
     found: list[tuple[float, str]] = []
     worst = 0.0
@@ -105,7 +128,16 @@ def magnitude_check(above: np.ndarray, values: int, level: float) -> PropertyChe
 
 def magnitude_power(values: int, level: float, tail: Callable[[float], float]) -> float:
     """The probability that :func:`magnitude_check` fails at ``values`` coefficients of an alternative with
-    tail function ``tail`` (``P(|w| > c)``): at least the largest of the cuts' exact detection probabilities."""
+    tail function ``tail`` (``P(|w| > c)``): at least the largest of the cuts' exact detection probabilities.
+
+    Args:
+        values: M, the number of coefficients counted, an integer (below 1: probability 0).
+        level: the check's false-alarm probability, in (0, 1).
+        tail: the alternative's ``c ↦ P(|w| > c)`` for a unit-variance ``w`` (e.g. a value of :data:`ALTERNATIVES`).
+
+    Returns:
+        A lower bound on the detection probability, in [0, 1].
+    """
     from scipy import stats
 
     if values < 1:

@@ -37,7 +37,16 @@ class PooledScale:
 
     @classmethod
     def of(cls, matrix: np.ndarray, variances: np.ndarray, fourth: np.ndarray) -> PooledScale:
-        """The form of ``B z`` (module docstring)."""
+        """The form of ``B z`` (module docstring).
+
+        Args:
+            matrix: B, the design's noise matrix, a float (outputs, draws) array.
+            variances: the variance of each draw, a float array of length draws.
+            fourth: the fourth moment ``E z_j⁴`` of each draw, a float array of length draws.
+
+        Returns:
+            The pooled form M⁺ with the mean and variance of Q (binary64).
+        """
         moment = (matrix * variances) @ matrix.T
         form = np.linalg.pinv(moment, hermitian=True)
         quadratic = matrix.T @ form @ matrix  # A = Bᵀ M⁺ B
@@ -49,12 +58,28 @@ class PooledScale:
 
     def allowed(self, runs: int, share: float) -> float:
         """The allowed deviation ``d`` of the median of group means at ``runs`` runs (``inf`` below one run per
-        group)."""
+        group).
+
+        Args:
+            runs: the number of runs, an integer >= 0.
+            share: the test's false-alarm probability, in (0, 1) (it fixes the median-of-means groups).
+
+        Returns:
+            ``2 sqrt(Var Q / m)`` with ``m`` the runs per group, or ``inf``.
+        """
         per_group = runs // median_groups(share)
         return math.inf if per_group < 1 else 2.0 * math.sqrt(self.variance / per_group)
 
     def detected_error(self, runs: int, share: float) -> float:
-        """The smallest relative scale error detected both ways (module docstring; ``inf`` when none is)."""
+        """The smallest relative scale error detected both ways (module docstring; ``inf`` when none is).
+
+        Args:
+            runs: the number of runs, an integer >= 0.
+            share: the test's false-alarm probability, in (0, 1).
+
+        Returns:
+            The relative error r of the noise scale detected with probability at least ``1 − share``.
+        """
         d = self.allowed(runs, share)
         if not d < self.mean:
             return math.inf
@@ -62,7 +87,15 @@ class PooledScale:
                    1.0 - math.sqrt((self.mean - d) / (self.mean + d)))
 
     def check(self, samples: np.ndarray, share: float) -> PropertyCheck:
-        """The test on ``samples`` (runs × outputs), trailing runs beyond ``g m`` unused."""
+        """The test on ``samples`` (runs × outputs), trailing runs beyond ``g m`` unused.
+
+        Args:
+            samples: the samples, a float (runs, outputs) array, one run per row.
+            share: the test's false-alarm probability, in (0, 1).
+
+        Returns:
+            The "pooled scale" check (holding, "not run", when the runs are fewer than the groups).
+        """
         groups = median_groups(share)
         per_group = samples.shape[0] // groups
         if per_group < 1:

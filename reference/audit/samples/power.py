@@ -31,6 +31,14 @@ def cascade_deviation_detected(depth: int, runs: int, alpha: float) -> float:
     The audit spends ``alpha / 4`` on each of its node groups (leaves: ``n`` tests; internal nodes: ``n − 1``),
     so one node's test runs at level ``alpha / (4 n)`` at worst; its power is that of one two-sided
     chi-square(``runs``) variance test at that level.
+
+    Args:
+        depth: the cascade's depth, an integer >= 0 (n = 2**depth leaves).
+        runs: the number of runs, an integer (below 2: ``inf``).
+        alpha: the audit's false-alarm probability, in (0, 1).
+
+    Returns:
+        The relative error r of one node's σ detected with probability 99%.
     """
     if runs < 2:
         return math.inf
@@ -40,7 +48,19 @@ def cascade_deviation_detected(depth: int, runs: int, alpha: float) -> float:
 
 def cascade_runs_needed(depth: int, deviation: float, alpha: float) -> int:
     """The fewest runs at which :func:`cascade_deviation_detected` is at most ``deviation`` (doubling, then
-    bisection; the detected error decreases with the runs)."""
+    bisection; the detected error decreases with the runs).
+
+    Args:
+        depth: the cascade's depth, an integer >= 0.
+        deviation: the relative error of σ to detect, > 0 (e.g. ``0.02`` for 2%).
+        alpha: the audit's false-alarm probability, in (0, 1).
+
+    Returns:
+        The fewest runs, an integer >= 2.
+
+    Raises:
+        ValueError: ``deviation`` is not positive, or needs more than 2^40 runs.
+    """
     if not deviation > 0:
         raise ValueError(f"smallest_deviation must be > 0, got {deviation!r}")
     high = 2
@@ -62,7 +82,15 @@ def units_line(samples: np.ndarray, variance: float) -> str:
     """One line stating the samples' mean square per coordinate against the declared variance σ², and naming
     the units error when it matches ``variance²`` ("variance ≈ σ⁴, not σ²": a variance passed as a standard
     deviation) or ``sqrt(variance)`` (the reverse), within :data:`UNITS_CLOSENESS` (not said when σ² is too
-    close to 1 for the two to differ)."""
+    close to 1 for the two to differ).
+
+    Args:
+        samples: the samples, any shape (every value is a coordinate; its mean square is measured in float64).
+        variance: the declared variance σ² > 0 of each coordinate (a float; not σ).
+
+    Returns:
+        One line: the measured mean square against σ², or the units error it matches.
+    """
     measured = float(np.mean(np.square(samples, dtype=np.float64)))
     stated = (f"measured variance {measured:.6g} per leaf against the declared σ² = {variance:.6g} "
               f"(ratio {measured / variance:.4g})")

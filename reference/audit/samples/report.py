@@ -41,7 +41,15 @@ def _failure_count(failures: tuple[str, ...]) -> int:
 
 
 def listed_failures(found: list[tuple[float, str]]) -> tuple[str, ...]:
-    """The ``MAX_LISTED`` most severe failures (largest severity first), and a count of the others."""
+    """The ``MAX_LISTED`` most severe failures (largest severity first), and a count of the others.
+
+    Args:
+        found: (severity, text) of each failing sub-test; a larger severity is more significant (e.g. |z| or
+            the ratio to the allowed deviation).
+
+    Returns:
+        The texts, most severe first, at most :data:`MAX_LISTED`, then ``"... and N more"`` when some are left out.
+    """
     ordered = [text for _, text in sorted(found, key=lambda item: -item[0])]
     if len(ordered) > MAX_LISTED:
         return (*tuple(ordered[:MAX_LISTED]), _NOT_LISTED.format(len(ordered) - MAX_LISTED))
@@ -107,6 +115,8 @@ class SamplerAuditReport(Decided):
     power: tuple[PowerLine, ...] = ()
     #: what ``smallest_deviation`` is a relative error of
     deviation_of: str = "a node's standard deviation"
+    #: what the audit could not test, and what would let it (a pass is then "inconclusive", never "holds")
+    untested: str | None = None
 
     @property
     def verdict(self) -> Verdict:
@@ -114,13 +124,18 @@ class SamplerAuditReport(Decided):
         the stated smallest deviation; else "holds"."""
         if not self.holds:
             return "fails"
+        if self.untested is not None:
+            return "inconclusive"
         if (self.smallest_deviation is not None and self.detectable_deviation is not None
                 and self.detectable_deviation > self.smallest_deviation):
             return "inconclusive"
         return "holds"
 
     def power_text(self) -> str | None:
-        """The power sentence of an inconclusive verdict (None when the power was not asked for)."""
+        """The power sentence of an inconclusive verdict (None when the power was not asked for); what was not
+        tested, when something was not."""
+        if self.untested is not None:
+            return self.untested
         if self.smallest_deviation is None or self.detectable_deviation is None:
             return None
         if self.power:
@@ -172,8 +187,9 @@ class SamplerAuditReport(Decided):
                 "runs_needed": self.runs_needed,
             }),
             "units": self.units,
+            **({} if self.untested is None else {"untested": self.untested}),
             **({"power": [line.as_json() for line in self.power]} if self.power else {}),
-            "alpha": f"{self.alpha:.17g}",
+            "alpha": repr(float(self.alpha)),  # the shortest decimal that reads back as this float
             "runs": self.runs,
             "dimension": self.dimension,
             "checks": [
@@ -197,6 +213,23 @@ class TooFewRunsError(ValueError):
 
 
 def check_samples(samples: object, columns: int, what: str, min_runs: int = 2) -> np.ndarray:
+    """The samples as a float64 (runs, columns) array, after checking them (the sample audits' input check).
+
+    Args:
+        samples: whatever the caller passed: accepted when it is a real (float or integer, not bool) numpy array
+            of shape (runs, columns) with finite values and at least ``min_runs`` runs.
+        columns: the values per run the mechanism produces.
+        what: what one run's values are, for the message (e.g. ``"one column per output"``).
+        min_runs: the fewest runs the audit's tests need at its ``alpha``, an integer (default 2).
+
+    Returns:
+        The samples converted to float64.
+
+    Raises:
+        TypeError: ``samples`` is not a numpy array, or not real.
+        ValueError: ``samples`` is not of shape (runs, columns), or not finite.
+        TooFewRunsError: fewer than ``min_runs`` runs.
+    """
     if not isinstance(samples, np.ndarray):
         raise TypeError(f"samples must be a numpy array of shape (runs, {columns}), got {type(samples).__name__}")
     if samples.ndim != 2 or samples.shape[1] != columns:
@@ -216,14 +249,33 @@ def check_samples(samples: object, columns: int, what: str, min_runs: int = 2) -
 
 
 def median_groups(share: float) -> int:
-    """Median-of-means group count with false-alarm ``exp(-g/8) <= share``."""
+    """Median-of-means group count with false-alarm ``exp(-g/8) <= share``.
+
+    Args:
+        share: the false-alarm probability of one median-of-means test, in (0, 1).
+
+    Returns:
+        g = ``max(1, ceil(8 log(1/share)))``.
+    """
     return max(1, math.ceil(8.0 * math.log(1.0 / share)))
 
 
 def chi_square_group(
     name: str, labels: list[str], squares: np.ndarray, runs: int, share: float
 ) -> PropertyCheck:
-    """Per sub-test ``squares[i]`` (sum of squares / variance) is chi-square(runs); union bound ``share``."""
+    """Per sub-test ``squares[i]`` (sum of squares / variance) is chi-square(runs); union bound ``share``.
+
+    Args:
+        name: the property group's name in the report (e.g. ``"marginals"``).
+        labels: each sub-test's name in the failures (e.g. ``"leaf variance at coordinate 3"``), one per entry of
+            ``squares``.
+        squares: per sub-test, the sum over runs of value² / claimed variance, a float array.
+        runs: the degrees of freedom, the number of runs summed, an integer >= 1.
+        share: the false-alarm probability of the group, in (0, 1), split evenly over the sub-tests.
+
+    Returns:
+        The group's check: holds when no sub-test's two-sided p-value is at most ``share / len(labels)``.
+    """
     count = len(labels)
     p_values = [two_sided_chi2(float(v), runs) for v in squares]
     found: list[tuple[float, str]] = []
@@ -243,6 +295,15 @@ def chi_square_group(
 
 
 def chi_square_critical(runs: int, level: float) -> tuple[float, float]:
+    """The acceptance range of a two-sided chi-square test (exact quantiles, ``level / 2`` in each tail).
+
+    Args:
+        runs: the degrees of freedom, an integer >= 1.
+        level: the test's false-alarm probability, in (0, 1).
+
+    Returns:
+        (lower, upper) critical values of chi-square(``runs``).
+    """
     from scipy import stats  # imported here: scipy.stats is slow to import
 
     return float(stats.chi2.ppf(level / 2.0, runs)), float(stats.chi2.isf(level / 2.0, runs))
@@ -250,7 +311,17 @@ def chi_square_critical(runs: int, level: float) -> tuple[float, float]:
 
 def chi_square_scale_power(runs: int, tests: int, alpha: float, power: float = 0.99) -> float:
     """The smallest relative scale error r detected with probability ``power`` by one of ``tests`` two-sided
-    chi-square(``runs``) variance tests at total level ``alpha`` (exact chi-square quantiles)."""
+    chi-square(``runs``) variance tests at total level ``alpha`` (exact chi-square quantiles).
+
+    Args:
+        runs: the degrees of freedom of each test, an integer >= 1.
+        tests: the number of tests ``alpha`` is split over, an integer >= 1.
+        alpha: the total false-alarm probability of the tests, in (0, 1).
+        power: the detection probability, in (0, 1) (default 0.99).
+
+    Returns:
+        The larger of the errors upward (σ(1 + r)) and downward (σ(1 − r)) detected with that probability.
+    """
     from scipy import stats
 
     low, high = chi_square_critical(runs, alpha / tests)
@@ -262,7 +333,16 @@ def chi_square_scale_power(runs: int, tests: int, alpha: float, power: float = 0
 def pooled_scale_check(statistic: float, dof: int, level: float) -> PropertyCheck:
     """The pooled scale test of both cascade audits: ``statistic`` = root² / σ² plus every (L − R)² / (3σ²) over
     all runs is chi-square with ``dof`` = runs × n degrees of freedom under the oracle (the root and the sibling
-    differences are the Haar coefficients, independent), tested two-sided at ``level``."""
+    differences are the Haar coefficients, independent), tested two-sided at ``level``.
+
+    Args:
+        statistic: root² / σ² + Σ (L − R)² / (3σ²) summed over all runs, >= 0.
+        dof: the degrees of freedom, runs × n (n = 2**depth leaves), an integer >= 1.
+        level: the test's false-alarm probability, in (0, 1).
+
+    Returns:
+        The "pooled scale" check.
+    """
     low, high = chi_square_critical(dof, level)
     passed = low <= statistic <= high
     ratio = statistic / dof
@@ -276,7 +356,17 @@ def pooled_scale_check(statistic: float, dof: int, level: float) -> PropertyChec
 def cascade_scale_power(runs: int, leaves: int, node_level: float, pooled_level: float) -> float:
     """The smallest relative error of σ common to every node that a cascade audit detects with probability 99%:
     the sharper of one node-variance test (chi-square(``runs``) at ``node_level``) and the pooled scale test
-    (chi-square(``runs × leaves``) at ``pooled_level``); ``inf`` below 2 runs."""
+    (chi-square(``runs × leaves``) at ``pooled_level``); ``inf`` below 2 runs.
+
+    Args:
+        runs: the number of runs, an integer.
+        leaves: n = 2**depth, the leaves per run.
+        node_level: the false-alarm probability of one node-variance test, in (0, 1).
+        pooled_level: the false-alarm probability of the pooled scale test, in (0, 1).
+
+    Returns:
+        The relative error r of σ detected with probability 99%.
+    """
     if runs < 2:
         return math.inf
     return min(chi_square_scale_power(runs, 1, node_level), chi_square_scale_power(runs * leaves, 1, pooled_level))

@@ -65,13 +65,28 @@ def _discrete_power(mechanism: Mechanism, draws: int) -> dict[str, float]:
 
 
 def power(mechanism: Mechanism, runs: int, columns: int) -> dict[str, float]:
-    """The deviations detected with probability >= 99% at ``runs`` runs of ``columns`` values (module docstring)."""
+    """The deviations detected with probability >= 99% at ``runs`` runs of ``columns`` values (module docstring).
+
+    Args:
+        mechanism: what the target claims to sample, with the false-alarm probability ``mechanism.alpha``.
+        runs: the number of runs, an integer >= 1.
+        columns: the values per run (``2**depth`` for a cascade, the horizon for KARY, any for the discrete
+            samplers, whose power is of ``runs × columns`` draws).
+
+    Returns:
+        The smallest deviations detected with probability 99%, by name: ``scale_error`` (relative error of the
+        noise scale) and, for a cascade, its correlation error, or, for the discrete samplers,
+        ``cell_probability_error`` (the error in one cell's probability) beside ``scale_error``.
+
+    Raises:
+        TooFewRunsError: ``runs`` is too few for the tests' groups.
+    """
     if mechanism.kind == "cascade":
         from reference.audit.samples.cascade_stream import cascade_power
 
         return cascade_power(mechanism.depth, runs, mechanism.alpha)
     if mechanism.kind in ("kary", "design"):  # the scale test of the whole-law audit the runs will get
-        from reference.audit.samples.law_audit import design_scale_power, kary_linear_design
+        from reference.audit.samples.design_law import design_scale_power, kary_linear_design
 
         law = mechanism.law()
         design = kary_linear_design(law, mechanism.horizon) if mechanism.kind == "kary" else law
@@ -85,7 +100,15 @@ def power(mechanism: Mechanism, runs: int, columns: int) -> dict[str, float]:
 
 
 def discrete_law(mechanism: Mechanism) -> Any:
-    """The law (:mod:`reference.audit.samples.laws`) of a discrete mechanism."""
+    """The law (:mod:`reference.audit.samples.laws`) of a discrete mechanism.
+
+    Args:
+        mechanism: a mechanism of kind ``"discrete-gaussian"`` (``parameter`` is σ²) or ``"discrete-laplace"``
+            (``parameter`` is the scale t); any other kind is read as discrete Laplace.
+
+    Returns:
+        ``DiscreteGaussian(parameter)`` or ``DiscreteLaplace(parameter)``.
+    """
     from reference.audit.samples.laws import DiscreteGaussian, DiscreteLaplace
 
     return (DiscreteGaussian(mechanism.parameter) if mechanism.kind == "discrete-gaussian"
@@ -94,7 +117,20 @@ def discrete_law(mechanism: Mechanism) -> Any:
 
 def runs_needed(mechanism: Mechanism, columns: int, deviation: float) -> int:
     """The fewest runs (to within 1%) at which the audit detects ``deviation`` with probability >= 99%: a scale
-    error (cascade, KARY) or a cell probability error (discrete samplers)."""
+    error (cascade, KARY) or a cell probability error (discrete samplers).
+
+    Args:
+        mechanism: what the target claims to sample, with the false-alarm probability ``mechanism.alpha``.
+        columns: the values per run (as in :func:`power`).
+        deviation: the deviation to detect, > 0: a relative scale error (cascade, KARY, design) or an error in
+            one cell's probability (discrete samplers), e.g. ``0.02`` for 2%.
+
+    Returns:
+        The fewest runs, to within 1%, at which :func:`power` states ``deviation`` or less.
+
+    Raises:
+        ValueError: ``deviation`` is not positive, or no run count up to the search's limit detects it.
+    """
     if not deviation > 0:
         raise ValueError(f"deviation must be positive, got {deviation!r}")
     key = "cell_probability_error" if mechanism.kind.startswith("discrete") else "scale_error"
@@ -156,15 +192,45 @@ def _check_count(value: object, name: str, minimum: int = 1) -> int:
 
 
 def audit_sampler_function(
-    target: str, mechanism: Mechanism, runs: object, seed: object, *, workers: object = 1,
-    scheduler: str | None = None, block_runs: object = None, chunk_runs: object = None,
+    target: str, mechanism: Mechanism, runs: int, seed: int, *, workers: int = 1,
+    scheduler: str | None = None, block_runs: int | None = None, chunk_runs: int | None = None,
     progress: Callable[[str], None] | None = None, deviation: float | None = None,
     smallest_deviation: float | None = None,
 ) -> dict[str, Any]:
     """Run the audit (module docstring) and return its JSON-ready result: the verdict ("holds", "fails" or
     "inconclusive": every test passed but a relative scale error of ``smallest_deviation``, default 2%, could not
     be seen with probability 99%), the report, the power stated up front, the plan and a digest of the
-    statistics. ``deviation``: also state the runs that would detect it."""
+    statistics. ``deviation``: also state the runs that would detect it.
+
+    Args:
+        target: the sampler as ``"package.module:function"``: batched (``function(generator, runs)`` returning a
+            ``runs × n`` array) or one run per call (``function(generator)``).
+        mechanism: what the target claims to sample, and the audit's false-alarm probability ``mechanism.alpha``.
+        runs: the number of runs to draw, an integer >= 1.
+        seed: the root seed, an integer >= 0; the draws depend only on it and the chunk size.
+        workers: worker processes, an integer >= 1 (default 1: the blocks in this process); with a cluster it
+            sets the wave size (2 × workers blocks at a time) and the default block size only.
+        scheduler: the address of a ``dask.distributed`` scheduler (e.g. ``"tcp://host:8786"``), or ``None`` for
+            local processes.
+        block_runs: the runs per block handed to a worker, a multiple of the chunk size (``None``: about four
+            blocks per worker).
+        chunk_runs: the runs per chunk, an integer >= 1, the unit of seeds and of memory (``None``: at most
+            :data:`~reference.audit.samples.target.CHUNK_VALUES` values and at least 64 chunks when there are
+            as many runs); changing it changes the draws.
+        progress: a function called with one line of progress at a time (``None``: silent).
+        deviation: a deviation (as in :func:`runs_needed`) whose required runs are stated as well (``None``: not).
+        smallest_deviation: the relative scale error the runs must detect with probability 99% for a verdict other
+            than "inconclusive" (``None``: the default, 2%).
+
+    Returns:
+        The JSON-ready result: ``target``, ``mechanism``, ``plan``, ``planned_power`` (and ``runs_for_deviation``
+        when ``deviation`` is given), the report's fields with its ``verdict``, ``statistics_sha256``, ``seconds``
+        and ``values_per_second`` (or, when the runs are too few, ``verdict`` "inconclusive" and the ``reason``).
+
+    Raises:
+        ValueError: a count is not an integer in range, ``block_runs`` is not a multiple of the chunk size, the
+            target cannot be loaded, raised, or returned an array of the wrong shape or kind, or a worker died.
+    """
     total = _check_count(runs, "runs")
     root = _check_count(seed, "seed", 0)
     count = _check_count(workers, "workers")
@@ -264,8 +330,8 @@ def _run_waves(tasks: list[tuple[int, int]], workers: int, options: dict[str, An
 
 def _verdict(mechanism: Mechanism, moments: Any, runs: int, smallest_deviation: float | None) -> dict[str, Any]:
     """The report of the merged statistics as JSON fields (with its verdict and summary), held to a relative scale
-    error of ``smallest_deviation`` (default :data:`reference.audit.samples.law_audit.DEFAULT_SMALLEST_DEVIATION`)."""
-    from reference.audit.samples.law_audit import DEFAULT_SMALLEST_DEVIATION
+    error of ``smallest_deviation`` (default :data:`reference.audit.samples.law_report.DEFAULT_SMALLEST_DEVIATION`)."""
+    from reference.audit.samples.law_report import DEFAULT_SMALLEST_DEVIATION
 
     deviation = DEFAULT_SMALLEST_DEVIATION if smallest_deviation is None else smallest_deviation
     if mechanism.kind.startswith("discrete"):
@@ -286,7 +352,7 @@ def _verdict(mechanism: Mechanism, moments: Any, runs: int, smallest_deviation: 
         return whole.as_json()
     # the cascade: the streamed tests (second moments and the magnitude counts) with their power, inconclusive
     # when the runs cannot see the scale error
-    from reference.audit.samples.law_audit import cascade_stream_power
+    from reference.audit.samples.cascade_law import cascade_stream_power
     from reference.audit.samples.laws import Cascade
 
     report = cascade_stream_power(moments.report(mechanism.alpha), Cascade(mechanism.depth, mechanism.sigma),

@@ -23,6 +23,7 @@ alternative: the statistical limit the audit's runs are compared with (benchmark
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -35,6 +36,10 @@ from reference.audit.samples.laws import DiscreteGaussian, DiscreteLaplace, Gaus
 POWER = 0.99
 #: Runs beyond which "runs needed" is not searched (reported as more than this).
 MAX_RUNS = 10**13
+#: Spreads (σ or t) of an alternative's pmf summed for its moments, Gaussian and Laplace: the mass beyond, times
+#: ``w(x)``, is below e^-60 of what is kept (x²/2σ² = 72 at 12σ; |x|/t = 64 at 64t, the weight's growth included)
+MOMENT_REACH = {"gaussian": 12.0, "laplace": 64.0}
+_SQRT2 = math.sqrt(2.0)
 
 
 def _stats() -> Any:
@@ -62,22 +67,21 @@ def discrete_support(law: DiscreteGaussian | DiscreteLaplace, reach: float) -> t
 
 
 def statistic_weight(law: ScalarLaw, values: np.ndarray) -> np.ndarray:
-    """``w(x)`` of the Neyman–Pearson scale statistic (module docstring), in units of the claimed scale."""
+    """``w(x)`` of the Neyman–Pearson scale statistic (module docstring), in units of the claimed scale.
+
+    Args:
+        law: the claimed scalar law (:class:`Gaussian`, :class:`Laplace`, :class:`DiscreteGaussian` or :class:`DiscreteLaplace`).
+        values: the values x, a float array of any shape.
+
+    Returns:
+        ``x² / σ²`` (Gaussian laws; σ² the discrete Gaussian's parameter) or ``|x| / b`` (Laplace laws), elementwise
+        (``inf`` where x² overflows).
+    """
     with np.errstate(over="ignore"):  # a value beyond the float range squared: inf, which the test rejects
         if isinstance(law, (Gaussian, DiscreteGaussian)):
             variance = float(law.sigma) ** 2 if isinstance(law, Gaussian) else float(law.sigma_squared)
             return np.asarray(np.square(values) / variance)
         return np.asarray(np.abs(values) / float(law.scale))
-
-
-def _scaled(law: DiscreteGaussian | DiscreteLaplace, factor: float) -> DiscreteGaussian | DiscreteLaplace:
-    """The discrete law with its scale multiplied by ``factor`` (σ² by factor², t by factor)."""
-    from fractions import Fraction
-
-    exact = Fraction(factor)
-    if isinstance(law, DiscreteGaussian):
-        return DiscreteGaussian(Fraction(law.sigma_squared) * exact * exact)
-    return DiscreteLaplace(Fraction(law.scale) * exact)
 
 
 def _logsumexp(values: np.ndarray) -> float:
@@ -145,7 +149,14 @@ class ScaleTest:
         return float(np.sum(np.exp(tilted - _logsumexp(tilted)) * weight))
 
     def critical(self, values: int) -> tuple[float, float]:
-        """The acceptance interval of ``S / n`` (each side at ``level / 2``, the truncation's mass taken off)."""
+        """The acceptance interval of ``S / n`` (each side at ``level / 2``, the truncation's mass taken off).
+
+        Args:
+            values: n, the number of values summed, an integer >= 1.
+
+        Returns:
+            (lower, upper) critical values of the mean weight ``S / n``.
+        """
         return _critical(self, values)
 
     def _critical(self, values: int) -> tuple[float, float]:
@@ -156,7 +167,16 @@ class ScaleTest:
         return self._side(values, share, False), self._side(values, share, True)
 
     def p_value(self, total: float, values: int) -> float:
-        """A valid p-value of the observed ``S = total`` (two-sided)."""
+        """A valid p-value of the observed ``S = total`` (two-sided).
+
+        Args:
+            total: the observed statistic ``S = Σ w(x)`` (:func:`statistic_weight` summed), >= 0.
+            values: n, the number of values summed, an integer >= 1.
+
+        Returns:
+            The p-value, in [0, 1] (exact for the continuous laws, a Chernoff bound plus the truncated mass for the
+            discrete ones).
+        """
         stats = _stats()
         if isinstance(self.law, Gaussian):
             low, high = float(stats.chi2.cdf(total, values)), float(stats.chi2.sf(total, values))
@@ -190,7 +210,16 @@ class ScaleTest:
 
     def power(self, values: int, relative_error: float) -> float:
         """The probability of rejecting when the scale is ``(1 + relative_error)`` times the claimed one (exact
-        for the continuous laws, the normal approximation for the discrete ones)."""
+        for the continuous laws, the normal approximation for the discrete ones).
+
+        Args:
+            values: n, the number of values tested, an integer >= 1.
+            relative_error: r, the relative scale error of the alternative (the scale is ``1 + r`` times the claim;
+                negative for a smaller scale; ``r <= −1`` gives probability 1).
+
+        Returns:
+            The rejection probability, in [0, 1].
+        """
         stats = _stats()
         factor = 1.0 + relative_error
         if factor <= 0:
@@ -206,20 +235,43 @@ class ScaleTest:
         spread = math.sqrt(variance / values)
         if spread == 0:
             return 1.0 if not low <= mean <= high else 0.0
-        return float(stats.norm.sf((high - mean) / spread) + stats.norm.cdf((low - mean) / spread))
+        # the normal law's upper and lower tails through erfc (no scipy call: the bisections call this often)
+        return 0.5 * (math.erfc((high - mean) / spread / _SQRT2) + math.erfc((mean - low) / spread / _SQRT2))
 
     def alternative_moments(self, factor: float) -> tuple[float, float]:
-        """Mean and variance of ``w(X)`` (claimed units) when the scale is ``factor`` times the claimed one."""
+        """Mean and variance of ``w(X)`` (claimed units) when the scale is ``factor`` times the claimed one.
+
+        Args:
+            factor: the alternative's scale over the claimed one (σ² times ``factor²``, or the scale ``t`` times
+                ``factor``), > 0.
+
+        Returns:
+            (mean, variance) of ``w(X)``, binary64.
+        """
         assert isinstance(self.law, (DiscreteGaussian, DiscreteLaplace))
-        other = _scaled(self.law, factor)
-        support, mass, _ = discrete_support(other, 40.0)
-        weight = statistic_weight(self.law, support)
-        mean = float(np.sum(mass * weight))
-        return mean, float(np.sum(mass * (weight - mean) ** 2))
+        gaussian = isinstance(self.law, DiscreteGaussian)
+        claimed = float(self.law.sigma_squared) if isinstance(self.law, DiscreteGaussian) else float(self.law.scale)
+        spread = (math.sqrt(claimed) if gaussian else claimed) * factor  # the alternative's σ or t
+        # beyond MOMENT_REACH spreads the pmf times w(x) is below e^-60 of its peak: the moments do not see it
+        limit = max(8, math.ceil(MOMENT_REACH["gaussian" if gaussian else "laplace"] * spread) + 2)
+        support = np.arange(-limit, limit + 1, dtype=np.float64)
+        log_mass = -support * support / (2.0 * spread * spread) if gaussian else -np.abs(support) / spread
+        mass = np.exp(log_mass - np.max(log_mass))
+        mass /= float(np.sum(mass))
+        weight = support * support / claimed if gaussian else np.abs(support) / claimed
+        mean = float(np.dot(mass, weight))
+        return mean, float(np.dot(mass, (weight - mean) ** 2))
 
     def detected_error(self, values: int) -> float:
         """The smallest relative scale error ``r`` detected with probability :data:`POWER` both as ``1 + r`` and
-        ``1 − r`` (bisection; ``inf`` when not even ``r`` = 1 is)."""
+        ``1 − r`` (bisection; ``inf`` when not even ``r`` = 1 is).
+
+        Args:
+            values: n, the number of values tested, an integer >= 1.
+
+        Returns:
+            r, within 2^-40.
+        """
         if min(self.power(values, 1.0), self.power(values, -0.5)) < POWER:
             return math.inf
         low, high = 0.0, 1.0
@@ -233,7 +285,15 @@ class ScaleTest:
 
     def values_needed(self, relative_error: float, per_run: int = 1) -> int | None:
         """The fewest runs (of ``per_run`` values; to within 1%) at which both ``1 ± relative_error`` are
-        detected with probability :data:`POWER` (``None`` beyond :data:`MAX_RUNS`)."""
+        detected with probability :data:`POWER` (``None`` beyond :data:`MAX_RUNS`).
+
+        Args:
+            relative_error: r > 0, the relative scale error to detect both ways.
+            per_run: the values each run contributes, an integer >= 1 (default 1: values, not runs).
+
+        Returns:
+            The runs needed, or ``None``.
+        """
         return runs_needed(lambda runs: min(self.power(runs * per_run, relative_error),
                                             self.power(runs * per_run, -relative_error)) >= POWER)
 
@@ -243,9 +303,17 @@ def _critical(test: ScaleTest, values: int) -> tuple[float, float]:
     return test._critical(values)
 
 
-def runs_needed(detected: object, start: int = 2) -> int | None:
+def runs_needed(detected: Callable[[int], bool], start: int = 2) -> int | None:
     """The fewest runs (to within 1%) for which ``detected(runs)`` holds, monotone in the runs (doubling, then
-    bisection); ``None`` beyond :data:`MAX_RUNS`."""
+    bisection); ``None`` beyond :data:`MAX_RUNS`.
+
+    Args:
+        detected: whether the deviation is detected at a run count; monotone (once true, true for more runs).
+        start: the first run count tried, an integer >= 1 (default 2).
+
+    Returns:
+        A run count at most 1% above the fewest at which ``detected`` holds, or ``None``.
+    """
     assert callable(detected)
     high = start
     while not detected(high):
@@ -262,7 +330,17 @@ def runs_needed(detected: object, start: int = 2) -> int | None:
 def lrt_runs(law: ScalarLaw, relative_error: float, alpha: float, per_run: int = 1) -> int:
     """The runs the Neyman–Pearson test of ``law`` against the simple alternative ``scale × (1 + relative_error)``
     needs for power :data:`POWER` at level ``alpha`` (one-sided on ``S``; exact for the continuous laws, the
-    normal approximation of ``S`` under both laws for the discrete ones)."""
+    normal approximation of ``S`` under both laws for the discrete ones).
+
+    Args:
+        law: the claimed scalar law (:class:`Gaussian`, :class:`Laplace`, :class:`DiscreteGaussian` or :class:`DiscreteLaplace`).
+        relative_error: r, the alternative's relative scale error (scale ``1 + r`` times the claim), > 0.
+        alpha: the test's false-alarm probability, in (0, 1).
+        per_run: the values each run contributes, an integer >= 1 (default 1).
+
+    Returns:
+        The runs needed for power 99%.
+    """
     stats = _stats()
     factor = 1.0 + relative_error
 

@@ -43,7 +43,14 @@ class ExactSums:
 
     ``divisor``: the sums are ``total / divisor`` grid units — a statistic whose every value carries the factor
     ``1 / divisor`` (``(L − R)² / 3``, say) is summed without it, exactly, and divided once when read (one rounding
-    less per value, and no division per value)."""
+    less per value, and no division per value).
+
+    Args:
+        shape: the trailing shape of the rows summed (one sum per entry), e.g. ``(outputs,)``.
+        fraction_bits: the grid's fractional bits: each value is rounded to a multiple of ``2**-fraction_bits``
+            before it is added (default :data:`FRACTION_BITS`).
+        divisor: the integer every sum is divided by when read, >= 1 (default 1: none).
+    """
 
     def __init__(self, shape: tuple[int, ...], fraction_bits: int = FRACTION_BITS, divisor: int = 1) -> None:
         self.total: np.ndarray = np.zeros(shape, dtype=np.int64)
@@ -64,7 +71,16 @@ class ExactSums:
         """Add an array of ``shape`` whose entries are already integers in units of the grid (int64, floats
         holding integers below ``2**53`` in magnitude — an exact matrix product of integer-valued floats, say — or
         an object array of Python integers). ``bound``: a bound on their magnitudes the caller already has (saves
-        a pass over the block)."""
+        a pass over the block).
+
+        Args:
+            block: integers in units of the grid, of shape ``shape``: int64, integer-valued floats below 2**53 in
+                magnitude, or an object array of Python integers.
+            bound: a bound on the entries' magnitudes, >= max |entry| (``None``: computed here).
+
+        Raises:
+            ValueError: ``block`` is not of shape ``shape``.
+        """
         if block.shape != self.total.shape:
             raise ValueError(f"block must have shape {self.total.shape}, got {block.shape}")
         if block.dtype == object:  # Python integers (any size)
@@ -74,7 +90,15 @@ class ExactSums:
 
     def add(self, rows: np.ndarray, *, scratch: bool = False) -> None:
         """Add the rows of ``rows`` (shape ``(count, *shape)``, finite reals). ``scratch=True``: ``rows`` is a
-        float64 temporary of the caller's that may be overwritten (saves a copy of the block)."""
+        float64 temporary of the caller's that may be overwritten (saves a copy of the block).
+
+        Args:
+            rows: the rows, shape ``(count, *shape)``, finite reals (rounded to the grid here).
+            scratch: whether ``rows`` is a float64 temporary this call may overwrite (default ``False``: copied).
+
+        Raises:
+            ValueError: ``rows`` has another trailing shape, or is not finite.
+        """
         if rows.shape[1:] != self.total.shape:
             raise ValueError(f"rows must have trailing shape {self.total.shape}, got {rows.shape[1:]}")
         if rows.size == 0:
@@ -99,7 +123,15 @@ class ExactSums:
         """Add the rows of a float64 temporary of the caller's already in units of the grid (the value times
         ``2**FRACTION_BITS``) and nonnegative (squares); it is overwritten. Two passes instead of five: for
         nonnegative integers every partial float sum is at most the total, so a computed total below ``2**52``
-        means the true one is below ``2**53`` and every addition was exact."""
+        means the true one is below ``2**53`` and every addition was exact.
+
+        Args:
+            rows: float64 rows, shape ``(count, *shape)``, nonnegative and already times ``2**fraction_bits``;
+                overwritten.
+
+        Raises:
+            ValueError: ``rows`` has another trailing shape, or a sum is not finite.
+        """
         if rows.shape[1:] != self.total.shape:
             raise ValueError(f"rows must have trailing shape {self.total.shape}, got {rows.shape[1:]}")
         if rows.size == 0:
@@ -115,7 +147,14 @@ class ExactSums:
             self.add(np.ldexp(rows, -self.fraction_bits), scratch=True)
 
     def merge(self, other: ExactSums) -> None:
-        """Add another accumulator's sums (exact; the order of merges does not matter)."""
+        """Add another accumulator's sums (exact; the order of merges does not matter).
+
+        Args:
+            other: sums of the same shape, grid and divisor (other rows of the same statistic).
+
+        Raises:
+            ValueError: ``other`` differs in shape, grid or divisor.
+        """
         if (other.total.shape, other.fraction_bits, other.divisor) != (self.total.shape, self.fraction_bits,
                                                                         self.divisor):
             raise ValueError("cannot merge sums of different shapes, grids or divisors")
@@ -152,7 +191,17 @@ def exact_gram(sums: ExactSums, values: np.ndarray, bits: int, pairs: tuple[np.n
     ``2**-(2 bits)``), where ``q = values`` rounded to the grid ``2**-bits``: exactly, and the same for any split of
     the rows. Rows whose rounded values stay below :data:`EXACT_FACTOR` go through matrix products of
     integer-valued floats, exact because every product and partial sum is an integer below ``2**53`` (the rows are
-    taken in sub-blocks small enough for that); a row with a larger value is multiplied out in Python integers."""
+    taken in sub-blocks small enough for that); a row with a larger value is multiplied out in Python integers.
+
+    Args:
+        sums: the accumulator added to, of shape ``(len(pairs[0]),)`` and ``2 × bits`` fraction bits.
+        values: the rows, a real (rows, outputs) array, finite.
+        bits: the fractional bits of the grid each value is rounded to, an integer >= 0.
+        pairs: the (s, t) index pairs, as two integer index arrays of one length (e.g. ``numpy.triu_indices``).
+
+    Raises:
+        ValueError: ``values`` is not finite.
+    """
     rounded = np.rint(np.ldexp(np.asarray(values, dtype=np.float64), bits))
     if not np.all(np.isfinite(rounded)):
         raise ValueError("samples must be finite (no NaN or infinity)")
@@ -176,7 +225,14 @@ class IntegerHistogram:
         self.counts: Counter[int] = Counter()
 
     def add(self, values: np.ndarray) -> None:
-        """Count the values of an integer array (any shape)."""
+        """Count the values of an integer array (any shape).
+
+        Args:
+            values: the draws: an integer array, or a float array holding only integer values.
+
+        Raises:
+            ValueError: a float value is not a finite integer.
+        """
         data = np.asarray(values)
         if data.size == 0:
             return
@@ -188,7 +244,11 @@ class IntegerHistogram:
         self.counts.update({int(v): int(c) for v, c in zip(unique, counts)})
 
     def merge(self, other: IntegerHistogram) -> None:
-        """Add another histogram's counts."""
+        """Add another histogram's counts.
+
+        Args:
+            other: the counts of other draws (another block).
+        """
         self.counts.update(other.counts)
 
     @property

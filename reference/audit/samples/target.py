@@ -41,16 +41,40 @@ MechanismKind = Literal["cascade", "kary", "design", "discrete-gaussian", "discr
 Target = Callable[[np.random.Generator, int], Any]
 
 
-def load_target(spec: object) -> Target:
+def load_target(spec: str) -> Target:
     """The function named ``package.module:function`` (``ValueError`` naming ``target`` if it cannot be loaded or
-    called as a sampler), adapted to the batched form (:func:`batched`)."""
+    called as a sampler), adapted to the batched form (:func:`batched`).
+
+    Args:
+        spec: the target as ``"package.module:function"`` (the command line's ``--target``); a module in the
+            working folder is found as ``python -m`` finds it.
+
+    Returns:
+        The function, taking (Generator, runs) and returning a ``runs × n`` array.
+
+    Raises:
+        ValueError: ``spec`` is not of that form, its module cannot be imported, it names no function, or the
+            function takes neither (generator, runs) nor (generator).
+    """
     function = load_function(spec, "target")
     return batched(function)
 
 
 def batched(function: Callable[..., Any]) -> Target:
     """``function`` as a batched sampler: unchanged if it takes (Generator, runs); a one-run function (taking
-    only the Generator) is called once per run with the same generator and its runs stacked as rows."""
+    only the Generator) is called once per run with the same generator and its runs stacked as rows.
+
+    Args:
+        function: the user's sampler: ``function(generator, runs)`` returning a ``runs × n`` array, or
+            ``function(generator)`` returning one run of ``n`` values (parameters with defaults are not counted;
+            a callable whose signature cannot be read is taken as batched).
+
+    Returns:
+        A function of (Generator, runs) returning the runs as rows.
+
+    Raises:
+        ValueError: ``function`` takes neither one nor two parameters without defaults.
+    """
     try:
         parameters = [p for p in inspect.signature(function).parameters.values()
                       if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty]
@@ -86,7 +110,15 @@ class Mechanism:
     alpha: float = 1e-6
 
     def columns(self, observed: int | None = None) -> int | None:
-        """The values per run the target must return (``None``: any, for the discrete samplers)."""
+        """The values per run the target must return (``None``: any, for the discrete samplers).
+
+        Args:
+            observed: the values per run the target returned (the width of its draws), or ``None`` if not known;
+                returned as is by the discrete samplers, which accept any width, and ignored by the others.
+
+        Returns:
+            ``2**depth`` (cascade), the horizon (KARY), the rows of the noise matrix (design), else ``observed``.
+        """
         if self.kind == "cascade":
             return 1 << self.depth
         if self.kind == "kary":
@@ -109,7 +141,16 @@ class Mechanism:
         return LinearDesign(self.noise_matrix, noise_law(self.noise, self.parameter), self.draw_variances)
 
     def new_moments(self, runs: int) -> Any:
-        """An empty accumulator for an audit of ``runs`` runs."""
+        """An empty accumulator for an audit of ``runs`` runs.
+
+        Args:
+            runs: the audit's total number of runs (an integer >= 1; the accumulators built here do not depend on it).
+
+        Returns:
+            A :class:`~reference.audit.samples.cascade_stream.CascadeMoments` (cascade), a
+            :class:`~reference.audit.samples.drawn_runs.DrawnRuns` (KARY, design) or an
+            :class:`~reference.audit.samples.sufficient.IntegerHistogram` (the discrete samplers).
+        """
         if self.kind == "cascade":
             from reference.audit.samples.cascade_stream import CascadeMoments
 
@@ -135,19 +176,55 @@ def _design(mechanism: Mechanism) -> Any:
 def call_target(function: Target, generator: np.random.Generator, runs: int) -> np.ndarray:
     """The target's draws as an array. Whatever the user's function raises — ``SystemExit`` and
     ``KeyboardInterrupt`` included, also in a worker process — becomes one ``ValueError`` line naming it (the
-    command line's bad-input exit), never a verdict or a traceback (:mod:`reference.core.user_code`)."""
+    command line's bad-input exit), never a verdict or a traceback (:mod:`reference.core.user_code`).
+
+    Args:
+        function: the batched target (from :func:`load_target` or :func:`batched`).
+        generator: the generator the target draws from (one chunk's: :func:`chunk_seed`).
+        runs: the number of runs to ask for, an integer >= 1.
+
+    Returns:
+        What the target returned, as a numpy array (its shape is checked by the caller).
+
+    Raises:
+        ValueError: the target raised; the line names it and its error.
+    """
     return np.asarray(call_user(function, generator, runs, role="target", limits=UNLIMITED))
 
 
 def chunk_seed(seed: int, chunk: int) -> np.random.Generator:
-    """The generator of chunk ``chunk``: ``default_rng`` of child ``chunk`` of ``SeedSequence(seed)``."""
+    """The generator of chunk ``chunk``: ``default_rng`` of child ``chunk`` of ``SeedSequence(seed)``.
+
+    Args:
+        seed: the audit's root seed, an integer >= 0.
+        chunk: the chunk's index, an integer >= 0 (chunk ``c`` holds runs ``c × chunk_runs`` onwards).
+
+    Returns:
+        A fresh ``numpy.random.Generator`` for that chunk.
+    """
     return np.random.default_rng(run_seeds(seed, 1, chunk)[0])
 
 
 def run_block(target: str, mechanism: Mechanism, runs: int, chunk_runs: int, seed: int,
               chunks: tuple[int, int]) -> Any:
     """The statistics of chunks ``chunks[0] .. chunks[1] - 1`` (one block): each chunk drawn by the target with
-    its own generator, checked for shape, folded in, and dropped before the next is drawn."""
+    its own generator, checked for shape, folded in, and dropped before the next is drawn.
+
+    Args:
+        target: the sampler as ``"package.module:function"`` (loaded here, so that a worker process can run it).
+        mechanism: what the target claims to sample (fixes the values per run and the statistics kept).
+        runs: the audit's total number of runs, an integer >= 1 (the last chunk stops there).
+        chunk_runs: the runs per chunk, an integer >= 1 (the unit of seeds: chunk ``c`` holds runs
+            ``c × chunk_runs .. (c + 1) × chunk_runs - 1``).
+        seed: the audit's root seed, an integer >= 0 (:func:`chunk_seed`).
+        chunks: the block as a half-open range ``(first chunk, end chunk)`` of chunk indices.
+
+    Returns:
+        The block's accumulator (:meth:`Mechanism.new_moments`) with every chunk's draws folded in.
+
+    Raises:
+        ValueError: the target raised, or returned an array not of shape (runs, n), not real, or not finite.
+    """
     function = load_target(target)
     moments = mechanism.new_moments(runs)
     for chunk in range(*chunks):

@@ -39,7 +39,15 @@ WHITE_BITS = 16
 
 @lru_cache(maxsize=8)
 def cascade_whitening(depth: int, sigma: float) -> np.ndarray:
-    """The Haar whitening (its exact eigenvector checks cost seconds at depth 8), once per (depth, σ); read-only."""
+    """The Haar whitening (its exact eigenvector checks cost seconds at depth 8), once per (depth, σ); read-only.
+
+    Args:
+        depth: the cascade's depth, an integer >= 0 (n = 2**depth leaves).
+        sigma: the claimed σ > 0 (standard deviation, not σ²), as a float.
+
+    Returns:
+        W, an (n, n) float array with ``W (σ² C_depth) Wᵀ = I``, not writeable.
+    """
     matrix = haar_whitening(depth, sigma)
     matrix.setflags(write=False)
     return matrix
@@ -69,7 +77,13 @@ def _haar_structure(whitening: np.ndarray, depth: int) -> list[tuple[int, int, i
 
 
 class CascadeSampleMoments:
-    """Sufficient statistics of the small-depth cascade audit (module docstring)."""
+    """Sufficient statistics of the small-depth cascade audit (module docstring).
+
+    Args:
+        depth: the cascade's depth, an integer >= 0 (``2**depth`` leaves; the whitened tests are quadratic in
+            them: the audits allow up to 8), already checked by the caller.
+        sigma: the claimed σ > 0 of every node (standard deviation, not σ²), as a float, already checked.
+    """
 
     def __init__(self, depth: int, sigma: float) -> None:
         from scipy import stats
@@ -90,7 +104,11 @@ class CascadeSampleMoments:
         self.runs = 0
 
     def add(self, samples: np.ndarray) -> None:
-        """Consume a block of runs (``rows × 2**depth``, real; finite checked by the caller)."""
+        """Consume a block of runs (``rows × 2**depth``, real; finite checked by the caller).
+
+        Args:
+            samples: a block of runs, shape (rows, 2**depth), real and finite, one run per row.
+        """
         x = np.asarray(samples, dtype=np.float64)
         leaves = 1 << self.depth
         scaled = x / self.sigma
@@ -109,7 +127,14 @@ class CascadeSampleMoments:
         self.runs += x.shape[0]
 
     def merge(self, other: CascadeSampleMoments) -> None:
-        """Add another accumulator's runs (same depth and sigma)."""
+        """Add another accumulator's runs (same depth and sigma).
+
+        Args:
+            other: the statistics of other runs (another block), of the same depth and σ.
+
+        Raises:
+            ValueError: ``other`` has another depth or σ.
+        """
         if (other.depth, other.sigma) != (self.depth, self.sigma):
             raise ValueError("cannot merge cascade statistics of different depth or sigma")
         for mine, theirs in ((self.leaf_squares, other.leaf_squares), (self.node_squares, other.node_squares),
@@ -123,7 +148,14 @@ class CascadeSampleMoments:
         """``x Wᵀ`` from the Haar structure of ``W``: each row of ``W`` is ``c`` on the left half of a node's leaves
         and ``−c`` on the right half (the root's row: ``c`` on all), so the whitened coordinate is ``c (L − R)`` of
         the node's children sums (``c`` times the root sum). O(n) per run instead of O(n²), and elementwise: the
-        same numbers for any block shape."""
+        same numbers for any block shape.
+
+        Args:
+            x: runs of leaves, a real (rows, 2**depth) array (not divided by σ: W holds the 1/σ).
+
+        Returns:
+            The whitened runs, a float64 (rows, 2**depth) array: i.i.d. N(0, 1) entries under the claim.
+        """
         sums = [np.asarray(x, dtype=np.float64)]  # sums[j]: the node sums of level depth - j
         while sums[-1].shape[1] > 1:
             sums.append(sums[-1][:, 0::2] + sums[-1][:, 1::2])
@@ -138,7 +170,16 @@ class CascadeSampleMoments:
 
     def whitened_check(self, alpha: float, name: str) -> StatisticalCheck:
         """The battery of :func:`reference.cip.whitening.whitened_normal_test` from the sums, the KS part on the
-        grid (module docstring)."""
+        grid (module docstring).
+
+        Args:
+            alpha: the battery's false-alarm probability, in (0, 1) (union bound over its sub-tests).
+            name: the check's name in the report (e.g. ``"whitened covariance sigma^2 C_3"``).
+
+        Returns:
+            The battery's check: total sum of squares, per-coordinate squares and means, pairwise correlations
+            and the Kolmogorov–Smirnov grid test.
+        """
         from scipy import stats
 
         samples, dim = self.runs, 1 << self.depth

@@ -26,7 +26,12 @@ MAX_TREE_DEPTH = 8
 
 
 def node_covariance(depth: int) -> Matrix:
-    """Covariance (σ = 1) of all 2n − 1 node values produced by Algorithm 1, in level order, exactly."""
+    """Covariance (σ = 1) of all 2n − 1 node values produced by Algorithm 1, in level order, exactly.
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 8] (2**depth leaves, 2**(depth + 1) − 1 nodes; node (l, p)
+            at index 2**l − 1 + p).
+    """
     depth = check_depth(depth, maximum=MAX_TREE_DEPTH)
     size = (2 << depth) - 1
     cov = [[Fraction(0)] * size for _ in range(size)]
@@ -47,7 +52,11 @@ def node_covariance(depth: int) -> Matrix:
 
 
 def leaf_covariance(depth: int) -> Matrix:
-    """The leaf block of :func:`node_covariance`: what Proposition 3.5 says equals C_depth."""
+    """The leaf block of :func:`node_covariance`: what Proposition 3.5 says equals C_depth.
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 8]: the block is 2**depth × 2**depth Fractions.
+    """
     full = node_covariance(depth)
     first = (1 << depth) - 1
     return tuple(tuple(row[first:]) for row in full[first:])

@@ -35,7 +35,11 @@ def _check_workload(workload: object) -> Workload:
 
 def nodal_variances(depth: int) -> dict[tuple[int, int], Fraction]:
     """Variance (σ = 1) of every tree node ``(level, position)``, each computed as a range variance in
-    O(depth) (node (l, p) is the range of the leaves it covers). Theorem 3.3 says each is 1; this computes it."""
+    O(depth) (node (l, p) is the range of the leaves it covers). Theorem 3.3 says each is 1; this computes it.
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 16] (2**depth leaves, 2**(depth + 1) − 1 nodes).
+    """
     depth = check_depth(depth, maximum=cip_ranges.MAX_ALL_RANGES_DEPTH)
     result = {}
     for level in range(depth + 1):
@@ -58,7 +62,13 @@ class WorkloadVariances:
 
 
 def workload_variances(depth: int, workload: Workload) -> WorkloadVariances:
-    """Number of queries, total and maximum per-query variance (σ = 1), exactly."""
+    """Number of queries, total and maximum per-query variance (σ = 1), exactly.
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 16] (2**depth cells).
+        workload: which queries: ``"ranges"`` (all n(n+1)/2 contiguous ranges) or ``"nodal"`` (the 2n − 1 tree
+            nodes).
+    """
     workload = _check_workload(workload)
     if workload == "ranges":
         stats = cip_ranges.all_range_statistics(depth)
@@ -69,13 +79,29 @@ def workload_variances(depth: int, workload: Workload) -> WorkloadVariances:
 
 
 def expected_total_squared_error(depth: int, sigma_squared: RationalLike, workload: Workload) -> Fraction:
-    """Definition 3.10: ``E ‖W s‖²₂ = σ² Σ_q v_q``, exactly (σ² an exact rational)."""
+    """Definition 3.10: ``E ‖W s‖²₂ = σ² Σ_q v_q``, exactly (σ² an exact rational).
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 16] (2**depth cells).
+        sigma_squared: the noise variance σ² > 0 (not σ), an exact rational: int, Fraction or a string such as
+            ``"1/3"``; a float is refused.
+        workload: which queries: ``"ranges"`` (all n(n+1)/2 contiguous ranges) or ``"nodal"`` (the 2n − 1 tree
+            nodes).
+    """
     variance = positive_fraction(sigma_squared, "sigma_squared")
     return variance * workload_variances(depth, workload).total
 
 
 def worst_case_expected_error(depth: int, sigma: RationalLike, workload: Workload) -> Any:
-    """Definition 3.11: ``max_q E|(W s)_q| = σ sqrt(2/π) sqrt(max_q v_q)`` as an exact sympy expression."""
+    """Definition 3.11: ``max_q E|(W s)_q| = σ sqrt(2/π) sqrt(max_q v_q)`` as an exact sympy expression.
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 16] (2**depth cells).
+        sigma: the noise standard deviation σ > 0 (not σ²), an exact rational: int, Fraction or a string such as
+            ``"3/2"``; a float is refused.
+        workload: which queries: ``"ranges"`` (all n(n+1)/2 contiguous ranges) or ``"nodal"`` (the 2n − 1 tree
+            nodes).
+    """
     import sympy  # imported here: sympy costs more than half a second at start-up, and only this needs it
 
     scale = positive_fraction(sigma, "sigma")
@@ -87,14 +113,26 @@ def worst_case_expected_error(depth: int, sigma: RationalLike, workload: Workloa
 
 def root_mean_square_error(depth: int, sigma_squared: RationalLike, workload: Workload) -> Fraction:
     """``err_2 / m`` (mean squared error per query), exactly; its square root is what Proposition 3.13's left
-    side compares with Definition 3.11."""
+    side compares with Definition 3.11.
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 16] (2**depth cells).
+        sigma_squared: the noise variance σ² > 0 (not σ), an exact rational: int, Fraction or a string such as
+            ``"1/3"``; a float is refused.
+        workload: which queries: ``"ranges"`` (all n(n+1)/2 contiguous ranges) or ``"nodal"`` (the 2n − 1 tree
+            nodes).
+    """
     variances = workload_variances(depth, workload)
     return positive_fraction(sigma_squared, "sigma_squared") * variances.total / variances.queries
 
 
 def nodal_workload(depth: int) -> np.ndarray:
     """The (2n − 1) x n 0/1 matrix of all tree-node queries, rows in level order (node (l, p) at row
-    2**l − 1 + p), as exact integers (int64)."""
+    2**l − 1 + p), as exact integers (int64).
+
+    Args:
+        depth: the tree's depth, an integer in [0, 16] (2**depth columns, 2**(depth + 1) − 1 rows).
+    """
     depth = check_depth(depth, maximum=cip_ranges.MAX_ALL_RANGES_DEPTH)
     n = 1 << depth
     matrix = np.zeros(((2 << depth) - 1, n), dtype=np.int64)
@@ -107,7 +145,11 @@ def nodal_workload(depth: int) -> np.ndarray:
 
 def range_bounds(length: int) -> Iterator[tuple[int, int]]:
     """Every contiguous range [first, last] of ``length`` cells, in lexicographic (first, last) order: the rows of
-    :func:`range_workload`, without the matrix (a count of them costs no memory)."""
+    :func:`range_workload`, without the matrix (a count of them costs no memory).
+
+    Args:
+        length: the number of cells n, an integer >= 1 (n(n+1)/2 ranges are yielded).
+    """
     n = check_positive_int(length, "length")
     for first in range(n):
         for last in range(first, n):
@@ -115,7 +157,11 @@ def range_bounds(length: int) -> Iterator[tuple[int, int]]:
 
 
 def range_workload(length: int) -> np.ndarray:
-    """The n(n+1)/2 x n 0/1 matrix of all contiguous ranges, rows in lexicographic (first, last) order, int64."""
+    """The n(n+1)/2 x n 0/1 matrix of all contiguous ranges, rows in lexicographic (first, last) order, int64.
+
+    Args:
+        length: the number of cells n, an integer in [1, 4096] (the matrix has n(n+1)/2 rows and n columns).
+    """
     n = check_positive_int(length, "length")
     if n > 4096:
         raise ValueError(f"length must be at most 4096 for the dense range workload, got {n}")

@@ -69,7 +69,11 @@ def _check_tree(tree: object, *, dense: bool = True) -> BinaryTree:
 
 
 def source_variances(tree: BinaryTree) -> Vector:
-    """Variances of the independent sources: ``X_root`` (1), then ``Z_s = (√3/2) Y_s`` (3/4) per split."""
+    """Variances of the independent sources: ``X_root`` (1), then ``Z_s = (√3/2) Y_s`` (3/4) per split.
+
+    Args:
+        tree: the tree, a :class:`reference.cip.tree.BinaryTree` with at most 256 leaves.
+    """
     tree = _check_tree(tree)
     return (Fraction(1),) + (_THREE_QUARTERS,) * (tree.leaf_count - 1)
 
@@ -79,6 +83,10 @@ def node_loadings(tree: BinaryTree) -> tuple[Vector, ...]:
 
     Source 0 is ``X_root``; source ``1 + t`` is ``Z`` of the ``t``-th split in level order (the same numbering
     as the numeric sampler's draws).
+
+    Args:
+        tree: the tree, a :class:`reference.cip.tree.BinaryTree` with at most 256 leaves (one loading vector of
+            length ``leaf_count`` per node).
     """
     tree = _check_tree(tree)
     width = tree.leaf_count
@@ -105,13 +113,23 @@ def _gram(rows: Sequence[Vector], weights: Vector) -> Matrix:
 
 
 def node_covariance(tree: BinaryTree) -> Matrix:
-    """Exact covariance (σ = 1) of all node values in level order, from the construction."""
+    """Exact covariance (σ = 1) of all node values in level order, from the construction.
+
+    Args:
+        tree: the tree, a :class:`reference.cip.tree.BinaryTree` with at most 256 leaves (the matrix is
+            node_count × node_count).
+    """
     tree = _check_tree(tree)
     return _gram(node_loadings(tree), source_variances(tree))
 
 
 def covariance(tree: BinaryTree) -> Matrix:
-    """Exact covariance (σ = 1) of the leaves in natural order, from the construction (:func:`node_loadings`)."""
+    """Exact covariance (σ = 1) of the leaves in natural order, from the construction (:func:`node_loadings`).
+
+    Args:
+        tree: the tree, a :class:`reference.cip.tree.BinaryTree` with at most 256 leaves (the matrix is
+            leaf_count × leaf_count, leaves in natural order).
+    """
     tree = _check_tree(tree)
     loadings = node_loadings(tree)
     return _gram([loadings[i] for i in tree.leaf_node_indices.tolist()], source_variances(tree))
@@ -123,7 +141,11 @@ def _splits_between(tree: BinaryTree, label: str, top: int) -> int:
 
 
 def covariance_closed_form(tree: BinaryTree) -> Matrix:
-    """The leaf covariance from the derived formula (module docstring), independent of :func:`covariance`."""
+    """The leaf covariance from the derived formula (module docstring), independent of :func:`covariance`.
+
+    Args:
+        tree: the tree, a :class:`reference.cip.tree.BinaryTree` with at most 256 leaves.
+    """
     tree = _check_tree(tree)
     labels = tree.leaves
 
@@ -139,7 +161,11 @@ def covariance_closed_form(tree: BinaryTree) -> Matrix:
 
 
 def node_variances(tree: BinaryTree) -> dict[str, Fraction]:
-    """Variance (σ = 1) of every node from the construction: ``Σ_t loading_t² var_t``. Each should be 1."""
+    """Variance (σ = 1) of every node from the construction: ``Σ_t loading_t² var_t``. Each should be 1.
+
+    Args:
+        tree: the tree, a :class:`reference.cip.tree.BinaryTree` with at most 256 leaves; keyed by node label.
+    """
     tree = _check_tree(tree)
     weights = source_variances(tree)
     return {
@@ -150,7 +176,11 @@ def node_variances(tree: BinaryTree) -> dict[str, Fraction]:
 
 def node_variances_from_leaves(tree: BinaryTree) -> dict[str, Fraction]:
     """Variance of the *sum of the leaves under* every node, from the leaf covariance. Equal to
-    :func:`node_variances` exactly when the released leaves are consistent with the tree."""
+    :func:`node_variances` exactly when the released leaves are consistent with the tree.
+
+    Args:
+        tree: the tree, a :class:`reference.cip.tree.BinaryTree` with at most 256 leaves; keyed by node label.
+    """
     tree = _check_tree(tree)
     matrix = covariance(tree)
     result = {}
@@ -161,7 +191,11 @@ def node_variances_from_leaves(tree: BinaryTree) -> dict[str, Fraction]:
 
 
 def is_consistent(tree: BinaryTree) -> bool:
-    """Exact consistency of the construction: every node's loading is the sum of its children's."""
+    """Exact consistency of the construction: every node's loading is the sum of its children's.
+
+    Args:
+        tree: the tree, a :class:`reference.cip.tree.BinaryTree` with at most 256 leaves.
+    """
     tree = _check_tree(tree)
     loadings = dict(zip(tree.nodes, node_loadings(tree)))
     for label in tree.nodes:
@@ -172,12 +206,22 @@ def is_consistent(tree: BinaryTree) -> bool:
 
 
 def precision(tree: BinaryTree) -> Matrix:
-    """``C⁻¹`` by exact Gauss–Jordan elimination (:func:`reference.core.linalg.inverse`) on :func:`covariance`."""
+    """``C⁻¹`` by exact Gauss–Jordan elimination (:func:`reference.core.linalg.inverse`) on :func:`covariance`.
+
+    Args:
+        tree: the tree, a :class:`reference.cip.tree.BinaryTree` with at most 256 leaves (exact elimination on
+            the dense leaf covariance: keep it small).
+    """
     return linalg.inverse(covariance(tree))
 
 
 def split_vectors(tree: BinaryTree) -> tuple[Vector, ...]:
-    """For each split ``s`` (level order) the vector ``h_s``: +1 on leaves under ``s0``, −1 under ``s1``."""
+    """For each split ``s`` (level order) the vector ``h_s``: +1 on leaves under ``s0``, −1 under ``s1``.
+
+    Args:
+        tree: the tree, a :class:`reference.cip.tree.BinaryTree` with at most 256 leaves; one vector per
+            two-child node.
+    """
     tree = _check_tree(tree)
     vectors = []
     for label in tree.splits:
@@ -192,7 +236,11 @@ def split_vectors(tree: BinaryTree) -> tuple[Vector, ...]:
 
 
 def precision_closed_form(tree: BinaryTree) -> Matrix:
-    """``1 1ᵀ + (1/3) Σ_s h_s h_sᵀ`` (module docstring), independent of the elimination in :func:`precision`."""
+    """``1 1ᵀ + (1/3) Σ_s h_s h_sᵀ`` (module docstring), independent of the elimination in :func:`precision`.
+
+    Args:
+        tree: the tree, a :class:`reference.cip.tree.BinaryTree` with at most 256 leaves.
+    """
     tree = _check_tree(tree)
     size = tree.leaf_count
     result = [[Fraction(1)] * size for _ in range(size)]
@@ -221,7 +269,11 @@ def _split_depth_arrays(tree: BinaryTree) -> tuple[IntegerArray, IntegerArray]:
 
 
 def split_depths(tree: BinaryTree) -> tuple[int, ...]:
-    """``D_i``: the number of two-child ancestors of each leaf (natural order). Any size of tree."""
+    """``D_i``: the number of two-child ancestors of each leaf (natural order). Any size of tree.
+
+    Args:
+        tree: the tree, a :class:`reference.cip.tree.BinaryTree` of any size (integer arrays, no dense matrix).
+    """
     tree = _check_tree(tree, dense=False)
     depth, _ = _split_depth_arrays(tree)
     return tuple(int(d) for d in depth[tree.leaf_node_indices])
@@ -233,6 +285,11 @@ def sensitivity_squared(tree: BinaryTree, neighbours: Neighbours) -> Fraction:
     ``add_remove``: ``1 + max_i D_i / 3``. ``substitution``: the maximum over splits ``a`` of
     ``(2 + max_{i under a0} D_i + max_{j under a1} D_j − 2 D_a)/3`` (a single leaf is refused: no record can
     move). Checked against the dense exact precision on every small tree.
+
+    Args:
+        tree: the tree, a :class:`reference.cip.tree.BinaryTree` of any size (no dense matrix is built).
+        neighbours: the neighbouring relation: ``"add_remove"`` (one record added or removed: one leaf changes
+            by 1) or ``"substitution"`` (one record moves between two leaves; needs at least 2 leaves).
     """
     neighbours = check_neighbours(neighbours)
     tree = _check_tree(tree, dense=False)
@@ -252,7 +309,11 @@ def sensitivity_squared(tree: BinaryTree, neighbours: Neighbours) -> Fraction:
 
 
 def padding_depth(leaves: int) -> int:
-    """The depth of the smallest perfect tree with at least ``leaves`` leaves (integer arithmetic)."""
+    """The depth of the smallest perfect tree with at least ``leaves`` leaves (integer arithmetic).
+
+    Args:
+        leaves: the number of real cells, an integer >= 1.
+    """
     count = check_positive_int(leaves, "leaves")
     return (count - 1).bit_length()
 
@@ -264,6 +325,12 @@ def padded_sensitivity_squared(leaves: int, neighbours: Neighbours) -> Fraction:
     From the exact precision of ``C_d`` (:func:`reference.cip.exact.matrix.precision_entry_from_height`):
     ``add_remove`` ``1 + d/3``; ``substitution`` ``(2 + 2h)/3`` for the highest lowest-common-ancestor ``h`` of
     two real cells, i.e. ``(2 + 2d)/3`` whenever ``leaves >= 2``.
+
+    Args:
+        leaves: the number of real cells, an integer in [1, 2**30] (padded to 2**d cells, d =
+            :func:`padding_depth`).
+        neighbours: the neighbouring relation: ``"add_remove"`` (one cell changes by 1) or ``"substitution"``
+            (one record moves between two real cells; needs ``leaves`` >= 2).
     """
     neighbours = check_neighbours(neighbours)
     count = check_positive_int(leaves, "leaves")
@@ -279,7 +346,11 @@ def padded_sensitivity_squared(leaves: int, neighbours: Neighbours) -> Fraction:
 
 
 def padded_covariance(leaves: int) -> Matrix:
-    """The covariance of the first ``leaves`` cells of ``C_d`` (padding; the real cells only)."""
+    """The covariance of the first ``leaves`` cells of ``C_d`` (padding; the real cells only).
+
+    Args:
+        leaves: the number of real cells, an integer in [1, 256] (the leaves × leaves block is built densely).
+    """
     count = check_positive_int(leaves, "leaves")
     if count > MAX_DENSE_LEAVES:
         raise ValueError(f"leaves must be at most {MAX_DENSE_LEAVES} for dense exact matrices")
@@ -296,6 +367,10 @@ def exact_inverse(matrix: Matrix) -> Matrix:
 
     The same result as :func:`reference.core.linalg.inverse` (an inverse is unique), much faster for the
     64 x 64 matrices of the padding table.
+
+    Args:
+        matrix: an invertible square exact matrix (rows of Fractions or ints); a singular one raises
+            ``ZeroDivisionError``.
     """
     import flint  # local: only the larger exact inversions need it
 
@@ -309,7 +384,14 @@ def exact_inverse(matrix: Matrix) -> Matrix:
 
 def truncated_padding_sensitivity_squared(leaves: int, neighbours: Neighbours) -> Fraction:
     """Δ² of padding to the perfect tree but releasing only the ``leaves`` real cells: from the exact inverse
-    of the principal block of ``C_d`` (a post-processing of the full padded release, so never larger)."""
+    of the principal block of ``C_d`` (a post-processing of the full padded release, so never larger).
+
+    Args:
+        leaves: the number of real cells, an integer in [1, 256] (the dense block of ``C_d`` is inverted
+            exactly).
+        neighbours: the neighbouring relation: ``"add_remove"`` (one cell changes by 1) or ``"substitution"``
+            (one record moves between two real cells; needs ``leaves`` >= 2).
+    """
     from reference.cip.sensitivity import mahalanobis_sensitivity_squared
 
     neighbours = check_neighbours(neighbours)
@@ -328,7 +410,12 @@ class RangeVarianceStatistics:
 
 def range_variance_statistics(matrix: Matrix) -> RangeVarianceStatistics:
     """Max, argmax and total of ``Var(Σ_{t=first}^{last} X_t)`` over all ranges, from a covariance matrix,
-    by exact 2-D prefix sums (O(m²) after O(m²) preprocessing)."""
+    by exact 2-D prefix sums (O(m²) after O(m²) preprocessing).
+
+    Args:
+        matrix: the covariance of m >= 1 cells, a non-empty square exact matrix (rows of Fractions), cells in
+            order.
+    """
     size = len(matrix)
     if size == 0:
         raise ValueError("matrix must be a non-empty square matrix")
@@ -369,6 +456,9 @@ def compare_with_padding(leaves: int) -> PaddingComparison:
 
     At equal (ε, δ) the calibrated σ² is proportional to Δ², so the error of a range at equal privacy is
     proportional to ``Δ² × (its variance at σ = 1)``.
+
+    Args:
+        leaves: the number of real cells, an integer in [1, 256].
     """
     count = check_positive_int(leaves, "leaves")
     if count > MAX_DENSE_LEAVES:

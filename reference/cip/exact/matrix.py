@@ -30,19 +30,35 @@ MAX_DENSE_DEPTH = 12
 
 
 def lca_height(i: int, j: int) -> int:
-    """Height of the lowest common ancestor of leaves ``i`` and ``j`` (0 when ``i == j``)."""
+    """Height of the lowest common ancestor of leaves ``i`` and ``j`` (0 when ``i == j``).
+
+    Args:
+        i: a leaf index, an integer >= 0 (0-based, natural order; not checked against a depth).
+        j: another leaf index, an integer >= 0.
+    """
     return (i ^ j).bit_length()
 
 
 def covariance_entry_from_height(height: int) -> Fraction:
-    """C(i, j) for leaves whose lowest common ancestor has the given height (Definition 3.1)."""
+    """C(i, j) for leaves whose lowest common ancestor has the given height (Definition 3.1).
+
+    Args:
+        height: the height of the two leaves' lowest common ancestor, an integer >= 0 (0 means the same leaf,
+            the diagonal; h >= 1 gives −2**(1 − 2h)). Not checked against a depth.
+    """
     if height == 0:
         return Fraction(1)
     return -Fraction(1, 2 ** (2 * height - 1))
 
 
 def covariance_entry(depth: int, i: int, j: int) -> Fraction:
-    """Entry (i, j) of C_depth, 0-based, without building the matrix."""
+    """Entry (i, j) of C_depth, 0-based, without building the matrix.
+
+    Args:
+        depth: the tree's depth, an integer in [0, 30] (n = 2**depth leaves).
+        i: the row's leaf index, an integer in [0, n − 1].
+        j: the column's leaf index, an integer in [0, n − 1].
+    """
     depth = check_depth(depth)
     n = 1 << depth
     for name, value in (("i", i), ("j", j)):
@@ -52,7 +68,11 @@ def covariance_entry(depth: int, i: int, j: int) -> Fraction:
 
 
 def covariance(depth: int) -> Matrix:
-    """C_depth built by the block recursion of Definition 3.1, exactly (``depth`` <= 12)."""
+    """C_depth built by the block recursion of Definition 3.1, exactly (``depth`` <= 12).
+
+    Args:
+        depth: the tree's depth, an integer in [0, 12] (the matrix is 2**depth × 2**depth Fractions).
+    """
     depth = check_depth(depth, maximum=MAX_DENSE_DEPTH)
     current: list[list[Fraction]] = [[Fraction(1)]]
     if depth >= 1:
@@ -74,6 +94,10 @@ def inverse_by_elimination(depth: int) -> Matrix:
     exact rational elimination (``fmpq_mat.inv``), then checked exactly: ``C @ X == I`` is verified before
     returning, so the result is the inverse whatever the method. Depth 10 (1024 x 1024) takes seconds; the
     pure-Python :func:`reference.core.linalg.inverse` is the independent twin used at small depths.
+
+    Args:
+        depth: the tree's depth, an integer in [0, 12] (the inverse is 2**depth × 2**depth; depth 10 takes
+            seconds).
     """
     import flint  # local: FLINT is only needed for the large exact inversions
 
@@ -99,6 +123,9 @@ def inverse_by_lemma_b2(depth: int) -> Matrix:
     ``C_1^{-1} = [[4/3, 2/3], [2/3, 4/3]]`` and
     ``C_j^{-1} = [[C_{j-1}^{-1} + J/3, 2J/3], [2J/3, C_{j-1}^{-1} + J/3]]``.
     For depth 0 the inverse of (1) is (1).
+
+    Args:
+        depth: the tree's depth, an integer in [0, 12] (the inverse is 2**depth × 2**depth Fractions).
     """
     depth = check_depth(depth, maximum=MAX_DENSE_DEPTH)
     if depth == 0:
@@ -118,10 +145,15 @@ def precision_entry_from_height(depth: int, height: int) -> Fraction:
 
     Derived from the Haar eigen-decomposition (see :func:`spectrum`), not from Lemma B.2:
     ``C^{-1} = sum over Haar vectors h of h h^T / (lambda_h |h|^2)`` with ``lambda = 2**-depth`` for the
-    all-ones vector and ``3 * 2**-l`` for a Haar vector of height l (|h|^2 = 2**l). For leaves whose lowest
+    all-ones vector and ``3 * 2**-l`` for a Haar vector of height l (``|h|^2 = 2**l``). For leaves whose lowest
     common ancestor has height ``h >= 1``: the ones vector gives 1, each Haar vector of height l > h that
     contains both gives +1/3, the one of height h gives -1/3: ``(depth - h + 2) / 3``. On the diagonal:
     ``1 + depth/3``.
+
+    Args:
+        depth: the tree's depth, an integer in [0, 30].
+        height: the height of the two leaves' lowest common ancestor, an integer in [0, depth] (0 = the
+            diagonal).
     """
     depth = check_depth(depth)
     if not 0 <= height <= depth:
@@ -137,7 +169,11 @@ def _precision_entry_from_height(depth: int, height: int) -> Fraction:
 
 
 def precision_diagonal(depth: int) -> Vector:
-    """diag(C_depth^{-1}) by elimination (exact)."""
+    """diag(C_depth^{-1}) by elimination (exact).
+
+    Args:
+        depth: the tree's depth, an integer in [0, 12] (a dense exact inverse is built: keep it small).
+    """
     return linalg.diagonal(inverse_by_elimination(depth))
 
 
@@ -147,6 +183,10 @@ def max_precision_diagonal(depth: int) -> Fraction:
     For ``depth <= 8`` this is read off the inverse computed by elimination; above that, from the Haar
     closed form (:func:`precision_entry_from_height`), which the verification suite checks against
     elimination for every depth up to 10.
+
+    Args:
+        depth: the tree's depth, an integer in [0, 30] (at most 8 reads the elimination inverse, above it the
+            Haar closed form).
     """
     depth = check_depth(depth)
     if depth <= 8:
@@ -155,19 +195,35 @@ def max_precision_diagonal(depth: int) -> Fraction:
 
 
 def row_sums(depth: int) -> Vector:
-    """The row sums of C_depth (Proposition B.1(3) claims each is 2**-depth)."""
+    """The row sums of C_depth (Proposition B.1(3) claims each is 2**-depth).
+
+    Args:
+        depth: the tree's depth, an integer in [0, 12] (the dense matrix is built).
+    """
     return linalg.row_sums(covariance(depth))
 
 
 def node_variance(matrix: Matrix, depth: int, level: int, position: int) -> Fraction:
-    """Variance (σ = 1) of tree node ``(level, position)``: the sum of the covariance block it covers."""
+    """Variance (σ = 1) of tree node ``(level, position)``: the sum of the covariance block it covers.
+
+    Args:
+        matrix: the leaf covariance, a square exact matrix of 2**depth rows (tuples of Fractions, as
+            :func:`covariance` returns); not checked.
+        depth: the tree's depth, an integer >= 0 matching ``matrix`` (2**depth rows).
+        level: the node's level, an integer in [0, depth] (0 = root, ``depth`` = a single leaf).
+        position: the node's position within its level, an integer in [0, 2**level − 1] (0 = leftmost).
+    """
     width = 1 << (depth - level)
     start = position * width
     return sum((matrix[i][j] for i in range(start, start + width) for j in range(start, start + width)), Fraction(0))
 
 
 def node_variances(depth: int) -> dict[tuple[int, int], Fraction]:
-    """Variance (σ = 1) of every one of the 2n - 1 tree nodes, summed from the dense exact matrix."""
+    """Variance (σ = 1) of every one of the 2n - 1 tree nodes, summed from the dense exact matrix.
+
+    Args:
+        depth: the tree's depth, an integer in [0, 12] (the dense matrix is built; 2**(depth + 1) − 1 nodes).
+    """
     matrix = covariance(depth)
     return {
         (level, position): node_variance(matrix, depth, level, position)
@@ -179,6 +235,9 @@ def node_variances(depth: int) -> dict[tuple[int, int], Fraction]:
 def haar_vectors(depth: int) -> list[tuple[int, Vector]]:
     """The (unnormalised) Haar basis of R^n: the all-ones vector, then for each internal node of height j
     the vector that is +1 on its left half and -1 on its right half. Returned with the height (0 for ones).
+
+    Args:
+        depth: the tree's depth, an integer in [0, 12] (2**depth vectors of length 2**depth).
     """
     depth = check_depth(depth, maximum=MAX_DENSE_DEPTH)
     n = 1 << depth
@@ -201,6 +260,10 @@ def spectrum(depth: int) -> dict[Fraction, int]:
     Each Haar vector ``h`` is multiplied by C and the quotient ``(C h)_t / h_t`` is read off; the function
     raises if ``C h`` is not a multiple of ``h`` (so the eigen-structure is computed, not assumed). The
     Haar vectors are mutually orthogonal and there are ``n`` of them, so this is the whole spectrum.
+
+    Args:
+        depth: the tree's depth, an integer in [0, 12] (the dense matrix is built and multiplied by every Haar
+            vector).
     """
     matrix = covariance(depth)
     result: dict[Fraction, int] = {}
@@ -216,7 +279,11 @@ def spectrum(depth: int) -> dict[Fraction, int]:
 
 def spectrum_closed_form(depth: int) -> dict[Fraction, int]:
     """The spectrum predicted by the Haar structure: 2**-depth once, and 3 * 2**-j with multiplicity
-    2**(depth - j) for j = 1..depth. Valid for every depth (proved in ``verification/cip/proofs/spectrum.py``)."""
+    2**(depth - j) for j = 1..depth. Valid for every depth (proved in ``verification/cip/proofs/spectrum.py``).
+
+    Args:
+        depth: the tree's depth, an integer in [0, 30].
+    """
     depth = check_depth(depth)
     result = {Fraction(1, 1 << depth): 1}
     for height in range(1, depth + 1):
@@ -226,7 +293,11 @@ def spectrum_closed_form(depth: int) -> dict[Fraction, int]:
 
 
 def determinant_closed_form(depth: int) -> Fraction:
-    """det C_depth as the product of the closed-form spectrum (exact, any depth up to 30)."""
+    """det C_depth as the product of the closed-form spectrum (exact, any depth up to 30).
+
+    Args:
+        depth: the tree's depth, an integer in [0, 30].
+    """
     result = Fraction(1)
     for value, multiplicity in spectrum_closed_form(depth).items():
         result *= value**multiplicity
@@ -234,10 +305,18 @@ def determinant_closed_form(depth: int) -> Fraction:
 
 
 def determinant(depth: int) -> Fraction:
-    """det C_depth by exact elimination on the dense matrix."""
+    """det C_depth by exact elimination on the dense matrix.
+
+    Args:
+        depth: the tree's depth, an integer in [0, 12] (exact elimination on the dense matrix: keep it small).
+    """
     return linalg.determinant(covariance(depth))
 
 
 def is_positive_definite(depth: int) -> bool:
-    """Exact positive-definiteness test of the dense C_depth (Sylvester's criterion via pivots)."""
+    """Exact positive-definiteness test of the dense C_depth (Sylvester's criterion via pivots).
+
+    Args:
+        depth: the tree's depth, an integer in [0, 12] (exact pivots of the dense matrix: keep it small).
+    """
     return linalg.is_positive_definite(covariance(depth))

@@ -51,6 +51,10 @@ def scaled_prefix_variances(depth: int) -> np.ndarray:
     terms below the root's height depend on l only through l mod 2^(depth − 1), so over l = 0..2^depth they are
     4 · H_(depth − 1) on the left half repeated on the right (H vanishes at multiples of 2^depth), and the root
     adds 3 · tent_depth(l)², tent_depth(l) = min(l, 2^depth − l).
+
+    Args:
+        depth: the tree's depth, an integer in [0, 23] (2**depth + 1 int64 values; the scaling by 4**depth stays
+            below 2**62).
     """
     depth = check_depth(depth, maximum=MAX_HALVES_DEPTH - 1)
     haar = np.zeros(2, dtype=np.int64)  # depth 0: no node above the leaves
@@ -130,7 +134,12 @@ def _crossing_maximum(half_depth: int) -> tuple[int, list[tuple[int, int]]]:
 
 
 def range_maxima(depth: int) -> list[RangeMaximum]:
-    """The maximum range variance and its maximisers for every depth 0..depth, by halves (module docstring)."""
+    """The maximum range variance and its maximisers for every depth 0..depth, by halves (module docstring).
+
+    Args:
+        depth: the largest depth, an integer in [0, 24]: one :class:`RangeMaximum` is returned for each depth
+            0..depth.
+    """
     depth = check_depth(depth, maximum=MAX_HALVES_DEPTH)
     results = [RangeMaximum(0, Fraction(1), ((0, 0),))]
     for level in range(1, depth + 1):

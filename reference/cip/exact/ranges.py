@@ -40,7 +40,13 @@ def _check_range(depth: int, first: int, last: int) -> int:
 
 
 def range_variance_by_sum(depth: int, first: int, last: int) -> Fraction:
-    """Var(Σ_{t=first}^{last} X_t) for X ~ N(0, C_depth), by summing the covariance block (definition)."""
+    """Var(Σ_{t=first}^{last} X_t) for X ~ N(0, C_depth), by summing the covariance block (definition).
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 12] (2**depth cells; the O(L²) sum is for small depths).
+        first: the range's first cell, 0-based, in [0, 2**depth − 1].
+        last: the range's last cell (inclusive), in [first, 2**depth − 1].
+    """
     depth = check_depth(depth, maximum=cip_matrix.MAX_DENSE_DEPTH)
     _check_range(depth, first, last)
     total = Fraction(0)
@@ -165,6 +171,9 @@ def total_range_variance_by_pair_counts(depth: int) -> Fraction:
 
     A range [a, b] contains both i <= j iff a <= i and b >= j: (i + 1)(n − j) ranges. This O(n²) exact double
     sum is an independent cross-check of :func:`all_range_statistics` (depth <= 10).
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 10] (an O(4**depth) exact double sum).
     """
     depth = check_depth(depth, maximum=10)
     n = 1 << depth
@@ -177,7 +186,12 @@ def total_range_variance_by_pair_counts(depth: int) -> Fraction:
 
 
 def independent_total_range_variance(length: int) -> int:
-    """Σ over all ranges of the variance when the n leaves carry independent unit-variance noise: Σ_L L(n−L+1)."""
+    """Σ over all ranges of the variance when the n leaves carry independent unit-variance noise: Σ_L L(n−L+1).
+
+    Args:
+        length: the number of cells n, an integer >= 0 (0 gives 0); not validated, being the independent
+            baseline's plain sum.
+    """
     return sum(size * (length - size + 1) for size in range(1, length + 1))
 
 
@@ -189,6 +203,9 @@ def total_range_variance(depth: int) -> Fraction:
     of width w = 2^h, where the double sum factorises as A_k · B_k with A_k = Σ_i (i + 1) and B_k = Σ_j (n − j),
     both linear in the node's index k; Σ_k A_k B_k is then a sum of k and k² (closed forms). The mean over the
     ranges is this total divided by n(n+1)/2.
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 30] (2**depth cells; O(depth) work).
     """
     depth = check_depth(depth)
     n = 1 << depth
@@ -223,7 +240,11 @@ class RangeSummary:
 def range_summary(depth: int) -> RangeSummary:
     """:func:`all_range_statistics` without the O(4^depth) sweep (no minimum): the maximum and every maximiser by
     the halves' convex-hull sweep (:mod:`reference.cip.exact.range_maximum`, O(2^depth) per depth) and the total by
-    :func:`total_range_variance` (O(depth)); depth up to 24."""
+    :func:`total_range_variance` (O(depth)); depth up to 24.
+
+    Args:
+        depth: the cascade's depth, an integer in [0, 24] (2**depth cells).
+    """
     from reference.cip.exact.range_maximum import MAX_HALVES_DEPTH, range_maxima
 
     depth = check_depth(depth, maximum=MAX_HALVES_DEPTH)

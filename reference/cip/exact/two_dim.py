@@ -65,6 +65,11 @@ def rectangle_loadings(row_depth: int, column_depth: int) -> tuple[dict[tuple[No
     ``k * 2**column_depth + u`` is column-cascade source ``u`` of cascade ``k`` (``k = 0`` draws ``X_{∅,·}``,
     ``k = 1 + id`` is ``(√3/2) Y`` of the internal row node with level-order id ``id``) — the numbering of the
     numeric sampler's draw block.
+
+    Args:
+        row_depth: the row tree's depth r, an integer >= 0 (2**r rows); r + c at most 6 (64 cells, dense exact
+            vectors).
+        column_depth: the column tree's depth c, an integer >= 0 (2**c columns); r + c at most 6.
     """
     rows, columns = _check_depths(row_depth, column_depth)
     column_tree = perfect_tree(columns)
@@ -99,7 +104,13 @@ def _inner(left: Vector, right: Vector, weights: Vector) -> Fraction:
 
 
 def covariance(row_depth: int, column_depth: int) -> Matrix:
-    """Exact covariance (σ = 1) of the cells, row-major, from the construction (:func:`rectangle_loadings`)."""
+    """Exact covariance (σ = 1) of the cells, row-major, from the construction (:func:`rectangle_loadings`).
+
+    Args:
+        row_depth: the row tree's depth r, an integer >= 0 (2**r rows); r + c at most 6 (a dense 2**(r+c)-square
+            exact matrix).
+        column_depth: the column tree's depth c, an integer >= 0 (2**c columns); r + c at most 6.
+    """
     rows, columns = _check_depths(row_depth, column_depth)
     loadings, variances = rectangle_loadings(rows, columns)
     cells = [loadings[(rows, i), (columns, j)] for i in range(1 << rows) for j in range(1 << columns)]
@@ -107,19 +118,35 @@ def covariance(row_depth: int, column_depth: int) -> Matrix:
 
 
 def covariance_kronecker(row_depth: int, column_depth: int) -> Matrix:
-    """``C_row_depth ⊗ C_column_depth`` (:func:`reference.core.linalg.kron`), the derived covariance."""
+    """``C_row_depth ⊗ C_column_depth`` (:func:`reference.core.linalg.kron`), the derived covariance.
+
+    Args:
+        row_depth: the row tree's depth r, an integer >= 0 (2**r rows); r + c at most 6.
+        column_depth: the column tree's depth c, an integer >= 0 (2**c columns); r + c at most 6.
+    """
     rows, columns = _check_depths(row_depth, column_depth)
     return linalg.kron(cip_matrix.covariance(rows), cip_matrix.covariance(columns))
 
 
 def rectangle_variances(row_depth: int, column_depth: int) -> dict[tuple[Node, Node], Fraction]:
-    """Variance (σ = 1) of every (row node, column node) rectangle from the construction. Each should be 1."""
+    """Variance (σ = 1) of every (row node, column node) rectangle from the construction. Each should be 1.
+
+    Args:
+        row_depth: the row tree's depth r, an integer >= 0 (2**(r+1) − 1 row nodes); r + c at most 6.
+        column_depth: the column tree's depth c, an integer >= 0 (2**(c+1) − 1 column nodes); r + c at most 6.
+    """
     loadings, variances = rectangle_loadings(row_depth, column_depth)
     return {key: _inner(vector, vector, variances) for key, vector in loadings.items()}
 
 
 def rectangle_variances_from_cells(row_depth: int, column_depth: int) -> dict[tuple[Node, Node], Fraction]:
-    """Variance of the *sum of the cells in* every rectangle, from the cell covariance (definition)."""
+    """Variance of the *sum of the cells in* every rectangle, from the cell covariance (definition).
+
+    Args:
+        row_depth: the row tree's depth r, an integer >= 0; r + c at most 6 (the dense cell covariance is
+            built).
+        column_depth: the column tree's depth c, an integer >= 0; r + c at most 6.
+    """
     rows, columns = _check_depths(row_depth, column_depth)
     matrix = covariance(rows, columns)
     width = 1 << columns
@@ -138,7 +165,12 @@ def rectangle_variances_from_cells(row_depth: int, column_depth: int) -> dict[tu
 
 
 def is_consistent(row_depth: int, column_depth: int) -> bool:
-    """Exact consistency: every rectangle's loading is the sum of its two halves', split by rows and by columns."""
+    """Exact consistency: every rectangle's loading is the sum of its two halves', split by rows and by columns.
+
+    Args:
+        row_depth: the row tree's depth r, an integer >= 0; r + c at most 6.
+        column_depth: the column tree's depth c, an integer >= 0; r + c at most 6.
+    """
     rows, columns = _check_depths(row_depth, column_depth)
     loadings, _ = rectangle_loadings(rows, columns)
     for (row_node, column_node), vector in loadings.items():
@@ -155,12 +187,25 @@ def is_consistent(row_depth: int, column_depth: int) -> bool:
 
 
 def precision(row_depth: int, column_depth: int) -> Matrix:
-    """``C⁻¹`` by exact elimination (:func:`reference.core.linalg.inverse`) on the constructed covariance."""
+    """``C⁻¹`` by exact elimination (:func:`reference.core.linalg.inverse`) on the constructed covariance.
+
+    Args:
+        row_depth: the row tree's depth r, an integer >= 0; r + c at most 6 (exact elimination on the dense
+            covariance).
+        column_depth: the column tree's depth c, an integer >= 0; r + c at most 6.
+    """
     return linalg.inverse(covariance(row_depth, column_depth))
 
 
 def precision_entry(row_depth: int, column_depth: int, first: tuple[int, int], second: tuple[int, int]) -> Fraction:
-    """Entry of ``C_r⁻¹ ⊗ C_c⁻¹`` for cells ``first = (row, column)`` and ``second``, any depths, O(1)."""
+    """Entry of ``C_r⁻¹ ⊗ C_c⁻¹`` for cells ``first = (row, column)`` and ``second``, any depths, O(1).
+
+    Args:
+        row_depth: the row tree's depth r, an integer in [0, 30] (no dense matrix is built).
+        column_depth: the column tree's depth c, an integer in [0, 30].
+        first: one cell, a pair ``(row, column)`` with 0 <= row < 2**r and 0 <= column < 2**c.
+        second: the other cell, a pair ``(row, column)`` in the same ranges.
+    """
     rows, columns = _check_depths(row_depth, column_depth, dense=False)
     for name, (row, column) in (("first", first), ("second", second)):
         if not (0 <= row < 1 << rows and 0 <= column < 1 << columns):
@@ -178,6 +223,12 @@ def sensitivity_squared(row_depth: int, column_depth: int, neighbours: Neighbour
     ``add_remove``: the (constant) diagonal ``p_r(0) p_c(0)``. ``substitution``:
     ``2 p_r(0) p_c(0) − 2 min_{(h, h') ≠ (0, 0)} p_r(h) p_c(h')`` (a single cell is refused), the minimum taken by
     enumerating the heights. Checked against the dense exact precision for small depths.
+
+    Args:
+        row_depth: the row tree's depth r, an integer in [0, 30] (no dense matrix is built).
+        column_depth: the column tree's depth c, an integer in [0, 30].
+        neighbours: the neighbouring relation: ``"add_remove"`` (one record added or removed: one cell changes
+            by 1) or ``"substitution"`` (one record moves between two cells; needs at least 2 cells).
     """
     neighbours = check_neighbours(neighbours)
     rows, columns = _check_depths(row_depth, column_depth, dense=False)

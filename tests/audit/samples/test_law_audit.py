@@ -278,7 +278,7 @@ def test_kary_algorithm_2_gaussian_draws_of_the_right_variance_fail_at_the_runs_
     outputs (e_j in B's row space): Gaussian draws of the Laplace variance pass every second moment and fail the
     recovered draws' family tests at the run count the report states for that alternative."""
     from reference.audit.samples.design_audit import kary_noise_matrix
-    from reference.audit.samples.law_audit import kary_linear_design, recoverable_draws
+    from reference.audit.samples.design_law import kary_linear_design, recoverable_draws
     from reference.kary.digits import height_for_horizon
 
     law = KaryNoise(arity=3, epsilon=1, algorithm=2)
