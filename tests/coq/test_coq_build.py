@@ -199,6 +199,19 @@ MUTATIONS = [
      "    - (2 * height arity (arity %/ 2) horizon * window_l1 arity * horizon)%:Z|"),
     # the same in Theorem 1.1's form: the leading term (k² − 1)h³/k instead of (k² − 1)h³/(2k)
     ("KaryDigitCount.v", "horizon ^ 3)%:R / (2 * arity)%:R : rat)|", "horizon ^ 3)%:R / arity%:R : rat)|"),
+    # a constant: Δ² <= 1 (the sensitivity of one count, which the paper's wording suggests) is false for a level's
+    # vector: the record leaves one cell and enters another
+    ("TdaLevelSensitivity.v", "  squared_distance (level_counts data) (level_counts data') <= 2.",
+     "  squared_distance (level_counts data) (level_counts data') <= 1."),
+    # a hypothesis dropped: r and r' in the same cell leave the count vector unchanged (squared change 0, not 2)
+    ("TdaLevelSensitivity.v", "  cell r < cells -> cell r' < cells -> cell r != cell r' ->",
+     "  cell r < cells -> cell r' < cells ->"),
+    # a hypothesis dropped: a record outside the level's cells (no entry of the vector) does not count
+    ("TdaLevelSensitivity.v", "  cell r < cells -> cell r' < cells -> cell r != cell r' ->",
+     "  cell r' < cells -> cell r != cell r' ->"),
+    # the exact change with the cells' membership doubled: a record leaving counts once, not twice
+    ("TdaLevelSensitivity.v", "  if cell r == cell r' then 0 else (cell r < cells) + (cell r' < cells).",
+     "  if cell r == cell r' then 0 else 2 * ((cell r < cells) + (cell r' < cells))."),
 ]
 
 
