@@ -212,6 +212,15 @@ MUTATIONS = [
     # the exact change with the cells' membership doubled: a record leaving counts once, not twice
     ("TdaLevelSensitivity.v", "  if cell r == cell r' then 0 else (cell r < cells) + (cell r' < cells).",
      "  if cell r == cell r' then 0 else 2 * ((cell r < cells) + (cell r' < cells))."),
+    # a constant: Lemma 3.5's count without the factor 2 (the mean digit is (k − 1)/2, not k − 1)
+    ("KaryMse.v", "  (2 * sumn [seq size (vertices_of arity arity.-1 height t) | t <- iota 1 (arity ^ height).-1] =",
+     "  (sumn [seq size (vertices_of arity arity.-1 height t) | t <- iota 1 (arity ^ height).-1] ="),
+    # a constant: k h³ instead of (k − 1) h³ in Lemma 3.5's closed form
+    ("KaryMse.v", "  ((arity - 1) * height ^ 3)%:R / (1 - ((arity ^ height)%:R)^-1).",
+     "  (arity * height ^ 3)%:R / (1 - ((arity ^ height)%:R)^-1)."),
+    # the per-noise variance (h/ε)² instead of Laplace's 2(h/ε)²: the identity is off by a factor 2
+    ("KaryMse.v", "  (2 * height ^ 2 * sumn [seq count t | t <- iota 1 horizon])%:R / horizon%:R.",
+     "  (height ^ 2 * sumn [seq count t | t <- iota 1 horizon])%:R / horizon%:R."),
 ]
 
 
