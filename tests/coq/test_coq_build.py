@@ -221,6 +221,15 @@ MUTATIONS = [
     # the per-noise variance (h/ε)² instead of Laplace's 2(h/ε)²: the identity is off by a factor 2
     ("KaryMse.v", "  (2 * height ^ 2 * sumn [seq count t | t <- iota 1 horizon])%:R / horizon%:R.",
      "  (height ^ 2 * sumn [seq count t | t <- iota 1 horizon])%:R / horizon%:R."),
+    # a constant: Lemma 4.7's count over 1..T with 4 for 8 (the sum over −T..T is twice the sum over 1..T)
+    ("KaryMse.v", "  (8 * sumn [seq size (noise_indices arity (arity %/ 2) height t) | t <- iota 1 ((arity ^ height).-1 %/ 2)] =",
+     "  (4 * sumn [seq size (noise_indices arity (arity %/ 2) height t) | t <- iota 1 ((arity ^ height).-1 %/ 2)] ="),
+    # a constant: Lemma 4.7's closed form without the 2 in its denominator
+    ("KaryMse.v", "(height ^ 3)%:R / (2 * (1 - ((arity ^ height)%:R)^-1)).",
+     "(height ^ 3)%:R / (1 - ((arity ^ height)%:R)^-1)."),
+    # a hypothesis dropped: for even k the offset window is not symmetric and the count differs (k = 4, h = 1)
+    ("KaryMse.v", "Theorem lemma_4_7_mse arity height : (3 <= arity)%N -> odd arity -> (0 < height)%N ->",
+     "Theorem lemma_4_7_mse arity height : (3 <= arity)%N -> (0 < height)%N ->"),
 ]
 
 
