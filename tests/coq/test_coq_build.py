@@ -230,6 +230,15 @@ MUTATIONS = [
     # a hypothesis dropped: for even k the offset window is not symmetric and the count differs (k = 4, h = 1)
     ("KaryMse.v", "Theorem lemma_4_7_mse arity height : (3 <= arity)%N -> odd arity -> (0 < height)%N ->",
      "Theorem lemma_4_7_mse arity height : (3 <= arity)%N -> (0 < height)%N ->"),
+    # a constant: the factor 2 dropped (false: x = (0, 1, 1), y = (1, 0, 0), c = 2 gives IntOpt(y, c) = (2, 0, 0))
+    ("TdaErrorStep.v", "  chebyshev x (output y final) <= 2 * chebyshev y x + `|c - sumz x|.",
+     "  chebyshev x (output y final) <= chebyshev y x + `|c - sumz x|."),
+    # a hypothesis dropped: true counts may not be negative (x = (−5, 5), y = x, c = 0: IntOpt gives (0, 0))
+    ("TdaErrorStep.v", "  size x = size y -> all (fun v => 0 <= v) x ->\n  chebyshev x (output y final)",
+     "  size x = size y ->\n  chebyshev x (output y final)"),
+    # a constant: the total's error term dropped (false for y = x and c != Σx)
+    ("TdaErrorStep.v", "  chebyshev x (output y final) <= 2 * chebyshev y x + `|c - sumz x|.",
+     "  chebyshev x (output y final) <= 2 * chebyshev y x."),
 ]
 
 
