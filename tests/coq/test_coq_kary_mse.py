@@ -16,8 +16,8 @@ import pytest
 from reference_verification.coq import Build, parse_coq_value, run_snippet
 
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
-from reference.kary.mse import algorithm_2_mse, lemma_4_7_closed_form
-from reference.kary.tree import algorithm_1_mse, algorithm_1_vertices, lemma_3_5_closed_form
+from reference.kary.mse import algorithm_1_mse, algorithm_2_mse, lemma_3_5_closed_form, lemma_4_7_closed_form
+from reference.kary.tree import algorithm_1_vertices
 
 HEADER = """From mathcomp Require Import all_ssreflect ssralg ssrint rat.
 From Reference Require Import KaryUsedVertices KaryAlgorithm2 KaryMse.
