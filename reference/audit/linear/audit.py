@@ -504,7 +504,7 @@ def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: Ra
     if (participation is not None and kind == "gaussian" and weights is None and infinite_variance_draws is None
             and is_identity(b_columns)):
         # C x + z: Q = CᵀC by an integer product (strategy_audit), not the general rational elimination
-        return strategy_participation_audit(w_columns, sc, participation)
+        return strategy_participation_audit(w_columns, sc, participation, limits=limits)
     if (relation == "add_remove" and weights is None and participation is None and infinite_variance_draws is None
             and kind == "gaussian" and float_built(b_columns)):
         # a float-built B (denominators 2^52 and up) makes the rational elimination's entries grow: integer
@@ -537,7 +537,7 @@ def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: Ra
         b_matrix = tuple(tuple(row[j] for j in used) for row in b_matrix)
         weights = None if weights is None else tuple(weights[j] for j in used)
     return dense_linear_noise_audit(b_matrix, w_matrix, kind, sc, weights, relation, users,
-                                    participation=participation, unused_draws=unused if used else 0)
+                                    participation=participation, unused_draws=unused if used else 0, limits=limits)
 
 
 __all__ = [

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -36,6 +36,7 @@ import numpy as np
 
 from reference.audit.linear import elimination as sparse
 from reference.audit.linear.elimination import Sparse
+from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits
 from reference.core.linalg import Matrix
 
 #: Denominators tried when rounding the float dual to rationals (largest last).
@@ -61,23 +62,36 @@ class ShiftNorm:
 
 @dataclass(frozen=True)
 class _Problem:
-    """B as sparse exact columns and as the float LP constraint matrix [B, −B] (built once per B)."""
+    """B as sparse exact columns and as the float LP constraint matrix [B, −B] (built once per B), with the limit
+    of the exact refinement (``slackness_support``)."""
 
     columns: list[Sparse]
     outputs: int
     constraint: Any  # scipy.sparse matrix
+    limits: SizeLimits = DEFAULT_LIMITS
+    #: the largest exact solve the refinement skipped for ``slackness_support`` (0: none), for the verdict's text
+    skipped: list[int] = field(default_factory=list, compare=False)
+
+    def skipped_note(self) -> str:
+        """The clause saying a wide bracket was not refined (estimate, limit, flag), or empty."""
+        if not self.skipped:
+            return ""
+        return ("; not refined by an exact solve: "
+                + self.limits.over("slackness_support", max(self.skipped), "columns"))
 
 
-def _problem(noise_matrix: Matrix) -> _Problem:
-    return problem_of_columns(sparse.sparse_columns(noise_matrix), len(noise_matrix))
+def _problem(noise_matrix: Matrix, limits: SizeLimits = DEFAULT_LIMITS) -> _Problem:
+    return problem_of_columns(sparse.sparse_columns(noise_matrix), len(noise_matrix), limits=limits)
 
 
-def problem_of_columns(columns: list[Sparse], outputs: int) -> _Problem:
+def problem_of_columns(columns: list[Sparse], outputs: int, *, limits: SizeLimits = DEFAULT_LIMITS) -> _Problem:
     """The LP data for B given by its sparse exact columns.
 
     Args:
         columns: B (outputs × draws) by its sparse exact columns, row index to non-zero entry.
         outputs: the number of rows of B.
+        limits: the limits of the exact refinement of a wide bracket (``slackness_support``); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
     """
     from scipy.sparse import csc_matrix  # imported here: scipy is slow to import
 
@@ -88,7 +102,7 @@ def problem_of_columns(columns: list[Sparse], outputs: int) -> _Problem:
     positive = csc_matrix((values, (rows, cols)), shape=(outputs, draws))
     from scipy.sparse import hstack
 
-    return _Problem(columns, outputs, hstack([positive, -positive], format="csc"))
+    return _Problem(columns, outputs, hstack([positive, -positive], format="csc"), limits)
 
 
 def _solve(problem: _Problem, target: Sparse, fallback: Sparse) -> tuple[Fraction, Fraction, Sparse, Sparse]:
@@ -164,7 +178,9 @@ def _basis_solution(problem: _Problem, order: list[int], target: Sparse) -> Spar
 
     dense = problem.constraint[:, : len(problem.columns)].toarray()
     rank = int(np.linalg.matrix_rank(dense))
-    if rank == 0 or rank > MAX_SLACKNESS_SUPPORT:
+    if rank > problem.limits.slackness_support:
+        problem.skipped.append(rank)
+    if rank == 0 or rank > problem.limits.slackness_support:
         return None
     chosen: list[int] = []
     for j in order:
@@ -197,14 +213,12 @@ def _basis_solution(problem: _Problem, order: list[int], target: Sparse) -> Spar
     return candidate if sparse.apply(problem.columns, candidate) == target else None
 
 
-#: Largest support whose complementary-slackness system is solved exactly (a dense rational solve).
-MAX_SLACKNESS_SUPPORT = 400
-
-
 def _slackness_dual(problem: _Problem, support: list[int], best: Sparse, marginals: np.ndarray) -> Sparse | None:
     from flint import fmpq, fmpq_mat
 
-    if not support or len(support) > MAX_SLACKNESS_SUPPORT:
+    if len(support) > problem.limits.slackness_support:
+        problem.skipped.append(len(support))
+    if not support or len(support) > problem.limits.slackness_support:
         return None
     rows = sorted({i for j in support for i in problem.columns[j]})
     index = {i: position for position, i in enumerate(rows)}
@@ -271,7 +285,8 @@ def _certified_dual(problem: _Problem, target: Sparse, marginals: np.ndarray,
     return best_value, best_dual
 
 
-def shift_norm(noise_matrix: Matrix, target: Sequence[Fraction], fallback: Sequence[Fraction]) -> ShiftNorm:
+def shift_norm(noise_matrix: Matrix, target: Sequence[Fraction], fallback: Sequence[Fraction], *,
+               limits: SizeLimits = DEFAULT_LIMITS) -> ShiftNorm:
     """Certified ``min{‖u‖₁ : B u = target}`` (module docstring). ``fallback`` is a known exact solution (for
     example the minimum-norm one), used as the upper bound when the float support does not re-solve.
 
@@ -279,19 +294,21 @@ def shift_norm(noise_matrix: Matrix, target: Sequence[Fraction], fallback: Seque
         noise_matrix: B, outputs × draws, exact.
         target: y = W v, the output mean's shift, one exact entry per output (dense).
         fallback: an exact solution of B u = ``target``, one entry per draw (dense).
+        limits: the limits of the exact refinement (``slackness_support``); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
 
     Raises:
         ValueError: ``fallback`` does not solve B u = ``target`` exactly.
     """
-    problem = _problem(noise_matrix)
+    problem = _problem(noise_matrix, limits)
     dense_target = {i: value for i, value in enumerate(target) if value}
     lower, upper, best, dual = _solve(problem, dense_target, {j: v for j, v in enumerate(fallback) if v})
     return ShiftNorm(lower, upper, tuple(Fraction(best.get(j, 0)) for j in range(len(problem.columns))),
                      tuple(Fraction(dual.get(i, 0)) for i in range(problem.outputs)))
 
 
-def max_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],
-                   fallback: Callable[[int], Sparse]) -> tuple[Fraction, Fraction]:
+def max_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse], fallback: Callable[[int], Sparse], *,
+                   limits: SizeLimits = DEFAULT_LIMITS) -> tuple[Fraction, Fraction]:
     """Certified bounds on ``max_k min{‖u‖₁ : B u = y_k}``, solving as few LPs as the bounds allow.
 
     Exact solutions for every target come first from one sparse elimination (``fallback(k)`` supplies one for a
@@ -304,11 +321,13 @@ def max_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],
         targets: the shifts y_k = W v_k of the neighbouring differences, sparse exact vectors on the outputs.
         fallback: called with a target's index k when the elimination leaves it a remainder; returns an exact
             solution u of B u = y_k, sparse on the draws.
+        limits: the limits of the exact refinement (``slackness_support``); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
 
     Returns:
         (certified lower bound, certified upper bound) on the maximum.
     """
-    problem = _problem(noise_matrix)
+    problem = _problem(noise_matrix, limits)
     # B u = y iff P B u = P y (P the invertible first-difference map): same solutions, sparser elimination
     columns, reduced_targets, _ = sparse.sparsest_form(problem.columns, targets, problem.outputs)
     reduction = sparse.eliminate(columns, reduced_targets, problem.outputs, integral=False, track=True)
@@ -389,7 +408,8 @@ def _lazy_maximum(problem: _Problem, targets: Sequence[Sparse], solutions: list[
 
 
 def max_integer_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],
-                           integer_shifts: Sequence[Mapping[int, int]]) -> tuple[Fraction, Fraction]:
+                           integer_shifts: Sequence[Mapping[int, int]], *,
+                           limits: SizeLimits = DEFAULT_LIMITS) -> tuple[Fraction, Fraction]:
     """Bounds on ``max_k min{‖u‖₁ : B u = y_k, u integral}`` from known integral solutions ``integer_shifts``:
     the LP (certified lower bound, a relaxation) and, where its exact primal is integral, a smaller integral u.
     Targets are taken largest upper bound first until that bound is met by a certified lower bound.
@@ -398,8 +418,10 @@ def max_integer_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],
         noise_matrix: B, outputs × draws, exact.
         targets: the shifts y_k = W v_k of the neighbouring differences, sparse exact vectors on the outputs.
         integer_shifts: one known integer solution u_k of B u = y_k per target, draw index to non-zero int.
+        limits: the limits of the exact refinement (``slackness_support``); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
 
     Returns:
         (certified lower bound, upper bound on integer shifts) on the maximum.
     """
-    return _lazy_maximum(_problem(noise_matrix), targets, _int_solutions(integer_shifts), integral=True)
+    return _lazy_maximum(_problem(noise_matrix, limits), targets, _int_solutions(integer_shifts), integral=True)

@@ -158,7 +158,7 @@ def sparse_linear_noise_audit(noise: ColumnMatrix, workload: ColumnMatrix, kind:
     if kind in ("discrete-laplace", "discrete-gaussian"):
         integral = reduction if sparse.unit_pivots_on_integers(reduction, columns, targets) else None
         return _integer_noise(noise, workload, columns, targets, differenced, common, draws - rank, strategy, l1,
-                              l2_squared, integral, limits.dense_dimension)
+                              l2_squared, integral, limits)
     epsilon: Fraction | None = None
     epsilon_lower: Fraction | None = None
     rho: Fraction | None = None
@@ -166,7 +166,7 @@ def sparse_linear_noise_audit(noise: ColumnMatrix, workload: ColumnMatrix, kind:
         epsilon = l1 / scale
         text = f"private: Laplace epsilon = l1/b = {fraction_text(epsilon)} is exact (B has a trivial kernel)"
         if not unique:
-            problem = problem_of_columns(columns, outputs)
+            problem = problem_of_columns(columns, outputs, limits=limits)
             # the LPs start from the shorter (in l1) of two exact solutions of B u = w_j: the elimination's and the
             # minimum-norm one (for a tree and its consistency form, A e_j: already optimal, so one LP certifies all)
             shortest = [a if sparse.l1(a) < sparse.l1(u) else u
@@ -176,7 +176,8 @@ def sparse_linear_noise_audit(noise: ColumnMatrix, workload: ColumnMatrix, kind:
             if epsilon_lower == epsilon:
                 text = f"private: Laplace epsilon = {fraction_text(epsilon)} exactly (LP over the draw shifts, certified both ways)"
             else:
-                text = f"private: Laplace epsilon in [{fraction_text(epsilon_lower)}, {fraction_text(epsilon)}] (LP bounds, certified; ker B != 0)"
+                text = (f"private: Laplace epsilon in [{fraction_text(epsilon_lower)}, {fraction_text(epsilon)}] (LP "
+                        f"bounds, certified; ker B != 0{problem.skipped_note()})")
     else:
         rho = l2_squared / (2 * scale * scale)
         text = f"private: Gaussian Mahalanobis sensitivity^2 = {fraction_text(l2_squared)}, rho = {fraction_text(rho)} (exact); delta(eps) exact"
@@ -216,7 +217,7 @@ def _leak(input_index: int, dual: Sparse, differenced: bool, scale: int, workloa
 def _integer_noise(noise: ColumnMatrix, workload: ColumnMatrix, columns: list[Sparse], targets: list[Sparse],
                    differenced: bool, common: dict[str, object], kernel_dimension: int, strategy: Matrix | None,
                    l1: Fraction, l2_squared: Fraction, integral: sparse.Reduction | None = None,
-                   dense_dimension: int = DEFAULT_LIMITS.dense_dimension) -> object:
+                   limits: SizeLimits = DEFAULT_LIMITS) -> object:
     """Integer noise: the lattice test by integral elimination, then the exact or bounded loss (module docstring).
     ``integral``: the rational elimination when it was integral and unimodular already
     (:func:`reference.audit.linear.elimination.unit_pivots_on_integers`), which the integral one would repeat step by step."""
@@ -249,12 +250,12 @@ def _integer_noise(noise: ColumnMatrix, workload: ColumnMatrix, columns: list[Sp
         )
     if reduction.columns or any(reduction.targets) or reduction.solutions is None:
         # a residual lattice is left: its Hermite normal form is dense, so the dense audit decides small cases
-        if max(outputs, noise.cols, inputs) <= dense_dimension:
+        if max(outputs, noise.cols, inputs) <= limits.dense_dimension:
             return dense_linear_noise_audit(noise.dense(), workload.dense(), check_noise(kind), scale, None,
-                                            "add_remove", users)
+                                            "add_remove", users, limits=limits)
         raise ValueError(
             f"noise_matrix: the integer lattice of this {outputs}x{noise.cols} matrix does not reduce by sparse "
-            f"elimination, and the dense test is limited to {dense_dimension} rows and columns; "
+            f"elimination, and the dense test is limited to {limits.dense_dimension} rows and columns; "
             f"{SizeLimits.hint('dense_dimension')}"
         )
     shifts = reduction.solutions
@@ -279,14 +280,13 @@ def _integer_noise(noise: ColumnMatrix, workload: ColumnMatrix, columns: list[Sp
         )
     integer_shifts = [{j: int(v) for j, v in u.items() if v} for u in shifts]
     if kind == "discrete-laplace":
-        from reference.audit.linear.dense import smallest_integer_shifts
+        from reference.audit.linear.dense import integer_shift_search
 
-        problem = problem_of_columns(columns, outputs)
+        problem = problem_of_columns(columns, outputs, limits=limits)
         _, best = max_integer_shift_norm_of(problem, targets, integer_shifts)
-        return discrete_laplace_bound_verdict(
-            fields, largest_shift_norm=best,
-            smallest_integer_shift=smallest_integer_shifts(scaled, outputs, integer_shifts), users=users, scale=scale,
-        )
+        smallest, note = integer_shift_search(scaled, outputs, integer_shifts, limits=limits)
+        return discrete_laplace_bound_verdict(fields, largest_shift_norm=best, smallest_integer_shift=smallest,
+                                              users=users, scale=scale, note=note)
     l2_bound = max((sum(value * value for value in u.values()) for u in integer_shifts), default=0)
     rho_bound = users * users * Fraction(l2_bound) / (2 * scale * scale)
     return LinearNoiseVerdict(
