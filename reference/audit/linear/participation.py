@@ -516,8 +516,11 @@ def max_quadratic(scheme: Participation, quadratic: Sequence[Sequence[int]], den
     vectorised = (scheme.kind == "min-separation" and all(min(row) >= 0 for row in quadratic)
                   and bound_work <= limits.vector_bound_work)
     if bound_work > limits.bound_work and not vectorised:
+        floats = (f" (the float64 row bounds, for min-separation with a non-negative Gram matrix: "
+                  f"{limits.over('vector_bound_work', bound_work, 'steps')})"
+                  if scheme.kind == "min-separation" and all(min(row) >= 0 for row in quadratic) else "")
         raise ValueError(f"participation: {patterns:,} patterns over {inputs} inputs, too many to enumerate; the "
-                         f"row bounds need {limits.over('bound_work', bound_work, 'steps')}")
+                         f"row bounds need {limits.over('bound_work', bound_work, 'steps')}{floats}")
     if vectorised:
         bounds: Sequence[Fraction] | list[int] = _certified_row_bounds(scheme, quadratic)
     else:
