@@ -58,6 +58,7 @@ from reference.audit.linear.column_matrix import (
     npy_shape,
 )
 from reference.audit.linear.dense import dense_linear_noise_audit, draw_weights, smallest_integer_shifts
+from reference.audit.linear.dyadic import scaled_to_integers
 from reference.audit.linear.elimination import narrow
 from reference.audit.linear.masked_draws import mask_infinite_draws
 from reference.audit.linear.participation import Participation
@@ -419,6 +420,11 @@ def audit_linear_noise(
     """
     tolerance = check_rtol(rtol)
     limits = size_limits_or_default(size_limits)
+    if noise == "laplace":
+        # float64 matrices are dyadic: one power of two makes both integer, the same release scaled (dyadic.py)
+        integers = scaled_to_integers(noise_matrix, workload)
+        if integers is not None:
+            noise_matrix, workload = integers
     if draw_scales is not None:
         if noise != "laplace":
             raise ValueError("draw_scales is supported for laplace noise (gaussian noise takes draw_variances; an "

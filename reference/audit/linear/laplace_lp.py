@@ -27,6 +27,7 @@ Why the LP value is the mechanism's ε and not only an upper bound (the proof pr
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -67,8 +68,16 @@ class _Problem:
 
     columns: list[Sparse]
     outputs: int
-    constraint: Any  # scipy.sparse matrix
+    constraint: Any  # scipy.sparse matrix: [B, −B]·2^(−shift), its largest entry in [1, 2)
     limits: SizeLimits = DEFAULT_LIMITS
+    #: the float LP is of 2^(−shift)·B (exact: a power of two), so that a B scaled to integers (2^54 entries from
+    #: a float-built matrix) does not defeat the solver's tolerances; its dual times 2^(−shift) is B's
+    shift: int = 0
+
+    @property
+    def unit(self) -> Fraction:
+        """2^(−shift): the normalised LP's dual times this is a dual of B's."""
+        return Fraction(2) ** -self.shift
     #: the largest exact solve the refinement skipped for ``slackness_support`` (0: none), for the verdict's text
     skipped: list[int] = field(default_factory=list, compare=False)
 
@@ -98,11 +107,12 @@ def problem_of_columns(columns: list[Sparse], outputs: int, *, limits: SizeLimit
     draws = len(columns)
     rows = [i for column in columns for i in column]
     cols = [j for j, column in enumerate(columns) for _ in column]
-    values = [float(v) for column in columns for v in column.values()]
-    positive = csc_matrix((values, (rows, cols)), shape=(outputs, draws))
+    values = np.array([float(v) for column in columns for v in column.values()], dtype=np.float64)
+    shift = int(np.frexp(np.max(np.abs(values)))[1]) - 1 if len(values) else 0
+    positive = csc_matrix((np.ldexp(values, -shift), (rows, cols)), shape=(outputs, draws))
     from scipy.sparse import hstack
 
-    return _Problem(columns, outputs, hstack([positive, -positive], format="csc"), limits)
+    return _Problem(columns, outputs, hstack([positive, -positive], format="csc"), limits, shift=shift)
 
 
 def _solve(problem: _Problem, target: Sparse, fallback: Sparse) -> tuple[Fraction, Fraction, Sparse, Sparse]:
@@ -114,7 +124,7 @@ def _solve(problem: _Problem, target: Sparse, fallback: Sparse) -> tuple[Fractio
     draws = len(problem.columns)
     y = np.zeros(problem.outputs)
     for i, value in target.items():
-        y[i] = float(value)
+        y[i] = math.ldexp(float(value), -problem.shift)
     solved = linprog(np.ones(2 * draws), A_eq=problem.constraint, b_eq=y, bounds=(0, None), method="highs")
     best, lower = fallback, Fraction(0)
     dual: Sparse = {}
@@ -227,7 +237,8 @@ def _slackness_dual(problem: _Problem, support: list[int], best: Sparse, margina
         for i, entry in problem.columns[j].items():
             fraction = Fraction(entry)
             basis[index[i], k] = fmpq(fraction.numerator, fraction.denominator)
-    start = [Fraction(float(marginals[i])) if i < len(marginals) else Fraction(0) for i in rows]
+    unit = problem.unit
+    start = [Fraction(float(marginals[i])) * unit if i < len(marginals) else Fraction(0) for i in rows]
     start_vector = fmpq_mat(len(rows), 1, [fmpq(v.numerator, v.denominator) for v in start])
     signs = fmpq_mat(len(support), 1, [1 if Fraction(best[j]) > 0 else -1 for j in support])
     transposed = basis.transpose()
@@ -243,7 +254,7 @@ def _slackness_dual(problem: _Problem, support: list[int], best: Sparse, margina
     # the float dual off the support's rows keeps its (exact) float values
     for i, value in enumerate(marginals):
         if value and i not in index:
-            candidate[i] = Fraction(float(value))
+            candidate[i] = Fraction(float(value)) * unit
     largest = max((abs(sum((candidate[i] * Fraction(entry) for i, entry in column.items() if i in candidate),
                            Fraction(0))) for column in problem.columns), default=Fraction(0))
     if largest == 0:
@@ -269,8 +280,11 @@ def _certified_dual(problem: _Problem, target: Sparse, marginals: np.ndarray,
     roundings stop once one meets ``upper`` (a known primal value: nothing can exceed it)."""
     best_value = Fraction(0)
     best_dual: Sparse = {}
+    unit = problem.unit
     for limit in DUAL_DENOMINATORS:
-        rounded = {i: Fraction(float(value)).limit_denominator(limit) for i, value in enumerate(marginals) if value}
+        # rounded on the normalised LP's scale (duals near 1), then scaled exactly to B's
+        rounded = {i: Fraction(float(value)).limit_denominator(limit) * unit
+                   for i, value in enumerate(marginals) if value}
         # integral duals (0/±1 tree matrices) as ints: the feasibility sums below stay in int arithmetic
         rounded = {i: sparse.narrow(value) for i, value in rounded.items() if value}
         largest = max((abs(sum((rounded[i] * entry for i, entry in column.items() if i in rounded), Fraction(0)))
@@ -378,7 +392,13 @@ def _lazy_maximum(problem: _Problem, targets: Sequence[Sparse], solutions: list[
                   integral: bool) -> tuple[Fraction, Fraction]:
     """Bounds on the largest minimum: the target with the largest upper bound gets its certified LP, until that
     bound is met by a certified lower bound. With ``integral``, an LP solution lowers an upper bound only when it
-    is integral (the bounds are then on integer shifts; the LP value stays a lower bound, being a relaxation)."""
+    is integral (the bounds are then on integer shifts; the LP value stays a lower bound, being a relaxation).
+
+    Once an LP's own bracket did not close (a float-built B: the optimal dual has denominators the rounding does
+    not reach, so no later bracket closes either), the search stops when the largest upper bound is within
+    :data:`REFINE_WIDTH` (relative) of the certified lower bound: the pair returned is still a certified bracket
+    of the maximum, as narrow as each LP's own, and an LP per target (thousands, each leaving a bracket of 1e-16)
+    would not narrow it further."""
     upper = [Fraction(sparse.l1(solution)) for solution in solutions]
     lower = Fraction(0)
     # two max-heaps of (−bound, target) instead of a scan of every bound per LP (thousands of targets, thousands
@@ -393,6 +413,7 @@ def _lazy_maximum(problem: _Problem, targets: Sequence[Sparse], solutions: list[
             heapq.heappop(bounds)
         return -bounds[0][0] if bounds else Fraction(0)
 
+    open_bracket = False  # some LP's certificates did not meet
     while unsolved:
         _, worst = heapq.heappop(unsolved)
         if upper[worst] <= lower:
@@ -402,7 +423,8 @@ def _lazy_maximum(problem: _Problem, targets: Sequence[Sparse], solutions: list[
             upper[worst] = Fraction(found_upper)
             heapq.heappush(bounds, (-upper[worst], worst))
         lower = max(lower, found_lower)
-        if largest_bound() <= lower:
+        open_bracket = open_bracket or found_lower < found_upper
+        if largest_bound() <= lower or (open_bracket and not _too_wide(lower, largest_bound())):
             break
     return lower, largest_bound()
 
