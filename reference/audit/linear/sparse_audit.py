@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from flint import fmpq, fmpq_mat
+from flint import fmpq, fmpq_mat, fmpz_mat
 
 from reference.audit.linear import elimination as sparse
 from reference.audit.linear.column_matrix import ColumnMatrix, check_nonzeros
@@ -63,6 +63,13 @@ def _dot(left: Sparse, right: Sparse) -> Fraction:
     return sum(value * right[i] for i, value in left.items() if i in right)  # type: ignore[return-value]
 
 
+def _integer_dot(left: Sparse, right: dict[int, int]) -> int:
+    """The dot product of an integer kernel vector (ints stored as the sparse module's numbers) and an int vector."""
+    if len(right) < len(left):
+        return sum(value * int(left[i]) for i, value in right.items() if i in left)
+    return sum(int(value) * right[i] for i, value in left.items() if i in right)
+
+
 def _minimum_norm(solutions: list[Sparse], kernel: list[Sparse], limits: SizeLimits = DEFAULT_LIMITS) -> list[Sparse]:
     """The projections a_j = u_j − K G⁻¹ Kᵀ u_j onto the row space of B (module docstring)."""
     if not kernel or not any(solutions):  # W = 0 (or B injective): nothing to project, whatever B's kernel
@@ -91,26 +98,31 @@ def _minimum_norm(solutions: list[Sparse], kernel: list[Sparse], limits: SizeLim
             value = Fraction(_dot(kernel[r], kernel[s]))
             gram[r, s] = gram[s, r] = fmpq(value.numerator, value.denominator)
     inverse = gram.inv()
-    # G⁻¹ = numerators / one common denominator: the per-input work stays in int arithmetic
+    # G⁻¹ = numerators N / one common denominator D: the per-input work stays in int arithmetic
     denominator = math.lcm(*(int(inverse[r, s].q) for r in range(size) for s in range(size)))
-    numerators = [[int(inverse[r, s].p) * (denominator // int(inverse[r, s].q)) for s in range(size)]
-                  for r in range(size)]
-    out = []
-    for u in solutions:
-        c = [_dot(vector, u) for vector in kernel]
-        if not any(c):
-            out.append(u)
-            continue
-        scaled_t = [sum(numerators[r][s] * c[s] for s in range(size) if c[s]) for r in range(size)]  # D·t
-        change: Sparse = {}  # D · (K t), on the kernel's support only (ints)
-        for coefficient, vector in zip(scaled_t, kernel):
+    numerators = fmpz_mat(size, size, [int(inverse[r, s].p) * (denominator // int(inverse[r, s].q))
+                                       for r in range(size) for s in range(size)])
+    # every input at once: u_j = v_j / d_j (v_j integer), c_j = K v_j, and N [c_1 ... c_m] = D·d_j·t_j per column
+    # (t_j = G⁻¹ K u_j) by one FLINT integer product instead of a Python matrix-vector product per input
+    scales = [math.lcm(*(Fraction(value).denominator for value in u.values())) if u else 1 for u in solutions]
+    integral = [{j: int(Fraction(value) * scale) for j, value in u.items()} for u, scale in zip(solutions, scales)]
+    products = [[_integer_dot(vector, v) for v in integral] for vector in kernel]  # size × inputs
+    moving = [j for j in range(len(solutions)) if any(row[j] for row in products)]
+    scaled_t = (numerators * fmpz_mat(size, len(moving), [row[j] for row in products for j in moving])
+                if moving else fmpz_mat(size, 0))
+    out = list(solutions)  # an input with K u_j = 0 is its own projection
+    for position, index in enumerate(moving):
+        coefficients = [int(scaled_t[r, position]) for r in range(size)]
+        change: dict[int, int] = {}  # D·d_j·(K t_j), on the kernel's support only (ints)
+        for coefficient, vector in zip(coefficients, kernel):
             if coefficient:
                 for j, value in vector.items():
-                    change[j] = change.get(j, 0) + coefficient * value
-        a: Sparse = dict(u)
+                    change[j] = change.get(j, 0) + coefficient * int(value)
+        whole = denominator * scales[index]
+        a: dict[int, int] = {j: value * denominator for j, value in integral[index].items()}
         for j, amount in change.items():
-            a[j] = sparse.narrow(Fraction(a.get(j, 0) * denominator - amount, denominator))
-        out.append({j: value for j, value in a.items() if value})
+            a[j] = a.get(j, 0) - amount
+        out[index] = {j: sparse.narrow(Fraction(value, whole)) for j, value in a.items() if value}
     return out
 
 
