@@ -3,8 +3,11 @@
 Entry point: :func:`reference.audit.samples.law_audit.audit_samples` — samples against any law of
 :mod:`~reference.audit.samples.laws` (one frozen type per law), testing the whole law
 (:mod:`~reference.audit.samples.law_checks`, the Neyman–Pearson scale test of
-:mod:`~reference.audit.samples.scale_test`) with its power stated. The second-moment audits it falls back on, and
-that the cascade keeps on the command line: :mod:`~reference.audit.samples.audit`. Beside them:
+:mod:`~reference.audit.samples.scale_test`) with its power stated; linear designs by
+:mod:`~reference.audit.samples.design_law`, Cascade Sampling by :mod:`~reference.audit.samples.cascade_law`, and
+what they share (the report held to its power, the checked sample matrix) in
+:mod:`~reference.audit.samples.law_report`. The earlier per-mechanism audits (cascade leaves, KARY noise), held to
+the same power rule: :mod:`~reference.audit.samples.audit`. Beside them:
 
 * laws and designs — :mod:`~reference.audit.samples.design` (the law of ``X = B z`` and its median-of-means
   test), :mod:`~reference.audit.samples.design_audit` (a user's design or KARY Algorithms 1–3);
