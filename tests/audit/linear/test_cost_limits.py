@@ -164,3 +164,18 @@ def test_the_command_line_flags(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "\n" not in error and "50 steps, over bound_work = 49; raise it with --max-bound-work" in error
     assert main([*argv, "--max-bound-work", "50"]) == 0  # Δ² = 7, ρ = 7/2: holds
     assert json.loads(capsys.readouterr().out)["rho"] == "7/2"
+
+
+def test_an_inconclusive_command_line_verdict_names_the_flag_that_decides_it(tmp_path: Path,
+                                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    # once per block of 2 over the chain: Δ² = 11 exactly (brute force); without swaps the bracket is [9, 11], so a
+    # claim of ρ = 5 (Δ² = 10) is undecided, and decided (fails) once the swaps run
+    np.save(tmp_path / "I.npy", IDENTITY)
+    np.save(tmp_path / "C.npy", CHAIN)
+    argv = ["audit", "linear-noise", "--noise-matrix", str(tmp_path / "I.npy"), "--workload",
+            str(tmp_path / "C.npy"), "--noise", "gaussian", "--scale", "1", "--participation", "once-per-block:2",
+            "--rho", "5", "--json", "--max-enumeration-work", "1"]
+    assert main([*argv, "--max-improve-work", "1"]) == 3
+    assert "raise it with --max-improve-work" in capsys.readouterr().out
+    assert main([*argv, "--max-improve-work", "180"]) == 1
+    assert json.loads(capsys.readouterr().out)["rho"] == "11/2"
