@@ -70,10 +70,38 @@ def _integer_dot(left: Sparse, right: dict[int, int]) -> int:
     return sum(int(value) * right[i] for i, value in left.items() if i in right)
 
 
+#: A column as integer numerators over one (not necessarily least) positive denominator.
+Scaled = tuple[dict[int, int], int]
+
+
+def _as_integers(u: Sparse) -> Scaled:
+    scale = math.lcm(*(Fraction(value).denominator for value in u.values())) if u else 1
+    return {j: int(Fraction(value) * scale) for j, value in u.items()}, scale
+
+
+def _as_fractions(column: Scaled) -> Sparse:
+    numerators, denominator = column
+    return {j: sparse.narrow(Fraction(value, denominator)) for j, value in numerators.items() if value}
+
+
+def _scaled_l1(column: Scaled) -> Fraction:
+    return Fraction(sum(abs(value) for value in column[0].values()), column[1])
+
+
+def _scaled_squared_norm(column: Scaled) -> Fraction:
+    return Fraction(sum(value * value for value in column[0].values()), column[1] * column[1])
+
+
 def _minimum_norm(solutions: list[Sparse], kernel: list[Sparse], limits: SizeLimits = DEFAULT_LIMITS) -> list[Sparse]:
     """The projections a_j = u_j − K G⁻¹ Kᵀ u_j onto the row space of B (module docstring)."""
+    return [_as_fractions(column) for column in _projection(solutions, kernel, limits)]
+
+
+def _projection(solutions: list[Sparse], kernel: list[Sparse], limits: SizeLimits = DEFAULT_LIMITS) -> list[Scaled]:
+    """:func:`_minimum_norm` with each a_j as integers over a denominator: its norms are then int sums, and a
+    Fraction per entry is made only for the columns that need one."""
     if not kernel or not any(solutions):  # W = 0 (or B injective): nothing to project, whatever B's kernel
-        return solutions
+        return [_as_integers(u) for u in solutions]
     if len(kernel) > limits.kernel_dimension:  # its Gram matrix: size² dot products and a size³ exact inverse
         raise ValueError(
             f"noise_matrix: its kernel has dimension {len(kernel)}; the minimum-norm strategy needs the exact "
@@ -104,13 +132,14 @@ def _minimum_norm(solutions: list[Sparse], kernel: list[Sparse], limits: SizeLim
                                        for r in range(size) for s in range(size)])
     # every input at once: u_j = v_j / d_j (v_j integer), c_j = K v_j, and N [c_1 ... c_m] = D·d_j·t_j per column
     # (t_j = G⁻¹ K u_j) by one FLINT integer product instead of a Python matrix-vector product per input
-    scales = [math.lcm(*(Fraction(value).denominator for value in u.values())) if u else 1 for u in solutions]
-    integral = [{j: int(Fraction(value) * scale) for j, value in u.items()} for u, scale in zip(solutions, scales)]
+    integral_columns = [_as_integers(u) for u in solutions]
+    integral = [numerators for numerators, _ in integral_columns]
+    scales = [scale for _, scale in integral_columns]
     products = [[_integer_dot(vector, v) for v in integral] for vector in kernel]  # size × inputs
     moving = [j for j in range(len(solutions)) if any(row[j] for row in products)]
     scaled_t = (numerators * fmpz_mat(size, len(moving), [row[j] for row in products for j in moving])
                 if moving else fmpz_mat(size, 0))
-    out = list(solutions)  # an input with K u_j = 0 is its own projection
+    out = list(integral_columns)  # an input with K u_j = 0 is its own projection
     for position, index in enumerate(moving):
         coefficients = [int(scaled_t[r, position]) for r in range(size)]
         change: dict[int, int] = {}  # D·d_j·(K t_j), on the kernel's support only (ints)
@@ -122,7 +151,7 @@ def _minimum_norm(solutions: list[Sparse], kernel: list[Sparse], limits: SizeLim
         a: dict[int, int] = {j: value * denominator for j, value in integral[index].items()}
         for j, amount in change.items():
             a[j] = a.get(j, 0) - amount
-        out[index] = {j: sparse.narrow(Fraction(value, whole)) for j, value in a.items() if value}
+        out[index] = ({j: value for j, value in a.items() if value}, whole)
     return out
 
 
@@ -162,10 +191,12 @@ def sparse_linear_noise_audit(noise: ColumnMatrix, workload: ColumnMatrix, kind:
         return not_private_verdict(common, draws - rank, offending)
     if len(reduction.kernel) != draws - rank:
         raise ArithmeticError("the elimination's kernel basis does not match rank-nullity")
-    strategy_columns = _minimum_norm(reduction.solutions, reduction.kernel, limits)
-    l1 = users * max(sparse.l1(a) for a in strategy_columns)
-    l2_squared = users * users * max(sparse.squared_norm(a) for a in strategy_columns)
-    strategy = _strategy(strategy_columns, draws)
+    projected = _projection(reduction.solutions, reduction.kernel, limits)
+    projected_l1 = [_scaled_l1(column) for column in projected]
+    l1 = users * max(projected_l1)
+    l2_squared = users * users * max(_scaled_squared_norm(column) for column in projected)
+    strategy = (_strategy([_as_fractions(column) for column in projected], draws)
+                if draws * len(projected) <= MAX_STRATEGY_ENTRIES else None)
     unique = rank == draws
     if kind in ("discrete-laplace", "discrete-gaussian"):
         integral = reduction if sparse.unit_pivots_on_integers(reduction, columns, targets) else None
@@ -181,8 +212,8 @@ def sparse_linear_noise_audit(noise: ColumnMatrix, workload: ColumnMatrix, kind:
             problem = problem_of_columns(columns, outputs, limits=limits)
             # the LPs start from the shorter (in l1) of two exact solutions of B u = w_j: the elimination's and the
             # minimum-norm one (for a tree and its consistency form, A e_j: already optimal, so one LP certifies all)
-            shortest = [a if sparse.l1(a) < sparse.l1(u) else u
-                        for u, a in zip(reduction.solutions, strategy_columns)]
+            shortest = [_as_fractions(a) if a_l1 < sparse.l1(u) else u
+                        for u, a, a_l1 in zip(reduction.solutions, projected, projected_l1)]
             lower, upper = max_shift_norm_of(problem, targets, shortest)
             epsilon_lower, epsilon = users * lower / scale, users * upper / scale
             if epsilon_lower == epsilon:
