@@ -468,8 +468,17 @@ def claims() -> list[Claim]:
                     "lemma_4_7_sum",
                     "the count behind the lemma, for every odd k >= 3 and h >= 1: with T = (k^h − 1)/2, "
                     "4 Σ_(t=−T..T) ‖rep^_k(t, h)‖₁ = h (k² − 1) k^(h−1), so (1 − 1/k^h) a_[1,T] = h (k² − 1)/(4k) "
-                    "(the step from the count to the MSE, by the symmetry t ↔ −t and the per-vertex variance, is not "
-                    "in Coq)",
+                    "(the step from the count to the MSE, by the symmetry t ↔ −t and the per-vertex variance, is "
+                    "lemma_4_7_mse)",
+                ),
+                CoqTheorem(
+                    "KaryMse.v",
+                    "lemma_4_7_mse",
+                    "for every odd k >= 3 and h >= 1, at T = (k^h − 1)/2: (1/T) Σ_(t=1..T) 2h²·n(t) = k(1 − 1/k²)h³/(2(1 − "
+                    "1/k^h)) in the rationals, n(t) the number of noise values Algorithm 2 adds for output t "
+                    "(indices_size: n(t) = ‖rep^(t, h)‖₁; rep_neg: the digits of −t are those of t negated). Not in "
+                    "Coq: that this is ε²·MSE, i.e. that a sum of n independent Laplace(h/ε) values has mean square "
+                    "2n(h/ε)², so the entry stays at its proof program's level",
                 ),
             ),
         ),
