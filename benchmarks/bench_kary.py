@@ -23,8 +23,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from reference.kary.counters import OnlineCounter, algorithm_2_batch, algorithm_2_used_indices
+from reference.kary.counters import OnlineCounter, algorithm_2_batch
 from reference.kary.mse import algorithm_2_mse_digit_programme, algorithm_2_total_noise_count
+from reference.kary.noise_indices import algorithm_2_used_indices
 from reference.samplers import numeric as samplers
 
 

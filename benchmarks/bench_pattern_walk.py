@@ -5,7 +5,7 @@
 
 Scheme: any ``records`` of ``inputs`` steps (every subset of at most ``records`` inputs is a pattern), integer
 matrices from a seeded generator. Four maxima, each by its public entry point (the enumeration path, within
-:data:`~reference.audit.linear.participation.MAX_ENUMERATION_WORK`):
+``SizeLimits().enumeration_work``, :mod:`reference.audit.linear.size_limits`):
 
 * counts, quadratic: ``max_quadratic`` — max over S of 1_Sᵀ Q 1_S;
 * counts, l1: ``max_l1`` — max over S of ‖M 1_S‖₁;

@@ -224,7 +224,6 @@ def plot_kary_mse(directory: Path, budget: Budget) -> tuple[str, str]:
     """Exact ε²·MSE against the horizon for several arities, with subtraction (Algorithm 2, odd arities) and
     without (Algorithm 1), normalised by log2(T)³ so the leading constants show."""
     from reference.kary import mse as kary_mse
-    from reference.kary import tree as kary_tree
 
     exponents = range(1, budget.pick(7, 13) + 1)
     horizons = sorted({int(10 ** (e / 2)) for e in range(2, 2 * exponents[-1] + 1)})
@@ -234,7 +233,7 @@ def plot_kary_mse(directory: Path, budget: Budget) -> tuple[str, str]:
         label = f"Algorithm 2 (subtraction), k = {arity}"
         axis.semilogx(horizons, values, "-", marker=marker, markersize=5, label=label)
     for arity, marker in zip((2, 4, 17), "vPX"):
-        values = [float(kary_tree.algorithm_1_mse_digit_programme(arity, t)) / np.log2(t) ** 3 for t in horizons]
+        values = [float(kary_mse.algorithm_1_mse_digit_programme(arity, t)) / np.log2(t) ** 3 for t in horizons]
         axis.semilogx(
             horizons, values, "--", marker=marker, markersize=5, fillstyle="none", label=f"Algorithm 1, k = {arity}"
         )

@@ -114,73 +114,106 @@ def markdown_report(
 ) -> str:
     """The Markdown report; ``links`` are the broken statement ↔ code ↔ proof links (none when all resolve);
     ``audits`` the planted-fault audit cases (:mod:`reference_verification.audits`; ``None``: not available);
-    ``coq`` what this run found about each registered Coq theorem (:func:`~reference_verification.coq.machine_checked`)."""
-    counts = _counts(results)
+    ``coq`` what this run found about each registered Coq theorem (:func:`~reference_verification.coq.machine_checked`).
+
+    The sections, in the order of the contents (:func:`_contents`), each built by its own function below."""
     coq = coq or {}
     levels = levels_of(results, coq)
-    by_level = level_counts(results, levels)
     refuted = [r for r in results if r.outcome.status is Status.REFUTED]
     out = [
         "# `reference` — verification report",
         "",
         *headline(results, coq),
         "",
-        *_section("contents", "Contents"),
-        *[f"- [{title}](#{anchor})" for anchor, title in _contents(results, refuted, plots, plots_skipped)],
-        "",
-        *_section("about", "About this report"),
-        "`reference` is an exact, formally checked reference implementation of three families of differentially",
-        "private mechanisms, with their privacy calibrations: **CIP**, correlated Gaussian input perturbation for",
-        "range queries, sampled by Cascade Sampling; **KARY**, k-ary tree mechanisms with subtraction for counting",
-        "under continual observation; **TDA**, the InfTDA top-down mechanism for hierarchical counts. It also audits",
-        "other implementations of these mechanisms (the audit section below runs the audits on planted faults).",
-        "This report checks the three papers' statements (every numbered one, and claims made in the text) against",
-        "the implementation, and says what each check found, including where a paper is wrong.",
-        "",
-        "Every statement below was checked by running a computation, in this run; no status is typed in by hand.",
-        "Methods: **proof for all parameters** (a proof program, `verification/<paper>/proofs/`, that establishes the statement for every",
-        "parameter value: exact base case plus symbolic induction step, symbolic sums, or certified inequalities);",
-        "**exhaustive up to a bound** (every case up to the stated size, exact arithmetic); **statistical** (seeded",
-        "tests with a stated false-alarm probability); **certified numeric** (ball arithmetic with rigorous error",
-        "bounds); **measured** (a measurement on this machine). Statuses: *proved* (for all parameters),",
-        "*proved, conditional* (a proof program that uses other entries, at least one of them only verified: the",
-        "detail names each), *verified* (in the stated range), *refuted* (with the smallest counterexample found),",
-        "*not checkable* (with the reason). A proof gives proved or refuted, a finite method verified or refuted.",
-        "",
-        "Quoted constants, one rule: a printed decimal with m places stands for the values it can denote as a",
-        "rounding (within half a unit of its last place) or as a truncation (its own m places, the rest dropped);",
-        "it is correct when the certified value lies in either set, and the detail says which and on which side of",
-        "the value it lies. A printed exact expression (a factor, a fraction) must equal the certified value in the",
-        "direction the sentence states. A bound (\"<\", \">\") must hold strictly for the certified value.",
-        "Beside the status, **machine-checked (Coq)** names the Coq theorems (`proofs/coq/`) that state the entry:",
-        "compiled with no axiom (*closed*), or *not compiled here* when Coq is missing. The development is compiled",
-        "once per source hash (coqc version, libraries, every file's text) and kept in a cache the tests share; each",
-        "theorem's detail says whether this run compiled it or read the cached build of the identical sources, and",
-        "`Print Assumptions` runs in this run either way. No compilation has a time limit, so a busy machine cannot",
-        "change a level; a file after one that fails is *not attempted*, not *does not compile*.",
-        "",
-        "**Proof level** — what the strongest evidence an entry has establishes, computed from this run:",
-        "*machine-checked* (Coq theorems stating the whole entry, closed in this run and tied to the Python objects",
-        "by a test under `tests/coq/`), *proof program* (a proof program whose every step is a computed check, which",
-        "fails on each registered mutation of its statement, and whose premises are at this level or above),",
-        "*proved, conditional* (such a program resting on an entry below those levels or on a result of another",
-        "paper that nothing here checks: the entry's **Rests on.** line and the level's detail name each),",
-        "*verified* (finite evidence: exhaustive, statistical, certified numeric, measured), *refuted*, *not",
-        "checkable*. Each proof declares what it rests on; a check that runs another entry's proof program without",
-        "declaring it is *check crashed*. When Coq is not compiled in this run no entry is counted as",
-        "machine-checked: the detail names the theorems that would have raised it.",
-        "",
-        f"Budget: {'quick' if budget.quick else 'full'}; total time {seconds:.1f} s.",
-        "",
+        *_contents_section(results, refuted, plots, plots_skipped),
+        *_about_section(seconds, budget),
         *_section("provenance", "Provenance"),
         *provenance_markdown(provenance or {}),
         "",
-        *_section("summary", "Summary"),
-        "| paper | total | " + " | ".join(s.value for s in STATUS_ORDER) + " |",
-        "|---|---|" + "---|" * len(STATUS_ORDER),
+        *_summary_section(results, levels, links),
+        *_refuted_section(refuted),
+        "",
+        '<a id="audits"></a>',
+        *audits_markdown(audits, coq),
+        *_entries_section(results, levels, coq),
+        *_details_sections(results, levels, coq),
+        *_plots_section(plots, plots_skipped),
+        *_section("coverage", "Coverage of the papers"),
+        *coverage_markdown(results),
+        "",
+        *_section("proof-pass", "The papers' proofs, step by step"),
+        *proof_pass_markdown(),
     ]
-    for paper, row in counts.items():
+    return "\n".join(out) + "\n"
+
+
+def _contents_section(results: list[Result], refuted: list[Result], plots: list[tuple[str, str]],
+                      plots_skipped: bool) -> list[str]:
+    """The table of contents: one link per section."""
+    entries = _contents(results, refuted, plots, plots_skipped)
+    return [*_section("contents", "Contents"), *[f"- [{title}](#{anchor})" for anchor, title in entries], ""]
+
+
+#: What the report is and how to read it: the mechanisms, the methods, the statuses, the rule for quoted
+#: constants, the Coq evidence and the proof levels (the about section, before its budget line).
+ABOUT = (
+    "`reference` is an exact, formally checked reference implementation of three families of differentially",
+    "private mechanisms, with their privacy calibrations: **CIP**, correlated Gaussian input perturbation for",
+    "range queries, sampled by Cascade Sampling; **KARY**, k-ary tree mechanisms with subtraction for counting",
+    "under continual observation; **TDA**, the InfTDA top-down mechanism for hierarchical counts. It also audits",
+    "other implementations of these mechanisms (the audit section below runs the audits on planted faults).",
+    "This report checks the three papers' statements (every numbered one, and claims made in the text) against",
+    "the implementation, and says what each check found, including where a paper is wrong.",
+    "",
+    "Every statement below was checked by running a computation, in this run; no status is typed in by hand.",
+    "Methods: **proof for all parameters** (a proof program, `verification/<paper>/proofs/`, that establishes the statement for every",
+    "parameter value: exact base case plus symbolic induction step, symbolic sums, or certified inequalities);",
+    "**exhaustive up to a bound** (every case up to the stated size, exact arithmetic); **statistical** (seeded",
+    "tests with a stated false-alarm probability); **certified numeric** (ball arithmetic with rigorous error",
+    "bounds); **measured** (a measurement on this machine). Statuses: *proved* (for all parameters),",
+    "*proved, conditional* (a proof program that uses other entries, at least one of them only verified: the",
+    "detail names each), *verified* (in the stated range), *refuted* (with the smallest counterexample found),",
+    "*not checkable* (with the reason). A proof gives proved or refuted, a finite method verified or refuted.",
+    "",
+    "Quoted constants, one rule: a printed decimal with m places stands for the values it can denote as a",
+    "rounding (within half a unit of its last place) or as a truncation (its own m places, the rest dropped);",
+    "it is correct when the certified value lies in either set, and the detail says which and on which side of",
+    "the value it lies. A printed exact expression (a factor, a fraction) must equal the certified value in the",
+    "direction the sentence states. A bound (\"<\", \">\") must hold strictly for the certified value.",
+    "Beside the status, **machine-checked (Coq)** names the Coq theorems (`proofs/coq/`) that state the entry:",
+    "compiled with no axiom (*closed*), or *not compiled here* when Coq is missing. The development is compiled",
+    "once per source hash (coqc version, libraries, every file's text) and kept in a cache the tests share; each",
+    "theorem's detail says whether this run compiled it or read the cached build of the identical sources, and",
+    "`Print Assumptions` runs in this run either way. No compilation has a time limit, so a busy machine cannot",
+    "change a level; a file after one that fails is *not attempted*, not *does not compile*.",
+    "",
+    "**Proof level** — what the strongest evidence an entry has establishes, computed from this run:",
+    "*machine-checked* (Coq theorems stating the whole entry, closed in this run and tied to the Python objects",
+    "by a test under `tests/coq/`), *proof program* (a proof program whose every step is a computed check, which",
+    "fails on each registered mutation of its statement, and whose premises are at this level or above),",
+    "*proved, conditional* (such a program resting on an entry below those levels or on a result of another",
+    "paper that nothing here checks: the entry's **Rests on.** line and the level's detail name each),",
+    "*verified* (finite evidence: exhaustive, statistical, certified numeric, measured), *refuted*, *not",
+    "checkable*. Each proof declares what it rests on; a check that runs another entry's proof program without",
+    "declaring it is *check crashed*. When Coq is not compiled in this run no entry is counted as",
+    "machine-checked: the detail names the theorems that would have raised it.",
+)
+
+
+def _about_section(seconds: float, budget: Budget) -> list[str]:
+    """What the report is (:data:`ABOUT`), the budget and the run's total time."""
+    return [*_section("about", "About this report"), *ABOUT, "",
+            f"Budget: {'quick' if budget.quick else 'full'}; total time {seconds:.1f} s.", ""]
+
+
+def _summary_section(results: list[Result], levels: dict[str, Placed], links: Sequence[str]) -> list[str]:
+    """The statuses and the proof levels counted per paper, the papers, and the broken links (if any)."""
+    out = [*_section("summary", "Summary"),
+           "| paper | total | " + " | ".join(s.value for s in STATUS_ORDER) + " |",
+           "|---|---|" + "---|" * len(STATUS_ORDER)]
+    for paper, row in _counts(results).items():
         out.append(f"| {paper} | {row['total']} | " + " | ".join(str(row[s.value]) for s in STATUS_ORDER) + " |")
+    by_level = level_counts(results, levels)
     out += ["", "Proof levels (the strongest evidence of each entry):", "",
             "| paper | total | " + " | ".join(level.value for level in LEVEL_ORDER) + " |",
             "|---|---|" + "---|" * len(LEVEL_ORDER)]
@@ -188,68 +221,95 @@ def markdown_report(
         out.append(f"| {paper} | {row['total']} | " + " | ".join(str(row[level.value]) for level in LEVEL_ORDER) + " |")
     totals = {level: sum(row[level.value] for row in by_level.values()) for level in LEVEL_ORDER}
     out.append(f"| all | {len(results)} | " + " | ".join(str(totals[level]) for level in LEVEL_ORDER) + " |")
-    out += ["", "Papers:", ""]
-    out += [f"- **{key}**: {title}" for key, title in PAPERS.items()]
+    out += ["", "Papers:", "", *[f"- **{key}**: {title}" for key, title in PAPERS.items()]]
     out += ["", "Links (each entry's code and proof program, resolved and matched against the program's statements):", ""]
     out += [f"- BROKEN: {error}" for error in links] or ["- every entry's links resolve"]
-    if refuted:
-        out += ["", *_section("refuted", "What the checks refute")]
-        for r in refuted:
-            line = f"- **{r.claim.paper} {r.claim.number}** — {r.claim.statement}"
-            out.append(line)
-            if r.outcome.counterexample:
-                out.append(f"  - smallest counterexample: {r.outcome.counterexample}")
-            if r.outcome.corrected:
-                out.append(f"  - what holds instead: {r.outcome.corrected}")
-    out += ["", '<a id="audits"></a>', *audits_markdown(audits, coq)]
-    out += [*_section("entries", "All entries")]
-    out += [f"| paper | statement | status | level | method | {MACHINE_CHECKED} | time (s) |",
-            "|---|---|---|---|---|---|---|"]
+    return out
+
+
+def _refuted_section(refuted: list[Result]) -> list[str]:
+    """Each refuted entry with its smallest counterexample and what holds instead (nothing when none is)."""
+    if not refuted:
+        return []
+    out = ["", *_section("refuted", "What the checks refute")]
+    for r in refuted:
+        out.append(f"- **{r.claim.paper} {r.claim.number}** — {r.claim.statement}")
+        if r.outcome.counterexample:
+            out.append(f"  - smallest counterexample: {r.outcome.counterexample}")
+        if r.outcome.corrected:
+            out.append(f"  - what holds instead: {r.outcome.corrected}")
+    return out
+
+
+def _entries_section(results: list[Result], levels: dict[str, Placed],
+                     coq: dict[CoqTheorem, Evidence]) -> list[str]:
+    """One table row per entry, linked to its details."""
+    out = [*_section("entries", "All entries"),
+           f"| paper | statement | status | level | method | {MACHINE_CHECKED} | time (s) |",
+           "|---|---|---|---|---|---|---|"]
     for r in results:
         out.append(
             f"| {r.claim.paper} | [{r.claim.number}](#{_anchor(r)}) | {r.outcome.status.value} | "
             f"{levels[r.claim.key].level.value} | {r.claim.method.value} | {_coq_cell(r, coq)} | {r.seconds:.1f} |"
         )
+    return out
+
+
+def _details_sections(results: list[Result], levels: dict[str, Placed],
+                      coq: dict[CoqTheorem, Evidence]) -> list[str]:
+    """One section per paper, in the order the results name them, each entry's details in it."""
+    out = []
     for paper in dict.fromkeys(r.claim.paper for r in results):
         out += ["", *_section(f"details-{paper.lower()}", f"{paper}: details")]
         for r in (r for r in results if r.claim.paper == paper):
-            out += [
-                f'<a id="{_anchor(r)}"></a>',
-                f"### {r.claim.paper} {r.claim.number} — {r.outcome.status.value}",
-                "",
-                f"**Statement.** {r.claim.statement}",
-                "",
-                f"**How checked.** {r.claim.method.value}. {r.claim.note}".rstrip(),
-                "",
-                f"**Found.** {r.outcome.detail}",
-                "",
-                f"**Level.** {levels[r.claim.key].level.value} — {_md_escape(levels[r.claim.key].detail)}",
-                "",
-                "**Code.** " + (", ".join(f"`{name}`" for name in r.claim.implements) or "none (a statement about all algorithms)"),
-            ]
-            if r.claim.proof:
-                out += ["", f"**Proof program.** `{r.claim.proof}`"]
-            if rests := rests_on_text(r.claim):
-                out += ["", f"**Rests on.** {_md_escape(rests)}"]
-            for theorem in r.claim.coq:
-                evidence = coq.get(theorem)
-                verdict = f"{evidence.verdict}: {evidence.detail}" if evidence else "not checked in this run"
-                out += ["", f"**{MACHINE_CHECKED[0].upper() + MACHINE_CHECKED[1:]}.** `{theorem.name}` "
-                        f"(`proofs/coq/{theorem.file}`) — {_md_escape(theorem.states)}. {_md_escape(verdict)}"]
-            if r.outcome.counterexample:
-                out += ["", f"**Smallest counterexample.** {r.outcome.counterexample}"]
-            if r.outcome.corrected:
-                out += ["", f"**What holds instead.** {r.outcome.corrected}"]
-            out.append("")
-    if plots or plots_skipped:
-        out += _section("plots", "Plots")
-        if plots_skipped:
-            out += [PLOTS_SKIPPED, ""]
-        for filename, caption in plots:
-            out += [f"### {caption}", "", f"![{caption}]({filename})", ""]
-    out += [*_section("coverage", "Coverage of the papers"), *coverage_markdown(results)]
-    out += ["", *_section("proof-pass", "The papers' proofs, step by step"), *proof_pass_markdown()]
-    return "\n".join(out) + "\n"
+            out += _entry_details(r, levels[r.claim.key], coq)
+    return out
+
+
+def _entry_details(r: Result, placed: Placed, coq: dict[CoqTheorem, Evidence]) -> list[str]:
+    """One entry: statement, method, finding, level, code, proof program, premises, Coq theorems,
+    counterexample and correction."""
+    out = [
+        f'<a id="{_anchor(r)}"></a>',
+        f"### {r.claim.paper} {r.claim.number} — {r.outcome.status.value}",
+        "",
+        f"**Statement.** {r.claim.statement}",
+        "",
+        f"**How checked.** {r.claim.method.value}. {r.claim.note}".rstrip(),
+        "",
+        f"**Found.** {r.outcome.detail}",
+        "",
+        f"**Level.** {placed.level.value} — {_md_escape(placed.detail)}",
+        "",
+        "**Code.** " + (", ".join(f"`{name}`" for name in r.claim.implements) or "none (a statement about all algorithms)"),
+    ]
+    if r.claim.proof:
+        out += ["", f"**Proof program.** `{r.claim.proof}`"]
+    if rests := rests_on_text(r.claim):
+        out += ["", f"**Rests on.** {_md_escape(rests)}"]
+    for theorem in r.claim.coq:
+        evidence = coq.get(theorem)
+        verdict = f"{evidence.verdict}: {evidence.detail}" if evidence else "not checked in this run"
+        out += ["", f"**{MACHINE_CHECKED[0].upper() + MACHINE_CHECKED[1:]}.** `{theorem.name}` "
+                f"(`proofs/coq/{theorem.file}`) — {_md_escape(theorem.states)}. {_md_escape(verdict)}"]
+    if r.outcome.counterexample:
+        out += ["", f"**Smallest counterexample.** {r.outcome.counterexample}"]
+    if r.outcome.corrected:
+        out += ["", f"**What holds instead.** {r.outcome.corrected}"]
+    out.append("")
+    return out
+
+
+def _plots_section(plots: list[tuple[str, str]], plots_skipped: bool) -> list[str]:
+    """Each plot with its caption, or the one line that says they were skipped (nothing when neither)."""
+    if not (plots or plots_skipped):
+        return []
+    out = _section("plots", "Plots")
+    if plots_skipped:
+        out += [PLOTS_SKIPPED, ""]
+    for filename, caption in plots:
+        out += [f"### {caption}", "", f"![{caption}]({filename})", ""]
+    return out
 
 
 def failure_reasons(errors: int, not_as_designed: Sequence[str], coq: dict[CoqTheorem, Evidence]) -> list[str]:

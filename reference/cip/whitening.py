@@ -11,41 +11,17 @@ upper bound. The sampler audits (:mod:`reference.audit.samples.audit`) and CIP's
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
 from reference.cip.exact import matrix as cip_matrix
 from reference.core.linalg import Matrix
+from reference.core.statistical_check import StatisticalCheck
 from reference.core.validate import check_depth, positive_real
-from reference.core.verdict import Decided
 
 #: Default false-alarm probability of one statistical check (the test suite runs at most 100 of them).
 DEFAULT_ALPHA = 1e-9
-
-
-@dataclass(frozen=True)
-class StatisticalCheck(Decided):
-    """A seeded statistical check: ``holds`` iff ``p_value > false_alarm``.
-
-    ``p_value`` is the union-bound (Bonferroni) combination ``min(1, subtests * min p)`` of the sub-tests'
-    p-values; ``statistic`` is the statistic of the most significant sub-test (named in ``detail``). Under the
-    null hypothesis the probability that ``holds`` is False is at most ``false_alarm``.
-    """
-
-    name: str
-    statistic: float
-    p_value: float
-    false_alarm: float
-    holds: bool
-    samples: int
-    subtests: int
-    detail: str
-
-    def summary(self) -> str:
-        """One line: the check, its verdict and its detail."""
-        return f"{self.name}: {self.verdict} ({self.detail})"
 
 
 def haar_whitening(depth: int, sigma: float) -> np.ndarray:
@@ -196,4 +172,5 @@ def whitened_normal_test(
         f"{len(tests)} sub-tests; most significant: {worst[0]} = {worst[1]:.6g} (p = {worst[2]:.3g}); "
         f"total sum of squares {total:.6g} for {samples * dim} dof"
     )
-    return StatisticalCheck(name, worst[1], combined, alpha, combined > alpha, samples, len(tests), detail)
+    return StatisticalCheck.by_p_value(name=name, statistic=worst[1], p_value=combined, false_alarm=alpha,
+                                       samples=samples, detail=detail, subtests=len(tests))

@@ -59,9 +59,8 @@ def _cmd_kary_mse(args: argparse.Namespace) -> dict[str, Any]:
         height = kary_digits.height_for_horizon(args.arity, args.horizon, offset=True)
         algorithm = _algorithm_2_name(args.arity)
     else:
-        from reference.kary import tree as kary_tree
 
-        mse = kary_tree.algorithm_1_mse_digit_programme(args.arity, args.horizon)
+        mse = kary_mse.algorithm_1_mse_digit_programme(args.arity, args.horizon)
         height = kary_digits.height_for_horizon(args.arity, args.horizon, offset=False)
         algorithm = "Algorithm 1 (no subtraction)"
     return {
@@ -85,7 +84,8 @@ MAX_PRINTED_COUNTS = 100_000
 def _cmd_kary_run(args: argparse.Namespace) -> dict[str, Any]:
     import numpy as np
 
-    from reference.kary.counters import algorithm_1, algorithm_2_batch, check_stream
+    from reference.kary.counter_input import check_stream
+    from reference.kary.counters import algorithm_1, algorithm_2_batch
 
     with reading("--input", args.input):  # the stream's values are the file's: a bad value names --input
         stream = check_stream(read_stream(args.input))

@@ -4,9 +4,10 @@
 (Arb ball arithmetic turned into exact rational enclosures: :class:`~reference.core.certified.CertifiedReal`, the
 standard precision budget), ``randomness`` (random-bit sources for the exact samplers), ``rng`` (numpy generators
 from seeds), ``json_form`` (the JSON form of results), ``verdict`` (the one verdict protocol and the exit
-statuses), ``options`` (the ``Literal`` string options), ``bisection`` (the one certified bisection),
-``face`` (a package's public face, imported on first use). The claims, proof records and ``@proves`` that the
-papers' registries are written in are the verification's (``verification/core/``).
+statuses), ``statistical_check`` (the one result type of a seeded statistical check), ``options`` (the
+``Literal`` string options), ``bisection`` (the one certified bisection), ``face`` (a package's public face,
+imported on first use). The claims, proof records and ``@proves`` that the papers' registries are written in are
+the verification's (``verification/core/``).
 """
 
 from typing import TYPE_CHECKING

@@ -17,8 +17,11 @@ Neighbours = Literal["add_remove", "substitution"]
 #: How CIP handles a length that is not a power of two: pad to the next power of two, or Algorithm 3's
 #: balanced binary tree over the cells.
 Layout = Literal["pad", "balanced"]
-#: The noise of the KARY counters: continuous Laplace, the numpy discrete Laplace, or the exact discrete Laplace.
-CounterNoise = Literal["laplace", "discrete-laplace", "exact"]
+#: The law of the numeric KARY counters' noise: continuous Laplace or numpy's discrete Laplace (a law only: the
+#: exact counter is a twin of its own, whose law is :data:`ExactCounterNoise`).
+CounterNoise = Literal["laplace", "discrete-laplace"]
+#: The law of the exact KARY counter's noise: the exact discrete Laplace.
+ExactCounterNoise = Literal["discrete-laplace"]
 #: The i.i.d. noise of a linear mechanism under audit (``W x + B z``).
 LinearNoise = Literal["gaussian", "laplace", "discrete-gaussian", "discrete-laplace"]
 #: The CIP error workloads: all ranges or all tree nodes.
@@ -84,6 +87,7 @@ def check_choice(value: object, name: str, accepted: Sequence[Choice]) -> Choice
 __all__ = [
     "ConversionMethod",
     "CounterNoise",
+    "ExactCounterNoise",
     "Layout",
     "LeadingConstantFamilyKey",
     "LinearNoise",

@@ -91,7 +91,11 @@ class _RejectionBelow(ABC):
         """``bits`` uniform random bits as a non-negative integer (each source supplies its own)."""
 
     def randbelow(self, n: int) -> int:
-        """Uniform on ``{0, ..., n - 1}``: ``randbits((n - 1).bit_length())`` until the value is below ``n``."""
+        """Uniform on ``{0, ..., n - 1}``: ``randbits((n - 1).bit_length())`` until the value is below ``n``.
+
+        Args:
+            n: the bound, an integer >= 1.
+        """
         bound = _check_bound(n)
         width = (bound - 1).bit_length()
         while True:

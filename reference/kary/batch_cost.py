@@ -13,7 +13,13 @@ MAX_NOISE_SLOTS = 10**8
 
 
 def check_slots(slots: int, arity: int, steps: int) -> None:
-    """Cost before work: refuse a noise table past MAX_NOISE_SLOTS, naming what makes it large."""
+    """Cost before work: refuse a noise table past MAX_NOISE_SLOTS, naming what makes it large.
+
+    Args:
+        slots: the number of noise slots the counter would allocate.
+        arity: k, the tree's arity (named in the error).
+        steps: T, the horizon (named in the error).
+    """
     if slots > MAX_NOISE_SLOTS:
         raise ValueError(
             f"arity {arity} at horizon {steps} needs a table of {slots} noise slots (the tree's capacity), over the "
@@ -27,7 +33,13 @@ MAX_ARITY_STEPS = 10**6
 
 
 def check_batch_cost(arity: int, steps: int, height: int) -> None:
-    """Cost before work for the vectorised counters: refuse arity × height past MAX_ARITY_STEPS."""
+    """Cost before work for the vectorised counters: refuse arity × height past MAX_ARITY_STEPS.
+
+    Args:
+        arity: k, the tree's arity.
+        steps: T, the horizon (named in the error).
+        height: h, the tree's height for T.
+    """
     if arity * height > MAX_ARITY_STEPS:
         raise ValueError(
             f"arity {arity} at height {height} (horizon {steps}) needs {arity * height} vectorised steps, over the "

@@ -67,7 +67,11 @@ class LeadingConstantFamily:
     numerator: Callable[[Any], Any]
 
     def admissible(self, arity: int) -> bool:
-        """Whether ``arity`` is an arity the statement is made for."""
+        """Whether ``arity`` is an arity the statement is made for.
+
+        Args:
+            arity: k, an integer.
+        """
         if arity < self.minimum_arity:
             return False
         if self.parity == "odd":
@@ -77,7 +81,11 @@ class LeadingConstantFamily:
         return True
 
     def describe_admissible(self, minimum_arity: int | None = None) -> str:
-        """E.g. ``"odd arity >= 3"``."""
+        """E.g. ``"odd arity >= 3"``.
+
+        Args:
+            minimum_arity: the least arity to state, or ``None`` for the family's own.
+        """
         low = self.minimum_arity if minimum_arity is None else minimum_arity
         kind = "" if self.parity == "any" else f"{self.parity} "
         return f"{kind}arity >= {low}"
@@ -95,8 +103,12 @@ FAMILIES: dict[LeadingConstantFamilyKey, LeadingConstantFamily] = {
 }
 
 
-def get_family(family: object) -> LeadingConstantFamily:
-    """A family by key (``"theorem_3_7"``, ``"corollary_4_9"``, ``"corollary_c3"``) or the object itself."""
+def get_family(family: str | LeadingConstantFamily) -> LeadingConstantFamily:
+    """A family by key (``"theorem_3_7"``, ``"corollary_4_9"``, ``"corollary_c3"``) or the object itself.
+
+    Args:
+        family: ``"theorem_3_7"``, ``"corollary_4_9"`` or ``"corollary_c3"``, or a :class:`LeadingConstantFamily`.
+    """
     if isinstance(family, LeadingConstantFamily):
         return family
     if isinstance(family, str) and family in FAMILIES:
@@ -144,12 +156,22 @@ def leading_constant(
 
 
 def leading_constant_theorem_3_7(arity: int, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
-    """Theorem 3.7: ``(arity − 1)/log2(arity)³`` for integer arity >= 2 (certified, Arb)."""
+    """Theorem 3.7: ``(arity − 1)/log2(arity)³`` for integer arity >= 2 (certified, Arb).
+
+    Args:
+        arity: k, an integer >= 2.
+        bits: the Arb working precision, an integer >= 64 (default 128).
+    """
     return leading_constant("theorem_3_7", arity, bits=bits)
 
 
 def leading_constant_corollary_4_9(arity: int, *, bits: int = DEFAULT_BITS) -> CertifiedReal:
-    """Corollary 4.9 / Theorem 1.1: ``arity (1 − 1/arity²)/(2 log2(arity)³)`` for odd arity >= 3 (Arb)."""
+    """Corollary 4.9 / Theorem 1.1: ``arity (1 − 1/arity²)/(2 log2(arity)³)`` for odd arity >= 3 (Arb).
+
+    Args:
+        arity: k, an odd integer >= 3.
+        bits: the Arb working precision, an integer >= 64 (default 128).
+    """
     return leading_constant("corollary_4_9", arity, bits=bits)
 
 
@@ -158,6 +180,10 @@ def leading_constant_corollary_c3(arity: int, *, bits: int = DEFAULT_BITS) -> Ce
 
     (Claim 1 of Appendix C, which the corollary rests on, is stated for even arity >= 4; arity 2 is accepted
     because the formula is the binary tree's there, and it does not change the minimiser.)
+
+    Args:
+        arity: k, an even integer >= 2.
+        bits: the Arb working precision, an integer >= 64 (default 128).
     """
     return leading_constant("corollary_c3", arity, bits=bits)
 
@@ -242,6 +268,10 @@ def certify_tail(
     difference to 0); (2) the split p' log x − 3p/x = p'(log x − 3) + s(x) (exact rational identity);
     (3) p' > 0 and (4) s >= 0 on [tail_start, ∞) (:func:`_nonnegative_on_ray`); (5) log is increasing and
     log(tail_start) > 3 (Arb). Then f' > 0 on [tail_start, ∞), so f is strictly increasing there.
+
+    Args:
+        family: ``"theorem_3_7"``, ``"corollary_4_9"`` or ``"corollary_c3"``, or a :class:`LeadingConstantFamily`.
+        tail_start: the start K of the ray, an integer >= 2 with log K > 3, or ``None`` (:func:`default_tail_start`).
     """
     chosen = get_family(family)
     start = default_tail_start() if tail_start is None else check_positive_int(tail_start, "tail_start", minimum=2)
@@ -389,6 +419,11 @@ def huu_constant(*, epsilon: RationalLike, delta: RationalLike, bits: int = DEFA
 
     ε and δ must lie in (0, 1), the range on which the paper (footnote 1) says C_{ε,δ} is valid. The
     radicand is at least 4/9 + log(2/π)/2 = 0.2186... > 0 there. Arb evaluation, certified.
+
+    Args:
+        epsilon: ε in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: δ in (0, 1), exact (int, Fraction or str; not float).
+        bits: the Arb working precision, an integer >= 64 (default 128).
     """
     eps = open_unit_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
@@ -404,7 +439,14 @@ def huu_mse_bound(
     delta: RationalLike,
     bits: int = DEFAULT_BITS,
 ) -> CertifiedReal:
-    """The HUU bound C_{ε,δ}² (1 + log(4T/5)/π)² on the mean squared error, T = ``horizon`` >= 1 (Arb)."""
+    """The HUU bound C_{ε,δ}² (1 + log(4T/5)/π)² on the mean squared error, T = ``horizon`` >= 1 (Arb).
+
+    Args:
+        horizon: T, an integer >= 1.
+        epsilon: ε in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        delta: δ in (0, 1), exact (int, Fraction or str; not float).
+        bits: the Arb working precision, an integer >= 64 (default 128).
+    """
     eps = open_unit_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
     steps = check_positive_int(horizon, "horizon")
@@ -421,6 +463,9 @@ def huu_leading_constant(*, bits: int = DEFAULT_BITS) -> CertifiedReal:
     T → ∞, δ → 0 is (4/(π² ε²)) log(T)² log(1/δ) = (4 log(2)³/π²) log2(T)² log2(1/δ)/ε². So
     B_{ε,δ} = 4 log(2)³/π² = 4/(π² log2(e)³) (the paper's expression; log2 e = 1/log 2). Arb, certified.
     (The symbolic limit is in ``verification/kary/proofs/argmin.py``.)
+
+    Args:
+        bits: the Arb working precision, an integer >= 64 (default 128).
     """
     precision = check_positive_int(bits, "bits", minimum=64)
     with working_precision(precision):
@@ -438,12 +483,16 @@ def _positive_enclosure(value: object, name: str) -> CertifiedReal:
     return CertifiedReal.exact(number)
 
 
-def lemma_5_1_exponent(b_pure: object, b_approx: object) -> CertifiedReal:
+def lemma_5_1_exponent(b_pure: RationalLike | CertifiedReal, b_approx: RationalLike | CertifiedReal) -> CertifiedReal:
     """Lemma 5.1's exponent r = B_ε/B_{ε,δ}: the pure bound's leading term is <= the approximate one's iff
     δ <= T^-r (B_ε log2(T)³ <= B_{ε,δ} log2(T)² log2(1/δ)  <=>  log(1/δ) >= r log T, in any base).
 
     ``b_pure``, ``b_approx``: positive exact rationals or certainly positive :class:`CertifiedReal`. The
     quotient enclosure [lower/upper', upper/lower'] is exact rational interval arithmetic.
+
+    Args:
+        b_pure: B_ε, a positive exact rational or a certainly positive :class:`CertifiedReal`.
+        b_approx: B_{ε,δ}, a positive exact rational or a certainly positive :class:`CertifiedReal`.
     """
     pure = _positive_enclosure(b_pure, "b_pure")
     approx = _positive_enclosure(b_approx, "b_approx")
@@ -454,5 +503,9 @@ def theorem_1_2_exponent(arity: int = 19, *, bits: int = DEFAULT_BITS) -> Certif
     """B_ε(arity)/B_{ε,δ}: Corollary 4.9's constant at odd ``arity`` over :func:`huu_leading_constant`.
 
     Theorem 1.2 (arity 19) claims it is < 0.92.
+
+    Args:
+        arity: k, an odd integer >= 3 (default 19, the theorem's).
+        bits: the Arb working precision, an integer >= 64 (default 128).
     """
     return lemma_5_1_exponent(leading_constant_corollary_4_9(arity, bits=bits), huu_leading_constant(bits=bits))

@@ -21,8 +21,10 @@ import numpy as np
 from reference.core.options import CounterNoise
 from reference.core.rng import SeedLike, run_seeds
 from reference.core.validate import RationalLike, check_positive_int
-from reference.kary import counters
+from reference.kary import counter_input
 from reference.kary.digits import check_arity, height_for_horizon
+from reference.kary.noise_indices import used_mask
+from reference.kary.walk_sums import noise_sums
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -56,9 +58,9 @@ def _runs(
         for row, child in enumerate(seeds[start:stop]):
             generator = np.random.default_rng(child)
             if dense:
-                counters.fill_block(values[row, 1:], kind, scale, generator)
+                counter_input.fill_block(values[row, 1:], kind, scale, generator)
             else:
-                counters.fill_block(block, kind, scale, generator)
+                counter_input.fill_block(block, kind, scale, generator)
                 values[row, used_indices] = block
         noise = sums(values[: stop - start])
         if np.isnan(noise.sum()):  # an internal invariant: every index an output uses was drawn
@@ -83,17 +85,17 @@ def algorithm_1_runs(
         noise: ``"laplace"`` (float outputs) or ``"discrete-laplace"`` (int64 outputs).
         first_run: the index of the first run in the batch, an integer >= 0 (default 0): a block of a larger batch.
     """
-    x = counters.check_stream(stream)
+    x = counter_input.check_stream(stream)
     k = check_arity(arity)
-    kind = counters.check_noise(noise, vectorised=True)
+    kind = counter_input.check_noise(noise)
     steps = int(x.size)
     height = height_for_horizon(k, steps, offset=False)
-    scale = counters.numeric_scale(epsilon, height)
+    scale = counter_input.numeric_scale(epsilon, height)
     mask = np.ones(steps + 1, dtype=bool)
     mask[0] = False
 
     def sums(values: np.ndarray) -> np.ndarray:
-        return counters.noise_sums(values, k, steps, height, offset=False)[..., 1:]
+        return noise_sums(values, k, steps, height, offset=False)[..., 1:]
 
     return _runs(x, kind, scale, mask, sums, runs, seed, first_run)
 
@@ -115,13 +117,13 @@ def algorithm_2_runs(
         noise: ``"laplace"`` (float outputs) or ``"discrete-laplace"`` (int64 outputs).
         first_run: the index of the first run in the batch, an integer >= 0 (default 0): a block of a larger batch.
     """
-    x = counters.check_stream(stream)
+    x = counter_input.check_stream(stream)
     k = check_arity(arity)
-    kind = counters.check_noise(noise, vectorised=True)
+    kind = counter_input.check_noise(noise)
     steps = int(x.size)
     height = height_for_horizon(k, steps, offset=True)
-    scale = counters.numeric_scale(epsilon, height)
+    scale = counter_input.numeric_scale(epsilon, height)
     def sums(values: np.ndarray) -> np.ndarray:
-        return counters.noise_sums(values, k, steps, height, offset=True)[..., 1:]
+        return noise_sums(values, k, steps, height, offset=True)[..., 1:]
 
-    return _runs(x, kind, scale, counters.used_mask(k, steps, height), sums, runs, seed, first_run)
+    return _runs(x, kind, scale, used_mask(k, steps, height), sums, runs, seed, first_run)

@@ -1,4 +1,5 @@
-"""Exact mean squared error of the KARY paper's Algorithm 2 for every horizon T, and Lemma 4.7's closed form.
+"""Exact mean squared error of the KARY paper's Algorithms 1 and 2 for every horizon T, and Lemmas 3.5 and 4.7's
+closed forms.
 
 Algorithm 2 (k-ary tree mechanism with subtraction, odd arity k >= 3) sets h = ⌈log_k(2T)⌉ (computed by
 :func:`reference.kary.digits.height_for_horizon`), draws i.i.d. Laplace(h/ε) noise values z_p (the scale
@@ -29,6 +30,10 @@ Claim 1's main term, for comparison.
 
 :func:`lemma_4_7_closed_form` is the printed Lemma 4.7, k(1 − 1/k²) h³ / (2(1 − 1/k^h)) (times ε²), which the
 paper states for T = (k^h − 1)/2 only.
+
+Algorithm 1 sets h = ⌈log_k(T + 1)⌉ and scale b = h/ε, so ε²·MSE = (2h²/T) Σ_{t=1}^{T} ‖digits(t)‖₁
+(:func:`algorithm_1_mse` by enumeration, :func:`algorithm_1_mse_digit_programme` by a digit programme for any T,
+:func:`lemma_3_5_closed_form` the printed Lemma 3.5 at T = k^h − 1).
 """
 
 from __future__ import annotations
@@ -261,3 +266,95 @@ def claim_1_leading_term(arity: int, height: int) -> Fraction:
     k = check_arity(arity, parity="even", needed_by="Appendix C")
     h = check_width(height, "height")
     return Fraction(k * h**3) / (2 * (1 - Fraction(1, k**h)))
+
+
+# ------------------------------------------------------------------------------------------- Algorithm 1 MSE
+
+
+def algorithm_1_total_vertex_count(arity: int, horizon: int) -> int:
+    """Σ_{t=1}^{T} ‖digits(t)‖₁ by enumeration (T <= :data:`MAX_ENUMERATION_HORIZON`).
+
+    Args:
+        arity: k, an integer >= 2.
+        horizon: T, an integer in [1, 2·10^6] (enumerated).
+    """
+    k = check_arity(arity)
+    steps = check_positive_int(horizon, "horizon")
+    if steps > MAX_ENUMERATION_HORIZON:
+        raise ValueError(f"horizon must be <= {MAX_ENUMERATION_HORIZON} for enumeration, got {message_value(steps)}; use the DP")
+    total = 0
+    for time in range(1, steps + 1):
+        number = time
+        while number:
+            number, digit = divmod(number, k)
+            total += digit
+    return total
+
+
+def algorithm_1_total_vertex_count_digit_programme(arity: int, horizon: int) -> int:
+    """Σ_{t=1}^{T} ‖digits(t)‖₁ by a digit programme over the digits of N = T + 1 (any T, O(log T) steps).
+
+    Σ_{n<N} s(n): scanning N's digits a_i from the most significant, with σ the digit sum of the prefix, each
+    d < a_i at a position with i positions below contributes k^i numbers with digit sum (σ + d)·k^i plus the
+    i free low digits' total i·k^i·(k − 1)/2.
+
+    Args:
+        arity: k, an integer >= 2.
+        horizon: T, an integer >= 1.
+    """
+    k = check_arity(arity)
+    steps = check_positive_int(horizon, "horizon")
+    bound = steps + 1
+    high_first: list[int] = []
+    while bound:
+        bound, digit = divmod(bound, k)
+        high_first.append(digit)
+    high_first.reverse()
+    total = 0
+    prefix = 0
+    length = len(high_first)
+    for position, digit in enumerate(high_first):
+        below = length - 1 - position
+        block = k**below
+        free = below * (k - 1) * block // 2
+        total += digit * (prefix * block + free) + block * (digit * (digit - 1) // 2)
+        prefix += digit
+    return total
+
+
+def algorithm_1_mse(arity: int, horizon: int) -> Fraction:
+    """ε²·MSE of Algorithm 1 over t = 1..T by enumeration: (2h²/T) Σ_t ‖rep_k(t, h)‖₁, h = ⌈log_k(T + 1)⌉.
+
+    Args:
+        arity: k, an integer >= 2.
+        horizon: T, an integer in [1, 2·10^6] (enumerated).
+    """
+    k = check_arity(arity)
+    steps = check_positive_int(horizon, "horizon")
+    height = height_for_horizon(k, steps, offset=False)
+    return Fraction(2 * height**2 * algorithm_1_total_vertex_count(k, steps), steps)
+
+
+def algorithm_1_mse_digit_programme(arity: int, horizon: int) -> Fraction:
+    """ε²·MSE of Algorithm 1 over t = 1..T by the digit programme (any T; 10^12 is immediate).
+
+    Args:
+        arity: k, the tree's arity, an integer >= 2.
+        horizon: T, an integer >= 1.
+    """
+    k = check_arity(arity)
+    steps = check_positive_int(horizon, "horizon")
+    height = height_for_horizon(k, steps, offset=False)
+    return Fraction(2 * height**2 * algorithm_1_total_vertex_count_digit_programme(k, steps), steps)
+
+
+def lemma_3_5_closed_form(arity: int, height: int) -> Fraction:
+    """Lemma 3.5 as printed, times ε²: (k − 1) h³ / (1 − 1/k^h), stated for T = k^h − 1.
+
+    Args:
+        arity: k, an integer >= 2.
+        height: h, an integer in [1, 4096].
+    """
+    k = check_arity(arity)
+    h = check_width(height, "height")
+    return Fraction((k - 1) * h**3) / (1 - Fraction(1, k**h))

@@ -114,6 +114,14 @@ def theorem_1_3_report(
 
     ``sensitivities``: the vector the exact values are computed for (its ℓ1 and ℓ2 norms must not exceed
     Δ1 and Δ2); by default the equal-entry vector with norms Δ1 and Δ2 when it exists.
+
+    Args:
+        delta: δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
+        scale: λ, the Laplace scale > 0, exact.
+        l1_sensitivity: Δ1 > 0, exact.
+        l2_sensitivity: Δ2 > 0, exact, or ``None`` when ``l2_sensitivity_squared`` is given.
+        l2_sensitivity_squared: Δ2² > 0, exact, or ``None`` (then ``l2_sensitivity`` is used).
+        sensitivities: the sensitivity vector (exact rationals) the exact values are computed for, or ``None``.
     """
     epsilon = laplace_epsilon_theorem_1_3(
         scale=scale,

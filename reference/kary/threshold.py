@@ -66,6 +66,10 @@ def huu_log_inverse_delta_threshold(arity: int, horizon: int) -> CertifiedReal:
 
     The pure mechanism's exact MSE is <= the HUU bound iff ln(1/δ) >= L*. ``arity`` >= 2 (odd: Algorithm 2;
     even: Appendix C's variant), ``horizon`` >= 1.
+
+    Args:
+        arity: k, an integer >= 2 (odd: Algorithm 2; even: Appendix C's variant).
+        horizon: T, an integer >= 1.
     """
     _, steps, mse = _inputs(arity, horizon)
     return _enclose(lambda: _log_inverse_ball(mse, steps), "ln(1/δ*)")
@@ -76,13 +80,21 @@ def huu_delta_threshold(arity: int, horizon: int) -> CertifiedReal:
 
     δ*(T) = exp(−L*(T)) (:func:`huu_log_inverse_delta_threshold`); certified. It may exceed 1 for small T
     (then the pure mechanism is no worse for every δ in (0, 1)).
+
+    Args:
+        arity: k, an integer >= 2 (odd: Algorithm 2; even: Appendix C's variant).
+        horizon: T, an integer >= 1.
     """
     _, steps, mse = _inputs(arity, horizon)
     return _enclose(lambda: (-_log_inverse_ball(mse, steps)).exp(), "δ*")
 
 
 def asymptotic_exponent(arity: int) -> CertifiedReal:
-    """r = B_ε/B_{ε,δ} of Lemma 5.1 at ``arity``: Corollary 4.9 (odd) or Corollary C.3 (even) over B_{ε,δ}."""
+    """r = B_ε/B_{ε,δ} of Lemma 5.1 at ``arity``: Corollary 4.9 (odd) or Corollary C.3 (even) over B_{ε,δ}.
+
+    Args:
+        arity: k, an integer >= 2 (odd: Corollary 4.9; even: Corollary C.3).
+    """
     k = check_arity(arity)
     pure = leading_constant_corollary_4_9(k) if k % 2 else leading_constant_corollary_c3(k)
     return lemma_5_1_exponent(pure, huu_leading_constant())
@@ -92,6 +104,10 @@ def horizon_power(horizon: int, exponent: RationalLike | CertifiedReal) -> Certi
     """T^(−exponent) for an exact rational exponent > 0 or a certainly positive enclosure of one, certified.
 
     For an enclosure [r_lo, r_hi] the result encloses T^(−r) for every r in it: [T^(−r_hi), T^(−r_lo)].
+
+    Args:
+        horizon: T, an integer >= 1.
+        exponent: r > 0: an exact rational (int, Fraction or str) or a certainly positive :class:`CertifiedReal`.
     """
     steps = check_positive_int(horizon, "horizon")
     if isinstance(exponent, CertifiedReal):
@@ -108,7 +124,12 @@ def horizon_power(horizon: int, exponent: RationalLike | CertifiedReal) -> Certi
 
 
 def asymptotic_delta_threshold(arity: int, horizon: int) -> CertifiedReal:
-    """Lemma 5.1's prediction T^(−r), r = :func:`asymptotic_exponent` (``arity``), certified."""
+    """Lemma 5.1's prediction T^(−r), r = :func:`asymptotic_exponent` (``arity``), certified.
+
+    Args:
+        arity: k, an integer >= 2 (odd: Algorithm 2; even: Appendix C's variant).
+        horizon: T, an integer >= 1.
+    """
     k = check_arity(arity)
     return horizon_power(horizon, asymptotic_exponent(k))
 
@@ -118,6 +139,11 @@ def pure_beats_huu(arity: int, horizon: int, delta: RationalLike) -> bool:
 
     Equivalent to δ <= δ*(T). ``delta`` is an exact rational in (0, 1); raises ``ArithmeticError`` if the
     enclosure of δ* contains ``delta``.
+
+    Args:
+        arity: k, an integer >= 2 (odd: Algorithm 2; even: Appendix C's variant).
+        horizon: T, an integer >= 1.
+        delta: δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
     """
     target = open_unit_fraction(delta, "delta")
     threshold = huu_delta_threshold(arity, horizon)

@@ -32,13 +32,8 @@ v·L·Lᵀ (:func:`output_covariance`) and output t has variance v·‖rep(t, h)
 Algorithm 2's unsigned noise z_p has the same covariance because a vertex always enters with the same sign
 (Proof 4.4); :func:`check_algorithm_2_covariance` checks this exactly.
 
-MSE. Algorithm 1 sets h = ⌈log_k(T + 1)⌉ and scale b = h/ε, so ε²·MSE = (2h²/T) Σ_{t=1}^{T} ‖digits(t)‖₁
-(:func:`algorithm_1_mse` by enumeration, :func:`algorithm_1_mse_digit_programme` by a digit programme for any T,
-:func:`lemma_3_5_closed_form` the printed Lemma 3.5 at T = k^h − 1).
-
-Live noise. :func:`live_noise_count` simulates Algorithm 2: a noise value z_p is live from the first output
-that uses it to the last; the maximum number alive at once is compared with the proof of Lemma 4.12, which
-bounds it by h(k − 1)/2 (odd arity; the lemma states O(k log_k T)).
+MSE and live noise. Algorithm 1's exact MSE is :mod:`reference.kary.mse`'s (beside Algorithm 2's); the noise
+values alive at once in Algorithm 2, :func:`reference.kary.noise_indices.live_noise_count`.
 """
 
 from __future__ import annotations
@@ -56,7 +51,6 @@ from reference.kary.digits import (
     check_arity,
     check_width,
     digits,
-    height_for_horizon,
     offset_capacity,
     representation,
 )
@@ -66,8 +60,6 @@ Vertex = tuple[int, int]
 #: A signed vertex used by Algorithm 3: (sign, level, index) with sign +1 (added) or −1 (subtracted).
 SignedVertex = tuple[int, int, int]
 
-#: Largest horizon the enumerating functions accept (:func:`algorithm_1_mse`, :func:`live_noise_count`).
-MAX_ENUMERATION_HORIZON = 2_000_000
 #: Largest horizon the matrix functions accept (R, L and the covariance are dense T-row matrices).
 # The dense exact products (L·R, L·Lᵀ) are T × rows × T in Python Fractions: about 3.4 s at T = 400 and some
 # 20 s near T = 1,000 on two cores (check_factorization at T = 1,562 ran past 20 s), so the limit is 600.
@@ -519,168 +511,3 @@ def maximum_step_variance(
     variances = per_step_variances(arity, height, scale, subtraction=subtraction, horizon=horizon)
     top = max(variances)
     return MaximumVariance(value=top, times=tuple(t for t, v in enumerate(variances, 1) if v == top))
-
-
-# ------------------------------------------------------------------------------------------- Algorithm 1 MSE
-
-
-def algorithm_1_total_vertex_count(arity: int, horizon: int) -> int:
-    """Σ_{t=1}^{T} ‖digits(t)‖₁ by enumeration (T <= :data:`MAX_ENUMERATION_HORIZON`).
-
-    Args:
-        arity: k, an integer >= 2.
-        horizon: T, an integer in [1, 2·10^6] (enumerated).
-    """
-    k = check_arity(arity)
-    steps = check_positive_int(horizon, "horizon")
-    if steps > MAX_ENUMERATION_HORIZON:
-        raise ValueError(f"horizon must be <= {MAX_ENUMERATION_HORIZON} for enumeration, got {message_value(steps)}; use the DP")
-    total = 0
-    for time in range(1, steps + 1):
-        number = time
-        while number:
-            number, digit = divmod(number, k)
-            total += digit
-    return total
-
-
-def algorithm_1_total_vertex_count_digit_programme(arity: int, horizon: int) -> int:
-    """Σ_{t=1}^{T} ‖digits(t)‖₁ by a digit programme over the digits of N = T + 1 (any T, O(log T) steps).
-
-    Σ_{n<N} s(n): scanning N's digits a_i from the most significant, with σ the digit sum of the prefix, each
-    d < a_i at a position with i positions below contributes k^i numbers with digit sum (σ + d)·k^i plus the
-    i free low digits' total i·k^i·(k − 1)/2.
-
-    Args:
-        arity: k, an integer >= 2.
-        horizon: T, an integer >= 1.
-    """
-    k = check_arity(arity)
-    steps = check_positive_int(horizon, "horizon")
-    bound = steps + 1
-    high_first: list[int] = []
-    while bound:
-        bound, digit = divmod(bound, k)
-        high_first.append(digit)
-    high_first.reverse()
-    total = 0
-    prefix = 0
-    length = len(high_first)
-    for position, digit in enumerate(high_first):
-        below = length - 1 - position
-        block = k**below
-        free = below * (k - 1) * block // 2
-        total += digit * (prefix * block + free) + block * (digit * (digit - 1) // 2)
-        prefix += digit
-    return total
-
-
-def algorithm_1_mse(arity: int, horizon: int) -> Fraction:
-    """ε²·MSE of Algorithm 1 over t = 1..T by enumeration: (2h²/T) Σ_t ‖rep_k(t, h)‖₁, h = ⌈log_k(T + 1)⌉.
-
-    Args:
-        arity: k, an integer >= 2.
-        horizon: T, an integer in [1, 2·10^6] (enumerated).
-    """
-    k = check_arity(arity)
-    steps = check_positive_int(horizon, "horizon")
-    height = height_for_horizon(k, steps, offset=False)
-    return Fraction(2 * height**2 * algorithm_1_total_vertex_count(k, steps), steps)
-
-
-def algorithm_1_mse_digit_programme(arity: int, horizon: int) -> Fraction:
-    """ε²·MSE of Algorithm 1 over t = 1..T by the digit programme (any T; 10^12 is immediate).
-
-    Args:
-        arity: k, the tree's arity, an integer >= 2.
-        horizon: T, an integer >= 1.
-    """
-    k = check_arity(arity)
-    steps = check_positive_int(horizon, "horizon")
-    height = height_for_horizon(k, steps, offset=False)
-    return Fraction(2 * height**2 * algorithm_1_total_vertex_count_digit_programme(k, steps), steps)
-
-
-def lemma_3_5_closed_form(arity: int, height: int) -> Fraction:
-    """Lemma 3.5 as printed, times ε²: (k − 1) h³ / (1 − 1/k^h), stated for T = k^h − 1.
-
-    Args:
-        arity: k, an integer >= 2.
-        height: h, an integer in [1, 4096].
-    """
-    k = check_arity(arity)
-    h = check_width(height, "height")
-    return Fraction((k - 1) * h**3) / (1 - Fraction(1, k**h))
-
-
-# ------------------------------------------------------------------------------------------- live noise
-
-
-@dataclass(frozen=True)
-class LiveNoise:
-    """Algorithm 2's noise lifetimes over t = 1..T (simulation)."""
-
-    arity: int
-    horizon: int
-    height: int
-    maximum_live: int  # the most noise values alive at once (first use <= t <= last use)
-    attained_at: int  # the first time t where it is attained
-    maximum_used: int  # the most noise values one output adds (max ‖rep(t, h)‖₁)
-    distinct_indices: int  # how many different noise values are used over 1..T
-    contiguous: bool  # Proposition 4.10: every z_p is used at every time between its first and last use
-    proof_bound: int  # Proof 4.13's bound: h·(largest digit magnitude); h(k − 1)/2 for odd arity
-
-    @property
-    def within_bound(self) -> bool:
-        """Whether the simulated maximum respects Proof 4.13's bound."""
-        return self.maximum_live <= self.proof_bound
-
-
-def live_noise_count(arity: int, horizon: int) -> LiveNoise:
-    """Simulate Algorithm 2 (h = its height for T) and count the noise values alive at once.
-
-    A value z_p is alive at time t when first_use(p) <= t <= last_use(p). Proof 4.13 bounds the count by
-    h(k − 1)/2 (odd arity); for even arity (Appendix C) the same argument gives h·k/2. T <= 2·10^6.
-
-    Args:
-        arity: k, an integer >= 2.
-        horizon: T, an integer >= 1 (simulated step by step).
-    """
-    k = check_arity(arity)
-    steps = check_positive_int(horizon, "horizon")
-    if steps > MAX_ENUMERATION_HORIZON:
-        raise ValueError(f"horizon must be <= {MAX_ENUMERATION_HORIZON} for the simulation, got {message_value(steps)}")
-    h = height_for_horizon(k, steps, offset=True)
-    first: dict[int, int] = {}
-    last: dict[int, int] = {}
-    uses: dict[int, int] = {}
-    maximum_used = 0
-    for t in range(1, steps + 1):
-        indices = algorithm_2_noise_indices(t, k, h)
-        maximum_used = max(maximum_used, len(indices))
-        for p in indices:
-            first.setdefault(p, t)
-            last[p] = t
-            uses[p] = uses.get(p, 0) + 1
-    contiguous = all(uses[p] == last[p] - first[p] + 1 for p in uses)
-    delta = [0] * (steps + 2)
-    for p in first:
-        delta[first[p]] += 1
-        delta[last[p] + 1] -= 1
-    alive, best, where = 0, 0, 1
-    for t in range(1, steps + 1):
-        alive += delta[t]
-        if alive > best:
-            best, where = alive, t
-    largest_digit = k // 2  # (k − 1)/2 for odd arity (Definition 3.8), k/2 for even (Definition C.1)
-    return LiveNoise(
-        arity=k,
-        horizon=steps,
-        height=h,
-        maximum_live=best,
-        attained_at=where,
-        maximum_used=maximum_used,
-        distinct_indices=len(first),
-        contiguous=contiguous,
-        proof_bound=h * largest_digit,
-    )

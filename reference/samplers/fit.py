@@ -59,9 +59,9 @@ from scipy import optimize, special, stats
 from reference.core.certified import CertifiedReal
 from reference.core.exact_text import message_value
 from reference.core.options import check_choice
+from reference.core.statistical_check import StatisticalCheck
 from reference.core.units import units_hint
 from reference.core.validate import RationalLike, check_positive_int, positive_fraction
-from reference.core.verdict import Decided
 from reference.samplers import pmf as discrete
 
 #: Default false-alarm probability of one statistical check.
@@ -77,33 +77,6 @@ Kind = Literal["discrete-laplace", "discrete-gaussian"]
 Layer = Literal["exact", "numeric"]
 KINDS: tuple[Kind, ...] = ("discrete-laplace", "discrete-gaussian")
 LAYERS: tuple[Layer, ...] = ("exact", "numeric")
-
-
-@dataclass(frozen=True)
-class SamplerCheck(Decided):
-    """A seeded statistical check: ``holds`` iff ``p_value > false_alarm``.
-
-    ``statistic`` is the main test statistic (Pearson's chi-square for fits, the largest standardised
-    deviation for moments); ``p_value`` the union-bound combination described in the module docstring.
-    """
-
-    name: str
-    statistic: float
-    p_value: float
-    false_alarm: float
-    holds: bool
-    samples: int
-    detail: str
-
-    def summary(self) -> str:
-        """One line: verdict, name, statistic, p-value and the detail."""
-        verdict = "PASS" if self.holds else "FAIL"
-        return (
-            f"{verdict} {self.name}: n = {self.samples}, statistic {self.statistic:.6g}, "
-            f"p = {self.p_value:.3g} (false alarm {self.false_alarm:.3g}); {self.detail}"
-        )
-
-
 
 
 def check_alpha(alpha: object) -> float:
@@ -300,7 +273,7 @@ def fit_from_cells(
     fine: Sequence[tuple[str, int, float]],
     extra: Sequence[tuple[str, float]] = (),
     extra_detail: str = "",
-) -> SamplerCheck:
+) -> StatisticalCheck:
     """Combine Pearson's chi-square on ``pooled`` cells (rigorous p-value bound), exact binomial tests on
     ``fine`` cells and any ``extra`` (description, p-value) sub-tests by the union bound. Cells are (label,
     observed, probability).
@@ -347,7 +320,8 @@ def fit_from_cells(
         detail += f"; {label}: p = {p:.3g}"
     if extra_detail:
         detail += f"; {extra_detail}"
-    return SamplerCheck(name, statistic, combined, alpha, combined > alpha, samples, detail)
+    return StatisticalCheck.by_p_value(name=name, statistic=statistic, p_value=combined, false_alarm=alpha,
+                                       samples=samples, detail=detail)
 
 
 def fit_to_distribution(
@@ -357,7 +331,7 @@ def fit_to_distribution(
     alpha: float = DEFAULT_ALPHA,
     min_expected: float = MIN_EXPECTED,
     name: str = "",
-) -> SamplerCheck:
+) -> StatisticalCheck:
     """Goodness of fit of integer ``values`` to the discrete Laplace (``parameter`` = scale) or discrete Gaussian
     (``parameter`` = σ²) pmf: pooled chi-square and per-cell exact binomial tests (module docstring).
 
@@ -387,7 +361,7 @@ def fit_to_distribution(
 def fit_to_counts(
     counts: dict[int, int], kind: str, parameter: RationalLike, alpha: float = DEFAULT_ALPHA,
     min_expected: float = MIN_EXPECTED, name: str = "",
-) -> SamplerCheck:
+) -> StatisticalCheck:
     """:func:`fit_to_distribution` from the histogram ``counts`` (value -> how often it was drawn), its
     sufficient statistic: the same tests, so the same verdict and p-value as on the values themselves.
 
@@ -500,7 +474,7 @@ def moments_of_distribution(
     parameter: RationalLike,
     alpha: float = DEFAULT_ALPHA,
     name: str = "",
-) -> SamplerCheck:
+) -> StatisticalCheck:
     """The sample mean (against 0) and mean square (against the certified variance) of integer ``values``
     under the discrete Laplace / discrete Gaussian pmf, with rigorous Chernoff bounds (module docstring).
 
@@ -540,9 +514,8 @@ def moments_of_distribution(
         f"(excess mass {cut:.2g})"
     )
     statistic = max(abs(z_mean), abs(z_square))
-    return SamplerCheck(
-        name or f"moments of {dist.label}", statistic, combined, level, combined > level, samples, detail
-    )
+    return StatisticalCheck.by_p_value(name=name or f"moments of {dist.label}", statistic=statistic, p_value=combined,
+                                       false_alarm=level, samples=samples, detail=detail)
 
 
 

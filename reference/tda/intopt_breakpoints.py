@@ -36,7 +36,11 @@ class BreakpointTrace:
 
 
 def step_bound(dimension: int) -> int:
-    """The bound this version meets: ``3·d·(d + 1)`` steps for ``d = dim(x)``."""
+    """The bound this version meets: ``3·d·(d + 1)`` steps for ``d = dim(x)``.
+
+    Args:
+        dimension: d, the length of the vector, an integer >= 1.
+    """
     return 3 * dimension * (dimension + 1)
 
 
@@ -44,6 +48,10 @@ def intopt_by_breakpoints(*, values: Sequence[int], total: int) -> BreakpointTra
     """IntOpt's output (identical to the printed loop's, ties by ``(value, index)``) and its step count.
 
     ``values``: a non-empty sequence of integers; ``total``: an integer ``>= 0``.
+
+    Args:
+        values: the noisy integer vector (length d >= 1).
+        total: c, the integer total the result sums to (>= 0).
     """
     x = check_values(values)
     c = check_total(total)

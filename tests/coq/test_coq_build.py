@@ -199,6 +199,46 @@ MUTATIONS = [
      "    - (2 * height arity (arity %/ 2) horizon * window_l1 arity * horizon)%:Z|"),
     # the same in Theorem 1.1's form: the leading term (k² − 1)h³/k instead of (k² − 1)h³/(2k)
     ("KaryDigitCount.v", "horizon ^ 3)%:R / (2 * arity)%:R : rat)|", "horizon ^ 3)%:R / arity%:R : rat)|"),
+    # a constant: Δ² <= 1 (the sensitivity of one count, which the paper's wording suggests) is false for a level's
+    # vector: the record leaves one cell and enters another
+    ("TdaLevelSensitivity.v", "  squared_distance (level_counts data) (level_counts data') <= 2.",
+     "  squared_distance (level_counts data) (level_counts data') <= 1."),
+    # a hypothesis dropped: r and r' in the same cell leave the count vector unchanged (squared change 0, not 2)
+    ("TdaLevelSensitivity.v", "  cell r < cells -> cell r' < cells -> cell r != cell r' ->",
+     "  cell r < cells -> cell r' < cells ->"),
+    # a hypothesis dropped: a record outside the level's cells (no entry of the vector) does not count
+    ("TdaLevelSensitivity.v", "  cell r < cells -> cell r' < cells -> cell r != cell r' ->",
+     "  cell r' < cells -> cell r != cell r' ->"),
+    # the exact change with the cells' membership doubled: a record leaving counts once, not twice
+    ("TdaLevelSensitivity.v", "  if cell r == cell r' then 0 else (cell r < cells) + (cell r' < cells).",
+     "  if cell r == cell r' then 0 else 2 * ((cell r < cells) + (cell r' < cells))."),
+    # a constant: Lemma 3.5's count without the factor 2 (the mean digit is (k − 1)/2, not k − 1)
+    ("KaryMse.v", "  (2 * sumn [seq size (vertices_of arity arity.-1 height t) | t <- iota 1 (arity ^ height).-1] =",
+     "  (sumn [seq size (vertices_of arity arity.-1 height t) | t <- iota 1 (arity ^ height).-1] ="),
+    # a constant: k h³ instead of (k − 1) h³ in Lemma 3.5's closed form
+    ("KaryMse.v", "  ((arity - 1) * height ^ 3)%:R / (1 - ((arity ^ height)%:R)^-1).",
+     "  (arity * height ^ 3)%:R / (1 - ((arity ^ height)%:R)^-1)."),
+    # the per-noise variance (h/ε)² instead of Laplace's 2(h/ε)²: the identity is off by a factor 2
+    ("KaryMse.v", "  (2 * height ^ 2 * sumn [seq count t | t <- iota 1 horizon])%:R / horizon%:R.",
+     "  (height ^ 2 * sumn [seq count t | t <- iota 1 horizon])%:R / horizon%:R."),
+    # a constant: Lemma 4.7's count over 1..T with 4 for 8 (the sum over −T..T is twice the sum over 1..T)
+    ("KaryMse.v", "  (8 * sumn [seq size (noise_indices arity (arity %/ 2) height t) | t <- iota 1 ((arity ^ height).-1 %/ 2)] =",
+     "  (4 * sumn [seq size (noise_indices arity (arity %/ 2) height t) | t <- iota 1 ((arity ^ height).-1 %/ 2)] ="),
+    # a constant: Lemma 4.7's closed form without the 2 in its denominator
+    ("KaryMse.v", "(height ^ 3)%:R / (2 * (1 - ((arity ^ height)%:R)^-1)).",
+     "(height ^ 3)%:R / (1 - ((arity ^ height)%:R)^-1)."),
+    # a hypothesis dropped: for even k the offset window is not symmetric and the count differs (k = 4, h = 1)
+    ("KaryMse.v", "Theorem lemma_4_7_mse arity height : (3 <= arity)%N -> odd arity -> (0 < height)%N ->",
+     "Theorem lemma_4_7_mse arity height : (3 <= arity)%N -> (0 < height)%N ->"),
+    # a constant: the factor 2 dropped (false: x = (0, 1, 1), y = (1, 0, 0), c = 2 gives IntOpt(y, c) = (2, 0, 0))
+    ("TdaErrorStep.v", "  chebyshev x (output y final) <= 2 * chebyshev y x + `|c - sumz x|.",
+     "  chebyshev x (output y final) <= chebyshev y x + `|c - sumz x|."),
+    # a hypothesis dropped: true counts may not be negative (x = (−5, 5), y = x, c = 0: IntOpt gives (0, 0))
+    ("TdaErrorStep.v", "  size x = size y -> all (fun v => 0 <= v) x ->\n  chebyshev x (output y final)",
+     "  size x = size y ->\n  chebyshev x (output y final)"),
+    # a constant: the total's error term dropped (false for y = x and c != Σx)
+    ("TdaErrorStep.v", "  chebyshev x (output y final) <= 2 * chebyshev y x + `|c - sumz x|.",
+     "  chebyshev x (output y final) <= 2 * chebyshev y x."),
 ]
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 from reference_verification.coq import Build, parse_coq_value, run_snippet
 
-from reference.kary import counters as kary_counters
 from reference.kary import digits as kary_digits
+from reference.kary import noise_indices
 from reference.kary import tree as kary_tree
 
 HEADER = """From mathcomp Require Import all_ssreflect ssralg ssrint.
@@ -69,7 +69,7 @@ def test_algorithm_2_objects_agree_with_python(
         # Python algorithm_2_vertex of that index
         assert relabelled == indices
         for p, (added, (level, index)) in zip(indices, signed):
-            assert kary_counters.algorithm_2_vertex(index=p, arity=arity) == (level, index, 1 if added else -1)
+            assert noise_indices.algorithm_2_vertex(index=p, arity=arity) == (level, index, 1 if added else -1)
         for p in indices:
             times_using.setdefault(p, []).append(t)
         rows[t - 1] = live  # type: ignore[index]
@@ -77,8 +77,8 @@ def test_algorithm_2_objects_agree_with_python(
     # Proposition 4.10: the times using each value are one interval, Python's noise_lifetime
     for p, times in times_using.items():
         assert times == list(range(times[0], times[-1] + 1)), (arity, horizon, p)
-        assert kary_counters.noise_lifetime(index=p, arity=arity, horizon=horizon) == (times[0], times[-1])
-    simulation = kary_tree.live_noise_count(arity=arity, horizon=horizon)
+        assert noise_indices.noise_lifetime(index=p, arity=arity, horizon=horizon) == (times[0], times[-1])
+    simulation = noise_indices.live_noise_count(arity=arity, horizon=horizon)
     # Lemma 4.12: the most values alive at once, and the proved bound h * top (h(k − 1)/2 for odd k)
     assert max(lives) == simulation.maximum_live  # type: ignore[type-var]
     assert distinct == simulation.distinct_indices == len(times_using)

@@ -207,7 +207,7 @@ Definition total (arity low : int) (height : nat) (a b : int) : int :=
 def test_kary_sums_agree_with_python(coq_build: Build, arity: int, height: int) -> None:
     """Coq's digit-norm sums over the maximal horizon equal the Python digit functions' and the proved identities."""
     from reference.kary import digits as kary_digits
-    from reference.kary import tree as kary_tree
+    from reference.kary import mse as kary_mse
 
     top = arity**height - 1
     commands = [f"Eval vm_compute in total {arity} 0 {height} 0 {top}."]
@@ -219,7 +219,7 @@ def test_kary_sums_agree_with_python(coq_build: Build, arity: int, height: int) 
     values = [parse_coq_value(chunk) for chunk in printed.split("\n     = ") if chunk.strip()]
     standard = values[0]
     assert standard == sum(sum(kary_digits.digits(t, arity, height)) for t in range(top + 1))
-    assert standard == kary_tree.algorithm_1_total_vertex_count(arity, top)
+    assert standard == kary_mse.algorithm_1_total_vertex_count(arity, top)
     assert 2 * standard == height * (arity - 1) * arity**height  # lemma_3_5_sum
     if odd:
         offset = values[1]

@@ -95,7 +95,7 @@ def test_the_walk_sees_the_public_api() -> None:
         "reference.privacy.gaussian_verdict.check_gaussian",
         "reference.audit.calibration.audit_gaussian",
         "reference.cip.mechanism.CorrelatedInputPerturbation.calibrate",
-        "reference.kary.counters.OnlineCounter.__init__",
+        "reference.kary.numeric.OnlineCounter.__init__",
         "reference.tda.calibration.inftda_calibration",
         "reference.testing.assert_calibration_safe",
     ):

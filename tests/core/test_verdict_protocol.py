@@ -63,7 +63,7 @@ def test_the_enumeration_finds_the_results_of_every_kind() -> None:
     names = {name for _, name in RESULT_CLASSES}
     # one of each family: calibration audits, sampler audits, linear-noise audit, paper checks, sampler checks
     assert {"CalibrationVerdict", "SamplerAuditReport", "LinearNoiseVerdict", "EpsilonComparison",
-            "SamplerCheck", "GaussianVerdict", "LaplaceVerdict", "LatticeLeak"} <= names
+            "StatisticalCheck", "GaussianVerdict", "LaplaceVerdict", "LatticeLeak"} <= names
     assert len(RESULT_CLASSES) >= 45
 
 

@@ -45,9 +45,23 @@ COUNT_OPTIONS = {
     "max-sparse-dimension": ["1", "2", "20000"],
     "max-kernel-dimension": ["1", "1000"],
     "max-projection-work": ["1", "400000000"],
+    # the cost limits of participation maxima, integer shifts and LP refinement: 1 forces the bounded method (or
+    # the refusal, for --max-bound-work), the default runs as before
+    "max-enumeration-work": ["1", "4000000"],
+    "max-bound-work": ["1", "20000000"],
+    "max-vector-bound-work": ["1", "2000000000"],
+    "max-improve-work": ["1", "2000000"],
+    "max-sdp-patterns": ["1", "200"],
+    "max-sdp-size": ["1", "40"],
+    "max-sign-enumeration": ["1", "16"],
+    "max-shift-points": ["1", "100000"],
+    "max-slackness-support": ["1", "400"],
 }
 LIMIT_OPTIONS = {"max-seconds", "max-gib", "max-text-entries", "max-scanned-entries", "max-nonzeros",
-                 "max-dense-dimension", "max-sparse-dimension", "max-kernel-dimension", "max-projection-work"}
+                 "max-dense-dimension", "max-sparse-dimension", "max-kernel-dimension", "max-projection-work",
+                 "max-enumeration-work", "max-bound-work", "max-vector-bound-work", "max-improve-work",
+                 "max-sdp-patterns", "max-sdp-size", "max-sign-enumeration", "max-shift-points",
+                 "max-slackness-support"}
 RATIONAL_OPTIONS = {
     "epsilon": ["1", "1/2", "0.5", "2", "1e-1"],
     "delta": ["1e-6", "1/1000", "0.01", "1e-10"],

@@ -18,13 +18,11 @@ from reference_verification.kary.checks import counters as checks
 
 from reference.cli.main import main
 from reference.core.randomness import SeededRandomBits
+from reference.kary import exact
 from reference.kary import tree as kary_tree
 from reference.kary.counters import (
-    OnlineCounter,
     algorithm_2_batch,
-    algorithm_2_used_indices,
     algorithm_3,
-    noise_lifetime,
 )
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon, offset_capacity
 from reference.kary.mse import (
@@ -32,6 +30,7 @@ from reference.kary.mse import (
     algorithm_2_mse_digit_programme,
     algorithm_2_total_noise_count_digit_programme,
 )
+from reference.kary.noise_indices import algorithm_2_used_indices, noise_lifetime
 
 EVEN_ARITIES = (2, 4, 6, 8)
 
@@ -148,7 +147,7 @@ def test_live_noise_within_h_times_half_arity(arity: int, horizon: int) -> None:
 
 def test_online_counter_exact_noise_even_arity() -> None:
     stream = [1, 0, 1, 1, 0, 1, 1, 1, 0, 0]
-    counter = OnlineCounter(4, 1, len(stream), noise="exact", rng=SeededRandomBits(7))
+    counter = exact.OnlineCounter(4, 1, len(stream), source=SeededRandomBits(7))
     outputs = counter.run(stream)
     assert all(isinstance(value, int) for value in outputs)
     assert counter.draws == len({p for t in range(1, 11) for p in algorithm_2_noise_indices(t, 4, 2)})

@@ -13,16 +13,16 @@ import pytest
 from reference_verification.kary.checks import counters as checks
 
 from reference.core.randomness import SeededRandomBits
-from reference.kary import counters as kary
+from reference.kary import exact
+from reference.kary import walk_sums as kary
 from reference.kary.counters import (
     OnlineCounter,
     algorithm_1,
     algorithm_2_batch,
-    algorithm_2_used_indices,
     algorithm_3,
-    noise_lifetime,
 )
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
+from reference.kary.noise_indices import algorithm_2_used_indices, noise_lifetime
 from reference.samplers import numeric
 
 
@@ -161,14 +161,24 @@ def test_discrete_and_exact_outputs_are_integers() -> None:
     assert algorithm_3(stream, 3, 0.5, rng=1, noise="discrete-laplace").dtype == np.int64
     discrete = OnlineCounter(3, 0.5, 12, rng=1, noise="discrete-laplace").run(stream)
     assert all(isinstance(v, int) for v in discrete)
-    first = OnlineCounter(3, Fraction(1, 2), 12, rng=SeededRandomBits(7), noise="exact").run(stream)
-    second = OnlineCounter(3, "1/2", 12, rng=SeededRandomBits(7), noise="exact").run(stream)
+    first = exact.OnlineCounter(3, Fraction(1, 2), 12, source=SeededRandomBits(7)).run(stream)
+    second = exact.OnlineCounter(3, "1/2", 12, source=SeededRandomBits(7), noise="discrete-laplace").run(stream)
     assert first == second and all(isinstance(v, int) for v in first)
 
 
-def test_exact_mode_refuses_float_epsilon() -> None:
+def test_exact_twin_refuses_float_epsilon() -> None:
     with pytest.raises(TypeError, match="epsilon"):
-        OnlineCounter(3, 0.5, 10, noise="exact")
+        exact.OnlineCounter(3, 0.5, 10)
+
+
+def test_noise_chooses_the_law_only() -> None:
+    """``noise`` names a law: the numeric twin refuses "exact" (pointing at the exact twin) and the exact twin
+    refuses the continuous Laplace it cannot draw exactly, each in one line naming ``noise``."""
+    with pytest.raises(ValueError, match=r"^noise must be one of .*reference\.kary\.exact\.OnlineCounter$"):
+        OnlineCounter(3, 1.0, 10, noise="exact")  # type: ignore[arg-type]
+    for refused in ("exact", "laplace"):
+        with pytest.raises(ValueError, match=r"^noise must be one of \('discrete-laplace',\)"):
+            exact.OnlineCounter(3, 1, 10, noise=refused)  # type: ignore[arg-type]
 
 
 def test_seed_reproducible() -> None:
@@ -204,7 +214,7 @@ def test_step_variance_statistical() -> None:
 
 def test_step_variance_has_power(monkeypatch: pytest.MonkeyPatch) -> None:
     # Noise with twice the scale (4x variance) must be rejected.
-    original = kary.algorithm_2_batch
+    original = algorithm_2_batch
 
     def doubled(stream: object, arity: object, epsilon: float, rng: object = None) -> np.ndarray:
         return original(stream, arity, epsilon / 2, rng=rng)

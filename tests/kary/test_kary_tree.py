@@ -17,6 +17,8 @@ from reference_verification.core.proof import ProofFailure
 from reference_verification.kary.proofs import lemma_3_5 as kary_lemma_3_5
 from reference_verification.kary.proofs import lemma_4_7 as kary_lemma_4_7
 
+from reference.kary import mse as kary_mse
+from reference.kary import noise_indices
 from reference.kary import tree as kt
 from reference.kary.digits import algorithm_2_noise_indices
 
@@ -80,7 +82,7 @@ def test_maximum_step_variance_by_hand() -> None:
 
 def test_live_noise_hand_case() -> None:
     # k = 3, T = 4 (h = 2): indices t1 {1}, t2 {3, 2}, t3 {3}, t4 {3, 4}; z_3 lives over [2, 4]
-    live = kt.live_noise_count(3, 4)
+    live = noise_indices.live_noise_count(3, 4)
     assert live.height == 2
     assert live.maximum_live == 2 and live.attained_at == 2
     assert live.distinct_indices == 4 and live.contiguous
@@ -89,9 +91,9 @@ def test_live_noise_hand_case() -> None:
 
 def test_algorithm_1_mse_hand_case() -> None:
     # k = 2, T = 3, h = 2: digit sums 1, 1, 2 → ε²MSE = 2·4·4/3 = 32/3 = Lemma 3.5's (1)·8/(3/4)
-    assert kt.algorithm_1_mse(2, 3) == Fraction(32, 3)
-    assert kt.algorithm_1_mse_digit_programme(2, 3) == Fraction(32, 3)
-    assert kt.lemma_3_5_closed_form(2, 2) == Fraction(32, 3)
+    assert kary_mse.algorithm_1_mse(2, 3) == Fraction(32, 3)
+    assert kary_mse.algorithm_1_mse_digit_programme(2, 3) == Fraction(32, 3)
+    assert kary_mse.lemma_3_5_closed_form(2, 2) == Fraction(32, 3)
 
 
 # ----------------------------------------------------------------------------------------- brute force
@@ -164,21 +166,21 @@ def test_algorithm_1_mse_against_base_repr(arity: int, horizon: int) -> None:
     while arity**height - 1 < horizon:
         height += 1
     expected = Fraction(2 * height**2 * total, horizon)
-    assert kt.algorithm_1_mse(arity, horizon) == expected
-    assert kt.algorithm_1_mse_digit_programme(arity, horizon) == expected
+    assert kary_mse.algorithm_1_mse(arity, horizon) == expected
+    assert kary_mse.algorithm_1_mse_digit_programme(arity, horizon) == expected
 
 
 @pytest.mark.parametrize(("arity", "height"), [(2, 1), (2, 5), (3, 4), (5, 3), (10, 4), (10, 12), (17, 10)])
 def test_algorithm_1_mse_dp_meets_lemma_3_5(arity: int, height: int) -> None:
     expected = Fraction((arity - 1) * height**3 * arity**height, arity**height - 1)  # by hand from the lemma
-    assert kt.lemma_3_5_closed_form(arity, height) == expected
-    assert kt.algorithm_1_mse_digit_programme(arity, arity**height - 1) == expected
+    assert kary_mse.lemma_3_5_closed_form(arity, height) == expected
+    assert kary_mse.algorithm_1_mse_digit_programme(arity, arity**height - 1) == expected
 
 
 def test_live_noise_meets_lemma_4_12_bound_at_capacity() -> None:
     for arity, height in [(3, 2), (3, 3), (5, 2), (5, 3), (7, 2)]:
         steps = (arity**height - 1) // 2
-        live = kt.live_noise_count(arity, steps)
+        live = noise_indices.live_noise_count(arity, steps)
         assert live.height == height
         assert live.maximum_live == live.proof_bound == height * (arity - 1) // 2
         assert live.contiguous and live.distinct_indices == steps  # Proof 4.15: exactly T noise values
@@ -234,11 +236,11 @@ def test_bad_inputs() -> None:
     with pytest.raises(ValueError, match="horizon"):
         kt.strategy_matrix(3, 2, subtraction=True, horizon=5)
     with pytest.raises(ValueError, match="horizon"):
-        kt.algorithm_1_mse(3, 0)
+        kary_mse.algorithm_1_mse(3, 0)
     with pytest.raises(ValueError, match="horizon"):
-        kt.algorithm_1_mse(3, kt.MAX_ENUMERATION_HORIZON + 1)
+        kary_mse.algorithm_1_mse(3, kary_mse.MAX_ENUMERATION_HORIZON + 1)
     with pytest.raises(ValueError, match="horizon"):
-        kt.live_noise_count(3, 0)
+        noise_indices.live_noise_count(3, 0)
     with pytest.raises(ValueError, match="index"):
         kt.vertex_of_noise_index(0, 3, 2)
 

@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from reference_verification.coq import NOT_ATTEMPTED, Evidence
 from reference_verification.core.claims import Budget, Claim, CoqTheorem, Method, Outcome, Result, Status
 from reference_verification.html import markdown_to_html
@@ -86,3 +87,16 @@ def test_the_html_page_embeds_the_plots_and_renders_tables(tmp_path: Path) -> No
     assert "<h1>Title</h1>" in page and "<td><strong>2</strong></td>" in page and "<th>b | c</th>" in page
     assert 'src="data:image/png;base64,iVBORw0KGgo' in page
     assert page.count("<ul>") == 2 and "<li>two</li>" in page
+
+
+@pytest.mark.parametrize("plots_skipped", [False, True])
+def test_the_contents_list_every_section_in_order(plots_skipped: bool) -> None:
+    """The report is composed of one function per section; whatever it composes, each level-2 heading after the
+    contents has exactly one contents entry, in the same order and with the same title, and each section's
+    anchor comes just before its heading."""
+    text = markdown_report(RESULTS, [("plot.png", "a plot")], 1.0, Budget(quick=True), plots_skipped=plots_skipped)
+    contents = text.split("## Contents")[1].split("<a id=")[0]
+    listed = re.findall(r"^- \[([^\]]+)\]\(#([^)]+)\)$", contents, flags=re.MULTILINE)
+    headings = re.findall(r'^<a id="([^"]+)"></a>\n## (.+)$', text, flags=re.MULTILINE)
+    assert [(title, anchor) for anchor, title in headings if anchor != "contents"] == listed
+    assert {"What the checks refute", "KARY: details", "Plots"} <= {title for title, _ in listed}

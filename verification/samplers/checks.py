@@ -15,6 +15,7 @@ import numpy as np
 from scipy import stats
 
 from reference.core.randomness import SeededRandomBits
+from reference.core.statistical_check import StatisticalCheck
 from reference.core.validate import RationalLike, check_positive_int, positive_fraction, to_fraction
 from reference.samplers import exact as exact_samplers
 from reference.samplers import numeric as numeric_samplers
@@ -22,7 +23,6 @@ from reference.samplers import pmf as discrete
 from reference.samplers.fit import (
     DEFAULT_ALPHA,
     MIN_EXPECTED,
-    SamplerCheck,
     as_float,
     binomial_two_sided,
     check_alpha,
@@ -63,7 +63,7 @@ def check_fit(
     samples: int = 2_000,
     seed: int = 0,
     alpha: float = DEFAULT_ALPHA,
-) -> SamplerCheck:
+) -> StatisticalCheck:
     """``samples`` seeded draws of the ``layer`` ("exact" or "numeric") ``kind`` sampler fitted to the exact pmf."""
     chosen, where = check_kind(kind), check_layer(layer)
     values = draw(chosen, where, parameter, samples, seed)
@@ -73,7 +73,7 @@ def check_fit(
 
 def check_bernoulli_exp_minus(
     gamma: RationalLike, samples: int = 20_000, seed: int = 0, alpha: float = DEFAULT_ALPHA
-) -> SamplerCheck:
+) -> StatisticalCheck:
     """The exact Bernoulli(exp(-γ)) sampler: the number of ones in ``samples`` seeded draws against
     Binomial(n, exp(-γ)) (exact two-sided binomial test; exp(-γ) certified with Arb)."""
     value = to_fraction(gamma, "gamma")
@@ -88,7 +88,8 @@ def check_bernoulli_exp_minus(
     probability = as_float(discrete.exp_minus(value))
     p_value = binomial_two_sided(ones, count, probability)
     detail = f"{ones} ones, expected {count * probability:.6g}"
-    return SamplerCheck(f"exact Bernoulli(exp(-{value}))", float(ones), p_value, level, p_value > level, count, detail)
+    return StatisticalCheck.by_p_value(name=f"exact Bernoulli(exp(-{value}))", statistic=float(ones), p_value=p_value,
+                                       false_alarm=level, samples=count, detail=detail)
 
 
 def _laplace_cdf(x: np.ndarray, scale: float) -> np.ndarray:
@@ -100,7 +101,7 @@ def _laplace_cdf(x: np.ndarray, scale: float) -> np.ndarray:
 
 def check_laplace_fit(
     scale: RationalLike, samples: int = 20_000, seed: int = 0, alpha: float = DEFAULT_ALPHA, bins: int = 40
-) -> SamplerCheck:
+) -> StatisticalCheck:
     """The numeric continuous Laplace(b) sampler: ``bins`` equiprobable cells (fewer if needed for expected
     counts >= 5; chi-square and exact binomial tests), the Kolmogorov–Smirnov distance with the
     Dvoretzky–Kiefer–Wolfowitz–Massart bound ``2 exp(-2 n D²)`` (rigorous for a continuous cdf), and the exact
@@ -139,7 +140,7 @@ def check_moments(
     samples: int = 2_000,
     seed: int = 0,
     alpha: float = DEFAULT_ALPHA,
-) -> SamplerCheck:
+) -> StatisticalCheck:
     """``samples`` seeded draws of the ``layer`` ``kind`` sampler: mean and mean square (Chernoff bounds)."""
     chosen, where = check_kind(kind), check_layer(layer)
     values = draw(chosen, where, parameter, samples, seed)

@@ -6,6 +6,7 @@ sensitivities, ε or δ(ε)). Beside it:
 * matrices — :mod:`~reference.audit.linear.column_matrix` (exact sparse columns read once),
   :mod:`~reference.audit.linear.sparse_input` (scipy.sparse matrices and ``.npz`` files),
   :mod:`~reference.audit.linear.size_limits` (every size limit, each raisable),
+  :mod:`~reference.audit.linear.dyadic` (float64 matrices as a power of two times int64 ones),
   :mod:`~reference.audit.linear.elimination` (sparse exact column elimination);
 * the two paths — :mod:`~reference.audit.linear.dense` (dense exact algebra, every neighbouring relation) and
   :mod:`~reference.audit.linear.sparse_audit` (add/remove by sparse elimination);

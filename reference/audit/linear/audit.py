@@ -58,6 +58,7 @@ from reference.audit.linear.column_matrix import (
     npy_shape,
 )
 from reference.audit.linear.dense import dense_linear_noise_audit, draw_weights, smallest_integer_shifts
+from reference.audit.linear.dyadic import scaled_to_integers
 from reference.audit.linear.elimination import narrow
 from reference.audit.linear.masked_draws import mask_infinite_draws
 from reference.audit.linear.participation import Participation
@@ -361,7 +362,9 @@ def audit_linear_noise(
     """Audit the release ``W x + B z`` exactly (module docstring). ``noise_matrix`` B is outputs × draws,
     ``workload`` W is outputs × inputs, ``noise`` is one of :data:`NOISE_KINDS` (``scale`` = σ for the Gaussian
     kinds, b for the Laplace kinds); ``scale`` is a positive exact rational. A 2-D numpy float array is read
-    exactly (each entry the binary rational it is).
+    exactly (each entry the binary rational it is). With Laplace noise, float64 matrices (numpy or scipy.sparse,
+    the other one float64 or integer) are audited as ``2^s·B`` and ``2^s·W`` in int64 when those fit: the same
+    release scaled, the same ε, on the integer paths (:mod:`reference.audit.linear.dyadic`).
 
     ``draw_scales`` (laplace only): independent draws of scales b·s_j instead of b (a budget split across the
     levels of a tree, say). A draw of scale b·s_j is s_j times one of scale b, so the release is audited with
@@ -420,6 +423,11 @@ def audit_linear_noise(
     """
     tolerance = check_rtol(rtol)
     limits = size_limits_or_default(size_limits)
+    if noise == "laplace":
+        # float64 matrices are dyadic: one power of two makes both integer, the same release scaled (dyadic.py)
+        integers = scaled_to_integers(noise_matrix, workload)
+        if integers is not None:
+            noise_matrix, workload = integers
     if draw_scales is not None:
         if noise != "laplace":
             raise ValueError("draw_scales is supported for laplace noise (gaussian noise takes draw_variances; an "
@@ -505,7 +513,7 @@ def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: Ra
     if (participation is not None and kind == "gaussian" and weights is None and infinite_variance_draws is None
             and is_identity(b_columns)):
         # C x + z: Q = CᵀC by an integer product (strategy_audit), not the general rational elimination
-        return strategy_participation_audit(w_columns, sc, participation)
+        return strategy_participation_audit(w_columns, sc, participation, limits=limits)
     if relation == "add_remove" and weights is None and participation is None and infinite_variance_draws is None:
         # B = 0 is decided from the non-zero counts, before a column becomes a Python object
         degenerate = zero_noise_verdict(b_columns, w_columns, kind, sc, users)
@@ -543,7 +551,7 @@ def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: Ra
         b_matrix = tuple(tuple(row[j] for j in used) for row in b_matrix)
         weights = None if weights is None else tuple(weights[j] for j in used)
     return dense_linear_noise_audit(b_matrix, w_matrix, kind, sc, weights, relation, users,
-                                    participation=participation, unused_draws=unused if used else 0)
+                                    participation=participation, unused_draws=unused if used else 0, limits=limits)
 
 
 __all__ = [

@@ -28,6 +28,11 @@ is then a certified bracket, named as such.
 
 A scheme without a named model is accepted only where the models agree (no negative Gram entry between inputs
 that can share a pattern; for ℓ1, every row of M of one sign); otherwise it is refused, naming the choice.
+
+The cost limits are fields of :class:`~reference.audit.linear.size_limits.SizeLimits` (``limits=``): the
+enumeration over patterns × signs (``enumeration_work``), the patterns and pattern size whose SDP is bracketed
+(``sdp_patterns``, ``sdp_size``) and the patterns whose signs are enumerated for a lower bound
+(``sign_enumeration``); a bracket left by one of them names it and its flag.
 """
 
 from __future__ import annotations
@@ -40,13 +45,7 @@ from fractions import Fraction
 from reference.audit.linear import participation as schemes
 from reference.audit.linear.participation import Contribution, Participation, PatternMaximum
 from reference.audit.linear.semidefinite import sdp_bracket
-
-#: Most patterns whose vector SDP is bracketed one by one (the largest Σ|Q_ij| first).
-MAX_SDP_PATTERNS = 200
-#: Largest pattern whose SDP is bracketed (the exact LDLᵀ check is cubic in it).
-MAX_SDP_SIZE = 40
-#: Largest pattern whose signs are enumerated for a lower bound outside a full enumeration.
-MAX_SIGN_ENUMERATION = 16
+from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits
 
 
 def unnamed_model_message(where: str) -> str:
@@ -66,7 +65,7 @@ def unnamed_model_message(where: str) -> str:
 
 
 def max_pattern_quadratic(scheme: Participation, quadratic: Sequence[Sequence[int]],
-                          denominator: int) -> PatternMaximum:
+                          denominator: int, *, limits: SizeLimits = DEFAULT_LIMITS) -> PatternMaximum:
     """max over the patterns and the contribution model of ``Σ Q_ij ⟨c_i, c_j⟩``, Q = ``quadratic`` /
     ``denominator`` (integers, symmetric, positive semi-definite).
 
@@ -75,6 +74,9 @@ def max_pattern_quadratic(scheme: Participation, quadratic: Sequence[Sequence[in
             agree).
         quadratic: the numerators of Q = Wᵀ(B D Bᵀ)⁺W (inputs × inputs), integer rows.
         denominator: Q's common denominator, a positive integer.
+        limits: the cost limits applied (``enumeration_work``, ``bound_work``, ``vector_bound_work``,
+            ``improve_work``, ``sdp_patterns``, ``sdp_size``, ``sign_enumeration``); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
 
     Raises:
         ValueError: the scheme names no model and Q has a negative entry between inputs that may share a pattern,
@@ -96,7 +98,7 @@ def max_pattern_quadratic(scheme: Participation, quadratic: Sequence[Sequence[in
         raise ValueError(unnamed_model_message(f"the workload's Gram matrix has a negative entry (Q[{i}][{j}] < 0) "
                                                "between inputs one user may share"))
     if model in (None, "counts") or negative is None:
-        found = schemes.max_quadratic(scheme, quadratic, denominator)
+        found = schemes.max_quadratic(scheme, quadratic, denominator, limits=limits)
         if negative is None and model != "counts":
             return _with_method(found, "no negative Gram entry between inputs that share a pattern, so counts, "
                                 "signed and vector contributions agree; " + found.method)
@@ -104,15 +106,15 @@ def max_pattern_quadratic(scheme: Participation, quadratic: Sequence[Sequence[in
     signs = _balancing_signs(scheme, len(quadratic), lambda i, j: quadratic[i][j])
     absolute = [[abs(entry) for entry in row] for row in quadratic]
     if signs is not None:
-        found = schemes.max_quadratic(scheme, absolute, denominator)
+        found = schemes.max_quadratic(scheme, absolute, denominator, limits=limits)
         return PatternMaximum(found.lower, found.upper, found.pattern,
                               f"signs make every shared Gram entry non-negative (a balanced Gram matrix), so "
                               f"signed and vector contributions equal the counts maximum of |Q|; {found.method}",
                               found.patterns, tuple(signs[i] for i in found.pattern))
-    signed = _max_signed_quadratic(scheme, quadratic, absolute, denominator)
+    signed = _max_signed_quadratic(scheme, quadratic, absolute, denominator, limits)
     if model == "signed":
         return signed
-    return _max_vector_quadratic(scheme, quadratic, absolute, denominator, signed)
+    return _max_vector_quadratic(scheme, quadratic, absolute, denominator, signed, limits)
 
 
 def _with_method(found: PatternMaximum, method: str) -> PatternMaximum:
@@ -196,9 +198,10 @@ _FIRST_SIGN = (1,)
 _SIGNS = (1, -1)
 
 
-def _best_signs_quadratic(quadratic: Sequence[Sequence[int]], pattern: Sequence[int]) -> tuple[int, tuple[int, ...]]:
-    """max over s ∈ {±1}^pattern of sᵀ Q s: every sign vector when the pattern is small, else single flips from
-    all-ones (a lower bound)."""
+def _best_signs_quadratic(quadratic: Sequence[Sequence[int]], pattern: Sequence[int],
+                          limits: SizeLimits) -> tuple[int, tuple[int, ...]]:
+    """max over s ∈ {±1}^pattern of sᵀ Q s: every sign vector when the pattern has at most
+    ``limits.sign_enumeration`` inputs, else single flips from all-ones (a lower bound)."""
     size = len(pattern)
     if size == 0:
         return 0, ()
@@ -206,7 +209,7 @@ def _best_signs_quadratic(quadratic: Sequence[Sequence[int]], pattern: Sequence[
     def value(signs: Sequence[int]) -> int:
         return sum(signs[a] * signs[b] * quadratic[i][j] for a, i in enumerate(pattern) for b, j in enumerate(pattern))
 
-    if size <= MAX_SIGN_ENUMERATION:
+    if size <= limits.sign_enumeration:
         best: tuple[int, tuple[int, ...]] = (value((1,) * size), (1,) * size)
         for mask in range(1, 2 ** (size - 1)):
             signs = (1, *(-1 if mask >> bit & 1 else 1 for bit in range(size - 1)))
@@ -230,10 +233,11 @@ def _best_signs_quadratic(quadratic: Sequence[Sequence[int]], pattern: Sequence[
 
 
 def _max_signed_quadratic(scheme: Participation, quadratic: Sequence[Sequence[int]],
-                          absolute: Sequence[Sequence[int]], denominator: int) -> PatternMaximum:
+                          absolute: Sequence[Sequence[int]], denominator: int, limits: SizeLimits) -> PatternMaximum:
     inputs = len(quadratic)
     patterns = scheme.count(inputs)
-    if _signed_work(scheme, inputs, 1) <= schemes.MAX_ENUMERATION_WORK:
+    work = _signed_work(scheme, inputs, 1)
+    if work <= limits.enumeration_work:
         def extend(state: tuple[int, tuple[int, ...]], pattern: tuple[int, ...],
                    j: int) -> list[tuple[tuple[int, tuple[int, ...]], int]]:
             total, signs = state
@@ -249,11 +253,21 @@ def _max_signed_quadratic(scheme: Participation, quadratic: Sequence[Sequence[in
         exact = Fraction(value, denominator)
         return PatternMaximum(exact, exact, pattern, f"enumeration of all {patterns} patterns x signs", patterns,
                               signs)
-    bound = schemes.max_quadratic(scheme, absolute, denominator)
-    lower, signs = _best_signs_quadratic(quadratic, bound.pattern)
+    bound = schemes.max_quadratic(scheme, absolute, denominator, limits=limits)
+    lower, signs = _best_signs_quadratic(quadratic, bound.pattern, limits)
     return PatternMaximum(Fraction(lower, denominator), bound.upper, bound.pattern,
                           "signed: upper bound sum |Q_ij| over the patterns (" + bound.method + "); lower bound "
-                          "at its maximiser with the best signs found", patterns, signs)
+                          f"at its maximiser with the best signs found{_sign_note(limits, len(bound.pattern))}"
+                          f"{schemes.enumeration_note(limits, work, bound.upper * denominator <= lower)}", patterns,
+                          signs)
+
+
+def _sign_note(limits: SizeLimits, size: int) -> str:
+    """The clause saying the signs of a pattern were searched by single flips, not enumerated (empty when they
+    were enumerated)."""
+    if size <= limits.sign_enumeration:
+        return ""
+    return f" (by single flips: a pattern of {limits.over('sign_enumeration', size, 'inputs')})"
 
 
 # ------------------------------------------------------------------------------------------------ vector model
@@ -261,34 +275,40 @@ def _max_signed_quadratic(scheme: Participation, quadratic: Sequence[Sequence[in
 
 def _max_vector_quadratic(scheme: Participation, quadratic: Sequence[Sequence[int]],
                           absolute: Sequence[Sequence[int]], denominator: int,
-                          signed: PatternMaximum) -> PatternMaximum:
+                          signed: PatternMaximum, limits: SizeLimits) -> PatternMaximum:
     """The bracket of max_S SDP(S) (module docstring): signed <= vector <= Σ|Q_ij|, refined pattern by pattern,
     the largest Σ|Q_ij| first, while it can matter."""
     inputs = len(quadratic)
     patterns = scheme.count(inputs)
     lower, best_pattern = signed.lower * denominator, signed.pattern
-    enumerable = patterns * max(1, scheme.most_inputs(inputs)) <= schemes.MAX_ENUMERATION_WORK
+    work = patterns * max(1, scheme.most_inputs(inputs))
+    enumerable = work <= limits.enumeration_work
 
     def absolute_sum(pattern: tuple[int, ...]) -> int:
         return sum(absolute[i][j] for i in pattern for j in pattern)
 
     global_bound: Fraction | None = None  # an upper bound over the patterns not examined
     if enumerable:
-        ranked = _largest_patterns(scheme, inputs, absolute, MAX_SDP_PATTERNS + 1)
+        ranked = _largest_patterns(scheme, inputs, absolute, limits.sdp_patterns + 1)
         how = f"enumeration of the {patterns} patterns"
     else:
-        bound = schemes.max_quadratic(scheme, absolute, denominator)
+        bound = schemes.max_quadratic(scheme, absolute, denominator, limits=limits)
         global_bound = bound.upper * denominator
         ranked = [(absolute_sum(bound.pattern), bound.pattern)]  # its maximiser raises the floor
-        how = "sum |Q_ij| over the patterns (" + bound.method + ")"
+        how = ("sum |Q_ij| over the patterns (" + bound.method + "); the patterns are ranked only by an enumeration: "
+               + limits.over("enumeration_work", work, "steps"))
     upper = Fraction(0) if global_bound is None else global_bound
     done: list[frozenset[int]] = []
     bracketed = 0
+    stopped = ""  # the limit that ended the bracketing, when one did
     for position, (absolute_value, pattern) in enumerate(ranked):
         if absolute_value <= lower:
             break
-        if position == MAX_SDP_PATTERNS or len(pattern) > MAX_SDP_SIZE:
+        if position == limits.sdp_patterns or len(pattern) > limits.sdp_size:
             upper = max(upper, Fraction(absolute_value))  # every later pattern has at most this sum
+            stopped = (f"; bracketing stopped at {limits.over('sdp_patterns', position + 1, 'patterns')}"
+                       if position == limits.sdp_patterns else
+                       f"; bracketing stopped at a pattern of {limits.over('sdp_size', len(pattern), 'inputs')}")
             break
         members = frozenset(pattern)
         if any(members <= earlier for earlier in done):
@@ -307,7 +327,7 @@ def _max_vector_quadratic(scheme: Participation, quadratic: Sequence[Sequence[in
     method = (f"vector contributions: the semidefinite bound max <Q_S, G> (G psd, diag <= 1) per pattern, "
               f"bracketed by exact primal vectors and an exact dual certificate on {bracketed} pattern(s) without "
               f"balancing signs (the balanced ones equal sum |Q_ij|); the rest bounded by sum |Q_ij| ({how}); signed "
-              "contributions give the floor")
+              f"contributions give the floor{stopped if upper > lower else ''}")
     return PatternMaximum(lower / denominator, upper / denominator, best_pattern, method, patterns)
 
 
@@ -322,7 +342,8 @@ def _block_balanced(block: Sequence[Sequence[int]]) -> bool:
 # ------------------------------------------------------------------------------------------------ Laplace kinds
 
 
-def max_pattern_l1(scheme: Participation, columns: Sequence[Sequence[int]], denominator: int) -> PatternMaximum:
+def max_pattern_l1(scheme: Participation, columns: Sequence[Sequence[int]], denominator: int, *,
+                   limits: SizeLimits = DEFAULT_LIMITS) -> PatternMaximum:
     """max over the patterns and the contribution model of ``‖M V‖₁``, M given by its integer ``columns`` /
     ``denominator`` (counts and signed; vectors are refused).
 
@@ -331,6 +352,8 @@ def max_pattern_l1(scheme: Participation, columns: Sequence[Sequence[int]], deno
         columns: the numerators of M's columns (M the strategy or the integer draw shifts), one per input, integer and
             all of one length.
         denominator: M's common denominator, a positive integer.
+        limits: the cost limits applied (``enumeration_work``, ``improve_work``, ``sign_enumeration``); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
 
     Raises:
         ValueError: a vector model, or no model named while a row of M has entries of both signs.
@@ -346,9 +369,9 @@ def max_pattern_l1(scheme: Participation, columns: Sequence[Sequence[int]], deno
         raise ValueError(unnamed_model_message("a row of the strategy (or of the draw shifts) has entries of both "
                                                "signs"))
     if model in (None, "counts"):
-        return schemes.max_l1(scheme, columns, denominator)
+        return schemes.max_l1(scheme, columns, denominator, limits=limits)
     if one_sign:  # ‖M_S s‖₁ <= Σ_{j∈S} ‖M_j‖₁ = ‖M_S 1‖₁: signed and counts agree
-        found = schemes.max_l1(scheme, columns, denominator)
+        found = schemes.max_l1(scheme, columns, denominator, limits=limits)
         return PatternMaximum(found.lower, found.upper, found.pattern, "every row of the map has one sign, so signed "
                               "and counts contributions agree; " + found.method, found.patterns,
                               (1,) * len(found.pattern))
@@ -362,7 +385,8 @@ def max_pattern_l1(scheme: Participation, columns: Sequence[Sequence[int]], deno
         return PatternMaximum(exact, exact, pattern, "signed: signs make every row of the map one-signed, so the l1 "
                               "norm is additive over the pattern (dynamic programming)", patterns,
                               tuple(signs[j] for j in pattern))
-    if _signed_work(scheme, inputs, rows) <= schemes.MAX_ENUMERATION_WORK:
+    work = _signed_work(scheme, inputs, rows)
+    if work <= limits.enumeration_work:
         def extend(state: tuple[list[int], tuple[int, ...]], pattern: tuple[int, ...],
                    j: int) -> list[tuple[tuple[list[int], tuple[int, ...]], int]]:
             summed, signs = state
@@ -378,10 +402,11 @@ def max_pattern_l1(scheme: Participation, columns: Sequence[Sequence[int]], deno
         return PatternMaximum(exact, exact, pattern, f"enumeration of all {patterns} patterns x signs", patterns,
                               chosen)
     upper, pattern = schemes.best_linear(scheme, norms)
-    lower, chosen = _best_signs_l1(columns, pattern, rows)
+    lower, chosen = _best_signs_l1(columns, pattern, rows, limits)
     return PatternMaximum(Fraction(lower, denominator), Fraction(upper, denominator), pattern,
                           "signed: triangle-inequality dynamic-programming bound; lower bound at its maximiser with "
-                          "the best signs found", patterns, chosen)
+                          f"the best signs found{_sign_note(limits, len(pattern))}"
+                          f"{schemes.enumeration_note(limits, work, upper <= lower)}", patterns, chosen)
 
 
 def _column_balancing_signs(columns: Sequence[Sequence[int]]) -> list[int] | None:
@@ -418,14 +443,15 @@ def _column_balancing_signs(columns: Sequence[Sequence[int]]) -> list[int] | Non
     return [-1 if find(j)[1] else 1 for j in range(inputs)]
 
 
-def _best_signs_l1(columns: Sequence[Sequence[int]], pattern: Sequence[int], rows: int) -> tuple[int, tuple[int, ...]]:
+def _best_signs_l1(columns: Sequence[Sequence[int]], pattern: Sequence[int], rows: int,
+                   limits: SizeLimits) -> tuple[int, tuple[int, ...]]:
     def value(signs: Sequence[int]) -> int:
         return sum(abs(sum(sign * columns[j][r] for sign, j in zip(signs, pattern))) for r in range(rows))
 
     size = len(pattern)
     if size == 0:
         return 0, ()
-    if size <= MAX_SIGN_ENUMERATION:
+    if size <= limits.sign_enumeration:
         candidates = ((1, *(-1 if mask >> bit & 1 else 1 for bit in range(size - 1))) for mask in range(2 ** (size - 1)))
         best = max(((value(signs), signs) for signs in candidates), key=lambda pair: pair[0])
         return best[0], tuple(best[1])

@@ -13,10 +13,11 @@ from flint import fmpq, fmpq_mat
 
 from reference.audit.linear import elimination as sparse
 from reference.audit.linear.contribution import max_pattern_l1, max_pattern_quadratic
-from reference.audit.linear.integer_shift import integer_kernel_basis, minimum_integer_shift
+from reference.audit.linear.integer_shift import box_points, integer_kernel_basis, minimum_integer_shift
 from reference.audit.linear.laplace_lp import max_integer_shift_norm, max_shift_norm
 from reference.audit.linear.lattice import lattice_audit, neighbouring_differences
 from reference.audit.linear.participation import Participation, PatternMaximum, integer_rows
+from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits
 from reference.audit.linear.verdict import (
     MAX_ENUMERATED_SHIFTS,
     LinearNoiseVerdict,
@@ -84,7 +85,7 @@ def _solve_consistent(system: fmpq_mat, rhs: fmpq_mat) -> tuple[int, int | None,
 def dense_linear_noise_audit(b_matrix: Matrix, w_matrix: Matrix, kind: LinearNoise, sc: Fraction,
                              weights: tuple[Fraction, ...] | None, relation: Neighbours,
                              users: int, *, participation: Participation | None = None,
-                             unused_draws: int = 0) -> LinearNoiseVerdict:
+                             unused_draws: int = 0, limits: SizeLimits = DEFAULT_LIMITS) -> LinearNoiseVerdict:
     """The audit by dense exact linear algebra (python-flint), for every neighbour relation and draw variances:
     the twin of :func:`reference.audit.linear.sparse_audit.sparse_linear_noise_audit` for add/remove.
 
@@ -98,6 +99,8 @@ def dense_linear_noise_audit(b_matrix: Matrix, w_matrix: Matrix, kind: LinearNoi
         users: the contributions m per user, a positive integer (ε scales by m, Δ² by m²).
         participation: a participation scheme (add_remove with one contribution only), or None.
         unused_draws: the zero columns already dropped from B, recorded in the verdict (default 0).
+        limits: the cost limits of the participation maxima, the integer shift search and the LP refinement;
+            default :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
     """
     outputs, draws, inputs = len(b_matrix), len(b_matrix[0]), len(w_matrix[0])
     b = to_flint(b_matrix)
@@ -136,7 +139,8 @@ def dense_linear_noise_audit(b_matrix: Matrix, w_matrix: Matrix, kind: LinearNoi
         if kind == "gaussian":  # the other kinds' maxima are taken over their own quantities below
             numerators, shared_denominator = quadratic.numer_denom()
             pattern_l2 = max_pattern_quadratic(
-                participation, [[int(entry) for entry in row] for row in numerators.tolist()], int(shared_denominator))
+                participation, [[int(entry) for entry in row] for row in numerators.tolist()], int(shared_denominator),
+                limits=limits)
             l2_squared = pattern_l2.upper
     else:
         l2_squared = users * users * max(_quadratic_form(quadratic, v) for v in differences)
@@ -148,7 +152,7 @@ def dense_linear_noise_audit(b_matrix: Matrix, w_matrix: Matrix, kind: LinearNoi
                                  "supported; the LP over the draw shifts takes single differences only")
             if kind == "laplace":
                 columns, scale_l1 = integer_rows(tuple(zip(*strategy)))
-                pattern_l1 = max_pattern_l1(participation, columns, scale_l1)
+                pattern_l1 = max_pattern_l1(participation, columns, scale_l1, limits=limits)
                 l1 = pattern_l1.upper
         else:
             strategy_columns = sparse.sparse_columns(strategy)  # A v = Σ_j v_j A[:, j], sparse
@@ -157,7 +161,8 @@ def dense_linear_noise_audit(b_matrix: Matrix, w_matrix: Matrix, kind: LinearNoi
     rho: Fraction | None = None
     if kind in ("discrete-laplace", "discrete-gaussian"):
         return _integer_noise_verdict(
-            common, b_matrix, w_matrix, draws - rank, strategy, l1, l2_squared, relation, users, participation
+            common, b_matrix, w_matrix, draws - rank, strategy, l1, l2_squared, relation, users, participation,
+            limits
         )
     epsilon_lower: Fraction | None = None
     if kind == "laplace":
@@ -165,7 +170,8 @@ def dense_linear_noise_audit(b_matrix: Matrix, w_matrix: Matrix, kind: LinearNoi
         epsilon = l1 / sc
         text = f"private: Laplace epsilon = l1/b = {exact_text(epsilon)} is exact (B has a trivial kernel)"
         if not unique:
-            epsilon_lower, epsilon = _laplace_epsilon_bounds(b_matrix, w_matrix, strategy, sc / users, differences)
+            epsilon_lower, epsilon = _laplace_epsilon_bounds(b_matrix, w_matrix, strategy, sc / users, differences,
+                                                             limits)
             if epsilon_lower == epsilon:
                 text = f"private: Laplace epsilon = {exact_text(epsilon)} exactly (LP over the draw shifts, certified both ways)"
             else:
@@ -216,7 +222,8 @@ def _quadratic_form(matrix: fmpq_mat, vector: Sequence[int]) -> Fraction:
 
 
 def _laplace_epsilon_bounds(
-    b_matrix: Matrix, w_matrix: Matrix, strategy: Matrix, scale: Fraction, differences: Sequence[Sequence[int]]
+    b_matrix: Matrix, w_matrix: Matrix, strategy: Matrix, scale: Fraction, differences: Sequence[Sequence[int]],
+    limits: SizeLimits,
 ) -> tuple[Fraction, Fraction]:
     """Certified [lower, upper] of max_v min{‖u‖₁ : B u = W v} / scale over the neighbouring differences v
     (:func:`reference.audit.linear.laplace_lp.max_shift_norm`; the minimum-norm strategy supplies a solution where the
@@ -230,17 +237,18 @@ def _laplace_epsilon_bounds(
             strategy_columns.extend(sparse.sparse_columns(strategy))
         return sparse.combine(strategy_columns, differences[k])  # A v = Σ_j v_j A[:, j]
 
-    lower, upper = max_shift_norm(b_matrix, targets, fallback)
+    lower, upper = max_shift_norm(b_matrix, targets, fallback, limits=limits)
     return lower / scale, upper / scale
 
 
-def _smallest_integer_shifts(b_matrix: Matrix, shifts: Sequence[Mapping[int, int]]) -> int | None:
+def _smallest_integer_shifts(b_matrix: Matrix, shifts: Sequence[Mapping[int, int]],
+                             limits: SizeLimits) -> tuple[int | None, str]:
     scale = math.lcm(*(entry.denominator for row in b_matrix for entry in row))
-    return smallest_integer_shifts(sparse.sparse_columns(b_matrix, scale), len(b_matrix), shifts)
+    return integer_shift_search(sparse.sparse_columns(b_matrix, scale), len(b_matrix), shifts, limits=limits)
 
 
 def smallest_integer_shifts(integer_columns: Sequence[Mapping[int, Fraction]], outputs: int,
-                            shifts: Sequence[Mapping[int, int]]) -> int | None:
+                            shifts: Sequence[Mapping[int, int]], *, limits: SizeLimits = DEFAULT_LIMITS) -> int | None:
     """max over the differences of the smallest integer ‖u‖₁ (exact enumeration over the integer kernel, on small
     instances: :mod:`reference.audit.linear.integer_shift`), or None when an instance is too large; B is given by its
     integer (scaled) sparse columns.
@@ -251,12 +259,37 @@ def smallest_integer_shifts(integer_columns: Sequence[Mapping[int, Fraction]], o
         outputs: the number of rows of B.
         shifts: the integer draw shifts to minimise over, one per neighbouring difference, each a map from draw
             index to its non-zero entry.
+        limits: the limits applied (``shift_points``: kernel combinations per difference); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
+    """
+    return integer_shift_search(integer_columns, outputs, shifts, limits=limits)[0]
+
+
+def integer_shift_search(integer_columns: Sequence[Mapping[int, Fraction]], outputs: int,
+                         shifts: Sequence[Mapping[int, int]], *,
+                         limits: SizeLimits = DEFAULT_LIMITS) -> tuple[int | None, str]:
+    """:func:`smallest_integer_shifts` and, when it is None, why: the clause naming the estimate, the limit and
+    the flag that raises it (empty when the maximum was enumerated).
+
+    Args:
+        integer_columns: B's columns scaled to integers, as for :func:`smallest_integer_shifts`.
+        outputs: the number of rows of B.
+        shifts: the integer draw shifts to minimise over, one per neighbouring difference.
+        limits: the limits applied (``shift_points``); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
     """
     if len(shifts) > MAX_ENUMERATED_SHIFTS:
-        return None
+        return None, f"the exact minimum is enumerated for at most {MAX_ENUMERATED_SHIFTS} differences"
     basis = integer_kernel_basis(integer_columns, outputs)
-    found = [minimum_integer_shift(basis, shift, len(integer_columns)) for shift in shifts]
-    return None if any(value is None for value in found) else max(value for value in found if value is not None)
+    draws = len(integer_columns)
+    found: list[int] = []
+    for shift in shifts:
+        value = minimum_integer_shift(basis, shift, draws, limits.shift_points)
+        if value is None:
+            return None, ("the exact minimum was not enumerated: "
+                          + limits.over("shift_points", box_points(basis, shift, draws), "kernel combinations"))
+        found.append(value)
+    return max(found, default=0), ""
 
 
 def _integer_noise_verdict(
@@ -270,6 +303,7 @@ def _integer_noise_verdict(
     relation: Neighbours,
     users: int,
     participation: Participation | None = None,
+    limits: SizeLimits = DEFAULT_LIMITS,
 ) -> LinearNoiseVerdict:
     """The verdict for integer-valued noise, from the lattice test (module docstring)."""
     found = lattice_audit(b_matrix, w_matrix, relation)
@@ -304,11 +338,11 @@ def _integer_noise_verdict(
             differences = neighbouring_differences(len(w_matrix[0]), relation)
             if kind == "discrete-laplace":
                 targets = [sparse.combine(sparse.sparse_columns(w_matrix), v) for v in differences]
-                _, best = max_integer_shift_norm(b_matrix, targets, found.some_integer_shifts)
+                _, best = max_integer_shift_norm(b_matrix, targets, found.some_integer_shifts, limits=limits)
+                smallest, note = _smallest_integer_shifts(b_matrix, found.some_integer_shifts, limits)
                 return discrete_laplace_bound_verdict(
-                    fields, largest_shift_norm=best,
-                    smallest_integer_shift=_smallest_integer_shifts(b_matrix, found.some_integer_shifts),
-                    users=users, scale=scale,
+                    fields, largest_shift_norm=best, smallest_integer_shift=smallest, users=users, scale=scale,
+                    note=note,
                 )
             l2_bound = max((sum(value * value for value in u.values()) for u in found.some_integer_shifts),
                            default=0)
@@ -332,7 +366,7 @@ def _integer_noise_verdict(
         )
     shifts = [u for _, u in found.integer_shifts]
     if participation is not None:
-        return _integer_participation_verdict(fields, found.integer_shifts, participation, kind, scale)
+        return _integer_participation_verdict(fields, found.integer_shifts, participation, kind, scale, limits)
     if kind == "discrete-laplace":
         worst = users * max(sum(abs(value) for value in u) for u in shifts)
         epsilon = Fraction(worst) / scale
@@ -364,6 +398,7 @@ def _integer_participation_verdict(
     participation: Participation,
     kind: object,
     scale: Fraction,
+    limits: SizeLimits,
 ) -> LinearNoiseVerdict:
     """Unique integer draw shifts u_j per input: a pattern S shifts the draws by U 1_S, so discrete Laplace ε is
     max ‖U 1_S‖₁/b and the discrete Gaussian ρ is max ‖U 1_S‖²/(2σ²), maximised over the patterns."""
@@ -376,7 +411,7 @@ def _integer_participation_verdict(
         raise ValueError("participation: contribution 'vector' (an l2 ball of real vectors) is defined for gaussian "
                          "noise; integer noise takes 'counts' or 'signed'")
     if kind == "discrete-laplace":
-        found = max_pattern_l1(participation, columns, 1)
+        found = max_pattern_l1(participation, columns, 1, limits=limits)
         epsilon, lower = found.upper / scale, found.lower / scale
         value = fraction_text(epsilon) if found.exact else f"in [{exact_text(lower)}, {exact_text(epsilon)}]"
         return LinearNoiseVerdict(
@@ -386,7 +421,7 @@ def _integer_participation_verdict(
             f"{text} ({found.method})", participation=participation, pattern_maximum=found,
         )
     gram = [[sum(a * b for a, b in zip(left, right)) for right in columns] for left in columns]
-    found = max_pattern_quadratic(participation, gram, 1)
+    found = max_pattern_quadratic(participation, gram, 1, limits=limits)
     rho = found.upper / (2 * scale * scale)
     return LinearNoiseVerdict(
         **fields,  # type: ignore[arg-type]

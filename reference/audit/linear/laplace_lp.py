@@ -27,8 +27,9 @@ Why the LP value is the mechanism's ε and not only an upper bound (the proof pr
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -36,6 +37,7 @@ import numpy as np
 
 from reference.audit.linear import elimination as sparse
 from reference.audit.linear.elimination import Sparse
+from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits
 from reference.core.linalg import Matrix
 
 #: Denominators tried when rounding the float dual to rationals (largest last).
@@ -61,34 +63,56 @@ class ShiftNorm:
 
 @dataclass(frozen=True)
 class _Problem:
-    """B as sparse exact columns and as the float LP constraint matrix [B, −B] (built once per B)."""
+    """B as sparse exact columns and as the float LP constraint matrix [B, −B] (built once per B), with the limit
+    of the exact refinement (``slackness_support``)."""
 
     columns: list[Sparse]
     outputs: int
-    constraint: Any  # scipy.sparse matrix
+    constraint: Any  # scipy.sparse matrix: [B, −B]·2^(−shift), its largest entry in [1, 2)
+    limits: SizeLimits = DEFAULT_LIMITS
+    #: the float LP is of 2^(−shift)·B (exact: a power of two), so that a B scaled to integers (2^54 entries from
+    #: a float-built matrix) does not defeat the solver's tolerances; its dual times 2^(−shift) is B's
+    shift: int = 0
+
+    @property
+    def unit(self) -> Fraction:
+        """2^(−shift): the normalised LP's dual times this is a dual of B's."""
+        return Fraction(2) ** -self.shift
+    #: the largest exact solve the refinement skipped for ``slackness_support`` (0: none), for the verdict's text
+    skipped: list[int] = field(default_factory=list, compare=False)
+
+    def skipped_note(self) -> str:
+        """The clause saying a wide bracket was not refined (estimate, limit, flag), or empty."""
+        if not self.skipped:
+            return ""
+        return ("; not refined by an exact solve: "
+                + self.limits.over("slackness_support", max(self.skipped), "columns"))
 
 
-def _problem(noise_matrix: Matrix) -> _Problem:
-    return problem_of_columns(sparse.sparse_columns(noise_matrix), len(noise_matrix))
+def _problem(noise_matrix: Matrix, limits: SizeLimits = DEFAULT_LIMITS) -> _Problem:
+    return problem_of_columns(sparse.sparse_columns(noise_matrix), len(noise_matrix), limits=limits)
 
 
-def problem_of_columns(columns: list[Sparse], outputs: int) -> _Problem:
+def problem_of_columns(columns: list[Sparse], outputs: int, *, limits: SizeLimits = DEFAULT_LIMITS) -> _Problem:
     """The LP data for B given by its sparse exact columns.
 
     Args:
         columns: B (outputs × draws) by its sparse exact columns, row index to non-zero entry.
         outputs: the number of rows of B.
+        limits: the limits of the exact refinement of a wide bracket (``slackness_support``); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
     """
     from scipy.sparse import csc_matrix  # imported here: scipy is slow to import
 
     draws = len(columns)
     rows = [i for column in columns for i in column]
     cols = [j for j, column in enumerate(columns) for _ in column]
-    values = [float(v) for column in columns for v in column.values()]
-    positive = csc_matrix((values, (rows, cols)), shape=(outputs, draws))
+    values = np.array([float(v) for column in columns for v in column.values()], dtype=np.float64)
+    shift = int(np.frexp(np.max(np.abs(values)))[1]) - 1 if len(values) else 0
+    positive = csc_matrix((np.ldexp(values, -shift), (rows, cols)), shape=(outputs, draws))
     from scipy.sparse import hstack
 
-    return _Problem(columns, outputs, hstack([positive, -positive], format="csc"))
+    return _Problem(columns, outputs, hstack([positive, -positive], format="csc"), limits, shift=shift)
 
 
 def _solve(problem: _Problem, target: Sparse, fallback: Sparse) -> tuple[Fraction, Fraction, Sparse, Sparse]:
@@ -100,7 +124,7 @@ def _solve(problem: _Problem, target: Sparse, fallback: Sparse) -> tuple[Fractio
     draws = len(problem.columns)
     y = np.zeros(problem.outputs)
     for i, value in target.items():
-        y[i] = float(value)
+        y[i] = math.ldexp(float(value), -problem.shift)
     solved = linprog(np.ones(2 * draws), A_eq=problem.constraint, b_eq=y, bounds=(0, None), method="highs")
     best, lower = fallback, Fraction(0)
     dual: Sparse = {}
@@ -164,7 +188,9 @@ def _basis_solution(problem: _Problem, order: list[int], target: Sparse) -> Spar
 
     dense = problem.constraint[:, : len(problem.columns)].toarray()
     rank = int(np.linalg.matrix_rank(dense))
-    if rank == 0 or rank > MAX_SLACKNESS_SUPPORT:
+    if rank > problem.limits.slackness_support:
+        problem.skipped.append(rank)
+    if rank == 0 or rank > problem.limits.slackness_support:
         return None
     chosen: list[int] = []
     for j in order:
@@ -197,14 +223,12 @@ def _basis_solution(problem: _Problem, order: list[int], target: Sparse) -> Spar
     return candidate if sparse.apply(problem.columns, candidate) == target else None
 
 
-#: Largest support whose complementary-slackness system is solved exactly (a dense rational solve).
-MAX_SLACKNESS_SUPPORT = 400
-
-
 def _slackness_dual(problem: _Problem, support: list[int], best: Sparse, marginals: np.ndarray) -> Sparse | None:
     from flint import fmpq, fmpq_mat
 
-    if not support or len(support) > MAX_SLACKNESS_SUPPORT:
+    if len(support) > problem.limits.slackness_support:
+        problem.skipped.append(len(support))
+    if not support or len(support) > problem.limits.slackness_support:
         return None
     rows = sorted({i for j in support for i in problem.columns[j]})
     index = {i: position for position, i in enumerate(rows)}
@@ -213,7 +237,8 @@ def _slackness_dual(problem: _Problem, support: list[int], best: Sparse, margina
         for i, entry in problem.columns[j].items():
             fraction = Fraction(entry)
             basis[index[i], k] = fmpq(fraction.numerator, fraction.denominator)
-    start = [Fraction(float(marginals[i])) if i < len(marginals) else Fraction(0) for i in rows]
+    unit = problem.unit
+    start = [Fraction(float(marginals[i])) * unit if i < len(marginals) else Fraction(0) for i in rows]
     start_vector = fmpq_mat(len(rows), 1, [fmpq(v.numerator, v.denominator) for v in start])
     signs = fmpq_mat(len(support), 1, [1 if Fraction(best[j]) > 0 else -1 for j in support])
     transposed = basis.transpose()
@@ -229,7 +254,7 @@ def _slackness_dual(problem: _Problem, support: list[int], best: Sparse, margina
     # the float dual off the support's rows keeps its (exact) float values
     for i, value in enumerate(marginals):
         if value and i not in index:
-            candidate[i] = Fraction(float(value))
+            candidate[i] = Fraction(float(value)) * unit
     largest = max((abs(sum((candidate[i] * Fraction(entry) for i, entry in column.items() if i in candidate),
                            Fraction(0))) for column in problem.columns), default=Fraction(0))
     if largest == 0:
@@ -255,8 +280,11 @@ def _certified_dual(problem: _Problem, target: Sparse, marginals: np.ndarray,
     roundings stop once one meets ``upper`` (a known primal value: nothing can exceed it)."""
     best_value = Fraction(0)
     best_dual: Sparse = {}
+    unit = problem.unit
     for limit in DUAL_DENOMINATORS:
-        rounded = {i: Fraction(float(value)).limit_denominator(limit) for i, value in enumerate(marginals) if value}
+        # rounded on the normalised LP's scale (duals near 1), then scaled exactly to B's
+        rounded = {i: Fraction(float(value)).limit_denominator(limit) * unit
+                   for i, value in enumerate(marginals) if value}
         # integral duals (0/±1 tree matrices) as ints: the feasibility sums below stay in int arithmetic
         rounded = {i: sparse.narrow(value) for i, value in rounded.items() if value}
         largest = max((abs(sum((rounded[i] * entry for i, entry in column.items() if i in rounded), Fraction(0)))
@@ -271,7 +299,8 @@ def _certified_dual(problem: _Problem, target: Sparse, marginals: np.ndarray,
     return best_value, best_dual
 
 
-def shift_norm(noise_matrix: Matrix, target: Sequence[Fraction], fallback: Sequence[Fraction]) -> ShiftNorm:
+def shift_norm(noise_matrix: Matrix, target: Sequence[Fraction], fallback: Sequence[Fraction], *,
+               limits: SizeLimits = DEFAULT_LIMITS) -> ShiftNorm:
     """Certified ``min{‖u‖₁ : B u = target}`` (module docstring). ``fallback`` is a known exact solution (for
     example the minimum-norm one), used as the upper bound when the float support does not re-solve.
 
@@ -279,19 +308,21 @@ def shift_norm(noise_matrix: Matrix, target: Sequence[Fraction], fallback: Seque
         noise_matrix: B, outputs × draws, exact.
         target: y = W v, the output mean's shift, one exact entry per output (dense).
         fallback: an exact solution of B u = ``target``, one entry per draw (dense).
+        limits: the limits of the exact refinement (``slackness_support``); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
 
     Raises:
         ValueError: ``fallback`` does not solve B u = ``target`` exactly.
     """
-    problem = _problem(noise_matrix)
+    problem = _problem(noise_matrix, limits)
     dense_target = {i: value for i, value in enumerate(target) if value}
     lower, upper, best, dual = _solve(problem, dense_target, {j: v for j, v in enumerate(fallback) if v})
     return ShiftNorm(lower, upper, tuple(Fraction(best.get(j, 0)) for j in range(len(problem.columns))),
                      tuple(Fraction(dual.get(i, 0)) for i in range(problem.outputs)))
 
 
-def max_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],
-                   fallback: Callable[[int], Sparse]) -> tuple[Fraction, Fraction]:
+def max_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse], fallback: Callable[[int], Sparse], *,
+                   limits: SizeLimits = DEFAULT_LIMITS) -> tuple[Fraction, Fraction]:
     """Certified bounds on ``max_k min{‖u‖₁ : B u = y_k}``, solving as few LPs as the bounds allow.
 
     Exact solutions for every target come first from one sparse elimination (``fallback(k)`` supplies one for a
@@ -304,11 +335,13 @@ def max_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],
         targets: the shifts y_k = W v_k of the neighbouring differences, sparse exact vectors on the outputs.
         fallback: called with a target's index k when the elimination leaves it a remainder; returns an exact
             solution u of B u = y_k, sparse on the draws.
+        limits: the limits of the exact refinement (``slackness_support``); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
 
     Returns:
         (certified lower bound, certified upper bound) on the maximum.
     """
-    problem = _problem(noise_matrix)
+    problem = _problem(noise_matrix, limits)
     # B u = y iff P B u = P y (P the invertible first-difference map): same solutions, sparser elimination
     columns, reduced_targets, _ = sparse.sparsest_form(problem.columns, targets, problem.outputs)
     reduction = sparse.eliminate(columns, reduced_targets, problem.outputs, integral=False, track=True)
@@ -359,7 +392,13 @@ def _lazy_maximum(problem: _Problem, targets: Sequence[Sparse], solutions: list[
                   integral: bool) -> tuple[Fraction, Fraction]:
     """Bounds on the largest minimum: the target with the largest upper bound gets its certified LP, until that
     bound is met by a certified lower bound. With ``integral``, an LP solution lowers an upper bound only when it
-    is integral (the bounds are then on integer shifts; the LP value stays a lower bound, being a relaxation)."""
+    is integral (the bounds are then on integer shifts; the LP value stays a lower bound, being a relaxation).
+
+    Once an LP's own bracket did not close (a float-built B: the optimal dual has denominators the rounding does
+    not reach, so no later bracket closes either), the search stops when the largest upper bound is within
+    :data:`REFINE_WIDTH` (relative) of the certified lower bound: the pair returned is still a certified bracket
+    of the maximum, as narrow as each LP's own, and an LP per target (thousands, each leaving a bracket of 1e-16)
+    would not narrow it further."""
     upper = [Fraction(sparse.l1(solution)) for solution in solutions]
     lower = Fraction(0)
     # two max-heaps of (−bound, target) instead of a scan of every bound per LP (thousands of targets, thousands
@@ -374,6 +413,7 @@ def _lazy_maximum(problem: _Problem, targets: Sequence[Sparse], solutions: list[
             heapq.heappop(bounds)
         return -bounds[0][0] if bounds else Fraction(0)
 
+    open_bracket = False  # some LP's certificates did not meet
     while unsolved:
         _, worst = heapq.heappop(unsolved)
         if upper[worst] <= lower:
@@ -383,13 +423,15 @@ def _lazy_maximum(problem: _Problem, targets: Sequence[Sparse], solutions: list[
             upper[worst] = Fraction(found_upper)
             heapq.heappush(bounds, (-upper[worst], worst))
         lower = max(lower, found_lower)
-        if largest_bound() <= lower:
+        open_bracket = open_bracket or found_lower < found_upper
+        if largest_bound() <= lower or (open_bracket and not _too_wide(lower, largest_bound())):
             break
     return lower, largest_bound()
 
 
 def max_integer_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],
-                           integer_shifts: Sequence[Mapping[int, int]]) -> tuple[Fraction, Fraction]:
+                           integer_shifts: Sequence[Mapping[int, int]], *,
+                           limits: SizeLimits = DEFAULT_LIMITS) -> tuple[Fraction, Fraction]:
     """Bounds on ``max_k min{‖u‖₁ : B u = y_k, u integral}`` from known integral solutions ``integer_shifts``:
     the LP (certified lower bound, a relaxation) and, where its exact primal is integral, a smaller integral u.
     Targets are taken largest upper bound first until that bound is met by a certified lower bound.
@@ -398,8 +440,10 @@ def max_integer_shift_norm(noise_matrix: Matrix, targets: Sequence[Sparse],
         noise_matrix: B, outputs × draws, exact.
         targets: the shifts y_k = W v_k of the neighbouring differences, sparse exact vectors on the outputs.
         integer_shifts: one known integer solution u_k of B u = y_k per target, draw index to non-zero int.
+        limits: the limits of the exact refinement (``slackness_support``); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
 
     Returns:
         (certified lower bound, upper bound on integer shifts) on the maximum.
     """
-    return _lazy_maximum(_problem(noise_matrix), targets, _int_solutions(integer_shifts), integral=True)
+    return _lazy_maximum(_problem(noise_matrix, limits), targets, _int_solutions(integer_shifts), integral=True)

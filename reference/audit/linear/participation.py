@@ -23,12 +23,18 @@ or UᵀU for unique integer shifts U) or an ℓ1 norm ``‖M 1_S‖₁`` (Laplac
 shifts). Both are computed in exact integers (Q and M scaled by a common denominator):
 
 * **enumeration** of every pattern, depth first with incremental sums, when the pattern count (counted by
-  dynamic programming before any work) times the work per pattern is at most :data:`MAX_ENUMERATION_WORK`;
+  dynamic programming before any work) times the work per pattern is at most ``enumeration_work`` (a
+  :class:`~reference.audit.linear.size_limits.SizeLimits` field, ``--max-enumeration-work``);
 * otherwise **certified bounds**: the upper bound replaces each row's share ``Σ_{j∈S} Q_ij`` by its maximum over
   all allowed patterns containing i (a dynamic programme per row), then maximises ``Σ_{i∈S} r_i`` over the
   patterns (one more); the lower bound is the exact value at that maximiser, improved by single swaps. For ℓ1,
   ``‖M 1_S‖₁ <= Σ_{j∈S} ‖M_j‖₁`` (one dynamic programme), with equality when every row of M has one sign. The
-  result names the method and says whether the bounds meet.
+  result names the method and says whether the bounds meet (and, when they need not, the enumeration's estimate
+  and the flag that would raise its limit).
+
+Every cost limit is a field of :class:`~reference.audit.linear.size_limits.SizeLimits` (``limits=``): the
+enumeration (``enumeration_work``), the exact row bounds (``bound_work``, refused beyond), the vectorised float
+row bounds (``vector_bound_work``) and the swaps that raise the lower bound (``improve_work``).
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, TypeVar
 
+from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits
 from reference.core.options import check_choice
 from reference.core.validate import check_positive_int, fraction_text
 
@@ -46,12 +53,6 @@ SchemeKind = Literal["any", "once-per-block", "min-separation", "fixed-epoch"]
 #: What one participation contributes: a value in [0, 1], a value in [-1, 1], or a vector of l2 norm at most 1.
 Contribution = Literal["counts", "signed", "vector"]
 CONTRIBUTIONS: tuple[Contribution, ...] = ("counts", "signed", "vector")
-#: Most elementary steps (patterns × work per pattern) an exact enumeration may take.
-MAX_ENUMERATION_WORK = 4_000_000
-#: Most elementary steps the certified row bounds may take (inputs² × pattern size; about a microsecond each).
-MAX_BOUND_WORK = 20_000_000
-#: Most elementary steps the local improvement of the lower bound may take (it is skipped beyond).
-MAX_IMPROVE_WORK = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -488,45 +489,65 @@ def quadratic_extend(quadratic: Sequence[Sequence[int]]) -> Extend[int]:
     return extend
 
 
-def max_quadratic(scheme: Participation, quadratic: Sequence[Sequence[int]], denominator: int) -> PatternMaximum:
+def max_quadratic(scheme: Participation, quadratic: Sequence[Sequence[int]], denominator: int, *,
+                  limits: SizeLimits = DEFAULT_LIMITS) -> PatternMaximum:
     """max over patterns of 1_Sᵀ Q 1_S, Q = ``quadratic`` / ``denominator`` (integers, symmetric).
 
     Args:
         scheme: the participation scheme.
         quadratic: the numerators of Q (inputs × inputs), integer rows, symmetric.
         denominator: Q's common denominator, a positive integer.
+        limits: the cost limits (``enumeration_work``, ``bound_work``, ``vector_bound_work``, ``improve_work``);
+            default :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
 
     Raises:
-        ValueError: the certified bounds would take more than :data:`MAX_BOUND_WORK` steps.
+        ValueError: the certified bounds would take more than ``limits.bound_work`` steps (the message gives the
+            estimate and the flag that raises it).
     """
     inputs = len(quadratic)
     patterns = scheme.count(inputs)
     most = scheme.most_inputs(inputs)
-    if patterns * _work_per_pattern(most) <= MAX_ENUMERATION_WORK:
+    work = patterns * _work_per_pattern(most)
+    if work <= limits.enumeration_work:
         value, pattern, _ = best_pattern(scheme, inputs, 0, quadratic_extend(quadratic))
         exact = Fraction(value, denominator)
         return PatternMaximum(exact, exact, pattern, f"enumeration of all {patterns} patterns", patterns)
+    bound_work = inputs * inputs * most
     vectorised = (scheme.kind == "min-separation" and all(min(row) >= 0 for row in quadratic)
-                  and inputs * inputs * most <= MAX_VECTOR_BOUND_WORK)
-    if inputs * inputs * most > MAX_BOUND_WORK and not vectorised:
-        raise ValueError(f"participation: {patterns} patterns over {inputs} inputs; the row bounds need about "
-                         f"{inputs * inputs * most:,} steps, more than {MAX_BOUND_WORK:,}")
+                  and bound_work <= limits.vector_bound_work)
+    if bound_work > limits.bound_work and not vectorised:
+        floats = (f" (the float64 row bounds, for min-separation with a non-negative Gram matrix: "
+                  f"{limits.over('vector_bound_work', bound_work, 'steps')})"
+                  if scheme.kind == "min-separation" and all(min(row) >= 0 for row in quadratic) else "")
+        raise ValueError(f"participation: {patterns:,} patterns over {inputs} inputs, too many to enumerate; the "
+                         f"row bounds need {limits.over('bound_work', bound_work, 'steps')}{floats}")
     if vectorised:
         bounds: Sequence[Fraction] | list[int] = _certified_row_bounds(scheme, quadratic)
     else:
         bounds = [_best_containing(scheme, quadratic[i], i) for i in range(inputs)]
     upper, pattern = best_linear(scheme, bounds)  # type: ignore[arg-type]
     value = _pattern_quadratic(quadratic, pattern)
-    pattern, value = _improve(scheme, inputs, pattern, value, lambda s: _pattern_quadratic(quadratic, s))
+    pattern, value, skipped = _improve(scheme, inputs, pattern, value, lambda s: _pattern_quadratic(quadratic, s),
+                                       limits)
     method = (f"row-wise dynamic-programming bound over {patterns} patterns"
               f"{' (vectorised in float64 with a certified rounding margin)' if vectorised else ''}; lower bound at its "
-              "maximiser")
+              f"maximiser{skipped if upper > value else ''}{enumeration_note(limits, work, upper <= value)}")
     return PatternMaximum(Fraction(value, denominator), Fraction(max(upper, value), denominator), pattern, method,
                           patterns)
 
 
-#: Most elementary steps (inputs² × pattern size) of the vectorised float row bounds (numpy, about 2 ns each).
-MAX_VECTOR_BOUND_WORK = 2_000_000_000
+def enumeration_note(limits: SizeLimits, work: int, exact: bool) -> str:
+    """The clause a bounded (not enumerated) maximum's method ends with when its bounds do not meet: the exact
+    enumeration's estimate, its limit and the flag that raises it (empty when the bounds meet).
+
+    Args:
+        limits: the limits applied (``enumeration_work``).
+        work: the exact enumeration's estimated steps.
+        exact: whether the bounds met (then nothing needs saying).
+    """
+    if exact:
+        return ""
+    return f" (an exact enumeration: {limits.over('enumeration_work', work, 'steps')})"
 
 
 def _certified_row_bounds(scheme: Participation, quadratic: Sequence[Sequence[int]]) -> list[Fraction]:
@@ -561,13 +582,16 @@ def _pattern_quadratic(quadratic: Sequence[Sequence[int]], pattern: Sequence[int
     return sum(quadratic[i][j] for i in pattern for j in pattern)
 
 
-def max_l1(scheme: Participation, columns: Sequence[Sequence[int]], denominator: int) -> PatternMaximum:
+def max_l1(scheme: Participation, columns: Sequence[Sequence[int]], denominator: int, *,
+           limits: SizeLimits = DEFAULT_LIMITS) -> PatternMaximum:
     """max over patterns of ‖M 1_S‖₁, M given by its integer ``columns`` (each of one length) / ``denominator``.
 
     Args:
         scheme: the participation scheme.
         columns: the numerators of M's columns, one per input, integer and all of one length (the rows of M).
         denominator: M's common denominator, a positive integer.
+        limits: the cost limits (``enumeration_work``, ``improve_work``); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
     """
     inputs = len(columns)
     rows = len(columns[0]) if columns else 0
@@ -582,7 +606,8 @@ def max_l1(scheme: Participation, columns: Sequence[Sequence[int]], denominator:
         return PatternMaximum(exact, exact, pattern, "dynamic programming (every row of the map has one sign, so "
                               "the l1 norm is additive over the pattern)", patterns)
     most = scheme.most_inputs(inputs)
-    if patterns * rows * _work_per_pattern(most) // max(1, most) <= MAX_ENUMERATION_WORK:
+    work = patterns * rows * _work_per_pattern(most) // max(1, most)
+    if work <= limits.enumeration_work:
         def extend(state: list[int], pattern: tuple[int, ...], j: int) -> tuple[tuple[list[int], int]]:
             summed = [a + b for a, b in zip(state, columns[j])]
             return ((summed, sum(map(abs, summed))),)
@@ -595,10 +620,10 @@ def max_l1(scheme: Participation, columns: Sequence[Sequence[int]], denominator:
     def evaluate(chosen: Sequence[int]) -> int:
         return sum(abs(sum(columns[j][r] for j in chosen)) for r in range(rows))
 
-    found, value = _improve(scheme, inputs, pattern, evaluate(pattern), evaluate)
+    found, value, skipped = _improve(scheme, inputs, pattern, evaluate(pattern), evaluate, limits)
     return PatternMaximum(Fraction(value, denominator), Fraction(upper, denominator), found,
                           f"triangle-inequality dynamic-programming bound over {patterns} patterns; lower bound at "
-                          "its maximiser", patterns)
+                          f"its maximiser{skipped if upper > value else ''}{enumeration_note(limits, work, upper <= value)}", patterns)
 
 
 def _allowed(scheme: Participation, pattern: Sequence[int]) -> bool:
@@ -606,11 +631,14 @@ def _allowed(scheme: Participation, pattern: Sequence[int]) -> bool:
 
 
 def _improve(scheme: Participation, inputs: int, pattern: tuple[int, ...], value: int,
-             evaluate: Callable[[Sequence[int]], int], rounds: int = 2) -> tuple[tuple[int, ...], int]:
+             evaluate: Callable[[Sequence[int]], int], limits: SizeLimits,
+             rounds: int = 2) -> tuple[tuple[int, ...], int, str]:
     """Single-element moves (replace one element by another step, or add one) that raise the value; skipped
-    when one round would cost more than :data:`MAX_IMPROVE_WORK` (the bound stays valid, only less tight)."""
-    if (len(pattern) + 1) * inputs * max(1, len(pattern)) ** 2 > MAX_IMPROVE_WORK:
-        return pattern, value
+    when one round would cost more than ``limits.improve_work`` steps (the bound stays valid, only less tight:
+    the third value is then the clause saying so, else empty)."""
+    work = (len(pattern) + 1) * inputs * max(1, len(pattern)) ** 2
+    if work > limits.improve_work:
+        return pattern, value, f" (single swaps skipped: {limits.over('improve_work', work, 'steps per round')})"
     for _ in range(rounds):
         improved = False
         for position in range(len(pattern) + 1):
@@ -631,7 +659,7 @@ def _improve(scheme: Participation, inputs: int, pattern: tuple[int, ...], value
                     break
         if not improved:
             break
-    return pattern, value
+    return pattern, value, ""
 
 
 def integer_rows(entries: Sequence[Sequence[Fraction]]) -> tuple[list[list[int]], int]:

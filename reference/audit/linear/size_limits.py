@@ -5,8 +5,10 @@ before they are parsed, the non-zeros before they become Python numbers, a kerne
 default is a size that runs in about a minute on two cores; a user who has the memory and the time raises it,
 and every refusal names the flag and the field that raise it (:meth:`SizeLimits.hint`).
 
-The limits of the participation maxima (patterns enumerated, SDP sizes) and of the strategy fast paths are not
-here: they belong to those modules.
+Some limits choose a method rather than refuse: past ``enumeration_work`` a participation maximum is bracketed by
+certified bounds instead of enumerated, past ``shift_points`` the smallest integer shift keeps its bounds, past
+``slackness_support`` a Laplace LP bracket is not refined. Those say the estimate, the limit and the flag in the
+method or explanation they leave, so that a bracket states what would make it exact.
 """
 
 from __future__ import annotations
@@ -24,6 +26,15 @@ FLAGS = {
     "sparse_dimension": "--max-sparse-dimension",
     "kernel_dimension": "--max-kernel-dimension",
     "projection_work": "--max-projection-work",
+    "enumeration_work": "--max-enumeration-work",
+    "bound_work": "--max-bound-work",
+    "vector_bound_work": "--max-vector-bound-work",
+    "improve_work": "--max-improve-work",
+    "sdp_patterns": "--max-sdp-patterns",
+    "sdp_size": "--max-sdp-size",
+    "sign_enumeration": "--max-sign-enumeration",
+    "shift_points": "--max-shift-points",
+    "slackness_support": "--max-slackness-support",
 }
 
 #: What each limit bounds, for the flag's help.
@@ -35,6 +46,17 @@ LIMIT_HELP = {
     "sparse_dimension": "refuse a larger rational or sparse matrix (rows or columns) for the sparse audit",
     "kernel_dimension": "refuse a larger kernel of the noise matrix for the minimum-norm strategy",
     "projection_work": "refuse a minimum-norm projection of more operations (kernel non-zeros x inputs)",
+    "enumeration_work": "enumerate participation patterns (x signs) exactly up to this many steps; beyond, certified "
+                        "bounds",
+    "bound_work": "refuse participation row bounds of more steps (inputs^2 x pattern size)",
+    "vector_bound_work": "compute non-negative min-separation row bounds in float64 up to this many steps "
+                         "(inputs^2 x pattern size)",
+    "improve_work": "improve a participation lower bound by single swaps up to this many steps per round",
+    "sdp_patterns": "bracket the vector-contribution SDP on at most this many patterns (the rest: sum |Q_ij|)",
+    "sdp_size": "bracket the vector-contribution SDP on patterns of at most this many inputs",
+    "sign_enumeration": "enumerate the signs of a pattern of at most this many inputs for a signed lower bound",
+    "shift_points": "enumerate at most this many kernel combinations for the smallest integer draw shift",
+    "slackness_support": "refine a Laplace LP bracket by an exact solve on at most this many columns",
 }
 
 
@@ -58,6 +80,32 @@ class SizeLimits:
     kernel_dimension: int = 1_000
     #: Kernel non-zeros times inputs of the minimum-norm projection (its operations).
     projection_work: int = 400_000_000
+    #: Elementary steps (patterns × signs × work per pattern) of an exact enumeration of a participation
+    #: maximum; beyond it the maximum is bracketed by certified bounds (about a microsecond per step).
+    enumeration_work: int = 4_000_000
+    #: Elementary steps (inputs² × largest pattern size) of the exact row bounds of a participation maximum that
+    #: is not enumerated (about a microsecond each); a larger one is refused.
+    bound_work: int = 20_000_000
+    #: Elementary steps (inputs² × largest pattern size) of the float64 row bounds (min-separation, non-negative
+    #: Gram matrix; about 2 ns each, certified by a rounding margin); beyond, the exact row bounds or a refusal.
+    vector_bound_work: int = 2_000_000_000
+    #: Elementary steps ((pattern size + 1) × inputs × pattern size²) of one round of single swaps that raise a
+    #: participation lower bound; beyond, the lower bound is the bound's maximiser as it is.
+    improve_work: int = 2_000_000
+    #: Patterns whose vector-contribution SDP is bracketed one by one (exact LDLᵀ each); the rest are bounded by
+    #: Σ|Q_ij|.
+    sdp_patterns: int = 200
+    #: Inputs of the largest pattern whose SDP is bracketed (the exact LDLᵀ check is cubic in it).
+    sdp_size: int = 40
+    #: Inputs of the largest pattern whose 2^(size−1) sign vectors are enumerated for a signed lower bound;
+    #: beyond, single sign flips from all-ones.
+    sign_enumeration: int = 16
+    #: Kernel combinations (integer points of a box) enumerated for the smallest integer draw shift of one
+    #: difference; beyond, the integer shift keeps its LP bounds.
+    shift_points: int = 100_000
+    #: Columns (draws) of the exact complementary-slackness and basis solves that refine a Laplace LP bracket
+    #: wider than 1e-9 relative (dense rational solves, cubic); beyond, the bracket stays as it is.
+    slackness_support: int = 400
 
     def __post_init__(self) -> None:
         for field in fields(self):
@@ -72,6 +120,16 @@ class SizeLimits:
                 :data:`FLAGS`).
         """
         return f"raise it with {FLAGS[field]} (size_limits=SizeLimits({field}=...))"
+
+    def over(self, field: str, estimate: int, what: str) -> str:
+        """One line for work over the limit ``field``: the estimate, the limit and the flag that raises it.
+
+        Args:
+            field: the name of a :class:`SizeLimits` field, e.g. ``"bound_work"``.
+            estimate: the estimated size or work, in the field's unit.
+            what: what the estimate counts, e.g. ``"steps of the row bounds"``.
+        """
+        return f"{estimate:,} {what}, over {field} = {getattr(self, field):,}; {self.hint(field)}"
 
 
 #: The defaults.

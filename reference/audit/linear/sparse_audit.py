@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from flint import fmpq, fmpq_mat
+from flint import fmpq, fmpq_mat, fmpz_mat
 
 from reference.audit.linear import elimination as sparse
 from reference.audit.linear.column_matrix import ColumnMatrix, check_nonzeros
@@ -63,10 +63,45 @@ def _dot(left: Sparse, right: Sparse) -> Fraction:
     return sum(value * right[i] for i, value in left.items() if i in right)  # type: ignore[return-value]
 
 
+def _integer_dot(left: Sparse, right: dict[int, int]) -> int:
+    """The dot product of an integer kernel vector (ints stored as the sparse module's numbers) and an int vector."""
+    if len(right) < len(left):
+        return sum(value * int(left[i]) for i, value in right.items() if i in left)
+    return sum(int(value) * right[i] for i, value in left.items() if i in right)
+
+
+#: A column as integer numerators over one (not necessarily least) positive denominator.
+Scaled = tuple[dict[int, int], int]
+
+
+def _as_integers(u: Sparse) -> Scaled:
+    scale = math.lcm(*(Fraction(value).denominator for value in u.values())) if u else 1
+    return {j: int(Fraction(value) * scale) for j, value in u.items()}, scale
+
+
+def _as_fractions(column: Scaled) -> Sparse:
+    numerators, denominator = column
+    return {j: sparse.narrow(Fraction(value, denominator)) for j, value in numerators.items() if value}
+
+
+def _scaled_l1(column: Scaled) -> Fraction:
+    return Fraction(sum(abs(value) for value in column[0].values()), column[1])
+
+
+def _scaled_squared_norm(column: Scaled) -> Fraction:
+    return Fraction(sum(value * value for value in column[0].values()), column[1] * column[1])
+
+
 def _minimum_norm(solutions: list[Sparse], kernel: list[Sparse], limits: SizeLimits = DEFAULT_LIMITS) -> list[Sparse]:
     """The projections a_j = u_j − K G⁻¹ Kᵀ u_j onto the row space of B (module docstring)."""
+    return [_as_fractions(column) for column in _projection(solutions, kernel, limits)]
+
+
+def _projection(solutions: list[Sparse], kernel: list[Sparse], limits: SizeLimits = DEFAULT_LIMITS) -> list[Scaled]:
+    """:func:`_minimum_norm` with each a_j as integers over a denominator: its norms are then int sums, and a
+    Fraction per entry is made only for the columns that need one."""
     if not kernel or not any(solutions):  # W = 0 (or B injective): nothing to project, whatever B's kernel
-        return solutions
+        return [_as_integers(u) for u in solutions]
     if len(kernel) > limits.kernel_dimension:  # its Gram matrix: size² dot products and a size³ exact inverse
         raise ValueError(
             f"noise_matrix: its kernel has dimension {len(kernel)}; the minimum-norm strategy needs the exact "
@@ -91,26 +126,32 @@ def _minimum_norm(solutions: list[Sparse], kernel: list[Sparse], limits: SizeLim
             value = Fraction(_dot(kernel[r], kernel[s]))
             gram[r, s] = gram[s, r] = fmpq(value.numerator, value.denominator)
     inverse = gram.inv()
-    # G⁻¹ = numerators / one common denominator: the per-input work stays in int arithmetic
+    # G⁻¹ = numerators N / one common denominator D: the per-input work stays in int arithmetic
     denominator = math.lcm(*(int(inverse[r, s].q) for r in range(size) for s in range(size)))
-    numerators = [[int(inverse[r, s].p) * (denominator // int(inverse[r, s].q)) for s in range(size)]
-                  for r in range(size)]
-    out = []
-    for u in solutions:
-        c = [_dot(vector, u) for vector in kernel]
-        if not any(c):
-            out.append(u)
-            continue
-        scaled_t = [sum(numerators[r][s] * c[s] for s in range(size) if c[s]) for r in range(size)]  # D·t
-        change: Sparse = {}  # D · (K t), on the kernel's support only (ints)
-        for coefficient, vector in zip(scaled_t, kernel):
+    numerators = fmpz_mat(size, size, [int(inverse[r, s].p) * (denominator // int(inverse[r, s].q))
+                                       for r in range(size) for s in range(size)])
+    # every input at once: u_j = v_j / d_j (v_j integer), c_j = K v_j, and N [c_1 ... c_m] = D·d_j·t_j per column
+    # (t_j = G⁻¹ K u_j) by one FLINT integer product instead of a Python matrix-vector product per input
+    integral_columns = [_as_integers(u) for u in solutions]
+    integral = [numerators for numerators, _ in integral_columns]
+    scales = [scale for _, scale in integral_columns]
+    products = [[_integer_dot(vector, v) for v in integral] for vector in kernel]  # size × inputs
+    moving = [j for j in range(len(solutions)) if any(row[j] for row in products)]
+    scaled_t = (numerators * fmpz_mat(size, len(moving), [row[j] for row in products for j in moving])
+                if moving else fmpz_mat(size, 0))
+    out = list(integral_columns)  # an input with K u_j = 0 is its own projection
+    for position, index in enumerate(moving):
+        coefficients = [int(scaled_t[r, position]) for r in range(size)]
+        change: dict[int, int] = {}  # D·d_j·(K t_j), on the kernel's support only (ints)
+        for coefficient, vector in zip(coefficients, kernel):
             if coefficient:
                 for j, value in vector.items():
-                    change[j] = change.get(j, 0) + coefficient * value
-        a: Sparse = dict(u)
+                    change[j] = change.get(j, 0) + coefficient * int(value)
+        whole = denominator * scales[index]
+        a: dict[int, int] = {j: value * denominator for j, value in integral[index].items()}
         for j, amount in change.items():
-            a[j] = sparse.narrow(Fraction(a.get(j, 0) * denominator - amount, denominator))
-        out.append({j: value for j, value in a.items() if value})
+            a[j] = a.get(j, 0) - amount
+        out[index] = ({j: value for j, value in a.items() if value}, whole)
     return out
 
 
@@ -150,15 +191,17 @@ def sparse_linear_noise_audit(noise: ColumnMatrix, workload: ColumnMatrix, kind:
         return not_private_verdict(common, draws - rank, offending)
     if len(reduction.kernel) != draws - rank:
         raise ArithmeticError("the elimination's kernel basis does not match rank-nullity")
-    strategy_columns = _minimum_norm(reduction.solutions, reduction.kernel, limits)
-    l1 = users * max(sparse.l1(a) for a in strategy_columns)
-    l2_squared = users * users * max(sparse.squared_norm(a) for a in strategy_columns)
-    strategy = _strategy(strategy_columns, draws)
+    projected = _projection(reduction.solutions, reduction.kernel, limits)
+    projected_l1 = [_scaled_l1(column) for column in projected]
+    l1 = users * max(projected_l1)
+    l2_squared = users * users * max(_scaled_squared_norm(column) for column in projected)
+    strategy = (_strategy([_as_fractions(column) for column in projected], draws)
+                if draws * len(projected) <= MAX_STRATEGY_ENTRIES else None)
     unique = rank == draws
     if kind in ("discrete-laplace", "discrete-gaussian"):
         integral = reduction if sparse.unit_pivots_on_integers(reduction, columns, targets) else None
         return _integer_noise(noise, workload, columns, targets, differenced, common, draws - rank, strategy, l1,
-                              l2_squared, integral, limits.dense_dimension)
+                              l2_squared, integral, limits)
     epsilon: Fraction | None = None
     epsilon_lower: Fraction | None = None
     rho: Fraction | None = None
@@ -166,17 +209,18 @@ def sparse_linear_noise_audit(noise: ColumnMatrix, workload: ColumnMatrix, kind:
         epsilon = l1 / scale
         text = f"private: Laplace epsilon = l1/b = {exact_text(epsilon)} is exact (B has a trivial kernel)"
         if not unique:
-            problem = problem_of_columns(columns, outputs)
+            problem = problem_of_columns(columns, outputs, limits=limits)
             # the LPs start from the shorter (in l1) of two exact solutions of B u = w_j: the elimination's and the
             # minimum-norm one (for a tree and its consistency form, A e_j: already optimal, so one LP certifies all)
-            shortest = [a if sparse.l1(a) < sparse.l1(u) else u
-                        for u, a in zip(reduction.solutions, strategy_columns)]
+            shortest = [_as_fractions(a) if a_l1 < sparse.l1(u) else u
+                        for u, a, a_l1 in zip(reduction.solutions, projected, projected_l1)]
             lower, upper = max_shift_norm_of(problem, targets, shortest)
             epsilon_lower, epsilon = users * lower / scale, users * upper / scale
             if epsilon_lower == epsilon:
                 text = f"private: Laplace epsilon = {exact_text(epsilon)} exactly (LP over the draw shifts, certified both ways)"
             else:
-                text = f"private: Laplace epsilon in [{exact_text(epsilon_lower)}, {exact_text(epsilon)}] (LP bounds, certified; ker B != 0)"
+                text = (f"private: Laplace epsilon in [{exact_text(epsilon_lower)}, {exact_text(epsilon)}] (LP "
+                        f"bounds, certified; ker B != 0{problem.skipped_note()})")
     else:
         rho = l2_squared / (2 * scale * scale)
         text = f"private: Gaussian Mahalanobis sensitivity^2 = {exact_text(l2_squared)}, rho = {exact_text(rho)} (exact); delta(eps) exact"
@@ -216,7 +260,7 @@ def _leak(input_index: int, dual: Sparse, differenced: bool, scale: int, workloa
 def _integer_noise(noise: ColumnMatrix, workload: ColumnMatrix, columns: list[Sparse], targets: list[Sparse],
                    differenced: bool, common: dict[str, object], kernel_dimension: int, strategy: Matrix | None,
                    l1: Fraction, l2_squared: Fraction, integral: sparse.Reduction | None = None,
-                   dense_dimension: int = DEFAULT_LIMITS.dense_dimension) -> object:
+                   limits: SizeLimits = DEFAULT_LIMITS) -> object:
     """Integer noise: the lattice test by integral elimination, then the exact or bounded loss (module docstring).
     ``integral``: the rational elimination when it was integral and unimodular already
     (:func:`reference.audit.linear.elimination.unit_pivots_on_integers`), which the integral one would repeat step by step."""
@@ -249,12 +293,12 @@ def _integer_noise(noise: ColumnMatrix, workload: ColumnMatrix, columns: list[Sp
         )
     if reduction.columns or any(reduction.targets) or reduction.solutions is None:
         # a residual lattice is left: its Hermite normal form is dense, so the dense audit decides small cases
-        if max(outputs, noise.cols, inputs) <= dense_dimension:
+        if max(outputs, noise.cols, inputs) <= limits.dense_dimension:
             return dense_linear_noise_audit(noise.dense(), workload.dense(), check_noise(kind), scale, None,
-                                            "add_remove", users)
+                                            "add_remove", users, limits=limits)
         raise ValueError(
             f"noise_matrix: the integer lattice of this {outputs}x{noise.cols} matrix does not reduce by sparse "
-            f"elimination, and the dense test is limited to {dense_dimension} rows and columns; "
+            f"elimination, and the dense test is limited to {limits.dense_dimension} rows and columns; "
             f"{SizeLimits.hint('dense_dimension')}"
         )
     shifts = reduction.solutions
@@ -279,14 +323,13 @@ def _integer_noise(noise: ColumnMatrix, workload: ColumnMatrix, columns: list[Sp
         )
     integer_shifts = [{j: int(v) for j, v in u.items() if v} for u in shifts]
     if kind == "discrete-laplace":
-        from reference.audit.linear.dense import smallest_integer_shifts
+        from reference.audit.linear.dense import integer_shift_search
 
-        problem = problem_of_columns(columns, outputs)
+        problem = problem_of_columns(columns, outputs, limits=limits)
         _, best = max_integer_shift_norm_of(problem, targets, integer_shifts)
-        return discrete_laplace_bound_verdict(
-            fields, largest_shift_norm=best,
-            smallest_integer_shift=smallest_integer_shifts(scaled, outputs, integer_shifts), users=users, scale=scale,
-        )
+        smallest, note = integer_shift_search(scaled, outputs, integer_shifts, limits=limits)
+        return discrete_laplace_bound_verdict(fields, largest_shift_norm=best, smallest_integer_shift=smallest,
+                                              users=users, scale=scale, note=note)
     l2_bound = max((sum(value * value for value in u.values()) for u in integer_shifts), default=0)
     rho_bound = users * users * Fraction(l2_bound) / (2 * scale * scale)
     return LinearNoiseVerdict(

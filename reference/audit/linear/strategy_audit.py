@@ -19,6 +19,7 @@ from flint import fmpz_mat
 from reference.audit.linear.column_matrix import ColumnMatrix, IntegerArray
 from reference.audit.linear.contribution import max_pattern_quadratic
 from reference.audit.linear.participation import Participation, PatternMaximum
+from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits
 from reference.audit.linear.verdict import LinearNoiseVerdict
 from reference.core.exact_text import exact_text
 from reference.core.excess_text import scientific
@@ -51,8 +52,8 @@ def strategy_gram(workload: ColumnMatrix) -> tuple[list[list[int]], int]:
     return [[int(entry) for entry in row] for row in gram.tolist()], denominator * denominator
 
 
-def strategy_participation_audit(workload: ColumnMatrix, scale: Fraction,
-                                 participation: Participation) -> LinearNoiseVerdict:
+def strategy_participation_audit(workload: ColumnMatrix, scale: Fraction, participation: Participation, *,
+                                 limits: SizeLimits = DEFAULT_LIMITS) -> LinearNoiseVerdict:
     """The Gaussian verdict for ``C x + N(0, σ² I)`` under a participation scheme (module docstring).
 
     Args:
@@ -60,9 +61,11 @@ def strategy_participation_audit(workload: ColumnMatrix, scale: Fraction,
             identity.
         scale: the Gaussian standard deviation σ, a positive Fraction.
         participation: the participation scheme whose patterns Δ² is maximised over.
+        limits: the cost limits of the maximum over the patterns; default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
     """
     numerators, denominator = strategy_gram(workload)
-    found = max_pattern_quadratic(participation, numerators, denominator)
+    found = max_pattern_quadratic(participation, numerators, denominator, limits=limits)
     rho = found.upper / (2 * scale * scale)
     value = (f"= {exact_text(found.upper)}" if found.exact
              else f"in [{exact_text(found.lower)}, {exact_text(found.upper)}]")

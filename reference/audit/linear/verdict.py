@@ -458,7 +458,7 @@ def not_private_verdict(common: Mapping[str, object], kernel_dimension: int, off
 
 def discrete_laplace_bound_verdict(fields: Mapping[str, object], *, largest_shift_norm: Fraction,
                                    smallest_integer_shift: int | None, users: int,
-                                   scale: Fraction) -> LinearNoiseVerdict:
+                                   scale: Fraction, note: str = "") -> LinearNoiseVerdict:
     """Discrete Laplace with a kernel in B: ε <= m · max ‖u‖₁ / b over integer draw shifts u (an upper bound only),
     from the exact largest smallest integer shift when it was enumerated, else from the LP's bound. Shared by the
     dense and the sparse audit.
@@ -472,8 +472,10 @@ def discrete_laplace_bound_verdict(fields: Mapping[str, object], *, largest_shif
         smallest_integer_shift: that maximum exactly, when it was enumerated; None otherwise (the bound is used).
         users: the contributions m per user, a positive integer (ε scales by m).
         scale: the discrete Laplace scale b, a positive Fraction.
+        note: why the exact maximum was not enumerated (its estimate, limit and flag), appended to the explanation
+            when ``smallest_integer_shift`` is None; default empty.
     """
-    best, how = largest_shift_norm, "upper bound"
+    best, how = largest_shift_norm, "upper bound" + (f"; {note}" if note else "")
     if smallest_integer_shift is not None:
         best, how = Fraction(smallest_integer_shift), "upper bound; the largest smallest integer shift, exact"
     bound = users * best / scale

@@ -246,7 +246,7 @@ def cascade_samples_report(moments: CascadeSampleMoments, alpha: float) -> Sampl
     battery = moments.whitened_check(share, f"whitened covariance sigma^2 C_{d}")
     cov_failures = () if battery.holds else (f"whitened samples are not i.i.d. N(0,1): {battery.detail}",)
     covariance = PropertyCheck(
-        "covariance", battery.holds, share, battery.subtests, battery.statistic, cov_failures,
+        "covariance", battery.holds, share, battery.subtests or 0, battery.statistic, cov_failures,
         f"Haar whitening of sigma^2 C_{d} (whitened coordinate = Haar basis vector); {battery.detail}",
     )
     checks = (marginals, nodes, covariance, moments.scale.pooled_check(share))

@@ -132,15 +132,15 @@ def kary_noise_array(arity: int, horizon: int, algorithm: int) -> np.ndarray:
     Raises:
         ValueError: ``algorithm`` is not 1, 2 or 3.
     """
-    from reference.kary import counters
+    from reference.kary import noise_indices, walk_sums
 
     if algorithm == 1:
         unit = np.eye(horizon + 1)
-        matrix = counters.algorithm_1_noise_from_values(unit, arity, horizon)[:, 1:]
+        matrix = walk_sums.algorithm_1_noise_from_values(unit, arity, horizon)[:, 1:]
     elif algorithm == 2:
-        used = counters.algorithm_2_used_indices(arity, horizon)
+        used = noise_indices.algorithm_2_used_indices(arity, horizon)
         unit = np.eye(used.size)
-        matrix = counters.algorithm_2_noise_from_values(unit, arity, horizon)[:, used]
+        matrix = walk_sums.algorithm_2_noise_from_values(unit, arity, horizon)[:, used]
     elif algorithm == 3:
         matrix = _algorithm_3_matrix(arity, horizon)
     else:

@@ -29,7 +29,8 @@ import numpy as np
 
 from reference.audit.samples.cascade_stream import CascadeMoments
 from reference.audit.samples.sufficient import ExactSums, exact_gram
-from reference.cip.whitening import StatisticalCheck, haar_whitening, two_sided_chi2
+from reference.cip.whitening import haar_whitening, two_sided_chi2
+from reference.core.statistical_check import StatisticalCheck
 
 #: Equal-probability cells of the grid on which the pooled whitened values are counted.
 GRID_CELLS = 1024
@@ -213,4 +214,5 @@ class CascadeSampleMoments:
         combined = min(1.0, len(tests) * worst[2])
         detail = (f"{len(tests)} sub-tests; most significant: {worst[0]} = {worst[1]:.6g} (p = {worst[2]:.3g}); "
                   f"total sum of squares {total:.6g} for {samples * dim} dof")
-        return StatisticalCheck(name, worst[1], combined, alpha, combined > alpha, samples, len(tests), detail)
+        return StatisticalCheck.by_p_value(name=name, statistic=worst[1], p_value=combined, false_alarm=alpha,
+                                           samples=samples, detail=detail, subtests=len(tests))

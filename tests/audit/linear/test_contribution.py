@@ -10,8 +10,6 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from reference.audit.linear import contribution as contribution_module
-from reference.audit.linear import participation as scheme_module
 from reference.audit.linear.audit import audit_linear_noise
 from reference.audit.linear.contribution import max_pattern_l1, max_pattern_quadratic
 from reference.audit.linear.covariance import kary_prefix_workload
@@ -24,6 +22,7 @@ from reference.audit.linear.participation import (
     once_per_block,
 )
 from reference.audit.linear.semidefinite import sdp_bracket
+from reference.audit.linear.size_limits import SizeLimits
 
 IDENTITY = [[1, 0], [0, 1]]
 DIFFERENCE = [[1, 0], [-1, 1]]  # x0 and x1 - x0
@@ -141,8 +140,7 @@ def test_hundred_twenty_degree_vectors_beat_signs() -> None:
 
 
 @pytest.mark.parametrize("scheme", SCHEMES, ids=lambda s: s.describe())
-def test_models_against_brute_force_over_patterns_and_signs(scheme: Participation,
-                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+def test_models_against_brute_force_over_patterns_and_signs(scheme: Participation) -> None:
     rng = np.random.default_rng(7)
     inputs = 6
     patterns = every_pattern(scheme, inputs)
@@ -178,18 +176,17 @@ def test_models_against_brute_force_over_patterns_and_signs(scheme: Participatio
         assert vector.upper - vector.lower <= vector.upper * Fraction(1, 10**9)
         if frustrated:
             assert vector.lower > found["signed"].upper
-        with monkeypatch.context() as patched:  # the certified brackets without enumeration
-            patched.setattr(scheme_module, "MAX_ENUMERATION_WORK", 0)
-            truths: tuple[tuple[Contribution, Fraction], ...] = (("signed", Fraction(signed_truth, 5)),
-                                                                  ("vector", Fraction(vector_truth)))
-            for model, truth in truths:
-                bounded = max_pattern_quadratic(with_model(scheme, model), quadratic, 5)
-                assert bounded.lower <= truth * (1 + Fraction(1, 10**9)) and truth <= bounded.upper * (
-                    1 + Fraction(1, 10**9))
+        no_enumeration = SizeLimits(enumeration_work=1)  # the certified brackets without enumeration
+        truths: tuple[tuple[Contribution, Fraction], ...] = (("signed", Fraction(signed_truth, 5)),
+                                                              ("vector", Fraction(vector_truth)))
+        for model, truth in truths:
+            bounded = max_pattern_quadratic(with_model(scheme, model), quadratic, 5, limits=no_enumeration)
+            assert bounded.lower <= truth * (1 + Fraction(1, 10**9)) and truth <= bounded.upper * (
+                1 + Fraction(1, 10**9))
 
 
 @pytest.mark.parametrize("scheme", SCHEMES, ids=lambda s: s.describe())
-def test_l1_models_against_brute_force(scheme: Participation, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_l1_models_against_brute_force(scheme: Participation) -> None:
     rng = np.random.default_rng(11)
     inputs = 6
     patterns = every_pattern(scheme, inputs)
@@ -204,10 +201,9 @@ def test_l1_models_against_brute_force(scheme: Participation, monkeypatch: pytes
         signed = max_pattern_l1(with_model(scheme, "signed"), columns.tolist(), 1)
         assert counts.exact and counts.upper == brute((0, 1))
         assert signed.exact and signed.upper == brute((-1, 0, 1))
-        with monkeypatch.context() as patched:
-            patched.setattr(scheme_module, "MAX_ENUMERATION_WORK", 0)
-            bounded = max_pattern_l1(with_model(scheme, "signed"), columns.tolist(), 1)
-            assert bounded.lower <= brute((-1, 0, 1)) <= bounded.upper
+        bounded = max_pattern_l1(with_model(scheme, "signed"), columns.tolist(), 1,
+                                 limits=SizeLimits(enumeration_work=1))
+        assert bounded.lower <= brute((-1, 0, 1)) <= bounded.upper
 
 
 def test_sdp_bracket_contains_the_optimiser_value() -> None:
@@ -219,7 +215,7 @@ def test_sdp_bracket_contains_the_optimiser_value() -> None:
         best = numerical_vector(np.array(block), tuple(range(size)), 0)
         assert float(lower) <= best * (1 + 1e-12) and best <= float(upper) * (1 + 1e-12)
         assert upper <= sum(abs(entry) for row in block for entry in row)
-    assert contribution_module.MAX_SDP_SIZE >= 16  # DP-FTRL's times per user
+    assert SizeLimits().sdp_size >= 16  # DP-FTRL's times per user
 
 
 def test_cli_reproducer(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:

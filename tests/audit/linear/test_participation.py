@@ -22,6 +22,7 @@ from reference.audit.linear.participation import (
     once_per_block,
     parse_participation,
 )
+from reference.audit.linear.size_limits import SizeLimits
 
 SCHEMES = [any_records(records=2), any_records(records=3), once_per_block(block=3), once_per_block(block=1),
            min_separation(separation=3, times=2), min_separation(separation=2, times=3),
@@ -47,7 +48,7 @@ def patterns(scheme: Participation, inputs: int) -> list[tuple[int, ...]]:
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
-def test_counts_and_maxima_against_brute_force(scheme: Participation, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_counts_and_maxima_against_brute_force(scheme: Participation) -> None:
     rng = random.Random(3)
     inputs = 8
     every = patterns(scheme, inputs)
@@ -61,13 +62,12 @@ def test_counts_and_maxima_against_brute_force(scheme: Participation, monkeypatc
         exact = max_quadratic(scheme, quadratic, 7)
         assert exact.exact and exact.upper == Fraction(truth_q, 7)
         assert max_l1(scheme, columns, 1).upper == truth_l1
-        with monkeypatch.context() as patched:  # force the certified bounds: they must bracket the truth
-            patched.setattr(scheme_module, "MAX_ENUMERATION_WORK", 0)
-            bounded = max_quadratic(scheme, quadratic, 7)
-            assert bounded.lower <= Fraction(truth_q, 7) <= bounded.upper
-            assert sum(quadratic[i][j] for i in bounded.pattern for j in bounded.pattern) == bounded.lower * 7
-            l1 = max_l1(scheme, columns, 1)
-            assert l1.lower <= truth_l1 <= l1.upper
+        no_enumeration = SizeLimits(enumeration_work=1)  # force the certified bounds: they must bracket the truth
+        bounded = max_quadratic(scheme, quadratic, 7, limits=no_enumeration)
+        assert bounded.lower <= Fraction(truth_q, 7) <= bounded.upper
+        assert sum(quadratic[i][j] for i in bounded.pattern for j in bounded.pattern) == bounded.lower * 7
+        l1 = max_l1(scheme, columns, 1, limits=no_enumeration)
+        assert l1.lower <= truth_l1 <= l1.upper
     # a map with one sign per row: the dynamic programme is exact
     positive = [[rng.randint(0, 5) for _ in range(4)] for _ in range(inputs)]
     truth = max(sum(sum(positive[j]) for j in s) for s in every)

@@ -12,6 +12,7 @@ import pytest
 from reference.audit.linear import participation as scheme_module
 from reference.audit.linear.audit import audit_linear_noise
 from reference.audit.linear.participation import max_quadratic, min_separation
+from reference.audit.linear.size_limits import SizeLimits
 
 
 def test_identity_path_matches_the_general_audit() -> None:
@@ -47,7 +48,7 @@ def test_banded_strategy_within_the_separation_is_exact() -> None:
         assert "banded" in verdict.pattern_maximum.method
 
 
-def test_vectorised_row_bounds_against_the_exact_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_vectorised_row_bounds_against_the_exact_ones() -> None:
     rng = random.Random(5)
     for inputs, separation, times in [(12, 3, 3), (20, 4, 2), (30, 5, 4), (9, 20, 3)]:
         half = [[rng.randint(0, 9) for _ in range(inputs)] for _ in range(inputs)]
@@ -58,10 +59,8 @@ def test_vectorised_row_bounds_against_the_exact_ones(monkeypatch: pytest.Monkey
         assert all(e <= c <= e * (1 + Fraction(1, 10**12)) for e, c in zip(exact, certified))
         truth = max_quadratic(scheme, quadratic, 1)
         assert truth.exact
-        with monkeypatch.context() as patched:
-            patched.setattr(scheme_module, "MAX_ENUMERATION_WORK", 0)
-            patched.setattr(scheme_module, "MAX_BOUND_WORK", 0)  # forces the vectorised bound
-            bounded = max_quadratic(scheme, quadratic, 1)
+        # no enumeration and no exact row bounds: the vectorised bound
+        bounded = max_quadratic(scheme, quadratic, 1, limits=SizeLimits(enumeration_work=1, bound_work=1))
         assert "vectorised" in bounded.method
         assert bounded.lower <= truth.upper <= bounded.upper
 

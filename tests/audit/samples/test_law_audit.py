@@ -25,7 +25,7 @@ from reference.audit.samples.laws import (
 )
 from reference.audit.samples.scale_test import ScaleTest, lrt_runs
 from reference.cip.numeric.cascade_runs import cascade_leaves_runs
-from reference.kary.counters import algorithm_1_noise_from_values
+from reference.kary.walk_sums import algorithm_1_noise_from_values
 from reference.samplers.numeric import discrete_gaussian, discrete_laplace
 
 ALPHA = 1e-6

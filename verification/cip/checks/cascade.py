@@ -30,7 +30,6 @@ from reference.cip.numeric.cascade import cascade_leaves, cascade_tree, level_vi
 from reference.cip.numeric.streaming import StreamingCascade
 from reference.cip.whitening import (
     DEFAULT_ALPHA,
-    StatisticalCheck,
     haar_whitening,
     ldl_whitening,
     two_sided_chi2,
@@ -38,6 +37,7 @@ from reference.cip.whitening import (
 )
 from reference.core.certified import format_directed
 from reference.core.linalg import Matrix
+from reference.core.statistical_check import StatisticalCheck
 from reference.core.validate import check_depth, check_positive_int, positive_real
 from reference.core.verdict import Decided
 
@@ -293,7 +293,8 @@ def check_node_variances(
     )
     name = f"node variances, depth {depth}"
     statistic = float(squares[index])
-    return StatisticalCheck(name, statistic, combined, alpha, combined > alpha, samples, nodes, detail)
+    return StatisticalCheck.by_p_value(name=name, statistic=statistic, p_value=combined, false_alarm=alpha,
+                                       samples=samples, detail=detail, subtests=nodes)
 
 
 def check_streaming_covariance(

@@ -30,9 +30,10 @@ from reference.cip.exact import matrix as cip_matrix
 from reference.cip.numeric.general_tree import consistency_defects, general_tree_leaves, general_tree_nodes
 from reference.cip.sensitivity import mahalanobis_sensitivity_squared
 from reference.cip.tree import BinaryTree, Nested, balanced_tree, contract_chains
-from reference.cip.whitening import DEFAULT_ALPHA, StatisticalCheck, ldl_whitening, whitened_normal_test
+from reference.cip.whitening import DEFAULT_ALPHA, ldl_whitening, whitened_normal_test
 from reference.core import linalg
 from reference.core.linalg import Matrix
+from reference.core.statistical_check import StatisticalCheck
 from reference.core.validate import NEIGHBOURS, check_positive_int, positive_real
 from reference.core.verdict import Decided
 
@@ -358,7 +359,7 @@ class CheckSummary(Decided):
 
     @property
     def p_value(self) -> float | None:
-        values = [part.p_value for part in self.parts if isinstance(part, StatisticalCheck)]
+        values = [part.p_value for part in self.parts if isinstance(part, StatisticalCheck) and part.p_value is not None]
         return min(values) if values else None
 
     @property

@@ -16,7 +16,8 @@ from reference.cip.exact import general_tree as cip_general_tree
 from reference.cip.exact import two_dim as cip_two_dim
 from reference.cip.numeric.two_dim import two_dim_leaves, two_dim_nodes
 from reference.cip.sensitivity import mahalanobis_sensitivity_squared
-from reference.cip.whitening import DEFAULT_ALPHA, StatisticalCheck, ldl_whitening, whitened_normal_test
+from reference.cip.whitening import DEFAULT_ALPHA, ldl_whitening, whitened_normal_test
+from reference.core.statistical_check import StatisticalCheck
 from reference.core.validate import NEIGHBOURS, check_depth, check_positive_int, positive_real
 
 from .cascade import UNIT_ROUNDOFF, DeterministicCheck
@@ -242,9 +243,8 @@ def check_two_dim_rectangle_variances(
         f"sum of squares / sigma^2 = {squares[index]:.6g} for {samples} dof (p = {p_values[index]:.3g})"
     )
     name = f"Algorithm 4 rectangle variances, depths {rows}, {columns}"
-    return StatisticalCheck(
-        name, float(squares[index]), combined, alpha, combined > alpha, samples, squares.size, detail
-    )
+    return StatisticalCheck.by_p_value(name=name, statistic=float(squares[index]), p_value=combined, false_alarm=alpha,
+                                       samples=samples, detail=detail, subtests=squares.size)
 
 
 def two_dim_structure_check(max_depth: int = 3, samples: int = 20_000, seed: int = 0) -> CheckSummary:

@@ -26,10 +26,12 @@ from fractions import Fraction
 import numpy as np
 from scipy import stats
 
+from reference.core.statistical_check import StatisticalCheck
 from reference.core.verdict import Decided
-from reference.kary.counters import OnlineCounter, algorithm_1, algorithm_2_batch, algorithm_2_vertex, algorithm_3
+from reference.kary.counters import OnlineCounter, algorithm_1, algorithm_2_batch, algorithm_3
 from reference.kary.digits import algorithm_2_noise_indices, digits, height_for_horizon
 from reference.kary.mse import algorithm_2_step_variance
+from reference.kary.noise_indices import algorithm_2_vertex
 
 #: Default false-alarm probability of one statistical check.
 DEFAULT_ALPHA = 1e-9
@@ -88,32 +90,6 @@ class LiveNoiseCheck(Decided):
             f"arity {self.arity}, T = {self.horizon} (h = {self.height}): peak live {self.observed_peak} "
             f"(exact {self.exact_peak}, Lemma 4.12 bound h·⌊k/2⌋ = {self.lemma_4_12_bound}); draws {self.draws} "
             f"(distinct indices {self.distinct_indices}); steps whose live count differed: {self.live_mismatches}"
-        )
-
-
-@dataclass(frozen=True)
-class StatisticalCheck(Decided):
-    """A seeded statistical check: ``holds`` iff ``statistic <= threshold``; under the null hypothesis the
-    probability of failing is at most ``false_alarm`` (a rigorous bound, not an asymptotic one)."""
-
-    name: str
-    statistic: float
-    threshold: float
-    false_alarm: float
-    samples: int
-    detail: str
-
-    @property
-    def holds(self) -> bool:
-        """True iff the statistic is within its threshold."""
-        return self.statistic <= self.threshold
-
-    def summary(self) -> str:
-        """Statistic, threshold and the stated false-alarm probability."""
-        verdict = "passed" if self.holds else "FAILED"
-        return (
-            f"{self.name}: {verdict}, statistic {self.statistic:.4g} (threshold {self.threshold:.4g}), "
-            f"{self.samples} samples, false-alarm probability <= {self.false_alarm:.1e}; {self.detail}"
         )
 
 
@@ -287,13 +263,13 @@ def check_step_variance(
         ratio = abs(float(np.median(means)) - variance) / tolerance
         if ratio > worst:
             worst, worst_t = ratio, t
-    return StatisticalCheck(
-        f"Algorithm 2 per-step variance (arity {arity}, T = {horizon})",
-        worst,
-        1.0,
-        alpha,
-        runs,
-        f"median of {groups} group means of {group_size}; worst at t = {worst_t}",
+    return StatisticalCheck.by_threshold(
+        name=f"Algorithm 2 per-step variance (arity {arity}, T = {horizon})",
+        statistic=worst,
+        threshold=1.0,
+        false_alarm=alpha,
+        samples=runs,
+        detail=f"median of {groups} group means of {group_size}; worst at t = {worst_t}",
     )
 
 
@@ -326,11 +302,12 @@ def check_algorithm_2_vs_3(
         distance = float(stats.ks_2samp(second[:, t - 1], third[:, t - 1]).statistic)
         if distance / (2 * radius) > worst:
             worst, worst_t = distance / (2 * radius), t
-    return StatisticalCheck(
-        f"Algorithm 2 vs Algorithm 3 distributions (arity {arity}, T = {horizon})",
-        worst,
-        1.0,
-        alpha,
-        2 * runs,
-        f"two-sample Kolmogorov distance at t in {times}; DKW radius {radius:.4f} per sample; worst at t = {worst_t}",
+    return StatisticalCheck.by_threshold(
+        name=f"Algorithm 2 vs Algorithm 3 distributions (arity {arity}, T = {horizon})",
+        statistic=worst,
+        threshold=1.0,
+        false_alarm=alpha,
+        samples=2 * runs,
+        detail=(f"two-sample Kolmogorov distance at t in {times}; DKW radius {radius:.4f} per sample; worst at "
+                f"t = {worst_t}"),
     )

@@ -111,11 +111,10 @@ def _weights(arity: int, horizon: int, offset: bool) -> np.ndarray:
 def _exact_ratio(algorithm: Algorithm, arity: int, horizon: int) -> Fraction:
     """ε²·MSE(T)/f(h(T)) from the digit programmes (independent of the vectorised sums)."""
     from reference.kary import mse as kary_mse
-    from reference.kary import tree as kary_tree
 
     if algorithm == "algorithm_1":
         height = height_for_horizon(arity, horizon, offset=False)
-        return kary_tree.algorithm_1_mse_digit_programme(arity, horizon) / kary_tree.lemma_3_5_closed_form(arity, height)
+        return kary_mse.algorithm_1_mse_digit_programme(arity, horizon) / kary_mse.lemma_3_5_closed_form(arity, height)
     height = height_for_horizon(arity, horizon, offset=True)
     return kary_mse.algorithm_2_mse_digit_programme(arity, horizon) / kary_mse.lemma_4_7_closed_form(arity, height)
 

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from reference.core.verdict import Decided
+from reference.kary import mse as kary_mse
+from reference.kary import noise_indices
 from reference.kary import tree as kt
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
 from reference.kary.mse import algorithm_2_mse, algorithm_2_mse_digit_programme, lemma_4_7_closed_form
@@ -195,10 +197,10 @@ def mse_check(max_horizon: int = 400) -> MseCheck:
     for arity in ARITIES:
         for height in range(1, 9):
             steps = arity**height - 1
-            closed = kt.lemma_3_5_closed_form(arity, height)
-            ok = kt.algorithm_1_mse_digit_programme(arity, steps) == closed
+            closed = kary_mse.lemma_3_5_closed_form(arity, height)
+            ok = kary_mse.algorithm_1_mse_digit_programme(arity, steps) == closed
             if steps <= 20_000:
-                ok = ok and kt.algorithm_1_mse(arity, steps) == closed
+                ok = ok and kary_mse.algorithm_1_mse(arity, steps) == closed
             cases_3_5 += 1
             if not ok:
                 failures_3_5.append((arity, height))
@@ -219,7 +221,7 @@ def mse_check(max_horizon: int = 400) -> MseCheck:
     for arity in ARITIES:
         for steps in range(1, max_horizon + 1):
             dp_cases += 1
-            if kt.algorithm_1_total_vertex_count(arity, steps) != kt.algorithm_1_total_vertex_count_digit_programme(arity, steps):
+            if kary_mse.algorithm_1_total_vertex_count(arity, steps) != kary_mse.algorithm_1_total_vertex_count_digit_programme(arity, steps):
                 dp_failures.append((arity, steps))
     return MseCheck(cases_3_5, tuple(failures_3_5), cases_4_7, tuple(failures_4_7), dp_cases, tuple(dp_failures))
 
@@ -257,7 +259,7 @@ def live_noise_check(max_horizon: int = 300) -> LiveNoiseCheck:
     count = 0
     for arity in (3, 4, 5, 6, 7):
         for steps in range(1, max_horizon + 1):
-            live = kt.live_noise_count(arity, steps)
+            live = noise_indices.live_noise_count(arity, steps)
             count += 1
             if not live.within_bound:
                 over.append((arity, steps))
@@ -266,7 +268,7 @@ def live_noise_check(max_horizon: int = 300) -> LiveNoiseCheck:
             if live.maximum_live > live.maximum_used:
                 exceeds.append((arity, steps))
     attained = all(
-        kt.live_noise_count(arity, kt.capacity(arity, height, subtraction=True)).maximum_live == height * (arity // 2)
+        noise_indices.live_noise_count(arity, kt.capacity(arity, height, subtraction=True)).maximum_live == height * (arity // 2)
         for arity in (3, 4, 5, 6, 7)
         for height in (1, 2, 3)
     )

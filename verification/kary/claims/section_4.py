@@ -370,7 +370,7 @@ def claims() -> list[Claim]:
             "only the noise values used at the current step need to be stored",
             M.EXHAUSTIVE,
             check_live_noise_numeric,
-            implements=("reference.kary.counters.OnlineCounter", "reference.kary.tree.live_noise_count"),
+            implements=("reference.kary.counters.OnlineCounter", "reference.kary.noise_indices.live_noise_count"),
         ),
         c(
             PAPER,
@@ -380,7 +380,7 @@ def claims() -> list[Claim]:
             _proof_with_cross_check(kary_lemma_4_12.prove, check_proposition_4_10),
             "Proof for every odd k and h (the outputs fixing the digits above a level form an interval; the "
             "intervals of the admissible digits are adjacent); the exhaustive sweep over small trees beside it.",
-            implements=("reference.kary.counters.noise_lifetime", "reference.kary.digits.algorithm_2_noise_indices"),
+            implements=("reference.kary.noise_indices.noise_lifetime", "reference.kary.digits.algorithm_2_noise_indices"),
             proof="reference_verification.kary.proofs.lemma_4_12.prove",
             depends_on=("KARY Lemma 4.5", "KARY Proposition 4.3"),
             coq=(
@@ -402,7 +402,7 @@ def claims() -> list[Claim]:
             _proof_with_cross_check(kary_lemma_4_12.prove, check_lemma_4_12),
             "Proof for every odd k and h that the bound holds and is attained at T = (k^h − 1)/2; the live-noise "
             "sweep over small trees beside it.",
-            implements=("reference.kary.tree.live_noise_count",),
+            implements=("reference.kary.noise_indices.live_noise_count",),
             proof="reference_verification.kary.proofs.lemma_4_12.prove",
             depends_on=("KARY Lemma 4.5", "KARY Proposition 4.3"),
             coq=(
@@ -468,8 +468,17 @@ def claims() -> list[Claim]:
                     "lemma_4_7_sum",
                     "the count behind the lemma, for every odd k >= 3 and h >= 1: with T = (k^h − 1)/2, "
                     "4 Σ_(t=−T..T) ‖rep^_k(t, h)‖₁ = h (k² − 1) k^(h−1), so (1 − 1/k^h) a_[1,T] = h (k² − 1)/(4k) "
-                    "(the step from the count to the MSE, by the symmetry t ↔ −t and the per-vertex variance, is not "
-                    "in Coq)",
+                    "(the step from the count to the MSE, by the symmetry t ↔ −t and the per-vertex variance, is "
+                    "lemma_4_7_mse)",
+                ),
+                CoqTheorem(
+                    "KaryMse.v",
+                    "lemma_4_7_mse",
+                    "for every odd k >= 3 and h >= 1, at T = (k^h − 1)/2: (1/T) Σ_(t=1..T) 2h²·n(t) = k(1 − 1/k²)h³/(2(1 − "
+                    "1/k^h)) in the rationals, n(t) the number of noise values Algorithm 2 adds for output t "
+                    "(indices_size: n(t) = ‖rep^(t, h)‖₁; rep_neg: the digits of −t are those of t negated). Not in "
+                    "Coq: that this is ε²·MSE, i.e. that a sum of n independent Laplace(h/ε) values has mean square "
+                    "2n(h/ε)², so the entry stays at its proof program's level",
                 ),
             ),
         ),

@@ -121,7 +121,7 @@ def prove(claimed: sp.Expr | None = None, sanity: bool = True) -> ProofRecord:
     if sanity:
         from fractions import Fraction
 
-        from reference.kary.tree import algorithm_1_mse, algorithm_1_total_vertex_count
+        from reference.kary.mse import algorithm_1_mse, algorithm_1_total_vertex_count
 
         def value(expr: sp.Expr, arity: int, height: int) -> Fraction:
             number = sp.Rational(expr.subs({k: arity, h: height}))

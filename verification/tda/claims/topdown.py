@@ -372,6 +372,31 @@ def claims() -> list[Claim]:
             check_level_sensitivity,
             "Brute force over every dataset and every substitution neighbour on small hierarchies.",
             implements=("reference.tda.calibration.inftda_level_sensitivity_squared",),
+            # one record per user, as the entry: the Python function's m records (Δ² = 2m²) are not in Coq
+            coq=(
+                CoqTheorem(
+                    "TdaLevelSensitivity.v",
+                    "level_sensitivity_squared_le",
+                    "for every record type, every partition of the records into cells (a level: the cell of a record "
+                    "is its length-l prefix) and every pair of substitution neighbours s1 ++ r :: s2, s1 ++ r' :: s2: "
+                    "the level's count vectors differ by at most 2 in squared ℓ2 norm (level_change_squared: exactly "
+                    "0 when r and r' share a cell, else [cell r in range] + [cell r' in range])",
+                    whole=True,
+                ),
+                CoqTheorem(
+                    "TdaLevelSensitivity.v",
+                    "level_sensitivity_squared_attained",
+                    "the bound is attained: whenever r and r' lie in two different cells of the level the squared ℓ2 "
+                    "change is exactly 2, so Δ² = 2 (Δ = √2) on every level with two cells or more",
+                    whole=True,
+                ),
+                CoqTheorem(
+                    "TdaLevelSensitivity.v",
+                    "level_sensitivity_single_cell",
+                    "a level with a single cell (the root, or prefixes that admit one value) has Δ² = 0",
+                    whole=True,
+                ),
+            ),
         ),
         Claim(
             PAPER,
