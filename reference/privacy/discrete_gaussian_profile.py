@@ -400,6 +400,8 @@ def _smallest_epsilon(target: Fraction, scale: Fraction, shift: int, tol: Fracti
 
 #: Most Newton steps :func:`_newton_epsilon` takes before leaving the root to the certified bisection.
 MAX_NEWTON_STEPS = 60
+#: Largest factor one Newton step may grow ε by before a sufficient ε is seen.
+MAX_NEWTON_GROWTH = 1024
 
 
 def _midpoint(ball: arb) -> Fraction:
@@ -430,8 +432,10 @@ def _newton_epsilon(target: Fraction, sigma_squared: Fraction, sensitivity: int,
             else:
                 high = epsilon
             candidate = epsilon + _midpoint(excess * total / slope)  # Newton on log δ: −g/g' = g·δ/(−δ')
-            if high is None:  # no sufficient ε seen yet: at least double
-                candidate = max(candidate, 2 * epsilon)
+            if high is None:  # no sufficient ε seen yet: at least double, at most MAX_NEWTON_GROWTH times
+                # (where δ(ε) is nearly flat, as for a tiny σ², Newton's step is astronomically long: bounded, the
+                # search walks up geometrically instead of building numbers of millions of digits)
+                candidate = min(max(candidate, 2 * epsilon), MAX_NEWTON_GROWTH * epsilon)
             elif not low < candidate < high:  # a step out of the bracket: halve it instead
                 candidate = (low + high) / 2
             if abs(candidate - epsilon) <= epsilon * tolerance / 16:

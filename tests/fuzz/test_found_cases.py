@@ -450,3 +450,17 @@ def test_api_refusals_found_by_the_message_check_name_the_parameter(call: object
     assert callable(call)
     with pytest.raises(ValueError, match=message):
         call(reference)
+
+
+def test_the_discrete_gaussian_epsilon_at_a_tiny_variance_ends() -> None:
+    """Found by the 2026-11-28 API campaign: at σ² = 1e-6, δ(ε) is nearly flat below ε = 1/(2σ²), so Newton's
+    first step from ε = 1 was astronomically long and the next lattice sum built numbers of millions of digits (a
+    hang past 200 s). Steps now grow ε at most 1024-fold before a sufficient ε is seen."""
+    from reference.core.certified import EnclosureRangeError
+    from reference.privacy.discrete_gaussian_profile import discrete_gaussian_epsilon
+
+    with pytest.raises(EnclosureRangeError, match="delta = 1/1000000, sigma_squared = 1/1000000"):
+        discrete_gaussian_epsilon(delta="1e-6", sigma_squared="1e-6")
+    # one step less extreme, the same shape: the root sits just below 1/(2σ²) = 500 (δ ≈ 1 − e^{−(500 − ε)})
+    found = discrete_gaussian_epsilon(delta="1e-6", sigma_squared="1e-3")
+    assert Fraction(499_999, 1000) < found.lower <= found.upper < 500
