@@ -9,7 +9,7 @@
       the same cell, else [cell r < cells] + [cell r' < cells] (a record leaves one cell and enters another);
     - [level_sensitivity_squared_le]: so it is at most 2 for every pair of substitution neighbours;
     - [level_sensitivity_squared_attained]: and exactly 2 when r and r' lie in two different cells of the level;
-    - [level_sensitivity_single_cell]: a level with a single cell (the root, or prefixes that admit one value)
+    - [level_sensitivity_single_cell]: a level with a single cell (the root, or prefixes that take one value)
       has Delta^2 = 0.
     Together: Delta^2 = max over neighbours = 2 on every level with two cells, i.e. Delta = sqrt 2.  One record per
     user (m = 1): the Python function's m records (Delta^2 = 2 m^2) are not in Coq. *)
