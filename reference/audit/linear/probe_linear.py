@@ -27,9 +27,16 @@ probes, so every unit draw is probed in one call (in chunks of :data:`BATCH_COLU
 Every mode checks that the function is zero at zero and linear at a seeded point, and raises ``ValueError``
 naming the first output and draw that disagree.
 
-**Cost before work.** The map is held dense (outputs × draws references, and as many Fractions while probing),
-so once the number of outputs is known (after the call at zero) the memory this needs is estimated and the
-probe refused beyond ``call_memory_bytes``. Each call of the function runs under
+:func:`probe_linear_columns` probes the same way and returns the map as sparse exact columns: the non-zeros are
+kept as numpy arrays while probing, each distinct value is recognised once, and the re-checks run on arrays
+(:mod:`reference.audit.linear.probe_recheck`: exact int64 sums and error-free float transformations, with a
+``Fraction`` only where a float screen cannot decide), so its memory and exact work grow with the map's
+non-zeros, not with outputs × draws.
+
+**Cost before work.** :func:`probe_linear_map` holds the map dense (outputs × draws references), so once the
+number of outputs is known (after the call at zero) the memory this needs is estimated and the probe refused
+beyond ``call_memory_bytes``; :func:`probe_linear_columns` counts the non-zeros as they are found and stops as soon
+as they would need more (:data:`BYTES_PER_NONZERO` each). Each call of the function runs under
 :func:`reference.core.user_code.call_user`: whatever it raises is one ``ValueError`` naming it, and each call may
 take ``call_seconds`` and add ``call_memory_bytes`` of address space (defaults 60 s and 4 GiB; ``None``: no limit).
 """
@@ -39,12 +46,16 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
+from reference.audit.linear.column_matrix import SparseColumns
+from reference.audit.linear.elimination import Sparse, narrow
+from reference.audit.linear.probe_recheck import common_denominator, exact_deviation, integer_recheck
 from reference.core.exact_text import message_value
 from reference.core.linalg import Matrix
 from reference.core.options import check_choice
@@ -55,8 +66,13 @@ ProbeInputs = Literal["exact", "integer", "integer-float64", "float64", "float32
 PROBE_INPUTS: tuple[ProbeInputs, ...] = ("exact", "integer", "integer-float64", "float64", "float32")
 #: Most draws a probe accepts (the maps feed the dense exact audits).
 MAX_PROBE_DRAWS = 20_000
-#: Columns per call in batch mode (draws × columns float64 values per call).
+#: Most draws a sparse probe (:func:`probe_linear_columns`) accepts.
+MAX_SPARSE_PROBE_DRAWS = 1_000_000
+#: Most columns per call in batch mode.
 BATCH_COLUMNS = 1024
+#: Most bytes of one block of unit probes in batch mode (draws × columns × the dtype's size): fewer columns per
+#: call for many draws.
+BATCH_BYTES = 1 << 26
 #: Multiple of the unit roundoff a probed value may differ from its rational.
 ROUNDOFF_MULTIPLE = 16
 
@@ -107,7 +123,9 @@ def probe_linear_map(
     call_seconds: float | None = DEFAULT_SECONDS,
     call_memory_bytes: int | None = DEFAULT_MEMORY_BYTES,
 ) -> Matrix:
-    """The exact map B (outputs × draws) of a linear ``function`` of the noise draws (module docstring).
+    """The exact map B (outputs × draws) of a linear ``function`` of the noise draws (module docstring), dense.
+
+    For a large sparse map, :func:`probe_linear_columns` probes the same way and keeps only the non-zeros.
 
     Args:
         function: the user's linear function of the noise draws (draws -> the outputs' noise), taking what
@@ -134,13 +152,68 @@ def probe_linear_map(
             linear (naming the first output and draw that disagree).
         TypeError: ``batch`` not a bool.
     """
+    limits, count, kind = _checked(function, draws, inputs, batch, seed, call_seconds, call_memory_bytes,
+                                   MAX_PROBE_DRAWS)
+    probed = _probe(function, count, kind, batch, max_denominator, seed, limits, dense=True)
+    return _dense(probed, count)
+
+
+def probe_linear_columns(
+    function: Callable[..., Any],
+    *,
+    draws: int,
+    inputs: ProbeInputs = "exact",
+    batch: bool = False,
+    max_denominator: int | None = None,
+    seed: int = 0,
+    call_seconds: float | None = DEFAULT_SECONDS,
+    call_memory_bytes: int | None = DEFAULT_MEMORY_BYTES,
+) -> SparseColumns:
+    """The exact map B of a linear ``function`` of the noise draws as sparse exact columns, probed and re-checked
+    as :func:`probe_linear_map` does (module docstring) but holding only the non-zeros: memory and the exact work
+    grow with the map's non-zeros, not with outputs × draws. The result feeds
+    :func:`reference.audit.linear.audit.audit_linear_noise` directly.
+
+    Args:
+        function: the user's linear function of the noise draws, as for :func:`probe_linear_map`.
+        draws: the number of noise draws d, 1 <= d <= :data:`MAX_SPARSE_PROBE_DRAWS`.
+        inputs: what the function computes with: ``"exact"`` (default), ``"integer"``, ``"integer-float64"``,
+            ``"float64"`` or ``"float32"`` (module docstring).
+        batch: True when the function takes a 2-D array of probes (one per column), not with ``"exact"``; default
+            False. The probes go in blocks of at most :data:`BATCH_COLUMNS` columns and :data:`BATCH_BYTES` bytes.
+        max_denominator: the largest denominator of a recognised entry of a float output, a positive integer; None
+            (default): :func:`default_denominator_bound` of the output dtype. Not with ``inputs="integer"``.
+        seed: the non-negative integer seeding the re-check point and the linearity pairs (default 0).
+        call_seconds: the wall-clock seconds each call of ``function`` may take, in (0, 86400] (default 60); None:
+            no limit.
+        call_memory_bytes: the address space each call may add, in bytes, at least 2**20 (default 4 GiB), also the
+            bound on the probed map's memory (:data:`BYTES_PER_NONZERO` per non-zero, counted as the probe
+            proceeds); None: no limit.
+
+    Returns:
+        B as :class:`~reference.audit.linear.column_matrix.SparseColumns` (outputs × draws; each column a dict from
+        output index to its non-zero exact entry, an int where integral).
+
+    Raises:
+        ValueError: a bad option, a function that raises or passes a limit, a map over the memory bound, or one
+            that is not zero at zero or not linear (naming the first output and draw that disagree).
+        TypeError: ``batch`` not a bool.
+    """
+    limits, count, kind = _checked(function, draws, inputs, batch, seed, call_seconds, call_memory_bytes,
+                                   MAX_SPARSE_PROBE_DRAWS)
+    probed = _probe(function, count, kind, batch, max_denominator, seed, limits, dense=False)
+    return _columns(probed, count)
+
+
+def _checked(function: object, draws: int, inputs: object, batch: object, seed: object, call_seconds: object,
+             call_memory_bytes: object, most: int) -> tuple[CallLimits, int, ProbeInputs]:
     limits = check_limits(call_seconds, call_memory_bytes, seconds_name="call_seconds",
                           memory_name="call_memory_bytes")
     if not callable(function):
         raise ValueError(f"function must be callable (the noise draws -> the outputs' noise), got {type(function).__name__}")
     count = check_positive_int(draws, "draws")
-    if count > MAX_PROBE_DRAWS:
-        raise ValueError(f"draws must be at most {MAX_PROBE_DRAWS}, got {message_value(count)}")
+    if count > most:
+        raise ValueError(f"draws must be at most {most}, got {message_value(count)}")
     kind = check_choice(inputs, "inputs", PROBE_INPUTS)
     if not isinstance(batch, bool):
         raise TypeError("batch must be True or False")
@@ -148,15 +221,30 @@ def probe_linear_map(
         raise ValueError("batch probing takes an array: use inputs='float64', 'float32' or 'integer'")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    return limits, count, kind
 
+
+@dataclass(frozen=True)
+class _Probed:
+    """A probed map, sparse: non-zero k sits at (rows[k], cols[k]) and is ``distinct[inverse[k]]``."""
+
+    outputs: int
+    rows: np.ndarray
+    cols: np.ndarray
+    distinct: list[Fraction]
+    inverse: np.ndarray
+
+
+def _probe(function: Callable[..., Any], count: int, kind: ProbeInputs, batch: bool, max_denominator: int | None,
+           seed: int, limits: CallLimits, *, dense: bool) -> _Probed:
     with UserFunction(function, role="function", limits=limits) as guarded:
         if kind == "exact":
-            return _probe_exact(guarded, count, seed, limits)
-        return _probe_arrays(guarded, count, kind, batch, max_denominator, seed, limits)
+            return _probe_exact(guarded, count, seed, limits, dense)
+        return _probe_arrays(guarded, count, kind, batch, max_denominator, seed, limits, dense)
 
 
 def _probe_arrays(guarded: Callable[..., Any], count: int, kind: ProbeInputs, batch: bool,
-                  max_denominator: int | None, seed: int, limits: CallLimits) -> Matrix:
+                  max_denominator: int | None, seed: int, limits: CallLimits, dense: bool) -> _Probed:
     dtype: Any = np.int64 if kind.startswith("integer") else np.dtype(kind)
     # the dtype the function computes its outputs in: its input dtype, or float64 for integer-in/float-out
     output_dtype: Any = np.dtype(np.float64) if kind == "integer-float64" else dtype
@@ -167,17 +255,20 @@ def _probe_arrays(guarded: Callable[..., Any], count: int, kind: ProbeInputs, ba
     else:
         denominator = default_denominator_bound(output_dtype) if max_denominator is None else check_positive_int(
             max_denominator, "max_denominator")
-    outputs, rows, cols, values = _float_columns(guarded, count, dtype, batch, limits)
+    outputs, rows, cols, values = _float_columns(guarded, count, dtype, batch, limits, dense)
     own = (usable_deviation(*linearity_deviation(guarded, outputs, count, dtype, batch, seed), output_dtype)
            if values.dtype.kind == "f" else _ZERO)
-    entries = _recognise(values, output_dtype, denominator, rows, cols, own)
-    _recheck(guarded, outputs, rows, cols, entries, count, dtype, batch, seed, own, output_dtype)
-    return _dense(outputs, count, rows, cols, entries)
+    distinct, inverse = _recognise(values, output_dtype, denominator, rows, cols, own)
+    _recheck(guarded, outputs, rows, cols, distinct, inverse, count, dtype, batch, seed, own, output_dtype)
+    return _Probed(outputs, rows, cols, distinct, inverse)
 
 
 #: Bytes per entry of the dense map while probing: a reference in the result, one in the probed columns and a
 #: share of the Fractions (an over-estimate for sparse maps, whose zeros share one object).
 BYTES_PER_ENTRY = 24
+#: Bytes per non-zero of a sparse probe: its position and float value while probing, then a dict entry and an
+#: exact number in the result.
+BYTES_PER_NONZERO = 160
 
 
 def _refuse_if_too_large(outputs: int, count: int, limits: CallLimits) -> None:
@@ -189,12 +280,34 @@ def _refuse_if_too_large(outputs: int, count: int, limits: CallLimits) -> None:
                          "fewer draws or raise call_memory_bytes")
 
 
-def _dense(outputs: int, count: int, rows: np.ndarray, cols: np.ndarray, entries: Sequence[Fraction]) -> Matrix:
+def _refuse_if_too_many(nonzeros: int, probed: int, count: int, limits: CallLimits) -> None:
+    """Refuse, as soon as it is seen, a sparse map whose non-zeros need more than the memory limit."""
+    needed = nonzeros * BYTES_PER_NONZERO
+    if limits.memory_bytes is not None and needed > limits.memory_bytes:
+        raise ValueError(f"draws: {nonzeros:,} non-zeros in the first {probed} of {count} draws need about "
+                         f"{needed / (1 << 30):.3g} GiB held exactly, above call_memory_bytes = "
+                         f"{limits.memory_bytes / (1 << 30):.3g} GiB; probe fewer draws or raise call_memory_bytes")
+
+
+def _dense(probed: _Probed, count: int) -> Matrix:
     """The map as a :data:`Matrix` (zeros share one object: building it costs one reference per entry)."""
-    table = [[_ZERO] * count for _ in range(outputs)]
-    for row, col, entry in zip(rows.tolist(), cols.tolist(), entries):
-        table[row][col] = entry
+    table = [[_ZERO] * count for _ in range(probed.outputs)]
+    distinct = probed.distinct
+    for row, col, index in zip(probed.rows.tolist(), probed.cols.tolist(), probed.inverse.tolist()):
+        table[row][col] = distinct[index]
     return tuple(tuple(row) for row in table)
+
+
+def _columns(probed: _Probed, count: int) -> SparseColumns:
+    """The map as sparse exact columns (ints where integral), built column by column from the sorted non-zeros."""
+    order = np.argsort(probed.cols, kind="stable")
+    narrowed = [narrow(value) for value in probed.distinct]
+    values = [narrowed[index] for index in probed.inverse[order].tolist()]
+    rows = probed.rows[order].tolist()
+    bounds = np.concatenate(([0], np.cumsum(np.bincount(probed.cols, minlength=count)))).tolist()
+    columns: list[Sparse] = [dict(zip(rows[bounds[j]:bounds[j + 1]], values[bounds[j]:bounds[j + 1]]))
+                             for j in range(count)]
+    return SparseColumns(probed.outputs, count, columns)
 
 
 # ----------------------------------------------------------------------------------------- exact inputs
@@ -206,39 +319,45 @@ def _exact_values(values: Sequence[object]) -> list[Fraction]:
             else to_fraction(value, "function output") for value in values]
 
 
-def _probe_exact(function: Callable[..., Any], count: int, seed: int, limits: CallLimits) -> Matrix:
+def _probe_exact(function: Callable[..., Any], count: int, seed: int, limits: CallLimits, dense: bool) -> _Probed:
     zeros = [_ZERO] * count
     zero = _exact_values(_sequence(function(tuple(zeros)), "at zero"))
     if not zero:
         raise ValueError("function must return at least one output")
     _check_zero(zero)
     outputs = len(zero)
-    _refuse_if_too_large(outputs, count, limits)
+    if dense:
+        _refuse_if_too_large(outputs, count, limits)
     one = Fraction(1)
-    columns: list[list[Fraction]] = []
+    rows: list[int] = []
+    cols: list[int] = []
+    entries: list[Fraction] = []
     for j in range(count):
         zeros[j] = one
         column = _exact_values(_sequence(function(tuple(zeros)), f"for draw {j}"))
         zeros[j] = _ZERO
         if len(column) != outputs:
             raise ValueError(f"function returned {len(column)} outputs for draw {j}, {outputs} at zero")
-        columns.append(column)
+        found = [i for i, entry in enumerate(column) if entry]
+        rows += found
+        cols += [j] * len(found)
+        entries += [column[i] for i in found]
+        if not dense:
+            _refuse_if_too_many(len(entries), j + 1, count, limits)
     rng = random.Random(seed)
     point = [Fraction(rng.randint(-1000, 1000), rng.randint(1, 97)) for _ in range(count)]
     actual = _exact_values(_sequence(function(tuple(point)), "at the seeded point"))
     if len(actual) != outputs:
         raise ValueError(f"function returned {len(actual)} outputs at the seeded point, {outputs} at zero")
     expected = [_ZERO] * outputs
-    for j, column in enumerate(columns):
-        weight = point[j]
-        for i, entry in enumerate(column):
-            if entry:
-                expected[i] += entry * weight
+    for row, col, entry in zip(rows, cols, entries):
+        expected[row] += entry * point[col]
     for i in range(outputs):
         if actual[i] != expected[i]:
             raise ValueError(f"function is not linear in the draws: output {i} at a seeded rational point is "
                              f"{actual[i]}, the probed map gives {expected[i]}")
-    return tuple(tuple(columns[j][i] for j in range(count)) for i in range(outputs))
+    return _Probed(outputs, np.array(rows, dtype=np.int64), np.array(cols, dtype=np.int64), entries,
+                   np.arange(len(entries), dtype=np.int64))
 
 
 def _sequence(values: object, where: str) -> Sequence[object]:
@@ -261,7 +380,9 @@ def _check_zero(values: Sequence[object]) -> None:
 # ----------------------------------------------------------------------------------------- array inputs
 
 
-def _call(function: Callable[..., Any], argument: np.ndarray, shape_note: str) -> np.ndarray:
+def _call(function: Callable[..., Any], argument: np.ndarray, shape_note: str, finite: bool = True) -> np.ndarray:
+    """One call, its result read as an array of numbers (``finite``: checked finite here; the unit probes check
+    their non-zeros once at the end instead, where a nan or an infinity is kept)."""
     returned = function(argument)
     try:
         values = np.asarray(returned)
@@ -272,26 +393,31 @@ def _call(function: Callable[..., Any], argument: np.ndarray, shape_note: str) -
         raise ValueError("function must return at least one output")
     if values.dtype.kind not in "iuf":
         raise ValueError(f"function must return numbers ({shape_note}), got dtype {values.dtype}")
-    if values.dtype.kind == "f" and not np.all(np.isfinite(values)):
+    if finite and values.dtype.kind == "f" and not np.all(np.isfinite(values)):
         where = tuple(int(index) for index in np.argwhere(~np.isfinite(values))[0])
         raise ValueError(f"function returned a non-finite value {float(values[where])!r} at output index "
                          f"{where[0] if len(where) == 1 else where} ({shape_note})")
     return values
 
 
+def batch_width(count: int, itemsize: int) -> int:
+    """Columns per block of unit probes: at most :data:`BATCH_COLUMNS`, and at most :data:`BATCH_BYTES` per block.
+
+    Args:
+        count: the number of draws (rows of a block).
+        itemsize: bytes per entry of the probes' dtype.
+    """
+    return max(1, min(BATCH_COLUMNS, BATCH_BYTES // (count * itemsize)))
+
+
 def _float_columns(
-    function: Callable[..., Any], count: int, dtype: Any, batch: bool, limits: CallLimits
+    function: Callable[..., Any], count: int, dtype: Any, batch: bool, limits: CallLimits, dense: bool = True
 ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """The function at every unit draw, kept sparse: (outputs, row indices, column indices, values)."""
     found_rows: list[np.ndarray] = []
-    found_cols: list[np.ndarray] = []
+    found_counts: list[int] = []  # non-zeros per draw: the column indices are built once at the end
     found_values: list[np.ndarray] = []
-
-    def keep(block: np.ndarray, offset: int) -> None:
-        rows, cols = np.nonzero(block)
-        found_rows.append(rows)
-        found_cols.append(cols + offset)
-        found_values.append(block[rows, cols])
+    held = 0
 
     if batch:
         zero = _call(function, np.zeros((count, 1), dtype=dtype), "outputs × probes")
@@ -299,58 +425,84 @@ def _float_columns(
             raise ValueError(f"batch: the function must return outputs × probes, got shape {zero.shape}")
         _check_zero(zero[:, 0].tolist())
         outputs = zero.shape[0]
-        _refuse_if_too_large(outputs, count, limits)
-        for start in range(0, count, BATCH_COLUMNS):
-            stop = min(count, start + BATCH_COLUMNS)
+        if dense:
+            _refuse_if_too_large(outputs, count, limits)
+        width = batch_width(count, np.dtype(dtype).itemsize)
+        for start in range(0, count, width):
+            stop = min(count, start + width)
             probes = np.zeros((count, stop - start), dtype=dtype)
             probes[np.arange(start, stop), np.arange(stop - start)] = 1
-            block = _call(function, probes, "outputs × probes")
+            block = _call(function, probes, "outputs × probes", finite=False)
             if block.shape != (outputs, stop - start):
                 raise ValueError(f"batch: expected shape {(outputs, stop - start)}, got {block.shape}")
-            keep(block, start)
+            # the non-zeros in memory order, then stably by column (the draws' order)
+            rows, cols = np.divmod(np.flatnonzero(block), stop - start)
+            order = np.argsort(cols, kind="stable")
+            rows, cols = rows[order], cols[order]
+            found_rows.append(rows)
+            found_counts += np.bincount(cols, minlength=stop - start).tolist()
+            found_values.append(block[rows, cols])
+            held += rows.size
+            if not dense:
+                _refuse_if_too_many(held, stop, count, limits)
     else:
         zero = _call(function, np.zeros(count, dtype=dtype), "a 1-D array")
         if zero.ndim != 1:
             raise ValueError(f"function must return a 1-D array, got shape {zero.shape}")
         _check_zero(zero.tolist())
         outputs = zero.size
-        _refuse_if_too_large(outputs, count, limits)
+        if dense:
+            _refuse_if_too_large(outputs, count, limits)
         unit = np.zeros(count, dtype=dtype)
         for j in range(count):
             unit[j] = 1
-            column = _call(function, unit, "a 1-D array")
+            column = _call(function, unit, "a 1-D array", finite=False)
             unit[j] = 0
             if column.shape != zero.shape:
                 raise ValueError(f"function returned shape {column.shape} for draw {j}, {zero.shape} at zero")
-            keep(column.reshape(outputs, 1), j)
+            rows = np.flatnonzero(column)
+            found_rows.append(rows)
+            found_counts.append(rows.size)
+            found_values.append(column[rows])
+            held += rows.size
+            if not dense:
+                _refuse_if_too_many(held, j + 1, count, limits)
     kinds = {values.dtype.kind for values in found_values} or {zero.dtype.kind}
     common = np.float64 if "f" in kinds else np.int64
-    return (outputs, np.concatenate(found_rows), np.concatenate(found_cols),
-            np.concatenate([values.astype(common) for values in found_values]) if found_values
-            else np.zeros(0, dtype=common))
+    all_rows = np.concatenate(found_rows).astype(np.int64, copy=False) if found_rows else np.zeros(0, dtype=np.int64)
+    all_cols = np.repeat(np.arange(count, dtype=np.int64), found_counts)
+    values = (np.concatenate([part.astype(common, copy=False) for part in found_values]) if found_values
+              else np.zeros(0, dtype=common))
+    if values.dtype.kind == "f":
+        bad = np.flatnonzero(~np.isfinite(values))
+        if bad.size:
+            first = int(bad[0])
+            raise ValueError(f"function returned a non-finite value {float(values[first])!r} at output index "
+                             f"{int(all_rows[first])} for draw {int(all_cols[first])}")
+    return outputs, all_rows, all_cols, values
 
 
 def _recognise(values: np.ndarray, dtype: Any, denominator: int, rows: np.ndarray, cols: np.ndarray,
-               own: Fraction = _ZERO) -> list[Fraction]:
-    """Exact entries: integers directly; other floats as the closest rational within the dtype's tolerance, or
-    failing that the simplest one within the function's own measured rounding ``own`` (each distinct value
-    once)."""
+               own: Fraction = _ZERO) -> tuple[list[Fraction], np.ndarray]:
+    """Exact entries, each distinct value once: integers directly; other floats as the closest rational within the
+    dtype's tolerance, or failing that the simplest one within the function's own measured rounding ``own``.
+    Returns the distinct exact values and, per non-zero, the index of its value."""
     distinct, first_index, inverse = np.unique(values, return_index=True, return_inverse=True)
+    inverse = inverse.reshape(-1)
     if values.dtype.kind in "iu":
-        exact = [Fraction(int(value)) for value in distinct.tolist()]
-    else:
-        if denominator == 0:
-            raise ValueError("inputs='integer': the function returned floats; probe it with inputs='integer-float64' "
-                             "(integer draws in, floats out) or 'float64'")
-        tolerance = ROUNDOFF_MULTIPLE * unit_roundoff(dtype)
-        exact = []
-        for index, value in enumerate(distinct.tolist()):
-            if value == int(value):
-                exact.append(Fraction(int(value)))
-                continue
-            where = int(first_index[index])
-            exact.append(_rational(value, tolerance, denominator, int(rows[where]), int(cols[where]), own))
-    return [exact[index] for index in inverse.reshape(-1).tolist()]
+        return [Fraction(int(value)) for value in distinct.tolist()], inverse
+    if denominator == 0:
+        raise ValueError("inputs='integer': the function returned floats; probe it with inputs='integer-float64' "
+                         "(integer draws in, floats out) or 'float64'")
+    tolerance = ROUNDOFF_MULTIPLE * unit_roundoff(dtype)
+    exact = []
+    for index, value in enumerate(distinct.tolist()):
+        if value == int(value):
+            exact.append(Fraction(int(value)))
+            continue
+        where = int(first_index[index])
+        exact.append(_rational(value, tolerance, denominator, int(rows[where]), int(cols[where]), own))
+    return exact, inverse
 
 
 def _rational(value: float, tolerance: Fraction, denominator: int, row: int, column: int,
@@ -431,27 +583,36 @@ def linearity_deviation(function: Callable[..., Any], outputs: int, count: int, 
     """The function's own rounding, measured: max |f(x + y) − f(x) − f(y)| over seeded pairs of small integer
     points (exact in the dtype), and the largest output seen. Linear code that computes through a solve or a
     pseudo-inverse cancels large intermediate terms, so its outputs carry rounding the recovered map cannot see.
+    Exact, computed on arrays (:func:`reference.audit.linear.probe_recheck.exact_deviation`); in batch mode all
+    the points go in one call.
 
     Args:
         function: the user's function, already guarded (as :func:`probe_linear_map` calls it).
         outputs: the number of outputs it returns.
         count: the number of draws (the length of its argument).
         dtype: the numpy dtype of its argument.
-        batch: True when it takes a 2-D array of probes (a point is passed as one column).
+        batch: True when it takes a 2-D array of probes (the points are passed as columns of one call).
         seed: the probe's seed (the pairs use ``seed + 1``).
 
     Returns:
         (the largest deviation, the largest output magnitude seen), exact.
     """
     rng = np.random.default_rng(seed + 1)
-    worst, size = _ZERO, _ZERO
+    points = []
     for _ in range(LINEARITY_TRIALS):
         first, second = rng.integers(-8, 9, size=count), rng.integers(-8, 9, size=count)
-        values = [_at(function, point, dtype, batch, outputs) for point in (first, second, first + second)]
-        exact = [[Fraction(value) for value in array.tolist()] for array in values]
-        for i in range(outputs):
-            worst = max(worst, abs(exact[2][i] - exact[0][i] - exact[1][i]))
-            size = max(size, abs(exact[0][i]), abs(exact[1][i]), abs(exact[2][i]))
+        points += [first, second, first + second]
+    if batch:
+        values = _call(function, np.stack(points, axis=1).astype(dtype), "the linearity check")
+        if values.shape != (outputs, len(points)):
+            raise ValueError(f"batch: expected shape {(outputs, len(points))} at the linearity check, got "
+                             f"{values.shape}")
+        columns = [values[:, index] for index in range(len(points))]
+    else:
+        columns = [_at(function, point, dtype, batch, outputs) for point in points]
+    columns = [column.astype(np.float64) for column in columns]
+    worst = max(exact_deviation(*columns[index:index + 3]) for index in range(0, len(columns), 3))
+    size = Fraction(float(max(np.max(np.abs(column)) for column in columns)))
     return worst, size
 
 
@@ -468,38 +629,54 @@ def usable_deviation(worst: Fraction, size: Fraction, dtype: Any) -> Fraction:
 
 
 def _recheck(function: Callable[..., Any], outputs: int, rows: np.ndarray, cols: np.ndarray,
-             entries: Sequence[Fraction], count: int, dtype: Any, batch: bool, seed: int,
+             distinct: list[Fraction], inverse: np.ndarray, count: int, dtype: Any, batch: bool, seed: int,
              own_deviation: Fraction = _ZERO, output_dtype: Any = None) -> None:
     """Exact re-check at a seeded point of small integers: |f(x) − B x| within the summation bound of the
     recovered map, or within :data:`DEVIATION_MULTIPLE` times the function's measured deviation from linearity
-    (:func:`linearity_deviation`: its own rounding), whichever is larger."""
+    (:func:`linearity_deviation`: its own rounding), whichever is larger. On arrays in int64 when B's entries
+    over their common denominator fit (:func:`reference.audit.linear.probe_recheck.integer_recheck`), else with
+    Fractions per non-zero."""
     rng = np.random.default_rng(seed)
     point = rng.integers(-8, 9, size=count)
     actual = _at(function, point, dtype, batch, outputs)
-    exact_point = point.tolist()
-    expected = [_ZERO] * outputs
-    magnitude = [_ZERO] * outputs
-    terms = [0] * outputs
-    for row, col, entry in zip(rows.tolist(), cols.tolist(), entries):
-        x = exact_point[col]
-        if x:
-            term = entry * x
-            expected[row] += term
-            magnitude[row] += abs(term)
-            terms[row] += 1
     is_float = actual.dtype.kind == "f"
     # the function computes in its input dtype, or in float64 for integer-in/float-out (an integer function
     # returning floats in the plain integer mode was refused before)
     roundoff = unit_roundoff(dtype if output_dtype is None else output_dtype) if is_float else _ZERO
     own = DEVIATION_MULTIPLE * own_deviation if is_float else _ZERO
-    for i, value in enumerate(actual.tolist()):
-        observed = Fraction(value) if is_float else Fraction(int(value))
+    common = common_denominator(distinct)
+    numerators = [value * common for value in distinct] if common is not None else []
+    if common is not None and all(abs(value) < (1 << 62) for value in numerators):
+        on_rows = np.array([int(value) for value in numerators], dtype=np.int64)[inverse]
+        flagged = integer_recheck(actual, rows, cols, on_rows, common, point.astype(np.int64), roundoff, own)
+        if flagged is not None:
+            for i, expected, allowed in flagged:
+                _compare(actual, i, expected, allowed, is_float)
+            return
+    exact_point = point.tolist()
+    expected_sums = [_ZERO] * outputs
+    magnitude = [_ZERO] * outputs
+    terms = [0] * outputs
+    for row, col, index in zip(rows.tolist(), cols.tolist(), inverse.tolist()):
+        x = exact_point[col]
+        if x:
+            term = distinct[index] * x
+            expected_sums[row] += term
+            magnitude[row] += abs(term)
+            terms[row] += 1
+    for i in range(outputs):
         steps = terms[i] + 2
         gamma = steps * roundoff / (1 - steps * roundoff) if is_float else _ZERO
-        allowed = max(gamma * magnitude[i], own)
-        if abs(observed - expected[i]) > allowed:
-            raise ValueError(
-                f"function is not linear in the draws: at a seeded integer point output {i} is {value!r}, the "
-                f"recovered map gives {float(expected[i])!r} (allowed rounding {float(allowed):.3g}: the summation "
-                f"bound, or {DEVIATION_MULTIPLE} times the function's measured deviation from linearity)"
-            )
+        _compare(actual, i, expected_sums[i], max(gamma * magnitude[i], own), is_float)
+
+
+def _compare(actual: np.ndarray, output: int, expected: Fraction, allowed: Fraction, is_float: bool) -> None:
+    """Output ``output`` of f(x) within ``allowed`` of the exact ``expected``, or the one-line refusal."""
+    value = actual[output].item()
+    observed = Fraction(value) if is_float else Fraction(int(value))
+    if abs(observed - expected) > allowed:
+        raise ValueError(
+            f"function is not linear in the draws: at a seeded integer point output {output} is {value!r}, the "
+            f"recovered map gives {float(expected)!r} (allowed rounding {float(allowed):.3g}: the summation "
+            f"bound, or {DEVIATION_MULTIPLE} times the function's measured deviation from linearity)"
+        )
