@@ -260,6 +260,9 @@ def _probe_arrays(guarded: Callable[..., Any], count: int, kind: ProbeInputs, ba
            if values.dtype.kind == "f" else _ZERO)
     distinct, inverse = _recognise(values, output_dtype, denominator, rows, cols, own)
     _recheck(guarded, outputs, rows, cols, distinct, inverse, count, dtype, batch, seed, own, output_dtype)
+    kept = np.array([value != 0 for value in distinct], dtype=bool)[inverse] if distinct else inverse == 0
+    if not kept.all():  # rounding residues recognised as zero (a solve's cancellation) are not entries
+        rows, cols, inverse = rows[kept], cols[kept], inverse[kept]
     return _Probed(outputs, rows, cols, distinct, inverse)
 
 

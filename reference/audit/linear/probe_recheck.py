@@ -19,6 +19,7 @@ rounding. Both used to be a ``Fraction`` per output and per non-zero. Here:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -69,7 +70,7 @@ def exact_deviation(first: np.ndarray, second: np.ndarray, joint: np.ndarray) ->
     return max(abs(Fraction(rest[i]) + Fraction(low[i]) + Fraction(lower[i])) for i in candidates.tolist())
 
 
-def common_denominator(values: list[Fraction]) -> int | None:
+def common_denominator(values: Sequence[Fraction | int]) -> int | None:
     """The least common denominator of ``values`` when it is below 2⁶², else None.
 
     Args:

@@ -1,0 +1,45 @@
+"""The time limit of a user's function is per call: many fast calls whose total passes the limit run, a slow call
+after fast ones is stopped, and an outer alarm is given back after the block."""
+
+from __future__ import annotations
+
+import signal
+import time
+
+import pytest
+
+from reference.core.user_code import CallLimits, UserCodeError, UserFunction
+
+
+def test_many_fast_calls_pass_and_a_late_slow_call_is_stopped() -> None:
+    def step(seconds: float) -> float:
+        time.sleep(seconds)
+        return seconds
+
+    with UserFunction(step, role="function", limits=CallLimits(0.2, None)) as guarded:
+        started = time.monotonic()
+        for _ in range(12):  # 0.6 s in all, 0.05 s each: three times the per-call limit, never one call over it
+            guarded(0.05)
+        assert time.monotonic() - started > 0.4
+        stopped = time.monotonic()
+        with pytest.raises(UserCodeError, match=r"did not return within the time limit of 0\.2 s per call"):
+            guarded(5.0)
+        # stopped at the limit of this call, not at a deadline left by an earlier one, nor late
+        assert 0.15 < time.monotonic() - stopped < 1.5
+        guarded(0.01)  # the next call runs with its own deadline
+
+
+def test_an_outer_alarm_is_suspended_and_given_back() -> None:
+    fired: list[int] = []
+    previous = signal.signal(signal.SIGALRM, lambda number, frame: fired.append(number))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.6)
+        with UserFunction(lambda: time.sleep(0.05), role="function", limits=CallLimits(0.2, None)) as guarded:
+            for _ in range(3):
+                guarded()
+        assert fired == []  # suspended during the block
+        time.sleep(0.8)
+        assert fired == [signal.SIGALRM]  # and given back (what was left of it) after
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
