@@ -170,12 +170,21 @@ class UserFunction:
             ``"height function"``).
         limits: the per-call :class:`CallLimits` (seconds and bytes of added address space; None in either turns it
             off); applied only inside a ``with`` block on the main thread (default: 60 s and 4 GiB).
+        block_memory_bytes: None (default): the memory cap is set per call, at what the process holds when the
+            call starts plus ``limits.memory_bytes``. A number of bytes: the cap is set once for the whole ``with``
+            block, at what the process holds when the block starts plus this many bytes (three system calls fewer
+            per call, for a caller making thousands of calls of a fast function whose own memory between the calls
+            is bounded: it sizes this as that bound plus ``limits.memory_bytes``). Ignored when
+            ``limits.memory_bytes`` is None.
     """
 
-    def __init__(self, function: Callable[..., Any], *, role: str, limits: CallLimits = CallLimits()) -> None:
+    def __init__(self, function: Callable[..., Any], *, role: str, limits: CallLimits = CallLimits(),
+                 block_memory_bytes: int | None = None) -> None:
         self.function = function
         self.role = role
         self.limits = limits
+        self.block_memory_bytes = None if limits.memory_bytes is None else block_memory_bytes
+        self._restore_block: Callable[[], None] | None = None
         self._signalled = False
         self._active = False
         self._saved: dict[int, Any] = {}
@@ -197,6 +206,8 @@ class UserFunction:
             # an outer alarm (a caller's own limit) is suspended while the calls run, and given back after
             self._previous_timer = signal.setitimer(signal.ITIMER_REAL, 0)
             self._started = time.monotonic()
+        if self.block_memory_bytes is not None:
+            self._restore_block = _limit_memory(self.block_memory_bytes)
         self._active = True
         return self
 
@@ -215,6 +226,9 @@ class UserFunction:
         if not self._active:
             return
         self._active = False
+        if self._restore_block is not None:
+            self._restore_block()
+            self._restore_block = None
         if signal.SIGALRM in self._saved:
             signal.setitimer(signal.ITIMER_REAL, 0)
         for number, handler in self._saved.items():
@@ -228,9 +242,10 @@ class UserFunction:
         timed = self._active and signal.SIGALRM in self._saved
         try:
             if timed or (self._active and self.limits.memory_bytes is not None):
-                # the memory cap is set per call (not for the block): the caller's own work between calls is not
-                # charged to the user's function
-                restore = _limit_memory(self.limits.memory_bytes)
+                # the memory cap is set per call (not for the block, unless the caller asked for a block cap): the
+                # caller's own work between calls is not charged to the user's function
+                restore = (_unlimited if self._restore_block is not None
+                           else _limit_memory(self.limits.memory_bytes))
                 if timed:
                     # a deadline per call; the timer is armed only when it is not (a timer left by an earlier call
                     # fires before this deadline, and the alarm waits for the rest): two system calls fewer per call
@@ -271,6 +286,10 @@ def _address_space() -> int:
         _STATM[:] = [(pid, os.open("/proc/self/statm", os.O_RDONLY), os.sysconf("SC_PAGE_SIZE"))]
     _, descriptor, page = _STATM[0]
     return int(os.pread(descriptor, 256, 0).split()[0]) * page
+
+
+def _unlimited() -> None:
+    """Nothing to restore."""
 
 
 def _limit_memory(memory_bytes: int | None) -> Callable[[], None]:

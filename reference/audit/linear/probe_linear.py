@@ -39,12 +39,19 @@ beyond ``call_memory_bytes``; :func:`probe_linear_columns` counts the non-zeros 
 as they would need more (:data:`BYTES_PER_NONZERO` each). Each call of the function runs under
 :func:`reference.core.user_code.call_user`: whatever it raises is one ``ValueError`` naming it, and each call may
 take ``call_seconds`` and add ``call_memory_bytes`` of address space (defaults 60 s and 4 GiB; ``None``: no limit).
+The one-draw-per-call array probes make thousands of calls of what may be a microsecond function, so their unit
+draws share one memory cap set when they start (:class:`reference.core.user_code.UserFunction`'s
+``block_memory_bytes``): twice ``call_memory_bytes`` plus :data:`UNIT_PROBE_SLACK_BYTES` and 64 bytes per output
+above what the process then holds — the probe's own arrays meanwhile stay below ``call_memory_bytes`` (16 bytes
+per non-zero, refused beyond it) plus one buffer of columns, so each call may still add at least
+``call_memory_bytes``, and at most about twice it.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -63,6 +70,9 @@ from reference.core.user_code import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, Call
 from reference.core.validate import check_positive_int, to_fraction
 
 ProbeInputs = Literal["exact", "integer", "integer-float64", "float64", "float32"]
+#: How batch mode passes the unit draws: numpy arrays, or scipy.sparse csc arrays (one stored entry per column).
+UnitBlocks = Literal["dense", "sparse"]
+UNIT_BLOCKS: tuple[UnitBlocks, ...] = ("dense", "sparse")
 PROBE_INPUTS: tuple[ProbeInputs, ...] = ("exact", "integer", "integer-float64", "float64", "float32")
 #: Most draws a probe accepts (the maps feed the dense exact audits).
 MAX_PROBE_DRAWS = 20_000
@@ -70,6 +80,8 @@ MAX_PROBE_DRAWS = 20_000
 MAX_SPARSE_PROBE_DRAWS = 1_000_000
 #: Most columns per call in batch mode.
 BATCH_COLUMNS = 1024
+#: Most columns per call with sparse unit blocks (a block costs one stored entry per column).
+SPARSE_BATCH_COLUMNS = 1 << 16
 #: Most bytes of one block of unit probes in batch mode (draws × columns × the dtype's size): fewer columns per
 #: call for many draws.
 BATCH_BYTES = 1 << 26
@@ -168,6 +180,7 @@ def probe_linear_columns(
     seed: int = 0,
     call_seconds: float | None = DEFAULT_SECONDS,
     call_memory_bytes: int | None = DEFAULT_MEMORY_BYTES,
+    unit_blocks: UnitBlocks = "dense",
 ) -> SparseColumns:
     """The exact map B of a linear ``function`` of the noise draws as sparse exact columns, probed and re-checked
     as :func:`probe_linear_map` does (module docstring) but holding only the non-zeros: memory and the exact work
@@ -189,6 +202,11 @@ def probe_linear_columns(
         call_memory_bytes: the address space each call may add, in bytes, at least 2**20 (default 4 GiB), also the
             bound on the probed map's memory (:data:`BYTES_PER_NONZERO` per non-zero, counted as the probe
             proceeds); None: no limit.
+        unit_blocks: with ``batch``, how the probes are passed: ``"dense"`` (default: numpy arrays, draws × probes)
+            or ``"sparse"`` (scipy.sparse csc arrays of the same shape, one stored entry per unit column, up to
+            :data:`SPARSE_BATCH_COLUMNS` columns per call; the function may return a scipy.sparse matrix, whose
+            stored entries are read, or a numpy array). Sparse blocks keep a sparse function's work — and the
+            probe's — linear in the map's non-zeros; the check points are passed as sparse arrays too.
 
     Returns:
         B as :class:`~reference.audit.linear.column_matrix.SparseColumns` (outputs × draws; each column a dict from
@@ -201,7 +219,10 @@ def probe_linear_columns(
     """
     limits, count, kind = _checked(function, draws, inputs, batch, seed, call_seconds, call_memory_bytes,
                                    MAX_SPARSE_PROBE_DRAWS)
-    probed = _probe(function, count, kind, batch, max_denominator, seed, limits, dense=False)
+    blocks = check_choice(unit_blocks, "unit_blocks", UNIT_BLOCKS)
+    if blocks == "sparse" and not batch:
+        raise ValueError("unit_blocks='sparse' passes blocks of probes: it needs batch=True")
+    probed = _probe(function, count, kind, batch, max_denominator, seed, limits, dense=False, unit_blocks=blocks)
     return _columns(probed, count)
 
 
@@ -236,15 +257,21 @@ class _Probed:
 
 
 def _probe(function: Callable[..., Any], count: int, kind: ProbeInputs, batch: bool, max_denominator: int | None,
-           seed: int, limits: CallLimits, *, dense: bool) -> _Probed:
-    with UserFunction(function, role="function", limits=limits) as guarded:
-        if kind == "exact":
+           seed: int, limits: CallLimits, *, dense: bool, unit_blocks: UnitBlocks = "dense") -> _Probed:
+    if kind == "exact":
+        with UserFunction(function, role="function", limits=limits) as guarded:
             return _probe_exact(guarded, count, seed, limits, dense)
-        return _probe_arrays(guarded, count, kind, batch, max_denominator, seed, limits, dense)
+    return _probe_arrays(function, count, kind, batch, max_denominator, seed, limits, dense, unit_blocks)
 
 
-def _probe_arrays(guarded: Callable[..., Any], count: int, kind: ProbeInputs, batch: bool,
-                  max_denominator: int | None, seed: int, limits: CallLimits, dense: bool) -> _Probed:
+#: Bytes beyond twice ``call_memory_bytes`` in the memory cap of the unit probes (a block of buffered columns
+#: and its temporaries).
+UNIT_PROBE_SLACK_BYTES = 1 << 26
+
+
+def _probe_arrays(function: Callable[..., Any], count: int, kind: ProbeInputs, batch: bool,
+                  max_denominator: int | None, seed: int, limits: CallLimits, dense: bool,
+                  unit_blocks: UnitBlocks = "dense") -> _Probed:
     dtype: Any = np.int64 if kind.startswith("integer") else np.dtype(kind)
     # the dtype the function computes its outputs in: its input dtype, or float64 for integer-in/float-out
     output_dtype: Any = np.dtype(np.float64) if kind == "integer-float64" else dtype
@@ -255,11 +282,35 @@ def _probe_arrays(guarded: Callable[..., Any], count: int, kind: ProbeInputs, ba
     else:
         denominator = default_denominator_bound(output_dtype) if max_denominator is None else check_positive_int(
             max_denominator, "max_denominator")
-    outputs, rows, cols, values = _float_columns(guarded, count, dtype, batch, limits, dense)
-    own = (usable_deviation(*linearity_deviation(guarded, outputs, count, dtype, batch, seed), output_dtype)
-           if values.dtype.kind == "f" else _ZERO)
+    with UserFunction(function, role="function", limits=limits) as guarded:
+        zero = _at_zero(guarded, count, dtype, batch, unit_blocks)
+        if dense:
+            _refuse_if_too_large(zero.shape[0], count, limits)
+        if batch:  # a few calls: each under its own memory cap
+            parts = _float_columns(guarded, zero, count, dtype, batch, limits, dense, unit_blocks)
+    if not batch:
+        # thousands of calls of a 1-D function: one memory cap for all of them (module docstring); meanwhile the
+        # probe holds at most 16 bytes per non-zero (below call_memory_bytes by the refusals) and the temporaries
+        # of one buffer of columns
+        block = None if limits.memory_bytes is None else (2 * limits.memory_bytes + UNIT_PROBE_SLACK_BYTES
+                                                          + 64 * zero.shape[0])
+        with UserFunction(function, role="function", limits=limits, block_memory_bytes=block) as unit_calls:
+            parts = _float_columns(unit_calls, zero, count, dtype, batch, limits, dense, unit_blocks)
+    outputs, rows, cols, values = _joined(count, *parts)
+    with UserFunction(function, role="function", limits=limits) as guarded:
+        return _checked_map(guarded, outputs, rows, cols, values, count, dtype, output_dtype, denominator, batch,
+                            seed, unit_blocks)
+
+
+def _checked_map(guarded: Callable[..., Any], outputs: int, rows: np.ndarray, cols: np.ndarray, values: np.ndarray,
+                 count: int, dtype: Any, output_dtype: Any, denominator: int, batch: bool, seed: int,
+                 unit_blocks: UnitBlocks) -> _Probed:
+    """The probed values recognised and re-checked (module docstring)."""
+    own = (usable_deviation(*linearity_deviation(guarded, outputs, count, dtype, batch, seed, unit_blocks),
+                            output_dtype) if values.dtype.kind == "f" else _ZERO)
     distinct, inverse = _recognise(values, output_dtype, denominator, rows, cols, own)
-    _recheck(guarded, outputs, rows, cols, distinct, inverse, count, dtype, batch, seed, own, output_dtype)
+    _recheck(guarded, outputs, rows, cols, distinct, inverse, count, dtype, batch, seed, own, output_dtype,
+             unit_blocks)
     kept = np.array([value != 0 for value in distinct], dtype=bool)[inverse] if distinct else inverse == 0
     if not kept.all():  # rounding residues recognised as zero (a solve's cancellation) are not entries
         rows, cols, inverse = rows[kept], cols[kept], inverse[kept]
@@ -383,15 +434,25 @@ def _check_zero(values: Sequence[object]) -> None:
 # ----------------------------------------------------------------------------------------- array inputs
 
 
-def _call(function: Callable[..., Any], argument: np.ndarray, shape_note: str, finite: bool = True) -> np.ndarray:
+def _call(function: Callable[..., Any], argument: Any, shape_note: str, finite: bool = True) -> np.ndarray:
     """One call, its result read as an array of numbers (``finite``: checked finite here; the unit probes check
-    their non-zeros once at the end instead, where a nan or an infinity is kept)."""
-    returned = function(argument)
-    try:
-        values = np.asarray(returned)
-    except (ValueError, TypeError, OverflowError):  # ragged lists, objects numpy cannot read
-        raise ValueError(f"function must return an array of numbers ({shape_note}), got a "
-                         f"{type(returned).__name__} numpy cannot read as one") from None
+    their non-zeros once at the end instead, where a nan or an infinity is kept). A scipy.sparse result (sparse
+    unit blocks) is made dense: only the small calls (at zero, the check points) come here."""
+    return _as_numbers(function(argument), shape_note, finite)
+
+
+def _as_numbers(returned: object, shape_note: str, finite: bool = True) -> np.ndarray:
+    """A function's result as a numpy array of numbers, or the one-line refusal (see :func:`_call`)."""
+    if type(returned) is np.ndarray:  # the common case, without the checks of other types
+        values = returned
+    elif _is_sparse(returned):
+        values = returned.toarray()  # type: ignore[attr-defined]
+    else:
+        try:
+            values = np.asarray(returned)
+        except (ValueError, TypeError, OverflowError):  # ragged lists, objects numpy cannot read
+            raise ValueError(f"function must return an array of numbers ({shape_note}), got a "
+                             f"{type(returned).__name__} numpy cannot read as one") from None
     if values.size == 0:
         raise ValueError("function must return at least one output")
     if values.dtype.kind not in "iuf":
@@ -403,74 +464,160 @@ def _call(function: Callable[..., Any], argument: np.ndarray, shape_note: str, f
     return values
 
 
-def batch_width(count: int, itemsize: int) -> int:
-    """Columns per block of unit probes: at most :data:`BATCH_COLUMNS`, and at most :data:`BATCH_BYTES` per block.
+def _is_sparse(value: object) -> bool:
+    """A scipy.sparse matrix or array (scipy is not imported for this: a sparse value means it already is)."""
+    sparse_module = sys.modules.get("scipy.sparse")
+    return sparse_module is not None and bool(sparse_module.issparse(value))
+
+
+def batch_width(count: int, itemsize: int, unit_blocks: UnitBlocks = "dense") -> int:
+    """Columns per block of unit probes: dense blocks at most :data:`BATCH_COLUMNS` wide and :data:`BATCH_BYTES`
+    large; sparse blocks (one stored entry per column) at most :data:`SPARSE_BATCH_COLUMNS` wide.
 
     Args:
         count: the number of draws (rows of a block).
         itemsize: bytes per entry of the probes' dtype.
+        unit_blocks: ``"dense"`` (numpy arrays, default) or ``"sparse"`` (scipy.sparse columns).
     """
+    if unit_blocks == "sparse":
+        return min(count, SPARSE_BATCH_COLUMNS)
     return max(1, min(BATCH_COLUMNS, BATCH_BYTES // (count * itemsize)))
 
 
-def _float_columns(
-    function: Callable[..., Any], count: int, dtype: Any, batch: bool, limits: CallLimits, dense: bool = True
-) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-    """The function at every unit draw, kept sparse: (outputs, row indices, column indices, values)."""
-    found_rows: list[np.ndarray] = []
-    found_counts: list[int] = []  # non-zeros per draw: the column indices are built once at the end
-    found_values: list[np.ndarray] = []
-    held = 0
+def _argument(points: np.ndarray, dtype: Any, unit_blocks: UnitBlocks) -> Any:
+    """Points (draws × probes) as the function takes them in batch mode: a numpy array, or a scipy.sparse csc
+    array of the same values."""
+    if unit_blocks == "sparse":
+        import scipy.sparse
 
+        return scipy.sparse.csc_array(points.astype(dtype))
+    return points.astype(dtype)
+
+
+def _unit_block(count: int, start: int, stop: int, dtype: Any, unit_blocks: UnitBlocks) -> Any:
+    """The unit draws start, ..., stop − 1 as the columns of one block."""
+    width = stop - start
+    if unit_blocks == "sparse":
+        import scipy.sparse
+
+        return scipy.sparse.csc_array((np.ones(width, dtype=dtype), np.arange(start, stop), np.arange(width + 1)),
+                                      shape=(count, width))
+    probes = np.zeros((count, width), dtype=dtype)
+    probes[np.arange(start, stop), np.arange(width)] = 1
+    return probes
+
+
+def _block_entries(returned: Any, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The non-zeros of a block of results (a numpy array or a scipy.sparse matrix), ordered by column (the
+    draws' order), then by row: (rows, columns, values)."""
+    if _is_sparse(returned):
+        if returned.shape != shape:
+            raise ValueError(f"batch: expected shape {shape}, got {returned.shape}")
+        if returned.dtype.kind not in "iuf":
+            raise ValueError(f"function must return numbers (outputs × probes), got dtype {returned.dtype}")
+        entries = returned.tocsc()
+        entries.sum_duplicates()  # scipy's convention: entries stored twice add up; sorted within each column
+        values = entries.data
+        cols = np.repeat(np.arange(shape[1]), np.diff(entries.indptr))
+        keep = values != 0
+        return entries.indices[keep].astype(np.int64), cols[keep], values[keep]
+    block = _as_numbers(returned, "outputs × probes", finite=False)
+    if block.shape != shape:
+        raise ValueError(f"batch: expected shape {shape}, got {block.shape}")
+    # the non-zeros in memory order, then stably by column
+    rows, cols = np.divmod(np.flatnonzero(block), shape[1])
+    order = np.argsort(cols, kind="stable")
+    rows, cols = rows[order], cols[order]
+    return rows, cols, block[rows, cols]
+
+
+#: Bytes of the buffer holding the one-at-a-time columns before their non-zeros are found in one pass.
+COLUMN_BUFFER_BYTES = 1 << 23
+
+_Parts = tuple[int, list[np.ndarray], list[int], list[np.ndarray], Any]
+
+
+def _at_zero(function: Callable[..., Any], count: int, dtype: Any, batch: bool, unit_blocks: UnitBlocks) -> np.ndarray:
+    """The function at the zero draws, checked zero: outputs × 1 in batch mode, else 1-D."""
     if batch:
-        zero = _call(function, np.zeros((count, 1), dtype=dtype), "outputs × probes")
+        zero = _call(function, _argument(np.zeros((count, 1)), dtype, unit_blocks), "outputs × probes")
         if zero.ndim != 2 or zero.shape[1] != 1:
             raise ValueError(f"batch: the function must return outputs × probes, got shape {zero.shape}")
         _check_zero(zero[:, 0].tolist())
-        outputs = zero.shape[0]
-        if dense:
-            _refuse_if_too_large(outputs, count, limits)
-        width = batch_width(count, np.dtype(dtype).itemsize)
+        return zero
+    zero = _call(function, np.zeros(count, dtype=dtype), "a 1-D array")
+    if zero.ndim != 1:
+        raise ValueError(f"function must return a 1-D array, got shape {zero.shape}")
+    _check_zero(zero.tolist())
+    return zero
+
+
+def _float_columns(
+    function: Callable[..., Any], zero: np.ndarray, count: int, dtype: Any, batch: bool, limits: CallLimits,
+    dense: bool = True, unit_blocks: UnitBlocks = "dense",
+) -> _Parts:
+    """The function at every unit draw (``zero``: its value at zero), kept sparse: (outputs, row indices per part,
+    non-zeros per draw, values per part, the zero call's dtype), joined by :func:`_joined` after the calls."""
+    found_rows: list[np.ndarray] = []
+    found_counts: list[int] = []  # non-zeros per draw: the column indices are built once at the end
+    found_values: list[np.ndarray] = []
+
+    def kept(rows: np.ndarray, counts: list[int], values: np.ndarray, probed: int) -> None:
+        found_rows.append(rows)
+        found_counts.extend(counts)
+        found_values.append(values)
+        if not dense:
+            _refuse_if_too_many(sum(part.size for part in found_rows), probed, count, limits)
+
+    outputs = zero.shape[0]
+    if batch:
+        width = batch_width(count, np.dtype(dtype).itemsize, unit_blocks)
         for start in range(0, count, width):
             stop = min(count, start + width)
-            probes = np.zeros((count, stop - start), dtype=dtype)
-            probes[np.arange(start, stop), np.arange(stop - start)] = 1
-            block = _call(function, probes, "outputs × probes", finite=False)
-            if block.shape != (outputs, stop - start):
-                raise ValueError(f"batch: expected shape {(outputs, stop - start)}, got {block.shape}")
-            # the non-zeros in memory order, then stably by column (the draws' order)
-            rows, cols = np.divmod(np.flatnonzero(block), stop - start)
-            order = np.argsort(cols, kind="stable")
-            rows, cols = rows[order], cols[order]
-            found_rows.append(rows)
-            found_counts += np.bincount(cols, minlength=stop - start).tolist()
-            found_values.append(block[rows, cols])
-            held += rows.size
-            if not dense:
-                _refuse_if_too_many(held, stop, count, limits)
-    else:
-        zero = _call(function, np.zeros(count, dtype=dtype), "a 1-D array")
-        if zero.ndim != 1:
-            raise ValueError(f"function must return a 1-D array, got shape {zero.shape}")
-        _check_zero(zero.tolist())
-        outputs = zero.size
-        if dense:
-            _refuse_if_too_large(outputs, count, limits)
-        unit = np.zeros(count, dtype=dtype)
-        for j in range(count):
-            unit[j] = 1
-            column = _call(function, unit, "a 1-D array", finite=False)
-            unit[j] = 0
-            if column.shape != zero.shape:
-                raise ValueError(f"function returned shape {column.shape} for draw {j}, {zero.shape} at zero")
+            rows, cols, values = _block_entries(function(_unit_block(count, start, stop, dtype, unit_blocks)),
+                                                (outputs, stop - start))
+            kept(rows, np.bincount(cols, minlength=stop - start).tolist(), values, stop)
+        return outputs, found_rows, found_counts, found_values, zero.dtype
+    # the columns are copied into a buffer (a draw per row) and their non-zeros found for a whole buffer at once:
+    # a numpy call per buffer instead of several per draw
+    rows_per_buffer = max(1, min(count, COLUMN_BUFFER_BYTES // (8 * outputs)))
+    buffer = np.empty((rows_per_buffer, outputs), dtype=zero.dtype)
+    filled = 0
+
+    def flush(probed: int) -> None:
+        nonlocal filled
+        if filled:
+            block = buffer[:filled]
+            draws_in_block, rows = np.divmod(np.flatnonzero(block), outputs)
+            kept(rows, np.bincount(draws_in_block, minlength=filled).tolist(), block.reshape(-1)[
+                draws_in_block * outputs + rows], probed)
+            filled = 0
+
+    unit = np.zeros(count, dtype=dtype)
+    for j in range(count):
+        unit[j] = 1
+        column = _call(function, unit, "a 1-D array", finite=False)
+        unit[j] = 0
+        if column.shape != zero.shape:
+            raise ValueError(f"function returned shape {column.shape} for draw {j}, {zero.shape} at zero")
+        if column.dtype != buffer.dtype:  # a draw whose outputs come in another dtype: kept on its own
+            flush(j)
             rows = np.flatnonzero(column)
-            found_rows.append(rows)
-            found_counts.append(rows.size)
-            found_values.append(column[rows])
-            held += rows.size
-            if not dense:
-                _refuse_if_too_many(held, j + 1, count, limits)
-    kinds = {values.dtype.kind for values in found_values} or {zero.dtype.kind}
+            kept(rows, [rows.size], column[rows], j + 1)
+            continue
+        buffer[filled] = column
+        filled += 1
+        if filled == rows_per_buffer:
+            flush(j + 1)
+    flush(count)
+    return outputs, found_rows, found_counts, found_values, zero.dtype
+
+
+def _joined(count: int, outputs: int, found_rows: list[np.ndarray], found_counts: list[int],
+            found_values: list[np.ndarray], zero_dtype: Any) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
+    """The probed parts as (outputs, rows, columns, values), values in one dtype; a nan or an infinity refused
+    naming the output and the draw."""
+    kinds = {values.dtype.kind for values in found_values if values.size} or {np.dtype(zero_dtype).kind}
     common = np.float64 if "f" in kinds else np.int64
     all_rows = np.concatenate(found_rows).astype(np.int64, copy=False) if found_rows else np.zeros(0, dtype=np.int64)
     all_cols = np.repeat(np.arange(count, dtype=np.int64), found_counts)
@@ -572,9 +719,10 @@ LINEARITY_TRIALS = 3
 DEVIATION_MULTIPLE = 16
 
 
-def _at(function: Callable[..., Any], point: np.ndarray, dtype: Any, batch: bool, outputs: int) -> np.ndarray:
-    argument = point.astype(dtype)
-    actual = _call(function, argument.reshape(-1, 1) if batch else argument, "the re-check")
+def _at(function: Callable[..., Any], point: np.ndarray, dtype: Any, batch: bool, outputs: int,
+        unit_blocks: UnitBlocks = "dense") -> np.ndarray:
+    argument = _argument(point.reshape(-1, 1), dtype, unit_blocks) if batch else point.astype(dtype)
+    actual = _call(function, argument, "the re-check")
     actual = actual[:, 0] if batch else actual
     if actual.shape != (outputs,):
         raise ValueError(f"function returned shape {actual.shape} at the re-check point, expected ({outputs},)")
@@ -582,7 +730,7 @@ def _at(function: Callable[..., Any], point: np.ndarray, dtype: Any, batch: bool
 
 
 def linearity_deviation(function: Callable[..., Any], outputs: int, count: int, dtype: Any, batch: bool,
-                        seed: int) -> tuple[Fraction, Fraction]:
+                        seed: int, unit_blocks: UnitBlocks = "dense") -> tuple[Fraction, Fraction]:
     """The function's own rounding, measured: max |f(x + y) − f(x) − f(y)| over seeded pairs of small integer
     points (exact in the dtype), and the largest output seen. Linear code that computes through a solve or a
     pseudo-inverse cancels large intermediate terms, so its outputs carry rounding the recovered map cannot see.
@@ -596,6 +744,8 @@ def linearity_deviation(function: Callable[..., Any], outputs: int, count: int, 
         dtype: the numpy dtype of its argument.
         batch: True when it takes a 2-D array of probes (the points are passed as columns of one call).
         seed: the probe's seed (the pairs use ``seed + 1``).
+        unit_blocks: in batch mode, how the points are passed: ``"dense"`` (a numpy array, default) or
+            ``"sparse"`` (a scipy.sparse csc array).
 
     Returns:
         (the largest deviation, the largest output magnitude seen), exact.
@@ -606,7 +756,7 @@ def linearity_deviation(function: Callable[..., Any], outputs: int, count: int, 
         first, second = rng.integers(-8, 9, size=count), rng.integers(-8, 9, size=count)
         points += [first, second, first + second]
     if batch:
-        values = _call(function, np.stack(points, axis=1).astype(dtype), "the linearity check")
+        values = _call(function, _argument(np.stack(points, axis=1), dtype, unit_blocks), "the linearity check")
         if values.shape != (outputs, len(points)):
             raise ValueError(f"batch: expected shape {(outputs, len(points))} at the linearity check, got "
                              f"{values.shape}")
@@ -633,7 +783,7 @@ def usable_deviation(worst: Fraction, size: Fraction, dtype: Any) -> Fraction:
 
 def _recheck(function: Callable[..., Any], outputs: int, rows: np.ndarray, cols: np.ndarray,
              distinct: list[Fraction], inverse: np.ndarray, count: int, dtype: Any, batch: bool, seed: int,
-             own_deviation: Fraction = _ZERO, output_dtype: Any = None) -> None:
+             own_deviation: Fraction = _ZERO, output_dtype: Any = None, unit_blocks: UnitBlocks = "dense") -> None:
     """Exact re-check at a seeded point of small integers: |f(x) − B x| within the summation bound of the
     recovered map, or within :data:`DEVIATION_MULTIPLE` times the function's measured deviation from linearity
     (:func:`linearity_deviation`: its own rounding), whichever is larger. On arrays in int64 when B's entries
@@ -641,7 +791,7 @@ def _recheck(function: Callable[..., Any], outputs: int, rows: np.ndarray, cols:
     Fractions per non-zero."""
     rng = np.random.default_rng(seed)
     point = rng.integers(-8, 9, size=count)
-    actual = _at(function, point, dtype, batch, outputs)
+    actual = _at(function, point, dtype, batch, outputs, unit_blocks)
     is_float = actual.dtype.kind == "f"
     # the function computes in its input dtype, or in float64 for integer-in/float-out (an integer function
     # returning floats in the plain integer mode was refused before)

@@ -114,9 +114,50 @@ def test_the_non_zeros_are_bounded_as_they_are_found() -> None:
         calls.append(1)
         return np.full(100_000, draws.sum())
 
-    # 100,000 non-zeros per draw at 160 bytes each: over 2**23 bytes at the first unit draw
-    with pytest.raises(ValueError, match=r"draws: 100,000 non-zeros in the first 1 of 50 draws .* call_memory_bytes"):
+    # 100,000 non-zeros per draw at 160 bytes each: over 2**23 bytes at the first unit draw, seen when the first
+    # buffer of columns (8 MiB: 10 draws of 100,000 float64 outputs) is scanned
+    with pytest.raises(ValueError, match=r"draws: 1,000,000 non-zeros in the first 10 of 50 draws .* call_memory"):
         probe_linear_columns(dense, draws=50, inputs="float64", call_memory_bytes=1 << 23)
-    assert len(calls) == 2  # the call at zero and one unit draw
+    assert len(calls) == 11  # the call at zero and ten unit draws, not fifty
+    # batches: counted per block (one block of the 50 draws here), 20,000 × 50 non-zeros over 2**26 bytes
+    with pytest.raises(ValueError, match=r"draws: 1,000,000 non-zeros in the first 50 of 50 draws .* call_memory"):
+        probe_linear_columns(lambda z: np.tile(z.sum(axis=0), (20_000, 1)), draws=50, inputs="float64",
+                             batch=True, call_memory_bytes=1 << 26)
     with pytest.raises(ValueError, match="draws must be at most 1000000"):
         probe_linear_columns(dense, draws=1_000_001, inputs="float64")
+
+
+def test_sparse_unit_blocks_recover_the_map_from_sparse_and_dense_results() -> None:
+    import scipy.sparse
+
+    expected = tuple(tuple(row) for row in fenwick_map(DRAWS))
+    dense = np.array([[float(v) for v in row] for row in expected])
+    matrix = scipy.sparse.csr_matrix(dense)
+    seen: list[bool] = []
+
+    def sparse_product(draws: object) -> object:
+        seen.append(scipy.sparse.issparse(draws))
+        return matrix @ draws
+
+    columns = probe_linear_columns(sparse_product, draws=DRAWS, inputs="float64", batch=True, unit_blocks="sparse")
+    assert columns.dense() == expected
+    assert all(seen)  # every call, the checks included, was given a sparse block
+    # a numpy matrix times a sparse block is a numpy array: read as a dense block
+    assert probe_linear_columns(lambda z: dense @ z, draws=DRAWS, inputs="float64", batch=True,
+                                unit_blocks="sparse").dense() == expected
+
+    def stored_twice(draws: object) -> object:  # each entry stored as two halves (scipy adds them up)
+        product = (matrix @ draws).tocoo()
+        return scipy.sparse.coo_matrix((np.concatenate([product.data / 2, product.data / 2]),
+                                        (np.concatenate([product.row, product.row]),
+                                         np.concatenate([product.col, product.col]))), shape=product.shape)
+
+    assert probe_linear_columns(stored_twice, draws=DRAWS, inputs="float64", batch=True,
+                                unit_blocks="sparse").dense() == expected
+    with pytest.raises(ValueError, match="not linear in the draws"):
+        probe_linear_columns(lambda z: (matrix @ z).power(2), draws=DRAWS, inputs="float64", batch=True,
+                             unit_blocks="sparse")
+    with pytest.raises(ValueError, match="unit_blocks='sparse' .* needs batch=True"):
+        probe_linear_columns(lambda z: z, draws=3, inputs="float64", unit_blocks="sparse")
+    with pytest.raises(ValueError, match="unit_blocks must be one of"):
+        probe_linear_columns(lambda z: z, draws=3, inputs="float64", batch=True, unit_blocks="csr")  # type: ignore[arg-type]
