@@ -1,5 +1,6 @@
-"""The time limit of a user's function is per call: many fast calls whose total passes the limit run, a slow call
-after fast ones is stopped, and an outer alarm is given back after the block."""
+"""The limits of a user's function: the time limit is per call (many fast calls whose total passes the limit run, a slow call
+after fast ones is stopped, and an outer alarm is given back after the block); a memory cap for a whole block holds for
+every call and is given back."""
 
 from __future__ import annotations
 
@@ -43,3 +44,18 @@ def test_an_outer_alarm_is_suspended_and_given_back() -> None:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_block_memory_cap_stops_a_greedy_call_and_is_given_back() -> None:
+    import numpy as np
+
+    def greedy() -> None:
+        np.empty(1 << 33, dtype=np.uint8)  # 8 GiB of address space
+
+    with UserFunction(greedy, role="function", limits=CallLimits(None, 1 << 28),
+                      block_memory_bytes=1 << 29) as guarded:
+        with pytest.raises(UserCodeError, match=r"ran out of memory of 0\.25 GiB \(call_memory_bytes\)"):
+            guarded()
+        with pytest.raises(UserCodeError, match="ran out of memory"):  # the cap holds for every call of the block
+            guarded()
+    np.empty(1 << 30, dtype=np.uint8)  # after the block: no cap (1 GiB of address space, never touched)
