@@ -54,6 +54,7 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import islice
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -356,11 +357,10 @@ def _columns(probed: _Probed, count: int) -> SparseColumns:
     """The map as sparse exact columns (ints where integral), built column by column from the sorted non-zeros."""
     order = np.argsort(probed.cols, kind="stable")
     narrowed = [narrow(value) for value in probed.distinct]
-    values = [narrowed[index] for index in probed.inverse[order].tolist()]
-    rows = probed.rows[order].tolist()
-    bounds = np.concatenate(([0], np.cumsum(np.bincount(probed.cols, minlength=count)))).tolist()
-    columns: list[Sparse] = [dict(zip(rows[bounds[j]:bounds[j + 1]], values[bounds[j]:bounds[j + 1]]))
-                             for j in range(count)]
+    # one iterator over (row, value) in column order, cut into the columns: no list slices
+    entries = zip(probed.rows[order].tolist(), map(narrowed.__getitem__, probed.inverse[order].tolist()))
+    columns: list[Sparse] = [dict(islice(entries, size))
+                             for size in np.bincount(probed.cols, minlength=count).tolist()]
     return SparseColumns(probed.outputs, count, columns)
 
 
@@ -525,7 +525,7 @@ def _block_entries(returned: Any, shape: tuple[int, int]) -> tuple[np.ndarray, n
     if block.shape != shape:
         raise ValueError(f"batch: expected shape {shape}, got {block.shape}")
     # the non-zeros in memory order, then stably by column
-    rows, cols = np.divmod(np.flatnonzero(block), shape[1])
+    rows, cols = np.divmod(np.flatnonzero(block != 0), shape[1])
     order = np.argsort(cols, kind="stable")
     rows, cols = rows[order], cols[order]
     return rows, cols, block[rows, cols]
@@ -588,7 +588,8 @@ def _float_columns(
         nonlocal filled
         if filled:
             block = buffer[:filled]
-            draws_in_block, rows = np.divmod(np.flatnonzero(block), outputs)
+            # a boolean mask first: numpy finds the non-zeros of a bool array several times faster than of floats
+            draws_in_block, rows = np.divmod(np.flatnonzero(block != 0), outputs)
             kept(rows, np.bincount(draws_in_block, minlength=filled).tolist(), block.reshape(-1)[
                 draws_in_block * outputs + rows], probed)
             filled = 0
@@ -602,7 +603,7 @@ def _float_columns(
             raise ValueError(f"function returned shape {column.shape} for draw {j}, {zero.shape} at zero")
         if column.dtype != buffer.dtype:  # a draw whose outputs come in another dtype: kept on its own
             flush(j)
-            rows = np.flatnonzero(column)
+            rows = np.flatnonzero(column != 0)
             kept(rows, [rows.size], column[rows], j + 1)
             continue
         buffer[filled] = column
