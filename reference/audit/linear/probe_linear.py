@@ -54,8 +54,8 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import islice
 from fractions import Fraction
+from itertools import islice
 from typing import Any, Literal
 
 import numpy as np
