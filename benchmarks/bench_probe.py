@@ -194,8 +194,7 @@ def main() -> None:
     ]
     if not args.quick:
         plan += [(10_000, "fast", "one", "columns", 3), (10_000, "fast", "batch", "columns", 3),
-                 (10_000, "fast", "sparse", "columns", 3), (100_000, "fast", "sparse", "columns", 3),
-                 (100_000, "fast", "batch", "columns", 1)]
+                 (10_000, "fast", "sparse", "columns", 3), (100_000, "fast", "sparse", "columns", 3)]
     if args.end_to_end:
         plan += [(horizon, "fast", "batch", "assert_prefix_counter", 1) for horizon in (256, 512, 1024)]
     rows = []

@@ -107,3 +107,20 @@ class StatisticalCheck(Decided):
         """Verdict, summary and the fields, without those this check does not have (None)."""
         record = super().as_json()
         return {key: value for key, value in record.items() if not (key in _OPTIONAL and value is None)}
+
+
+def check_alpha(alpha: object) -> float:
+    """A false-alarm probability: a real number strictly between 0 and 1 (the one check of every statistical
+    test and sample audit).
+
+    Args:
+        alpha: anything: accepted when it is a real number in (0, 1).
+    """
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+        raise TypeError(f"alpha must be a real number in (0, 1), got {alpha!r}")
+    if isinstance(alpha, int) and not 0 < alpha < 1:  # no float (nor repr) of a huge int: refused as out of range
+        raise ValueError("alpha must be a real number in (0, 1), got an int outside it")
+    value = float(alpha)
+    if not 0.0 < value < 1.0:
+        raise ValueError(f"alpha must be a real number in (0, 1), got {alpha!r}")
+    return value

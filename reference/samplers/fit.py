@@ -60,6 +60,7 @@ from reference.core.certified import CertifiedReal
 from reference.core.exact_text import message_value
 from reference.core.options import check_choice
 from reference.core.statistical_check import StatisticalCheck
+from reference.core.statistical_check import check_alpha as check_alpha
 from reference.core.units import units_hint
 from reference.core.validate import RationalLike, check_positive_int, positive_fraction
 from reference.samplers import pmf as discrete
@@ -77,23 +78,6 @@ Kind = Literal["discrete-laplace", "discrete-gaussian"]
 Layer = Literal["exact", "numeric"]
 KINDS: tuple[Kind, ...] = ("discrete-laplace", "discrete-gaussian")
 LAYERS: tuple[Layer, ...] = ("exact", "numeric")
-
-
-def check_alpha(alpha: object) -> float:
-    """A false-alarm probability: a real number strictly between 0 and 1 (the one check of every statistical
-    test and sample audit).
-
-    Args:
-        alpha: anything: accepted when it is a real number in (0, 1).
-    """
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
-        raise TypeError(f"alpha must be a real number in (0, 1), got {alpha!r}")
-    if isinstance(alpha, int) and not 0 < alpha < 1:  # no float (nor repr) of a huge int: refused as out of range
-        raise ValueError("alpha must be a real number in (0, 1), got an int outside it")
-    value = float(alpha)
-    if not 0.0 < value < 1.0:
-        raise ValueError(f"alpha must be a real number in (0, 1), got {alpha!r}")
-    return value
 
 
 def check_kind(kind: object) -> Kind:

@@ -43,3 +43,10 @@ def test_every_public_name_resolves() -> None:
     assert cip_errors.__name__ == "reference.cip.exact.errors"
     with pytest.raises(AttributeError, match="no attribute 'not_a_name'"):
         reference.not_a_name  # noqa: B018
+
+
+def test_the_sampler_function_audit_module_loads_neither_scipy_stats_nor_dask() -> None:
+    # the sample report's alpha check lives in a light module: importing the audit (as the command does before
+    # it plans) costs neither scipy.stats (about a second) nor Dask
+    loaded = _loaded_after("import reference.audit.samples.sampler_function")
+    assert not [name for name in ("scipy.stats", "scipy.optimize", "dask", "distributed") if name in loaded]

@@ -17,8 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from reference.cip.whitening import two_sided_chi2
+
+# the one alpha check, for the sample audits (from the light module: reference.samplers.fit imports scipy.stats)
+from reference.core.statistical_check import check_alpha as check_alpha
 from reference.core.verdict import Decided, Verdict
-from reference.samplers.fit import check_alpha as check_alpha  # the one alpha check, for the sample audits
 
 #: How many failing sub-tests a report lists by name (the most significant first).
 MAX_LISTED = 10
