@@ -157,7 +157,7 @@ def test_sparse_unit_blocks_recover_the_map_from_sparse_and_dense_results() -> N
     with pytest.raises(ValueError, match="not linear in the draws"):
         probe_linear_columns(lambda z: (matrix @ z).power(2), draws=DRAWS, inputs="float64", batch=True,
                              unit_blocks="sparse")
-    with pytest.raises(ValueError, match="unit_blocks='sparse' .* needs batch=True"):
+    with pytest.raises(ValueError, match=r"unit_blocks='sparse' .* needs batch=True"):
         probe_linear_columns(lambda z: z, draws=3, inputs="float64", unit_blocks="sparse")
     with pytest.raises(ValueError, match="unit_blocks must be one of"):
         probe_linear_columns(lambda z: z, draws=3, inputs="float64", batch=True, unit_blocks="csr")  # type: ignore[arg-type]
