@@ -12,8 +12,8 @@ The target is ``examples.batched_samplers:cascade_depth_20`` (the project's batc
 * **the command**: ``python -m reference audit sampler-function --target ... --runs R --seed 1`` (one worker).
 
 Printed: the medians, the ratio command / sampler alone (goal ≤ 1.5), the command's import time of
-``scipy.stats`` and Dask (``-X importtime`` of one more run: 0 when not imported), and the load average before
-and after. Nothing is asserted: this script reports.
+``scipy.stats`` and Dask (the self times of the package and its submodules in ``-X importtime`` of one more
+run: 0 when not imported), and the load average before and after. Nothing is asserted: this script reports.
 """
 
 from __future__ import annotations
@@ -58,8 +58,12 @@ def import_seconds(runs: int) -> dict[str, float]:
     found = {"scipy.stats": 0.0, "dask": 0.0, "distributed": 0.0}
     for line in result.stderr.splitlines():
         parts = line.split("|")
-        if len(parts) == 3 and parts[2].strip() in found:
-            found[parts[2].strip()] = int(parts[1]) / 1e6
+        if len(parts) != 3 or not parts[0].split(":")[-1].strip().isdigit():
+            continue
+        module = parts[2].strip()
+        for prefix in found:  # the self times of the package and its submodules
+            if module == prefix or module.startswith(prefix + "."):
+                found[prefix] += int(parts[0].split(":")[-1]) / 1e6
     return found
 
 
