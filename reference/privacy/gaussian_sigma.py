@@ -40,6 +40,7 @@ from reference.privacy.gaussian_enclosure import (
     reported_enclosure,
 )
 from reference.privacy.gaussian_estimate import sigma_estimate, sigma_estimate_wide
+from reference.privacy.gaussian_mean_value import FLOAT_ESTIMATE_BITS, GUARD_BITS, certify_bracket, newton_centre, unit_enclosure
 from reference.privacy.gaussian_profile import delta_ball
 
 DEFAULT_TOLERANCE = Fraction(1, 10**12)
@@ -163,6 +164,10 @@ def sigma_exact(
         epsilon=eps, delta=target, sensitivity_squared=d2)
     # the 80-bit enclosures tell the two ends of the bracket apart only when tol is well above 2**-80 (δ moves by
     # about tol·|d log δ / d log σ| across it): finer tolerances go straight to the refinement
+    if centre is not None:
+        fast = _certify_by_mean_value(centre, eps, target, d2, tol, trusted_bits=FLOAT_ESTIMATE_BITS)
+        if fast is not None:
+            return fast
     coarse = tol.denominator.bit_length() - tol.numerator.bit_length() < TARGET_ACCURACY_BITS - _SLOPE_BITS
     found = None if centre is None or not coarse else _certify_near(centre, eps, target, d2, tol)
     if isinstance(found, ExactSigma):
@@ -173,6 +178,43 @@ def sigma_exact(
     if refined is not None:
         return refined
     return _sigma_by_bisection(eps, target, d2, tol, estimate, found)
+
+
+#: Working precisions (bits beyond those the tolerance needs) at which the mean value bracket is tried before
+#: the older routes (secant brackets, the refinement ladder, the bisection) take over.
+_MEAN_VALUE_EXTRA_BITS = (0, 64)
+
+
+def _certify_by_mean_value(
+    centre: Fraction, eps: Fraction, target: Fraction, d2: Fraction, tol: Fraction, *, trusted_bits: int
+) -> ExactSigma | None:
+    """The answer from one enclosure of δ(ε) and one slope bound (:mod:`reference.privacy.gaussian_mean_value`):
+    Newton steps on Arb midpoints, each at twice the previous accuracy, until the centre is within about
+    √tol of the optimum (none at all for tolerances down to about 1e-24 from the float estimate), then the
+    bracket certified by the mean value form. The two balls become rationals once, at the end. None when no
+    try decides: the older routes then answer, with the same certificates.
+    """
+    tol_bits = tol.denominator.bit_length() - tol.numerator.bit_length() + 1
+    accuracy = trusted_bits
+    while 2 * accuracy < tol_bits + GUARD_BITS:
+        accuracy *= 2
+        stepped = newton_centre(centre, epsilon=eps, delta=target, sensitivity_squared=d2, bits=accuracy + GUARD_BITS)
+        if stepped is None:
+            return None
+        centre = stepped
+    for extra in _MEAN_VALUE_EXTRA_BITS:
+        bits = max(START_PRECISION, tol_bits + GUARD_BITS) + extra
+        if bits > MAX_PRECISION:
+            return None
+        bracket = certify_bracket(centre, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol, bits=bits)
+        if bracket is not None:
+            # the balls decided against the target's ball; their exact rational ends say the same (an Arb ball
+            # [m - r, m + r] converts exactly), clipped to [0, 1] where δ lies by definition
+            return ExactSigma(
+                bracket.sigma_below, bracket.sigma, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol,
+                delta_at_sigma=unit_enclosure(bracket.at_sigma), delta_at_sigma_below=unit_enclosure(bracket.at_below),
+            )
+    return None
 
 
 #: Certified brackets tried around the float estimate (each re-centred by a secant step through the last

@@ -1,0 +1,194 @@
+"""A certified σ bracket from ONE Arb enclosure of the Gaussian mechanism's δ(ε) and a slope bound: the mean
+value form. Conventions and model: :mod:`reference.privacy.gaussian_profile`.
+
+Why it is safe. δ is a smooth, strictly decreasing function of σ > 0 with the closed-form slope
+
+    dδ/dσ = −(Δ/σ²) φ(a − b),   a = Δ/(2σ), b = εσ/Δ
+
+(derived in :func:`reference.privacy.gaussian_enclosure.delta_and_slope`; the two terms' derivatives combine
+because e^ε φ(a + b) = φ(a − b)). For a centre ``c`` and any σ in a hull ``H`` that contains ``c``, the mean
+value theorem gives δ(σ) = δ(c) + (σ − c)·δ'(ξ) for some ξ between ``c`` and σ, so ξ ∈ H. Arb evaluates
+δ(c) on a ball containing ``c`` (:func:`reference.privacy.gaussian_profile.profile_ball`) and δ' on the ball
+``H`` (every arithmetic step of Arb returns a ball containing the exact result for every point of its
+arguments), so the ball ``δ(c) + (σ − c)·δ'(H)`` contains δ(σ). If that ball lies entirely at or below the
+ball of the target δ, δ(σ) <= δ: σ is sufficient; if it lies entirely above, σ is insufficient. Neither
+comparison uses a midpoint or a float; the midpoints only choose where the bracket goes.
+
+Why it is cheap. Only one δ(ε) needs the two normal tails (erfc, the expensive part); the slope is one
+exponential. The remainder term is about (σ − c)²·|δ''|, so a centre within about √tolerance (relative) of
+the optimum is enough to tell apart the ends of a bracket of relative width ``tolerance``: a float estimate
+(≈ 1e-13) serves every tolerance down to about 1e-24 without any further step, and each Newton step on Arb
+midpoints doubles the digits for finer ones (cost linear in the digits, no bisection).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from flint import arb, ctx, fmpq
+
+from reference.core.certified import CertifiedReal, working_precision
+from reference.privacy.gaussian_enclosure import clip_to_unit
+from reference.privacy.gaussian_profile import profile_ball
+
+#: Working bits kept beyond those that separate the bracket's two ends (the slope factor d log δ / d log σ
+#: and the cancellation of δ's two tails take some of them); a bracket not decided is retried with more.
+GUARD_BITS = 20
+
+#: Relative accuracy (bits) the float estimate is trusted with when planning Newton steps: it is within about
+#: 2**-43 on the comparison grid (the float difference of two tails cancels), and a wrong trust only costs a retry.
+FLOAT_ESTIMATE_BITS = 40
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """A certified bracket: ``sigma`` sufficient (``at_sigma``, a ball containing δ(ε) at ``sigma``, lies at or
+    below the target δ's ball), ``sigma_below = sigma (1 - tolerance)`` insufficient (``at_below`` lies above)."""
+
+    sigma_below: Fraction
+    sigma: Fraction
+    at_sigma: arb
+    at_below: arb
+
+
+def _slope(epsilon: arb, root: arb, sigma: arb) -> arb:
+    """A ball containing dδ/dσ = −(Δ/σ²) φ(Δ/(2σ) − εσ/Δ) for every σ in the ball ``sigma`` (``root`` = Δ)."""
+    gap = root / (2 * sigma) - epsilon * sigma / root
+    return -(root / (sigma * sigma)) * (-(gap * gap) / 2).exp() / (2 * arb.pi()).sqrt()
+
+
+def unit_enclosure(ball: arb) -> CertifiedReal:
+    """The exact enclosure ``[mid - rad, mid + rad]`` of a finite ball containing some δ(ε), intersected with
+    [0, 1] (where δ lies by definition): :meth:`CertifiedReal.from_arb` then clipping, with the common case (a
+    ball of ordinary exponents) done on integers over one power of two instead of four Fraction operations."""
+    mantissa, exponent = (int(part) for part in ball.mid().man_exp())
+    radius, radius_exponent = (int(part) for part in ball.rad().man_exp())
+    if mantissa == 0 or max(abs(exponent), abs(radius_exponent)) > _ORDINARY_EXPONENT:
+        return clip_to_unit(CertifiedReal.from_arb(ball))
+    common = min(exponent, radius_exponent)
+    middle = mantissa << (exponent - common)
+    spread = radius << (radius_exponent - common)
+    lower, upper = middle - spread, middle + spread
+    if common >= 0 or lower < 0 or upper > (1 << -common):  # outside (0, 1): the general route clips
+        return clip_to_unit(CertifiedReal.from_arb(ball))
+    return CertifiedReal(Fraction(lower, 1 << -common), Fraction(upper, 1 << -common))
+
+
+#: Binary exponents handled by :func:`unit_enclosure`'s integer route (far inside the exact range of
+#: :mod:`reference.core.certified`, which widens values below 2**-(2**20)).
+_ORDINARY_EXPONENT = 1 << 16
+
+
+def _dyadic(value: arb) -> Fraction | None:
+    """The exact dyadic midpoint of a finite ball as a Fraction (None when it is not positive)."""
+    mantissa, exponent = value.mid().man_exp()
+    numerator, power = int(mantissa), int(exponent)
+    if numerator <= 0:
+        return None
+    return Fraction(numerator << power) if power >= 0 else Fraction(numerator, 1 << -power)
+
+
+def newton_centre(
+    centre: Fraction, *, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction, bits: int
+) -> Fraction | None:
+    """One Newton step for δ(σ) = ``delta`` from ``centre`` on Arb midpoints at ``bits`` working bits: the next
+    centre (a dyadic rational), or None where δ or its slope is not usable there. It only steers."""
+    with working_precision(bits):
+        eps = arb(fmpq(epsilon.numerator, epsilon.denominator))
+        root = arb(fmpq(sensitivity_squared.numerator, sensitivity_squared.denominator)).sqrt()
+        sigma = arb(fmpq(centre.numerator, centre.denominator))
+        value = profile_ball(eps, sigma / root)
+        slope = _slope(eps, root, sigma)
+        if not (value.is_finite() and slope.is_finite() and slope.mid() < 0):
+            return None
+        stepped = (sigma - (value.mid() - arb(fmpq(delta.numerator, delta.denominator))) / slope.mid()).mid()
+        # a step that leaves [c/2, 2c] ran off δ's flat part (δ near 1, where the slope vanishes): no centre
+        if not (sigma / 2 < stepped < 2 * sigma):
+            return None
+        return _dyadic(stepped)
+
+
+def certify_bracket(
+    centre: Fraction,
+    *,
+    epsilon: Fraction,
+    delta: Fraction,
+    sensitivity_squared: Fraction,
+    tolerance: Fraction,
+    bits: int,
+) -> Bracket | None:
+    """The bracket ``[σ (1 - tolerance), σ]`` placed by a linear step from ``centre`` and certified by the mean
+    value form (module docstring) at ``bits`` working bits; None when the balls do not decide (a centre too far
+    from the optimum, too few bits, δ's tails cancelling past them): the caller retries or falls back.
+
+    ``σ`` is a dyadic rational (a short one, on a power-of-two grid finer than tolerance·σ/8) just above the
+    linear step's root times (1 + tolerance/2), so the optimum sits near the bracket's middle."""
+    saved = ctx.prec
+    ctx.prec = bits
+    try:
+        return _certify(centre, epsilon, delta, sensitivity_squared, tolerance)
+    finally:
+        ctx.prec = saved
+
+
+def _certify(centre: Fraction, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction,
+             tolerance: Fraction) -> Bracket | None:
+    """:func:`certify_bracket` at the current ``ctx.prec``."""
+    eps = arb(fmpq(epsilon.numerator, epsilon.denominator))
+    if sensitivity_squared.numerator == sensitivity_squared.denominator:
+        root = arb(1)
+    else:
+        root = arb(fmpq(sensitivity_squared.numerator, sensitivity_squared.denominator)).sqrt()
+    target = arb(fmpq(delta.numerator, delta.denominator))
+    tol = arb(fmpq(tolerance.numerator, tolerance.denominator))
+    centre_ball = arb(fmpq(centre.numerator, centre.denominator))
+    value = profile_ball(eps, centre_ball / root)  # a ball containing δ(c)
+    if not value.is_finite():
+        return None
+    # a hull around c wide enough for both ends when c is within a few tolerances (or 2**-30) of the optimum,
+    # so one slope bound serves the linear step and both ends; ends outside it get a hull of their own below
+    hull = arb(centre_ball, centre_ball * (2 * tol + _HULL_SLACK))
+    slope = _slope(eps, root, hull) if hull > 0 else arb("nan")  # contains δ'(ξ) for every ξ in the hull
+    if not (slope.is_finite() and slope.mid() < 0):
+        return None
+    # where the tangent at c meets the target (midpoints: this only places the bracket)
+    linear = (centre_ball - (value.mid() - target.mid()) / slope.mid()).mid()
+    if not linear > 0:
+        return None
+    mantissa, exponent = (int(part) for part in linear.man_exp())
+    # high = ceil(linear (1 + tol/2) 2**k) / 2**k in integers, with 2**-k <= tol·linear/8 (bit lengths bound
+    # tol > 2**(p_bits - q_bits - 1) and linear >= 2**(m_bits - 1 + e))
+    top, bottom = tolerance.numerator, tolerance.denominator
+    scale = bottom.bit_length() - top.bit_length() + 5 - mantissa.bit_length() - exponent
+    shift = exponent + scale
+    numerator = mantissa * (2 * bottom + top)
+    denominator = 2 * bottom
+    if shift >= 0:
+        numerator <<= shift
+    else:
+        denominator <<= -shift
+    grid_count = -((-numerator) // denominator)  # the ceiling
+    power = 1 << abs(scale)
+    # the exact ends: high = grid_count / 2**scale, below = high (1 - tolerance), one normalisation each
+    high_ratio = (grid_count, power) if scale >= 0 else (grid_count * power, 1)
+    below_ratio = (high_ratio[0] * (bottom - top), high_ratio[1] * bottom)
+    high_ball = arb(fmpq(*high_ratio))
+    below_ball = arb(fmpq(*below_ratio))
+    if not (hull.contains(high_ball) and hull.contains(below_ball)):
+        hull = centre_ball.union(high_ball).union(below_ball)
+        slope = _slope(eps, root, hull) if hull > 0 else arb("nan")
+        if not slope.is_finite():
+            return None
+    at_sigma = value + (high_ball - centre_ball) * slope
+    at_below = value + (below_ball - centre_ball) * slope
+    if at_sigma <= target and at_below > target:
+        return Bracket(Fraction(*below_ratio), Fraction(*high_ratio), at_sigma, at_below)
+    return None
+
+
+#: Relative half-width of the first hull beyond twice the tolerance: the float estimate is within about 2**-40.
+_HULL_SLACK = arb(2) ** -30
+
+
+__all__ = ["GUARD_BITS", "FLOAT_ESTIMATE_BITS", "Bracket", "certify_bracket", "newton_centre"]
