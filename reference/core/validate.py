@@ -221,7 +221,7 @@ def positive_fraction(value: object, name: str) -> Fraction:
         name: the parameter's name, as the refusal names it.
     """
     result = to_fraction(value, name)
-    if result <= 0:
+    if result.numerator <= 0:  # the denominator is positive
         raise ValueError(f"{name} must be > 0, got {describe(result)}")
     return result
 
@@ -235,7 +235,7 @@ def open_unit_fraction(value: object, name: str) -> Fraction:
         name: the parameter's name, as the refusal names it.
     """
     result = to_fraction(value, name)
-    if not 0 < result < 1:
+    if not 0 < result.numerator < result.denominator:  # 0 < result < 1, the denominator being positive
         raise ValueError(f"{name} must be in the open interval (0, 1), got {describe(result)}")
     return result
 
@@ -254,7 +254,7 @@ def tolerance_fraction(value: object, name: str = "tolerance") -> Fraction:
         name: the parameter's name, as the refusal names it (default ``"tolerance"``).
     """
     result = open_unit_fraction(value, name)
-    if result < MIN_TOLERANCE:
+    if result.numerator * MIN_TOLERANCE.denominator < MIN_TOLERANCE.numerator * result.denominator:
         raise ValueError(f"{name} must be at least 1e-100, got {describe(result)}")
     return result
 

@@ -114,9 +114,10 @@ def _solve(epsilon: float, target: float) -> float | None:
     return None
 
 
-#: A Newton step in log s this small ends the solve: its square is far below the float's own noise (the two
-#: tails' difference cancels to about 1e-13 at small ε, so steps stall there instead of shrinking to 4e-16).
-_NEWTON_FLOOR = 1e-11
+#: A Newton step in log s this small ends the solve (the step is still taken): the error left is about its
+#: square, far below the float's own noise (the two tails' difference cancels to about 1e-13 at small ε, where
+#: steps stall instead of shrinking to 4e-16).
+_NEWTON_FLOOR = 1e-7
 
 
 #: Correct bits asked of each δ(s) in :func:`sigma_estimate_wide` (the answer needs about 50: the caller

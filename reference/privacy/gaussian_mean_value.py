@@ -23,8 +23,8 @@ midpoints doubles the digits for finer ones (cost linear in the digits, no bisec
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 from flint import arb, ctx, fmpq
 
@@ -40,9 +40,11 @@ GUARD_BITS = 20
 #: 2**-43 on the comparison grid (the float difference of two tails cancels), and a wrong trust only costs a retry.
 FLOAT_ESTIMATE_BITS = 40
 
+#: The same for the Arb-midpoint estimate of the inputs past the float range (it stops at steps of 2**-60).
+WIDE_ESTIMATE_BITS = 50
 
-@dataclass(frozen=True)
-class Bracket:
+
+class Bracket(NamedTuple):
     """A certified bracket: ``sigma`` sufficient (``at_sigma``, a ball containing δ(ε) at ``sigma``, lies at or
     below the target δ's ball), ``sigma_below = sigma (1 - tolerance)`` insufficient (``at_below`` lies above)."""
 
@@ -61,18 +63,19 @@ def _slope(epsilon: arb, root: arb, sigma: arb) -> arb:
 def unit_enclosure(ball: arb) -> CertifiedReal:
     """The exact enclosure ``[mid - rad, mid + rad]`` of a finite ball containing some δ(ε), intersected with
     [0, 1] (where δ lies by definition): :meth:`CertifiedReal.from_arb` then clipping, with the common case (a
-    ball of ordinary exponents) done on integers over one power of two instead of four Fraction operations."""
-    mantissa, exponent = (int(part) for part in ball.mid().man_exp())
-    radius, radius_exponent = (int(part) for part in ball.rad().man_exp())
-    if mantissa == 0 or max(abs(exponent), abs(radius_exponent)) > _ORDINARY_EXPONENT:
+    ball of ordinary exponents inside (0, 1)) done on integers over one power of two instead of eight Fraction
+    operations; anything else takes that general route."""
+    mantissa, exponent = ball.mid().man_exp()
+    radius, radius_exponent = ball.rad().man_exp()
+    common = int(min(exponent, radius_exponent))
+    if mantissa <= 0 or not -_ORDINARY_EXPONENT < common < 0 or exponent > 0 or radius_exponent > 0:
         return clip_to_unit(CertifiedReal.from_arb(ball))
-    common = min(exponent, radius_exponent)
-    middle = mantissa << (exponent - common)
-    spread = radius << (radius_exponent - common)
-    lower, upper = middle - spread, middle + spread
-    if common >= 0 or lower < 0 or upper > (1 << -common):  # outside (0, 1): the general route clips
+    middle = int(mantissa) << int(exponent - common)
+    spread = int(radius) << int(radius_exponent - common)
+    lower, upper, unit = middle - spread, middle + spread, 1 << -common
+    if lower < 0 or upper > unit:  # reaching outside [0, 1]: the general route clips
         return clip_to_unit(CertifiedReal.from_arb(ball))
-    return CertifiedReal(Fraction(lower, 1 << -common), Fraction(upper, 1 << -common))
+    return CertifiedReal(Fraction(lower, unit), Fraction(upper, unit))
 
 
 #: Binary exponents handled by :func:`unit_enclosure`'s integer route (far inside the exact range of
@@ -90,14 +93,14 @@ def _dyadic(value: arb) -> Fraction | None:
 
 
 def newton_centre(
-    centre: Fraction, *, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction, bits: int
+    centre: Fraction | float, *, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction, bits: int
 ) -> Fraction | None:
     """One Newton step for δ(σ) = ``delta`` from ``centre`` on Arb midpoints at ``bits`` working bits: the next
     centre (a dyadic rational), or None where δ or its slope is not usable there. It only steers."""
     with working_precision(bits):
         eps = arb(fmpq(epsilon.numerator, epsilon.denominator))
         root = arb(fmpq(sensitivity_squared.numerator, sensitivity_squared.denominator)).sqrt()
-        sigma = arb(fmpq(centre.numerator, centre.denominator))
+        sigma = arb(centre) if isinstance(centre, float) else arb(fmpq(centre.numerator, centre.denominator))
         value = profile_ball(eps, sigma / root)
         slope = _slope(eps, root, sigma)
         if not (value.is_finite() and slope.is_finite() and slope.mid() < 0):
@@ -110,7 +113,7 @@ def newton_centre(
 
 
 def certify_bracket(
-    centre: Fraction,
+    centre: Fraction | float,
     *,
     epsilon: Fraction,
     delta: Fraction,
@@ -132,35 +135,38 @@ def certify_bracket(
         ctx.prec = saved
 
 
-def _certify(centre: Fraction, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction,
+def _certify(centre: Fraction | float, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction,
              tolerance: Fraction) -> Bracket | None:
     """:func:`certify_bracket` at the current ``ctx.prec``."""
     eps = arb(fmpq(epsilon.numerator, epsilon.denominator))
     if sensitivity_squared.numerator == sensitivity_squared.denominator:
-        root = arb(1)
+        root = _ONE
     else:
         root = arb(fmpq(sensitivity_squared.numerator, sensitivity_squared.denominator)).sqrt()
     target = arb(fmpq(delta.numerator, delta.denominator))
-    tol = arb(fmpq(tolerance.numerator, tolerance.denominator))
-    centre_ball = arb(fmpq(centre.numerator, centre.denominator))
+    # a float centre is a dyadic rational, read exactly
+    centre_ball = arb(centre) if isinstance(centre, float) else arb(fmpq(centre.numerator, centre.denominator))
     value = profile_ball(eps, centre_ball / root)  # a ball containing δ(c)
     if not value.is_finite():
         return None
-    # a hull around c wide enough for both ends when c is within a few tolerances (or 2**-30) of the optimum,
-    # so one slope bound serves the linear step and both ends; ends outside it get a hull of their own below
-    hull = arb(centre_ball, centre_ball * (2 * tol + _HULL_SLACK))
-    slope = _slope(eps, root, hull) if hull > 0 else arb("nan")  # contains δ'(ξ) for every ξ in the hull
-    if not (slope.is_finite() and slope.mid() < 0):
+    top, bottom = tolerance.numerator, tolerance.denominator
+    tolerance_bits = bottom.bit_length() - top.bit_length()  # tolerance < 2**(1 - tolerance_bits)
+    # a hull around c of relative half-width 2**(4 - tolerance_bits) >= 8·tolerance (at least 2**-29): it holds
+    # both ends when c is within a few tolerances (or 2**-30) of the optimum, so one slope bound serves the
+    # linear step and both ends; ends outside it get a hull of their own below
+    hull = arb(centre_ball, centre_ball * _POWERS_OF_TWO[min(tolerance_bits - 4, _HULL_BITS)])
+    slope = _slope(eps, root, hull) if hull > 0 else _NAN  # contains δ'(ξ) for every ξ in the hull
+    if not (slope.is_finite() and slope < 0):
         return None
     # where the tangent at c meets the target (midpoints: this only places the bracket)
     linear = (centre_ball - (value.mid() - target.mid()) / slope.mid()).mid()
     if not linear > 0:
         return None
-    mantissa, exponent = (int(part) for part in linear.man_exp())
+    mantissa_part, exponent_part = linear.man_exp()
+    mantissa, exponent = int(mantissa_part), int(exponent_part)
     # high = ceil(linear (1 + tol/2) 2**k) / 2**k in integers, with 2**-k <= tol·linear/8 (bit lengths bound
-    # tol > 2**(p_bits - q_bits - 1) and linear >= 2**(m_bits - 1 + e))
-    top, bottom = tolerance.numerator, tolerance.denominator
-    scale = bottom.bit_length() - top.bit_length() + 5 - mantissa.bit_length() - exponent
+    # tol > 2**(-tolerance_bits - 1) and linear >= 2**(m_bits - 1 + e))
+    scale = tolerance_bits + 5 - mantissa.bit_length() - exponent
     shift = exponent + scale
     numerator = mantissa * (2 * bottom + top)
     denominator = 2 * bottom
@@ -169,26 +175,31 @@ def _certify(centre: Fraction, epsilon: Fraction, delta: Fraction, sensitivity_s
     else:
         denominator <<= -shift
     grid_count = -((-numerator) // denominator)  # the ceiling
-    power = 1 << abs(scale)
-    # the exact ends: high = grid_count / 2**scale, below = high (1 - tolerance), one normalisation each
-    high_ratio = (grid_count, power) if scale >= 0 else (grid_count * power, 1)
+    # the exact ends: high = grid_count / 2**scale, below = high (1 - tolerance)
+    high_ratio = (grid_count, 1 << scale) if scale >= 0 else (grid_count << -scale, 1)
     below_ratio = (high_ratio[0] * (bottom - top), high_ratio[1] * bottom)
     high_ball = arb(fmpq(*high_ratio))
-    below_ball = arb(fmpq(*below_ratio))
-    if not (hull.contains(high_ball) and hull.contains(below_ball)):
+    below_ball = high_ball * (1 - arb(fmpq(top, bottom)))  # a ball containing high (1 - tolerance)
+    if not (hull.contains(centre_ball) and hull.contains(high_ball) and hull.contains(below_ball)):
         hull = centre_ball.union(high_ball).union(below_ball)
-        slope = _slope(eps, root, hull) if hull > 0 else arb("nan")
+        slope = _slope(eps, root, hull) if hull > 0 else _NAN
         if not slope.is_finite():
             return None
     at_sigma = value + (high_ball - centre_ball) * slope
+    if not at_sigma <= target:
+        return None
     at_below = value + (below_ball - centre_ball) * slope
-    if at_sigma <= target and at_below > target:
-        return Bracket(Fraction(*below_ratio), Fraction(*high_ratio), at_sigma, at_below)
-    return None
+    if not at_below > target:
+        return None
+    return Bracket(Fraction(*below_ratio), Fraction(*high_ratio), at_sigma, at_below)
 
 
-#: Relative half-width of the first hull beyond twice the tolerance: the float estimate is within about 2**-40.
-_HULL_SLACK = arb(2) ** -30
+_ONE = arb(1)
+_NAN = arb("nan")
+#: The first hull's relative half-width is at least 2**-_HULL_BITS (the float estimate is within about 2**-40).
+_HULL_BITS = 29
+#: Exact powers of two 2**-k for the hull's width, k up to _HULL_BITS (exact at every precision).
+_POWERS_OF_TWO = {bits: arb(2) ** -bits for bits in range(-8, _HULL_BITS + 1)}
 
 
-__all__ = ["GUARD_BITS", "FLOAT_ESTIMATE_BITS", "Bracket", "certify_bracket", "newton_centre"]
+__all__ = ["GUARD_BITS", "FLOAT_ESTIMATE_BITS", "WIDE_ESTIMATE_BITS", "Bracket", "certify_bracket", "newton_centre"]

@@ -42,6 +42,9 @@ from reference.core.certified import ball as _ball
 #: lose at least this many bits, while each term of the series is that much smaller than the one before.
 SERIES_GAP_BITS = 16
 
+#: 2**-SERIES_GAP_BITS, an exact ball (a power of two is exact at every precision).
+_SERIES_THRESHOLD = arb(2) ** -SERIES_GAP_BITS
+
 #: From this ε on the direct form's second term is computed as φ(u) R(v): e^ε exceeds 2**(2**20) there.
 LARGE_EPSILON = arb(2) ** 20
 
@@ -60,8 +63,8 @@ def profile_ball(epsilon: arb, ratio: arb) -> arb:
     half_gap = gap / 2
     shift = epsilon * ratio  # b
     lower = shift - half_gap  # u
-    scale = abs(lower).max(arb(1))
-    if gap * scale < arb(2) ** -SERIES_GAP_BITS:
+    # h·max(1, |u|) < 2**-SERIES_GAP_BITS, tested as h < t and h·|u| < t (the first fails at once at moderate σ)
+    if gap < _SERIES_THRESHOLD and gap * abs(lower) < _SERIES_THRESHOLD:
         series = _series_delta(lower, gap)
         if series is not None:
             return series

@@ -4,7 +4,7 @@ bracket. Conventions: :mod:`reference.privacy.gaussian`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from flint import arb
@@ -40,7 +40,7 @@ from reference.privacy.gaussian_enclosure import (
     reported_enclosure,
 )
 from reference.privacy.gaussian_estimate import sigma_estimate, sigma_estimate_wide
-from reference.privacy.gaussian_mean_value import FLOAT_ESTIMATE_BITS, GUARD_BITS, certify_bracket, newton_centre, unit_enclosure
+from reference.privacy.gaussian_mean_value import FLOAT_ESTIMATE_BITS, GUARD_BITS, WIDE_ESTIMATE_BITS, certify_bracket, newton_centre, unit_enclosure
 from reference.privacy.gaussian_profile import delta_ball
 
 DEFAULT_TOLERANCE = Fraction(1, 10**12)
@@ -63,8 +63,34 @@ class ExactSigma(CertifiedReal):
     delta: Fraction = Fraction(0)
     sensitivity_squared: Fraction = Fraction(0)
     tolerance: Fraction = Fraction(0)
-    delta_at_sigma: CertifiedReal | None = None
-    delta_at_sigma_below: CertifiedReal | None = None
+    # δ(ε) at ``sigma`` and at ``sigma_below``, each a CertifiedReal or the Arb ball that decided the comparison,
+    # kept as a ball until first read (:attr:`delta_at_sigma`): the certificate is the ball's comparison with
+    # δ's ball, made before this object exists; the conversion to exact rationals is only for reading it
+    _at_sigma: CertifiedReal | arb | None = field(default=None, repr=False, compare=False)
+    _at_sigma_below: CertifiedReal | arb | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def delta_at_sigma(self) -> CertifiedReal | None:
+        """An enclosure of δ(ε) at ``sigma``, with ``upper <= delta`` (exact rational ends, clipped to [0, 1])."""
+        return self._enclosure("_at_sigma")
+
+    @property
+    def delta_at_sigma_below(self) -> CertifiedReal | None:
+        """An enclosure of δ(ε) at ``sigma_below``, with ``lower > delta`` (exact rational ends, clipped to [0, 1])."""
+        return self._enclosure("_at_sigma_below")
+
+    def _enclosure(self, name: str) -> CertifiedReal | None:
+        value = getattr(self, name)
+        if isinstance(value, arb):  # converted once, exactly (an Arb ball is a dyadic midpoint and radius)
+            value = unit_enclosure(value)
+            object.__setattr__(self, name, value)
+        return value
+
+    def __getstate__(self) -> dict[str, object]:
+        """The fields with both enclosures as exact rationals (Arb balls do not pickle)."""
+        state = dict(self.__dict__)
+        state["_at_sigma"], state["_at_sigma_below"] = self.delta_at_sigma, self.delta_at_sigma_below
+        return state
 
     def __repr__(self) -> str:
         """The sufficient σ and what it is for, on one line (the certificate is the fields, and :meth:`as_json`)."""
@@ -158,14 +184,18 @@ def sigma_exact(
     tol = tolerance_fraction(tolerance)
 
     estimate = sigma_estimate(epsilon=eps, delta=target, sensitivity_squared=d2)
+    if estimate is not None:
+        fast = _certify_by_mean_value(estimate, eps, target, d2, tol, trusted_bits=FLOAT_ESTIMATE_BITS)
+        if fast is not None:
+            return fast
     # past the float range (δ = 1e-9999, ε = 1e-5000) the same solve on Arb midpoints: a few evaluations at
     # the cancellation's precision instead of some forty certified bisection steps at it
     centre = Fraction(estimate) if estimate is not None else sigma_estimate_wide(
         epsilon=eps, delta=target, sensitivity_squared=d2)
     # the 80-bit enclosures tell the two ends of the bracket apart only when tol is well above 2**-80 (δ moves by
     # about tol·|d log δ / d log σ| across it): finer tolerances go straight to the refinement
-    if centre is not None:
-        fast = _certify_by_mean_value(centre, eps, target, d2, tol, trusted_bits=FLOAT_ESTIMATE_BITS)
+    if estimate is None and centre is not None:
+        fast = _certify_by_mean_value(centre, eps, target, d2, tol, trusted_bits=WIDE_ESTIMATE_BITS)
         if fast is not None:
             return fast
     coarse = tol.denominator.bit_length() - tol.numerator.bit_length() < TARGET_ACCURACY_BITS - _SLOPE_BITS
@@ -186,7 +216,7 @@ _MEAN_VALUE_EXTRA_BITS = (0, 64)
 
 
 def _certify_by_mean_value(
-    centre: Fraction, eps: Fraction, target: Fraction, d2: Fraction, tol: Fraction, *, trusted_bits: int
+    centre: Fraction | float, eps: Fraction, target: Fraction, d2: Fraction, tol: Fraction, *, trusted_bits: int
 ) -> ExactSigma | None:
     """The answer from one enclosure of δ(ε) and one slope bound (:mod:`reference.privacy.gaussian_mean_value`):
     Newton steps on Arb midpoints, each at twice the previous accuracy, until the centre is within about
@@ -212,7 +242,7 @@ def _certify_by_mean_value(
             # [m - r, m + r] converts exactly), clipped to [0, 1] where δ lies by definition
             return ExactSigma(
                 bracket.sigma_below, bracket.sigma, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol,
-                delta_at_sigma=unit_enclosure(bracket.at_sigma), delta_at_sigma_below=unit_enclosure(bracket.at_below),
+                _at_sigma=bracket.at_sigma, _at_sigma_below=bracket.at_below,
             )
     return None
 
@@ -252,7 +282,7 @@ def _certify_near(
             if at_sigma.certainly_le(target) and at_below.certainly_gt(target):
                 return ExactSigma(
                     below, high, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol,
-                    delta_at_sigma=at_sigma, delta_at_sigma_below=at_below,
+                    _at_sigma=at_sigma, _at_sigma_below=at_below,
                 )
         at_sigma = clip_to_unit(CertifiedReal.from_arb(sigma_ball))
         at_below = clip_to_unit(CertifiedReal.from_arb(below_ball))
@@ -319,8 +349,8 @@ def _certify_refined(
                 if at_sigma.is_finite() and at_below.is_finite() and at_sigma <= target_ball and at_below > target_ball:
                     return ExactSigma(
                         below, high, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol,
-                        delta_at_sigma=clip_to_unit(CertifiedReal.from_arb(at_sigma)),
-                        delta_at_sigma_below=clip_to_unit(CertifiedReal.from_arb(at_below)),
+                        _at_sigma=clip_to_unit(CertifiedReal.from_arb(at_sigma)),
+                        _at_sigma_below=clip_to_unit(CertifiedReal.from_arb(at_below)),
                     )
             centre = CertifiedReal.from_arb(sigma.mid()).lower if sigma > 0 and sigma.is_finite() else centre
         precision = next_precision(precision)
@@ -386,7 +416,7 @@ def _sigma_by_bisection(
         raise ArithmeticError("sigma was certified sufficient, then insufficient: inconsistent enclosures")
     return ExactSigma(
         below, high, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol,
-        delta_at_sigma=at_sigma, delta_at_sigma_below=at_below,
+        _at_sigma=at_sigma, _at_sigma_below=at_below,
     )
 
 
