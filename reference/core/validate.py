@@ -121,6 +121,10 @@ def to_fraction(value: object, name: str) -> Fraction:
             reads; a float is refused (it is not the decimal it prints as).
         name: the parameter's name, as the refusal names it.
     """
+    if type(value) is Fraction:  # the common cases first (a subclass takes the general route below)
+        return _bounded(value, name)
+    if type(value) is int:
+        return _bounded(Fraction(value), name)
     if isinstance(value, bool):
         raise TypeError(f"{name} must be an exact rational (int, Fraction or a string like '1/3'), not bool")
     if isinstance(value, (Fraction, int, numbers.Integral)):

@@ -64,9 +64,10 @@ def sigma_estimate(*, epsilon: Fraction, delta: Fraction, sensitivity_squared: F
         sensitivity_squared: the squared ℓ₂ sensitivity Δ² > 0 (not Δ), an exact ``Fraction``; σ scales with Δ.
     """
     try:
-        eps = float(epsilon)
-        target = math.log(float(delta))
-        scale = math.sqrt(float(sensitivity_squared))
+        # int / int is the correctly rounded quotient, as float(Fraction) is, without the numbers.Rational detour
+        eps = epsilon.numerator / epsilon.denominator
+        target = math.log(delta.numerator / delta.denominator)
+        scale = math.sqrt(sensitivity_squared.numerator / sensitivity_squared.denominator)
         if eps > 700.0 or not (math.isfinite(target) and 0.0 < scale < math.inf and eps > 0.0):
             return None
         s = _solve(eps, target)
@@ -92,24 +93,39 @@ def _solve(epsilon: float, target: float) -> float | None:
     # where the two tails nearly cancel, it is a few times too large, which Newton's first steps correct
     z = _tail_quantile(target)
     u = math.log((z + math.sqrt(z * z + 2.0 * epsilon)) / (2.0 * epsilon))
-    low = high = None  # low: log δ above target (s too small); high: below target
+    low, high = -math.inf, math.inf  # low: log δ above target (s too small); high: below target
+    growth, erfc, exp = math.exp(epsilon), math.erfc, math.exp
     for _ in range(_MAX_STEPS):
-        value, slope = _log_delta(epsilon, math.exp(u))
+        # _log_delta written out (the loop is most of the estimate's time): log δ(s) and d log δ / d log s
+        s = exp(u)
+        a = 0.5 / s
+        b = epsilon * s
+        delta = 0.5 * (erfc((b - a) / _ROOT_TWO) - growth * erfc((a + b) / _ROOT_TWO))
+        if delta > 0.0:
+            value = math.log(delta)
+            slope = -2.0 * a * exp(-0.5 * (a - b) ** 2) / (_ROOT_TWO_PI * delta)
+        else:
+            value = slope = -math.inf
         if value > target:
             low = u
         else:
             high = u
-        if value == target or (low is not None and high is not None and high - low <= _STEP_FLOOR * max(1.0, abs(u))):
-            return math.exp(u)
-        step = (value - target) / slope if math.isfinite(slope) and slope < 0 else math.nan
+        size = abs(u) if abs(u) > 1.0 else 1.0
+        if value == target or high - low <= _STEP_FLOOR * size:
+            return s
         # a Newton step, clamped to a factor e**2 in s while one side is unknown, bisected once both are known
-        candidate = u - max(-2.0, min(2.0, step)) if step == step else (u + 2.0 if high is None else u - 2.0)
-        if low is not None and high is not None and not low < candidate < high:
-            candidate = 0.5 * (low + high)
-        elif (low is not None and candidate <= low) or (high is not None and candidate >= high):
-            candidate = u + 1.0 if high is None else u - 1.0
-        if abs(candidate - u) <= _NEWTON_FLOOR * max(1.0, abs(u)):
-            return math.exp(candidate)
+        if -math.inf < slope < 0.0:
+            step = (value - target) / slope
+            candidate = u - (2.0 if step > 2.0 else -2.0 if step < -2.0 else step)
+        else:
+            candidate = u + 2.0 if high == math.inf else u - 2.0
+        if not low < candidate < high:
+            if -math.inf < low and high < math.inf:
+                candidate = 0.5 * (low + high)
+            else:
+                candidate = u + 1.0 if high == math.inf else u - 1.0
+        if abs(candidate - u) <= _NEWTON_FLOOR * size:
+            return exp(candidate)
         u = candidate
     return None
 

@@ -57,7 +57,20 @@ class Bracket(NamedTuple):
 def _slope(epsilon: arb, root: arb, sigma: arb) -> arb:
     """A ball containing dδ/dσ = −(Δ/σ²) φ(Δ/(2σ) − εσ/Δ) for every σ in the ball ``sigma`` (``root`` = Δ)."""
     gap = root / (2 * sigma) - epsilon * sigma / root
-    return -(root / (sigma * sigma)) * (-(gap * gap) / 2).exp() / (2 * arb.pi()).sqrt()
+    return (gap * gap / -2).exp() * (root / (sigma * sigma)) * _inverse_root_two_pi()
+
+
+def _inverse_root_two_pi() -> arb:
+    """-1/√(2π) at the current precision (computed once per precision: a constant of every slope)."""
+    precision = ctx.prec
+    value = _NEGATIVE_INVERSE_ROOT_TWO_PI.get(precision)
+    if value is None:
+        value = _NEGATIVE_INVERSE_ROOT_TWO_PI[precision] = -(2 * arb.pi()).rsqrt()
+    return value
+
+
+#: -1/√(2π) by working precision (a handful of precisions occur: the cache stays small).
+_NEGATIVE_INVERSE_ROOT_TWO_PI: dict[int, arb] = {}
 
 
 def unit_enclosure(ball: arb) -> CertifiedReal:
