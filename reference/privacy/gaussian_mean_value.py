@@ -65,11 +65,13 @@ def _inverse_root_two_pi() -> arb:
     precision = ctx.prec
     value = _NEGATIVE_INVERSE_ROOT_TWO_PI.get(precision)
     if value is None:
-        value = _NEGATIVE_INVERSE_ROOT_TWO_PI[precision] = -(2 * arb.pi()).rsqrt()
+        value = -(2 * arb.pi()).rsqrt()
+        if len(_NEGATIVE_INVERSE_ROOT_TWO_PI) < 64:
+            _NEGATIVE_INVERSE_ROOT_TWO_PI[precision] = value
     return value
 
 
-#: -1/√(2π) by working precision (a handful of precisions occur: the cache stays small).
+#: -1/√(2π) by working precision (a handful of precisions occur; at most 64 are kept).
 _NEGATIVE_INVERSE_ROOT_TWO_PI: dict[int, arb] = {}
 
 
@@ -77,7 +79,11 @@ def unit_enclosure(ball: arb) -> CertifiedReal:
     """The exact enclosure ``[mid - rad, mid + rad]`` of a finite ball containing some δ(ε), intersected with
     [0, 1] (where δ lies by definition): :meth:`CertifiedReal.from_arb` then clipping, with the common case (a
     ball of ordinary exponents inside (0, 1)) done on integers over one power of two instead of eight Fraction
-    operations; anything else takes that general route."""
+    operations; anything else takes that general route.
+
+    Args:
+        ball: a finite ``flint.arb`` ball containing δ(ε) (a value in [0, 1]).
+    """
     mantissa, exponent = ball.mid().man_exp()
     radius, radius_exponent = ball.rad().man_exp()
     common = int(min(exponent, radius_exponent))
@@ -109,7 +115,15 @@ def newton_centre(
     centre: Fraction | float, *, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction, bits: int
 ) -> Fraction | None:
     """One Newton step for δ(σ) = ``delta`` from ``centre`` on Arb midpoints at ``bits`` working bits: the next
-    centre (a dyadic rational), or None where δ or its slope is not usable there. It only steers."""
+    centre (a dyadic rational), or None where δ or its slope is not usable there. It only steers.
+
+    Args:
+        centre: the current σ, a positive exact ``Fraction`` or a float (read exactly, as the dyadic it is).
+        epsilon: ε > 0, an exact ``Fraction``.
+        delta: the target δ in (0, 1), an exact ``Fraction``.
+        sensitivity_squared: the squared ℓ₂ sensitivity Δ² > 0 (not Δ), an exact ``Fraction``.
+        bits: the Arb working precision in bits, an integer >= 2 (about twice the centre's correct bits).
+    """
     with working_precision(bits):
         eps = arb(fmpq(epsilon.numerator, epsilon.denominator))
         root = arb(fmpq(sensitivity_squared.numerator, sensitivity_squared.denominator)).sqrt()
@@ -139,7 +153,18 @@ def certify_bracket(
     from the optimum, too few bits, δ's tails cancelling past them): the caller retries or falls back.
 
     ``σ`` is a dyadic rational (a short one, on a power-of-two grid finer than tolerance·σ/8) just above the
-    linear step's root times (1 + tolerance/2), so the optimum sits near the bracket's middle."""
+    linear step's root times (1 + tolerance/2), so the optimum sits near the bracket's middle.
+
+    Args:
+        centre: where to expand δ, a positive exact ``Fraction`` or a float (read exactly): within about
+            √tolerance (relative) of the optimal σ for the bracket to be decided.
+        epsilon: ε > 0, an exact ``Fraction``.
+        delta: the target δ in (0, 1), an exact ``Fraction``.
+        sensitivity_squared: the squared ℓ₂ sensitivity Δ² > 0 (not Δ), an exact ``Fraction``.
+        tolerance: the bracket's relative width, an exact ``Fraction`` in (0, 1).
+        bits: the Arb working precision in bits, an integer >= 2 (the tolerance's bits plus GUARD_BITS suffice
+            away from cancellation).
+    """
     saved = ctx.prec
     ctx.prec = bits
     try:
@@ -215,4 +240,4 @@ _HULL_BITS = 29
 _POWERS_OF_TWO = {bits: arb(2) ** -bits for bits in range(-8, _HULL_BITS + 1)}
 
 
-__all__ = ["GUARD_BITS", "FLOAT_ESTIMATE_BITS", "WIDE_ESTIMATE_BITS", "Bracket", "certify_bracket", "newton_centre"]
+__all__ = ["FLOAT_ESTIMATE_BITS", "GUARD_BITS", "WIDE_ESTIMATE_BITS", "Bracket", "certify_bracket", "newton_centre"]

@@ -40,7 +40,14 @@ from reference.privacy.gaussian_enclosure import (
     reported_enclosure,
 )
 from reference.privacy.gaussian_estimate import sigma_estimate, sigma_estimate_wide
-from reference.privacy.gaussian_mean_value import FLOAT_ESTIMATE_BITS, GUARD_BITS, WIDE_ESTIMATE_BITS, certify_bracket, newton_centre, unit_enclosure
+from reference.privacy.gaussian_mean_value import (
+    FLOAT_ESTIMATE_BITS,
+    GUARD_BITS,
+    WIDE_ESTIMATE_BITS,
+    certify_bracket,
+    newton_centre,
+    unit_enclosure,
+)
 from reference.privacy.gaussian_profile import delta_ball
 
 DEFAULT_TOLERANCE = Fraction(1, 10**12)
@@ -80,10 +87,11 @@ class ExactSigma(CertifiedReal):
         return self._enclosure("_at_sigma_below")
 
     def _enclosure(self, name: str) -> CertifiedReal | None:
-        value = getattr(self, name)
+        value: CertifiedReal | arb | None = getattr(self, name)
         if isinstance(value, arb):  # converted once, exactly (an Arb ball is a dyadic midpoint and radius)
-            value = unit_enclosure(value)
-            object.__setattr__(self, name, value)
+            converted = unit_enclosure(value)
+            object.__setattr__(self, name, converted)
+            return converted
         return value
 
     def __getstate__(self) -> dict[str, object]:
