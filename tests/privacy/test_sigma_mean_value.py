@@ -12,6 +12,7 @@ from fractions import Fraction
 
 import mpmath
 import pytest
+from flint import arb
 
 import reference.privacy.gaussian_mean_value as mean_value
 import reference.privacy.gaussian_sigma as gaussian
@@ -124,7 +125,7 @@ def test_a_far_centre_is_refused_or_still_certified(distortion: float) -> None:
 def test_a_vanishing_slope_term_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     # a mutation: a slope term that vanishes (δ(σ) taken as δ(c)) leaves both ends with one ball, so the
     # route must refuse; it must never certify σ and σ·(1 − tol) on the same ball
-    monkeypatch.setattr(mean_value, "_slope", lambda epsilon, root, sigma: sigma * 0 - mean_value.arb(2) ** -2000)
+    monkeypatch.setattr(mean_value, "_slope", lambda epsilon, root, sigma: sigma * 0 - arb(2) ** -2000)
     epsilon, delta, sensitivity_squared = Fraction(1, 2), Fraction(1, 10**6), Fraction(1)
     estimate = sigma_estimate(epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity_squared)
     assert estimate is not None
