@@ -147,6 +147,7 @@ def certify_bracket(
     sensitivity_squared: Fraction,
     tolerance: Fraction,
     bits: int,
+    centre_bits: int = FLOAT_ESTIMATE_BITS,
 ) -> Bracket | None:
     """The bracket ``[σ (1 - tolerance), σ]`` placed by a linear step from ``centre`` and certified by the mean
     value form (module docstring) at ``bits`` working bits; None when the balls do not decide (a centre too far
@@ -164,17 +165,19 @@ def certify_bracket(
         tolerance: the bracket's relative width, an exact ``Fraction`` in (0, 1).
         bits: the Arb working precision in bits, an integer >= 2 (the tolerance's bits plus GUARD_BITS suffice
             away from cancellation).
+        centre_bits: how close ``centre`` is trusted to be to the optimum, about 2**-centre_bits relative (an
+            integer); it sizes the hull. A wrong trust costs a second slope bound, never the guarantee.
     """
     saved = ctx.prec
     ctx.prec = bits
     try:
-        return _certify(centre, epsilon, delta, sensitivity_squared, tolerance)
+        return _certify(centre, epsilon, delta, sensitivity_squared, tolerance, centre_bits)
     finally:
         ctx.prec = saved
 
 
 def _certify(centre: Fraction | float, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction,
-             tolerance: Fraction) -> Bracket | None:
+             tolerance: Fraction, centre_bits: int) -> Bracket | None:
     """:func:`certify_bracket` at the current ``ctx.prec``."""
     eps = arb(fmpq(epsilon.numerator, epsilon.denominator))
     if sensitivity_squared.numerator == sensitivity_squared.denominator:
@@ -189,10 +192,13 @@ def _certify(centre: Fraction | float, epsilon: Fraction, delta: Fraction, sensi
         return None
     top, bottom = tolerance.numerator, tolerance.denominator
     tolerance_bits = bottom.bit_length() - top.bit_length()  # tolerance < 2**(1 - tolerance_bits)
-    # a hull around c of relative half-width 2**(4 - tolerance_bits) >= 8·tolerance (at least 2**-29): it holds
-    # both ends when c is within a few tolerances (or 2**-30) of the optimum, so one slope bound serves the
-    # linear step and both ends; ends outside it get a hull of their own below
-    hull = arb(centre_ball, centre_ball * _POWERS_OF_TWO[min(tolerance_bits - 4, _HULL_BITS)])
+    # a hull around c of relative half-width 2**-k, k = min(tolerance_bits - 4, centre_bits - 2): at least
+    # 8·tolerance and 4 times the centre's trusted error, so it holds both ends and one slope bound serves the
+    # linear step and both ends; no wider, since the slope's spread over it is what the remainder term costs
+    # (ends outside it get a hull of their own below)
+    hull_bits = min(tolerance_bits - 4, centre_bits - 2)
+    width = _POWERS_OF_TWO.get(hull_bits)
+    hull = arb(centre_ball, centre_ball * (width if width is not None else arb(2) ** -hull_bits))
     slope = _slope(eps, root, hull) if hull > 0 else _NAN  # contains δ'(ξ) for every ξ in the hull
     if not (slope.is_finite() and slope < 0):
         return None
@@ -234,10 +240,8 @@ def _certify(centre: Fraction | float, epsilon: Fraction, delta: Fraction, sensi
 
 _ONE = arb(1)
 _NAN = arb("nan")
-#: The first hull's relative half-width is at least 2**-_HULL_BITS (the float estimate is within about 2**-40).
-_HULL_BITS = 29
-#: Exact powers of two 2**-k for the hull's width, k up to _HULL_BITS (exact at every precision).
-_POWERS_OF_TWO = {bits: arb(2) ** -bits for bits in range(-8, _HULL_BITS + 1)}
+#: Exact powers of two 2**-k for the hull's width, for the common k (exact at every precision).
+_POWERS_OF_TWO = {bits: arb(2) ** -bits for bits in range(-8, 64)}
 
 
 __all__ = ["FLOAT_ESTIMATE_BITS", "GUARD_BITS", "WIDE_ESTIMATE_BITS", "Bracket", "certify_bracket", "newton_centre"]

@@ -189,7 +189,7 @@ def sigma_exact(
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
     d2 = positive_fraction(sensitivity_squared, "sensitivity_squared")
-    tol = tolerance_fraction(tolerance)
+    tol = DEFAULT_TOLERANCE if tolerance is DEFAULT_TOLERANCE else tolerance_fraction(tolerance)
 
     estimate = sigma_estimate(epsilon=eps, delta=target, sensitivity_squared=d2)
     if estimate is not None:
@@ -218,8 +218,9 @@ def sigma_exact(
     return _sigma_by_bisection(eps, target, d2, tol, estimate, found)
 
 
-#: Working precisions (bits beyond those the tolerance needs) at which the mean value bracket is tried before
-#: the older routes (secant brackets, the refinement ladder, the bisection) take over.
+#: Working precisions (bits beyond those the tolerance needs) at which the mean value bracket is tried (with a
+#: Newton step between the tries) before the older routes (secant brackets, the refinement ladder, the
+#: bisection) take over.
 _MEAN_VALUE_EXTRA_BITS = (0, 64)
 
 
@@ -234,7 +235,9 @@ def _certify_by_mean_value(
     """
     tol_bits = tol.denominator.bit_length() - tol.numerator.bit_length() + 1
     accuracy = trusted_bits
-    while 2 * accuracy < tol_bits + GUARD_BITS:
+    # the remainder is about (2**-accuracy)²·|σ δ''/δ'| against a gap of tol/2: a centre of about half the
+    # tolerance's bits (plus a margin for that ratio) is enough
+    while 2 * accuracy < tol_bits + _NEWTON_MARGIN_BITS:
         accuracy *= 2
         stepped = newton_centre(centre, epsilon=eps, delta=target, sensitivity_squared=d2, bits=accuracy + GUARD_BITS)
         if stepped is None:
@@ -244,15 +247,27 @@ def _certify_by_mean_value(
         bits = max(START_PRECISION, tol_bits + GUARD_BITS) + extra
         if bits > MAX_PRECISION:
             return None
-        bracket = certify_bracket(centre, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol, bits=bits)
+        bracket = certify_bracket(centre, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol, bits=bits,
+                                  centre_bits=accuracy)
         if bracket is not None:
-            # the balls decided against the target's ball; their exact rational ends say the same (an Arb ball
-            # [m - r, m + r] converts exactly), clipped to [0, 1] where δ lies by definition
+            # the balls decided against the target's ball; they become exact rationals when first read
             return ExactSigma(
                 bracket.sigma_below, bracket.sigma, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol,
                 _at_sigma=bracket.at_sigma, _at_sigma_below=bracket.at_below,
             )
+        if extra == _MEAN_VALUE_EXTRA_BITS[-1]:
+            break
+        # undecided: a centre less accurate than trusted or too few bits for δ's cancellation; both are doubled
+        accuracy *= 2
+        stepped = newton_centre(centre, epsilon=eps, delta=target, sensitivity_squared=d2, bits=accuracy + GUARD_BITS)
+        if stepped is None:
+            return None
+        centre = stepped
     return None
+
+
+#: Bits of margin for the remainder's factor |σ δ''/δ'| when deciding how accurate the centre must be.
+_NEWTON_MARGIN_BITS = 12
 
 
 #: Certified brackets tried around the float estimate (each re-centred by a secant step through the last
