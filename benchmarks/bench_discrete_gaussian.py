@@ -72,9 +72,9 @@ def main() -> None:
         inversion_table.cache_clear()
         build = _seconds(lambda s=s2: inversion_table(s))
         has_table = inversion_table(s2) is not None
-        system = count / min(_seconds(lambda s=s2: exact.discrete_gaussian(s, SystemRandomBits(), size=count))
+        system = count / min(_seconds(lambda s=s2: exact.discrete_gaussian(s, source=SystemRandomBits(), size=count))
                              for _ in range(2))
-        seeded = count / min(_seconds(lambda s=s2: exact.discrete_gaussian(s, SeededRandomBits(1), size=count))
+        seeded = count / min(_seconds(lambda s=s2: exact.discrete_gaussian(s, source=SeededRandomBits(1), size=count))
                              for _ in range(2))
         normals = count / min(_seconds(lambda: generator.standard_normal(count)) for _ in range(2))
         peer = _opendp(math.sqrt(float(s2)))
@@ -89,7 +89,7 @@ def main() -> None:
             rate = count / min(_seconds(lambda p=peer, z=zeros: p(z)) for _ in range(2))
             pairs = []
             for _ in range(args.pairs):
-                ours = _cpu(lambda s=s2: exact.discrete_gaussian(s, SystemRandomBits(), size=count))
+                ours = _cpu(lambda s=s2: exact.discrete_gaussian(s, source=SystemRandomBits(), size=count))
                 theirs = _cpu(lambda p=peer, z=zeros: p(z))
                 pairs.append(theirs / ours)
             ratio = statistics.median(pairs)
