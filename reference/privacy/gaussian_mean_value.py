@@ -197,8 +197,13 @@ def _certify(centre: Fraction | float, epsilon: Fraction, delta: Fraction, sensi
     # linear step and both ends; no wider, since the slope's spread over it is what the remainder term costs
     # (ends outside it get a hull of their own below)
     hull_bits = min(tolerance_bits - 4, centre_bits - 2)
-    width = _POWERS_OF_TWO.get(hull_bits)
-    hull = arb(centre_ball, centre_ball * (width if width is not None else arb(2) ** -hull_bits))
+    if isinstance(centre, float) and hull_bits < _FLOAT_HULL_BITS:
+        # both ends are floats read exactly (a power-of-two scaling of a float is exact above the subnormals; a
+        # radius that underflowed to 0 only leaves the ends outside the hull, which is checked below)
+        hull = arb(centre, centre * 2.0**-hull_bits)
+    else:
+        width = _POWERS_OF_TWO.get(hull_bits)
+        hull = arb(centre_ball, centre_ball * (width if width is not None else arb(2) ** -hull_bits))
     slope = _slope(eps, root, hull) if hull > 0 else _NAN  # contains δ'(ξ) for every ξ in the hull
     if not (slope.is_finite() and slope < 0):
         return None
@@ -240,6 +245,9 @@ def _certify(centre: Fraction | float, epsilon: Fraction, delta: Fraction, sensi
 
 _ONE = arb(1)
 _NAN = arb("nan")
+#: Hull widths 2**-k below which a float centre's hull is built from floats (2**-k times a float stays a float).
+_FLOAT_HULL_BITS = 900
+
 #: Exact powers of two 2**-k for the hull's width, for the common k (exact at every precision).
 _POWERS_OF_TWO = {bits: arb(2) ** -bits for bits in range(-8, 64)}
 
