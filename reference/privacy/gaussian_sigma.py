@@ -37,6 +37,7 @@ from reference.privacy.gaussian_enclosure import (
     clip_to_unit,
     delta_and_slope,
     dyadic_guess,
+    enclose_delta,
     reported_enclosure,
 )
 from reference.privacy.gaussian_estimate import sigma_estimate, sigma_estimate_wide
@@ -88,11 +89,23 @@ class ExactSigma(CertifiedReal):
 
     def _enclosure(self, name: str) -> CertifiedReal | None:
         value: CertifiedReal | arb | None = getattr(self, name)
-        if isinstance(value, arb):  # converted once, exactly (an Arb ball is a dyadic midpoint and radius)
-            converted = unit_enclosure(value)
-            object.__setattr__(self, name, converted)
-            return converted
-        return value
+        if not isinstance(value, arb):
+            return value
+        # the deciding ball converted exactly (an Arb ball is a dyadic midpoint and radius), intersected with the
+        # 80-bit enclosure of δ(ε) at the same σ: both contain δ(ε), so their intersection does, is as narrow as
+        # the report's usual enclosure, and lies on the deciding ball's side of δ (computed on first read only)
+        deciding = unit_enclosure(value)
+        point = self.sigma if name == "_at_sigma" else self.sigma_below
+        try:
+            accurate = enclose_delta(epsilon=self.epsilon, sigma=point, sensitivity_squared=self.sensitivity_squared)
+        except UndecidedComparisonError:  # no finite ball below MAX_PRECISION: the deciding one alone
+            accurate = deciding
+        lower, upper = max(deciding.lower, accurate.lower), min(deciding.upper, accurate.upper)
+        if lower > upper:  # disjoint enclosures of one number: an arithmetic defect, never a result
+            raise ArithmeticError(f"two enclosures of delta(epsilon) at sigma={point} are disjoint")
+        converted = CertifiedReal(lower, upper)
+        object.__setattr__(self, name, converted)
+        return converted
 
     def __getstate__(self) -> dict[str, object]:
         """The fields with both enclosures as exact rationals (Arb balls do not pickle)."""
