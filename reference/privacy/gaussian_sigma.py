@@ -73,7 +73,7 @@ class ExactSigma(CertifiedReal):
     tolerance: Fraction = Fraction(0)
     # δ(ε) at ``sigma`` and at ``sigma_below``, each a CertifiedReal or the Arb ball that decided the comparison,
     # kept as a ball until first read (:attr:`delta_at_sigma`): the certificate is the ball's comparison with
-    # δ's ball, made before this object exists; the conversion to exact rationals is only for reading it
+    # δ's ball, made before this object exists; the exact rationals (and the 80-bit report) are only for reading
     _at_sigma: CertifiedReal | arb | None = field(default=None, repr=False, compare=False)
     _at_sigma_below: CertifiedReal | arb | None = field(default=None, repr=False, compare=False)
 
