@@ -179,13 +179,16 @@ def sigma_exact(
     ``sensitivity_squared`` is Δ² for the neighbouring relation in use; ``tolerance`` is the relative width
     of the answer, a rational in (0, 1). See :class:`ExactSigma` for what is certified.
 
-    How: a float solve (:mod:`reference.privacy.gaussian_estimate`) places the bracket ``[σ (1 - tolerance),
-    σ]`` around its estimate; one 80-bit Arb enclosure of δ(ε) (Balle–Wang) at each end decides it — σ
-    certified sufficient and the lower end certified insufficient — and that is the answer. A bracket that
-    is not certified is re-centred by a secant step through the two enclosures (a few tries); failing that,
-    exact rational bisection with certified comparisons from whatever was certified (or from a bracket grown
-    around the estimate) finishes the job. Either way both ends carry the same certificates, so the float
-    only decides where to look: a wrong estimate costs time, never the guarantee.
+    How: a float solve (:mod:`reference.privacy.gaussian_estimate`) gives a centre c; one Arb enclosure of δ(ε)
+    (Balle–Wang) at c and one bound of its slope over a hull around c give, by the mean value theorem, balls
+    containing δ(ε) at both ends of the bracket ``[σ (1 - tolerance), σ]`` placed by a linear step
+    (:mod:`reference.privacy.gaussian_mean_value`); σ certified sufficient and the lower end certified
+    insufficient by comparing those balls with δ's ball — and that is the answer. Fine tolerances first take
+    Newton steps on Arb midpoints at doubling precision. Where that does not decide, the older routes answer:
+    80-bit enclosures at each end of a bracket re-centred by secant steps, then Newton on Arb midpoints at a
+    precision growing with the digits, and finally exact rational bisection with certified comparisons. Every
+    route carries the same certificates, so the float only decides where to look: a wrong estimate costs
+    time, never the guarantee.
 
     Args:
         epsilon: the target ε > 0.
