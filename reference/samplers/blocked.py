@@ -51,7 +51,13 @@ import numpy as np
 
 from reference.core.certified import CertifiedReal, ball, working_precision
 from reference.core.randomness import RandomBits
-from reference.samplers.inversion import WORD_BITS, inversion_magnitudes, inversion_table, random_words
+from reference.samplers.inversion import (
+    WORD_BITS,
+    InversionTable,
+    inversion_magnitudes,
+    inversion_table,
+    random_words,
+)
 
 #: σ/B: the block width is the largest power of two at most σ/64 (so s = σ/B is in [64, 128)).
 BLOCKS_PER_SIGMA = 64
@@ -157,6 +163,40 @@ def acceptance_open(sigma_squared: Fraction, width: int, block: np.ndarray, offs
     return accepted, ~(zero | surely)
 
 
+def block_table(sigma_squared: Fraction, width: int, word_bits: int = WORD_BITS) -> InversionTable:
+    """The certified table of the block index's one-sided law at ``s² = σ²/B²`` (cached by
+    :func:`reference.samplers.inversion.inversion_table`).
+
+    Args:
+        sigma_squared: σ² of ``N_Z(0, σ²)``, an exact ``Fraction``.
+        width: the block width B, a power of two >= 1.
+        word_bits: the bits per block word (64 in the sampler; fewer to enumerate every word in a test).
+    """
+    table = inversion_table(sigma_squared / (width * width), word_bits, True)
+    if table is None:
+        raise ValueError("sigma_squared is too small for the blocked sampler (use the inversion table)")
+    return table
+
+
+def proposals(blocks: np.ndarray, negative: np.ndarray, words: np.ndarray,
+              width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The proposals of a round from the block indices, their sign bits and the offset words (pure).
+
+    Args:
+        blocks: the block indices b (int64 array).
+        negative: the sign bits S (boolean array).
+        words: one offset word per proposal (uint64 array): r is its low k bits, u the others.
+        width: the block width B = 2^k.
+
+    Returns:
+        ``(offsets, uniforms, values)``: r (int64), u (uint64) and ``x = (-1)^S (bB + r)`` (int64).
+    """
+    offsets = (words & np.uint64(width - 1)).astype(np.int64)
+    uniforms = words >> np.uint64(width.bit_length() - 1)
+    magnitudes = blocks * width + offsets
+    return offsets, uniforms, np.where(negative, -magnitudes, magnitudes)
+
+
 def sample_blocked(sigma_squared: Fraction, count: int, source: RandomBits, width: int) -> list[int]:
     """``count`` exact ``N_Z(0, σ²)`` draws with block width ``width`` (module docstring; any power of two
     with a one-sided table at ``σ²/B²``: tests use small ones at a small σ²).
@@ -170,9 +210,7 @@ def sample_blocked(sigma_squared: Fraction, count: int, source: RandomBits, widt
     if width < 1 or width & (width - 1) or width > 1 << 60:
         raise ValueError(f"width must be a power of two from 1 to 2**60, got {width}")
     shift = width.bit_length() - 1  # k, B = 2^k
-    table = inversion_table(sigma_squared / (width * width), WORD_BITS, True)
-    if table is None:
-        raise ValueError("sigma_squared is too small for the blocked sampler (use the inversion table)")
+    table = block_table(sigma_squared, width)
     p, q = sigma_squared.numerator, sigma_squared.denominator
     digits = 64 - shift  # L, the digits of V in an offset word
     unit, d = 1 << digits, 2 * p
@@ -181,11 +219,7 @@ def sample_blocked(sigma_squared: Fraction, count: int, source: RandomBits, widt
         missing = count - len(out)
         size = missing + missing // 32 + 64  # about 99% are accepted: one round, mostly
         blocks, negative = inversion_magnitudes(table, size, source)
-        words = random_words(source, size)
-        offsets = (words & np.uint64(width - 1)).astype(np.int64)
-        uniforms = words >> np.uint64(shift)
-        magnitudes = blocks * width + offsets
-        values = np.where(negative, -magnitudes, magnitudes)
+        offsets, uniforms, values = proposals(blocks, negative, random_words(source, size), width)
         accepted, open_ = acceptance_open(sigma_squared, width, blocks, offsets, uniforms, digits)
         # the open proposals, decided one by one in index order by the exact tests; stop at the first one that
         # comes after the missing-th acceptance (it and the later ones are never decided)
