@@ -11,11 +11,17 @@ whose later digits are not drawn yet; its low bit is the sign. ``|X| = min{m : V
 ends of an Arb ball of ``2^(w-1) F(m)`` at ``w + 64`` bits (rigorous), made non-decreasing (a running maximum of
 ``lower`` from the left and minimum of ``upper`` from the right stay bounds, since ``F`` increases). ``M`` is the
 first index whose certified tail ``2^(w-1) (1 - F(M))`` is below 1, or the table is not built (σ too large; the
-caller then uses the rejection sampler).
+caller then uses the rejection sampler). A *one-sided* table (``one_sided=True``, for the blocked sampler's block
+index) tabulates ``G(m) = Σ_{y=0..m} exp(-y²/(2σ²)) / W`` with ``W = Σ_{y >= 0} exp(-y²/(2σ²)) = (Z + 1)/2``
+instead: the law ``P[Y = y] ∝ exp(-y²/(2σ²))`` on y >= 0, every y once; everything below holds for it with G in
+place of F (the sign bit is then returned beside the value, not applied to it).
 
 **Deciding in the table.** ``k = #{m : upper[m] <= u}``; each such ``m`` has ``F(m) <= u/2^(w-1) <= V``, so
 ``|X| >= k``. If ``k <= M`` and ``u + 1 <= lower[k]`` then ``V < (u+1)/2^(w-1) <= F(k)``, so ``|X| = k``:
-decided from bounds alone, never from a rounded value. Otherwise (``u`` within a rounding unit of a table
+decided from bounds alone, never from a rounded value. (A guide over the leading digits of ``u`` —
+:class:`InversionTable` — gives ``k`` and the decision for every ``u`` of a bucket at once where the bounds
+prove them for the whole bucket; elsewhere the same test runs per value, so the guide changes no outcome.)
+Otherwise (``u`` within a rounding unit of a table
 entry, or beyond the table: probability below ``3(M + 2)/2^(w-1)``, below 2**-48 for σ = 1000) the value is
 *resolved exactly*: from ``m = k`` (where ``V >= F(m - 1)`` is established), compare the interval of ``V``
 with an Arb enclosure of ``F(m)`` at ``length + 64`` bits: ``V`` certainly below gives ``|X| = m``, certainly
