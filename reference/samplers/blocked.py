@@ -11,7 +11,7 @@ like 9σ. Instead ``X`` is proposed in two levels and corrected by an exact reje
   bit is a fair sign ``S``. Then ``r`` uniform on ``{0, …, B - 1}`` (k fresh bits), ``m = bB + r`` and the
   proposal ``x = (-1)^S m``.
 * **The proposal's law.** Each pair (b, r) gives a different m, each (m, S) a different x except m = 0, which
-  both signs give. So ``P[propose x] = e(b)/(2BW)`` for x ≠ 0 (b = ⌊|x|/B⌋) and ``P[propose 0] = 2 e(0)/(2BW) =
+  both signs give. So ``P[propose x] = e(b)/(2BW)`` for x ≠ 0 (``b = ⌊|x|/B⌋``) and ``P[propose 0] = 2 e(0)/(2BW) =
   1/(BW)``.
 * **Acceptance.** x ≠ 0 is accepted with probability ``a(x) = exp(-γ)``, ``γ = r(2bB + r)/(2σ²) = (m² - b²B²)/(2σ²)
   >= 0``; x = 0 with probability ``a(0) = 1/2``. Then ``P[propose x] a(x) = exp(-x²/(2σ²))/(2BW)`` for *every*
