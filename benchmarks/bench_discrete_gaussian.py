@@ -26,13 +26,14 @@ import sys
 import time
 from collections.abc import Callable
 from fractions import Fraction
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from reference.core.randomness import SeededRandomBits, SystemRandomBits
+from reference.core.randomness import RandomBits, SeededRandomBits, SystemRandomBits
 from reference.samplers import exact
 from reference.samplers.inversion import inversion_table
 
@@ -49,13 +50,25 @@ def _cpu(function: Callable[[], object]) -> float:
     return time.process_time() - start
 
 
+def _seeded() -> SeededRandomBits:
+    return SeededRandomBits(1)
+
+
+def _draws(sigma_squared: Fraction, count: int, source: Callable[[], RandomBits]) -> object:
+    return exact.discrete_gaussian(sigma_squared, source(), size=count)
+
+
+def _repeated(sigma_squared: Fraction, count: int, repeats: int) -> object:
+    return [exact.discrete_gaussian(sigma_squared, SystemRandomBits(), size=count) for _ in range(repeats)]
+
+
 def _opendp(sigma: float) -> Callable[[list[int]], object] | str:
     try:
         import opendp.prelude as dp
     except ImportError as reason:
         return f"skipped ({reason}; pip install opendp)"
     dp.enable_features("contrib")
-    return dp.m.make_gaussian(dp.vector_domain(dp.atom_domain(T=int)), dp.l2_distance(T=int),  # type: ignore[no-any-return]
+    return dp.m.make_gaussian(dp.vector_domain(dp.atom_domain(T=int)), dp.l2_distance(T=int),
                               scale=sigma)
 
 
@@ -78,11 +91,11 @@ def main() -> None:
     for exponent in exponents:
         s2 = Fraction(10) ** exponent
         inversion_table.cache_clear()
-        build = _seconds(lambda s=s2: inversion_table(s))
+        build = _seconds(partial(inversion_table, s2))
         has_table = inversion_table(s2) is not None
-        system = count / min(_seconds(lambda s=s2: exact.discrete_gaussian(s, SystemRandomBits(), size=count))
+        system = count / min(_seconds(partial(_draws, s2, count, SystemRandomBits))
                              for _ in range(2))
-        seeded = count / min(_seconds(lambda s=s2: exact.discrete_gaussian(s, SeededRandomBits(1), size=count))
+        seeded = count / min(_seconds(partial(_draws, s2, count, _seeded))
                              for _ in range(2))
         normals = count / min(_seconds(lambda: generator.standard_normal(count)) for _ in range(2))
         peer = _opendp(math.sqrt(float(s2)))
@@ -93,13 +106,13 @@ def main() -> None:
             line += f"; opendp {peer}"
         else:
             zeros = [0] * count
-            peer(zeros)
-            rate = count / min(_seconds(lambda p=peer, z=zeros: p(z)) for _ in range(2))
+            call: Callable[[list[int]], object] = peer
+            call(zeros)
+            rate = count / min(_seconds(partial(call, zeros)) for _ in range(2))
             pairs = []
             for _ in range(args.pairs):
-                ours = _cpu(lambda s=s2: [exact.discrete_gaussian(s, SystemRandomBits(), size=count)
-                                          for _ in range(repeats)]) / repeats
-                theirs = _cpu(lambda p=peer, z=zeros: p(z))
+                ours = _cpu(partial(_repeated, s2, count, repeats)) / repeats
+                theirs = _cpu(partial(call, zeros))
                 pairs.append(theirs / ours)
             ratio = statistics.median(pairs)
             large = exponent >= 8
