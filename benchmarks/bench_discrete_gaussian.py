@@ -55,11 +55,11 @@ def _seeded() -> SeededRandomBits:
 
 
 def _draws(sigma_squared: Fraction, count: int, source: Callable[[], RandomBits]) -> object:
-    return exact.discrete_gaussian(sigma_squared, source(), size=count)
+    return exact.discrete_gaussian(sigma_squared, source=source(), size=count)
 
 
 def _repeated(sigma_squared: Fraction, count: int, repeats: int) -> object:
-    return [exact.discrete_gaussian(sigma_squared, SystemRandomBits(), size=count) for _ in range(repeats)]
+    return [exact.discrete_gaussian(sigma_squared, source=SystemRandomBits(), size=count) for _ in range(repeats)]
 
 
 def _opendp(sigma: float) -> Callable[[list[int]], object] | str:

@@ -92,9 +92,9 @@ def _sampling(count: int) -> None:
             peer(zeros)  # warm-up
             peer_rate = count / min(_seconds(lambda p=peer, z=zeros: p(z)) for _ in range(2))
         inversion_table.cache_clear()
-        cold = count / _seconds(lambda s=s2: exact.discrete_gaussian(s, SystemRandomBits(), size=count))
-        warm = count / min(_seconds(lambda s=s2: exact.discrete_gaussian(s, SystemRandomBits(), size=count)) for _ in range(2))
-        seeded = count / _seconds(lambda s=s2: exact.discrete_gaussian(s, SeededRandomBits(1), size=count))
+        cold = count / _seconds(lambda s=s2: exact.discrete_gaussian(s, source=SystemRandomBits(), size=count))
+        warm = count / min(_seconds(lambda s=s2: exact.discrete_gaussian(s, source=SystemRandomBits(), size=count)) for _ in range(2))
+        seeded = count / _seconds(lambda s=s2: exact.discrete_gaussian(s, source=SeededRandomBits(1), size=count))
         line = f"   sigma {sigma:5d}: reference {cold:12,.0f}/s cold, {warm:12,.0f}/s warm (OS bits), {seeded:12,.0f}/s seeded"
         if peer_rate is not None:
             line += f"; opendp {peer_rate:10,.0f}/s; ratio cold {cold / peer_rate:6.2f}, warm {warm / peer_rate:6.2f}"

@@ -66,13 +66,13 @@ def _binned_p_value(values: np.ndarray, sigma_squared: int) -> float:
 @pytest.mark.parametrize("exponent", [8, 9, 10, 11, 12])
 def test_discrete_gaussian_fits_at_every_large_decade(exponent: int) -> None:
     sigma_squared = 10**exponent
-    values = np.array(exact.discrete_gaussian(sigma_squared, SeededRandomBits(exponent), size=100_000))
+    values = np.array(exact.discrete_gaussian(sigma_squared, source=SeededRandomBits(exponent), size=100_000))
     assert _binned_p_value(values, sigma_squared) > FALSE_ALARM / FITS
 
 
 def test_the_binned_fit_catches_a_wrong_scale() -> None:
     # draws at σ² = 1.1e10 tested against 1e10: the test must fail (it is not a test that passes everything)
-    values = np.array(exact.discrete_gaussian(11 * 10**9, SeededRandomBits(5), size=100_000))
+    values = np.array(exact.discrete_gaussian(11 * 10**9, source=SeededRandomBits(5), size=100_000))
     assert _binned_p_value(values, 10**10) < FALSE_ALARM
 
 
@@ -116,7 +116,7 @@ def test_block_width_is_the_largest_power_of_two_below_sigma_over_64() -> None:
 
 def test_discrete_gaussian_uses_the_blocked_sampler_beyond_the_table() -> None:
     # same seed, same values: the dispatch goes to blocked_draws where there is no inversion table
-    assert exact.discrete_gaussian(10**9, SeededRandomBits(3), size=50) == blocked_draws(
+    assert exact.discrete_gaussian(10**9, source=SeededRandomBits(3), size=50) == blocked_draws(
         Fraction(10**9), 50, SeededRandomBits(3))
 
 
