@@ -152,4 +152,5 @@ def _float_screen(actual: np.ndarray, expected: np.ndarray, magnitude: np.ndarra
     gamma = steps * unit / (1 - steps * unit)
     allowed = np.maximum(gamma * (magnitude.astype(np.float64) / scale), float(own) * (1 - 2 * _UNIT))
     floor = allowed * (1 - 16 * _UNIT) - _TINY
-    return np.flatnonzero(~(worst <= floor))
+    # an output equal to an exactly represented B x passes whatever is allowed (a zero allowance included)
+    return np.flatnonzero(~((worst <= floor) | (exact_estimate & (actual == estimate))))
