@@ -109,3 +109,17 @@ def test_int64_is_refused_when_a_sum_could_overflow() -> None:
                            np.full(4, 8, dtype=np.int64), Fraction(1, 1 << 53), Fraction(0)) is None
     assert common_denominator([Fraction(1, (1 << 61) + 3), Fraction(1, 3)]) is None
     assert common_denominator([Fraction(1, 6), Fraction(3, 4), 5]) == 12
+
+
+def test_a_zero_allowance_output_is_cleared_only_when_exactly_equal() -> None:
+    # the identity at a point with zeros: those outputs have no terms, so no rounding is allowed at all
+    rows = cols = np.arange(4, dtype=np.int64)
+    point = np.array([0, 3, 0, -2], dtype=np.int64)
+    ones = np.ones(4, dtype=np.int64)
+    unit = Fraction(1, 1 << 53)
+    assert integer_recheck(point.astype(np.float64), rows, cols, ones, 1, point, unit, Fraction(0)) == []
+    off = point.astype(np.float64)
+    off[2] = 5e-324  # the smallest subnormal where B x = 0: refused by the exact comparison, so it must be flagged
+    flagged = integer_recheck(off, rows, cols, ones, 1, point, unit, Fraction(0))
+    assert flagged is not None and [i for i, _, _ in flagged] == [2]
+    assert exact_verdicts(off, rows, cols, [Fraction(1)] * 4, point, unit, Fraction(0)) == [True, True, False, True]
