@@ -211,10 +211,23 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
     from reference.audit.linear.claim_report import claim_report, compare_with_oracle
 
     limits = _size_limits(args)
-    with reading("--noise-matrix", args.noise_matrix):
-        noise_matrix = audit_linear.load_matrix_columns(args.noise_matrix, "noise_matrix", limits)
-    with reading("--workload", args.workload):
-        workload = audit_linear.load_matrix_columns(args.workload, "workload", limits)
+    pair = None
+    from reference.audit.linear.dyadic_files import dyadic_pair, raw_npz, wants_dyadic
+
+    if args.noise == "laplace" and wants_dyadic(args.noise_matrix, args.workload):
+        # float .npz files on the dyadic path, as in the library (dyadic_files.py)
+        with reading("--noise-matrix", args.noise_matrix):
+            raw_noise = raw_npz(args.noise_matrix, "noise_matrix", limits)
+        with reading("--workload", args.workload):
+            raw_workload = raw_npz(args.workload, "workload", limits)
+        pair = dyadic_pair(raw_noise, raw_workload)
+    if pair is not None:
+        noise_matrix, workload = pair
+    else:
+        with reading("--noise-matrix", args.noise_matrix):
+            noise_matrix = audit_linear.load_matrix_columns(args.noise_matrix, "noise_matrix", limits)
+        with reading("--workload", args.workload):
+            workload = audit_linear.load_matrix_columns(args.workload, "workload", limits)
     draw_variances = None
     if args.draw_variances is not None:
         with reading("--draw-variances", args.draw_variances):
