@@ -595,13 +595,18 @@ def _float_columns(
             filled = 0
 
     unit = np.zeros(count, dtype=dtype)
+    shape, kind = zero.shape, buffer.dtype
     for j in range(count):
         unit[j] = 1
-        column = _call(function, unit, "a 1-D array", finite=False)
+        column = function(unit)
         unit[j] = 0
-        if column.shape != zero.shape:
+        # the common case (an array of the buffer's dtype and shape) is checked in one line: the function may take
+        # microseconds, and this loop runs once per draw
+        if type(column) is not np.ndarray or column.dtype != kind or column.shape != shape:
+            column = _as_numbers(column, "a 1-D array", finite=False)
+        if column.shape != shape:
             raise ValueError(f"function returned shape {column.shape} for draw {j}, {zero.shape} at zero")
-        if column.dtype != buffer.dtype:  # a draw whose outputs come in another dtype: kept on its own
+        if column.dtype != kind:  # a draw whose outputs come in another dtype: kept on its own
             flush(j)
             rows = np.flatnonzero(column != 0)
             kept(rows, [rows.size], column[rows], j + 1)
