@@ -7,6 +7,7 @@ sensitivities, ε or δ(ε)). Beside it:
   :mod:`~reference.audit.linear.sparse_input` (scipy.sparse matrices and ``.npz`` files),
   :mod:`~reference.audit.linear.size_limits` (every size limit, each raisable),
   :mod:`~reference.audit.linear.dyadic` (float64 matrices as a power of two times int64 ones),
+  :mod:`~reference.audit.linear.dyadic_files` (float ``.npz`` files of a Laplace audit on that path),
   :mod:`~reference.audit.linear.elimination` (sparse exact column elimination);
 * the two paths — :mod:`~reference.audit.linear.dense` (dense exact algebra, every neighbouring relation) and
   :mod:`~reference.audit.linear.sparse_audit` (add/remove by sparse elimination);
@@ -18,7 +19,8 @@ sensitivities, ε or δ(ε)). Beside it:
   :mod:`~reference.audit.linear.pattern_walk` and :mod:`~reference.audit.linear.pattern_maxima` (maxima over
   their patterns);
 * probing — :mod:`~reference.audit.linear.probe` and :mod:`~reference.audit.linear.probe_linear` (recover ``B``
-  from a user's function of the draws);
+  from a user's function of the draws, dense or as sparse columns), :mod:`~reference.audit.linear.probe_recheck`
+  (the probe's exact re-checks on arrays);
 * results — :mod:`~reference.audit.linear.verdict`, :mod:`~reference.audit.linear.covariance` (exact noise
   covariances against the CIP and KARY oracles).
 """
