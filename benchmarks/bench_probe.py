@@ -34,13 +34,17 @@ import os
 import platform
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import scipy.sparse
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's reference, as documented above
 
 from reference.audit.linear.probe_linear import batch_width, probe_linear_columns, probe_linear_map
 from reference.testing import assert_prefix_counter
