@@ -60,6 +60,7 @@ from reference.audit.linear.column_matrix import (
 from reference.audit.linear.dense import dense_linear_noise_audit, draw_weights, smallest_integer_shifts
 from reference.audit.linear.dyadic import scaled_to_integers
 from reference.audit.linear.elimination import narrow
+from reference.audit.linear.lu_certified import certified_gaussian_audit
 from reference.audit.linear.masked_draws import mask_infinite_draws
 from reference.audit.linear.participation import Participation
 from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits, size_limits_or_default
@@ -492,6 +493,13 @@ def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: Ra
     sc = positive_fraction(scale, "scale")
     relation = check_neighbours(neighbours)
     users = check_positive_int(contributions, "contributions")
+    if (kind == "gaussian" and relation == "add_remove" and draw_variances is None and participation is None
+            and infinite_variance_draws is None):
+        # an integer B, square and invertible: its unique shifts from a compiled sparse LU, certified in integers
+        # (lu_certified.py); before the inputs become Python numbers, which at T = 10^5 costs more than the audit
+        certified = certified_gaussian_audit(noise_matrix, workload, sc, users, limits)
+        if certified is not None:
+            return certified
     b_columns = column_matrix(noise_matrix, "noise_matrix", limits)
     w_columns = column_matrix(workload, "workload", limits)
     outputs, draws = b_columns.rows, b_columns.cols

@@ -1,0 +1,353 @@
+"""The unique draw shifts of a square integer noise matrix, from a compiled float sparse LU, certified in integers.
+
+When B (outputs × draws, its unused draws dropped) is square and invertible, every add/remove difference w_j has
+the one draw shift u_j = B⁻¹ w_j, which is also the minimum-norm one: Δ² = max ‖u_j‖², Δ1 = max ‖u_j‖₁, and the
+strategy is unique. The pure-Python sparse elimination finds the u_j one non-zero at a time; here the work is
+done by compiled code (SuperLU through ``scipy.sparse.linalg.splu``, scipy's sparse integer products) and the
+result is *certified* in exact integers, so no float enters it:
+
+1. B and W in their sparsest common form (first differences of the rows where that at least halves the
+   non-zeros, as the elimination does: ``B u = w`` iff ``P B u = P w``, P unimodular);
+2. one float64 sparse LU ``Pr B Pc = L U``; it is used only when L and U are integral in float64, L has a unit
+   diagonal and U a diagonal of ±1, and then ``L U = Pr B Pc`` is checked in int64 (an integer LU with unit
+   pivots: det B = ±1, so B is invertible and every u_j is integral);
+3. U = B⁻¹ W by sparse triangular solves in int64, one sparse product per level of the factors' dependency
+   graphs (few levels for tree-shaped counters: 13 at T = 10,000);
+4. ``B U = W`` checked exactly in int64 — the certificate: with B invertible the solution is unique, so these
+   are the u_j whatever the arithmetic that proposed them.
+
+Every int64 product is preceded by a float64 bound of the same product of absolute values (below 2⁶², with
+room for the bound's own rounding), so no product can wrap. Whatever does not pass (a singular or non-square B,
+a non-integral factor, a pivot other than ±1, too many levels or non-zeros, a bound or a check that fails) gives
+None: the caller then runs the exact elimination, which decides every case.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from reference.audit.linear.column_matrix import ColumnMatrix, IntegerArray, check_nonzeros, check_scan
+from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits
+from reference.audit.linear.sparse_input import check_header
+from reference.audit.linear.verdict import LinearNoiseVerdict
+from reference.core.npz_files import SparseHeader
+
+#: Most levels of a factor's dependency graph solved level by level (one sparse product each); beyond, the
+#: elimination runs (a chain-shaped factor would need one product per row).
+MAX_LEVELS = 2_000
+#: The largest magnitude a float64 bound of an int64 product may reach (2⁶² with room for the bound's rounding).
+_SAFE = float(2**61)
+
+
+@dataclass(frozen=True)
+class CertifiedShifts:
+    """The certified unique draw shifts: ``shifts`` (draws × inputs, int64 CSC, column j is u_j) solve
+    ``B u_j = w_j`` exactly for the B given with its zero columns dropped (``kept``: the draws kept, in order)."""
+
+    shifts: Any
+    kept: np.ndarray
+    differenced: bool
+
+
+@dataclass(frozen=True)
+class IntegerForm:
+    """An integer matrix as a scipy CSC int64 ``matrix``: the matrix itself, or (``differenced``) its row first
+    differences (row i minus row i − 1), the form a prefix workload is sparse in."""
+
+    matrix: Any
+    differenced: bool
+
+
+def integer_sparse(value: object, name: str, limits: SizeLimits = DEFAULT_LIMITS) -> IntegerForm | None:
+    """``value`` as a scipy CSC int64 matrix when it is an integer matrix held compactly (a scipy.sparse integer
+    matrix, a 2-D numpy integer array, a :class:`ColumnMatrix` of ints — the latter in its sparser form), its size
+    checked as the sparse audit checks it; None for anything else (rational rows, floats), which the exact paths
+    read.
+
+    Args:
+        value: the matrix as given to the audit.
+        name: the parameter it was given as, named in a refusal.
+        limits: the size limits (sparse dimension and non-zeros for scipy matrices, scanned entries for arrays).
+
+    Raises:
+        ValueError: a matrix over a size limit (the same refusal as the exact paths give).
+    """
+    from scipy import sparse
+
+    if isinstance(value, IntegerArray):
+        value = value.array
+    if sparse.issparse(value) and len(value.shape) == 2:  # type: ignore[attr-defined]
+        dtype = np.dtype(value.dtype)  # type: ignore[attr-defined]
+        if not np.issubdtype(dtype, np.signedinteger) and not (np.issubdtype(dtype, np.unsignedinteger)
+                                                               and dtype.itemsize < 8):
+            return None
+        rows, cols = (int(size) for size in value.shape)  # type: ignore[attr-defined]
+        if rows < 1 or cols < 1:
+            return None
+        check_header(SparseHeader(str(value.format), rows, cols, int(value.nnz), dtype), name,  # type: ignore[attr-defined]
+                     max_dimension=limits.sparse_dimension, max_nonzeros=limits.nonzeros,
+                     max_float_entries=limits.text_entries)
+        coordinates = sparse.coo_array(value)
+        data = np.asarray(coordinates.data).astype(np.int64)  # widened before repeated positions are summed
+        if data.size and float(np.abs(data.astype(np.float64)).max()) * data.size >= _SAFE:
+            return None
+        row, col = coordinates.coords
+        matrix = sparse.csc_array((data, (row, col)), shape=(rows, cols))  # repeated positions summed
+        matrix.eliminate_zeros()
+        return IntegerForm(matrix, False)
+    if isinstance(value, np.ndarray) and value.ndim == 2 and np.issubdtype(value.dtype, np.integer):
+        rows, cols = value.shape
+        if rows < 1 or cols < 1 or value.dtype == np.uint64:
+            return None
+        check_scan(rows, cols, value.dtype.itemsize, name, limits.scanned_entries)
+        check_nonzeros(int(np.count_nonzero(value)), name, limits.nonzeros)
+        return IntegerForm(sparse.csc_array(np.asarray(value).astype(np.int64)), False)
+    if isinstance(value, ColumnMatrix):  # its sparser form, read column by column (ints only)
+        differenced = 2 * value.nonzeros(True) < value.nonzeros(False)
+        check_nonzeros(value.nonzeros(differenced), name, limits.nonzeros)
+        columns = value.columns(differenced)
+        if not all(type(entry) is int for column in columns for entry in column.values()):
+            return None
+        matrix = _from_columns(columns, value.rows, value.cols)
+        return None if matrix is None else IntegerForm(matrix, differenced)
+    return None
+
+
+def _from_columns(columns: list[dict[int, Any]], rows: int, cols: int) -> Any | None:
+    from scipy import sparse
+
+    lengths = np.fromiter((len(column) for column in columns), dtype=np.int64, count=cols)
+    indices = np.fromiter((i for column in columns for i in column), dtype=np.int64, count=int(lengths.sum()))
+    values = [entry for column in columns for entry in column.values()]
+    if values and max(abs(int(v)) for v in values) >= 2**62:
+        return None
+    data = np.array(values, dtype=np.int64)
+    pointers = np.concatenate(([0], np.cumsum(lengths)))
+    return sparse.csc_array((data, indices, pointers), shape=(rows, cols))
+
+
+def _difference(matrix: Any) -> Any:
+    """P·matrix, P the first-difference matrix (row i minus row i − 1), in int64."""
+    from scipy import sparse
+
+    rows = matrix.shape[0]
+    first = sparse.eye_array(rows, format="csr", dtype=np.int64) - sparse.eye_array(rows, k=-1, format="csr",
+                                                                                   dtype=np.int64)
+    result = (first @ matrix).tocsc()
+    result.eliminate_zeros()
+    return result
+
+
+def _bounded_product(left: Any, right: Any) -> Any | None:
+    """left @ right in int64, or None when a float64 bound of |left| @ |right| does not stay below 2⁶¹."""
+    absolute_left, absolute_right = abs(left).astype(np.float64), abs(right).astype(np.float64)
+    bound = absolute_left @ absolute_right
+    if bound.nnz and float(bound.data.max()) >= _SAFE:
+        return None
+    product = left @ right
+    product.eliminate_zeros()
+    return product
+
+
+def _levels(strict: Any, limit: int) -> np.ndarray | None:
+    """The level of each row of a strictly triangular CSR dependency matrix (1 + the largest level among the
+    rows it depends on, 0 for none), by relaxation; None past ``limit`` levels."""
+    size = strict.shape[0]
+    level = np.zeros(size, dtype=np.int64)
+    starts = strict.indptr[:-1]
+    nonempty = np.diff(strict.indptr) > 0
+    for _ in range(limit + 1):
+        reached = np.zeros(size, dtype=np.int64)
+        if strict.nnz:
+            maxima = np.maximum.reduceat(level[strict.indices], starts[nonempty])
+            reached[nonempty] = maxima + 1
+        if np.array_equal(reached, level):
+            return level
+        level = reached
+    return None
+
+
+def _triangular_solve(strict: Any, diagonal: np.ndarray, right: Any, limits: SizeLimits) -> Any | None:
+    """X with (D + strict) X = right in int64 (D = diag(±1)), level by level: the rows of one level depend only
+    on rows of lower levels, so each level is one sparse product. None past the limits or a bound."""
+    from scipy import sparse
+
+    level = _levels(strict, MAX_LEVELS)
+    if level is None:
+        return None
+    order = np.argsort(level, kind="stable")
+    inverse = np.empty_like(order)
+    inverse[order] = np.arange(order.size)
+    permuted = strict[order][:, order].tocsr()  # strictly block lower triangular in level order
+    right_permuted = right.tocsr()[order]
+    sign = diagonal[order]
+    bounds = np.searchsorted(level[order], np.arange(int(level.max()) + 2))
+    blocks: list[Any] = []
+    solved_nonzeros = 0
+    for depth in range(len(bounds) - 1):
+        start, stop = int(bounds[depth]), int(bounds[depth + 1])
+        block = right_permuted[start:stop]
+        if start:
+            known = sparse.vstack(blocks, format="csr")
+            coupling = permuted[start:stop, :start]
+            product = _bounded_product(coupling, known)
+            if product is None:
+                return None
+            block = block - product
+        block = sparse.csr_array(sparse.diags_array(sign[start:stop], dtype=np.int64) @ block)  # divide by ±1
+        block.eliminate_zeros()
+        if float(abs(block).max()) >= _SAFE if block.nnz else False:
+            return None
+        solved_nonzeros += block.nnz
+        if solved_nonzeros > limits.nonzeros:
+            return None
+        blocks.append(block)
+    solution = sparse.vstack(blocks, format="csr")
+    return solution[inverse]
+
+
+def certified_shifts(noise: IntegerForm, workload: IntegerForm,
+                     limits: SizeLimits = DEFAULT_LIMITS) -> CertifiedShifts | None:
+    """The unique exact draw shifts B⁻¹ W (module docstring), or None when this path does not certify them.
+
+    Args:
+        noise: B (outputs × draws), from :func:`integer_sparse`.
+        workload: W (outputs × inputs), from :func:`integer_sparse`.
+        limits: the size limits (``nonzeros`` bounds the shifts' non-zeros).
+    """
+    from scipy import sparse
+    from scipy.sparse.linalg import splu
+
+    b_matrix, w_matrix = noise.matrix, workload.matrix
+    kept = np.flatnonzero(np.diff(b_matrix.indptr) > 0)  # draws no output uses do not affect privacy
+    if kept.size < b_matrix.shape[1]:
+        b_matrix = b_matrix[:, kept]
+    size = b_matrix.shape[0]
+    if b_matrix.shape[1] != size or w_matrix.shape[0] != size:
+        return None
+    if noise.differenced or workload.differenced:  # one is held differenced only: difference the other
+        differenced = True
+        b_matrix = b_matrix if noise.differenced else _difference(b_matrix)
+        w_matrix = w_matrix if workload.differenced else _difference(w_matrix)
+    else:  # the sparser common form, as the elimination chooses it
+        b_differenced, w_differenced = _difference(b_matrix), _difference(w_matrix)
+        differenced = 2 * (b_differenced.nnz + w_differenced.nnz) < b_matrix.nnz + w_matrix.nnz
+        if differenced:
+            b_matrix, w_matrix = b_differenced, w_differenced
+    noise, workload = b_matrix, w_matrix
+    try:
+        factor = splu(noise.astype(np.float64), permc_spec="COLAMD")
+    except RuntimeError:  # exactly singular in floats (B may still be invertible: the elimination decides)
+        return None
+    lower, upper = factor.L.tocsr(), factor.U.tocsr()
+    for part in (lower, upper):
+        if part.nnz and (not np.array_equal(part.data, np.round(part.data)) or np.abs(part.data).max() >= 2**52):
+            return None
+    lower_int = sparse.csr_array((lower.data.astype(np.int64), lower.indices, lower.indptr), shape=lower.shape)
+    upper_int = sparse.csr_array((upper.data.astype(np.int64), upper.indices, upper.indptr), shape=upper.shape)
+    lower_diagonal, upper_diagonal = lower_int.diagonal(), upper_int.diagonal()
+    if not (np.all(lower_diagonal == 1) and np.all(np.abs(upper_diagonal) == 1)):
+        return None
+    lower_strict, upper_strict = sparse.tril(lower_int, -1, format="csr"), sparse.triu(upper_int, 1, format="csr")
+    if lower_strict.nnz + size != lower_int.nnz or upper_strict.nnz + size != upper_int.nnz:
+        return None  # an entry on the wrong side of the diagonal
+    # Pr B Pc = L U exactly (rows of B permuted by perm_r, columns by perm_c, scipy's SuperLU convention)
+    row_order, column_order = np.argsort(factor.perm_r), np.argsort(factor.perm_c)
+    permuted = noise.tocsr()[row_order][:, column_order]
+    product = _bounded_product(lower_int, upper_int)
+    if product is None or (product != permuted).nnz:
+        return None
+    # B X = W  <=>  L U (Pc⁻¹ X) = Pr W: forward by levels of L, backward by levels of U (reversed indices)
+    forward = _triangular_solve(lower_strict, lower_diagonal, workload.tocsr()[row_order], limits)
+    if forward is None:
+        return None
+    reverse = np.arange(size)[::-1]
+    backward = _triangular_solve(upper_strict[reverse][:, reverse].tocsr(), upper_diagonal[reverse],
+                                 forward[reverse], limits)
+    if backward is None:
+        return None
+    # permuted Z = Pr W with Z[j] = X[column_order[j]]: X = Z read back in B's column order
+    shifts = sparse.csc_array(backward[reverse][np.argsort(column_order)])
+    check = _bounded_product(noise, shifts)
+    if check is None or (check != workload).nnz:
+        return None
+    return CertifiedShifts(shifts, kept, differenced)
+
+
+def _column_sums(matrix: Any, squared: bool) -> list[int]:
+    """Σ_i |X_ij| (or Σ_i X_ij²) per column of a CSC int64 matrix, exact: int64 when a float bound allows, else
+    Python ints."""
+    values = matrix.data
+    if squared:
+        values_float = values.astype(np.float64) ** 2
+    else:
+        values_float = np.abs(values).astype(np.float64)
+    lengths = np.diff(matrix.indptr)
+    sums: list[int] = [0] * matrix.shape[1]
+    if not values.size:
+        return sums
+    if float(values_float.max()) * float(lengths.max()) < _SAFE:
+        terms = values * values if squared else np.abs(values)
+        nonempty = lengths > 0
+        totals = np.zeros(matrix.shape[1], dtype=np.int64)
+        totals[nonempty] = np.add.reduceat(terms, matrix.indptr[:-1][nonempty])
+        return [int(total) for total in totals.tolist()]
+    for j in range(matrix.shape[1]):
+        column = [int(v) for v in values[matrix.indptr[j]:matrix.indptr[j + 1]].tolist()]
+        sums[j] = sum(v * v for v in column) if squared else sum(abs(v) for v in column)
+    return sums
+
+
+def certified_gaussian_audit(noise_matrix: object, workload: object, scale: Fraction, users: int,
+                             limits: SizeLimits = DEFAULT_LIMITS) -> LinearNoiseVerdict | None:
+    """The Gaussian add/remove verdict of an integer B that is square and invertible once its unused draws are
+    dropped, from :func:`certified_shifts`; None when that path does not apply or does not certify (the caller
+    then runs the exact elimination). Δ² = m²·max ‖B⁻¹ w_j‖² exactly (B⁻¹ w_j is the only, hence the
+    minimum-norm, draw shift), the ℓ1 sensitivity m·max ‖B⁻¹ w_j‖₁, and the unique strategy B⁻¹ W when it has at
+    most :data:`~reference.audit.linear.sparse_audit.MAX_STRATEGY_ENTRIES` entries.
+
+    Args:
+        noise_matrix: B as given to the audit (a scipy.sparse or numpy integer matrix, an integer
+            :class:`ColumnMatrix`; anything else gives None).
+        workload: W as given, in the same forms.
+        scale: the Gaussian standard deviation σ, a positive Fraction.
+        users: the contributions m per user, a positive integer.
+        limits: the size limits applied to the inputs and the shifts' non-zeros.
+
+    Raises:
+        ValueError: an input over a size limit (the refusal the exact paths give).
+    """
+    from reference.audit.linear.sparse_audit import MAX_STRATEGY_ENTRIES
+    from reference.core.exact_text import exact_text
+
+    noise = integer_sparse(noise_matrix, "noise_matrix", limits)
+    if noise is None:
+        return None
+    target = integer_sparse(workload, "workload", limits)
+    if target is None:
+        return None
+    found = certified_shifts(noise, target, limits)
+    if found is None:
+        return None
+    shifts = found.shifts
+    draws, inputs = shifts.shape
+    l1 = users * Fraction(max(_column_sums(shifts, squared=False)))
+    squared = users * users * Fraction(max(_column_sums(shifts, squared=True)))
+    rho = squared / (2 * scale * scale)
+    strategy = None
+    if draws * inputs <= MAX_STRATEGY_ENTRIES:
+        strategy = tuple(tuple(Fraction(entry) for entry in row) for row in shifts.toarray().tolist())
+    text = (f"private: Gaussian Mahalanobis sensitivity^2 = {exact_text(squared)}, rho = {exact_text(rho)} (exact; "
+            "B square and invertible: u_j = B^-1 w_j from a float sparse LU, certified by the integer checks "
+            "L U = P B Q with unit pivots and B U = W); delta(eps) exact")
+    return LinearNoiseVerdict(
+        noise="gaussian", scale=scale, outputs=draws, inputs=inputs, draws=draws, rank=draws,
+        neighbours="add_remove", contributions=users, kernel_dimension=0, private=True, first_offending_column=None,
+        strategy=strategy, strategy_unique=True, l1_sensitivity=l1, l2_sensitivity_squared=squared, epsilon=None,
+        epsilon_exact=False, rho=rho, explanation=text, epsilon_lower=None,
+        unused_draws=noise.matrix.shape[1] - found.kept.size,
+    )
