@@ -143,11 +143,14 @@ def _difference(matrix: Any) -> Any:
 
 
 def _bounded_product(left: Any, right: Any) -> Any | None:
-    """left @ right in int64, or None when a float64 bound of |left| @ |right| does not stay below 2⁶¹."""
-    absolute_left, absolute_right = abs(left).astype(np.float64), abs(right).astype(np.float64)
-    bound = absolute_left @ absolute_right
-    if bound.nnz and float(bound.data.max()) >= _SAFE:
-        return None
+    """left @ right in int64, or None when it might not fit: every entry and partial sum of the product is at most
+    (largest row sum of |left|) · (largest |right|), required below 2⁶¹ (computed in float64, whose relative
+    rounding is far inside the factor 4 to 2⁶³)."""
+    left = left.tocsr()
+    if left.nnz and right.nnz:
+        row_sums = np.add.reduceat(np.abs(left.data).astype(np.float64), left.indptr[:-1][np.diff(left.indptr) > 0])
+        if float(row_sums.max()) * float(np.abs(right.data).max()) >= _SAFE:
+            return None
     product = left @ right
     product.eliminate_zeros()
     return product
@@ -171,19 +174,35 @@ def _levels(strict: Any, limit: int) -> np.ndarray | None:
     return None
 
 
+def _remap(matrix: Any, rows: np.ndarray | None, cols: np.ndarray | None) -> Any:
+    """The matrix with row i moved to ``rows[i]`` and column j to ``cols[j]`` (None: kept), as CSR int64."""
+    from scipy import sparse
+
+    entries = sparse.coo_array(matrix)
+    row, col = entries.coords
+    return sparse.csr_array((entries.data, (row if rows is None else rows[row], col if cols is None else cols[col])),
+                            shape=matrix.shape)
+
+
+def _inverse(permutation: np.ndarray) -> np.ndarray:
+    inverse = np.empty_like(permutation)
+    inverse[permutation] = np.arange(permutation.size, dtype=permutation.dtype)
+    return inverse
+
+
 def _triangular_solve(strict: Any, diagonal: np.ndarray, right: Any, limits: SizeLimits) -> Any | None:
-    """X with (D + strict) X = right in int64 (D = diag(±1)), level by level: the rows of one level depend only
-    on rows of lower levels, so each level is one sparse product. None past the limits or a bound."""
+    """X with (D + strict) X = right in int64 (D = diag(±1), strict strictly triangular, either side), level by
+    level: a row's level is one more than the largest among the rows it depends on, so the rows of one level
+    depend only on rows of lower levels and each level is one sparse product. None past the limits or a bound."""
     from scipy import sparse
 
     level = _levels(strict, MAX_LEVELS)
     if level is None:
         return None
     order = np.argsort(level, kind="stable")
-    inverse = np.empty_like(order)
-    inverse[order] = np.arange(order.size)
-    permuted = strict[order][:, order].tocsr()  # strictly block lower triangular in level order
-    right_permuted = right.tocsr()[order]
+    position = _inverse(order)
+    permuted = _remap(strict, position, position)  # strictly block lower triangular in level order
+    right_permuted = _remap(right, position, None)
     sign = diagonal[order]
     bounds = np.searchsorted(level[order], np.arange(int(level.max()) + 2))
     blocks: list[Any] = []
@@ -192,22 +211,41 @@ def _triangular_solve(strict: Any, diagonal: np.ndarray, right: Any, limits: Siz
         start, stop = int(bounds[depth]), int(bounds[depth + 1])
         block = right_permuted[start:stop]
         if start:
-            known = sparse.vstack(blocks, format="csr")
-            coupling = permuted[start:stop, :start]
-            product = _bounded_product(coupling, known)
+            product = _bounded_product(permuted[start:stop, :start], sparse.vstack(blocks, format="csr"))
             if product is None:
                 return None
             block = block - product
-        block = sparse.csr_array(sparse.diags_array(sign[start:stop], dtype=np.int64) @ block)  # divide by ±1
+        block.data *= np.repeat(sign[start:stop], np.diff(block.indptr))  # divide by ±1
         block.eliminate_zeros()
-        if float(abs(block).max()) >= _SAFE if block.nnz else False:
+        if block.nnz and float(np.abs(block.data).max()) >= _SAFE:
             return None
         solved_nonzeros += block.nnz
         if solved_nonzeros > limits.nonzeros:
             return None
         blocks.append(block)
-    solution = sparse.vstack(blocks, format="csr")
-    return solution[inverse]
+    return _remap(sparse.vstack(blocks, format="csr"), order, None)
+
+
+def _integer_factor(part: Any, lower: bool) -> tuple[Any, np.ndarray] | None:
+    """A float64 triangular factor as (its strictly triangular part, its diagonal) in int64, or None when an entry
+    is not an integer below 2⁵², lies on the wrong side, or a diagonal entry is missing."""
+    from scipy import sparse
+
+    entries = sparse.coo_array(part)
+    row, col = entries.coords
+    data = entries.data
+    if data.size and (not np.array_equal(data, np.round(data)) or float(np.abs(data).max()) >= 2.0**52):
+        return None
+    if np.any(row < col) if lower else np.any(row > col):
+        return None
+    on_diagonal = row == col
+    diagonal = np.zeros(part.shape[0], dtype=np.int64)
+    diagonal[row[on_diagonal]] = data[on_diagonal].astype(np.int64)
+    if np.count_nonzero(on_diagonal) != part.shape[0]:
+        return None
+    strict = sparse.csr_array((data[~on_diagonal].astype(np.int64), (row[~on_diagonal], col[~on_diagonal])),
+                              shape=part.shape)
+    return strict, diagonal
 
 
 def certified_shifts(noise: IntegerForm, workload: IntegerForm,
@@ -238,42 +276,32 @@ def certified_shifts(noise: IntegerForm, workload: IntegerForm,
         differenced = 2 * (b_differenced.nnz + w_differenced.nnz) < b_matrix.nnz + w_matrix.nnz
         if differenced:
             b_matrix, w_matrix = b_differenced, w_differenced
-    noise, workload = b_matrix, w_matrix
     try:
-        factor = splu(noise.astype(np.float64), permc_spec="COLAMD")
+        factor = splu(sparse.csc_array(b_matrix, dtype=np.float64), permc_spec="COLAMD")
     except RuntimeError:  # exactly singular in floats (B may still be invertible: the elimination decides)
         return None
-    lower, upper = factor.L.tocsr(), factor.U.tocsr()
-    for part in (lower, upper):
-        if part.nnz and (not np.array_equal(part.data, np.round(part.data)) or np.abs(part.data).max() >= 2**52):
-            return None
-    lower_int = sparse.csr_array((lower.data.astype(np.int64), lower.indices, lower.indptr), shape=lower.shape)
-    upper_int = sparse.csr_array((upper.data.astype(np.int64), upper.indices, upper.indptr), shape=upper.shape)
-    lower_diagonal, upper_diagonal = lower_int.diagonal(), upper_int.diagonal()
+    lower, upper = _integer_factor(factor.L, lower=True), _integer_factor(factor.U, lower=False)
+    if lower is None or upper is None:
+        return None
+    (lower_strict, lower_diagonal), (upper_strict, upper_diagonal) = lower, upper
     if not (np.all(lower_diagonal == 1) and np.all(np.abs(upper_diagonal) == 1)):
+        return None  # a pivot other than ±1: the shifts may be fractions (the elimination computes them)
+    # L U = Pr B Pc exactly: SuperLU moves row i of B to perm_r[i] and column j to perm_c[j]
+    identity = sparse.eye_array(size, format="csr", dtype=np.int64)
+    product = _bounded_product(lower_strict + identity, upper_strict + sparse.diags_array(upper_diagonal, dtype=np.int64,
+                                                                                        format="csr"))
+    if product is None or (product != _remap(b_matrix, factor.perm_r, factor.perm_c)).nnz:
         return None
-    lower_strict, upper_strict = sparse.tril(lower_int, -1, format="csr"), sparse.triu(upper_int, 1, format="csr")
-    if lower_strict.nnz + size != lower_int.nnz or upper_strict.nnz + size != upper_int.nnz:
-        return None  # an entry on the wrong side of the diagonal
-    # Pr B Pc = L U exactly (rows of B permuted by perm_r, columns by perm_c, scipy's SuperLU convention)
-    row_order, column_order = np.argsort(factor.perm_r), np.argsort(factor.perm_c)
-    permuted = noise.tocsr()[row_order][:, column_order]
-    product = _bounded_product(lower_int, upper_int)
-    if product is None or (product != permuted).nnz:
-        return None
-    # B X = W  <=>  L U (Pc⁻¹ X) = Pr W: forward by levels of L, backward by levels of U (reversed indices)
-    forward = _triangular_solve(lower_strict, lower_diagonal, workload.tocsr()[row_order], limits)
+    # B X = W  <=>  L U Z = Pr W with X = Z's rows moved back (row perm_c[j] of Z is row j of X)
+    forward = _triangular_solve(lower_strict, lower_diagonal, _remap(w_matrix, factor.perm_r, None), limits)
     if forward is None:
         return None
-    reverse = np.arange(size)[::-1]
-    backward = _triangular_solve(upper_strict[reverse][:, reverse].tocsr(), upper_diagonal[reverse],
-                                 forward[reverse], limits)
+    backward = _triangular_solve(upper_strict, upper_diagonal, forward, limits)
     if backward is None:
         return None
-    # permuted Z = Pr W with Z[j] = X[column_order[j]]: X = Z read back in B's column order
-    shifts = sparse.csc_array(backward[reverse][np.argsort(column_order)])
-    check = _bounded_product(noise, shifts)
-    if check is None or (check != workload).nnz:
+    shifts = sparse.csc_array(_remap(backward, _inverse(factor.perm_c), None))
+    check = _bounded_product(b_matrix, shifts)
+    if check is None or (check != w_matrix).nnz:
         return None
     return CertifiedShifts(shifts, kept, differenced)
 
