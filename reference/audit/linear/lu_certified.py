@@ -306,28 +306,23 @@ def certified_shifts(noise: IntegerForm, workload: IntegerForm,
     return CertifiedShifts(shifts, kept, differenced)
 
 
-def _column_sums(matrix: Any, squared: bool) -> list[int]:
-    """Σ_i |X_ij| (or Σ_i X_ij²) per column of a CSC int64 matrix, exact: int64 when a float bound allows, else
-    Python ints."""
+def _largest_column_sum(matrix: Any, squared: bool) -> int:
+    """max_j Σ_i |X_ij| (or Σ_i X_ij²) of a CSC int64 matrix, exact: in int64 when a float bound allows it, else
+    in Python ints."""
     values = matrix.data
-    if squared:
-        values_float = values.astype(np.float64) ** 2
-    else:
-        values_float = np.abs(values).astype(np.float64)
-    lengths = np.diff(matrix.indptr)
-    sums: list[int] = [0] * matrix.shape[1]
     if not values.size:
-        return sums
-    if float(values_float.max()) * float(lengths.max()) < _SAFE:
+        return 0
+    magnitudes = np.abs(values).astype(np.float64)
+    lengths = np.diff(matrix.indptr)
+    nonempty = lengths > 0
+    if float(magnitudes.max()) ** (2 if squared else 1) * float(lengths.max()) < _SAFE:
         terms = values * values if squared else np.abs(values)
-        nonempty = lengths > 0
-        totals = np.zeros(matrix.shape[1], dtype=np.int64)
-        totals[nonempty] = np.add.reduceat(terms, matrix.indptr[:-1][nonempty])
-        return [int(total) for total in totals.tolist()]
-    for j in range(matrix.shape[1]):
+        return int(np.add.reduceat(terms, matrix.indptr[:-1][nonempty]).max())
+    best = 0
+    for j in np.flatnonzero(nonempty).tolist():
         column = [int(v) for v in values[matrix.indptr[j]:matrix.indptr[j + 1]].tolist()]
-        sums[j] = sum(v * v for v in column) if squared else sum(abs(v) for v in column)
-    return sums
+        best = max(best, sum(v * v for v in column) if squared else sum(abs(v) for v in column))
+    return best
 
 
 def certified_gaussian_audit(noise_matrix: object, workload: object, scale: Fraction, users: int,
@@ -363,8 +358,8 @@ def certified_gaussian_audit(noise_matrix: object, workload: object, scale: Frac
         return None
     shifts = found.shifts
     draws, inputs = shifts.shape
-    l1 = users * Fraction(max(_column_sums(shifts, squared=False)))
-    squared = users * users * Fraction(max(_column_sums(shifts, squared=True)))
+    l1 = users * Fraction(_largest_column_sum(shifts, squared=False))
+    squared = users * users * Fraction(_largest_column_sum(shifts, squared=True))
     rho = squared / (2 * scale * scale)
     strategy = None
     if draws * inputs <= MAX_STRATEGY_ENTRIES:
