@@ -493,8 +493,10 @@ def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: Ra
     sc = positive_fraction(scale, "scale")
     relation = check_neighbours(neighbours)
     users = check_positive_int(contributions, "contributions")
-    if (kind == "gaussian" and relation == "add_remove" and draw_variances is None and participation is None
-            and infinite_variance_draws is None):
+    compiled = (kind == "gaussian" and relation == "add_remove" and draw_variances is None and participation is None
+                and infinite_variance_draws is None)
+    held_compactly = all(isinstance(value, np.ndarray) or hasattr(value, "tocoo") for value in (noise_matrix, workload))
+    if compiled and held_compactly:
         # an integer B, square and invertible: its unique shifts from a compiled sparse LU, certified in integers
         # (lu_certified.py); before the inputs become Python numbers, which at T = 10^5 costs more than the audit
         certified = certified_gaussian_audit(noise_matrix, workload, sc, users, limits)
@@ -502,6 +504,10 @@ def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: Ra
             return certified
     b_columns = column_matrix(noise_matrix, "noise_matrix", limits)
     w_columns = column_matrix(workload, "workload", limits)
+    if compiled and not held_compactly:  # the same path for rows of ints, a ColumnMatrix, a .json or .csv file
+        certified = certified_gaussian_audit(b_columns, w_columns, sc, users, limits)
+        if certified is not None:
+            return certified
     outputs, draws = b_columns.rows, b_columns.cols
     if w_columns.rows != outputs:
         raise ValueError(f"workload has {w_columns.rows} rows but noise_matrix has {outputs} (one per output)")

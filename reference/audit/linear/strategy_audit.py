@@ -36,6 +36,33 @@ def is_identity(matrix: ColumnMatrix) -> bool:
     return all(column == {j: 1} for j, column in enumerate(matrix.columns(False)))
 
 
+#: Products whose every partial sum stays below this are exact in float64 (integers up to 2⁵³ are doubles).
+_EXACT_DOUBLE = 2.0**53
+
+
+def exact_float_gram(matrix: np.ndarray) -> np.ndarray | None:
+    """``CᵀC`` of an integer matrix by one float64 BLAS product, as int64, when that is exact; else None.
+
+    Exact when every entry times the largest column ℓ1 norm is below 2⁵³: each term C_ki·C_kj and every partial
+    sum of a dot product, in whatever order or blocking the BLAS adds them (with or without fused multiply-adds),
+    is then an integer of magnitude below 2⁵³, which a double holds exactly, so no operation rounds.
+
+    Args:
+        matrix: C, a 2-D numpy integer array.
+    """
+    if not matrix.size:
+        return None
+    largest_entry = max(abs(int(matrix.max())), abs(int(matrix.min())))
+    if largest_entry >= 2**31:
+        return None
+    # the bound in exact integers (int64 column sums: at most rows · 2³¹)
+    largest_column = int(np.abs(matrix.astype(np.int64)).sum(axis=0).max())
+    if largest_column * largest_entry >= 2**53:
+        return None
+    floats = matrix.astype(np.float64)
+    return np.asarray(floats.T @ floats).astype(np.int64)
+
+
 def strategy_gram(workload: ColumnMatrix) -> tuple[list[list[int]], int]:
     """``CᵀC`` as integer rows over one common denominator: (numerators, denominator).
 
@@ -44,6 +71,9 @@ def strategy_gram(workload: ColumnMatrix) -> tuple[list[list[int]], int]:
             identity.
     """
     if isinstance(workload, IntegerArray):  # integers already: no per-entry rational on the way
+        exact = exact_float_gram(np.asarray(workload.array))
+        if exact is not None:
+            return exact.tolist(), 1
         scaled = fmpz_mat(workload.rows, workload.cols, np.asarray(workload.array).ravel().tolist())
         gram = scaled.transpose() * scaled
         return [[int(entry) for entry in row] for row in gram.tolist()], 1

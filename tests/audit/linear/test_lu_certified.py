@@ -2,8 +2,7 @@
 
 The reference values are computed here with sympy's exact rational matrices from the definition,
 Δ² = max_j w_jᵀ (B Bᵀ)⁻¹ w_j and Δ1 = max_j ‖B⁻¹ w_j‖₁ for an invertible B — no code of the audit — and the
-compiled path is also paired with the exact elimination (the same matrices given as rows of ints, which do not
-take it)."""
+compiled path is also paired with the exact sparse elimination it stands in for."""
 
 from __future__ import annotations
 
@@ -16,6 +15,9 @@ from scipy import sparse
 
 from reference.audit.linear import lu_certified
 from reference.audit.linear.audit import audit_linear_noise
+from reference.audit.linear.column_matrix import IntegerArray, UsedColumns
+from reference.audit.linear.sparse_audit import sparse_linear_noise_audit
+from reference.audit.linear.verdict import LinearNoiseVerdict
 from reference.audit.linear.lu_certified import certified_shifts, integer_sparse
 
 METHOD = "float sparse LU"
@@ -84,10 +86,11 @@ def test_random_intervals_match_sympy_and_the_elimination(seed: int) -> None:
     assert fast.l2_sensitivity_squared == 4 * squared
     assert fast.l1_sensitivity == 2 * l1
     assert fast.rho == 4 * squared / 18
-    exact = audit_linear_noise(noise.tolist(), workload.tolist(), "gaussian", scale=3, contributions=2)
-    assert METHOD not in exact.explanation  # rows of ints take the elimination: a genuine pair
+    exact = sparse_linear_noise_audit(UsedColumns(IntegerArray(noise)), IntegerArray(workload), "gaussian",
+                                      Fraction(3), 2)
+    assert isinstance(exact, LinearNoiseVerdict) and METHOD not in exact.explanation  # the elimination: a pair
     for field in ("l2_sensitivity_squared", "l1_sensitivity", "rho", "rank", "kernel_dimension", "strategy",
-                  "strategy_unique", "private", "draws", "outputs", "inputs", "unused_draws"):
+                  "strategy_unique", "private", "draws", "outputs", "inputs"):
         assert getattr(fast, field) == getattr(exact, field), field
 
 
@@ -122,21 +125,22 @@ def test_unused_draws_are_dropped() -> None:
 
 
 @pytest.mark.parametrize(("noise", "reason"), [
-    ([[2, 0], [0, 1]], "a pivot 2: the shift 1/2 is a fraction"),
+    ([[2, 0], [0, 1]], "a pivot 2: shifts may be fractions"),
     ([[1, 1], [1, 1]], "singular"),
     ([[1, 0, 1], [0, 1, 1]], "not square: a kernel, the minimum-norm shift is a projection"),
 ])
 def test_what_the_path_leaves_to_the_elimination(noise: list[list[int]], reason: str) -> None:
     array = np.array(noise, dtype=np.int64)
-    workload = np.eye(array.shape[0], dtype=np.int64)
+    workload = array.copy()  # in col(B): private, with a finite Δ²
     forms = integer_sparse(array, "noise_matrix"), integer_sparse(workload, "workload")
     assert forms[0] is not None and forms[1] is not None
     assert certified_shifts(*forms) is None, reason
     verdict = audit_linear_noise(array, workload, "gaussian", scale=1)
     assert METHOD not in verdict.explanation
-    exact = audit_linear_noise(noise, workload.tolist(), "gaussian", scale=1)
-    assert verdict.l2_sensitivity_squared == exact.l2_sensitivity_squared
-    assert verdict.private == exact.private
+    squared = sympy.Matrix(workload.tolist()).T * (sympy.Matrix(noise) * sympy.Matrix(noise).T).pinv() \
+        * sympy.Matrix(workload.tolist())
+    assert verdict.l2_sensitivity_squared == max(Fraction(str(squared[j, j])) for j in range(squared.cols))
+    assert verdict.private
 
 
 def test_a_wrong_proposal_is_not_certified(monkeypatch: pytest.MonkeyPatch) -> None:
