@@ -495,7 +495,8 @@ def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: Ra
     users = check_positive_int(contributions, "contributions")
     compiled = (kind == "gaussian" and relation == "add_remove" and draw_variances is None and participation is None
                 and infinite_variance_draws is None)
-    held_compactly = all(isinstance(value, np.ndarray) or hasattr(value, "tocoo") for value in (noise_matrix, workload))
+    held_compactly = all(isinstance(value, (np.ndarray, ColumnMatrix)) or hasattr(value, "tocoo")
+                         for value in (noise_matrix, workload))
     if compiled and held_compactly:
         # an integer B, square and invertible: its unique shifts from a compiled sparse LU, certified in integers
         # (lu_certified.py); before the inputs become Python numbers, which at T = 10^5 costs more than the audit

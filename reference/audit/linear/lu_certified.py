@@ -104,11 +104,10 @@ def integer_sparse(value: object, name: str, limits: SizeLimits = DEFAULT_LIMITS
         if rows < 1 or cols < 1 or value.dtype == np.uint64:
             return None
         check_scan(rows, cols, value.dtype.itemsize, name, limits.scanned_entries)
-        check_nonzeros(int(np.count_nonzero(value)), name, limits.nonzeros)
         return IntegerForm(sparse.csc_array(np.asarray(value).astype(np.int64)), False)
     if isinstance(value, ColumnMatrix):  # its sparser form, read column by column (ints only)
         differenced = 2 * value.nonzeros(True) < value.nonzeros(False)
-        check_nonzeros(value.nonzeros(differenced), name, limits.nonzeros)
+        check_nonzeros(value.nonzeros(differenced), name, limits.nonzeros)  # before its entries become a matrix
         columns = value.columns(differenced)
         if not all(type(entry) is int for column in columns for entry in column.values()):
             return None
@@ -190,19 +189,30 @@ def _inverse(permutation: np.ndarray) -> np.ndarray:
     return inverse
 
 
-def _triangular_solve(strict: Any, diagonal: np.ndarray, right: Any, limits: SizeLimits) -> Any | None:
-    """X with (D + strict) X = right in int64 (D = diag(±1), strict strictly triangular, either side), level by
+def _triangular_solve(strict: Any, diagonal: np.ndarray, right: Any, rows_in: np.ndarray | None,
+                      rows_out: np.ndarray | None, limits: SizeLimits) -> Any | None:
+    """X with (D + strict) X = R in int64 (D = diag(±1), strict strictly triangular, either side), level by
     level: a row's level is one more than the largest among the rows it depends on, so the rows of one level
-    depend only on rows of lower levels and each level is one sparse product. None past the limits or a bound."""
+    depend only on rows of lower levels and each level is one sparse product. R is ``right`` with its row i
+    moved to ``rows_in[i]``; row k of X is returned at ``rows_out[k]`` (None: unmoved). None past the limits or a
+    bound."""
     from scipy import sparse
 
+    size = strict.shape[0]
+    identity = np.arange(size)
+    rows_in = identity if rows_in is None else rows_in
+    rows_out = identity if rows_out is None else rows_out
+    if not strict.nnz:  # a diagonal system: X = D R, rows moved in one step
+        solution = _remap(right, rows_out[rows_in], None)
+        solution.data *= np.repeat(diagonal[rows_out.argsort()], np.diff(solution.indptr))
+        return solution
     level = _levels(strict, MAX_LEVELS)
     if level is None:
         return None
     order = np.argsort(level, kind="stable")
     position = _inverse(order)
     permuted = _remap(strict, position, position)  # strictly block lower triangular in level order
-    right_permuted = _remap(right, position, None)
+    right_permuted = _remap(right, position[rows_in], None)
     sign = diagonal[order]
     bounds = np.searchsorted(level[order], np.arange(int(level.max()) + 2))
     blocks: list[Any] = []
@@ -223,7 +233,7 @@ def _triangular_solve(strict: Any, diagonal: np.ndarray, right: Any, limits: Siz
         if solved_nonzeros > limits.nonzeros:
             return None
         blocks.append(block)
-    return _remap(sparse.vstack(blocks, format="csr"), order, None)
+    return _remap(sparse.vstack(blocks, format="csr"), rows_out[order], None)
 
 
 def _integer_factor(part: Any, lower: bool) -> tuple[Any, np.ndarray] | None:
@@ -276,6 +286,8 @@ def certified_shifts(noise: IntegerForm, workload: IntegerForm,
         differenced = 2 * (b_differenced.nnz + w_differenced.nnz) < b_matrix.nnz + w_matrix.nnz
         if differenced:
             b_matrix, w_matrix = b_differenced, w_differenced
+    # the sparse audit's refusal, on the form it would hold (the limit bounds the work and memory of both)
+    check_nonzeros(int(b_matrix.nnz + w_matrix.nnz), "noise_matrix and workload", limits.nonzeros)
     try:
         factor = splu(sparse.csc_array(b_matrix, dtype=np.float64), permc_spec="COLAMD")
     except RuntimeError:  # exactly singular in floats (B may still be invertible: the elimination decides)
@@ -293,13 +305,13 @@ def certified_shifts(noise: IntegerForm, workload: IntegerForm,
     if product is None or (product != _remap(b_matrix, factor.perm_r, factor.perm_c)).nnz:
         return None
     # B X = W  <=>  L U Z = Pr W with X = Z's rows moved back (row perm_c[j] of Z is row j of X)
-    forward = _triangular_solve(lower_strict, lower_diagonal, _remap(w_matrix, factor.perm_r, None), limits)
+    forward = _triangular_solve(lower_strict, lower_diagonal, w_matrix, factor.perm_r, None, limits)
     if forward is None:
         return None
-    backward = _triangular_solve(upper_strict, upper_diagonal, forward, limits)
+    backward = _triangular_solve(upper_strict, upper_diagonal, forward, None, _inverse(factor.perm_c), limits)
     if backward is None:
         return None
-    shifts = sparse.csc_array(_remap(backward, _inverse(factor.perm_c), None))
+    shifts = sparse.csc_array(backward)
     check = _bounded_product(b_matrix, shifts)
     if check is None or (check != w_matrix).nnz:
         return None
