@@ -25,7 +25,9 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 from scipy import sparse
@@ -53,7 +55,7 @@ class PrefixWorkload(ColumnMatrix):
     def columns(self, differenced: bool) -> list[Sparse]:
         if not differenced:
             raise ValueError("the prefix workload is held by its first differences only")
-        return [{j: 1} for j in range(self.cols)]
+        return [cast(Sparse, {j: 1}) for j in range(self.cols)]  # ints stand for Fractions (elimination.py)
 
     def dense(self) -> Matrix:
         raise ValueError("the prefix workload is held by its first differences only")
@@ -110,12 +112,12 @@ def main() -> None:
         noise = tree_counter(horizon)
         differenced = first_differences(noise)
         identity = sparse.identity(horizon, format="csc", dtype=np.int8)
-        lu_differenced, _ = best_seconds(lambda: splu(sparse.csc_matrix(differenced, dtype=np.float64)), args.repeats)
+        lu_differenced, _ = best_seconds(partial(splu, sparse.csc_matrix(differenced, dtype=np.float64)), args.repeats)
         for shape, given, workload in (("prefix form", noise, PrefixWorkload(horizon)),
                                        ("difference form", differenced, identity)):
-            lu_given, _ = best_seconds(lambda: splu(sparse.csc_matrix(given, dtype=np.float64)), args.repeats)
+            lu_given, _ = best_seconds(partial(splu, sparse.csc_matrix(given, dtype=np.float64)), args.repeats)
             seconds, verdict = best_seconds(
-                lambda: audit_linear_noise(given, workload, "gaussian", scale=1, size_limits=limits), args.repeats)
+                partial(audit_linear_noise, given, workload, "gaussian", scale=1, size_limits=limits), args.repeats)
             method = "compiled LU, certified" if "float sparse LU" in verdict.explanation else "elimination"  # type: ignore[attr-defined]
             print(f"{horizon:>7} {shape:16} {seconds:8.3f} {lu_given:8.4f} {lu_differenced:9.4f} "
                   f"{seconds / lu_given:7.1f} {seconds / lu_differenced:8.1f}  "

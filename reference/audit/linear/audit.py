@@ -58,7 +58,7 @@ from reference.audit.linear.column_matrix import (
     npy_shape,
 )
 from reference.audit.linear.dense import dense_linear_noise_audit, draw_weights, smallest_integer_shifts
-from reference.audit.linear.dyadic import scaled_to_integers
+from reference.audit.linear.dyadic import float_built_array, scaled_to_integers
 from reference.audit.linear.elimination import narrow
 from reference.audit.linear.lu_certified import certified_gaussian_audit
 from reference.audit.linear.masked_draws import mask_infinite_draws
@@ -68,7 +68,7 @@ from reference.audit.linear.sparse_input import load_sparse_columns, load_sparse
 from reference.audit.linear.strategy_audit import (
     float_built,
     full_row_rank_gaussian,
-    is_identity,
+    identity_multiple,
     strategy_participation_audit,
 )
 from reference.audit.linear.verdict import (
@@ -424,18 +424,24 @@ def audit_linear_noise(
     """
     tolerance = check_rtol(rtol)
     limits = size_limits_or_default(size_limits)
-    if noise == "laplace":
-        # float64 matrices are dyadic: one power of two makes both integer, the same release scaled (dyadic.py)
+    noise_float_built = False
+    if noise in ("laplace", "gaussian"):
+        # float64 matrices are dyadic: one power of two makes both integer, the same release scaled (dyadic.py);
+        # for Gaussian noise Δ² = max w_jᵀ(B D Bᵀ)⁺w_j is unchanged when B and W are scaled together
+        noise_float_built = noise == "gaussian" and float_built_array(noise_matrix)
         integers = scaled_to_integers(noise_matrix, workload)
         if integers is not None:
             noise_matrix, workload = integers
+        else:
+            noise_float_built = False  # not scaled: the exact paths see the float entries as they are
     if draw_scales is not None:
         if noise != "laplace":
             raise ValueError("draw_scales is supported for laplace noise (gaussian noise takes draw_variances; an "
                              "integer draw scaled is no longer integer-valued)")
         noise_matrix = scaled_draws(column_matrix(noise_matrix, "noise_matrix", limits), draw_scales)
     verdict = _audit(noise_matrix, workload, noise, scale, neighbours, contributions, draw_variances, participation,
-                     infinite_variance_draws, check_positive_int(max_seconds, "max_seconds"), limits)
+                     infinite_variance_draws, check_positive_int(max_seconds, "max_seconds"), limits,
+                     noise_float_built)
     # the verdict records what it was asked under, so that its as_json is complete: the tolerance, the scheme
     # (also on the paths that do not reach it, a leak found first) and whether Δ² is noise-normalised
     return replace(verdict, rtol=tolerance, participation=participation or verdict.participation,
@@ -488,7 +494,7 @@ def check_dense_estimate(noise: ColumnMatrix, workload: ColumnMatrix, max_second
 def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: RationalLike, neighbours: Neighbours,
            contributions: int, draw_variances: Sequence[object] | None, participation: Participation | None,
            infinite_variance_draws: Sequence[int] | None, max_seconds: int = DEFAULT_MAX_SECONDS,
-           limits: SizeLimits = DEFAULT_LIMITS) -> LinearNoiseVerdict:
+           limits: SizeLimits = DEFAULT_LIMITS, noise_float_built: bool = False) -> LinearNoiseVerdict:
     kind = check_noise(noise)
     sc = positive_fraction(scale, "scale")
     relation = check_neighbours(neighbours)
@@ -525,17 +531,19 @@ def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: Ra
             raise ValueError("participation replaces contributions and needs add_remove neighbours")
     if infinite_variance_draws is not None and kind not in ("gaussian", "laplace"):
         raise ValueError("infinite_variance_draws is supported for gaussian and laplace noise")
-    if (participation is not None and kind == "gaussian" and weights is None and infinite_variance_draws is None
-            and is_identity(b_columns)):
-        # C x + z: Q = CᵀC by an integer product (strategy_audit), not the general rational elimination
-        return strategy_participation_audit(w_columns, sc, participation, limits=limits)
+    multiple = (identity_multiple(b_columns) if participation is not None and kind == "gaussian" and weights is None
+                and infinite_variance_draws is None else None)
+    if multiple is not None and participation is not None:
+        # C x + z (z ~ N(0, σ²c²I) for B = c·I, a dyadic scaling's 2^s·I): Q = CᵀC/c² by an integer product
+        # (strategy_audit), not the general rational elimination
+        return strategy_participation_audit(w_columns, sc, participation, limits=limits, noise_multiple=multiple)
     if relation == "add_remove" and weights is None and participation is None and infinite_variance_draws is None:
         # B = 0 is decided from the non-zero counts, before a column becomes a Python object
         degenerate = zero_noise_verdict(b_columns, w_columns, kind, sc, users)
         if degenerate is not None:
             return degenerate
     if (relation == "add_remove" and weights is None and participation is None and infinite_variance_draws is None
-            and kind == "gaussian" and float_built(b_columns)):
+            and kind == "gaussian" and (noise_float_built or float_built(b_columns))):
         # a float-built B (denominators 2^52 and up) makes the rational elimination's entries grow: integer
         # arithmetic on d·B instead, when B has full row rank
         fast = full_row_rank_gaussian(b_columns, w_columns, sc, users)

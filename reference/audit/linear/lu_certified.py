@@ -109,7 +109,7 @@ def integer_sparse(value: object, name: str, limits: SizeLimits = DEFAULT_LIMITS
         differenced = 2 * value.nonzeros(True) < value.nonzeros(False)
         check_nonzeros(value.nonzeros(differenced), name, limits.nonzeros)  # before its entries become a matrix
         columns = value.columns(differenced)
-        if not all(type(entry) is int for column in columns for entry in column.values()):
+        if not all(isinstance(entry, int) for column in columns for entry in column.values()):
             return None
         matrix = _from_columns(columns, value.rows, value.cols)
         return None if matrix is None else IntegerForm(matrix, differenced)

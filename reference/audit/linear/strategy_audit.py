@@ -18,6 +18,7 @@ from flint import fmpz_mat
 
 from reference.audit.linear.column_matrix import ColumnMatrix, IntegerArray
 from reference.audit.linear.contribution import max_pattern_quadratic
+from reference.audit.linear.exact_gram import exact_gram
 from reference.audit.linear.participation import Participation, PatternMaximum
 from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits
 from reference.audit.linear.verdict import LinearNoiseVerdict
@@ -31,36 +32,23 @@ def is_identity(matrix: ColumnMatrix) -> bool:
     Args:
         matrix: the noise matrix B.
     """
-    if matrix.rows != matrix.cols:
-        return False
-    return all(column == {j: 1} for j, column in enumerate(matrix.columns(False)))
+    return identity_multiple(matrix) == 1
 
 
-#: Products whose every partial sum stays below this are exact in float64 (integers up to 2⁵³ are doubles).
-_EXACT_DOUBLE = 2.0**53
-
-
-def exact_float_gram(matrix: np.ndarray) -> np.ndarray | None:
-    """``CᵀC`` of an integer matrix by one float64 BLAS product, as int64, when that is exact; else None.
-
-    Exact when every entry times the largest column ℓ1 norm is below 2⁵³: each term C_ki·C_kj and every partial
-    sum of a dot product, in whatever order or blocking the BLAS adds them (with or without fused multiply-adds),
-    is then an integer of magnitude below 2⁵³, which a double holds exactly, so no operation rounds.
+def identity_multiple(matrix: ColumnMatrix) -> Fraction | None:
+    """c when the matrix is c·I with c > 0 (square, one positive value on the diagonal, nothing else), else None
+    (a float strategy and the identity scaled together to integers by a power of two give 2^s·I).
 
     Args:
-        matrix: C, a 2-D numpy integer array.
+        matrix: the noise matrix B.
     """
-    if not matrix.size:
+    if matrix.rows != matrix.cols:
         return None
-    largest_entry = max(abs(int(matrix.max())), abs(int(matrix.min())))
-    if largest_entry >= 2**31:
+    columns = matrix.columns(False)
+    first = columns[0].get(0) if columns else None
+    if first is None or not first > 0:
         return None
-    # the bound in exact integers (int64 column sums: at most rows · 2³¹)
-    largest_column = int(np.abs(matrix.astype(np.int64)).sum(axis=0).max())
-    if largest_column * largest_entry >= 2**53:
-        return None
-    floats = matrix.astype(np.float64)
-    return np.asarray(floats.T @ floats).astype(np.int64)
+    return Fraction(first) if all(column == {j: first} for j, column in enumerate(columns)) else None
 
 
 def strategy_gram(workload: ColumnMatrix) -> tuple[list[list[int]], int]:
@@ -71,9 +59,9 @@ def strategy_gram(workload: ColumnMatrix) -> tuple[list[list[int]], int]:
             identity.
     """
     if isinstance(workload, IntegerArray):  # integers already: no per-entry rational on the way
-        exact = exact_float_gram(np.asarray(workload.array))
+        exact = exact_gram(np.asarray(workload.array))  # float64 BLAS products that cannot round
         if exact is not None:
-            return exact.tolist(), 1
+            return exact, 1
         scaled = fmpz_mat(workload.rows, workload.cols, np.asarray(workload.array).ravel().tolist())
         gram = scaled.transpose() * scaled
         return [[int(entry) for entry in row] for row in gram.tolist()], 1
@@ -83,7 +71,8 @@ def strategy_gram(workload: ColumnMatrix) -> tuple[list[list[int]], int]:
 
 
 def strategy_participation_audit(workload: ColumnMatrix, scale: Fraction, participation: Participation, *,
-                                 limits: SizeLimits = DEFAULT_LIMITS) -> LinearNoiseVerdict:
+                                 limits: SizeLimits = DEFAULT_LIMITS, noise_multiple: Fraction = Fraction(1),
+                                 ) -> LinearNoiseVerdict:
     """The Gaussian verdict for ``C x + N(0, σ² I)`` under a participation scheme (module docstring).
 
     Args:
@@ -93,15 +82,20 @@ def strategy_participation_audit(workload: ColumnMatrix, scale: Fraction, partic
         participation: the participation scheme whose patterns Δ² is maximised over.
         limits: the cost limits of the maximum over the patterns; default
             :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
+        noise_multiple: c when the noise matrix is c·I (a positive Fraction, default 1): Q = CᵀC / c².
     """
     numerators, denominator = strategy_gram(workload)
+    if noise_multiple != 1:  # (cI)(cI)ᵀ = c²I: Q = CᵀC / c², numerators over one integer denominator
+        numerators = [[entry * noise_multiple.denominator ** 2 for entry in row] for row in numerators]
+        denominator *= noise_multiple.numerator ** 2
     found = max_pattern_quadratic(participation, numerators, denominator, limits=limits)
     rho = found.upper / (2 * scale * scale)
     value = (f"= {exact_text(found.upper)}" if found.exact
              else f"in [{exact_text(found.lower)}, {exact_text(found.upper)}]")
     text = (f"private: Mahalanobis sensitivity^2 {value} over the patterns of '{participation.describe()}' "
-            f"({found.method}); rho {'=' if found.exact else '<='} {exact_text(rho)} (noise matrix the identity: "
-            "Q = C^T C)")
+            f"({found.method}); rho {'=' if found.exact else '<='} {exact_text(rho)} " + (
+                "(noise matrix the identity: Q = C^T C)" if noise_multiple == 1 else
+                f"(noise matrix a multiple c I of the identity, c = {exact_text(noise_multiple)}: Q = C^T C / c^2)"))
     size = workload.rows
     return LinearNoiseVerdict(
         noise="gaussian", scale=scale, neighbours="add_remove", contributions=1, outputs=size, inputs=workload.cols,

@@ -16,9 +16,9 @@ from scipy import sparse
 from reference.audit.linear import lu_certified
 from reference.audit.linear.audit import audit_linear_noise
 from reference.audit.linear.column_matrix import IntegerArray, UsedColumns
+from reference.audit.linear.lu_certified import IntegerForm, certified_shifts, integer_sparse
 from reference.audit.linear.sparse_audit import sparse_linear_noise_audit
 from reference.audit.linear.verdict import LinearNoiseVerdict
-from reference.audit.linear.lu_certified import certified_shifts, integer_sparse
 
 METHOD = "float sparse LU"
 
@@ -54,6 +54,12 @@ def _signed_intervals(size: int, generator: np.random.Generator) -> np.ndarray:
             matrix[start:stop, column] = generator.choice([-1, 1])
         if sympy.Matrix(matrix.tolist()).det() != 0:
             return matrix
+
+
+def _forms(noise: np.ndarray, workload: np.ndarray) -> tuple[IntegerForm, IntegerForm]:
+    forms = integer_sparse(noise, "noise_matrix"), integer_sparse(workload, "workload")
+    assert forms[0] is not None and forms[1] is not None
+    return forms[0], forms[1]
 
 
 def tree_counter(horizon: int) -> np.ndarray:
@@ -132,9 +138,7 @@ def test_unused_draws_are_dropped() -> None:
 def test_what_the_path_leaves_to_the_elimination(noise: list[list[int]], reason: str) -> None:
     array = np.array(noise, dtype=np.int64)
     workload = array.copy()  # in col(B): private, with a finite Δ²
-    forms = integer_sparse(array, "noise_matrix"), integer_sparse(workload, "workload")
-    assert forms[0] is not None and forms[1] is not None
-    assert certified_shifts(*forms) is None, reason
+    assert certified_shifts(*_forms(array, workload)) is None, reason
     verdict = audit_linear_noise(array, workload, "gaussian", scale=1)
     assert METHOD not in verdict.explanation
     squared = sympy.Matrix(workload.tolist()).T * (sympy.Matrix(noise) * sympy.Matrix(noise).T).pinv() \
@@ -148,13 +152,13 @@ def test_a_wrong_proposal_is_not_certified(monkeypatch: pytest.MonkeyPatch) -> N
     entry moved by one) is rejected, and the audit falls back to the elimination with the right value."""
     noise = tree_counter(12)
     prefix = np.tril(np.ones((12, 12), dtype=np.int64))
-    forms = integer_sparse(noise, "noise_matrix"), integer_sparse(prefix, "workload")
-    assert forms[0] is not None and forms[1] is not None
+    forms = _forms(noise, prefix)
     assert certified_shifts(*forms) is not None  # certified as it is
     solve = lu_certified._triangular_solve
 
     def off_by_one(*arguments: object) -> object:
         result = solve(*arguments)  # type: ignore[arg-type]
+        assert result is not None
         result = result.tolil()
         result[0, 0] = result[0, 0] + 1
         return result.tocsr()
@@ -170,7 +174,8 @@ def test_products_that_might_wrap_are_not_taken() -> None:
     big = sparse.csr_array(np.array([[2**40, 2**40], [0, 1]], dtype=np.int64))
     assert lu_certified._bounded_product(big, big) is None
     small = sparse.csr_array(np.array([[3, -2], [0, 1]], dtype=np.int64))
-    assert (lu_certified._bounded_product(small, small).toarray() == np.array([[9, -8], [0, 1]])).all()
+    product = lu_certified._bounded_product(small, small)
+    assert product is not None and (product.toarray() == np.array([[9, -8], [0, 1]])).all()
 
 
 def test_a_large_entry_falls_back_exactly() -> None:
