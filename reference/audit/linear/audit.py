@@ -152,9 +152,7 @@ def float_matrix(array: np.ndarray, name: str, limits: SizeLimits = DEFAULT_LIMI
     rows, cols = array.shape
     if rows < 1 or cols < 1:
         raise ValueError(f"{name} must have at least one row and one column")
-    if rows > limits.sparse_dimension or cols > limits.sparse_dimension:
-        raise ValueError(f"{name} is {rows}x{cols}; at most {limits.sparse_dimension} rows and columns; "
-                         f"{SizeLimits.hint('sparse_dimension')}")
+    check_float_shape(array.shape, name, limits)
     check_float_entries(rows * cols, name, limits)
     if not np.isfinite(array).all():
         raise ValueError(f"{name} has a non-finite entry (nan or inf)")
@@ -162,6 +160,24 @@ def float_matrix(array: np.ndarray, name: str, limits: SizeLimits = DEFAULT_LIMI
         return tuple(tuple(Fraction(*entry.as_integer_ratio()) for entry in row) for row in array)
     # float64 holds every float16/float32 value exactly; Fraction(float) is exact
     return tuple(tuple(Fraction(entry) for entry in row) for row in array.astype(np.float64).tolist())
+
+
+def check_float_shape(shape: tuple[int, ...], name: str, limits: SizeLimits = DEFAULT_LIMITS) -> None:
+    """Refuse a float matrix with more rows or columns than ``limits.sparse_dimension``.
+
+    Args:
+        shape: the array's shape (rows, columns).
+        name: the parameter the matrix was given as, named in the refusal.
+        limits: the size limits (``sparse_dimension``); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
+
+    Raises:
+        ValueError: a dimension over the limit.
+    """
+    rows, cols = shape[0], shape[1]
+    if rows > limits.sparse_dimension or cols > limits.sparse_dimension:
+        raise ValueError(f"{name} is {rows}x{cols}; at most {limits.sparse_dimension} rows and columns; "
+                         f"{SizeLimits.hint('sparse_dimension')}")
 
 
 def dense_input(matrix: ColumnMatrix, name: str, limits: SizeLimits = DEFAULT_LIMITS) -> Matrix:
@@ -429,6 +445,9 @@ def audit_linear_noise(
         # float64 matrices are dyadic: one power of two makes both integer, the same release scaled (dyadic.py);
         # for Gaussian noise Δ² = max w_jᵀ(B D Bᵀ)⁺w_j is unchanged when B and W are scaled together
         noise_float_built = noise == "gaussian" and float_built_array(noise_matrix)
+        for value, name in ((noise_matrix, "noise_matrix"), (workload, "workload")):
+            if isinstance(value, np.ndarray) and value.ndim == 2 and np.issubdtype(value.dtype, np.floating):
+                check_float_shape(value.shape, name, limits)  # the refusal a float array gets unscaled
         integers = scaled_to_integers(noise_matrix, workload)
         if integers is not None:
             noise_matrix, workload = integers
@@ -539,14 +558,14 @@ def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: Ra
         return strategy_participation_audit(w_columns, sc, participation, limits=limits, noise_multiple=multiple)
     if relation == "add_remove" and weights is None and participation is None and infinite_variance_draws is None:
         # B = 0 is decided from the non-zero counts, before a column becomes a Python object
-        degenerate = zero_noise_verdict(b_columns, w_columns, kind, sc, users)
+        degenerate = zero_noise_verdict(b_columns, w_columns, kind, sc, users, limits)
         if degenerate is not None:
             return degenerate
     if (relation == "add_remove" and weights is None and participation is None and infinite_variance_draws is None
             and kind == "gaussian" and (noise_float_built or float_built(b_columns))):
         # a float-built B (denominators 2^52 and up) makes the rational elimination's entries grow: integer
         # arithmetic on d·B instead, when B has full row rank
-        fast = full_row_rank_gaussian(b_columns, w_columns, sc, users)
+        fast = full_row_rank_gaussian(b_columns, w_columns, sc, users, limits)
         if fast is not None:
             return fast
     if relation == "add_remove" and weights is None and participation is None and infinite_variance_draws is None:

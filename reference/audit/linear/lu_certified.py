@@ -343,7 +343,7 @@ def certified_gaussian_audit(noise_matrix: object, workload: object, scale: Frac
     dropped, from :func:`certified_shifts`; None when that path does not apply or does not certify (the caller
     then runs the exact elimination). Δ² = m²·max ‖B⁻¹ w_j‖² exactly (B⁻¹ w_j is the only, hence the
     minimum-norm, draw shift), the ℓ1 sensitivity m·max ‖B⁻¹ w_j‖₁, and the unique strategy B⁻¹ W when it has at
-    most :data:`~reference.audit.linear.sparse_audit.MAX_STRATEGY_ENTRIES` entries.
+    most ``limits.strategy_entries`` entries.
 
     Args:
         noise_matrix: B as given to the audit (a scipy.sparse or numpy integer matrix, an integer
@@ -351,12 +351,11 @@ def certified_gaussian_audit(noise_matrix: object, workload: object, scale: Frac
         workload: W as given, in the same forms.
         scale: the Gaussian standard deviation σ, a positive Fraction.
         users: the contributions m per user, a positive integer.
-        limits: the size limits applied to the inputs and the shifts' non-zeros.
+        limits: the size limits applied to the inputs, the shifts' non-zeros and the strategy returned.
 
     Raises:
         ValueError: an input over a size limit (the refusal the exact paths give).
     """
-    from reference.audit.linear.sparse_audit import MAX_STRATEGY_ENTRIES
     from reference.core.exact_text import exact_text
 
     noise = integer_sparse(noise_matrix, "noise_matrix", limits)
@@ -374,7 +373,7 @@ def certified_gaussian_audit(noise_matrix: object, workload: object, scale: Frac
     squared = users * users * Fraction(_largest_column_sum(shifts, squared=True))
     rho = squared / (2 * scale * scale)
     strategy = None
-    if draws * inputs <= MAX_STRATEGY_ENTRIES:
+    if draws * inputs <= limits.strategy_entries:
         strategy = tuple(tuple(Fraction(entry) for entry in row) for row in shifts.toarray().tolist())
     text = (f"private: Gaussian Mahalanobis sensitivity^2 = {exact_text(squared)}, rho = {exact_text(rho)} (exact; "
             "B square and invertible: u_j = B^-1 w_j from a float sparse LU, certified by the integer checks "

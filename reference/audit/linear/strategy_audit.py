@@ -109,8 +109,9 @@ def strategy_participation_audit(workload: ColumnMatrix, scale: Fraction, partic
 #: A noise matrix entry with a denominator above this (a matrix built in floating point, read exactly) sends a
 #: Gaussian add/remove audit to the FLINT path below instead of the sparse rational elimination.
 FLOAT_DENOMINATOR = 2**20
-#: Most outputs for the FLINT Gaussian path (a dense n × n integer solve).
-MAX_FLINT_OUTPUTS = 4_000
+#: Most outputs for the FLINT Gaussian path (a dense n × n integer solve), by default (``SizeLimits.flint_outputs``,
+#: ``--max-flint-outputs``).
+MAX_FLINT_OUTPUTS = DEFAULT_LIMITS.flint_outputs
 
 
 def _integer_matrix(matrix: ColumnMatrix) -> tuple[fmpz_mat, int]:
@@ -137,7 +138,7 @@ def float_built(matrix: ColumnMatrix) -> bool:
 
 
 def full_row_rank_gaussian(noise: ColumnMatrix, workload: ColumnMatrix, scale: Fraction,
-                           users: int) -> LinearNoiseVerdict | None:
+                           users: int, limits: SizeLimits = DEFAULT_LIMITS) -> LinearNoiseVerdict | None:
     """Gaussian add/remove for a B of full row rank: Δ² = max_j w_jᵀ (BBᵀ)⁻¹ w_j by FLINT integer arithmetic
     (BBᵀ as one integer product, one multi-modular solve), or None when BBᵀ is singular (the general audit then
     runs). With full row rank every workload column is in col(B): private.
@@ -147,8 +148,10 @@ def full_row_rank_gaussian(noise: ColumnMatrix, workload: ColumnMatrix, scale: F
         workload: the workload W (outputs × inputs).
         scale: the Gaussian standard deviation σ, a positive Fraction.
         users: the contributions m per user, a positive integer (Δ² scales by m²).
+        limits: the size limits (``flint_outputs``: more outputs give None, the sparse elimination runs); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
     """
-    if noise.rows > MAX_FLINT_OUTPUTS:
+    if noise.rows > limits.flint_outputs:
         return None
     if noise.rows > MAX_EXACT_OUTPUTS:
         return _enclosed_gaussian(noise, workload, scale, users)
