@@ -141,14 +141,16 @@ def _difference(matrix: Any) -> Any:
     return result
 
 
-def _bounded_product(left: Any, right: Any) -> Any | None:
+def _bounded_product(left: Any, right: Any, right_largest: float | None = None) -> Any | None:
     """left @ right in int64, or None when it might not fit: every entry and partial sum of the product is at most
     (largest row sum of |left|) · (largest |right|), required below 2⁶¹ (computed in float64, whose relative
-    rounding is far inside the factor 4 to 2⁶³)."""
+    rounding is far inside the factor 4 to 2⁶³). ``right_largest``: the largest |right| when known (an upper
+    bound serves)."""
     left = left.tocsr()
     if left.nnz and right.nnz:
         row_sums = np.add.reduceat(np.abs(left.data).astype(np.float64), left.indptr[:-1][np.diff(left.indptr) > 0])
-        if float(row_sums.max()) * float(np.abs(right.data).max()) >= _SAFE:
+        largest = float(np.abs(right.data).max()) if right_largest is None else right_largest
+        if float(row_sums.max()) * largest >= _SAFE:
             return None
     product = left @ right
     product.eliminate_zeros()
@@ -215,13 +217,12 @@ def _triangular_solve(strict: Any, diagonal: np.ndarray, right: Any, rows_in: np
     right_permuted = _remap(right, position[rows_in], None)
     sign = diagonal[order]
     bounds = np.searchsorted(level[order], np.arange(int(level.max()) + 2))
-    blocks: list[Any] = []
-    solved_nonzeros = 0
+    solved = _RowBuffer(size, right.shape[1], max(1024, 2 * right.nnz))
     for depth in range(len(bounds) - 1):
         start, stop = int(bounds[depth]), int(bounds[depth + 1])
         block = right_permuted[start:stop]
         if start:
-            product = _bounded_product(permuted[start:stop, :start], sparse.vstack(blocks, format="csr"))
+            product = _bounded_product(permuted[start:stop, :start], solved.rows(start), solved.largest)
             if product is None:
                 return None
             block = block - product
@@ -229,11 +230,49 @@ def _triangular_solve(strict: Any, diagonal: np.ndarray, right: Any, rows_in: np
         block.eliminate_zeros()
         if block.nnz and float(np.abs(block.data).max()) >= _SAFE:
             return None
-        solved_nonzeros += block.nnz
-        if solved_nonzeros > limits.nonzeros:
+        if solved.filled + block.nnz > limits.nonzeros:
             return None
-        blocks.append(block)
-    return _remap(sparse.vstack(blocks, format="csr"), rows_out[order], None)
+        solved.append(block, start, stop)
+    return _remap(solved.rows(size), rows_out[order], None)
+
+
+class _RowBuffer:
+    """The rows solved so far, in CSR arrays that grow by doubling: each level reads them as one matrix without
+    copying (a stack of the blocks would copy every solved row once per level)."""
+
+    def __init__(self, rows: int, cols: int, capacity: int) -> None:
+        self.cols = cols
+        self.index = np.int32 if max(rows, cols, capacity) < 2**30 else np.int64
+        self.data = np.empty(capacity, dtype=np.int64)
+        self.indices = np.empty(capacity, dtype=self.index)
+        self.indptr = np.zeros(rows + 1, dtype=self.index)
+        self.filled = 0
+        self.largest = 0.0  # the largest |entry| so far, for the product bound
+
+    def append(self, block: Any, start: int, stop: int) -> None:
+        need = self.filled + block.nnz
+        if need > self.data.size:
+            capacity = max(2 * self.data.size, need)
+            if capacity >= 2**30 and self.index == np.int32:
+                self.index = np.int64
+                self.indptr = self.indptr.astype(np.int64)
+            self.data = np.concatenate([self.data[:self.filled], np.empty(capacity - self.filled, dtype=np.int64)])
+            self.indices = np.concatenate([self.indices[:self.filled].astype(self.index),
+                                           np.empty(capacity - self.filled, dtype=self.index)])
+        self.data[self.filled:need] = block.data
+        self.indices[self.filled:need] = block.indices
+        self.indptr[start + 1:stop + 1] = self.filled + block.indptr[1:]
+        if block.nnz:
+            self.largest = max(self.largest, float(np.abs(block.data).max()))
+        self.filled = need
+
+    def rows(self, count: int) -> Any:
+        """The first ``count`` rows (all solved) as a CSR matrix over the buffers."""
+        from scipy import sparse
+
+        end = int(self.indptr[count])
+        return sparse.csr_array((self.data[:end], self.indices[:end], self.indptr[:count + 1]),
+                                shape=(count, self.cols), copy=False)
 
 
 def _integer_factor(part: Any, lower: bool) -> tuple[Any, np.ndarray] | None:
@@ -256,6 +295,14 @@ def _integer_factor(part: Any, lower: bool) -> tuple[Any, np.ndarray] | None:
     strict = sparse.csr_array((data[~on_diagonal].astype(np.int64), (row[~on_diagonal], col[~on_diagonal])),
                               shape=part.shape)
     return strict, diagonal
+
+
+def _signed_permutation(matrix: Any) -> bool:
+    """Is the square CSC matrix a signed permutation (one entry ±1 in every row and every column)?"""
+    rows, cols = matrix.shape
+    if rows != cols or matrix.nnz != rows or not np.all(np.diff(matrix.indptr) == 1):
+        return False
+    return bool(np.all(np.abs(matrix.data) == 1) and np.unique(matrix.indices).size == rows)
 
 
 def certified_shifts(noise: IntegerForm, workload: IntegerForm,
@@ -298,12 +345,15 @@ def certified_shifts(noise: IntegerForm, workload: IntegerForm,
     (lower_strict, lower_diagonal), (upper_strict, upper_diagonal) = lower, upper
     if not (np.all(lower_diagonal == 1) and np.all(np.abs(upper_diagonal) == 1)):
         return None  # a pivot other than ±1: the shifts may be fractions (the elimination computes them)
-    # L U = Pr B Pc exactly: SuperLU moves row i of B to perm_r[i] and column j to perm_c[j]
-    identity = sparse.eye_array(size, format="csr", dtype=np.int64)
-    product = _bounded_product(lower_strict + identity, upper_strict + sparse.diags_array(upper_diagonal, dtype=np.int64,
-                                                                                        format="csr"))
-    if product is None or (product != _remap(b_matrix, factor.perm_r, factor.perm_c)).nnz:
-        return None
+    # B invertible: from B U = W below when W is a signed permutation (det B · det U = det W = ±1; the prefix and
+    # identity workloads in their sparse forms), else from L U = Pr B Pc exactly (SuperLU moves row i of B to
+    # perm_r[i] and column j to perm_c[j]) with unit pivots
+    if not _signed_permutation(w_matrix):
+        identity = sparse.eye_array(size, format="csr", dtype=np.int64)
+        product = _bounded_product(lower_strict + identity,
+                                   upper_strict + sparse.diags_array(upper_diagonal, dtype=np.int64, format="csr"))
+        if product is None or (product != _remap(b_matrix, factor.perm_r, factor.perm_c)).nnz:
+            return None
     # B X = W  <=>  L U Z = Pr W with X = Z's rows moved back (row perm_c[j] of Z is row j of X)
     forward = _triangular_solve(lower_strict, lower_diagonal, w_matrix, factor.perm_r, None, limits)
     if forward is None:
