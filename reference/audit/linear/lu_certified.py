@@ -198,7 +198,6 @@ def _triangular_solve(strict: Any, diagonal: np.ndarray, right: Any, rows_in: np
     depend only on rows of lower levels and each level is one sparse product. R is ``right`` with its row i
     moved to ``rows_in[i]``; row k of X is returned at ``rows_out[k]`` (None: unmoved). None past the limits or a
     bound."""
-    from scipy import sparse
 
     size = strict.shape[0]
     identity = np.arange(size)
