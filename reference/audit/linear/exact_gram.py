@@ -10,7 +10,9 @@ A matrix with larger entries (a float-built strategy scaled to integers by a pow
 split into base-2^b digits C = Σ_k 2^(b·k)·C_k with b small enough that every digit product C_aᵀC_b is exact in
 that sense; ``CᵀC = Σ_{a,b} 2^(b·(a+b))·C_aᵀC_b`` is then summed per power in int64 (a few terms, each below 2⁵³) and
 the powers combined in Python integers. Each digit product is checked against the bound with exact integers
-before it is taken; when no split applies, None (the caller uses FLINT).
+before it is taken; when no split applies, None (the caller uses FLINT). A mostly-zero matrix (a banded
+strategy) takes one scipy.sparse int64 product instead, when its largest column ℓ1 norm times its largest entry
+stays below 2⁶³ (then no partial sum of a dot product can wrap).
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ import numpy as np
 EXACT_DOUBLE = 2**53
 #: Most digits a matrix is split into (digit products grow as the square of it).
 MAX_DIGITS = 6
+#: A matrix with fewer than one non-zero in this many entries takes scipy's sparse int64 product instead.
+SPARSE_FACTOR = 8
 
 
 def _digits(matrix: np.ndarray, width: int, count: int) -> list[np.ndarray]:
@@ -46,6 +50,14 @@ def exact_gram(matrix: np.ndarray) -> list[list[int]] | None:
     largest = max(abs(int(values.max())), abs(int(values.min())))
     if largest >= 2**62:
         return None
+    nonzero = int(np.count_nonzero(values))
+    if nonzero * SPARSE_FACTOR < values.size:  # mostly zeros (a banded strategy): one sparse int64 product
+        column_l1 = int(np.abs(values).sum(axis=0, dtype=object).max())  # exact (Python ints)
+        if column_l1 * largest < 2**63:  # every partial sum of a column dot product fits int64
+            from scipy import sparse
+
+            compressed = sparse.csc_array(values)
+            return (compressed.T @ compressed).toarray().tolist()  # type: ignore[no-any-return]
     if rows * largest * largest < EXACT_DOUBLE:  # one product
         single = values.astype(np.float64)
         return np.asarray(single.T @ single).astype(np.int64).tolist()  # type: ignore[no-any-return]

@@ -35,3 +35,14 @@ def test_what_is_not_taken() -> None:
     assert exact_gram(np.array([[2**62]], dtype=np.int64)) is None  # beyond the digit range
     assert exact_gram(np.zeros((0, 3), dtype=np.int64)) is None
     assert exact_gram(np.array([[0.5]])) is None  # not integers
+
+
+def test_a_mostly_zero_matrix_takes_the_sparse_product() -> None:
+    generator = np.random.default_rng(3)
+    matrix = np.zeros((60, 40), dtype=np.int64)
+    rows, cols = generator.integers(0, 60, 100), generator.integers(0, 40, 100)
+    matrix[rows, cols] = generator.integers(-(2**29), 2**29, 100)
+    assert np.count_nonzero(matrix) * 8 < matrix.size
+    assert exact_gram(matrix) == _python_gram(matrix)
+    matrix[0, :] = 2**40  # a column ℓ1 norm times the largest entry past 2⁶³: the digit split instead
+    assert exact_gram(matrix) == _python_gram(matrix)
