@@ -379,9 +379,11 @@ def audit_linear_noise(
     """Audit the release ``W x + B z`` exactly (module docstring). ``noise_matrix`` B is outputs × draws,
     ``workload`` W is outputs × inputs, ``noise`` is one of :data:`NOISE_KINDS` (``scale`` = σ for the Gaussian
     kinds, b for the Laplace kinds); ``scale`` is a positive exact rational. A 2-D numpy float array is read
-    exactly (each entry the binary rational it is). With Laplace noise, float64 matrices (numpy or scipy.sparse,
-    the other one float64 or integer) are audited as ``2^s·B`` and ``2^s·W`` in int64 when those fit: the same
-    release scaled, the same ε, on the integer paths (:mod:`reference.audit.linear.dyadic`).
+    exactly (each entry the binary rational it is). With Laplace or Gaussian noise, float64 matrices (numpy or
+    scipy.sparse, the other one float64 or integer) are audited as ``2^s·B`` and ``2^s·W`` in int64 when those
+    fit: the same release scaled, the same ε and Δ², on the integer paths (:mod:`reference.audit.linear.dyadic`).
+    With Gaussian noise and add/remove neighbours, an integer B that is square with unit pivots is solved by a
+    compiled sparse LU and certified in integers (:mod:`reference.audit.linear.lu_certified`).
 
     ``draw_scales`` (laplace only): independent draws of scales b·s_j instead of b (a budget split across the
     levels of a tree, say). A draw of scale b·s_j is s_j times one of scale b, so the release is audited with
