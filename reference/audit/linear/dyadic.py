@@ -59,7 +59,7 @@ def float_built_array(matrix: object) -> bool:
     2^:data:`FLOAT_BITS` (a strategy optimised in floats, not a float array of small dyadic values)?
 
     Args:
-        matrix: a matrix as given to the audit (anything that is not a float64 array or scipy matrix: False).
+        matrix: anything given as a matrix to the audit (what is not a float64 numpy array or scipy matrix: False).
     """
     values = _stored_values(matrix)
     if values is None or values.dtype != np.float64 or not np.all(np.isfinite(values)):

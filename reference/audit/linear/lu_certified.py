@@ -69,7 +69,7 @@ def integer_sparse(value: object, name: str, limits: SizeLimits = DEFAULT_LIMITS
     read.
 
     Args:
-        value: the matrix as given to the audit.
+        value: anything given as a matrix to the audit (what is not an integer matrix held compactly: None).
         name: the parameter it was given as, named in a refusal.
         limits: the size limits (sparse dimension and non-zeros for scipy matrices, scanned entries for arrays).
 
@@ -395,9 +395,9 @@ def certified_gaussian_audit(noise_matrix: object, workload: object, scale: Frac
     most ``limits.strategy_entries`` entries.
 
     Args:
-        noise_matrix: B as given to the audit (a scipy.sparse or numpy integer matrix, an integer
+        noise_matrix: anything given as B to the audit (a scipy.sparse or numpy integer matrix, an integer
             :class:`ColumnMatrix`; anything else gives None).
-        workload: W as given, in the same forms.
+        workload: anything given as W to the audit, in the same forms.
         scale: the Gaussian standard deviation σ, a positive Fraction.
         users: the contributions m per user, a positive integer.
         limits: the size limits applied to the inputs, the shifts' non-zeros and the strategy returned.
