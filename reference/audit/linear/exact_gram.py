@@ -11,8 +11,9 @@ split into base-2^b digits C = Σ_k 2^(b·k)·C_k with b small enough that every
 that sense; ``CᵀC = Σ_{a,b} 2^(b·(a+b))·C_aᵀC_b`` is then summed per power in int64 (a few terms, each below 2⁵³) and
 the powers combined in Python integers. Each digit product is checked against the bound with exact integers
 before it is taken; when no split applies, None (the caller uses FLINT). A mostly-zero matrix (a banded
-strategy) takes one scipy.sparse int64 product instead, when its largest column ℓ1 norm times its largest entry
-stays below 2⁶³ (then no partial sum of a dot product can wrap).
+strategy) takes scipy.sparse int64 products instead: one when its largest column ℓ1 norm times its largest entry
+stays below 2⁶³ (then no partial sum of a dot product can wrap), else the same digit split with the powers
+combined on the result's non-zeros only.
 """
 
 from __future__ import annotations
@@ -36,6 +37,49 @@ def _digits(matrix: np.ndarray, width: int, count: int) -> list[np.ndarray]:
     return digits
 
 
+def _sparse_gram(values: np.ndarray, largest: int) -> list[list[int]] | None:
+    """CᵀC of a mostly-zero int64 matrix by scipy.sparse int64 products, whole or on base-2^b digits (each product
+    bounded so that no partial sum can reach 2⁶³ / (2·digits)), the powers combined in Python ints on the
+    non-zeros of the result only; None when no split keeps the bound."""
+    from scipy import sparse
+
+    compressed = sparse.csc_array(values)
+    size = compressed.shape[1]
+    column_l1 = int(np.abs(values).sum(axis=0, dtype=object).max())  # exact (Python ints)
+    if column_l1 * largest < 2**63:  # every partial sum of a column dot product fits int64
+        return (compressed.T @ compressed).toarray().tolist()  # type: ignore[no-any-return]
+    longest = int(np.diff(compressed.indptr).max())  # most non-zeros in a column: terms of one dot product
+    width = (62 - longest.bit_length() - MAX_DIGITS.bit_length()) // 2 - 1
+    if width < 4:
+        return None
+    count = -(-(largest.bit_length() + 1) // width)
+    if count > MAX_DIGITS:
+        return None
+    digits = [sparse.csc_array((digit, compressed.indices, compressed.indptr), shape=compressed.shape)
+              for digit in _digits(compressed.data, width, count)]
+    magnitudes = [max(abs(int(digit.data.max())), abs(int(digit.data.min()))) for digit in digits]
+    keys: list[np.ndarray] = []
+    parts: list[np.ndarray] = []
+    for a in range(count):
+        for b in range(a, count):
+            if longest * magnitudes[a] * magnitudes[b] * 2 * count >= 2**63:
+                return None
+            product = sparse.coo_array(digits[a].T @ digits[b])
+            row, col = product.coords
+            for first, second in ((row, col), (col, row)) if a != b else ((row, col),):
+                keys.append(first.astype(np.int64) * size + second)
+                parts.append(product.data.astype(object) * (1 << (width * (a + b))))
+    key = np.concatenate(keys)
+    order = np.argsort(key, kind="stable")
+    key, value = key[order], np.concatenate(parts)[order]
+    starts = np.flatnonzero(np.concatenate(([True], key[1:] != key[:-1])))
+    totals = np.add.reduceat(value, starts) if value.size else value
+    result = [[0] * size for _ in range(size)]
+    for position, total in zip(key[starts].tolist(), totals.tolist()):
+        result[position // size][position % size] = total
+    return result
+
+
 def exact_gram(matrix: np.ndarray) -> list[list[int]] | None:
     """``CᵀC`` of a 2-D int64 array, exact, as rows of Python ints; None when no digit split keeps the float64
     products exact (module docstring).
@@ -51,13 +95,10 @@ def exact_gram(matrix: np.ndarray) -> list[list[int]] | None:
     if largest >= 2**62:
         return None
     nonzero = int(np.count_nonzero(values))
-    if nonzero * SPARSE_FACTOR < values.size:  # mostly zeros (a banded strategy): one sparse int64 product
-        column_l1 = int(np.abs(values).sum(axis=0, dtype=object).max())  # exact (Python ints)
-        if column_l1 * largest < 2**63:  # every partial sum of a column dot product fits int64
-            from scipy import sparse
-
-            compressed = sparse.csc_array(values)
-            return (compressed.T @ compressed).toarray().tolist()  # type: ignore[no-any-return]
+    if nonzero * SPARSE_FACTOR < values.size:  # mostly zeros (a banded strategy): sparse int64 products
+        found = _sparse_gram(values, largest)
+        if found is not None:
+            return found
     if rows * largest * largest < EXACT_DOUBLE:  # one product
         single = values.astype(np.float64)
         return np.asarray(single.T @ single).astype(np.int64).tolist()  # type: ignore[no-any-return]

@@ -44,5 +44,7 @@ def test_a_mostly_zero_matrix_takes_the_sparse_product() -> None:
     matrix[rows, cols] = generator.integers(-(2**29), 2**29, 100)
     assert np.count_nonzero(matrix) * 8 < matrix.size
     assert exact_gram(matrix) == _python_gram(matrix)
-    matrix[0, :] = 2**40  # a column ℓ1 norm times the largest entry past 2⁶³: the digit split instead
+    matrix[0, :] = 2**40  # a column ℓ1 norm times the largest entry past 2⁶³: the sparse digit split instead
+    assert exact_gram(matrix) == _python_gram(matrix)
+    matrix[1, :3] = -(2**61)  # near the digit range, negative top digits
     assert exact_gram(matrix) == _python_gram(matrix)
