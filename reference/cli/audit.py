@@ -214,7 +214,7 @@ def _cmd_audit_linear_noise(args: argparse.Namespace) -> dict[str, Any]:
     pair = None
     from reference.audit.linear.dyadic_files import dyadic_pair, raw_npz, wants_dyadic
 
-    if args.noise == "laplace" and wants_dyadic(args.noise_matrix, args.workload):
+    if args.noise in ("laplace", "gaussian") and wants_dyadic(args.noise_matrix, args.workload):
         # float .npz files on the dyadic path, as in the library (dyadic_files.py)
         with reading("--noise-matrix", args.noise_matrix):
             raw_noise = raw_npz(args.noise_matrix, "noise_matrix", limits)

@@ -14,13 +14,16 @@ import pytest
 from scipy import sparse
 
 from reference.audit.linear import dyadic_files
+from reference.audit.linear.audit import audit_linear_noise
+from reference.audit.linear.dyadic import scaled_to_integers
 from reference.audit.linear.size_limits import SizeLimits
 from reference.cli.main import main
 
 
-def _audit(capsys: pytest.CaptureFixture[str], noise: Path, workload: Path, *extra: str) -> tuple[int, dict[str, object]]:
+def _audit(capsys: pytest.CaptureFixture[str], noise: Path, workload: Path, *extra: str,
+           kind: str = "laplace") -> tuple[int, dict[str, object]]:
     status = main(["audit", "linear-noise", "--noise-matrix", str(noise), "--workload", str(workload), "--noise",
-                   "laplace", "--scale", "1", *extra, "--json"])
+                   kind, "--scale", "1", *extra, "--json"])
     return status, json.loads(capsys.readouterr().out)
 
 
@@ -44,14 +47,21 @@ def test_a_float_built_strategy_gives_the_rational_paths_verdict(tmp_path: Path,
     _as_json(tmp_path / "W.json", workload)
     raw = [dyadic_files.raw_npz(tmp_path / name, name, SizeLimits()) for name in ("B.npz", "W.npz")]
     assert dyadic_files.wants_dyadic(tmp_path / "B.npz", tmp_path / "W.npz")
-    scaled = dyadic_files.dyadic_pair(*raw)
-    assert scaled is not None and all(matrix.dtype == np.int64 for matrix in scaled)  # the dyadic path is taken
+    pair = dyadic_files.dyadic_pair(*raw)
+    assert pair is not None  # the dyadic path is taken: one power of two makes both int64
+    scaled = scaled_to_integers(*pair)
+    assert scaled is not None and all(matrix.dtype == np.int64 for matrix in scaled)
     for claim in ("1", "100"):
         status, result = _audit(capsys, tmp_path / "B.npz", tmp_path / "W.npz", "--epsilon", claim)
         twin_status, twin = _audit(capsys, tmp_path / "B.json", tmp_path / "W.json", "--epsilon", claim)
         assert status == twin_status
         assert result["verdict"] == twin["verdict"]
         assert result["epsilon"] == twin["epsilon"]
+    # Gaussian: the command gives what the library gives for the same float matrices in memory
+    library = audit_linear_noise(noise, workload, "gaussian", scale=1)
+    status, result = _audit(capsys, tmp_path / "B.npz", tmp_path / "W.npz", "--rho", "1", kind="gaussian")
+    assert result["verdict"] == "holds" and status == 0
+    assert result["l2_sensitivity_squared"] == str(library.l2_sensitivity_squared)
 
 
 def test_pairs_off_the_dyadic_path_are_read_as_rationals(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
-"""Float ``.npz`` files of a Laplace linear-noise audit read on the dyadic path: one power of two makes both matrices
-integer (:mod:`reference.audit.linear.dyadic`), so a float-built strategy saved by ``scipy.sparse.save_npz`` costs
-what an integer one does — no ``Fraction`` per stored entry — as it does in the library.
+"""Float ``.npz`` files of a Laplace or Gaussian linear-noise audit read on the dyadic path: one power of two
+makes both matrices integer (:mod:`reference.audit.linear.dyadic`), so a float-built strategy saved by
+``scipy.sparse.save_npz`` costs what an integer one does — no ``Fraction`` per stored entry — as it does in the
+library, which is handed the float matrices as read and scales them itself.
 
 Cost before work: each file's headers (shape, stored entries, dtype) are checked first; a float file's stored
 entries are bounded by ``nonzeros`` (they become int64 entries). When the scaled entries would not fit in int64
@@ -78,9 +79,10 @@ def raw_npz(path: str | Path, name: str, limits: SizeLimits) -> Any | None:
 
 
 def dyadic_pair(noise_matrix: Any | None, workload: Any | None) -> tuple[Any, Any] | None:
-    """``(2^s·B, 2^s·W)`` as int64 scipy.sparse matrices when both were read (:func:`raw_npz`), at least one holds
-    float64 entries and every scaled entry fits in int64; None otherwise (the caller reads the files as before,
-    with each float entry a Fraction, bounded by ``text_entries``).
+    """``(B, W)`` as read, scipy.sparse, when both were read (:func:`raw_npz`), at least one holds float64 entries
+    and :func:`~reference.audit.linear.dyadic.scaled_to_integers` makes them int64: the audit scales them itself
+    (and knows a float-built Gaussian strategy for what it is). None otherwise: the caller reads the files as
+    before, each float entry a Fraction bounded by ``text_entries``.
 
     Args:
         noise_matrix: B from :func:`raw_npz`, or None.
@@ -90,7 +92,7 @@ def dyadic_pair(noise_matrix: Any | None, workload: Any | None) -> tuple[Any, An
         return None
     if noise_matrix.dtype != np.float64 and workload.dtype != np.float64:
         return None  # integers only: already exact on the integer paths
-    return scaled_to_integers(noise_matrix, workload)
+    return (noise_matrix, workload) if scaled_to_integers(noise_matrix, workload) is not None else None
 
 
 __all__ = ["dyadic_pair", "raw_npz", "wants_dyadic"]
