@@ -442,7 +442,9 @@ def assumptions(build: Build, theorems: list[CoqTheorem]) -> dict[CoqTheorem, st
     expected_closed = [theorem for theorem in theorems if theorem.file not in LIBRARY_AXIOMS]
     together = expected_closed if len(expected_closed) > 1 else []
     alone = [(index, theorem) for index, theorem in enumerate(theorems) if theorem not in together]
-    found = ask(together, alone)
+    # two coqc runs: the library-axiom files load mathcomp-analysis, which the others do not need; apart, neither
+    # process holds both (peak memory 0.94 GB in one run)
+    found = {**ask(together, []), **ask([], alone)} if together and alone else ask(together, alone)
     if together and found.get("together") != CLOSED:  # some theorem has an axiom: each is asked alone
         found.update(ask([], [(index, theorem) for index, theorem in enumerate(theorems) if theorem in together]))
     elif together:
