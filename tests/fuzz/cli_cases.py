@@ -56,12 +56,15 @@ COUNT_OPTIONS = {
     "max-sign-enumeration": ["1", "16"],
     "max-shift-points": ["1", "100000"],
     "max-slackness-support": ["1", "400"],
+    "max-enumerated-shifts": ["1", "256"],
+    "max-strategy-entries": ["1", "1000000"],
+    "max-flint-outputs": ["1", "4000"],
 }
 LIMIT_OPTIONS = {"max-seconds", "max-gib", "max-text-entries", "max-scanned-entries", "max-nonzeros",
                  "max-dense-dimension", "max-sparse-dimension", "max-kernel-dimension", "max-projection-work",
                  "max-enumeration-work", "max-bound-work", "max-vector-bound-work", "max-improve-work",
                  "max-sdp-patterns", "max-sdp-size", "max-sign-enumeration", "max-shift-points",
-                 "max-slackness-support"}
+                 "max-slackness-support", "max-enumerated-shifts", "max-strategy-entries", "max-flint-outputs"}
 RATIONAL_OPTIONS = {
     "epsilon": ["1", "1/2", "0.5", "2", "1e-1"],
     "delta": ["1e-6", "1/1000", "0.01", "1e-10"],

@@ -11,6 +11,9 @@ sensitivities, ε or δ(ε)). Beside it:
 * the two paths — :mod:`~reference.audit.linear.dense` (dense exact algebra, every neighbouring relation) and
   :mod:`~reference.audit.linear.sparse_audit` (add/remove by sparse elimination);
   :mod:`~reference.audit.linear.square_noise` (the common square case in one integer solve);
+  :mod:`~reference.audit.linear.lu_certified` (Gaussian, B square with unit pivots: a compiled sparse LU's
+  solution certified in int64); :mod:`~reference.audit.linear.strategy_audit` and
+  :mod:`~reference.audit.linear.exact_gram` (a noisy strategy ``C x + z``: CᵀC by exact float64 or sparse products);
 * the laws — :mod:`~reference.audit.linear.laplace_lp` (certified ℓ1 LP), :mod:`~reference.audit.linear.lattice`
   and :mod:`~reference.audit.linear.integer_shift` (integer noise), :mod:`~reference.audit.linear.renyi`
   (ρ-zCDP and RDP claims), :mod:`~reference.audit.linear.masked_draws` (draws with infinite variance);

@@ -58,8 +58,9 @@ from reference.audit.linear.column_matrix import (
     npy_shape,
 )
 from reference.audit.linear.dense import dense_linear_noise_audit, draw_weights, smallest_integer_shifts
-from reference.audit.linear.dyadic import scaled_to_integers
+from reference.audit.linear.dyadic import float_built_array, scaled_to_integers
 from reference.audit.linear.elimination import narrow
+from reference.audit.linear.lu_certified import certified_gaussian_audit
 from reference.audit.linear.masked_draws import mask_infinite_draws
 from reference.audit.linear.participation import Participation
 from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits, size_limits_or_default
@@ -67,7 +68,7 @@ from reference.audit.linear.sparse_input import load_sparse_columns, load_sparse
 from reference.audit.linear.strategy_audit import (
     float_built,
     full_row_rank_gaussian,
-    is_identity,
+    identity_multiple,
     strategy_participation_audit,
 )
 from reference.audit.linear.verdict import (
@@ -151,9 +152,7 @@ def float_matrix(array: np.ndarray, name: str, limits: SizeLimits = DEFAULT_LIMI
     rows, cols = array.shape
     if rows < 1 or cols < 1:
         raise ValueError(f"{name} must have at least one row and one column")
-    if rows > limits.sparse_dimension or cols > limits.sparse_dimension:
-        raise ValueError(f"{name} is {rows}x{cols}; at most {limits.sparse_dimension} rows and columns; "
-                         f"{SizeLimits.hint('sparse_dimension')}")
+    check_float_shape(array.shape, name, limits)
     check_float_entries(rows * cols, name, limits)
     if not np.isfinite(array).all():
         raise ValueError(f"{name} has a non-finite entry (nan or inf)")
@@ -161,6 +160,24 @@ def float_matrix(array: np.ndarray, name: str, limits: SizeLimits = DEFAULT_LIMI
         return tuple(tuple(Fraction(*entry.as_integer_ratio()) for entry in row) for row in array)
     # float64 holds every float16/float32 value exactly; Fraction(float) is exact
     return tuple(tuple(Fraction(entry) for entry in row) for row in array.astype(np.float64).tolist())
+
+
+def check_float_shape(shape: tuple[int, ...], name: str, limits: SizeLimits = DEFAULT_LIMITS) -> None:
+    """Refuse a float matrix with more rows or columns than ``limits.sparse_dimension``.
+
+    Args:
+        shape: the array's shape (rows, columns).
+        name: the parameter the matrix was given as, named in the refusal.
+        limits: the size limits (``sparse_dimension``); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
+
+    Raises:
+        ValueError: a dimension over the limit.
+    """
+    rows, cols = shape[0], shape[1]
+    if rows > limits.sparse_dimension or cols > limits.sparse_dimension:
+        raise ValueError(f"{name} is {rows}x{cols}; at most {limits.sparse_dimension} rows and columns; "
+                         f"{SizeLimits.hint('sparse_dimension')}")
 
 
 def dense_input(matrix: ColumnMatrix, name: str, limits: SizeLimits = DEFAULT_LIMITS) -> Matrix:
@@ -362,9 +379,11 @@ def audit_linear_noise(
     """Audit the release ``W x + B z`` exactly (module docstring). ``noise_matrix`` B is outputs × draws,
     ``workload`` W is outputs × inputs, ``noise`` is one of :data:`NOISE_KINDS` (``scale`` = σ for the Gaussian
     kinds, b for the Laplace kinds); ``scale`` is a positive exact rational. A 2-D numpy float array is read
-    exactly (each entry the binary rational it is). With Laplace noise, float64 matrices (numpy or scipy.sparse,
-    the other one float64 or integer) are audited as ``2^s·B`` and ``2^s·W`` in int64 when those fit: the same
-    release scaled, the same ε, on the integer paths (:mod:`reference.audit.linear.dyadic`).
+    exactly (each entry the binary rational it is). With Laplace or Gaussian noise, float64 matrices (numpy or
+    scipy.sparse, the other one float64 or integer) are audited as ``2^s·B`` and ``2^s·W`` in int64 when those
+    fit: the same release scaled, the same ε and Δ², on the integer paths (:mod:`reference.audit.linear.dyadic`).
+    With Gaussian noise and add/remove neighbours, an integer B that is square with unit pivots is solved by a
+    compiled sparse LU and certified in integers (:mod:`reference.audit.linear.lu_certified`).
 
     ``draw_scales`` (laplace only): independent draws of scales b·s_j instead of b (a budget split across the
     levels of a tree, say). A draw of scale b·s_j is s_j times one of scale b, so the release is audited with
@@ -423,18 +442,27 @@ def audit_linear_noise(
     """
     tolerance = check_rtol(rtol)
     limits = size_limits_or_default(size_limits)
-    if noise == "laplace":
-        # float64 matrices are dyadic: one power of two makes both integer, the same release scaled (dyadic.py)
+    noise_float_built = False
+    if noise in ("laplace", "gaussian"):
+        # float64 matrices are dyadic: one power of two makes both integer, the same release scaled (dyadic.py);
+        # for Gaussian noise Δ² = max w_jᵀ(B D Bᵀ)⁺w_j is unchanged when B and W are scaled together
+        noise_float_built = noise == "gaussian" and float_built_array(noise_matrix)
+        for value, name in ((noise_matrix, "noise_matrix"), (workload, "workload")):
+            if isinstance(value, np.ndarray) and value.ndim == 2 and np.issubdtype(value.dtype, np.floating):
+                check_float_shape(value.shape, name, limits)  # the refusal a float array gets unscaled
         integers = scaled_to_integers(noise_matrix, workload)
         if integers is not None:
             noise_matrix, workload = integers
+        else:
+            noise_float_built = False  # not scaled: the exact paths see the float entries as they are
     if draw_scales is not None:
         if noise != "laplace":
             raise ValueError("draw_scales is supported for laplace noise (gaussian noise takes draw_variances; an "
                              "integer draw scaled is no longer integer-valued)")
         noise_matrix = scaled_draws(column_matrix(noise_matrix, "noise_matrix", limits), draw_scales)
     verdict = _audit(noise_matrix, workload, noise, scale, neighbours, contributions, draw_variances, participation,
-                     infinite_variance_draws, check_positive_int(max_seconds, "max_seconds"), limits)
+                     infinite_variance_draws, check_positive_int(max_seconds, "max_seconds"), limits,
+                     noise_float_built)
     # the verdict records what it was asked under, so that its as_json is complete: the tolerance, the scheme
     # (also on the paths that do not reach it, a leak found first) and whether Δ² is noise-normalised
     return replace(verdict, rtol=tolerance, participation=participation or verdict.participation,
@@ -487,13 +515,27 @@ def check_dense_estimate(noise: ColumnMatrix, workload: ColumnMatrix, max_second
 def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: RationalLike, neighbours: Neighbours,
            contributions: int, draw_variances: Sequence[object] | None, participation: Participation | None,
            infinite_variance_draws: Sequence[int] | None, max_seconds: int = DEFAULT_MAX_SECONDS,
-           limits: SizeLimits = DEFAULT_LIMITS) -> LinearNoiseVerdict:
+           limits: SizeLimits = DEFAULT_LIMITS, noise_float_built: bool = False) -> LinearNoiseVerdict:
     kind = check_noise(noise)
     sc = positive_fraction(scale, "scale")
     relation = check_neighbours(neighbours)
     users = check_positive_int(contributions, "contributions")
+    compiled = (kind == "gaussian" and relation == "add_remove" and draw_variances is None and participation is None
+                and infinite_variance_draws is None)
+    held_compactly = all(isinstance(value, (np.ndarray, ColumnMatrix)) or hasattr(value, "tocoo")
+                         for value in (noise_matrix, workload))
+    if compiled and held_compactly:
+        # an integer B, square and invertible: its unique shifts from a compiled sparse LU, certified in integers
+        # (lu_certified.py); before the inputs become Python numbers, which at T = 10^5 costs more than the audit
+        certified = certified_gaussian_audit(noise_matrix, workload, sc, users, limits)
+        if certified is not None:
+            return certified
     b_columns = column_matrix(noise_matrix, "noise_matrix", limits)
     w_columns = column_matrix(workload, "workload", limits)
+    if compiled and not held_compactly:  # the same path for rows of ints, a ColumnMatrix, a .json or .csv file
+        certified = certified_gaussian_audit(b_columns, w_columns, sc, users, limits)
+        if certified is not None:
+            return certified
     outputs, draws = b_columns.rows, b_columns.cols
     if w_columns.rows != outputs:
         raise ValueError(f"workload has {w_columns.rows} rows but noise_matrix has {outputs} (one per output)")
@@ -510,20 +552,22 @@ def _audit(noise_matrix: object, workload: object, noise: LinearNoise, scale: Ra
             raise ValueError("participation replaces contributions and needs add_remove neighbours")
     if infinite_variance_draws is not None and kind not in ("gaussian", "laplace"):
         raise ValueError("infinite_variance_draws is supported for gaussian and laplace noise")
-    if (participation is not None and kind == "gaussian" and weights is None and infinite_variance_draws is None
-            and is_identity(b_columns)):
-        # C x + z: Q = CᵀC by an integer product (strategy_audit), not the general rational elimination
-        return strategy_participation_audit(w_columns, sc, participation, limits=limits)
+    multiple = (identity_multiple(b_columns) if participation is not None and kind == "gaussian" and weights is None
+                and infinite_variance_draws is None else None)
+    if multiple is not None and participation is not None:
+        # C x + z (z ~ N(0, σ²c²I) for B = c·I, a dyadic scaling's 2^s·I): Q = CᵀC/c² by an integer product
+        # (strategy_audit), not the general rational elimination
+        return strategy_participation_audit(w_columns, sc, participation, limits=limits, noise_multiple=multiple)
     if relation == "add_remove" and weights is None and participation is None and infinite_variance_draws is None:
         # B = 0 is decided from the non-zero counts, before a column becomes a Python object
-        degenerate = zero_noise_verdict(b_columns, w_columns, kind, sc, users)
+        degenerate = zero_noise_verdict(b_columns, w_columns, kind, sc, users, limits)
         if degenerate is not None:
             return degenerate
     if (relation == "add_remove" and weights is None and participation is None and infinite_variance_draws is None
-            and kind == "gaussian" and float_built(b_columns)):
+            and kind == "gaussian" and (noise_float_built or float_built(b_columns))):
         # a float-built B (denominators 2^52 and up) makes the rational elimination's entries grow: integer
         # arithmetic on d·B instead, when B has full row rank
-        fast = full_row_rank_gaussian(b_columns, w_columns, sc, users)
+        fast = full_row_rank_gaussian(b_columns, w_columns, sc, users, limits)
         if fast is not None:
             return fast
     if relation == "add_remove" and weights is None and participation is None and infinite_variance_draws is None:

@@ -21,7 +21,6 @@ from reference.audit.linear.pattern_maxima import integer_rows
 from reference.audit.linear.pattern_walk import PatternMaximum
 from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits
 from reference.audit.linear.verdict import (
-    MAX_ENUMERATED_SHIFTS,
     LinearNoiseVerdict,
     discrete_laplace_bound_verdict,
     not_private_verdict,
@@ -280,8 +279,9 @@ def integer_shift_search(integer_columns: Sequence[Mapping[int, Fraction]], outp
         limits: the limits applied (``shift_points``); default
             :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
     """
-    if len(shifts) > MAX_ENUMERATED_SHIFTS:
-        return None, f"the exact minimum is enumerated for at most {MAX_ENUMERATED_SHIFTS} differences"
+    if len(shifts) > limits.enumerated_shifts:
+        return None, ("the exact minimum was not searched: "
+                      + limits.over("enumerated_shifts", len(shifts), "differences to minimise over"))
     basis = integer_kernel_basis(integer_columns, outputs)
     draws = len(integer_columns)
     found: list[int] = []

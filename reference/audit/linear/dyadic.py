@@ -49,6 +49,24 @@ def clearing_power(values: np.ndarray) -> int:
     return max(0, int(np.max(53 - exponent - trailing)))
 
 
+#: A float entry whose binary denominator exceeds 2^FLOAT_BITS marks a matrix built in floating point (as
+#: :data:`reference.audit.linear.strategy_audit.FLOAT_DENOMINATOR` does for exact entries).
+FLOAT_BITS = 20
+
+
+def float_built_array(matrix: object) -> bool:
+    """Is ``matrix`` a float64 numpy or scipy.sparse matrix with an entry whose binary denominator exceeds
+    2^:data:`FLOAT_BITS` (a strategy optimised in floats, not a float array of small dyadic values)?
+
+    Args:
+        matrix: anything given as a matrix to the audit (what is not a float64 numpy array or scipy matrix: False).
+    """
+    values = _stored_values(matrix)
+    if values is None or values.dtype != np.float64 or not np.all(np.isfinite(values)):
+        return False
+    return clearing_power(values) > FLOAT_BITS
+
+
 def _largest(values: np.ndarray) -> int:
     """max |value| rounded up to an integer, exactly (0 for no values)."""
     if not values.size:
@@ -95,4 +113,4 @@ def _scaled_values(array: np.ndarray, power: int) -> np.ndarray:
     return np.asarray(np.ldexp(array, power), dtype=np.float64).astype(np.int64)
 
 
-__all__ = ["clearing_power", "scaled_to_integers"]
+__all__ = ["FLOAT_BITS", "clearing_power", "float_built_array", "scaled_to_integers"]

@@ -7,8 +7,10 @@ and every refusal names the flag and the field that raise it (:meth:`SizeLimits.
 
 Some limits choose a method rather than refuse: past ``enumeration_work`` a participation maximum is bracketed by
 certified bounds instead of enumerated, past ``shift_points`` the smallest integer shift keeps its bounds, past
-``slackness_support`` a Laplace LP bracket is not refined. Those say the estimate, the limit and the flag in the
-method or explanation they leave, so that a bracket states what would make it exact.
+``slackness_support`` a Laplace LP bracket is not refined, past ``enumerated_shifts`` no smallest integer shift is
+searched. Those say the estimate, the limit and the flag in the method or explanation they leave, so that a
+bracket states what would make it exact. Past ``strategy_entries`` the verdict omits the implied strategy, past
+``flint_outputs`` a float-built noise matrix's Gaussian audit takes the sparse elimination instead of a dense solve.
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ FLAGS = {
     "sign_enumeration": "--max-sign-enumeration",
     "shift_points": "--max-shift-points",
     "slackness_support": "--max-slackness-support",
+    "enumerated_shifts": "--max-enumerated-shifts",
+    "strategy_entries": "--max-strategy-entries",
+    "flint_outputs": "--max-flint-outputs",
 }
 
 #: What each limit bounds, for the flag's help.
@@ -57,6 +62,11 @@ LIMIT_HELP = {
     "sign_enumeration": "enumerate the signs of a pattern of at most this many inputs for a signed lower bound",
     "shift_points": "enumerate at most this many kernel combinations for the smallest integer draw shift",
     "slackness_support": "refine a Laplace LP bracket by an exact solve on at most this many columns",
+    "enumerated_shifts": "search the smallest integer draw shift of at most this many differences (discrete Laplace "
+                         "with a kernel); beyond, bounds",
+    "strategy_entries": "return the implied strategy (draws x inputs entries) up to this size; beyond, it is omitted",
+    "flint_outputs": "solve a float-built noise matrix's Gaussian audit densely (FLINT, Arb) up to this many "
+                     "outputs; beyond, the sparse elimination",
 }
 
 
@@ -106,6 +116,15 @@ class SizeLimits:
     #: Columns (draws) of the exact complementary-slackness and basis solves that refine a Laplace LP bracket
     #: wider than 1e-9 relative (dense rational solves, cubic); beyond, the bracket stays as it is.
     slackness_support: int = 400
+    #: Neighbouring differences whose smallest integer draw shift is searched (discrete Laplace, B with a kernel);
+    #: beyond, ε keeps its bounds.
+    enumerated_shifts: int = 256
+    #: Entries (draws × inputs) of the implied strategy returned in the verdict (as exact Fractions); beyond, the
+    #: verdict omits it (the sensitivities are computed either way).
+    strategy_entries: int = 1_000_000
+    #: Outputs of a float-built noise matrix audited by the dense FLINT solve (or its Arb enclosure) with Gaussian
+    #: noise; beyond, the sparse rational elimination runs.
+    flint_outputs: int = 4_000
 
     def __post_init__(self) -> None:
         for field in fields(self):

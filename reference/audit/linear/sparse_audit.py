@@ -36,8 +36,9 @@ from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits
 from reference.core.exact_text import exact_text
 from reference.core.linalg import Matrix
 
-#: Largest strategy matrix (draws × inputs entries) returned as a dense :data:`Matrix` by the sparse audit.
-MAX_STRATEGY_ENTRIES = 1_000_000
+#: Largest strategy matrix (draws × inputs entries) returned as a dense :data:`Matrix` by the sparse audit, by
+#: default (``SizeLimits.strategy_entries``, ``--max-strategy-entries``).
+MAX_STRATEGY_ENTRIES = DEFAULT_LIMITS.strategy_entries
 #: Most kernel entries times inputs for the minimum-norm projection (its cost), by default.
 MAX_PROJECTION_WORK = DEFAULT_LIMITS.projection_work
 
@@ -155,8 +156,8 @@ def _projection(solutions: list[Sparse], kernel: list[Sparse], limits: SizeLimit
     return out
 
 
-def _strategy(columns: list[Sparse], draws: int) -> Matrix | None:
-    if draws * len(columns) > MAX_STRATEGY_ENTRIES:
+def _strategy(columns: list[Sparse], draws: int, limit: int = MAX_STRATEGY_ENTRIES) -> Matrix | None:
+    if draws * len(columns) > limit:
         return None
     return tuple(tuple(Fraction(column.get(i, 0)) for column in columns) for i in range(draws))
 
@@ -195,8 +196,8 @@ def sparse_linear_noise_audit(noise: ColumnMatrix, workload: ColumnMatrix, kind:
     projected_l1 = [_scaled_l1(column) for column in projected]
     l1 = users * max(projected_l1)
     l2_squared = users * users * max(_scaled_squared_norm(column) for column in projected)
-    strategy = (_strategy([_as_fractions(column) for column in projected], draws)
-                if draws * len(projected) <= MAX_STRATEGY_ENTRIES else None)
+    strategy = (_strategy([_as_fractions(column) for column in projected], draws, limits.strategy_entries)
+                if draws * len(projected) <= limits.strategy_entries else None)
     unique = rank == draws
     if kind in ("discrete-laplace", "discrete-gaussian"):
         integral = reduction if sparse.unit_pivots_on_integers(reduction, columns, targets) else None

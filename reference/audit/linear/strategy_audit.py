@@ -18,6 +18,7 @@ from flint import fmpz_mat
 
 from reference.audit.linear.column_matrix import ColumnMatrix, IntegerArray
 from reference.audit.linear.contribution import max_pattern_quadratic
+from reference.audit.linear.exact_gram import exact_gram
 from reference.audit.linear.participation import Participation
 from reference.audit.linear.pattern_walk import PatternMaximum
 from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits
@@ -32,9 +33,23 @@ def is_identity(matrix: ColumnMatrix) -> bool:
     Args:
         matrix: the noise matrix B.
     """
+    return identity_multiple(matrix) == 1
+
+
+def identity_multiple(matrix: ColumnMatrix) -> Fraction | None:
+    """c when the matrix is c·I with c > 0 (square, one positive value on the diagonal, nothing else), else None
+    (a float strategy and the identity scaled together to integers by a power of two give 2^s·I).
+
+    Args:
+        matrix: the noise matrix B.
+    """
     if matrix.rows != matrix.cols:
-        return False
-    return all(column == {j: 1} for j, column in enumerate(matrix.columns(False)))
+        return None
+    columns = matrix.columns(False)
+    first = columns[0].get(0) if columns else None
+    if first is None or not first > 0:
+        return None
+    return Fraction(first) if all(column == {j: first} for j, column in enumerate(columns)) else None
 
 
 def strategy_gram(workload: ColumnMatrix) -> tuple[list[list[int]], int]:
@@ -45,6 +60,9 @@ def strategy_gram(workload: ColumnMatrix) -> tuple[list[list[int]], int]:
             identity.
     """
     if isinstance(workload, IntegerArray):  # integers already: no per-entry rational on the way
+        exact = exact_gram(np.asarray(workload.array))  # float64 BLAS products that cannot round
+        if exact is not None:
+            return exact, 1
         scaled = fmpz_mat(workload.rows, workload.cols, np.asarray(workload.array).ravel().tolist())
         gram = scaled.transpose() * scaled
         return [[int(entry) for entry in row] for row in gram.tolist()], 1
@@ -54,7 +72,8 @@ def strategy_gram(workload: ColumnMatrix) -> tuple[list[list[int]], int]:
 
 
 def strategy_participation_audit(workload: ColumnMatrix, scale: Fraction, participation: Participation, *,
-                                 limits: SizeLimits = DEFAULT_LIMITS) -> LinearNoiseVerdict:
+                                 limits: SizeLimits = DEFAULT_LIMITS, noise_multiple: Fraction = Fraction(1),
+                                 ) -> LinearNoiseVerdict:
     """The Gaussian verdict for ``C x + N(0, σ² I)`` under a participation scheme (module docstring).
 
     Args:
@@ -64,15 +83,20 @@ def strategy_participation_audit(workload: ColumnMatrix, scale: Fraction, partic
         participation: the participation scheme whose patterns Δ² is maximised over.
         limits: the cost limits of the maximum over the patterns; default
             :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
+        noise_multiple: c when the noise matrix is c·I (a positive Fraction, default 1): Q = CᵀC / c².
     """
     numerators, denominator = strategy_gram(workload)
+    if noise_multiple != 1:  # (cI)(cI)ᵀ = c²I: Q = CᵀC / c², numerators over one integer denominator
+        numerators = [[entry * noise_multiple.denominator ** 2 for entry in row] for row in numerators]
+        denominator *= noise_multiple.numerator ** 2
     found = max_pattern_quadratic(participation, numerators, denominator, limits=limits)
     rho = found.upper / (2 * scale * scale)
     value = (f"= {exact_text(found.upper)}" if found.exact
              else f"in [{exact_text(found.lower)}, {exact_text(found.upper)}]")
     text = (f"private: Mahalanobis sensitivity^2 {value} over the patterns of '{participation.describe()}' "
-            f"({found.method}); rho {'=' if found.exact else '<='} {exact_text(rho)} (noise matrix the identity: "
-            "Q = C^T C)")
+            f"({found.method}); rho {'=' if found.exact else '<='} {exact_text(rho)} " + (
+                "(noise matrix the identity: Q = C^T C)" if noise_multiple == 1 else
+                f"(noise matrix a multiple c I of the identity, c = {exact_text(noise_multiple)}: Q = C^T C / c^2)"))
     size = workload.rows
     return LinearNoiseVerdict(
         noise="gaussian", scale=scale, neighbours="add_remove", contributions=1, outputs=size, inputs=workload.cols,
@@ -86,8 +110,9 @@ def strategy_participation_audit(workload: ColumnMatrix, scale: Fraction, partic
 #: A noise matrix entry with a denominator above this (a matrix built in floating point, read exactly) sends a
 #: Gaussian add/remove audit to the FLINT path below instead of the sparse rational elimination.
 FLOAT_DENOMINATOR = 2**20
-#: Most outputs for the FLINT Gaussian path (a dense n × n integer solve).
-MAX_FLINT_OUTPUTS = 4_000
+#: Most outputs for the FLINT Gaussian path (a dense n × n integer solve), by default (``SizeLimits.flint_outputs``,
+#: ``--max-flint-outputs``).
+MAX_FLINT_OUTPUTS = DEFAULT_LIMITS.flint_outputs
 
 
 def _integer_matrix(matrix: ColumnMatrix) -> tuple[fmpz_mat, int]:
@@ -114,7 +139,7 @@ def float_built(matrix: ColumnMatrix) -> bool:
 
 
 def full_row_rank_gaussian(noise: ColumnMatrix, workload: ColumnMatrix, scale: Fraction,
-                           users: int) -> LinearNoiseVerdict | None:
+                           users: int, limits: SizeLimits = DEFAULT_LIMITS) -> LinearNoiseVerdict | None:
     """Gaussian add/remove for a B of full row rank: Δ² = max_j w_jᵀ (BBᵀ)⁻¹ w_j by FLINT integer arithmetic
     (BBᵀ as one integer product, one multi-modular solve), or None when BBᵀ is singular (the general audit then
     runs). With full row rank every workload column is in col(B): private.
@@ -124,8 +149,10 @@ def full_row_rank_gaussian(noise: ColumnMatrix, workload: ColumnMatrix, scale: F
         workload: the workload W (outputs × inputs).
         scale: the Gaussian standard deviation σ, a positive Fraction.
         users: the contributions m per user, a positive integer (Δ² scales by m²).
+        limits: the size limits (``flint_outputs``: more outputs give None, the sparse elimination runs); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
     """
-    if noise.rows > MAX_FLINT_OUTPUTS:
+    if noise.rows > limits.flint_outputs:
         return None
     if noise.rows > MAX_EXACT_OUTPUTS:
         return _enclosed_gaussian(noise, workload, scale, users)

@@ -20,6 +20,7 @@ from reference.audit.linear.renyi import (
     decide,
     gaussian_profile,
 )
+from reference.audit.linear.size_limits import DEFAULT_LIMITS
 from reference.core.certified import CertifiedReal
 from reference.core.exact_text import exact_text
 from reference.core.input_types import MatrixLike, RdpCurve
@@ -47,8 +48,9 @@ MAX_DIMENSION = 4_000
 MAX_SPARSE_DIMENSION = 20_000
 
 
-#: Most neighbouring differences whose smallest integer shifts are enumerated (integer noise with a kernel).
-MAX_ENUMERATED_SHIFTS = 256
+#: Most neighbouring differences whose smallest integer shifts are enumerated (integer noise with a kernel), by
+#: default (``SizeLimits.enumerated_shifts``, ``--max-enumerated-shifts``).
+MAX_ENUMERATED_SHIFTS = DEFAULT_LIMITS.enumerated_shifts
 
 
 def exact_matrix(rows: MatrixLike, name: str, limit: int = MAX_DIMENSION) -> Matrix:

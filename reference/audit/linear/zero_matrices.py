@@ -13,14 +13,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 from reference.audit.linear.column_matrix import ColumnMatrix
+from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits
 from reference.audit.linear.verdict import LinearNoiseVerdict, not_private_verdict
 
 #: Largest zero strategy (draws × inputs entries) spelled out in the verdict, as the general path does.
-_MAX_STRATEGY_ENTRIES = 1_000_000
 
 
 def zero_noise_verdict(noise: ColumnMatrix, workload: ColumnMatrix, kind: str, scale: Fraction,
-                       users: int) -> LinearNoiseVerdict | None:
+                       users: int, limits: SizeLimits = DEFAULT_LIMITS) -> LinearNoiseVerdict | None:
     """The add/remove verdict when ``noise`` (B) has no non-zero (module docstring); ``None`` when it has one.
 
     Args:
@@ -29,6 +29,8 @@ def zero_noise_verdict(noise: ColumnMatrix, workload: ColumnMatrix, kind: str, s
         kind: the noise kind: ``"gaussian"``, ``"laplace"``, ``"discrete-gaussian"`` or ``"discrete-laplace"``.
         scale: σ or b, the positive exact scale (recorded in the verdict).
         users: records per user (``contributions``), recorded in the verdict.
+        limits: the size limits (``strategy_entries`` bounds the zero strategy returned); default
+            :data:`~reference.audit.linear.size_limits.DEFAULT_LIMITS`.
     """
     if noise.nonzeros(False):
         return None
@@ -40,7 +42,7 @@ def zero_noise_verdict(noise: ColumnMatrix, workload: ColumnMatrix, kind: str, s
         return not_private_verdict(common, draws, used[0])
     zero = Fraction(0)
     strategy = (tuple(tuple(zero for _ in range(inputs)) for _ in range(draws))
-                if draws * inputs <= _MAX_STRATEGY_ENTRIES else None)
+                if draws * inputs <= limits.strategy_entries else None)
     laplace = kind in ("laplace", "discrete-laplace")
     return LinearNoiseVerdict(
         **common,  # type: ignore[arg-type]

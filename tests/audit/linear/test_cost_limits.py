@@ -17,6 +17,7 @@ from reference.audit.linear.laplace_lp import max_shift_norm_of, problem_of_colu
 from reference.audit.linear.participation import Participation, any_records, min_separation, once_per_block
 from reference.audit.linear.size_limits import SizeLimits
 from reference.cli.main import main
+from reference.core.options import LinearNoise
 
 # C x + N(0, I): six outputs over five inputs, every Gram entry >= 0
 CHAIN = np.array([[1, 0, 0, 0, 0], [1, 1, 0, 0, 0], [0, 1, 1, 0, 0], [0, 0, 1, 1, 0], [0, 0, 0, 1, 1],
@@ -179,3 +180,63 @@ def test_an_inconclusive_command_line_verdict_names_the_flag_that_decides_it(tmp
     assert "raise it with --max-improve-work" in capsys.readouterr().out
     assert main([*argv, "--max-improve-work", "180"]) == 1
     assert json.loads(capsys.readouterr().out)["rho"] == "11/2"
+
+
+def test_enumerated_shifts() -> None:
+    # the instance of test_shift_points: two differences, each with smallest integer shift of norm 1 (ε = 1/2)
+    noise, workload = [[1, 1, 0], [0, 1, 1]], [[1, 0], [0, 1]]
+    bounded = audit_linear_noise(noise, workload, "discrete-laplace", scale=2,
+                                 size_limits=SizeLimits(enumerated_shifts=1))
+    assert "2 differences to minimise over, over enumerated_shifts = 1; raise it with --max-enumerated-shifts" in \
+        bounded.explanation
+    searched = audit_linear_noise(noise, workload, "discrete-laplace", scale=2,
+                                  size_limits=SizeLimits(enumerated_shifts=2))
+    assert searched.epsilon == Fraction(1, 2) and "--max-enumerated-shifts" not in searched.explanation
+
+
+@pytest.mark.parametrize(("noise", "path"), [
+    (np.eye(2, dtype=np.int64), "the compiled LU path (B square, unit pivots)"),
+    (np.array([[1, 1, 0], [0, 1, 1]]), "the sparse elimination (B has a kernel)"),
+    (np.zeros((2, 2), dtype=np.int64), "the zero-matrix path"),
+])
+def test_strategy_entries(noise: np.ndarray, path: str) -> None:
+    workload = np.eye(2, dtype=np.int64) if noise.any() else np.zeros((2, 2), dtype=np.int64)  # B = W = 0: private
+    entries = noise.shape[1] * 2  # draws × inputs
+    kind: LinearNoise = "laplace" if not noise.any() else "gaussian"
+    full = audit_linear_noise(noise, workload, kind, scale=1, size_limits=SizeLimits(strategy_entries=entries))
+    omitted = audit_linear_noise(noise, workload, kind, scale=1, size_limits=SizeLimits(strategy_entries=entries - 1))
+    assert full.strategy is not None and omitted.strategy is None, path
+    assert full.l2_sensitivity_squared == omitted.l2_sensitivity_squared, path
+    if noise.any():  # B A = W for the strategy returned
+        assert all(sum(noise[i][k] * full.strategy[k][j] for k in range(noise.shape[1])) == workload[i][j]
+                   for i in range(2) for j in range(2))
+
+
+def test_flint_outputs() -> None:
+    # a float-built B (three outputs): the dense FLINT solve by default, the sparse elimination when the limit is
+    # below its outputs; the same exact Δ² either way
+    generator = np.random.default_rng(7)
+    noise, workload = generator.normal(size=(3, 4)), np.eye(3)
+    dense = audit_linear_noise(noise, workload, "gaussian", scale=1)
+    sparse = audit_linear_noise(noise, workload, "gaussian", scale=1, size_limits=SizeLimits(flint_outputs=2))
+    assert "integer arithmetic" in dense.explanation and "integer arithmetic" not in sparse.explanation
+    assert dense.l2_sensitivity_squared == sparse.l2_sensitivity_squared
+
+
+def test_the_new_flags_reach_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the instance of test_enumerated_shifts from files: the smallest shifts not searched with
+    # --max-enumerated-shifts 1 (the explanation names the flag), searched with the default
+    np.save(tmp_path / "B.npy", np.array([[1, 1, 0], [0, 1, 1]]))
+    np.save(tmp_path / "W.npy", np.eye(2, dtype=np.int64))
+    argv = ["audit", "linear-noise", "--noise-matrix", str(tmp_path / "B.npy"), "--workload", str(tmp_path / "W.npy"),
+            "--noise", "discrete-laplace", "--scale", "2", "--epsilon", "3/4", "--json",
+            "--max-strategy-entries", "1", "--max-flint-outputs", "1"]
+    assert main([*argv, "--max-enumerated-shifts", "1"]) == 0
+    assert "raise it with --max-enumerated-shifts" in capsys.readouterr().out
+    assert main(argv) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["epsilon_upper"] == "1/2" and "--max-enumerated-shifts" not in printed["explanation"]
+    for flag in ("--max-enumerated-shifts", "--max-strategy-entries", "--max-flint-outputs"):
+        with pytest.raises(SystemExit) as refused:
+            main([*argv, flag, "0"])
+        assert refused.value.code == 2 and "expected a positive integer" in capsys.readouterr().err

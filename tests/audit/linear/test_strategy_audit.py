@@ -17,19 +17,24 @@ from reference.audit.linear.size_limits import SizeLimits
 
 
 def test_identity_path_matches_the_general_audit() -> None:
-    # B = 2I is not the identity, so the general dense audit runs: Q = Cᵀ(4I)⁻¹C = CᵀC/4, a quarter of the
-    # fast path's Q = CᵀC, pattern by pattern and model by model
+    # B = 2P (P the reversal permutation) is not a multiple of the identity, so the general dense audit runs:
+    # Q = Cᵀ(4I)⁻¹C = CᵀC/4, a quarter of the fast path's Q = CᵀC, pattern by pattern and model by model; B = 2I
+    # takes the fast path with Q = CᵀC/2² and agrees with the general one
     rng = np.random.default_rng(2)
     strategy = rng.integers(-3, 4, size=(9, 9))
     for model in ("counts", "signed", "vector"):
         scheme = min_separation(separation=2, times=3, contribution=model)
         fast = audit_linear_noise(np.eye(9, dtype=np.int64), strategy, "gaussian", scale=1, participation=scheme)
-        general = audit_linear_noise(2 * np.eye(9, dtype=np.int64), strategy, "gaussian", scale=1,
+        general = audit_linear_noise(2 * np.eye(9, dtype=np.int64)[::-1], strategy, "gaussian", scale=1,
+                                     participation=scheme)
+        doubled = audit_linear_noise(2 * np.eye(9, dtype=np.int64), strategy, "gaussian", scale=1,
                                      participation=scheme)
         assert fast.pattern_maximum is not None and general.pattern_maximum is not None
+        assert doubled.pattern_maximum is not None
         assert "identity" in fast.explanation and "identity" not in general.explanation
-        assert fast.pattern_maximum.lower == 4 * general.pattern_maximum.lower
-        assert fast.pattern_maximum.upper == 4 * general.pattern_maximum.upper
+        assert "c = 2" in doubled.explanation
+        assert fast.pattern_maximum.lower == 4 * general.pattern_maximum.lower == 4 * doubled.pattern_maximum.lower
+        assert fast.pattern_maximum.upper == 4 * general.pattern_maximum.upper == 4 * doubled.pattern_maximum.upper
 
 
 def test_banded_strategy_within_the_separation_is_exact() -> None:
@@ -106,8 +111,10 @@ def test_a_large_dense_audit_is_refused_up_front() -> None:
     steps = 2048
     strategy = np.tril(np.ones((steps, steps), dtype=np.int64))
     scheme = min_separation(separation=128, times=16, contribution="vector")
-    # B = 2I is not the identity: the general dense audit, estimated at about 870 s, is refused before it starts
+    # B = 2P (P the reversal permutation) is not a multiple of the identity: the general dense audit, estimated
+    # at about 870 s, is refused before it starts
     with pytest.raises(ValueError, match=r"estimated at \d+ s of CPU, over max_seconds = 60"):
-        audit_linear_noise(2 * np.eye(steps, dtype=np.int64), strategy, "gaussian", scale=1, participation=scheme)
+        audit_linear_noise(2 * np.eye(steps, dtype=np.int64)[::-1], strategy, "gaussian", scale=1,
+                           participation=scheme)
     with pytest.raises(ValueError, match="max_seconds must be an integer >= 1"):
         audit_linear_noise(np.eye(2, dtype=np.int64), np.eye(2, dtype=np.int64), "gaussian", scale=1, max_seconds=0)
