@@ -8,6 +8,7 @@ waited for. A process its parent never waits for is missed: a multiprocessing fo
 from it) outlives the interpreter that started it and is reaped by init, so a test suite whose campaigns run in
 a forkserver looks 2x cheaper than it is. Here this process becomes a child subreaper (Linux ``prctl``), so
 orphaned descendants are re-parented to it and reaped by it, and their CPU is counted too.
+It waits until every descendant has ended (a process that never ends keeps it waiting).
 
 ``--hogs N`` runs N busy loops (``python -c "while True: pass"``) beside the command, to measure under load; they
 are stopped (by their own process ids) when the command ends, and their CPU is not counted. The load average
