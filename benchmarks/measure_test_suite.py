@@ -6,7 +6,8 @@
 The measurement is kept in docs/measurements/test-suite.json and the page is written from it, so every number on
 the page carries the date and commit it was measured at: a counts-only run updates the counts and leaves the
 timings with their own (older) date and commit, said on the page. Times are wall clock and CPU (user + system of
-the child processes, ``getrusage``), with the load average before and after: on the shared development machine
+the child processes, ``getrusage``; this process is a child subreaper, so orphans such as a multiprocessing
+forkserver and its calls are counted too: ``tree_cpu.py``), with the load average before and after: on the shared development machine
 they are upper bounds for idle cores, not a benchmark. Nothing is asserted.
 """
 
@@ -25,6 +26,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from tree_cpu import become_subreaper, reap_all  # noqa: E402  (beside this script)
+
 DATA = ROOT / "docs" / "measurements" / "test-suite.json"
 PAGE = ROOT / "docs" / "measurements" / "test-suite.md"
 DEFAULT = ["-m", "pytest", "-p", "no:cacheprovider"]
@@ -66,10 +70,12 @@ def collected(extra: list[str]) -> tuple[int, int]:
 def timed(arguments: list[str]) -> dict[str, Any]:
     """Run pytest with ``arguments``; its wall clock, CPU seconds, load before/after and slowest tests."""
     before_load = load()
+    become_subreaper()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, *arguments], cwd=ROOT, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - start
+    reap_all()  # the orphans re-parented here (a forkserver outlives pytest): their CPU reaches RUSAGE_CHILDREN
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     slowest = re.findall(r"^(\d+\.\d+)s call\s+(\S+)$", done.stdout, re.MULTILINE)[:25]

@@ -84,6 +84,27 @@ def test_an_axiom_is_reported(tmp_path: Path) -> None:
     assert "wish" in next(iter(answer.values()))
 
 
+@pytest.mark.usefixtures("coqc_installed")
+def test_theorems_asked_together_keep_their_own_answers(tmp_path: Path) -> None:
+    """The theorems expected closed are asked about as one tuple first: when one of them uses an axiom, each
+    still gets its own answer (the closed one closed, the other naming the axiom), and a closed tuple gives
+    every theorem in it the answer it gets alone."""
+    (tmp_path / "Mixed.v").write_text(
+        "Axiom wish : 1 = 2.\nTheorem uses_wish : 1 = 2.\nProof. exact wish. Qed.\n"
+        "Theorem honest : 1 = 1.\nProof. reflexivity. Qed.\nTheorem honest_too : 2 = 2.\nProof. reflexivity. Qed.\n"
+    )
+    (tmp_path / "_CoqProject").write_text("-Q . Reference\nMixed.v\n")
+    build = compile_all(source=tmp_path, build_directory=tmp_path / "build")
+    assert build.ok
+    wish, honest, honest_too = (CoqTheorem("Mixed.v", name, name) for name in ("uses_wish", "honest", "honest_too"))
+    mixed = assumptions(build, [honest, wish, honest_too])
+    assert mixed[honest] == mixed[honest_too] == CLOSED
+    assert axiom_names(mixed[wish]) == ["Mixed.wish"]
+    both = assumptions(build, [honest, honest_too])
+    assert both == {honest: CLOSED, honest_too: CLOSED}
+    assert both[honest] == assumptions(build, [honest])[honest]
+
+
 #: (file, text in the statement, replacement): each edit makes a statement false, so its proof must fail.
 MUTATIONS = [
     # a constant: k^w − 1 becomes k^w, so t = k^w would be representable with w standard digits
