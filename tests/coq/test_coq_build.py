@@ -239,6 +239,15 @@ MUTATIONS = [
     # a constant: the total's error term dropped (false for y = x and c != Σx)
     ("TdaErrorStep.v", "  chebyshev x (output y final) <= 2 * chebyshev y x + `|c - sumz x|.",
      "  chebyshev x (output y final) <= 2 * chebyshev y x."),
+    # a constant in Proof C.2's increment: (k + 1)/4 for (k + 2)/4 (k = 2, h = 1: c_1 = 3/4, the count is 1)
+    ("KaryAppendixC.v", "    ((arity + 2)%:R / 4 + (arity * h)%:R / 4)", "    ((arity + 1)%:R / 4 + (arity * h)%:R / 4)"),
+    # an index off by one: k h/4 for k (h − 1)/4 in the increment (false at h = 1)
+    ("KaryAppendixC.v", "    ((arity + 2)%:R / 4 + (arity * h)%:R / 4)", "    ((arity + 2)%:R / 4 + (arity * h.+1)%:R / 4)"),
+    # a hypothesis dropped: for odd k (k = 3, h = 2, T = 6) the count is an integer and c_2 = 87/8 is not
+    ("KaryAppendixC.v", "(2 <= arity)%N -> ~~ odd arity ->\n", "(2 <= arity)%N ->\n"),
+    # the horizon doubled: (k − 1)T = k(k^h − 1) (k = 4, h = 1: T = 4, the count is 4, c_1 = 3)
+    ("KaryAppendixC.v", "  (2 * (arity - 1) * horizon = arity * (arity ^ height - 1))%N ->",
+     "  ((arity - 1) * horizon = arity * (arity ^ height - 1))%N ->"),
 ]
 
 
