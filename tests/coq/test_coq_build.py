@@ -248,6 +248,18 @@ MUTATIONS = [
     # the horizon doubled: (k − 1)T = k(k^h − 1) (k = 4, h = 1: T = 4, the count is 4, c_1 = 3)
     ("KaryAppendixC.v", "  (2 * (arity - 1) * horizon = arity * (arity ^ height - 1))%N ->",
      "  ((arity - 1) * horizon = arity * (arity ^ height - 1))%N ->"),
+    # the dimension dropped from the real bound: x = (0, 0), c = 2, y = (1, 1) has |c − Σx| = 2 > ‖x − y‖∞ = 1
+    ("TdaIntOptBound.v", "  [/\\ `|c - sumz x| <= (size x)%:Z * chebyshev x y,", "  [/\\ `|c - sumz x| <= chebyshev x y,"),
+    # the ceiling bound made strict: it is attained (x = (0), c = 1, y = (1): both 1)
+    ("TdaIntOptBound.v", "      ceil_div `|c - sumz x| (size x) <= chebyshev x y",
+     "      ceil_div `|c - sumz x| (size x) < chebyshev x y"),
+    # a hypothesis dropped: y may not be negative (y = x = (5, −5), c = 0: −x_2 = 5 > ‖x − y‖∞ = 0)
+    ("TdaIntOptBound.v", "size y = size x -> all (fun v => 0 <= v) y -> sumz y = c ->", "size y = size x -> sumz y = c ->"),
+    # footnote 4 made strict: x = (0), c = 0 gives D = 0 = Σz
+    ("TdaIntOptBound.v", "  deficit x c <= sumz (z_start x c) /\\", "  deficit x c < sumz (z_start x c) /\\"),
+    # −min x dropped from the start's norm bound: x = (−5, 5), c = 0 gives z = (5, 0), ⌈|D|/d⌉ = 0
+    ("TdaIntOptBound.v", "  maxabs (z_start x c) <= Num.max (ceil_div `|deficit x c| (size x)) (max0 [seq - v | v <- x]).",
+     "  maxabs (z_start x c) <= ceil_div `|deficit x c| (size x)."),
 ]
 
 
