@@ -260,6 +260,13 @@ MUTATIONS = [
     # −min x dropped from the start's norm bound: x = (−5, 5), c = 0 gives z = (5, 0), ⌈|D|/d⌉ = 0
     ("TdaIntOptBound.v", "  maxabs (z_start x c) <= Num.max (ceil_div `|deficit x c| (size x)) (max0 [seq - v | v <- x]).",
      "  maxabs (z_start x c) <= ceil_div `|deficit x c| (size x)."),
+    # the disjointness hypothesis dropped: S1 = S2 = (0) gives the diagonal entry 1 > 0
+    ("CipLemmaB4.v", "  all (fun i => i < 2 ^ depth)%N S1 -> all (fun j => j < 2 ^ depth)%N S2 -> ~~ has (fun i => i \\in S2) S1 ->\n  sigma2 * set_covariance depth S1 S2 <= 0.",
+     "  all (fun i => i < 2 ^ depth)%N S1 -> all (fun j => j < 2 ^ depth)%N S2 ->\n  sigma2 * set_covariance depth S1 S2 <= 0."),
+    # the sign flipped: σ² = 1, S1 = (0), S2 = (1) at depth 1 give −1/2
+    ("CipLemmaB4.v", "  sigma2 * set_covariance depth S1 S2 <= 0.", "  0 <= sigma2 * set_covariance depth S1 S2."),
+    # strictness without non-empty lists: S1 empty gives 0
+    ("CipLemmaB4.v", "  S1 != [::] -> S2 != [::] ->\n", "  S2 != [::] ->\n"),
 ]
 
 
