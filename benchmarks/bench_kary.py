@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         count = int(np.count_nonzero(algorithm_2_used_indices(arity, horizon)))
 
         def draw(count: int = count) -> object:
-            return samplers.laplace(1.0, count, 1)
+            return samplers.laplace(1.0, size=count, rng=1)
 
         def batch_run(arity: int = arity) -> object:
             return algorithm_2_batch(stream, arity, 1.0, rng=1)

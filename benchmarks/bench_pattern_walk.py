@@ -1,5 +1,5 @@
 """Benchmark of the exact maxima over participation patterns (the one depth-first walk of
-:mod:`reference.audit.linear.participation`), against a brute force over the same patterns in the same run.
+:mod:`reference.audit.linear.pattern_walk`), against a brute force over the same patterns in the same run.
 
     python -m benchmarks.bench_pattern_walk [--quick] [--json]     (from a checkout)
 
@@ -32,7 +32,8 @@ from fractions import Fraction
 from typing import Any
 
 from reference.audit.linear.contribution import max_pattern_l1, max_pattern_quadratic
-from reference.audit.linear.participation import any_records, max_l1, max_quadratic
+from reference.audit.linear.participation import any_records
+from reference.audit.linear.pattern_maxima import max_l1, max_quadratic
 
 
 def least_cpu_seconds(work: Callable[[], Fraction], repeats: int = 3) -> tuple[float, Fraction]:

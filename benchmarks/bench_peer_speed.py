@@ -3,10 +3,14 @@
     python benchmarks/bench_peer_speed.py [--quick]
 
 1. Certified Gaussian σ: ``reference.privacy.gaussian.sigma_exact`` (exact rationals in, a certified enclosure
-   out) against dp_accounting's ``gaussian_mechanism.get_sigma_gaussian`` (floats, uncertified) on a grid of
-   40 (ε, δ) points: ε in 8 log-spaced values from 0.01 to 20, δ in {1e-3, 1e-6, 1e-9, 1e-12, 1e-15}, Δ = 1.
-   Both receive the same decimal numbers (the project as strings, parsed exactly; the peer as floats). The grid
-   is timed in alternating passes (project, peer, project, ...) and the fastest pass of each is kept.
+   out, default tolerance 1e-12) against autodp's ``ana_gaussian_calibrator`` and dp_accounting's
+   ``gaussian_mechanism.get_sigma_gaussian`` (floats, uncertified) on the 40-point comparison grid of
+   ``benchmarks/peers/gaussian_sigma.py``: ε in {0.01, 0.05, 0.1, 0.5, 1, 2, 5, 20}, δ in {1e-3, 1e-6, 1e-9,
+   1e-12, 1e-15}, Δ = 1. The project receives the exact Fractions (and, on a second line, the same numbers as
+   decimal strings it parses exactly); the peers the same numbers as floats. The grid is timed in CPU time in
+   alternating passes (project, autodp, dp_accounting, project, ...); each ratio is the median over the passes
+   of project time / peer time within a pass, so a change of load between passes cannot bias it. The load
+   average is printed before and after.
 2. Exact discrete Gaussian ``N_Z(0, σ²)``: ``reference.samplers.exact.discrete_gaussian`` (``size=n``) against
    OpenDP's vector Gaussian measurement on integers (``make_gaussian`` over ``vector_domain(atom_domain(T=int))``,
    an exact discrete Gaussian with OS randomness), samples per second at σ = 1, 10, 100, 1000. The project is
@@ -21,18 +25,24 @@ project is faster (time ratio) or slower (throughput ratio); each line says whic
 from __future__ import annotations
 
 import argparse
+import os
+import statistics
+import sys
 import time
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 
-from reference.core.randomness import SeededRandomBits, SystemRandomBits
-from reference.privacy.gaussian import sigma_exact
-from reference.samplers import exact
-from reference.samplers.inversion import inversion_table
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks" / "peers")]
 
-EPSILONS = ("0.01", "0.0296", "0.0877", "0.26", "0.77", "2.28", "6.75", "20")
-DELTAS = ("1e-3", "1e-6", "1e-9", "1e-12", "1e-15")
-GRID = [(epsilon, delta) for epsilon in EPSILONS for delta in DELTAS]
+from peers_common import GAUSSIAN_GRID  # noqa: E402  (the grid of the peer comparison, shared)
+
+from reference.core.randomness import SeededRandomBits, SystemRandomBits  # noqa: E402
+from reference.privacy.gaussian import sigma_exact  # noqa: E402
+from reference.samplers import exact  # noqa: E402
+from reference.samplers.inversion import inversion_table  # noqa: E402
+
 SIGMAS = (1, 10, 100, 1000)
 
 
@@ -43,30 +53,52 @@ def _seconds(action: Callable[[], object]) -> float:
 
 
 def _calibration(passes: int) -> None:
-    print(f"1. certified Gaussian sigma on {len(GRID)} (epsilon, delta) points, sensitivity 1, best of {passes} passes")
+    print(f"1. certified Gaussian sigma on {len(GAUSSIAN_GRID)} (epsilon, delta) points, sensitivity 1, "
+          f"{passes} alternating passes (CPU time)")
+    routes: dict[str, Callable[[], object]] = {}
+    texts = [(str(epsilon), str(delta)) for epsilon, delta in GAUSSIAN_GRID]
+    routes["reference sigma_exact (certified)"] = lambda: [
+        sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=1).sigma for epsilon, delta in GAUSSIAN_GRID]
+    routes["reference sigma_exact, string inputs"] = lambda: [
+        sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared="1").sigma for epsilon, delta in texts]
+    floats = [(float(epsilon), float(delta)) for epsilon, delta in GAUSSIAN_GRID]
+    try:
+        from autodp.calibrator_zoo import ana_gaussian_calibrator
+        from autodp.mechanism_zoo import GaussianMechanism
+
+        routes["autodp ana_gaussian_calibrator"] = lambda: [
+            ana_gaussian_calibrator()(GaussianMechanism, e, d).params["sigma"] for e, d in floats]
+    except ImportError as reason:  # a peer, not a dependency
+        print(f"   autodp skipped: {reason}")
     try:
         from dp_accounting.gaussian_mechanism import get_sigma_gaussian
-    except ImportError as reason:  # a peer, not a dependency
+
+        routes["dp_accounting get_sigma_gaussian"] = lambda: [get_sigma_gaussian(e, d) for e, d in floats]
+    except ImportError as reason:
         print(f"   dp_accounting skipped: {reason}")
-        get_sigma_gaussian = None
-
-    def ours() -> list[Fraction]:
-        return [sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=1).sigma for epsilon, delta in GRID]
-
-    floats = [(float(epsilon), float(delta)) for epsilon, delta in GRID]
-    ours()  # imports and first-call costs out of the timing
-    best_ours = best_peer = float("inf")
+    for action in routes.values():  # imports and first-call costs out of the timing
+        action()
+    seconds: dict[str, list[float]] = {name: [] for name in routes}
     for _ in range(passes):
-        best_ours = min(best_ours, _seconds(ours))
-        if get_sigma_gaussian is not None:
-            best_peer = min(best_peer, _seconds(lambda: [get_sigma_gaussian(e, d) for e, d in floats]))
-    per_point = best_ours / len(GRID)
-    print(f"   reference sigma_exact (certified)      {per_point * 1e3:8.3f} ms per point")
-    if get_sigma_gaussian is None:
-        return
-    peer_point = best_peer / len(GRID)
-    print(f"   dp_accounting get_sigma_gaussian       {peer_point * 1e3:8.3f} ms per point")
-    print(f"   time ratio reference / dp_accounting:  {best_ours / best_peer:.3f}  (goal: at most 1.0)")
+        for name, action in routes.items():
+            seconds[name].append(_cpu_seconds(action))
+    project = seconds["reference sigma_exact (certified)"]
+    for name, times in seconds.items():
+        print(f"   {name:40s} {1e6 * statistics.median(times) / len(GAUSSIAN_GRID):8.1f} us per point (CPU, median)")
+    for name, times in seconds.items():
+        if name.startswith("reference"):
+            continue
+        ratios = [ours / theirs for ours, theirs in zip(project, times)]
+        strings = [ours / theirs for ours, theirs in zip(seconds["reference sigma_exact, string inputs"], times)]
+        print(f"   time ratio reference / {name}: {statistics.median(ratios):.3f} (median of {passes} passes; "
+              f"range {min(ratios):.3f}-{max(ratios):.3f}; with string inputs {statistics.median(strings):.3f}; "
+              "goal: at most 1.0)")
+
+
+def _cpu_seconds(action: Callable[[], object]) -> float:
+    start = time.process_time()
+    action()
+    return time.process_time() - start
 
 
 def _opendp_sampler(sigma: int) -> Callable[[list[int]], object] | str:
@@ -92,9 +124,9 @@ def _sampling(count: int) -> None:
             peer(zeros)  # warm-up
             peer_rate = count / min(_seconds(lambda p=peer, z=zeros: p(z)) for _ in range(2))
         inversion_table.cache_clear()
-        cold = count / _seconds(lambda s=s2: exact.discrete_gaussian(s, SystemRandomBits(), size=count))
-        warm = count / min(_seconds(lambda s=s2: exact.discrete_gaussian(s, SystemRandomBits(), size=count)) for _ in range(2))
-        seeded = count / _seconds(lambda s=s2: exact.discrete_gaussian(s, SeededRandomBits(1), size=count))
+        cold = count / _seconds(lambda s=s2: exact.discrete_gaussian(s, source=SystemRandomBits(), size=count))
+        warm = count / min(_seconds(lambda s=s2: exact.discrete_gaussian(s, source=SystemRandomBits(), size=count)) for _ in range(2))
+        seeded = count / _seconds(lambda s=s2: exact.discrete_gaussian(s, source=SeededRandomBits(1), size=count))
         line = f"   sigma {sigma:5d}: reference {cold:12,.0f}/s cold, {warm:12,.0f}/s warm (OS bits), {seeded:12,.0f}/s seeded"
         if peer_rate is not None:
             line += f"; opendp {peer_rate:10,.0f}/s; ratio cold {cold / peer_rate:6.2f}, warm {warm / peer_rate:6.2f}"
@@ -104,9 +136,13 @@ def _sampling(count: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="fewer passes and samples")
+    parser.add_argument("--calibration-only", action="store_true", help="section 1 only")
     args = parser.parse_args()
-    _calibration(passes=3 if args.quick else 7)
-    _sampling(count=20_000 if args.quick else 100_000)
+    print(f"load average before: {os.getloadavg()}; cores: {os.cpu_count()}")
+    _calibration(passes=5 if args.quick else 15)
+    if not args.calibration_only:
+        _sampling(count=20_000 if args.quick else 100_000)
+    print(f"load average after: {os.getloadavg()}")
 
 
 if __name__ == "__main__":

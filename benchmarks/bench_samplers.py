@@ -42,10 +42,10 @@ def main() -> None:
     baseline = _seconds(lambda: generator.standard_normal(count))
     print(f"numeric samplers, {count} samples each; baseline standard_normal: {baseline:.4f} s")
     numeric_cases: list[tuple[str, Callable[[], object]]] = [
-        ("laplace(1)", lambda: numeric.laplace(1, count, generator)),
-        ("discrete_laplace(1)", lambda: numeric.discrete_laplace(1, count, generator)),
-        ("discrete_gaussian(1)", lambda: numeric.discrete_gaussian(1, count, generator)),
-        ("discrete_gaussian(100)", lambda: numeric.discrete_gaussian(100, count, generator)),
+        ("laplace(1)", lambda: numeric.laplace(1, size=count, rng=generator)),
+        ("discrete_laplace(1)", lambda: numeric.discrete_laplace(1, size=count, rng=generator)),
+        ("discrete_gaussian(1)", lambda: numeric.discrete_gaussian(1, size=count, rng=generator)),
+        ("discrete_gaussian(100)", lambda: numeric.discrete_gaussian(100, size=count, rng=generator)),
     ]
     for name, action in numeric_cases:
         seconds = _seconds(action)
@@ -57,12 +57,12 @@ def main() -> None:
     print(f"exact samplers, {small} samples each; baseline getrandbits(64): {floor:.4f} s")
     source = SeededRandomBits(3)
     exact_cases: list[tuple[str, Callable[[], object]]] = [
-        ("bernoulli_exp_minus(1/2)", lambda: exact.bernoulli_exp_minus(Fraction(1, 2), source, size=small)),
-        ("discrete_laplace(1)", lambda: exact.discrete_laplace(Fraction(1), source, size=small)),
-        ("discrete_gaussian(1)", lambda: exact.discrete_gaussian(Fraction(1), source, size=small)),
-        ("discrete_gaussian(100)", lambda: exact.discrete_gaussian(Fraction(100), source, size=small)),
-        ("discrete_gaussian_rejection(1)", lambda: exact.discrete_gaussian_rejection(Fraction(1), source, size=small)),
-        ("discrete_gaussian_rejection(100)", lambda: exact.discrete_gaussian_rejection(Fraction(100), source, size=small)),
+        ("bernoulli_exp_minus(1/2)", lambda: exact.bernoulli_exp_minus(Fraction(1, 2), source=source, size=small)),
+        ("discrete_laplace(1)", lambda: exact.discrete_laplace(Fraction(1), source=source, size=small)),
+        ("discrete_gaussian(1)", lambda: exact.discrete_gaussian(Fraction(1), source=source, size=small)),
+        ("discrete_gaussian(100)", lambda: exact.discrete_gaussian(Fraction(100), source=source, size=small)),
+        ("discrete_gaussian_rejection(1)", lambda: exact.discrete_gaussian_rejection(Fraction(1), source=source, size=small)),
+        ("discrete_gaussian_rejection(100)", lambda: exact.discrete_gaussian_rejection(Fraction(100), source=source, size=small)),
     ]
     for name, action in exact_cases:
         seconds = _seconds(action)

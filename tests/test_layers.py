@@ -19,20 +19,28 @@ from pathlib import Path
 
 import pytest
 
+from reference import FACES
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "reference"
 
-#: Layer of each top-level subpackage of ``reference``; equal numbers are siblings that must not import each other.
-LAYERS: dict[str, int] = {
+#: Layer of each top-level subpackage of ``reference`` that is not a paper's; equal numbers are siblings that must
+#: not import each other.
+SHARED_LAYERS: dict[str, int] = {
     "core": 0,
     "privacy": 1,
     "samplers": 1,
-    "cip": 2,
-    "kary": 2,
-    "tda": 2,
     "audit": 3,
     "testing": 4,
     "cli": 5,
+}
+#: The layer of the papers' packages: every package of the public face (``reference.FACES``) not named above is a
+#: paper's (``cip``, ``kary``, ``tda``), so a new paper's package takes its layer with no entry here.
+PAPER_LAYER = 2
+#: Layer of each top-level subpackage of ``reference``.
+LAYERS: dict[str, int] = {
+    **SHARED_LAYERS,
+    **{package: PAPER_LAYER for package in FACES if package not in SHARED_LAYERS},
 }
 #: The verification's package name: no module of the library may import it.
 VERIFICATION = "reference_verification"

@@ -9,7 +9,7 @@ compiles later, it never turns into a failure; a file after a failing one is "no
 compile". :func:`assumptions` asks Coq which axioms each named theorem depends on
 (``Print Assumptions``); a theorem counts as machine-checked only when the answer is "Closed under the global
 context" — no axiom, no ``Admitted``. :func:`run_snippet` has Coq evaluate definitions on small parameters and
-:func:`parse_coq_value` reads the printed value back into Python, so that tests compare Coq's objects with the
+:func:`~reference_verification.coq_text.parse_coq_value` reads the printed value back into Python, so that tests compare Coq's objects with the
 Python exact layer's.
 
 ``python -m reference_verification.coq`` compiles every file and prints each registered theorem's assumptions.
@@ -17,7 +17,6 @@ Python exact layer's.
 
 from __future__ import annotations
 
-import ast
 import fcntl
 import hashlib
 import json
@@ -34,6 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .coq_text import CLOSED, axiom_names, declares, unproved_words
 from .core.claims import CoqTheorem
 from .registry import build_registry
 
@@ -49,8 +49,6 @@ APT_PACKAGES = (
     "libcoq-mathcomp-analysis",
 )
 INSTALL_COMMAND = "apt-get install -y " + " ".join(APT_PACKAGES)
-#: What Coq prints for a theorem that depends on no axiom.
-CLOSED = "Closed under the global context"
 #: The axioms a file may depend on because the library it builds on does, by file; every other file must be
 #: closed. mathcomp-analysis's sums over sets (esum) rest on its classical module boolp, whose three axioms its
 #: theorems inherit: these and no others (any further axiom is a failure).
@@ -95,10 +93,6 @@ AUDIT_THEOREMS = (
         "so the probabilities above are the weights' sums divided by it",
     ),
 )
-#: Words that end a proof without proving it, or postulate a fact; none may appear in a source file. (Section
-#: ``Variables``/``Hypotheses`` are allowed: they become premises when the section closes; a top-level one would be
-#: an axiom, which ``Print Assumptions`` names.)
-UNPROVED = re.compile(r"\b(Admitted|admit|Axiom|Axioms|Parameter|Parameters|Conjecture)\b")
 #: Where compiled developments are kept, one folder per source hash (:func:`cached_build`); set to an empty
 #: string for no cache (every run compiles from scratch). Unset: the user's cache folder (:func:`cache_root`).
 CACHE_VARIABLE = "REFERENCE_COQ_CACHE"
@@ -408,7 +402,7 @@ def _logical_prefix(project: Project) -> str:
 
 
 def assumptions(build: Build, theorems: list[CoqTheorem]) -> dict[CoqTheorem, str]:
-    """What ``Print Assumptions`` says for each theorem: :data:`CLOSED`, or the axioms it depends on."""
+    """What ``Print Assumptions`` says for each theorem: :data:`~reference_verification.coq_text.CLOSED`, or the axioms it depends on."""
     prefix = _logical_prefix(build.project)
     modules = sorted({_module_name(theorem.file) for theorem in theorems})
     lines = [f"From {prefix} Require {' '.join(modules)}."] if modules else []
@@ -419,60 +413,6 @@ def assumptions(build: Build, theorems: list[CoqTheorem]) -> dict[CoqTheorem, st
     sections = re.split(r"^@@(\d+)\s*$", printed, flags=re.MULTILINE)
     found = {int(sections[i]): sections[i + 1].strip() for i in range(1, len(sections) - 1, 2)}
     return {theorem: found.get(index, "no answer from Print Assumptions") for index, theorem in enumerate(theorems)}
-
-
-def axiom_names(answer: str) -> list[str]:
-    """The axioms named in a ``Print Assumptions`` answer (``Axioms:`` then one ``name : type`` per axiom, the type
-    possibly on indented continuation lines); empty for a closed theorem."""
-    if answer.strip() == CLOSED:
-        return []
-    names = []
-    for line in answer.splitlines():
-        if line and not line[0].isspace() and line.strip() != "Axioms:":
-            names.append(line.split(" :", 1)[0].strip())
-    return sorted(set(names))
-
-
-def declares(source: Path, name: str) -> bool:
-    """Whether ``source`` declares a theorem (Theorem, Lemma, Corollary, Proposition) called ``name``."""
-    pattern = rf"^\s*(Theorem|Lemma|Corollary|Proposition)\s+{re.escape(name)}\b"
-    return re.search(pattern, source.read_text(encoding="utf-8"), flags=re.MULTILINE) is not None
-
-
-def _strip_comments(text: str) -> str:
-    """Coq source without its (possibly nested) comments."""
-    out, depth, index = [], 0, 0
-    while index < len(text):
-        if text.startswith("(*", index):
-            depth, index = depth + 1, index + 2
-        elif text.startswith("*)", index) and depth:
-            depth, index = depth - 1, index + 2
-        else:
-            if not depth:
-                out.append(text[index])
-            index += 1
-    return "".join(out)
-
-
-def unproved_words(source: Path) -> list[str]:
-    """The words of :data:`UNPROVED` that occur in ``source`` outside comments (none in a finished file)."""
-    return sorted(set(UNPROVED.findall(_strip_comments(source.read_text(encoding="utf-8")))))
-
-
-_INT = re.compile(r"\((-?\d+)\)%[ZN]|(-?\d+)%[ZN]")
-
-
-def parse_coq_value(text: str) -> object:
-    """Read a value Coq printed (``= value : type``): lists ``[:: a; b]``, pairs, integers (``3``, ``(-3)%Z``,
-    ``3%N``), booleans, options (``Some v`` as v, ``None``). Returns nested Python lists, tuples, ints, bools."""
-    lines = text.strip().splitlines()
-    typed = [index for index, line in enumerate(lines) if line.lstrip().startswith(": ")]
-    body = "\n".join(lines[: typed[-1]] if typed else lines).strip()
-    body = body[1:] if body.startswith("=") else body
-    body = _INT.sub(lambda m: m.group(1) or m.group(2), body)
-    body = re.sub(r"\bSome\b", "", body)  # an option's value as the value itself; None stays None
-    body = body.replace("[::", "[").replace(";", ",").replace("true", "True").replace("false", "False")
-    return ast.literal_eval(" ".join(body.split()))
 
 
 @dataclass(frozen=True)

@@ -1,130 +1,23 @@
 """Each quantitative prose sentence of the papers (listed in the committed index by
 :mod:`reference_verification.prose`): the registry entry that checks it and how, or ``None`` and the reason it
-is not checked. Keys are (paper, sentence id as in the index: "line L.S" of the rendering the scan reads).
+is not checked. Keys are (paper, sentence id as in the index: "line L.S" of the rendering the scan reads). Each
+paper's rows live in its ``verification/<package>/paper_text.py``; this gathers them in the order of the table of
+papers.
 """
 
 from __future__ import annotations
 
-_OTHER_WORK = "a result of other work, cited; nothing of this paper's to compute"
-_PROOF_OF = "a step of its proof, checked with the statement"
-_LOWER_BOUND = ("part of Theorem 1.4, a lower bound over all ε-DP algorithms that no finite computation decides (its "
-                "ingredients Lemmas 6.2 and 6.4 are registered)")
+import importlib
+from types import ModuleType
+
+from .papers import PAPERS, Paper
+
+
+def _paper_text(paper: Paper) -> ModuleType:
+    """The paper's ``verification/<package>/paper_text.py`` (imported by name from the table of papers)."""
+    return importlib.import_module(f"{__package__}.{paper.package}.paper_text")
+
 
 PROSE_CLAIMS: dict[tuple[str, str], tuple[str | None, str]] = {
-    # CIP (000_3c5ccf0a3828863e.txt)
-    ("CIP", "line 69.4"): ("Section 3.4 (independent noise)", "i.i.d. leaf noise gives the root variance n·σ² = Θ(n)"),
-    ("CIP", "line 90.1"): ("Proposition 3.4", "Cascade Sampling in O(n) time"),
-    ("CIP", "line 92.2"): (None, "the O(n³) of a Cholesky factorisation is the textbook cost of another method"),
-    ("CIP", "line 94.1"): ("Proposition 3.4", "the recursion (1) gives the noise in O(n) time"),
-    ("CIP", "line 98.1"): ("Equation (2)", "the two children have correlation −1/2"),
-    ("CIP", "line 119.1"): ("Proposition 3.4", "the cost, one unit per normal draw and per operation, is linear in n"),
-    ("CIP", "line 123.1"): ("Proposition 3.4", "Algorithm 1 costs O(n)"),
-    ("CIP", "line 135.11"): (
-        "Proposition 3.4",
-        "O(1) amortized is the Θ(n) total over n cells; O(log n) per cell is the one split per level on its path",
-    ),
-    ("CIP", "line 159.1"): ("Theorem 3.9", "the display of the σ² bound"),
-    ("CIP", "line 209.1"): ("Lemma 3.14", "the maximum range variance is Θ(log n)"),
-    ("CIP", "line 217.1"): ("Theorem 3.15", "the err^∞ rate of the theorem"),
-    ("CIP", "line 227.1"): ("Corollary 3.16", "the err^∞ bound of the corollary"),
-    ("CIP", "line 228.1"): ("Corollary 3.16", "the err_2 bound of the corollary"),
-    ("CIP", "line 229.1"): ("Corollary 3.16", "the err_(W,∞) bound of the corollary"),
-    ("CIP", "line 231.2"): ("Section 3.4 (independent noise)", "with independent leaf noise the errors are Θ(n^(3/2))…"),
-    ("CIP", "line 231.3"): ("Corollary 3.16", "the rates of this mechanism that the comparison quotes"),
-    ("CIP", "line 233.4"): (None, "a rate of the Binary Tree mechanism shown in other work ([29]); " + _OTHER_WORK),
-    ("CIP", "line 235.2"): (None, "introduces the lower bound of other work ([17]); " + _OTHER_WORK),
-    ("CIP", "line 235.3"): (None, "the Ω lower bound of [17] (Thm. 3); " + _OTHER_WORK),
-    ("CIP", "line 235.4"): (
-        None,
-        "the gap log^0.5 n compares Corollary 3.16 (checked there) with the lower bound of [17], not derived here",
-    ),
-    ("CIP", "line 249.2"): (None, "restates the gap of line 235.4 against the lower bound of other work"),
-    ("CIP", "line 260.4"): ("Section 5 timings", "under 9 minutes at 33.5 million dimensions"),
-    ("CIP", "line 260.5"): ("Section 5 timings", "the log-log slope 1.05"),
-    ("CIP", "line 264.5"): (None, "how the experiments' plots were drawn (±0.25 sd over 10 runs); not reproduced"),
-    ("CIP", "line 330.5"): ("Section 3.4 (independent noise)", "input perturbation's range error grows as √n"),
-    ("CIP", "line 338.4"): (None, "the O((1/ε) log^(3/2) t) counter of other work ([9]); " + _OTHER_WORK),
-    ("CIP", "line 338.8"): (None, "a survey sentence about other work (constant VC-dimension)"),
-    ("CIP", "line 432.1"): ("Theorem 3.8", "the likelihood-ratio form of (ε, δ)-DP its proof uses"),
-    ("CIP", "line 561.1"): ("Lemma B.5", "T = O(K) merged terms, which Lemma B.5 makes T <= 2K − 2"),
-    ("CIP", "line 583.1"): ("Lemma B.5", _PROOF_OF + " (a prefix merges into at most K nodes)"),
-    ("CIP", "line 583.6"): ("Lemma B.5", _PROOF_OF),
-    ("CIP", "line 583.7"): ("Lemma B.5", _PROOF_OF),
-    ("CIP", "line 583.8"): ("Lemma B.5", _PROOF_OF + " (a suffix likewise)"),
-    ("CIP", "line 585.7"): ("Lemma B.5", _PROOF_OF),
-    ("CIP", "line 585.8"): ("Lemma B.5", "the bound 2m − 2 the lemma states"),
-    ("CIP", "line 587.2"): ("Lemma 3.14 (lower-bound step)", "the lower bound's variance grows as Θ(K)"),
-    ("CIP", "line 597.3"): ("Lemma 3.14 (lower-bound step)", "V_K/σ² = Ω(K) for odd K"),
-    ("CIP", "line 599.1"): ("Lemma 3.14", "the display of the lemma's Θ(K)"),
-    ("CIP", "line 658.1"): ("Theorem 3.15", _PROOF_OF),
-    ("CIP", "line 678.1"): ("Theorem C.1", "the nodal err_(W,∞) bullet of the theorem"),
-    ("CIP", "line 706.1"): ("Corollary C.2", "the nodal err^∞ bullet of the corollary"),
-    ("CIP", "line 708.1"): ("Corollary C.2", "the nodal err_2 bullet of the corollary (refuted there)"),
-    ("CIP", "line 710.1"): ("Corollary C.2", "the nodal err_(W,∞) bullet of the corollary"),
-    ("CIP", "line 819.2"): ("Section 5 timings", "the dimensions 2^3 .. 2^25 of the timing experiment"),
-    ("CIP", "line 839.5"): ("Lemma 3.14", "a range of up to n cells; its variance under this noise is Θ(log n)"),
-    ("CIP", "line 839.6"): ("Lemma 3.14", "the factor O(log n) over i.i.d. noise is the maximum range variance"),
-    ("CIP", "line 868.4"): ("Appendix E (implicit factorization variance)", "at most twice, computed exactly"),
-    ("CIP", "line 876.2"): ("Appendix E.5 sampling", "there are n(n + 1)/2 = Θ(n²) ranges"),
-    ("CIP", "line 884.1"): (None, "a remark that all errors could be computed faster than O(n³), with no algorithm"),
-    # KARY (004_3b502d20f0048b9c.txt)
-    ("KARY", "line 10.3"): ("Theorem 1.2", "k = 19 improves on HUU when δ = O(T^−0.92)"),
-    ("KARY", "line 14.2"): (None, "the Ω(log(T)/ε) lower bound: " + _LOWER_BOUND),
-    ("KARY", "line 35.1"): ("Theorem 1.1", "the statement itself"),
-    ("KARY", "line 37.3"): ("Section 1 factor 4", "the factor 4 over Honaker Online at k = 19"),
-    ("KARY", "line 41.1"): ("Theorem 1.2", "the statement itself"),
-    ("KARY", "line 59.2"): (None, "the accuracy notion (error <= α with probability >= 3/4): " + _LOWER_BOUND),
-    ("KARY", "line 67.5"): ("Section 1 (subtraction factor 2)", "the factor is 2k/(k + 1), 'roughly 2'"),
-    ("KARY", "line 83.1"): (None, "the packing lower bound of other work; " + _OTHER_WORK),
-    ("KARY", "line 87.2"): (None, "defines what a 'good' error is (a convention, not a claim)"),
-    ("KARY", "line 87.4"): (None, "a convention: constant-factor improvements are for ε-DP unless stated"),
-    ("KARY", "line 89.4"): (None, "Honaker's factor 2; " + _OTHER_WORK),
-    ("KARY", "line 89.5"): (None, "Andersson–Pagh's factor 2 for (ε, δ)-DP; " + _OTHER_WORK),
-    ("KARY", "line 89.6"): ("Section 2 factor 2", "more than a factor 2 from this paper's improvement"),
-    ("KARY", "line 111.4"): ("Section 3 (vertices per level)", "at most one vertex per level in the binary tree"),
-    ("KARY", "line 169.1"): ("Theorem 3.7", "the statement itself"),
-    ("KARY", "line 171.2"): ("Theorem 3.7 (constant)", "minimised at k = 17, ≈ 0.234"),
-    ("KARY", "line 175.4"): ("Section 1 (subtraction factor 2)", "'another factor 2' (the vertex counts per level "
-                             "are Section 3 (vertices per level))"),
-    ("KARY", "line 183.5"): ("Section 3 (vertices per level)", "at most (k − 1)/2 per level for odd k"),
-    ("KARY", "line 259.1"): ("Algorithm 2", "the sign factor missing on line 11 of the listing"),
-    ("KARY", "line 281.5"): ("Lemma 4.7", _PROOF_OF + " (the factor 1 − 1/k^h from leaving out 0)"),
-    ("KARY", "line 287.1"): ("Corollary 4.9 (constant)", "minimised at k = 19, 0.1236"),
-    ("KARY", "line 289.1"): ("Section 1 factor 4", "more than a factor 4 over Honaker Online"),
-    ("KARY", "line 305.1"): ("Lemma 4.12", "the statement itself"),
-    ("KARY", "line 309.1"): ("Lemma 4.12", "at most h(k − 1)/2 values at a step"),
-    ("KARY", "line 309.4"): ("Lemma 4.12", "h(k − 1)/2 = O(k log_k T)"),
-    ("KARY", "line 311.1"): ("Lemma 4.14", "the cost assumptions; its program counts the digit changes"),
-    ("KARY", "line 311.2"): ("Lemma 4.14", "digit flips of the counter: at most 3T/2 + h in its program"),
-    ("KARY", "line 315.1"): ("Lemma 4.14", "the statement itself"),
-    ("KARY", "line 319.4"): ("Lemma 4.14", "each value added once, removed at most once"),
-    ("KARY", "line 319.5"): ("Lemma 4.14", "T' <= k·T between capacities"),
-    ("KARY", "line 337.2"): ("Lemma 5.1", "the statement itself"),
-    ("KARY", "line 345.1"): ("Theorem 1.2", "Proof 5.3's < 0.124, > 0.1349 and < 0.92"),
-    ("KARY", "line 345.2"): ("Theorem 1.2", "δ = O(T^−0.92) from Lemma 5.1"),
-    ("KARY", "line 371.1"): ("Corollary 5.7 (range)", "a constant factor for ε <= log(1/δ), tending to 2"),
-    ("KARY", "line 379.1"): ("Section 5 (Laplace variance)", "Var Lap(b) = 2b²"),
-    ("KARY", "line 381.1"): ("Corollary 5.7", "the variance ratio of the corollary"),
-    ("KARY", "line 405.1"): (None, "a step of Proof 6.1: " + _LOWER_BOUND),
-    ("KARY", "line 421.7"): (None, "the additive error α/2 of the combined run in Proof 6.1: " + _LOWER_BOUND),
-    ("KARY", "line 497.1"): (None, "a step of Proof 6.5 of Lemma 6.4, which the registry lists as not checkable"),
-    ("KARY", "line 501.1"): (None, "an open question about the Ω(log(T)²) lower bound of other work"),
-    ("KARY", "line 568.2"): ("Lemma A.3", "the classical Gaussian calibration"),
-    ("KARY", "line 576.2"): ("Theorem 3.7", "the space O(k log_k T) of its proof sketch (Proof B.1)"),
-    ("KARY", "line 576.3"): ("Theorem 3.7", "the time of its proof sketch (Proof B.1)"),
-    ("KARY", "line 602.1"): ("Appendix C factor", "the even/odd factor 1 − 1/k²"),
-    ("KARY", "line 606.1"): ("Corollary C.3 (constant)", "minimised at k = 20, 0.1238"),
-    # TDA (003_93c23309e1011ec5.txt)
-    ("TDA", "line 12.5"): ("Theorem 1 (utility)", "the maximum absolute error Õ(sqrt(k³d)) the theorem bounds"),
-    ("TDA", "line 16.2"): ("Section 1 (contingency-table error)", "the rate e^((d−k)/2) holds only for |X_i| <= e"),
-    ("TDA", "line 16.16"): (None, "MWEM's error; " + _OTHER_WORK),
-    ("TDA", "line 20.2"): ("Theorem 1 (utility)", "the maximum absolute error Õ(sqrt(k³d)) the theorem bounds"),
-    ("TDA", "line 51.1"): ("Section 2 (number of marginal queries)", "2^d is the number of subsets S, all orders"),
-    ("TDA", "line 134.4"): (None, "an open question (error Õ(sqrt(k)) with non-negative integer counts)"),
-    ("TDA", "line 16.4"): (None, "the error of a baseline (one table per query) that the paper does not analyse"),
-    ("TDA", "line 20.4"): (None, "a running time per node of drawing Gaussian noise, whose cost is random"),
-    ("TDA", "line 20.5"): ("Section 1 (IntOPT steps)", "O(max|X_i|²) steps for the printed loop"),
-    ("TDA", "line 124.6"): ("IntOpt (O(c) steps)", "the simple version runs in O(c) steps"),
-    ("TDA", "line 124.7"): (None, "a faster version given in other work ([1], Appendix C)"),
-    ("TDA", "line 134.2"): ("Theorem 1 (utility)", "the maximum absolute error the theorem bounds"),
+    key: value for paper in PAPERS for key, value in _paper_text(paper).PROSE_CLAIMS.items()
 }

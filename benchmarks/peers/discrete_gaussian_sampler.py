@@ -40,7 +40,7 @@ Sampler = Callable[[Fraction, int], list[int]]
 
 
 def project_sampler(sigma_squared: Fraction, samples: int) -> list[int]:
-    return discrete_gaussian(sigma_squared, SeededRandomBits(SEED), size=samples)
+    return discrete_gaussian(sigma_squared, source=SeededRandomBits(SEED), size=samples)
 
 
 def peers() -> list[tuple[str, Sampler]]:

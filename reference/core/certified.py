@@ -110,11 +110,12 @@ class CertifiedReal:
     upper: Fraction
 
     def __post_init__(self) -> None:
-        for name in ("lower", "upper"):
-            kind = type(getattr(self, name)).__name__
-            if not isinstance(getattr(self, name), Fraction):
-                raise TypeError(f"CertifiedReal.{name} must be a Fraction, got {kind}")
-        if self.lower > self.upper:
+        lower, upper = self.lower, self.upper
+        for name, value in (("lower", lower), ("upper", upper)):
+            if not isinstance(value, Fraction):
+                raise TypeError(f"CertifiedReal.{name} must be a Fraction, got {type(value).__name__}")
+        # lower > upper on the integers (denominators are positive): a Fraction comparison costs several times more
+        if lower.numerator * upper.denominator > upper.numerator * lower.denominator:
             raise ValueError(f"CertifiedReal needs lower <= upper, got [{self.lower}, {self.upper}]")
 
     @classmethod

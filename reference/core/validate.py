@@ -121,6 +121,10 @@ def to_fraction(value: object, name: str) -> Fraction:
             reads; a float is refused (it is not the decimal it prints as).
         name: the parameter's name, as the refusal names it.
     """
+    if type(value) is Fraction:  # the common cases first (a subclass takes the general route below)
+        return _bounded(value, name)
+    if type(value) is int:
+        return _bounded(Fraction(value), name)
     if isinstance(value, bool):
         raise TypeError(f"{name} must be an exact rational (int, Fraction or a string like '1/3'), not bool")
     if isinstance(value, (Fraction, int, numbers.Integral)):
@@ -221,7 +225,7 @@ def positive_fraction(value: object, name: str) -> Fraction:
         name: the parameter's name, as the refusal names it.
     """
     result = to_fraction(value, name)
-    if result <= 0:
+    if result.numerator <= 0:  # the denominator is positive
         raise ValueError(f"{name} must be > 0, got {describe(result)}")
     return result
 
@@ -235,7 +239,7 @@ def open_unit_fraction(value: object, name: str) -> Fraction:
         name: the parameter's name, as the refusal names it.
     """
     result = to_fraction(value, name)
-    if not 0 < result < 1:
+    if not 0 < result.numerator < result.denominator:  # 0 < result < 1, the denominator being positive
         raise ValueError(f"{name} must be in the open interval (0, 1), got {describe(result)}")
     return result
 
@@ -254,7 +258,7 @@ def tolerance_fraction(value: object, name: str = "tolerance") -> Fraction:
         name: the parameter's name, as the refusal names it (default ``"tolerance"``).
     """
     result = open_unit_fraction(value, name)
-    if result < MIN_TOLERANCE:
+    if result.numerator * MIN_TOLERANCE.denominator < MIN_TOLERANCE.numerator * result.denominator:
         raise ValueError(f"{name} must be at least 1e-100, got {describe(result)}")
     return result
 

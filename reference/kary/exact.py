@@ -67,4 +67,4 @@ class OnlineCounter(OnlineWalk):
         self._source = check_source(source, "source")
 
     def _draw(self) -> float:
-        return int(exact_samplers.discrete_laplace(self._scale, self._source))
+        return int(exact_samplers.discrete_laplace(self._scale, source=self._source))

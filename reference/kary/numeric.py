@@ -196,8 +196,8 @@ class OnlineCounter(OnlineWalk):
 
     def _draw(self) -> float:
         if self.noise == "laplace":
-            return float(numeric_samplers.laplace(self._scale, 1, self._generator)[0])
-        return int(numeric_samplers.discrete_laplace(self._scale, 1, self._generator)[0])
+            return float(numeric_samplers.laplace(self._scale, size=1, rng=self._generator)[0])
+        return int(numeric_samplers.discrete_laplace(self._scale, size=1, rng=self._generator)[0])
 
     def _output(self, count: int, noise: float) -> float:
         if self.noise == "laplace" and self._function is None:

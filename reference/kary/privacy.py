@@ -50,7 +50,8 @@ MAX_PRECISION = 1 << 14
 
 _EXACT_PROFILE = (
     "for any scale use the exact privacy profile of the sensitivity vector: "
-    "reference.privacy.laplace_profile.laplace_epsilon / laplace_delta (and laplace_scale_exact for a "
+    "reference.privacy.laplace_profile.laplace_epsilon / laplace_delta (and reference.privacy.laplace_scale."
+    "laplace_scale_exact for a "
     "calibration), which work for every epsilon >= 0 and delta in (0, 1)"
 )
 
@@ -205,7 +206,7 @@ def _lemma_5_5_range(epsilon: object, delta: object) -> tuple[Fraction, Fraction
         raise ValueError(
             f"epsilon must be in (0, 1) for Lemma 5.5 of the KARY paper (the range it is stated for), got "
             f"{exact_text(eps)}; for every epsilon > 0 and a given sensitivity vector use "
-            "reference.privacy.laplace_profile.laplace_scale_exact"
+            "reference.privacy.laplace_scale.laplace_scale_exact"
         )
     return eps, target
 

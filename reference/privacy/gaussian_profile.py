@@ -42,6 +42,11 @@ from reference.core.certified import ball as _ball
 #: lose at least this many bits, while each term of the series is that much smaller than the one before.
 SERIES_GAP_BITS = 16
 
+#: 2**-SERIES_GAP_BITS, an exact ball (a power of two is exact at every precision).
+_SERIES_THRESHOLD = arb(2) ** -SERIES_GAP_BITS
+
+_NAN = arb("nan")
+
 #: From this ε on the direct form's second term is computed as φ(u) R(v): e^ε exceeds 2**(2**20) there.
 LARGE_EPSILON = arb(2) ** 20
 
@@ -60,22 +65,24 @@ def profile_ball(epsilon: arb, ratio: arb) -> arb:
     half_gap = gap / 2
     shift = epsilon * ratio  # b
     lower = shift - half_gap  # u
-    scale = abs(lower).max(arb(1))
-    if gap * scale < arb(2) ** -SERIES_GAP_BITS:
+    # h·max(1, |u|) < 2**-SERIES_GAP_BITS, tested as h < t and h·|u| < t (the first fails at once at moderate σ)
+    if gap < _SERIES_THRESHOLD and gap * abs(lower) < _SERIES_THRESHOLD:
         series = _series_delta(lower, gap)
         if series is not None:
             return series
     root_two = arb(2).sqrt()
-    # Φ(x) = erfc(-x/√2)/2: both arguments below are erfc of the (usually positive) tail argument
-    head = (lower / root_two).erfc() / 2
+    # Φ(x) = erfc(-x/√2)/2: both arguments below are erfc of the (usually positive) tail argument; the halving
+    # is done once, on the difference
+    head = (lower / root_two).erfc()
     upper = shift + half_gap  # v
-    tail = epsilon.exp() * (upper / root_two).erfc() / 2 if epsilon < LARGE_EPSILON else arb("nan")
-    if not tail.is_finite():
-        # e^ε past 2**(2**20) (a product of a huge and a tiny ball, whose radius is huge) or beyond Arb's exponent
-        # range: the same term as φ(u) R(v), with Mills' ratio R(v) = 2^(-1/2) U(1/2, 1/2, v²/2) (v > 0)
-        density = (-(lower * lower) / 2).exp() / (2 * arb.pi()).sqrt()
-        tail = density * (upper * upper / 2).hypgeom_u(arb(1) / 2, arb(1) / 2) / root_two
-    return head - tail
+    tail = epsilon.exp() * (upper / root_two).erfc() if epsilon < LARGE_EPSILON else _NAN
+    if tail.is_finite():
+        return (head - tail) / 2
+    # e^ε past 2**(2**20) (a product of a huge and a tiny ball, whose radius is huge) or beyond Arb's exponent
+    # range: the same term as φ(u) R(v), with Mills' ratio R(v) = 2^(-1/2) U(1/2, 1/2, v²/2) (v > 0)
+    density = (-(lower * lower) / 2).exp() / (2 * arb.pi()).sqrt()
+    tail = density * (upper * upper / 2).hypgeom_u(arb(1) / 2, arb(1) / 2) / root_two
+    return head / 2 - tail
 
 
 def _series_delta(lower: arb, gap: arb) -> arb | None:

@@ -4,7 +4,7 @@ bracket. Conventions: :mod:`reference.privacy.gaussian`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from flint import arb
@@ -37,9 +37,18 @@ from reference.privacy.gaussian_enclosure import (
     clip_to_unit,
     delta_and_slope,
     dyadic_guess,
+    enclose_delta,
     reported_enclosure,
 )
 from reference.privacy.gaussian_estimate import sigma_estimate, sigma_estimate_wide
+from reference.privacy.gaussian_mean_value import (
+    FLOAT_ESTIMATE_BITS,
+    GUARD_BITS,
+    WIDE_ESTIMATE_BITS,
+    certify_bracket,
+    newton_centre,
+    unit_enclosure,
+)
 from reference.privacy.gaussian_profile import delta_ball
 
 DEFAULT_TOLERANCE = Fraction(1, 10**12)
@@ -62,8 +71,47 @@ class ExactSigma(CertifiedReal):
     delta: Fraction = Fraction(0)
     sensitivity_squared: Fraction = Fraction(0)
     tolerance: Fraction = Fraction(0)
-    delta_at_sigma: CertifiedReal | None = None
-    delta_at_sigma_below: CertifiedReal | None = None
+    # δ(ε) at ``sigma`` and at ``sigma_below``, each a CertifiedReal or the Arb ball that decided the comparison,
+    # kept as a ball until first read (:attr:`delta_at_sigma`): the certificate is the ball's comparison with
+    # δ's ball, made before this object exists; the exact rationals (and the 80-bit report) are only for reading
+    _at_sigma: CertifiedReal | arb | None = field(default=None, repr=False, compare=False)
+    _at_sigma_below: CertifiedReal | arb | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def delta_at_sigma(self) -> CertifiedReal | None:
+        """An enclosure of δ(ε) at ``sigma``, with ``upper <= delta`` (exact rational ends, clipped to [0, 1])."""
+        return self._enclosure("_at_sigma")
+
+    @property
+    def delta_at_sigma_below(self) -> CertifiedReal | None:
+        """An enclosure of δ(ε) at ``sigma_below``, with ``lower > delta`` (exact rational ends, clipped to [0, 1])."""
+        return self._enclosure("_at_sigma_below")
+
+    def _enclosure(self, name: str) -> CertifiedReal | None:
+        value: CertifiedReal | arb | None = getattr(self, name)
+        if not isinstance(value, arb):
+            return value
+        # the deciding ball converted exactly (an Arb ball is a dyadic midpoint and radius), intersected with the
+        # 80-bit enclosure of δ(ε) at the same σ: both contain δ(ε), so their intersection does, is as narrow as
+        # the report's usual enclosure, and lies on the deciding ball's side of δ (computed on first read only)
+        deciding = unit_enclosure(value)
+        point = self.sigma if name == "_at_sigma" else self.sigma_below
+        try:
+            accurate = enclose_delta(epsilon=self.epsilon, sigma=point, sensitivity_squared=self.sensitivity_squared)
+        except UndecidedComparisonError:  # no finite ball below MAX_PRECISION: the deciding one alone
+            accurate = deciding
+        lower, upper = max(deciding.lower, accurate.lower), min(deciding.upper, accurate.upper)
+        if lower > upper:  # disjoint enclosures of one number: an arithmetic defect, never a result
+            raise ArithmeticError(f"two enclosures of delta(epsilon) at sigma={point} are disjoint")
+        converted = CertifiedReal(lower, upper)
+        object.__setattr__(self, name, converted)
+        return converted
+
+    def __getstate__(self) -> dict[str, object]:
+        """The fields with both enclosures as exact rationals (Arb balls do not pickle)."""
+        state = dict(self.__dict__)
+        state["_at_sigma"], state["_at_sigma_below"] = self.delta_at_sigma, self.delta_at_sigma_below
+        return state
 
     def __repr__(self) -> str:
         """The sufficient σ and what it is for, on one line (the certificate is the fields, and :meth:`as_json`)."""
@@ -131,13 +179,16 @@ def sigma_exact(
     ``sensitivity_squared`` is Δ² for the neighbouring relation in use; ``tolerance`` is the relative width
     of the answer, a rational in (0, 1). See :class:`ExactSigma` for what is certified.
 
-    How: a float solve (:mod:`reference.privacy.gaussian_estimate`) places the bracket ``[σ (1 - tolerance),
-    σ]`` around its estimate; one 80-bit Arb enclosure of δ(ε) (Balle–Wang) at each end decides it — σ
-    certified sufficient and the lower end certified insufficient — and that is the answer. A bracket that
-    is not certified is re-centred by a secant step through the two enclosures (a few tries); failing that,
-    exact rational bisection with certified comparisons from whatever was certified (or from a bracket grown
-    around the estimate) finishes the job. Either way both ends carry the same certificates, so the float
-    only decides where to look: a wrong estimate costs time, never the guarantee.
+    How: a float solve (:mod:`reference.privacy.gaussian_estimate`) gives a centre c; one Arb enclosure of δ(ε)
+    (Balle–Wang) at c and one bound of its slope over a hull around c give, by the mean value theorem, balls
+    containing δ(ε) at both ends of the bracket ``[σ (1 - tolerance), σ]`` placed by a linear step
+    (:mod:`reference.privacy.gaussian_mean_value`); σ certified sufficient and the lower end certified
+    insufficient by comparing those balls with δ's ball — and that is the answer. Fine tolerances first take
+    Newton steps on Arb midpoints at doubling precision. Where that does not decide, the older routes answer:
+    80-bit enclosures at each end of a bracket re-centred by secant steps, then Newton on Arb midpoints at a
+    precision growing with the digits, and finally exact rational bisection with certified comparisons. Every
+    route carries the same certificates, so the float only decides where to look: a wrong estimate costs
+    time, never the guarantee.
 
     Args:
         epsilon: the target ε > 0.
@@ -154,15 +205,23 @@ def sigma_exact(
     eps = positive_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
     d2 = positive_fraction(sensitivity_squared, "sensitivity_squared")
-    tol = tolerance_fraction(tolerance)
+    tol = DEFAULT_TOLERANCE if tolerance is DEFAULT_TOLERANCE else tolerance_fraction(tolerance)
 
     estimate = sigma_estimate(epsilon=eps, delta=target, sensitivity_squared=d2)
+    if estimate is not None:
+        fast = _certify_by_mean_value(estimate, eps, target, d2, tol, trusted_bits=FLOAT_ESTIMATE_BITS)
+        if fast is not None:
+            return fast
     # past the float range (δ = 1e-9999, ε = 1e-5000) the same solve on Arb midpoints: a few evaluations at
     # the cancellation's precision instead of some forty certified bisection steps at it
     centre = Fraction(estimate) if estimate is not None else sigma_estimate_wide(
         epsilon=eps, delta=target, sensitivity_squared=d2)
     # the 80-bit enclosures tell the two ends of the bracket apart only when tol is well above 2**-80 (δ moves by
     # about tol·|d log δ / d log σ| across it): finer tolerances go straight to the refinement
+    if estimate is None and centre is not None:
+        fast = _certify_by_mean_value(centre, eps, target, d2, tol, trusted_bits=WIDE_ESTIMATE_BITS)
+        if fast is not None:
+            return fast
     coarse = tol.denominator.bit_length() - tol.numerator.bit_length() < TARGET_ACCURACY_BITS - _SLOPE_BITS
     found = None if centre is None or not coarse else _certify_near(centre, eps, target, d2, tol)
     if isinstance(found, ExactSigma):
@@ -173,6 +232,58 @@ def sigma_exact(
     if refined is not None:
         return refined
     return _sigma_by_bisection(eps, target, d2, tol, estimate, found)
+
+
+#: Working precisions (bits beyond those the tolerance needs) at which the mean value bracket is tried (with a
+#: Newton step between the tries) before the older routes (secant brackets, the refinement ladder, the
+#: bisection) take over.
+_MEAN_VALUE_EXTRA_BITS = (0, 64)
+
+
+def _certify_by_mean_value(
+    centre: Fraction | float, eps: Fraction, target: Fraction, d2: Fraction, tol: Fraction, *, trusted_bits: int
+) -> ExactSigma | None:
+    """The answer from one enclosure of δ(ε) and one slope bound (:mod:`reference.privacy.gaussian_mean_value`):
+    Newton steps on Arb midpoints, each at twice the previous accuracy, until the centre is within about
+    √tol of the optimum (none at all for tolerances down to about 1e-24 from the float estimate), then the
+    bracket certified by the mean value form. The two balls become rationals once, at the end. None when no
+    try decides: the older routes then answer, with the same certificates.
+    """
+    tol_bits = tol.denominator.bit_length() - tol.numerator.bit_length() + 1
+    accuracy = trusted_bits
+    # the remainder is about (2**-accuracy)²·|σ δ''/δ'| against a gap of tol/2: a centre of about half the
+    # tolerance's bits (plus a margin for that ratio) is enough
+    while 2 * accuracy < tol_bits + _NEWTON_MARGIN_BITS:
+        accuracy *= 2
+        stepped = newton_centre(centre, epsilon=eps, delta=target, sensitivity_squared=d2, bits=accuracy + GUARD_BITS)
+        if stepped is None:
+            return None
+        centre = stepped
+    for extra in _MEAN_VALUE_EXTRA_BITS:
+        bits = max(START_PRECISION, tol_bits + GUARD_BITS) + extra
+        if bits > MAX_PRECISION:
+            return None
+        bracket = certify_bracket(centre, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol, bits=bits,
+                                  centre_bits=accuracy)
+        if bracket is not None:
+            # the balls decided against the target's ball; they become exact rationals when first read
+            return ExactSigma(
+                bracket.sigma_below, bracket.sigma, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol,
+                _at_sigma=bracket.at_sigma, _at_sigma_below=bracket.at_below,
+            )
+        if extra == _MEAN_VALUE_EXTRA_BITS[-1]:
+            break
+        # undecided: a centre less accurate than trusted or too few bits for δ's cancellation; both are doubled
+        accuracy *= 2
+        stepped = newton_centre(centre, epsilon=eps, delta=target, sensitivity_squared=d2, bits=accuracy + GUARD_BITS)
+        if stepped is None:
+            return None
+        centre = stepped
+    return None
+
+
+#: Bits of margin for the remainder's factor |σ δ''/δ'| when deciding how accurate the centre must be.
+_NEWTON_MARGIN_BITS = 12
 
 
 #: Certified brackets tried around the float estimate (each re-centred by a secant step through the last
@@ -210,7 +321,7 @@ def _certify_near(
             if at_sigma.certainly_le(target) and at_below.certainly_gt(target):
                 return ExactSigma(
                     below, high, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol,
-                    delta_at_sigma=at_sigma, delta_at_sigma_below=at_below,
+                    _at_sigma=at_sigma, _at_sigma_below=at_below,
                 )
         at_sigma = clip_to_unit(CertifiedReal.from_arb(sigma_ball))
         at_below = clip_to_unit(CertifiedReal.from_arb(below_ball))
@@ -277,8 +388,8 @@ def _certify_refined(
                 if at_sigma.is_finite() and at_below.is_finite() and at_sigma <= target_ball and at_below > target_ball:
                     return ExactSigma(
                         below, high, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol,
-                        delta_at_sigma=clip_to_unit(CertifiedReal.from_arb(at_sigma)),
-                        delta_at_sigma_below=clip_to_unit(CertifiedReal.from_arb(at_below)),
+                        _at_sigma=clip_to_unit(CertifiedReal.from_arb(at_sigma)),
+                        _at_sigma_below=clip_to_unit(CertifiedReal.from_arb(at_below)),
                     )
             centre = CertifiedReal.from_arb(sigma.mid()).lower if sigma > 0 and sigma.is_finite() else centre
         precision = next_precision(precision)
@@ -344,7 +455,7 @@ def _sigma_by_bisection(
         raise ArithmeticError("sigma was certified sufficient, then insufficient: inconsistent enclosures")
     return ExactSigma(
         below, high, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol,
-        delta_at_sigma=at_sigma, delta_at_sigma_below=at_below,
+        _at_sigma=at_sigma, _at_sigma_below=at_below,
     )
 
 

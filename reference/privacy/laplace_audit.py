@@ -21,12 +21,11 @@ from reference.core.validate import RationalLike, fraction_text, open_unit_fract
 from reference.core.verdict import Decided
 from reference.privacy.laplace_profile import (
     FINE_TOLERANCE,
-    ExactLaplaceScale,
     laplace_delta_worst_case,
     laplace_epsilon_worst_case,
     laplace_private,
-    laplace_scale_exact_worst_case,
 )
+from reference.privacy.laplace_scale import ExactLaplaceScale, laplace_scale_exact_worst_case
 
 
 @dataclass(frozen=True)

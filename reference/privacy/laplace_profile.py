@@ -66,7 +66,6 @@ from reference.core.certified import (
     TARGET_ACCURACY_BITS,
     CertifiedReal,
     UndecidedComparisonError,
-    format_directed,
     working_precision,
 )
 from reference.core.certified import ball as _ball
@@ -74,7 +73,6 @@ from reference.core.exact_text import exact_text
 from reference.core.validate import (
     RationalLike,
     describe,
-    fraction_text,
     nonnegative_fraction,
     open_unit_fraction,
     positive_fraction,
@@ -137,11 +135,15 @@ def _vectors(sensitivity_vectors: object) -> tuple[GroupKey, ...]:
 # ---------------------------------------------------------------------------------------------- exact core
 
 
-class _Profile:
-    """The exact part of δ(ε) for one grouped sensitivity vector (in units of the sensitivities, b = 1).
+class ExactProfile:
+    """The exact part of δ(ε) for one grouped sensitivity vector (in units of the sensitivities, b = 1); build it
+    with :func:`profile_of_vector` or :func:`profiles_of_vectors` (cached).
 
     ``shifts`` are the distinct breakpoints Σ_g (2 r_g - m_g) u_g in increasing order, ``borel[j]`` the exact
     polynomial B_c of the module docstring for ``shifts[j]``. ``total`` is ‖v‖_1 (A·b).
+
+    Args:
+        groups: the vector's nonzero |entries| grouped, ((value, multiplicity), ...) in increasing value.
     """
 
     def __init__(self, groups: GroupKey) -> None:
@@ -154,7 +156,11 @@ class _Profile:
         self._arb_cache: dict[int, list[arb_poly]] = {}
 
     def arb_polys(self, precision: int) -> list[arb_poly]:
-        """The Borel polynomials as Arb polynomials at ``precision`` (enclosures of the exact coefficients)."""
+        """The Borel polynomials as Arb polynomials at ``precision`` (enclosures of the exact coefficients).
+
+        Args:
+            precision: the working precision in bits, a positive integer.
+        """
         cached = self._arb_cache.get(precision)
         if cached is None:
             with working_precision(precision):
@@ -220,24 +226,24 @@ def _build(groups: GroupKey, dimension: int) -> tuple[tuple[Fraction, ...], tupl
 
 
 #: Profiles kept for reuse (most recent last), up to PROFILE_CACHE_COEFFICIENTS coefficients in total.
-_CACHE: OrderedDict[GroupKey, _Profile] = OrderedDict()
+_CACHE: OrderedDict[GroupKey, ExactProfile] = OrderedDict()
 PROFILE_CACHE_COEFFICIENTS = 2 * MAX_PROFILE_COEFFICIENTS
 
 
-def _profile(groups: GroupKey) -> _Profile:
+def _profile(groups: GroupKey) -> ExactProfile:
     """The (cached) exact profile of a grouped vector; the cache is bounded by its total coefficient count."""
     cached = _CACHE.get(groups)
     if cached is not None:
         _CACHE.move_to_end(groups)
         return cached
-    profile = _Profile(groups)
+    profile = ExactProfile(groups)
     _CACHE[groups] = profile
     while len(_CACHE) > 1 and sum(p.size for p in _CACHE.values()) > PROFILE_CACHE_COEFFICIENTS:
         _CACHE.popitem(last=False)
     return profile
 
 
-def _delta_ball(profile: _Profile, epsilon: Fraction, scale: Fraction, precision: int) -> arb:
+def _delta_ball(profile: ExactProfile, epsilon: Fraction, scale: Fraction, precision: int) -> arb:
     """A ball containing δ(ε) at ``precision`` bits; requires ε·b < ‖v‖_1 (else δ = 0 exactly)."""
     polys = profile.arb_polys(precision)
     threshold = epsilon * scale  # a breakpoint c = shift/b is <= ε iff shift <= ε b
@@ -258,7 +264,7 @@ def _clip(enclosure: CertifiedReal) -> CertifiedReal:
     return CertifiedReal(lower, upper)
 
 
-def _is_zero(profile: _Profile, epsilon: Fraction, scale: Fraction) -> bool:
+def _is_zero(profile: ExactProfile, epsilon: Fraction, scale: Fraction) -> bool:
     """δ(ε) = 0 exactly iff ε >= A = ‖v‖_1 / b (the loss is at most A, and P[L = A] = 2^-d > 0)."""
     return epsilon * scale >= profile.total
 
@@ -279,7 +285,7 @@ def _next_precision(precision: int, ball: arb) -> int:
 MAX_PURE_EPSILON = Fraction(10**6)
 
 
-def _check_reach(profile: _Profile, scale: Fraction) -> None:
+def _check_reach(profile: ExactProfile, scale: Fraction) -> None:
     if profile.total / scale > MAX_PURE_EPSILON:
         raise ValueError(
             f"scale is too small for the sensitivities: their l1 norm over scale is {describe(profile.total / scale)}, "
@@ -288,7 +294,7 @@ def _check_reach(profile: _Profile, scale: Fraction) -> None:
         )
 
 
-def _enclose(profile: _Profile, epsilon: Fraction, scale: Fraction) -> CertifiedReal:
+def _enclose(profile: ExactProfile, epsilon: Fraction, scale: Fraction) -> CertifiedReal:
     """δ(ε) to TARGET_ACCURACY_BITS relative bits (exactly 0 for ε >= A)."""
     _check_reach(profile, scale)
     if _is_zero(profile, epsilon, scale):
@@ -304,7 +310,7 @@ def _enclose(profile: _Profile, epsilon: Fraction, scale: Fraction) -> Certified
     )
 
 
-def _satisfied(profile: _Profile, epsilon: Fraction, scale: Fraction, target: Fraction) -> tuple[bool, CertifiedReal]:
+def _satisfied(profile: ExactProfile, epsilon: Fraction, scale: Fraction, target: Fraction) -> tuple[bool, CertifiedReal]:
     """Certified ``δ(ε) <= target``: (True, enclosure with upper <= target) or (False, lower > target)."""
     if _is_zero(profile, epsilon, scale):
         return True, CertifiedReal(Fraction(0), Fraction(0))
@@ -324,20 +330,36 @@ def _satisfied(profile: _Profile, epsilon: Fraction, scale: Fraction, target: Fr
     )
 
 
-def _all_satisfied(profiles: Sequence[_Profile], epsilon: Fraction, scale: Fraction, target: Fraction) -> bool:
+def all_satisfied(profiles: Sequence[ExactProfile], *, epsilon: Fraction, scale: Fraction, target: Fraction) -> bool:
+    """Certified ``δ(ε) <= target`` for every profile (each decided from a ball on one side of ``target``).
+
+    Args:
+        profiles: the exact profiles (:func:`profile_of_vector`, :func:`profiles_of_vectors`).
+        epsilon: ε >= 0, an exact rational.
+        scale: the Laplace scale b > 0, an exact rational.
+        target: the δ to compare with, an exact rational in (0, 1).
+    """
     for profile in profiles:
         _check_reach(profile, scale)
     return all(_satisfied(profile, epsilon, scale, target)[0] for profile in profiles)
 
 
-def _worst_enclosure(profiles: Sequence[_Profile], epsilon: Fraction, scale: Fraction) -> CertifiedReal:
+def _worst_enclosure(profiles: Sequence[ExactProfile], epsilon: Fraction, scale: Fraction) -> CertifiedReal:
     enclosures = [_enclose(profile, epsilon, scale) for profile in profiles]
     return CertifiedReal(max(e.lower for e in enclosures), max(e.upper for e in enclosures))
 
 
-def _reported(profiles: Sequence[_Profile], epsilon: Fraction, scale: Fraction, target: Fraction) -> CertifiedReal:
+def reported_delta(profiles: Sequence[ExactProfile], *, epsilon: Fraction, scale: Fraction,
+                   target: Fraction) -> CertifiedReal:
     """The worst δ(ε) for a report: the 80-bit enclosure when it lies on one side of ``target`` (it nearly
-    always does), else the enclosures that decided the comparison."""
+    always does), else the enclosures that decided the comparison.
+
+    Args:
+        profiles: the exact profiles (:func:`profile_of_vector`, :func:`profiles_of_vectors`).
+        epsilon: ε >= 0, an exact rational.
+        scale: the Laplace scale b > 0, an exact rational.
+        target: the δ compared with, an exact rational in (0, 1).
+    """
     worst = _worst_enclosure(profiles, epsilon, scale)
     if worst.certainly_le(target) or worst.certainly_gt(target):
         return worst
@@ -346,6 +368,25 @@ def _reported(profiles: Sequence[_Profile], epsilon: Fraction, scale: Fraction, 
 
 
 # ---------------------------------------------------------------------------------------------- public API
+
+
+def profile_of_vector(sensitivities: Sequence[RationalLike]) -> ExactProfile:
+    """The (cached) exact profile of one sensitivity vector, validated.
+
+    Args:
+        sensitivities: the difference vector v: a non-empty sequence of exact rationals, at least one nonzero.
+    """
+    return _profile(_groups(sensitivities))
+
+
+def profiles_of_vectors(sensitivity_vectors: Sequence[Sequence[RationalLike]]) -> list[ExactProfile]:
+    """The (cached) exact profiles of several sensitivity vectors, validated.
+
+    Args:
+        sensitivity_vectors: the neighbouring differences v = f(D') − f(D): a non-empty sequence of non-empty
+            sequences of exact rationals.
+    """
+    return [_profile(groups) for groups in _vectors(sensitivity_vectors)]
 
 
 def laplace_delta(*, epsilon: RationalLike, scale: RationalLike, sensitivities: Sequence[RationalLike]) -> CertifiedReal:
@@ -427,15 +468,15 @@ def laplace_private(
     eps = nonnegative_fraction(epsilon, "epsilon")
     target = open_unit_fraction(delta, "delta")
     lam = positive_fraction(scale, "scale")
-    return _all_satisfied([_profile(groups) for groups in _vectors(sensitivity_vectors)], eps, lam, target)
+    return all_satisfied(profiles_of_vectors(sensitivity_vectors), epsilon=eps, scale=lam, target=target)
 
 
-def _epsilon_search(profiles: Sequence[_Profile], target: Fraction, scale: Fraction, tol: Fraction) -> CertifiedReal:
-    if _all_satisfied(profiles, Fraction(0), scale, target):
+def _epsilon_search(profiles: Sequence[ExactProfile], target: Fraction, scale: Fraction, tol: Fraction) -> CertifiedReal:
+    if all_satisfied(profiles, epsilon=Fraction(0), scale=scale, target=target):
         return CertifiedReal(Fraction(0), Fraction(0))
     # ε = 0 is certified insufficient; ε = max ‖v‖_1 / b gives δ = 0 exactly (certified sufficient)
     def sufficient(epsilon: Fraction) -> bool:
-        return _all_satisfied(profiles, epsilon, scale, target)
+        return all_satisfied(profiles, epsilon=epsilon, scale=scale, target=target)
 
     high = max(profile.total for profile in profiles) / scale
     return CertifiedReal(*bisect(sufficient, Fraction(0), high, tolerance=tol))
@@ -491,159 +532,22 @@ def laplace_epsilon_worst_case(
     return _epsilon_search([_profile(groups) for groups in _vectors(sensitivity_vectors)], target, lam, tol)
 
 
-@dataclass(frozen=True)
-class ExactLaplaceScale:
-    """The smallest Laplace scale b making ``f(D) + Lap(b)^d`` (ε, δ)-DP, certified to a relative tolerance.
-
-    ``scale`` is certified sufficient (Arb upper bound of δ(ε) there is <= ``delta``: ``delta_at_scale``)
-    and ``scale_below = scale * (1 - tolerance)`` certified insufficient (Arb lower bound > ``delta``:
-    ``delta_at_scale_below``). δ(ε) decreases in b, so the optimum lies in ``(scale_below, scale]``.
-    ``l1_sensitivity`` is the largest ‖v‖_1 over the vectors; ``l1_sensitivity / epsilon`` (Lemma A.2) is
-    always sufficient.
-    """
-
-    epsilon: Fraction
-    delta: Fraction
-    tolerance: Fraction
-    l1_sensitivity: Fraction
-    scale: Fraction
-    scale_below: Fraction
-    delta_at_scale: CertifiedReal
-    delta_at_scale_below: CertifiedReal
-
-    @property
-    def enclosure(self) -> CertifiedReal:
-        """``[scale_below, scale]``, which contains the optimal scale."""
-        return CertifiedReal(self.scale_below, self.scale)
-
-    @property
-    def variance(self) -> Fraction:
-        """``2 scale²``, the per-coordinate noise variance at the certified-sufficient scale."""
-        return 2 * self.scale**2
-
-    def decimal(self, digits: int = 20) -> str:
-        """``scale`` (the certified-sufficient value) rounded up to ``digits`` significant digits: the printed
-        scale is sufficient too.
-
-        Args:
-            digits: significant digits, a positive integer (default 20).
-        """
-        return format_directed(self.scale, digits, upward=True)
-
-    def as_json(self) -> dict[str, object]:
-        """JSON form (exact rationals as "p/q"; ``scale`` a decimal rounded up, a sufficient scale)."""
-        return {
-            "scale": self.decimal(),
-            "scale_rounded": "up",
-            "scale_rational": fraction_text(self.scale),
-            "scale_below": fraction_text(self.scale_below),
-            "tolerance": fraction_text(self.tolerance),
-            "epsilon": fraction_text(self.epsilon),
-            "delta": fraction_text(self.delta),
-            "l1_sensitivity": fraction_text(self.l1_sensitivity),
-            # δ at the sufficient scale is achieved (up); at the insufficient one, evidence it exceeds δ (down)
-            "delta_at_scale": self.delta_at_scale.as_json("up"),
-            "delta_at_scale_below": self.delta_at_scale_below.as_json("down"),
-        }
-
-
-def _scale_search(profiles: Sequence[_Profile], eps: Fraction, target: Fraction, tol: Fraction) -> ExactLaplaceScale:
-    l1 = max(profile.total for profile in profiles)
-    def sufficient(scale: Fraction) -> bool:
-        return _all_satisfied(profiles, eps, scale, target)
-
-    high = l1 / eps  # Lemma A.2: δ(ε) = 0 exactly here
-    # the search ends: δ(ε) -> 1 as b -> 0 and target < 1. It gallops on the binary exponent (divide by 2, 4,
-    # 16, 256, ...) and then bisects the exponent, so a tiny ε (high = l1/ε = 1e5000, the answer near 1e196)
-    # costs a few dozen decisions, not the sixteen thousand halvings that made it hang
-    gap = 1
-    low = high / 2
-    while sufficient(low):
-        high, gap = low, 2 * gap
-        low = high / Fraction(2) ** gap
-    while gap > 1:  # low certified insufficient, high = low * 2**gap certified sufficient
-        half = gap // 2
-        middle = low * Fraction(2) ** half
-        if sufficient(middle):
-            high, gap = middle, half
-        else:
-            low, gap = middle, gap - half
-    # invariant: low certified insufficient, high certified sufficient
-    low, high = bisect(sufficient, low, high, tolerance=tol)
-    below = high * (1 - tol)
-    # below <= low, so it is insufficient by monotonicity; certify it directly anyway
-    if _all_satisfied(profiles, eps, below, target):
-        raise ArithmeticError("scale_below was certified sufficient: delta(epsilon) is not monotone in the scale")
-    if not _all_satisfied(profiles, eps, high, target):  # impossible: high was certified sufficient
-        raise ArithmeticError("scale was certified sufficient, then insufficient: inconsistent enclosures")
-    at_below = _reported(profiles, eps, below, target)
-    at_scale = _reported(profiles, eps, high, target)
-    return ExactLaplaceScale(eps, target, tol, l1, high, below, at_scale, at_below)
-
-
-def laplace_scale_exact(
-    *,
-    epsilon: RationalLike,
-    delta: RationalLike,
-    sensitivities: Sequence[RationalLike],
-    tolerance: RationalLike = DEFAULT_TOLERANCE,
-) -> ExactLaplaceScale:
-    """The smallest scale b such that ``Lap(b)^d`` noise is (ε, δ)-DP for the sensitivity vector v.
-
-    Exact rational bisection on b with certified comparisons of the exact profile δ(ε) against ``delta``
-    (ε > 0, δ ∈ (0, 1)), starting from Lemma A.2's ``‖v‖_1/ε`` (δ = 0 there); stops when the bracket is within
-    ``tolerance`` (relative, a rational in (0, 1)). See :class:`ExactLaplaceScale` for what is certified.
-
-    Args:
-        epsilon: the target ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
-        delta: the target δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
-        sensitivities: the difference vector v: a non-empty sequence of exact rationals, at least one nonzero.
-        tolerance: the relative width at which the bisection stops, exact (int, Fraction or str such as ``"1/3"``; not
-            float) in (0, 1) (default 10^-12).
-    """
-    eps = positive_fraction(epsilon, "epsilon")
-    target = open_unit_fraction(delta, "delta")
-    tol = tolerance_fraction(tolerance)
-    return _scale_search([_profile(_groups(sensitivities))], eps, target, tol)
-
-
-def laplace_scale_exact_worst_case(
-    *,
-    epsilon: RationalLike,
-    delta: RationalLike,
-    sensitivity_vectors: Sequence[Sequence[RationalLike]],
-    tolerance: RationalLike = DEFAULT_TOLERANCE,
-) -> ExactLaplaceScale:
-    """:func:`laplace_scale_exact` for the worst of several sensitivity vectors (δ(ε) maximised over them).
-
-    Args:
-        epsilon: ε > 0, exact (int, Fraction or str such as ``"1/3"``; not float).
-        delta: δ in (0, 1), exact (int, Fraction or str such as ``"1/3"``; not float).
-        sensitivity_vectors: the neighbouring differences v = f(D') − f(D): a non-empty sequence of non-empty sequences
-            of exact rationals.
-        tolerance: the relative width at which the bisection stops, exact (int, Fraction or str such as ``"1/3"``; not
-            float) in (0, 1) (default 10^-12).
-    """
-    eps = positive_fraction(epsilon, "epsilon")
-    target = open_unit_fraction(delta, "delta")
-    tol = tolerance_fraction(tolerance)
-    return _scale_search([_profile(groups) for groups in _vectors(sensitivity_vectors)], eps, target, tol)
-
-
 __all__ = [
     "DEFAULT_TOLERANCE",
     "FINE_TOLERANCE",
     "MAX_CONSTRUCTION_WORK",
     "MAX_DIMENSION",
     "MAX_PROFILE_COEFFICIENTS",
-    "ExactLaplaceScale",
+    "ExactProfile",
     "UndecidedComparisonError",
     "WorstCaseDelta",
+    "all_satisfied",
     "laplace_delta",
     "laplace_delta_worst_case",
     "laplace_epsilon",
     "laplace_epsilon_worst_case",
     "laplace_private",
-    "laplace_scale_exact",
-    "laplace_scale_exact_worst_case",
+    "profile_of_vector",
+    "profiles_of_vectors",
+    "reported_delta",
 ]

@@ -47,6 +47,7 @@ from math import isqrt
 from typing import overload
 
 from reference.core.exact_text import message_value
+from reference.core.keyword_calls import formerly_positional
 from reference.core.randomness import RandomBits, check_source
 from reference.core.validate import RationalLike, check_positive_int, positive_fraction, to_fraction
 from reference.samplers.blocked import blocked_draws
@@ -180,14 +181,15 @@ def _repeat(draw: Callable[[], int], size: object) -> list[int]:
 
 
 @overload
-def bernoulli(p: RationalLike, source: RandomBits | None = None, size: None = None) -> int: ...
+def bernoulli(p: RationalLike, *, size: None = None, source: RandomBits | None = None) -> int: ...
 @overload
-def bernoulli(p: RationalLike, source: RandomBits | None = None, *, size: int) -> list[int]: ...
-@overload
-def bernoulli(p: RationalLike, source: RandomBits | None, size: int) -> list[int]: ...
+def bernoulli(p: RationalLike, *, size: int, source: RandomBits | None = None) -> list[int]: ...
 
 
-def bernoulli(p: RationalLike, source: RandomBits | None = None, size: int | None = None) -> int | list[int]:
+@formerly_positional("source", "size")
+def bernoulli(
+    p: RationalLike, *, size: int | None = None, source: RandomBits | None = None
+) -> int | list[int]:
     """Exact Bernoulli(``p``) for a rational ``p`` in [0, 1]: 1 iff a uniform ``U`` in [0, 1), drawn bit by bit,
     is below ``p`` (compared one binary digit at a time; 2 random bits expected).
 
@@ -212,14 +214,15 @@ def bernoulli(p: RationalLike, source: RandomBits | None = None, size: int | Non
 
 
 @overload
-def bernoulli_exp_minus(gamma: RationalLike, source: RandomBits | None = None, size: None = None) -> int: ...
+def bernoulli_exp_minus(gamma: RationalLike, *, size: None = None, source: RandomBits | None = None) -> int: ...
 @overload
-def bernoulli_exp_minus(gamma: RationalLike, source: RandomBits | None = None, *, size: int) -> list[int]: ...
-@overload
-def bernoulli_exp_minus(gamma: RationalLike, source: RandomBits | None, size: int) -> list[int]: ...
+def bernoulli_exp_minus(gamma: RationalLike, *, size: int, source: RandomBits | None = None) -> list[int]: ...
 
 
-def bernoulli_exp_minus(gamma: RationalLike, source: RandomBits | None = None, size: int | None = None) -> int | list[int]:
+@formerly_positional("source", "size")
+def bernoulli_exp_minus(
+    gamma: RationalLike, *, size: int | None = None, source: RandomBits | None = None
+) -> int | list[int]:
     """Exact Bernoulli(exp(-``gamma``)) for a rational ``gamma >= 0`` (CKS Algorithm 1), no floats.
 
     For γ in [0, 1]: draw Bernoulli(γ/1), Bernoulli(γ/2), ... until the first 0; output 1 iff the number of
@@ -245,14 +248,15 @@ def bernoulli_exp_minus(gamma: RationalLike, source: RandomBits | None = None, s
 
 
 @overload
-def discrete_laplace(scale: RationalLike, source: RandomBits | None = None, size: None = None) -> int: ...
+def discrete_laplace(scale: RationalLike, *, size: None = None, source: RandomBits | None = None) -> int: ...
 @overload
-def discrete_laplace(scale: RationalLike, source: RandomBits | None = None, *, size: int) -> list[int]: ...
-@overload
-def discrete_laplace(scale: RationalLike, source: RandomBits | None, size: int) -> list[int]: ...
+def discrete_laplace(scale: RationalLike, *, size: int, source: RandomBits | None = None) -> list[int]: ...
 
 
-def discrete_laplace(scale: RationalLike, source: RandomBits | None = None, size: int | None = None) -> int | list[int]:
+@formerly_positional("source", "size")
+def discrete_laplace(
+    scale: RationalLike, *, size: int | None = None, source: RandomBits | None = None
+) -> int | list[int]:
     """Exact discrete Laplace with rational ``scale`` = t > 0: ``P[x] = tanh(1/(2t)) exp(-|x|/t)``, x in Z
     (CKS Algorithm 2 with CKS's ``t/s`` = ``scale``).
 
@@ -276,14 +280,15 @@ def discrete_laplace(scale: RationalLike, source: RandomBits | None = None, size
 
 
 @overload
-def discrete_gaussian(sigma_squared: RationalLike, source: RandomBits | None = None, size: None = None) -> int: ...
+def discrete_gaussian(sigma_squared: RationalLike, *, size: None = None, source: RandomBits | None = None) -> int: ...
 @overload
-def discrete_gaussian(sigma_squared: RationalLike, source: RandomBits | None = None, *, size: int) -> list[int]: ...
-@overload
-def discrete_gaussian(sigma_squared: RationalLike, source: RandomBits | None, size: int) -> list[int]: ...
+def discrete_gaussian(sigma_squared: RationalLike, *, size: int, source: RandomBits | None = None) -> list[int]: ...
 
 
-def discrete_gaussian(sigma_squared: RationalLike, source: RandomBits | None = None, size: int | None = None) -> int | list[int]:
+@formerly_positional("source", "size")
+def discrete_gaussian(
+    sigma_squared: RationalLike, *, size: int | None = None, source: RandomBits | None = None
+) -> int | list[int]:
     """Exact discrete Gaussian ``N_Z(0, σ²)`` for a rational ``sigma_squared`` = σ² > 0:
     ``P[x] = exp(-x²/(2σ²)) / Σ_y exp(-y²/(2σ²))``, x in Z.
 
@@ -314,15 +319,14 @@ def discrete_gaussian(sigma_squared: RationalLike, source: RandomBits | None = N
 
 
 @overload
-def discrete_gaussian_rejection(sigma_squared: RationalLike, source: RandomBits | None = None, size: None = None) -> int: ...
+def discrete_gaussian_rejection(sigma_squared: RationalLike, *, size: None = None, source: RandomBits | None = None) -> int: ...
 @overload
-def discrete_gaussian_rejection(sigma_squared: RationalLike, source: RandomBits | None = None, *, size: int) -> list[int]: ...
-@overload
-def discrete_gaussian_rejection(sigma_squared: RationalLike, source: RandomBits | None, size: int) -> list[int]: ...
+def discrete_gaussian_rejection(sigma_squared: RationalLike, *, size: int, source: RandomBits | None = None) -> list[int]: ...
 
 
+@formerly_positional("source", "size")
 def discrete_gaussian_rejection(
-    sigma_squared: RationalLike, source: RandomBits | None = None, size: int | None = None
+    sigma_squared: RationalLike, *, size: int | None = None, source: RandomBits | None = None
 ) -> int | list[int]:
     """Exact discrete Gaussian ``N_Z(0, σ²)`` by CKS Algorithm 3 (the twin of :func:`discrete_gaussian`, and
     what it uses for σ beyond its table): ``P[x] = exp(-x²/(2σ²)) / Σ_y exp(-y²/(2σ²))``, x in Z.

@@ -11,11 +11,17 @@ whose later digits are not drawn yet; its low bit is the sign. ``|X| = min{m : V
 ends of an Arb ball of ``2^(w-1) F(m)`` at ``w + 64`` bits (rigorous), made non-decreasing (a running maximum of
 ``lower`` from the left and minimum of ``upper`` from the right stay bounds, since ``F`` increases). ``M`` is the
 first index whose certified tail ``2^(w-1) (1 - F(M))`` is below 1, or the table is not built (σ too large; the
-caller then uses the rejection sampler).
+caller then uses the rejection sampler). A *one-sided* table (``one_sided=True``, for the blocked sampler's block
+index) tabulates ``G(m) = Σ_{y=0..m} exp(-y²/(2σ²)) / W`` with ``W = Σ_{y >= 0} exp(-y²/(2σ²)) = (Z + 1)/2``
+instead: the law ``P[Y = y] ∝ exp(-y²/(2σ²))`` on y >= 0, every y once; everything below holds for it with G in
+place of F (the sign bit is then returned beside the value, not applied to it).
 
 **Deciding in the table.** ``k = #{m : upper[m] <= u}``; each such ``m`` has ``F(m) <= u/2^(w-1) <= V``, so
 ``|X| >= k``. If ``k <= M`` and ``u + 1 <= lower[k]`` then ``V < (u+1)/2^(w-1) <= F(k)``, so ``|X| = k``:
-decided from bounds alone, never from a rounded value. Otherwise (``u`` within a rounding unit of a table
+decided from bounds alone, never from a rounded value. (A guide over the leading digits of ``u`` —
+:class:`InversionTable` — gives ``k`` and the decision for every ``u`` of a bucket at once where the bounds
+prove them for the whole bucket; elsewhere the same test runs per value, so the guide changes no outcome.)
+Otherwise (``u`` within a rounding unit of a table
 entry, or beyond the table: probability below ``3(M + 2)/2^(w-1)``, below 2**-48 for σ = 1000) the value is
 *resolved exactly*: from ``m = k`` (where ``V >= F(m - 1)`` is established), compare the interval of ``V``
 with an Arb enclosure of ``F(m)`` at ``length + 64`` bits: ``V`` certainly below gives ``|X| = m``, certainly
@@ -38,7 +44,8 @@ digit, its lowest bit the sign); then the undecided values, in index order, draw
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
@@ -47,7 +54,7 @@ from flint import arb
 
 from reference.core.certified import CertifiedReal, working_precision
 from reference.core.certified import ball as _ball
-from reference.core.randomness import RandomBits
+from reference.core.randomness import RandomBits, SystemRandomBits
 from reference.samplers.pmf import discrete_gaussian_normaliser_ball
 
 #: Largest table (entries ``0..M``): ``M`` ≈ 9.1σ at 64-bit words, so σ up to about 6 850 (σ² up to about
@@ -60,16 +67,30 @@ MIN_TABLE_SIGMA_SQUARED = Fraction(1, 1 << 20)
 WORD_BITS = 64
 #: Guard bits of the Arb evaluations above the resolution they must decide.
 _GUARD_BITS = 64
+#: Largest guide (:class:`InversionTable`): 2**18 buckets (2.3 MB with its flags), for tables of 16 384 entries on.
+GUIDE_MAX_BITS = 18
 
 
 @dataclass(frozen=True)
 class InversionTable:
-    """Certified integer bounds ``lower[m] <= 2**(word_bits - 1) F(m) <= upper[m]`` of the folded CDF, m = 0..M."""
+    """Certified integer bounds ``lower[m] <= 2**(word_bits - 1) F(m) <= upper[m]`` of the folded CDF (or, with
+    ``one_sided``, of the one-sided CDF ``G``), m = 0..M, and a guide over the leading digits of ``u``.
+
+    The guide splits ``[0, 2**(word_bits - 1))`` into ``2**guide_bits`` buckets of equal width; for bucket ``j``,
+    ``guide_found[j] = #{m : upper[m] <= j·width}`` and ``guide_sure[j]`` says that every ``u`` of the bucket has
+    the same count ``k = guide_found[j]`` (the count at the bucket's last ``u`` is the same: the count grows
+    with ``u``) and is decided there (``k <= M`` and ``last u + 1 <= lower[k]``, so ``u + 1 <= lower[k]`` for
+    every ``u`` of the bucket). A sure bucket therefore gives exactly what the per-value test gives; the other
+    buckets use that test (``searchsorted``)."""
 
     sigma_squared: Fraction
     word_bits: int
     lower: np.ndarray
     upper: np.ndarray
+    one_sided: bool = False
+    guide_bits: int = 0
+    guide_found: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
+    guide_sure: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=bool))
 
     @property
     def last(self) -> int:
@@ -93,16 +114,24 @@ def table_entries_needed(sigma_squared: Fraction, word_bits: int = WORD_BITS) ->
     return math.ceil(sigma * math.sqrt(2 * (word_bits + 2) * math.log(2))) + 3
 
 
-def _folded_cdf_ball(m: int, sigma_squared: Fraction) -> arb:
-    """A ball containing ``F(m) = P[|X| <= m]`` at the current precision (m >= 0)."""
+def _normaliser(sigma_squared: Fraction, one_sided: bool) -> arb:
+    """``Z(σ²)`` (folded) or ``W = Σ_{y >= 0} exp(-y²/(2σ²)) = (Z + 1)/2`` (one-sided), as a ball."""
+    whole = discrete_gaussian_normaliser_ball(sigma_squared)
+    return (whole + 1) / 2 if one_sided else whole
+
+
+def _folded_cdf_ball(m: int, sigma_squared: Fraction, one_sided: bool = False) -> arb:
+    """A ball containing ``F(m) = P[|X| <= m]`` at the current precision (m >= 0), or with ``one_sided`` the
+    one-sided ``G(m) = Σ_{y=0..m} exp(-y²/(2σ²)) / W`` (every y >= 0 counted once)."""
     c = 1 / (2 * _ball(sigma_squared))
     total, gauss, step = arb(1), arb(1), (-c).exp()  # exp(-c y²), exp(-c(2y+1)) at y = 0
     decay = (-2 * c).exp()
+    weight = 1 if one_sided else 2
     for _ in range(m):
         gauss *= step
         step *= decay
-        total += 2 * gauss
-    return total / discrete_gaussian_normaliser_ball(sigma_squared)
+        total += weight * gauss
+    return total / _normaliser(sigma_squared, one_sided)
 
 
 def _integer(value: arb) -> int:
@@ -114,17 +143,19 @@ def _integer(value: arb) -> int:
 
 
 @lru_cache(maxsize=32)
-def inversion_table(sigma_squared: Fraction, word_bits: int = WORD_BITS) -> InversionTable | None:
+def inversion_table(sigma_squared: Fraction, word_bits: int = WORD_BITS, one_sided: bool = False) -> InversionTable | None:
     """The certified table for σ² (cached), or None when it would exceed :data:`MAX_TABLE_ENTRIES` or σ² is
-    below :data:`MIN_TABLE_SIGMA_SQUARED`."""
+    below :data:`MIN_TABLE_SIGMA_SQUARED`. ``one_sided`` tabulates ``G`` (the law ``P[Y = y] ∝ exp(-y²/(2σ²))``
+    on y >= 0, each y once) instead of the folded ``F``; the blocked sampler draws its block index from it."""
     if sigma_squared < MIN_TABLE_SIGMA_SQUARED or table_entries_needed(sigma_squared, word_bits) > MAX_TABLE_ENTRIES:
         return None
     resolution = word_bits - 1
     lower: list[int] = []
     upper: list[int] = []
+    weight = 1 if one_sided else 2
     with working_precision(word_bits + _GUARD_BITS):
         c = 1 / (2 * _ball(sigma_squared))
-        scale = arb(2) ** resolution / discrete_gaussian_normaliser_ball(sigma_squared)
+        scale = arb(2) ** resolution / _normaliser(sigma_squared, one_sided)
         full = arb(2) ** resolution
         total, gauss, step = arb(1), arb(1), (-c).exp()
         decay = (-2 * c).exp()
@@ -136,17 +167,48 @@ def inversion_table(sigma_squared: Fraction, word_bits: int = WORD_BITS) -> Inve
                 break
             gauss *= step
             step *= decay
-            total += 2 * gauss
+            total += weight * gauss
     # F increases, so a running maximum of lower bounds (minimum of upper bounds from the right) stays a bound
     low = np.maximum.accumulate(np.array(lower, dtype=np.uint64))
     high = np.minimum.accumulate(np.array(upper, dtype=np.uint64)[::-1])[::-1].copy()
-    low.flags.writeable = False
-    high.flags.writeable = False
-    return InversionTable(sigma_squared, word_bits, low, high)
+    guide_bits, guide_found, guide_sure = _guide(low, high, resolution)
+    for array in (low, high, guide_found, guide_sure):
+        array.flags.writeable = False
+    return InversionTable(sigma_squared, word_bits, low, high, one_sided, guide_bits, guide_found, guide_sure)
 
 
-def _words(source: RandomBits, count: int, word_bits: int) -> np.ndarray:
-    """``count`` words of ``word_bits`` bits from one request (word i = bits ``w·i ..`` from the low end)."""
+def _guide(lower: np.ndarray, upper: np.ndarray, resolution: int) -> tuple[int, np.ndarray, np.ndarray]:
+    """The guide of :class:`InversionTable`: about 16 buckets per table entry (at most 2**18, at most one
+    bucket per value of ``u``), each with its count and whether it is sure (the class docstring)."""
+    bits = min(max(int(lower.size).bit_length() + 4, 1), GUIDE_MAX_BITS, resolution)
+    width = 1 << (resolution - bits)
+    first = np.arange(1 << bits, dtype=np.uint64) * np.uint64(width)  # the bucket's smallest u
+    last = first + np.uint64(width - 1)  # its largest u
+    found = np.searchsorted(upper, first, side="right")
+    same = found == np.searchsorted(upper, last, side="right")
+    within = np.minimum(found, lower.size - 1)
+    # last + 1 <= lower[k], compared as last < lower[k] (no overflow at u = 2^resolution - 1)
+    sure = same & (found <= lower.size - 1) & (last < lower[within])
+    return bits, found.astype(np.int64), sure
+
+
+def random_words(source: RandomBits, count: int, word_bits: int = WORD_BITS) -> np.ndarray:
+    """``count`` words of ``word_bits`` bits from one request (word i = bits ``w·i ..`` from the low end), as
+    ``uint64``.
+
+    For :class:`~reference.core.randomness.SystemRandomBits` and 64-bit words the bytes come from ``os.urandom``
+    directly: the same operating-system entropy ``secrets.randbits`` reads, uniform and independent byte by
+    byte, so the words have the same law (i.i.d. uniform on ``[0, 2**64)``) without the round trip through one
+    large Python integer. Any other source is asked for ``randbits(word_bits · count)`` (so a seed's words do
+    not depend on this shortcut).
+
+    Args:
+        source: the random bits, any :class:`reference.core.randomness.RandomBits`.
+        count: the number of words, an integer >= 0.
+        word_bits: the bits per word, an integer from 1 to 64.
+    """
+    if word_bits == 64 and type(source) is SystemRandomBits:
+        return np.frombuffer(os.urandom(8 * count), dtype="<u8").astype(np.uint64)
     raw = source.randbits(word_bits * count)
     if word_bits == 64:
         return np.frombuffer(raw.to_bytes(8 * count, "little"), dtype="<u8").astype(np.uint64)
@@ -154,9 +216,11 @@ def _words(source: RandomBits, count: int, word_bits: int) -> np.ndarray:
     return np.array([(raw >> (word_bits * i)) & mask for i in range(count)], dtype=np.uint64)
 
 
-def _resolve(prefix: int, length: int, start: int, sigma_squared: Fraction, source: RandomBits) -> int:
+def _resolve(prefix: int, length: int, start: int, sigma_squared: Fraction, source: RandomBits,
+             one_sided: bool = False) -> int:
     """``min{m >= start : V < F(m)}`` for ``V`` with known first digits ``prefix`` (``length`` bits), given
-    ``V >= F(start - 1)``: certified comparisons, one more digit of ``V`` whenever one is undecided."""
+    ``V >= F(start - 1)``: certified comparisons, one more digit of ``V`` whenever one is undecided (``G`` in
+    place of ``F`` with ``one_sided``)."""
     m = start
     enclosure: CertifiedReal | None = None
     precision = 0
@@ -166,7 +230,7 @@ def _resolve(prefix: int, length: int, start: int, sigma_squared: Fraction, sour
             # a new index keeps the precision reached; a refinement doubles it (O(log) recomputations)
             precision = max(precision if enclosure is None else 2 * precision, needed)
             with working_precision(precision):
-                enclosure = CertifiedReal.from_arb(_folded_cdf_ball(m, sigma_squared))
+                enclosure = CertifiedReal.from_arb(_folded_cdf_ball(m, sigma_squared, one_sided))
         if Fraction(prefix + 1, 1 << length) <= enclosure.lower:
             return m  # V < (prefix + 1)/2^length <= F(m)
         if Fraction(prefix, 1 << length) >= enclosure.upper:
@@ -175,6 +239,56 @@ def _resolve(prefix: int, length: int, start: int, sigma_squared: Fraction, sour
             continue
         prefix = 2 * prefix + source.randbits(1)
         length += 1
+
+
+def table_lookup(table: InversionTable, digits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For each ``u`` in ``digits`` (uint64, below ``2**(word_bits - 1)``): ``k = #{m : upper[m] <= u}`` and
+    whether the table decides the value is ``k`` (``k <= M`` and ``u + 1 <= lower[k]``; module docstring).
+
+    Pure (draws nothing). The guide (:class:`InversionTable`) answers the values in sure buckets with one
+    lookup; the rest take ``searchsorted`` and the per-value test, with the same result.
+
+    Args:
+        table: the certified table, an :class:`InversionTable`.
+        digits: the leading digits ``u`` of V, a uint64 array.
+
+    Returns:
+        ``(found, decided)``: int64 counts k and a boolean array.
+    """
+    bucket = digits >> np.uint64(table.word_bits - 1 - table.guide_bits)
+    found = table.guide_found[bucket]
+    decided = table.guide_sure[bucket]
+    open_ = np.flatnonzero(~decided)
+    if open_.size:
+        rest = digits[open_]
+        counts = np.searchsorted(table.upper, rest, side="right")
+        within = np.minimum(counts, table.last)
+        found[open_] = counts
+        decided[open_] = (counts <= table.last) & (rest < table.lower[within])  # u + 1 <= lower[k]
+    return found, decided
+
+
+def inversion_magnitudes(table: InversionTable, count: int, source: RandomBits) -> tuple[np.ndarray, np.ndarray]:
+    """``count`` exact draws of ``|X|`` (folded table) or of ``Y`` (one-sided table) with their sign bits, as an
+    int64 array and a boolean array (the draw order of the module docstring; the sign bit is the word's low bit).
+
+    Args:
+        table: the certified table of σ², an :class:`InversionTable` from :func:`inversion_table` (it fixes σ²,
+            the word size and the law).
+        count: the number of draws, an integer >= 0 (0 gives empty arrays and draws no bits).
+        source: the random bits, any :class:`reference.core.randomness.RandomBits` (``randbits``); the bits it
+            gives decide the draws in the order of the module docstring.
+    """
+    if count == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=bool)
+    words = random_words(source, count, table.word_bits)
+    digits = words >> np.uint64(1)
+    negative = (words & np.uint64(1)).astype(bool)
+    found, decided = table_lookup(table, digits)
+    for index in np.flatnonzero(~decided).tolist():
+        found[index] = _resolve(int(digits[index]), table.word_bits - 1, int(found[index]), table.sigma_squared,
+                                source, table.one_sided)
+    return found, negative
 
 
 def inversion_draws(table: InversionTable, count: int, source: RandomBits) -> list[int]:
@@ -195,26 +309,14 @@ def inversion_array(table: InversionTable, count: int, source: RandomBits) -> np
 
     Args:
         table: the certified table of σ², an :class:`InversionTable` from :func:`inversion_table` (it fixes σ²
-            and the word size).
+            and the word size; a folded table).
         count: the number of draws, an integer >= 0 (0 gives an empty array and draws no bits).
         source: the random bits, any :class:`reference.core.randomness.RandomBits` (``randbits``); the bits it
             gives decide the draws in the order of the module docstring.
     """
-    if count == 0:
-        return np.zeros(0, dtype=np.int64)
-    words = _words(source, count, table.word_bits)
-    digits = words >> np.uint64(1)
-    negative = (words & np.uint64(1)).astype(bool)
-    found = np.searchsorted(table.upper, digits, side="right")
-    within = np.minimum(found, table.last)
-    decided = (found <= table.last) & (digits + np.uint64(1) <= table.lower[within])
-    magnitude = found.astype(np.int64)
-    values = np.where(negative, -magnitude, magnitude)
-    for index in np.flatnonzero(~decided).tolist():
-        size = _resolve(int(digits[index]), table.word_bits - 1, int(found[index]), table.sigma_squared, source)
-        values[index] = -size if negative[index] else size
-    return values
+    magnitude, negative = inversion_magnitudes(table, count, source)
+    return np.where(negative, -magnitude, magnitude)
 
 
 __all__ = ["MAX_TABLE_ENTRIES", "MIN_TABLE_SIGMA_SQUARED", "WORD_BITS", "InversionTable", "inversion_array", "inversion_draws",
-           "inversion_table"]
+           "inversion_magnitudes", "inversion_table", "random_words", "table_lookup"]

@@ -28,6 +28,7 @@ import math
 
 import numpy as np
 
+from reference.core.keyword_calls import formerly_positional
 from reference.core.rng import RngLike, as_generator
 from reference.core.validate import RealLike, check_positive_int, positive_real
 
@@ -48,7 +49,8 @@ ACCEPTANCE_STEPS = 64
 MAX_SCALE = 1e12
 
 
-def laplace(scale: RealLike, size: int, rng: RngLike = None) -> np.ndarray:
+@formerly_positional("size", "rng")
+def laplace(scale: RealLike, *, size: int, rng: RngLike = None) -> np.ndarray:
     """``size`` independent Laplace(``scale``) draws, ``scale`` = b > 0 rounded to float.
 
     A Laplace(b) variable is b·E with a random sign, E standard exponential. Draw order:
@@ -122,7 +124,8 @@ def discrete_laplace_fill(out: np.ndarray, scale: float, gen: np.random.Generato
     _random_signs(out, gen)
 
 
-def discrete_laplace(scale: RealLike, size: int, rng: RngLike = None) -> np.ndarray:
+@formerly_positional("size", "rng")
+def discrete_laplace(scale: RealLike, *, size: int, rng: RngLike = None) -> np.ndarray:
     """``size`` independent discrete Laplace draws with ``P[x] ∝ exp(-|x|/t)``, ``t`` = ``scale`` > 0.
 
     With q = exp(-1/t) the target has ``P[|X| >= m] = 2 q^m / (1 + q)`` for m >= 1. The magnitude
@@ -146,7 +149,8 @@ def discrete_laplace(scale: RealLike, size: int, rng: RngLike = None) -> np.ndar
     return out.astype(np.int64)
 
 
-def discrete_gaussian(sigma_squared: RealLike, size: int, rng: RngLike = None) -> np.ndarray:
+@formerly_positional("size", "rng")
+def discrete_gaussian(sigma_squared: RealLike, *, size: int, rng: RngLike = None) -> np.ndarray:
     """``size`` independent ``N_Z(0, σ²)`` draws, ``σ²`` = ``sigma_squared`` > 0 (CKS Algorithm 3, vectorised).
 
     Rejection from the discrete Laplace with scale ``t = floor(σ) + 1`` (``floor(σ) = isqrt(floor(σ²))``,

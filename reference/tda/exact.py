@@ -54,7 +54,7 @@ def inftda(
     for level, size in enumerate(shape.sizes, start=1):
         following: list[tuple[Prefix, int]] = []
         for prefix, total in parents:
-            noise = exact_discrete_gaussian(sigma_squared, bits, size=size)
+            noise = exact_discrete_gaussian(sigma_squared, source=bits, size=size)
             noisy = [counts.get((*prefix, child), 0) + noise[child] for child in range(size)]
             for child, value in enumerate(project(chosen, noisy, total, prefix)):
                 if value > 0:

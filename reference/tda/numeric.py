@@ -60,7 +60,7 @@ def inftda(
             row = row_of.get(key[:-1])
             if row is not None:
                 matrix[row, key[-1]] = value
-        matrix += numeric_discrete_gaussian(sigma_squared, rows * size, gen).reshape(rows, size)
+        matrix += numeric_discrete_gaussian(sigma_squared, size=rows * size, rng=gen).reshape(rows, size)
         next_keys: list[Prefix] = []
         next_totals: list[int] = []
         for prefix, total, noisy in zip(parent_keys, parent_totals, matrix.tolist(), strict=True):

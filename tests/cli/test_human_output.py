@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from reference.cli.common import human_lines
+from reference.cli.human_layout import human_lines
 from reference.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]

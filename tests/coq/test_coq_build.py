@@ -12,19 +12,16 @@ from pathlib import Path
 import pytest
 from reference_verification.coq import (
     AUDIT_THEOREMS,
-    CLOSED,
     LIBRARY_AXIOMS,
     LIBRARY_AXIOMS_ONLY,
     Build,
     assumptions,
-    axiom_names,
     compile_all,
-    declares,
     machine_checked,
     proofs_directory,
     read_project,
-    unproved_words,
 )
+from reference_verification.coq_text import CLOSED, axiom_names, declares, unproved_words
 from reference_verification.core.claims import CoqTheorem
 from reference_verification.report import build_registry
 

@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 import reference_verification.coq as coq
-from reference_verification.coq import CLOSED, INTERRUPTED, NOT_ATTEMPTED, Build, cached_build, compile_all, coq_status
+from reference_verification.coq import INTERRUPTED, NOT_ATTEMPTED, Build, cached_build, compile_all, coq_status
+from reference_verification.coq_text import CLOSED
 from reference_verification.core.claims import CoqTheorem
 
 FAKE_COQC = """#!/bin/sh

@@ -11,7 +11,8 @@ objects the oracle computes.
 from __future__ import annotations
 
 import pytest
-from reference_verification.coq import Build, parse_coq_value, run_snippet
+from reference_verification.coq import Build, run_snippet
+from reference_verification.coq_text import parse_coq_value
 
 from reference.kary import digits as kary_digits
 from reference.kary import noise_indices

@@ -11,7 +11,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from reference_verification.coq import Build, parse_coq_value, run_snippet
+from reference_verification.coq import Build, run_snippet
+from reference_verification.coq_text import parse_coq_value
 
 from reference.kary import digits as kary_digits
 from reference.kary.mse import algorithm_2_mse_digit_programme

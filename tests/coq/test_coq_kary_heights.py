@@ -8,7 +8,8 @@ and 3, ``used_vertices``, ``sensitivities``), so the theorems speak about the ob
 from __future__ import annotations
 
 import pytest
-from reference_verification.coq import Build, parse_coq_value, run_snippet
+from reference_verification.coq import Build, run_snippet
+from reference_verification.coq_text import parse_coq_value
 
 from reference.kary import digits as kary_digits
 from reference.kary import tree as kary_tree

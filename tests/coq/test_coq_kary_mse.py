@@ -13,7 +13,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from reference_verification.coq import Build, parse_coq_value, run_snippet
+from reference_verification.coq import Build, run_snippet
+from reference_verification.coq_text import parse_coq_value
 
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
 from reference.kary.mse import algorithm_1_mse, algorithm_2_mse, lemma_3_5_closed_form, lemma_4_7_closed_form

@@ -14,7 +14,8 @@ import itertools
 import random
 
 import pytest
-from reference_verification.coq import Build, parse_coq_value, run_snippet
+from reference_verification.coq import Build, run_snippet
+from reference_verification.coq_text import parse_coq_value
 
 from reference.tda.calibration import inftda_level_sensitivity_squared
 from reference.tda.data import Hierarchy, prefix_counts

@@ -13,7 +13,8 @@ from collections.abc import Callable
 import pytest
 
 #: The twin pairs the rule covers, as (exact module, numeric module).
-TWINS = [("reference.kary.exact", "reference.kary.numeric"), ("reference.tda.exact", "reference.tda.numeric")]
+TWINS = [("reference.kary.exact", "reference.kary.numeric"), ("reference.tda.exact", "reference.tda.numeric"),
+         ("reference.samplers.exact", "reference.samplers.numeric")]
 
 #: What exactness renames: the source of randomness.
 EXACTNESS = {"source": "rng"}

@@ -287,7 +287,7 @@ def test_online_laplace_draws_are_single_draws_in_first_use_order() -> None:
             order.setdefault(p, len(order))
     height = height_for_horizon(arity, horizon, offset=True)
     generator = np.random.default_rng(seed)
-    draws = [float(numeric.laplace(height / epsilon, 1, generator)[0]) for _ in order]
+    draws = [float(numeric.laplace(height / epsilon, size=1, rng=generator)[0]) for _ in order]
     expected = []
     for walk in walks:
         noise = 0.0

@@ -92,7 +92,7 @@ def test_discrete_batches_equal_single_runs(parameter: float) -> None:
     ]
     for batched, single_run in cases:
         batch = batched(parameter, size, runs, 123)
-        single = np.stack([single_run(parameter, size, rng) for rng in _spawned(123, runs)])
+        single = np.stack([single_run(parameter, size=size, rng=rng) for rng in _spawned(123, runs)])
         assert batch.dtype == single.dtype
         assert np.array_equal(batch, single)
 

@@ -27,9 +27,8 @@ from reference.privacy.laplace_profile import (
     laplace_delta_worst_case,
     laplace_epsilon,
     laplace_epsilon_worst_case,
-    laplace_scale_exact,
-    laplace_scale_exact_worst_case,
 )
+from reference.privacy.laplace_scale import laplace_scale_exact, laplace_scale_exact_worst_case
 
 FALSE_ALARM = 1e-9
 

@@ -66,13 +66,13 @@ def _binned_p_value(values: np.ndarray, sigma_squared: int) -> float:
 @pytest.mark.parametrize("exponent", [8, 9, 10, 11, 12])
 def test_discrete_gaussian_fits_at_every_large_decade(exponent: int) -> None:
     sigma_squared = 10**exponent
-    values = np.array(exact.discrete_gaussian(sigma_squared, SeededRandomBits(exponent), size=100_000))
+    values = np.array(exact.discrete_gaussian(sigma_squared, source=SeededRandomBits(exponent), size=100_000))
     assert _binned_p_value(values, sigma_squared) > FALSE_ALARM / FITS
 
 
 def test_the_binned_fit_catches_a_wrong_scale() -> None:
     # draws at σ² = 1.1e10 tested against 1e10: the test must fail (it is not a test that passes everything)
-    values = np.array(exact.discrete_gaussian(11 * 10**9, SeededRandomBits(5), size=100_000))
+    values = np.array(exact.discrete_gaussian(11 * 10**9, source=SeededRandomBits(5), size=100_000))
     assert _binned_p_value(values, 10**10) < FALSE_ALARM
 
 
@@ -116,36 +116,57 @@ def test_block_width_is_the_largest_power_of_two_below_sigma_over_64() -> None:
 
 def test_discrete_gaussian_uses_the_blocked_sampler_beyond_the_table() -> None:
     # same seed, same values: the dispatch goes to blocked_draws where there is no inversion table
-    assert exact.discrete_gaussian(10**9, SeededRandomBits(3), size=50) == blocked_draws(
+    assert exact.discrete_gaussian(10**9, source=SeededRandomBits(3), size=50) == blocked_draws(
         Fraction(10**9), 50, SeededRandomBits(3))
 
 
-def one_at_a_time(sigma_squared: Fraction, count: int, source: SeededRandomBits) -> list[int]:
-    """The blocked sampler's draw order with every proposal decided by the exact test in a Python loop (the
-    sampler before its whole-array test): the same bits must give the same values."""
-    from reference.samplers.inversion import inversion_draws, inversion_table
+def one_at_a_time(sigma_squared: Fraction, count: int, source: SeededRandomBits, width: int | None = None) -> list[int]:
+    """The blocked sampler's draw order (module docstring) in plain Python integers, every proposal decided by
+    the definitions: the block index as ``#{m : upper[m] <= u}`` and the table's test (no guide, no
+    searchsorted), every acceptance by the exact tests (no whole-array test). The same bits must give the same
+    values."""
+    from reference.samplers.inversion import _resolve, inversion_table
 
-    width = block_width(sigma_squared)
+    width = block_width(sigma_squared) if width is None else width
     shift = width.bit_length() - 1
-    table = inversion_table(sigma_squared / (width * width))
+    table = inversion_table(sigma_squared / (width * width), 64, True)
     assert table is not None
+    upper, lower = [int(v) for v in table.upper], [int(v) for v in table.lower]
     p, q = sigma_squared.numerator, sigma_squared.denominator
+    digits = 64 - shift
     out: list[int] = []
     while len(out) < count:
-        size = max(64, (count - len(out)) * 9 // 4)
-        blocks = [abs(value) for value in inversion_draws(table, size, source)]
+        missing = count - len(out)
+        size = missing + missing // 32 + 64
         raw = source.randbits(64 * size)
-        words = [(raw >> (64 * i)) & ((1 << 64) - 1) for i in range(size)]
-        for b, word in zip(blocks, words):
-            r, negative, coin = word & (width - 1), (word >> shift) & 1, (word >> (shift + 1)) & 1
+        block_words = [(raw >> (64 * i)) & ((1 << 64) - 1) for i in range(size)]
+        blocks = []
+        for word in block_words:  # the table's decisions, then the undecided ones in index order
+            u = word >> 1
+            found = sum(1 for bound in upper if bound <= u)
+            blocks.append(found if found < len(lower) and u + 1 <= lower[found] else None)
+        for index, word in enumerate(block_words):
+            if blocks[index] is None:
+                u = word >> 1
+                blocks[index] = _resolve(u, 63, sum(1 for bound in upper if bound <= u), table.sigma_squared,
+                                         source, True)
+        raw = source.randbits(64 * size)
+        accepted_here = 0
+        for index in range(size):
+            word = (raw >> (64 * index)) & ((1 << 64) - 1)
+            b, negative = blocks[index], block_words[index] & 1
+            assert b is not None
+            r, u = word & (width - 1), word >> shift
             m = b * width + r
-            if not ((b == 0 and m > 0) or coin):
-                continue
-            u, digits = word >> (shift + 2), 62 - shift
-            n, d = r * (2 * b * width + r) * q, 2 * p
-            if (u + 1) * d <= (1 << digits) * (d - n) or _accept(u, digits, 1, n, d, source):
-                out.append(-m if negative and m else m)
-                if len(out) == count:
+            if m == 0:
+                accept = u < 1 << (digits - 1)  # V < 1/2
+            else:
+                n, d = r * (2 * b * width + r) * q, 2 * p
+                accept = _accept(u, digits, 1, n, d, source)
+            if accept:
+                out.append(-m if negative else m)
+                accepted_here += 1
+                if accepted_here == missing:
                     break
     return out
 
@@ -156,6 +177,16 @@ def test_the_whole_array_decision_gives_the_one_at_a_time_draws(sigma_squared: F
     for count in (1, 5, 3000):
         assert blocked_draws(sigma_squared, count, SeededRandomBits(count)) == one_at_a_time(
             sigma_squared, count, SeededRandomBits(count))
+
+
+@pytest.mark.parametrize(("sigma_squared", "width"), [(Fraction(64), 4), (Fraction(9, 2), 1), (Fraction(10**6), 64)])
+def test_small_blocks_give_the_one_at_a_time_draws(sigma_squared: Fraction, width: int) -> None:
+    # small σ² and blocks: γ reaches 1 and beyond, block 0 and x = 0 are frequent, the exact tests run often
+    from reference.samplers.blocked import sample_blocked
+
+    for count in (1, 7, 2000):
+        assert sample_blocked(sigma_squared, count, SeededRandomBits(count), width) == one_at_a_time(
+            sigma_squared, count, SeededRandomBits(count), width)
 
 
 def test_the_whole_array_test_only_accepts_what_the_exact_test_accepts() -> None:

@@ -76,7 +76,7 @@ def test_scripted_words_follow_the_draw_order() -> None:
     # one request of 64·n bits; word i is bits 64 i .. 64 i + 63 from the least significant end
     script = sum(word << (WORD_BITS * i) for i, word in enumerate(words))
     source = ScriptedBits(script, WORD_BITS * len(words))
-    assert es.discrete_gaussian(s2, source, size=len(words)) == [-m if sign else m for m, sign in wanted]
+    assert es.discrete_gaussian(s2, source=source, size=len(words)) == [-m if sign else m for m, sign in wanted]
     assert source.used == WORD_BITS * len(words)
 
 
@@ -136,14 +136,14 @@ def test_enumeration_of_the_rejection_twin() -> None:
 @pytest.mark.parametrize("sigma_squared", ["1/4", "7/3", "1000"])
 def test_inversion_fits_the_pmf(sigma_squared: str) -> None:
     # Pearson and tail tests against the certified pmf; false-alarm probability goodness.DEFAULT_ALPHA = 1e-9 each
-    values = es.discrete_gaussian(sigma_squared, SeededRandomBits(2024), size=50_000)
+    values = es.discrete_gaussian(sigma_squared, source=SeededRandomBits(2024), size=50_000)
     fit = goodness.fit_to_distribution(np.array(values), "discrete-gaussian", sigma_squared)
     assert fit.false_alarm == goodness.DEFAULT_ALPHA
     assert fit.holds, fit.summary()
 
 
 def test_rejection_twin_fits_the_pmf() -> None:
-    values = es.discrete_gaussian_rejection("7/3", SeededRandomBits(2025), size=5_000)
+    values = es.discrete_gaussian_rejection("7/3", source=SeededRandomBits(2025), size=5_000)
     fit = goodness.fit_to_distribution(np.array(values), "discrete-gaussian", "7/3")
     assert fit.holds, fit.summary()
 
@@ -151,8 +151,8 @@ def test_rejection_twin_fits_the_pmf() -> None:
 @pytest.mark.parametrize("sigma_squared", [Fraction(1, 10**400), Fraction(10**400)])
 def test_sigma_below_the_table_or_far_above_falls_back_to_the_rejection_twin(sigma_squared: Fraction) -> None:
     assert inversion_table(sigma_squared) is None
-    assert es.discrete_gaussian(sigma_squared, SeededRandomBits(4), size=3) == es.discrete_gaussian_rejection(
-        sigma_squared, SeededRandomBits(4), size=3
+    assert es.discrete_gaussian(sigma_squared, source=SeededRandomBits(4), size=3) == es.discrete_gaussian_rejection(
+        sigma_squared, source=SeededRandomBits(4), size=3
     )
 
 
@@ -161,5 +161,5 @@ def test_sigma_above_the_table_uses_the_blocked_sampler(sigma_squared: Fraction)
     from reference.samplers.blocked import blocked_draws
 
     assert inversion_table(sigma_squared) is None
-    assert es.discrete_gaussian(sigma_squared, SeededRandomBits(4), size=3) == blocked_draws(
+    assert es.discrete_gaussian(sigma_squared, source=SeededRandomBits(4), size=3) == blocked_draws(
         sigma_squared, 3, SeededRandomBits(4))

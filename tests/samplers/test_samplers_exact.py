@@ -88,7 +88,7 @@ def test_scripted_bits_read_most_significant_first() -> None:
 
 def test_counting_bits_counts_sampler_draws() -> None:
     counting = CountingBits(SeededRandomBits(1))
-    es.discrete_gaussian(2, counting, size=50)
+    es.discrete_gaussian(2, source=counting, size=50)
     assert counting.bits_used >= 50 and counting.calls > 0
 
 
@@ -124,7 +124,7 @@ def test_bit_source_validation(call: object, error: type[Exception]) -> None:
 @given(st.integers(0, 40), st.integers(1, 40))
 def test_bernoulli_exact_by_enumeration(numerator: int, denominator: int) -> None:
     p = Fraction(min(numerator, denominator), denominator)
-    masses, unresolved, _ = xc.enumerate_outcomes(lambda s: es.bernoulli(p, s), 18)
+    masses, unresolved, _ = xc.enumerate_outcomes(lambda s: es.bernoulli(p, source=s), 18)
     one = masses.get(1, Fraction(0))
     assert one <= p <= one + unresolved
     assert unresolved <= Fraction(1, 2**18)  # one bit decides with probability 1/2 at each step
@@ -133,7 +133,7 @@ def test_bernoulli_exact_by_enumeration(numerator: int, denominator: int) -> Non
 @pytest.mark.parametrize("gamma", ["0", "1/2", "1", "3/2", "7/3", "5"])
 def test_bernoulli_exp_minus_by_enumeration(gamma: str) -> None:
     value = Fraction(gamma)
-    masses, unresolved, _ = xc.enumerate_outcomes(lambda s: es.bernoulli_exp_minus(value, s), 18)
+    masses, unresolved, _ = xc.enumerate_outcomes(lambda s: es.bernoulli_exp_minus(value, source=s), 18)
     one = masses.get(1, Fraction(0))
     with mpmath.workdps(DIGITS):
         truth = mpmath.exp(-mp(value))
@@ -178,23 +178,23 @@ def test_exact_bernoulli_exp_minus_statistical() -> None:
 
 def test_exact_samplers_reproducible_with_seed() -> None:
     for sampler, parameter in ((es.discrete_laplace, "3/2"), (es.discrete_gaussian, "7/3")):
-        first = sampler(parameter, SeededRandomBits(99), size=200)
-        assert first == sampler(parameter, SeededRandomBits(99), size=200)
-        assert first != sampler(parameter, SeededRandomBits(100), size=200)
+        first = sampler(parameter, source=SeededRandomBits(99), size=200)
+        assert first == sampler(parameter, source=SeededRandomBits(99), size=200)
+        assert first != sampler(parameter, source=SeededRandomBits(100), size=200)
     # a vector is the scalars drawn one after the other (the rejection sampler and the discrete Laplace; the
     # inversion sampler's vector draws its words in one request: tests/samplers/test_inversion_sampler.py)
     for sampler in (es.discrete_gaussian_rejection, es.discrete_laplace):
         source = SeededRandomBits(5)
-        scalars = [sampler(2, source) for _ in range(20)]
-        assert scalars == sampler(2, SeededRandomBits(5), size=20)
+        scalars = [sampler(2, source=source) for _ in range(20)]
+        assert scalars == sampler(2, source=SeededRandomBits(5), size=20)
 
 
 def test_sampler_output_types() -> None:
-    assert es.bernoulli("1/2", SeededRandomBits(0)) in (0, 1)
-    assert es.bernoulli(1, SeededRandomBits(0), size=5) == [1] * 5
-    assert es.bernoulli(0, SeededRandomBits(0), size=5) == [0] * 5
-    assert es.discrete_laplace(1, SeededRandomBits(0), size=0) == []
-    assert isinstance(es.discrete_gaussian(1, SeededRandomBits(0)), int)
+    assert es.bernoulli("1/2", source=SeededRandomBits(0)) in (0, 1)
+    assert es.bernoulli(1, source=SeededRandomBits(0), size=5) == [1] * 5
+    assert es.bernoulli(0, source=SeededRandomBits(0), size=5) == [0] * 5
+    assert es.discrete_laplace(1, source=SeededRandomBits(0), size=0) == []
+    assert isinstance(es.discrete_gaussian(1, source=SeededRandomBits(0)), int)
 
 
 # ------------------------------------------------------------------------------------------------ pmfs
@@ -301,9 +301,9 @@ def test_exp_minus_against_mpmath() -> None:
         (lambda: es.bernoulli("3/2"), ValueError, "p"),
         (lambda: es.bernoulli(0.5), TypeError, "p"),
         (lambda: es.bernoulli_exp_minus(-1), ValueError, "gamma"),
-        (lambda: es.discrete_gaussian(1, SeededRandomBits(0), size=-1), ValueError, "size"),
-        (lambda: es.discrete_gaussian(1, SeededRandomBits(0), size=2.0), TypeError, "size"),  # type: ignore[call-overload]
-        (lambda: es.discrete_gaussian(1, random.Random(0)), TypeError, "source"),
+        (lambda: es.discrete_gaussian(1, source=SeededRandomBits(0), size=-1), ValueError, "size"),
+        (lambda: es.discrete_gaussian(1, source=SeededRandomBits(0), size=2.0), TypeError, "size"),  # type: ignore[call-overload]
+        (lambda: es.discrete_gaussian(1, source=random.Random(0)), TypeError, "source"),
         (lambda: discrete.discrete_gaussian_pmf(0, 0), ValueError, "sigma_squared"),
         (lambda: discrete.discrete_gaussian_pmf(0.0, 1), TypeError, "x"),
         (lambda: discrete.discrete_gaussian_variance(1.5), TypeError, "sigma_squared"),

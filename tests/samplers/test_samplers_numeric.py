@@ -48,10 +48,10 @@ def test_numeric_laplace_fits(scale: str) -> None:
 
 
 def test_wrong_distributions_are_rejected() -> None:
-    values = ns.discrete_laplace(1, 20_000, 5)
+    values = ns.discrete_laplace(1, size=20_000, rng=5)
     assert not goodness.fit_to_distribution(values, "discrete-laplace", "6/5").holds
     assert not goodness.moments_of_distribution(values, "discrete-laplace", "3/2").holds
-    gaussian = ns.discrete_gaussian(2, 20_000, 6)
+    gaussian = ns.discrete_gaussian(2, size=20_000, rng=6)
     assert not goodness.fit_to_distribution(gaussian, "discrete-gaussian", "9/5").holds
     assert not goodness.moments_of_distribution(gaussian + 1, "discrete-gaussian", 2).holds  # shifted mean
     # a single impossible-looking value: 40 is ~1e-175 likely under N_Z(0, 2)
@@ -88,7 +88,7 @@ def test_draw_order_laplace() -> None:
     exponentials = gen.standard_exponential(300)
     signs = _documented_signs(gen, 300)
     expected = [sign * 2.5 * float(e) for sign, e in zip(signs, exponentials)]
-    np.testing.assert_array_equal(ns.laplace("5/2", 300, 7), np.array(expected))
+    np.testing.assert_array_equal(ns.laplace("5/2", size=300, rng=7), np.array(expected))
 
 
 def test_draw_order_discrete_laplace() -> None:
@@ -97,7 +97,7 @@ def test_draw_order_discrete_laplace() -> None:
     magnitudes = _documented_magnitudes(gen, 2.5, 1000)
     signs = _documented_signs(gen, 1000)
     expected = [sign * magnitude for sign, magnitude in zip(signs, magnitudes)]
-    np.testing.assert_array_equal(ns.discrete_laplace("5/2", 1000, 8), np.array(expected))
+    np.testing.assert_array_equal(ns.discrete_laplace("5/2", size=1000, rng=8), np.array(expected))
 
 
 def test_draw_order_discrete_gaussian() -> None:
@@ -115,7 +115,7 @@ def test_draw_order_discrete_gaussian() -> None:
         signs = _documented_signs(gen, n)
         keep = [s * m for s, m, u in zip(signs, magnitudes, uniforms) if u < math.exp((m - s2 / t) ** 2 * (-0.5 / s2))]
         out.extend(keep[:needed])
-    np.testing.assert_array_equal(ns.discrete_gaussian(3, size, 9), np.array(out))
+    np.testing.assert_array_equal(ns.discrete_gaussian(3, size=size, rng=9), np.array(out))
 
 
 def test_acceptance_probability_is_the_rounds_acceptance() -> None:
@@ -132,34 +132,34 @@ def test_acceptance_probability_is_the_rounds_acceptance() -> None:
 
 def test_reproducible_with_seed_and_generator() -> None:
     for sampler in (ns.discrete_laplace, ns.discrete_gaussian, ns.laplace):
-        a = sampler(2, 300, 17)
-        b = sampler(2, 300, np.random.default_rng(17))
+        a = sampler(2, size=300, rng=17)
+        b = sampler(2, size=300, rng=np.random.default_rng(17))
         np.testing.assert_array_equal(a, b)
-        assert not np.array_equal(a, sampler(2, 300, 18))
+        assert not np.array_equal(a, sampler(2, size=300, rng=18))
 
 
 def test_shapes_and_types() -> None:
-    assert ns.discrete_gaussian(1, 0, 0).shape == (0,)
-    assert ns.discrete_gaussian(Fraction(1, 3), 10, 0).dtype == np.int64
-    assert ns.discrete_laplace("1/2", 10, 0).dtype == np.int64
-    assert ns.laplace(1, 10, 0).dtype == np.float64
+    assert ns.discrete_gaussian(1, size=0, rng=0).shape == (0,)
+    assert ns.discrete_gaussian(Fraction(1, 3), size=10, rng=0).dtype == np.int64
+    assert ns.discrete_laplace("1/2", size=10, rng=0).dtype == np.int64
+    assert ns.laplace(1, size=10, rng=0).dtype == np.float64
     # tiny σ²: a non-zero draw needs an exponential above (1 - σ²)²/(2σ²) ≈ 49, probability ~1e-21 per candidate
-    assert not np.any(ns.discrete_gaussian("1/100", 1000, 0))
+    assert not np.any(ns.discrete_gaussian("1/100", size=1000, rng=0))
 
 
 @pytest.mark.parametrize(
     ("call", "error", "name"),
     [
-        (lambda: ns.discrete_gaussian(0, 5), ValueError, "sigma_squared"),
-        (lambda: ns.discrete_gaussian(-1.0, 5), ValueError, "sigma_squared"),
-        (lambda: ns.discrete_gaussian(float("nan"), 5), ValueError, "sigma_squared"),
-        (lambda: ns.discrete_gaussian(1e30, 5), ValueError, "sigma_squared"),
-        (lambda: ns.discrete_laplace(0, 5), ValueError, "scale"),
-        (lambda: ns.discrete_laplace(1e13, 5), ValueError, "scale"),
-        (lambda: ns.laplace(-2, 5), ValueError, "scale"),
-        (lambda: ns.discrete_laplace(1, -1), ValueError, "size"),
-        (lambda: ns.discrete_laplace(1, 2.0), TypeError, "size"),
-        (lambda: ns.discrete_gaussian(1, 5, rng=1.5), TypeError, "rng"),
+        (lambda: ns.discrete_gaussian(0, size=5), ValueError, "sigma_squared"),
+        (lambda: ns.discrete_gaussian(-1.0, size=5), ValueError, "sigma_squared"),
+        (lambda: ns.discrete_gaussian(float("nan"), size=5), ValueError, "sigma_squared"),
+        (lambda: ns.discrete_gaussian(1e30, size=5), ValueError, "sigma_squared"),
+        (lambda: ns.discrete_laplace(0, size=5), ValueError, "scale"),
+        (lambda: ns.discrete_laplace(1e13, size=5), ValueError, "scale"),
+        (lambda: ns.laplace(-2, size=5), ValueError, "scale"),
+        (lambda: ns.discrete_laplace(1, size=-1), ValueError, "size"),
+        (lambda: ns.discrete_laplace(1, size=2.0), TypeError, "size"),
+        (lambda: ns.discrete_gaussian(1, size=5, rng=1.5), TypeError, "rng"),
         (lambda: sc.check_fit("gaussian", "exact", 1), ValueError, "kind"),
         (lambda: sc.check_fit("discrete-gaussian", "fast", 1), ValueError, "layer"),
         (lambda: sc.check_fit("discrete-gaussian", "exact", 1, alpha=2.0), ValueError, "alpha"),

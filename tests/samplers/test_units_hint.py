@@ -15,7 +15,7 @@ from reference.samplers.fit import fit_to_distribution
 
 def test_variance_passed_as_standard_deviation_is_named() -> None:
     # a user meant σ = 4 (σ² = 16) but drew with σ² = 16 while declaring σ² = 4: variance ≈ 16 = 4²
-    samples = np.asarray(exact.discrete_gaussian(Fraction(16), SeededRandomBits(5), size=4000), dtype=np.int64)
+    samples = np.asarray(exact.discrete_gaussian(Fraction(16), source=SeededRandomBits(5), size=4000), dtype=np.int64)
     fit = fit_to_distribution(samples, "discrete-gaussian", 4)
     assert fit.verdict == "fails"
     assert "a variance passed as a standard deviation?" in fit.summary()

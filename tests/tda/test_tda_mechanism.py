@@ -110,7 +110,7 @@ def test_exact_draw_order_and_projection() -> None:
     sigma_squared = Fraction(HIERARCHY.depth) / rho
     for (noisy, _), (true, _) in zip(recorder.calls, expected, strict=True):
         assert len(noisy) == len(true)  # every child of the universe gets noise, zero counts included
-        noise = exact_dg(sigma_squared, replay, size=len(true))
+        noise = exact_dg(sigma_squared, source=replay, size=len(true))
         assert list(noisy) == [t + z for t, z in zip(true, noise, strict=True)]
     for (noisy, total), (prefix, _) in zip(recorder.calls, [((), 0), *_parents(released)], strict=True):
         projected = intopt_literal(noisy, total)
@@ -131,7 +131,7 @@ def test_numeric_draw_order_one_call_per_level() -> None:
     position = 0
     for level, size in enumerate(HIERARCHY.sizes, start=1):
         parents = 1 if level == 1 else len(released.level(level - 1))
-        noise = numeric_dg(sigma_squared, parents * size, gen).reshape(parents, size)
+        noise = numeric_dg(sigma_squared, size=parents * size, rng=gen).reshape(parents, size)
         for row in range(parents):
             noisy, _ = recorder.calls[position]
             true, _ = expected[position]

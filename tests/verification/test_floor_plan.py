@@ -4,18 +4,19 @@ import graph of ``verification/`` has no circle.
 Floors, bottom to top (a module may import its own component and any lower floor; imports inside functions and
 under ``TYPE_CHECKING`` count, as in ``tests/test_layers.py``; there is no exemption):
 
-0. ground: the claim and proof vocabulary (``core``), the table of papers (``papers``), data tables
-   (``prose_claims``, ``unregistered``, ``proof_pass``), the HTML renderer, the progress clock and the checkout
-   loader;
-1. checks shared by the papers (``samplers``, ``audit``), the planted implementations, the prose scan;
-2. the papers' packages (``cip``, ``kary``, ``tda``: claims, checks, proofs) and the coverage of their index;
-3. what iterates the papers: the registry, the links, the plots;
-4. tools over the registry: the Coq toolchain, the index generator;
-5. evidence read off a run: proof levels, provenance, the audit cases;
-6. the parallel run; 7. the report; 8. the ``report`` command.
+0. ground: the claim and proof vocabulary (``core``), the table of papers (``papers``), the HTML renderer, the
+   progress clock, the checkout loader and the reader of Coq's text;
+1. checks shared by the papers (``samplers``, ``audit``), the planted implementations;
+2. the papers' packages (``cip``, ``kary``, ``tda``: claims, checks, proofs, the tables of their text);
+3. what iterates the papers: the registry, the links, the plots, and the gathered tables of the papers' text
+   (``unregistered``, ``prose_claims``, ``proof_pass``);
+4. tools over the registry and those tables: the Coq toolchain, the prose scan;
+5. evidence read off a run: proof levels, provenance, the audit cases, and the coverage of the papers' index;
+6. the parallel run and the index generator; 7. the report; 8. the ``report`` command.
 
-The registry and the links import the papers' packages by name from the table of papers (``importlib``): those
-arrows are not in the source's import statements, and the floors put both above the papers all the same.
+The registry, the links and the gathered tables import the papers' packages by name from the table of papers
+(``importlib``): those arrows are not in the source's import statements, and the floors put them above the papers
+all the same.
 """
 
 from __future__ import annotations
@@ -37,14 +38,13 @@ PACKAGE = "reference_verification"
 PAPER_FLOOR = 2
 #: Floor of each top-level module or subpackage of ``verification/``; equal floors must not import each other.
 FLOORS: dict[str, int] = {
-    "core": 0, "papers": 0, "prose_claims": 0, "unregistered": 0, "proof_pass": 0, "html": 0, "checkout": 0,
-    "progress": 0,
-    "samplers": 1, "audit": 1, "planted": 1, "prose": 1,
-    **{paper.package: PAPER_FLOOR for paper in PAPERS}, "completeness": 2,
-    "registry": 3, "links": 3, "plots": 3,
-    "coq": 4, "index_statements": 4,
-    "levels": 5, "provenance": 5, "audits": 5,
-    "parallel": 6,
+    "core": 0, "papers": 0, "html": 0, "checkout": 0, "progress": 0, "coq_text": 0,
+    "samplers": 1, "audit": 1, "planted": 1,
+    **{paper.package: PAPER_FLOOR for paper in PAPERS},
+    "registry": 3, "links": 3, "plots": 3, "prose_claims": 3, "unregistered": 3, "proof_pass": 3,
+    "coq": 4, "prose": 4,
+    "levels": 5, "provenance": 5, "audits": 5, "completeness": 5,
+    "parallel": 6, "index_statements": 6,
     "report": 7,
     "cli": 8,
 }
@@ -155,13 +155,13 @@ def test_a_planted_upward_sideways_or_lazy_import_is_caught(tmp_path: Path) -> N
         "core/__init__.py": "",
         "core/claims.py": "def f():\n    from ..report import run_report  # lazy, still a dependency\n",
         "coq.py": "from .core.claims import f\n",
-        "index_statements.py": "from . import coq\n",
+        "prose.py": "from . import coq\n",
         "report.py": "from reference_verification.coq import x\nfrom .extra import y\n",
         "extra.py": "",
     })
     problems = floor_violations(root)
     assert any("core/claims.py:2" in p and "up: core below report" in p for p in problems)
-    assert any("sideways: index_statements, coq" in p for p in problems)
+    assert any("sideways: prose, coq" in p for p in problems)
     assert any("module outside every floor (extra)" in p for p in problems)
     assert any("no floor: extra" in p for p in problems)
     assert len(problems) == 4

@@ -49,11 +49,11 @@ def draw(kind: object, layer: object, parameter: RationalLike, samples: int, see
     if where == "exact":
         source = SeededRandomBits(start)
         sampler = exact_samplers.discrete_laplace if chosen == "discrete-laplace" else exact_samplers.discrete_gaussian
-        return np.array(sampler(value, source, size=count), dtype=np.int64)
+        return np.array(sampler(value, source=source, size=count), dtype=np.int64)
     generator = np.random.default_rng(start)
     if chosen == "discrete-laplace":
-        return numeric_samplers.discrete_laplace(value, count, generator)
-    return numeric_samplers.discrete_gaussian(value, count, generator)
+        return numeric_samplers.discrete_laplace(value, size=count, rng=generator)
+    return numeric_samplers.discrete_gaussian(value, size=count, rng=generator)
 
 
 def check_fit(
@@ -82,7 +82,7 @@ def check_bernoulli_exp_minus(
     count = check_positive_int(samples, "samples")
     level = check_alpha(alpha)
     draws = exact_samplers.bernoulli_exp_minus(
-        value, SeededRandomBits(check_positive_int(seed, "seed", minimum=0)), size=count
+        value, source=SeededRandomBits(check_positive_int(seed, "seed", minimum=0)), size=count
     )
     ones = sum(draws)
     probability = as_float(discrete.exp_minus(value))
@@ -112,7 +112,7 @@ def check_laplace_fit(
     count = check_positive_int(samples, "samples", minimum=10)
     level = check_alpha(alpha)
     cells = min(check_positive_int(bins, "bins", minimum=2), max(2, int(count // MIN_EXPECTED)))
-    values = numeric_samplers.laplace(scale, count, np.random.default_rng(check_positive_int(seed, "seed", minimum=0)))
+    values = numeric_samplers.laplace(scale, size=count, rng=np.random.default_rng(check_positive_int(seed, "seed", minimum=0)))
     quantiles = np.arange(1, cells) / cells
     edges = np.where(quantiles < 0.5, b * np.log(2 * quantiles), -b * np.log(2 * (1 - quantiles)))
     cdf = np.concatenate(([0.0], _laplace_cdf(edges, b), [1.0]))

@@ -104,18 +104,18 @@ def _enumeration_target(
         if not 0 <= parameter <= 1:
             raise ValueError(f"parameter must be in [0, 1] for bernoulli, got {parameter}")
         exact = CertifiedReal.exact(parameter)
-        return (lambda s: exact_samplers.bernoulli(parameter, s)), (
+        return (lambda s: exact_samplers.bernoulli(parameter, source=s)), (
             lambda x: exact if x == 1 else CertifiedReal(1 - exact.upper, 1 - exact.lower)
         )
     if kind == "bernoulli_exp_minus":
         if parameter < 0:
             raise ValueError(f"parameter must be >= 0 for bernoulli_exp_minus, got {parameter}")
         one = discrete.exp_minus(parameter)
-        return (lambda s: exact_samplers.bernoulli_exp_minus(parameter, s)), (
+        return (lambda s: exact_samplers.bernoulli_exp_minus(parameter, source=s)), (
             lambda x: one if x == 1 else CertifiedReal(1 - one.upper, 1 - one.lower)
         )
     if kind == "discrete-laplace":
-        return (lambda s: exact_samplers.discrete_laplace(parameter, s)), (
+        return (lambda s: exact_samplers.discrete_laplace(parameter, source=s)), (
             lambda x: discrete.discrete_laplace_pmf(x, parameter)
         )
     if kind == "discrete-gaussian":
@@ -126,7 +126,7 @@ def _enumeration_target(
             lambda x: discrete.discrete_gaussian_pmf(x, parameter)
         )
     if kind == "discrete_gaussian_rejection":
-        return (lambda s: exact_samplers.discrete_gaussian_rejection(parameter, s)), (
+        return (lambda s: exact_samplers.discrete_gaussian_rejection(parameter, source=s)), (
             lambda x: discrete.discrete_gaussian_pmf(x, parameter)
         )
     raise ValueError(

@@ -14,7 +14,9 @@ sensitivities, ε or δ(ε)). Beside it:
 * the laws — :mod:`~reference.audit.linear.laplace_lp` (certified ℓ1 LP), :mod:`~reference.audit.linear.lattice`
   and :mod:`~reference.audit.linear.integer_shift` (integer noise), :mod:`~reference.audit.linear.renyi`
   (ρ-zCDP and RDP claims), :mod:`~reference.audit.linear.masked_draws` (draws with infinite variance);
-* neighbours — :mod:`~reference.audit.linear.participation` (participation schemes);
+* neighbours — :mod:`~reference.audit.linear.participation` (participation schemes),
+  :mod:`~reference.audit.linear.pattern_walk` and :mod:`~reference.audit.linear.pattern_maxima` (maxima over
+  their patterns);
 * probing — :mod:`~reference.audit.linear.probe` and :mod:`~reference.audit.linear.probe_linear` (recover ``B``
   from a user's function of the draws);
 * results — :mod:`~reference.audit.linear.verdict`, :mod:`~reference.audit.linear.covariance` (exact noise

@@ -9,7 +9,7 @@ of S; one column for scalar inputs).
 convex in V, so its maximum over a product of convex sets sits at extreme points:
 
 * ``counts`` (c_i ∈ [0, 1]): the vertices are 0/1, and the families are closed under subsets, so the maximum is
-  ``max_S 1_Sᵀ Q 1_S`` (:func:`reference.audit.linear.participation.max_quadratic`);
+  ``max_S 1_Sᵀ Q 1_S`` (:func:`reference.audit.linear.pattern_maxima.max_quadratic`);
 * ``signed`` (c_i ∈ [-1, 1]): ``max_S max_{s∈{±1}^S} sᵀ Q_S s``;
 * ``vector`` (‖c_i‖₂ <= 1, any dimension): the Gram matrix G of the c_i is any positive semi-definite matrix
   with diagonal <= 1 (a dimension of |S| realises each), so the maximum is ``max_S SDP(S)`` with
@@ -42,8 +42,9 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
-from reference.audit.linear import participation as schemes
-from reference.audit.linear.participation import Contribution, Participation, PatternMaximum
+from reference.audit.linear import pattern_maxima, pattern_walk
+from reference.audit.linear.participation import Contribution, Participation, any_records
+from reference.audit.linear.pattern_walk import PatternMaximum
 from reference.audit.linear.semidefinite import sdp_bracket
 from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits
 
@@ -86,7 +87,7 @@ def max_pattern_quadratic(scheme: Participation, quadratic: Sequence[Sequence[in
     if _no_shared_entry(scheme, quadratic):
         # every pair that can share a pattern has Q_ij = 0 (a banded strategy, band <= separation): the value is
         # Σ_{i∈S} Q_ii |c_i|² whatever the model, a linear maximum
-        value, pattern = schemes.best_linear(scheme, [row[i] for i, row in enumerate(quadratic)])
+        value, pattern = pattern_maxima.best_linear(scheme, [row[i] for i, row in enumerate(quadratic)])
         exact = Fraction(value, denominator)
         return PatternMaximum(exact, exact, pattern, "no Gram entry between inputs that share a pattern (a banded "
                               "strategy within the separation): the sum of the diagonal, dynamic programming; "
@@ -98,7 +99,7 @@ def max_pattern_quadratic(scheme: Participation, quadratic: Sequence[Sequence[in
         raise ValueError(unnamed_model_message(f"the workload's Gram matrix has a negative entry (Q[{i}][{j}] < 0) "
                                                "between inputs one user may share"))
     if model in (None, "counts") or negative is None:
-        found = schemes.max_quadratic(scheme, quadratic, denominator, limits=limits)
+        found = pattern_maxima.max_quadratic(scheme, quadratic, denominator, limits=limits)
         if negative is None and model != "counts":
             return _with_method(found, "no negative Gram entry between inputs that share a pattern, so counts, "
                                 "signed and vector contributions agree; " + found.method)
@@ -106,7 +107,7 @@ def max_pattern_quadratic(scheme: Participation, quadratic: Sequence[Sequence[in
     signs = _balancing_signs(scheme, len(quadratic), lambda i, j: quadratic[i][j])
     absolute = [[abs(entry) for entry in row] for row in quadratic]
     if signs is not None:
-        found = schemes.max_quadratic(scheme, absolute, denominator, limits=limits)
+        found = pattern_maxima.max_quadratic(scheme, absolute, denominator, limits=limits)
         return PatternMaximum(found.lower, found.upper, found.pattern,
                               f"signs make every shared Gram entry non-negative (a balanced Gram matrix), so "
                               f"signed and vector contributions equal the counts maximum of |Q|; {found.method}",
@@ -189,7 +190,7 @@ def _largest_patterns(scheme: Participation, inputs: int, quadratic: Sequence[Se
         elif (value, pattern) > heap[0]:
             heapq.heapreplace(heap, (value, pattern))
 
-    schemes.walk_patterns(scheme, inputs, 0, schemes.quadratic_extend(quadratic), visit)
+    pattern_walk.walk_patterns(scheme, inputs, 0, pattern_walk.quadratic_extend(quadratic), visit)
     return sorted(heap, reverse=True)
 
 
@@ -249,16 +250,16 @@ def _max_signed_quadratic(scheme: Participation, quadratic: Sequence[Sequence[in
             return extended
 
         start: tuple[int, tuple[int, ...]] = (0, ())
-        value, pattern, (_, signs) = schemes.best_pattern(scheme, inputs, start, extend)
+        value, pattern, (_, signs) = pattern_walk.best_pattern(scheme, inputs, start, extend)
         exact = Fraction(value, denominator)
         return PatternMaximum(exact, exact, pattern, f"enumeration of all {patterns} patterns x signs", patterns,
                               signs)
-    bound = schemes.max_quadratic(scheme, absolute, denominator, limits=limits)
+    bound = pattern_maxima.max_quadratic(scheme, absolute, denominator, limits=limits)
     lower, signs = _best_signs_quadratic(quadratic, bound.pattern, limits)
     return PatternMaximum(Fraction(lower, denominator), bound.upper, bound.pattern,
                           "signed: upper bound sum |Q_ij| over the patterns (" + bound.method + "); lower bound "
                           f"at its maximiser with the best signs found{_sign_note(limits, len(bound.pattern))}"
-                          f"{schemes.enumeration_note(limits, work, bound.upper * denominator <= lower)}", patterns,
+                          f"{pattern_maxima.enumeration_note(limits, work, bound.upper * denominator <= lower)}", patterns,
                           signs)
 
 
@@ -292,7 +293,7 @@ def _max_vector_quadratic(scheme: Participation, quadratic: Sequence[Sequence[in
         ranked = _largest_patterns(scheme, inputs, absolute, limits.sdp_patterns + 1)
         how = f"enumeration of the {patterns} patterns"
     else:
-        bound = schemes.max_quadratic(scheme, absolute, denominator, limits=limits)
+        bound = pattern_maxima.max_quadratic(scheme, absolute, denominator, limits=limits)
         global_bound = bound.upper * denominator
         ranked = [(absolute_sum(bound.pattern), bound.pattern)]  # its maximiser raises the floor
         how = ("sum |Q_ij| over the patterns (" + bound.method + "); the patterns are ranked only by an enumeration: "
@@ -336,7 +337,7 @@ def _block_balanced(block: Sequence[Sequence[int]]) -> bool:
     def entry(a: int, b: int) -> int:
         return block[a][b]
 
-    return _balancing_signs(schemes.any_records(records=len(block)), len(block), entry) is not None
+    return _balancing_signs(any_records(records=len(block)), len(block), entry) is not None
 
 
 # ------------------------------------------------------------------------------------------------ Laplace kinds
@@ -369,9 +370,9 @@ def max_pattern_l1(scheme: Participation, columns: Sequence[Sequence[int]], deno
         raise ValueError(unnamed_model_message("a row of the strategy (or of the draw shifts) has entries of both "
                                                "signs"))
     if model in (None, "counts"):
-        return schemes.max_l1(scheme, columns, denominator, limits=limits)
+        return pattern_maxima.max_l1(scheme, columns, denominator, limits=limits)
     if one_sign:  # ‖M_S s‖₁ <= Σ_{j∈S} ‖M_j‖₁ = ‖M_S 1‖₁: signed and counts agree
-        found = schemes.max_l1(scheme, columns, denominator, limits=limits)
+        found = pattern_maxima.max_l1(scheme, columns, denominator, limits=limits)
         return PatternMaximum(found.lower, found.upper, found.pattern, "every row of the map has one sign, so signed "
                               "and counts contributions agree; " + found.method, found.patterns,
                               (1,) * len(found.pattern))
@@ -380,7 +381,7 @@ def max_pattern_l1(scheme: Participation, columns: Sequence[Sequence[int]], deno
     norms = [sum(abs(entry) for entry in column) for column in columns]
     signs = _column_balancing_signs(columns)
     if signs is not None:
-        value, pattern = schemes.best_linear(scheme, norms)
+        value, pattern = pattern_maxima.best_linear(scheme, norms)
         exact = Fraction(value, denominator)
         return PatternMaximum(exact, exact, pattern, "signed: signs make every row of the map one-signed, so the l1 "
                               "norm is additive over the pattern (dynamic programming)", patterns,
@@ -397,16 +398,16 @@ def max_pattern_l1(scheme: Participation, columns: Sequence[Sequence[int]], deno
             return extended
 
         start: tuple[list[int], tuple[int, ...]] = ([0] * rows, ())
-        value, pattern, (_, chosen) = schemes.best_pattern(scheme, inputs, start, extend)
+        value, pattern, (_, chosen) = pattern_walk.best_pattern(scheme, inputs, start, extend)
         exact = Fraction(value, denominator)
         return PatternMaximum(exact, exact, pattern, f"enumeration of all {patterns} patterns x signs", patterns,
                               chosen)
-    upper, pattern = schemes.best_linear(scheme, norms)
+    upper, pattern = pattern_maxima.best_linear(scheme, norms)
     lower, chosen = _best_signs_l1(columns, pattern, rows, limits)
     return PatternMaximum(Fraction(lower, denominator), Fraction(upper, denominator), pattern,
                           "signed: triangle-inequality dynamic-programming bound; lower bound at its maximiser with "
                           f"the best signs found{_sign_note(limits, len(pattern))}"
-                          f"{schemes.enumeration_note(limits, work, upper <= lower)}", patterns, chosen)
+                          f"{pattern_maxima.enumeration_note(limits, work, upper <= lower)}", patterns, chosen)
 
 
 def _column_balancing_signs(columns: Sequence[Sequence[int]]) -> list[int] | None:

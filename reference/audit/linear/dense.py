@@ -16,7 +16,9 @@ from reference.audit.linear.contribution import max_pattern_l1, max_pattern_quad
 from reference.audit.linear.integer_shift import box_points, integer_kernel_basis, minimum_integer_shift
 from reference.audit.linear.laplace_lp import max_integer_shift_norm, max_shift_norm
 from reference.audit.linear.lattice import lattice_audit, neighbouring_differences
-from reference.audit.linear.participation import Participation, PatternMaximum, integer_rows
+from reference.audit.linear.participation import Participation
+from reference.audit.linear.pattern_maxima import integer_rows
+from reference.audit.linear.pattern_walk import PatternMaximum
 from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits
 from reference.audit.linear.verdict import (
     MAX_ENUMERATED_SHIFTS,

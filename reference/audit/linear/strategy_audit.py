@@ -18,7 +18,8 @@ from flint import fmpz_mat
 
 from reference.audit.linear.column_matrix import ColumnMatrix, IntegerArray
 from reference.audit.linear.contribution import max_pattern_quadratic
-from reference.audit.linear.participation import Participation, PatternMaximum
+from reference.audit.linear.participation import Participation
+from reference.audit.linear.pattern_walk import PatternMaximum
 from reference.audit.linear.size_limits import DEFAULT_LIMITS, SizeLimits
 from reference.audit.linear.verdict import LinearNoiseVerdict
 from reference.core.exact_text import exact_text

@@ -11,7 +11,8 @@ from fractions import Fraction
 from typing import Any
 
 from reference.audit.linear.lattice import LatticeLeak
-from reference.audit.linear.participation import Participation, PatternMaximum
+from reference.audit.linear.participation import Participation
+from reference.audit.linear.pattern_walk import PatternMaximum
 from reference.audit.linear.renyi import (
     RenyiClaimVerdict,
     RenyiProfile,

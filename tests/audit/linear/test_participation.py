@@ -9,19 +9,18 @@ from fractions import Fraction
 
 import pytest
 
-from reference.audit.linear import participation as scheme_module
+from reference.audit.linear import pattern_walk
 from reference.audit.linear.audit import audit_linear_noise
 from reference.audit.linear.covariance import kary_prefix_workload
 from reference.audit.linear.participation import (
     Participation,
     any_records,
     fixed_epoch,
-    max_l1,
-    max_quadratic,
     min_separation,
     once_per_block,
     parse_participation,
 )
+from reference.audit.linear.pattern_maxima import max_l1, max_quadratic
 from reference.audit.linear.size_limits import SizeLimits
 
 SCHEMES = [any_records(records=2), any_records(records=3), once_per_block(block=3), once_per_block(block=1),
@@ -92,13 +91,13 @@ def test_walk_visits_every_pattern_once_depth_first(scheme: Participation) -> No
         assert state == pattern  # the state rode along the same steps
         visited.append(pattern)
 
-    scheme_module.walk_patterns(scheme, inputs, start, extend, visit)
+    pattern_walk.walk_patterns(scheme, inputs, start, extend, visit)
     assert visited == sorted(patterns(scheme, inputs))
     every = patterns(scheme, inputs)
     truth = max(sum(weights[j] for j in pattern) for pattern in every)
     first = min(pattern for pattern in every if sum(weights[j] for j in pattern) == truth)
-    assert scheme_module.best_pattern(scheme, inputs, start, extend) == (truth, first, first)
-    assert scheme_module.best_pattern(scheme, 0, start, extend) == (0, (), ())  # no input: the empty pattern
+    assert pattern_walk.best_pattern(scheme, inputs, start, extend) == (truth, first, first)
+    assert pattern_walk.best_pattern(scheme, 0, start, extend) == (0, (), ())  # no input: the empty pattern
 
 
 def test_parse_participation() -> None:

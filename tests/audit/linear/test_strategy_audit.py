@@ -9,9 +9,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from reference.audit.linear import participation as scheme_module
+from reference.audit.linear import pattern_maxima
 from reference.audit.linear.audit import audit_linear_noise
-from reference.audit.linear.participation import max_quadratic, min_separation
+from reference.audit.linear.participation import min_separation
+from reference.audit.linear.pattern_maxima import max_quadratic
 from reference.audit.linear.size_limits import SizeLimits
 
 
@@ -54,8 +55,8 @@ def test_vectorised_row_bounds_against_the_exact_ones() -> None:
         half = [[rng.randint(0, 9) for _ in range(inputs)] for _ in range(inputs)]
         quadratic = [[half[i][j] + half[j][i] for j in range(inputs)] for i in range(inputs)]
         scheme = min_separation(separation=separation, times=times)
-        exact = [scheme_module._best_containing(scheme, quadratic[i], i) for i in range(inputs)]
-        certified = scheme_module._certified_row_bounds(scheme, quadratic)
+        exact = [pattern_maxima._best_containing(scheme, quadratic[i], i) for i in range(inputs)]
+        certified = pattern_maxima._certified_row_bounds(scheme, quadratic)
         assert all(e <= c <= e * (1 + Fraction(1, 10**12)) for e, c in zip(exact, certified))
         truth = max_quadratic(scheme, quadratic, 1)
         assert truth.exact

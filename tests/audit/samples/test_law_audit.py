@@ -60,7 +60,7 @@ def test_wrong_family_same_variance_fails_at_the_runs_it_needs(family: str) -> N
 
 def test_rounded_gaussian_in_place_of_the_discrete_gaussian_fails() -> None:
     law = DiscreteGaussian(Fraction(1, 2))
-    runs = _needed(audit_samples(discrete_gaussian(0.5, 1000, np.random.default_rng(1)), law), "rounded")
+    runs = _needed(audit_samples(discrete_gaussian(0.5, size=1000, rng=np.random.default_rng(1)), law), "rounded")
     draws = np.rint(np.random.default_rng(2).normal(0, math.sqrt(0.5), runs))
     assert audit_samples(draws, law, alpha=ALPHA).verdict == "fails"
 
@@ -68,7 +68,7 @@ def test_rounded_gaussian_in_place_of_the_discrete_gaussian_fails() -> None:
 @pytest.mark.parametrize("law, draw", [
     (Gaussian(Fraction(2)), lambda rng, n, f: rng.normal(0, 2 * f, n)),
     (Laplace(Fraction(1)), lambda rng, n, f: rng.laplace(0, f, n)),
-    (DiscreteGaussian(Fraction(100)), lambda rng, n, f: discrete_gaussian(100 * f * f, n, rng)),
+    (DiscreteGaussian(Fraction(100)), lambda rng, n, f: discrete_gaussian(100 * f * f, size=n, rng=rng)),
 ])
 def test_two_percent_scale_error_fails_at_the_runs_it_needs(law: object, draw: object) -> None:
     short = audit_samples(np.zeros(1000) + 1, law)  # type: ignore[arg-type]
@@ -122,8 +122,8 @@ def test_the_project_samplers_hold(seed: int) -> None:
     cases: list[tuple[np.ndarray, Law]] = [
         (rng.normal(0, 3, 200_000), Gaussian(Fraction(3))),
         (rng.laplace(0, 2, 400_000), Laplace(Fraction(2))),
-        (discrete_gaussian(4, 400_000, rng), DiscreteGaussian(Fraction(4))),
-        (discrete_laplace(3, 700_000, rng), DiscreteLaplace(Fraction(3))),
+        (discrete_gaussian(4, size=400_000, rng=rng), DiscreteGaussian(Fraction(4))),
+        (discrete_laplace(3, size=700_000, rng=rng), DiscreteLaplace(Fraction(3))),
         (cascade_leaves_runs(3, 1.5, 40_000, seed), Cascade(3, Fraction(3, 2))),
     ]
     for samples, law in cases:
@@ -133,7 +133,7 @@ def test_the_project_samplers_hold(seed: int) -> None:
 
 @pytest.mark.parametrize("law, draw", [
     (Gaussian(Fraction(1)), lambda rng: rng.normal(0, 1, 2000)),
-    (DiscreteGaussian(Fraction(2)), lambda rng: discrete_gaussian(2, 2000, rng)),
+    (DiscreteGaussian(Fraction(2)), lambda rng: discrete_gaussian(2, size=2000, rng=rng)),
 ])
 def test_false_alarm_rate_is_within_its_bound(law: object, draw: object) -> None:
     """At alpha = 0.2 over 40 seeds, the count of false alarms is at most the binomial(40, 0.2) 1e-4 quantile."""
@@ -143,7 +143,7 @@ def test_false_alarm_rate_is_within_its_bound(law: object, draw: object) -> None
 
 
 def test_too_few_runs_is_inconclusive_with_the_runs_needed() -> None:
-    draws = discrete_gaussian(10**8, 50_000, np.random.default_rng(4))  # sigma = 1e4
+    draws = discrete_gaussian(10**8, size=50_000, rng=np.random.default_rng(4))  # sigma = 1e4
     report = audit_samples(draws, DiscreteGaussian(Fraction(10**8)), alpha=ALPHA)
     assert report.verdict == "inconclusive"
     assert report.runs_needed is not None and report.runs_needed > 50_000
@@ -158,7 +158,7 @@ def test_scale_power_matches_a_seeded_simulation() -> None:
     stated = test.power(values, 0.03)
     rng = np.random.default_rng(9)
     low, high = test.critical(values)
-    hits = [not low <= float(np.mean(discrete_gaussian(9 * 1.03**2, values, rng) ** 2 / 9)) <= high
+    hits = [not low <= float(np.mean(discrete_gaussian(9 * 1.03**2, size=values, rng=rng) ** 2 / 9)) <= high
             for _ in range(200)]
     assert abs(np.mean(hits) - stated) < 4 * math.sqrt(stated * (1 - stated) / 200) + 0.02
 
@@ -188,16 +188,16 @@ def test_assert_samples_match_takes_every_law_by_object_and_by_name() -> None:
     from reference.testing import assert_samples_match
 
     rng = np.random.default_rng(21)
-    draws = discrete_gaussian(7, 300_000, rng)
+    draws = discrete_gaussian(7, size=300_000, rng=rng)
     assert assert_samples_match(draws, "discrete-gaussian", sigma_squared=7).verdict == "holds"
     assert assert_samples_match(draws, DiscreteGaussian(Fraction(7))).verdict == "holds"
     with pytest.raises(AssertionError, match="do not match"):
         assert_samples_match(np.rint(rng.normal(0, math.sqrt(7), 300_000)), "discrete-gaussian", sigma_squared=8)
     with pytest.raises(AssertionError, match=r"inconclusive.*runs are needed"):
-        assert_samples_match(discrete_laplace(2, 2000, rng), "discrete-laplace", scale=2)
+        assert_samples_match(discrete_laplace(2, size=2000, rng=rng), "discrete-laplace", scale=2)
     level = TdaLevel(2, rho=Fraction(1, 2))  # sigma^2 = 4
-    assert assert_samples_match(discrete_gaussian(4, 300_000, rng), "tda-level", attributes=2, rho="1/2").holds
-    assert assert_samples_match(discrete_gaussian(4, 300_000, rng), level).holds
+    assert assert_samples_match(discrete_gaussian(4, size=300_000, rng=rng), "tda-level", attributes=2, rho="1/2").holds
+    assert assert_samples_match(discrete_gaussian(4, size=300_000, rng=rng), level).holds
     assert assert_samples_match(rng.laplace(0, 1, 400_000), "laplace", scale=1).holds
 
 

@@ -35,7 +35,8 @@ from reference.kary.privacy import (
     laplace_epsilon_theorem_1_3,
 )
 from reference.privacy.gaussian import gaussian_delta, sigma_exact
-from reference.privacy.laplace_profile import laplace_delta, laplace_epsilon, laplace_scale_exact
+from reference.privacy.laplace_profile import laplace_delta, laplace_epsilon
+from reference.privacy.laplace_scale import laplace_scale_exact
 from reference.privacy.pure_composition import optimal_composition_delta, optimal_composition_epsilon
 
 _PRECISION = 192

@@ -1,0 +1,255 @@
+"""A certified σ bracket from ONE Arb enclosure of the Gaussian mechanism's δ(ε) and a slope bound: the mean
+value form. Conventions and model: :mod:`reference.privacy.gaussian_profile`.
+
+Why it is safe. δ is a smooth, strictly decreasing function of σ > 0 with the closed-form slope
+
+    dδ/dσ = −(Δ/σ²) φ(a − b),   a = Δ/(2σ), b = εσ/Δ
+
+(derived in :func:`reference.privacy.gaussian_enclosure.delta_and_slope`; the two terms' derivatives combine
+because e^ε φ(a + b) = φ(a − b)). For a centre ``c`` and any σ in a hull ``H`` that contains ``c``, the mean
+value theorem gives δ(σ) = δ(c) + (σ − c)·δ'(ξ) for some ξ between ``c`` and σ, so ξ ∈ H. Arb evaluates
+δ(c) on a ball containing ``c`` (:func:`reference.privacy.gaussian_profile.profile_ball`) and δ' on the ball
+``H`` (every arithmetic step of Arb returns a ball containing the exact result for every point of its
+arguments), so the ball ``δ(c) + (σ − c)·δ'(H)`` contains δ(σ). If that ball lies entirely at or below the
+ball of the target δ, δ(σ) <= δ: σ is sufficient; if it lies entirely above, σ is insufficient. Neither
+comparison uses a midpoint or a float; the midpoints only choose where the bracket goes.
+
+Why it is cheap. Only one δ(ε) needs the two normal tails (erfc, the expensive part); the slope is one
+exponential. The remainder term is about (σ − c)²·|δ''|, so a centre within about √tolerance (relative) of
+the optimum is enough to tell apart the ends of a bracket of relative width ``tolerance``: a float estimate
+(≈ 1e-13) serves every tolerance down to about 1e-24 without any further step, and each Newton step on Arb
+midpoints doubles the digits for finer ones (cost linear in the digits, no bisection).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import NamedTuple
+
+from flint import arb, ctx, fmpq
+
+from reference.core.certified import CertifiedReal, working_precision
+from reference.privacy.gaussian_enclosure import clip_to_unit
+from reference.privacy.gaussian_profile import profile_ball
+
+#: Working bits kept beyond those that separate the bracket's two ends (the slope factor d log δ / d log σ
+#: and the cancellation of δ's two tails take some of them); a bracket not decided is retried with more.
+GUARD_BITS = 20
+
+#: Relative accuracy (bits) the float estimate is trusted with when planning Newton steps: it is within about
+#: 2**-43 on the comparison grid (the float difference of two tails cancels), and a wrong trust only costs a retry.
+FLOAT_ESTIMATE_BITS = 40
+
+#: The same for the Arb-midpoint estimate of the inputs past the float range (it stops at steps of 2**-60).
+WIDE_ESTIMATE_BITS = 50
+
+
+class Bracket(NamedTuple):
+    """A certified bracket: ``sigma`` sufficient (``at_sigma``, a ball containing δ(ε) at ``sigma``, lies at or
+    below the target δ's ball), ``sigma_below = sigma (1 - tolerance)`` insufficient (``at_below`` lies above)."""
+
+    sigma_below: Fraction
+    sigma: Fraction
+    at_sigma: arb
+    at_below: arb
+
+
+def _slope(epsilon: arb, root: arb, sigma: arb) -> arb:
+    """A ball containing dδ/dσ = −(Δ/σ²) φ(Δ/(2σ) − εσ/Δ) for every σ in the ball ``sigma`` (``root`` = Δ)."""
+    gap = root / (2 * sigma) - epsilon * sigma / root
+    return (gap * gap / -2).exp() * (root / (sigma * sigma)) * _inverse_root_two_pi()
+
+
+def _inverse_root_two_pi() -> arb:
+    """-1/√(2π) at the current precision (computed once per precision: a constant of every slope)."""
+    precision = ctx.prec
+    value = _NEGATIVE_INVERSE_ROOT_TWO_PI.get(precision)
+    if value is None:
+        value = -(2 * arb.pi()).rsqrt()
+        if len(_NEGATIVE_INVERSE_ROOT_TWO_PI) < 64:
+            _NEGATIVE_INVERSE_ROOT_TWO_PI[precision] = value
+    return value
+
+
+#: -1/√(2π) by working precision (a handful of precisions occur; at most 64 are kept).
+_NEGATIVE_INVERSE_ROOT_TWO_PI: dict[int, arb] = {}
+
+
+def unit_enclosure(ball: arb) -> CertifiedReal:
+    """The exact enclosure ``[mid - rad, mid + rad]`` of a finite ball containing some δ(ε), intersected with
+    [0, 1] (where δ lies by definition): :meth:`CertifiedReal.from_arb` then clipping, with the common case (a
+    ball of ordinary exponents inside (0, 1)) done on integers over one power of two instead of eight Fraction
+    operations; anything else takes that general route.
+
+    Args:
+        ball: a finite ``flint.arb`` ball containing δ(ε) (a value in [0, 1]).
+    """
+    mantissa, exponent = ball.mid().man_exp()
+    radius, radius_exponent = ball.rad().man_exp()
+    common = int(min(exponent, radius_exponent))
+    if mantissa <= 0 or not -_ORDINARY_EXPONENT < common < 0 or exponent > 0 or radius_exponent > 0:
+        return clip_to_unit(CertifiedReal.from_arb(ball))
+    middle = int(mantissa) << int(exponent - common)
+    spread = int(radius) << int(radius_exponent - common)
+    lower, upper, unit = middle - spread, middle + spread, 1 << -common
+    if lower < 0 or upper > unit:  # reaching outside [0, 1]: the general route clips
+        return clip_to_unit(CertifiedReal.from_arb(ball))
+    return CertifiedReal(Fraction(lower, unit), Fraction(upper, unit))
+
+
+#: Binary exponents handled by :func:`unit_enclosure`'s integer route (far inside the exact range of
+#: :mod:`reference.core.certified`, which widens values below 2**-(2**20)).
+_ORDINARY_EXPONENT = 1 << 16
+
+
+def _dyadic(value: arb) -> Fraction | None:
+    """The exact dyadic midpoint of a finite ball as a Fraction (None when it is not positive)."""
+    mantissa, exponent = value.mid().man_exp()
+    numerator, power = int(mantissa), int(exponent)
+    if numerator <= 0:
+        return None
+    return Fraction(numerator << power) if power >= 0 else Fraction(numerator, 1 << -power)
+
+
+def newton_centre(
+    centre: Fraction | float, *, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction, bits: int
+) -> Fraction | None:
+    """One Newton step for δ(σ) = ``delta`` from ``centre`` on Arb midpoints at ``bits`` working bits: the next
+    centre (a dyadic rational), or None where δ or its slope is not usable there. It only steers.
+
+    Args:
+        centre: the current σ, a positive exact ``Fraction`` or a float (read exactly, as the dyadic it is).
+        epsilon: ε > 0, an exact ``Fraction``.
+        delta: the target δ in (0, 1), an exact ``Fraction``.
+        sensitivity_squared: the squared ℓ₂ sensitivity Δ² > 0 (not Δ), an exact ``Fraction``.
+        bits: the Arb working precision in bits, an integer >= 2 (about twice the centre's correct bits).
+    """
+    with working_precision(bits):
+        eps = arb(fmpq(epsilon.numerator, epsilon.denominator))
+        root = arb(fmpq(sensitivity_squared.numerator, sensitivity_squared.denominator)).sqrt()
+        sigma = arb(centre) if isinstance(centre, float) else arb(fmpq(centre.numerator, centre.denominator))
+        value = profile_ball(eps, sigma / root)
+        slope = _slope(eps, root, sigma)
+        if not (value.is_finite() and slope.is_finite() and slope.mid() < 0):
+            return None
+        stepped = (sigma - (value.mid() - arb(fmpq(delta.numerator, delta.denominator))) / slope.mid()).mid()
+        # a step that leaves [c/2, 2c] ran off δ's flat part (δ near 1, where the slope vanishes): no centre
+        if not (sigma / 2 < stepped < 2 * sigma):
+            return None
+        return _dyadic(stepped)
+
+
+def certify_bracket(
+    centre: Fraction | float,
+    *,
+    epsilon: Fraction,
+    delta: Fraction,
+    sensitivity_squared: Fraction,
+    tolerance: Fraction,
+    bits: int,
+    centre_bits: int = FLOAT_ESTIMATE_BITS,
+) -> Bracket | None:
+    """The bracket ``[σ (1 - tolerance), σ]`` placed by a linear step from ``centre`` and certified by the mean
+    value form (module docstring) at ``bits`` working bits; None when the balls do not decide (a centre too far
+    from the optimum, too few bits, δ's tails cancelling past them): the caller retries or falls back.
+
+    ``σ`` is a dyadic rational (a short one, on a power-of-two grid finer than tolerance·σ/8) just above the
+    linear step's root times (1 + tolerance/2), so the optimum sits near the bracket's middle.
+
+    Args:
+        centre: where to expand δ, a positive exact ``Fraction`` or a float (read exactly): within about
+            √tolerance (relative) of the optimal σ for the bracket to be decided.
+        epsilon: ε > 0, an exact ``Fraction``.
+        delta: the target δ in (0, 1), an exact ``Fraction``.
+        sensitivity_squared: the squared ℓ₂ sensitivity Δ² > 0 (not Δ), an exact ``Fraction``.
+        tolerance: the bracket's relative width, an exact ``Fraction`` in (0, 1).
+        bits: the Arb working precision in bits, an integer >= 2 (the tolerance's bits plus GUARD_BITS suffice
+            away from cancellation).
+        centre_bits: how close ``centre`` is trusted to be to the optimum, about 2**-centre_bits relative (an
+            integer); it sizes the hull. A wrong trust costs a second slope bound, never the guarantee.
+    """
+    saved = ctx.prec
+    ctx.prec = bits
+    try:
+        return _certify(centre, epsilon, delta, sensitivity_squared, tolerance, centre_bits)
+    finally:
+        ctx.prec = saved
+
+
+def _certify(centre: Fraction | float, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction,
+             tolerance: Fraction, centre_bits: int) -> Bracket | None:
+    """:func:`certify_bracket` at the current ``ctx.prec``."""
+    eps = arb(fmpq(epsilon.numerator, epsilon.denominator))
+    if sensitivity_squared.numerator == sensitivity_squared.denominator:
+        root = _ONE
+    else:
+        root = arb(fmpq(sensitivity_squared.numerator, sensitivity_squared.denominator)).sqrt()
+    target = arb(fmpq(delta.numerator, delta.denominator))
+    # a float centre is a dyadic rational, read exactly
+    centre_ball = arb(centre) if isinstance(centre, float) else arb(fmpq(centre.numerator, centre.denominator))
+    value = profile_ball(eps, centre_ball / root)  # a ball containing δ(c)
+    if not value.is_finite():
+        return None
+    top, bottom = tolerance.numerator, tolerance.denominator
+    tolerance_bits = bottom.bit_length() - top.bit_length()  # tolerance < 2**(1 - tolerance_bits)
+    # a hull around c of relative half-width 2**-k, k = min(tolerance_bits - 4, centre_bits - 2): at least
+    # 8·tolerance and 4 times the centre's trusted error, so it holds both ends and one slope bound serves the
+    # linear step and both ends; no wider, since the slope's spread over it is what the remainder term costs
+    # (ends outside it get a hull of their own below)
+    hull_bits = min(tolerance_bits - 4, centre_bits - 2)
+    if isinstance(centre, float) and hull_bits < _FLOAT_HULL_BITS:
+        # both ends are floats read exactly (a power-of-two scaling of a float is exact above the subnormals; a
+        # radius that underflowed to 0 only leaves the ends outside the hull, which is checked below)
+        hull = arb(centre, centre * 2.0**-hull_bits)
+    else:
+        width = _POWERS_OF_TWO.get(hull_bits)
+        hull = arb(centre_ball, centre_ball * (width if width is not None else arb(2) ** -hull_bits))
+    slope = _slope(eps, root, hull) if hull > 0 else _NAN  # contains δ'(ξ) for every ξ in the hull
+    if not (slope.is_finite() and slope < 0):
+        return None
+    # where the tangent at c meets the target (midpoints: this only places the bracket)
+    linear = (centre_ball - (value.mid() - target.mid()) / slope.mid()).mid()
+    if not linear > 0:
+        return None
+    mantissa_part, exponent_part = linear.man_exp()
+    mantissa, exponent = int(mantissa_part), int(exponent_part)
+    # high = ceil(linear (1 + tol/2) 2**k) / 2**k in integers, with 2**-k <= tol·linear/8 (bit lengths bound
+    # tol > 2**(-tolerance_bits - 1) and linear >= 2**(m_bits - 1 + e))
+    scale = tolerance_bits + 5 - mantissa.bit_length() - exponent
+    shift = exponent + scale
+    numerator = mantissa * (2 * bottom + top)
+    denominator = 2 * bottom
+    if shift >= 0:
+        numerator <<= shift
+    else:
+        denominator <<= -shift
+    grid_count = -((-numerator) // denominator)  # the ceiling
+    # the exact ends: high = grid_count / 2**scale, below = high (1 - tolerance)
+    high_ratio = (grid_count, 1 << scale) if scale >= 0 else (grid_count << -scale, 1)
+    below_ratio = (high_ratio[0] * (bottom - top), high_ratio[1] * bottom)
+    high_ball = arb(fmpq(*high_ratio))
+    below_ball = high_ball * (1 - arb(fmpq(top, bottom)))  # a ball containing high (1 - tolerance)
+    if not (hull.contains(centre_ball) and hull.contains(high_ball) and hull.contains(below_ball)):
+        hull = centre_ball.union(high_ball).union(below_ball)
+        slope = _slope(eps, root, hull) if hull > 0 else _NAN
+        if not slope.is_finite():
+            return None
+    at_sigma = value + (high_ball - centre_ball) * slope
+    if not at_sigma <= target:
+        return None
+    at_below = value + (below_ball - centre_ball) * slope
+    if not at_below > target:
+        return None
+    return Bracket(Fraction(*below_ratio), Fraction(*high_ratio), at_sigma, at_below)
+
+
+_ONE = arb(1)
+_NAN = arb("nan")
+#: Hull widths 2**-k below which a float centre's hull is built from floats (2**-k times a float stays a float).
+_FLOAT_HULL_BITS = 900
+
+#: Exact powers of two 2**-k for the hull's width, for the common k (exact at every precision).
+_POWERS_OF_TWO = {bits: arb(2) ** -bits for bits in range(-8, 64)}
+
+
+__all__ = ["FLOAT_ESTIMATE_BITS", "GUARD_BITS", "WIDE_ESTIMATE_BITS", "Bracket", "certify_bracket", "newton_centre"]
