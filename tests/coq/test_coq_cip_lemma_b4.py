@@ -13,7 +13,8 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from reference_verification.coq import Build, parse_coq_value, run_snippet
+from reference_verification.coq import Build, run_snippet
+from reference_verification.coq_text import parse_coq_value
 
 from reference.cip.exact import cascade as cip_cascade
 from reference.cip.exact import matrix as cip_matrix

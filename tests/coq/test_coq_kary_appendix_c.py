@@ -12,7 +12,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from reference_verification.coq import Build, parse_coq_value, run_snippet
+from reference_verification.coq import Build, run_snippet
+from reference_verification.coq_text import parse_coq_value
 
 from reference.kary.mse import algorithm_2_total_noise_count, appendix_c_horizon, appendix_c_recursion
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import random
 
-from reference_verification.coq import Build, parse_coq_value, run_snippet
+from reference_verification.coq import Build, run_snippet
+from reference_verification.coq_text import parse_coq_value
 
 from reference.tda.intopt import ceil_div, chebyshev_distance, initial_state, intopt
 
