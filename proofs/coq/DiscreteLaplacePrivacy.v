@@ -53,7 +53,7 @@ Proof.
 move=> c0 f0; rewrite -lee_pdivl_mull//.
 apply: ub_ereal_sup => _ [X [finX XI] <-].
 have -> : (\sum_(i \in X) f i = c^-1%:E * \sum_(i \in X) (c%:E * f i))%E.
-  rewrite -ge0_mule_fsumr//.
+  rewrite -(ge0_mule_fsumr c%:E X f0). (* arguments given: found by unification it took 0.8 s *)
   by rewrite muleA -EFinM mulVf ?gt_eqF// mul1e.
 apply: lee_wpmul2l; first by rewrite lee_fin invr_ge0 ltW.
 by apply: esum_ge; exists X.

@@ -151,13 +151,14 @@ have rest_ge : 0 <= gaps x t z rest.
 have going : running x c (State z j t) by rewrite /running /=; ilia.
 set z' := set_nth 0 z k (floor_at t (nth 0 x k)).
 have zs_step : zs (step (State z j t)) = z' by apply: step_to_floor => //; ilia.
-have sum' : sumz z' = sumz z - (nth 0 z k - floor_at t (nth 0 x k)) by rewrite sumz_set_nth ?size_z //; ilia.
+have sum' : sumz z' = sumz z - (nth 0 z k - floor_at t (nth 0 x k))
+    by rewrite sumz_set_nth ?size_z // opprB addrA addrAC.
 case: (ltnP j.+1 d) => [lt_next | last_pos].
 - have step_is : step (State z j t) = State z' j.+1 t.
     by rewrite -zs_step /step /= modn_small // (negbTE (lt0n _)) //= at_j.
   have size' : size z' = d by rewrite size_set_nth size_z; apply/maxn_idPr.
   have above' : forall i, (i < d)%N -> floor_at t (nth 0 x i) <= nth 0 z' i.
-    by move=> i lt_i; rewrite nth_set_nth /=; case: eqP => [->|_]; [ilia | exact: above].
+    by move=> i lt_i; rewrite nth_set_nth /=; case: eqP => [->|_]; [exact: Order.POrderTheory.lexx | exact: above].
   have big' : gaps x t z' rest < sumz z' - D by rewrite gaps_set_nth // sum'; ilia.
   have [running_rest iter_rest] := IH j.+1 z' next lt_next size' above' big'.
   split.
@@ -196,7 +197,8 @@ case: (lerP (sumz z - D) (nth 0 z k - floor_at t (nth 0 x k))) => [covers | exce
   by case: fuel {fuel_ge} => [|fuel] /=; rewrite (negbTE stopped) -zs_step.
 - have zs_step := step_to_floor size_z at_j lt_k gap_k exceeds.
   set z' := set_nth 0 z k (floor_at t (nth 0 x k)) in zs_step *.
-  have sum' : sumz z' = sumz z - (nth 0 z k - floor_at t (nth 0 x k)) by rewrite sumz_set_nth ?size_z //; ilia.
+  have sum' : sumz z' = sumz z - (nth 0 z k - floor_at t (nth 0 x k))
+    by rewrite sumz_set_nth ?size_z // opprB addrA addrAC.
   have rest_cover : sumz z' - D <= gaps x t z' rest.
     by rewrite gaps_set_nth // sum'; move: enough; rewrite /gaps /=; ilia.
   have going' : running x c (State z' j.+1 t) by rewrite /running /= sum'; ilia.
@@ -208,7 +210,7 @@ case: (lerP (sumz z - D) (nth 0 z k - floor_at t (nth 0 x k))) => [covers | exce
     by rewrite -zs_step /step /= modn_small // (negbTE (lt0n _)) //= at_j.
   have size' : size z' = d by rewrite size_set_nth size_z; apply/maxn_idPr.
   have above' : forall i, (i < d)%N -> floor_at t (nth 0 x i) <= nth 0 z' i.
-    by move=> i lt_i; rewrite nth_set_nth /=; case: eqP => [->|_]; [ilia | exact: above].
+    by move=> i lt_i; rewrite nth_set_nth /=; case: eqP => [->|_]; [exact: Order.POrderTheory.lexx | exact: above].
   rewrite step_is (IH j.+1 z' fuel next lt_next size' above' going' rest_cover fuel_ge) /=.
   by congr (Some (lower_pass _ _ _ _ _)); rewrite sum'; ilia.
 Qed.

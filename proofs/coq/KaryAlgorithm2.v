@@ -178,10 +178,11 @@ have mod_m : forall j : int, (j %% k)%Z != top%:Z ->
   move=> j ne m; have ge := modz_ge0 j k_neq0; have lt := ltz_mod j k_neq0.
   have top_k : top%:Z < k by rewrite /k; lia.
   rewrite /m; case: ifP => small /=.
+  (* [lia] sees only the bounds on j mod k: the outer context's other remainders cost it a second per call *)
   - have -> : ((j + 1) %% k)%Z = (j %% k)%Z + 1.
-      rewrite -modzDml modz_small //; apply/andP; split; lia.
-    by split; lia.
-  - by split; lia.
+      by rewrite -modzDml modz_small //; apply/andP; split; clear -ne ge lt small top_k; lia.
+    by split; clear -ne ge lt small top_k; lia.
+  - by split; clear -ne ge lt small top_k; lia.
 have [nz1 type1 j1_eq] := mod_m j1 ne1; have [nz2 type2 j2_eq] := mod_m j2 ne2.
 rewrite -/m1 -/m2 in nz1 type1 j1_eq nz2 type2 j2_eq.
 (* m k^a = m' k^b with k dividing neither m nor m' forces a = b *)

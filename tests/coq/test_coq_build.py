@@ -257,6 +257,34 @@ MUTATIONS = [
     # a constant: the total's error term dropped (false for y = x and c != Σx)
     ("TdaErrorStep.v", "  chebyshev x (output y final) <= 2 * chebyshev y x + `|c - sumz x|.",
      "  chebyshev x (output y final) <= 2 * chebyshev y x."),
+    # a constant in Proof C.2's increment: (k + 1)/4 for (k + 2)/4 (k = 2, h = 1: c_1 = 3/4, the count is 1)
+    ("KaryAppendixC.v", "    ((arity + 2)%:R / 4 + (arity * h)%:R / 4)", "    ((arity + 1)%:R / 4 + (arity * h)%:R / 4)"),
+    # an index off by one: k h/4 for k (h − 1)/4 in the increment (false at h = 1)
+    ("KaryAppendixC.v", "    ((arity + 2)%:R / 4 + (arity * h)%:R / 4)", "    ((arity + 2)%:R / 4 + (arity * h.+1)%:R / 4)"),
+    # a hypothesis dropped: for odd k (k = 3, h = 2, T = 6) the count is an integer and c_2 = 87/8 is not
+    ("KaryAppendixC.v", "(2 <= arity)%N -> ~~ odd arity ->\n", "(2 <= arity)%N ->\n"),
+    # the horizon doubled: (k − 1)T = k(k^h − 1) (k = 4, h = 1: T = 4, the count is 4, c_1 = 3)
+    ("KaryAppendixC.v", "  (2 * (arity - 1) * horizon = arity * (arity ^ height - 1))%N ->",
+     "  ((arity - 1) * horizon = arity * (arity ^ height - 1))%N ->"),
+    # the dimension dropped from the real bound: x = (0, 0), c = 2, y = (1, 1) has |c − Σx| = 2 > ‖x − y‖∞ = 1
+    ("TdaIntOptBound.v", "  [/\\ `|c - sumz x| <= (size x)%:Z * chebyshev x y,", "  [/\\ `|c - sumz x| <= chebyshev x y,"),
+    # the ceiling bound made strict: it is attained (x = (0), c = 1, y = (1): both 1)
+    ("TdaIntOptBound.v", "      ceil_div `|c - sumz x| (size x) <= chebyshev x y",
+     "      ceil_div `|c - sumz x| (size x) < chebyshev x y"),
+    # a hypothesis dropped: y may not be negative (y = x = (5, −5), c = 0: −x_2 = 5 > ‖x − y‖∞ = 0)
+    ("TdaIntOptBound.v", "size y = size x -> all (fun v => 0 <= v) y -> sumz y = c ->", "size y = size x -> sumz y = c ->"),
+    # footnote 4 made strict: x = (0), c = 0 gives D = 0 = Σz
+    ("TdaIntOptBound.v", "  deficit x c <= sumz (z_start x c) /\\", "  deficit x c < sumz (z_start x c) /\\"),
+    # −min x dropped from the start's norm bound: x = (−5, 5), c = 0 gives z = (5, 0), ⌈|D|/d⌉ = 0
+    ("TdaIntOptBound.v", "  maxabs (z_start x c) <= Num.max (ceil_div `|deficit x c| (size x)) (max0 [seq - v | v <- x]).",
+     "  maxabs (z_start x c) <= ceil_div `|deficit x c| (size x)."),
+    # the disjointness hypothesis dropped: S1 = S2 = (0) gives the diagonal entry 1 > 0
+    ("CipLemmaB4.v", "  all (fun i => i < 2 ^ depth)%N S1 -> all (fun j => j < 2 ^ depth)%N S2 -> ~~ has (fun i => i \\in S2) S1 ->\n  sigma2 * set_covariance depth S1 S2 <= 0.",
+     "  all (fun i => i < 2 ^ depth)%N S1 -> all (fun j => j < 2 ^ depth)%N S2 ->\n  sigma2 * set_covariance depth S1 S2 <= 0."),
+    # the sign flipped: σ² = 1, S1 = (0), S2 = (1) at depth 1 give −1/2
+    ("CipLemmaB4.v", "  sigma2 * set_covariance depth S1 S2 <= 0.", "  0 <= sigma2 * set_covariance depth S1 S2."),
+    # strictness without non-empty lists: S1 empty gives 0
+    ("CipLemmaB4.v", "  S1 != [::] -> S2 != [::] ->\n", "  S2 != [::] ->\n"),
 ]
 
 

@@ -249,6 +249,22 @@ def claims() -> list[Claim]:
         c(PAPER, "Lemma B.4", "sums over disjoint leaf sets have non-positive covariance", M.PROOF, check_lemma_b4,
             implements=("reference.cip.exact.cascade.leaf_covariance",),
             proof="reference_verification.cip.proofs.proposition_3_5.prove",
+            coq=(
+                CoqTheorem(
+                    "CipLemmaB4.v",
+                    "lemma_b4",
+                    "for every depth D, σ² >= 0 and lists S1, S2 of leaves < 2^D with no leaf in both: "
+                    "σ² Σ_(i ∈ S1, j ∈ S2) C_D(i, j) <= 0, the covariance of the two sums under N(0, σ² C_D) (that "
+                    "it is this double sum is the bilinearity of covariance, the definition of a covariance matrix; "
+                    "the step used is C_D(i, j) < 0 off the diagonal, not the printed proof's diagonal argument)",
+                    whole=True,
+                ),
+                CoqTheorem(
+                    "CipLemmaB4.v",
+                    "lemma_b4_strict",
+                    "strictly negative when σ² > 0 and both lists are non-empty",
+                ),
+            ),
         ),
         c(PAPER, "Lemma B.4 (printed proof)",
             "'σ²C_K has only positive entries on the diagonal, but the summation does not include the diagonal, "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ...core.claims import Budget, Claim, Method, Outcome, Status, proved_by
+from ...core.claims import Budget, Claim, CoqTheorem, Method, Outcome, Status, proved_by
 from ..checks import constants
 from ..checks import threshold as thresholds
 from ..proofs import appendix_c as kary_appendix_c
@@ -44,6 +44,18 @@ def claims() -> list[Claim]:
             proof_and_check(kary_appendix_c_count.prove, thresholds.appendix_c_recursion_check),
             implements=("reference.kary.mse.appendix_c_recursion", "reference.kary.mse.algorithm_2_total_noise_count"),
             proof="reference_verification.kary.proofs.appendix_c_count.prove",
+            coq=(
+                CoqTheorem(
+                    "KaryAppendixC.v",
+                    "appendix_c_recursion_exact",
+                    "for every even k >= 2, every h >= 0 and T_h with 2(k − 1)T_h = k(k^h − 1): the number of noise "
+                    "values Algorithm 2 (digits −k/2 + 1 .. k/2, noise_indices) adds over t = 1..T_h, summed, is the "
+                    "printed recursion c_h = ((k + 2)/4 + k(h − 1)/4)(k/2)k^(h−1) + c_(h−1), c_0 = 0, over the "
+                    "rationals (positive_l1_step: split by the highest digit; appendix_c_scaled: 8c_h = "
+                    "Σ_(l=1..h) (kl + 2)k^l)",
+                    whole=True,
+                ),
+            ),
         ),
         c(
             PAPER,

@@ -346,6 +346,23 @@ def claims() -> list[Claim]:
             Method.EXHAUSTIVE,
             check_intopt_lower_bound,
             implements=("reference.tda.intopt.intopt", "reference_verification.tda.checks.intopt.brute_force_distance"),
+            coq=(
+                CoqTheorem(
+                    "TdaIntOptBound.v",
+                    "intopt_lower_bound",
+                    "for every d >= 1, integer x and non-negative integer y with d entries and Σy = c: |c − Σx| <= "
+                    "d‖x − y‖∞ (the real bound), ⌈|c − Σx|/d⌉ <= ‖x − y‖∞ (its ceiling) and −x_i <= ‖x − y‖∞ for "
+                    "every i",
+                    whole=True,
+                ),
+                CoqTheorem(
+                    "TdaIntOptBound.v",
+                    "line_2_start",
+                    "line 2's z = max(⌈(c − Σx)/d⌉, −x) (IntOpt.v's z_start): Σz >= c − Σx (footnote 4) and ‖z‖∞ <= "
+                    "max(⌈|c − Σx|/d⌉, max(0, −min_i x_i)) (the 0 changes nothing, the ceiling being >= 0)",
+                    whole=True,
+                ),
+            ),
         ),
         Claim(
             PAPER,
