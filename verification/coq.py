@@ -446,6 +446,54 @@ def assumptions(build: Build, theorems: list[CoqTheorem]) -> dict[CoqTheorem, st
     return {theorem: found.get(str(index), "no answer from Print Assumptions") for index, theorem in enumerate(theorems)}
 
 
+#: The file, beside a cached build's ``.vo`` files, that keeps what ``Print Assumptions`` answered for its theorems.
+ANSWERS = "assumptions.json"
+
+
+def _answers_file(build: Build) -> Path | None:
+    """Where ``build``'s Print Assumptions answers are kept: inside its folder of the build cache, or None for a
+    build of this run's own (no cache folder, or a failed build)."""
+    root = cache_root()
+    if root is None or build.temporary or build.directory.parent != root or not (build.directory / MANIFEST).is_file():
+        return None
+    return build.directory / ANSWERS
+
+
+def kept_assumptions(build: Build, theorems: list[CoqTheorem]) -> tuple[dict[CoqTheorem, str], int]:
+    """:func:`assumptions` for ``theorems``, with the answers of a cached build kept beside its ``.vo`` files and
+    read back on the next run; also how many answers came from there.
+
+    Why this is sound: ``Print Assumptions`` reads only the compiled ``.vo`` files, and a cached build is keyed by
+    everything its compilation depends on (:func:`source_key`), so an answer kept with the build is the answer the
+    same query gives again. The walk costs about a second per query over Mathematical Components, so a warm report
+    spent most of its Coq time re-asking. Answers that came back as "no answer" are never kept."""
+    path = _answers_file(build)
+    kept: dict[str, str] = {}
+    if path is not None:
+        try:
+            loaded = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            loaded = {}
+        if isinstance(loaded, dict):
+            kept = {str(name): answer for name, answer in loaded.items() if isinstance(answer, str)}
+
+    def name(theorem: CoqTheorem) -> str:
+        return f"{theorem.file}:{theorem.name}"
+
+    missing = [theorem for theorem in theorems if name(theorem) not in kept]
+    fresh = assumptions(build, missing) if missing else {}
+    new = {name(theorem): answer for theorem, answer in fresh.items() if not answer.startswith("no answer")}
+    if path is not None and new:
+        temporary = path.with_name(f"{ANSWERS}.{os.getpid()}")
+        try:  # whole-file replace: a reader sees the old answers or the new ones, never a half-written file
+            temporary.write_text(json.dumps({**kept, **new}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+            temporary.replace(path)
+        except OSError:
+            pass  # a cache that cannot be written only costs the next run the queries
+    answers = {theorem: kept[name(theorem)] if name(theorem) in kept else fresh[theorem] for theorem in theorems}
+    return answers, len(theorems) - len(missing)
+
+
 @dataclass(frozen=True)
 class Evidence:
     """What this run found about one registered theorem. ``verdict``: "closed" (compiled here, no axiom),
@@ -498,12 +546,14 @@ def machine_checked(theorems: list[CoqTheorem], build: Build | None = None) -> d
     seconds = {result.file: result.seconds for result in build.files if result.ok}
     found.update(_uncompiled(pending, build, version))
     compiled = [theorem for theorem in pending if theorem.file in seconds]
+    kept = 0
     try:
-        answers = assumptions(build, compiled) if compiled else {}
+        answers, kept = kept_assumptions(build, compiled) if compiled else ({}, 0)
     except RuntimeError as error:  # Print Assumptions itself failed (e.g. coqc killed): not checked
         answers = {theorem: f"no answer: {' '.join(str(error).split())[:300]}" for theorem in compiled}
+    origin = f"{build.origin}; Print Assumptions answered with that build" if kept else build.origin
     for theorem, answer in answers.items():
-        where = f"proofs/coq/{theorem.file} compiled by {version} in {seconds[theorem.file]:.1f} s ({build.origin})"
+        where = f"proofs/coq/{theorem.file} compiled by {version} in {seconds[theorem.file]:.1f} s ({origin})"
         if answer.startswith("no answer"):
             found[theorem] = Evidence(theorem, "not checked", f"{where}; Print Assumptions gave {answer}")
         elif answer == CLOSED:
