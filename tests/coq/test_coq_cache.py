@@ -159,3 +159,40 @@ def test_a_failed_build_is_not_cached_and_an_empty_variable_means_no_cache(
     fresh = _project(tmp_path / "fresh", ["A.v"])
     assert isinstance(cached_build(fresh), Build) and cached_build(fresh).temporary
     assert _compiled(stand_in)[-2:] == ["A.v", "A.v"]  # no cache: every call compiles
+
+
+def test_print_assumptions_answers_are_kept_with_the_cached_build(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, stand_in: Path
+) -> None:
+    """A cached build's answers are asked once and read back; an answer that did not come is asked again; a build
+    of other sources, or one made without a cache, asks afresh."""
+    files = ["A.v", "B.v", "C.v"]
+    source = _project(tmp_path / "src", files)
+    monkeypatch.setenv(coq.CACHE_VARIABLE, str(tmp_path / "cache"))
+    a, b, c = _theorems(files)
+    asked: list[list[str]] = []
+    replies = {"a": CLOSED, "b": "Axioms:\nwish : 1 = 2", "c": "no answer from Print Assumptions"}
+
+    def asking(build: Build, theorems: list[CoqTheorem]) -> dict[CoqTheorem, str]:
+        asked.append([theorem.name for theorem in theorems])
+        return {theorem: replies[theorem.name] for theorem in theorems}
+
+    monkeypatch.setattr(coq, "assumptions", asking)
+    build = cached_build(source)
+    first, kept = coq.kept_assumptions(build, [a, b])
+    assert (first, kept, asked) == ({a: CLOSED, b: replies["b"]}, 0, [["a", "b"]])
+    again, kept = coq.kept_assumptions(cached_build(source), [b, a])
+    assert (again, kept, asked) == ({b: replies["b"], a: CLOSED}, 2, [["a", "b"]])  # nothing asked
+    coq.kept_assumptions(build, [a, c])
+    coq.kept_assumptions(build, [a, c])  # "no answer" is never kept: c is asked each time, a never again
+    assert asked[1:] == [["c"], ["c"]]
+    (build.directory / coq.ANSWERS).write_text("{not json")  # a damaged file costs the queries, nothing else
+    assert coq.kept_assumptions(build, [a]) == ({a: CLOSED}, 0) and asked[-1] == ["a"]
+    (source / "A.v").write_text("Theorem a : True.\nProof. exact I. Qed.\n(* edited *)\n")
+    assert coq.kept_assumptions(cached_build(source), [a])[1] == 0  # other sources: another build, asked again
+    monkeypatch.setenv(coq.CACHE_VARIABLE, "")
+    uncached = cached_build(source)
+    for _ in range(2):
+        assert coq.kept_assumptions(uncached, [a])[1] == 0  # no cache: nothing kept
+    assert asked[-3:] == [["a"], ["a"], ["a"]]
+    shutil.rmtree(uncached.directory)
