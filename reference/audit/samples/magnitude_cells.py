@@ -46,9 +46,9 @@ def _uniform_tail(cut: float) -> float:
 
 def _student_tail(cut: float) -> float:
     """Student t with 5 degrees of freedom scaled to unit variance (its variance is 5/3): heavy tails."""
-    from scipy import stats
+    from reference.core.quantiles import student_sf
 
-    return float(2.0 * stats.t.sf(cut * math.sqrt(5.0 / 3.0), 5))
+    return 2.0 * student_sf(cut * math.sqrt(5.0 / 3.0), 5)
 
 
 #: Unit-variance alternatives whose detection probability the streamed audit states.
@@ -88,13 +88,14 @@ def count_above(squares: np.ndarray, thresholds: np.ndarray, counts: np.ndarray)
 def _critical(values: int, tail: float, level: float) -> tuple[int, int]:
     """Acceptance range ``[low, high]`` of ``Binomial(values, tail)`` at two-sided level ``level`` (exact
     quantiles: the probability below ``low`` and above ``high`` is at most ``level / 2`` each)."""
-    from scipy import stats
+    # scipy.special's binomial tails: importing scipy.stats would cost more than a short audit's samples
+    from reference.core.quantiles import binomial_cdf, binomial_isf, binomial_ppf, binomial_sf
 
-    low = int(stats.binom.ppf(level / 2, values, tail))  # P(X < low) <= level / 2
-    high = int(stats.binom.isf(level / 2, values, tail))  # P(X > high) <= level / 2
-    while low > 0 and stats.binom.cdf(low - 1, values, tail) > level / 2:
+    low = binomial_ppf(level / 2, values, tail)  # P(X < low) <= level / 2
+    high = binomial_isf(level / 2, values, tail)  # P(X > high) <= level / 2
+    while low > 0 and binomial_cdf(low - 1, values, tail) > level / 2:
         low -= 1
-    while stats.binom.sf(high, values, tail) > level / 2:
+    while binomial_sf(high, values, tail) > level / 2:
         high += 1
     return low, high
 
@@ -138,7 +139,7 @@ def magnitude_power(values: int, level: float, tail: Callable[[float], float]) -
     Returns:
         A lower bound on the detection probability, in [0, 1].
     """
-    from scipy import stats
+    from reference.core.quantiles import binomial_cdf, binomial_sf
 
     if values < 1:
         return 0.0
@@ -147,6 +148,6 @@ def magnitude_power(values: int, level: float, tail: Callable[[float], float]) -
     for cut in CUTS:
         low, high = _critical(values, _normal_tail(cut), share)
         wrong = tail(cut)
-        detected = float(stats.binom.cdf(low - 1, values, wrong) + stats.binom.sf(high, values, wrong))
+        detected = binomial_cdf(low - 1, values, wrong) + binomial_sf(high, values, wrong)
         best = max(best, detected)
     return min(1.0, best)

@@ -306,9 +306,10 @@ def chi_square_critical(runs: int, level: float) -> tuple[float, float]:
     Returns:
         (lower, upper) critical values of chi-square(``runs``).
     """
-    from scipy import stats  # imported here: scipy.stats is slow to import
+    # scipy.special's quantiles (those scipy.stats evaluates) without importing scipy.stats
+    from reference.core.quantiles import chi_square_isf, chi_square_ppf
 
-    return float(stats.chi2.ppf(level / 2.0, runs)), float(stats.chi2.isf(level / 2.0, runs))
+    return chi_square_ppf(level / 2.0, runs), chi_square_isf(level / 2.0, runs)
 
 
 def chi_square_scale_power(runs: int, tests: int, alpha: float, power: float = 0.99) -> float:
@@ -324,11 +325,11 @@ def chi_square_scale_power(runs: int, tests: int, alpha: float, power: float = 0
     Returns:
         The larger of the errors upward (σ(1 + r)) and downward (σ(1 − r)) detected with that probability.
     """
-    from scipy import stats
+    from reference.core.quantiles import chi_square_isf, chi_square_ppf
 
     low, high = chi_square_critical(runs, alpha / tests)
-    up = math.sqrt(high / float(stats.chi2.ppf(1.0 - power, runs))) - 1.0
-    down = 1.0 - math.sqrt(low / float(stats.chi2.isf(1.0 - power, runs)))
+    up = math.sqrt(high / chi_square_ppf(1.0 - power, runs)) - 1.0
+    down = 1.0 - math.sqrt(low / chi_square_isf(1.0 - power, runs))
     return max(up, down)
 
 
