@@ -190,6 +190,11 @@ class UserFunction:
         self._saved: dict[int, Any] = {}
         self._previous_timer = (0.0, 0.0)
         self._deadline: float | None = None
+        # set by __enter__ for the calls of the block (read once per call instead of recomputed): the alarm is
+        # installed, a limit applies per call, the seconds of the limit
+        self._timed = False
+        self._per_call = False
+        self._seconds = 0.0
 
     def __enter__(self) -> UserFunction:
         if threading.current_thread() is not threading.main_thread() or self._active:
@@ -209,6 +214,9 @@ class UserFunction:
         if self.block_memory_bytes is not None:
             self._restore_block = _limit_memory(self.block_memory_bytes)
         self._active = True
+        self._timed = signal.SIGALRM in self._saved
+        self._per_call = self._timed or self.limits.memory_bytes is not None
+        self._seconds = float(self.limits.seconds or 0)
         return self
 
     def _alarm(self, number: int, frame: Any) -> None:
@@ -226,6 +234,7 @@ class UserFunction:
         if not self._active:
             return
         self._active = False
+        self._timed = self._per_call = False
         if self._restore_block is not None:
             self._restore_block()
             self._restore_block = None
@@ -239,17 +248,16 @@ class UserFunction:
             signal.setitimer(signal.ITIMER_REAL, max(left, 1e-3), self._previous_timer[1])
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        timed = self._active and signal.SIGALRM in self._saved
         try:
-            if timed or (self._active and self.limits.memory_bytes is not None):
+            if self._per_call:  # inside the block, with a limit (set by __enter__)
                 # the memory cap is set per call (not for the block, unless the caller asked for a block cap): the
                 # caller's own work between calls is not charged to the user's function
                 restore = (_unlimited if self._restore_block is not None
                            else _limit_memory(self.limits.memory_bytes))
-                if timed:
+                if self._timed:
                     # a deadline per call; the timer is armed only when it is not (a timer left by an earlier call
                     # fires before this deadline, and the alarm waits for the rest): two system calls fewer per call
-                    seconds = float(self.limits.seconds or 0)
+                    seconds = self._seconds
                     self._deadline = time.monotonic() + seconds
                     if signal.getitimer(signal.ITIMER_REAL)[0] == 0:
                         signal.setitimer(signal.ITIMER_REAL, seconds)

@@ -604,13 +604,13 @@ def _float_columns(
         # microseconds, and this loop runs once per draw
         if type(column) is not np.ndarray or column.dtype != kind or column.shape != shape:
             column = _as_numbers(column, "a 1-D array", finite=False)
-        if column.shape != shape:
-            raise ValueError(f"function returned shape {column.shape} for draw {j}, {zero.shape} at zero")
-        if column.dtype != kind:  # a draw whose outputs come in another dtype: kept on its own
-            flush(j)
-            rows = np.flatnonzero(column != 0)
-            kept(rows, [rows.size], column[rows], j + 1)
-            continue
+            if column.shape != shape:
+                raise ValueError(f"function returned shape {column.shape} for draw {j}, {zero.shape} at zero")
+            if column.dtype != kind:  # a draw whose outputs come in another dtype: kept on its own
+                flush(j)
+                rows = np.flatnonzero(column != 0)
+                kept(rows, [rows.size], column[rows], j + 1)
+                continue
         buffer[filled] = column
         filled += 1
         if filled == rows_per_buffer:
