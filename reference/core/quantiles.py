@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import math
 
-from scipy import special
-
 
 def chi_square_cdf(value: float, dof: float) -> float:
     """P(X <= ``value``) for X chi-square with ``dof`` degrees of freedom.
@@ -25,6 +23,8 @@ def chi_square_cdf(value: float, dof: float) -> float:
         value: the point the tail is evaluated at, a float.
         dof: the degrees of freedom, a positive float.
     """
+    from scipy import special  # on first use: importing this module costs nothing
+
     return float(special.chdtr(dof, value))
 
 
@@ -35,6 +35,8 @@ def chi_square_sf(value: float, dof: float) -> float:
         value: the point the tail is evaluated at, a float.
         dof: the degrees of freedom, a positive float.
     """
+    from scipy import special  # on first use: importing this module costs nothing
+
     return float(special.chdtrc(dof, value))
 
 
@@ -45,6 +47,8 @@ def chi_square_ppf(probability: float, dof: float) -> float:
         probability: the tail probability, in [0, 1].
         dof: the degrees of freedom, a positive float.
     """
+    from scipy import special  # on first use: importing this module costs nothing
+
     return float(2.0 * special.gammaincinv(dof / 2.0, probability))
 
 
@@ -55,6 +59,8 @@ def chi_square_isf(probability: float, dof: float) -> float:
         probability: the tail probability, in [0, 1].
         dof: the degrees of freedom, a positive float.
     """
+    from scipy import special  # on first use: importing this module costs nothing
+
     return float(special.chdtri(dof, probability))
 
 
@@ -65,6 +71,8 @@ def gamma_cdf(value: float, shape: float) -> float:
         value: the point the tail is evaluated at, a float.
         shape: the gamma shape, a positive float.
     """
+    from scipy import special  # on first use: importing this module costs nothing
+
     return float(special.gammainc(shape, value))
 
 
@@ -75,6 +83,8 @@ def gamma_sf(value: float, shape: float) -> float:
         value: the point the tail is evaluated at, a float.
         shape: the gamma shape, a positive float.
     """
+    from scipy import special  # on first use: importing this module costs nothing
+
     return float(special.gammaincc(shape, value))
 
 
@@ -85,6 +95,8 @@ def gamma_ppf(probability: float, shape: float) -> float:
         probability: the tail probability, in [0, 1].
         shape: the gamma shape, a positive float.
     """
+    from scipy import special  # on first use: importing this module costs nothing
+
     return float(special.gammaincinv(shape, probability))
 
 
@@ -95,6 +107,8 @@ def gamma_isf(probability: float, shape: float) -> float:
         probability: the tail probability, in [0, 1].
         shape: the gamma shape, a positive float.
     """
+    from scipy import special  # on first use: importing this module costs nothing
+
     return float(special.gammainccinv(shape, probability))
 
 
@@ -104,6 +118,8 @@ def normal_cdf(value: float) -> float:
     Args:
         value: the point the tail is evaluated at, a float.
     """
+    from scipy import special  # on first use: importing this module costs nothing
+
     return float(special.ndtr(value))
 
 
@@ -113,6 +129,8 @@ def normal_sf(value: float) -> float:
     Args:
         value: the point the tail is evaluated at, a float.
     """
+    from scipy import special  # on first use: importing this module costs nothing
+
     return float(special.ndtr(-value))
 
 
@@ -122,6 +140,8 @@ def normal_ppf(probability: float) -> float:
     Args:
         probability: the tail probability, in [0, 1].
     """
+    from scipy import special  # on first use: importing this module costs nothing
+
     return float(special.ndtri(probability))
 
 
@@ -131,6 +151,8 @@ def normal_isf(probability: float) -> float:
     Args:
         probability: the tail probability, in [0, 1].
     """
+    from scipy import special  # on first use: importing this module costs nothing
+
     return float(-special.ndtri(probability))
 
 
@@ -141,6 +163,8 @@ def student_sf(value: float, dof: float) -> float:
         value: the point the tail is evaluated at, a float.
         dof: the degrees of freedom, a positive float.
     """
+    from scipy import special  # on first use: importing this module costs nothing
+
     return float(special.stdtr(dof, -value))
 
 
@@ -156,6 +180,8 @@ def binomial_cdf(count: int, trials: int, probability: float) -> float:
         return 0.0
     if count >= trials:
         return 1.0
+    from scipy import special  # on first use: importing this module costs nothing
+
     return float(special.betaincc(count + 1, trials - count, probability))
 
 
@@ -171,6 +197,8 @@ def binomial_sf(count: int, trials: int, probability: float) -> float:
         return 1.0
     if count >= trials:
         return 0.0
+    from scipy import special  # on first use: importing this module costs nothing
+
     return float(special.betainc(count + 1, trials - count, probability))
 
 

@@ -26,11 +26,13 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 import numpy as np
 
 from reference.audit.samples.laws import DiscreteGaussian, DiscreteLaplace, Gaussian, Laplace, ScalarLaw
+
+# the tails scipy.stats evaluates, from scipy.special (importing scipy.stats costs about a second)
+from reference.core import quantiles as tails
 
 #: The detection probability a stated power is computed for.
 POWER = 0.99
@@ -42,10 +44,6 @@ MOMENT_REACH = {"gaussian": 12.0, "laplace": 64.0}
 _SQRT2 = math.sqrt(2.0)
 
 
-def _stats() -> Any:
-    from scipy import stats  # imported here: scipy.stats is slow to import
-
-    return stats
 
 
 @lru_cache(maxsize=32)
@@ -121,11 +119,10 @@ class ScaleTest:
 
     def _side(self, values: int, share: float, upper: bool) -> float:
         """The critical value of ``S / n`` on one side at level ``share`` (``±inf`` when none can be reached)."""
-        stats = _stats()
         if isinstance(self.law, Gaussian):
-            return float((stats.chi2.isf if upper else stats.chi2.ppf)(share, values)) / values
+            return (tails.chi_square_isf if upper else tails.chi_square_ppf)(share, values) / values
         if isinstance(self.law, Laplace):
-            return float((stats.gamma.isf if upper else stats.gamma.ppf)(share, values)) / values
+            return (tails.gamma_isf if upper else tails.gamma_ppf)(share, values) / values
         from scipy import optimize
 
         weight, log_mass, _ = self._cgf(values)
@@ -177,12 +174,11 @@ class ScaleTest:
             The p-value, in [0, 1] (exact for the continuous laws, a Chernoff bound plus the truncated mass for the
             discrete ones).
         """
-        stats = _stats()
         if isinstance(self.law, Gaussian):
-            low, high = float(stats.chi2.cdf(total, values)), float(stats.chi2.sf(total, values))
+            low, high = tails.chi_square_cdf(total, values), tails.chi_square_sf(total, values)
             return min(1.0, 2.0 * min(low, high))
         if isinstance(self.law, Laplace):
-            low, high = float(stats.gamma.cdf(total, values)), float(stats.gamma.sf(total, values))
+            low, high = tails.gamma_cdf(total, values), tails.gamma_sf(total, values)
             return min(1.0, 2.0 * min(low, high))
         from scipy import optimize
 
@@ -220,16 +216,15 @@ class ScaleTest:
         Returns:
             The rejection probability, in [0, 1].
         """
-        stats = _stats()
         factor = 1.0 + relative_error
         if factor <= 0:
             return 1.0
         low, high = self.critical(values)
         if isinstance(self.law, Gaussian):
-            return float(stats.chi2.sf(values * high / factor**2, values)
-                         + stats.chi2.cdf(values * low / factor**2, values))
+            return (tails.chi_square_sf(values * high / factor**2, values)
+                    + tails.chi_square_cdf(values * low / factor**2, values))
         if isinstance(self.law, Laplace):
-            return float(stats.gamma.sf(values * high / factor, values) + stats.gamma.cdf(values * low / factor, values))
+            return tails.gamma_sf(values * high / factor, values) + tails.gamma_cdf(values * low / factor, values)
         assert isinstance(self.law, (DiscreteGaussian, DiscreteLaplace))
         mean, variance = self.alternative_moments(factor)
         spread = math.sqrt(variance / values)
@@ -341,20 +336,19 @@ def lrt_runs(law: ScalarLaw, relative_error: float, alpha: float, per_run: int =
     Returns:
         The runs needed for power 99%.
     """
-    stats = _stats()
     factor = 1.0 + relative_error
 
     def detected(runs: int) -> bool:
         values = runs * per_run
         if isinstance(law, Gaussian):
-            return float(stats.chi2.sf(stats.chi2.isf(alpha, values) / factor**2, values)) >= POWER
+            return tails.chi_square_sf(tails.chi_square_isf(alpha, values) / factor**2, values) >= POWER
         if isinstance(law, Laplace):
-            return float(stats.gamma.sf(stats.gamma.isf(alpha, values) / factor, values)) >= POWER
+            return tails.gamma_sf(tails.gamma_isf(alpha, values) / factor, values) >= POWER
         test = ScaleTest(law, alpha)
         mean0, variance0 = test.alternative_moments(1.0)
         mean1, variance1 = test.alternative_moments(factor)
-        cut = mean0 + float(stats.norm.isf(alpha)) * math.sqrt(variance0 / values)
-        return float(stats.norm.sf((cut - mean1) / math.sqrt(variance1 / values))) >= POWER
+        cut = mean0 + tails.normal_isf(alpha) * math.sqrt(variance0 / values)
+        return tails.normal_sf((cut - mean1) / math.sqrt(variance1 / values)) >= POWER
 
     found = runs_needed(detected, 1)
     assert found is not None
