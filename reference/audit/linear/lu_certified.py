@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -51,6 +51,7 @@ class CertifiedShifts:
     shifts: Any
     kept: np.ndarray
     differenced: bool
+    route: Literal["triangular", "lu"] = "lu"
 
 
 @dataclass(frozen=True)
@@ -304,6 +305,53 @@ def _signed_permutation(matrix: Any) -> bool:
     return bool(np.all(np.abs(matrix.data) == 1) and np.unique(matrix.indices).size == rows)
 
 
+def _permuted_triangular(b_matrix: Any) -> tuple[Any, np.ndarray, np.ndarray] | None:
+    """B as a triangular matrix with pivots ±1 up to a permutation of its columns and a reordering of its rows, or
+    None: (strict, diagonal, matched) with column i of ``B[:, matched]`` holding B's entry of row i on its diagonal
+    (``diagonal``, all ±1) and ``strict`` the rest (CSR int64), whose dependency graph has no cycle — so one
+    symmetric reordering makes ``B[:, matched]`` triangular and det B = ±1. The matching and the cycle test are
+    compiled graph routines on the non-zero pattern (no arithmetic); counters whose every output adds one new draw
+    have this shape (the tree counter, its first differences)."""
+    from scipy import sparse
+    from scipy.sparse.csgraph import connected_components, maximum_bipartite_matching
+
+    size = b_matrix.shape[0]
+    rows_form = sparse.csr_array(b_matrix)
+    matched = np.asarray(maximum_bipartite_matching(rows_form, perm_type="column"))  # row i: its column matched[i]
+    if np.any(matched < 0):
+        return None  # no perfect matching: structurally singular (the elimination decides)
+    square = rows_form[:, matched]
+    diagonal = np.asarray(square.diagonal()).astype(np.int64)
+    if not np.all(np.abs(diagonal) == 1):
+        return None  # a matched pivot other than ±1 (another matching might serve: the LU path tries)
+    strict = sparse.csr_array(square - sparse.diags_array(diagonal, format="csr", dtype=np.int64))
+    strict.eliminate_zeros()
+    components, _ = connected_components(strict, directed=True, connection="strong")
+    if components != size:
+        return None  # a cycle: no symmetric reordering is triangular (the float LU path handles it)
+    return strict, diagonal, matched
+
+
+def _triangular_shifts(b_matrix: Any, w_matrix: Any, limits: SizeLimits) -> Any | None:
+    """B⁻¹ W (CSC int64) by exact substitution when B is a permuted triangular matrix with pivots ±1
+    (:func:`_permuted_triangular`), certified by ``B U = W`` in int64; None otherwise."""
+    from scipy import sparse
+
+    found = _permuted_triangular(b_matrix)
+    if found is None:
+        return None
+    strict, diagonal, matched = found
+    # B[:, matched] X' = W, and row i of X' is the shift of B's draw matched[i]
+    solution = _triangular_solve(strict, diagonal, w_matrix, None, matched, limits)
+    if solution is None:
+        return None
+    shifts = sparse.csc_array(solution)
+    check = _bounded_product(b_matrix, shifts)
+    if check is None or (check != w_matrix).nnz:
+        return None
+    return shifts
+
+
 def certified_shifts(noise: IntegerForm, workload: IntegerForm,
                      limits: SizeLimits = DEFAULT_LIMITS) -> CertifiedShifts | None:
     """The unique exact draw shifts B⁻¹ W (module docstring), or None when this path does not certify them.
@@ -334,6 +382,11 @@ def certified_shifts(noise: IntegerForm, workload: IntegerForm,
             b_matrix, w_matrix = b_differenced, w_differenced
     # the sparse audit's refusal, on the form it would hold (the limit bounds the work and memory of both)
     check_nonzeros(int(b_matrix.nnz + w_matrix.nnz), "noise_matrix and workload", limits.nonzeros)
+    # B triangular up to permutations with pivots ±1 (det B = ±1 from its pattern and diagonal): exact
+    # substitution, no float factorisation
+    triangular = _triangular_shifts(b_matrix, w_matrix, limits)
+    if triangular is not None:
+        return CertifiedShifts(triangular, kept, differenced, "triangular")
     try:
         factor = splu(sparse.csc_array(b_matrix, dtype=np.float64), permc_spec="COLAMD")
     except RuntimeError:  # exactly singular in floats (B may still be invertible: the elimination decides)
@@ -424,9 +477,12 @@ def certified_gaussian_audit(noise_matrix: object, workload: object, scale: Frac
     strategy = None
     if draws * inputs <= limits.strategy_entries:
         strategy = tuple(tuple(Fraction(entry) for entry in row) for row in shifts.toarray().tolist())
+    how = ("B a permuted triangular matrix with pivots +-1: u_j = B^-1 w_j by exact integer substitution, "
+           "certified by the integer check B U = W" if found.route == "triangular" else
+           "B square and invertible: u_j = B^-1 w_j from a float sparse LU, certified by the integer checks "
+           "L U = P B Q with unit pivots and B U = W")
     text = (f"private: Gaussian Mahalanobis sensitivity^2 = {exact_text(squared)}, rho = {exact_text(rho)} (exact; "
-            "B square and invertible: u_j = B^-1 w_j from a float sparse LU, certified by the integer checks "
-            "L U = P B Q with unit pivots and B U = W); delta(eps) exact")
+            f"{how}); delta(eps) exact")
     return LinearNoiseVerdict(
         noise="gaussian", scale=scale, outputs=draws, inputs=inputs, draws=draws, rank=draws,
         neighbours="add_remove", contributions=users, kernel_dimension=0, private=True, first_offending_column=None,
