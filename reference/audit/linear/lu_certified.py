@@ -46,12 +46,23 @@ _SAFE = float(2**61)
 @dataclass(frozen=True)
 class CertifiedShifts:
     """The certified unique draw shifts: ``shifts`` (draws × inputs, int64 CSC, column j is u_j) solve
-    ``B u_j = w_j`` exactly for the B given with its zero columns dropped (``kept``: the draws kept, in order)."""
+    ``B u_j = w_j`` exactly for the B given with its zero columns dropped (``kept``: the draws kept, in order).
+    ``draws``: row k of ``shifts`` is the shift of (kept) draw ``draws[k]`` (None: row k is draw k) — the column
+    norms do not depend on the order. ``route``: how they were found (substitution or a float LU)."""
 
     shifts: Any
     kept: np.ndarray
     differenced: bool
     route: Literal["triangular", "lu"] = "lu"
+    draws: np.ndarray | None = None
+
+    def in_draw_order(self) -> Any:
+        """The shifts with row k the shift of (kept) draw k (CSC int64)."""
+        from scipy import sparse
+
+        if self.draws is None:
+            return self.shifts
+        return sparse.csc_array(_remap(self.shifts, self.draws, None))
 
 
 @dataclass(frozen=True)
@@ -194,20 +205,32 @@ def _inverse(permutation: np.ndarray) -> np.ndarray:
 
 def _triangular_solve(strict: Any, diagonal: np.ndarray, right: Any, rows_in: np.ndarray | None,
                       rows_out: np.ndarray | None, limits: SizeLimits) -> Any | None:
-    """X with (D + strict) X = R in int64 (D = diag(±1), strict strictly triangular, either side), level by
-    level: a row's level is one more than the largest among the rows it depends on, so the rows of one level
-    depend only on rows of lower levels and each level is one sparse product. R is ``right`` with its row i
-    moved to ``rows_in[i]``; row k of X is returned at ``rows_out[k]`` (None: unmoved). None past the limits or a
-    bound."""
+    """X with (D + strict) X = R in int64 (:func:`_level_solve`); row k of X is returned at ``rows_out[k]``
+    (None: unmoved). None past the limits or a bound."""
+    found = _level_solve(strict, diagonal, right, rows_in, limits)
+    if found is None:
+        return None
+    solution, order = found
+    return _remap(solution, order if rows_out is None else rows_out[order], None)
+
+
+def _level_solve(strict: Any, diagonal: np.ndarray, right: Any, rows_in: np.ndarray | None,
+                 limits: SizeLimits) -> tuple[Any, np.ndarray] | None:
+    """X with (D + strict) X = R in int64 (D = diag(±1), strict with an acyclic dependency graph: triangular up to
+    a symmetric reordering), level by level: a row's level is one more than the largest among the rows it depends
+    on, so the rows of one level depend only on rows of lower levels and each level is one sparse product. R is
+    ``right`` with its row i moved to ``rows_in[i]`` (None: unmoved). Returned in the order solved, as (Y, order)
+    with row k of Y the row ``order[k]`` of X (moving 10⁶ solved entries back costs more than the solve's
+    products; what is row-order-free, column norms and B X = W with B's columns reordered, reads Y). None past the
+    limits or a bound."""
 
     size = strict.shape[0]
     identity = np.arange(size)
     rows_in = identity if rows_in is None else rows_in
-    rows_out = identity if rows_out is None else rows_out
     if not strict.nnz:  # a diagonal system: X = D R, rows moved in one step
-        solution = _remap(right, rows_out[rows_in], None)
-        solution.data *= np.repeat(diagonal[rows_out.argsort()], np.diff(solution.indptr))
-        return solution
+        solution = _remap(right, rows_in, None)
+        solution.data *= np.repeat(diagonal, np.diff(solution.indptr))
+        return solution, identity
     level = _levels(strict, MAX_LEVELS)
     if level is None:
         return None
@@ -233,7 +256,7 @@ def _triangular_solve(strict: Any, diagonal: np.ndarray, right: Any, rows_in: np
         if solved.filled + block.nnz > limits.nonzeros:
             return None
         solved.append(block, start, stop)
-    return _remap(solved.rows(size), rows_out[order], None)
+    return solved.rows(size), order
 
 
 class _RowBuffer:
@@ -332,24 +355,27 @@ def _permuted_triangular(b_matrix: Any) -> tuple[Any, np.ndarray, np.ndarray] | 
     return strict, diagonal, matched
 
 
-def _triangular_shifts(b_matrix: Any, w_matrix: Any, limits: SizeLimits) -> Any | None:
-    """B⁻¹ W (CSC int64) by exact substitution when B is a permuted triangular matrix with pivots ±1
-    (:func:`_permuted_triangular`), certified by ``B U = W`` in int64; None otherwise."""
+def _triangular_shifts(b_matrix: Any, w_matrix: Any, limits: SizeLimits) -> tuple[Any, np.ndarray] | None:
+    """B⁻¹ W (CSC int64, its rows in the order solved: row k is the shift of draw ``draws[k]``) and ``draws``, by
+    exact substitution when B is a permuted triangular matrix with pivots ±1 (:func:`_permuted_triangular`),
+    certified by ``B U = W`` in int64; None otherwise."""
     from scipy import sparse
 
     found = _permuted_triangular(b_matrix)
     if found is None:
         return None
     strict, diagonal, matched = found
-    # B[:, matched] X' = W, and row i of X' is the shift of B's draw matched[i]
-    solution = _triangular_solve(strict, diagonal, w_matrix, None, matched, limits)
-    if solution is None:
+    # B[:, matched] X' = W, and row i of X' is the shift of B's draw matched[i]; row k of the solution is row
+    # order[k] of X', the shift of draw matched[order[k]]
+    solved = _level_solve(strict, diagonal, w_matrix, None, limits)
+    if solved is None:
         return None
-    shifts = sparse.csc_array(solution)
-    check = _bounded_product(b_matrix, shifts)
+    solution, order = solved
+    draws = matched[order]
+    check = _bounded_product(sparse.csc_array(b_matrix)[:, draws], solution)
     if check is None or (check != w_matrix).nnz:
         return None
-    return shifts
+    return sparse.csc_array(solution), draws
 
 
 def certified_shifts(noise: IntegerForm, workload: IntegerForm,
@@ -386,7 +412,7 @@ def certified_shifts(noise: IntegerForm, workload: IntegerForm,
     # substitution, no float factorisation
     triangular = _triangular_shifts(b_matrix, w_matrix, limits)
     if triangular is not None:
-        return CertifiedShifts(triangular, kept, differenced, "triangular")
+        return CertifiedShifts(triangular[0], kept, differenced, "triangular", triangular[1])
     try:
         factor = splu(sparse.csc_array(b_matrix, dtype=np.float64), permc_spec="COLAMD")
     except RuntimeError:  # exactly singular in floats (B may still be invertible: the elimination decides)
@@ -476,7 +502,7 @@ def certified_gaussian_audit(noise_matrix: object, workload: object, scale: Frac
     rho = squared / (2 * scale * scale)
     strategy = None
     if draws * inputs <= limits.strategy_entries:
-        strategy = tuple(tuple(Fraction(entry) for entry in row) for row in shifts.toarray().tolist())
+        strategy = tuple(tuple(Fraction(entry) for entry in row) for row in found.in_draw_order().toarray().tolist())
     how = ("B a permuted triangular matrix with pivots +-1: u_j = B^-1 w_j by exact integer substitution, "
            "certified by the integer check B U = W" if found.route == "triangular" else
            "B square and invertible: u_j = B^-1 w_j from a float sparse LU, certified by the integer checks "

@@ -157,16 +157,16 @@ def test_a_wrong_proposal_is_not_certified(monkeypatch: pytest.MonkeyPatch) -> N
     prefix = np.tril(np.ones((12, 12), dtype=np.int64))
     forms = _forms(noise, prefix)
     assert certified_shifts(*forms) is not None  # certified as it is
-    solve = lu_certified._triangular_solve
+    solve = lu_certified._level_solve  # what both routes (substitution, the LU's two solves) call
 
     def off_by_one(*arguments: object) -> object:
         result = solve(*arguments)  # type: ignore[arg-type]
         assert result is not None
-        result = result.tolil()
-        result[0, 0] = result[0, 0] + 1
-        return result.tocsr()
+        solution = result[0].tolil()
+        solution[0, 0] = solution[0, 0] + 1
+        return solution.tocsr(), result[1]
 
-    monkeypatch.setattr(lu_certified, "_triangular_solve", off_by_one)
+    monkeypatch.setattr(lu_certified, "_level_solve", off_by_one)
     assert certified_shifts(*forms) is None
     verdict = audit_linear_noise(noise, prefix, "gaussian", scale=1)
     assert METHOD not in verdict.explanation
