@@ -153,6 +153,27 @@ def _difference(matrix: Any) -> Any:
     return result
 
 
+def _difference_nonzeros(matrix: Any) -> int:
+    """The non-zeros of P·matrix (:func:`_difference`) counted without forming it, for a CSC matrix without
+    explicit zeros: entry (i, j) of P·matrix is M[i, j] − M[i − 1, j], non-zero only at a stored row i (unless
+    the stored entry above equals it) or just below a stored row i whose next row is not stored."""
+    matrix.sort_indices()
+    rows, data, indices = matrix.shape[0], matrix.data, matrix.indices
+    if not data.size:
+        return 0
+    column = np.repeat(np.arange(matrix.shape[1]), np.diff(matrix.indptr))
+    # the stored entry before this one is the row just above, in the same column
+    follows = np.zeros(data.size, dtype=bool)
+    follows[1:] = (column[1:] == column[:-1]) & (indices[1:] == indices[:-1] + 1)
+    above = np.zeros(data.size, dtype=data.dtype)
+    above[1:] = data[:-1]
+    above[~follows] = 0
+    at_stored = int(np.count_nonzero(data != above))
+    followed = np.append(follows[1:], False)  # the next row is stored, and counted above
+    below = int(np.count_nonzero(~followed & (indices + 1 < rows)))
+    return at_stored + below
+
+
 def _bounded_product(left: Any, right: Any, right_largest: float | None = None) -> Any | None:
     """left @ right in int64, or None when it might not fit: every entry and partial sum of the product is at most
     (largest row sum of |left|) · (largest |right|), required below 2⁶¹ (computed in float64, whose relative
@@ -170,21 +191,31 @@ def _bounded_product(left: Any, right: Any, right_largest: float | None = None) 
 
 
 def _levels(strict: Any, limit: int) -> np.ndarray | None:
-    """The level of each row of a strictly triangular CSR dependency matrix (1 + the largest level among the
-    rows it depends on, 0 for none), by relaxation; None past ``limit`` levels."""
+    """The level of each row of a CSR dependency matrix (row i depends on the rows of its non-zero columns): 0
+    for none, else 1 + the largest level among the rows it depends on — by rounds, each levelling the rows whose
+    dependencies are all levelled (O(non-zeros) in all); None past ``limit`` levels or for a cycle (rows never
+    levelled)."""
     size = strict.shape[0]
-    level = np.zeros(size, dtype=np.int64)
-    starts = strict.indptr[:-1]
-    nonempty = np.diff(strict.indptr) > 0
-    for _ in range(limit + 1):
-        reached = np.zeros(size, dtype=np.int64)
-        if strict.nnz:
-            maxima = np.maximum.reduceat(level[strict.indices], starts[nonempty])
-            reached[nonempty] = maxima + 1
-        if np.array_equal(reached, level):
-            return level
-        level = reached
-    return None
+    pending = np.diff(strict.indptr).astype(np.int64)  # dependencies of each row not yet levelled
+    dependents = strict.tocsc()  # column j: the rows that depend on row j
+    level = np.full(size, -1, dtype=np.int64)
+    frontier = np.flatnonzero(pending == 0)
+    depth = 0
+    while frontier.size:
+        if depth > limit:
+            return None
+        level[frontier] = depth
+        starts, counts = dependents.indptr[frontier], np.diff(dependents.indptr)[frontier]
+        total = int(counts.sum())
+        if not total:
+            break
+        # the entries of the frontier's columns, their ranges concatenated
+        offsets = np.repeat(starts - (np.cumsum(counts) - counts), counts) + np.arange(total)
+        reached = dependents.indices[offsets]
+        pending -= np.bincount(reached, minlength=size)
+        frontier = np.unique(reached[pending[reached] == 0])  # those levelled now (sorting the few, not all)
+        depth += 1
+    return None if np.any(level < 0) else level
 
 
 def _remap(matrix: Any, rows: np.ndarray | None, cols: np.ndarray | None) -> Any:
@@ -402,10 +433,10 @@ def certified_shifts(noise: IntegerForm, workload: IntegerForm,
         b_matrix = b_matrix if noise.differenced else _difference(b_matrix)
         w_matrix = w_matrix if workload.differenced else _difference(w_matrix)
     else:  # the sparser common form, as the elimination chooses it
-        b_differenced, w_differenced = _difference(b_matrix), _difference(w_matrix)
-        differenced = 2 * (b_differenced.nnz + w_differenced.nnz) < b_matrix.nnz + w_matrix.nnz
+        differenced = 2 * (_difference_nonzeros(b_matrix) + _difference_nonzeros(w_matrix)) < (b_matrix.nnz
+                                                                                              + w_matrix.nnz)
         if differenced:
-            b_matrix, w_matrix = b_differenced, w_differenced
+            b_matrix, w_matrix = _difference(b_matrix), _difference(w_matrix)
     # the sparse audit's refusal, on the form it would hold (the limit bounds the work and memory of both)
     check_nonzeros(int(b_matrix.nnz + w_matrix.nnz), "noise_matrix and workload", limits.nonzeros)
     # B triangular up to permutations with pivots ±1 (det B = ±1 from its pattern and diagonal): exact

@@ -245,3 +245,15 @@ def test_a_cycle_is_not_taken_for_a_triangle() -> None:
     assert lu_certified._permuted_triangular(sparse.csc_array(noise)) is None
     verdict = audit_linear_noise(noise, np.eye(3, dtype=np.int64), "gaussian", scale=1)
     assert verdict.l2_sensitivity_squared == _sympy_reference(noise, np.eye(3, dtype=np.int64))[0]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_difference_nonzeros_are_counted_as_formed(seed: int) -> None:
+    """The count that chooses the sparser form, against the first differences formed in numpy."""
+    generator = np.random.default_rng(200 + seed)
+    rows, cols = (int(size) for size in generator.integers(1, 9, 2))
+    dense = generator.integers(-1, 2, (rows, cols)) * (generator.random((rows, cols)) < 0.6)
+    differenced = dense - np.vstack([np.zeros((1, cols), dtype=dense.dtype), dense[:-1]])
+    matrix = sparse.csc_array(dense.astype(np.int64))
+    matrix.eliminate_zeros()
+    assert lu_certified._difference_nonzeros(matrix) == np.count_nonzero(differenced)
