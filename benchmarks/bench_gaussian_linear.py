@@ -118,7 +118,9 @@ def main() -> None:
             lu_given, _ = best_seconds(partial(splu, sparse.csc_matrix(given, dtype=np.float64)), args.repeats)
             seconds, verdict = best_seconds(
                 partial(audit_linear_noise, given, workload, "gaussian", scale=1, size_limits=limits), args.repeats)
-            method = "compiled LU, certified" if "float sparse LU" in verdict.explanation else "elimination"  # type: ignore[attr-defined]
+            explanation = verdict.explanation  # type: ignore[attr-defined]
+            method = ("substitution, certified" if "substitution" in explanation else
+                      "compiled LU, certified" if "float sparse LU" in explanation else "elimination")
             print(f"{horizon:>7} {shape:16} {seconds:8.3f} {lu_given:8.4f} {lu_differenced:9.4f} "
                   f"{seconds / lu_given:7.1f} {seconds / lu_differenced:8.1f}  "
                   f"{verdict.l2_sensitivity_squared}  {method}")  # type: ignore[attr-defined]

@@ -4,6 +4,7 @@ Entry point: :mod:`~reference.audit.linear.audit` (``linear_noise_audit``; priva
 sensitivities, ε or δ(ε)). Beside it:
 
 * matrices — :mod:`~reference.audit.linear.column_matrix` (exact sparse columns read once),
+  :mod:`~reference.audit.linear.matrix_files` (matrices read exactly from files and float arrays),
   :mod:`~reference.audit.linear.sparse_input` (scipy.sparse matrices and ``.npz`` files),
   :mod:`~reference.audit.linear.size_limits` (every size limit, each raisable),
   :mod:`~reference.audit.linear.dyadic` (float64 matrices as a power of two times int64 ones),

@@ -8,6 +8,11 @@ result is *certified* in exact integers, so no float enters it:
 
 1. B and W in their sparsest common form (first differences of the rows where that at least halves the
    non-zeros, as the elimination does: ``B u = w`` iff ``P B u = P w``, P unimodular);
+1a. when B is triangular up to a reordering of rows and columns with pivots ±1 — a perfect matching of rows to
+   draws with entries ±1 and no cycle among the other non-zeros, found by compiled graph routines on the
+   pattern (the tree counter and its differences: each output adds one new draw) — det B = ±1 and U = B⁻¹ W is
+   computed by exact int64 substitution level by level (step 3 without a factorisation), then certified by
+   step 4; only otherwise:
 2. one float64 sparse LU ``Pr B Pc = L U``; it is used only when L and U are integral in float64, L has a unit
    diagonal and U a diagonal of ±1, and then ``L U = Pr B Pc`` is checked in int64 (an integer LU with unit
    pivots: det B = ±1, so B is invertible and every u_j is integral);
@@ -26,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -46,11 +51,23 @@ _SAFE = float(2**61)
 @dataclass(frozen=True)
 class CertifiedShifts:
     """The certified unique draw shifts: ``shifts`` (draws × inputs, int64 CSC, column j is u_j) solve
-    ``B u_j = w_j`` exactly for the B given with its zero columns dropped (``kept``: the draws kept, in order)."""
+    ``B u_j = w_j`` exactly for the B given with its zero columns dropped (``kept``: the draws kept, in order).
+    ``draws``: row k of ``shifts`` is the shift of (kept) draw ``draws[k]`` (None: row k is draw k) — the column
+    norms do not depend on the order. ``route``: how they were found (substitution or a float LU)."""
 
     shifts: Any
     kept: np.ndarray
     differenced: bool
+    route: Literal["triangular", "lu"] = "lu"
+    draws: np.ndarray | None = None
+
+    def in_draw_order(self) -> Any:
+        """The shifts with row k the shift of (kept) draw k (CSC int64)."""
+        from scipy import sparse
+
+        if self.draws is None:
+            return self.shifts
+        return sparse.csc_array(_remap(self.shifts, self.draws, None))
 
 
 @dataclass(frozen=True)
@@ -141,6 +158,27 @@ def _difference(matrix: Any) -> Any:
     return result
 
 
+def _difference_nonzeros(matrix: Any) -> int:
+    """The non-zeros of P·matrix (:func:`_difference`) counted without forming it, for a CSC matrix without
+    explicit zeros: entry (i, j) of P·matrix is M[i, j] − M[i − 1, j], non-zero only at a stored row i (unless
+    the stored entry above equals it) or just below a stored row i whose next row is not stored."""
+    matrix.sort_indices()
+    rows, data, indices = matrix.shape[0], matrix.data, matrix.indices
+    if not data.size:
+        return 0
+    column = np.repeat(np.arange(matrix.shape[1]), np.diff(matrix.indptr))
+    # the stored entry before this one is the row just above, in the same column
+    follows = np.zeros(data.size, dtype=bool)
+    follows[1:] = (column[1:] == column[:-1]) & (indices[1:] == indices[:-1] + 1)
+    above = np.zeros(data.size, dtype=data.dtype)
+    above[1:] = data[:-1]
+    above[~follows] = 0
+    at_stored = int(np.count_nonzero(data != above))
+    followed = np.append(follows[1:], False)  # the next row is stored, and counted above
+    below = int(np.count_nonzero(~followed & (indices + 1 < rows)))
+    return at_stored + below
+
+
 def _bounded_product(left: Any, right: Any, right_largest: float | None = None) -> Any | None:
     """left @ right in int64, or None when it might not fit: every entry and partial sum of the product is at most
     (largest row sum of |left|) · (largest |right|), required below 2⁶¹ (computed in float64, whose relative
@@ -158,21 +196,31 @@ def _bounded_product(left: Any, right: Any, right_largest: float | None = None) 
 
 
 def _levels(strict: Any, limit: int) -> np.ndarray | None:
-    """The level of each row of a strictly triangular CSR dependency matrix (1 + the largest level among the
-    rows it depends on, 0 for none), by relaxation; None past ``limit`` levels."""
+    """The level of each row of a CSR dependency matrix (row i depends on the rows of its non-zero columns): 0
+    for none, else 1 + the largest level among the rows it depends on — by rounds, each levelling the rows whose
+    dependencies are all levelled (O(non-zeros) in all); None past ``limit`` levels or for a cycle (rows never
+    levelled)."""
     size = strict.shape[0]
-    level = np.zeros(size, dtype=np.int64)
-    starts = strict.indptr[:-1]
-    nonempty = np.diff(strict.indptr) > 0
-    for _ in range(limit + 1):
-        reached = np.zeros(size, dtype=np.int64)
-        if strict.nnz:
-            maxima = np.maximum.reduceat(level[strict.indices], starts[nonempty])
-            reached[nonempty] = maxima + 1
-        if np.array_equal(reached, level):
-            return level
-        level = reached
-    return None
+    pending = np.diff(strict.indptr).astype(np.int64)  # dependencies of each row not yet levelled
+    dependents = strict.tocsc()  # column j: the rows that depend on row j
+    level = np.full(size, -1, dtype=np.int64)
+    frontier = np.flatnonzero(pending == 0)
+    depth = 0
+    while frontier.size:
+        if depth > limit:
+            return None
+        level[frontier] = depth
+        starts, counts = dependents.indptr[frontier], np.diff(dependents.indptr)[frontier]
+        total = int(counts.sum())
+        if not total:
+            break
+        # the entries of the frontier's columns, their ranges concatenated
+        offsets = np.repeat(starts - (np.cumsum(counts) - counts), counts) + np.arange(total)
+        reached = dependents.indices[offsets]
+        pending -= np.bincount(reached, minlength=size)
+        frontier = np.unique(reached[pending[reached] == 0])  # those levelled now (sorting the few, not all)
+        depth += 1
+    return None if np.any(level < 0) else level
 
 
 def _remap(matrix: Any, rows: np.ndarray | None, cols: np.ndarray | None) -> Any:
@@ -193,20 +241,32 @@ def _inverse(permutation: np.ndarray) -> np.ndarray:
 
 def _triangular_solve(strict: Any, diagonal: np.ndarray, right: Any, rows_in: np.ndarray | None,
                       rows_out: np.ndarray | None, limits: SizeLimits) -> Any | None:
-    """X with (D + strict) X = R in int64 (D = diag(±1), strict strictly triangular, either side), level by
-    level: a row's level is one more than the largest among the rows it depends on, so the rows of one level
-    depend only on rows of lower levels and each level is one sparse product. R is ``right`` with its row i
-    moved to ``rows_in[i]``; row k of X is returned at ``rows_out[k]`` (None: unmoved). None past the limits or a
-    bound."""
+    """X with (D + strict) X = R in int64 (:func:`_level_solve`); row k of X is returned at ``rows_out[k]``
+    (None: unmoved). None past the limits or a bound."""
+    found = _level_solve(strict, diagonal, right, rows_in, limits)
+    if found is None:
+        return None
+    solution, order = found
+    return _remap(solution, order if rows_out is None else rows_out[order], None)
+
+
+def _level_solve(strict: Any, diagonal: np.ndarray, right: Any, rows_in: np.ndarray | None,
+                 limits: SizeLimits) -> tuple[Any, np.ndarray] | None:
+    """X with (D + strict) X = R in int64 (D = diag(±1), strict with an acyclic dependency graph: triangular up to
+    a symmetric reordering), level by level: a row's level is one more than the largest among the rows it depends
+    on, so the rows of one level depend only on rows of lower levels and each level is one sparse product. R is
+    ``right`` with its row i moved to ``rows_in[i]`` (None: unmoved). Returned in the order solved, as (Y, order)
+    with row k of Y the row ``order[k]`` of X (moving 10⁶ solved entries back costs more than the solve's
+    products; what is row-order-free, column norms and B X = W with B's columns reordered, reads Y). None past the
+    limits or a bound."""
 
     size = strict.shape[0]
     identity = np.arange(size)
     rows_in = identity if rows_in is None else rows_in
-    rows_out = identity if rows_out is None else rows_out
     if not strict.nnz:  # a diagonal system: X = D R, rows moved in one step
-        solution = _remap(right, rows_out[rows_in], None)
-        solution.data *= np.repeat(diagonal[rows_out.argsort()], np.diff(solution.indptr))
-        return solution
+        solution = _remap(right, rows_in, None)
+        solution.data *= np.repeat(diagonal, np.diff(solution.indptr))
+        return solution, identity
     level = _levels(strict, MAX_LEVELS)
     if level is None:
         return None
@@ -232,7 +292,7 @@ def _triangular_solve(strict: Any, diagonal: np.ndarray, right: Any, rows_in: np
         if solved.filled + block.nnz > limits.nonzeros:
             return None
         solved.append(block, start, stop)
-    return _remap(solved.rows(size), rows_out[order], None)
+    return solved.rows(size), order
 
 
 class _RowBuffer:
@@ -304,6 +364,56 @@ def _signed_permutation(matrix: Any) -> bool:
     return bool(np.all(np.abs(matrix.data) == 1) and np.unique(matrix.indices).size == rows)
 
 
+def _permuted_triangular(b_matrix: Any) -> tuple[Any, np.ndarray, np.ndarray] | None:
+    """B as a triangular matrix with pivots ±1 up to a permutation of its columns and a reordering of its rows, or
+    None: (strict, diagonal, matched) with column i of ``B[:, matched]`` holding B's entry of row i on its diagonal
+    (``diagonal``, all ±1) and ``strict`` the rest (CSR int64), whose dependency graph has no cycle — so one
+    symmetric reordering makes ``B[:, matched]`` triangular and det B = ±1. The matching and the cycle test are
+    compiled graph routines on the non-zero pattern (no arithmetic); counters whose every output adds one new draw
+    have this shape (the tree counter, its first differences)."""
+    from scipy import sparse
+    from scipy.sparse.csgraph import connected_components, maximum_bipartite_matching
+
+    size = b_matrix.shape[0]
+    rows_form = sparse.csr_array(b_matrix)
+    matched = np.asarray(maximum_bipartite_matching(rows_form, perm_type="column"))  # row i: its column matched[i]
+    if np.any(matched < 0):
+        return None  # no perfect matching: structurally singular (the elimination decides)
+    square = rows_form[:, matched]
+    diagonal = np.asarray(square.diagonal()).astype(np.int64)
+    if not np.all(np.abs(diagonal) == 1):
+        return None  # a matched pivot other than ±1 (another matching might serve: the LU path tries)
+    strict = sparse.csr_array(square - sparse.diags_array(diagonal, format="csr", dtype=np.int64))
+    strict.eliminate_zeros()
+    components, _ = connected_components(strict, directed=True, connection="strong")
+    if components != size:
+        return None  # a cycle: no symmetric reordering is triangular (the float LU path handles it)
+    return strict, diagonal, matched
+
+
+def _triangular_shifts(b_matrix: Any, w_matrix: Any, limits: SizeLimits) -> tuple[Any, np.ndarray] | None:
+    """B⁻¹ W (CSC int64, its rows in the order solved: row k is the shift of draw ``draws[k]``) and ``draws``, by
+    exact substitution when B is a permuted triangular matrix with pivots ±1 (:func:`_permuted_triangular`),
+    certified by ``B U = W`` in int64; None otherwise."""
+    from scipy import sparse
+
+    found = _permuted_triangular(b_matrix)
+    if found is None:
+        return None
+    strict, diagonal, matched = found
+    # B[:, matched] X' = W, and row i of X' is the shift of B's draw matched[i]; row k of the solution is row
+    # order[k] of X', the shift of draw matched[order[k]]
+    solved = _level_solve(strict, diagonal, w_matrix, None, limits)
+    if solved is None:
+        return None
+    solution, order = solved
+    draws = matched[order]
+    check = _bounded_product(sparse.csc_array(b_matrix)[:, draws], solution)
+    if check is None or (check != w_matrix).nnz:
+        return None
+    return sparse.csc_array(solution), draws
+
+
 def certified_shifts(noise: IntegerForm, workload: IntegerForm,
                      limits: SizeLimits = DEFAULT_LIMITS) -> CertifiedShifts | None:
     """The unique exact draw shifts B⁻¹ W (module docstring), or None when this path does not certify them.
@@ -328,12 +438,17 @@ def certified_shifts(noise: IntegerForm, workload: IntegerForm,
         b_matrix = b_matrix if noise.differenced else _difference(b_matrix)
         w_matrix = w_matrix if workload.differenced else _difference(w_matrix)
     else:  # the sparser common form, as the elimination chooses it
-        b_differenced, w_differenced = _difference(b_matrix), _difference(w_matrix)
-        differenced = 2 * (b_differenced.nnz + w_differenced.nnz) < b_matrix.nnz + w_matrix.nnz
+        differenced = 2 * (_difference_nonzeros(b_matrix) + _difference_nonzeros(w_matrix)) < (b_matrix.nnz
+                                                                                              + w_matrix.nnz)
         if differenced:
-            b_matrix, w_matrix = b_differenced, w_differenced
+            b_matrix, w_matrix = _difference(b_matrix), _difference(w_matrix)
     # the sparse audit's refusal, on the form it would hold (the limit bounds the work and memory of both)
     check_nonzeros(int(b_matrix.nnz + w_matrix.nnz), "noise_matrix and workload", limits.nonzeros)
+    # B triangular up to permutations with pivots ±1 (det B = ±1 from its pattern and diagonal): exact
+    # substitution, no float factorisation
+    triangular = _triangular_shifts(b_matrix, w_matrix, limits)
+    if triangular is not None:
+        return CertifiedShifts(triangular[0], kept, differenced, "triangular", triangular[1])
     try:
         factor = splu(sparse.csc_array(b_matrix, dtype=np.float64), permc_spec="COLAMD")
     except RuntimeError:  # exactly singular in floats (B may still be invertible: the elimination decides)
@@ -423,10 +538,13 @@ def certified_gaussian_audit(noise_matrix: object, workload: object, scale: Frac
     rho = squared / (2 * scale * scale)
     strategy = None
     if draws * inputs <= limits.strategy_entries:
-        strategy = tuple(tuple(Fraction(entry) for entry in row) for row in shifts.toarray().tolist())
+        strategy = tuple(tuple(Fraction(entry) for entry in row) for row in found.in_draw_order().toarray().tolist())
+    how = ("B a permuted triangular matrix with pivots +-1: u_j = B^-1 w_j by exact integer substitution, "
+           "certified by the integer check B U = W" if found.route == "triangular" else
+           "B square and invertible: u_j = B^-1 w_j from a float sparse LU, certified by the integer checks "
+           "L U = P B Q with unit pivots and B U = W")
     text = (f"private: Gaussian Mahalanobis sensitivity^2 = {exact_text(squared)}, rho = {exact_text(rho)} (exact; "
-            "B square and invertible: u_j = B^-1 w_j from a float sparse LU, certified by the integer checks "
-            "L U = P B Q with unit pivots and B U = W); delta(eps) exact")
+            f"{how}); delta(eps) exact")
     return LinearNoiseVerdict(
         noise="gaussian", scale=scale, outputs=draws, inputs=inputs, draws=draws, rank=draws,
         neighbours="add_remove", contributions=users, kernel_dimension=0, private=True, first_offending_column=None,

@@ -1,4 +1,5 @@
-"""The Gaussian audit's compiled path (a float sparse LU, certified in int64) against independent exact values.
+"""The Gaussian audit's compiled paths (exact substitution when B is a permuted triangular matrix with pivots ±1,
+else a float sparse LU; both certified in int64) against independent exact values.
 
 The reference values are computed here with sympy's exact rational matrices from the definition,
 Δ² = max_j w_jᵀ (B Bᵀ)⁻¹ w_j and Δ1 = max_j ‖B⁻¹ w_j‖₁ for an invertible B — no code of the audit — and the
@@ -20,7 +21,9 @@ from reference.audit.linear.lu_certified import IntegerForm, certified_shifts, i
 from reference.audit.linear.sparse_audit import sparse_linear_noise_audit
 from reference.audit.linear.verdict import LinearNoiseVerdict
 
-METHOD = "float sparse LU"
+METHOD = "u_j = B^-1 w_j"  # either compiled route (the elimination says neither)
+LU_ROUTE = "float sparse LU"
+TRIANGULAR_ROUTE = "exact integer substitution"
 
 
 def _sympy_reference(noise: np.ndarray, workload: np.ndarray) -> tuple[Fraction, Fraction]:
@@ -154,16 +157,16 @@ def test_a_wrong_proposal_is_not_certified(monkeypatch: pytest.MonkeyPatch) -> N
     prefix = np.tril(np.ones((12, 12), dtype=np.int64))
     forms = _forms(noise, prefix)
     assert certified_shifts(*forms) is not None  # certified as it is
-    solve = lu_certified._triangular_solve
+    solve = lu_certified._level_solve  # what both routes (substitution, the LU's two solves) call
 
     def off_by_one(*arguments: object) -> object:
         result = solve(*arguments)  # type: ignore[arg-type]
         assert result is not None
-        result = result.tolil()
-        result[0, 0] = result[0, 0] + 1
-        return result.tocsr()
+        solution = result[0].tolil()
+        solution[0, 0] = solution[0, 0] + 1
+        return solution.tocsr(), result[1]
 
-    monkeypatch.setattr(lu_certified, "_triangular_solve", off_by_one)
+    monkeypatch.setattr(lu_certified, "_level_solve", off_by_one)
     assert certified_shifts(*forms) is None
     verdict = audit_linear_noise(noise, prefix, "gaussian", scale=1)
     assert METHOD not in verdict.explanation
@@ -183,3 +186,74 @@ def test_a_large_entry_falls_back_exactly() -> None:
     workload = np.eye(2, dtype=np.int64)
     verdict = audit_linear_noise(noise, workload, "gaussian", scale=1)
     assert verdict.l2_sensitivity_squared == _sympy_reference(noise, workload)[0]
+
+
+def _permuted_triangular(size: int, generator: np.random.Generator) -> np.ndarray:
+    """A random lower triangular matrix with diagonal ±1 and small entries below, rows and columns shuffled."""
+    matrix = np.tril(generator.integers(-2, 3, (size, size)), -1) * (generator.random((size, size)) < 0.4)
+    matrix += np.diag(generator.choice([-1, 1], size))
+    return matrix[generator.permutation(size)][:, generator.permutation(size)]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_permuted_triangular_noise_by_substitution_matches_sympy(seed: int) -> None:
+    generator = np.random.default_rng(100 + seed)
+    size = int(generator.integers(1, 12))
+    noise = _permuted_triangular(size, generator)
+    workload = generator.integers(-2, 3, (size, int(generator.integers(1, 5))))
+    workload[:, 0] = generator.integers(1, 3, size)
+    verdict = audit_linear_noise(sparse.csc_matrix(noise), workload, "gaussian", scale=2, contributions=3)
+    assert TRIANGULAR_ROUTE in verdict.explanation
+    squared, l1 = _sympy_reference(noise, workload)
+    assert verdict.l2_sensitivity_squared == 9 * squared and verdict.l1_sensitivity == 3 * l1
+    assert verdict.strategy == tuple(tuple(Fraction(int(entry)) for entry in row)
+                                     for row in (sympy.Matrix(noise.tolist()).inv() * sympy.Matrix(workload.tolist())
+                                                 ).tolist())
+
+
+@pytest.mark.parametrize("horizon", [5, 16, 33])
+def test_the_differenced_tree_counter_with_the_identity(horizon: int) -> None:
+    """The difference form of the tree counter's prefix release (P B and I) is triangular up to permutations."""
+    noise = tree_counter(horizon)
+    differenced = noise - np.vstack([np.zeros((1, noise.shape[1]), dtype=np.int64), noise[:-1]])
+    identity = np.eye(horizon, dtype=np.int64)
+    verdict = audit_linear_noise(sparse.csc_matrix(differenced), sparse.identity(horizon, format="csc",
+                                                                                  dtype=np.int8), "gaussian", scale=1)
+    assert TRIANGULAR_ROUTE in verdict.explanation
+    assert verdict.l2_sensitivity_squared == _sympy_reference(differenced, identity)[0]
+    # the same release in the prefix form has the same Δ²
+    prefix = np.tril(np.ones((horizon, horizon), dtype=np.int64))
+    assert verdict.l2_sensitivity_squared == _sympy_reference(noise, prefix)[0]
+
+
+@pytest.mark.parametrize(("noise", "reason"), [
+    ([[1, 1], [1, 2]], "a pivot 2 under one matching, a cycle under the other: the float LU path (det 1)"),
+    ([[1, 2], [1, 1]], "a pivot 2 under one matching, a cycle under the other: the float LU path (det -1)"),
+])
+def test_what_substitution_leaves_to_the_lu(noise: list[list[int]], reason: str) -> None:
+    array = np.array(noise, dtype=np.int64)
+    assert lu_certified._permuted_triangular(sparse.csc_array(array)) is None, reason
+    workload = np.eye(2, dtype=np.int64)
+    verdict = audit_linear_noise(array, workload, "gaussian", scale=1)
+    assert LU_ROUTE in verdict.explanation and TRIANGULAR_ROUTE not in verdict.explanation
+    assert verdict.l2_sensitivity_squared == _sympy_reference(array, workload)[0]
+
+
+def test_a_cycle_is_not_taken_for_a_triangle() -> None:
+    """A pattern with a 3-cycle off a ±1 matching: no symmetric reordering is triangular (det 2 here)."""
+    noise = np.array([[1, 1, 0], [0, 1, 1], [1, 0, 1]], dtype=np.int64)
+    assert lu_certified._permuted_triangular(sparse.csc_array(noise)) is None
+    verdict = audit_linear_noise(noise, np.eye(3, dtype=np.int64), "gaussian", scale=1)
+    assert verdict.l2_sensitivity_squared == _sympy_reference(noise, np.eye(3, dtype=np.int64))[0]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_difference_nonzeros_are_counted_as_formed(seed: int) -> None:
+    """The count that chooses the sparser form, against the first differences formed in numpy."""
+    generator = np.random.default_rng(200 + seed)
+    rows, cols = (int(size) for size in generator.integers(1, 9, 2))
+    dense = generator.integers(-1, 2, (rows, cols)) * (generator.random((rows, cols)) < 0.6)
+    differenced = dense - np.vstack([np.zeros((1, cols), dtype=dense.dtype), dense[:-1]])
+    matrix = sparse.csc_array(dense.astype(np.int64))
+    matrix.eliminate_zeros()
+    assert lu_certified._difference_nonzeros(matrix) == np.count_nonzero(differenced)
