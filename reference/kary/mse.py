@@ -38,11 +38,14 @@ Algorithm 1 sets h = ⌈log_k(T + 1)⌉ and scale b = h/ε, so ε²·MSE = (2h²
 
 from __future__ import annotations
 
+import bisect
+import functools
+import math
 from fractions import Fraction
 
 from reference.core.exact_text import message_value
 from reference.core.validate import check_positive_int
-from reference.kary.digits import check_arity, check_width, digit_offset, height_for_horizon, offset_capacity
+from reference.kary.digits import MAX_WIDTH, check_arity, check_width, height_for_horizon, offset_capacity
 
 #: What needs odd arity here (the text of the error).
 LEMMA_4_7 = "Lemma 4.7 (stated for odd arity >= 3)"
@@ -158,33 +161,153 @@ def algorithm_2_total_noise_count_digit_programme(arity: int, horizon: int) -> i
     """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
-    height = height_for_horizon(k, steps, offset=True)
-    return _total_digit_programme(k, steps, height)
+    height, power = _offset_height(k, steps)
+    return _total_digit_programme(k, steps, height, power)
 
 
-def _total_digit_programme(arity: int, steps: int, height: int) -> int:
-    """G(shift + T) − G(shift) (:func:`_digit_mass`), both in one pass over the h digit positions."""
-    center = digit_offset(arity)
-    shift = center * ((arity**height - 1) // (arity - 1))  # the number whose h digits all equal c
-    full_cycle = _prefix_mass(arity, center)
-    high, low = shift + steps + 1, shift + 1  # how many values 0..shift + T and 0..shift
+#: Horizons up to this are answered from a cached table of Algorithm 2's capacities per arity.
+HEIGHT_TABLE_HORIZON = 2**128
+
+
+@functools.lru_cache(maxsize=128)
+def _height_table(arity: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(capacities upper·(k^h − 1)/(k − 1), powers k^h) for h = 1, 2, .. until the capacity reaches 2^128."""
+    upper = arity - 1 - (arity - 1) // 2
+    capacities, powers = [], []
+    power = arity
+    while not capacities or capacities[-1] < HEIGHT_TABLE_HORIZON:
+        capacities.append(upper * ((power - 1) // (arity - 1)))
+        powers.append(power)
+        power *= arity
+    return tuple(capacities), tuple(powers)
+
+
+def _offset_height(arity: int, steps: int) -> tuple[int, int]:
+    """(h, k^h) for Algorithm 2 at horizon T: the value of ``height_for_horizon(k, T, offset=True)`` and its power.
+
+    The condition is upper·(k^h − 1)/(k − 1) >= T with upper = k − 1 − ⌊(k − 1)/2⌋; (k^h − 1) is a multiple of
+    k − 1, so it is upper·(k^h − 1) >= T(k − 1). A float logarithm only guesses h; exact integer comparisons
+    settle it (one or two powers instead of a power per height).
+    """
+    capacities, powers = _height_table(arity)
+    if steps <= capacities[-1]:  # the common case: a binary search in C over the cached capacities
+        index = bisect.bisect_left(capacities, steps)
+        return index + 1, powers[index]
+    upper = arity - 1 - (arity - 1) // 2
+    need = steps * (arity - 1)
+    try:
+        guess = max(1, int(math.log(need / upper + 1, arity)))
+    except OverflowError:  # need/upper past the float range: 2^(bits − 1 − bits') < need/upper bounds it below
+        guess = max(1, int((need.bit_length() - 1 - upper.bit_length()) / math.log2(arity)))
+    if guess > MAX_WIDTH + 1:  # the guess overshoots h by at most one (rounding): h > MAX_WIDTH, refused before k^guess
+        check_width(MAX_WIDTH + 1, "width")  # with the message height_for_horizon gives
+    power = arity**guess
+    while guess > 1 and upper * (power // arity - 1) >= need:
+        guess, power = guess - 1, power // arity
+    while upper * (power - 1) < need:
+        guess, power = guess + 1, power * arity
+    if guess > MAX_WIDTH:
+        check_width(MAX_WIDTH + 1, "width")
+    return guess, power
+
+
+#: Digit positions are read in chunks of the most digits whose values number at most this many (per-arity
+#: tables of that size, built once); an arity above it reads one digit at a time with closed forms.
+CHUNK_VALUES = 1024
+
+
+@functools.lru_cache(maxsize=128)
+def _chunk_width(arity: int) -> int:
+    """The most base-k digits whose values number at most :data:`CHUNK_VALUES` (0 above that arity)."""
+    width = 0
+    while arity ** (width + 1) <= CHUNK_VALUES:
+        width += 1
+    return width
+
+
+@functools.lru_cache(maxsize=128)
+def _chunk_tables(arity: int, width: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per chunk value v (``width`` base-k digits v_0.., least significant first): U[v] and V[v] with
+
+    U[v] = k·(Σ_i k^i P(v_i) + Σ_i (v mod k^i)|v_i − c|) − F Σ_i (v mod k^(i+1)),  V[v] = k Σ_i |v_i − c| − F·width,
+
+    P(d) = Σ_{e<d} |e − c| and F = P(k), so that a chunk at weight W above the lower part B adds W·U[v] + B·V[v] to
+    k·G (see :func:`_shifted_mass_times_arity`).
+    """
+    center = (arity - 1) // 2
+    prefix = [0]
+    for digit in range(arity):
+        prefix.append(prefix[-1] + abs(digit - center))
+    full = prefix[arity]
+    upper_table, lower_table = [], []
+    for value in range(arity**width):
+        inner = lows = distances = 0
+        rest, weight = value, 1
+        for _ in range(width):
+            rest, digit = divmod(rest, arity)
+            inner += weight * prefix[digit] + (value % weight) * abs(digit - center)
+            distances += abs(digit - center)
+            weight *= arity
+            lows += value % weight
+        upper_table.append(arity * inner - full * lows)
+        lower_table.append(arity * distances - full * width)
+    return tuple(upper_table), tuple(lower_table)
+
+
+def _shifted_mass_times_arity(arity: int, count: int, height: int) -> int:
+    """k·G(count − 1) − F·h·count, G as in :func:`_digit_mass` (h digit positions), F = Σ_{d<k} |d − c|.
+
+    At level ℓ (weight w) with count = q·kw + a·w + b (0 <= a < k, 0 <= b < w) the level adds
+    q w F + w P(a) + b |a − c|; q·k·w = count − (count mod kw), so Σ_ℓ q w F = F (h·count − Σ_ℓ (count mod kw))/k,
+    and what remains is a sum over the digits of count: k·G − F·h·count = Σ_ℓ [k(w P(a) + b|a − c|) − F(b + a w)].
+    Read in chunks of digits through :func:`_chunk_tables`.
+    """
+    width = _chunk_width(arity)
     total = 0
+    lower = 0  # count mod (the weight reached)
     weight = 1
-    for _ in range(height):
-        block = weight * arity
-        high_cycles, high_rest = divmod(high, block)
-        low_cycles, low_rest = divmod(low, block)
-        high_digit, high_partial = divmod(high_rest, weight)
-        low_digit, low_partial = divmod(low_rest, weight)
-        # _prefix_mass(digit, center), inline (two calls per digit position were a third of the time)
-        high_mass = (high_digit * center - high_digit * (high_digit - 1) // 2 if high_digit <= center + 1
-                     else center * (center + 1) // 2 + (high_digit - 1 - center) * (high_digit - center) // 2)
-        low_mass = (low_digit * center - low_digit * (low_digit - 1) // 2 if low_digit <= center + 1
-                    else center * (center + 1) // 2 + (low_digit - 1 - center) * (low_digit - center) // 2)
-        total += ((high_cycles - low_cycles) * full_cycle + high_mass - low_mass) * weight
-        total += high_partial * abs(high_digit - center) - low_partial * abs(low_digit - center)
-        weight = block
+    number = count
+    if width == 0:  # large arity: one digit at a time, P and |a − c| in closed form
+        center = (arity - 1) // 2
+        full = center * (center + 1) // 2 + (arity - 1 - center) * (arity - center) // 2
+        for _ in range(height):
+            number, digit = divmod(number, arity)
+            mass = (digit * center - digit * (digit - 1) // 2 if digit <= center + 1
+                    else center * (center + 1) // 2 + (digit - 1 - center) * (digit - center) // 2)
+            total += weight * (arity * mass - full * digit) + lower * (arity * abs(digit - center) - full)
+            lower += digit * weight
+            weight *= arity
+        return total
+    chunks, last = divmod(height, width)
+    upper_table, lower_table = _chunk_tables(arity, width)
+    block = arity**width
+    for _ in range(chunks):
+        number, value = divmod(number, block)
+        total += weight * upper_table[value] + lower * lower_table[value]
+        lower += value * weight
+        weight *= block
+    if last:
+        upper_table, lower_table = _chunk_tables(arity, last)
+        value = number % arity**last
+        total += weight * upper_table[value] + lower * lower_table[value]
     return total
+
+
+def _total_digit_programme(arity: int, steps: int, height: int, power: int) -> int:
+    """G(M + T) − G(M) with M = c(k^h − 1)/(k − 1), ``power`` = k^h: G(M + T) by its digits, G(M) in closed form.
+
+    M + 1 has digits c + 1, c, .., c (no carry: c + 1 <= k − 1), so with R = (k^h − 1)/(k − 1) the lower parts
+    are count mod k^ℓ = c(k^ℓ − 1)/(k − 1) + 1, every level above the first has |a − c| = 0, and
+    G(M) = F (h c R − c (k R − h)/(k − 1))/k + P(c) R, where P(c) = P(c + 1) = c(c + 1)/2.
+    """
+    center = (arity - 1) // 2
+    prefix_center = center * (center + 1) // 2
+    full = prefix_center + (arity - 1 - center) * (arity - center) // 2
+    repunit = (power - 1) // (arity - 1)
+    count = center * repunit + steps + 1
+    high = (full * height * count + _shifted_mass_times_arity(arity, count, height)) // arity
+    cycles = (height * center * repunit - center * (arity * repunit - height) // (arity - 1)) // arity
+    return high - (full * cycles + prefix_center * repunit)
 
 
 def algorithm_2_mse_digit_programme(arity: int, horizon: int) -> Fraction:
@@ -194,10 +317,11 @@ def algorithm_2_mse_digit_programme(arity: int, horizon: int) -> Fraction:
         arity: k, the tree's arity, an integer >= 2.
         horizon: T, an integer >= 1.
     """
-    k = check_arity(arity)
-    steps = check_positive_int(horizon, "horizon")
-    height = height_for_horizon(k, steps, offset=True)
-    return Fraction(2 * height**2 * _total_digit_programme(k, steps, height), steps)
+    # plain ints in range pass without a call; anything else gets the checkers' one-line refusal
+    k = arity if type(arity) is int and arity >= 2 else check_arity(arity)
+    steps = horizon if type(horizon) is int and horizon >= 1 else check_positive_int(horizon, "horizon")
+    height, power = _offset_height(k, steps)
+    return Fraction(2 * height * height * _total_digit_programme(k, steps, height, power), steps)
 
 
 # ----------------------------------------------------------------------------------- printed forms
