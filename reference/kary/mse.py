@@ -22,7 +22,8 @@ Two independent computations of the sum:
   digits −c). G is a count over the base-k digits of N: at level ℓ (weight w = k^(ℓ−1)) the digit of n runs
   through 0..k−1 in blocks of w, so ⌊(N+1)/(kw)⌋ full cycles contribute w Σ_d |d − c| each and the partial
   cycle contributes w Σ_{d<a} |d − c| + b |a − c|, where (N + 1) mod kw = a w + b. O(h) integer operations,
-  so T = 10^12 takes microseconds.
+  so T = 10^12 takes microseconds (:mod:`reference.kary.digit_mass` sums the levels without a division each,
+  several digits at a time, with G(M) in closed form).
 
 Even arity: the same formulas with Definition C.1's digits (−k/2 + 1..k/2) and the height that fits T are
 Appendix C's variant; :func:`appendix_c_recursion` is Proof C.2's recursion and :func:`claim_1_leading_term`
@@ -38,14 +39,12 @@ Algorithm 1 sets h = ⌈log_k(T + 1)⌉ and scale b = h/ε, so ε²·MSE = (2h²
 
 from __future__ import annotations
 
-import bisect
-import functools
-import math
 from fractions import Fraction
 
 from reference.core.exact_text import message_value
 from reference.core.validate import check_positive_int
-from reference.kary.digits import MAX_WIDTH, check_arity, check_width, height_for_horizon, offset_capacity
+from reference.kary.digit_mass import total_noise_count
+from reference.kary.digits import check_arity, check_width, height_for_horizon, offset_capacity
 
 #: What needs odd arity here (the text of the error).
 LEMMA_4_7 = "Lemma 4.7 (stated for odd arity >= 3)"
@@ -130,28 +129,6 @@ def algorithm_2_step_variance(time: int, arity: int, horizon: int) -> int:
 # ---------------------------------------------------------------------------------- digit programme
 
 
-def _prefix_mass(upper: int, center: int) -> int:
-    """Σ_{d=0}^{upper−1} |d − center| (closed form)."""
-    if upper <= center + 1:
-        return upper * center - upper * (upper - 1) // 2
-    return center * (center + 1) // 2 + (upper - 1 - center) * (upper - center) // 2
-
-
-def _digit_mass(limit: int, arity: int, height: int, center: int) -> int:
-    """G(limit) = Σ_{n=0}^{limit} Σ_{ℓ=1}^{height} |d_ℓ(n) − center|, standard digits of n (width height)."""
-    count = limit + 1  # the values 0..limit
-    full_cycle = _prefix_mass(arity, center)
-    total = 0
-    weight = 1
-    for _ in range(height):
-        block = weight * arity
-        cycles, rest = divmod(count, block)
-        digit, partial = divmod(rest, weight)
-        total += cycles * weight * full_cycle + weight * _prefix_mass(digit, center) + partial * abs(digit - center)
-        weight = block
-    return total
-
-
 def algorithm_2_total_noise_count_digit_programme(arity: int, horizon: int) -> int:
     """Σ_{t=1}^{T} ‖rep(t, h)‖₁ by the digit programme (module docstring); exact for any T, O(h) steps.
 
@@ -161,153 +138,7 @@ def algorithm_2_total_noise_count_digit_programme(arity: int, horizon: int) -> i
     """
     k = check_arity(arity)
     steps = check_positive_int(horizon, "horizon")
-    height, power = _offset_height(k, steps)
-    return _total_digit_programme(k, steps, height, power)
-
-
-#: Horizons up to this are answered from a cached table of Algorithm 2's capacities per arity.
-HEIGHT_TABLE_HORIZON = 2**128
-
-
-@functools.lru_cache(maxsize=128)
-def _height_table(arity: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(capacities upper·(k^h − 1)/(k − 1), powers k^h) for h = 1, 2, .. until the capacity reaches 2^128."""
-    upper = arity - 1 - (arity - 1) // 2
-    capacities, powers = [], []
-    power = arity
-    while not capacities or capacities[-1] < HEIGHT_TABLE_HORIZON:
-        capacities.append(upper * ((power - 1) // (arity - 1)))
-        powers.append(power)
-        power *= arity
-    return tuple(capacities), tuple(powers)
-
-
-def _offset_height(arity: int, steps: int) -> tuple[int, int]:
-    """(h, k^h) for Algorithm 2 at horizon T: the value of ``height_for_horizon(k, T, offset=True)`` and its power.
-
-    The condition is upper·(k^h − 1)/(k − 1) >= T with upper = k − 1 − ⌊(k − 1)/2⌋; (k^h − 1) is a multiple of
-    k − 1, so it is upper·(k^h − 1) >= T(k − 1). A float logarithm only guesses h; exact integer comparisons
-    settle it (one or two powers instead of a power per height).
-    """
-    capacities, powers = _height_table(arity)
-    if steps <= capacities[-1]:  # the common case: a binary search in C over the cached capacities
-        index = bisect.bisect_left(capacities, steps)
-        return index + 1, powers[index]
-    upper = arity - 1 - (arity - 1) // 2
-    need = steps * (arity - 1)
-    try:
-        guess = max(1, int(math.log(need / upper + 1, arity)))
-    except OverflowError:  # need/upper past the float range: 2^(bits − 1 − bits') < need/upper bounds it below
-        guess = max(1, int((need.bit_length() - 1 - upper.bit_length()) / math.log2(arity)))
-    if guess > MAX_WIDTH + 1:  # the guess overshoots h by at most one (rounding): h > MAX_WIDTH, refused before k^guess
-        check_width(MAX_WIDTH + 1, "width")  # with the message height_for_horizon gives
-    power = arity**guess
-    while guess > 1 and upper * (power // arity - 1) >= need:
-        guess, power = guess - 1, power // arity
-    while upper * (power - 1) < need:
-        guess, power = guess + 1, power * arity
-    if guess > MAX_WIDTH:
-        check_width(MAX_WIDTH + 1, "width")
-    return guess, power
-
-
-#: Digit positions are read in chunks of the most digits whose values number at most this many (per-arity
-#: tables of that size, built once); an arity above it reads one digit at a time with closed forms.
-CHUNK_VALUES = 1024
-
-
-@functools.lru_cache(maxsize=128)
-def _chunk_width(arity: int) -> int:
-    """The most base-k digits whose values number at most :data:`CHUNK_VALUES` (0 above that arity)."""
-    width = 0
-    while arity ** (width + 1) <= CHUNK_VALUES:
-        width += 1
-    return width
-
-
-@functools.lru_cache(maxsize=128)
-def _chunk_tables(arity: int, width: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Per chunk value v (``width`` base-k digits v_0.., least significant first): U[v] and V[v] with
-
-    U[v] = k·(Σ_i k^i P(v_i) + Σ_i (v mod k^i)|v_i − c|) − F Σ_i (v mod k^(i+1)),  V[v] = k Σ_i |v_i − c| − F·width,
-
-    P(d) = Σ_{e<d} |e − c| and F = P(k), so that a chunk at weight W above the lower part B adds W·U[v] + B·V[v] to
-    k·G (see :func:`_shifted_mass_times_arity`).
-    """
-    center = (arity - 1) // 2
-    prefix = [0]
-    for digit in range(arity):
-        prefix.append(prefix[-1] + abs(digit - center))
-    full = prefix[arity]
-    upper_table, lower_table = [], []
-    for value in range(arity**width):
-        inner = lows = distances = 0
-        rest, weight = value, 1
-        for _ in range(width):
-            rest, digit = divmod(rest, arity)
-            inner += weight * prefix[digit] + (value % weight) * abs(digit - center)
-            distances += abs(digit - center)
-            weight *= arity
-            lows += value % weight
-        upper_table.append(arity * inner - full * lows)
-        lower_table.append(arity * distances - full * width)
-    return tuple(upper_table), tuple(lower_table)
-
-
-def _shifted_mass_times_arity(arity: int, count: int, height: int) -> int:
-    """k·G(count − 1) − F·h·count, G as in :func:`_digit_mass` (h digit positions), F = Σ_{d<k} |d − c|.
-
-    At level ℓ (weight w) with count = q·kw + a·w + b (0 <= a < k, 0 <= b < w) the level adds
-    q w F + w P(a) + b |a − c|; q·k·w = count − (count mod kw), so Σ_ℓ q w F = F (h·count − Σ_ℓ (count mod kw))/k,
-    and what remains is a sum over the digits of count: k·G − F·h·count = Σ_ℓ [k(w P(a) + b|a − c|) − F(b + a w)].
-    Read in chunks of digits through :func:`_chunk_tables`.
-    """
-    width = _chunk_width(arity)
-    total = 0
-    lower = 0  # count mod (the weight reached)
-    weight = 1
-    number = count
-    if width == 0:  # large arity: one digit at a time, P and |a − c| in closed form
-        center = (arity - 1) // 2
-        full = center * (center + 1) // 2 + (arity - 1 - center) * (arity - center) // 2
-        for _ in range(height):
-            number, digit = divmod(number, arity)
-            mass = (digit * center - digit * (digit - 1) // 2 if digit <= center + 1
-                    else center * (center + 1) // 2 + (digit - 1 - center) * (digit - center) // 2)
-            total += weight * (arity * mass - full * digit) + lower * (arity * abs(digit - center) - full)
-            lower += digit * weight
-            weight *= arity
-        return total
-    chunks, last = divmod(height, width)
-    upper_table, lower_table = _chunk_tables(arity, width)
-    block = arity**width
-    for _ in range(chunks):
-        number, value = divmod(number, block)
-        total += weight * upper_table[value] + lower * lower_table[value]
-        lower += value * weight
-        weight *= block
-    if last:
-        upper_table, lower_table = _chunk_tables(arity, last)
-        value = number % arity**last
-        total += weight * upper_table[value] + lower * lower_table[value]
-    return total
-
-
-def _total_digit_programme(arity: int, steps: int, height: int, power: int) -> int:
-    """G(M + T) − G(M) with M = c(k^h − 1)/(k − 1), ``power`` = k^h: G(M + T) by its digits, G(M) in closed form.
-
-    M + 1 has digits c + 1, c, .., c (no carry: c + 1 <= k − 1), so with R = (k^h − 1)/(k − 1) the lower parts
-    are count mod k^ℓ = c(k^ℓ − 1)/(k − 1) + 1, every level above the first has |a − c| = 0, and
-    G(M) = F (h c R − c (k R − h)/(k − 1))/k + P(c) R, where P(c) = P(c + 1) = c(c + 1)/2.
-    """
-    center = (arity - 1) // 2
-    prefix_center = center * (center + 1) // 2
-    full = prefix_center + (arity - 1 - center) * (arity - center) // 2
-    repunit = (power - 1) // (arity - 1)
-    count = center * repunit + steps + 1
-    high = (full * height * count + _shifted_mass_times_arity(arity, count, height)) // arity
-    cycles = (height * center * repunit - center * (arity * repunit - height) // (arity - 1)) // arity
-    return high - (full * cycles + prefix_center * repunit)
+    return total_noise_count(k, steps)[1]
 
 
 def algorithm_2_mse_digit_programme(arity: int, horizon: int) -> Fraction:
@@ -320,8 +151,8 @@ def algorithm_2_mse_digit_programme(arity: int, horizon: int) -> Fraction:
     # plain ints in range pass without a call; anything else gets the checkers' one-line refusal
     k = arity if type(arity) is int and arity >= 2 else check_arity(arity)
     steps = horizon if type(horizon) is int and horizon >= 1 else check_positive_int(horizon, "horizon")
-    height, power = _offset_height(k, steps)
-    return Fraction(2 * height * height * _total_digit_programme(k, steps, height, power), steps)
+    height, total = total_noise_count(k, steps)
+    return Fraction(2 * height * height * total, steps)
 
 
 # ----------------------------------------------------------------------------------- printed forms

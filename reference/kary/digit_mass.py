@@ -1,0 +1,152 @@
+"""The counting behind Algorithm 2's exact ε²·MSE digit programme (KARY Definitions 3.8 and C.1), fast.
+
+With c = ⌊(k − 1)/2⌋, F = Σ_{d<k} |d − c|, P(a) = Σ_{d<a} |d − c| and M = c·R, R = (k^h − 1)/(k − 1) (the number
+whose h digits all equal c), Σ_{t=1}^{T} ‖rep(t, h)‖₁ = G(M + T) − G(M) with
+G(N) = Σ_{n=0}^{N} Σ_{ℓ=1}^{h} |d_ℓ(n) − c| (see :mod:`reference.kary.mse`). Write count = N + 1; at level ℓ
+(weight w = k^(ℓ−1)) count = q·kw + a·w + b with 0 <= a < k, 0 <= b < w, and the level adds q w F + w P(a) + b|a − c|.
+Since q·kw = count − (count mod kw),
+
+    k·G(N) = F·h·count + Σ_ℓ [k (w P(a_ℓ) + b_ℓ |a_ℓ − c|) − F (b_ℓ + a_ℓ w)],
+
+a sum over count's digits alone: no division per level. The digits are read several at a time (a chunk of
+``width`` digits, value v, at weight W above the lower part B adds W·U[v] + B·V[v], two per-arity tables), so
+T = 10^12 at arity 3 takes 4 chunk steps instead of 26 digit steps. G(M) is closed: M + 1 has digits
+c + 1, c, .., c (c + 1 <= k − 1, no carry), every level above the first has |a − c| = 0 and lower part
+c(k^ℓ − 1)/(k − 1) + 1 below level ℓ + 1, so G(M) = F (h c R − c(kR − h)/(k − 1))/k + P(c)·R with P(c) = c(c + 1)/2.
+
+Everything per arity (capacities for the height, powers, the chunk tables) is built once and cached.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import math
+
+from reference.kary.digits import MAX_WIDTH, check_width
+
+#: A chunk holds the most digits whose values number at most this many (two tables of that length per arity);
+#: an arity above it reads one digit at a time with P and |a − c| in closed form.
+CHUNK_VALUES = 8192
+
+#: Horizons up to this find their height in a cached table of capacities; larger ones by a logarithm guess.
+HEIGHT_TABLE_HORIZON = 2**128
+
+
+def _tables(arity: int, width: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(U, V) for chunks of ``width`` digits: for v with digits v_0.. (least significant first)
+
+    U[v] = k (Σ_i k^i P(v_i) + Σ_i (v mod k^i)|v_i − c|) − F Σ_i (v mod k^(i+1)),   V[v] = k Σ_i |v_i − c| − F·width.
+    """
+    center = (arity - 1) // 2
+    prefix = [0]
+    for digit in range(arity):
+        prefix.append(prefix[-1] + abs(digit - center))
+    full = prefix[arity]
+    upper_table: list[int] = []
+    lower_table: list[int] = []
+    for value in range(arity**width):
+        inner = lows = distances = 0
+        rest, weight = value, 1
+        for _ in range(width):
+            rest, digit = divmod(rest, arity)
+            inner += weight * prefix[digit] + (value % weight) * abs(digit - center)
+            distances += abs(digit - center)
+            weight *= arity
+            lows += value % weight
+        upper_table.append(arity * inner - full * lows)
+        lower_table.append(arity * distances - full * width)
+    return tuple(upper_table), tuple(lower_table)
+
+
+@functools.lru_cache(maxsize=32)
+def _plan(arity: int) -> tuple[tuple[int, ...], tuple[int, ...], int, tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]]:
+    """(capacities ⌈(k−1)/2⌉·(k^h − 1)/(k − 1) and powers k^h for h = 1.. up to 2^128, chunk width, tables by width)."""
+    upper = arity - 1 - (arity - 1) // 2
+    capacities: list[int] = []
+    powers: list[int] = []
+    power = arity
+    while not capacities or capacities[-1] < HEIGHT_TABLE_HORIZON:
+        capacities.append(upper * ((power - 1) // (arity - 1)))
+        powers.append(power)
+        power *= arity
+    width = 0
+    while arity ** (width + 1) <= CHUNK_VALUES:
+        width += 1
+    return tuple(capacities), tuple(powers), width, tuple(_tables(arity, size) for size in range(width + 1) if width)
+
+
+def offset_height(arity: int, steps: int) -> tuple[int, int]:
+    """(h, k^h): the least h with ⌈(k−1)/2⌉·(k^h − 1)/(k − 1) >= T, as ``height_for_horizon(k, T, offset=True)``.
+
+    A float logarithm only guesses h past the table; exact integer comparisons settle it.
+
+    Args:
+        arity: k, an integer >= 2 (already checked).
+        steps: T, an integer >= 1 (already checked).
+    """
+    capacities, powers = _plan(arity)[:2]
+    if steps <= capacities[-1]:
+        index = bisect.bisect_left(capacities, steps)
+        return index + 1, powers[index]
+    upper = arity - 1 - (arity - 1) // 2
+    need = steps * (arity - 1)  # upper·(k^h − 1)/(k − 1) >= T  ⟺  upper·(k^h − 1) >= need: k − 1 divides k^h − 1
+    try:
+        guess = max(1, int(math.log(need / upper + 1, arity)))
+    except OverflowError:  # need/upper past the float range: 2^(bits − 1 − bits') < need/upper bounds it below
+        guess = max(1, int((need.bit_length() - 1 - upper.bit_length()) / math.log2(arity)))
+    if guess > MAX_WIDTH + 1:  # the guess overshoots h by at most one (rounding): h > MAX_WIDTH, refused before k^guess
+        check_width(MAX_WIDTH + 1, "width")  # with the message height_for_horizon gives
+    power = arity**guess
+    while guess > 1 and upper * (power // arity - 1) >= need:
+        guess, power = guess - 1, power // arity
+    while upper * (power - 1) < need:
+        guess, power = guess + 1, power * arity
+    if guess > MAX_WIDTH:
+        check_width(MAX_WIDTH + 1, "width")
+    return guess, power
+
+
+def total_noise_count(arity: int, steps: int) -> tuple[int, int]:
+    """(h, Σ_{t=1}^{T} ‖rep(t, h)‖₁) for Algorithm 2 at arity k and horizon T (module docstring).
+
+    Args:
+        arity: k, an integer >= 2 (already checked).
+        steps: T, an integer >= 1 (already checked).
+    """
+    capacities, powers, width, tables = _plan(arity)
+    if steps <= capacities[-1]:
+        index = bisect.bisect_left(capacities, steps)
+        height, power = index + 1, powers[index]
+    else:
+        height, power = offset_height(arity, steps)
+    center = (arity - 1) // 2
+    prefix_center = center * (center + 1) // 2
+    full = prefix_center + (arity - 1 - center) * (arity - center) // 2
+    repunit = (power - 1) // (arity - 1)
+    count = center * repunit + steps + 1
+    total = full * height * count  # becomes k·G(M + T)
+    lower, weight, number = 0, 1, count
+    if width:
+        upper_table, lower_table = tables[width]
+        block = arity**width
+        chunks, last = divmod(height, width)
+        for _ in range(chunks):
+            number, value = divmod(number, block)
+            total += weight * upper_table[value] + lower * lower_table[value]
+            lower += value * weight
+            weight *= block
+        if last:
+            upper_table, lower_table = tables[last]
+            value = number % arity**last
+            total += weight * upper_table[value] + lower * lower_table[value]
+    else:  # large arity: one digit at a time, P(a) and |a − c| in closed form
+        for _ in range(height):
+            number, digit = divmod(number, arity)
+            mass = (digit * center - digit * (digit - 1) // 2 if digit <= center + 1
+                    else prefix_center + (digit - 1 - center) * (digit - center) // 2)
+            total += weight * (arity * mass - full * digit) + lower * (arity * abs(digit - center) - full)
+            lower += digit * weight
+            weight *= arity
+    cycles = (height * center * repunit - center * (arity * repunit - height) // (arity - 1)) // arity
+    return height, total // arity - full * cycles - prefix_center * repunit
