@@ -22,6 +22,7 @@ from __future__ import annotations
 import bisect
 import functools
 import math
+from typing import NamedTuple
 
 from reference.kary.digits import MAX_WIDTH, check_width
 
@@ -59,21 +60,53 @@ def _tables(arity: int, width: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(upper_table), tuple(lower_table)
 
 
+class _Plan(NamedTuple):
+    """What :func:`total_noise_count` needs per arity, built once."""
+
+    capacities: tuple[int, ...]  # ⌈(k−1)/2⌉·(k^h − 1)/(k − 1) for h = 1.. until it reaches HEIGHT_TABLE_HORIZON
+    shifts: tuple[int, ...]  # M = c·R at each of those heights
+    shift_masses: tuple[int, ...]  # k·G(M) − F·h·(M + 1) at each of those heights (:func:`_shift_mass`)
+    full: int  # F = Σ_{d<k} |d − c|
+    width: int  # digits per chunk (0: one digit at a time, no tables)
+    block: int  # k^width
+    tables: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]  # (U, V) for chunks of 0..width digits
+    blocks: tuple[int, ...]  # k^size for size = 0..width
+
+
+def _shift_mass(arity: int, height: int, repunit: int) -> int:
+    """k·G(M) − F·h·M − F·h for M = c·R, R = ``repunit`` = (k^h − 1)/(k − 1) (module docstring's closed form).
+
+    Subtracting F·h·(M + 1) lets the caller add F·h·T only: k·G(M + T) starts at F·h·(M + T + 1).
+    """
+    center = (arity - 1) // 2
+    prefix_center = center * (center + 1) // 2
+    full = prefix_center + (arity - 1 - center) * (arity - center) // 2
+    cycles = (height * center * repunit - center * (arity * repunit - height) // (arity - 1)) // arity
+    return arity * (full * cycles + prefix_center * repunit) - full * height * (center * repunit + 1)
+
+
 @functools.lru_cache(maxsize=32)
-def _plan(arity: int) -> tuple[tuple[int, ...], tuple[int, ...], int, tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]]:
-    """(capacities ⌈(k−1)/2⌉·(k^h − 1)/(k − 1) and powers k^h for h = 1.. up to 2^128, chunk width, tables by width)."""
+def _plan(arity: int) -> _Plan:
+    """The cached per-arity plan (:class:`_Plan`)."""
     upper = arity - 1 - (arity - 1) // 2
     capacities: list[int] = []
-    powers: list[int] = []
+    shifts: list[int] = []
+    masses: list[int] = []
     power = arity
     while not capacities or capacities[-1] < HEIGHT_TABLE_HORIZON:
-        capacities.append(upper * ((power - 1) // (arity - 1)))
-        powers.append(power)
+        repunit = (power - 1) // (arity - 1)
+        capacities.append(upper * repunit)
+        shifts.append((arity - 1) // 2 * repunit)
+        masses.append(_shift_mass(arity, len(capacities), repunit))
         power *= arity
     width = 0
     while arity ** (width + 1) <= CHUNK_VALUES:
         width += 1
-    return tuple(capacities), tuple(powers), width, tuple(_tables(arity, size) for size in range(width + 1) if width)
+    tables = tuple(_tables(arity, size) for size in range(width + 1)) if width else ()
+    center = (arity - 1) // 2
+    full = center * (center + 1) // 2 + (arity - 1 - center) * (arity - center) // 2
+    return _Plan(tuple(capacities), tuple(shifts), tuple(masses), full, width, arity**width, tables,
+                 tuple(arity**size for size in range(width + 1)))
 
 
 def offset_height(arity: int, steps: int) -> tuple[int, int]:
@@ -85,10 +118,10 @@ def offset_height(arity: int, steps: int) -> tuple[int, int]:
         arity: k, an integer >= 2 (already checked).
         steps: T, an integer >= 1 (already checked).
     """
-    capacities, powers = _plan(arity)[:2]
+    capacities = _plan(arity).capacities
     if steps <= capacities[-1]:
         index = bisect.bisect_left(capacities, steps)
-        return index + 1, powers[index]
+        return index + 1, arity ** (index + 1)
     upper = arity - 1 - (arity - 1) // 2
     need = steps * (arity - 1)  # upper·(k^h − 1)/(k − 1) >= T  ⟺  upper·(k^h − 1) >= need: k − 1 divides k^h − 1
     try:
@@ -114,22 +147,19 @@ def total_noise_count(arity: int, steps: int) -> tuple[int, int]:
         arity: k, an integer >= 2 (already checked).
         steps: T, an integer >= 1 (already checked).
     """
-    capacities, powers, width, tables = _plan(arity)
+    capacities, shifts, shift_masses, full, width, block, tables, blocks = _plan(arity)  # one unpacking: hot path
     if steps <= capacities[-1]:
         index = bisect.bisect_left(capacities, steps)
-        height, power = index + 1, powers[index]
+        height, shift, shift_mass = index + 1, shifts[index], shift_masses[index]
     else:
         height, power = offset_height(arity, steps)
-    center = (arity - 1) // 2
-    prefix_center = center * (center + 1) // 2
-    full = prefix_center + (arity - 1 - center) * (arity - center) // 2
-    repunit = (power - 1) // (arity - 1)
-    count = center * repunit + steps + 1
-    total = full * height * count  # becomes k·G(M + T)
-    lower, weight, number = 0, 1, count
+        repunit = (power - 1) // (arity - 1)
+        shift, shift_mass = (arity - 1) // 2 * repunit, _shift_mass(arity, height, repunit)
+    # k·G(M + T) − k·G(M), with k·G(M + T) = F·h·(M + T + 1) + the sum over the digits of M + T + 1
+    total = full * height * steps - shift_mass
+    lower, weight, number = 0, 1, shift + steps + 1
     if width:
         upper_table, lower_table = tables[width]
-        block = arity**width
         chunks, last = divmod(height, width)
         for _ in range(chunks):
             number, value = divmod(number, block)
@@ -138,9 +168,11 @@ def total_noise_count(arity: int, steps: int) -> tuple[int, int]:
             weight *= block
         if last:
             upper_table, lower_table = tables[last]
-            value = number % arity**last
+            value = number % blocks[last]
             total += weight * upper_table[value] + lower * lower_table[value]
     else:  # large arity: one digit at a time, P(a) and |a − c| in closed form
+        center = (arity - 1) // 2
+        prefix_center = center * (center + 1) // 2
         for _ in range(height):
             number, digit = divmod(number, arity)
             mass = (digit * center - digit * (digit - 1) // 2 if digit <= center + 1
@@ -148,5 +180,4 @@ def total_noise_count(arity: int, steps: int) -> tuple[int, int]:
             total += weight * (arity * mass - full * digit) + lower * (arity * abs(digit - center) - full)
             lower += digit * weight
             weight *= arity
-    cycles = (height * center * repunit - center * (arity * repunit - height) // (arity - 1)) // arity
-    return height, total // arity - full * cycles - prefix_center * repunit
+    return height, total // arity
