@@ -10,9 +10,9 @@
   T = 10**4 and 10**5 only, since tracing slows the run);
 * the exact ε²·MSE of Algorithm 2 by the digit programme (``reference.kary.mse.algorithm_2_mse_digit_programme``) at
   T = 10**12 for arities 3, 4 and 19, against enumerating the first 10**4 horizons' noise counts in the same run
-  and against the loop that only writes T's base-k digits (the floor of any digit-by-digit programme), with the
-  1-minute load average before and after, and the first call's cost (it builds the arity's cached tables);
-  ``--mse-only`` runs this part alone.
+  and against the loop that only writes T's base-k digits (the floor of any digit-by-digit programme; median of 11
+  alternating pairs, each side the best of 3 batches of 500 calls), with the 1-minute load average before and
+  after, and the first call's cost (it builds the arity's cached tables); ``--mse-only`` runs this part alone.
 
 Nothing is asserted: this script reports.
 """
@@ -112,11 +112,17 @@ def _counters(quick: bool) -> None:
             print(line)
 
 
+#: Alternating (digit loop, programme) pairs, and calls per timed batch, for the digit-programme ratio.
+PAIRS = 11
+BATCH = 500
+
+
 def _digit_programme() -> None:
     repeats = 3
     load_before = os.getloadavg()[0]
     print("exact ε²·MSE by the digit programme at T = 10**12 (best of 3), against enumerating T = 10**4 and against "
-          "the loop writing T's base-k digits (median of 5 alternating pairs of 2,000 calls each):")
+          f"the loop writing T's base-k digits (median of {PAIRS} alternating pairs, each side the best of 3 batches of "
+          f"{BATCH} calls):")
     for arity in (3, 4, 19):
         digit_mass._plan.cache_clear()
         start = time.perf_counter()
@@ -130,20 +136,21 @@ def _digit_programme() -> None:
             return algorithm_2_mse_digit_programme(arity, 10**12)
 
         def digit_loop(arity: int = arity) -> object:
-            return [_digits(arity, 10**12) for _ in range(2000)]
+            return [_digits(arity, 10**12) for _ in range(BATCH)]
 
         def many_calls(arity: int = arity) -> object:
-            return [algorithm_2_mse_digit_programme(arity, 10**12) for _ in range(2000)]
+            return [algorithm_2_mse_digit_programme(arity, 10**12) for _ in range(BATCH)]
 
         baseline = _best(enumerate_small, repeats)
         programme = _best(one_call, repeats)
         pairs = []
-        for _ in range(5):
-            loop = _best(digit_loop, 1)
-            calls = _best(many_calls, 1)
+        for _ in range(PAIRS):  # alternating, each side the best of 3 batches: a busy core's pauses drop out
+            loop = _best(digit_loop, 3)
+            calls = _best(many_calls, 3)
             pairs.append(calls / loop)
+        pairs.sort()
         print(f"  arity {arity:2d}: {1e6 * programme:.1f} us (ratio to the enumeration {programme / baseline:.2e}; "
-              f"to the digit loop {sorted(pairs)[2]:.1f}x, pairs {min(pairs):.1f}-{max(pairs):.1f}x; "
+              f"to the digit loop {pairs[PAIRS // 2]:.1f}x, pairs {pairs[0]:.1f}-{pairs[-1]:.1f}x; "
               f"first call {1e3 * first:.1f} ms)")
     print(f"  load average (1 min) {load_before:.1f} before, {os.getloadavg()[0]:.1f} after")
 
