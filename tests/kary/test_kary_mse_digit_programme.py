@@ -76,8 +76,9 @@ def test_programme_matches_brute_force_for_every_small_horizon(arity: int) -> No
         assert algorithm_2_mse_digit_programme(arity, horizon) == Fraction(2 * level_height(arity, horizon) ** 2 * running, horizon)
 
 
-# around the chunk widths' edges (32² = 1024 values, 33 reads one digit, 1025 has no table) and a huge arity
-ARITIES = [*range(2, 21), 31, 32, 33, 1024, 1025, 10**6 + 1]
+# around the chunk widths' edges (chunks of at most 8,192 values: 20³ = 8,000 but 21 takes 2 digits, 90² = 8,100 but
+# 91 takes 1, 8,193 has no table) and a huge arity
+ARITIES = [*range(2, 22), 90, 91, 8192, 8193, 10**6 + 1]
 
 
 @pytest.mark.parametrize("arity", ARITIES)
