@@ -24,7 +24,8 @@ import functools
 import math
 from typing import NamedTuple
 
-from reference.kary.digits import MAX_WIDTH, check_width
+from reference.core.validate import check_positive_int
+from reference.kary.digits import MAX_WIDTH, check_arity, check_width
 
 #: A chunk holds the most digits whose values number at most this many (two tables of that length per arity);
 #: an arity above it reads one digit at a time with P and |a − c| in closed form.
@@ -109,15 +110,18 @@ def _plan(arity: int) -> _Plan:
                  tuple(arity**size for size in range(width + 1)))
 
 
-def offset_height(arity: int, steps: int) -> tuple[int, int]:
+def offset_height(arity: int, horizon: int) -> tuple[int, int]:
     """(h, k^h): the least h with ⌈(k−1)/2⌉·(k^h − 1)/(k − 1) >= T, as ``height_for_horizon(k, T, offset=True)``.
 
     A float logarithm only guesses h past the table; exact integer comparisons settle it.
 
     Args:
-        arity: k, an integer >= 2 (already checked).
-        steps: T, an integer >= 1 (already checked).
+        arity: k, an integer >= 2.
+        horizon: T, an integer >= 1.
     """
+    # plain ints in range pass without a call; anything else gets the checkers' one-line refusal
+    arity = arity if type(arity) is int and arity >= 2 else check_arity(arity)
+    steps = horizon if type(horizon) is int and horizon >= 1 else check_positive_int(horizon, "horizon")
     capacities = _plan(arity).capacities
     if steps <= capacities[-1]:
         index = bisect.bisect_left(capacities, steps)
@@ -140,13 +144,16 @@ def offset_height(arity: int, steps: int) -> tuple[int, int]:
     return guess, power
 
 
-def total_noise_count(arity: int, steps: int) -> tuple[int, int]:
+def total_noise_count(arity: int, horizon: int) -> tuple[int, int]:
     """(h, Σ_{t=1}^{T} ‖rep(t, h)‖₁) for Algorithm 2 at arity k and horizon T (module docstring).
 
     Args:
-        arity: k, an integer >= 2 (already checked).
-        steps: T, an integer >= 1 (already checked).
+        arity: k, an integer >= 2.
+        horizon: T, an integer >= 1.
     """
+    # plain ints in range pass without a call; anything else gets the checkers' one-line refusal
+    arity = arity if type(arity) is int and arity >= 2 else check_arity(arity)
+    steps = horizon if type(horizon) is int and horizon >= 1 else check_positive_int(horizon, "horizon")
     capacities, shifts, shift_masses, full, width, block, tables, blocks = _plan(arity)  # one unpacking: hot path
     if steps <= capacities[-1]:
         index = bisect.bisect_left(capacities, steps)

@@ -136,9 +136,7 @@ def algorithm_2_total_noise_count_digit_programme(arity: int, horizon: int) -> i
         arity: k, an integer >= 2.
         horizon: T, an integer >= 1.
     """
-    k = check_arity(arity)
-    steps = check_positive_int(horizon, "horizon")
-    return total_noise_count(k, steps)[1]
+    return total_noise_count(arity, horizon)[1]
 
 
 def algorithm_2_mse_digit_programme(arity: int, horizon: int) -> Fraction:
@@ -148,11 +146,8 @@ def algorithm_2_mse_digit_programme(arity: int, horizon: int) -> Fraction:
         arity: k, the tree's arity, an integer >= 2.
         horizon: T, an integer >= 1.
     """
-    # plain ints in range pass without a call; anything else gets the checkers' one-line refusal
-    k = arity if type(arity) is int and arity >= 2 else check_arity(arity)
-    steps = horizon if type(horizon) is int and horizon >= 1 else check_positive_int(horizon, "horizon")
-    height, total = total_noise_count(k, steps)
-    return Fraction(2 * height * height * total, steps)
+    height, total = total_noise_count(arity, horizon)  # checks both, with the one-line refusals of check_arity
+    return Fraction(2 * height * height * total, int(horizon))
 
 
 # ----------------------------------------------------------------------------------- printed forms

@@ -14,8 +14,10 @@ import itertools
 import random
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
+from reference.kary.digit_mass import total_noise_count
 from reference.kary.mse import algorithm_2_mse_digit_programme, algorithm_2_total_noise_count_digit_programme
 
 
@@ -119,11 +121,20 @@ def test_programme_increments_are_step_weights_across_height_changes(arity: int)
     ],
 )
 def test_bad_input_gets_one_line(arity: object, horizon: object, error: type[Exception], words: str) -> None:
-    with pytest.raises(error) as caught:
-        algorithm_2_mse_digit_programme(arity, horizon)  # type: ignore[arg-type]
-    message = str(caught.value)
-    assert words in message
-    assert "\n" not in message
+    for programme in (algorithm_2_mse_digit_programme, algorithm_2_total_noise_count_digit_programme, total_noise_count):
+        with pytest.raises(error) as caught:
+            programme(arity, horizon)  # type: ignore[arg-type]
+        message = str(caught.value)
+        assert words in message
+        assert "\n" not in message
+
+
+def test_integral_inputs_other_than_int() -> None:
+    """numpy integers are integers: the same value as for plain ints (checked, then converted)."""
+    five, horizon = np.int64(5), np.int64(10**12)
+    assert algorithm_2_mse_digit_programme(five, horizon) == level_mse(5, 10**12)  # type: ignore[arg-type]
+    four, short = np.int32(4), np.int64(77)
+    assert total_noise_count(four, short)[1] == sum(balanced_weight(t, 4) for t in range(1, 78))  # type: ignore[arg-type]
 
 
 def test_largest_height_accepted() -> None:
