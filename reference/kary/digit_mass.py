@@ -35,30 +35,35 @@ CHUNK_VALUES = 8192
 HEIGHT_TABLE_HORIZON = 2**128
 
 
-def _tables(arity: int, width: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(U, V) for chunks of ``width`` digits: for v with digits v_0.. (least significant first)
+def _tables(arity: int, width: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """(U, V) for chunks of 0..``width`` digits: for v with digits v_0.. (least significant first)
 
-    U[v] = k (Σ_i k^i P(v_i) + Σ_i (v mod k^i)|v_i − c|) − F Σ_i (v mod k^(i+1)),   V[v] = k Σ_i |v_i − c| − F·width.
+    U[v] = k (Σ_i k^i P(v_i) + Σ_i (v mod k^i)|v_i − c|) − F Σ_i (v mod k^(i+1)),   V[v] = k Σ_i |v_i − c| − F·size.
+
+    Built a digit at a time: v = d·k^(size−1) + v' adds k (k^(size−1) P(d) + v'|d − c|) − F v to U and
+    k|d − c| − F to V.
     """
     center = (arity - 1) // 2
     prefix = [0]
     for digit in range(arity):
         prefix.append(prefix[-1] + abs(digit - center))
+    distance = [abs(digit - center) for digit in range(arity)]
     full = prefix[arity]
-    upper_table: list[int] = []
-    lower_table: list[int] = []
-    for value in range(arity**width):
-        inner = lows = distances = 0
-        rest, weight = value, 1
-        for _ in range(width):
-            rest, digit = divmod(rest, arity)
-            inner += weight * prefix[digit] + (value % weight) * abs(digit - center)
-            distances += abs(digit - center)
-            weight *= arity
-            lows += value % weight
-        upper_table.append(arity * inner - full * lows)
-        lower_table.append(arity * distances - full * width)
-    return tuple(upper_table), tuple(lower_table)
+    tables: list[tuple[tuple[int, ...], tuple[int, ...]]] = [((0,), (0,))]
+    base = 1
+    for _ in range(width):
+        lower_upper, lower_lower = tables[-1]
+        upper_table = tuple(
+            lower_upper[rest] + arity * (base * prefix[digit] + rest * distance[digit]) - full * (digit * base + rest)
+            for digit in range(arity)
+            for rest in range(base)
+        )
+        lower_table = tuple(
+            lower_lower[rest] + arity * distance[digit] - full for digit in range(arity) for rest in range(base)
+        )
+        tables.append((upper_table, lower_table))
+        base *= arity
+    return tuple(tables)
 
 
 class _Plan(NamedTuple):
@@ -103,7 +108,7 @@ def _plan(arity: int) -> _Plan:
     width = 0
     while arity ** (width + 1) <= CHUNK_VALUES:
         width += 1
-    tables = tuple(_tables(arity, size) for size in range(width + 1)) if width else ()
+    tables = _tables(arity, width) if width else ()
     center = (arity - 1) // 2
     full = center * (center + 1) // 2 + (arity - 1 - center) * (arity - center) // 2
     return _Plan(tuple(capacities), tuple(shifts), tuple(masses), full, width, arity**width, tables,
