@@ -21,7 +21,6 @@ import fcntl
 import hashlib
 import json
 import os
-import re
 import resource
 import shutil
 import subprocess
@@ -33,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .coq_answers import ask_assumptions, kept_answers
 from .coq_text import CLOSED, axiom_names, declares, unproved_words
 from .core.claims import CoqTheorem
 from .registry import build_registry
@@ -390,10 +390,6 @@ def run_snippet(build: Build, text: str, name: str = "Snippet") -> str:
     return out.stdout
 
 
-def _module_name(file: str) -> str:
-    return Path(file).stem
-
-
 def _logical_prefix(project: Project) -> str:
     for index, option in enumerate(project.options):
         if option in ("-Q", "-R"):
@@ -401,49 +397,16 @@ def _logical_prefix(project: Project) -> str:
     return ""
 
 
-#: The name of the tuple of the theorems expected closed, asked about at once by :func:`assumptions`.
-_EXPECTED_CLOSED = "reference_expected_closed"
-
-
 def assumptions(build: Build, theorems: list[CoqTheorem]) -> dict[CoqTheorem, str]:
-    """What ``Print Assumptions`` says for each theorem: :data:`~reference_verification.coq_text.CLOSED`, or the axioms it depends on.
-
-    Coq walks a theorem's whole dependency tree (most of it Mathematical Components, shared by all) for every
-    ``Print Assumptions``, about a second each: 61 theorems took 42 s of CPU. So the theorems expected closed
-    (their file has no :data:`LIBRARY_AXIOMS`) are asked about at once first, as one tuple of their proofs, whose
-    tree is the union of theirs: when the tuple is closed under the global context, so is each of them (a
-    theorem's assumptions are among the tuple's), which is the answer each would get alone. When it is not,
-    each is asked alone, as are the theorems of files with library axioms (their answers name the axioms)."""
-    prefix = _logical_prefix(build.project)
-
-    def qualified(theorem: CoqTheorem) -> str:
-        return f"{prefix}.{_module_name(theorem.file)}.{theorem.name}"
-
-    def ask(together: list[CoqTheorem], alone: list[tuple[int, CoqTheorem]]) -> dict[str, str]:
-        modules = sorted({_module_name(theorem.file) for theorem in [*together, *(t for _, t in alone)]})
-        lines = [f"From {prefix} Require {' '.join(modules)}."] if modules else []
-        if together:
-            # explicit (@) so that implicit arguments are not inferred; a tuple of proofs is a term like any other
-            proofs = ", ".join(f"@{qualified(theorem)}" for theorem in together)
-            lines += [f"Definition {_EXPECTED_CLOSED} := ({proofs}).",
-                      'Goal True. idtac "@@together". exact I. Qed.', f"Print Assumptions {_EXPECTED_CLOSED}."]
-        for index, theorem in alone:
-            lines += [f'Goal True. idtac "@@{index}". exact I. Qed.', f"Print Assumptions {qualified(theorem)}."]
-        printed = run_snippet(build, "\n".join(lines) + "\n", "Assumptions")
-        sections = re.split(r"^@@(\w+)\s*$", printed, flags=re.MULTILINE)
-        return {sections[i]: sections[i + 1].strip() for i in range(1, len(sections) - 1, 2)}
-
-    expected_closed = [theorem for theorem in theorems if theorem.file not in LIBRARY_AXIOMS]
-    together = expected_closed if len(expected_closed) > 1 else []
-    alone = [(index, theorem) for index, theorem in enumerate(theorems) if theorem not in together]
-    # two coqc runs: the library-axiom files load mathcomp-analysis, which the others do not need; apart, neither
-    # process holds both (peak memory 0.94 GB in one run)
-    found = {**ask(together, []), **ask([], alone)} if together and alone else ask(together, alone)
-    if together and found.get("together") != CLOSED:  # some theorem has an axiom: each is asked alone
-        found.update(ask([], [(index, theorem) for index, theorem in enumerate(theorems) if theorem in together]))
-    elif together:
-        found.update({str(index): CLOSED for index, theorem in enumerate(theorems) if theorem in together})
-    return {theorem: found.get(str(index), "no answer from Print Assumptions") for index, theorem in enumerate(theorems)}
+    """What ``Print Assumptions`` says for each theorem of ``build``: :data:`~reference_verification.coq_text.CLOSED`,
+    or the axioms it depends on; asked as :func:`~reference_verification.coq_answers.ask_assumptions` says (the
+    theorems of files without :data:`LIBRARY_AXIOMS` as one tuple first)."""
+    return ask_assumptions(
+        theorems,
+        prefix=_logical_prefix(build.project),
+        run=lambda text: run_snippet(build, text, "Assumptions"),
+        expected_closed=lambda theorem: theorem.file not in LIBRARY_AXIOMS,
+    )
 
 
 #: The file, beside a cached build's ``.vo`` files, that keeps what ``Print Assumptions`` answered for its theorems.
@@ -460,38 +423,10 @@ def _answers_file(build: Build) -> Path | None:
 
 
 def kept_assumptions(build: Build, theorems: list[CoqTheorem]) -> tuple[dict[CoqTheorem, str], int]:
-    """:func:`assumptions` for ``theorems``, with the answers of a cached build kept beside its ``.vo`` files and
-    read back on the next run; also how many answers came from there.
-
-    Why this is sound: ``Print Assumptions`` reads only the compiled ``.vo`` files, and a cached build is keyed by
-    everything its compilation depends on (:func:`source_key`), so an answer kept with the build is the answer the
-    same query gives again. The walk costs about a second per query over Mathematical Components, so a warm report
-    spent most of its Coq time re-asking. Answers that came back as "no answer" are never kept."""
-    path = _answers_file(build)
-    kept: dict[str, str] = {}
-    if path is not None:
-        try:
-            loaded = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            loaded = {}
-        if isinstance(loaded, dict):
-            kept = {str(name): answer for name, answer in loaded.items() if isinstance(answer, str)}
-
-    def name(theorem: CoqTheorem) -> str:
-        return f"{theorem.file}:{theorem.name}"
-
-    missing = [theorem for theorem in theorems if name(theorem) not in kept]
-    fresh = assumptions(build, missing) if missing else {}
-    new = {name(theorem): answer for theorem, answer in fresh.items() if not answer.startswith("no answer")}
-    if path is not None and new:
-        temporary = path.with_name(f"{ANSWERS}.{os.getpid()}")
-        try:  # whole-file replace: a reader sees the old answers or the new ones, never a half-written file
-            temporary.write_text(json.dumps({**kept, **new}, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-            temporary.replace(path)
-        except OSError:
-            pass  # a cache that cannot be written only costs the next run the queries
-    answers = {theorem: kept[name(theorem)] if name(theorem) in kept else fresh[theorem] for theorem in theorems}
-    return answers, len(theorems) - len(missing)
+    """:func:`assumptions` with a cached build's answers kept beside its ``.vo`` files and read back
+    (:func:`~reference_verification.coq_answers.kept_answers` says why that is sound); also how many answers came
+    from there."""
+    return kept_answers(_answers_file(build), theorems, lambda missing: assumptions(build, missing))
 
 
 @dataclass(frozen=True)
