@@ -22,7 +22,8 @@ Two independent computations of the sum:
   digits −c). G is a count over the base-k digits of N: at level ℓ (weight w = k^(ℓ−1)) the digit of n runs
   through 0..k−1 in blocks of w, so ⌊(N+1)/(kw)⌋ full cycles contribute w Σ_d |d − c| each and the partial
   cycle contributes w Σ_{d<a} |d − c| + b |a − c|, where (N + 1) mod kw = a w + b. O(h) integer operations,
-  so T = 10^12 takes microseconds.
+  so T = 10^12 takes microseconds (:mod:`reference.kary.digit_mass` sums the levels without a division each,
+  several digits at a time, with G(M) in closed form).
 
 Even arity: the same formulas with Definition C.1's digits (−k/2 + 1..k/2) and the height that fits T are
 Appendix C's variant; :func:`appendix_c_recursion` is Proof C.2's recursion and :func:`claim_1_leading_term`
@@ -42,7 +43,8 @@ from fractions import Fraction
 
 from reference.core.exact_text import message_value
 from reference.core.validate import check_positive_int
-from reference.kary.digits import check_arity, check_width, digit_offset, height_for_horizon, offset_capacity
+from reference.kary.digit_mass import total_noise_count
+from reference.kary.digits import check_arity, check_width, height_for_horizon, offset_capacity
 
 #: What needs odd arity here (the text of the error).
 LEMMA_4_7 = "Lemma 4.7 (stated for odd arity >= 3)"
@@ -127,28 +129,6 @@ def algorithm_2_step_variance(time: int, arity: int, horizon: int) -> int:
 # ---------------------------------------------------------------------------------- digit programme
 
 
-def _prefix_mass(upper: int, center: int) -> int:
-    """Σ_{d=0}^{upper−1} |d − center| (closed form)."""
-    if upper <= center + 1:
-        return upper * center - upper * (upper - 1) // 2
-    return center * (center + 1) // 2 + (upper - 1 - center) * (upper - center) // 2
-
-
-def _digit_mass(limit: int, arity: int, height: int, center: int) -> int:
-    """G(limit) = Σ_{n=0}^{limit} Σ_{ℓ=1}^{height} |d_ℓ(n) − center|, standard digits of n (width height)."""
-    count = limit + 1  # the values 0..limit
-    full_cycle = _prefix_mass(arity, center)
-    total = 0
-    weight = 1
-    for _ in range(height):
-        block = weight * arity
-        cycles, rest = divmod(count, block)
-        digit, partial = divmod(rest, weight)
-        total += cycles * weight * full_cycle + weight * _prefix_mass(digit, center) + partial * abs(digit - center)
-        weight = block
-    return total
-
-
 def algorithm_2_total_noise_count_digit_programme(arity: int, horizon: int) -> int:
     """Σ_{t=1}^{T} ‖rep(t, h)‖₁ by the digit programme (module docstring); exact for any T, O(h) steps.
 
@@ -156,35 +136,7 @@ def algorithm_2_total_noise_count_digit_programme(arity: int, horizon: int) -> i
         arity: k, an integer >= 2.
         horizon: T, an integer >= 1.
     """
-    k = check_arity(arity)
-    steps = check_positive_int(horizon, "horizon")
-    height = height_for_horizon(k, steps, offset=True)
-    return _total_digit_programme(k, steps, height)
-
-
-def _total_digit_programme(arity: int, steps: int, height: int) -> int:
-    """G(shift + T) − G(shift) (:func:`_digit_mass`), both in one pass over the h digit positions."""
-    center = digit_offset(arity)
-    shift = center * ((arity**height - 1) // (arity - 1))  # the number whose h digits all equal c
-    full_cycle = _prefix_mass(arity, center)
-    high, low = shift + steps + 1, shift + 1  # how many values 0..shift + T and 0..shift
-    total = 0
-    weight = 1
-    for _ in range(height):
-        block = weight * arity
-        high_cycles, high_rest = divmod(high, block)
-        low_cycles, low_rest = divmod(low, block)
-        high_digit, high_partial = divmod(high_rest, weight)
-        low_digit, low_partial = divmod(low_rest, weight)
-        # _prefix_mass(digit, center), inline (two calls per digit position were a third of the time)
-        high_mass = (high_digit * center - high_digit * (high_digit - 1) // 2 if high_digit <= center + 1
-                     else center * (center + 1) // 2 + (high_digit - 1 - center) * (high_digit - center) // 2)
-        low_mass = (low_digit * center - low_digit * (low_digit - 1) // 2 if low_digit <= center + 1
-                    else center * (center + 1) // 2 + (low_digit - 1 - center) * (low_digit - center) // 2)
-        total += ((high_cycles - low_cycles) * full_cycle + high_mass - low_mass) * weight
-        total += high_partial * abs(high_digit - center) - low_partial * abs(low_digit - center)
-        weight = block
-    return total
+    return total_noise_count(arity, horizon)[1]
 
 
 def algorithm_2_mse_digit_programme(arity: int, horizon: int) -> Fraction:
@@ -194,10 +146,8 @@ def algorithm_2_mse_digit_programme(arity: int, horizon: int) -> Fraction:
         arity: k, the tree's arity, an integer >= 2.
         horizon: T, an integer >= 1.
     """
-    k = check_arity(arity)
-    steps = check_positive_int(horizon, "horizon")
-    height = height_for_horizon(k, steps, offset=True)
-    return Fraction(2 * height**2 * _total_digit_programme(k, steps, height), steps)
+    height, total = total_noise_count(arity, horizon)  # checks both, with the one-line refusals of check_arity
+    return Fraction(2 * height * height * total, int(horizon))
 
 
 # ----------------------------------------------------------------------------------- printed forms
