@@ -23,7 +23,9 @@ sensitivities, ε or δ(ε)). Beside it:
   :mod:`~reference.audit.linear.pattern_walk` and :mod:`~reference.audit.linear.pattern_maxima` (maxima over
   their patterns);
 * probing — :mod:`~reference.audit.linear.probe` and :mod:`~reference.audit.linear.probe_linear` (recover ``B``
-  from a user's function of the draws, dense or as sparse columns), :mod:`~reference.audit.linear.probe_recheck`
+  from a user's function of the draws, dense or as sparse columns), :mod:`~reference.audit.linear.probe_calls`
+  (calling the function), :mod:`~reference.audit.linear.probe_values` (a probed float read as its rational),
+  :mod:`~reference.audit.linear.probe_linearity` (the linearity checks), :mod:`~reference.audit.linear.probe_recheck`
   (the probe's exact re-checks on arrays);
 * results — :mod:`~reference.audit.linear.verdict`, :mod:`~reference.audit.linear.covariance` (exact noise
   covariances against the CIP and KARY oracles).

@@ -7,18 +7,18 @@ done by compiled code (SuperLU through ``scipy.sparse.linalg.splu``, scipy's spa
 result is *certified* in exact integers, so no float enters it:
 
 1. B and W in their sparsest common form (first differences of the rows where that at least halves the
-   non-zeros, as the elimination does: ``B u = w`` iff ``P B u = P w``, P unimodular);
-1a. when B is triangular up to a reordering of rows and columns with pivots ±1 — a perfect matching of rows to
+   non-zeros, as the elimination does: ``B u = w`` iff ``P B u = P w``, P unimodular).
+2. When B is triangular up to a reordering of rows and columns with pivots ±1 — a perfect matching of rows to
    draws with entries ±1 and no cycle among the other non-zeros, found by compiled graph routines on the
    pattern (the tree counter and its differences: each output adds one new draw) — det B = ±1 and U = B⁻¹ W is
-   computed by exact int64 substitution level by level (step 3 without a factorisation), then certified by
-   step 4; only otherwise:
-2. one float64 sparse LU ``Pr B Pc = L U``; it is used only when L and U are integral in float64, L has a unit
+   computed by exact int64 substitution level by level (step 4 without a factorisation), then certified by
+   step 5. Only otherwise, steps 3 and 4:
+3. one float64 sparse LU ``Pr B Pc = L U``; it is used only when L and U are integral in float64, L has a unit
    diagonal and U a diagonal of ±1, and then ``L U = Pr B Pc`` is checked in int64 (an integer LU with unit
    pivots: det B = ±1, so B is invertible and every u_j is integral);
-3. U = B⁻¹ W by sparse triangular solves in int64, one sparse product per level of the factors' dependency
+4. U = B⁻¹ W by sparse triangular solves in int64, one sparse product per level of the factors' dependency
    graphs (few levels for tree-shaped counters: 13 at T = 10,000);
-4. ``B U = W`` checked exactly in int64 — the certificate: with B invertible the solution is unique, so these
+5. ``B U = W`` checked exactly in int64 — the certificate: with B invertible the solution is unique, so these
    are the u_j whatever the arithmetic that proposed them.
 
 Every int64 product is preceded by a float64 bound of the same product of absolute values (below 2⁶², with

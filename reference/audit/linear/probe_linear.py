@@ -49,9 +49,7 @@ per non-zero, refused beyond it) plus one buffer of columns, so each call may st
 
 from __future__ import annotations
 
-import math
 import random
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -59,11 +57,26 @@ from itertools import islice
 from typing import Any, Literal
 
 import numpy as np
-import numpy.typing as npt
 
 from reference.audit.linear.column_matrix import SparseColumns
 from reference.audit.linear.elimination import Sparse, narrow
-from reference.audit.linear.probe_recheck import common_denominator, exact_deviation, integer_recheck
+from reference.audit.linear.probe_calls import UNIT_BLOCKS as UNIT_BLOCKS
+from reference.audit.linear.probe_calls import UnitBlocks as UnitBlocks
+from reference.audit.linear.probe_calls import as_numbers, call_numbers, is_sparse, probe_argument
+from reference.audit.linear.probe_linearity import (
+    DEVIATION_MULTIPLE as DEVIATION_MULTIPLE,
+)
+from reference.audit.linear.probe_linearity import (
+    LINEARITY_TRIALS as LINEARITY_TRIALS,
+)
+from reference.audit.linear.probe_linearity import linearity_deviation as linearity_deviation
+from reference.audit.linear.probe_linearity import recheck_map
+from reference.audit.linear.probe_linearity import usable_deviation as usable_deviation
+from reference.audit.linear.probe_values import ROUNDOFF_MULTIPLE as ROUNDOFF_MULTIPLE
+from reference.audit.linear.probe_values import default_denominator_bound as default_denominator_bound
+from reference.audit.linear.probe_values import recognise_values
+from reference.audit.linear.probe_values import simplest_between as simplest_between
+from reference.audit.linear.probe_values import unit_roundoff as unit_roundoff
 from reference.core.exact_text import message_value
 from reference.core.linalg import Matrix
 from reference.core.options import check_choice
@@ -71,9 +84,6 @@ from reference.core.user_code import DEFAULT_MEMORY_BYTES, DEFAULT_SECONDS, Call
 from reference.core.validate import check_positive_int, to_fraction
 
 ProbeInputs = Literal["exact", "integer", "integer-float64", "float64", "float32"]
-#: How batch mode passes the unit draws: numpy arrays, or scipy.sparse csc arrays (one stored entry per column).
-UnitBlocks = Literal["dense", "sparse"]
-UNIT_BLOCKS: tuple[UnitBlocks, ...] = ("dense", "sparse")
 PROBE_INPUTS: tuple[ProbeInputs, ...] = ("exact", "integer", "integer-float64", "float64", "float32")
 #: Most draws a probe accepts (the maps feed the dense exact audits).
 MAX_PROBE_DRAWS = 20_000
@@ -86,43 +96,7 @@ SPARSE_BATCH_COLUMNS = 1 << 16
 #: Most bytes of one block of unit probes in batch mode (draws × columns × the dtype's size): fewer columns per
 #: call for many draws.
 BATCH_BYTES = 1 << 26
-#: Multiple of the unit roundoff a probed value may differ from its rational.
-ROUNDOFF_MULTIPLE = 16
-
 _ZERO = Fraction(0)
-
-
-def unit_roundoff(dtype: npt.DTypeLike) -> Fraction:
-    """The unit roundoff of a float dtype, exactly.
-
-    Args:
-        dtype: a numpy float dtype or its name: float32 (u = 2⁻²⁴) or float64 (u = 2⁻⁵³).
-
-    Raises:
-        ValueError: any other dtype.
-    """
-    if np.dtype(dtype) == np.float32:
-        return Fraction(1, 1 << 24)
-    if np.dtype(dtype) == np.float64:
-        return Fraction(1, 1 << 53)
-    raise ValueError(f"dtype must be float32 or float64, got {dtype!r}")
-
-
-def default_denominator_bound(dtype: npt.DTypeLike) -> int:
-    """The largest D with 1/D² > 4·16·u: two rationals of denominator <= D differ by more than twice the
-    tolerance at magnitude 1, so at most one fits a value.
-
-    Args:
-        dtype: a numpy float dtype or its name: float32 or float64.
-
-    Raises:
-        ValueError: any other dtype.
-    """
-    tolerance = ROUNDOFF_MULTIPLE * unit_roundoff(dtype)
-    bound = math.isqrt(int(1 / (4 * tolerance)))
-    while Fraction(1, bound * bound) <= 4 * tolerance:
-        bound -= 1
-    return bound
 
 
 def probe_linear_map(
@@ -309,8 +283,8 @@ def _checked_map(guarded: Callable[..., Any], outputs: int, rows: np.ndarray, co
     """The probed values recognised and re-checked (module docstring)."""
     own = (usable_deviation(*linearity_deviation(guarded, outputs, count, dtype, batch, seed, unit_blocks),
                             output_dtype) if values.dtype.kind == "f" else _ZERO)
-    distinct, inverse = _recognise(values, output_dtype, denominator, rows, cols, own)
-    _recheck(guarded, outputs, rows, cols, distinct, inverse, count, dtype, batch, seed, own, output_dtype,
+    distinct, inverse = recognise_values(values, output_dtype, denominator, rows, cols, own)
+    recheck_map(guarded, outputs, rows, cols, distinct, inverse, count, dtype, batch, seed, own, output_dtype,
              unit_blocks)
     kept = np.array([value != 0 for value in distinct], dtype=bool)[inverse] if distinct else inverse == 0
     if not kept.all():  # rounding residues recognised as zero (a solve's cancellation) are not entries
@@ -434,42 +408,6 @@ def _check_zero(values: Sequence[object]) -> None:
 # ----------------------------------------------------------------------------------------- array inputs
 
 
-def _call(function: Callable[..., Any], argument: Any, shape_note: str, finite: bool = True) -> np.ndarray:
-    """One call, its result read as an array of numbers (``finite``: checked finite here; the unit probes check
-    their non-zeros once at the end instead, where a nan or an infinity is kept). A scipy.sparse result (sparse
-    unit blocks) is made dense: only the small calls (at zero, the check points) come here."""
-    return _as_numbers(function(argument), shape_note, finite)
-
-
-def _as_numbers(returned: object, shape_note: str, finite: bool = True) -> np.ndarray:
-    """A function's result as a numpy array of numbers, or the one-line refusal (see :func:`_call`)."""
-    if type(returned) is np.ndarray:  # the common case, without the checks of other types
-        values = returned
-    elif _is_sparse(returned):
-        values = returned.toarray()  # type: ignore[attr-defined]
-    else:
-        try:
-            values = np.asarray(returned)
-        except (ValueError, TypeError, OverflowError):  # ragged lists, objects numpy cannot read
-            raise ValueError(f"function must return an array of numbers ({shape_note}), got a "
-                             f"{type(returned).__name__} numpy cannot read as one") from None
-    if values.size == 0:
-        raise ValueError("function must return at least one output")
-    if values.dtype.kind not in "iuf":
-        raise ValueError(f"function must return numbers ({shape_note}), got dtype {values.dtype}")
-    if finite and values.dtype.kind == "f" and not np.all(np.isfinite(values)):
-        where = tuple(int(index) for index in np.argwhere(~np.isfinite(values))[0])
-        raise ValueError(f"function returned a non-finite value {float(values[where])!r} at output index "
-                         f"{where[0] if len(where) == 1 else where} ({shape_note})")
-    return values
-
-
-def _is_sparse(value: object) -> bool:
-    """A scipy.sparse matrix or array (scipy is not imported for this: a sparse value means it already is)."""
-    sparse_module = sys.modules.get("scipy.sparse")
-    return sparse_module is not None and bool(sparse_module.issparse(value))
-
-
 def batch_width(count: int, itemsize: int, unit_blocks: UnitBlocks = "dense") -> int:
     """Columns per block of unit probes: dense blocks at most :data:`BATCH_COLUMNS` wide and :data:`BATCH_BYTES`
     large; sparse blocks (one stored entry per column) at most :data:`SPARSE_BATCH_COLUMNS` wide.
@@ -482,16 +420,6 @@ def batch_width(count: int, itemsize: int, unit_blocks: UnitBlocks = "dense") ->
     if unit_blocks == "sparse":
         return min(count, SPARSE_BATCH_COLUMNS)
     return max(1, min(BATCH_COLUMNS, BATCH_BYTES // (count * itemsize)))
-
-
-def _argument(points: np.ndarray, dtype: Any, unit_blocks: UnitBlocks) -> Any:
-    """Points (draws × probes) as the function takes them in batch mode: a numpy array, or a scipy.sparse csc
-    array of the same values."""
-    if unit_blocks == "sparse":
-        import scipy.sparse
-
-        return scipy.sparse.csc_array(points.astype(dtype))
-    return points.astype(dtype)
 
 
 def _unit_block(count: int, start: int, stop: int, dtype: Any, unit_blocks: UnitBlocks) -> Any:
@@ -510,7 +438,7 @@ def _unit_block(count: int, start: int, stop: int, dtype: Any, unit_blocks: Unit
 def _block_entries(returned: Any, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The non-zeros of a block of results (a numpy array or a scipy.sparse matrix), ordered by column (the
     draws' order), then by row: (rows, columns, values)."""
-    if _is_sparse(returned):
+    if is_sparse(returned):
         if returned.shape != shape:
             raise ValueError(f"batch: expected shape {shape}, got {returned.shape}")
         if returned.dtype.kind not in "iuf":
@@ -521,7 +449,7 @@ def _block_entries(returned: Any, shape: tuple[int, int]) -> tuple[np.ndarray, n
         cols = np.repeat(np.arange(shape[1]), np.diff(entries.indptr))
         keep = values != 0
         return entries.indices[keep].astype(np.int64), cols[keep], values[keep]
-    block = _as_numbers(returned, "outputs × probes", finite=False)
+    block = as_numbers(returned, "outputs × probes", finite=False)
     if block.shape != shape:
         raise ValueError(f"batch: expected shape {shape}, got {block.shape}")
     # the non-zeros in memory order, then stably by column
@@ -540,12 +468,12 @@ _Parts = tuple[int, list[np.ndarray], list[int], list[np.ndarray], Any]
 def _at_zero(function: Callable[..., Any], count: int, dtype: Any, batch: bool, unit_blocks: UnitBlocks) -> np.ndarray:
     """The function at the zero draws, checked zero: outputs × 1 in batch mode, else 1-D."""
     if batch:
-        zero = _call(function, _argument(np.zeros((count, 1)), dtype, unit_blocks), "outputs × probes")
+        zero = call_numbers(function, probe_argument(np.zeros((count, 1)), dtype, unit_blocks), "outputs × probes")
         if zero.ndim != 2 or zero.shape[1] != 1:
             raise ValueError(f"batch: the function must return outputs × probes, got shape {zero.shape}")
         _check_zero(zero[:, 0].tolist())
         return zero
-    zero = _call(function, np.zeros(count, dtype=dtype), "a 1-D array")
+    zero = call_numbers(function, np.zeros(count, dtype=dtype), "a 1-D array")
     if zero.ndim != 1:
         raise ValueError(f"function must return a 1-D array, got shape {zero.shape}")
     _check_zero(zero.tolist())
@@ -603,7 +531,7 @@ def _float_columns(
         # the common case (an array of the buffer's dtype and shape) is checked in one line: the function may take
         # microseconds, and this loop runs once per draw
         if type(column) is not np.ndarray or column.dtype != kind or column.shape != shape:
-            column = _as_numbers(column, "a 1-D array", finite=False)
+            column = as_numbers(column, "a 1-D array", finite=False)
             if column.shape != shape:
                 raise ValueError(f"function returned shape {column.shape} for draw {j}, {zero.shape} at zero")
             if column.dtype != kind:  # a draw whose outputs come in another dtype: kept on its own
@@ -638,204 +566,3 @@ def _joined(count: int, outputs: int, found_rows: list[np.ndarray], found_counts
     return outputs, all_rows, all_cols, values
 
 
-def _recognise(values: np.ndarray, dtype: Any, denominator: int, rows: np.ndarray, cols: np.ndarray,
-               own: Fraction = _ZERO) -> tuple[list[Fraction], np.ndarray]:
-    """Exact entries, each distinct value once: integers directly; other floats as the closest rational within the
-    dtype's tolerance, or failing that the simplest one within the function's own measured rounding ``own``.
-    Returns the distinct exact values and, per non-zero, the index of its value."""
-    distinct, first_index, inverse = np.unique(values, return_index=True, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    if values.dtype.kind in "iu":
-        return [Fraction(int(value)) for value in distinct.tolist()], inverse
-    if denominator == 0:
-        raise ValueError("inputs='integer': the function returned floats; probe it with inputs='integer-float64' "
-                         "(integer draws in, floats out) or 'float64'")
-    tolerance = ROUNDOFF_MULTIPLE * unit_roundoff(dtype)
-    exact = []
-    for index, value in enumerate(distinct.tolist()):
-        if value == int(value):
-            exact.append(Fraction(int(value)))
-            continue
-        where = int(first_index[index])
-        exact.append(_rational(value, tolerance, denominator, int(rows[where]), int(cols[where]), own))
-    return exact, inverse
-
-
-def _rational(value: float, tolerance: Fraction, denominator: int, row: int, column: int,
-              own: Fraction = _ZERO) -> Fraction:
-    exact = Fraction(value)
-    candidate = exact.limit_denominator(denominator)
-    if abs(candidate - exact) <= tolerance * max(Fraction(1), abs(exact)):
-        return candidate
-    if own:  # the function's own rounding is wider than the dtype's: the simplest rational within it
-        simplest = simplest_between(exact - own, exact + own)
-        if simplest.denominator <= denominator:
-            return simplest
-    if _looks_float32(value, tolerance):
-        raise ValueError(
-            f"entry ({row}, {column}) = {value!r} is a float32 value (it is exactly representable in float32 and "
-            "within float32 rounding of a simple rational, not within float64 rounding): the function computes "
-            "in float32, probe it with inputs='float32'"
-        )
-    raise ValueError(
-        f"entry ({row}, {column}) = {value!r} is not within {float(tolerance):.3g} (relative) or the function's "
-        f"measured rounding {float(own):.3g} of a rational with denominator <= {denominator}: raise "
-        "max_denominator, or the map is not rational"
-    )
-
-
-def _looks_float32(value: float, tolerance: Fraction) -> bool:
-    """A value probed at float64 tolerance that is really a float32 result: representable in float32 and within
-    float32 rounding of a rational of float32's denominator bound."""
-    single = unit_roundoff(np.float32)
-    if tolerance <= ROUNDOFF_MULTIPLE * single and float(np.float32(value)) == value:
-        exact = Fraction(value)
-        candidate = exact.limit_denominator(default_denominator_bound(np.float32))
-        # a residue near 0 is cancellation (a solve, a non-linearity), not a float32 rounding of a non-zero entry
-        return candidate != 0 and abs(candidate - exact) <= ROUNDOFF_MULTIPLE * single * max(Fraction(1), abs(exact))
-    return False
-
-
-def simplest_between(low: Fraction, high: Fraction) -> Fraction:
-    """The rational of smallest denominator (then smallest magnitude) in [low, high], by continued fractions.
-
-    Args:
-        low: the lower end, exact.
-        high: the upper end, exact, at least ``low``.
-
-    Raises:
-        ValueError: ``low > high``.
-    """
-    if low > high:
-        raise ValueError("simplest_between needs low <= high")
-    if low <= 0 <= high:
-        return Fraction(0)
-    if high < 0:
-        return -simplest_between(-high, -low)
-    whole = math.ceil(low)
-    if whole <= high:
-        return Fraction(whole)
-    floor = math.floor(low)  # low and high lie in (floor, floor + 1)
-    return floor + 1 / simplest_between(1 / (high - floor), 1 / (low - floor))
-
-
-#: Seeded point pairs on which a float function's own deviation from linearity is measured.
-LINEARITY_TRIALS = 3
-#: Multiple of the measured deviation from linearity the re-check allows.
-DEVIATION_MULTIPLE = 16
-
-
-def _at(function: Callable[..., Any], point: np.ndarray, dtype: Any, batch: bool, outputs: int,
-        unit_blocks: UnitBlocks = "dense") -> np.ndarray:
-    argument = _argument(point.reshape(-1, 1), dtype, unit_blocks) if batch else point.astype(dtype)
-    actual = _call(function, argument, "the re-check")
-    actual = actual[:, 0] if batch else actual
-    if actual.shape != (outputs,):
-        raise ValueError(f"function returned shape {actual.shape} at the re-check point, expected ({outputs},)")
-    return actual
-
-
-def linearity_deviation(function: Callable[..., Any], outputs: int, count: int, dtype: Any, batch: bool,
-                        seed: int, unit_blocks: UnitBlocks = "dense") -> tuple[Fraction, Fraction]:
-    """The function's own rounding, measured: max |f(x + y) − f(x) − f(y)| over seeded pairs of small integer
-    points (exact in the dtype), and the largest output seen. Linear code that computes through a solve or a
-    pseudo-inverse cancels large intermediate terms, so its outputs carry rounding the recovered map cannot see.
-    Exact, computed on arrays (:func:`reference.audit.linear.probe_recheck.exact_deviation`); in batch mode all
-    the points go in one call.
-
-    Args:
-        function: the user's function, already guarded (as :func:`probe_linear_map` calls it).
-        outputs: the number of outputs it returns.
-        count: the number of draws (the length of its argument).
-        dtype: the numpy dtype of its argument.
-        batch: True when it takes a 2-D array of probes (the points are passed as columns of one call).
-        seed: the probe's seed (the pairs use ``seed + 1``).
-        unit_blocks: in batch mode, how the points are passed: ``"dense"`` (a numpy array, default) or
-            ``"sparse"`` (a scipy.sparse csc array).
-
-    Returns:
-        (the largest deviation, the largest output magnitude seen), exact.
-    """
-    rng = np.random.default_rng(seed + 1)
-    points = []
-    for _ in range(LINEARITY_TRIALS):
-        first, second = rng.integers(-8, 9, size=count), rng.integers(-8, 9, size=count)
-        points += [first, second, first + second]
-    if batch:
-        values = _call(function, _argument(np.stack(points, axis=1), dtype, unit_blocks), "the linearity check")
-        if values.shape != (outputs, len(points)):
-            raise ValueError(f"batch: expected shape {(outputs, len(points))} at the linearity check, got "
-                             f"{values.shape}")
-        columns = [values[:, index] for index in range(len(points))]
-    else:
-        columns = [_at(function, point, dtype, batch, outputs) for point in points]
-    columns = [column.astype(np.float64) for column in columns]
-    worst = max(exact_deviation(*columns[index:index + 3]) for index in range(0, len(columns), 3))
-    size = Fraction(float(max(np.max(np.abs(column)) for column in columns)))
-    return worst, size
-
-
-def usable_deviation(worst: Fraction, size: Fraction, dtype: Any) -> Fraction:
-    """The measured deviation if it can be rounding (at most √u of the outputs' size), else 0: a larger one is
-    a non-linearity (or code computing in a narrower dtype) and widens nothing.
-
-    Args:
-        worst: the measured deviation from linearity, exact (:func:`linearity_deviation`).
-        size: the largest output magnitude seen, exact.
-        dtype: the float dtype the outputs are computed in (float32 or float64).
-    """
-    return worst if worst * worst <= unit_roundoff(dtype) * size * size else _ZERO
-
-
-def _recheck(function: Callable[..., Any], outputs: int, rows: np.ndarray, cols: np.ndarray,
-             distinct: list[Fraction], inverse: np.ndarray, count: int, dtype: Any, batch: bool, seed: int,
-             own_deviation: Fraction = _ZERO, output_dtype: Any = None, unit_blocks: UnitBlocks = "dense") -> None:
-    """Exact re-check at a seeded point of small integers: |f(x) − B x| within the summation bound of the
-    recovered map, or within :data:`DEVIATION_MULTIPLE` times the function's measured deviation from linearity
-    (:func:`linearity_deviation`: its own rounding), whichever is larger. On arrays in int64 when B's entries
-    over their common denominator fit (:func:`reference.audit.linear.probe_recheck.integer_recheck`), else with
-    Fractions per non-zero."""
-    rng = np.random.default_rng(seed)
-    point = rng.integers(-8, 9, size=count)
-    actual = _at(function, point, dtype, batch, outputs, unit_blocks)
-    is_float = actual.dtype.kind == "f"
-    # the function computes in its input dtype, or in float64 for integer-in/float-out (an integer function
-    # returning floats in the plain integer mode was refused before)
-    roundoff = unit_roundoff(dtype if output_dtype is None else output_dtype) if is_float else _ZERO
-    own = DEVIATION_MULTIPLE * own_deviation if is_float else _ZERO
-    common = common_denominator(distinct)
-    numerators = [value * common for value in distinct] if common is not None else []
-    if common is not None and all(abs(value) < (1 << 62) for value in numerators):
-        on_rows = np.array([int(value) for value in numerators], dtype=np.int64)[inverse]
-        flagged = integer_recheck(actual, rows, cols, on_rows, common, point.astype(np.int64), roundoff, own)
-        if flagged is not None:
-            for i, expected, allowed in flagged:
-                _compare(actual, i, expected, allowed, is_float)
-            return
-    exact_point = point.tolist()
-    expected_sums = [_ZERO] * outputs
-    magnitude = [_ZERO] * outputs
-    terms = [0] * outputs
-    for row, col, index in zip(rows.tolist(), cols.tolist(), inverse.tolist()):
-        x = exact_point[col]
-        if x:
-            term = distinct[index] * x
-            expected_sums[row] += term
-            magnitude[row] += abs(term)
-            terms[row] += 1
-    for i in range(outputs):
-        steps = terms[i] + 2
-        gamma = steps * roundoff / (1 - steps * roundoff) if is_float else _ZERO
-        _compare(actual, i, expected_sums[i], max(gamma * magnitude[i], own), is_float)
-
-
-def _compare(actual: np.ndarray, output: int, expected: Fraction, allowed: Fraction, is_float: bool) -> None:
-    """Output ``output`` of f(x) within ``allowed`` of the exact ``expected``, or the one-line refusal."""
-    value = actual[output].item()
-    observed = Fraction(value) if is_float else Fraction(int(value))
-    if abs(observed - expected) > allowed:
-        raise ValueError(
-            f"function is not linear in the draws: at a seeded integer point output {output} is {value!r}, the "
-            f"recovered map gives {float(expected)!r} (allowed rounding {float(allowed):.3g}: the summation "
-            f"bound, or {DEVIATION_MULTIPLE} times the function's measured deviation from linearity)"
-        )

@@ -1,0 +1,144 @@
+"""The probe's linearity checks: the function's own deviation from linearity, measured on seeded integer pairs,
+and the exact re-check of the recovered map at a seeded point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from reference.audit.linear.probe_calls import UnitBlocks, call_numbers, evaluate_at, probe_argument
+from reference.audit.linear.probe_recheck import common_denominator, exact_deviation, integer_recheck
+from reference.audit.linear.probe_values import unit_roundoff
+
+_ZERO = Fraction(0)
+
+#: Seeded point pairs on which a float function's own deviation from linearity is measured.
+LINEARITY_TRIALS = 3
+#: Multiple of the measured deviation from linearity the re-check allows.
+DEVIATION_MULTIPLE = 16
+
+
+def linearity_deviation(function: Callable[..., Any], outputs: int, count: int, dtype: Any, batch: bool,
+                        seed: int, unit_blocks: UnitBlocks = "dense") -> tuple[Fraction, Fraction]:
+    """The function's own rounding, measured: max |f(x + y) − f(x) − f(y)| over seeded pairs of small integer
+    points (exact in the dtype), and the largest output seen. Linear code that computes through a solve or a
+    pseudo-inverse cancels large intermediate terms, so its outputs carry rounding the recovered map cannot see.
+    Exact, computed on arrays (:func:`reference.audit.linear.probe_recheck.exact_deviation`); in batch mode all
+    the points go in one call.
+
+    Args:
+        function: the user's function, already guarded (as :func:`probe_linear_map` calls it).
+        outputs: the number of outputs it returns.
+        count: the number of draws (the length of its argument).
+        dtype: the numpy dtype of its argument.
+        batch: True when it takes a 2-D array of probes (the points are passed as columns of one call).
+        seed: the probe's seed (the pairs use ``seed + 1``).
+        unit_blocks: in batch mode, how the points are passed: ``"dense"`` (a numpy array, default) or
+            ``"sparse"`` (a scipy.sparse csc array).
+
+    Returns:
+        (the largest deviation, the largest output magnitude seen), exact.
+    """
+    rng = np.random.default_rng(seed + 1)
+    points = []
+    for _ in range(LINEARITY_TRIALS):
+        first, second = rng.integers(-8, 9, size=count), rng.integers(-8, 9, size=count)
+        points += [first, second, first + second]
+    if batch:
+        values = call_numbers(function, probe_argument(np.stack(points, axis=1), dtype, unit_blocks), "the linearity check")
+        if values.shape != (outputs, len(points)):
+            raise ValueError(f"batch: expected shape {(outputs, len(points))} at the linearity check, got "
+                             f"{values.shape}")
+        columns = [values[:, index] for index in range(len(points))]
+    else:
+        columns = [evaluate_at(function, point, dtype, batch, outputs) for point in points]
+    columns = [column.astype(np.float64) for column in columns]
+    worst = max(exact_deviation(*columns[index:index + 3]) for index in range(0, len(columns), 3))
+    size = Fraction(float(max(np.max(np.abs(column)) for column in columns)))
+    return worst, size
+
+
+def usable_deviation(worst: Fraction, size: Fraction, dtype: Any) -> Fraction:
+    """The measured deviation if it can be rounding (at most √u of the outputs' size), else 0: a larger one is
+    a non-linearity (or code computing in a narrower dtype) and widens nothing.
+
+    Args:
+        worst: the measured deviation from linearity, exact (:func:`linearity_deviation`).
+        size: the largest output magnitude seen, exact.
+        dtype: the float dtype the outputs are computed in (float32 or float64).
+    """
+    return worst if worst * worst <= unit_roundoff(dtype) * size * size else _ZERO
+
+
+def recheck_map(function: Callable[..., Any], outputs: int, rows: np.ndarray, cols: np.ndarray,
+             distinct: list[Fraction], inverse: np.ndarray, count: int, dtype: Any, batch: bool, seed: int,
+             own_deviation: Fraction = _ZERO, output_dtype: Any = None, unit_blocks: UnitBlocks = "dense") -> None:
+    """Exact re-check at a seeded point of small integers: |f(x) − B x| within the summation bound of the
+    recovered map, or within :data:`DEVIATION_MULTIPLE` times the function's measured deviation from linearity
+    (:func:`linearity_deviation`: its own rounding), whichever is larger. On arrays in int64 when B's entries
+    over their common denominator fit (:func:`reference.audit.linear.probe_recheck.integer_recheck`), else with
+    Fractions per non-zero.
+
+    Args:
+        function: the user's function, already guarded.
+        outputs: the number of outputs it returns.
+        rows: the recovered map's non-zeros' output indices.
+        cols: their draw indices.
+        distinct: the distinct exact values of the non-zeros.
+        inverse: per non-zero, the index of its value in ``distinct``.
+        count: the number of draws.
+        dtype: the numpy dtype the function takes.
+        batch: True when it takes a 2-D array of probes.
+        seed: the seed of the re-check point.
+        own_deviation: the function's measured deviation from linearity, exact (default 0).
+        output_dtype: the float dtype of its outputs when it differs from ``dtype`` (integer in, floats out); default None.
+        unit_blocks: in batch mode, ``"dense"`` (default) or ``"sparse"``.
+    """
+    rng = np.random.default_rng(seed)
+    point = rng.integers(-8, 9, size=count)
+    actual = evaluate_at(function, point, dtype, batch, outputs, unit_blocks)
+    is_float = actual.dtype.kind == "f"
+    # the function computes in its input dtype, or in float64 for integer-in/float-out (an integer function
+    # returning floats in the plain integer mode was refused before)
+    roundoff = unit_roundoff(dtype if output_dtype is None else output_dtype) if is_float else _ZERO
+    own = DEVIATION_MULTIPLE * own_deviation if is_float else _ZERO
+    common = common_denominator(distinct)
+    numerators = [value * common for value in distinct] if common is not None else []
+    if common is not None and all(abs(value) < (1 << 62) for value in numerators):
+        on_rows = np.array([int(value) for value in numerators], dtype=np.int64)[inverse]
+        flagged = integer_recheck(actual, rows, cols, on_rows, common, point.astype(np.int64), roundoff, own)
+        if flagged is not None:
+            for i, expected, allowed in flagged:
+                _compare(actual, i, expected, allowed, is_float)
+            return
+    exact_point = point.tolist()
+    expected_sums = [_ZERO] * outputs
+    magnitude = [_ZERO] * outputs
+    terms = [0] * outputs
+    for row, col, index in zip(rows.tolist(), cols.tolist(), inverse.tolist()):
+        x = exact_point[col]
+        if x:
+            term = distinct[index] * x
+            expected_sums[row] += term
+            magnitude[row] += abs(term)
+            terms[row] += 1
+    for i in range(outputs):
+        steps = terms[i] + 2
+        gamma = steps * roundoff / (1 - steps * roundoff) if is_float else _ZERO
+        _compare(actual, i, expected_sums[i], max(gamma * magnitude[i], own), is_float)
+
+
+def _compare(actual: np.ndarray, output: int, expected: Fraction, allowed: Fraction, is_float: bool) -> None:
+    """Output ``output`` of f(x) within ``allowed`` of the exact ``expected``, or the one-line refusal."""
+    value = actual[output].item()
+    observed = Fraction(value) if is_float else Fraction(int(value))
+    if abs(observed - expected) > allowed:
+        raise ValueError(
+            f"function is not linear in the draws: at a seeded integer point output {output} is {value!r}, the "
+            f"recovered map gives {float(expected)!r} (allowed rounding {float(allowed):.3g}: the summation "
+            f"bound, or {DEVIATION_MULTIPLE} times the function's measured deviation from linearity)"
+        )
