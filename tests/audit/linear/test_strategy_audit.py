@@ -83,13 +83,15 @@ def _pseudo_inverse_tree(leaves: int) -> np.ndarray:
 def test_float_built_pseudo_inverse_gaussian(monkeypatch: pytest.MonkeyPatch) -> None:
     # B = pinv(H) of a binary tree over 16 leaves, in floats, read exactly; W = I. Three routes must agree:
     # the general sparse elimination, the exact integer solve, and the Arb enclosure (forced here on 16 outputs)
-    from reference.audit.linear import strategy_audit
+    from reference.audit.linear import dyadic, strategy_audit
 
     noise, workload = _pseudo_inverse_tree(16), np.eye(16, dtype=np.int64)
     fast = audit_linear_noise(noise, workload, "gaussian", scale=1)
     assert "full row rank" in fast.explanation
     with monkeypatch.context() as patched:
-        patched.setattr(strategy_audit, "FLOAT_DENOMINATOR", 2**2000)  # not "float-built": the general path
+        # not "float-built", neither as exact entries nor as a float64 array: the general path
+        patched.setattr(strategy_audit, "FLOAT_DENOMINATOR", 2**2000)
+        patched.setattr(dyadic, "FLOAT_BITS", 2000)
         general = audit_linear_noise(noise, workload, "gaussian", scale=1)
         assert "full row rank" not in general.explanation
     assert fast.l2_sensitivity_squared == general.l2_sensitivity_squared
