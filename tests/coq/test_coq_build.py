@@ -285,6 +285,37 @@ MUTATIONS = [
     ("CipLemmaB4.v", "  sigma2 * set_covariance depth S1 S2 <= 0.", "  0 <= sigma2 * set_covariance depth S1 S2."),
     # strictness without non-empty lists: S1 empty gives 0
     ("CipLemmaB4.v", "  S1 != [::] -> S2 != [::] ->\n", "  S2 != [::] ->\n"),
+    # Appendix E.5's coin with P(heads) = 1/(n + 1): single cells get 1/(n(n + 1)), half the uniform mass
+    ("CipRangeSampling.v", "Definition heads_probability (n : nat) : rat := 2%:R / n.+1%:R.",
+     "Definition heads_probability (n : nat) : rat := 1 / n.+1%:R."),
+    # the tails branch returning [min, min]: a pair's span is not a single cell
+    ("CipRangeSampling.v", "(minn ab.1 ab.2, maxn ab.1 ab.2).", "(minn ab.1 ab.2, minn ab.1 ab.2)."),
+    # a constant: 1/(n(n + 1)) per range (the ranges would sum to 1/2)
+    ("CipRangeSampling.v", "(i <= j < n)%N -> prob (sample_range n) (pred1 (i, j)) = 2%:R / (n * n.+1)%:R.",
+     "(i <= j < n)%N -> prob (sample_range n) (pred1 (i, j)) = 1 / (n * n.+1)%:R."),
+    # a hypothesis dropped: [i, j] with i > j is no range and has probability 0
+    ("CipRangeSampling.v", "(i <= j < n)%N -> prob (sample_range n) (pred1 (i, j)) =",
+     "(j < n)%N -> prob (sample_range n) (pred1 (i, j)) ="),
+    # a hypothesis dropped: n = 0 has no range, the sum is 0
+    ("CipRangeSampling.v", "Theorem probabilities_sum_to_one n : (0 < n)%N ->", "Theorem probabilities_sum_to_one n :"),
+    # a constant: n² instead of n(n + 1) for twice the number of ranges
+    ("CipRangeSampling.v", "Theorem range_count n : ((size (ranges n)).*2 = n * n.+1)%N.",
+     "Theorem range_count n : ((size (ranges n)).*2 = n * n)%N."),
+    # Appendix D.3's cells scaled by 1/3 instead of 1/4 in the printed table: the construction no longer gives it
+    ("CipTwoByTwo.v", "Definition quarter (a b : rat) : q3 := (a / 4%:R, b / 4%:R).",
+     "Definition quarter (a b : rat) : q3 := (a / 3%:R, b / 3%:R)."),
+    # X10 built with + instead of −: X10 = X00, the column sum X00 + X10 has variance 4
+    ("CipTwoByTwo.v", "Definition X10 := add_forms (scale one_half X0) (scale minus_half_root3 Xt0).",
+     "Definition X10 := add_forms (scale one_half X0) (scale half_root3 Xt0)."),
+    # a hypothesis dropped: read with s = 0 (not √3) the cell X00 has variance 1/16 + 9/16
+    ("CipTwoByTwo.v", "Theorem unit_variances (R : numFieldType) (s : R) : s ^+ 2 = 3%:R ->\n",
+     "Theorem unit_variances (R : numFieldType) (s : R) :\n"),
+    # a constant: Equation (2)'s covariance −1/4 instead of −1/2
+    ("CipTwoByTwo.v", "real_gram (map (interp s) X0) (map (interp s) X1) = - (1 / 2%:R).",
+     "real_gram (map (interp s) X0) (map (interp s) X1) = - (1 / 4%:R)."),
+    # C_1 with a positive off-diagonal entry: the cells' covariance is C_1 ⊗ C_1 with −1/2
+    ("CipTwoByTwo.v", "Definition C1 (a b : nat) : rat := if a == b then 1 else - (1 / 2%:R).",
+     "Definition C1 (a b : nat) : rat := if a == b then 1 else 1 / 2%:R."),
 ]
 
 
