@@ -11,6 +11,7 @@ the rectangle variances of ``reference.cip.exact.two_dim.rectangle_variances``.
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 from reference_verification.coq import Build, run_snippet
 from reference_verification.coq_text import parse_coq_value
@@ -26,20 +27,22 @@ Definition fq3 (x : q3) := (frac x.1, frac x.2).
 """
 
 #: The paper's printed cells: coefficients on (X, Y, Z, W) as (rational part, coefficient of √3).
-QUARTER = Fraction(1, 4)
+QUARTER, ZERO = Fraction(1, 4), Fraction(0)
 PRINTED = [
-    [(QUARTER, 0), (0, QUARTER), (0, QUARTER), (3 * QUARTER, 0)],
-    [(QUARTER, 0), (0, -QUARTER), (0, QUARTER), (-3 * QUARTER, 0)],
-    [(QUARTER, 0), (0, QUARTER), (0, -QUARTER), (-3 * QUARTER, 0)],
-    [(QUARTER, 0), (0, -QUARTER), (0, -QUARTER), (3 * QUARTER, 0)],
+    [(QUARTER, ZERO), (ZERO, QUARTER), (ZERO, QUARTER), (3 * QUARTER, ZERO)],
+    [(QUARTER, ZERO), (ZERO, -QUARTER), (ZERO, QUARTER), (-3 * QUARTER, ZERO)],
+    [(QUARTER, ZERO), (ZERO, QUARTER), (ZERO, -QUARTER), (-3 * QUARTER, ZERO)],
+    [(QUARTER, ZERO), (ZERO, -QUARTER), (ZERO, -QUARTER), (3 * QUARTER, ZERO)],
 ]
 #: Equation (2): X0 = X/2 + (√3/2) Y, X1 = X/2 − (√3/2) Y.
 HALF = Fraction(1, 2)
-EQUATION_2 = [[(HALF, 0), (0, HALF), (0, 0), (0, 0)], [(HALF, 0), (0, -HALF), (0, 0), (0, 0)]]
+EQUATION_2 = [[(HALF, ZERO), (ZERO, HALF), (ZERO, ZERO), (ZERO, ZERO)],
+              [(HALF, ZERO), (ZERO, -HALF), (ZERO, ZERO), (ZERO, ZERO)]]
 
 
-def _q3(pair: object) -> tuple[Fraction, Fraction]:
-    (a_num, a_den), (b_num, b_den) = pair  # type: ignore[misc]
+def _q3(pair: Any) -> tuple[Fraction, Fraction]:
+    """a + b√3 printed as ((numerator, denominator), (numerator, denominator))."""
+    (a_num, a_den), (b_num, b_den) = pair
     return Fraction(a_num, a_den), Fraction(b_num, b_den)
 
 
@@ -53,15 +56,15 @@ def test_two_by_two_agrees_with_python(coq_build: Build) -> None:
         "Eval vm_compute in fq3 (gram X0 X1).",
     ]
     printed = run_snippet(coq_build, HEADER + "\n".join(commands) + "\n", "CipTwoByTwo")
-    values = [parse_coq_value(chunk) for chunk in printed.split("\n     = ") if chunk.strip()]
+    values: list[Any] = [parse_coq_value(chunk) for chunk in printed.split("\n     = ") if chunk.strip()]
     assert len(values) == len(commands), printed[:500]
     cells, gram, sums, columns, cross = values
 
-    assert [[_q3(c) for c in cell] for cell in cells] == PRINTED  # type: ignore[union-attr]
-    assert [[_q3(c) for c in column] for column in columns] == EQUATION_2  # type: ignore[union-attr]
-    assert _q3(cross) == (-HALF, 0)
+    assert [[_q3(c) for c in cell] for cell in cells] == PRINTED
+    assert [[_q3(c) for c in column] for column in columns] == EQUATION_2
+    assert _q3(cross) == (-HALF, ZERO)
 
-    coq_gram = [[_q3(entry) for entry in row] for row in gram]  # type: ignore[union-attr]
+    coq_gram = [[_q3(entry) for entry in row] for row in gram]
     assert all(root == 0 for row in coq_gram for _, root in row)  # every covariance is rational
     one_dim = cip_matrix.covariance(1)
     kron = [[one_dim[i // 2][j // 2] * one_dim[i % 2][j % 2] for j in range(4)] for i in range(4)]
@@ -69,11 +72,11 @@ def test_two_by_two_agrees_with_python(coq_build: Build) -> None:
     for i in range(4):
         for j in range(4):
             assert coq_gram[i][j][0] == kron[i][j] == construction[i][j]
-    assert one_dim == ((1, -HALF), (-HALF, 1))
+    assert [list(row) for row in one_dim] == [[1, -HALF], [-HALF, 1]]
 
     rectangles = cip_two_dim.rectangle_variances(1, 1)
     whole, first, second = (0, 0), (1, 0), (1, 1)
     expected = [rectangles[first, whole], rectangles[second, whole], rectangles[whole, first],
                 rectangles[whole, second], rectangles[whole, whole]]
-    assert [_q3(pair) for pair in sums] == [(value, 0) for value in expected]  # type: ignore[union-attr]
+    assert [_q3(pair) for pair in sums] == [(value, ZERO) for value in expected]
     assert all(value == 1 for value in rectangles.values()) and len(rectangles) == 9
