@@ -18,7 +18,7 @@ from reference_verification.coq_text import parse_coq_value
 
 from reference.cip.exact import errors as cip_errors
 
-HEADER = """From mathcomp Require Import all_ssreflect ssralg rat.
+HEADER = """From mathcomp Require Import all_ssreflect ssralg ssrint rat.
 From Reference Require Import CipRangeSampling.
 Local Open Scope ring_scope.
 Definition frac (q : rat) := (numq q, denq q).

@@ -19,7 +19,7 @@ from reference_verification.coq_text import parse_coq_value
 from reference.cip.exact import matrix as cip_matrix
 from reference.cip.exact import two_dim as cip_two_dim
 
-HEADER = """From mathcomp Require Import all_ssreflect ssralg rat.
+HEADER = """From mathcomp Require Import all_ssreflect ssralg ssrint rat.
 From Reference Require Import CipTwoByTwo.
 Local Open Scope ring_scope.
 Definition frac (q : rat) := (numq q, denq q).
@@ -41,8 +41,8 @@ EQUATION_2 = [[(HALF, ZERO), (ZERO, HALF), (ZERO, ZERO), (ZERO, ZERO)],
 
 
 def _q3(pair: Any) -> tuple[Fraction, Fraction]:
-    """a + b√3 printed as ((numerator, denominator), (numerator, denominator))."""
-    (a_num, a_den), (b_num, b_den) = pair
+    """a + b√3 as Coq prints the pair of fractions ((a_num, a_den), (b_num, b_den)): ``(a_num, a_den, (b_num, b_den))``."""
+    a_num, a_den, (b_num, b_den) = pair
     return Fraction(a_num, a_den), Fraction(b_num, b_den)
 
 
