@@ -14,7 +14,6 @@
     n = 1 is included: there is no pair of distinct cells ([uniform] of the empty list has no outcome), but
     P(heads) = 2/2 = 1, so the tails branch carries weight 0 and the single cell [0, 0] gets probability 1. *)
 From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq bigop ssralg ssrnum rat.
-From mathcomp Require Import ring.
 Import GRing.Theory Num.Theory.
 
 Set Implicit Arguments.
@@ -156,10 +155,14 @@ case/andP: range => le_ij lt_j; case: (ltnP i j) => [lt_ij | ge_ij].
   have double_S : ((size (pairs m.+2)).*2 = m.+2 * m.+1)%N := size_pairs m.+2.
   set S := size (pairs _) in double_S *.
   have -> : S%:R = ((m.+2 * m.+1)%:R / 2%:R : rat) by rewrite -double_S -mul2n natrM mulrAC mulfV ?mul1r.
-  rewrite mulr0n mulr1n; field; by rewrite -mulrS -!natrD !pnatr_eq0.
+  rewrite mulr0n mulr1n mul0r mulr0 add0r mul1r.
+  have -> : 1 - 2%:R / m.+3%:R = m.+1%:R / m.+3%:R :> rat.
+    by rewrite -{1}(divff (nat_neq0 m.+2)) -mulrBl -natrB.
+  rewrite invf_div !natrM invfM mulrA -(mulrA _ _ 2%:R) (mulrC _ 2%:R) mulrA -mulrA -mulrA.
+  by rewrite mulrCA (mulrCA m.+1%:R) mulfV ?nat_neq0 // mulr1 invfM -mulrA (mulrC m.+3%:R^-1).
 have -> : i = j by apply/eqP; rewrite eqn_leq le_ij ge_ij.
 rewrite eqxx; case: n lt_j => [|m] // _.
-rewrite mulr0n mulr1n mul0r mulr0 addr0; field; by rewrite -mulrS -natrD !pnatr_eq0.
+rewrite mulr0n mulr1n mul0r mulr0 addr0 mul1r natrM invfM mulrA; exact: mulrAC.
 Qed.
 
 (** The probabilities of the n(n + 1)/2 ranges sum to 1, and so does the scheme's whole mass: for n = 1 too,
