@@ -180,3 +180,76 @@ def test_planted_samplers_fail_and_the_correct_one_holds(tmp_path: Path, monkeyp
     variance = audit_sampler_function("reference_verification.planted.variance_for_std_cascade:faulty_cascade_batch",
                                       mechanism, 256, 5, **options)
     assert variance["verdict"] == "fails"
+
+
+@pytest.mark.parametrize(("depth", "tile_values"), [(0, 1 << 17), (5, 1 << 17), (7, 16), (6, 2)])
+def test_one_run_per_block_gives_the_definitions_integers(monkeypatch: pytest.MonkeyPatch, depth: int,
+                                                          tile_values: int) -> None:
+    # one run per block (the command's chunks at depth 20): its squares are rounded where the totals are kept;
+    # the same integers as the per-node definition and as the reference path, tiled (small tiles) or not
+    monkeypatch.setattr(cascade_fold, "TILE_VALUES", tile_values)
+    sigma = 1.7
+    samples = cascade_leaves_runs(depth, sigma, 6, 50 + depth) * 1.3
+    one_by_one = CascadeMoments(depth, sigma)
+    for row in samples:
+        one_by_one.add(row[np.newaxis, :])
+    reference = CascadeMoments(depth, sigma)
+    reference._add_scaled_exactly(np.multiply(samples, GRID_ROOT / sigma))
+    assert _totals(one_by_one) == _scalar_sums(samples, sigma) == _totals(reference)
+    assert np.array_equal(one_by_one.above, reference.above)
+
+
+PLANTED_CASCADES = '''
+import numpy as np
+
+
+def _cascade(generator, runs, depth, split, root):
+    """Leaves of a two-children split applied level by level from a root draw (sigma = 2)."""
+    values = root(generator, (runs, 1))
+    for _ in range(depth):
+        values = split(generator, values)
+    return values
+
+
+def _interleave(left, right):
+    children = np.empty((left.shape[0], 2 * left.shape[1]))
+    children[:, 0::2], children[:, 1::2] = left, right
+    return children
+
+
+def quarter_correlation(generator, runs):
+    # children sqrt(3/2) (X/2 +- y) with Var y = 5/12 sigma^2: variance sigma^2, correlation -1/4 (not -1/2)
+    def split(generator, parents):
+        noise = generator.normal(0.0, np.sqrt(5.0 / 12.0) * 2.0, parents.shape)
+        return np.sqrt(1.5) * _interleave(parents / 2 + noise, parents / 2 - noise)
+    return _cascade(generator, runs, 6, split, lambda generator, shape: generator.normal(0.0, 2.0, shape))
+
+
+def laplace_splits(generator, runs):
+    # the cascade's covariance exactly (Var y = 3/4 sigma^2, the root sigma^2), but Laplace draws: the wrong law
+    def split(generator, parents):
+        noise = generator.laplace(0.0, np.sqrt(3.0 / 8.0) * 2.0, parents.shape)
+        return _interleave(parents / 2 + noise, parents / 2 - noise)
+    return _cascade(generator, runs, 6, split, lambda generator, shape: generator.laplace(0.0, np.sqrt(2.0), shape))
+'''
+
+
+def test_planted_samplers_fail_with_one_run_per_chunk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # one run per chunk, as the command draws depth 20: sibling correlation -1/4 instead of -1/2 (every node's
+    # marginal variance right at the leaves) and Laplace draws with the cascade's exact covariance both fail; the
+    # correct sampler holds on the same plan
+    (tmp_path / "planted_cascades.py").write_text(PLANTED_CASCADES)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("planted_cascades", None)
+    mechanism = Mechanism("cascade", depth=6, sigma=2.0)
+    options = {"chunk_runs": 1, "block_runs": 64}
+    correct = audit_sampler_function("examples.batched_samplers:cascade_depth_6", mechanism, 256, 6, **options,
+                                     smallest_deviation=0.25)
+    assert correct["verdict"] == "holds"
+    correlation = audit_sampler_function("planted_cascades:quarter_correlation", mechanism, 256, 6, **options)
+    assert correlation["verdict"] == "fails"
+    assert "sibling covariances" in {check["property"] for check in correlation["checks"]
+                                     if check["verdict"] == "fails"}
+    laplace = audit_sampler_function("planted_cascades:laplace_splits", mechanism, 256, 6, **options)
+    assert laplace["verdict"] == "fails"
+    assert "whitened magnitudes" in {check["property"] for check in laplace["checks"] if check["verdict"] == "fails"}
