@@ -13,6 +13,7 @@ import pytest
 
 import reference.audit.samples.cascade_fold as cascade_fold
 import reference.audit.samples.cascade_stream as cascade_stream
+import reference.audit.samples.target as target_module
 from reference.audit.samples.cascade_stream import CascadeMoments
 from reference.audit.samples.sampler_function import audit_sampler_function
 from reference.audit.samples.sufficient import FRACTION_BITS, GRID_ROOT
@@ -269,3 +270,26 @@ def test_a_node_whose_rounded_squares_are_all_zero_is_ranked_without_an_error() 
     moments_far = CascadeMoments(2, 1.0)
     moments_far.add(samples * 1e4)  # the other values 10^4 times too large: the upper side still fails
     assert not next(check for check in moments_far.report(ALPHA).checks if check.name == "node variances").holds
+
+
+def test_gathered_chunks_give_the_statistics_of_one_chunk_at_a_time(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # one-run chunks are copied into one buffer and folded together: the same exact statistics (digest) as folding
+    # each chunk alone, also for a target that returns the same array every call (the copy is taken at once)
+    (tmp_path / "reused_output.py").write_text(
+        "import numpy as np\n\nfrom examples.batched_samplers import cascade_depth_6\n\n_OUT = {}\n\n\n"
+        "def same_array(generator, runs):\n"
+        "    values = cascade_depth_6(generator, runs)\n"
+        "    out = _OUT.setdefault(values.shape, np.empty_like(values))\n"
+        "    out[:] = values\n"
+        "    return out\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("reused_output", None)
+    mechanism = Mechanism("cascade", depth=6, sigma=2.0)
+    options = {"chunk_runs": 1, "block_runs": 24}
+    gathered = audit_sampler_function("examples.batched_samplers:cascade_depth_6", mechanism, 60, 4, **options)
+    reused = audit_sampler_function("reused_output:same_array", mechanism, 60, 4, **options)
+    monkeypatch.setattr(target_module, "_cascade_gather", lambda *arguments: None)
+    alone = audit_sampler_function("examples.batched_samplers:cascade_depth_6", mechanism, 60, 4, **options)
+    assert gathered["statistics_sha256"] == reused["statistics_sha256"] == alone["statistics_sha256"]
+    assert gathered["verdict"] == alone["verdict"]
