@@ -7,6 +7,7 @@ import pickle
 import sys
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -170,7 +171,7 @@ def test_planted_samplers_fail_and_the_correct_one_holds(tmp_path: Path, monkeyp
     monkeypatch.syspath_prepend(str(tmp_path))
     sys.modules.pop("planted_leaves", None)
     mechanism = Mechanism("cascade", depth=6, sigma=2.0)
-    options = {"chunk_runs": 16, "block_runs": 64}
+    options: dict[str, Any] = {"chunk_runs": 16, "block_runs": 64}
     correct = audit_sampler_function("examples.batched_samplers:cascade_depth_6", mechanism, 256, 5, **options,
                                      smallest_deviation=0.25)
     assert correct["verdict"] == "holds"
@@ -243,7 +244,7 @@ def test_planted_samplers_fail_with_one_run_per_chunk(tmp_path: Path, monkeypatc
     monkeypatch.syspath_prepend(str(tmp_path))
     sys.modules.pop("planted_cascades", None)
     mechanism = Mechanism("cascade", depth=6, sigma=2.0)
-    options = {"chunk_runs": 1, "block_runs": 64}
+    options: dict[str, Any] = {"chunk_runs": 1, "block_runs": 64}
     correct = audit_sampler_function("examples.batched_samplers:cascade_depth_6", mechanism, 256, 6, **options,
                                      smallest_deviation=0.25)
     assert correct["verdict"] == "holds"
@@ -286,7 +287,7 @@ def test_gathered_chunks_give_the_statistics_of_one_chunk_at_a_time(tmp_path: Pa
     monkeypatch.syspath_prepend(str(tmp_path))
     sys.modules.pop("reused_output", None)
     mechanism = Mechanism("cascade", depth=6, sigma=2.0)
-    options = {"chunk_runs": 1, "block_runs": 24}
+    options: dict[str, Any] = {"chunk_runs": 1, "block_runs": 24}
     gathered = audit_sampler_function("examples.batched_samplers:cascade_depth_6", mechanism, 60, 4, **options)
     reused = audit_sampler_function("reused_output:same_array", mechanism, 60, 4, **options)
     monkeypatch.setattr(target_module, "_cascade_gather", lambda *arguments: None)
