@@ -209,7 +209,7 @@ def run_block(target: str, mechanism: Mechanism, runs: int, chunk_runs: int, see
               chunks: tuple[int, int]) -> Any:
     """The statistics of chunks ``chunks[0] .. chunks[1] - 1`` (one block): each chunk drawn by the target with
     its own generator, checked for shape, folded in (a cascade's small chunks gathered first into one buffer of at
-most :data:`CHUNK_VALUES` values, :func:`_cascade_gather`), and dropped before the next is drawn.
+    most :data:`CHUNK_VALUES` values: ``_cascade_gather``), and dropped before the next is drawn.
 
     Args:
         target: the sampler as ``"package.module:function"`` (loaded here, so that a worker process can run it).
