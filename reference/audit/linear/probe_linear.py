@@ -269,7 +269,8 @@ def _probe_arrays(function: Callable[..., Any], count: int, kind: ProbeInputs, b
         # of one buffer of columns
         block = None if limits.memory_bytes is None else (2 * limits.memory_bytes + UNIT_PROBE_SLACK_BYTES
                                                           + 64 * zero.shape[0])
-        with UserFunction(function, role="function", limits=limits, block_memory_bytes=block) as unit_calls:
+        with UserFunction(function, role="function", limits=limits, block_memory_bytes=block,
+                          watchdog=True) as unit_calls:
             parts = _float_columns(unit_calls, zero, count, dtype, batch, limits, dense, unit_blocks)
     outputs, rows, cols, values = _joined(count, *parts)
     with UserFunction(function, role="function", limits=limits) as guarded:
