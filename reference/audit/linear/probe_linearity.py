@@ -44,21 +44,23 @@ def linearity_deviation(function: Callable[..., Any], outputs: int, count: int, 
         (the largest deviation, the largest output magnitude seen), exact.
     """
     rng = np.random.default_rng(seed + 1)
-    points = []
-    for _ in range(LINEARITY_TRIALS):
-        first, second = rng.integers(-8, 9, size=count), rng.integers(-8, 9, size=count)
-        points += [first, second, first + second]
+    points = np.empty((count, 3 * LINEARITY_TRIALS), dtype=np.int64)  # one column per point: x, y, x + y, ...
+    for trial in range(LINEARITY_TRIALS):
+        points[:, 3 * trial] = rng.integers(-8, 9, size=count)
+        points[:, 3 * trial + 1] = rng.integers(-8, 9, size=count)
+    points[:, 2::3] = points[:, 0::3] + points[:, 1::3]
     if batch:
-        values = call_numbers(function, probe_argument(np.stack(points, axis=1), dtype, unit_blocks), "the linearity check")
-        if values.shape != (outputs, len(points)):
-            raise ValueError(f"batch: expected shape {(outputs, len(points))} at the linearity check, got "
+        values = call_numbers(function, probe_argument(points, dtype, unit_blocks), "the linearity check")
+        if values.shape != (outputs, points.shape[1]):
+            raise ValueError(f"batch: expected shape {(outputs, points.shape[1])} at the linearity check, got "
                              f"{values.shape}")
-        columns = [values[:, index] for index in range(len(points))]
     else:
-        columns = [evaluate_at(function, point, dtype, batch, outputs) for point in points]
-    columns = [column.astype(np.float64) for column in columns]
-    worst = max(exact_deviation(*columns[index:index + 3]) for index in range(0, len(columns), 3))
-    size = Fraction(float(max(np.max(np.abs(column)) for column in columns)))
+        values = np.stack([evaluate_at(function, points[:, index], dtype, batch, outputs)
+                           for index in range(points.shape[1])], axis=1)
+    values = values.astype(np.float64, copy=False)
+    # every trial at once: the deviation's maximum over outputs and trials
+    worst = exact_deviation(values[:, 0::3].ravel(), values[:, 1::3].ravel(), values[:, 2::3].ravel())
+    size = Fraction(float(np.max(np.abs(values))))
     return worst, size
 
 
