@@ -538,7 +538,7 @@ def _float_columns(
     for j in range(count):
         unit[j] = 1
         column = function(unit)
-        unit[j] = 0
+        # the unit draw is reset only once the column is copied: a function may return its argument or a view of it
         # the common case (an array of the buffer's dtype and shape) is checked in one line: the function may take
         # microseconds, and this loop runs once per draw
         if type(column) is not np.ndarray or column.dtype != kind or column.shape != shape:
@@ -549,8 +549,10 @@ def _float_columns(
                 flush(j)
                 rows = np.flatnonzero(column != 0)
                 kept(rows, [rows.size], column[rows], j + 1)
+                unit[j] = 0
                 continue
         buffer[filled] = column
+        unit[j] = 0
         filled += 1
         if filled == rows_per_buffer:
             flush(j + 1)
