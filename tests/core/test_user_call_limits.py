@@ -96,3 +96,31 @@ def test_a_watched_block_keeps_the_memory_cap_of_each_call() -> None:
             for _ in range(2):
                 with pytest.raises(UserCodeError, match=r"ran out of memory of 0\.25 GiB \(call_memory_bytes\)"):
                     guarded()
+
+
+def test_the_one_argument_call_keeps_every_limit_and_refusal() -> None:
+    import numpy as np
+
+    def step(seconds: float) -> float:
+        if seconds < 0:
+            raise RuntimeError("negative")
+        if seconds > 100:
+            np.empty(1 << 33, dtype=np.uint8)  # 8 GiB of address space
+        time.sleep(seconds)
+        return seconds
+
+    with UserFunction(step, role="function", limits=CallLimits(0.2, 1 << 28), block_memory_bytes=1 << 29,
+                      watchdog=True) as guarded:
+        call = guarded.one_argument()
+        assert call is not guarded  # the fast closure of a watched block with a block cap
+        assert [call(0.01) for _ in range(3)] == [0.01] * 3
+        with pytest.raises(UserCodeError, match=r"^function .*step raised RuntimeError: negative$"):
+            call(-1.0)
+        with pytest.raises(UserCodeError, match=r"ran out of memory of 0\.25 GiB"):
+            call(1000.0)
+        started = time.monotonic()
+        with pytest.raises(UserCodeError, match=r"did not return within the time limit of 0\.2 s per call"):
+            call(5.0)
+        assert 0.15 < time.monotonic() - started < 1.5
+    with UserFunction(step, role="function", limits=CallLimits(0.2, 1 << 28)) as guarded:
+        assert guarded.one_argument() is guarded  # per-call limits: the object itself

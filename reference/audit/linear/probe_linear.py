@@ -270,7 +270,7 @@ def _probe_arrays(function: Callable[..., Any], count: int, kind: ProbeInputs, b
                                                           + 64 * zero.shape[0])
         with UserFunction(function, role="function", limits=limits, block_memory_bytes=block,
                           watchdog=True) as unit_calls:
-            parts = _float_columns(unit_calls, zero, count, dtype, batch, limits, dense, unit_blocks)
+            parts = _float_columns(unit_calls.one_argument(), zero, count, dtype, batch, limits, dense, unit_blocks)
     outputs, rows, cols, values = _joined(count, *parts)
     with UserFunction(function, role="function", limits=limits) as guarded:
         return _checked_map(guarded, outputs, rows, cols, values, count, dtype, output_dtype, denominator, batch,
