@@ -528,13 +528,14 @@ def _float_columns(
 
     unit = np.zeros(count, dtype=dtype)
     shape, kind = zero.shape, buffer.dtype
+    slots = list(buffer)  # a view per row: assigning into a view skips the buffer's index parsing
     for j in range(count):
         unit[j] = 1
         column = function(unit)
         # the unit draw is reset only once the column is copied: a function may return its argument or a view of it
         # the common case (an array of the buffer's dtype and shape) is checked in one line: the function may take
         # microseconds, and this loop runs once per draw
-        if type(column) is not np.ndarray or column.dtype != kind or column.shape != shape:
+        if type(column) is not np.ndarray or column.dtype is not kind or column.shape != shape:
             column = as_numbers(column, "a 1-D array", finite=False)
             if column.shape != shape:
                 raise ValueError(f"function returned shape {column.shape} for draw {j}, {zero.shape} at zero")
@@ -544,7 +545,7 @@ def _float_columns(
                 kept(rows, [rows.size], column[rows], j + 1)
                 unit[j] = 0
                 continue
-        buffer[filled] = column
+        slots[filled][...] = column
         unit[j] = 0
         filled += 1
         if filled == rows_per_buffer:
