@@ -85,7 +85,7 @@ def probe_argument(points: np.ndarray, dtype: Any, unit_blocks: UnitBlocks) -> A
 
 
 def evaluate_at(function: Callable[..., Any], point: np.ndarray, dtype: Any, batch: bool, outputs: int,
-                unit_blocks: UnitBlocks = "dense") -> np.ndarray:
+                unit_blocks: UnitBlocks = "dense", finite: bool = True) -> np.ndarray:
     """The function's outputs at one point (of the re-check or the linearity check), their shape checked.
 
     Args:
@@ -95,9 +95,10 @@ def evaluate_at(function: Callable[..., Any], point: np.ndarray, dtype: Any, bat
         batch: True when it takes a 2-D array of probes (the point is passed as one column).
         outputs: the number of outputs it returns.
         unit_blocks: in batch mode, ``"dense"`` (default) or ``"sparse"``.
+        finite: check the values finite here (default True; False: the caller checks them later).
     """
     argument = probe_argument(point.reshape(-1, 1), dtype, unit_blocks) if batch else point.astype(dtype)
-    actual = call_numbers(function, argument, "the re-check")
+    actual = call_numbers(function, argument, "the re-check", finite)
     actual = actual[:, 0] if batch else actual
     if actual.shape != (outputs,):
         raise ValueError(f"function returned shape {actual.shape} at the re-check point, expected ({outputs},)")

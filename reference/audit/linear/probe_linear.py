@@ -40,11 +40,14 @@ as they would need more (:data:`BYTES_PER_NONZERO` each). Each call of the funct
 :func:`reference.core.user_code.call_user`: whatever it raises is one ``ValueError`` naming it, and each call may
 take ``call_seconds`` and add ``call_memory_bytes`` of address space (defaults 60 s and 4 GiB; ``None``: no limit).
 The one-draw-per-call array probes make thousands of calls of what may be a microsecond function, so their unit
-draws share one memory cap set when they start (:class:`reference.core.user_code.UserFunction`'s
-``block_memory_bytes``): twice ``call_memory_bytes`` plus :data:`UNIT_PROBE_SLACK_BYTES` and 64 bytes per output
-above what the process then holds — the probe's own arrays meanwhile stay below ``call_memory_bytes`` (16 bytes
-per non-zero, refused beyond it) plus one buffer of columns, so each call may still add at least
-``call_memory_bytes``, and at most about twice it.
+draws and the ten calls of the checks that follow share one memory cap set when they start
+(:class:`reference.core.user_code.UserFunction`'s ``block_memory_bytes``): twice ``call_memory_bytes`` plus
+:data:`UNIT_PROBE_SLACK_BYTES` and 160 bytes per output above what the process then holds — the probe's own arrays
+meanwhile stay below ``call_memory_bytes`` (16 bytes per non-zero, refused beyond it) plus one buffer of columns
+and the checks' outputs (80 bytes per output; their points are drawn before the cap is set), so each call may
+still add at least ``call_memory_bytes``, and at most about twice it; a watchdog thread keeps their time limit
+(``watchdog=True``: the same limit per call, no system call per call). The checks' calls (in batch mode one call,
+every point a column) come before any check is decided; the unit draws' values are checked finite first.
 """
 
 from __future__ import annotations
@@ -67,8 +70,14 @@ from reference.audit.linear.probe_linearity import (
 from reference.audit.linear.probe_linearity import (
     LINEARITY_TRIALS as LINEARITY_TRIALS,
 )
+from reference.audit.linear.probe_linearity import (
+    check_finite,
+    check_points,
+    check_values,
+    deviation_at_pairs,
+    recheck_map,
+)
 from reference.audit.linear.probe_linearity import linearity_deviation as linearity_deviation
-from reference.audit.linear.probe_linearity import recheck_map
 from reference.audit.linear.probe_linearity import usable_deviation as usable_deviation
 from reference.audit.linear.probe_values import ROUNDOFF_MULTIPLE as ROUNDOFF_MULTIPLE
 from reference.audit.linear.probe_values import default_denominator_bound as default_denominator_bound
@@ -260,32 +269,47 @@ def _probe_arrays(function: Callable[..., Any], count: int, kind: ProbeInputs, b
         zero = _at_zero(guarded, count, dtype, batch, unit_blocks)
         if dense:
             _refuse_if_too_large(zero.shape[0], count, limits)
+        # the checks' points (drawn before the unit calls' memory cap: count × 10 integers); the linearity pairs
+        # only for float outputs, whose rounding they measure
+        pairs, point = check_points(count, seed)
+        points = (pairs if zero.dtype.kind == "f" else None, point)
         if batch:  # a few calls: each under its own memory cap
             parts = _float_columns(guarded, zero, count, dtype, batch, limits, dense, unit_blocks)
+            checks = check_values(guarded, zero.shape[0], points, dtype, batch, unit_blocks)
     if not batch:
-        # thousands of calls of a 1-D function: one memory cap for all of them (module docstring); meanwhile the
-        # probe holds at most 16 bytes per non-zero (below call_memory_bytes by the refusals) and the temporaries
-        # of one buffer of columns
+        # thousands of calls of a 1-D function, then the ten calls of the checks: one memory cap for all of them
+        # (module docstring); meanwhile the probe holds at most 16 bytes per non-zero (below call_memory_bytes by
+        # the refusals), the temporaries of one buffer of columns and the checks' outputs (80 bytes per output)
         block = None if limits.memory_bytes is None else (2 * limits.memory_bytes + UNIT_PROBE_SLACK_BYTES
-                                                          + 64 * zero.shape[0])
+                                                          + 160 * zero.shape[0])
         with UserFunction(function, role="function", limits=limits, block_memory_bytes=block,
                           watchdog=True) as unit_calls:
-            parts = _float_columns(unit_calls.one_argument(), zero, count, dtype, batch, limits, dense, unit_blocks)
+            call = unit_calls.one_argument()
+            parts = _float_columns(call, zero, count, dtype, batch, limits, dense, unit_blocks)
+            checks = check_values(call, zero.shape[0], points, dtype, batch, unit_blocks)
     outputs, rows, cols, values = _joined(count, *parts)
-    with UserFunction(function, role="function", limits=limits) as guarded:
-        return _checked_map(guarded, outputs, rows, cols, values, count, dtype, output_dtype, denominator, batch,
-                            seed, unit_blocks)
+    return _checked_map(function, limits, checks, outputs, rows, cols, values, count, dtype, output_dtype,
+                        denominator, batch, seed, unit_blocks)
 
 
-def _checked_map(guarded: Callable[..., Any], outputs: int, rows: np.ndarray, cols: np.ndarray, values: np.ndarray,
-                 count: int, dtype: Any, output_dtype: Any, denominator: int, batch: bool, seed: int,
-                 unit_blocks: UnitBlocks) -> _Probed:
-    """The probed values recognised and re-checked (module docstring)."""
-    own = (usable_deviation(*linearity_deviation(guarded, outputs, count, dtype, batch, seed, unit_blocks),
-                            output_dtype) if values.dtype.kind == "f" else _ZERO)
+def _checked_map(function: Callable[..., Any], limits: CallLimits, checks: tuple[np.ndarray | None, np.ndarray],
+                 outputs: int, rows: np.ndarray, cols: np.ndarray, values: np.ndarray, count: int, dtype: Any,
+                 output_dtype: Any, denominator: int, batch: bool, seed: int, unit_blocks: UnitBlocks) -> _Probed:
+    """The probed values recognised and re-checked (module docstring) from the function's outputs at the checks'
+    points (``checks``: :func:`reference.audit.linear.probe_linearity.check_values`)."""
+    check_finite(checks)  # after the unit draws' own (in _joined), which name the draw
+    at_pairs, actual = checks
+    own = _ZERO
+    if values.dtype.kind == "f":
+        if at_pairs is None:  # integer at zero, floats at a unit draw: the pairs are measured now
+            with UserFunction(function, role="function", limits=limits) as guarded:
+                measured = linearity_deviation(guarded, outputs, count, dtype, batch, seed, unit_blocks)
+        else:
+            measured = deviation_at_pairs(at_pairs)
+        own = usable_deviation(*measured, output_dtype)
     distinct, inverse = recognise_values(values, output_dtype, denominator, rows, cols, own)
-    recheck_map(guarded, outputs, rows, cols, distinct, inverse, count, dtype, batch, seed, own, output_dtype,
-             unit_blocks)
+    recheck_map(function, outputs, rows, cols, distinct, inverse, count, dtype, batch, seed, own, output_dtype,
+                unit_blocks, actual=actual)
     kept = np.array([value != 0 for value in distinct], dtype=bool)[inverse] if distinct else inverse == 0
     if not kept.all():  # rounding residues recognised as zero (a solve's cancellation) are not entries
         rows, cols, inverse = rows[kept], cols[kept], inverse[kept]
