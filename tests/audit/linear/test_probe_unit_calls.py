@@ -37,7 +37,7 @@ def _counting(after: int, late: Callable[[np.ndarray], np.ndarray]) -> Callable[
 
     def function(draws: np.ndarray) -> np.ndarray:
         calls[0] += 1
-        return late(draws) if calls[0] > after else np.cumsum(draws)
+        return late(draws) if calls[0] > after else np.cumsum(draws, axis=0)
 
     return function
 
@@ -47,14 +47,15 @@ def test_the_running_sum_is_probed_exactly() -> None:
     assert [dict(column) for column in columns.columns(False)] == _exact_columns(np.tril(np.ones((DRAWS, DRAWS))))
 
 
-@pytest.mark.parametrize("after", [150, DRAWS + 1, DRAWS + 5])  # a unit draw late in the block; the linearity
-# pairs; the re-check point
-def test_a_function_non_linear_only_on_a_later_call_is_refused(after: int) -> None:
+# one draw a call: a unit draw late in the block, the linearity pairs, the last pair and the re-check point (the
+# calls are: zero, DRAWS unit draws, nine pairs, the re-check); batch: the checks' one call after the unit block
+@pytest.mark.parametrize(("after", "batch"), [(150, False), (DRAWS + 1, False), (DRAWS + 9, False), (2, True)])
+def test_a_function_non_linear_only_on_a_later_call_is_refused(after: int, batch: bool) -> None:
     def squared(draws: np.ndarray) -> np.ndarray:
-        return np.cumsum(draws * np.abs(draws))
+        return np.cumsum(draws * np.abs(draws), axis=0)
 
     with pytest.raises(ValueError, match="not linear"):
-        probe_linear_columns(_counting(after, squared), draws=DRAWS, inputs="float64")
+        probe_linear_columns(_counting(after, squared), draws=DRAWS, inputs="float64", batch=batch)
 
 
 def test_a_function_exceeding_memory_on_a_later_call_of_the_block_is_refused() -> None:
@@ -62,8 +63,9 @@ def test_a_function_exceeding_memory_on_a_later_call_of_the_block_is_refused() -
         np.ones(1 << 31, dtype=np.uint8)  # 2 GiB, written: over the block's cap of twice 256 MiB plus slack
         return np.cumsum(draws)
 
-    with pytest.raises(ValueError, match=r"ran out of memory of 0\.25 GiB \(call_memory_bytes\)"):
-        probe_linear_columns(_counting(150, greedy), draws=DRAWS, inputs="float64", call_memory_bytes=1 << 28)
+    for after in (150, DRAWS + 5):  # a unit draw; a linearity pair (the checks' calls share the block's cap)
+        with pytest.raises(ValueError, match=r"ran out of memory of 0\.25 GiB \(call_memory_bytes\)"):
+            probe_linear_columns(_counting(after, greedy), draws=DRAWS, inputs="float64", call_memory_bytes=1 << 28)
 
 
 def test_a_function_too_slow_on_a_later_call_of_the_block_is_stopped_at_the_limit() -> None:
