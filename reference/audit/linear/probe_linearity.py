@@ -34,11 +34,10 @@ def check_points(count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     Returns:
         (the pairs, count × 3·trials int64; the re-check point, count int64).
     """
-    rng = np.random.default_rng(seed + 1)
+    drawn = np.random.default_rng(seed + 1).integers(-8, 9, size=(2 * LINEARITY_TRIALS, count))  # x, y, x, y, ...
     pairs = np.empty((count, 3 * LINEARITY_TRIALS), dtype=np.int64)
-    for trial in range(LINEARITY_TRIALS):
-        pairs[:, 3 * trial] = rng.integers(-8, 9, size=count)
-        pairs[:, 3 * trial + 1] = rng.integers(-8, 9, size=count)
+    pairs[:, 0::3] = drawn[0::2].T
+    pairs[:, 1::3] = drawn[1::2].T
     pairs[:, 2::3] = pairs[:, 0::3] + pairs[:, 1::3]
     return pairs, recheck_point(count, seed)
 
