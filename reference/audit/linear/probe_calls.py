@@ -103,3 +103,39 @@ def evaluate_at(function: Callable[..., Any], point: np.ndarray, dtype: Any, bat
     if actual.shape != (outputs,):
         raise ValueError(f"function returned shape {actual.shape} at the re-check point, expected ({outputs},)")
     return actual
+
+
+def check_zero_outputs(values: np.ndarray) -> None:
+    """The function's outputs at the zero draws all zero (a nan is not), or the one-line refusal naming the first.
+
+    Args:
+        values: the outputs at zero, 1-D.
+    """
+    nonzero = np.flatnonzero(values != 0)
+    if nonzero.size:
+        first = int(nonzero[0])
+        raise ValueError(f"function is not linear: output {first} is {values[first].item()!r} at the zero noise "
+                         "vector")
+
+
+def at_zero(function: Callable[..., Any], count: int, dtype: Any, batch: bool, unit_blocks: UnitBlocks) -> np.ndarray:
+    """The function at the zero draws, checked zero: outputs × 1 in batch mode, else 1-D.
+
+    Args:
+        function: the user's function, already guarded.
+        count: the number of draws.
+        dtype: the numpy dtype the function takes.
+        batch: True when it takes a 2-D array of probes.
+        unit_blocks: in batch mode, ``"dense"`` or ``"sparse"``.
+    """
+    if batch:
+        zero = call_numbers(function, probe_argument(np.zeros((count, 1)), dtype, unit_blocks), "outputs × probes")
+        if zero.ndim != 2 or zero.shape[1] != 1:
+            raise ValueError(f"batch: the function must return outputs × probes, got shape {zero.shape}")
+        check_zero_outputs(zero[:, 0])
+        return zero
+    zero = call_numbers(function, np.zeros(count, dtype=dtype), "a 1-D array")
+    if zero.ndim != 1:
+        raise ValueError(f"function must return a 1-D array, got shape {zero.shape}")
+    check_zero_outputs(zero)
+    return zero

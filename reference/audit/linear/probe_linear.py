@@ -63,7 +63,7 @@ import numpy as np
 from reference.audit.linear.column_matrix import SparseColumns
 from reference.audit.linear.probe_calls import UNIT_BLOCKS as UNIT_BLOCKS
 from reference.audit.linear.probe_calls import UnitBlocks as UnitBlocks
-from reference.audit.linear.probe_calls import as_numbers, call_numbers, is_sparse, probe_argument
+from reference.audit.linear.probe_calls import as_numbers, at_zero, is_sparse
 from reference.audit.linear.probe_linearity import (
     DEVIATION_MULTIPLE as DEVIATION_MULTIPLE,
 )
@@ -76,6 +76,7 @@ from reference.audit.linear.probe_linearity import (
     check_values,
     deviation_at_pairs,
     recheck_map,
+    zero_and_checks,
 )
 from reference.audit.linear.probe_linearity import linearity_deviation as linearity_deviation
 from reference.audit.linear.probe_linearity import usable_deviation as usable_deviation
@@ -265,17 +266,20 @@ def _probe_arrays(function: Callable[..., Any], count: int, kind: ProbeInputs, b
     else:
         denominator = default_denominator_bound(output_dtype) if max_denominator is None else check_positive_int(
             max_denominator, "max_denominator")
+    # the checks' points (drawn before the unit calls' memory cap: count × 10 integers)
+    pairs, point = check_points(count, seed)
+    checks: tuple[np.ndarray | None, np.ndarray]
     with UserFunction(function, role="function", limits=limits) as guarded:
-        zero = _at_zero(guarded, count, dtype, batch, unit_blocks)
+        if batch:  # a few calls, each under its own memory cap; the first at zero and at the checks' points
+            zero, checks = zero_and_checks(guarded, count, dtype, (pairs, point), unit_blocks)
+        else:
+            zero = at_zero(guarded, count, dtype, batch, unit_blocks)
+            # the linearity pairs only for float outputs, whose rounding they measure
+            points = (pairs if zero.dtype.kind == "f" else None, point)
         if dense:
             _refuse_if_too_large(zero.shape[0], count, limits)
-        # the checks' points (drawn before the unit calls' memory cap: count × 10 integers); the linearity pairs
-        # only for float outputs, whose rounding they measure
-        pairs, point = check_points(count, seed)
-        points = (pairs if zero.dtype.kind == "f" else None, point)
-        if batch:  # a few calls: each under its own memory cap
+        if batch:
             parts = _float_columns(guarded, zero, count, dtype, batch, limits, dense, unit_blocks)
-            checks = check_values(guarded, zero.shape[0], points, dtype, batch, unit_blocks)
     if not batch:
         # thousands of calls of a 1-D function, then the ten calls of the checks: one memory cap for all of them
         # (module docstring); meanwhile the probe holds at most 16 bytes per non-zero (below call_memory_bytes by
@@ -423,15 +427,6 @@ def _check_zero(values: Sequence[object]) -> None:
             raise ValueError(f"function is not linear: output {i} is {value!r} at the zero noise vector")
 
 
-def _check_zero_array(values: np.ndarray) -> None:
-    """:func:`_check_zero` for a numpy array of numbers (one pass in numpy; a nan is not zero)."""
-    nonzero = np.flatnonzero(values != 0)
-    if nonzero.size:
-        first = int(nonzero[0])
-        raise ValueError(f"function is not linear: output {first} is {values[first].item()!r} at the zero noise "
-                         "vector")
-
-
 # ----------------------------------------------------------------------------------------- array inputs
 
 
@@ -491,21 +486,6 @@ def _block_entries(returned: Any, shape: tuple[int, int]) -> tuple[np.ndarray, n
 COLUMN_BUFFER_BYTES = 1 << 19
 
 _Parts = tuple[int, list[np.ndarray], list[int], list[np.ndarray], Any]
-
-
-def _at_zero(function: Callable[..., Any], count: int, dtype: Any, batch: bool, unit_blocks: UnitBlocks) -> np.ndarray:
-    """The function at the zero draws, checked zero: outputs × 1 in batch mode, else 1-D."""
-    if batch:
-        zero = call_numbers(function, probe_argument(np.zeros((count, 1)), dtype, unit_blocks), "outputs × probes")
-        if zero.ndim != 2 or zero.shape[1] != 1:
-            raise ValueError(f"batch: the function must return outputs × probes, got shape {zero.shape}")
-        _check_zero_array(zero[:, 0])
-        return zero
-    zero = call_numbers(function, np.zeros(count, dtype=dtype), "a 1-D array")
-    if zero.ndim != 1:
-        raise ValueError(f"function must return a 1-D array, got shape {zero.shape}")
-    _check_zero_array(zero)
-    return zero
 
 
 def _float_columns(

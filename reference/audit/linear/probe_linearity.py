@@ -10,7 +10,14 @@ from typing import Any
 
 import numpy as np
 
-from reference.audit.linear.probe_calls import UnitBlocks, call_numbers, evaluate_at, probe_argument
+from reference.audit.linear.probe_calls import (
+    UnitBlocks,
+    as_numbers,
+    call_numbers,
+    check_zero_outputs,
+    evaluate_at,
+    probe_argument,
+)
 from reference.audit.linear.probe_recheck import common_denominator, exact_deviation, integer_recheck
 from reference.audit.linear.probe_values import unit_roundoff
 
@@ -83,6 +90,33 @@ def check_values(function: Callable[..., Any], outputs: int, points: tuple[np.nd
                                                                 finite=False) for index in range(pairs.shape[1])],
                                                     axis=1)
     return at_pairs, evaluate_at(function, point, dtype, batch, outputs, finite=False)
+
+
+def zero_and_checks(function: Callable[..., Any], count: int, dtype: Any, points: tuple[np.ndarray, np.ndarray],
+                    unit_blocks: UnitBlocks = "dense") -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """Batch mode's first call: the function at zero, at the linearity pairs and at the re-check point, every
+    point a column; the outputs at zero checked finite and zero (those at the checks' points are checked after the
+    unit draws': :func:`check_finite`).
+
+    Args:
+        function: the user's function, already guarded, taking draws × probes.
+        count: the number of draws.
+        dtype: the numpy dtype of its argument.
+        points: the linearity pairs and the re-check point (:func:`check_points`).
+        unit_blocks: how the points are passed: ``"dense"`` (a numpy array, default) or ``"sparse"``.
+
+    Returns:
+        (the outputs at zero, outputs × 1; the outputs at the pairs and at the re-check point).
+    """
+    pairs, point = points
+    every = np.column_stack([np.zeros(count, dtype=np.int64), pairs, point])
+    values = call_numbers(function, probe_argument(every, dtype, unit_blocks), "outputs × probes", False)
+    if values.ndim != 2 or values.shape[1] != every.shape[1]:
+        raise ValueError(f"batch: the function must return outputs × probes ({every.shape[1]} probes), got shape "
+                         f"{values.shape}")
+    zero = as_numbers(values[:, :1], "outputs × probes")
+    check_zero_outputs(zero[:, 0])
+    return zero, (values[:, 1:-1], values[:, -1])
 
 
 def check_finite(checks: tuple[np.ndarray | None, np.ndarray]) -> None:

@@ -48,11 +48,13 @@ def test_the_running_sum_is_probed_exactly() -> None:
 
 
 # one draw a call: a unit draw late in the block, the linearity pairs, the last pair and the re-check point (the
-# calls are: zero, DRAWS unit draws, nine pairs, the re-check); batch: the checks' one call after the unit block
-@pytest.mark.parametrize(("after", "batch"), [(150, False), (DRAWS + 1, False), (DRAWS + 9, False), (2, True)])
+# calls are: zero, DRAWS unit draws, nine pairs, the re-check); batch: every call, or the unit block's (the calls
+# are: zero and the checks' points in one, then the unit block)
+@pytest.mark.parametrize(("after", "batch"), [(150, False), (DRAWS + 1, False), (DRAWS + 9, False), (0, True),
+                                              (1, True)])
 def test_a_function_non_linear_only_on_a_later_call_is_refused(after: int, batch: bool) -> None:
-    def squared(draws: np.ndarray) -> np.ndarray:
-        return np.cumsum(draws * np.abs(draws), axis=0)
+    def squared(draws: np.ndarray) -> np.ndarray:  # twice the running sum at a unit draw, not linear elsewhere
+        return np.cumsum(draws * np.abs(draws) + draws, axis=0)
 
     with pytest.raises(ValueError, match="not linear"):
         probe_linear_columns(_counting(after, squared), draws=DRAWS, inputs="float64", batch=batch)
