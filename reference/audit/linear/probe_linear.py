@@ -56,11 +56,13 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import islice
 from typing import Any, Literal
 
 import numpy as np
 
 from reference.audit.linear.column_matrix import SparseColumns
+from reference.audit.linear.elimination import Sparse, narrow
 from reference.audit.linear.probe_calls import UNIT_BLOCKS as UNIT_BLOCKS
 from reference.audit.linear.probe_calls import UnitBlocks as UnitBlocks
 from reference.audit.linear.probe_calls import as_numbers, at_zero, is_sparse
@@ -85,7 +87,6 @@ from reference.audit.linear.probe_values import default_denominator_bound as def
 from reference.audit.linear.probe_values import recognise_values
 from reference.audit.linear.probe_values import simplest_between as simplest_between
 from reference.audit.linear.probe_values import unit_roundoff as unit_roundoff
-from reference.audit.linear.probed_columns import ProbedColumns
 from reference.core.exact_text import message_value
 from reference.core.linalg import Matrix
 from reference.core.options import check_choice
@@ -356,8 +357,14 @@ def _dense(probed: _Probed, count: int) -> Matrix:
 
 
 def _columns(probed: _Probed, count: int) -> SparseColumns:
-    """The map as sparse exact columns (ints where integral), built from the non-zeros when read."""
-    return ProbedColumns(probed.outputs, count, probed.rows, probed.cols, probed.distinct, probed.inverse)
+    """The map as sparse exact columns (ints where integral), built column by column from the sorted non-zeros."""
+    order = np.argsort(probed.cols, kind="stable")
+    narrowed = [narrow(value) for value in probed.distinct]
+    # one iterator over (row, value) in column order, cut into the columns: no list slices
+    entries = zip(probed.rows[order].tolist(), map(narrowed.__getitem__, probed.inverse[order].tolist()))
+    columns: list[Sparse] = [dict(islice(entries, size))
+                             for size in np.bincount(probed.cols, minlength=count).tolist()]
+    return SparseColumns(probed.outputs, count, columns)
 
 
 # ----------------------------------------------------------------------------------------- exact inputs
