@@ -360,10 +360,13 @@ def _columns(probed: _Probed, count: int) -> SparseColumns:
     """The map as sparse exact columns (ints where integral), built column by column from the sorted non-zeros."""
     order = np.argsort(probed.cols, kind="stable")
     narrowed = [narrow(value) for value in probed.distinct]
+    sizes = np.bincount(probed.cols, minlength=count).tolist()
+    if len(narrowed) == 1:  # one value (a 0/1 map): the rows alone, cut into the columns
+        rows, value = iter(probed.rows[order].tolist()), narrowed[0]
+        return SparseColumns(probed.outputs, count, [dict.fromkeys(islice(rows, size), value) for size in sizes])
     # one iterator over (row, value) in column order, cut into the columns: no list slices
     entries = zip(probed.rows[order].tolist(), map(narrowed.__getitem__, probed.inverse[order].tolist()))
-    columns: list[Sparse] = [dict(islice(entries, size))
-                             for size in np.bincount(probed.cols, minlength=count).tolist()]
+    columns: list[Sparse] = [dict(islice(entries, size)) for size in sizes]
     return SparseColumns(probed.outputs, count, columns)
 
 
