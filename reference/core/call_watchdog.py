@@ -33,7 +33,7 @@ class CallWatch:
         seconds: the time limit of one call, positive.
     """
 
-    __slots__ = ("seconds", "running", "doomed")
+    __slots__ = ("doomed", "running", "seconds")
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
