@@ -492,8 +492,12 @@ def _block_entries(returned: Any, shape: tuple[int, int]) -> tuple[np.ndarray, n
 
 
 #: Bytes of the buffer holding the one-at-a-time columns before their non-zeros are found in one pass (512 KiB:
-#: the copies and the scan stay in the processor's cache, 0.5 ms faster at T = 1,024 than one 8 MiB buffer).
+#: the copies and the scan stay in the processor's cache, 0.5 ms faster at T = 1,024 than one 8 MiB buffer) ...
 COLUMN_BUFFER_BYTES = 1 << 19
+#: ... unless that holds fewer than :data:`COLUMN_BUFFER_ROWS` columns: then up to 8 MiB (a pass per few columns of
+#: many outputs would cost more in numpy calls than the cache saves: 9% more at T = 10,000).
+LARGE_COLUMN_BUFFER_BYTES = 1 << 23
+COLUMN_BUFFER_ROWS = 64
 
 _Parts = tuple[int, list[np.ndarray], list[int], list[np.ndarray], Any]
 
@@ -526,7 +530,10 @@ def _float_columns(
         return outputs, found_rows, found_counts, found_values, zero.dtype
     # the columns are copied into a buffer (a draw per row) and their non-zeros found for a whole buffer at once:
     # a numpy call per buffer instead of several per draw
-    rows_per_buffer = max(1, min(count, COLUMN_BUFFER_BYTES // (8 * outputs)))
+    rows_per_buffer = COLUMN_BUFFER_BYTES // (8 * outputs)
+    if rows_per_buffer < COLUMN_BUFFER_ROWS:
+        rows_per_buffer = LARGE_COLUMN_BUFFER_BYTES // (8 * outputs)
+    rows_per_buffer = max(1, min(count, rows_per_buffer))
     buffer = np.empty((rows_per_buffer, outputs), dtype=zero.dtype)
     filled = 0
 

@@ -115,10 +115,10 @@ def test_the_non_zeros_are_bounded_as_they_are_found() -> None:
         return np.full(100_000, draws.sum())
 
     # 100,000 non-zeros per draw at 160 bytes each: over 2**23 bytes at the first unit draw, seen when the first
-    # buffer of columns (one draw: 100,000 float64 outputs are more than the 512 KiB buffer) is scanned
-    with pytest.raises(ValueError, match=r"draws: 100,000 non-zeros in the first 1 of 50 draws .* call_memory"):
+    # buffer of columns (8 MiB for columns this long: 10 draws of 100,000 float64 outputs) is scanned
+    with pytest.raises(ValueError, match=r"draws: 1,000,000 non-zeros in the first 10 of 50 draws .* call_memory"):
         probe_linear_columns(dense, draws=50, inputs="float64", call_memory_bytes=1 << 23)
-    assert len(calls) == 2  # the call at zero and one unit draw, not fifty
+    assert len(calls) == 11  # the call at zero and ten unit draws, not fifty
     # batches: counted per block (one block of the 50 draws here), 20,000 × 50 non-zeros over 2**26 bytes
     with pytest.raises(ValueError, match=r"draws: 1,000,000 non-zeros in the first 50 of 50 draws .* call_memory"):
         probe_linear_columns(lambda z: np.tile(z.sum(axis=0), (20_000, 1)), draws=50, inputs="float64",
