@@ -37,6 +37,7 @@ from fractions import Fraction
 from flint import arb, ctx
 
 from reference.core.certified import ball as _ball
+from reference.privacy.mills_ratio import mills_ratio_ball
 
 #: The series form is used when ``h·max(1, |u|)`` is below ``2**-SERIES_GAP_BITS``: there the direct form would
 #: lose at least this many bits, while each term of the series is that much smaller than the one before.
@@ -70,11 +71,18 @@ def profile_ball(epsilon: arb, ratio: arb) -> arb:
         series = _series_delta(lower, gap)
         if series is not None:
             return series
+    upper = shift + half_gap  # v
+    # the same as φ(u) (R(u) - R(v)) (e^ε φ(v) = φ(u)), with Mills' ratio from cached Taylor models: one
+    # exponential instead of two erfc and e^ε, where the cells serve u and v (0 <= u < v < 64, up to 128 bits)
+    head_ratio = mills_ratio_ball(lower)
+    if head_ratio is not None:
+        tail_ratio = mills_ratio_ball(upper)
+        if tail_ratio is not None:
+            return (lower * lower / -2).exp() * _inverse_root_two_pi() * (head_ratio - tail_ratio)
     root_two = arb(2).sqrt()
     # Φ(x) = erfc(-x/√2)/2: both arguments below are erfc of the (usually positive) tail argument; the halving
     # is done once, on the difference
     head = (lower / root_two).erfc()
-    upper = shift + half_gap  # v
     tail = epsilon.exp() * (upper / root_two).erfc() if epsilon < LARGE_EPSILON else _NAN
     if tail.is_finite():
         return (head - tail) / 2
@@ -83,6 +91,21 @@ def profile_ball(epsilon: arb, ratio: arb) -> arb:
     density = (-(lower * lower) / 2).exp() / (2 * arb.pi()).sqrt()
     tail = density * (upper * upper / 2).hypgeom_u(arb(1) / 2, arb(1) / 2) / root_two
     return head / 2 - tail
+
+
+def _inverse_root_two_pi() -> arb:
+    """1/√(2π) at the current precision (kept per precision: a factor of every fast δ)."""
+    precision = ctx.prec
+    value = _INVERSE_ROOT_TWO_PI.get(precision)
+    if value is None:
+        value = (2 * arb.pi()).rsqrt()
+        if len(_INVERSE_ROOT_TWO_PI) < 64:
+            _INVERSE_ROOT_TWO_PI[precision] = value
+    return value
+
+
+#: 1/√(2π) by working precision (a handful of precisions occur; at most 64 are kept).
+_INVERSE_ROOT_TWO_PI: dict[int, arb] = {}
 
 
 def _series_delta(lower: arb, gap: arb) -> arb | None:
