@@ -23,6 +23,7 @@ midpoints doubles the digits for finer ones (cost linear in the digits, no bisec
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -179,15 +180,13 @@ def certify_bracket(
 def _certify(centre: Fraction | float, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction,
              tolerance: Fraction, centre_bits: int) -> Bracket | None:
     """:func:`certify_bracket` at the current ``ctx.prec``."""
-    eps = arb(fmpq(epsilon.numerator, epsilon.denominator))
-    if sensitivity_squared.numerator == sensitivity_squared.denominator:
-        root = _ONE
-    else:
-        root = arb(fmpq(sensitivity_squared.numerator, sensitivity_squared.denominator)).sqrt()
+    precision = ctx.prec
+    eps, root = _constants(epsilon, sensitivity_squared, precision)
     target = arb(fmpq(delta.numerator, delta.denominator))
     # a float centre is a dyadic rational, read exactly
+    float_centre = centre if isinstance(centre, float) else None
     centre_ball = arb(centre) if isinstance(centre, float) else arb(fmpq(centre.numerator, centre.denominator))
-    value = profile_ball(eps, centre_ball / root)  # a ball containing δ(c)
+    value = profile_ball(eps, centre_ball if root is _ONE else centre_ball / root)  # a ball containing δ(c)
     if not value.is_finite():
         return None
     top, bottom = tolerance.numerator, tolerance.denominator
@@ -197,22 +196,72 @@ def _certify(centre: Fraction | float, epsilon: Fraction, delta: Fraction, sensi
     # linear step and both ends; no wider, since the slope's spread over it is what the remainder term costs
     # (ends outside it get a hull of their own below)
     hull_bits = min(tolerance_bits - 4, centre_bits - 2)
-    if isinstance(centre, float) and hull_bits < _FLOAT_HULL_BITS:
+    if float_centre is not None and hull_bits < _FLOAT_HULL_BITS:
         # both ends are floats read exactly (a power-of-two scaling of a float is exact above the subnormals; a
         # radius that underflowed to 0 only leaves the ends outside the hull, which is checked below)
-        hull = arb(centre, centre * 2.0**-hull_bits)
+        hull = arb(float_centre, float_centre * 2.0**-hull_bits)
     else:
         width = _POWERS_OF_TWO.get(hull_bits)
         hull = arb(centre_ball, centre_ball * (width if width is not None else arb(2) ** -hull_bits))
     slope = _slope(eps, root, hull) if hull > 0 else _NAN  # contains δ'(ξ) for every ξ in the hull
     if not (slope.is_finite() and slope < 0):
         return None
-    # where the tangent at c meets the target (midpoints: this only places the bracket)
+    placed = None if float_centre is None else _float_placement(float_centre, value, target, slope, tolerance,
+                                                                 tolerance_bits)
+    if placed is None:
+        placed = _exact_placement(centre_ball, value, target, slope, tolerance, tolerance_bits)
+        if placed is None:
+            return None
+    high_ball, high, below = placed
+    below_ball = high_ball * _one_minus(tolerance, precision)  # a ball containing high (1 - tolerance)
+    if not (hull.contains(centre_ball) and hull.contains(high_ball) and hull.contains(below_ball)):
+        hull = centre_ball.union(high_ball).union(below_ball)
+        slope = _slope(eps, root, hull) if hull > 0 else _NAN
+        if not slope.is_finite():
+            return None
+    # the mean value form (module docstring): balls containing δ at both ends
+    at_sigma = value + (high_ball - centre_ball) * slope
+    if not at_sigma <= target:
+        return None
+    at_below = value + (below_ball - centre_ball) * slope
+    if not at_below > target:
+        return None
+    return Bracket(below, high, at_sigma, at_below)
+
+
+def _float_placement(centre: float, value: arb, target: arb, slope: arb, tolerance: Fraction,
+                     tolerance_bits: int) -> tuple[arb, Fraction, Fraction] | None:
+    """The bracket's ends ``(ball of high, high, high (1 - tolerance))`` placed in floats: ``high`` is
+    ``linear (1 + tolerance/2)`` rounded up to a multiple of ``2**-k`` <= tolerance·linear/8, where ``linear`` is
+    where the tangent at c meets the target (midpoints: this only places the bracket). Exact as long as that
+    multiple is a float (fewer than 53 bits, a normal number); None otherwise (the exact route places it)."""
+    if tolerance_bits > _FLOAT_PLACEMENT_BITS:
+        return None
+    step = float(slope.mid())
+    linear = centre - (float(value.mid()) - float(target.mid())) / step if step < 0.0 else 0.0
+    if not 0.0 < linear < _FLOAT_CEILING:
+        return None
+    top, bottom = tolerance.numerator, tolerance.denominator
+    _, exponent = math.frexp(linear)  # linear >= 2**(exponent - 1) and tolerance > 2**(-tolerance_bits - 1)
+    scale = tolerance_bits + 5 - exponent
+    # below 2**(tolerance_bits + 7) <= 2**53: an integer-valued float, then scaled back by a power of two
+    count = math.ceil(math.ldexp(linear * (1.0 + 0.5 * top / bottom), scale))
+    high = math.ldexp(count, -scale)
+    if not _FLOAT_FLOOR < high < _FLOAT_CEILING:  # subnormal (inexact) or overflowing
+        return None
+    numerator, denominator = high.as_integer_ratio()
+    return arb(high), Fraction(numerator, denominator), Fraction(numerator * (bottom - top), denominator * bottom)
+
+
+def _exact_placement(centre_ball: arb, value: arb, target: arb, slope: arb, tolerance: Fraction,
+                     tolerance_bits: int) -> tuple[arb, Fraction, Fraction] | None:
+    """:func:`_float_placement` in integers, for any centre and tolerance."""
     linear = (centre_ball - (value.mid() - target.mid()) / slope.mid()).mid()
     if not linear > 0:
         return None
     mantissa_part, exponent_part = linear.man_exp()
     mantissa, exponent = int(mantissa_part), int(exponent_part)
+    top, bottom = tolerance.numerator, tolerance.denominator
     # high = ceil(linear (1 + tol/2) 2**k) / 2**k in integers, with 2**-k <= tol·linear/8 (bit lengths bound
     # tol > 2**(-tolerance_bits - 1) and linear >= 2**(m_bits - 1 + e))
     scale = tolerance_bits + 5 - mantissa.bit_length() - exponent
@@ -226,21 +275,50 @@ def _certify(centre: Fraction | float, epsilon: Fraction, delta: Fraction, sensi
     grid_count = -((-numerator) // denominator)  # the ceiling
     # the exact ends: high = grid_count / 2**scale, below = high (1 - tolerance)
     high_ratio = (grid_count, 1 << scale) if scale >= 0 else (grid_count << -scale, 1)
-    below_ratio = (high_ratio[0] * (bottom - top), high_ratio[1] * bottom)
-    high_ball = arb(fmpq(*high_ratio))
-    below_ball = high_ball * (1 - arb(fmpq(top, bottom)))  # a ball containing high (1 - tolerance)
-    if not (hull.contains(centre_ball) and hull.contains(high_ball) and hull.contains(below_ball)):
-        hull = centre_ball.union(high_ball).union(below_ball)
-        slope = _slope(eps, root, hull) if hull > 0 else _NAN
-        if not slope.is_finite():
-            return None
-    at_sigma = value + (high_ball - centre_ball) * slope
-    if not at_sigma <= target:
-        return None
-    at_below = value + (below_ball - centre_ball) * slope
-    if not at_below > target:
-        return None
-    return Bracket(Fraction(*below_ratio), Fraction(*high_ratio), at_sigma, at_below)
+    high = Fraction(*high_ratio)
+    below = Fraction(high_ratio[0] * (bottom - top), high_ratio[1] * bottom)
+    return arb(fmpq(*high_ratio)), high, below
+
+
+def _constants(epsilon: Fraction, sensitivity_squared: Fraction, precision: int) -> tuple[arb, arb]:
+    """The balls of ε and Δ = √(Δ²) at ``precision`` (Δ is the exact ``_ONE`` for Δ² = 1), kept for the last few
+    (ε, Δ², precision): a calibration over many δ at one ε reads them once."""
+    key = (epsilon.numerator, epsilon.denominator, sensitivity_squared.numerator, sensitivity_squared.denominator,
+           precision)
+    found = _CONSTANTS.get(key)
+    if found is None:
+        eps = arb(fmpq(epsilon.numerator, epsilon.denominator))
+        if sensitivity_squared.numerator == sensitivity_squared.denominator:
+            root = _ONE
+        else:
+            root = arb(fmpq(sensitivity_squared.numerator, sensitivity_squared.denominator)).sqrt()
+        if len(_CONSTANTS) >= _CACHE_SIZE:
+            _CONSTANTS.clear()
+        found = _CONSTANTS[key] = (eps, root)
+    return found
+
+
+def _one_minus(tolerance: Fraction, precision: int) -> arb:
+    """A ball containing 1 - ``tolerance`` at ``precision`` (kept for the last few tolerances and precisions)."""
+    key = (tolerance.numerator, tolerance.denominator, precision)
+    found = _ONE_MINUS.get(key)
+    if found is None:
+        found = 1 - arb(fmpq(tolerance.numerator, tolerance.denominator))
+        if len(_ONE_MINUS) >= _CACHE_SIZE:
+            _ONE_MINUS.clear()
+        _ONE_MINUS[key] = found
+    return found
+
+
+#: Entries kept by the two caches above (cleared when full: they only save conversions).
+_CACHE_SIZE = 64
+_CONSTANTS: dict[tuple[int, int, int, int, int], tuple[arb, arb]] = {}
+_ONE_MINUS: dict[tuple[int, int, int], arb] = {}
+
+#: Tolerances placed in floats have at most this many bits (the grid count then has at most 52 bits).
+_FLOAT_PLACEMENT_BITS = 46
+#: Normal float range with a margin (a power-of-two scaling inside it is exact).
+_FLOAT_FLOOR, _FLOAT_CEILING = 2.0**-1000, 2.0**1000
 
 
 _ONE = arb(1)
