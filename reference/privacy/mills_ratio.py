@@ -78,18 +78,15 @@ def mills_ratio_ball(value: arb) -> arb | None:
 
 
 def _build_cell(tier: int, index: int) -> arb_poly:
-    """The cell's Taylor polynomial (module docstring), built at ``tier + 128`` bits (the forward recurrence
-    loses about log2(x) bits per step at large x; the margin keeps the coefficients far narrower than the tier)
-    and rounded to ``tier`` bits."""
+    """The cell's Taylor polynomial (module docstring), built at ``tier + 48`` bits or more (the forward recurrence
+    loses about log2(x²/n) bits at step n at large x) and rounded to ``tier`` bits."""
     saved = ctx.prec
-    build = tier + 128
+    build = tier + 48  # enough at every centre below CELL_LIMIT (at most 40 bits are lost there)
     try:
         while True:
             ctx.prec = build
-            coefficients = _coefficients(tier, _CENTRES[index])
-            # the forward recurrence cancels at large x (about log2(x²/n) bits a step): coefficients must keep
-            # the tier's bits, else the cell is rebuilt at twice the precision (their radii only widen the ball)
-            if all(c.rel_accuracy_bits() >= tier + 16 for c in coefficients[:-1]) or build >= 8 * tier + 1024:
+            coefficients, accurate = _coefficients(tier, _CENTRES[index])
+            if accurate or build >= 8 * tier + 1024:
                 break
             build *= 2
         ctx.prec = tier  # coefficients of one or two limbs: the evaluation is three times faster than at tier + 16
@@ -99,39 +96,59 @@ def _build_cell(tier: int, index: int) -> arb_poly:
     return polynomial
 
 
-def _coefficients(tier: int, centre: arb) -> list[arb]:
-    """The Taylor coefficients ``(-1)^n M_n(c)/n!`` for n < N and, last, the remainder's ball ``[0, M_N(c - w)/N!]``
-    (signed), with N the first order whose remainder bound ``M_N(c - w) w^N/N!`` is below ``R(c) 2**-(tier+12)``."""
+def _coefficients(tier: int, centre: arb) -> tuple[list[arb], bool]:
+    """The Taylor coefficients ``a_n = (-1)^n M_n(c)/n!`` for n < N and, last, the remainder's ball ``[0, B_N]``
+    (signed) with ``B_N >= M_N(c - w)/N!``, N the first order whose remainder bound ``B_N w^N`` is below
+    ``R(c) 2**-(tier+12)``; and whether every term's radius times ``w^n`` is below ``R(c) 2**-(tier+8)`` (the
+    recurrence cancels at large x: else the caller rebuilds at a higher precision; radii only widen the ball).
+
+    ``B_n`` is ``|a_n|`` at the cell's left edge near 0, and the closed form ``(c - w)^-(n+1)`` from
+    :data:`CLOSED_FORM_EDGE` on: for x > 0, ``M_n(x) <= ∫ t^n e^{-tx} dt = n!/x^(n+1)`` (e^{-t²/2} <= 1), which saves
+    the second ``erfc`` where it is nearly tight."""
     edge = centre - CELL_REACH  # where every M_n is largest over the cell
-    at_centre, at_edge = _moments(centre), _moments(edge)
+    closed_form = edge >= CLOSED_FORM_EDGE
+    at_centre = _taylor(centre)
+    at_edge = None if closed_form else _taylor(edge)
     first = next(at_centre)
-    aim = first * arb(2) ** -(tier + 12)
+    aim = first * _POWERS[tier + 12]
+    allowance = first * _POWERS[tier + 8]
+    inverse_edge = 1 / edge if closed_form else _ONE
     coefficients: list[arb] = []
-    factorial, power, moment = arb(1), arb(1), first
+    accurate = True
+    power, coefficient, edge_power = _ONE, first, inverse_edge  # w^n, a_n, (c - w)^-(n+1)
     for order in range(MAX_TERMS):
         if order:
-            factorial *= order
             power *= CELL_REACH
-            moment = next(at_centre)
-        sign = -1 if order % 2 else 1
-        bound = next(at_edge) / factorial
+            coefficient = next(at_centre)
+            edge_power *= inverse_edge
+        bound = edge_power if at_edge is None else abs(next(at_edge))
         if (order >= 2 and bound * power < aim) or order == MAX_TERMS - 1:
             # the remainder's coefficient (-1)^N M_N(ξ)/N! lies between 0 and (-1)^N M_N(c - w)/N!
-            coefficients.append(arb(0).union(sign * bound))
+            coefficients.append(_ZERO.union(-bound if order % 2 else bound))
             break
-        coefficients.append(sign * moment / factorial)
-    return coefficients
+        coefficients.append(coefficient)
+        accurate = accurate and coefficient.rad() * power < allowance
+    return coefficients, accurate
 
 
-def _moments(point: arb) -> Iterator[arb]:
-    """Yield ``M_0(x), M_1(x), ...`` at an exact point x (balls at the current precision)."""
-    previous = (arb.pi() / 2).sqrt() * (point * point / 2).exp() * (point / arb(2).sqrt()).erfc()
-    current = 1 - point * previous
+#: Cells whose left edge c - w is at least this use the closed-form remainder bound (one erfc per cell).
+CLOSED_FORM_EDGE = 2
+
+_ZERO, _ONE = arb(0), arb(1)
+_POWERS = {bits: arb(2) ** -bits for bits in (TIERS[0] + 8, TIERS[0] + 12, TIERS[1] + 8, TIERS[1] + 12)}  # exact
+
+
+def _taylor(point: arb) -> Iterator[arb]:
+    """Yield the Taylor coefficients ``a_0 = R(x), a_1, ...`` of R at an exact point x (balls at the current
+    precision), from R' = xR - 1: ``a_1 = x a_0 - 1``, ``(n + 1) a_{n+1} = x a_n + a_{n-1}``; ``a_n`` is
+    ``(-1)^n M_n(x)/n!``."""
+    previous = (arb.pi() / 2).sqrt() * (point * point / 2).exp() * (point * arb(0.5).sqrt()).erfc()
+    current = point * previous - 1
     yield previous
-    order = 1
+    order = 2
     while True:
         yield current
-        previous, current = current, order * previous - point * current
+        previous, current = current, (point * current + previous) / order
         order += 1
 
 
