@@ -18,6 +18,7 @@ import reference.privacy.gaussian_mean_value as mean_value
 import reference.privacy.gaussian_sigma as gaussian
 from reference.privacy.gaussian import ExactSigma, sigma_exact
 from reference.privacy.gaussian_estimate import sigma_estimate
+from reference.privacy.mills_ratio import mills_ratio_ball
 
 
 def mp_delta(context: mpmath.ctx_mp.MPContext, epsilon: Fraction, sigma: Fraction, sensitivity_squared: Fraction) -> mpmath.mpf:
@@ -143,3 +144,70 @@ def test_enclosures_kept_as_balls_read_and_pickle_as_exact_rationals() -> None:
     copy = pickle.loads(pickle.dumps(result))
     assert copy == result and copy.delta_at_sigma == first and copy.delta_at_sigma_below == result.delta_at_sigma_below
     assert result.as_json()["delta_at_sigma"] == copy.as_json()["delta_at_sigma"]
+
+
+#: A grid for the planted variants: ε 0.01–20, δ 1e-3–1e-15 at Δ = 1.
+PLANT_GRID = [(Fraction(epsilon), Fraction(1, 10**power)) for epsilon in ("1/100", "1/2", "2", "20") for power in (3, 9, 15)]
+
+
+def _unsafe_points(centre_factor: float, tolerance: Fraction) -> tuple[int, int]:
+    """(brackets whose σ mpmath finds unsafe, brackets refused) over PLANT_GRID, from centres off by ``centre_factor``."""
+    context = mp_context(40)
+    unsafe = refused = 0
+    for epsilon, delta in PLANT_GRID:
+        estimate = sigma_estimate(epsilon=epsilon, delta=delta, sensitivity_squared=Fraction(1))
+        assert estimate is not None
+        bracket = mean_value.certify_bracket(
+            estimate * centre_factor, epsilon=epsilon, delta=delta, sensitivity_squared=Fraction(1), tolerance=tolerance,
+            bits=64,
+        )
+        if bracket is None:
+            refused += 1
+        elif mp_delta(context, epsilon, bracket.sigma, Fraction(1)) > context.mpf(delta.numerator) / delta.denominator:
+            unsafe += 1
+    return unsafe, refused
+
+
+def test_a_slope_bound_at_the_centre_only_returns_unsafe_sigmas_and_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a planted wrong variant: δ' bounded at the hull's midpoint instead of over the hull (the tangent, no
+    # remainder). From a centre 3% low the tangent at c underestimates the convex δ at the bracket's top, and the
+    # mpmath check above finds unsafe σ; the genuine route, from the same centres, refuses every one
+    assert _unsafe_points(0.97, Fraction(1, 1000)) == (0, len(PLANT_GRID))
+    genuine = mean_value._slope
+    monkeypatch.setattr(mean_value, "_slope", lambda epsilon, root, sigma: genuine(epsilon, root, sigma.mid()))
+    unsafe, _ = _unsafe_points(0.97, Fraction(1, 1000))
+    assert unsafe > 0
+
+
+def test_dropping_the_second_tail_is_caught_at_the_lower_end(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a planted wrong variant of the fast profile: φ(u) R(u) without the e^ε Φ(-v) term (R(v) taken as 0), so δ is
+    # overstated as Φ(-u). Centred on that variant's own root (u = z with Φ(-z) = δ, so σ = (z + √(z² + 2ε))/(2ε)),
+    # the bracket it certifies has a sufficient σ but a lower end that is sufficient too, not insufficient as
+    # certified: the mpmath check of the lower end catches it at every grid point
+    import reference.privacy.gaussian_profile as profile
+
+    genuine = mills_ratio_ball
+    calls: list[int] = []
+
+    def head_only(value: arb) -> arb | None:
+        calls.append(1)
+        found = genuine(value)
+        return found if found is None or len(calls) % 2 else found * 0  # every second call is R(v)
+
+    monkeypatch.setattr(profile, "mills_ratio_ball", head_only)
+    context = mp_context(40)
+    wrong_lower_ends = 0
+    for epsilon, delta in PLANT_GRID:
+        target = context.mpf(delta.numerator) / delta.denominator
+        tail_point = context.sqrt(2) * context.erfinv(1 - 2 * target)
+        eps = context.mpf(epsilon.numerator) / epsilon.denominator
+        centre = float((tail_point + context.sqrt(tail_point**2 + 2 * eps)) / (2 * eps))
+        calls.clear()
+        bracket = mean_value.certify_bracket(
+            centre, epsilon=epsilon, delta=delta, sensitivity_squared=Fraction(1), tolerance=Fraction(1, 10**12), bits=64,
+        )
+        assert bracket is not None
+        assert mp_delta(context, epsilon, bracket.sigma, Fraction(1)) <= target  # still safe: δ was overstated
+        if mp_delta(context, epsilon, bracket.sigma_below, Fraction(1)) <= target:
+            wrong_lower_ends += 1
+    assert wrong_lower_ends == len(PLANT_GRID)

@@ -1,0 +1,138 @@
+"""Mills' ratio from cached Taylor models (``reference.privacy.mills_ratio``): every ball contains mpmath's
+R(x) = √(π/2) e^{x²/2} erfc(x/√2) at 300 bits (points, balls with a radius, cell edges, both tiers), is about as
+narrow as the tier, and the inputs no cell serves are refused. Planted wrong cells (the Taylor sum cut short
+without its remainder ball; the remainder bounded at the cell's right edge, where the moments are smallest) are
+caught by the same containment check, and the remainder ball is what makes a short cell safe again.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import mpmath
+import pytest
+from flint import arb, arb_poly, ctx
+
+import reference.privacy.mills_ratio as mills
+from reference.core.certified import working_precision
+
+MP = mpmath.mp.clone()
+MP.prec = 300
+
+
+def mp_mills(x: mpmath.mpf) -> mpmath.mpf:
+    """R(x) = Φ(-x)/φ(x) in mpmath, written from erfc (independent of the module's recurrence)."""
+    return MP.sqrt(MP.pi / 2) * MP.exp(x * x / 2) * MP.erfc(x / MP.sqrt(2))
+
+
+def exact(value: arb) -> mpmath.mpf:
+    """An exact Arb number (a midpoint or a radius) as an mpmath number (300 bits hold it exactly here)."""
+    mantissa, exponent = value.man_exp()
+    return MP.mpf(int(mantissa)) * MP.mpf(2) ** int(exponent)
+
+
+def contains(ball: arb, value: mpmath.mpf) -> bool:
+    middle, radius = exact(ball.mid()), exact(ball.rad())
+    return bool(middle - radius <= value <= middle + radius)
+
+
+def points() -> Iterator[float]:
+    """Random points in the cells' range, the cell centres' neighbourhoods and their midpoints (the reach's edge)."""
+    draws = random.Random(35)
+    for _ in range(60):
+        yield draws.uniform(0.0, 12.0)
+    for _ in range(20):
+        yield draws.uniform(12.0, 63.9)
+    for index in (0, 1, 7, 8, 40, 254):
+        centre = index / 4
+        yield from (centre, centre + 0.124, max(centre - 0.124, 0.0), centre + 0.125)
+    yield 63.874  # the last cell's far side
+
+
+@pytest.fixture
+def fresh_cells() -> Iterator[None]:
+    """Cells built inside the test (and dropped after), so a planted cell never leaks into other tests."""
+    saved = list(mills._CELLS_64), list(mills._CELLS_128)
+    mills._CELLS_64[:] = [None] * len(saved[0])
+    mills._CELLS_128[:] = [None] * len(saved[1])
+    yield
+    mills._CELLS_64[:], mills._CELLS_128[:] = saved
+
+
+@pytest.mark.parametrize("precision", [53, 64, 100, 128])
+def test_every_ball_contains_mpmath_and_is_narrow(precision: int) -> None:
+    for point in points():
+        with working_precision(precision):
+            ball = mills.mills_ratio_ball(arb(point))
+        assert ball is not None, point
+        truth = mp_mills(MP.mpf(point))
+        assert contains(ball, truth), (precision, point)
+        # about as narrow as the working precision (a few units in the last place)
+        assert exact(ball.rad()) <= truth * MP.mpf(2) ** -(precision - 4), (precision, point)
+
+
+def test_a_ball_with_a_radius_contains_r_over_all_of_it() -> None:
+    with working_precision(64):
+        ball = mills.mills_ratio_ball(arb(3.3, 0.01))
+    assert ball is not None
+    for point in (3.29, 3.3, 3.31):  # R is decreasing: both ends and the middle
+        assert contains(ball, mp_mills(MP.mpf(point)))
+
+
+@pytest.mark.parametrize(
+    ("precision", "value"),
+    [(64, arb(-0.5)), (64, arb(64.5)), (64, arb(1000)), (129, arb(3)), (64, arb(3, 0.2)), (64, arb("nan"))],
+)
+def test_what_no_cell_serves_is_refused(precision: int, value: arb) -> None:
+    with working_precision(precision):
+        assert mills.mills_ratio_ball(value) is None
+
+
+def test_cells_are_built_at_their_tier_and_kept(fresh_cells: None) -> None:
+    with working_precision(64):
+        first = mills.mills_ratio_ball(arb(2.6))
+        assert mills._CELLS_64[10] is not None and mills._CELLS_128[10] is None
+        assert mills.mills_ratio_ball(arb(2.6)) is not None
+    assert first is not None
+    with working_precision(100):
+        mills.mills_ratio_ball(arb(2.6))
+        assert ctx.prec == 100  # the build restored the caller's precision
+    assert mills._CELLS_128[10] is not None
+
+
+def _planted(cut: int, *, remainder: str) -> arb_poly:
+    """A wrong cell at centre 3: the Taylor sum cut after ``cut`` terms, with no remainder ball ("none"), with the
+    remainder bounded at the right edge c + w ("right", where the moments are smallest), or correctly ("left")."""
+    with working_precision(192):
+        centre = arb(3)
+        coefficients = _taylor_prefix(centre, cut)
+        if remainder != "none":
+            edge = centre + (mills.CELL_REACH if remainder == "right" else -mills.CELL_REACH)
+            bound = abs(_taylor_prefix(edge, cut + 1)[-1])
+            coefficients.append(arb(0).union(-bound if cut % 2 else bound))
+        return arb_poly(coefficients)
+
+
+def _taylor_prefix(point: arb, count: int) -> list[arb]:
+    """The first ``count`` Taylor coefficients of R at ``point`` from mpmath's derivatives (an independent
+    route: R^(n)(x) by numerical differentiation at 120 bits, divided by n!)."""
+    context = mpmath.mp.clone()
+    context.prec = 120
+    values = context.taylor(lambda x: context.sqrt(context.pi / 2) * context.exp(x * x / 2) * context.erfc(x / context.sqrt(2)),
+                            context.mpf(float(point.mid())), count - 1)
+    # 30 digits: their error (1e-30 relative) is far below the 64-bit evaluation's radius (1e-19)
+    return [arb(context.nstr(value, 30)) for value in values]
+
+
+def test_planted_cells_are_caught_and_the_remainder_ball_repairs_a_short_one() -> None:
+    offsets = [index / 32 - 0.1875 for index in range(13)]  # the whole reach of the cell at 3
+    with working_precision(64):
+        missed = {
+            kind: sum(not contains(_planted(4, remainder=kind)(arb(offset)), mp_mills(MP.mpf(3 + offset)))
+                      for offset in offsets)
+            for kind in ("none", "right", "left")
+        }
+    assert missed["none"] > 0  # a cut sum without a remainder ball: the containment check catches it
+    assert missed["right"] > 0  # a remainder bounded where the moments are smallest: caught too
+    assert missed["left"] == 0  # the Lagrange remainder bounded at the left edge: wide, but it contains R
