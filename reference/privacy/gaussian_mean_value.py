@@ -3,22 +3,30 @@ value form. Conventions and model: :mod:`reference.privacy.gaussian_profile`.
 
 Why it is safe. δ is a smooth, strictly decreasing function of σ > 0 with the closed-form slope
 
-    dδ/dσ = −(Δ/σ²) φ(a − b),   a = Δ/(2σ), b = εσ/Δ
+    dδ/dσ = −(Δ/σ²) φ(a − b) = −φ(u)/(Δ s²),   a = Δ/(2σ), b = εσ/Δ, u = b − a, s = σ/Δ
 
 (derived in :func:`reference.privacy.gaussian_enclosure.delta_and_slope`; the two terms' derivatives combine
-because e^ε φ(a + b) = φ(a − b)). For a centre ``c`` and any σ in a hull ``H`` that contains ``c``, the mean
-value theorem gives δ(σ) = δ(c) + (σ − c)·δ'(ξ) for some ξ between ``c`` and σ, so ξ ∈ H. Arb evaluates
-δ(c) on a ball containing ``c`` (:func:`reference.privacy.gaussian_profile.profile_ball`) and δ' on the ball
-``H`` (every arithmetic step of Arb returns a ball containing the exact result for every point of its
-arguments), so the ball ``δ(c) + (σ − c)·δ'(H)`` contains δ(σ). If that ball lies entirely at or below the
-ball of the target δ, δ(σ) <= δ: σ is sufficient; if it lies entirely above, σ is insufficient. Neither
-comparison uses a midpoint or a float; the midpoints only choose where the bracket goes.
+because e^ε φ(a + b) = φ(a − b)). For a centre ``c`` and an end σ, the mean value theorem gives
+δ(σ) = δ(c) + (σ − c)·δ'(ξ) for some ξ between ``c`` and σ. Arb evaluates δ(c) and φ(u) at ``c`` as balls
+(:func:`reference.privacy.gaussian_profile.profile_with_density`; every arithmetic step of Arb returns a ball
+containing the exact result for every point of its arguments). The slope over the segment follows from the
+slope at ``c`` by a Lipschitz bound: ``log|δ'|`` = −u²/2 − 2 log s + const has derivative
 
-Why it is cheap. Only one δ(ε) needs the two normal tails (erfc, the expensive part); the slope is one
-exponential. The remainder term is about (σ − c)²·|δ''|, so a centre within about √tolerance (relative) of
-the optimum is enough to tell apart the ends of a bracket of relative width ``tolerance``: a float estimate
-(≈ 1e-13) serves every tolerance down to about 1e-24 without any further step, and each Newton step on Arb
-midpoints doubles the digits for finer ones (cost linear in the digits, no bisection).
+    d log|δ'| / d log σ = −u (a + b) − 2 = a² − b² − 2    (du/d log σ = b + a),
+
+and for σ in [c/2, 2c] (a ≤ 2a(c), b ≤ 2b(c)) its size is at most K = 4a(c)² + 4b(c)² + 2 = 1/s² + 4ε²s² + 2.
+With ``r`` <= 1/4 the ends' largest relative distance from ``c``, |log ξ − log c| <= 2r, so
+|δ'(ξ)| / |δ'(c)| lies in [e^{−2Kr}, e^{2Kr}] ⊂ [1 − 4Kr, 1 + 4Kr] when 2Kr <= 1 (e^x <= 1 + 2x on [0, 1]).
+The ball ``δ(c) + (σ − c)·(−|δ'(c)|)·(1 ± 4Kr)``, all in Arb, therefore contains δ(σ). If it lies entirely at
+or below the ball of the target δ, δ(σ) <= δ: σ is sufficient; if it lies entirely above, σ is insufficient.
+Neither comparison uses a midpoint or a float; the midpoints only choose where the bracket goes.
+
+Why it is cheap. Only one δ(ε) needs the two normal tails (Mills' ratio cells,
+:mod:`reference.privacy.mills_ratio`, or Arb's erfc); the slope shares its exponential. The remainder term is
+about (σ − c)²·|δ''|, so a centre within about √tolerance (relative) of the optimum is enough to tell apart the
+ends of a bracket of relative width ``tolerance``: a float estimate (≈ 1e-13) serves every tolerance down to
+about 1e-24 without any further step, and each Newton step on Arb midpoints doubles the digits for finer ones
+(cost linear in the digits, no bisection).
 """
 
 from __future__ import annotations
@@ -31,14 +39,14 @@ from flint import arb, ctx, fmpq
 
 from reference.core.certified import CertifiedReal, working_precision
 from reference.privacy.gaussian_enclosure import clip_to_unit
-from reference.privacy.gaussian_profile import profile_ball
+from reference.privacy.gaussian_profile import profile_ball, profile_with_density
 
 #: Working bits kept beyond those that separate the bracket's two ends (the slope factor d log δ / d log σ
 #: and the cancellation of δ's two tails take some of them); a bracket not decided is retried with more.
 GUARD_BITS = 20
 
 #: Relative accuracy (bits) the float estimate is trusted with when planning Newton steps: it is within about
-#: 2**-43 on the comparison grid (the float difference of two tails cancels), and a wrong trust only costs a retry.
+#: 2**-41 on the comparison grid (the float difference of two tails cancels), and a wrong trust only costs a retry.
 FLOAT_ESTIMATE_BITS = 40
 
 #: The same for the Arb-midpoint estimate of the inputs past the float range (it stops at steps of 2**-60).
@@ -152,7 +160,6 @@ def certify_bracket(
     sensitivity_squared: Fraction,
     tolerance: Fraction,
     bits: int,
-    centre_bits: int = FLOAT_ESTIMATE_BITS,
 ) -> Bracket | None:
     """The bracket ``[σ (1 - tolerance), σ]`` placed by a linear step from ``centre`` and certified by the mean
     value form (module docstring) at ``bits`` working bits; None when the balls do not decide (a centre too far
@@ -170,19 +177,17 @@ def certify_bracket(
         tolerance: the bracket's relative width, an exact ``Fraction`` in (0, 1).
         bits: the Arb working precision in bits, an integer >= 2 (the tolerance's bits plus GUARD_BITS suffice
             away from cancellation).
-        centre_bits: how close ``centre`` is trusted to be to the optimum, about 2**-centre_bits relative (an
-            integer); it sizes the hull. A wrong trust costs a second slope bound, never the guarantee.
     """
     saved = ctx.prec
     ctx.prec = bits
     try:
-        return _certify(centre, epsilon, delta, sensitivity_squared, tolerance, centre_bits)
+        return _certify(centre, epsilon, delta, sensitivity_squared, tolerance)
     finally:
         ctx.prec = saved
 
 
 def _certify(centre: Fraction | float, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction,
-             tolerance: Fraction, centre_bits: int) -> Bracket | None:
+             tolerance: Fraction) -> Bracket | None:
     """:func:`certify_bracket` at the current ``ctx.prec``."""
     precision = ctx.prec
     eps, root = _constants(epsilon, sensitivity_squared, precision)
@@ -190,39 +195,27 @@ def _certify(centre: Fraction | float, epsilon: Fraction, delta: Fraction, sensi
     # a float centre is a dyadic rational, read exactly
     float_centre = centre if isinstance(centre, float) else None
     centre_ball = arb(centre) if isinstance(centre, float) else arb(fmpq(centre.numerator, centre.denominator))
-    value = profile_ball(eps, centre_ball if root is _ONE else centre_ball / root)  # a ball containing δ(c)
-    if not value.is_finite():
+    ratio = centre_ball if root is _ONE else centre_ball / root  # s = c/Δ
+    value, density = profile_with_density(eps, ratio)  # balls containing δ(c) and φ(u) at c
+    if not (value.is_finite() and density.is_finite() and ratio > 0):
+        return None
+    # |δ'(c)| = φ(u)/(Δ s²), which also places the bracket (its midpoint only steers)
+    steepness = density / (ratio * ratio) if root is _ONE else density / (root * ratio * ratio)
+    if not steepness > 0:
         return None
     top, bottom = tolerance.numerator, tolerance.denominator
     tolerance_bits = bottom.bit_length() - top.bit_length()  # tolerance < 2**(1 - tolerance_bits)
-    # a hull around c of relative half-width 2**-k, k = min(tolerance_bits - 4, centre_bits - 2): at least
-    # 8·tolerance and 4 times the centre's trusted error, so it holds both ends and one slope bound serves the
-    # linear step and both ends; no wider, since the slope's spread over it is what the remainder term costs
-    # (ends outside it get a hull of their own below)
-    hull_bits = min(tolerance_bits - 4, centre_bits - 2)
-    if float_centre is not None and hull_bits < _FLOAT_HULL_BITS:
-        # both ends are floats read exactly (a power-of-two scaling of a float is exact above the subnormals; a
-        # radius that underflowed to 0 only leaves the ends outside the hull, which is checked below)
-        hull = arb(float_centre, float_centre * 2.0**-hull_bits)
-    else:
-        width = _POWERS_OF_TWO.get(hull_bits)
-        hull = arb(centre_ball, centre_ball * (width if width is not None else arb(2) ** -hull_bits))
-    slope = _slope(eps, root, hull) if hull > 0 else _NAN  # contains δ'(ξ) for every ξ in the hull
-    if not (slope.is_finite() and slope < 0):
-        return None
-    placed = None if float_centre is None else _float_placement(float_centre, value, target, slope, tolerance,
+    placed = None if float_centre is None else _float_placement(float_centre, value, target, steepness, tolerance,
                                                                  tolerance_bits)
     if placed is None:
-        placed = _exact_placement(centre_ball, value, target, slope, tolerance, tolerance_bits)
+        placed = _exact_placement(centre_ball, value, target, steepness, tolerance, tolerance_bits)
         if placed is None:
             return None
     high_ball, high, below = placed
     below_ball = high_ball * _one_minus(tolerance, precision)  # a ball containing high (1 - tolerance)
-    if not (hull.contains(centre_ball) and hull.contains(high_ball) and hull.contains(below_ball)):
-        hull = centre_ball.union(high_ball).union(below_ball)
-        slope = _slope(eps, root, hull) if hull > 0 else _NAN
-        if not slope.is_finite():
-            return None
+    slope = _slope_near(eps, ratio, steepness, centre_ball, high_ball, below_ball)
+    if slope is None:
+        return None
     # the mean value form (module docstring): balls containing δ at both ends
     at_sigma = value + (high_ball - centre_ball) * slope
     if not at_sigma <= target:
@@ -233,7 +226,23 @@ def _certify(centre: Fraction | float, epsilon: Fraction, delta: Fraction, sensi
     return Bracket(below, high, at_sigma, at_below)
 
 
-def _float_placement(centre: float, value: arb, target: arb, slope: arb, tolerance: Fraction,
+def _slope_near(eps: arb, ratio: arb, steepness: arb, centre: arb, high: arb, below: arb) -> arb | None:
+    """A ball containing δ'(ξ) for every ξ between the centre c and either end (module docstring: the Lipschitz
+    bound of log|δ'|): ``-|δ'(c)| [1 - 4Kr, 1 + 4Kr]`` with ``r`` the ends' relative distance from c and
+    ``K = 1/s² + 4ε²s² + 2``; None when ``r > 1/4`` or ``2Kr > 1``."""
+    reach = (high - centre).union(below - centre).abs_upper() / centre  # r
+    bound = 1 / (ratio * ratio) + 4 * (eps * ratio) ** 2 + 2  # K
+    spread = 4 * bound * reach
+    if not (reach <= _QUARTER and spread <= 2):
+        return None
+    return -steepness * (1 + spread * _UNIT)  # _UNIT = [-1, 1]
+
+
+_QUARTER = arb(0.25)
+_UNIT = arb(0, 1)
+
+
+def _float_placement(centre: float, value: arb, target: arb, steepness: arb, tolerance: Fraction,
                      tolerance_bits: int) -> tuple[arb, Fraction, Fraction] | None:
     """The bracket's ends ``(ball of high, high, high (1 - tolerance))`` placed in floats: ``high`` is
     ``linear (1 + tolerance/2)`` rounded up to a multiple of ``2**-k`` <= tolerance·linear/8, where ``linear`` is
@@ -241,8 +250,8 @@ def _float_placement(centre: float, value: arb, target: arb, slope: arb, toleran
     multiple is a float (fewer than 53 bits, a normal number); None otherwise (the exact route places it)."""
     if tolerance_bits > _FLOAT_PLACEMENT_BITS:
         return None
-    step = float(slope.mid())
-    linear = centre - (float(value.mid()) - float(target.mid())) / step if step < 0.0 else 0.0
+    step = float(steepness.mid())
+    linear = centre + (float(value.mid()) - float(target.mid())) / step if step > 0.0 else 0.0
     if not 0.0 < linear < _FLOAT_CEILING:
         return None
     top, bottom = tolerance.numerator, tolerance.denominator
@@ -257,10 +266,10 @@ def _float_placement(centre: float, value: arb, target: arb, slope: arb, toleran
     return arb(high), Fraction(numerator, denominator), Fraction(numerator * (bottom - top), denominator * bottom)
 
 
-def _exact_placement(centre_ball: arb, value: arb, target: arb, slope: arb, tolerance: Fraction,
+def _exact_placement(centre_ball: arb, value: arb, target: arb, steepness: arb, tolerance: Fraction,
                      tolerance_bits: int) -> tuple[arb, Fraction, Fraction] | None:
     """:func:`_float_placement` in integers, for any centre and tolerance."""
-    linear = (centre_ball - (value.mid() - target.mid()) / slope.mid()).mid()
+    linear = (centre_ball + (value.mid() - target.mid()) / steepness.mid()).mid()
     if not linear > 0:
         return None
     mantissa_part, exponent_part = linear.man_exp()
@@ -326,12 +335,6 @@ _FLOAT_FLOOR, _FLOAT_CEILING = 2.0**-1000, 2.0**1000
 
 
 _ONE = arb(1)
-_NAN = arb("nan")
-#: Hull widths 2**-k below which a float centre's hull is built from floats (2**-k times a float stays a float).
-_FLOAT_HULL_BITS = 900
-
-#: Exact powers of two 2**-k for the hull's width, for the common k (exact at every precision).
-_POWERS_OF_TWO = {bits: arb(2) ** -bits for bits in range(-8, 64)}
 
 
 __all__ = ["FLOAT_ESTIMATE_BITS", "GUARD_BITS", "WIDE_ESTIMATE_BITS", "Bracket", "certify_bracket", "newton_centre"]

@@ -93,6 +93,28 @@ def profile_ball(epsilon: arb, ratio: arb) -> arb:
     return head / 2 - tail
 
 
+def profile_with_density(epsilon: arb, ratio: arb) -> tuple[arb, arb]:
+    """Balls containing δ(ε) and the normal density φ(u) at ``u = εs - 1/(2s)``, ``s = ratio`` (the factor of
+    δ's slope dδ/dσ = -φ(u)/(Δ s²)), at the current ``ctx.prec``: :func:`profile_ball` sharing its one exponential
+    where Mills' ratio cells serve.
+
+    Args:
+        epsilon: ε >= 0 as an Arb ball (``flint.arb``), at the caller's working precision.
+        ratio: σ/Δ > 0 as an Arb ball: the noise standard deviation over the ℓ₂ sensitivity Δ (not Δ²).
+    """
+    half_gap = 1 / (2 * ratio)  # a
+    shift = epsilon * ratio  # b
+    lower = shift - half_gap  # u
+    density = (lower * lower / -2).exp() * _inverse_root_two_pi()
+    if not (2 * half_gap < _SERIES_THRESHOLD):  # the series form is not wanted (see profile_ball)
+        head_ratio = mills_ratio_ball(lower)
+        if head_ratio is not None:
+            tail_ratio = mills_ratio_ball(shift + half_gap)
+            if tail_ratio is not None:
+                return density * (head_ratio - tail_ratio), density
+    return profile_ball(epsilon, ratio), density
+
+
 def _inverse_root_two_pi() -> arb:
     """1/√(2π) at the current precision (kept per precision: a factor of every fast δ)."""
     precision = ctx.prec

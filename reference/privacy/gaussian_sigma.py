@@ -263,8 +263,7 @@ def _certify_by_mean_value(
         bits = max(START_PRECISION, tol_bits + GUARD_BITS) + extra
         if bits > MAX_PRECISION:
             return None
-        bracket = certify_bracket(centre, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol, bits=bits,
-                                  centre_bits=accuracy)
+        bracket = certify_bracket(centre, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol, bits=bits)
         if bracket is not None:
             # the balls decided against the target's ball; they become exact rationals when first read
             return ExactSigma(

@@ -126,7 +126,7 @@ def test_a_far_centre_is_refused_or_still_certified(distortion: float) -> None:
 def test_a_vanishing_slope_term_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     # a mutation: a slope term that vanishes (δ(σ) taken as δ(c)) leaves both ends with one ball, so the
     # route must refuse; it must never certify σ and σ·(1 − tol) on the same ball
-    monkeypatch.setattr(mean_value, "_slope", lambda epsilon, root, sigma: sigma * 0 - arb(2) ** -2000)
+    monkeypatch.setattr(mean_value, "_slope_near", lambda eps, ratio, steepness, *ends: steepness * 0 - arb(2) ** -2000)
     epsilon, delta, sensitivity_squared = Fraction(1, 2), Fraction(1, 10**6), Fraction(1)
     estimate = sigma_estimate(epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity_squared)
     assert estimate is not None
@@ -169,12 +169,11 @@ def _unsafe_points(centre_factor: float, tolerance: Fraction) -> tuple[int, int]
 
 
 def test_a_slope_bound_at_the_centre_only_returns_unsafe_sigmas_and_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
-    # a planted wrong variant: δ' bounded at the hull's midpoint instead of over the hull (the tangent, no
-    # remainder). From a centre 3% low the tangent at c underestimates the convex δ at the bracket's top, and the
-    # mpmath check above finds unsafe σ; the genuine route, from the same centres, refuses every one
+    # a planted wrong variant: δ' taken at the centre only (the tangent, no bound over the segment to the ends).
+    # From a centre 3% low the tangent at c underestimates the convex δ at the bracket's top, and the mpmath
+    # check finds unsafe σ; the genuine route, from the same centres, refuses every one
     assert _unsafe_points(0.97, Fraction(1, 1000)) == (0, len(PLANT_GRID))
-    genuine = mean_value._slope
-    monkeypatch.setattr(mean_value, "_slope", lambda epsilon, root, sigma: genuine(epsilon, root, sigma.mid()))
+    monkeypatch.setattr(mean_value, "_slope_near", lambda eps, ratio, steepness, *ends: -steepness)
     unsafe, _ = _unsafe_points(0.97, Fraction(1, 1000))
     assert unsafe > 0
 
