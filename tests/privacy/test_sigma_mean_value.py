@@ -12,12 +12,14 @@ from fractions import Fraction
 
 import mpmath
 import pytest
-from flint import arb
+from flint import arb, fmpq
 
 import reference.privacy.gaussian_mean_value as mean_value
 import reference.privacy.gaussian_sigma as gaussian
+from reference.core.certified import working_precision
 from reference.privacy.gaussian import ExactSigma, sigma_exact
 from reference.privacy.gaussian_estimate import sigma_estimate
+from reference.privacy.gaussian_profile import profile_with_density
 from reference.privacy.mills_ratio import mills_ratio_ball
 
 
@@ -210,3 +212,23 @@ def test_dropping_the_second_tail_is_caught_at_the_lower_end(monkeypatch: pytest
         if mp_delta(context, epsilon, bracket.sigma_below, Fraction(1)) <= target:
             wrong_lower_ends += 1
     assert wrong_lower_ends == len(PLANT_GRID)
+
+
+@pytest.mark.parametrize(("epsilon", "ratio"), [("1/100", "300"), ("1/2", "10"), ("20", "3/10"), ("2", "2")])
+def test_the_slope_bound_contains_mpmaths_slope_along_the_segment(epsilon: str, ratio: str) -> None:
+    # the Lipschitz bound of log|δ'| (d/d log σ = a² − b² − 2, K = 1/s² + 4ε²s² + 2) checked against mpmath's
+    # δ'(ξ) = −φ(εξ − 1/(2ξ))/ξ² at points of the segment from c to ends 0.1% away (Δ = 1, so ξ = σ = s)
+    eps, centre = Fraction(epsilon), Fraction(ratio)
+    context = mp_context(40)
+    with working_precision(64):
+        eps_ball, centre_ball = arb(fmpq(eps.numerator, eps.denominator)), arb(fmpq(centre.numerator, centre.denominator))
+        _, density = profile_with_density(eps_ball, centre_ball)
+        steepness = density / (centre_ball * centre_ball)
+        high, below = centre_ball * arb("1.001"), centre_ball * arb("0.999")
+        slope = mean_value._slope_near(eps_ball, centre_ball, steepness, centre_ball, high, below)
+    assert slope is not None
+    lower, upper = (context.mpf(int(m)) * context.mpf(2) ** int(x) for m, x in (slope.mid().man_exp(), slope.rad().man_exp()))
+    for step in range(-10, 11):
+        point = context.mpf(centre.numerator) / centre.denominator * (1 + context.mpf(step) / 10000)
+        exact_slope = -context.npdf(context.mpf(eps.numerator) / eps.denominator * point - 1 / (2 * point)) / point**2
+        assert lower - upper <= exact_slope <= lower + upper
