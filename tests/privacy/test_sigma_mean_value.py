@@ -232,3 +232,16 @@ def test_the_slope_bound_contains_mpmaths_slope_along_the_segment(epsilon: str, 
         point = context.mpf(centre.numerator) / centre.denominator * (1 + context.mpf(step) / 10000)
         exact_slope = -context.npdf(context.mpf(eps.numerator) / eps.denominator * point - 1 / (2 * point)) / point**2
         assert lower - upper <= exact_slope <= lower + upper
+
+
+def test_the_answer_built_from_a_bracket_equals_the_validated_constructors() -> None:
+    # the mean value route sets the fields of ExactSigma directly (skipping CertifiedReal's checks, which hold by
+    # construction): every dataclass field must be set, and the object equal to the one the constructor builds
+    import dataclasses
+
+    result = sigma_exact(epsilon=Fraction(1, 2), delta=Fraction(1, 10**9), sensitivity_squared=Fraction(1))
+    names = [item.name for item in dataclasses.fields(ExactSigma)]
+    assert all(name in vars(result) for name in names)
+    rebuilt = ExactSigma(**{name: getattr(result, name) for name in names})
+    assert rebuilt == result and rebuilt.sigma_below < rebuilt.sigma
+    assert result.sigma_below == result.sigma * (1 - result.tolerance)
