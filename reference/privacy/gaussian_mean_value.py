@@ -197,11 +197,10 @@ def _certify(centre: Fraction | float, epsilon: Fraction, delta: Fraction, sensi
     centre_ball = arb(centre) if isinstance(centre, float) else arb(fmpq(centre.numerator, centre.denominator))
     ratio = centre_ball if root is _ONE else centre_ball / root  # s = c/Δ
     value, density = profile_with_density(eps, ratio)  # balls containing δ(c) and φ(u) at c
-    if not (value.is_finite() and density.is_finite() and ratio > 0):
-        return None
+    square = ratio * ratio
     # |δ'(c)| = φ(u)/(Δ s²), which also places the bracket (its midpoint only steers)
-    steepness = density / (ratio * ratio) if root is _ONE else density / (root * ratio * ratio)
-    if not steepness > 0:
+    steepness = density / square if root is _ONE else density / (root * square)
+    if not (value.is_finite() and steepness.is_finite() and steepness > 0):
         return None
     top, bottom = tolerance.numerator, tolerance.denominator
     tolerance_bits = bottom.bit_length() - top.bit_length()  # tolerance < 2**(1 - tolerance_bits)
@@ -212,27 +211,27 @@ def _certify(centre: Fraction | float, epsilon: Fraction, delta: Fraction, sensi
         if placed is None:
             return None
     high_ball, high, below = placed
-    below_ball = high_ball * _one_minus(tolerance, precision)  # a ball containing high (1 - tolerance)
-    slope = _slope_near(eps, ratio, steepness, centre_ball, high_ball, below_ball)
+    up = high_ball - centre_ball
+    down = high_ball * _one_minus(tolerance, precision) - centre_ball  # high (1 - tolerance) - c
+    # r: the ends' largest relative distance from c (a ball whose every point bounds it)
+    slope = _slope_near(eps, square, steepness, up.union(down).abs_upper() / centre_ball)
     if slope is None:
         return None
     # the mean value form (module docstring): balls containing δ at both ends
-    at_sigma = value + (high_ball - centre_ball) * slope
+    at_sigma = value + up * slope
     if not at_sigma <= target:
         return None
-    at_below = value + (below_ball - centre_ball) * slope
+    at_below = value + down * slope
     if not at_below > target:
         return None
     return Bracket(below, high, at_sigma, at_below)
 
 
-def _slope_near(eps: arb, ratio: arb, steepness: arb, centre: arb, high: arb, below: arb) -> arb | None:
-    """A ball containing δ'(ξ) for every ξ between the centre c and either end (module docstring: the Lipschitz
-    bound of log|δ'|): ``-|δ'(c)| [1 - 4Kr, 1 + 4Kr]`` with ``r`` the ends' relative distance from c and
-    ``K = 1/s² + 4ε²s² + 2``; None when ``r > 1/4`` or ``2Kr > 1``."""
-    reach = (high - centre).union(below - centre).abs_upper() / centre  # r
-    bound = 1 / (ratio * ratio) + 4 * (eps * ratio) ** 2 + 2  # K
-    spread = 4 * bound * reach
+def _slope_near(eps: arb, square: arb, steepness: arb, reach: arb) -> arb | None:
+    """A ball containing δ'(ξ) for every ξ within relative distance ``reach`` (r) of the centre c (module
+    docstring: the Lipschitz bound of log|δ'|): ``-|δ'(c)| [1 - 4Kr, 1 + 4Kr]`` with ``K = 1/s² + 4ε²s² + 2``
+    (``square`` is s², ``steepness`` is |δ'(c)|); None when ``r > 1/4`` or ``2Kr > 1``."""
+    spread = (4 / square + 16 * (eps * eps) * square + 8) * reach  # 4Kr
     if not (reach <= _QUARTER and spread <= 2):
         return None
     return -steepness * (1 + spread * _UNIT)  # _UNIT = [-1, 1]

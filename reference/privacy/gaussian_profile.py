@@ -47,6 +47,9 @@ SERIES_GAP_BITS = 16
 _SERIES_THRESHOLD = arb(2) ** -SERIES_GAP_BITS
 
 _NAN = arb("nan")
+_HALF, _MINUS_HALF = arb(0.5), arb(-0.5)
+#: 2**SERIES_GAP_BITS: from this σ/Δ on the gap 1/s is below the series threshold.
+_SERIES_RATIO = arb(2) ** SERIES_GAP_BITS
 
 #: From this ε on the direct form's second term is computed as φ(u) R(v): e^ε exceeds 2**(2**20) there.
 LARGE_EPSILON = arb(2) ** 20
@@ -102,11 +105,11 @@ def profile_with_density(epsilon: arb, ratio: arb) -> tuple[arb, arb]:
         epsilon: ε >= 0 as an Arb ball (``flint.arb``), at the caller's working precision.
         ratio: σ/Δ > 0 as an Arb ball: the noise standard deviation over the ℓ₂ sensitivity Δ (not Δ²).
     """
-    half_gap = 1 / (2 * ratio)  # a
+    half_gap = _HALF / ratio  # a
     shift = epsilon * ratio  # b
     lower = shift - half_gap  # u
-    density = (lower * lower / -2).exp() * _inverse_root_two_pi()
-    if not (2 * half_gap < _SERIES_THRESHOLD):  # the series form is not wanted (see profile_ball)
+    density = (lower * lower * _MINUS_HALF).exp() * _inverse_root_two_pi()
+    if not ratio > _SERIES_RATIO:  # 1/s >= 2**-SERIES_GAP_BITS: the series form is not wanted (see profile_ball)
         head_ratio = mills_ratio_ball(lower)
         if head_ratio is not None:
             tail_ratio = mills_ratio_ball(shift + half_gap)
