@@ -77,6 +77,15 @@ def mills_ratio_ball(value: arb) -> arb | None:
     return polynomial(offset)
 
 
+def forget_cells() -> int:
+    """Drop every built cell (they are rebuilt on demand) and return how many there were: for measuring the cost
+    of a cold start, and for tests that must not leave cells behind."""
+    count = sum(cell is not None for cell in _CELLS_64) + sum(cell is not None for cell in _CELLS_128)
+    _CELLS_64[:] = [None] * _CELL_COUNT
+    _CELLS_128[:] = [None] * _CELL_COUNT
+    return count
+
+
 def _build_cell(tier: int, index: int) -> arb_poly:
     """The cell's Taylor polynomial (module docstring), built at ``tier + 48`` bits or more (the forward recurrence
     loses about log2(x²/n) bits at step n at large x) and rounded to ``tier`` bits."""
@@ -152,4 +161,4 @@ def _taylor(point: arb) -> Iterator[arb]:
         order += 1
 
 
-__all__ = ["CELL_LIMIT", "CELL_REACH", "CELL_SPACING", "TIERS", "mills_ratio_ball"]
+__all__ = ["CELL_LIMIT", "CELL_REACH", "CELL_SPACING", "TIERS", "forget_cells", "mills_ratio_ball"]

@@ -136,3 +136,12 @@ def test_planted_cells_are_caught_and_the_remainder_ball_repairs_a_short_one() -
     assert missed["none"] > 0  # a cut sum without a remainder ball: the containment check catches it
     assert missed["right"] > 0  # a remainder bounded where the moments are smallest: caught too
     assert missed["left"] == 0  # the Lagrange remainder bounded at the left edge: wide, but it contains R
+
+
+def test_forgetting_the_cells_counts_them_and_they_are_rebuilt(fresh_cells: None) -> None:
+    with working_precision(64):
+        first = mills.mills_ratio_ball(arb(5.1))
+        mills.mills_ratio_ball(arb(9.9))
+        assert mills.forget_cells() == 2 and mills.forget_cells() == 0
+        again = mills.mills_ratio_ball(arb(5.1))
+    assert first is not None and again is not None and first.mid() == again.mid() and first.rad() == again.rad()
