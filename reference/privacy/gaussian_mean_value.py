@@ -190,7 +190,7 @@ def _certify(centre: Fraction | float, epsilon: Fraction, delta: Fraction, sensi
              tolerance: Fraction) -> Bracket | None:
     """:func:`certify_bracket` at the current ``ctx.prec``."""
     precision = ctx.prec
-    eps, root = _constants(epsilon, sensitivity_squared, precision)
+    eps, root, eps_term, one_minus = _constants(epsilon, sensitivity_squared, tolerance, precision)
     target = arb(fmpq(delta.numerator, delta.denominator))
     # a float centre is a dyadic rational, read exactly
     float_centre = centre if isinstance(centre, float) else None
@@ -212,9 +212,9 @@ def _certify(centre: Fraction | float, epsilon: Fraction, delta: Fraction, sensi
             return None
     high_ball, high, below = placed
     up = high_ball - centre_ball
-    down = high_ball * _one_minus(tolerance, precision) - centre_ball  # high (1 - tolerance) - c
+    down = high_ball * one_minus - centre_ball  # high (1 - tolerance) - c
     # r: the ends' largest relative distance from c (a ball whose every point bounds it)
-    slope = _slope_near(eps, square, steepness, up.union(down).abs_upper() / centre_ball)
+    slope = _slope_near(eps_term, square, steepness, up.union(down).abs_upper() / centre_ball)
     if slope is None:
         return None
     # the mean value form (module docstring): balls containing δ at both ends
@@ -227,11 +227,11 @@ def _certify(centre: Fraction | float, epsilon: Fraction, delta: Fraction, sensi
     return Bracket(below, high, at_sigma, at_below)
 
 
-def _slope_near(eps: arb, square: arb, steepness: arb, reach: arb) -> arb | None:
+def _slope_near(eps_term: arb, square: arb, steepness: arb, reach: arb) -> arb | None:
     """A ball containing δ'(ξ) for every ξ within relative distance ``reach`` (r) of the centre c (module
     docstring: the Lipschitz bound of log|δ'|): ``-|δ'(c)| [1 - 4Kr, 1 + 4Kr]`` with ``K = 1/s² + 4ε²s² + 2``
-    (``square`` is s², ``steepness`` is |δ'(c)|); None when ``r > 1/4`` or ``2Kr > 1``."""
-    spread = (4 / square + 16 * (eps * eps) * square + 8) * reach  # 4Kr
+    (``eps_term`` is 16ε², ``square`` is s², ``steepness`` is |δ'(c)|); None when ``r > 1/4`` or ``2Kr > 1``."""
+    spread = (4 / square + eps_term * square + 8) * reach  # 4Kr
     if not (reach <= _QUARTER and spread <= 2):
         return None
     return -steepness * (1 + spread * _UNIT)  # _UNIT = [-1, 1]
@@ -292,11 +292,12 @@ def _exact_placement(centre_ball: arb, value: arb, target: arb, steepness: arb, 
     return arb(fmpq(*high_ratio)), high, below
 
 
-def _constants(epsilon: Fraction, sensitivity_squared: Fraction, precision: int) -> tuple[arb, arb]:
-    """The balls of ε and Δ = √(Δ²) at ``precision`` (Δ is the exact ``_ONE`` for Δ² = 1), kept for the last few
-    (ε, Δ², precision): a calibration over many δ at one ε reads them once."""
+def _constants(epsilon: Fraction, sensitivity_squared: Fraction, tolerance: Fraction,
+               precision: int) -> tuple[arb, arb, arb, arb]:
+    """The balls of ε, Δ = √(Δ²) (the exact ``_ONE`` for Δ² = 1), 16ε² and 1 - tolerance at ``precision``, kept
+    for the last few (ε, Δ², tolerance, precision): a calibration over many δ at one ε reads them once."""
     key = (epsilon.numerator, epsilon.denominator, sensitivity_squared.numerator, sensitivity_squared.denominator,
-           precision)
+           tolerance.numerator, tolerance.denominator, precision)
     found = _CONSTANTS.get(key)
     if found is None:
         eps = arb(fmpq(epsilon.numerator, epsilon.denominator))
@@ -304,28 +305,16 @@ def _constants(epsilon: Fraction, sensitivity_squared: Fraction, precision: int)
             root = _ONE
         else:
             root = arb(fmpq(sensitivity_squared.numerator, sensitivity_squared.denominator)).sqrt()
+        one_minus = 1 - arb(fmpq(tolerance.numerator, tolerance.denominator))
         if len(_CONSTANTS) >= _CACHE_SIZE:
             _CONSTANTS.clear()
-        found = _CONSTANTS[key] = (eps, root)
+        found = _CONSTANTS[key] = (eps, root, 16 * eps * eps, one_minus)
     return found
 
 
-def _one_minus(tolerance: Fraction, precision: int) -> arb:
-    """A ball containing 1 - ``tolerance`` at ``precision`` (kept for the last few tolerances and precisions)."""
-    key = (tolerance.numerator, tolerance.denominator, precision)
-    found = _ONE_MINUS.get(key)
-    if found is None:
-        found = 1 - arb(fmpq(tolerance.numerator, tolerance.denominator))
-        if len(_ONE_MINUS) >= _CACHE_SIZE:
-            _ONE_MINUS.clear()
-        _ONE_MINUS[key] = found
-    return found
-
-
-#: Entries kept by the two caches above (cleared when full: they only save conversions).
+#: Entries kept by the cache above (cleared when full: it only saves conversions).
 _CACHE_SIZE = 64
-_CONSTANTS: dict[tuple[int, int, int, int, int], tuple[arb, arb]] = {}
-_ONE_MINUS: dict[tuple[int, int, int], arb] = {}
+_CONSTANTS: dict[tuple[int, int, int, int, int, int, int], tuple[arb, arb, arb, arb]] = {}
 
 #: Tolerances placed in floats have at most this many bits (the grid count then has at most 52 bits).
 _FLOAT_PLACEMENT_BITS = 46

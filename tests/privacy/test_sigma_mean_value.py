@@ -128,7 +128,7 @@ def test_a_far_centre_is_refused_or_still_certified(distortion: float) -> None:
 def test_a_vanishing_slope_term_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     # a mutation: a slope term that vanishes (δ(σ) taken as δ(c)) leaves both ends with one ball, so the
     # route must refuse; it must never certify σ and σ·(1 − tol) on the same ball
-    monkeypatch.setattr(mean_value, "_slope_near", lambda eps, square, steepness, reach: steepness * 0 - arb(2) ** -2000)
+    monkeypatch.setattr(mean_value, "_slope_near", lambda eps_term, square, steepness, reach: steepness * 0 - arb(2) ** -2000)
     epsilon, delta, sensitivity_squared = Fraction(1, 2), Fraction(1, 10**6), Fraction(1)
     estimate = sigma_estimate(epsilon=epsilon, delta=delta, sensitivity_squared=sensitivity_squared)
     assert estimate is not None
@@ -175,7 +175,7 @@ def test_a_slope_bound_at_the_centre_only_returns_unsafe_sigmas_and_is_caught(mo
     # From a centre 3% low the tangent at c underestimates the convex δ at the bracket's top, and the mpmath
     # check finds unsafe σ; the genuine route, from the same centres, refuses every one
     assert _unsafe_points(0.97, Fraction(1, 1000)) == (0, len(PLANT_GRID))
-    monkeypatch.setattr(mean_value, "_slope_near", lambda eps, square, steepness, reach: -steepness)
+    monkeypatch.setattr(mean_value, "_slope_near", lambda eps_term, square, steepness, reach: -steepness)
     unsafe, _ = _unsafe_points(0.97, Fraction(1, 1000))
     assert unsafe > 0
 
@@ -226,7 +226,7 @@ def test_the_slope_bound_contains_mpmaths_slope_along_the_segment(epsilon: str, 
         steepness = density / (centre_ball * centre_ball)
         high, below = centre_ball * arb("1.001"), centre_ball * arb("0.999")
         reach = (high - centre_ball).union(below - centre_ball).abs_upper() / centre_ball
-        slope = mean_value._slope_near(eps_ball, centre_ball * centre_ball, steepness, reach)
+        slope = mean_value._slope_near(16 * eps_ball * eps_ball, centre_ball * centre_ball, steepness, reach)
     assert slope is not None
     lower, upper = (context.mpf(int(m)) * context.mpf(2) ** int(x) for m, x in (slope.mid().man_exp(), slope.rad().man_exp()))
     for step in range(-10, 11):
