@@ -284,10 +284,10 @@ def _from_bracket(bracket: Bracket, eps: Fraction, target: Fraction, d2: Fractio
     Fractions, lower <= upper) holds by construction (``sigma_below = sigma (1 - tol)`` with 0 < tol < 1, both
     built as Fractions), and skipping it is a tenth of a grid point's time."""
     result = object.__new__(ExactSigma)
-    for name, value in (("lower", bracket.sigma_below), ("upper", bracket.sigma), ("epsilon", eps), ("delta", target),
-                        ("sensitivity_squared", d2), ("tolerance", tol), ("_at_sigma", bracket.at_sigma),
-                        ("_at_sigma_below", bracket.at_below)):
-        object.__setattr__(result, name, value)
+    # a frozen dataclass keeps its fields in the instance dictionary: one update sets all eight
+    vars(result).update(lower=bracket.sigma_below, upper=bracket.sigma, epsilon=eps, delta=target,
+                        sensitivity_squared=d2, tolerance=tol, _at_sigma=bracket.at_sigma,
+                        _at_sigma_below=bracket.at_below)
     return result
 
 
