@@ -181,7 +181,8 @@ def sigma_exact(
     of the answer, a rational in (0, 1). See :class:`ExactSigma` for what is certified.
 
     How: a float solve (:mod:`reference.privacy.gaussian_estimate`) gives a centre c; one Arb enclosure of δ(ε)
-    (Balle–Wang) at c and one bound of its slope over a hull around c give, by the mean value theorem, balls
+    (Balle–Wang; Mills' ratio from cached Taylor models where they serve, else Arb's erfc) at c and a bound of
+    its slope between c and the ends (a Lipschitz bound of log|δ'|) give, by the mean value theorem, balls
     containing δ(ε) at both ends of the bracket ``[σ (1 - tolerance), σ]`` placed by a linear step
     (:mod:`reference.privacy.gaussian_mean_value`); σ certified sufficient and the lower end certified
     insufficient by comparing those balls with δ's ball — and that is the answer. Fine tolerances first take

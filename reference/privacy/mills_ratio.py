@@ -2,23 +2,25 @@
 cost of an Arb ``erfc`` at the precisions the σ calibration works at (64 and 128 bits).
 
 Why it is rigorous. ``R(x) = ∫_0^∞ e^{-tx - t²/2} dt``, so its derivatives are ``R^(n)(x) = (-1)^n M_n(x)`` with
-the moments ``M_n(x) = ∫_0^∞ t^n e^{-tx - t²/2} dt > 0``, each strictly decreasing in x (the integrand is), and
-(integration by parts) ``M_0 = R``, ``M_1 = 1 - x M_0``, ``M_{n+1} = n M_{n-1} - x M_n``. Taylor's theorem with
-the Lagrange remainder, around a cell centre ``c`` and for ``|h| <= w``:
+the moments ``M_n(x) = ∫_0^∞ t^n e^{-tx - t²/2} dt > 0``, each strictly decreasing in x (the integrand is).
+Taylor's theorem with the Lagrange remainder, around a cell centre ``c`` and for ``|h| <= w``:
 
-    R(c + h) = Σ_{n<N} (-1)^n M_n(c)/n! h^n + (-1)^N M_N(ξ)/N! h^N   for some ξ in [c - w, c + w],
+    R(c + h) = Σ_{n<N} a_n h^n + (-1)^N M_N(ξ)/N! h^N   for some ξ in [c - w, c + w],   a_n = (-1)^n M_n(c)/n!,
 
-and ``0 < M_N(ξ) <= M_N(c - w)``. A cell stores the balls of the N coefficients at ``c`` (computed in Arb from
-one ``erfc`` at ``c`` and the recurrence, at a precision well above the tier's, then rounded to the tier) and, as the last coefficient, the
-ball hull of 0 and ``(-1)^N M_N(c - w)/N!``, which contains the remainder's coefficient. Arb evaluates that
-polynomial on the ball ``h = x - c`` (after checking ``|h| <= w`` as a ball comparison), and ball arithmetic
-contains the exact value for every point of every argument ball: the result contains ``R(x)`` for every ``x`` in
-the input ball. The number of terms only decides how narrow the ball is, never whether it contains ``R(x)``.
+and ``0 < M_N(ξ) <= M_N(c - w)``. The coefficients follow from ``R' = xR - 1``: ``a_0 = R(c)`` (one Arb ``erfc``),
+``a_1 = c a_0 - 1``, ``(n + 1) a_{n+1} = c a_n + a_{n-1}``, all balls, at a precision well above the tier's and
+then rounded to it. The remainder's coefficient is bounded by ``|a_N|`` at ``c - w`` near 0, and from ``c - w >=
+2`` on by the closed form ``(c - w)^-(N+1)`` (``M_N(x) <= ∫ t^N e^{-tx} dt = N!/x^(N+1)`` for x > 0). A cell
+stores the N coefficient balls and, last, the ball hull of 0 and that signed bound, which contains the
+remainder's coefficient. Arb evaluates the polynomial on the ball ``h = x - c`` (after checking ``|h| <= w`` as a
+ball comparison), and ball arithmetic contains the exact value for every point of every argument ball: the
+result contains ``R(x)`` for every ``x`` in the input ball. The number of terms only decides how narrow the
+ball is, never whether it contains ``R(x)``.
 
-Why it is cheap. A cell is built once (two ``erfc`` and some hundred ball operations at 192 bits or more, about
-0.1–0.4 ms) and kept; afterwards ``R(x)`` is one polynomial evaluation in C (10 to 35 terms of the tier's width). Cells are centred on multiples of
-:data:`CELL_SPACING` on ``[0, CELL_LIMIT)``; anything else (negative x, far tails, precisions above 128 bits,
-balls wider than a cell) returns None and the caller takes Arb's ``erfc``.
+Why it is cheap. A cell is built once (one or two ``erfc`` and some fifty ball operations, 20–100 µs) and kept;
+afterwards ``R(x)`` is one polynomial evaluation in C (10 to 35 terms of the tier's width). Cells are centred on
+multiples of :data:`CELL_SPACING` on ``[0, CELL_LIMIT)``; anything else (a negative midpoint, far tails,
+precisions above 128 bits, balls wider than a cell's reach) returns None and the caller takes Arb's ``erfc``.
 """
 
 from __future__ import annotations
