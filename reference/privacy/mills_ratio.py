@@ -17,8 +17,8 @@ ball comparison), and ball arithmetic contains the exact value for every point o
 result contains ``R(x)`` for every ``x`` in the input ball. The number of terms only decides how narrow the
 ball is, never whether it contains ``R(x)``.
 
-Why it is cheap. A cell is built once (one or two ``erfc`` and some fifty ball operations, 20–100 µs) and kept;
-afterwards ``R(x)`` is one polynomial evaluation in C (10 to 35 terms of the tier's width). Cells are centred on
+Why it is cheap. A cell is built once (one or two ``erfc`` and some fifty ball operations, 20–50 µs) and kept;
+afterwards ``R(x)`` is one polynomial evaluation in C (9 to 26 terms of the tier's width). Cells are centred on
 multiples of :data:`CELL_SPACING` on ``[0, CELL_LIMIT)``; anything else (a negative midpoint, far tails,
 precisions above 128 bits, balls wider than a cell's reach) returns None and the caller takes Arb's ``erfc``.
 """
@@ -30,13 +30,13 @@ from collections.abc import Iterator
 from flint import arb, arb_poly, ctx
 
 #: Distance between cell centres (a power of two, so every centre is an exact dyadic number).
-CELL_SPACING = arb(0.25)  # from a float: exact at any ctx.prec
+CELL_SPACING = arb(0.0625)  # from a float: exact at any ctx.prec
 
 #: Half-width of the interval a cell's remainder bound is valid on: wider than half the spacing, so a ball near
 #: the midpoint between two centres still fits the nearer cell.
-CELL_REACH = arb(0.1875)
+CELL_REACH = arb(0.046875)  # 3/64
 
-#: Cells cover centres ``0, 1/4, ..., CELL_LIMIT - 1/4`` (the tails the calibration meets lie well inside).
+#: Cells cover centres ``0, 1/16, ..., CELL_LIMIT - 1/16`` (the tails the calibration meets lie well inside).
 CELL_LIMIT = 64
 
 #: Working precisions served (bits); a cell of tier ``t`` leaves a remainder below 2**-(t + 12) relative.
@@ -45,7 +45,7 @@ TIERS = (64, 128)  # the lists _CELLS_64 and _CELLS_128 below
 #: Most terms a cell keeps (the remainder target is reached well before at every centre).
 MAX_TERMS = 60
 
-_SPACING_INVERSE = 4  # 1 / CELL_SPACING, as an integer for the index arithmetic
+_SPACING_INVERSE = 16  # 1 / CELL_SPACING, as an integer for the index arithmetic
 _CELL_COUNT = CELL_LIMIT * _SPACING_INVERSE
 
 #: The exact cell centres, and the cells of each tier built so far (the Taylor polynomial in h = x - centre).
@@ -59,7 +59,7 @@ def mills_ratio_ball(value: arb) -> arb | None:
     or None when no cell serves it (the caller then uses Arb's ``erfc``).
 
     Args:
-        value: the argument x as an Arb ball (``flint.arb``), served when it lies in ``[-3/16, CELL_LIMIT)``
+        value: the argument x as an Arb ball (``flint.arb``), served when its midpoint lies in ``[0, CELL_LIMIT - 1/32)``
             within one cell's reach and ``ctx.prec`` is at most the largest tier.
     """
     precision = ctx.prec

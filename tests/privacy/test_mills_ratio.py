@@ -44,10 +44,11 @@ def points() -> Iterator[float]:
         yield draws.uniform(0.0, 12.0)
     for _ in range(20):
         yield draws.uniform(12.0, 63.9)
-    for index in (0, 1, 7, 8, 40, 254):
-        centre = index / 4
-        yield from (centre, centre + 0.124, max(centre - 0.124, 0.0), centre + 0.125)
-    yield 63.874  # the last cell's far side
+    spacing, reach = float(mills.CELL_SPACING.mid()), float(mills.CELL_REACH.mid())
+    for centre in (0.0, spacing, 1.75, 2.0, 10.0, 63.5):  # 2: the first cell of the closed-form remainder bound
+        yield from (centre, centre + spacing / 2 - 1e-9, max(centre - spacing / 2 + 1e-9, 0.0), centre + spacing / 2)
+        yield from (centre + reach * 0.999, max(centre - reach * 0.999, 0.0))
+    yield mills.CELL_LIMIT - spacing / 2 - 1e-9  # the last cell's far side
 
 
 @pytest.fixture
@@ -74,15 +75,15 @@ def test_every_ball_contains_mpmath_and_is_narrow(precision: int) -> None:
 
 def test_a_ball_with_a_radius_contains_r_over_all_of_it() -> None:
     with working_precision(64):
-        ball = mills.mills_ratio_ball(arb(3.3, 0.01))
+        ball = mills.mills_ratio_ball(arb(3.3, 0.004))
     assert ball is not None
-    for point in (3.29, 3.3, 3.31):  # R is decreasing: both ends and the middle
+    for point in (3.296, 3.3, 3.304):  # R is decreasing: both ends and the middle
         assert contains(ball, mp_mills(MP.mpf(point)))
 
 
 @pytest.mark.parametrize(
     ("precision", "value"),
-    [(64, arb(-0.5)), (64, arb(64.5)), (64, arb(1000)), (129, arb(3)), (64, arb(3, 0.2)), (64, arb("nan"))],
+    [(64, arb(-0.5)), (64, arb(64.5)), (64, arb(1000)), (129, arb(3)), (64, arb(3, 0.05)), (64, arb("nan"))],
 )
 def test_what_no_cell_serves_is_refused(precision: int, value: arb) -> None:
     with working_precision(precision):
@@ -90,15 +91,16 @@ def test_what_no_cell_serves_is_refused(precision: int, value: arb) -> None:
 
 
 def test_cells_are_built_at_their_tier_and_kept(fresh_cells: None) -> None:
+    index = round(2.6 / float(mills.CELL_SPACING.mid()))
     with working_precision(64):
         first = mills.mills_ratio_ball(arb(2.6))
-        assert mills._CELLS_64[10] is not None and mills._CELLS_128[10] is None
+        assert mills._CELLS_64[index] is not None and mills._CELLS_128[index] is None
         assert mills.mills_ratio_ball(arb(2.6)) is not None
     assert first is not None
     with working_precision(100):
         mills.mills_ratio_ball(arb(2.6))
         assert ctx.prec == 100  # the build restored the caller's precision
-    assert mills._CELLS_128[10] is not None
+    assert mills._CELLS_128[index] is not None
 
 
 def _planted(cut: int, *, remainder: str) -> arb_poly:
@@ -126,7 +128,8 @@ def _taylor_prefix(point: arb, count: int) -> list[arb]:
 
 
 def test_planted_cells_are_caught_and_the_remainder_ball_repairs_a_short_one() -> None:
-    offsets = [index / 32 - 0.1875 for index in range(13)]  # the whole reach of the cell at 3
+    reach = float(mills.CELL_REACH.mid())
+    offsets = [reach * (index / 6 - 1) for index in range(13)]  # the whole reach of the cell at 3
     with working_precision(64):
         missed = {
             kind: sum(not contains(_planted(4, remainder=kind)(arb(offset)), mp_mills(MP.mpf(3 + offset)))
