@@ -25,6 +25,7 @@ precisions above 128 bits, balls wider than a cell's reach) returns None and the
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
 from flint import arb, arb_poly, ctx
@@ -109,44 +110,58 @@ def _build_cell(tier: int, index: int) -> arb_poly:
 
 def _coefficients(tier: int, centre: arb) -> tuple[list[arb], bool]:
     """The Taylor coefficients ``a_n = (-1)^n M_n(c)/n!`` for n < N and, last, the remainder's ball ``[0, B_N]``
-    (signed) with ``B_N >= M_N(c - w)/N!``, N the first order whose remainder bound ``B_N w^N`` is below
-    ``R(c) 2**-(tier+12)``; and whether every term's radius times ``w^n`` is below ``R(c) 2**-(tier+8)`` (the
-    recurrence cancels at large x: else the caller rebuilds at a higher precision; radii only widen the ball).
+    (signed) with ``B_N >= M_N(c - w)/N!``; and whether every term's radius times ``w^n`` is below
+    ``R(c) 2**-(tier+8)`` (the recurrence cancels at large x: else the caller rebuilds at a higher precision).
 
-    ``B_n`` is ``|a_n|`` at the cell's left edge near 0, and the closed form ``(c - w)^-(n+1)`` from
-    :data:`CLOSED_FORM_EDGE` on: for x > 0, ``M_n(x) <= ∫ t^n e^{-tx} dt = n!/x^(n+1)`` (e^{-t²/2} <= 1), which saves
-    the second ``erfc`` where it is nearly tight."""
-    edge = centre - CELL_REACH  # where every M_n is largest over the cell
-    closed_form = edge >= CLOSED_FORM_EDGE
+    ``B_n`` is an upper bound of ``M_n(x)/n!`` at the cell's left edge x = c - w, where every M_n is largest over
+    the cell: for x >= 0 the smaller of ``M_n(0)/n! = q_n`` (M_n decreases; ``q_0 = √(π/2)``, ``q_1 = 1``,
+    ``q_{n+1} = q_{n-1}/(n+1)`` from the moment recurrence at 0) and ``x^-(n+1)`` (``M_n(x) <= ∫ t^n e^{-tx} dt =
+    n!/x^(n+1)``, as e^{-t²/2} <= 1); for the one cell with x < 0, ``|a_n|`` at x itself. N is the first order with
+    ``B_N w^N`` below ``R(c) 2**-(tier+12)``, found in floats: N only sets how narrow the ball is, and which of
+    the valid bounds is used; the bound itself is computed as a ball."""
+    edge = centre - CELL_REACH
     at_centre = _taylor(centre)
-    at_edge = None if closed_form else _taylor(edge)
     first = next(at_centre)
-    aim = first * _POWERS[tier + 12]
-    allowance = first * _POWERS[tier + 8]
-    inverse_edge = 1 / edge if closed_form else _ONE
-    coefficients: list[arb] = []
-    accurate = True
-    power, coefficient, edge_power = _ONE, first, inverse_edge  # w^n, a_n, (c - w)^-(n+1)
-    for order in range(MAX_TERMS):
-        if order:
-            power *= CELL_REACH
-            coefficient = next(at_centre)
-            edge_power *= inverse_edge
-        bound = edge_power if at_edge is None else abs(next(at_edge))
-        if (order >= 2 and bound * power < aim) or order == MAX_TERMS - 1:
-            # the remainder's coefficient (-1)^N M_N(ξ)/N! lies between 0 and (-1)^N M_N(c - w)/N!
-            coefficients.append(_ZERO.union(-bound if order % 2 else bound))
+    scale, reach = float(first.mid()), float(CELL_REACH.mid())
+    edge_value = float(edge.mid())
+    edge_terms = None if edge_value >= 0.0 else [abs(term) for term, _ in zip(_taylor(edge), range(MAX_TERMS))]
+    aim = scale * 2.0 ** -(tier + 12)
+    order, use_zero, previous_q, q = MAX_TERMS - 1, False, _ROOT_HALF_PI_FLOAT, 1.0  # q_{n-1}, q_n at n = 1
+    for candidate in range(2, MAX_TERMS):
+        previous_q, q = q, previous_q / candidate  # q_candidate
+        if edge_terms is not None:
+            bound = float(edge_terms[candidate].mid())
+        else:
+            closed = edge_value ** -(candidate + 1) if edge_value > 0.0 else math.inf
+            use_zero = q < closed
+            bound = min(q, closed)
+        if bound * reach**candidate < aim:
+            order = candidate
             break
-        coefficients.append(coefficient)
-        accurate = accurate and coefficient.rad() * power < allowance
+    coefficients = [first] + [term for term, _ in zip(at_centre, range(order - 1))]
+    if edge_terms is not None:
+        remainder = edge_terms[order]
+    elif use_zero:
+        remainder = _moment_at_zero(order)
+    else:
+        remainder = edge ** -(order + 1)
+    # the remainder's coefficient (-1)^N M_N(ξ)/N! lies between 0 and (-1)^N B_N
+    coefficients.append(_ZERO.union(-remainder if order % 2 else remainder))
+    allowance = scale * 2.0 ** -(tier + 8)
+    accurate = all(float(term.rad()) * reach**power <= allowance for power, term in enumerate(coefficients[:-1]))
     return coefficients, accurate
 
 
-#: Cells whose left edge c - w is at least this use the closed-form remainder bound (one erfc per cell).
-CLOSED_FORM_EDGE = 2
+def _moment_at_zero(order: int) -> arb:
+    """``q_order = M_order(0)/order!`` as a ball: ``q_0 = √(π/2)``, ``q_1 = 1``, ``q_{n+1} = q_{n-1}/(n+1)``."""
+    value = _ONE if order % 2 else (arb.pi() / 2).sqrt()
+    for step in range(2 - order % 2, order + 1, 2):
+        value = value / step
+    return value
+
 
 _ZERO, _ONE = arb(0), arb(1)
-_POWERS = {bits: arb(2) ** -bits for bits in (TIERS[0] + 8, TIERS[0] + 12, TIERS[1] + 8, TIERS[1] + 12)}  # exact
+_ROOT_HALF_PI_FLOAT = math.sqrt(math.pi / 2)
 
 
 def _taylor(point: arb) -> Iterator[arb]:
