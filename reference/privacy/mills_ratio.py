@@ -9,8 +9,9 @@ Taylor's theorem with the Lagrange remainder, around a cell centre ``c`` and for
 
 and ``0 < M_N(ξ) <= M_N(c - w)``. The coefficients follow from ``R' = xR - 1``: ``a_0 = R(c)`` (one Arb ``erfc``),
 ``a_1 = c a_0 - 1``, ``(n + 1) a_{n+1} = c a_n + a_{n-1}``, all balls, at a precision well above the tier's and
-then rounded to it. The remainder's coefficient is bounded by ``|a_N|`` at ``c - w`` near 0, and from ``c - w >=
-2`` on by the closed form ``(c - w)^-(N+1)`` (``M_N(x) <= ∫ t^N e^{-tx} dt = N!/x^(N+1)`` for x > 0). A cell
+then rounded to it. The remainder's coefficient is bounded at the cell's left edge x = c - w by the smaller of
+``M_N(0)/N!`` (for x >= 0, as M_N decreases) and ``x^-(N+1)`` (``M_N(x) <= ∫ t^N e^{-tx} dt = N!/x^(N+1)`` for
+x > 0), and for the one cell reaching below 0 by ``|a_N|`` at x itself. A cell
 stores the N coefficient balls and, last, the ball hull of 0 and that signed bound, which contains the
 remainder's coefficient. Arb evaluates the polynomial on the ball ``h = x - c`` (after checking ``|h| <= w`` as a
 ball comparison), and ball arithmetic contains the exact value for every point of every argument ball: the

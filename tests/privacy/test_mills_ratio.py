@@ -148,3 +148,13 @@ def test_forgetting_the_cells_counts_them_and_they_are_rebuilt(fresh_cells: None
         assert mills.forget_cells() == 2 and mills.forget_cells() == 0
         again = mills.mills_ratio_ball(arb(5.1))
     assert first is not None and again is not None and first.mid() == again.mid() and first.rad() == again.rad()
+
+
+@pytest.mark.parametrize("order", [0, 1, 2, 7, 16, 25])
+def test_the_moment_bound_at_zero_is_mpmaths(order: int) -> None:
+    # q_n = M_n(0)/n! = 2^((n-1)/2) Γ((n+1)/2) / n!, the remainder bound of the cells near 0 (a wrong recurrence
+    # would make it too small, and the cells unsafe)
+    with working_precision(128):
+        ball = mills._moment_at_zero(order)
+    truth = MP.mpf(2) ** (MP.mpf(order - 1) / 2) * MP.gamma(MP.mpf(order + 1) / 2) / MP.factorial(order)
+    assert contains(ball, truth)
