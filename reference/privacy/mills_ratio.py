@@ -41,7 +41,7 @@ CELL_REACH = arb(0.046875)  # 3/64
 #: Cells cover centres ``0, 1/16, ..., CELL_LIMIT - 1/16`` (the tails the calibration meets lie well inside).
 CELL_LIMIT = 64
 
-#: Working precisions served (bits); a cell of tier ``t`` leaves a remainder below 2**-(t + 12) relative.
+#: Working precisions served (bits); a cell of tier ``t`` leaves a remainder below 2**-(t + 4) relative.
 TIERS = (64, 128)  # the lists _CELLS_64 and _CELLS_128 below
 
 #: Most terms a cell keeps (the remainder target is reached well before at every centre).
@@ -118,7 +118,7 @@ def _coefficients(tier: int, centre: arb) -> tuple[list[arb], bool]:
     the cell: for x >= 0 the smaller of ``M_n(0)/n! = q_n`` (M_n decreases; ``q_0 = √(π/2)``, ``q_1 = 1``,
     ``q_{n+1} = q_{n-1}/(n+1)`` from the moment recurrence at 0) and ``x^-(n+1)`` (``M_n(x) <= ∫ t^n e^{-tx} dt =
     n!/x^(n+1)``, as e^{-t²/2} <= 1); for the one cell with x < 0, ``|a_n|`` at x itself. N is the first order with
-    ``B_N w^N`` below ``R(c) 2**-(tier+12)``, found in floats: N only sets how narrow the ball is, and which of
+    ``B_N w^N`` below ``R(c) 2**-(tier+4)``, found in floats: N only sets how narrow the ball is, and which of
     the valid bounds is used; the bound itself is computed as a ball."""
     edge = centre - CELL_REACH
     at_centre = _taylor(centre)
@@ -126,7 +126,7 @@ def _coefficients(tier: int, centre: arb) -> tuple[list[arb], bool]:
     scale, reach = float(first.mid()), float(CELL_REACH.mid())
     edge_value = float(edge.mid())
     edge_terms = None if edge_value >= 0.0 else [abs(term) for term, _ in zip(_taylor(edge), range(MAX_TERMS))]
-    aim = scale * 2.0 ** -(tier + 12)
+    aim = scale * 2.0 ** -(tier + 4)  # below the rounding of the coefficients to the tier
     order, use_zero, previous_q, q = MAX_TERMS - 1, False, _ROOT_HALF_PI_FLOAT, 1.0  # q_{n-1}, q_n at n = 1
     for candidate in range(2, MAX_TERMS):
         previous_q, q = q, previous_q / candidate  # q_candidate
