@@ -292,8 +292,9 @@ def _from_bracket(bracket: Bracket, eps: Fraction, target: Fraction, d2: Fractio
     return result
 
 
-#: Bits of margin for the remainder's factor |σ δ''/δ'| when deciding how accurate the centre must be.
-_NEWTON_MARGIN_BITS = 12
+#: Bits of margin for the remainder's factor |σ δ''/δ'| (about |a² - b² - 2|, a few hundred on the comparison grid)
+#: when deciding how accurate the centre must be; too few only costs a retry with a Newton step.
+_NEWTON_MARGIN_BITS = 10
 
 
 #: Certified brackets tried around the float estimate (each re-centred by a secant step through the last
