@@ -65,6 +65,11 @@ def profile_ball(epsilon: arb, ratio: arb) -> arb:
         epsilon: ε >= 0 as an Arb ball (``flint.arb``), at the caller's working precision.
         ratio: σ/Δ > 0 as an Arb ball: the noise standard deviation over the ℓ₂ sensitivity Δ (not Δ²).
     """
+    return _profile(epsilon, ratio, cells=True)
+
+
+def _profile(epsilon: arb, ratio: arb, *, cells: bool) -> arb:
+    """:func:`profile_ball`, with Mills' ratio cells asked first only when ``cells``."""
     gap = 1 / ratio  # h = Δ/σ = 2a
     half_gap = gap / 2
     shift = epsilon * ratio  # b
@@ -77,10 +82,9 @@ def profile_ball(epsilon: arb, ratio: arb) -> arb:
     upper = shift + half_gap  # v
     # the same as φ(u) (R(u) - R(v)) (e^ε φ(v) = φ(u)), with Mills' ratio from cached Taylor models: one
     # exponential instead of two erfc and e^ε, where the cells serve u and v (0 <= u < v < 64, up to 128 bits)
-    head_ratio = mills_ratio_ball(lower)
-    if head_ratio is not None:
-        tail_ratio = mills_ratio_ball(upper)
-        if tail_ratio is not None:
+    if cells:
+        head_ratio, tail_ratio = mills_ratio_ball(lower), mills_ratio_ball(upper)  # both asked: a request counts
+        if head_ratio is not None and tail_ratio is not None:
             return (lower * lower / -2).exp() * _inverse_root_two_pi() * (head_ratio - tail_ratio)
     root_two = arb(2).sqrt()
     # Φ(x) = erfc(-x/√2)/2: both arguments below are erfc of the (usually positive) tail argument; the halving
@@ -110,12 +114,10 @@ def profile_with_density(epsilon: arb, ratio: arb) -> tuple[arb, arb]:
     lower = shift - half_gap  # u
     density = (lower * lower * _MINUS_HALF).exp() * _inverse_root_two_pi()
     if not ratio > _SERIES_RATIO:  # 1/s >= 2**-SERIES_GAP_BITS: the series form is not wanted (see profile_ball)
-        head_ratio = mills_ratio_ball(lower)
-        if head_ratio is not None:
-            tail_ratio = mills_ratio_ball(shift + half_gap)
-            if tail_ratio is not None:
-                return density * (head_ratio - tail_ratio), density
-    return profile_ball(epsilon, ratio), density
+        head_ratio, tail_ratio = mills_ratio_ball(lower), mills_ratio_ball(shift + half_gap)
+        if head_ratio is not None and tail_ratio is not None:
+            return density * (head_ratio - tail_ratio), density
+    return _profile(epsilon, ratio, cells=False), density  # the cells were asked (once) above
 
 
 def _inverse_root_two_pi() -> arb:

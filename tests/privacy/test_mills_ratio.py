@@ -54,18 +54,18 @@ def points() -> Iterator[float]:
 @pytest.fixture
 def fresh_cells() -> Iterator[None]:
     """Cells built inside the test (and dropped after), so a planted cell never leaks into other tests."""
-    saved = list(mills._CELLS_64), list(mills._CELLS_128)
-    mills._CELLS_64[:] = [None] * len(saved[0])
-    mills._CELLS_128[:] = [None] * len(saved[1])
+    saved = list(mills._CELLS_64), list(mills._CELLS_128), bytes(mills._REQUESTED_64), bytes(mills._REQUESTED_128)
+    mills.forget_cells()
     yield
-    mills._CELLS_64[:], mills._CELLS_128[:] = saved
+    mills._CELLS_64[:], mills._CELLS_128[:] = saved[0], saved[1]
+    mills._REQUESTED_64[:], mills._REQUESTED_128[:] = saved[2], saved[3]
 
 
 @pytest.mark.parametrize("precision", [53, 64, 100, 128])
 def test_every_ball_contains_mpmath_and_is_narrow(precision: int) -> None:
     for point in points():
         with working_precision(precision):
-            ball = mills.mills_ratio_ball(arb(point))
+            ball = mills.mills_ratio_ball(arb(point), eager=True)
         assert ball is not None, point
         truth = mp_mills(MP.mpf(point))
         assert contains(ball, truth), (precision, point)
@@ -75,7 +75,7 @@ def test_every_ball_contains_mpmath_and_is_narrow(precision: int) -> None:
 
 def test_a_ball_with_a_radius_contains_r_over_all_of_it() -> None:
     with working_precision(64):
-        ball = mills.mills_ratio_ball(arb(3.3, 0.004))
+        ball = mills.mills_ratio_ball(arb(3.3, 0.004), eager=True)
     assert ball is not None
     for point in (3.296, 3.3, 3.304):  # R is decreasing: both ends and the middle
         assert contains(ball, mp_mills(MP.mpf(point)))
@@ -87,18 +87,19 @@ def test_a_ball_with_a_radius_contains_r_over_all_of_it() -> None:
 )
 def test_what_no_cell_serves_is_refused(precision: int, value: arb) -> None:
     with working_precision(precision):
-        assert mills.mills_ratio_ball(value) is None
+        assert mills.mills_ratio_ball(value, eager=True) is None
 
 
-def test_cells_are_built_at_their_tier_and_kept(fresh_cells: None) -> None:
+def test_a_cell_is_built_at_its_second_request_at_its_tier_and_kept(fresh_cells: None) -> None:
     index = round(2.6 / float(mills.CELL_SPACING.mid()))
     with working_precision(64):
-        first = mills.mills_ratio_ball(arb(2.6))
-        assert mills._CELLS_64[index] is not None and mills._CELLS_128[index] is None
+        assert mills.mills_ratio_ball(arb(2.6)) is None  # a first request: the caller takes Arb's erfc
+        assert mills._CELLS_64[index] is None
+        first = mills.mills_ratio_ball(arb(2.6001))  # the same cell again: built now
+        assert first is not None and mills._CELLS_64[index] is not None and mills._CELLS_128[index] is None
         assert mills.mills_ratio_ball(arb(2.6)) is not None
-    assert first is not None
     with working_precision(100):
-        mills.mills_ratio_ball(arb(2.6))
+        assert mills.mills_ratio_ball(arb(2.6), eager=True) is not None
         assert ctx.prec == 100  # the build restored the caller's precision
     assert mills._CELLS_128[index] is not None
 
@@ -143,10 +144,12 @@ def test_planted_cells_are_caught_and_the_remainder_ball_repairs_a_short_one() -
 
 def test_forgetting_the_cells_counts_them_and_they_are_rebuilt(fresh_cells: None) -> None:
     with working_precision(64):
-        first = mills.mills_ratio_ball(arb(5.1))
-        mills.mills_ratio_ball(arb(9.9))
+        first = mills.mills_ratio_ball(arb(5.1), eager=True)
+        mills.mills_ratio_ball(arb(9.9), eager=True)
+        mills.mills_ratio_ball(arb(20.0))  # requested once: not built, and the request is forgotten too
         assert mills.forget_cells() == 2 and mills.forget_cells() == 0
-        again = mills.mills_ratio_ball(arb(5.1))
+        assert mills.mills_ratio_ball(arb(20.0)) is None
+        again = mills.mills_ratio_ball(arb(5.1), eager=True)
     assert first is not None and again is not None and first.mid() == again.mid() and first.rad() == again.rad()
 
 
