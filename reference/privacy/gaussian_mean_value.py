@@ -24,8 +24,8 @@ Neither comparison uses a midpoint or a float; the midpoints only choose where t
 Why it is cheap. Only one δ(ε) needs the two normal tails (Mills' ratio cells,
 :mod:`reference.privacy.mills_ratio`, or Arb's erfc); the slope shares its exponential. The remainder term is
 about (σ − c)²·|δ''|, so a centre within about √tolerance (relative) of the optimum is enough to tell apart the
-ends of a bracket of relative width ``tolerance``: a float estimate (≈ 1e-11) serves every tolerance down to
-about 1e-18 without any further step, and each Newton step on Arb midpoints doubles the digits for finer ones
+ends of a bracket of relative width ``tolerance``: a float estimate (≈ 1e-12) serves every tolerance down to
+about 1e-22 without any further step, and each Newton step on Arb midpoints doubles the digits for finer ones
 (cost linear in the digits, no bisection).
 """
 
@@ -46,8 +46,8 @@ from reference.privacy.gaussian_profile import profile_ball, profile_with_densit
 GUARD_BITS = 20
 
 #: Relative accuracy (bits) the float estimate is trusted with when planning Newton steps: it is within about
-#: 2**-36 on the comparison grid (its Halley steps stop below 1e-4), and a wrong trust only costs a retry.
-FLOAT_ESTIMATE_BITS = 36
+#: 2**-41 on the comparison grid (its Halley steps stop below 1e-5), and a wrong trust only costs a retry.
+FLOAT_ESTIMATE_BITS = 40
 
 #: The same for the Arb-midpoint estimate of the inputs past the float range (it stops at steps of 2**-60).
 WIDE_ESTIMATE_BITS = 50
