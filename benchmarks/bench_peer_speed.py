@@ -11,7 +11,7 @@
    alternating passes (project, autodp, dp_accounting, project, ...); each ratio is the median over the passes
    of project time / peer time within a pass, so a change of load between passes cannot bias it. The load
    average is printed before and after. The Mills' ratio cells (``reference.privacy.mills_ratio``: Taylor models
-   built at their second request and kept) make repeated calibrations cheaper than one-off ones, so a last set of
+   built at their third request and kept) make repeated calibrations cheaper than one-off ones, so a last set of
    alternating passes times a one-off grid: the cells (and the record of requests) are dropped before each
    project pass, which then takes Arb's erfc throughout and builds none.
 2. Exact discrete Gaussian ``N_Z(0, σ²)``: ``reference.samplers.exact.discrete_gaussian`` (``size=n``) against

@@ -18,7 +18,7 @@ ball comparison), and ball arithmetic contains the exact value for every point o
 result contains ``R(x)`` for every ``x`` in the input ball. The number of terms only decides how narrow the
 ball is, never whether it contains ``R(x)``.
 
-Why it is cheap. A cell is built at its second request (a one-off calibration builds none) and once (one or two ``erfc`` and some fifty ball operations, 20–50 µs) and kept;
+Why it is cheap. A cell is built at its third request (a one-off calibration builds none) and once (one or two ``erfc`` and some fifty ball operations, 20–50 µs) and kept;
 afterwards ``R(x)`` is one polynomial evaluation in C (9 to 26 terms of the tier's width). Cells are centred on
 multiples of :data:`CELL_SPACING` on ``[0, CELL_LIMIT)``; anything else (a negative midpoint, far tails,
 precisions above 128 bits, balls wider than a cell's reach) returns None and the caller takes Arb's ``erfc``.
@@ -54,7 +54,9 @@ _CELL_COUNT = CELL_LIMIT * _SPACING_INVERSE
 _CENTRES = [arb(index / _SPACING_INVERSE) for index in range(_CELL_COUNT)]  # floats: exact
 _CELLS_64: list[arb_poly | None] = [None] * _CELL_COUNT
 _CELLS_128: list[arb_poly | None] = [None] * _CELL_COUNT
-#: Cells requested once and not built yet (built at the next request).
+#: Requests of each cell not built yet: a cell is built at its third request (two unanswered ones before), so a
+#: one-off comparison grid builds 3 cells (16 of 61 when built at the second request).
+_REQUESTS_BEFORE_BUILD = 2
 _REQUESTED_64, _REQUESTED_128 = bytearray(_CELL_COUNT), bytearray(_CELL_COUNT)
 
 
@@ -62,8 +64,8 @@ def mills_ratio_ball(value: arb, *, eager: bool = False) -> arb | None:
     """A ball containing ``R(x) = Φ(-x)/φ(x)`` for every x in the ball ``value``, at the current ``ctx.prec``,
     or None when no cell serves it (the caller then uses Arb's ``erfc``).
 
-    A cell is built at its second request (the first answers None), so a one-off calibration pays for no cell
-    it would use once: only arguments that come back (a sweep, a repeated grid, Newton steps) get one.
+    A cell is built at its third request (the first two answer None), so a one-off calibration pays for no cell
+    it would use once or twice: only arguments that come back (a sweep, a repeated grid) get one.
 
     Args:
         value: the argument x as an Arb ball (``flint.arb``), served when its midpoint lies in
@@ -84,15 +86,15 @@ def mills_ratio_ball(value: arb, *, eager: bool = False) -> arb | None:
     polynomial = cells[index]
     if polynomial is None:
         requested = _REQUESTED_64 if cells is _CELLS_64 else _REQUESTED_128
-        if not (eager or requested[index]):
-            requested[index] = 1
+        if not eager and requested[index] < _REQUESTS_BEFORE_BUILD:
+            requested[index] += 1
             return None
         polynomial = cells[index] = _build_cell(64 if cells is _CELLS_64 else 128, index)
     return polynomial(offset)
 
 
 def forget_cells() -> int:
-    """Drop every built cell and every record of a request (cells are built again at their second request) and
+    """Drop every built cell and every record of a request (cells are built again at their third request) and
     return how many cells there were: for measuring the cost of a cold start, and for tests that must not leave
     cells behind."""
     count = sum(cell is not None for cell in _CELLS_64) + sum(cell is not None for cell in _CELLS_128)

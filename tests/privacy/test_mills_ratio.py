@@ -90,12 +90,12 @@ def test_what_no_cell_serves_is_refused(precision: int, value: arb) -> None:
         assert mills.mills_ratio_ball(value, eager=True) is None
 
 
-def test_a_cell_is_built_at_its_second_request_at_its_tier_and_kept(fresh_cells: None) -> None:
+def test_a_cell_is_built_at_its_third_request_at_its_tier_and_kept(fresh_cells: None) -> None:
     index = round(2.6 / float(mills.CELL_SPACING.mid()))
     with working_precision(64):
         assert mills.mills_ratio_ball(arb(2.6)) is None  # a first request: the caller takes Arb's erfc
-        assert mills._CELLS_64[index] is None
-        first = mills.mills_ratio_ball(arb(2.6001))  # the same cell again: built now
+        assert mills.mills_ratio_ball(arb(2.6)) is None and mills._CELLS_64[index] is None
+        first = mills.mills_ratio_ball(arb(2.6001))  # the same cell a third time: built now
         assert first is not None and mills._CELLS_64[index] is not None and mills._CELLS_128[index] is None
         assert mills.mills_ratio_ball(arb(2.6)) is not None
     with working_precision(100):
