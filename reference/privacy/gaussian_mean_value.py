@@ -15,8 +15,8 @@ slope at ``c`` by a Lipschitz bound: ``log|δ'|`` = −u²/2 − 2 log s + const
     d log|δ'| / d log σ = −u (a + b) − 2 = a² − b² − 2    (du/d log σ = b + a),
 
 and for σ in [c/2, 2c] (a ≤ 2a(c), b ≤ 2b(c)) its size is at most K = 4a(c)² + 4b(c)² + 2 = 1/s² + 4ε²s² + 2.
-With ``r`` <= 1/4 the ends' largest relative distance from ``c``, |log ξ − log c| <= 2r, so
-|δ'(ξ)| / |δ'(c)| lies in [e^{−2Kr}, e^{2Kr}] ⊂ [1 − 4Kr, 1 + 4Kr] when 2Kr <= 1 (e^x <= 1 + 2x on [0, 1]).
+With ``r`` <= 1/4 the ends' largest relative distance from ``c``, ``|log ξ − log c| <= 2r``, so
+``|δ'(ξ)| / |δ'(c)|`` lies in [e^{−2Kr}, e^{2Kr}] ⊂ [1 − 4Kr, 1 + 4Kr] when 2Kr <= 1 (e^x <= 1 + 2x on [0, 1]).
 The ball ``δ(c) + (σ − c)·(−|δ'(c)|)·(1 ± 4Kr)``, all in Arb, therefore contains δ(σ). If it lies entirely at
 or below the ball of the target δ, δ(σ) <= δ: σ is sufficient; if it lies entirely above, σ is insufficient.
 Neither comparison uses a midpoint or a float; the midpoints only choose where the bracket goes.
@@ -230,7 +230,7 @@ def _certify(centre: Fraction | float, epsilon: Fraction, delta: Fraction, sensi
 def _slope_near(eps_term: arb, square: arb, steepness: arb, reach: arb) -> arb | None:
     """A ball containing δ'(ξ) for every ξ within relative distance ``reach`` (r) of the centre c (module
     docstring: the Lipschitz bound of log|δ'|): ``-|δ'(c)| [1 - 4Kr, 1 + 4Kr]`` with ``K = 1/s² + 4ε²s² + 2``
-    (``eps_term`` is 16ε², ``square`` is s², ``steepness`` is |δ'(c)|); None when ``r > 1/4`` or ``2Kr > 1``."""
+    (``eps_term`` is 16ε², ``square`` is s², ``steepness`` is ``|δ'(c)|``); None when ``r > 1/4`` or ``2Kr > 1``."""
     spread = (4 / square + eps_term * square + 8) * reach  # 4Kr
     if not (reach <= _QUARTER and spread <= 2):
         return None
