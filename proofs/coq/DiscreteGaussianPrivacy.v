@@ -97,4 +97,53 @@ rewrite mulNr ler_oppl opprB; apply: le_trans le1.
 rewrite opprD addrCA addrC ler_add2r -mulrBl ler_pmul2r ?invr_gt0//.
 exact: ler_sub_dist.
 Qed.
+
+Let shift_const (m : 'cV[R]_n) : R := \prod_(i < n) expR (2^-1 + `|m i ord0| / sigma).
+
+Lemma gweight_le_laplace m z : gweight m z <= shift_const m * weight sigma z.
+Proof.
+rewrite gweight_prod /shift_const /weight -big_split /=; apply: ler_prod => i _.
+rewrite ltW ?expR_gt0//= -expRD ler_expR natr_absz intr_norm.
+by rewrite [in X in _ <= X]mulNr; exact: coordinate_bound.
+Qed.
+
+Let shift_const_gt0 m : 0 < shift_const m.
+Proof. by apply: prodr_gt0 => i _; exact: expR_gt0. Qed.
+
+Theorem gmass_finite m : (gmass m < +oo)%E.
+Proof.
+apply: (@le_lt_trans _ _ ((shift_const m)%:E * mass n sigma)%E).
+  rewrite /mass -esum_scale//; last by move=> z; exact: weight_ge0.
+  by apply: le_esum => z _; rewrite -EFinM lee_fin gweight_le_laplace.
+rewrite -(fineK (mass_fin_num n sigma_gt0)) -EFinM; exact: ltry.
+Qed.
+
+Lemma gmass_fin_num m : gmass m \is a fin_num.
+Proof. by rewrite ge0_fin_numE ?gmass_finite// ltW// gmass_gt0. Qed.
+
+Lemma fine_gmass_gt0 m : 0 < fine (gmass m).
+Proof. by apply: fine_gt0; rewrite gmass_gt0 gmass_finite. Qed.
+
+(** The law of N_Z(mu, sigma^2 I_n) for an integer centre mu: the weight divided by its own normalising constant
+    ([gmass_integer]: the same constant for every integer centre). *)
+Definition gprob (mu : 'cV[int]_n) (z : 'cV[int]_n) : R := gweight (real_vector mu) z / fine (gmass (real_vector mu)).
+
+Lemma gprob_gt0 mu z : 0 < gprob mu z.
+Proof. by rewrite divr_gt0 ?gweight_gt0 ?fine_gmass_gt0. Qed.
+
+Theorem gprob_setT mu : \esum_(z in [set: 'cV[int]_n]) (gprob mu z)%:E = 1%E.
+Proof.
+have Zgt0 := fine_gmass_gt0 (real_vector mu).
+rewrite (eq_esum (b := fun z => ((fine (gmass (real_vector mu)))^-1%:E * (gweight (real_vector mu) z)%:E)%E)).
+  rewrite esum_scale ?invr_gt0//; last by move=> z; exact: gweight_ge0.
+  by rewrite -/(gmass _) -[gmass _]fineK ?gmass_fin_num// -EFinM mulVf ?gt_eqF.
+by move=> z _; rewrite -EFinM mulrC.
+Qed.
+
+(** The release mu + Z with Z ~ N_Z(0, sigma^2 I_n): P[mu + Z = y] = P[Z = y - mu] is the law [gprob mu]. *)
+Lemma gprob_noise mu y : gprob mu y = gprob 0 (y - mu).
+Proof.
+rewrite /gprob !gmass_integer; congr (expR _ / _); congr (- _ / _).
+by apply: eq_bigr => i _; rewrite !mxE rmorphB subr0.
+Qed.
 End gaussian.
