@@ -146,4 +146,152 @@ Proof.
 rewrite /gprob !gmass_integer; congr (expR _ / _); congr (- _ / _).
 by apply: eq_bigr => i _; rewrite !mxE rmorphB subr0.
 Qed.
+
+(** (2) The privacy loss ln (P_mu(z) / P_nu(z)) is the affine function
+    sum_i (mu_i - nu_i)(2 z_i - mu_i - nu_i) / (2 sigma^2) of z: the normalising constants cancel. *)
+Definition loss_numerator (mu nu z : 'cV[int]_n) : int :=
+  \sum_(i < n) (mu i ord0 - nu i ord0) * (2 * z i ord0 - mu i ord0 - nu i ord0).
+
+Lemma gprob_ratio mu nu z :
+  gprob mu z / gprob nu z = gweight (real_vector mu) z / gweight (real_vector nu) z.
+Proof.
+rewrite /gprob !gmass_integer.
+by rewrite invfM invrK mulrACA mulVf ?mulr1// gt_eqF// fine_gmass_gt0.
+Qed.
+
+Theorem privacy_loss mu nu z :
+  ln (gprob mu z / gprob nu z) = (loss_numerator mu nu z)%:~R / (2 * sigma ^+ 2).
+Proof.
+rewrite gprob_ratio /gweight -expRB expK -mulrBl; congr (_ / _).
+rewrite opprK addrC /loss_numerator rmorph_sum /sqdist -sumrB; apply: eq_bigr => i _.
+rewrite !mxE /=; ring.
+Qed.
+
+(** (3) The Renyi divergence of order alpha: D_alpha(P || Q) = ln (sum_z P(z)^alpha Q(z)^(1 - alpha)) / (alpha - 1),
+    the powers being the library's real powers a `^ x = exp (x ln a) of the (positive) probabilities. *)
+Definition sqnorm (u : 'cV[int]_n) : int := \sum_(i < n) u i ord0 ^+ 2.
+Definition centre (alpha : R) (mu nu : 'cV[int]_n) : 'cV[R]_n :=
+  alpha *: real_vector mu + (1 - alpha) *: real_vector nu.
+Definition renyi_sum (alpha : R) (mu nu : 'cV[int]_n) : \bar R :=
+  \esum_(z in [set: 'cV[int]_n]) (gprob mu z `^ alpha * gprob nu z `^ (1 - alpha))%:E.
+Definition renyi (alpha : R) (mu nu : 'cV[int]_n) : R := ln (fine (renyi_sum alpha mu nu)) / (alpha - 1).
+Definition renyi_exponent (alpha : R) (mu nu : 'cV[int]_n) : R :=
+  alpha * (alpha - 1) * (sqnorm (mu - nu))%:~R / (2 * sigma ^+ 2).
+
+(** alpha ||z - mu||^2 + (1 - alpha) ||z - nu||^2 = ||z - m||^2 + alpha (1 - alpha) ||mu - nu||^2,
+    m = alpha mu + (1 - alpha) nu. *)
+Lemma sqdist_mix alpha mu nu z :
+  alpha * sqdist z (real_vector mu) + (1 - alpha) * sqdist z (real_vector nu)
+  = sqdist z (centre alpha mu nu) + alpha * (1 - alpha) * (sqnorm (mu - nu))%:~R.
+Proof.
+rewrite /sqdist /sqnorm rmorph_sum !mulr_sumr -!big_split; apply: eq_bigr => i _.
+rewrite !mxE /=; ring.
+Qed.
+
+(** Pointwise, P^alpha Q^(1 - alpha) is the weight centred at m times exp(alpha (alpha - 1) ||mu - nu||^2 /
+    (2 sigma^2)) / Z(0). *)
+Lemma tilt alpha mu nu z :
+  gprob mu z `^ alpha * gprob nu z `^ (1 - alpha)
+  = expR (renyi_exponent alpha mu nu) / fine (gmass 0) * gweight (centre alpha mu nu) z.
+Proof.
+have Z0 := fine_gmass_gt0 0.
+have lnP w : ln (gprob w z) = - sqdist z (real_vector w) / (2 * sigma ^+ 2) - ln (fine (gmass 0)).
+  by rewrite /gprob gmass_integer ln_div ?expK// posrE ?gweight_gt0.
+have eZ : (fine (gmass 0))^-1 = expR (- ln (fine (gmass 0))) by rewrite expRN lnK.
+rewrite /exp_fun !lnP -expRD /gweight eZ -!expRD; congr expR.
+have := sqdist_mix alpha mu nu z; rewrite /renyi_exponent.
+move: (sqdist z (real_vector mu)) (sqdist z (real_vector nu)) (sqdist z (centre alpha mu nu)) => dmu dnu dm.
+move: ((sqnorm _)%:~R) => D mix.
+have -> : dm = alpha * dmu + (1 - alpha) * dnu - alpha * (1 - alpha) * D by rewrite mix addrK.
+ring.
+Qed.
+
+Lemma renyi_sum_centre alpha mu nu :
+  renyi_sum alpha mu nu = ((expR (renyi_exponent alpha mu nu) / fine (gmass 0))%:E * gmass (centre alpha mu nu))%E.
+Proof.
+have Z0 := fine_gmass_gt0 0.
+rewrite /renyi_sum (eq_esum (b := fun z => ((expR (renyi_exponent alpha mu nu) / fine (gmass 0))%:E
+  * (gweight (centre alpha mu nu) z)%:E)%E)); last by move=> z _; rewrite tilt EFinM.
+by rewrite esum_scale ?divr_gt0 ?expR_gt0//; move=> z; exact: gweight_ge0.
+Qed.
+
+(** (3) The exact identity when the centre m = alpha mu + (1 - alpha) nu is an integer vector: then Z(m) = Z(0). *)
+Theorem renyi_sum_integer_centre alpha mu nu w : centre alpha mu nu = real_vector w ->
+  renyi_sum alpha mu nu = (expR (renyi_exponent alpha mu nu))%:E.
+Proof.
+move=> cw; have Z0 := fine_gmass_gt0 0.
+rewrite renyi_sum_centre cw gmass_integer -[in X in (_ * X)%E](fineK (gmass_fin_num 0)) -EFinM.
+by rewrite divfK ?gt_eqF.
+Qed.
+
+Theorem renyi_integer_centre alpha mu nu w : alpha != 1 -> centre alpha mu nu = real_vector w ->
+  renyi alpha mu nu = alpha * (sqnorm (mu - nu))%:~R / (2 * sigma ^+ 2).
+Proof.
+move=> a1 cw; rewrite /renyi (renyi_sum_integer_centre cw) /= expK /renyi_exponent.
+have a1' : alpha - 1 != 0 by rewrite subr_eq0.
+by field; rewrite a1' gt_eqF.
+Qed.
+
+(** For an integer order k the centre k mu + (1 - k) nu is an integer vector. *)
+Lemma centre_integer (k : int) mu nu : centre k%:~R mu nu = real_vector (k *: mu + (1 - k) *: nu).
+Proof. by apply/matrixP => i j; rewrite !mxE /=; ring. Qed.
+
+Theorem renyi_integer_order (k : int) mu nu : 1 < k ->
+  renyi k%:~R mu nu = k%:~R * (sqnorm (mu - nu))%:~R / (2 * sigma ^+ 2).
+Proof.
+move=> k1; apply: (renyi_integer_centre _ (centre_integer k mu nu)).
+by rewrite gt_eqF// ltr1z.
+Qed.
+
+(** (4) For a real order alpha > 1, the bound D_alpha <= alpha ||mu - nu||^2 / (2 sigma^2), conditional on the
+    theta-function inequality Z(m) <= Z(0) at the centre m (a premise here: it is not proved in this file). *)
+Definition theta_premise : Prop := forall m : 'cV[R]_n, (gmass m <= gmass 0)%E.
+
+Theorem renyi_le alpha mu nu : 1 < alpha -> (gmass (centre alpha mu nu) <= gmass 0)%E ->
+  renyi alpha mu nu <= alpha * (sqnorm (mu - nu))%:~R / (2 * sigma ^+ 2).
+Proof.
+move=> a1 theta; have Z0 := fine_gmass_gt0 0; have Zm := fine_gmass_gt0 (centre alpha mu nu).
+have a1' : 0 < alpha - 1 by rewrite subr_gt0.
+rewrite /renyi renyi_sum_centre -[gmass (centre _ _ _)](fineK (gmass_fin_num _)) -EFinM /=.
+rewrite ler_pdivr_mulr// (_ : _ * _ * (alpha - 1) = renyi_exponent alpha mu nu); last first.
+  by rewrite /renyi_exponent; ring.
+rewrite -[X in _ <= X](expK (renyi_exponent alpha mu nu)) ler_ln ?posrE ?mulr_gt0 ?divr_gt0 ?invr_gt0 ?expR_gt0//.
+rewrite -[X in _ <= X]mulr1 -mulrA ler_pmul2l ?expR_gt0// mulrC ler_pdivr_mulr// mul1r.
+by apply: fine_le; rewrite ?gmass_fin_num ?theta.
+Qed.
+
+Corollary renyi_le_theta alpha mu nu : theta_premise -> 1 < alpha ->
+  renyi alpha mu nu <= alpha * (sqnorm (mu - nu))%:~R / (2 * sigma ^+ 2).
+Proof. by move=> theta a1; exact: renyi_le. Qed.
+
+(** (5) rho-zCDP of the release f(x) + Z, Z ~ N_Z(0, sigma^2 I_n), for an integer workload f whose neighbours
+    differ by at most Delta in l2 norm: rho = Delta^2 / (2 sigma^2).  Unconditional for every integer order;
+    for every real order alpha > 1 conditional on [theta_premise]. *)
+Section zcdp.
+Variables (Data : Type) (f : Data -> 'cV[int]_n) (adj : Data -> Data -> Prop) (Delta : R).
+Hypothesis sensitivity : forall x x', adj x x' -> (sqnorm (f x - f x'))%:~R <= Delta ^+ 2.
+
+Definition rho : R := Delta ^+ 2 / (2 * sigma ^+ 2).
+
+Let scale alpha x x' : 0 < alpha -> adj x x' ->
+  alpha * (sqnorm (f x - f x'))%:~R / (2 * sigma ^+ 2) <= rho * alpha.
+Proof.
+move=> a0 xx'; rewrite [rho * alpha]mulrC /rho -[X in X <= _]mulrA ler_pmul2l// ler_pmul2r ?invr_gt0//.
+exact: sensitivity.
+Qed.
+
+Theorem zcdp_integer_order x x' (k : int) : adj x x' -> 1 < k ->
+  renyi k%:~R (f x) (f x') <= rho * k%:~R.
+Proof.
+move=> xx' k1; rewrite renyi_integer_order//; apply: scale => //.
+by rewrite (lt_trans ltr01)// ltr1z.
+Qed.
+
+Theorem zcdp : theta_premise -> forall x x', adj x x' ->
+  forall alpha, 1 < alpha -> renyi alpha (f x) (f x') <= rho * alpha.
+Proof.
+move=> theta x x' xx' alpha a1; apply: le_trans (renyi_le_theta _ _ theta a1) _.
+by apply: scale => //; rewrite (lt_trans ltr01).
+Qed.
+End zcdp.
 End gaussian.
