@@ -1,6 +1,41 @@
-(** * The discrete Gaussian on Z^n: normalisation, privacy loss, Renyi divergence and rho-zCDP.
+(** * The discrete Gaussian on Z^n: normalisation, privacy loss, Renyi divergence and rho-zCDP — machine-checked,
+    the real-order bound conditional on one stated premise.
 
-    HEADER *)
+    The theorem the TDA privacy accounting (CKS 2020 Theorem 14, cited there) and the library's discrete-Gaussian
+    rho ([reference.privacy.zcdp.rho_discrete_gaussian]) rest on.  The weight of z in Z^n about a real centre m is
+    [gweight m z = exp(-||z - m||^2 / (2 sigma^2))] (a product over the coordinates: [gweight_prod]), its mass
+    [gmass m] is mathcomp-analysis's sum of non-negative extended reals over all of Z^n, and the law of
+    N_Z(mu, sigma^2 I_n) for an integer centre mu is [gprob mu z = gweight mu z / fine (gmass mu)]: an honest
+    normalised probability ([gprob_setT]: total mass 1), equal to the law of mu + Z for Z ~ N_Z(0, sigma^2 I_n)
+    ([gprob_noise]).
+
+    Proved, unconditionally:
+    - (1) [gmass_finite]: the weights are summable (each is at most a constant times the discrete Laplace weight
+      of scale sigma, whose sum [DiscreteLaplacePrivacy.mass_finite] bounds); [gmass_shift]: the mass is invariant
+      under integer shifts of the centre (re-indexing z |-> z + u), so all integer centres share one normalising
+      constant ([gmass_integer]).
+    - (2) [privacy_loss]: ln (P_mu(z) / P_nu(z)) = sum_i (mu_i - nu_i)(2 z_i - mu_i - nu_i) / (2 sigma^2).
+    - (3) [renyi_sum_integer_centre], [renyi_integer_centre]: with D_alpha(P || Q) = ln (sum_z P^alpha Q^(1-alpha))
+      / (alpha - 1) (real powers a `^ x = exp (x ln a)), D_alpha = alpha ||mu - nu||^2 / (2 sigma^2) exactly
+      whenever the centre m = alpha mu + (1 - alpha) nu is an integer vector; [renyi_integer_order]: in particular
+      for every integer order k > 1.
+    - (5) [renyi_additive]: for integer orders the divergence on Z^n is the sum of the coordinates' divergences;
+      [zcdp_integer_order]: for an integer workload f with ||f x - f x'||^2 <= Delta^2 on neighbours, the release
+      f(x) + Z has D_k <= rho k for every integer k > 1, rho = Delta^2 / (2 sigma^2).
+
+    Proved conditionally on [theta_premise] (Z(m) <= Z(0) for every real centre m, a theta-function inequality
+    proved in CKS 2020 by Poisson summation; not proved here):
+    - (4) [renyi_le]: D_alpha <= alpha ||mu - nu||^2 / (2 sigma^2) for every real alpha > 1 (premise only at the
+      one centre m); [zcdp]: rho-zCDP of f(x) + Z at every real order alpha > 1.
+
+    Why a premise: summing P^alpha Q^(1-alpha) gives exp(alpha (alpha - 1) ||mu - nu||^2 / (2 sigma^2)) Z(m) / Z(0)
+    ([renyi_sum_centre]), so D_alpha = alpha ||mu - nu||^2 / (2 sigma^2) + ln (Z(m) / Z(0)) / (alpha - 1): exact
+    only when m is an integer vector, and for other m the bound needs Z(m) <= Z(0).  "Exactly alpha (mu - nu)^2 /
+    (2 sigma^2)" for every alpha is false: for mu - nu odd and alpha = 3/2 the centre is a half-integer and
+    Z(m) < Z(0) strictly, so D_alpha is strictly smaller.
+
+    Axioms: as DiscreteLaplacePrivacy.v, exactly mathcomp-analysis's boolp.propositional_extensionality,
+    boolp.functional_extensionality_dep and boolp.constructive_indefinite_description. *)
 From mathcomp Require Import all_ssreflect ssralg ssrnum ssrint matrix.
 From mathcomp.classical Require Import boolp classical_sets functions cardinality fsbigop.
 From mathcomp.analysis Require Import reals ereal esum sequences exp.
@@ -58,8 +93,7 @@ Proof. by rewrite lee_fin ltW// gweight_gt0. Qed.
     mass is invariant under integer shifts (re-indexing z |-> z + u, a bijection of Z^n). *)
 Lemma sqdist_shift z u m : sqdist (z + u) (m + real_vector u) = sqdist z m.
 Proof.
-apply: eq_bigr => i _; rewrite !mxE intrD; congr (_ ^+ 2).
-by rewrite opprD addrACA subrr addr0.
+by apply: eq_bigr => i _; rewrite !mxE intrD opprD addrACA subrr addr0.
 Qed.
 
 Theorem gmass_shift m u : gmass (m + real_vector u) = gmass m.
@@ -143,8 +177,9 @@ Qed.
 (** The release mu + Z with Z ~ N_Z(0, sigma^2 I_n): P[mu + Z = y] = P[Z = y - mu] is the law [gprob mu]. *)
 Lemma gprob_noise mu y : gprob mu y = gprob 0 (y - mu).
 Proof.
-rewrite /gprob !gmass_integer; congr (expR _ / _); congr (- _ / _).
-by apply: eq_bigr => i _; rewrite !mxE rmorphB subr0.
+have same : sqdist (y - mu) (real_vector 0) = sqdist y (real_vector mu).
+  by apply: eq_bigr => i _; rewrite !mxE rmorphB subr0.
+by rewrite /gprob /gweight (gmass_integer mu) (gmass_integer 0) same.
 Qed.
 
 (** (2) The privacy loss ln (P_mu(z) / P_nu(z)) is the affine function
@@ -155,7 +190,7 @@ Definition loss_numerator (mu nu z : 'cV[int]_n) : int :=
 Lemma gprob_ratio mu nu z :
   gprob mu z / gprob nu z = gweight (real_vector mu) z / gweight (real_vector nu) z.
 Proof.
-rewrite /gprob !gmass_integer.
+rewrite /gprob (gmass_integer mu) (gmass_integer nu).
 by rewrite invfM invrK mulrACA mulVf ?mulr1// gt_eqF// fine_gmass_gt0.
 Qed.
 
@@ -198,7 +233,8 @@ have Z0 := fine_gmass_gt0 0.
 have lnP w : ln (gprob w z) = - sqdist z (real_vector w) / (2 * sigma ^+ 2) - ln (fine (gmass 0)).
   by rewrite /gprob gmass_integer ln_div ?expK// posrE ?gweight_gt0.
 have eZ : (fine (gmass 0))^-1 = expR (- ln (fine (gmass 0))) by rewrite expRN lnK.
-rewrite /exp_fun !lnP -expRD /gweight eZ -!expRD; congr expR.
+move: (lnP mu) (lnP nu); move: (gprob mu z) (gprob nu z) => p q lp lq.
+rewrite /exp_fun lp lq -expRD /gweight eZ -!expRD; congr expR.
 have := sqdist_mix alpha mu nu z; rewrite /renyi_exponent.
 move: (sqdist z (real_vector mu)) (sqdist z (real_vector nu)) (sqdist z (centre alpha mu nu)) => dmu dnu dm.
 move: ((sqnorm _)%:~R) => D mix.
@@ -245,6 +281,12 @@ Qed.
 
 (** (4) For a real order alpha > 1, the bound D_alpha <= alpha ||mu - nu||^2 / (2 sigma^2), conditional on the
     theta-function inequality Z(m) <= Z(0) at the centre m (a premise here: it is not proved in this file). *)
+Let scale_le (e Z f : R) : 0 < e -> 0 < Z -> f <= Z -> e / Z * f <= e.
+Proof.
+move=> e0 Z0 fZ; rewrite -mulrA; apply: ler_pimulr; first exact: ltW.
+by rewrite mulrC ler_pdivr_mulr// mul1r.
+Qed.
+
 Definition theta_premise : Prop := forall m : 'cV[R]_n, (gmass m <= gmass 0)%E.
 
 Theorem renyi_le alpha mu nu : 1 < alpha -> (gmass (centre alpha mu nu) <= gmass 0)%E ->
@@ -256,8 +298,9 @@ rewrite /renyi renyi_sum_centre -[gmass (centre _ _ _)](fineK (gmass_fin_num _))
 rewrite ler_pdivr_mulr// (_ : _ * _ * (alpha - 1) = renyi_exponent alpha mu nu); last first.
   by rewrite /renyi_exponent; ring.
 rewrite -[X in _ <= X](expK (renyi_exponent alpha mu nu)) ler_ln ?posrE ?mulr_gt0 ?divr_gt0 ?invr_gt0 ?expR_gt0//.
-rewrite -[X in _ <= X]mulr1 -mulrA ler_pmul2l ?expR_gt0// mulrC ler_pdivr_mulr// mul1r.
-by apply: fine_le; rewrite ?gmass_fin_num ?theta.
+have fle : fine (gmass (centre alpha mu nu)) <= fine (gmass 0).
+  by apply: fine_le; rewrite ?gmass_fin_num ?theta.
+exact: (scale_le (expR_gt0 _) Z0 fle).
 Qed.
 
 Corollary renyi_le_theta alpha mu nu : theta_premise -> 1 < alpha ->
@@ -295,3 +338,17 @@ by apply: scale => //; rewrite (lt_trans ltr01).
 Qed.
 End zcdp.
 End gaussian.
+
+(** (5) Over independent coordinates the divergences add: for an integer order k the divergence of the laws on
+    Z^n is the sum over i of the divergences of the one-dimensional laws N_Z(mu_i, sigma^2), N_Z(nu_i, sigma^2). *)
+Definition coordinate (n : nat) (u : 'cV[int]_n) (i : 'I_n) : 'cV[int]_1 := const_mx (u i ord0).
+
+Theorem renyi_additive (R : realType) (n : nat) (sigma : R) (sigma_gt0 : 0 < sigma) (k : int) (mu nu : 'cV[int]_n) :
+  1 < k -> renyi sigma k%:~R mu nu = \sum_(i < n) renyi sigma k%:~R (coordinate mu i) (coordinate nu i).
+Proof.
+move=> k1; rewrite renyi_integer_order//.
+rewrite (eq_bigr (fun i => k%:~R * (sqnorm (coordinate mu i - coordinate nu i))%:~R / (2 * sigma ^+ 2))).
+  rewrite -mulr_suml -mulr_sumr -rmorph_sum /sqnorm; congr (_ * _%:~R / _).
+  by apply: eq_bigr => i _; rewrite big_ord_recl big_ord0 addr0 !mxE.
+by move=> i _; rewrite renyi_integer_order.
+Qed.
