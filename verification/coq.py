@@ -122,6 +122,12 @@ AUDIT_THEOREMS = (
         whole=True,
     ),
     CoqTheorem(
+        "DiscreteGaussianPrivacy.v", "renyi_real_order",
+        "at every real order α ≠ 1: D_α = α‖μ − ν‖²/(2σ²) + ln(Z(m)/Z(0))/(α − 1) with m = αμ + (1 − α)ν, so the "
+        "divergence is α‖μ − ν‖²/(2σ²) exactly only where Z(m) = Z(0) (integer centres), not for every α",
+        whole=True,
+    ),
+    CoqTheorem(
         "DiscreteGaussianPrivacy.v", "zcdp_integer_order",
         "f(x) + Z with Z ~ N_Z(0, σ²I), f integer-valued with ‖f(x) − f(x')‖² <= Δ² on neighbours: "
         "D_k(f(x) + Z ‖ f(x') + Z) <= ρk with ρ = Δ²/(2σ²) for every integer order k > 1 (unconditional)",

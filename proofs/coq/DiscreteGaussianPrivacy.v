@@ -18,7 +18,8 @@
     - (3) [renyi_sum_integer_centre], [renyi_integer_centre]: with D_alpha(P || Q) = ln (sum_z P^alpha Q^(1-alpha))
       / (alpha - 1) (real powers a `^ x = exp (x ln a)), D_alpha = alpha ||mu - nu||^2 / (2 sigma^2) exactly
       whenever the centre m = alpha mu + (1 - alpha) nu is an integer vector; [renyi_integer_order]: in particular
-      for every integer order k > 1.
+      for every integer order k > 1; [renyi_real_order]: at every real order alpha != 1,
+      D_alpha = alpha ||mu - nu||^2 / (2 sigma^2) + ln (Z(m) / Z(0)) / (alpha - 1).
     - (5) [renyi_additive]: for integer orders the divergence on Z^n is the sum of the coordinates' divergences;
       [zcdp_integer_order]: for an integer workload f with ||f x - f x'||^2 <= Delta^2 on neighbours, the release
       f(x) + Z has D_k <= rho k for every integer k > 1, rho = Delta^2 / (2 sigma^2).
@@ -266,6 +267,20 @@ Proof.
 move=> a1 cw; rewrite /renyi (renyi_sum_integer_centre cw) /= expK /renyi_exponent.
 have a1' : alpha - 1 != 0 by rewrite subr_eq0.
 by field; rewrite a1' gt_eqF.
+Qed.
+
+(** The identity at every real order alpha != 1: D_alpha = alpha ||mu - nu||^2 / (2 sigma^2) + ln (Z(m) / Z(0)) /
+    (alpha - 1).  The second term vanishes exactly when Z(m) = Z(0), e.g. at an integer centre; it does not vanish
+    in general (the "exactly" of the statement under audit holds at integer centres only). *)
+Theorem renyi_real_order alpha mu nu : alpha != 1 ->
+  renyi alpha mu nu = alpha * (sqnorm (mu - nu))%:~R / (2 * sigma ^+ 2)
+    + ln (fine (gmass (centre alpha mu nu)) / fine (gmass 0)) / (alpha - 1).
+Proof.
+move=> a1; have Z0 := fine_gmass_gt0 0; have Zm := fine_gmass_gt0 (centre alpha mu nu).
+have a1' : alpha - 1 != 0 by rewrite subr_eq0.
+rewrite /renyi renyi_sum_centre -[gmass (centre _ _ _)](fineK (gmass_fin_num _)) -EFinM /=.
+rewrite -[expR _ / _ * _]mulrA lnM ?posrE ?expR_gt0 ?mulr_gt0 ?invr_gt0// expK mulrDl [_^-1 * _]mulrC.
+congr (_ + _); by rewrite /renyi_exponent; field; rewrite a1' gt_eqF.
 Qed.
 
 (** For an integer order k the centre k mu + (1 - k) nu is an integer vector. *)

@@ -312,6 +312,12 @@ MUTATIONS = [
     # the order's hypothesis dropped: at k = 1 the defining quotient is ln(1)/0 = 0, not ||mu - nu||^2/(2 sigma^2)
     ("DiscreteGaussianPrivacy.v", "Theorem renyi_integer_order (k : int) mu nu : 1 < k ->\n",
      "Theorem renyi_integer_order (k : int) mu nu :\n"),
+    # the theta term with its sign flipped: false wherever Z(m) != Z(0) (alpha = 3/2, mu - nu = 1)
+    ("DiscreteGaussianPrivacy.v", "    + ln (fine (gmass (centre alpha mu nu)) / fine (gmass 0)) / (alpha - 1).",
+     "    - ln (fine (gmass (centre alpha mu nu)) / fine (gmass 0)) / (alpha - 1)."),
+    # the order 1 allowed: the defining quotient is then 0 (x / 0 = 0), the right side ||mu - nu||^2/(2 sigma^2)
+    ("DiscreteGaussianPrivacy.v", "Theorem renyi_real_order alpha mu nu : alpha != 1 ->\n",
+     "Theorem renyi_real_order alpha mu nu :\n"),
     # rho k replaced by rho (k - 1): attained with equality when ||f x - f x'||^2 = Delta^2
     ("DiscreteGaussianPrivacy.v", "  renyi k%:~R (f x) (f x') <= rho * k%:~R.",
      "  renyi k%:~R (f x) (f x') <= rho * (k%:~R - 1)."),
