@@ -4,7 +4,7 @@
 ln(P_μ(z)/P_ν(z)) = Σ_i (μ_i − ν_i)(2z_i − μ_i − ν_i)/(2σ²) ([privacy_loss]); the Rényi divergence of integer order
 k > 1 is exactly k‖μ − ν‖²/(2σ²) ([renyi_integer_order]); hence ρ-zCDP with ρ = Δ²/(2σ²) at integer orders
 ([zcdp_integer_order], [rho]); and, for a real order, D_α = α‖μ − ν‖²/(2σ²) + ln(Z(m)/Z(0))/(α − 1) with
-m = αμ + (1 − α)ν ([renyi_sum_centre]), so the real-order bound needs the premise Z(m) <= Z(0). Here, on small
+m = αμ + (1 − α)ν ([renyi_real_order]), so the real-order bound needs the premise Z(m) <= Z(0). Here, on small
 integer examples:
 
 - the privacy loss and the divergence are computed independently from the definition (normalised weights summed
@@ -162,7 +162,7 @@ Qed.
 
 def test_the_exact_identity_fails_off_the_integer_centres() -> None:
     """α = 3/2, μ − ν = 1: the centre m = ν + 3/2 is a half-integer, and D_α = α/(2σ²) + ln(Z(1/2)/Z(0))/(α − 1)
-    (the Coq identity [renyi_sum_centre]) is strictly below α/(2σ²) — the printed "exactly" is false here."""
+    (the Coq identity [renyi_real_order]) is strictly below α/(2σ²) — the printed "exactly" is false here."""
     # a small σ² makes the gap large: Z(1/2)/Z(0) = θ-ratio ≈ 1 − 4e^(−2π²σ²), about 0.7 at σ² = 1/8
     sigma_squared, mu, nu = Fraction(1, 8), (1,), (0,)
     with mpmath.workdps(DIGITS):
