@@ -38,8 +38,8 @@ from .core.claims import CoqTheorem
 from .registry import build_registry
 
 #: The Debian packages that provide the toolchain (Coq 8.16 with Mathematical Components 1.15 on bookworm; zify
-#: gives lia/nia on MathComp's integers, algebra-tactics the field tactic on the rationals, analysis 0.6 the sums
-#: over sets and the exponential of the discrete Laplace theorem).
+#: gives lia/nia on MathComp's integers, algebra-tactics the ring and field tactics, analysis 0.6 the sums over sets,
+#: the exponential and the logarithm of the discrete Laplace and discrete Gaussian theorems).
 APT_PACKAGES = (
     "coq",
     "libcoq-mathcomp-ssreflect",
