@@ -272,6 +272,12 @@ Qed.
 (** The identity at every real order alpha != 1: D_alpha = alpha ||mu - nu||^2 / (2 sigma^2) + ln (Z(m) / Z(0)) /
     (alpha - 1).  The second term vanishes exactly when Z(m) = Z(0), e.g. at an integer centre; it does not vanish
     in general (the "exactly" of the statement under audit holds at integer centres only). *)
+Let ln_split (e z zm a : R) : 0 < z -> 0 < zm -> ln (expR e / z * zm) / a = e / a + ln (zm / z) / a.
+Proof.
+move=> z0 zm0; rewrite -mulrA lnM ?posrE ?expR_gt0 ?mulr_gt0 ?invr_gt0// expK mulrDl.
+by rewrite [z^-1 * _]mulrC.
+Qed.
+
 Theorem renyi_real_order alpha mu nu : alpha != 1 ->
   renyi alpha mu nu = alpha * (sqnorm (mu - nu))%:~R / (2 * sigma ^+ 2)
     + ln (fine (gmass (centre alpha mu nu)) / fine (gmass 0)) / (alpha - 1).
@@ -279,7 +285,7 @@ Proof.
 move=> a1; have Z0 := fine_gmass_gt0 0; have Zm := fine_gmass_gt0 (centre alpha mu nu).
 have a1' : alpha - 1 != 0 by rewrite subr_eq0.
 rewrite /renyi renyi_sum_centre -[gmass (centre _ _ _)](fineK (gmass_fin_num _)) -EFinM /=.
-rewrite -[expR _ / _ * _]mulrA lnM ?posrE ?expR_gt0 ?mulr_gt0 ?invr_gt0// expK mulrDl [_^-1 * _]mulrC.
+rewrite (ln_split _ _ Z0 Zm).
 congr (_ + _); by rewrite /renyi_exponent; field; rewrite a1' gt_eqF.
 Qed.
 
@@ -367,3 +373,65 @@ rewrite (eq_bigr (fun i => k%:~R * (sqnorm (coordinate mu i - coordinate nu i))%
   by apply: eq_bigr => i _; rewrite big_ord_recl big_ord0 addr0 !mxE.
 by move=> i _; rewrite renyi_integer_order.
 Qed.
+
+(** The premise on Z^n from the premise on Z: the mass factorises over the coordinates. *)
+Section lift.
+Variables (R : realType) (sigma : R).
+Hypothesis sigma_gt0 : 0 < sigma.
+
+Lemma sqdist_col n (a : 'cV[int]_1) (v : 'cV[int]_n) (c : 'cV[R]_1) (m : 'cV[R]_n) :
+  sqdist (col_mx a v) (col_mx c m) = sqdist a c + sqdist v m.
+Proof.
+rewrite /sqdist big_split_ord /=; congr (_ + _); apply: eq_bigr => i _.
+  by rewrite !col_mxEu.
+by rewrite !col_mxEd.
+Qed.
+
+Lemma gweight_col n (a : 'cV[int]_1) (v : 'cV[int]_n) (c : 'cV[R]_1) (m : 'cV[R]_n) :
+  gweight sigma (col_mx c m) (col_mx a v) = gweight sigma c a * gweight sigma m v.
+Proof. by rewrite /gweight sqdist_col -expRD opprD mulrDl. Qed.
+
+(** The mass on Z^(1 + n) is the product of the masses on Z and on Z^n (Fubini for sums of non-negative terms). *)
+Lemma gmass_col n (c : 'cV[R]_1) (m : 'cV[R]_n) :
+  gmass sigma (col_mx c m) = (gmass sigma c * gmass sigma m)%E.
+Proof.
+have bij : set_bij (setT `*`` (fun=> setT)) [set: 'cV[int]_(1 + n)] (fun p => col_mx p.1 p.2).
+  split=> //; first by move=> [a v] [a' v'] _ _ /= /eq_col_mx [-> ->].
+  by move=> z _; exists (usubmx z, dsubmx z); rewrite //= vsubmxK.
+rewrite /gmass (@reindex_esum R _ _ _ _ _ _ bij) -(@esum_esum R _ _ setT (fun=> setT) (fun a v => (gweight sigma (col_mx c m) (col_mx a v))%:E)).
+  rewrite (eq_esum (b := fun a => ((gweight sigma c a)%:E * gmass sigma m)%E)); last first.
+    move=> a _; rewrite /gmass -esum_scale ?gweight_gt0//; last by move=> v; exact: gweight_ge0.
+    by apply: eq_esum => v _; rewrite gweight_col EFinM.
+  rewrite -(fineK (gmass_fin_num sigma_gt0 m)).
+  rewrite (eq_esum (b := fun a => ((fine (gmass sigma m))%:E * (gweight sigma c a)%:E)%E)); last first.
+    by move=> a _; rewrite muleC.
+  rewrite esum_scale; [by rewrite muleC (fineK (gmass_fin_num sigma_gt0 m)) | exact: fine_gmass_gt0 |
+    by move=> a; exact: gweight_ge0].
+by move=> a v; exact: gweight_ge0.
+Qed.
+
+(** The one-dimensional theta inequality Z(c) <= Z(0) on Z (CKS 2020) gives it on Z^n for every n. *)
+Definition theta_premise_1 : Prop := forall c : 'cV[R]_1, (gmass sigma c <= gmass sigma (0 : 'cV[R]_1)%R)%E.
+
+Theorem theta_lift : theta_premise_1 -> forall n, @theta_premise R n sigma.
+Proof.
+move=> theta1; elim=> [|n IH] m; first by rewrite [m]flatmx0.
+have -> : m = col_mx (usubmx (m : 'cV_(1 + n))) (dsubmx (m : 'cV_(1 + n))) by rewrite vsubmxK.
+rewrite -(@col_mx0 R 1%N n 1%N) !gmass_col.
+apply: lee_pmul; [exact: (ltW (gmass_gt0 _ _)) | exact: (ltW (gmass_gt0 _ _)) | exact: theta1 | exact: IH].
+Qed.
+
+(** (4), (5) with the premise in its one-dimensional form: Z(c) <= Z(0) for every real c. *)
+Theorem renyi_le_theta1 n alpha (mu nu : 'cV[int]_n) : theta_premise_1 -> 1 < alpha ->
+  renyi sigma alpha mu nu <= alpha * (sqnorm (mu - nu))%:~R / (2 * sigma ^+ 2).
+Proof. by move=> theta1 a1; apply: (renyi_le sigma_gt0 a1); exact: (theta_lift theta1 (n := n)). Qed.
+
+Theorem zcdp_theta1 n (Data : Type) (f : Data -> 'cV[int]_n) (adj : Data -> Data -> Prop) (Delta : R) :
+  (forall x x', adj x x' -> (sqnorm (f x - f x'))%:~R <= Delta ^+ 2) ->
+  theta_premise_1 -> forall x x', adj x x' ->
+  forall alpha, 1 < alpha -> renyi sigma alpha (f x) (f x') <= rho sigma Delta * alpha.
+Proof.
+move=> sensitivity theta1 x x' xx' alpha a1.
+exact: (zcdp sigma_gt0 sensitivity (theta_lift theta1 (n := n)) xx' a1).
+Qed.
+End lift.
