@@ -141,6 +141,19 @@ AUDIT_THEOREMS = (
         whole=False,
     ),
     CoqTheorem(
+        "DiscreteGaussianPrivacy.v", "theta_lift",
+        "the one-dimensional theta inequality Σ_(x∈Z) exp(−(x − c)²/(2σ²)) <= Σ_(x∈Z) exp(−x²/(2σ²)) for every real c "
+        "gives Z(m) <= Z(0) for every real centre m in R^n (the mass on Z^(1+n) is the product of the masses)",
+        whole=True,
+    ),
+    CoqTheorem(
+        "DiscreteGaussianPrivacy.v", "zcdp_theta1",
+        "f(x) + Z is ρ-zCDP (ρ = Δ²/(2σ²)) at every real order α > 1, CONDITIONAL on the premise theta_premise_1: "
+        "the one-dimensional theta inequality above (CKS 2020 prove it by Poisson summation; a hypothesis of the "
+        "theorem, not proved in Coq)",
+        whole=False,
+    ),
+    CoqTheorem(
         "DiscreteGaussianPrivacy.v", "renyi_additive",
         "for an integer order k > 1 the divergence of the laws on Z^n is the sum of the coordinates' divergences",
         whole=True,

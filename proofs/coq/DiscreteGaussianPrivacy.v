@@ -24,10 +24,14 @@
       [zcdp_integer_order]: for an integer workload f with ||f x - f x'||^2 <= Delta^2 on neighbours, the release
       f(x) + Z has D_k <= rho k for every integer k > 1, rho = Delta^2 / (2 sigma^2).
 
-    Proved conditionally on [theta_premise] (Z(m) <= Z(0) for every real centre m, a theta-function inequality
-    proved in CKS 2020 by Poisson summation; not proved here):
+    Proved conditionally on [theta_premise] (Z(m) <= Z(0) for every real centre m in R^n, a theta-function
+    inequality proved in CKS 2020 by Poisson summation; not proved here):
     - (4) [renyi_le]: D_alpha <= alpha ||mu - nu||^2 / (2 sigma^2) for every real alpha > 1 (premise only at the
       one centre m); [zcdp]: rho-zCDP of f(x) + Z at every real order alpha > 1.
+    - [theta_lift]: the premise on R^n follows from the one-dimensional [theta_premise_1],
+      sum_(x in Z) exp(-(x - c)^2 / (2 sigma^2)) <= sum_(x in Z) exp(-x^2 / (2 sigma^2)) for every real c, since the
+      mass factorises over the coordinates ([gmass_col], Fubini for sums of non-negative terms); so
+      [renyi_le_theta1] and [zcdp_theta1] state (4) and (5) with exactly that one-dimensional premise.
 
     Why a premise: summing P^alpha Q^(1-alpha) gives exp(alpha (alpha - 1) ||mu - nu||^2 / (2 sigma^2)) Z(m) / Z(0)
     ([renyi_sum_centre]), so D_alpha = alpha ||mu - nu||^2 / (2 sigma^2) + ln (Z(m) / Z(0)) / (alpha - 1): exact

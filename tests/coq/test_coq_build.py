@@ -330,6 +330,18 @@ MUTATIONS = [
     # rho halved: Delta^2/(4 sigma^2) is below the divergence of order 2 at equality sensitivity
     ("DiscreteGaussianPrivacy.v", "Definition rho : R := Delta ^+ 2 / (2 * sigma ^+ 2).",
      "Definition rho : R := Delta ^+ 2 / (4 * sigma ^+ 2)."),
+    # the mass of Z^(1+n) as a sum of the masses instead of their product
+    ("DiscreteGaussianPrivacy.v", "  gmass sigma (col_mx c m) = (gmass sigma c * gmass sigma m)%E.",
+     "  gmass sigma (col_mx c m) = (gmass sigma c + gmass sigma m)%E."),
+    # the mass of Z^(1+n) without the factor of Z^n (m = 0, n = 1: Z(0)^2 is not Z(0), Z(0) > 1)
+    ("DiscreteGaussianPrivacy.v", "  gmass sigma (col_mx c m) = (gmass sigma c * gmass sigma m)%E.",
+     "  gmass sigma (col_mx c m) = gmass sigma c."),
+    # the one-dimensional premise's zCDP without the order
+    ("DiscreteGaussianPrivacy.v", "  forall alpha, 1 < alpha -> renyi sigma alpha (f x) (f x') <= rho sigma Delta * alpha.",
+     "  forall alpha, 1 < alpha -> renyi sigma alpha (f x) (f x') <= rho sigma Delta."),
+    # its neighbours allowed twice the squared sensitivity with rho unchanged
+    ("DiscreteGaussianPrivacy.v", "  (forall x x', adj x x' -> (sqnorm (f x - f x'))%:~R <= Delta ^+ 2) ->",
+     "  (forall x x', adj x x' -> (sqnorm (f x - f x'))%:~R <= 2 * Delta ^+ 2) ->"),
     # the coordinates' divergences at the order k + 1: each is larger, the sum exceeds the divergence on Z^n
     ("DiscreteGaussianPrivacy.v",
      "  1 < k -> renyi sigma k%:~R mu nu = \\sum_(i < n) renyi sigma k%:~R (coordinate mu i) (coordinate nu i).",
