@@ -344,6 +344,71 @@ MUTATIONS = [
     ("KaryTheorem11.v", "horizon ^ 3)%:R / (2 * arity)%:R|\n", "horizon ^ 3)%:R / arity%:R|\n"),
     # a hypothesis dropped: at ε = 0 ε²·MSE is 0, at distance 4h³/3 > 12h² from the centre once h >= 10 (k = 3)
     ("KaryTheorem11.v", "(0 < horizon)%N -> epsilon != 0 ->\n  `|epsilon", "(0 < horizon)%N ->\n  `|epsilon"),
+    # a real shift for an integer one: Z(1/2) < Z(0) strictly (the theta function peaks at integer centres)
+    ("DiscreteGaussianPrivacy.v", "Theorem gmass_shift m u : gmass (m + real_vector u) = gmass m.",
+     "Theorem gmass_shift m (u : 'cV[R]_n) : gmass (m + u) = gmass m."),
+    # the centre scaled as well as shifted: m = 1/2 gives Z(1) = Z(0) > Z(1/2)
+    ("DiscreteGaussianPrivacy.v", "Theorem gmass_shift m u : gmass (m + real_vector u) = gmass m.",
+     "Theorem gmass_shift m u : gmass (2 *: m + real_vector u) = gmass m."),
+    # the summability bound without the 1/2: x = 1, c = 0, sigma = 1 gives -1/2 > -1
+    ("DiscreteGaussianPrivacy.v", "  - (x - c) ^+ 2 / (2 * sigma ^+ 2) <= (2^-1 + `|c| / sigma) - `|x| / sigma.",
+     "  - (x - c) ^+ 2 / (2 * sigma ^+ 2) <= `|c| / sigma - `|x| / sigma."),
+    # the weight growing instead of decaying: exp(+||z - m||^2 / (2 sigma^2)) has an infinite sum
+    ("DiscreteGaussianPrivacy.v",
+     "Definition gweight (m : 'cV[R]_n) (z : 'cV[int]_n) : R := expR (- sqdist z m / (2 * sigma ^+ 2)).",
+     "Definition gweight (m : 'cV[R]_n) (z : 'cV[int]_n) : R := expR (sqdist z m / (2 * sigma ^+ 2))."),
+    # the privacy loss's denominator without its 2 (mu = 1, nu = 0, z = 1: 1/(2 sigma^2), not 1/sigma^2)
+    ("DiscreteGaussianPrivacy.v",
+     "  ln (gprob mu z / gprob nu z) = (loss_numerator mu nu z)%:~R / (2 * sigma ^+ 2).",
+     "  ln (gprob mu z / gprob nu z) = (loss_numerator mu nu z)%:~R / sigma ^+ 2."),
+    # the loss's affine factor with a wrong sign: mu = 0, nu = 1, z = 0 has numerator (0 - 1)(0 - 0 - 1) = 1, the
+    # mutant's (0 - 1)(0 - 0 + 1) = -1
+    ("DiscreteGaussianPrivacy.v", "  \\sum_(i < n) (mu i ord0 - nu i ord0) * (2 * z i ord0 - mu i ord0 - nu i ord0).",
+     "  \\sum_(i < n) (mu i ord0 - nu i ord0) * (2 * z i ord0 - mu i ord0 + nu i ord0)."),
+    # the order's factor k replaced by k - 1 (the divergence of order 2 at mu - nu = 1 is 2/(2 sigma^2))
+    ("DiscreteGaussianPrivacy.v", "  renyi k%:~R mu nu = k%:~R * (sqnorm (mu - nu))%:~R / (2 * sigma ^+ 2).",
+     "  renyi k%:~R mu nu = (k%:~R - 1) * (sqnorm (mu - nu))%:~R / (2 * sigma ^+ 2)."),
+    # the order's hypothesis dropped: at k = 1 the defining quotient is ln(1)/0 = 0, not ||mu - nu||^2/(2 sigma^2)
+    ("DiscreteGaussianPrivacy.v", "Theorem renyi_integer_order (k : int) mu nu : 1 < k ->\n",
+     "Theorem renyi_integer_order (k : int) mu nu :\n"),
+    # the theta term with its sign flipped: false wherever Z(m) != Z(0) (alpha = 3/2, mu - nu = 1)
+    ("DiscreteGaussianPrivacy.v", "    + ln (fine (gmass (centre alpha mu nu)) / fine (gmass 0)) / (alpha - 1).",
+     "    - ln (fine (gmass (centre alpha mu nu)) / fine (gmass 0)) / (alpha - 1)."),
+    # the order 1 allowed: the defining quotient is then 0 (x / 0 = 0), the right side ||mu - nu||^2/(2 sigma^2)
+    ("DiscreteGaussianPrivacy.v", "Theorem renyi_real_order alpha mu nu : alpha != 1 ->\n",
+     "Theorem renyi_real_order alpha mu nu :\n"),
+    # rho k replaced by rho (k - 1): attained with equality when ||f x - f x'||^2 = Delta^2
+    ("DiscreteGaussianPrivacy.v", "  renyi k%:~R (f x) (f x') <= rho * k%:~R.",
+     "  renyi k%:~R (f x) (f x') <= rho * (k%:~R - 1)."),
+    # neighbours allowed twice the squared sensitivity with rho unchanged: ||f x - f x'||^2 = 2 Delta^2 gives 2 rho k
+    ("DiscreteGaussianPrivacy.v", "adj x x' -> (sqnorm (f x - f x'))%:~R <= Delta ^+ 2.",
+     "adj x x' -> (sqnorm (f x - f x'))%:~R <= 2 * Delta ^+ 2."),
+    # zCDP without the order: D_alpha <= rho fails for alpha = 2 at equality sensitivity
+    ("DiscreteGaussianPrivacy.v", "  forall alpha, 1 < alpha -> renyi alpha (f x) (f x') <= rho * alpha.",
+     "  forall alpha, 1 < alpha -> renyi alpha (f x) (f x') <= rho."),
+    # rho halved: Delta^2/(4 sigma^2) is below the divergence of order 2 at equality sensitivity
+    ("DiscreteGaussianPrivacy.v", "Definition rho : R := Delta ^+ 2 / (2 * sigma ^+ 2).",
+     "Definition rho : R := Delta ^+ 2 / (4 * sigma ^+ 2)."),
+    # the mass of Z^(1+n) as a sum of the masses instead of their product
+    ("DiscreteGaussianPrivacy.v", "  gmass sigma (col_mx c m) = (gmass sigma c * gmass sigma m)%E.",
+     "  gmass sigma (col_mx c m) = (gmass sigma c + gmass sigma m)%E."),
+    # the mass of Z^(1+n) without the factor of Z^n (m = 0, n = 1: Z(0)^2 is not Z(0), Z(0) > 1)
+    ("DiscreteGaussianPrivacy.v", "  gmass sigma (col_mx c m) = (gmass sigma c * gmass sigma m)%E.",
+     "  gmass sigma (col_mx c m) = gmass sigma c."),
+    # the one-dimensional premise's zCDP without the order
+    ("DiscreteGaussianPrivacy.v", "  forall alpha, 1 < alpha -> renyi sigma alpha (f x) (f x') <= rho sigma Delta * alpha.",
+     "  forall alpha, 1 < alpha -> renyi sigma alpha (f x) (f x') <= rho sigma Delta."),
+    # its neighbours allowed twice the squared sensitivity with rho unchanged
+    ("DiscreteGaussianPrivacy.v", "  (forall x x', adj x x' -> (sqnorm (f x - f x'))%:~R <= Delta ^+ 2) ->",
+     "  (forall x x', adj x x' -> (sqnorm (f x - f x'))%:~R <= 2 * Delta ^+ 2) ->"),
+    # the coordinates' divergences at the order k + 1: each is larger, the sum exceeds the divergence on Z^n
+    ("DiscreteGaussianPrivacy.v",
+     "  1 < k -> renyi sigma k%:~R mu nu = \\sum_(i < n) renyi sigma k%:~R (coordinate mu i) (coordinate nu i).",
+     "  1 < k -> renyi sigma k%:~R mu nu = \\sum_(i < n) renyi sigma (k + 1)%:~R (coordinate mu i) (coordinate nu i)."),
+    # each coordinate compared with itself: the sum is 0, the divergence on Z^n is not when mu != nu
+    ("DiscreteGaussianPrivacy.v",
+     "  1 < k -> renyi sigma k%:~R mu nu = \\sum_(i < n) renyi sigma k%:~R (coordinate mu i) (coordinate nu i).",
+     "  1 < k -> renyi sigma k%:~R mu nu = \\sum_(i < n) renyi sigma k%:~R (coordinate mu i) (coordinate mu i)."),
 ]
 
 
