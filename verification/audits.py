@@ -32,7 +32,8 @@ from reference.core.verdict import EXIT_STATUS, Verdict
 from reference.kary.digits import algorithm_2_noise_indices, height_for_horizon
 from reference.tda.calibration import inftda_level_sensitivity_squared, inftda_sigma_squared
 
-from .coq import AUDIT_THEOREMS, Evidence
+from .coq import Evidence
+from .coq_audit_theorems import AUDIT_THEOREMS
 from .core.claims import CoqTheorem
 
 SAMPLER_ALPHA = 1e-6  # total false-alarm probability of each sampler audit below

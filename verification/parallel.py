@@ -29,7 +29,8 @@ from typing import Any, NamedTuple
 from reference.core.processes import WorkerPool, signals_as_exit
 
 from .audits import audit_case_count, audit_case_name, run_audit_case
-from .coq import AUDIT_THEOREMS, coq_status, machine_checked
+from .coq import coq_status, machine_checked
+from .coq_audit_theorems import AUDIT_THEOREMS
 from .core.claims import Budget, Outcome, Registry, Result, resolve_conditions, run_claim
 from .progress import elapsed_and_estimate
 from .registry import build_registry

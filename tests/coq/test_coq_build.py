@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 from reference_verification.coq import (
-    AUDIT_THEOREMS,
     LIBRARY_AXIOMS,
     LIBRARY_AXIOMS_ONLY,
     Build,
@@ -21,6 +20,7 @@ from reference_verification.coq import (
     proofs_directory,
     read_project,
 )
+from reference_verification.coq_audit_theorems import AUDIT_THEOREMS
 from reference_verification.coq_text import CLOSED, axiom_names, declares, unproved_words
 from reference_verification.core.claims import CoqTheorem
 from reference_verification.report import build_registry
