@@ -104,6 +104,10 @@ Fixpoint node (level position d : nat) : R :=
       + (if odd position then - noise_weight else noise_weight) * (d == y_index l position./2)%:R
   else (d == 0%N)%:R.
 
+Lemma node_step l p d : node l.+1 p d =
+  node l p./2 d / 2%:R + (if odd p then - noise_weight else noise_weight) * (d == y_index l p./2)%:R.
+Proof. by []. Qed.
+
 (** Cov(sum_d u_d Z_d, sum_d v_d Z_d) for independent Z_0 .. Z_(n-1) of variances var d (bilinearity). *)
 Definition form_cov (n : nat) (var : nat -> R) (u v : nat -> R) : R := \sum_(d < n) u d * v d * var d.
 
@@ -139,6 +143,18 @@ have -> : (y_index l p./2 == 0%N) = false by rewrite /y_index addn_eq0 expn_eq0.
 by rewrite !mulr1 /sign; case: (odd p); rewrite ?mulN1r ?mul1r.
 Qed.
 
+(** The Y drawn at level l enters level l + 1 only. *)
+Lemma node_high l p k : (p < 2 ^ l.+1)%N ->
+  node l.+1 p (2 ^ l + k) = (if odd p then - noise_weight else noise_weight) * (k == p./2)%:R.
+Proof. by move=> lt; rewrite node_step node_support ?half_lt ?leq_addr // /y_index eqn_add2l mul0r add0r. Qed.
+
+Lemma indicator_product (k x y : nat) (u v : R) (t : nat -> R) :
+  u * (k == x)%:R * (v * (k == y)%:R) * t k = if k == x then (x == y)%:R * (u * v) * t x else 0.
+Proof.
+case: (eqVneq k x) => [-> | _]; last by rewrite mulr0n mulr0 !mul0r.
+by rewrite mulr1; congr (_ * _); rewrite mulrA mulrC.
+Qed.
+
 Lemma sum_halves_r D (f : nat -> R) :
   \sum_(k < 2 ^ D.+1) f k = \sum_(k < 2 ^ D) f k + \sum_(k < 2 ^ D) f (2 ^ D + k)%N.
 Proof. by rewrite expnS mul2n -addnn big_split_ord. Qed.
@@ -159,15 +175,15 @@ congr (_ + _).
   rewrite mulr_suml; apply: eq_bigr => k _.
   have far x : (x < 2 ^ l)%N -> ((k : nat) == y_index l x) = false.
     by move=> _; apply/negbTE; rewrite neq_ltn /y_index (leq_trans (ltn_ord k)) ?leq_addr.
-  by rewrite /= !far // !mulr0 !addr0 mulrACA -invfM -natrM (mulrAC (_ * _) _ (var k)).
+  by rewrite !node_step !far // !mulr0 !addr0 mulrACA -invfM -natrM (mulrAC (_ * _) _ (var k)).
+pose sw p := if odd p then - noise_weight else noise_weight.
 rewrite (eq_bigr (fun k : 'I_(2 ^ l) => if (k : nat) == a./2 then
-    (a./2 == b./2)%:R * sign a * sign b * (3%:R / 4%:R) * var (y_index l a./2) else 0)).
-  by rewrite sum_indicator.
-move=> k _ /=; rewrite !node_support ?half_lt ?leq_addr // !mul0r !add0r /y_index !eqn_add2l.
-case: (eqVneq (k : nat) a./2) => [-> | ne]; last by rewrite mulr0n mulr0 !mul0r.
-case: (eqVneq a./2 b./2) => [_ | ne]; last by rewrite !(mulr0n, mulr0, mul0r).
-rewrite !mulr1 mul1r -noise_weight_sq /sign; congr (_ * _).
-by case: (odd a); case: (odd b); rewrite ?(mulN1r, mul1r, mulrN, mulNr, opprK).
+    (a./2 == b./2)%:R * (sw a * sw b) * var (2 ^ l + a./2)%N else 0)); last first.
+  by move=> k _; rewrite (node_high _ lta) (node_high _ ltb) (@indicator_product k a./2 b./2 _ _ (fun j => var (2 ^ l + j)%N)).
+have -> : sw a * sw b = sign a * sign b * (3%:R / 4%:R).
+  by rewrite /sw /sign -noise_weight_sq; case: (odd a); case: (odd b);
+    rewrite ?(mulN1r, mul1r, mulrN, mulNr, opprK).
+by rewrite sum_indicator // /y_index !mulrA.
 Qed.
 
 (** Pushing [ratr] through, with the numerals kept as variables (so that no rational numeral is computed). *)
