@@ -74,16 +74,16 @@ have q := pow2_neq0 (2 * l + 1).
 have h4 : pow2 (2 * l.+1 + 1) = 4%:R * pow2 (2 * l + 1).
   by rewrite mulnS !add2n !pow2S mulrA -natrM.
 case: (split_leaf lta) => [la | [a' la ->]]; case: (split_leaf ltb) => [lb | [b' lb ->]].
-- by rewrite cov_ll // IH // cov_ll ?half_lt.
-- rewrite cov_lh // half_high cov_lh ?half_lt //.
+- by rewrite (cov_ll la lb) (IH _ _ la lb) (cov_ll (half_lt la) (half_lt lb)).
+- rewrite (cov_lh la lb) half_high (cov_lh (half_lt la) (half_lt lb)).
   have -> : (a./2 == 2 ^ l + b'./2)%N = false.
     by apply/negbTE; rewrite neq_ltn (leq_trans (half_lt la)) ?leq_addr.
-  by rewrite h4 mulr0n !mul0r addr0 invfM mulNr mulrC.
-- rewrite cov_hl // half_high cov_hl ?half_lt //.
+  by rewrite h4 mulr0n 3!mul0r addr0 invfM mulNr mulrC.
+- rewrite (cov_hl la lb) half_high (cov_hl (half_lt la) (half_lt lb)).
   have -> : (2 ^ l + a'./2 == b./2)%N = false.
     by apply/negbTE; rewrite neq_ltn (leq_trans (half_lt lb)) ?orbT ?leq_addr.
-  by rewrite h4 mulr0n !mul0r addr0 invfM mulNr mulrC.
-- by rewrite cov_hh // !half_high eqn_add2l cov_hh ?half_lt // IH // /sign !odd_high.
+  by rewrite h4 mulr0n 3!mul0r addr0 invfM mulNr mulrC.
+- by rewrite (cov_hh la lb) !half_high eqn_add2l (cov_hh (half_lt la) (half_lt lb)) (IH _ _ la lb) /sign !odd_high.
 Qed.
 
 Section Real.
@@ -189,10 +189,7 @@ Qed.
 (** Pushing [ratr] through, with the numerals kept as variables (so that no rational numeral is computed). *)
 Lemma ratr_affine (c x : rat) (i m n : nat) :
   ratr (c / n%:R + i%:R * x * (m%:R / n%:R)) = ratr c / n%:R + i%:R * ratr x * (m%:R / n%:R) :> R.
-Proof.
-pose f := ratr_rmorphism R.
-by rewrite (rmorphD f) 4!(rmorphM f) (@fmorphV rat_fieldType R f) 3!(rmorph_nat f).
-Qed.
+Proof. by rewrite rmorphD 4!rmorphM fmorphV 3!rmorph_nat. Qed.
 
 Lemma ratr_bottom (c : rat) (i : nat) a b :
   ratr (c / 4%:R + i%:R * sign a * sign b * (3%:R / 4%:R)) =
