@@ -316,6 +316,32 @@ MUTATIONS = [
     # C_1 with a positive off-diagonal entry: the cells' covariance is C_1 ⊗ C_1 with −1/2
     ("CipTwoByTwo.v", "Definition C1 (a b : nat) : rat := if a == b then 1 else - (1 / 2%:R).",
      "Definition C1 (a b : nat) : rat := if a == b then 1 else 1 / 2%:R."),
+    # Equation (2) with Y weighted 1/2 instead of √3/2 (the proof program's mutation): the variances become 1/2
+    ("CipCascade.v", "Definition noise_weight : R := Num.sqrt 3%:R / 2%:R.", "Definition noise_weight : R := 1 / 2%:R."),
+    # Equation (2): the covariance −1/4 instead of −1/2
+    ("CipCascade.v", "[/\\ variance0 = 1, variance1 = 1, covariance = - 2%:R^-1,",
+     "[/\\ variance0 = 1, variance1 = 1, covariance = - 4%:R^-1,"),
+    # Equation (2)'s law of variances: Y's share 1/4 instead of 3/4 (Var X = 0, Var Y = 1 gives 3/4)
+    ("CipCascade.v", "(node 1 0) (node 1 0) = varX / 4%:R + 3%:R / 4%:R * varY,",
+     "(node 1 0) (node 1 0) = varX / 4%:R + 1 / 4%:R * varY,"),
+    # Equation (2)'s covariance with the sign of Y's share flipped (siblings are negatively correlated)
+    ("CipCascade.v", "(node 1 0) (node 1 1) = varX / 4%:R - 3%:R / 4%:R * varY &",
+     "(node 1 0) (node 1 1) = varX / 4%:R + 3%:R / 4%:R * varY &"),
+    # Algorithm 1's law with the root's variance for the fresh draw's (false when the draws' variances differ)
+    ("CipCascade.v", "(3%:R / 4%:R) * var (y_index l a./2).", "(3%:R / 4%:R) * var 0%N."),
+    # Algorithm 1's law with the parent's share 1/2 instead of 1/4 (the coefficient 1/2 enters squared)
+    ("CipCascade.v", "  node_cov var l a./2 b./2 / 4%:R + (a./2", "  node_cov var l a./2 b./2 / 2%:R + (a./2"),
+    # Proposition 3.5 with independent leaves (σ² I instead of σ² C_D: depth 1 has covariance −σ²/2)
+    ("CipCascade.v", "  node_cov (fun _ => sigma2) level a b = sigma2 * ratr (cov level a b).",
+     "  node_cov (fun _ => sigma2) level a b = sigma2 * (a == b)%:R."),
+    # a hypothesis dropped: position 2 at level 1 uses draw 2, outside the 2 draws (Gram 1/4 with leaf 0, C gives −1/2)
+    ("CipCascade.v", "level a b : (a < 2 ^ level)%N -> (b < 2 ^ level)%N ->\n  node_cov",
+     "level a b : (a < 2 ^ level)%N ->\n  node_cov"),
+    # a hypothesis dropped: node (1, 2) has variance σ²/4 over the 2 draws of depth 1
+    ("CipCascade.v", "algorithm_1_node_variance (sigma2 : R) level p : (p < 2 ^ level)%N ->",
+     "algorithm_1_node_variance (sigma2 : R) level p :"),
+    # the parent is the sum of its two children, not twice its left child
+    ("CipCascade.v", "node level.+1 p.*2 d + node level.+1 p.*2.+1 d.", "node level.+1 p.*2 d + node level.+1 p.*2 d."),
     # one noise value per non-zero digit (as without repeated steps): false for k = 5, t = 2 (digit 2: z_1, z_2)
     ("KaryTheorem11.v", "sumn (map absz (digits_of arity (arity %/ 2) height t)).",
      "count (fun d => d != 0) (digits_of arity (arity %/ 2) height t)."),

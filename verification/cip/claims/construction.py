@@ -262,6 +262,22 @@ def claims() -> list[Claim]:
             check_equation_2,
             implements=("reference.cip.numeric.cascade.cascade_tree",),
             proof="reference_verification.cip.proofs.equation_2.prove",
+            coq=(
+                CoqTheorem(
+                    "CipCascade.v",
+                    "equation_2",
+                    "X0 = X/2 + (√3/2)Y and X1 = X/2 − (√3/2)Y (√3 the real square root, over any real closed field) for "
+                    "independent X, Y of variance 1 have variances 1, covariance and correlation −1/2, and X0 + X1 = X "
+                    "(covariances of linear forms in independent draws by bilinearity). That X0 and X1 are Gaussian, "
+                    "the rest of N(0, 1), is not stated in Coq",
+                ),
+                CoqTheorem(
+                    "CipCascade.v",
+                    "equation_2_law",
+                    "for ANY variances of X and Y: Var X0 = Var X1 = Var X/4 + (3/4) Var Y and "
+                    "Cov(X0, X1) = Var X/4 − (3/4) Var Y",
+                ),
+            ),
         ),
         c(
             PAPER,
@@ -299,6 +315,35 @@ def claims() -> list[Claim]:
             "Checked together with Proposition 3.5 (its correctness statement).",
             implements=("reference.cip.numeric.cascade.cascade_tree", "reference.cip.numeric.cascade.cascade_leaves", "reference.cip.exact.cascade.leaf_covariance"),
             proof="reference_verification.cip.proofs.proposition_3_5.prove",
+            coq=(
+                CoqTheorem(
+                    "CipCascade.v",
+                    "algorithm_1_law",
+                    "Algorithm 1 as the coefficient vectors of its values in its draws (X_root, one Y per internal "
+                    "node, numbered in the sampler's draw order; √3 the real square root): for any variances of the "
+                    "draws, every level l and positions a, b < 2^(l+1), Cov(X_(l+1,a), X_(l+1,b)) = "
+                    "Cov(X_(l,a/2), X_(l,b/2))/4 + [a/2 = b/2] s_a s_b (3/4) Var Y_(l,a/2), s = −1 for a right child "
+                    "(covariances of linear forms in independent draws by bilinearity)",
+                    whole=True,
+                ),
+                CoqTheorem(
+                    "CipCascade.v",
+                    "algorithm_1_parent_sum",
+                    "every node's value is the sum of its two children's (X_* = X_*0 + X_*1), at every level",
+                    whole=True,
+                ),
+                CoqTheorem(
+                    "CipCascade.v",
+                    "proposition_3_5",
+                    "with draws of variance σ², the leaves of a depth-D run have covariance σ² C_D, for every D",
+                    whole=True,
+                ),
+                CoqTheorem(
+                    "CipCascade.v",
+                    "algorithm_1_node_variance",
+                    "with draws of variance σ², every node of every level has variance σ²",
+                ),
+            ),
         ),
         c(
             PAPER,
@@ -308,6 +353,18 @@ def claims() -> list[Claim]:
             check_proposition_3_5,
             implements=("reference.cip.numeric.cascade.cascade_leaves", "reference.cip.exact.cascade.leaf_covariance"),
             proof="reference_verification.cip.proofs.proposition_3_5.prove",
+            coq=(
+                CoqTheorem(
+                    "CipCascade.v",
+                    "proposition_3_5",
+                    "for every depth D and σ² (over any real closed field, √3 the real square root): Algorithm 1's "
+                    "leaf values, as coefficient vectors in its independent draws X_root and one Y per internal node, "
+                    "all of variance σ², have covariance σ² C_D(a, b) for all leaves a, b < 2^D (C_D is CipMatrix.v's "
+                    "cov; that the covariance of two linear forms in independent draws is the sum of coefficient "
+                    "products times the variances is the bilinearity of covariance)",
+                    whole=True,
+                ),
+            ),
         ),
         c(
             PAPER,
