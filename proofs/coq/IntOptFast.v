@@ -152,7 +152,7 @@ have going : running x c (State z j t).
   by rewrite /running /= -subr_gt0 (Order.POrderTheory.le_lt_trans _ big) // gaps_split addr_ge0 ?subr_ge0.
 set z' := set_nth 0 z k (floor_at t (nth 0 x k)).
 have zs_step : zs (step (State z j t)) = z'.
-  by apply: step_to_floor => //; apply: Order.POrderTheory.le_lt_trans big; rewrite gaps_split ler_addl.
+  by apply: step_to_floor => //; apply: (Order.POrderTheory.le_lt_trans _ big); rewrite gaps_split ler_addl.
 have sum' : sumz z' = sumz z - (nth 0 z k - floor_at t (nth 0 x k))
     by rewrite sumz_set_nth ?size_z // opprB addrA addrAC.
 case: (ltnP j.+1 d) => [lt_next | last_pos].
