@@ -46,13 +46,9 @@ Ltac norm_nth :=
     equations at every call; a goal that mentions no [%%] never needs them, so they are dropped first. *)
 Ltac drop_mod := repeat match goal with H : context [modn _ _] |- _ =>
   lazymatch goal with |- context [modn _ _] => fail | _ => clear H end end.
-(** Hypotheses quantified over a type (the loop's invariants "for every coordinate ...") are never used by lia,
-    but zify still rewrites inside each of them at every call: they are dropped first too. *)
-Ltac drop_quantified := repeat match goal with
-  | H : forall x : ?T, _ |- _ => lazymatch type of T with Prop => fail | _ => clear H end end.
-Ltac ilia := drop_mod; drop_quantified; try (change (GRing.Zmodule.sort int_ZmodType) with (int : Type) in * );
-  norm_nth; lia.
-Ltac inia := drop_quantified; try (change (GRing.Zmodule.sort int_ZmodType) with (int : Type) in * ); norm_nth; nia.
+(** ([lia] and [nia] here are ZifyOpaque.v's: they also drop the hypotheses quantified over a type first.) *)
+Ltac ilia := drop_mod; try (change (GRing.Zmodule.sort int_ZmodType) with (int : Type) in * ); norm_nth; lia.
+Ltac inia := try (change (GRing.Zmodule.sort int_ZmodType) with (int : Type) in * ); norm_nth; nia.
 
 Definition sumz (s : seq int) : int := foldr (fun a b => a + b) 0 s.
 
