@@ -285,6 +285,34 @@ MUTATIONS = [
     ("CipLemmaB4.v", "  sigma2 * set_covariance depth S1 S2 <= 0.", "  0 <= sigma2 * set_covariance depth S1 S2."),
     # strictness without non-empty lists: S1 empty gives 0
     ("CipLemmaB4.v", "  S1 != [::] -> S2 != [::] ->\n", "  S2 != [::] ->\n"),
+    # one noise value per non-zero digit (as without repeated steps): false for k = 5, t = 2 (digit 2: z_1, z_2)
+    ("KaryTheorem11.v", "sumn (map absz (digits_of arity (arity %/ 2) height t)).",
+     "count (fun d => d != 0) (digits_of arity (arity %/ 2) height t)."),
+    # the standard digits for the offset ones: false for k = 3, h = 3, t = 8 (offset (1, 0, −1): 2 values; 22: 4)
+    ("KaryTheorem11.v", "sumn (map absz (digits_of arity (arity %/ 2) height t)).",
+     "sumn (map absz (digits_of arity arity.-1 height t))."),
+    # distinct across outputs too: false, outputs 2 and 3 (k = 3, h = 2) both add z_3
+    ("KaryTheorem11.v", "-> uniq (noise_indices arity (arity %/ 2) height t).",
+     "-> uniq (noise_indices arity (arity %/ 2) height t ++ noise_indices arity (arity %/ 2) height t.+1)."),
+    # distinct from a taller tree's walk: false, output 1 adds z_1 at every height
+    ("KaryTheorem11.v", "-> uniq (noise_indices arity (arity %/ 2) height t).",
+     "-> uniq (noise_indices arity (arity %/ 2) height t ++ noise_indices arity (arity %/ 2) height.+1 t)."),
+    # a hypothesis dropped: ε = 0 makes ε²·MSE 0, while the count form is 2h²n(1) = 2 at T = 1 (k = 3, h = 1)
+    ("KaryTheorem11.v", "Theorem algorithm_2_mse_scaled arity height (epsilon : rat) horizon : epsilon != 0 ->\n",
+     "Theorem algorithm_2_mse_scaled arity height (epsilon : rat) horizon :\n"),
+    # ε for ε²: false for ε = 2 whenever some output adds a noise value
+    ("KaryTheorem11.v", "  epsilon ^+ 2 * algorithm_2_mse arity height epsilon horizon = algorithm_2_scaled_mse",
+     "  epsilon * algorithm_2_mse arity height epsilon horizon = algorithm_2_scaled_mse"),
+    # Laplace(b)'s variance b² instead of 2b²: ε²·MSE is twice h²S(T)/T (S(1) = 1 at k = 3)
+    ("KaryTheorem11.v", "  (2 * height ^ 2 * digit_sum arity height horizon)%:R / horizon%:R.",
+     "  (height ^ 2 * digit_sum arity height horizon)%:R / horizon%:R."),
+    # the mean over t = 0..T (T + 1 outputs) instead of t = 1..T: false at T = 1 (2 against 1)
+    ("KaryTheorem11.v", "  (2 * height ^ 2 * digit_sum arity height horizon)%:R / horizon%:R.",
+     "  (2 * height ^ 2 * digit_sum arity height horizon)%:R / horizon.+1%:R."),
+    # the leading term doubled, (k² − 1)h³/k: false for k = 3, T = 9842 (h = 10: distance 1466.5 > 1200)
+    ("KaryTheorem11.v", "horizon ^ 3)%:R / (2 * arity)%:R|\n", "horizon ^ 3)%:R / arity%:R|\n"),
+    # a hypothesis dropped: at ε = 0 ε²·MSE is 0, at distance 4h³/3 > 12h² from the centre once h >= 10 (k = 3)
+    ("KaryTheorem11.v", "(0 < horizon)%N -> epsilon != 0 ->\n  `|epsilon", "(0 < horizon)%N ->\n  `|epsilon"),
 ]
 
 

@@ -78,10 +78,13 @@ def test_the_registry_marks_whole_theorems_only_where_coq_states_the_entry() -> 
     whole = {claim.key for claim in build_registry().claims for theorem in claim.coq if theorem.whole}
     assert {"KARY Definition 3.2", "TDA IntOpt", "CIP Lemma 3.14"} <= whole
     assert "KARY Lemma 3.5" not in whole  # Coq proves the digit count; the step to the MSE is not in Coq
-    # Theorem 1.1: Coq proves the digit count at every horizon; the rescaling and the log(T)³ limit are not in Coq
+    # Theorem 1.1: Coq proves the digit count at every horizon and ε²·MSE = 2h²S(T)/T given Laplace's variance;
+    # that variance (an integral), independence and the log(T)³ limit are not in Coq
     assert "KARY Theorem 1.1" not in whole
     theorem_1_1 = next(claim for claim in build_registry().claims if claim.key == "KARY Theorem 1.1")
-    assert {theorem.name for theorem in theorem_1_1.coq} >= {"digit_count_level", "digit_count_at_height"}
+    assert {theorem.name for theorem in theorem_1_1.coq} >= {"digit_count_level", "digit_count_at_height",
+                                                             "algorithm_2_mse_identity", "theorem_1_1_mse"}
+    assert not any(theorem.whole for theorem in theorem_1_1.coq)
     # Coq counts the live noise values, not the space in bits; and proves the nodes' variance, not Gaussianity
     assert "KARY Lemma 4.12" not in whole and "CIP Theorem 3.3" not in whole
     # Proposition B.1's four parts, each a whole theorem: unit diagonal, sign pattern, row sums, definiteness

@@ -67,8 +67,9 @@ def claims() -> list[Claim]:
             implements=("reference.kary.mse.algorithm_2_mse_digit_programme", "reference.kary.constants.leading_constant_corollary_4_9"),
             proof="reference_verification.kary.proofs.theorem_1_1.prove",
             depends_on=("KARY Lemma 4.5", "KARY Lemma 4.7", "KARY Lemma 4.12", "KARY Lemma 4.14"),
-            # the digit count only: the rescaling to ε²·MSE, the asymptotics in log(T) and the privacy, time and
-            # space parts stay outside Coq, so none of these theorems is whole
+            # the digit count, and ε²·MSE of Algorithm 2's noise values as 2h²S(T)/T given Laplace's variance 2b² and
+            # independence: the variance integral, the asymptotics in log(T) and the privacy, time and space parts
+            # stay outside Coq, so none of these theorems is whole
             coq=(
                 CoqTheorem(
                     "KaryDigitCount.v",
@@ -94,7 +95,43 @@ def claims() -> list[Claim]:
                     "theorem_1_1_error",
                     "for every odd k >= 3 and T >= 1, at h(T), in the rationals: |2h²S(T)/T − (k² − 1)h³/(2k)| <= "
                     "2k(m + 1)h², Theorem 1.1's error bound with 2h²S(T)/T for ε²·MSE (that 2h²S(T)/T is ε²·MSE of "
-                    "Laplace(h/ε) noise, the log(T)³ asymptotics and the privacy, time and space parts are not in Coq)",
+                    "Laplace(h/ε) noise is KaryTheorem11.v's algorithm_2_mse_identity; the log(T)³ asymptotics and "
+                    "the privacy, time and space parts are not in Coq)",
+                ),
+                CoqTheorem(
+                    "KaryTheorem11.v",
+                    "noise_count",
+                    "for every arity, height h and output t: Algorithm 2's walk (lines 6–13, noise_indices) adds "
+                    "‖rep(t, h)‖₁ noise values, |d| for each offset digit d",
+                ),
+                CoqTheorem(
+                    "KaryTheorem11.v",
+                    "noise_indices_uniq",
+                    "for every arity k >= 2, height and output t: the noise values output t adds are distinct "
+                    "(Proposition 4.3's injective relabelling of the walk's distinct vertices), so their variances add "
+                    "to the variance of their sum",
+                ),
+                CoqTheorem(
+                    "KaryTheorem11.v",
+                    "algorithm_2_mse_scaled",
+                    "for ε ≠ 0, every arity, height and T: ε²·MSE(T), with MSE(T) = (1/T) Σ_(t=1..T) Σ over output t's "
+                    "noise values of 2(h/ε)², is KaryMse.v's count form (1/T) Σ_t 2h²·n(t) behind Lemma 4.7",
+                ),
+                CoqTheorem(
+                    "KaryTheorem11.v",
+                    "algorithm_2_mse_identity",
+                    "for ε ≠ 0, every arity, height h and T: ε²·MSE(T) = 2h²S(T)/T, S(T) = Σ_(t=1..T) ‖rep(t, h)‖₁, "
+                    "MSE(T) defined from Algorithm 2's noise indices with the variance 2b² of Laplace(b), b = h/ε, per "
+                    "noise value (not in Coq: that 2b² is Laplace(b)'s variance, an integral, that the noise has mean 0, "
+                    "and that independent values' variances add)",
+                ),
+                CoqTheorem(
+                    "KaryTheorem11.v",
+                    "theorem_1_1_mse",
+                    "for odd k = 2m + 1 >= 3, T >= 1, ε ≠ 0, at Algorithm 2's height h(T): |ε²·MSE(T) − (k² − 1)h³/(2k)| "
+                    "<= 2k(m + 1)h², with MSE(T) as in algorithm_2_mse_identity (outside Coq: Laplace's variance and "
+                    "independence as there, the log(T)³ asymptotics of (k² − 1)h³/(2k), and the ε-DP, O(T) time and "
+                    "O(log T) space parts of Theorem 1.1)",
                 ),
             ),
         ),
