@@ -121,7 +121,7 @@ def _measure(source: Path, folder: Path, label: str, samples: dict[str, list[flo
 def _report(label: str, samples: dict[str, list[float]], floors: dict[str, list[float]],
             other: dict[str, list[float]] | None, other_label: str) -> None:
     """Per-file medians and totals of one side (and the ratio to the other side, when given)."""
-    total = floor_total = other_total = 0.0
+    total = floor_total = other_total = common_total = 0.0
     print(f"{label}: coqc CPU seconds per file (median of {max(map(len, samples.values()), default=0)} builds)")
     for name, values in samples.items():
         cpu = statistics.median(values)
@@ -133,14 +133,16 @@ def _report(label: str, samples: dict[str, list[float]], floors: dict[str, list[
             if name in other:
                 before = statistics.median(other[name])
                 other_total += before
+                common_total += cpu
                 line += f"   {other_label} {before:6.2f} s  ratio {before / cpu:.2f}x"
             else:
                 line += f"   (not in {other_label})"
         print(line)
     line = f"  {'total':28s} {total:6.2f} s   floor {floor_total:5.2f} s   above the floor {total - floor_total:5.2f} s"
-    if other is not None and other_total:
-        line += f"   {other_label} (same files) {other_total:6.2f} s  ratio {other_total / total:.2f}x"
     print(line)
+    if other is not None and other_total:
+        print(f"  {'the files both have':28s} {common_total:6.2f} s   {other_label} {other_total:6.2f} s  "
+              f"ratio {other_total / common_total:.2f}x")
 
 
 def main() -> None:
