@@ -1,7 +1,7 @@
 """Benchmark of probing a user's continual counter for its exact noise map, against calling the user's function
 itself in the same run.
 
-    python benchmarks/bench_probe.py [--quick] [--json] [--repeats N] [--end-to-end]
+    python benchmarks/bench_probe.py [--quick] [--fast-only] [--json] [--repeats N] [--end-to-end] [--clock cpu]
 
 The user's counter is the binary mechanism on a Fenwick tree: one noise draw per Fenwick node (T draws), output
 t adds the draws of the Fenwick nodes tiling [1, t] (T log T non-zeros). Versions, as users write them:
@@ -12,8 +12,8 @@ t adds the draws of the Fenwick nodes tiling [1, t] (T log T non-zeros). Version
 * ``loop``: numpy, one fancy-indexed sum per output (a Python loop of T per call);
 * ``exact``: plain Python on the tuple of Fractions (``inputs="exact"``).
 
-Probes: :func:`probe_linear_columns` (sparse exact columns) and, for comparison, :func:`probe_linear_map` (the dense
-Matrix). Baselines, measured alternately with the probe (median of ``--repeats`` pairs):
+Probes: :func:`probe_linear_columns` (sparse exact columns; ``columns+read``: and its columns read once, a dict per
+column, as the exact audit reads them) and, for comparison, :func:`probe_linear_map` (the dense Matrix). Baselines, measured alternately with the probe (median of ``--repeats`` pairs):
 
 * one draw per call: T calls of the same function at seeded random draws;
 * batch: the same function on T seeded random probe columns, in calls of the width the probe uses
@@ -169,13 +169,18 @@ def measure(horizon: int, version: str, mode: str, probe: str, repeats: int) -> 
             return assert_prefix_counter(function, draws=horizon, horizon=horizon, noise="gaussian", scale=10,
                                          rho=10, inputs="float64", batch=batch)
     else:
-        probing = probe_linear_columns if probe == "columns" else probe_linear_map
+        probing = probe_linear_map if probe == "dense" else probe_linear_columns
 
-        def work() -> Any:
+        def probed() -> Any:
             if mode == "sparse":
                 return probe_linear_columns(function, draws=horizon, inputs="float64", batch=True,
                                             unit_blocks="sparse")
             return probing(function, draws=horizon, inputs=inputs, batch=batch)  # type: ignore[arg-type]
+
+        def work() -> Any:
+            result = probed()
+            # "columns+read": the exact columns read once, as the audit reads them (a dict per column, the reader's)
+            return result.columns(False) if probe == "columns+read" else result
     probe_times, base_times = [], []
     for _ in range(repeats):
         base_times.append(timed(base))
@@ -189,6 +194,8 @@ def measure(horizon: int, version: str, mode: str, probe: str, repeats: int) -> 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="T = 1,024 only")
+    parser.add_argument("--fast-only", dest="fast_only", action="store_true",
+                        help="only the rows of the fast (scipy.sparse) counter: a run of seconds, not minutes")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--repeats", type=int, default=5, help="alternating pairs per row (default 5)")
     parser.add_argument("--end-to-end", dest="end_to_end", action="store_true",
@@ -200,10 +207,13 @@ def main() -> None:
     load_before = os.getloadavg()[0]
     plan: list[tuple[int, str, str, str, int]] = [
         (1024, "fast", "one", "columns", args.repeats), (1024, "fast", "batch", "columns", args.repeats),
+        (1024, "fast", "one", "columns+read", args.repeats), (1024, "fast", "batch", "columns+read", args.repeats),
         (1024, "fast", "sparse", "columns", args.repeats),
         (1024, "fast", "one", "dense", args.repeats), (1024, "fast", "batch", "dense", args.repeats),
         (1024, "loop", "one", "columns", 3), (1024, "exact", "one", "columns", 3),
     ]
+    if args.fast_only:
+        plan = [entry for entry in plan if entry[1] == "fast"]
     if not args.quick:
         plan += [(10_000, "fast", "one", "columns", 3), (10_000, "fast", "batch", "columns", 3),
                  (10_000, "fast", "sparse", "columns", 3), (100_000, "fast", "sparse", "columns", 3)]

@@ -277,9 +277,9 @@ PEERS_NOTES = {
     "zcdp_conversion": "Unsafe is below the exact ε of the Gaussian mechanism with the same ρ (no conversion from ρ "
                        "alone may go lower); \"below tight\" counts values under the certified lower end of the tight "
                        "conversion (by float rounding here). prv_accountant takes no ρ.",
-    "discrete_gaussian_delta": "dp_accounting's truncated privacy-loss distributions never report a δ below the mass "
-                               "they truncate (the large excesses where the exact δ is tiny); OpenDP's δ is its zCDP "
-                               "bound.",
+    "discrete_gaussian_delta": "dp_accounting's truncated privacy-loss distributions (when installed) never report "
+                               "a δ below the mass they truncate (large excesses where the exact δ is tiny); OpenDP's "
+                               "δ is its zCDP bound.",
     "discrete_gaussian_sampler": "Each row's draws are fitted to the exact pmf (pooled chi-square with a rigorous "
                                  "p-value bound and exact per-cell binomial tests); the project's draws are seeded, "
                                  "OpenDP's come from OS entropy.",
@@ -312,6 +312,9 @@ def render_peers(records: dict[str, Any]) -> str:
         values = run["values"]
         installed = ", ".join(f"{name} {version}" for name, version in values["versions"].items())
         lines += [f"**{values['title']}** (`{run['command']}`; {_stamp(run)}; {installed}):", ""]
+        if values.get("not_installed"):
+            lines += [f"Not installed in this run, so not in the table: {', '.join(values['not_installed'])} (their "
+                      "rows from an earlier environment are dropped, not kept).", ""]
         if key in PEERS_NOTES:
             lines += [PEERS_NOTES[key], ""]
         lines += [*values["table"], ""]

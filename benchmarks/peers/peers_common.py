@@ -36,6 +36,11 @@ GAUSSIAN_GRID = tuple((epsilon, delta) for epsilon in EPSILONS for delta in DELT
 Point = TypeVar("Point")
 
 
+#: The peers this run could not import (their labels): recorded with the table, so the page says whose rows are
+#: missing from it rather than keeping numbers of an earlier environment.
+NOT_INSTALLED: list[str] = []
+
+
 def optional_import(module: str, label: str) -> ModuleType | None:
     """The peer's module, or None after printing one line saying why it is skipped (never a traceback)."""
     try:
@@ -44,6 +49,7 @@ def optional_import(module: str, label: str) -> ModuleType | None:
             return importlib.import_module(module)
     except Exception as error:  # an ImportError, or a peer that fails while importing its own dependencies
         print(f"skip {label}: cannot import {module} ({type(error).__name__}: {error})")
+        NOT_INSTALLED.append(label)
         return None
 
 
@@ -247,7 +253,8 @@ def record_table(key: str, title: str, table: list[str], summary: str, load_befo
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from measurement_record import record_run  # benchmarks/measurement_record.py
 
-    record_run("peers", key, {"title": title, "table": table, "summary": summary, "versions": versions()}, load_before)
+    record_run("peers", key, {"title": title, "table": table, "summary": summary, "versions": versions(),
+                              "not_installed": sorted(set(NOT_INSTALLED))}, load_before)
 
 
 def report_cross_check(what: str, disagreements: Sequence[str], points: int) -> int:

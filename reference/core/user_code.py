@@ -18,6 +18,11 @@ before (the command stops, its workers with it).
   starts (``RLIMIT_AS``, restored after the call): an allocation beyond it raises ``MemoryError`` inside the
   function, reported as one line.
 
+A caller making thousands of calls of a fast function may ask for a watchdog thread to keep the time limit
+instead of a timer armed per call (``UserFunction(..., watchdog=True)``; :mod:`reference.core.call_watchdog`) and for
+one memory cap for the whole block (``block_memory_bytes``, sized by the caller to still leave each call at least
+its limit).
+
 Elsewhere (another thread, a platform without ``setitimer``/``RLIMIT_AS``) the call runs without them; the
 exceptions are still caught. ``None`` for either limit turns it off.
 """
@@ -34,6 +39,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from reference.core.call_watchdog import CallWatch, start_watch, stop_watch
 
 #: Seconds one call of a user's function may take (the testing helpers' and probes' default).
 DEFAULT_SECONDS = 60.0
@@ -176,14 +183,23 @@ class UserFunction:
             per call, for a caller making thousands of calls of a fast function whose own memory between the calls
             is bounded: it sizes this as that bound plus ``limits.memory_bytes``). Ignored when
             ``limits.memory_bytes`` is None.
+        watchdog: False (default): each call arms its own deadline on ``ITIMER_REAL`` (a clock read and a
+            system call per call). True: the time limit is kept by a watchdog thread
+            (:mod:`reference.core.call_watchdog`, started once per process), which sleeps until the running call's
+            deadline and then stops it with ``SIGALRM`` (the same one-line refusal, at the same deadline); each call
+            only notes its start. For a caller making thousands of calls of a fast function; a function that
+            disarms ``ITIMER_REAL`` itself cannot disarm the watchdog. A block inside another watched block keeps
+            the per-call timer. Ignored when ``limits.seconds`` is None.
     """
 
     def __init__(self, function: Callable[..., Any], *, role: str, limits: CallLimits = CallLimits(),
-                 block_memory_bytes: int | None = None) -> None:
+                 block_memory_bytes: int | None = None, watchdog: bool = False) -> None:
         self.function = function
         self.role = role
         self.limits = limits
         self.block_memory_bytes = None if limits.memory_bytes is None else block_memory_bytes
+        self.watchdog = watchdog and limits.seconds is not None
+        self._watch: CallWatch | None = None  # set for a watched block (reference.core.call_watchdog)
         self._restore_block: Callable[[], None] | None = None
         self._signalled = False
         self._active = False
@@ -194,6 +210,7 @@ class UserFunction:
         # installed, a limit applies per call, the seconds of the limit
         self._timed = False
         self._per_call = False
+        self._noted_only = False
         self._seconds = 0.0
 
     def __enter__(self) -> UserFunction:
@@ -211,17 +228,28 @@ class UserFunction:
             # an outer alarm (a caller's own limit) is suspended while the calls run, and given back after
             self._previous_timer = signal.setitimer(signal.ITIMER_REAL, 0)
             self._started = time.monotonic()
+        self._seconds = float(self.limits.seconds or 0)
+        if self.watchdog and signal.SIGALRM in self._saved and hasattr(signal, "pthread_kill"):
+            # before the memory cap: the thread (started once per process) holds its stack
+            self._watch = start_watch(self._seconds)
+        watched = self._watch is not None
         if self.block_memory_bytes is not None:
             self._restore_block = _limit_memory(self.block_memory_bytes)
         self._active = True
-        self._timed = signal.SIGALRM in self._saved
+        self._timed = signal.SIGALRM in self._saved and not watched
         self._per_call = self._timed or self.limits.memory_bytes is not None
-        self._seconds = float(self.limits.seconds or 0)
+        # nothing to set per call but the start: the watchdog keeps the time, the block's cap (or none) the memory
+        self._noted_only = watched and (self.block_memory_bytes is not None or self.limits.memory_bytes is None)
         return self
 
     def _alarm(self, number: int, frame: Any) -> None:
         """The alarm: past the running call's deadline, stop it; before it (a timer left armed by an earlier
-        call), wait for the rest; between calls, nothing (the next call arms the timer again)."""
+        call), wait for the rest; between calls, nothing (the next call arms the timer again). From the watchdog:
+        stop the running call if it is the one found overdue."""
+        if self._watch is not None:
+            if self._watch.overdue():
+                raise _TimeLimitReached
+            return
         deadline = self._deadline
         if deadline is None:
             return
@@ -234,7 +262,10 @@ class UserFunction:
         if not self._active:
             return
         self._active = False
-        self._timed = self._per_call = False
+        self._timed = self._per_call = self._noted_only = False
+        if self._watch is not None:  # stopped before the handlers are given back: no signal after them
+            stop_watch(self._watch)
+            self._watch = None
         if self._restore_block is not None:
             self._restore_block()
             self._restore_block = None
@@ -249,6 +280,13 @@ class UserFunction:
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         try:
+            if self._noted_only:  # the common case of a watched block (set by __enter__)
+                watch = self._watch
+                watch.running = time.monotonic()  # type: ignore[union-attr]
+                try:
+                    return self.function(*args, **kwargs)
+                finally:
+                    watch.running = None  # type: ignore[union-attr]
             if self._per_call:  # inside the block, with a limit (set by __enter__)
                 # the memory cap is set per call (not for the block, unless the caller asked for a block cap): the
                 # caller's own work between calls is not charged to the user's function
@@ -261,25 +299,61 @@ class UserFunction:
                     self._deadline = time.monotonic() + seconds
                     if signal.getitimer(signal.ITIMER_REAL)[0] == 0:
                         signal.setitimer(signal.ITIMER_REAL, seconds)
+                elif self._watch is not None:  # watched, with a memory cap per call
+                    self._watch.running = time.monotonic()
                 try:
                     return self.function(*args, **kwargs)
                 finally:
                     self._deadline = None
+                    if self._watch is not None:
+                        self._watch.running = None
                     restore()
             return self.function(*args, **kwargs)
-        except _TimeLimitReached:
-            raise UserCodeError(f"{self.role} {function_name(self.function)} did not return within the time limit "
-                                f"of {self.limits.seconds:g} s per call (call_seconds)") from None
-        except MemoryError:
+        except BaseException as error:
+            refusal = self._refusal(error)
+            if refusal is None:
+                raise
+            raise refusal from None
+
+    def _refusal(self, error: BaseException) -> UserCodeError | None:
+        """The one line for what escaped a call, or None when it goes on as it is (a real SIGINT / SIGTERM: the
+        command stops as it would anyway; a nested call's refusal: already one line naming its function)."""
+        if isinstance(error, _TimeLimitReached):
+            return UserCodeError(f"{self.role} {function_name(self.function)} did not return within the time limit "
+                                 f"of {self.limits.seconds:g} s per call (call_seconds)")
+        if isinstance(error, MemoryError):
             limit = "" if self.limits.memory_bytes is None else \
                 f" of {self.limits.memory_bytes / (1 << 30):.3g} GiB (call_memory_bytes)"
-            raise UserCodeError(f"{self.role} {function_name(self.function)} ran out of memory{limit}") from None
-        except BaseException as error:
-            if self._signalled and isinstance(error, (KeyboardInterrupt, SystemExit)):
-                raise  # a real SIGINT / SIGTERM: the command stops as it would anyway
-            if isinstance(error, UserCodeError):
-                raise  # from a nested call: already one line naming its function
-            raise UserCodeError(f"{self.role} {function_name(self.function)} raised {_first_line(error)}") from None
+            return UserCodeError(f"{self.role} {function_name(self.function)} ran out of memory{limit}")
+        if self._signalled and isinstance(error, (KeyboardInterrupt, SystemExit)):
+            return None
+        if isinstance(error, UserCodeError):
+            return None
+        return UserCodeError(f"{self.role} {function_name(self.function)} raised {_first_line(error)}")
+
+    def one_argument(self) -> Callable[[Any], Any]:
+        """The guarded function for calls with one positional argument, valid inside this ``with`` block: in a
+        watched block with one memory cap for the block (or none), a closure that only notes each call's start
+        (a third of the cost of calling the object, for a caller's loop of thousands of calls); otherwise the
+        object itself. The same limits, the same refusals."""
+        if not self._noted_only or self._watch is None:
+            return self
+        function, watch, clock, refusal_of = self.function, self._watch, time.monotonic, self._refusal
+
+        def call(argument: Any) -> Any:
+            try:
+                watch.running = clock()
+                try:
+                    return function(argument)
+                finally:
+                    watch.running = None
+            except BaseException as error:
+                refusal = refusal_of(error)
+                if refusal is None:
+                    raise
+                raise refusal from None
+
+        return call
 
 
 #: (process id, descriptor, page size) of /proc/self/statm, kept open: re-reading it with ``pread`` costs a tenth of opening

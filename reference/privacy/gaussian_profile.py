@@ -37,6 +37,7 @@ from fractions import Fraction
 from flint import arb, ctx
 
 from reference.core.certified import ball as _ball
+from reference.privacy.mills_ratio import mills_ratio_ball
 
 #: The series form is used when ``h·max(1, |u|)`` is below ``2**-SERIES_GAP_BITS``: there the direct form would
 #: lose at least this many bits, while each term of the series is that much smaller than the one before.
@@ -46,6 +47,9 @@ SERIES_GAP_BITS = 16
 _SERIES_THRESHOLD = arb(2) ** -SERIES_GAP_BITS
 
 _NAN = arb("nan")
+_HALF, _MINUS_HALF = arb(0.5), arb(-0.5)
+#: 2**SERIES_GAP_BITS: from this σ/Δ on the gap 1/s is below the series threshold.
+_SERIES_RATIO = arb(2) ** SERIES_GAP_BITS
 
 #: From this ε on the direct form's second term is computed as φ(u) R(v): e^ε exceeds 2**(2**20) there.
 LARGE_EPSILON = arb(2) ** 20
@@ -61,6 +65,11 @@ def profile_ball(epsilon: arb, ratio: arb) -> arb:
         epsilon: ε >= 0 as an Arb ball (``flint.arb``), at the caller's working precision.
         ratio: σ/Δ > 0 as an Arb ball: the noise standard deviation over the ℓ₂ sensitivity Δ (not Δ²).
     """
+    return _profile(epsilon, ratio, cells=True)
+
+
+def _profile(epsilon: arb, ratio: arb, *, cells: bool) -> arb:
+    """:func:`profile_ball`, with Mills' ratio cells asked first only when ``cells``."""
     gap = 1 / ratio  # h = Δ/σ = 2a
     half_gap = gap / 2
     shift = epsilon * ratio  # b
@@ -70,11 +79,17 @@ def profile_ball(epsilon: arb, ratio: arb) -> arb:
         series = _series_delta(lower, gap)
         if series is not None:
             return series
+    upper = shift + half_gap  # v
+    # the same as φ(u) (R(u) - R(v)) (e^ε φ(v) = φ(u)), with Mills' ratio from cached Taylor models: one
+    # exponential instead of two erfc and e^ε, where the cells serve u and v (0 <= u < v < 64, up to 128 bits)
+    if cells:
+        head_ratio, tail_ratio = mills_ratio_ball(lower), mills_ratio_ball(upper)  # both asked: a request counts
+        if head_ratio is not None and tail_ratio is not None:
+            return (lower * lower / -2).exp() * _inverse_root_two_pi() * (head_ratio - tail_ratio)
     root_two = arb(2).sqrt()
     # Φ(x) = erfc(-x/√2)/2: both arguments below are erfc of the (usually positive) tail argument; the halving
     # is done once, on the difference
     head = (lower / root_two).erfc()
-    upper = shift + half_gap  # v
     tail = epsilon.exp() * (upper / root_two).erfc() if epsilon < LARGE_EPSILON else _NAN
     if tail.is_finite():
         return (head - tail) / 2
@@ -83,6 +98,41 @@ def profile_ball(epsilon: arb, ratio: arb) -> arb:
     density = (-(lower * lower) / 2).exp() / (2 * arb.pi()).sqrt()
     tail = density * (upper * upper / 2).hypgeom_u(arb(1) / 2, arb(1) / 2) / root_two
     return head / 2 - tail
+
+
+def profile_with_density(epsilon: arb, ratio: arb) -> tuple[arb, arb]:
+    """Balls containing δ(ε) and the normal density φ(u) at ``u = εs - 1/(2s)``, ``s = ratio`` (the factor of
+    δ's slope dδ/dσ = -φ(u)/(Δ s²)), at the current ``ctx.prec``: :func:`profile_ball` sharing its one exponential
+    where Mills' ratio cells serve.
+
+    Args:
+        epsilon: ε >= 0 as an Arb ball (``flint.arb``), at the caller's working precision.
+        ratio: σ/Δ > 0 as an Arb ball: the noise standard deviation over the ℓ₂ sensitivity Δ (not Δ²).
+    """
+    half_gap = _HALF / ratio  # a
+    shift = epsilon * ratio  # b
+    lower = shift - half_gap  # u
+    density = (lower * lower * _MINUS_HALF).exp() * _inverse_root_two_pi()
+    if not ratio > _SERIES_RATIO:  # 1/s >= 2**-SERIES_GAP_BITS: the series form is not wanted (see profile_ball)
+        head_ratio, tail_ratio = mills_ratio_ball(lower), mills_ratio_ball(shift + half_gap)
+        if head_ratio is not None and tail_ratio is not None:
+            return density * (head_ratio - tail_ratio), density
+    return _profile(epsilon, ratio, cells=False), density  # the cells were asked (once) above
+
+
+def _inverse_root_two_pi() -> arb:
+    """1/√(2π) at the current precision (kept per precision: a factor of every fast δ)."""
+    precision = ctx.prec
+    value = _INVERSE_ROOT_TWO_PI.get(precision)
+    if value is None:
+        value = (2 * arb.pi()).rsqrt()
+        if len(_INVERSE_ROOT_TWO_PI) < 64:
+            _INVERSE_ROOT_TWO_PI[precision] = value
+    return value
+
+
+#: 1/√(2π) by working precision (a handful of precisions occur; at most 64 are kept).
+_INVERSE_ROOT_TWO_PI: dict[int, arb] = {}
 
 
 def _series_delta(lower: arb, gap: arb) -> arb | None:

@@ -45,6 +45,7 @@ from reference.privacy.gaussian_mean_value import (
     FLOAT_ESTIMATE_BITS,
     GUARD_BITS,
     WIDE_ESTIMATE_BITS,
+    Bracket,
     certify_bracket,
     newton_centre,
     unit_enclosure,
@@ -180,7 +181,8 @@ def sigma_exact(
     of the answer, a rational in (0, 1). See :class:`ExactSigma` for what is certified.
 
     How: a float solve (:mod:`reference.privacy.gaussian_estimate`) gives a centre c; one Arb enclosure of δ(ε)
-    (Balle–Wang) at c and one bound of its slope over a hull around c give, by the mean value theorem, balls
+    (Balle–Wang; Mills' ratio from cached Taylor models where they serve, else Arb's erfc) at c and a bound of
+    its slope between c and the ends (a Lipschitz bound of log|δ'|) give, by the mean value theorem, balls
     containing δ(ε) at both ends of the bracket ``[σ (1 - tolerance), σ]`` placed by a linear step
     (:mod:`reference.privacy.gaussian_mean_value`); σ certified sufficient and the lower end certified
     insufficient by comparing those balls with δ's ball — and that is the answer. Fine tolerances first take
@@ -263,14 +265,10 @@ def _certify_by_mean_value(
         bits = max(START_PRECISION, tol_bits + GUARD_BITS) + extra
         if bits > MAX_PRECISION:
             return None
-        bracket = certify_bracket(centre, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol, bits=bits,
-                                  centre_bits=accuracy)
+        bracket = certify_bracket(centre, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol, bits=bits)
         if bracket is not None:
             # the balls decided against the target's ball; they become exact rationals when first read
-            return ExactSigma(
-                bracket.sigma_below, bracket.sigma, epsilon=eps, delta=target, sensitivity_squared=d2, tolerance=tol,
-                _at_sigma=bracket.at_sigma, _at_sigma_below=bracket.at_below,
-            )
+            return _from_bracket(bracket, eps, target, d2, tol)
         if extra == _MEAN_VALUE_EXTRA_BITS[-1]:
             break
         # undecided: a centre less accurate than trusted or too few bits for δ's cancellation; both are doubled
@@ -282,8 +280,21 @@ def _certify_by_mean_value(
     return None
 
 
-#: Bits of margin for the remainder's factor |σ δ''/δ'| when deciding how accurate the centre must be.
-_NEWTON_MARGIN_BITS = 12
+def _from_bracket(bracket: Bracket, eps: Fraction, target: Fraction, d2: Fraction, tol: Fraction) -> ExactSigma:
+    """The answer from a certified bracket, its fields set directly: the validation of ``CertifiedReal`` (two
+    Fractions, lower <= upper) holds by construction (``sigma_below = sigma (1 - tol)`` with 0 < tol < 1, both
+    built as Fractions), and skipping it is a tenth of a grid point's time."""
+    result = object.__new__(ExactSigma)
+    # a frozen dataclass keeps its fields in the instance dictionary: one update sets all eight
+    vars(result).update(lower=bracket.sigma_below, upper=bracket.sigma, epsilon=eps, delta=target,
+                        sensitivity_squared=d2, tolerance=tol, _at_sigma=bracket.at_sigma,
+                        _at_sigma_below=bracket.at_below)
+    return result
+
+
+#: Bits of margin for the remainder's factor |σ δ''/δ'| (about |a² - b² - 2|, a few hundred on the comparison grid)
+#: when deciding how accurate the centre must be; too few only costs a retry with a Newton step.
+_NEWTON_MARGIN_BITS = 10
 
 
 #: Certified brackets tried around the float estimate (each re-centred by a secant step through the last

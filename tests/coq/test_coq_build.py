@@ -285,6 +285,37 @@ MUTATIONS = [
     ("CipLemmaB4.v", "  sigma2 * set_covariance depth S1 S2 <= 0.", "  0 <= sigma2 * set_covariance depth S1 S2."),
     # strictness without non-empty lists: S1 empty gives 0
     ("CipLemmaB4.v", "  S1 != [::] -> S2 != [::] ->\n", "  S2 != [::] ->\n"),
+    # Appendix E.5's coin with P(heads) = 1/(n + 1): single cells get 1/(n(n + 1)), half the uniform mass
+    ("CipRangeSampling.v", "Definition heads_probability (n : nat) : rat := 2%:R / n.+1%:R.",
+     "Definition heads_probability (n : nat) : rat := 1 / n.+1%:R."),
+    # the tails branch returning [min, min]: a pair's span is not a single cell
+    ("CipRangeSampling.v", "(minn ab.1 ab.2, maxn ab.1 ab.2).", "(minn ab.1 ab.2, minn ab.1 ab.2)."),
+    # a constant: 1/(n(n + 1)) per range (the ranges would sum to 1/2)
+    ("CipRangeSampling.v", "(i <= j < n)%N -> prob (sample_range n) (pred1 (i, j)) = 2%:R / (n * n.+1)%:R.",
+     "(i <= j < n)%N -> prob (sample_range n) (pred1 (i, j)) = 1 / (n * n.+1)%:R."),
+    # a hypothesis dropped: [i, j] with i > j is no range and has probability 0
+    ("CipRangeSampling.v", "(i <= j < n)%N -> prob (sample_range n) (pred1 (i, j)) =",
+     "(j < n)%N -> prob (sample_range n) (pred1 (i, j)) ="),
+    # a hypothesis dropped: n = 0 has no range, the sum is 0
+    ("CipRangeSampling.v", "Theorem probabilities_sum_to_one n : (0 < n)%N ->", "Theorem probabilities_sum_to_one n :"),
+    # a constant: n² instead of n(n + 1) for twice the number of ranges
+    ("CipRangeSampling.v", "Theorem range_count n : ((size (ranges n)).*2 = n * n.+1)%N.",
+     "Theorem range_count n : ((size (ranges n)).*2 = n * n)%N."),
+    # Appendix D.3's cells scaled by 1/3 instead of 1/4 in the printed table: the construction no longer gives it
+    ("CipTwoByTwo.v", "Definition quarter (a b : rat) : q3 := (a / 4%:R, b / 4%:R).",
+     "Definition quarter (a b : rat) : q3 := (a / 3%:R, b / 3%:R)."),
+    # X10 built with + instead of −: X10 = X00, the column sum X00 + X10 has variance 4
+    ("CipTwoByTwo.v", "Definition X10 := add_forms (scale one_half X0) (scale minus_half_root3 Xt0).",
+     "Definition X10 := add_forms (scale one_half X0) (scale half_root3 Xt0)."),
+    # a hypothesis dropped: read with s = 0 (not √3) the cell X00 has variance 1/16 + 9/16
+    ("CipTwoByTwo.v", "Theorem unit_variances (R : numFieldType) (s : R) : s ^+ 2 = 3%:R ->\n",
+     "Theorem unit_variances (R : numFieldType) (s : R) :\n"),
+    # a constant: Equation (2)'s covariance −1/4 instead of −1/2
+    ("CipTwoByTwo.v", "real_gram (map (interp s) X0) (map (interp s) X1) = - (1 / 2%:R).",
+     "real_gram (map (interp s) X0) (map (interp s) X1) = - (1 / 4%:R)."),
+    # C_1 with a positive off-diagonal entry: the cells' covariance is C_1 ⊗ C_1 with −1/2
+    ("CipTwoByTwo.v", "Definition C1 (a b : nat) : rat := if a == b then 1 else - (1 / 2%:R).",
+     "Definition C1 (a b : nat) : rat := if a == b then 1 else 1 / 2%:R."),
     # one noise value per non-zero digit (as without repeated steps): false for k = 5, t = 2 (digit 2: z_1, z_2)
     ("KaryTheorem11.v", "sumn (map absz (digits_of arity (arity %/ 2) height t)).",
      "count (fun d => d != 0) (digits_of arity (arity %/ 2) height t)."),
@@ -313,6 +344,71 @@ MUTATIONS = [
     ("KaryTheorem11.v", "horizon ^ 3)%:R / (2 * arity)%:R|\n", "horizon ^ 3)%:R / arity%:R|\n"),
     # a hypothesis dropped: at ε = 0 ε²·MSE is 0, at distance 4h³/3 > 12h² from the centre once h >= 10 (k = 3)
     ("KaryTheorem11.v", "(0 < horizon)%N -> epsilon != 0 ->\n  `|epsilon", "(0 < horizon)%N ->\n  `|epsilon"),
+    # a real shift for an integer one: Z(1/2) < Z(0) strictly (the theta function peaks at integer centres)
+    ("DiscreteGaussianPrivacy.v", "Theorem gmass_shift m u : gmass (m + real_vector u) = gmass m.",
+     "Theorem gmass_shift m (u : 'cV[R]_n) : gmass (m + u) = gmass m."),
+    # the centre scaled as well as shifted: m = 1/2 gives Z(1) = Z(0) > Z(1/2)
+    ("DiscreteGaussianPrivacy.v", "Theorem gmass_shift m u : gmass (m + real_vector u) = gmass m.",
+     "Theorem gmass_shift m u : gmass (2 *: m + real_vector u) = gmass m."),
+    # the summability bound without the 1/2: x = 1, c = 0, sigma = 1 gives -1/2 > -1
+    ("DiscreteGaussianPrivacy.v", "  - (x - c) ^+ 2 / (2 * sigma ^+ 2) <= (2^-1 + `|c| / sigma) - `|x| / sigma.",
+     "  - (x - c) ^+ 2 / (2 * sigma ^+ 2) <= `|c| / sigma - `|x| / sigma."),
+    # the weight growing instead of decaying: exp(+||z - m||^2 / (2 sigma^2)) has an infinite sum
+    ("DiscreteGaussianPrivacy.v",
+     "Definition gweight (m : 'cV[R]_n) (z : 'cV[int]_n) : R := expR (- sqdist z m / (2 * sigma ^+ 2)).",
+     "Definition gweight (m : 'cV[R]_n) (z : 'cV[int]_n) : R := expR (sqdist z m / (2 * sigma ^+ 2))."),
+    # the privacy loss's denominator without its 2 (mu = 1, nu = 0, z = 1: 1/(2 sigma^2), not 1/sigma^2)
+    ("DiscreteGaussianPrivacy.v",
+     "  ln (gprob mu z / gprob nu z) = (loss_numerator mu nu z)%:~R / (2 * sigma ^+ 2).",
+     "  ln (gprob mu z / gprob nu z) = (loss_numerator mu nu z)%:~R / sigma ^+ 2."),
+    # the loss's affine factor with a wrong sign: mu = 0, nu = 1, z = 0 has numerator (0 - 1)(0 - 0 - 1) = 1, the
+    # mutant's (0 - 1)(0 - 0 + 1) = -1
+    ("DiscreteGaussianPrivacy.v", "  \\sum_(i < n) (mu i ord0 - nu i ord0) * (2 * z i ord0 - mu i ord0 - nu i ord0).",
+     "  \\sum_(i < n) (mu i ord0 - nu i ord0) * (2 * z i ord0 - mu i ord0 + nu i ord0)."),
+    # the order's factor k replaced by k - 1 (the divergence of order 2 at mu - nu = 1 is 2/(2 sigma^2))
+    ("DiscreteGaussianPrivacy.v", "  renyi k%:~R mu nu = k%:~R * (sqnorm (mu - nu))%:~R / (2 * sigma ^+ 2).",
+     "  renyi k%:~R mu nu = (k%:~R - 1) * (sqnorm (mu - nu))%:~R / (2 * sigma ^+ 2)."),
+    # the order's hypothesis dropped: at k = 1 the defining quotient is ln(1)/0 = 0, not ||mu - nu||^2/(2 sigma^2)
+    ("DiscreteGaussianPrivacy.v", "Theorem renyi_integer_order (k : int) mu nu : 1 < k ->\n",
+     "Theorem renyi_integer_order (k : int) mu nu :\n"),
+    # the theta term with its sign flipped: false wherever Z(m) != Z(0) (alpha = 3/2, mu - nu = 1)
+    ("DiscreteGaussianPrivacy.v", "    + ln (fine (gmass (centre alpha mu nu)) / fine (gmass 0)) / (alpha - 1).",
+     "    - ln (fine (gmass (centre alpha mu nu)) / fine (gmass 0)) / (alpha - 1)."),
+    # the order 1 allowed: the defining quotient is then 0 (x / 0 = 0), the right side ||mu - nu||^2/(2 sigma^2)
+    ("DiscreteGaussianPrivacy.v", "Theorem renyi_real_order alpha mu nu : alpha != 1 ->\n",
+     "Theorem renyi_real_order alpha mu nu :\n"),
+    # rho k replaced by rho (k - 1): attained with equality when ||f x - f x'||^2 = Delta^2
+    ("DiscreteGaussianPrivacy.v", "  renyi k%:~R (f x) (f x') <= rho * k%:~R.",
+     "  renyi k%:~R (f x) (f x') <= rho * (k%:~R - 1)."),
+    # neighbours allowed twice the squared sensitivity with rho unchanged: ||f x - f x'||^2 = 2 Delta^2 gives 2 rho k
+    ("DiscreteGaussianPrivacy.v", "adj x x' -> (sqnorm (f x - f x'))%:~R <= Delta ^+ 2.",
+     "adj x x' -> (sqnorm (f x - f x'))%:~R <= 2 * Delta ^+ 2."),
+    # zCDP without the order: D_alpha <= rho fails for alpha = 2 at equality sensitivity
+    ("DiscreteGaussianPrivacy.v", "  forall alpha, 1 < alpha -> renyi alpha (f x) (f x') <= rho * alpha.",
+     "  forall alpha, 1 < alpha -> renyi alpha (f x) (f x') <= rho."),
+    # rho halved: Delta^2/(4 sigma^2) is below the divergence of order 2 at equality sensitivity
+    ("DiscreteGaussianPrivacy.v", "Definition rho : R := Delta ^+ 2 / (2 * sigma ^+ 2).",
+     "Definition rho : R := Delta ^+ 2 / (4 * sigma ^+ 2)."),
+    # the mass of Z^(1+n) as a sum of the masses instead of their product
+    ("DiscreteGaussianPrivacy.v", "  gmass sigma (col_mx c m) = (gmass sigma c * gmass sigma m)%E.",
+     "  gmass sigma (col_mx c m) = (gmass sigma c + gmass sigma m)%E."),
+    # the mass of Z^(1+n) without the factor of Z^n (m = 0, n = 1: Z(0)^2 is not Z(0), Z(0) > 1)
+    ("DiscreteGaussianPrivacy.v", "  gmass sigma (col_mx c m) = (gmass sigma c * gmass sigma m)%E.",
+     "  gmass sigma (col_mx c m) = gmass sigma c."),
+    # the one-dimensional premise's zCDP without the order
+    ("DiscreteGaussianPrivacy.v", "  forall alpha, 1 < alpha -> renyi sigma alpha (f x) (f x') <= rho sigma Delta * alpha.",
+     "  forall alpha, 1 < alpha -> renyi sigma alpha (f x) (f x') <= rho sigma Delta."),
+    # its neighbours allowed twice the squared sensitivity with rho unchanged
+    ("DiscreteGaussianPrivacy.v", "  (forall x x', adj x x' -> (sqnorm (f x - f x'))%:~R <= Delta ^+ 2) ->",
+     "  (forall x x', adj x x' -> (sqnorm (f x - f x'))%:~R <= 2 * Delta ^+ 2) ->"),
+    # the coordinates' divergences at the order k + 1: each is larger, the sum exceeds the divergence on Z^n
+    ("DiscreteGaussianPrivacy.v",
+     "  1 < k -> renyi sigma k%:~R mu nu = \\sum_(i < n) renyi sigma k%:~R (coordinate mu i) (coordinate nu i).",
+     "  1 < k -> renyi sigma k%:~R mu nu = \\sum_(i < n) renyi sigma (k + 1)%:~R (coordinate mu i) (coordinate nu i)."),
+    # each coordinate compared with itself: the sum is 0, the divergence on Z^n is not when mu != nu
+    ("DiscreteGaussianPrivacy.v",
+     "  1 < k -> renyi sigma k%:~R mu nu = \\sum_(i < n) renyi sigma k%:~R (coordinate mu i) (coordinate nu i).",
+     "  1 < k -> renyi sigma k%:~R mu nu = \\sum_(i < n) renyi sigma k%:~R (coordinate mu i) (coordinate mu i)."),
 ]
 
 

@@ -85,7 +85,7 @@ def probe_argument(points: np.ndarray, dtype: Any, unit_blocks: UnitBlocks) -> A
 
 
 def evaluate_at(function: Callable[..., Any], point: np.ndarray, dtype: Any, batch: bool, outputs: int,
-                unit_blocks: UnitBlocks = "dense") -> np.ndarray:
+                unit_blocks: UnitBlocks = "dense", finite: bool = True) -> np.ndarray:
     """The function's outputs at one point (of the re-check or the linearity check), their shape checked.
 
     Args:
@@ -95,10 +95,47 @@ def evaluate_at(function: Callable[..., Any], point: np.ndarray, dtype: Any, bat
         batch: True when it takes a 2-D array of probes (the point is passed as one column).
         outputs: the number of outputs it returns.
         unit_blocks: in batch mode, ``"dense"`` (default) or ``"sparse"``.
+        finite: check the values finite here (default True; False: the caller checks them later).
     """
     argument = probe_argument(point.reshape(-1, 1), dtype, unit_blocks) if batch else point.astype(dtype)
-    actual = call_numbers(function, argument, "the re-check")
+    actual = call_numbers(function, argument, "the re-check", finite)
     actual = actual[:, 0] if batch else actual
     if actual.shape != (outputs,):
         raise ValueError(f"function returned shape {actual.shape} at the re-check point, expected ({outputs},)")
     return actual
+
+
+def check_zero_outputs(values: np.ndarray) -> None:
+    """The function's outputs at the zero draws all zero (a nan is not), or the one-line refusal naming the first.
+
+    Args:
+        values: the outputs at zero, 1-D.
+    """
+    nonzero = np.flatnonzero(values != 0)
+    if nonzero.size:
+        first = int(nonzero[0])
+        raise ValueError(f"function is not linear: output {first} is {values[first].item()!r} at the zero noise "
+                         "vector")
+
+
+def at_zero(function: Callable[..., Any], count: int, dtype: Any, batch: bool, unit_blocks: UnitBlocks) -> np.ndarray:
+    """The function at the zero draws, checked zero: outputs × 1 in batch mode, else 1-D.
+
+    Args:
+        function: the user's function, already guarded.
+        count: the number of draws.
+        dtype: the numpy dtype the function takes.
+        batch: True when it takes a 2-D array of probes.
+        unit_blocks: in batch mode, ``"dense"`` or ``"sparse"``.
+    """
+    if batch:
+        zero = call_numbers(function, probe_argument(np.zeros((count, 1)), dtype, unit_blocks), "outputs × probes")
+        if zero.ndim != 2 or zero.shape[1] != 1:
+            raise ValueError(f"batch: the function must return outputs × probes, got shape {zero.shape}")
+        check_zero_outputs(zero[:, 0])
+        return zero
+    zero = call_numbers(function, np.zeros(count, dtype=dtype), "a 1-D array")
+    if zero.ndim != 1:
+        raise ValueError(f"function must return a 1-D array, got shape {zero.shape}")
+    check_zero_outputs(zero)
+    return zero

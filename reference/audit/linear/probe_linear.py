@@ -40,11 +40,14 @@ as they would need more (:data:`BYTES_PER_NONZERO` each). Each call of the funct
 :func:`reference.core.user_code.call_user`: whatever it raises is one ``ValueError`` naming it, and each call may
 take ``call_seconds`` and add ``call_memory_bytes`` of address space (defaults 60 s and 4 GiB; ``None``: no limit).
 The one-draw-per-call array probes make thousands of calls of what may be a microsecond function, so their unit
-draws share one memory cap set when they start (:class:`reference.core.user_code.UserFunction`'s
-``block_memory_bytes``): twice ``call_memory_bytes`` plus :data:`UNIT_PROBE_SLACK_BYTES` and 64 bytes per output
-above what the process then holds — the probe's own arrays meanwhile stay below ``call_memory_bytes`` (16 bytes
-per non-zero, refused beyond it) plus one buffer of columns, so each call may still add at least
-``call_memory_bytes``, and at most about twice it.
+draws and the ten calls of the checks that follow share one memory cap set when they start
+(:class:`reference.core.user_code.UserFunction`'s ``block_memory_bytes``): twice ``call_memory_bytes`` plus
+:data:`UNIT_PROBE_SLACK_BYTES` and 160 bytes per output above what the process then holds — the probe's own arrays
+meanwhile stay below ``call_memory_bytes`` (16 bytes per non-zero, refused beyond it) plus one buffer of columns
+and the checks' outputs (80 bytes per output; their points are drawn before the cap is set), so each call may
+still add at least ``call_memory_bytes``, and at most about twice it; a watchdog thread keeps their time limit
+(``watchdog=True``: the same limit per call, no system call per call). The checks' calls (in batch mode one call,
+every point a column) come before any check is decided; the unit draws' values are checked finite first.
 """
 
 from __future__ import annotations
@@ -62,15 +65,22 @@ from reference.audit.linear.column_matrix import SparseColumns
 from reference.audit.linear.elimination import Sparse, narrow
 from reference.audit.linear.probe_calls import UNIT_BLOCKS as UNIT_BLOCKS
 from reference.audit.linear.probe_calls import UnitBlocks as UnitBlocks
-from reference.audit.linear.probe_calls import as_numbers, call_numbers, is_sparse, probe_argument
+from reference.audit.linear.probe_calls import as_numbers, at_zero, is_sparse
 from reference.audit.linear.probe_linearity import (
     DEVIATION_MULTIPLE as DEVIATION_MULTIPLE,
 )
 from reference.audit.linear.probe_linearity import (
     LINEARITY_TRIALS as LINEARITY_TRIALS,
 )
+from reference.audit.linear.probe_linearity import (
+    check_finite,
+    check_points,
+    check_values,
+    deviation_at_pairs,
+    recheck_map,
+    zero_and_checks,
+)
 from reference.audit.linear.probe_linearity import linearity_deviation as linearity_deviation
-from reference.audit.linear.probe_linearity import recheck_map
 from reference.audit.linear.probe_linearity import usable_deviation as usable_deviation
 from reference.audit.linear.probe_values import ROUNDOFF_MULTIPLE as ROUNDOFF_MULTIPLE
 from reference.audit.linear.probe_values import default_denominator_bound as default_denominator_bound
@@ -257,35 +267,54 @@ def _probe_arrays(function: Callable[..., Any], count: int, kind: ProbeInputs, b
     else:
         denominator = default_denominator_bound(output_dtype) if max_denominator is None else check_positive_int(
             max_denominator, "max_denominator")
+    # the checks' points (drawn before the unit calls' memory cap: count × 10 integers)
+    pairs, point = check_points(count, seed)
+    checks: tuple[np.ndarray | None, np.ndarray]
     with UserFunction(function, role="function", limits=limits) as guarded:
-        zero = _at_zero(guarded, count, dtype, batch, unit_blocks)
+        if batch:  # a few calls, each under its own memory cap; the first at zero and at the checks' points
+            zero, checks = zero_and_checks(guarded, count, dtype, (pairs, point), unit_blocks)
+        else:
+            zero = at_zero(guarded, count, dtype, batch, unit_blocks)
+            # the linearity pairs only for float outputs, whose rounding they measure
+            points = (pairs if zero.dtype.kind == "f" else None, point)
         if dense:
             _refuse_if_too_large(zero.shape[0], count, limits)
-        if batch:  # a few calls: each under its own memory cap
+        if batch:
             parts = _float_columns(guarded, zero, count, dtype, batch, limits, dense, unit_blocks)
     if not batch:
-        # thousands of calls of a 1-D function: one memory cap for all of them (module docstring); meanwhile the
-        # probe holds at most 16 bytes per non-zero (below call_memory_bytes by the refusals) and the temporaries
-        # of one buffer of columns
+        # thousands of calls of a 1-D function, then the ten calls of the checks: one memory cap for all of them
+        # (module docstring); meanwhile the probe holds at most 16 bytes per non-zero (below call_memory_bytes by
+        # the refusals), the temporaries of one buffer of columns and the checks' outputs (80 bytes per output)
         block = None if limits.memory_bytes is None else (2 * limits.memory_bytes + UNIT_PROBE_SLACK_BYTES
-                                                          + 64 * zero.shape[0])
-        with UserFunction(function, role="function", limits=limits, block_memory_bytes=block) as unit_calls:
-            parts = _float_columns(unit_calls, zero, count, dtype, batch, limits, dense, unit_blocks)
+                                                          + 160 * zero.shape[0])
+        with UserFunction(function, role="function", limits=limits, block_memory_bytes=block,
+                          watchdog=True) as unit_calls:
+            call = unit_calls.one_argument()
+            parts = _float_columns(call, zero, count, dtype, batch, limits, dense, unit_blocks)
+            checks = check_values(call, zero.shape[0], points, dtype, batch, unit_blocks)
     outputs, rows, cols, values = _joined(count, *parts)
-    with UserFunction(function, role="function", limits=limits) as guarded:
-        return _checked_map(guarded, outputs, rows, cols, values, count, dtype, output_dtype, denominator, batch,
-                            seed, unit_blocks)
+    return _checked_map(function, limits, checks, outputs, rows, cols, values, count, dtype, output_dtype,
+                        denominator, batch, seed, unit_blocks)
 
 
-def _checked_map(guarded: Callable[..., Any], outputs: int, rows: np.ndarray, cols: np.ndarray, values: np.ndarray,
-                 count: int, dtype: Any, output_dtype: Any, denominator: int, batch: bool, seed: int,
-                 unit_blocks: UnitBlocks) -> _Probed:
-    """The probed values recognised and re-checked (module docstring)."""
-    own = (usable_deviation(*linearity_deviation(guarded, outputs, count, dtype, batch, seed, unit_blocks),
-                            output_dtype) if values.dtype.kind == "f" else _ZERO)
+def _checked_map(function: Callable[..., Any], limits: CallLimits, checks: tuple[np.ndarray | None, np.ndarray],
+                 outputs: int, rows: np.ndarray, cols: np.ndarray, values: np.ndarray, count: int, dtype: Any,
+                 output_dtype: Any, denominator: int, batch: bool, seed: int, unit_blocks: UnitBlocks) -> _Probed:
+    """The probed values recognised and re-checked (module docstring) from the function's outputs at the checks'
+    points (``checks``: :func:`reference.audit.linear.probe_linearity.check_values`)."""
+    check_finite(checks)  # after the unit draws' own (in _joined), which name the draw
+    at_pairs, actual = checks
+    own = _ZERO
+    if values.dtype.kind == "f":
+        if at_pairs is None:  # integer at zero, floats at a unit draw: the pairs are measured now
+            with UserFunction(function, role="function", limits=limits) as guarded:
+                measured = linearity_deviation(guarded, outputs, count, dtype, batch, seed, unit_blocks)
+        else:
+            measured = deviation_at_pairs(at_pairs)
+        own = usable_deviation(*measured, output_dtype)
     distinct, inverse = recognise_values(values, output_dtype, denominator, rows, cols, own)
-    recheck_map(guarded, outputs, rows, cols, distinct, inverse, count, dtype, batch, seed, own, output_dtype,
-             unit_blocks)
+    recheck_map(function, outputs, rows, cols, distinct, inverse, count, dtype, batch, seed, own, output_dtype,
+                unit_blocks, actual=actual)
     kept = np.array([value != 0 for value in distinct], dtype=bool)[inverse] if distinct else inverse == 0
     if not kept.all():  # rounding residues recognised as zero (a solve's cancellation) are not entries
         rows, cols, inverse = rows[kept], cols[kept], inverse[kept]
@@ -331,10 +360,13 @@ def _columns(probed: _Probed, count: int) -> SparseColumns:
     """The map as sparse exact columns (ints where integral), built column by column from the sorted non-zeros."""
     order = np.argsort(probed.cols, kind="stable")
     narrowed = [narrow(value) for value in probed.distinct]
+    sizes = np.bincount(probed.cols, minlength=count).tolist()
+    if len(narrowed) == 1:  # one value (a 0/1 map): the rows alone, cut into the columns
+        rows, value = iter(probed.rows[order].tolist()), narrowed[0]
+        return SparseColumns(probed.outputs, count, [dict.fromkeys(islice(rows, size), value) for size in sizes])
     # one iterator over (row, value) in column order, cut into the columns: no list slices
     entries = zip(probed.rows[order].tolist(), map(narrowed.__getitem__, probed.inverse[order].tolist()))
-    columns: list[Sparse] = [dict(islice(entries, size))
-                             for size in np.bincount(probed.cols, minlength=count).tolist()]
+    columns: list[Sparse] = [dict(islice(entries, size)) for size in sizes]
     return SparseColumns(probed.outputs, count, columns)
 
 
@@ -459,25 +491,15 @@ def _block_entries(returned: Any, shape: tuple[int, int]) -> tuple[np.ndarray, n
     return rows, cols, block[rows, cols]
 
 
-#: Bytes of the buffer holding the one-at-a-time columns before their non-zeros are found in one pass.
-COLUMN_BUFFER_BYTES = 1 << 23
+#: Bytes of the buffer holding the one-at-a-time columns before their non-zeros are found in one pass (512 KiB:
+#: the copies and the scan stay in the processor's cache, 0.5 ms faster at T = 1,024 than one 8 MiB buffer) ...
+COLUMN_BUFFER_BYTES = 1 << 19
+#: ... unless that holds fewer than :data:`COLUMN_BUFFER_ROWS` columns: then up to 8 MiB (a pass per few columns of
+#: many outputs would cost more in numpy calls than the cache saves: 9% more at T = 10,000).
+LARGE_COLUMN_BUFFER_BYTES = 1 << 23
+COLUMN_BUFFER_ROWS = 64
 
 _Parts = tuple[int, list[np.ndarray], list[int], list[np.ndarray], Any]
-
-
-def _at_zero(function: Callable[..., Any], count: int, dtype: Any, batch: bool, unit_blocks: UnitBlocks) -> np.ndarray:
-    """The function at the zero draws, checked zero: outputs × 1 in batch mode, else 1-D."""
-    if batch:
-        zero = call_numbers(function, probe_argument(np.zeros((count, 1)), dtype, unit_blocks), "outputs × probes")
-        if zero.ndim != 2 or zero.shape[1] != 1:
-            raise ValueError(f"batch: the function must return outputs × probes, got shape {zero.shape}")
-        _check_zero(zero[:, 0].tolist())
-        return zero
-    zero = call_numbers(function, np.zeros(count, dtype=dtype), "a 1-D array")
-    if zero.ndim != 1:
-        raise ValueError(f"function must return a 1-D array, got shape {zero.shape}")
-    _check_zero(zero.tolist())
-    return zero
 
 
 def _float_columns(
@@ -508,7 +530,10 @@ def _float_columns(
         return outputs, found_rows, found_counts, found_values, zero.dtype
     # the columns are copied into a buffer (a draw per row) and their non-zeros found for a whole buffer at once:
     # a numpy call per buffer instead of several per draw
-    rows_per_buffer = max(1, min(count, COLUMN_BUFFER_BYTES // (8 * outputs)))
+    rows_per_buffer = COLUMN_BUFFER_BYTES // (8 * outputs)
+    if rows_per_buffer < COLUMN_BUFFER_ROWS:
+        rows_per_buffer = LARGE_COLUMN_BUFFER_BYTES // (8 * outputs)
+    rows_per_buffer = max(1, min(count, rows_per_buffer))
     buffer = np.empty((rows_per_buffer, outputs), dtype=zero.dtype)
     filled = 0
 
@@ -524,13 +549,14 @@ def _float_columns(
 
     unit = np.zeros(count, dtype=dtype)
     shape, kind = zero.shape, buffer.dtype
+    slots = list(buffer)  # a view per row: assigning into a view skips the buffer's index parsing
     for j in range(count):
         unit[j] = 1
         column = function(unit)
-        unit[j] = 0
+        # the unit draw is reset only once the column is copied: a function may return its argument or a view of it
         # the common case (an array of the buffer's dtype and shape) is checked in one line: the function may take
         # microseconds, and this loop runs once per draw
-        if type(column) is not np.ndarray or column.dtype != kind or column.shape != shape:
+        if type(column) is not np.ndarray or column.dtype is not kind or column.shape != shape:
             column = as_numbers(column, "a 1-D array", finite=False)
             if column.shape != shape:
                 raise ValueError(f"function returned shape {column.shape} for draw {j}, {zero.shape} at zero")
@@ -538,8 +564,10 @@ def _float_columns(
                 flush(j)
                 rows = np.flatnonzero(column != 0)
                 kept(rows, [rows.size], column[rows], j + 1)
+                unit[j] = 0
                 continue
-        buffer[filled] = column
+        slots[filled][...] = column
+        unit[j] = 0
         filled += 1
         if filled == rows_per_buffer:
             flush(j + 1)

@@ -10,7 +10,14 @@ from typing import Any
 
 import numpy as np
 
-from reference.audit.linear.probe_calls import UnitBlocks, call_numbers, evaluate_at, probe_argument
+from reference.audit.linear.probe_calls import (
+    UnitBlocks,
+    as_numbers,
+    call_numbers,
+    check_zero_outputs,
+    evaluate_at,
+    probe_argument,
+)
 from reference.audit.linear.probe_recheck import common_denominator, exact_deviation, integer_recheck
 from reference.audit.linear.probe_values import unit_roundoff
 
@@ -22,13 +29,131 @@ LINEARITY_TRIALS = 3
 DEVIATION_MULTIPLE = 16
 
 
+def check_points(count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The points of the checks, small integers (exact in every dtype): the linearity pairs, one column per point
+    (x, y, x + y for each of :data:`LINEARITY_TRIALS` trials, seeded by ``seed + 1``), and the re-check point
+    (seeded by ``seed``).
+
+    Args:
+        count: the number of draws (the length of a point).
+        seed: the probe's seed, a non-negative integer.
+
+    Returns:
+        (the pairs, count × 3·trials int64; the re-check point, count int64).
+    """
+    drawn = np.random.default_rng(seed + 1).integers(-8, 9, size=(2 * LINEARITY_TRIALS, count))  # x, y, x, y, ...
+    pairs = np.empty((count, 3 * LINEARITY_TRIALS), dtype=np.int64)
+    pairs[:, 0::3] = drawn[0::2].T
+    pairs[:, 1::3] = drawn[1::2].T
+    pairs[:, 2::3] = pairs[:, 0::3] + pairs[:, 1::3]
+    return pairs, recheck_point(count, seed)
+
+
+def recheck_point(count: int, seed: int) -> np.ndarray:
+    """The seeded point of small integers at which the recovered map is re-checked (:func:`recheck_map`).
+
+    Args:
+        count: the number of draws (the length of the point).
+        seed: the probe's seed, a non-negative integer.
+    """
+    return np.random.default_rng(seed).integers(-8, 9, size=count)
+
+
+def check_values(function: Callable[..., Any], outputs: int, points: tuple[np.ndarray | None, np.ndarray],
+                 dtype: Any, batch: bool, unit_blocks: UnitBlocks = "dense") -> tuple[np.ndarray | None, np.ndarray]:
+    """The function at the points of the checks (:func:`check_points`), each result's shape checked (its
+    finiteness later, :func:`check_finite`, after the unit draws' own): one call per point, or in batch mode one
+    call with every point as a column.
+
+    Args:
+        function: the user's function, already guarded.
+        outputs: the number of outputs it returns.
+        points: the linearity pairs (None: not measured, as for integer outputs) and the re-check point, as
+            :func:`check_points` returns them.
+        dtype: the numpy dtype of its argument.
+        batch: True when it takes a 2-D array of probes.
+        unit_blocks: in batch mode, how the points are passed: ``"dense"`` (a numpy array, default) or
+            ``"sparse"`` (a scipy.sparse csc array).
+
+    Returns:
+        (the outputs at the pairs, outputs × 3·trials, or None; the outputs at the re-check point), as returned.
+    """
+    pairs, point = points
+    if batch:
+        every = point.reshape(-1, 1) if pairs is None else np.column_stack([pairs, point])
+        values = call_numbers(function, probe_argument(every, dtype, unit_blocks), "the linearity check", False)
+        if values.shape != (outputs, every.shape[1]):
+            raise ValueError(f"batch: expected shape {(outputs, every.shape[1])} at the linearity check, got "
+                             f"{values.shape}")
+        return (None if pairs is None else values[:, :-1]), values[:, -1]
+    at_pairs = None if pairs is None else np.stack([evaluate_at(function, pairs[:, index], dtype, batch, outputs,
+                                                                finite=False) for index in range(pairs.shape[1])],
+                                                    axis=1)
+    return at_pairs, evaluate_at(function, point, dtype, batch, outputs, finite=False)
+
+
+def zero_and_checks(function: Callable[..., Any], count: int, dtype: Any, points: tuple[np.ndarray, np.ndarray],
+                    unit_blocks: UnitBlocks = "dense") -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """Batch mode's first call: the function at zero, at the linearity pairs and at the re-check point, every
+    point a column; the outputs at zero checked finite and zero (those at the checks' points are checked after the
+    unit draws': :func:`check_finite`).
+
+    Args:
+        function: the user's function, already guarded, taking draws × probes.
+        count: the number of draws.
+        dtype: the numpy dtype of its argument.
+        points: the linearity pairs and the re-check point (:func:`check_points`).
+        unit_blocks: how the points are passed: ``"dense"`` (a numpy array, default) or ``"sparse"``.
+
+    Returns:
+        (the outputs at zero, outputs × 1; the outputs at the pairs and at the re-check point).
+    """
+    pairs, point = points
+    every = np.column_stack([np.zeros(count, dtype=np.int64), pairs, point])
+    values = call_numbers(function, probe_argument(every, dtype, unit_blocks), "outputs × probes", False)
+    if values.ndim != 2 or values.shape[1] != every.shape[1]:
+        raise ValueError(f"batch: the function must return outputs × probes ({every.shape[1]} probes), got shape "
+                         f"{values.shape}")
+    zero = as_numbers(values[:, :1], "outputs × probes")
+    check_zero_outputs(zero[:, 0])
+    return zero, (values[:, 1:-1], values[:, -1])
+
+
+def check_finite(checks: tuple[np.ndarray | None, np.ndarray]) -> None:
+    """The outputs at the checks' points finite, or the one-line refusal naming the output.
+
+    Args:
+        checks: the outputs at the linearity pairs (or None) and at the re-check point (:func:`check_values`).
+    """
+    for values, note in zip(checks, ("the linearity check", "the re-check")):
+        if values is not None and values.dtype.kind == "f":
+            bad = np.argwhere(~np.isfinite(values))
+            if bad.size:
+                where = tuple(int(index) for index in bad[0])
+                raise ValueError(f"function returned a non-finite value {float(values[where])!r} at output index "
+                                 f"{where[0]} ({note})")
+
+
+def deviation_at_pairs(values: np.ndarray) -> tuple[Fraction, Fraction]:
+    """max |f(x + y) − f(x) − f(y)| over the outputs and the trials, exactly, and the largest output seen (see
+    :func:`linearity_deviation`).
+
+    Args:
+        values: the outputs at the linearity pairs, outputs × 3·trials (columns f(x), f(y), f(x + y), ...).
+    """
+    values = values.astype(np.float64, copy=False)
+    worst = exact_deviation(values[:, 0::3].ravel(), values[:, 1::3].ravel(), values[:, 2::3].ravel())
+    return worst, Fraction(float(np.max(np.abs(values))))
+
+
 def linearity_deviation(function: Callable[..., Any], outputs: int, count: int, dtype: Any, batch: bool,
                         seed: int, unit_blocks: UnitBlocks = "dense") -> tuple[Fraction, Fraction]:
     """The function's own rounding, measured: max |f(x + y) − f(x) − f(y)| over seeded pairs of small integer
     points (exact in the dtype), and the largest output seen. Linear code that computes through a solve or a
     pseudo-inverse cancels large intermediate terms, so its outputs carry rounding the recovered map cannot see.
     Exact, computed on arrays (:func:`reference.audit.linear.probe_recheck.exact_deviation`); in batch mode all
-    the points go in one call.
+    the points go in one call. (The probe itself calls the function at these pairs and at the re-check point
+    together: :func:`check_values`.)
 
     Args:
         function: the user's function, already guarded (as :func:`probe_linear_map` calls it).
@@ -43,23 +168,16 @@ def linearity_deviation(function: Callable[..., Any], outputs: int, count: int, 
     Returns:
         (the largest deviation, the largest output magnitude seen), exact.
     """
-    rng = np.random.default_rng(seed + 1)
-    points = []
-    for _ in range(LINEARITY_TRIALS):
-        first, second = rng.integers(-8, 9, size=count), rng.integers(-8, 9, size=count)
-        points += [first, second, first + second]
+    pairs = check_points(count, seed)[0]
     if batch:
-        values = call_numbers(function, probe_argument(np.stack(points, axis=1), dtype, unit_blocks), "the linearity check")
-        if values.shape != (outputs, len(points)):
-            raise ValueError(f"batch: expected shape {(outputs, len(points))} at the linearity check, got "
+        values = call_numbers(function, probe_argument(pairs, dtype, unit_blocks), "the linearity check")
+        if values.shape != (outputs, pairs.shape[1]):
+            raise ValueError(f"batch: expected shape {(outputs, pairs.shape[1])} at the linearity check, got "
                              f"{values.shape}")
-        columns = [values[:, index] for index in range(len(points))]
     else:
-        columns = [evaluate_at(function, point, dtype, batch, outputs) for point in points]
-    columns = [column.astype(np.float64) for column in columns]
-    worst = max(exact_deviation(*columns[index:index + 3]) for index in range(0, len(columns), 3))
-    size = Fraction(float(max(np.max(np.abs(column)) for column in columns)))
-    return worst, size
+        values = np.stack([evaluate_at(function, pairs[:, index], dtype, batch, outputs)
+                           for index in range(pairs.shape[1])], axis=1)
+    return deviation_at_pairs(values)
 
 
 def usable_deviation(worst: Fraction, size: Fraction, dtype: Any) -> Fraction:
@@ -76,7 +194,8 @@ def usable_deviation(worst: Fraction, size: Fraction, dtype: Any) -> Fraction:
 
 def recheck_map(function: Callable[..., Any], outputs: int, rows: np.ndarray, cols: np.ndarray,
              distinct: list[Fraction], inverse: np.ndarray, count: int, dtype: Any, batch: bool, seed: int,
-             own_deviation: Fraction = _ZERO, output_dtype: Any = None, unit_blocks: UnitBlocks = "dense") -> None:
+             own_deviation: Fraction = _ZERO, output_dtype: Any = None, unit_blocks: UnitBlocks = "dense",
+             actual: np.ndarray | None = None) -> None:
     """Exact re-check at a seeded point of small integers: |f(x) − B x| within the summation bound of the
     recovered map, or within :data:`DEVIATION_MULTIPLE` times the function's measured deviation from linearity
     (:func:`linearity_deviation`: its own rounding), whichever is larger. On arrays in int64 when B's entries
@@ -97,10 +216,12 @@ def recheck_map(function: Callable[..., Any], outputs: int, rows: np.ndarray, co
         own_deviation: the function's measured deviation from linearity, exact (default 0).
         output_dtype: the float dtype of its outputs when it differs from ``dtype`` (integer in, floats out); default None.
         unit_blocks: in batch mode, ``"dense"`` (default) or ``"sparse"``.
+        actual: f at the re-check point when already called there (:func:`check_values`); default None: called
+            here.
     """
-    rng = np.random.default_rng(seed)
-    point = rng.integers(-8, 9, size=count)
-    actual = evaluate_at(function, point, dtype, batch, outputs, unit_blocks)
+    point = recheck_point(count, seed)
+    if actual is None:
+        actual = evaluate_at(function, point, dtype, batch, outputs, unit_blocks)
     is_float = actual.dtype.kind == "f"
     # the function computes in its input dtype, or in float64 for integer-in/float-out (an integer function
     # returning floats in the plain integer mode was refused before)

@@ -159,15 +159,24 @@ def _fold_levels(current: np.ndarray, level: int, count: int, column: int, room:
             difference = np.subtract(left, right, out=differences[:rows * half[1]].reshape(half))
             last = step == count - 1 and parents_out is not None
             parents = np.add(left, right, out=parents_out if last else spare[:rows * half[1]].reshape(half))
-        np.multiply(current, current, out=current)
-        _row_totals(current, totals[nodes[at] + column:nodes[at] + column + width])
+        node_totals = totals[nodes[at] + column:nodes[at] + column + width]
+        if rows == 1:  # one run: its rounded squares are the totals, squared and rounded where they are kept
+            np.multiply(current[0], current[0], out=node_totals)
+            np.rint(node_totals, out=node_totals)
+        else:
+            np.multiply(current, current, out=current)
+            _row_totals(current, node_totals)
         if not at:
             return
         np.multiply(difference, difference, out=difference)
         if cells is not None and step == 0:  # the leaves' siblings only: half the coefficients, half the cost
             count_above(difference, *cells)
         column //= 2
-        _row_totals(difference, totals[siblings[at - 1] + column:siblings[at - 1] + column + width // 2])
+        sibling_totals = totals[siblings[at - 1] + column:siblings[at - 1] + column + width // 2]
+        if rows == 1:
+            np.rint(difference[0], out=sibling_totals)
+        else:
+            _row_totals(difference, sibling_totals)
         spare = current.reshape(-1)
         current, width = parents, width // 2
 

@@ -170,3 +170,30 @@ def range_workload(length: int) -> np.ndarray:
     cells = np.arange(n, dtype=np.int64)
     # row (a, b) is 1 on the cells a..b
     return ((cells >= bounds[:, :1]) & (cells <= bounds[:, 1:])).astype(np.int64)
+
+
+def sample_ranges_law(length: int) -> dict[tuple[int, int], Fraction]:
+    """The exact law of :func:`reference.cip.numeric.errors.sample_ranges` (CIP Appendix E.5's scheme), computed by
+    following its draws: a coin with P(heads) = 2/(n+1); heads: one cell uniform among n, range [c, c]; tails: a
+    first cell uniform among n and a second uniform among the other n − 1 (drawn from n − 1 values, skipping
+    over the first), range [min, max]. Returns {(first, last): probability} over the ranges that occur.
+
+    For n = 1 the coin shows heads with probability 1 and the tails branch (no pair of distinct cells) has weight 0.
+
+    Args:
+        length: n, the number of cells, an integer in [1, 512] (the tails branch enumerates n(n − 1) draws).
+    """
+    n = check_positive_int(length, "length")
+    if n > 512:
+        raise ValueError(f"length must be at most 512 for the exact law, got {message_value(n)}")
+    heads = Fraction(2, n + 1)
+    law: dict[tuple[int, int], Fraction] = {}
+    for cell in range(n):
+        law[(cell, cell)] = law.get((cell, cell), Fraction(0)) + heads / n
+    if n >= 2:
+        for first in range(n):
+            for drawn in range(n - 1):
+                second = drawn + (drawn >= first)  # the numeric sampler's skip over the first cell
+                key = (min(first, second), max(first, second))
+                law[key] = law.get(key, Fraction(0)) + (1 - heads) / (n * (n - 1))
+    return law

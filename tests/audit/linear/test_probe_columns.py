@@ -115,7 +115,7 @@ def test_the_non_zeros_are_bounded_as_they_are_found() -> None:
         return np.full(100_000, draws.sum())
 
     # 100,000 non-zeros per draw at 160 bytes each: over 2**23 bytes at the first unit draw, seen when the first
-    # buffer of columns (8 MiB: 10 draws of 100,000 float64 outputs) is scanned
+    # buffer of columns (8 MiB for columns this long: 10 draws of 100,000 float64 outputs) is scanned
     with pytest.raises(ValueError, match=r"draws: 1,000,000 non-zeros in the first 10 of 50 draws .* call_memory"):
         probe_linear_columns(dense, draws=50, inputs="float64", call_memory_bytes=1 << 23)
     assert len(calls) == 11  # the call at zero and ten unit draws, not fifty

@@ -7,12 +7,14 @@ import pickle
 import sys
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 import reference.audit.samples.cascade_fold as cascade_fold
 import reference.audit.samples.cascade_stream as cascade_stream
+import reference.audit.samples.target as target_module
 from reference.audit.samples.cascade_stream import CascadeMoments
 from reference.audit.samples.sampler_function import audit_sampler_function
 from reference.audit.samples.sufficient import FRACTION_BITS, GRID_ROOT
@@ -169,7 +171,7 @@ def test_planted_samplers_fail_and_the_correct_one_holds(tmp_path: Path, monkeyp
     monkeypatch.syspath_prepend(str(tmp_path))
     sys.modules.pop("planted_leaves", None)
     mechanism = Mechanism("cascade", depth=6, sigma=2.0)
-    options = {"chunk_runs": 16, "block_runs": 64}
+    options: dict[str, Any] = {"chunk_runs": 16, "block_runs": 64}
     correct = audit_sampler_function("examples.batched_samplers:cascade_depth_6", mechanism, 256, 5, **options,
                                      smallest_deviation=0.25)
     assert correct["verdict"] == "holds"
@@ -180,3 +182,115 @@ def test_planted_samplers_fail_and_the_correct_one_holds(tmp_path: Path, monkeyp
     variance = audit_sampler_function("reference_verification.planted.variance_for_std_cascade:faulty_cascade_batch",
                                       mechanism, 256, 5, **options)
     assert variance["verdict"] == "fails"
+
+
+@pytest.mark.parametrize(("depth", "tile_values"), [(0, 1 << 17), (5, 1 << 17), (7, 16), (6, 2)])
+def test_one_run_per_block_gives_the_definitions_integers(monkeypatch: pytest.MonkeyPatch, depth: int,
+                                                          tile_values: int) -> None:
+    # one run per block (the command's chunks at depth 20): its squares are rounded where the totals are kept;
+    # the same integers as the per-node definition and as the reference path, tiled (small tiles) or not
+    monkeypatch.setattr(cascade_fold, "TILE_VALUES", tile_values)
+    sigma = 1.7
+    samples = cascade_leaves_runs(depth, sigma, 6, 50 + depth) * 1.3
+    one_by_one = CascadeMoments(depth, sigma)
+    for row in samples:
+        one_by_one.add(row[np.newaxis, :])
+    reference = CascadeMoments(depth, sigma)
+    reference._add_scaled_exactly(np.multiply(samples, GRID_ROOT / sigma))
+    assert _totals(one_by_one) == _scalar_sums(samples, sigma) == _totals(reference)
+    assert np.array_equal(one_by_one.above, reference.above)
+
+
+PLANTED_CASCADES = '''
+import numpy as np
+
+
+def _cascade(generator, runs, depth, split, root):
+    """Leaves of a two-children split applied level by level from a root draw (sigma = 2)."""
+    values = root(generator, (runs, 1))
+    for _ in range(depth):
+        values = split(generator, values)
+    return values
+
+
+def _interleave(left, right):
+    children = np.empty((left.shape[0], 2 * left.shape[1]))
+    children[:, 0::2], children[:, 1::2] = left, right
+    return children
+
+
+def quarter_correlation(generator, runs):
+    # children sqrt(3/2) (X/2 +- y) with Var y = 5/12 sigma^2: variance sigma^2, correlation -1/4 (not -1/2)
+    def split(generator, parents):
+        noise = generator.normal(0.0, np.sqrt(5.0 / 12.0) * 2.0, parents.shape)
+        return np.sqrt(1.5) * _interleave(parents / 2 + noise, parents / 2 - noise)
+    return _cascade(generator, runs, 6, split, lambda generator, shape: generator.normal(0.0, 2.0, shape))
+
+
+def laplace_splits(generator, runs):
+    # the cascade's covariance exactly (Var y = 3/4 sigma^2, the root sigma^2), but Laplace draws: the wrong law
+    def split(generator, parents):
+        noise = generator.laplace(0.0, np.sqrt(3.0 / 8.0) * 2.0, parents.shape)
+        return _interleave(parents / 2 + noise, parents / 2 - noise)
+    return _cascade(generator, runs, 6, split, lambda generator, shape: generator.laplace(0.0, np.sqrt(2.0), shape))
+'''
+
+
+def test_planted_samplers_fail_with_one_run_per_chunk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # one run per chunk, as the command draws depth 20: sibling correlation -1/4 instead of -1/2 (every node's
+    # marginal variance right at the leaves) and Laplace draws with the cascade's exact covariance both fail; the
+    # correct sampler holds on the same plan
+    (tmp_path / "planted_cascades.py").write_text(PLANTED_CASCADES)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("planted_cascades", None)
+    mechanism = Mechanism("cascade", depth=6, sigma=2.0)
+    options: dict[str, Any] = {"chunk_runs": 1, "block_runs": 64}
+    correct = audit_sampler_function("examples.batched_samplers:cascade_depth_6", mechanism, 256, 6, **options,
+                                     smallest_deviation=0.25)
+    assert correct["verdict"] == "holds"
+    correlation = audit_sampler_function("planted_cascades:quarter_correlation", mechanism, 256, 6, **options)
+    assert correlation["verdict"] == "fails"
+    assert "sibling covariances" in {check["property"] for check in correlation["checks"]
+                                     if check["verdict"] == "fails"}
+    laplace = audit_sampler_function("planted_cascades:laplace_splits", mechanism, 256, 6, **options)
+    assert laplace["verdict"] == "fails"
+    assert "whitened magnitudes" in {check["property"] for check in laplace["checks"] if check["verdict"] == "fails"}
+
+
+def test_a_node_whose_rounded_squares_are_all_zero_is_ranked_without_an_error() -> None:
+    # with two runs a node's statistic can be exactly 0 (both rounded squares 0): a ratio of 0 to the expectation,
+    # infinitely far in the log scale the report ranks by — never a math error. Its exact value is below half a
+    # grid unit per run, and the lower critical value of chi-square(2) at this level (about 1e-8) is below that
+    # rounding, so the rounded statistic cannot be held against the sampler: accepted, the range widened by it
+    samples = cascade_leaves_runs(2, 1.0, 2, 14)
+    samples[:, 0:2] = [[1e-9, -1e-9], [0.0, 0.0]]  # leaves 0 and 1: their parent and their difference vanish too
+    moments = CascadeMoments(2, 1.0)
+    moments.add(samples)
+    node_check = next(check for check in moments.report(ALPHA).checks if check.name == "node variances")
+    assert node_check.statistic == 0.0 and node_check.holds
+    moments_far = CascadeMoments(2, 1.0)
+    moments_far.add(samples * 1e4)  # the other values 10^4 times too large: the upper side still fails
+    assert not next(check for check in moments_far.report(ALPHA).checks if check.name == "node variances").holds
+
+
+def test_gathered_chunks_give_the_statistics_of_one_chunk_at_a_time(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # one-run chunks are copied into one buffer and folded together: the same exact statistics (digest) as folding
+    # each chunk alone, also for a target that returns the same array every call (the copy is taken at once)
+    (tmp_path / "reused_output.py").write_text(
+        "import numpy as np\n\nfrom examples.batched_samplers import cascade_depth_6\n\n_OUT = {}\n\n\n"
+        "def same_array(generator, runs):\n"
+        "    values = cascade_depth_6(generator, runs)\n"
+        "    out = _OUT.setdefault(values.shape, np.empty_like(values))\n"
+        "    out[:] = values\n"
+        "    return out\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("reused_output", None)
+    mechanism = Mechanism("cascade", depth=6, sigma=2.0)
+    options: dict[str, Any] = {"chunk_runs": 1, "block_runs": 24}
+    gathered = audit_sampler_function("examples.batched_samplers:cascade_depth_6", mechanism, 60, 4, **options)
+    reused = audit_sampler_function("reused_output:same_array", mechanism, 60, 4, **options)
+    monkeypatch.setattr(target_module, "_cascade_gather", lambda *arguments: None)
+    alone = audit_sampler_function("examples.batched_samplers:cascade_depth_6", mechanism, 60, 4, **options)
+    assert gathered["statistics_sha256"] == reused["statistics_sha256"] == alone["statistics_sha256"]
+    assert gathered["verdict"] == alone["verdict"]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...core.claims import Budget, Claim, Method, Outcome, Status, proved_by
+from ...core.claims import Budget, Claim, CoqTheorem, Method, Outcome, Status, proved_by
 from ..proofs import appendix_d3_example as cip_appendix_d3_example
 from .common import PAPER
 
@@ -81,6 +81,12 @@ def check_algorithm_4(budget: Budget) -> Outcome:
     return Outcome(Status.VERIFIED if structure.holds else Status.REFUTED, structure.summary())
 
 
+#: What the D.3 theorems leave to probability theory.
+_GAUSSIAN_NOT_IN_COQ = (
+    "The coefficient identities only: that a combination of independent standard normals is Gaussian (so variance 1 means N(0, 1)) and that covariance is bilinear (so it is the Gram matrix) are not stated in Coq"
+)
+
+
 def check_d3_example(_: Budget) -> Outcome:
     return proved_by(
         cip_appendix_d3_example.prove,
@@ -119,6 +125,34 @@ def claims() -> list[Claim]:
             check_d3_example,
             implements=("reference.cip.numeric.two_dim.two_dim_leaves", "reference.cip.exact.two_dim.covariance"),
             proof="reference_verification.cip.proofs.appendix_d3_example.prove",
+            coq=(
+                CoqTheorem(
+                    "CipTwoByTwo.v",
+                    "unit_variances",
+                    "with every quantity a combination of independent standard normals X, Y, Z, W (coefficients in "
+                    "Q(√3), read in any field with s² = 3, so in the reals with s = √3) and its variance the squared "
+                    "norm of its coefficients: each of the four cells built as printed, the two row sums, the two "
+                    "column sums and the total has variance 1. " + _GAUSSIAN_NOT_IN_COQ,
+                ),
+                CoqTheorem(
+                    "CipTwoByTwo.v",
+                    "column_sums_are_equation_2",
+                    "X00 + X10 and X01 + X11 have exactly the coefficients of Equation (2)'s X0 = X/2 + (√3/2)Y and "
+                    "X1 = X/2 − (√3/2)Y, whose covariance (Gram entry) is −1/2. " + _GAUSSIAN_NOT_IN_COQ,
+                ),
+                CoqTheorem(
+                    "CipTwoByTwo.v",
+                    "cells_printed",
+                    "the construction (X00, X01) = (X0, X1)/2 + (√3/2)(X̃0, X̃1), (X10, X11) = (X0, X1)/2 − "
+                    "(√3/2)(X̃0, X̃1) gives the printed coefficients (1/4, ±√3/4, ±√3/4, ±3/4) on (X, Y, Z, W)",
+                ),
+                CoqTheorem(
+                    "CipTwoByTwo.v",
+                    "cell_covariance",
+                    "the Gram matrix of the four cells (row-major X00, X01, X10, X11) is C_1 ⊗ C_1 with "
+                    "C_1 = [[1, −1/2], [−1/2, 1]]: Algorithm 4 at depths (1, 1)",
+                ),
+            ),
         ),
         c(
             PAPER,

@@ -8,7 +8,7 @@ from fractions import Fraction
 from reference.cip.exact import matrix as cip_matrix
 from reference.core.certified import format_directed
 
-from ...core.claims import Budget, Claim, Method, Outcome, Status, proved_by
+from ...core.claims import Budget, Claim, CoqTheorem, Method, Outcome, Status, proved_by
 from ..proofs import appendix_e5_sampling as cip_appendix_e5_sampling
 from .common import PAPER
 
@@ -148,6 +148,29 @@ def claims() -> list[Claim]:
             check_e5_scheme,
             implements=("reference.cip.numeric.errors.sample_ranges",),
             proof="reference_verification.cip.proofs.appendix_e5_sampling.prove",
+            coq=(
+                CoqTheorem(
+                    "CipRangeSampling.v",
+                    "range_probability",
+                    "for every n >= 1, the scheme written step by step (a coin with P(heads) = 2/(n+1); heads: a cell "
+                    "uniform among n, range [c, c]; tails: an unordered pair of distinct cells uniform among the "
+                    "n(n−1)/2, range [min, max]) returns each range [i, j], 0 <= i <= j < n, with probability exactly "
+                    "2/(n(n+1)) (over the rationals); n = 1 included, where P(heads) = 1 and there is no pair",
+                    whole=True,
+                ),
+                CoqTheorem(
+                    "CipRangeSampling.v",
+                    "probabilities_sum_to_one",
+                    "for every n >= 1, the probabilities of the n(n+1)/2 ranges sum to 1 and the scheme's whole mass "
+                    "is 1: it returns nothing but a range, so its law is the uniform law on the ranges",
+                    whole=True,
+                ),
+                CoqTheorem(
+                    "CipRangeSampling.v",
+                    "range_count",
+                    "for every n, there are n(n+1)/2 contiguous ranges of n cells (twice the count is n(n+1))",
+                ),
+            ),
         ),
         c(
             PAPER,
