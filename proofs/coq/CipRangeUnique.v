@@ -86,7 +86,7 @@ rewrite conjugate_high; split => /andP [s0 s1] ne.
   case: (eqVneq r (B K)) => [er | ner].
     have gap : b K.+1 < a K.+1 by apply: a_gt_b; rewrite A_S -er.
     rewrite er pb high_value -subr_gt0 -opprB pieces_gap -mulNr opprB mulr_gt0 // subr_gt0 //.
-  apply: lt_le_trans not_less; rewrite -high_value ltr_add2l; exact: second.
+  apply: (lt_le_trans _ not_less); rewrite -high_value ltr_add2l; exact: second.
 Qed.
 
 (** ** Uniqueness *)
@@ -146,7 +146,9 @@ move: eq; rewrite range_split // => eq.
 have l2le : (x + len - 2 ^ K.+1 <= 2 ^ K.+1)%N by move: le; rewrite (expnS 2 K.+1); lia.
 case: (eqVneq (2 ^ K.+1 - x)%N (A K.+1)) => [e1 | ne1]; case: (eqVneq (x + len - 2 ^ K.+1)%N (A K.+1)) => [e2 | ne2].
 - by split; lia.
-all: have := crossing_strict (leq_subr x (2 ^ K.+1)) l2le; rewrite ?ne1 ?ne2 ?orbT // => /(_ isT).
+(* the disjunction on its own: rewriting with ne1, ne2 in the whole goal took a third of a second *)
+all: have ne : ((2 ^ K.+1 - x)%N != A K.+1) || ((x + len - 2 ^ K.+1)%N != A K.+1) by rewrite ?ne1 ?ne2 ?orbT.
+all: have := crossing_strict (leq_subr x (2 ^ K.+1)) l2le ne.
 all: have [_ attained] := crossing_maximum (leqnn (2 ^ K.+1)) (leqnn (2 ^ K.+1)).
 all: by rewrite eq -(crossing_maximum_attained K.+1) attained -cbound_step ltxx.
 Qed.

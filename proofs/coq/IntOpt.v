@@ -46,6 +46,7 @@ Ltac norm_nth :=
     equations at every call; a goal that mentions no [%%] never needs them, so they are dropped first. *)
 Ltac drop_mod := repeat match goal with H : context [modn _ _] |- _ =>
   lazymatch goal with |- context [modn _ _] => fail | _ => clear H end end.
+(** ([lia] and [nia] here are ZifyOpaque.v's: they also drop the hypotheses quantified over a type first.) *)
 Ltac ilia := drop_mod; try (change (GRing.Zmodule.sort int_ZmodType) with (int : Type) in * ); norm_nth; lia.
 Ltac inia := try (change (GRing.Zmodule.sort int_ZmodType) with (int : Type) in * ); norm_nth; nia.
 
@@ -361,7 +362,8 @@ have t_r := level_r going.
 have sum' := sum_step b; rewrite -/i in sum'.
 have z' := nth_step_zs _ b; rewrite -/i in z'.
 set new := Num.max (Num.max (nth 0 (zs s) i - (sumz (zs s) - D)) (- nth 0 x i)) (- level s) in sum' z'.
-have new_le : new <= nth 0 (zs s) i by have := above_x i lt_i; have := above_t i lt_i; rewrite /new; ilia.
+have new_le : new <= nth 0 (zs s) i.
+  by rewrite /new !Order.TotalTheory.le_maxl ger_addl oppr_le0 subr_ge0 sum_ge (above_x _ lt_i) (above_t _ lt_i).
 have wrap_or_not : ((pos s).+1 %% d = (pos s).+1 /\ (pos s).+1 < d \/ (pos s).+1 %% d = 0 /\ (pos s).+1 = d)%N.
   case: (ltngtP (pos s).+1 d) => [lt | | eq]; [by left; rewrite modn_small | by rewrite ltnNge pos_s |].
   by right; rewrite eq modnn.
@@ -385,23 +387,30 @@ split => //.
   move=> k lt; rewrite z'; apply: Order.POrderTheory.le_trans drop _; case: eqP => [_|_] /=; last exact: above_t.
   by rewrite /new Order.TotalTheory.le_maxr Order.POrderTheory.lexx orbT.
 - move=> k lt; rewrite z'; case: eqP => [-> | _]; last exact: below.
-  by have := below i lt_i; ilia.
-- by rewrite sum' /new; ilia.
-- by move: t0_le => /= t0_le; case: ifP; ilia.
-- move=> going' /=; case: wrap_or_not => [[-> _] | [-> full]]; first by rewrite /=; ilia.
+  exact: Order.POrderTheory.le_trans new_le (below i lt_i).
+- rewrite sum' -[X in X <= _](_ : sumz (zs s) - nth 0 (zs s) i + (nth 0 (zs s) i - (sumz (zs s) - D)) = D).
+    by rewrite ler_add2l /new !Order.TotalTheory.le_maxr Order.POrderTheory.lexx.
+  by rewrite addrA subrK opprB addrC subrK.
+- (* explicit steps: [lia] here also read the lowered value's nested maxima from the context *)
+  move: t0_le => /= t0_le; case: ifP => _ //.
+  by apply: Order.POrderTheory.le_trans t0_le _; rewrite ler_addl.
+- move=> going' /=; case: wrap_or_not => [[-> _] | [-> full]]; first exact: t_r.
   (* a full pass ended and the loop still runs: every coordinate is at its floor, so g(t) > D >= g(r) *)
   rewrite eqxx.
   have all_floor : forall k, (k < d)%N -> nth 0 (zs (step x c order s)) k = floor_at (level s) (nth 0 x k).
     move=> k lt; have [p lt_p <-] := order_onto lt; apply: earlier => //.
     by rewrite -ltnS full.
-  have := all_at_floor (basic_size b') all_floor.
-  have := floor_sum_antitone x (t := level s) (r := r); move: going'; rewrite /running; ilia.
+  have sum_floor := all_at_floor (basic_size b') all_floor.
+  rewrite lez_addr1 Order.TotalTheory.ltNge; apply/negP => le.
+  move: going'; rewrite /running sum_floor Order.TotalTheory.ltNge.
+  by rewrite (Order.POrderTheory.le_trans (floor_sum_antitone x le) floor_r).
 - move=> going' p /=; case: wrap_or_not => [[-> lt] | [-> _]] //.
   by rewrite ltnS => le; exact: (earlier going' p le).
 - move=> k lt; rewrite z'; case: eqP => [_|_]; last exact: above_r.
-  by rewrite /new; ilia.
-- move: count t0_le => /= count _; case: wrap_or_not => [[-> _] | [-> full]] /=; first by ilia.
-  by move: count; rewrite -full; inia.
+  by rewrite /new Order.TotalTheory.le_maxr ler_opp2 t_r orbT.
+- move: count t0_le => /= count _; case: wrap_or_not => [[-> _] | [-> full]] /=.
+    by rewrite !intS count addrCA.
+  by rewrite addr0 addrAC mulrDr mulr1 intS count addrCA -intS full.
 Qed.
 
 Lemma invariant_iter r n : radius r ->

@@ -148,9 +148,11 @@ have gaps_split : gaps x t z (k :: rest) = nth 0 z k - floor_at t (nth 0 x k) + 
 have rest_ge : 0 <= gaps x t z rest.
   apply: gaps_ge0 => m mem; apply: above; apply: (drop_mem (j := j)).
   by rewrite dropped inE mem orbT.
-have going : running x c (State z j t) by rewrite /running /=; ilia.
+have going : running x c (State z j t).
+  by rewrite /running /= -subr_gt0 (Order.POrderTheory.le_lt_trans _ big) // gaps_split addr_ge0 ?subr_ge0.
 set z' := set_nth 0 z k (floor_at t (nth 0 x k)).
-have zs_step : zs (step (State z j t)) = z' by apply: step_to_floor => //; ilia.
+have zs_step : zs (step (State z j t)) = z'.
+  by apply: step_to_floor => //; apply: (Order.POrderTheory.le_lt_trans _ big); rewrite gaps_split ler_addl.
 have sum' : sumz z' = sumz z - (nth 0 z k - floor_at t (nth 0 x k))
     by rewrite sumz_set_nth ?size_z // opprB addrA addrAC.
 case: (ltnP j.+1 d) => [lt_next | last_pos].
@@ -159,7 +161,8 @@ case: (ltnP j.+1 d) => [lt_next | last_pos].
   have size' : size z' = d by rewrite size_set_nth size_z; apply/maxn_idPr.
   have above' : forall i, (i < d)%N -> floor_at t (nth 0 x i) <= nth 0 z' i.
     by move=> i lt_i; rewrite nth_set_nth /=; case: eqP => [->|_]; [exact: Order.POrderTheory.lexx | exact: above].
-  have big' : gaps x t z' rest < sumz z' - D by rewrite gaps_set_nth // sum'; ilia.
+  have big' : gaps x t z' rest < sumz z' - D.
+    by rewrite gaps_set_nth // sum' addrAC ltr_subr_addr addrC -gaps_split.
   have [running_rest iter_rest] := IH j.+1 z' next lt_next size' above' big'.
   split.
   + by case=> [|m] lt_m; [exact: going | rewrite iterSr step_is; apply: running_rest].
@@ -191,28 +194,31 @@ case: (lerP (sumz z - D) (nth 0 z k - floor_at t (nth 0 x k))) => [covers | exce
 - (* the excess is used up at k: the loop stops with the same vector *)
   set z' := set_nth 0 z k (nth 0 z k - (sumz z - D)).
   have zs_step : zs (step (State z j t)) = z'.
-    by rewrite /= at_j; congr set_nth; move: covers gap_k; rewrite /floor_at; ilia.
+    rewrite /= at_j; congr set_nth; rewrite -Order.TotalTheory.maxA Order.POrderTheory.max_l //.
+    by move: covers; rewrite /floor_at ler_subr_addr addrC -ler_subr_addr.
   have stopped : ~~ running x c (step (State z j t)).
-    by rewrite /running zs_step sumz_set_nth ?size_z //; ilia.
+    by rewrite /running zs_step sumz_set_nth ?size_z // addrA subrK opprB addrC subrK Order.POrderTheory.ltxx.
   by case: fuel {fuel_ge} => [|fuel] /=; rewrite (negbTE stopped) -zs_step.
 - have zs_step := step_to_floor size_z at_j lt_k gap_k exceeds.
   set z' := set_nth 0 z k (floor_at t (nth 0 x k)) in zs_step *.
   have sum' : sumz z' = sumz z - (nth 0 z k - floor_at t (nth 0 x k))
     by rewrite sumz_set_nth ?size_z // opprB addrA addrAC.
   have rest_cover : sumz z' - D <= gaps x t z' rest.
-    by rewrite gaps_set_nth // sum'; move: enough; rewrite /gaps /=; ilia.
-  have going' : running x c (State z' j.+1 t) by rewrite /running /= sum'; ilia.
+    by rewrite gaps_set_nth // sum' addrAC ler_subl_addl; move: enough; rewrite /gaps.
+  have going' : running x c (State z' j.+1 t).
+    by rewrite /running /= sum' ltr_subr_addr addrC -ltr_subr_addr.
   have lt_next : (j.+1 < d)%N.
     case: (ltnP j.+1 d) => // last_pos; have full : j.+1 = d by apply/eqP; rewrite eqn_leq lt last_pos.
     have := drop_size (ltnW lt); rewrite dropped /= -full addnS => /eqP; rewrite eqSS -{2}[j]addn0 eqn_add2l.
-    rewrite size_eq0 => /eqP empty; move: rest_cover going'; rewrite empty /gaps /running /= sum'; ilia.
+    rewrite size_eq0 => /eqP empty; move: rest_cover going'; rewrite empty /gaps /running /= sum' subr_le0 => le.
+    by rewrite Order.TotalTheory.ltNge le.
   have step_is : step (State z j t) = State z' j.+1 t.
     by rewrite -zs_step /step /= modn_small // (negbTE (lt0n _)) //= at_j.
   have size' : size z' = d by rewrite size_set_nth size_z; apply/maxn_idPr.
   have above' : forall i, (i < d)%N -> floor_at t (nth 0 x i) <= nth 0 z' i.
     by move=> i lt_i; rewrite nth_set_nth /=; case: eqP => [->|_]; [exact: Order.POrderTheory.lexx | exact: above].
   rewrite step_is (IH j.+1 z' fuel next lt_next size' above' going' rest_cover fuel_ge) /=.
-  by congr (Some (lower_pass _ _ _ _ _)); rewrite sum'; ilia.
+  by congr (Some (lower_pass _ _ _ _ _)); rewrite sum' addrAC.
 Qed.
 
 (** Setting every coordinate of [order] to its floor gives the floors. *)

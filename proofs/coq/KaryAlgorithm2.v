@@ -94,7 +94,7 @@ Lemma step_facts n c d i :
          else c * k * (arity ^ n)%:Z - (i.+1)%:Z * (arity ^ n)%:Z)].
 Proof.
 rewrite /in_window /low /low_digit -/k => /andP [lo hi] lt_i /=.
-have w_neq0 : (arity ^ n)%:Z != 0 by have := pow_pos n; lia.
+have w_neq0 : (arity ^ n)%:Z != 0 := lt0r_neq0 (pow_pos n).
 set w := (arity ^ n)%:Z in w_neq0 *.
 rewrite /step_vertex /noise_index /added_vertex /=.
 have kpos := k_pos.
@@ -176,7 +176,7 @@ have mod_m : forall j : int, (j %% k)%Z != top%:Z ->
     let m := if ((j %% k)%Z < top%:Z) then j + 1 else j in
     [/\ (m %% k)%Z != 0, ((m %% k)%Z <= top%:Z) = ((j %% k)%Z < top%:Z) & j = m - (((j %% k)%Z < top%:Z) : int)].
   move=> j ne m; have ge := modz_ge0 j k_neq0; have lt := ltz_mod j k_neq0.
-  have top_k : top%:Z < k by rewrite /k; lia.
+  have top_k : top%:Z < k by rewrite /k ltz_nat top_lt.
   rewrite /m; case: ifP => small /=.
   (* [lia] sees only the bounds on j mod k: the outer context's other remainders cost it a second per call *)
   - have -> : ((j + 1) %% k)%Z = (j %% k)%Z + 1.
@@ -190,7 +190,7 @@ have no_shift : forall (m m' : int) (a b : nat), (m %% k)%Z != 0 -> (a < b)%N ->
     m * (arity ^ a)%:Z != m' * (arity ^ b)%:Z.
   move=> m m' a b nz lt; apply/eqP => eq.
   have : m = m' * (arity ^ (b - a).-1)%:Z * k.
-    have pa : (arity ^ a)%:Z != 0 by have := pow_pos a; lia.
+    have pa : (arity ^ a)%:Z != 0 := lt0r_neq0 (pow_pos a).
     apply: (mulIf pa).
     (* the exponents only: lia on the whole context (modz facts, products) took a minute of CPU *)
     rewrite eq -!mulrA; congr (_ * _); rewrite -pow_succ -PoszM -expnD; congr (Posz (_ ^ _)); clear -lt; lia.
@@ -200,7 +200,7 @@ have same_level : l1 = l2.
   case: (ltngtP l1.-1 l2.-1) => [lt | lt | same]; last by rewrite -(prednK pos1) -(prednK pos2) same.
   - by move: (no_shift m1 m2 _ _ nz1 lt); rewrite eq eqxx.
   - by move: (no_shift m2 m1 _ _ nz2 lt); rewrite eq eqxx.
-have pw_neq0 : (arity ^ l2.-1)%:Z != 0 by have := pow_pos l2.-1; lia.
+have pw_neq0 : (arity ^ l2.-1)%:Z != 0 := lt0r_neq0 (pow_pos l2.-1).
 move: eq; rewrite same_level => /(mulIf pw_neq0) same_m.
 have same_j : j1 = j2 by rewrite j1_eq j2_eq -type1 -type2 same_m.
 by rewrite same_j.
@@ -296,7 +296,7 @@ have [lt | gt | ->] := ltngtP l n.+1.
 - rewrite ltnS in lt; rewrite andFb orFb lt andbT.
   case: (0 < l)%N; last by [].
   rewrite !andTb; congr in_steps; rewrite -[((upper n t - low) %/ k)%Z]/(upper n.+1 t) pow_succ (upper_digit n t); ring.
-- have -> : (l <= n)%N = false by lia.
+- have -> : (l <= n)%N = false by rewrite leqNgt (ltnW gt).
   by rewrite andFb orFb !andbF.
 - rewrite ?ltnn ?andbF ?andFb ?orbF ?ltn0Sn ?leqnn ?andTb ?eqxx -[n.+1.-1]/n.
   by congr in_steps; rewrite -[((upper n t - low) %/ k)%Z]/(upper n.+1 t) ?pow_succ ?(upper_digit n t); ring.
@@ -319,20 +319,21 @@ Lemma vertex_interval height (t1 t t2 : nat) (v : vertex) :
   v \in vertices_of arity top height t.
 Proof.
 move=> /andP [le1 le2] fits.
-have fits1 : (t1 <= capacity arity top height)%N by lia.
-have fits0 : (t <= capacity arity top height)%N by lia.
+have fits0 : (t <= capacity arity top height)%N := leq_trans le2 fits.
+have fits1 : (t1 <= capacity arity top height)%N := leq_trans le1 fits0.
 rewrite !vertices_mem // => /andP [lv in1] /andP [_ in2]; rewrite lv /=.
 move: in1 in2; rewrite /in_steps.
 set w := (arity ^ v.1.-1)%:Z; set W := (arity ^ v.1)%:Z.
-have Wpos : 0 <= W by have := pow_pos v.1; lia.
-have wpos : 0 <= w by have := pow_pos v.1.-1; lia.
+have Wpos : 0 <= W := Order.POrderTheory.ltW (pow_pos v.1).
+have wpos : 0 <= w := Order.POrderTheory.ltW (pow_pos v.1.-1).
 have B1 : W * upper v.1 t1%:Z <= W * upper v.1 t%:Z by rewrite ler_wpmul2l // upper_mono // lez_nat.
 have B2 : W * upper v.1 t%:Z <= W * upper v.1 t2%:Z by rewrite ler_wpmul2l // upper_mono // lez_nat.
 have A1 : w * upper v.1.-1 t1%:Z <= w * upper v.1.-1 t%:Z by rewrite ler_wpmul2l // upper_mono // lez_nat.
 have A2 : w * upper v.1.-1 t%:Z <= w * upper v.1.-1 t2%:Z by rewrite ler_wpmul2l // upper_mono // lez_nat.
 move: B1 B2 A1 A2; set b1 := W * _; set b := W * _; set b2 := W * _.
 set a1 := w * _; set a := w * _; set a2 := w * _; set x := v.2 * w.
-lia.
+(* the products as atoms: their definitions would only give [lia] more to read *)
+clearbody w W b1 b b2 a1 a a2 x; lia.
 Qed.
 
 (** Time 0 has only zero digits, so it uses no noise value. *)
@@ -486,6 +487,11 @@ move=> two top_range fits.
 have [top_pos top_lt] := andP top_range.
 have interval := fun t1 t t2 q (r : (t1 <= t <= t2)%N) (le2 : (t2 <= horizon)%N) =>
   @proposition_4_10 arity top height t1 t t2 q two top_range r (leq_trans le2 fits).
+(* the side conditions of [interval] below, as lemmas rather than [lia] over this proof's large context *)
+have pred_between : forall a b, (a < b)%N -> (a <= b.-1 <= b)%N.
+  by move=> a b ab; rewrite leq_pred andbT -ltnS prednK // (leq_ltn_trans (leq0n a) ab).
+have step_between : forall a b, (a < b)%N -> (a <= a.+1 <= b)%N by move=> a b ab; rewrite leqnSn ab.
+have upto : forall a, (0 < a < 1 + horizon)%N -> (a <= horizon)%N by move=> a /andP [_]; rewrite add1n ltnS.
 (* the additions, and the removals, of all times are duplicate-free lists of used values *)
 have bound : forall f : nat -> seq int,
     (forall t, uniq (f t)) -> (forall t, {subset f t <= noise_indices arity top height t}) ->
@@ -504,14 +510,14 @@ have once_a : {in iota 1 horizon &, forall t t' q,
     q \in added_at arity top height t -> q \in added_at arity top height t' -> t = t'}.
   move=> t t'; rewrite !mem_iota => r r' q; rewrite !mem_filter !mem_undup => /andP [new used] /andP [new' used'].
   case: (ltngtP t t') => [lt | lt | //].
-  - by move: new'; rewrite (interval t t'.-1 t' q) //; lia.
-  - by move: new; rewrite (interval t' t.-1 t q) //; lia.
+  - by move: new'; rewrite (interval t t'.-1 t' q (pred_between _ _ lt) (upto _ r')).
+  - by move: new; rewrite (interval t' t.-1 t q (pred_between _ _ lt) (upto _ r)).
 have once_r : {in iota 1 horizon &, forall t t' q,
     q \in removed_at arity top height t.+1 -> q \in removed_at arity top height t'.+1 -> t = t'}.
   move=> t t'; rewrite !mem_iota => r r' q; rewrite !mem_filter !mem_undup => /andP [gone used] /andP [gone' used'].
   case: (ltngtP t t') => [lt | lt | //].
-  - by move: gone; rewrite (interval t t.+1 t' q) //; lia.
-  - by move: gone'; rewrite (interval t' t'.+1 t q) //; lia.
+  - by move: gone; rewrite (interval t t.+1 t' q (step_between _ _ lt) (upto _ r')).
+  - by move: gone'; rewrite (interval t' t'.+1 t q (step_between _ _ lt) (upto _ r)).
 (* removals before times 1 .. T are those before 2 .. T + 1 but for the last, and there are none before 1 *)
 have first_r : removed_at arity top height 1 = [::].
   by rewrite /removed_at /= (indices_at_zero two top_pos top_lt).

@@ -150,7 +150,7 @@ Lemma level_sum_run height l horizon :
 Proof.
 move=> lt; rewrite level_sum_big /run big_add1 -[horizon.+1.-1]/horizon big_mkord.
 apply: eq_bigr => i _; rewrite /digits_of low_half nth_rep //; last by lia.
-rewrite /level_digit /distance addSnnS addnC; lia.
+rewrite /level_digit /distance addSnnS addnC; move: (_ %% arity) => digit; clear -digit; lia.
 Qed.
 
 Lemma arity_pow_pos l : 0 < arity ^ l.
@@ -238,15 +238,15 @@ Theorem digit_count_at_height arity horizon :
     <= (arity ^ 2 * (arity %/ 2).+1 * horizon)%:Z.
 Proof.
 move=> three odd_k pos_T; set h := height arity (arity %/ 2) horizon.
-have pos_k : (0 < arity)%N by lia.
-have top_pos : (0 < arity %/ 2)%N by rewrite divn_gt0 //; lia.
+have pos_k : (0 < arity)%N := ltnW (ltnW three).
+have top_pos : (0 < arity %/ 2)%N by rewrite divn_gt0 //; exact: ltnW three.
 have [pos_h _ _] := height_is_least horizon pos_k top_pos.
 have tight := height_is_tight pos_k top_pos pos_T.
 have cap := offset_capacity_odd (height arity (arity %/ 2) horizon).-1 odd_k.
 have all := digit_count_all_levels h horizon three odd_k.
 rewrite -/h in pos_h tight cap.
 (* minimality of h: (k^(h-1) - 1)/2 < T, so P = k^(h-1) <= 2T and k^h - 1 < k (2T) *)
-have P_le : (arity ^ h.-1 <= 2 * horizon)%N by lia.
+have P_le : (arity ^ h.-1 <= 2 * horizon)%N by clear -tight cap; lia.
 have pow_h : (arity ^ h = arity * arity ^ h.-1)%N by rewrite -expnS prednK.
 have k_eq := arity_half three odd_k.
 have bound : (arity * window_l1 arity * (arity ^ h - 1) <= (arity - 1) * (arity ^ 2 * (arity %/ 2).+1 * horizon))%N.
@@ -254,12 +254,13 @@ have bound : (arity * window_l1 arity * (arity ^ h - 1) <= (arity - 1) * (arity 
   apply: (@leq_trans (arity * window_l1 arity * (arity * (2 * horizon)))%N).
     by rewrite leq_mul2l; apply/orP; right; apply: (leq_trans (leq_subr 1 _)); rewrite leq_mul2l P_le orbT.
   have F2 : (window_l1 arity * 2 = (arity - 1) * (arity %/ 2).+1)%N.
-    by rewrite /window_l1; set m := arity %/ 2 in k_eq *; rewrite {1}k_eq; lia.
+    by rewrite /window_l1; set m := arity %/ 2 in k_eq *; rewrite {1}k_eq; clear -k_eq; lia.
   apply: eq_leq; rewrite -mulnn.
   have -> : (arity * window_l1 arity * (arity * (2 * horizon)) =
-             arity * arity * horizon * (window_l1 arity * 2))%N by lia.
-  by rewrite F2; lia.
-have k1_pos : 0 < (arity - 1)%:Z by lia.
+             arity * arity * horizon * (window_l1 arity * 2))%N.
+    by move: (window_l1 arity) => F; clear -F; lia.
+  by rewrite F2; clear -three; lia.
+have k1_pos : 0 < (arity - 1)%:Z by rewrite ltz_nat subn_gt0; exact: ltnW three.
 rewrite -(ler_pmul2l k1_pos); apply: (Order.POrderTheory.le_trans all); rewrite -PoszM lez_nat.
 exact: bound.
 Qed.
@@ -278,11 +279,11 @@ have count := digit_count_at_height three odd_k pos_T.
 set h := height _ _ _ in count *; set S := digit_sum _ _ _ in count *.
 set F := window_l1 arity in count; set m := (arity %/ 2) in count *.
 have k_eq : arity = (2 * m).+1 by rewrite /m; have := odd_double_half arity; rewrite odd_k -divn2 /=; lia.
-have four : (arity ^ 2 - 1 = 4 * F)%N by rewrite /F /window_l1 -/m k_eq; lia.
+have four : (arity ^ 2 - 1 = 4 * F)%N by rewrite /F /window_l1 -/m k_eq; clear -k_eq; lia.
 have D_le : `|(arity * S)%:R - (h * F * horizon)%:R : rat| <= (arity ^ 2 * m.+1 * horizon)%:R.
   by move: count; rewrite -(ler_int rat_numDomainType) intr_norm rmorphB /=.
-have k0 : (arity%:R : rat) != 0 by rewrite pnatr_eq0; lia.
-have T0 : (horizon%:R : rat) != 0 by rewrite pnatr_eq0; lia.
+have k0 : (arity%:R : rat) != 0 by rewrite pnatr_eq0 -lt0n (ltnW (ltnW three)).
+have T0 : (horizon%:R : rat) != 0 by rewrite pnatr_eq0 -lt0n pos_T.
 have -> : (2 * h ^ 2 * S)%:R / horizon%:R - ((arity ^ 2 - 1) * h ^ 3)%:R / (2 * arity)%:R =
           (2 * h ^ 2)%:R / (arity * horizon)%:R * ((arity * S)%:R - (h * F * horizon)%:R) :> rat.
   by rewrite four !natrM; field; rewrite T0 k0.

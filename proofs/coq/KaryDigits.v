@@ -167,7 +167,7 @@ have window : forall s, all (fun d => - half <= d <= half) s = all (in_window ar
   by move=> s; apply: eq_all => d; rewrite /in_window; congr (_ && _); apply/idP/idP; lia.
 have iff := window_representation (- half) width t two; rewrite -/r in iff.
 have range : (- half * r <= t <= (- half + arity - 1) * r) = (- (arity ^+ width - 1) <= 2 * t <= arity ^+ width - 1).
-  rewrite -geo -two_half; apply/idP/idP; nia.
+  rewrite -geo -two_half; clear iff window; apply/idP/idP; nia.
 rewrite range in iff.
 by rewrite -iff (unique_in_window width t two window).
 Qed.
@@ -189,7 +189,7 @@ have window : forall s, all (fun d => - half + 1 <= d <= half) s = all (in_windo
 have iff := window_representation (- half + 1) width t two; rewrite -/r in iff.
 have range : ((- half + 1) * r <= t <= (- half + 1 + arity - 1) * r) =
              (- ((arity - 2) * (arity ^+ width - 1)) <= 2 * (arity - 1) * t <= arity * (arity ^+ width - 1)).
-  rewrite -geo -two_half; apply/idP/idP; nia.
+  rewrite -geo -two_half; clear iff window; apply/idP/idP; nia.
 rewrite range in iff.
 by rewrite -iff (unique_in_window width t two window).
 Qed.

@@ -13,8 +13,11 @@
     - [height_is_tight]: for T >= 1 the height below does not hold T: capacity (height - 1) < T;
     - [standard_capacity], [offset_capacity_odd], [offset_capacity_even], [offset_top]: the capacities are the
       integer expressions the Python computes, and the two offset tops are the same number k/2. *)
-From mathcomp Require Import all_ssreflect zify.
-From Reference Require Import ZifyOpaque.
+(* lia/nia on nat only: mathcomp-zify's nat instances alone (zify_ssreflect), without the algebra library that
+   zify's int instances and ZifyOpaque.v would load into this file and every file that requires it *)
+From mathcomp Require Import all_ssreflect zify_ssreflect.
+From Coq Require Import Lia.
+Import SsreflectZifyInstances.Exports.
 
 Set Implicit Arguments.
 Unset Strict Implicit.

@@ -179,10 +179,10 @@ set m := (arity %/ 2)%N.
 have k_eq : arity = (2 * m).+1 by rewrite /m; have := odd_double_half arity; rewrite odd_k -divn2 /=; lia.
 set T := ((arity ^ height).-1 %/ 2)%N.
 have sum := @lemma_4_7_sum arity%:Z height ltac:(lia) ltac:(rewrite k_eq; lia) pos_h.
-have half : ((arity%:Z - 1) %/ 2)%Z = m%:Z by rewrite k_eq; lia.
+have half : ((arity%:Z - 1) %/ 2)%Z = m%:Z by rewrite k_eq -addn1 PoszD addrK divz_nat mulKn.
 have K_odd : odd (arity ^ height) by rewrite oddX odd_k orbT.
 have top : ((arity%:Z ^+ height - 1) %/ 2)%Z = T%:Z.
-  by rewrite pow_posz /T; move: K_odd; case: (arity ^ height)%N => [//|K] _ /=; lia.
+  by rewrite pow_posz /T; move: K_odd; case: (arity ^ height)%N => [//|K] _ /=; rewrite -addn1 PoszD addrK divz_nat.
 rewrite half top (perm_big _ (int_range_sym T)) /= big_cons big_cat /= !big_map in sum.
 have neg : \sum_(j <- iota 1 T) norm1 (rep arity%:Z (- m%:Z) height (- j%:Z)) =
             \sum_(j <- iota 1 T) norm1 (rep arity%:Z (- m%:Z) height j%:Z).
@@ -215,11 +215,15 @@ have NE : (2 * height ^ 2 * N)%:R = (height ^ 2 * (height * (arity ^ 2 - 1) * B)
   by rewrite -count !natrM; field.
 have TE : T%:R = ((arity ^ height)%:R - 1) / 2 :> rat.
   by rewrite KT natrD natrM; field.
-have sq : (1 <= arity ^ 2)%N by rewrite expn_gt0; lia.
-have k0 : (arity%:R : rat) != 0 by rewrite pnatr_eq0; lia.
-have B0 : (B%:R : rat) != 0 by rewrite pnatr_eq0 /B expn_eq0; lia.
-have K3 : (3 <= arity ^ height)%N by apply: (leq_trans three); rewrite -{1}(expn1 arity); apply: leq_pexp2l; lia.
-have KB1 : (arity%:R * B%:R - 1 : rat) != 0 by rewrite subr_eq0 -natrM -Kpow pnatr_eq1; lia.
+(* the side conditions from 3 <= k and 0 < h by lemmas: [lia] here also read [count]'s sum *)
+have k_pos : (0 < arity)%N := leq_trans (isT : (0 < 3)%N) three.
+have sq : (1 <= arity ^ 2)%N by rewrite expn_gt0 k_pos.
+have k0 : (arity%:R : rat) != 0 by rewrite pnatr_eq0 -lt0n k_pos.
+have B0 : (B%:R : rat) != 0 by rewrite pnatr_eq0 /B expn_eq0 (gtn_eqF k_pos).
+have K3 : (3 <= arity ^ height)%N.
+  by apply: (leq_trans three); rewrite -{1}(expn1 arity); apply: leq_pexp2l.
+have KB1 : (arity%:R * B%:R - 1 : rat) != 0.
+  by rewrite subr_eq0 -natrM -Kpow pnatr_eq1 gtn_eqF // (leq_trans _ K3).
 rewrite NE TE Kpow !natrM natrB // !natrX; field.
 by rewrite -natrX k0 B0 KB1.
 Qed.

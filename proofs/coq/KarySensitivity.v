@@ -11,7 +11,7 @@
     (the largest column norm; neighbouring inputs differ in one leaf) is exactly h.  The Python [strategy_matrix]
     keeps only the vertices Algorithm 1 or 3 actually uses; KaryUsedVertices.v proves that its l1 sensitivity
     is exactly the height too. *)
-From mathcomp Require Import all_ssreflect.
+From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq div choice fintype bigop.
 
 Set Implicit Arguments.
 Unset Strict Implicit.

@@ -186,7 +186,8 @@ move=> lt; rewrite /digits_of.
 set s := nseq lvl 0 ++ _.
 have valid_s : valid arity%:Z low height s.
   split; first by rewrite size_cat size_nseq /= size_nseq; lia.
-  have w0 : in_window arity%:Z low 0 by rewrite /in_window /low /low_digit; apply/andP; split; lia.
+  have w0 : in_window arity%:Z low 0.
+  by rewrite /in_window /low /low_digit; apply/andP; split; clear -top_pos top_lt; lia.
   have w1 : in_window arity%:Z low 1 by rewrite /in_window /low /low_digit; apply/andP; split; lia.
   by rewrite all_cat /= !all_nseq w0 w1 !orbT.
 have val_s : value arity%:Z s = (arity ^ lvl)%N%:Z.
@@ -261,7 +262,8 @@ Proof.
 move=> fits; have two' : 2 <= arity%:Z by rewrite lez_nat.
 have [[size_s all_s] val_s] := rep_spec two' (window_range fits).
 rewrite /digits_of; set s := rep _ _ height _ in size_s all_s val_s *.
-have w0 : in_window arity%:Z low 0 by rewrite /in_window /low /low_digit; apply/andP; split; lia.
+have w0 : in_window arity%:Z low 0.
+  by rewrite /in_window /low /low_digit; apply/andP; split; clear -top_pos top_lt; lia.
 have valid_pad : valid arity%:Z low (height + n) (s ++ nseq n 0).
   by split; [rewrite size_cat size_nseq size_s | rewrite all_cat all_s all_nseq w0 orbT].
 have val_pad : value arity%:Z (s ++ nseq n 0) = t%:Z by rewrite value_cat value_nseq0 mulr0 addr0.

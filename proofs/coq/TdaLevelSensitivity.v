@@ -13,7 +13,7 @@
       has Delta^2 = 0.
     Together: Delta^2 = max over neighbours = 2 on every level with two cells, i.e. Delta = sqrt 2.  One record per
     user (m = 1): the Python function's m records (Delta^2 = 2 m^2) are not in Coq. *)
-From mathcomp Require Import all_ssreflect.
+From mathcomp Require Import ssreflect ssrfun ssrbool eqtype ssrnat seq div.
 
 Set Implicit Arguments.
 Unset Strict Implicit.
