@@ -42,26 +42,12 @@ LOADING = re.compile(r"^(From\s+\S+\s+)?(Require|Import|Export)\b")
 FLOOR_PREFIX = "Floor"
 
 
-def _without_comments(text: str) -> str:
-    """The text with Coq's (nested) comments removed (strings inside comments are not special-cased: the
-    sources' leading comments have none that matter)."""
-    out, depth, index = [], 0, 0
-    while index < len(text):
-        if text.startswith("(*", index):
-            depth, index = depth + 1, index + 2
-        elif depth and text.startswith("*)", index):
-            depth, index = depth - 1, index + 2
-        else:
-            if not depth:
-                out.append(text[index])
-            index += 1
-    return "".join(out)
-
-
 def floor_source(text: str) -> str:
     """The file's leading library-loading lines (after its comments), up to the first other command."""
+    from reference_verification.coq_text import strip_comments
+
     lines = []
-    for line in _without_comments(text).splitlines():
+    for line in strip_comments(text).splitlines():
         stripped = line.strip()
         if not stripped:
             continue

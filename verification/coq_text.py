@@ -35,8 +35,12 @@ def declares(source: Path, name: str) -> bool:
     return re.search(pattern, source.read_text(encoding="utf-8"), flags=re.MULTILINE) is not None
 
 
-def _strip_comments(text: str) -> str:
-    """Coq source without its (possibly nested) comments."""
+def strip_comments(text: str) -> str:
+    """Coq source without its (possibly nested) comments.
+
+    Args:
+        text: the Coq source.
+    """
     out, depth, index = [], 0, 0
     while index < len(text):
         if text.startswith("(*", index):
@@ -52,7 +56,7 @@ def _strip_comments(text: str) -> str:
 
 def unproved_words(source: Path) -> list[str]:
     """The words of :data:`UNPROVED` that occur in ``source`` outside comments (none in a finished file)."""
-    return sorted(set(UNPROVED.findall(_strip_comments(source.read_text(encoding="utf-8")))))
+    return sorted(set(UNPROVED.findall(strip_comments(source.read_text(encoding="utf-8")))))
 
 
 _INT = re.compile(r"\((-?\d+)\)%[ZN]|(-?\d+)%[ZN]")
