@@ -31,8 +31,11 @@ from collections.abc import Iterator
 
 from flint import arb, arb_poly, ctx
 
-#: Distance between cell centres (a power of two, so every centre is an exact dyadic number).
-CELL_SPACING = arb(0.0625)  # from a float: exact at any ctx.prec
+#: Cell centres per unit (a power of two, so every centre is an exact dyadic number; an integer for the index
+#: arithmetic).
+_SPACING_INVERSE = 16
+#: Distance between cell centres, 1/16.
+CELL_SPACING = arb(1.0 / _SPACING_INVERSE)  # a power of two as a float: exact at any ctx.prec
 
 #: Half-width of the interval a cell's remainder bound is valid on: wider than half the spacing, so a ball near
 #: the midpoint between two centres still fits the nearer cell.
@@ -47,7 +50,6 @@ TIERS = (64, 128)  # the lists _CELLS_64 and _CELLS_128 below
 #: Most terms a cell keeps (the remainder target is reached well before at every centre).
 MAX_TERMS = 60
 
-_SPACING_INVERSE = 16  # 1 / CELL_SPACING, as an integer for the index arithmetic
 _CELL_COUNT = CELL_LIMIT * _SPACING_INVERSE
 
 #: The exact cell centres, and the cells of each tier built so far (the Taylor polynomial in h = x - centre).

@@ -187,9 +187,7 @@ def sample_ranges_law(length: int) -> dict[tuple[int, int], Fraction]:
     if n > 512:
         raise ValueError(f"length must be at most 512 for the exact law, got {message_value(n)}")
     heads = Fraction(2, n + 1)
-    law: dict[tuple[int, int], Fraction] = {}
-    for cell in range(n):
-        law[(cell, cell)] = law.get((cell, cell), Fraction(0)) + heads / n
+    law = {(cell, cell): heads / n for cell in range(n)}
     if n >= 2:
         for first in range(n):
             for drawn in range(n - 1):
