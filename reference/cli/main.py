@@ -28,7 +28,7 @@ from reference.cli.common import (
     emit,
     exit_status,
 )
-from reference.core.certified import EnclosureRangeError, UndecidedComparisonError
+from reference.core.certified_errors import EnclosureRangeError, UndecidedComparisonError
 from reference.core.verdict import EXIT_BAD_INPUT
 
 GROUPS = (calibrate, audit, kary, inftda, cascade)

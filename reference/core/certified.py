@@ -21,6 +21,8 @@ from fractions import Fraction
 
 from flint import arb, ctx, fmpq
 
+from reference.core.certified_errors import EnclosureRangeError as EnclosureRangeError
+from reference.core.certified_errors import UndecidedComparisonError as UndecidedComparisonError
 from reference.core.exact_text import exact_text
 from reference.core.exact_text import format_directed as format_directed
 from reference.core.exact_text import format_significant as format_significant
@@ -66,11 +68,6 @@ def _as_fraction(mantissa: int, exponent: int) -> Fraction:
 def _is_tiny(mantissa: int, exponent: int) -> bool:
     """|mantissa * 2**exponent| < 2**-EXPONENT_LIMIT (or zero): too small to keep exactly."""
     return mantissa == 0 or exponent + abs(mantissa).bit_length() <= -EXPONENT_LIMIT
-
-
-class EnclosureRangeError(ArithmeticError, ValueError):
-    """The parameters lead to a value outside the range kept exactly (beyond 2**EXPONENT_LIMIT, as e^ε at
-    ε = 1e308): a refusal of those parameters (a ``ValueError``), not a defect."""
 
 
 def _check_not_huge(mantissa: int, exponent: int) -> None:
@@ -333,10 +330,6 @@ class CertifiedReal:
     def __str__(self) -> str:
         """The enclosure rounded outward (a single decimal needs a direction: :meth:`decimal`)."""
         return self.bounds()
-
-
-class UndecidedComparisonError(ArithmeticError):
-    """A certified comparison or enclosure could not be decided within the allowed precision."""
 
 
 def ball(value: Fraction) -> arb:

@@ -57,3 +57,13 @@ def test_bounds_enclose() -> None:
     low, high = (Fraction(part) for part in text.strip("[]").split(", "))
     assert low <= wide.lower and high >= wide.upper
     assert wide.as_json("up")["decimal"] is None and str(wide) == wide.bounds()
+
+
+def test_the_errors_are_one_class_each_wherever_imported_from() -> None:
+    # the command line catches them from the flint-free module; the certified code raises them from its own
+    from reference.core import certified, certified_errors
+
+    with pytest.raises(certified_errors.UndecidedComparisonError):
+        _ = THIRD < "2/5"  # 2/5 lies inside [1/3, 1/2]
+    assert certified.EnclosureRangeError is certified_errors.EnclosureRangeError
+    assert issubclass(certified_errors.EnclosureRangeError, ValueError)

@@ -18,6 +18,7 @@ The detection probability of each test against a named unit-variance alternative
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 
@@ -85,6 +86,7 @@ def count_above(squares: np.ndarray, thresholds: np.ndarray, counts: np.ndarray)
         counts[index] += int(np.count_nonzero(squares > threshold))
 
 
+@functools.lru_cache(maxsize=256)  # the check and the power of each alternative ask for the same ranges
 def _critical(values: int, tail: float, level: float) -> tuple[int, int]:
     """Acceptance range ``[low, high]`` of ``Binomial(values, tail)`` at two-sided level ``level`` (exact
     quantiles: the probability below ``low`` and above ``high`` is at most ``level / 2`` each)."""

@@ -237,11 +237,15 @@ def audit_sampler_function(
     count = _check_count(workers, "workers")
     say = progress or (lambda line: None)
     function = load_target(target)
-    probe = call_target(function, chunk_seed(root, 2**63), 1)  # a seed outside the audit's chunks
-    columns = mechanism.columns(probe.shape[-1] if probe.ndim == 2 else None)
-    if probe.ndim != 2 or probe.shape != (1, columns):
-        raise ValueError(f"target must return an array of shape (runs, n) = (1, {columns or 'n'}) for one run, "
-                         f"got shape {probe.shape}")
+    columns = mechanism.columns()
+    if columns is None:  # the discrete samplers accept any width: one probing run (a seed outside the audit's chunks)
+        probe = call_target(function, chunk_seed(root, 2**63), 1)
+        columns = mechanism.columns(probe.shape[-1] if probe.ndim == 2 else None)
+        if probe.ndim != 2 or probe.shape != (1, columns):
+            raise ValueError(f"target must return an array of shape (runs, n) = (1, {columns or 'n'}) for one run, "
+                             f"got shape {probe.shape}")
+    # else the width is the mechanism's (2**depth, the horizon, the noise matrix's rows): every chunk's shape is
+    # checked where it is drawn (run_block), the first before anything is folded, with the same one-line error
     assert columns is not None
     if chunk_runs is not None:
         chunk = min(_check_count(chunk_runs, "chunk_runs"), total)
