@@ -26,7 +26,8 @@ from concurrent.futures import Future, as_completed
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from reference.core.processes import WorkerPool, signals_as_exit
+from reference.core.processes import signals_as_exit
+from reference.core.worker_pool import WorkerPool
 
 from .audits import audit_case_count, audit_case_name, run_audit_case
 from .coq import coq_status, machine_checked

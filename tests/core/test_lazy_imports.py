@@ -56,9 +56,10 @@ def test_the_cascade_sampler_function_command_runs_without_scipy_stats() -> None
     # its power line, scale tests and magnitude cells take their quantiles from scipy.special (reference.core.
     # quantiles): scipy.stats and what it pulls in (scipy.optimize, scipy.spatial) would cost more than 4 runs;
     # nothing in it is certified, so python-flint is not loaded either (the command line's handler of the
-    # certified errors imports them from reference.core.certified_errors)
+    # certified errors imports them from reference.core.certified_errors), nor multiprocessing (one worker)
     arguments = ["audit", "sampler-function", "--target", "examples.batched_samplers:cascade_depth_20",
                  "--mechanism", "cascade", "--depth", "20", "--sigma", "1", "--runs", "4", "--seed", "1"]
     loaded = _loaded_after(f"import sys\nsys.argv = ['reference', *{arguments!r}]\nfrom reference.cli.main import main\n"
                            "status = main()\nassert status == 0, status")
-    assert not [name for name in ("scipy.stats", "scipy.optimize", "dask", "distributed", "flint") if name in loaded]
+    assert not [name for name in ("scipy.stats", "scipy.optimize", "dask", "distributed", "flint", "multiprocessing")
+                if name in loaded]

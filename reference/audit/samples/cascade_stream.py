@@ -95,6 +95,18 @@ def _log_distance(ratio: float) -> float:
     return abs(math.log(ratio)) if ratio > 0 else math.inf
 
 
+def _most_extreme(ratios: np.ndarray) -> float:
+    """The ratio of largest ``|log ratio|`` (the first in order on a tie), as ``argmax |log ratios|`` picks it:
+    ``|log|`` falls below 1 and rises above it, so that ratio is the smallest or the largest — two passes without
+    a temporary instead of a logarithm of every node (about 40 ms at depth 20)."""
+    low_at, high_at = int(np.argmin(ratios)), int(np.argmax(ratios))
+    with np.errstate(divide="ignore"):  # a zero ratio is infinitely far: log gives -inf
+        low, high = np.abs(np.log(ratios[[low_at, high_at]]))
+    if low != high:
+        return float(ratios[low_at] if low > high else ratios[high_at])
+    return float(ratios[min(low_at, high_at)])
+
+
 class CascadeMoments:
     """The sufficient statistics of the streamed tests: per node ``Σ node² / σ²`` and per internal node
     ``Σ (L − R)² / (3σ²)`` over the runs seen, as exact fixed-point sums
@@ -275,8 +287,7 @@ class CascadeMoments:
                 values = sums.values()
                 count += values.size
                 ratios = values / runs
-                with np.errstate(divide="ignore"):  # a zero ratio is infinitely far: log gives -inf
-                    extreme = float(ratios[np.argmax(np.abs(np.log(ratios)))]) if values.size else 1.0
+                extreme = _most_extreme(ratios) if values.size else 1.0
                 if _log_distance(extreme) > _log_distance(worst):
                     worst = extreme
                 for position in np.flatnonzero((values < accept_low) | (values > accept_high))[:50]:

@@ -22,7 +22,6 @@ import hashlib
 import math
 import time
 from collections.abc import Callable
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import numpy as np
@@ -32,7 +31,7 @@ from reference.audit.samples.drawn_runs import MAX_DRAWN_VALUES
 from reference.audit.samples.report import TooFewRunsError
 from reference.audit.samples.target import CHUNK_VALUES, Mechanism, call_target, chunk_seed, load_target, run_block
 from reference.core.exact_text import message_value
-from reference.core.processes import WorkerPool, signals_as_exit, worker_environment
+from reference.core.processes import signals_as_exit, worker_environment
 
 #: The default chunk size leaves at least this many chunks (when there are as many runs), so blocks can spread.
 MIN_CHUNKS = 64
@@ -179,6 +178,8 @@ def _scheduler(workers: int, address: str | None) -> tuple[dict[str, Any], Calla
         return {"scheduler": client.get}, client.close
     if workers == 1:
         return {"scheduler": "synchronous"}, lambda: None
+    from reference.core.worker_pool import WorkerPool  # multiprocessing: only when there are worker processes
+
     pool = WorkerPool(workers)  # its workers stop with the command (interrupted, terminated or killed)
     # chunksize 1: Dask's process scheduler otherwise hands out tasks in batches of 6 (its default), so a wave of
     # 2 × workers blocks went to one worker whole and two workers ran no faster than one
@@ -312,6 +313,8 @@ def _run_waves(tasks: list[tuple[int, int]], workers: int, options: dict[str, An
         finally:
             release()
         return merged
+    from concurrent.futures.process import BrokenProcessPool
+
     from dask.base import compute
     from dask.delayed import delayed as lazy
 

@@ -294,3 +294,17 @@ def test_gathered_chunks_give_the_statistics_of_one_chunk_at_a_time(tmp_path: Pa
     alone = audit_sampler_function("examples.batched_samplers:cascade_depth_6", mechanism, 60, 4, **options)
     assert gathered["statistics_sha256"] == reused["statistics_sha256"] == alone["statistics_sha256"]
     assert gathered["verdict"] == alone["verdict"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_most_extreme_ratio_is_the_one_of_largest_log_distance(seed: int) -> None:
+    # the report names the node ratio farthest from 1 in |log| (the first on a tie); it is found from the smallest
+    # and the largest ratio: the same value as the arg-maximum of |log ratio| over every node, zeros and ties included
+    rng = np.random.default_rng(seed)
+    for trial in range(500):
+        size = int(rng.integers(1, 40))
+        ratios = (rng.choice([0.0, 0.25, 0.5, 2 / 3, 1.0, 1.5, 2.0, 3.0, 4.0], size=size) if trial % 2
+                  else rng.chisquare(3, size=size) / 3)
+        with np.errstate(divide="ignore"):
+            expected = float(ratios[np.argmax(np.abs(np.log(ratios)))])
+        assert cascade_stream._most_extreme(ratios) == expected
