@@ -308,3 +308,24 @@ def test_the_most_extreme_ratio_is_the_one_of_largest_log_distance(seed: int) ->
         with np.errstate(divide="ignore"):
             expected = float(ratios[np.argmax(np.abs(np.log(ratios)))])
         assert cascade_stream._most_extreme(ratios) == expected
+
+
+def test_a_cascade_target_is_called_once_per_chunk_and_a_wrong_width_is_one_line(tmp_path: Path,
+                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    # the width of a cascade's runs is 2**depth: no probing run before the audit's chunks (each drawn once), and a
+    # target of the wrong width is refused at its first chunk with the shape named, before anything is folded
+    (tmp_path / "counted_cascade.py").write_text(
+        "from examples.batched_samplers import cascade_depth_6\n\nCALLS = []\n\n\n"
+        "def counted(generator, runs):\n"
+        "    CALLS.append(runs)\n"
+        "    return cascade_depth_6(generator, runs)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("counted_cascade", None)
+    result = audit_sampler_function("counted_cascade:counted", Mechanism("cascade", depth=6, sigma=2.0), 40, 3,
+                                    chunk_runs=8, block_runs=16)
+    calls = sys.modules["counted_cascade"].CALLS
+    assert calls == [8] * 5 and result["plan"]["chunks"] == 5 and result["verdict"] in ("holds", "inconclusive")
+    with pytest.raises(ValueError, match=r"shape \(runs, n\) = \(8, 32\) for 8 runs, got shape \(8, 64\)"):
+        audit_sampler_function("counted_cascade:counted", Mechanism("cascade", depth=5, sigma=2.0), 40, 3,
+                               chunk_runs=8, block_runs=16)
+    assert len(calls) == 6  # the first chunk only
