@@ -63,3 +63,18 @@ def test_a_plugin_that_cannot_be_imported_breaks_only_its_own_command(
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and "cannot be imported" in lines[0] and "pip install ." in lines[0]
     assert main.main(["kary", "digits", "--arity", "3", "--value", "10", "--width", "4"]) == 0
+
+
+def test_a_library_command_does_not_read_the_plugins(monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from reference.cli import main, plugins
+
+    def unreadable() -> dict[str, object]:
+        raise AssertionError("the entry points were read")
+
+    # a library command parses without the plugins (a plugin cannot take its name); another word still reads them
+    monkeypatch.setattr(plugins, "_plugins", unreadable)
+    assert main.main(["kary", "digits", "--arity", "3", "--value", "10", "--width", "4"]) == 0
+    with pytest.raises(AssertionError, match="entry points were read"):
+        main.main(["report", "--quick"])
+    capsys.readouterr()

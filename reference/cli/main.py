@@ -36,16 +36,22 @@ GROUPS = (calibrate, audit, kary, inftda, cascade)
 
 def build_parser() -> argparse.ArgumentParser:
     """The full argument parser (public so that the README's examples can be tested against it)."""
+    return _parser(with_plugins=True)[0]
+
+
+def _parser(*, with_plugins: bool) -> tuple[argparse.ArgumentParser, frozenset[str]]:
+    """The parser, with the plugins' commands or only the library's own, and the names of its commands."""
     parser = Parser(prog="reference", description=__doc__.splitlines()[0] if __doc__ else None)
     from reference.core.version import VERSION
 
     parser.add_argument("--version", action="version", version=f"reference {VERSION} (distribution exact-dp-reference)")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    plugins.register(commands)  # `report`, from the verification of the papers (an entry point)
+    if with_plugins:
+        plugins.register(commands)  # `report`, from the verification of the papers (an entry point)
     for module in GROUPS:
         module.register(commands)
     apply_input_types(parser)
-    return parser
+    return parser, frozenset(commands.choices or ())
 
 
 def _option_of(args: argparse.Namespace, filename: object) -> str:
@@ -105,10 +111,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if hasattr(sys, "set_int_max_str_digits"):
         sys.set_int_max_str_digits(max(sys.get_int_max_str_digits(), 200_000))
     typed = list(sys.argv[1:] if argv is None else argv)
-    missing = plugins.refusal(typed)
-    if missing is not None:
-        return _fail(missing)
-    parser = build_parser()
+    # a command of the library itself needs no plugin: the entry points (importlib.metadata and a scan of every
+    # installed distribution, about 10 ms) are read only for another command word, --help or --version (a plugin
+    # never parses a library command's word: the full parser adds the library's commands after the plugins', and
+    # argparse refuses (3.11+) or replaces (3.10) the plugin's parser of that name)
+    parser, own = _parser(with_plugins=False)
+    if next((word for word in typed if not word.startswith("-")), None) not in own:
+        missing = plugins.refusal(typed)
+        if missing is not None:
+            return _fail(missing)
+        parser = build_parser()
     args = parser.parse_args(argv)
     try:
         check_output_options(args)

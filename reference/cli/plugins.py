@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reference.cli.common import CommandError, Subcommands, add_command
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 #: The entry-point group of command plugins: ``name = "package.module:register"``.
 GROUP = "reference.commands"
@@ -27,6 +29,8 @@ EXPECTED = ("report",)
 def _plugins() -> dict[str, EntryPoint]:
     """One entry point per command name: the first found on ``sys.path`` (a source checkout placed before an
     installed copy wins, as imports do)."""
+    from importlib.metadata import entry_points  # on first use: a library command never reads the entry points
+
     found: dict[str, EntryPoint] = {}
     for entry in entry_points(group=GROUP):
         found.setdefault(entry.name, entry)
