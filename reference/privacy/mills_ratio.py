@@ -82,15 +82,16 @@ def mills_ratio_ball(value: arb, *, eager: bool = False) -> arb | None:
     index = int(middle * _SPACING_INVERSE + 0.5)  # the nearest centre
     if index >= _CELL_COUNT:
         return None
+    polynomial = cells[index]
+    if polynomial is None and not eager:  # an unanswered request is counted before any ball arithmetic
+        requested = _REQUESTED_64 if cells is _CELLS_64 else _REQUESTED_128
+        if requested[index] < _REQUESTS_BEFORE_BUILD:
+            requested[index] += 1
+            return None
     offset = value - _CENTRES[index]  # a ball containing x - c for every x in value (the centre is exact)
     if not abs(offset) <= CELL_REACH:  # a wide or non-finite ball
         return None
-    polynomial = cells[index]
     if polynomial is None:
-        requested = _REQUESTED_64 if cells is _CELLS_64 else _REQUESTED_128
-        if not eager and requested[index] < _REQUESTS_BEFORE_BUILD:
-            requested[index] += 1
-            return None
         polynomial = cells[index] = _build_cell(64 if cells is _CELLS_64 else 128, index)
     return polynomial(offset)
 
