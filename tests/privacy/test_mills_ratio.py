@@ -8,8 +8,8 @@ caught by the same containment check, and the remainder ball is what makes a sho
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 from collections.abc import Iterator
+from fractions import Fraction
 
 import mpmath
 import pytest
