@@ -192,7 +192,7 @@ def _certify(centre: Fraction | float, epsilon: Fraction, delta: Fraction, sensi
     eps, root, eps_term, one_minus, tolerance_bits = _constants(epsilon, sensitivity_squared, tolerance, ctx.prec)
     target = arb(fmpq(delta.numerator, delta.denominator))
     # a float centre is a dyadic rational, read exactly
-    if type(centre) is float:
+    if isinstance(centre, float):
         float_centre: float | None = centre
         centre_ball = arb(centre)
     else:
