@@ -91,13 +91,13 @@ def test_what_no_cell_serves_is_refused(precision: int, value: arb) -> None:
         assert mills.mills_ratio_ball(value, eager=True) is None
 
 
-def test_a_cell_is_built_at_its_seventh_request_at_its_tier_and_kept(fresh_cells: None) -> None:
+def test_a_cell_is_built_at_its_fifth_request_at_its_tier_and_kept(fresh_cells: None) -> None:
     index = round(2.6 / float(mills.CELL_SPACING.mid()))
     with working_precision(64):
-        for _ in range(6):  # six unanswered requests: the caller takes Arb's erfc
+        for _ in range(4):  # four unanswered requests: the caller takes Arb's erfc
             assert mills.mills_ratio_ball(arb(2.6)) is None and mills._CELLS_64[index] is None
         assert mills.mills_ratio_ball(arb(3.0)) is None  # another cell's request leaves this one's count alone
-        first = mills.mills_ratio_ball(arb(2.6001))  # the same cell a seventh time: built now
+        first = mills.mills_ratio_ball(arb(2.6001))  # the same cell a fifth time: built now
         assert first is not None and mills._CELLS_64[index] is not None and mills._CELLS_128[index] is None
         assert mills.mills_ratio_ball(arb(2.6)) is not None
     with working_precision(100):
