@@ -250,8 +250,8 @@ def _float_placement(centre: float, value: arb, target: arb, steepness: arb, tol
     multiple is a float (fewer than 53 bits, a normal number); None otherwise (the exact route places it)."""
     if tolerance_bits > _FLOAT_PLACEMENT_BITS:
         return None
-    step = float(steepness.mid())
-    linear = centre + (float(value.mid()) - float(target.mid())) / step if step > 0.0 else 0.0
+    step = float(steepness)  # float(ball) is its midpoint's float, as float(ball.mid()) (without the new ball)
+    linear = centre + (float(value) - float(target)) / step if step > 0.0 else 0.0
     if not 0.0 < linear < _FLOAT_CEILING:
         return None
     top, bottom = tolerance.numerator, tolerance.denominator
