@@ -56,16 +56,16 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import islice
 from typing import Any, Literal
 
 import numpy as np
 
 from reference.audit.linear.column_matrix import SparseColumns
-from reference.audit.linear.elimination import Sparse, narrow
+from reference.audit.linear.probe_blocks import call_on_unit_block
 from reference.audit.linear.probe_calls import UNIT_BLOCKS as UNIT_BLOCKS
 from reference.audit.linear.probe_calls import UnitBlocks as UnitBlocks
 from reference.audit.linear.probe_calls import as_numbers, at_zero, is_sparse
+from reference.audit.linear.probe_columns import ProbedColumns
 from reference.audit.linear.probe_linearity import (
     DEVIATION_MULTIPLE as DEVIATION_MULTIPLE,
 )
@@ -357,17 +357,8 @@ def _dense(probed: _Probed, count: int) -> Matrix:
 
 
 def _columns(probed: _Probed, count: int) -> SparseColumns:
-    """The map as sparse exact columns (ints where integral), built column by column from the sorted non-zeros."""
-    order = np.argsort(probed.cols, kind="stable")
-    narrowed = [narrow(value) for value in probed.distinct]
-    sizes = np.bincount(probed.cols, minlength=count).tolist()
-    if len(narrowed) == 1:  # one value (a 0/1 map): the rows alone, cut into the columns
-        rows, value = iter(probed.rows[order].tolist()), narrowed[0]
-        return SparseColumns(probed.outputs, count, [dict.fromkeys(islice(rows, size), value) for size in sizes])
-    # one iterator over (row, value) in column order, cut into the columns: no list slices
-    entries = zip(probed.rows[order].tolist(), map(narrowed.__getitem__, probed.inverse[order].tolist()))
-    columns: list[Sparse] = [dict(islice(entries, size)) for size in sizes]
-    return SparseColumns(probed.outputs, count, columns)
+    """The map as sparse exact columns (ints where integral), their dicts built when first read."""
+    return ProbedColumns(probed.outputs, count, probed.rows, probed.cols, probed.distinct, probed.inverse)
 
 
 # ----------------------------------------------------------------------------------------- exact inputs
@@ -454,19 +445,6 @@ def batch_width(count: int, itemsize: int, unit_blocks: UnitBlocks = "dense") ->
     return max(1, min(BATCH_COLUMNS, BATCH_BYTES // (count * itemsize)))
 
 
-def _unit_block(count: int, start: int, stop: int, dtype: Any, unit_blocks: UnitBlocks) -> Any:
-    """The unit draws start, ..., stop − 1 as the columns of one block."""
-    width = stop - start
-    if unit_blocks == "sparse":
-        import scipy.sparse
-
-        return scipy.sparse.csc_array((np.ones(width, dtype=dtype), np.arange(start, stop), np.arange(width + 1)),
-                                      shape=(count, width))
-    probes = np.zeros((count, width), dtype=dtype)
-    probes[np.arange(start, stop), np.arange(width)] = 1
-    return probes
-
-
 def _block_entries(returned: Any, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The non-zeros of a block of results (a numpy array or a scipy.sparse matrix), ordered by column (the
     draws' order), then by row: (rows, columns, values)."""
@@ -524,7 +502,7 @@ def _float_columns(
         width = batch_width(count, np.dtype(dtype).itemsize, unit_blocks)
         for start in range(0, count, width):
             stop = min(count, start + width)
-            rows, cols, values = _block_entries(function(_unit_block(count, start, stop, dtype, unit_blocks)),
+            rows, cols, values = _block_entries(call_on_unit_block(function, count, start, stop, dtype, unit_blocks),
                                                 (outputs, stop - start))
             kept(rows, np.bincount(cols, minlength=stop - start).tolist(), values, stop)
         return outputs, found_rows, found_counts, found_values, zero.dtype

@@ -1,0 +1,82 @@
+"""A probed map as sparse exact columns, held as the probe found it (numpy arrays of positions, each distinct exact
+value once) until a reader asks for the columns: the dict per column (a Python object per non-zero) is built on the
+first read, once, not by the probe itself.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import islice
+
+import numpy as np
+
+from reference.audit.linear.column_matrix import SparseColumns
+from reference.audit.linear.elimination import Sparse, narrow
+from reference.core.linalg import Matrix
+
+
+class ProbedColumns(SparseColumns):
+    """Sparse exact columns of a probed map (a :class:`SparseColumns`, read the same way): non-zero k sits at
+    output ``rows[k]`` of draw ``cols[k]`` and is ``distinct[inverse[k]]``; the dicts are built on the first read
+    (:meth:`columns`, :meth:`dense`, :meth:`used_columns`, the differenced form) and kept.
+
+    Args:
+        outputs: the number of outputs (rows), a positive integer.
+        count: the number of draws (columns), a positive integer.
+        rows: each non-zero's output index, int64.
+        cols: each non-zero's draw index, int64.
+        distinct: the distinct exact non-zero values.
+        inverse: per non-zero, the index of its value in ``distinct``, int64.
+    """
+
+    def __init__(self, outputs: int, count: int, rows: np.ndarray, cols: np.ndarray, distinct: list[Fraction],
+                 inverse: np.ndarray) -> None:
+        super().__init__(outputs, count, [])
+        self._entries: tuple[np.ndarray, np.ndarray, list[Fraction], np.ndarray] | None = (rows, cols, distinct,
+                                                                                            inverse)
+        self._stored = int(rows.size)
+
+    def _built(self) -> list[Sparse]:
+        """The columns as dicts, built from the arrays on the first call."""
+        if self._entries is not None:
+            self._plain = column_dicts(self.cols, *self._entries)
+            self._entries = None
+        return self._plain
+
+    def _form(self, differenced: bool) -> list[Sparse]:
+        self._built()
+        return super()._form(differenced)
+
+    def nonzeros(self, differenced: bool) -> int:
+        return self._stored if not differenced else super().nonzeros(differenced)
+
+    def dense(self) -> Matrix:
+        self._built()
+        return super().dense()
+
+    def used_columns(self) -> list[int]:
+        self._built()
+        return super().used_columns()
+
+
+def column_dicts(count: int, rows: np.ndarray, cols: np.ndarray, distinct: list[Fraction],
+                 inverse: np.ndarray) -> list[Sparse]:
+    """The non-zeros as one dict per column (output index to exact value, an int where integral), rows ascending
+    within a column.
+
+    Args:
+        count: the number of draws (the number of dicts).
+        rows: each non-zero's output index.
+        cols: each non-zero's draw index.
+        distinct: the distinct exact non-zero values.
+        inverse: per non-zero, the index of its value in ``distinct``.
+    """
+    order = np.argsort(cols, kind="stable")
+    narrowed = [narrow(value) for value in distinct]
+    sizes = np.bincount(cols, minlength=count).tolist()
+    if len(narrowed) == 1:  # one value (a 0/1 map): the rows alone, cut into the columns
+        ordered, value = iter(rows[order].tolist()), narrowed[0]
+        return [dict.fromkeys(islice(ordered, size), value) for size in sizes]
+    # one iterator over (row, value) in column order, cut into the columns: no list slices
+    entries = zip(rows[order].tolist(), map(narrowed.__getitem__, inverse[order].tolist()))
+    return [dict(islice(entries, size)) for size in sizes]
