@@ -115,4 +115,4 @@ def test_probed_columns_count_read_and_densify_the_map() -> None:
     assert columns.columns(False) == expected
     assert columns.nonzeros(True) == 4  # first differences: (1, −1, 0) and (1/2, 0, −1/2)
     half, zero = Fraction(1, 2), Fraction(0)
-    assert columns.dense() == ((1, half, zero), (zero, half, zero), (zero, zero, zero))
+    assert columns.dense() == ((Fraction(1), half, zero), (zero, half, zero), (zero, zero, zero))
