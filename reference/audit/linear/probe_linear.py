@@ -294,14 +294,15 @@ def _probe_arrays(function: Callable[..., Any], count: int, kind: ProbeInputs, b
             checks = check_values(call, zero.shape[0], points, dtype, batch, unit_blocks)
     outputs, rows, cols, values = _joined(count, *parts)
     return _checked_map(function, limits, checks, outputs, rows, cols, values, count, dtype, output_dtype,
-                        denominator, batch, seed, unit_blocks)
+                        denominator, batch, seed, unit_blocks, point)
 
 
 def _checked_map(function: Callable[..., Any], limits: CallLimits, checks: tuple[np.ndarray | None, np.ndarray],
                  outputs: int, rows: np.ndarray, cols: np.ndarray, values: np.ndarray, count: int, dtype: Any,
-                 output_dtype: Any, denominator: int, batch: bool, seed: int, unit_blocks: UnitBlocks) -> _Probed:
+                 output_dtype: Any, denominator: int, batch: bool, seed: int, unit_blocks: UnitBlocks,
+                 point: np.ndarray) -> _Probed:
     """The probed values recognised and re-checked (module docstring) from the function's outputs at the checks'
-    points (``checks``: :func:`reference.audit.linear.probe_linearity.check_values`)."""
+    points (``checks``: :func:`reference.audit.linear.probe_linearity.check_values`) and the re-check ``point``."""
     check_finite(checks)  # after the unit draws' own (in _joined), which name the draw
     at_pairs, actual = checks
     own = _ZERO
@@ -314,7 +315,7 @@ def _checked_map(function: Callable[..., Any], limits: CallLimits, checks: tuple
         own = usable_deviation(*measured, output_dtype)
     distinct, inverse = recognise_values(values, output_dtype, denominator, rows, cols, own)
     recheck_map(function, outputs, rows, cols, distinct, inverse, count, dtype, batch, seed, own, output_dtype,
-                unit_blocks, actual=actual)
+                unit_blocks, actual=actual, point=point)
     kept = np.array([value != 0 for value in distinct], dtype=bool)[inverse] if distinct else inverse == 0
     if not kept.all():  # rounding residues recognised as zero (a solve's cancellation) are not entries
         rows, cols, inverse = rows[kept], cols[kept], inverse[kept]

@@ -126,7 +126,7 @@ def check_finite(checks: tuple[np.ndarray | None, np.ndarray]) -> None:
         checks: the outputs at the linearity pairs (or None) and at the re-check point (:func:`check_values`).
     """
     for values, note in zip(checks, ("the linearity check", "the re-check")):
-        if values is not None and values.dtype.kind == "f":
+        if values is not None and values.dtype.kind == "f" and not np.isfinite(values).all():
             bad = np.argwhere(~np.isfinite(values))
             if bad.size:
                 where = tuple(int(index) for index in bad[0])
@@ -195,7 +195,7 @@ def usable_deviation(worst: Fraction, size: Fraction, dtype: Any) -> Fraction:
 def recheck_map(function: Callable[..., Any], outputs: int, rows: np.ndarray, cols: np.ndarray,
              distinct: list[Fraction], inverse: np.ndarray, count: int, dtype: Any, batch: bool, seed: int,
              own_deviation: Fraction = _ZERO, output_dtype: Any = None, unit_blocks: UnitBlocks = "dense",
-             actual: np.ndarray | None = None) -> None:
+             actual: np.ndarray | None = None, point: np.ndarray | None = None) -> None:
     """Exact re-check at a seeded point of small integers: |f(x) − B x| within the summation bound of the
     recovered map, or within :data:`DEVIATION_MULTIPLE` times the function's measured deviation from linearity
     (:func:`linearity_deviation`: its own rounding), whichever is larger. On arrays in int64 when B's entries
@@ -218,8 +218,11 @@ def recheck_map(function: Callable[..., Any], outputs: int, rows: np.ndarray, co
         unit_blocks: in batch mode, ``"dense"`` (default) or ``"sparse"``.
         actual: f at the re-check point when already called there (:func:`check_values`); default None: called
             here.
+        point: the re-check point when the caller already drew it (:func:`check_points`, the same ``seed``);
+            default None: drawn here.
     """
-    point = recheck_point(count, seed)
+    if point is None:
+        point = recheck_point(count, seed)
     if actual is None:
         actual = evaluate_at(function, point, dtype, batch, outputs, unit_blocks)
     is_float = actual.dtype.kind == "f"

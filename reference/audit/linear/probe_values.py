@@ -65,8 +65,11 @@ def recognise_values(values: np.ndarray, dtype: Any, denominator: int, rows: np.
         cols: each non-zero's draw index (named in a refusal).
         own: the function's own measured rounding, exact (default 0: none).
     """
-    distinct, first_index, inverse = np.unique(values, return_index=True, return_inverse=True)
-    inverse = inverse.reshape(-1)
+    if values.size and bool((values == values[0]).all()):  # one value (a 0/1 map): np.unique's sort skipped
+        distinct, first_index, inverse = values[:1], np.zeros(1, dtype=np.intp), np.zeros(values.size, dtype=np.intp)
+    else:
+        distinct, first_index, inverse = np.unique(values, return_index=True, return_inverse=True)
+        inverse = inverse.reshape(-1)
     if values.dtype.kind in "iu":
         return [Fraction(int(value)) for value in distinct.tolist()], inverse
     if denominator == 0:
