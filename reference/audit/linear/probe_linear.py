@@ -463,11 +463,13 @@ def _block_entries(returned: Any, shape: tuple[int, int]) -> tuple[np.ndarray, n
     block = as_numbers(returned, "outputs × probes", finite=False)
     if block.shape != shape:
         raise ValueError(f"batch: expected shape {shape}, got {block.shape}")
-    # the non-zeros in memory order, then stably by column
-    rows, cols = np.divmod(np.flatnonzero(block != 0), shape[1])
-    order = np.argsort(cols, kind="stable")
+    # the non-zeros in memory order, then stably by column (as int16 when the columns fit: numpy sorts 16-bit keys
+    # stably by radix, ten times faster than int64 keys in an unsorted order)
+    flat = np.flatnonzero(block != 0)
+    rows, cols = np.divmod(flat, shape[1])
+    order = np.argsort(cols.astype(np.int16) if shape[1] <= np.iinfo(np.int16).max else cols, kind="stable")
     rows, cols = rows[order], cols[order]
-    return rows, cols, block[rows, cols]
+    return rows, cols, block.reshape(-1)[flat[order]] if block.flags.c_contiguous else block[rows, cols]
 
 
 #: Bytes of the buffer holding the one-at-a-time columns before their non-zeros are found in one pass (512 KiB:

@@ -29,10 +29,18 @@ LINEARITY_TRIALS = 3
 DEVIATION_MULTIPLE = 16
 
 
+#: Most bytes of check points kept for the next probe of the same size and seed (a probe at T = 10,000 draws:
+#: 800 KB).
+KEPT_POINTS_BYTES = 1 << 20
+#: The kept check points: ((count, seed), (pairs, point)), both read-only.
+_KEPT_POINTS: list[tuple[tuple[int, int], tuple[np.ndarray, np.ndarray]]] = []
+
+
 def check_points(count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The points of the checks, small integers (exact in every dtype): the linearity pairs, one column per point
     (x, y, x + y for each of :data:`LINEARITY_TRIALS` trials, seeded by ``seed + 1``), and the re-check point
-    (seeded by ``seed``).
+    (seeded by ``seed``). Read-only arrays (a function is given copies): the last ones drawn are kept, up to
+    :data:`KEPT_POINTS_BYTES`, for a probe of the same size and seed.
 
     Args:
         count: the number of draws (the length of a point).
@@ -41,12 +49,19 @@ def check_points(count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     Returns:
         (the pairs, count × 3·trials int64; the re-check point, count int64).
     """
+    key = (count, seed)
+    if _KEPT_POINTS and _KEPT_POINTS[0][0] == key:
+        return _KEPT_POINTS[0][1]
     drawn = np.random.default_rng(seed + 1).integers(-8, 9, size=(2 * LINEARITY_TRIALS, count))  # x, y, x, y, ...
     pairs = np.empty((count, 3 * LINEARITY_TRIALS), dtype=np.int64)
     pairs[:, 0::3] = drawn[0::2].T
     pairs[:, 1::3] = drawn[1::2].T
     pairs[:, 2::3] = pairs[:, 0::3] + pairs[:, 1::3]
-    return pairs, recheck_point(count, seed)
+    point = recheck_point(count, seed)
+    pairs.flags.writeable = point.flags.writeable = False
+    if pairs.nbytes + point.nbytes <= KEPT_POINTS_BYTES:
+        _KEPT_POINTS[:] = [(key, (pairs, point))]
+    return pairs, point
 
 
 def recheck_point(count: int, seed: int) -> np.ndarray:

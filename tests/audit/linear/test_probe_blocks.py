@@ -116,3 +116,18 @@ def test_probed_columns_count_read_and_densify_the_map() -> None:
     assert columns.nonzeros(True) == 4  # first differences: (1, −1, 0) and (1/2, 0, −1/2)
     half, zero = Fraction(1, 2), Fraction(0)
     assert columns.dense() == ((Fraction(1), half, zero), (zero, half, zero), (zero, zero, zero))
+
+
+def test_kept_check_points_are_read_only_and_the_documented_seeded_draws() -> None:
+    from reference.audit.linear.probe_linearity import LINEARITY_TRIALS, check_points
+
+    pairs, point = check_points(DRAWS, 7)
+    assert check_points(DRAWS, 7)[0] is pairs  # kept for the next probe of the same size and seed
+    assert not pairs.flags.writeable and not point.flags.writeable
+    # the re-check point from seed 7, the pairs (x, y, x + y per trial) from seed 8, drawn here independently
+    assert np.array_equal(point, np.random.default_rng(7).integers(-8, 9, size=DRAWS))
+    drawn = np.random.default_rng(8).integers(-8, 9, size=(2 * LINEARITY_TRIALS, DRAWS))
+    for trial in range(LINEARITY_TRIALS):
+        first, second = drawn[2 * trial], drawn[2 * trial + 1]
+        assert np.array_equal(pairs[:, 3 * trial], first) and np.array_equal(pairs[:, 3 * trial + 1], second)
+        assert np.array_equal(pairs[:, 3 * trial + 2], first + second)
