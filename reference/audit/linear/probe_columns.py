@@ -17,8 +17,9 @@ from reference.core.linalg import Matrix
 
 class ProbedColumns(SparseColumns):
     """Sparse exact columns of a probed map (a :class:`SparseColumns`, read the same way): non-zero k sits at
-    output ``rows[k]`` of draw ``cols[k]`` and is ``distinct[inverse[k]]``; the dicts are built on the first read
-    (:meth:`columns`, :meth:`dense`, :meth:`used_columns`, the differenced form) and kept.
+    output ``rows[k]`` of draw ``cols[k]`` and is ``distinct[inverse[k]]``. The plain columns are built from these
+    arrays for each reader that asks for them (the reader owns its dicts: nothing to copy); the dicts the other
+    reads need (the differenced form, the dense matrix) are built once, on the first such read, and kept.
 
     Args:
         outputs: the number of outputs (rows), a positive integer.
@@ -32,31 +33,27 @@ class ProbedColumns(SparseColumns):
     def __init__(self, outputs: int, count: int, rows: np.ndarray, cols: np.ndarray, distinct: list[Fraction],
                  inverse: np.ndarray) -> None:
         super().__init__(outputs, count, [])
-        self._entries: tuple[np.ndarray, np.ndarray, list[Fraction], np.ndarray] | None = (rows, cols, distinct,
-                                                                                            inverse)
-        self._stored = int(rows.size)
-
-    def _built(self) -> list[Sparse]:
-        """The columns as dicts, built from the arrays on the first call."""
-        if self._entries is not None:
-            self._plain = column_dicts(self.cols, *self._entries)
-            self._entries = None
-        return self._plain
+        self._entries = (rows, cols, distinct, inverse)
+        self._built = False
 
     def _form(self, differenced: bool) -> list[Sparse]:
-        self._built()
+        if not self._built:
+            self._plain = column_dicts(self.cols, *self._entries)
+            self._built = True
         return super()._form(differenced)
 
     def nonzeros(self, differenced: bool) -> int:
-        return self._stored if not differenced else super().nonzeros(differenced)
+        return int(self._entries[0].size) if not differenced else super().nonzeros(differenced)
+
+    def columns(self, differenced: bool) -> list[Sparse]:
+        return column_dicts(self.cols, *self._entries) if not differenced else super().columns(differenced)
 
     def dense(self) -> Matrix:
-        self._built()
+        self._form(False)
         return super().dense()
 
     def used_columns(self) -> list[int]:
-        self._built()
-        return super().used_columns()
+        return [int(col) for col in np.unique(self._entries[1]).tolist()]
 
 
 def column_dicts(count: int, rows: np.ndarray, cols: np.ndarray, distinct: list[Fraction],

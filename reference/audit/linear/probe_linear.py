@@ -480,7 +480,7 @@ COLUMN_BUFFER_BYTES = 1 << 19
 LARGE_COLUMN_BUFFER_BYTES = 1 << 23
 COLUMN_BUFFER_ROWS = 64
 
-_Parts = tuple[int, list[np.ndarray], list[int], list[np.ndarray], Any]
+_Parts = tuple[int, list[np.ndarray], list[np.ndarray], list[np.ndarray], Any]
 
 
 def _float_columns(
@@ -490,12 +490,12 @@ def _float_columns(
     """The function at every unit draw (``zero``: its value at zero), kept sparse: (outputs, row indices per part,
     non-zeros per draw, values per part, the zero call's dtype), joined by :func:`_joined` after the calls."""
     found_rows: list[np.ndarray] = []
-    found_counts: list[int] = []  # non-zeros per draw: the column indices are built once at the end
+    found_counts: list[np.ndarray] = []  # non-zeros per draw: the column indices are built once at the end
     found_values: list[np.ndarray] = []
 
-    def kept(rows: np.ndarray, counts: list[int], values: np.ndarray, probed: int) -> None:
+    def kept(rows: np.ndarray, counts: np.ndarray, values: np.ndarray, probed: int) -> None:
         found_rows.append(rows)
-        found_counts.extend(counts)
+        found_counts.append(counts)
         found_values.append(values)
         if not dense:
             _refuse_if_too_many(sum(part.size for part in found_rows), probed, count, limits)
@@ -507,7 +507,7 @@ def _float_columns(
             stop = min(count, start + width)
             rows, cols, values = _block_entries(call_on_unit_block(function, count, start, stop, dtype, unit_blocks),
                                                 (outputs, stop - start))
-            kept(rows, np.bincount(cols, minlength=stop - start).tolist(), values, stop)
+            kept(rows, np.bincount(cols, minlength=stop - start), values, stop)
         return outputs, found_rows, found_counts, found_values, zero.dtype
     # the columns are copied into a buffer (a draw per row) and their non-zeros found for a whole buffer at once:
     # a numpy call per buffer instead of several per draw
@@ -524,7 +524,7 @@ def _float_columns(
             block = buffer[:filled]
             # a boolean mask first: numpy finds the non-zeros of a bool array several times faster than of floats
             draws_in_block, rows = np.divmod(np.flatnonzero(block != 0), outputs)
-            kept(rows, np.bincount(draws_in_block, minlength=filled).tolist(), block.reshape(-1)[
+            kept(rows, np.bincount(draws_in_block, minlength=filled), block.reshape(-1)[
                 draws_in_block * outputs + rows], probed)
             filled = 0
 
@@ -544,7 +544,7 @@ def _float_columns(
             if column.dtype != kind:  # a draw whose outputs come in another dtype: kept on its own
                 flush(j)
                 rows = np.flatnonzero(column != 0)
-                kept(rows, [rows.size], column[rows], j + 1)
+                kept(rows, np.array([rows.size]), column[rows], j + 1)
                 unit[j] = 0
                 continue
         slots[filled][...] = column
@@ -556,14 +556,14 @@ def _float_columns(
     return outputs, found_rows, found_counts, found_values, zero.dtype
 
 
-def _joined(count: int, outputs: int, found_rows: list[np.ndarray], found_counts: list[int],
+def _joined(count: int, outputs: int, found_rows: list[np.ndarray], found_counts: list[np.ndarray],
             found_values: list[np.ndarray], zero_dtype: Any) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """The probed parts as (outputs, rows, columns, values), values in one dtype; a nan or an infinity refused
     naming the output and the draw."""
     kinds = {values.dtype.kind for values in found_values if values.size} or {np.dtype(zero_dtype).kind}
     common = np.float64 if "f" in kinds else np.int64
     all_rows = np.concatenate(found_rows).astype(np.int64, copy=False) if found_rows else np.zeros(0, dtype=np.int64)
-    all_cols = np.repeat(np.arange(count, dtype=np.int64), found_counts)
+    all_cols = np.repeat(np.arange(count, dtype=np.int64), np.concatenate(found_counts) if found_counts else 0)
     values = (np.concatenate([part.astype(common, copy=False) for part in found_values]) if found_values
               else np.zeros(0, dtype=common))
     if values.dtype.kind == "f":

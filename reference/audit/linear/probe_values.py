@@ -4,6 +4,7 @@ that makes the reading unique, and the simplest rational within the function's o
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 from typing import Any
@@ -44,7 +45,12 @@ def default_denominator_bound(dtype: npt.DTypeLike) -> int:
     Raises:
         ValueError: any other dtype.
     """
-    tolerance = ROUNDOFF_MULTIPLE * unit_roundoff(dtype)
+    return _denominator_bound(unit_roundoff(dtype))
+
+
+@functools.lru_cache(maxsize=4)  # a pure function of the unit roundoff, asked for by every float probe
+def _denominator_bound(roundoff: Fraction) -> int:
+    tolerance = ROUNDOFF_MULTIPLE * roundoff
     bound = math.isqrt(int(1 / (4 * tolerance)))
     while Fraction(1, bound * bound) <= 4 * tolerance:
         bound -= 1
