@@ -54,14 +54,18 @@ def exact_deviation(first: np.ndarray, second: np.ndarray, joint: np.ndarray) ->
         second: f(y), float64, the same shape.
         joint: f(x + y), float64, the same shape.
     """
-    partial, low = two_sum(joint, -first)
-    rest, lower = two_sum(partial, -second)
-    if not (np.all(np.isfinite(rest)) and np.all(np.isfinite(low)) and np.all(np.isfinite(lower))):
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow here sends the values the exact way below
+        partial, low = two_sum(joint, -first)
+        rest, lower = two_sum(partial, -second)
+        finite = bool(np.isfinite(rest + (low + lower)).all())
+    # one screen for the three: a nan or an infinity in any makes their sum non-finite (a finite sum overflowing
+    # only sends finite values the exact way)
+    if not finite:
         return max((abs(Fraction(c) - Fraction(a) - Fraction(b)) for a, b, c in
                     zip(first.tolist(), second.tolist(), joint.tolist())), default=Fraction(0))
-    nonzero = np.flatnonzero((rest != 0) | (low != 0) | (lower != 0))
-    if not nonzero.size:
+    if not (rest.any() or low.any() or lower.any()):  # exactly linear at every pair (integer-valued maps)
         return Fraction(0)
+    nonzero = np.flatnonzero((rest != 0) | (low != 0) | (lower != 0))
     rest, low, lower = rest[nonzero], low[nonzero], lower[nonzero]
     estimate = np.abs(rest + (low + lower))
     # |estimate − exact| <= 2.1 u (|rest| + |low| + |lower|) (two roundings), plus the subnormal margin

@@ -43,6 +43,15 @@ def test_exact_deviation_equals_fractions_on_cancelling_and_tiny_values() -> Non
         assert exact_deviation(first, second, joint) == brute_deviation(first, second, joint)
 
 
+def test_exact_deviation_is_exact_where_its_float_steps_overflow() -> None:
+    # f(x + y) − f(x) overflows float64 at the first output; the second is ordinary: the exact way takes both
+    first = np.array([-1.7e308, 1.0])
+    second = np.array([0.5, 2.0])
+    joint = np.array([1.7e308, 3.0 + 2.0 ** -50])
+    assert exact_deviation(first, second, joint) == brute_deviation(first, second, joint)
+    assert exact_deviation(first, second, joint) == Fraction(1.7e308) * 2 - Fraction(1, 2)
+
+
 def exact_verdicts(actual: np.ndarray, rows: np.ndarray, cols: np.ndarray, entries: list[Fraction],
                    point: np.ndarray, roundoff: Fraction, own: Fraction) -> list[bool]:
     outputs = actual.shape[0]
