@@ -6,7 +6,7 @@ first read, once, not by the probe itself.
 from __future__ import annotations
 
 from fractions import Fraction
-from itertools import islice
+from itertools import islice, repeat
 
 import numpy as np
 
@@ -71,9 +71,9 @@ def column_dicts(count: int, rows: np.ndarray, cols: np.ndarray, distinct: list[
     order = np.argsort(cols, kind="stable")
     narrowed = [narrow(value) for value in distinct]
     sizes = np.bincount(cols, minlength=count).tolist()
-    if len(narrowed) == 1:  # one value (a 0/1 map): the rows alone, cut into the columns
-        ordered, value = iter(rows[order].tolist()), narrowed[0]
-        return [dict.fromkeys(islice(ordered, size), value) for size in sizes]
+    if len(narrowed) == 1:  # one value (a 0/1 map): the rows alone, cut into the columns (a loop in C: map)
+        ordered = iter(rows[order].tolist())
+        return list(map(dict.fromkeys, map(islice, repeat(ordered), sizes), repeat(narrowed[0])))
     # one iterator over (row, value) in column order, cut into the columns: no list slices
     entries = zip(rows[order].tolist(), map(narrowed.__getitem__, inverse[order].tolist()))
     return [dict(islice(entries, size)) for size in sizes]
