@@ -121,6 +121,8 @@ def integer_recheck(
     terms = numerators * point[cols]
     expected = np.zeros(outputs, dtype=np.int64)
     np.add.at(expected, rows, terms)
+    if denominator == 1 and actual.dtype.kind in "if" and _equal_everywhere(actual, expected):
+        return []  # every output is B x exactly (within 2⁵³ for floats: represented exactly), whatever is allowed
     magnitude = np.zeros(outputs, dtype=np.int64)
     np.add.at(magnitude, rows, np.abs(terms))
     counts = np.bincount(rows[terms != 0], minlength=outputs)
@@ -137,6 +139,16 @@ def integer_recheck(
         allowed = max(gamma * Fraction(int(magnitude[i]), denominator), own) if roundoff else Fraction(0)
         found.append((i, Fraction(int(expected[i]), denominator), allowed))
     return found
+
+
+def _equal_everywhere(actual: np.ndarray, expected: np.ndarray) -> bool:
+    """Every f(x)_i equal to the integer (B x)_i (int64): compared as int64 for signed integer outputs, as float64
+    where every |(B x)_i| <= 2⁵³ (each is then a float64 exactly, so float equality is exact equality)."""
+    if actual.dtype.kind == "i":
+        return bool(np.array_equal(actual.astype(np.int64), expected))
+    if not bool((np.abs(expected) <= 1 << 53).all()):
+        return False
+    return bool(np.array_equal(actual.astype(np.float64, copy=False), expected.astype(np.float64)))
 
 
 def _float_screen(actual: np.ndarray, expected: np.ndarray, magnitude: np.ndarray, counts: np.ndarray,
