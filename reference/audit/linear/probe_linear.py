@@ -22,7 +22,9 @@
   within it) when the dtype's tolerance finds none.
 
 ``batch=True``: the function takes a 2-D array (draws × probes, one probe per column) and returns outputs ×
-probes, so every unit draw is probed in one call (in chunks of :data:`BATCH_COLUMNS` columns for large maps).
+probes, so every unit draw is probed in one call (in chunks of :data:`BATCH_COLUMNS` columns for large maps); a block
+of at most 8 MiB is passed read-only and kept between probes, a fresh writable one given to a function that raises on
+it (:mod:`reference.audit.linear.probe_blocks`).
 
 Every mode checks that the function is zero at zero and linear at a seeded point, and raises ``ValueError``
 naming the first output and draw that disagree.
