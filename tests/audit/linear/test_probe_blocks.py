@@ -131,3 +131,18 @@ def test_kept_check_points_are_read_only_and_the_documented_seeded_draws() -> No
         first, second = drawn[2 * trial], drawn[2 * trial + 1]
         assert np.array_equal(pairs[:, 3 * trial], first) and np.array_equal(pairs[:, 3 * trial + 1], second)
         assert np.array_equal(pairs[:, 3 * trial + 2], first + second)
+
+
+def test_a_function_past_its_memory_limit_on_the_kept_block_is_not_called_again() -> None:
+    unit_calls = [0]
+
+    def greedy_on_units(draws: np.ndarray) -> np.ndarray:
+        if draws.shape[1] == DRAWS:
+            unit_calls[0] += 1
+            np.ones(1 << 30, dtype=np.uint8)  # 1 GiB, above the 0.25 GiB each call may add
+        return np.cumsum(draws, axis=0)
+
+    with pytest.raises(ValueError, match=r"ran out of memory of 0\.25 GiB \(call_memory_bytes\)") as refused:
+        probe_linear_columns(greedy_on_units, draws=DRAWS, inputs="float64", batch=True, call_memory_bytes=1 << 28)
+    assert unit_calls == [1]
+    assert "\n" not in str(refused.value)
