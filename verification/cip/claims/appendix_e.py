@@ -58,7 +58,7 @@ def check_e2_constant(budget: Budget) -> Outcome:
 def check_e5_scheme(_: Budget) -> Outcome:
     return proved_by(
         cip_appendix_e5_sampling.prove,
-        "Symbolic in n >= 2: the scheme samples each of the n(n + 1)/2 ranges with probability 2/(n(n + 1)).",
+        "Symbolic in n >= 2, and n = 1 separately: the scheme samples each of the n(n + 1)/2 ranges with probability 2/(n(n + 1)).",
     )
 
 

@@ -1,9 +1,10 @@
-"""CIP Appendix E.5's range sampler draws every contiguous range with the same probability, for every n >= 2.
+"""CIP Appendix E.5's range sampler draws every contiguous range with the same probability, for every n >= 1.
 
 The scheme: with probability 2/(n + 1) a single cell, uniform among the n cells; otherwise the span of two
 distinct cells, a uniform pair among n(n − 1)/2. There are n(n + 1)/2 ranges, so the scheme is uniform iff
 both branches give each of their ranges probability 2/(n(n + 1)): two rational identities in the symbol n,
-checked by sympy.
+checked by sympy. The pair identity divides by n − 1, so it covers n >= 2; at n = 1 there is no pair and the
+one range must come from the coin alone, which is a third step: P(heads) = 1 there.
 """
 
 from __future__ import annotations
@@ -29,4 +30,6 @@ def prove(heads: int = 2) -> ProofRecord:
                 sp.simplify(single - uniform) == 0)
     record.step("P(span of a pair) = (1 − 2/(n+1))·2/(n(n−1)) equals 2/(n(n+1)) for n >= 2 (sympy)",
                 sp.simplify(pair - uniform) == 0)
+    record.step("n = 1 (no pair to draw): P(heads) = 2/(1+1) = 1, the one range's probability 2/(1·2)",
+                sp.Integer(heads) / 2 == 1)
     return record
