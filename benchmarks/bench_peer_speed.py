@@ -11,9 +11,9 @@
    alternating passes (project, autodp, dp_accounting, project, ...); each ratio is the median over the passes
    of project time / peer time within a pass, so a change of load between passes cannot bias it. The load
    average is printed before and after. The Mills' ratio cells (``reference.privacy.mills_ratio``: Taylor models
-   built at their third request and kept) make repeated calibrations cheaper than one-off ones, so a last set of
+   built at their fifth request and kept) make repeated calibrations cheaper than one-off ones, so a last set of
    alternating passes times a one-off grid: the cells (and the record of requests) are dropped before each
-   project pass, which then takes Arb's erfc throughout and builds none.
+   project pass, which then takes Arb's erfc throughout and builds none (no cell is asked five times in one grid).
 2. Exact discrete Gaussian ``N_Z(0, σ²)``: ``reference.samplers.exact.discrete_gaussian`` (``size=n``) against
    OpenDP's vector Gaussian measurement on integers (``make_gaussian`` over ``vector_domain(atom_domain(T=int))``,
    an exact discrete Gaussian with OS randomness), samples per second at σ = 1, 10, 100, 1000. The project is

@@ -189,21 +189,21 @@ def certify_bracket(
 def _certify(centre: Fraction | float, epsilon: Fraction, delta: Fraction, sensitivity_squared: Fraction,
              tolerance: Fraction) -> Bracket | None:
     """:func:`certify_bracket` at the current ``ctx.prec``."""
-    precision = ctx.prec
-    eps, root, eps_term, one_minus = _constants(epsilon, sensitivity_squared, tolerance, precision)
+    eps, root, eps_term, one_minus, tolerance_bits = _constants(epsilon, sensitivity_squared, tolerance, ctx.prec)
     target = arb(fmpq(delta.numerator, delta.denominator))
     # a float centre is a dyadic rational, read exactly
-    float_centre = centre if isinstance(centre, float) else None
-    centre_ball = arb(centre) if isinstance(centre, float) else arb(fmpq(centre.numerator, centre.denominator))
+    if isinstance(centre, float):
+        float_centre: float | None = centre
+        centre_ball = arb(centre)
+    else:
+        float_centre, centre_ball = None, arb(fmpq(centre.numerator, centre.denominator))
     ratio = centre_ball if root is _ONE else centre_ball / root  # s = c/Δ
     value, density = profile_with_density(eps, ratio)  # balls containing δ(c) and φ(u) at c
     square = ratio * ratio
     # |δ'(c)| = φ(u)/(Δ s²), which also places the bracket (its midpoint only steers)
     steepness = density / square if root is _ONE else density / (root * square)
-    if not (value.is_finite() and steepness.is_finite() and steepness > 0):
+    if not (value.is_finite() and steepness.is_finite() and steepness > _ZERO):
         return None
-    top, bottom = tolerance.numerator, tolerance.denominator
-    tolerance_bits = bottom.bit_length() - top.bit_length()  # tolerance < 2**(1 - tolerance_bits)
     placed = None if float_centre is None else _float_placement(float_centre, value, target, steepness, tolerance,
                                                                  tolerance_bits)
     if placed is None:
@@ -231,14 +231,15 @@ def _slope_near(eps_term: arb, square: arb, steepness: arb, reach: arb) -> arb |
     """A ball containing δ'(ξ) for every ξ within relative distance ``reach`` (r) of the centre c (module
     docstring: the Lipschitz bound of log|δ'|): ``-|δ'(c)| [1 - 4Kr, 1 + 4Kr]`` with ``K = 1/s² + 4ε²s² + 2``
     (``eps_term`` is 16ε², ``square`` is s², ``steepness`` is ``|δ'(c)|``); None when ``r > 1/4`` or ``2Kr > 1``."""
-    spread = (4 / square + eps_term * square + 8) * reach  # 4Kr
-    if not (reach <= _QUARTER and spread <= 2):
+    spread = (_FOUR / square + eps_term * square + _EIGHT) * reach  # 4Kr
+    if not (reach <= _QUARTER and spread <= _TWO):
         return None
     return -steepness * (1 + spread * _UNIT)  # _UNIT = [-1, 1]
 
 
-_QUARTER = arb(0.25)
+_QUARTER, _TWO, _FOUR, _EIGHT = arb(0.25), arb(2), arb(4), arb(8)
 _UNIT = arb(0, 1)
+_ZERO = arb(0)
 
 
 def _float_placement(centre: float, value: arb, target: arb, steepness: arb, tolerance: Fraction,
@@ -249,8 +250,8 @@ def _float_placement(centre: float, value: arb, target: arb, steepness: arb, tol
     multiple is a float (fewer than 53 bits, a normal number); None otherwise (the exact route places it)."""
     if tolerance_bits > _FLOAT_PLACEMENT_BITS:
         return None
-    step = float(steepness.mid())
-    linear = centre + (float(value.mid()) - float(target.mid())) / step if step > 0.0 else 0.0
+    step = float(steepness)  # float(ball) is its midpoint's float, as float(ball.mid()) (without the new ball)
+    linear = centre + (float(value) - float(target)) / step if step > 0.0 else 0.0
     if not 0.0 < linear < _FLOAT_CEILING:
         return None
     top, bottom = tolerance.numerator, tolerance.denominator
@@ -293,9 +294,10 @@ def _exact_placement(centre_ball: arb, value: arb, target: arb, steepness: arb, 
 
 
 def _constants(epsilon: Fraction, sensitivity_squared: Fraction, tolerance: Fraction,
-               precision: int) -> tuple[arb, arb, arb, arb]:
-    """The balls of ε, Δ = √(Δ²) (the exact ``_ONE`` for Δ² = 1), 16ε² and 1 - tolerance at ``precision``, kept
-    for the last few (ε, Δ², tolerance, precision): a calibration over many δ at one ε reads them once."""
+               precision: int) -> tuple[arb, arb, arb, arb, int]:
+    """The balls of ε, Δ = √(Δ²) (the exact ``_ONE`` for Δ² = 1), 16ε² and 1 - tolerance at ``precision``, and
+    the tolerance's bit count (``tolerance < 2**(1 - bits)``), kept for the last few (ε, Δ², tolerance,
+    precision): a calibration over many δ at one ε reads them once."""
     key = (epsilon.numerator, epsilon.denominator, sensitivity_squared.numerator, sensitivity_squared.denominator,
            tolerance.numerator, tolerance.denominator, precision)
     found = _CONSTANTS.get(key)
@@ -308,13 +310,14 @@ def _constants(epsilon: Fraction, sensitivity_squared: Fraction, tolerance: Frac
         one_minus = 1 - arb(fmpq(tolerance.numerator, tolerance.denominator))
         if len(_CONSTANTS) >= _CACHE_SIZE:
             _CONSTANTS.clear()
-        found = _CONSTANTS[key] = (eps, root, 16 * eps * eps, one_minus)
+        tolerance_bits = tolerance.denominator.bit_length() - tolerance.numerator.bit_length()
+        found = _CONSTANTS[key] = (eps, root, 16 * eps * eps, one_minus, tolerance_bits)
     return found
 
 
 #: Entries kept by the cache above (cleared when full: it only saves conversions).
 _CACHE_SIZE = 64
-_CONSTANTS: dict[tuple[int, int, int, int, int, int, int], tuple[arb, arb, arb, arb]] = {}
+_CONSTANTS: dict[tuple[int, int, int, int, int, int, int], tuple[arb, arb, arb, arb, int]] = {}
 
 #: Tolerances placed in floats have at most this many bits (the grid count then has at most 52 bits).
 _FLOAT_PLACEMENT_BITS = 46

@@ -111,13 +111,27 @@ def profile_with_density(epsilon: arb, ratio: arb) -> tuple[arb, arb]:
     """
     half_gap = _HALF / ratio  # a
     shift = epsilon * ratio  # b
-    lower = shift - half_gap  # u
+    lower, upper = shift - half_gap, shift + half_gap  # u, v
     density = (lower * lower * _MINUS_HALF).exp() * _inverse_root_two_pi()
-    if not ratio > _SERIES_RATIO:  # 1/s >= 2**-SERIES_GAP_BITS: the series form is not wanted (see profile_ball)
-        head_ratio, tail_ratio = mills_ratio_ball(lower), mills_ratio_ball(shift + half_gap)
-        if head_ratio is not None and tail_ratio is not None:
-            return density * (head_ratio - tail_ratio), density
-    return _profile(epsilon, ratio, cells=False), density  # the cells were asked (once) above
+    if ratio > _SERIES_RATIO:  # 1/s < 2**-SERIES_GAP_BITS: the series form may be wanted (see profile_ball)
+        return _profile(epsilon, ratio, cells=False), density
+    # 1/s >= 2**-SERIES_GAP_BITS (not certainly below): profile_ball's series test fails, so its direct form is
+    # computed here from the u and v above, with Mills' ratio cells for whichever of R(u), R(v) they serve
+    head_ratio, tail_ratio = mills_ratio_ball(lower), mills_ratio_ball(upper)  # both asked: a request counts
+    if head_ratio is not None and tail_ratio is not None:
+        return density * (head_ratio - tail_ratio), density
+    # one term from a cell, the other from erfc: Φ(-x) = erfc(x/√2)/2, Φ(-u) = φ(u) R(u), e^ε Φ(-v) = φ(u) R(v)
+    scale = _inverse_root_two()
+    if tail_ratio is not None:
+        return (lower * scale).erfc() * _HALF - density * tail_ratio, density
+    if not epsilon < LARGE_EPSILON:
+        return _profile(epsilon, ratio, cells=False), density
+    tail = epsilon.exp() * (upper * scale).erfc()
+    if not tail.is_finite():  # e^ε times a tiny ball: the general route (φ(u) R(v) by Kummer's U)
+        return _profile(epsilon, ratio, cells=False), density
+    if head_ratio is not None:
+        return density * head_ratio - tail * _HALF, density
+    return ((lower * scale).erfc() - tail) * _HALF, density
 
 
 def _inverse_root_two_pi() -> arb:
@@ -133,6 +147,21 @@ def _inverse_root_two_pi() -> arb:
 
 #: 1/√(2π) by working precision (a handful of precisions occur; at most 64 are kept).
 _INVERSE_ROOT_TWO_PI: dict[int, arb] = {}
+
+
+def _inverse_root_two() -> arb:
+    """1/√2 at the current precision (kept per precision: the scale of every erfc argument of the direct form)."""
+    precision = ctx.prec
+    value = _INVERSE_ROOT_TWO.get(precision)
+    if value is None:
+        value = arb(2).rsqrt()
+        if len(_INVERSE_ROOT_TWO) < 64:
+            _INVERSE_ROOT_TWO[precision] = value
+    return value
+
+
+#: 1/√2 by working precision (at most 64 kept).
+_INVERSE_ROOT_TWO: dict[int, arb] = {}
 
 
 def _series_delta(lower: arb, gap: arb) -> arb | None:

@@ -18,7 +18,8 @@ ball comparison), and ball arithmetic contains the exact value for every point o
 result contains ``R(x)`` for every ``x`` in the input ball. The number of terms only decides how narrow the
 ball is, never whether it contains ``R(x)``.
 
-Why it is cheap. A cell is built at its third request (a one-off calibration builds none) and once (one or two ``erfc`` and some fifty ball operations, 20–50 µs) and kept;
+Why it is cheap. A cell is built at its fifth request (a one-off calibration builds none) and once (one or two
+``erfc`` and some fifty ball operations, 12–22 µs at 64 bits, five to ten times one ``erfc``) and kept;
 afterwards ``R(x)`` is one polynomial evaluation in C (9 to 26 terms of the tier's width). Cells are centred on
 multiples of :data:`CELL_SPACING` on ``[0, CELL_LIMIT)``; anything else (a negative midpoint, far tails,
 precisions above 128 bits, balls wider than a cell's reach) returns None and the caller takes Arb's ``erfc``.
@@ -56,9 +57,16 @@ _CELL_COUNT = CELL_LIMIT * _SPACING_INVERSE
 _CENTRES = [arb(index / _SPACING_INVERSE) for index in range(_CELL_COUNT)]  # floats: exact
 _CELLS_64: list[arb_poly | None] = [None] * _CELL_COUNT
 _CELLS_128: list[arb_poly | None] = [None] * _CELL_COUNT
-#: Requests of each cell not built yet: a cell is built at its third request (two unanswered ones before), so a
-#: one-off comparison grid builds 3 cells (16 of 61 when built at the second request).
-_REQUESTS_BEFORE_BUILD = 2
+#: Requests of each cell not built yet: a cell is built at its fifth request (four unanswered ones before). A
+#: build costs about what six to eight unanswered requests cost in ``erfc`` (12–22 µs against 2–4 µs, less the
+#: ~1 µs a cell's evaluation takes). Building once the misses have cost a fixed share of a build (the ski-rental
+#: rule) bounds the waste for any pattern of requests: with four misses (about half a build) never more than
+#: about 2.5 times what the better of "never build" and "build at once" would have cost (the worst case: the
+#: cell is never asked again after its build, 8 + 17 µs against 5 misses' 10 µs), while a repeated
+#: grid has its cells from its fifth pass. A one-off comparison grid asks no cell more than three times and
+#: builds none (at the third request it built 3 cells used once each, 1.3 µs per σ of wasted builds; at the
+#: second, 16).
+_REQUESTS_BEFORE_BUILD = 4
 _REQUESTED_64, _REQUESTED_128 = bytearray(_CELL_COUNT), bytearray(_CELL_COUNT)
 
 
@@ -66,8 +74,8 @@ def mills_ratio_ball(value: arb, *, eager: bool = False) -> arb | None:
     """A ball containing ``R(x) = Φ(-x)/φ(x)`` for every x in the ball ``value``, at the current ``ctx.prec``,
     or None when no cell serves it (the caller then uses Arb's ``erfc``).
 
-    A cell is built at its third request (the first two answer None), so a one-off calibration pays for no cell
-    it would use once or twice: only arguments that come back (a sweep, a repeated grid) get one.
+    A cell is built at its fifth request (the first four answer None), so a one-off calibration pays for no cell
+    it would use a few times only: arguments that keep coming back (a sweep, a repeated grid) get one.
 
     Args:
         value: the argument x as an Arb ball (``flint.arb``), served when its midpoint lies in
@@ -76,27 +84,28 @@ def mills_ratio_ball(value: arb, *, eager: bool = False) -> arb | None:
     """
     precision = ctx.prec
     cells = _CELLS_64 if precision <= 64 else _CELLS_128 if precision <= 128 else None
-    middle = float(value.mid())  # only picks the cell: the reach check below is on the ball
+    middle = float(value)  # the midpoint as a float: it only picks the cell (the reach check below is on the ball)
     if cells is None or not 0.0 <= middle < CELL_LIMIT:
         return None
     index = int(middle * _SPACING_INVERSE + 0.5)  # the nearest centre
     if index >= _CELL_COUNT:
         return None
+    polynomial = cells[index]
+    if polynomial is None and not eager:  # an unanswered request is counted before any ball arithmetic
+        requested = _REQUESTED_64 if cells is _CELLS_64 else _REQUESTED_128
+        if requested[index] < _REQUESTS_BEFORE_BUILD:
+            requested[index] += 1
+            return None
     offset = value - _CENTRES[index]  # a ball containing x - c for every x in value (the centre is exact)
     if not abs(offset) <= CELL_REACH:  # a wide or non-finite ball
         return None
-    polynomial = cells[index]
     if polynomial is None:
-        requested = _REQUESTED_64 if cells is _CELLS_64 else _REQUESTED_128
-        if not eager and requested[index] < _REQUESTS_BEFORE_BUILD:
-            requested[index] += 1
-            return None
         polynomial = cells[index] = _build_cell(64 if cells is _CELLS_64 else 128, index)
     return polynomial(offset)
 
 
 def forget_cells() -> int:
-    """Drop every built cell and every record of a request (cells are built again at their third request) and
+    """Drop every built cell and every record of a request (cells are built again at their fifth request) and
     return how many cells there were: for measuring the cost of a cold start, and for tests that must not leave
     cells behind."""
     count = sum(cell is not None for cell in _CELLS_64) + sum(cell is not None for cell in _CELLS_128)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from fractions import Fraction
 
 import mpmath
 import pytest
@@ -90,18 +91,33 @@ def test_what_no_cell_serves_is_refused(precision: int, value: arb) -> None:
         assert mills.mills_ratio_ball(value, eager=True) is None
 
 
-def test_a_cell_is_built_at_its_third_request_at_its_tier_and_kept(fresh_cells: None) -> None:
+def test_a_cell_is_built_at_its_fifth_request_at_its_tier_and_kept(fresh_cells: None) -> None:
     index = round(2.6 / float(mills.CELL_SPACING.mid()))
     with working_precision(64):
-        assert mills.mills_ratio_ball(arb(2.6)) is None  # a first request: the caller takes Arb's erfc
-        assert mills.mills_ratio_ball(arb(2.6)) is None and mills._CELLS_64[index] is None
-        first = mills.mills_ratio_ball(arb(2.6001))  # the same cell a third time: built now
+        for _ in range(4):  # four unanswered requests: the caller takes Arb's erfc
+            assert mills.mills_ratio_ball(arb(2.6)) is None and mills._CELLS_64[index] is None
+        assert mills.mills_ratio_ball(arb(3.0)) is None  # another cell's request leaves this one's count alone
+        first = mills.mills_ratio_ball(arb(2.6001))  # the same cell a fifth time: built now
         assert first is not None and mills._CELLS_64[index] is not None and mills._CELLS_128[index] is None
         assert mills.mills_ratio_ball(arb(2.6)) is not None
     with working_precision(100):
         assert mills.mills_ratio_ball(arb(2.6), eager=True) is not None
         assert ctx.prec == 100  # the build restored the caller's precision
     assert mills._CELLS_128[index] is not None
+
+
+def test_a_one_off_comparison_grid_builds_no_cell(fresh_cells: None) -> None:
+    # the benchmark's one-off grid asks no cell more than three times: below the build threshold, so a single
+    # calibration pays for no build it would not use again (the fast route takes Arb's erfc at every point)
+    from reference.privacy.gaussian import sigma_exact
+
+    epsilons = [Fraction(1, 100), Fraction(1, 20), Fraction(1, 10), Fraction(1, 2), Fraction(1), Fraction(2),
+                Fraction(5), Fraction(20)]
+    for epsilon in epsilons:
+        for exponent in (3, 6, 9, 12, 15):
+            sigma_exact(epsilon=epsilon, delta=Fraction(1, 10**exponent), sensitivity_squared=1)
+    assert mills.forget_cells() == 0
+    assert max(mills._REQUESTED_64) == 0  # forget_cells dropped the requests too
 
 
 def _planted(cut: int, *, remainder: str) -> arb_poly:

@@ -22,7 +22,9 @@
   within it) when the dtype's tolerance finds none.
 
 ``batch=True``: the function takes a 2-D array (draws × probes, one probe per column) and returns outputs ×
-probes, so every unit draw is probed in one call (in chunks of :data:`BATCH_COLUMNS` columns for large maps).
+probes, so every unit draw is probed in one call (in chunks of :data:`BATCH_COLUMNS` columns for large maps); a block
+of at most 8 MiB is passed read-only and kept between probes, a fresh writable one given to a function that raises on
+it (:mod:`reference.audit.linear.probe_blocks`).
 
 Every mode checks that the function is zero at zero and linear at a seeded point, and raises ``ValueError``
 naming the first output and draw that disagree.
@@ -56,16 +58,16 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import islice
 from typing import Any, Literal
 
 import numpy as np
 
 from reference.audit.linear.column_matrix import SparseColumns
-from reference.audit.linear.elimination import Sparse, narrow
+from reference.audit.linear.probe_blocks import call_on_unit_block
 from reference.audit.linear.probe_calls import UNIT_BLOCKS as UNIT_BLOCKS
 from reference.audit.linear.probe_calls import UnitBlocks as UnitBlocks
 from reference.audit.linear.probe_calls import as_numbers, at_zero, is_sparse
+from reference.audit.linear.probe_columns import ProbedColumns
 from reference.audit.linear.probe_linearity import (
     DEVIATION_MULTIPLE as DEVIATION_MULTIPLE,
 )
@@ -294,14 +296,15 @@ def _probe_arrays(function: Callable[..., Any], count: int, kind: ProbeInputs, b
             checks = check_values(call, zero.shape[0], points, dtype, batch, unit_blocks)
     outputs, rows, cols, values = _joined(count, *parts)
     return _checked_map(function, limits, checks, outputs, rows, cols, values, count, dtype, output_dtype,
-                        denominator, batch, seed, unit_blocks)
+                        denominator, batch, seed, unit_blocks, point)
 
 
 def _checked_map(function: Callable[..., Any], limits: CallLimits, checks: tuple[np.ndarray | None, np.ndarray],
                  outputs: int, rows: np.ndarray, cols: np.ndarray, values: np.ndarray, count: int, dtype: Any,
-                 output_dtype: Any, denominator: int, batch: bool, seed: int, unit_blocks: UnitBlocks) -> _Probed:
+                 output_dtype: Any, denominator: int, batch: bool, seed: int, unit_blocks: UnitBlocks,
+                 point: np.ndarray) -> _Probed:
     """The probed values recognised and re-checked (module docstring) from the function's outputs at the checks'
-    points (``checks``: :func:`reference.audit.linear.probe_linearity.check_values`)."""
+    points (``checks``: :func:`reference.audit.linear.probe_linearity.check_values`) and the re-check ``point``."""
     check_finite(checks)  # after the unit draws' own (in _joined), which name the draw
     at_pairs, actual = checks
     own = _ZERO
@@ -314,7 +317,7 @@ def _checked_map(function: Callable[..., Any], limits: CallLimits, checks: tuple
         own = usable_deviation(*measured, output_dtype)
     distinct, inverse = recognise_values(values, output_dtype, denominator, rows, cols, own)
     recheck_map(function, outputs, rows, cols, distinct, inverse, count, dtype, batch, seed, own, output_dtype,
-                unit_blocks, actual=actual)
+                unit_blocks, actual=actual, point=point)
     kept = np.array([value != 0 for value in distinct], dtype=bool)[inverse] if distinct else inverse == 0
     if not kept.all():  # rounding residues recognised as zero (a solve's cancellation) are not entries
         rows, cols, inverse = rows[kept], cols[kept], inverse[kept]
@@ -357,17 +360,8 @@ def _dense(probed: _Probed, count: int) -> Matrix:
 
 
 def _columns(probed: _Probed, count: int) -> SparseColumns:
-    """The map as sparse exact columns (ints where integral), built column by column from the sorted non-zeros."""
-    order = np.argsort(probed.cols, kind="stable")
-    narrowed = [narrow(value) for value in probed.distinct]
-    sizes = np.bincount(probed.cols, minlength=count).tolist()
-    if len(narrowed) == 1:  # one value (a 0/1 map): the rows alone, cut into the columns
-        rows, value = iter(probed.rows[order].tolist()), narrowed[0]
-        return SparseColumns(probed.outputs, count, [dict.fromkeys(islice(rows, size), value) for size in sizes])
-    # one iterator over (row, value) in column order, cut into the columns: no list slices
-    entries = zip(probed.rows[order].tolist(), map(narrowed.__getitem__, probed.inverse[order].tolist()))
-    columns: list[Sparse] = [dict(islice(entries, size)) for size in sizes]
-    return SparseColumns(probed.outputs, count, columns)
+    """The map as sparse exact columns (ints where integral), their dicts built when first read."""
+    return ProbedColumns(probed.outputs, count, probed.rows, probed.cols, probed.distinct, probed.inverse)
 
 
 # ----------------------------------------------------------------------------------------- exact inputs
@@ -454,19 +448,6 @@ def batch_width(count: int, itemsize: int, unit_blocks: UnitBlocks = "dense") ->
     return max(1, min(BATCH_COLUMNS, BATCH_BYTES // (count * itemsize)))
 
 
-def _unit_block(count: int, start: int, stop: int, dtype: Any, unit_blocks: UnitBlocks) -> Any:
-    """The unit draws start, ..., stop − 1 as the columns of one block."""
-    width = stop - start
-    if unit_blocks == "sparse":
-        import scipy.sparse
-
-        return scipy.sparse.csc_array((np.ones(width, dtype=dtype), np.arange(start, stop), np.arange(width + 1)),
-                                      shape=(count, width))
-    probes = np.zeros((count, width), dtype=dtype)
-    probes[np.arange(start, stop), np.arange(width)] = 1
-    return probes
-
-
 def _block_entries(returned: Any, shape: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The non-zeros of a block of results (a numpy array or a scipy.sparse matrix), ordered by column (the
     draws' order), then by row: (rows, columns, values)."""
@@ -484,11 +465,13 @@ def _block_entries(returned: Any, shape: tuple[int, int]) -> tuple[np.ndarray, n
     block = as_numbers(returned, "outputs × probes", finite=False)
     if block.shape != shape:
         raise ValueError(f"batch: expected shape {shape}, got {block.shape}")
-    # the non-zeros in memory order, then stably by column
-    rows, cols = np.divmod(np.flatnonzero(block != 0), shape[1])
-    order = np.argsort(cols, kind="stable")
+    # the non-zeros in memory order, then stably by column (as int16 when the columns fit: numpy sorts 16-bit keys
+    # stably by radix, ten times faster than int64 keys in an unsorted order)
+    flat = np.flatnonzero(block != 0)
+    rows, cols = np.divmod(flat, shape[1])
+    order = np.argsort(cols.astype(np.int16) if shape[1] <= np.iinfo(np.int16).max else cols, kind="stable")
     rows, cols = rows[order], cols[order]
-    return rows, cols, block[rows, cols]
+    return rows, cols, block.reshape(-1)[flat[order]] if block.flags.c_contiguous else block[rows, cols]
 
 
 #: Bytes of the buffer holding the one-at-a-time columns before their non-zeros are found in one pass (512 KiB:
@@ -499,7 +482,7 @@ COLUMN_BUFFER_BYTES = 1 << 19
 LARGE_COLUMN_BUFFER_BYTES = 1 << 23
 COLUMN_BUFFER_ROWS = 64
 
-_Parts = tuple[int, list[np.ndarray], list[int], list[np.ndarray], Any]
+_Parts = tuple[int, list[np.ndarray], list[np.ndarray], list[np.ndarray], Any]
 
 
 def _float_columns(
@@ -509,12 +492,12 @@ def _float_columns(
     """The function at every unit draw (``zero``: its value at zero), kept sparse: (outputs, row indices per part,
     non-zeros per draw, values per part, the zero call's dtype), joined by :func:`_joined` after the calls."""
     found_rows: list[np.ndarray] = []
-    found_counts: list[int] = []  # non-zeros per draw: the column indices are built once at the end
+    found_counts: list[np.ndarray] = []  # non-zeros per draw: the column indices are built once at the end
     found_values: list[np.ndarray] = []
 
-    def kept(rows: np.ndarray, counts: list[int], values: np.ndarray, probed: int) -> None:
+    def kept(rows: np.ndarray, counts: np.ndarray, values: np.ndarray, probed: int) -> None:
         found_rows.append(rows)
-        found_counts.extend(counts)
+        found_counts.append(counts)
         found_values.append(values)
         if not dense:
             _refuse_if_too_many(sum(part.size for part in found_rows), probed, count, limits)
@@ -524,9 +507,9 @@ def _float_columns(
         width = batch_width(count, np.dtype(dtype).itemsize, unit_blocks)
         for start in range(0, count, width):
             stop = min(count, start + width)
-            rows, cols, values = _block_entries(function(_unit_block(count, start, stop, dtype, unit_blocks)),
+            rows, cols, values = _block_entries(call_on_unit_block(function, count, start, stop, dtype, unit_blocks),
                                                 (outputs, stop - start))
-            kept(rows, np.bincount(cols, minlength=stop - start).tolist(), values, stop)
+            kept(rows, np.bincount(cols, minlength=stop - start), values, stop)
         return outputs, found_rows, found_counts, found_values, zero.dtype
     # the columns are copied into a buffer (a draw per row) and their non-zeros found for a whole buffer at once:
     # a numpy call per buffer instead of several per draw
@@ -543,7 +526,7 @@ def _float_columns(
             block = buffer[:filled]
             # a boolean mask first: numpy finds the non-zeros of a bool array several times faster than of floats
             draws_in_block, rows = np.divmod(np.flatnonzero(block != 0), outputs)
-            kept(rows, np.bincount(draws_in_block, minlength=filled).tolist(), block.reshape(-1)[
+            kept(rows, np.bincount(draws_in_block, minlength=filled), block.reshape(-1)[
                 draws_in_block * outputs + rows], probed)
             filled = 0
 
@@ -563,7 +546,7 @@ def _float_columns(
             if column.dtype != kind:  # a draw whose outputs come in another dtype: kept on its own
                 flush(j)
                 rows = np.flatnonzero(column != 0)
-                kept(rows, [rows.size], column[rows], j + 1)
+                kept(rows, np.array([rows.size]), column[rows], j + 1)
                 unit[j] = 0
                 continue
         slots[filled][...] = column
@@ -575,14 +558,14 @@ def _float_columns(
     return outputs, found_rows, found_counts, found_values, zero.dtype
 
 
-def _joined(count: int, outputs: int, found_rows: list[np.ndarray], found_counts: list[int],
+def _joined(count: int, outputs: int, found_rows: list[np.ndarray], found_counts: list[np.ndarray],
             found_values: list[np.ndarray], zero_dtype: Any) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """The probed parts as (outputs, rows, columns, values), values in one dtype; a nan or an infinity refused
     naming the output and the draw."""
     kinds = {values.dtype.kind for values in found_values if values.size} or {np.dtype(zero_dtype).kind}
     common = np.float64 if "f" in kinds else np.int64
     all_rows = np.concatenate(found_rows).astype(np.int64, copy=False) if found_rows else np.zeros(0, dtype=np.int64)
-    all_cols = np.repeat(np.arange(count, dtype=np.int64), found_counts)
+    all_cols = np.repeat(np.arange(count, dtype=np.int64), np.concatenate(found_counts) if found_counts else 0)
     values = (np.concatenate([part.astype(common, copy=False) for part in found_values]) if found_values
               else np.zeros(0, dtype=common))
     if values.dtype.kind == "f":

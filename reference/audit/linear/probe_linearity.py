@@ -29,10 +29,18 @@ LINEARITY_TRIALS = 3
 DEVIATION_MULTIPLE = 16
 
 
+#: Most bytes of check points kept for the next probe of the same size and seed (a probe at T = 10,000 draws:
+#: 800 KB).
+KEPT_POINTS_BYTES = 1 << 20
+#: The kept check points: ((count, seed), (pairs, point)), both read-only.
+_KEPT_POINTS: list[tuple[tuple[int, int], tuple[np.ndarray, np.ndarray]]] = []
+
+
 def check_points(count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """The points of the checks, small integers (exact in every dtype): the linearity pairs, one column per point
     (x, y, x + y for each of :data:`LINEARITY_TRIALS` trials, seeded by ``seed + 1``), and the re-check point
-    (seeded by ``seed``).
+    (seeded by ``seed``). Read-only arrays (a function is given copies): the last ones drawn are kept, up to
+    :data:`KEPT_POINTS_BYTES`, for a probe of the same size and seed.
 
     Args:
         count: the number of draws (the length of a point).
@@ -41,12 +49,19 @@ def check_points(count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     Returns:
         (the pairs, count × 3·trials int64; the re-check point, count int64).
     """
+    key = (count, seed)
+    if _KEPT_POINTS and _KEPT_POINTS[0][0] == key:
+        return _KEPT_POINTS[0][1]
     drawn = np.random.default_rng(seed + 1).integers(-8, 9, size=(2 * LINEARITY_TRIALS, count))  # x, y, x, y, ...
     pairs = np.empty((count, 3 * LINEARITY_TRIALS), dtype=np.int64)
     pairs[:, 0::3] = drawn[0::2].T
     pairs[:, 1::3] = drawn[1::2].T
     pairs[:, 2::3] = pairs[:, 0::3] + pairs[:, 1::3]
-    return pairs, recheck_point(count, seed)
+    point = recheck_point(count, seed)
+    pairs.flags.writeable = point.flags.writeable = False
+    if pairs.nbytes + point.nbytes <= KEPT_POINTS_BYTES:
+        _KEPT_POINTS[:] = [(key, (pairs, point))]
+    return pairs, point
 
 
 def recheck_point(count: int, seed: int) -> np.ndarray:
@@ -126,7 +141,7 @@ def check_finite(checks: tuple[np.ndarray | None, np.ndarray]) -> None:
         checks: the outputs at the linearity pairs (or None) and at the re-check point (:func:`check_values`).
     """
     for values, note in zip(checks, ("the linearity check", "the re-check")):
-        if values is not None and values.dtype.kind == "f":
+        if values is not None and values.dtype.kind == "f" and not np.isfinite(values).all():
             bad = np.argwhere(~np.isfinite(values))
             if bad.size:
                 where = tuple(int(index) for index in bad[0])
@@ -195,7 +210,7 @@ def usable_deviation(worst: Fraction, size: Fraction, dtype: Any) -> Fraction:
 def recheck_map(function: Callable[..., Any], outputs: int, rows: np.ndarray, cols: np.ndarray,
              distinct: list[Fraction], inverse: np.ndarray, count: int, dtype: Any, batch: bool, seed: int,
              own_deviation: Fraction = _ZERO, output_dtype: Any = None, unit_blocks: UnitBlocks = "dense",
-             actual: np.ndarray | None = None) -> None:
+             actual: np.ndarray | None = None, point: np.ndarray | None = None) -> None:
     """Exact re-check at a seeded point of small integers: |f(x) − B x| within the summation bound of the
     recovered map, or within :data:`DEVIATION_MULTIPLE` times the function's measured deviation from linearity
     (:func:`linearity_deviation`: its own rounding), whichever is larger. On arrays in int64 when B's entries
@@ -218,8 +233,11 @@ def recheck_map(function: Callable[..., Any], outputs: int, rows: np.ndarray, co
         unit_blocks: in batch mode, ``"dense"`` (default) or ``"sparse"``.
         actual: f at the re-check point when already called there (:func:`check_values`); default None: called
             here.
+        point: the re-check point when the caller already drew it (:func:`check_points`, the same ``seed``);
+            default None: drawn here.
     """
-    point = recheck_point(count, seed)
+    if point is None:
+        point = recheck_point(count, seed)
     if actual is None:
         actual = evaluate_at(function, point, dtype, batch, outputs, unit_blocks)
     is_float = actual.dtype.kind == "f"

@@ -54,14 +54,18 @@ def exact_deviation(first: np.ndarray, second: np.ndarray, joint: np.ndarray) ->
         second: f(y), float64, the same shape.
         joint: f(x + y), float64, the same shape.
     """
-    partial, low = two_sum(joint, -first)
-    rest, lower = two_sum(partial, -second)
-    if not (np.all(np.isfinite(rest)) and np.all(np.isfinite(low)) and np.all(np.isfinite(lower))):
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow here sends the values the exact way below
+        partial, low = two_sum(joint, -first)
+        rest, lower = two_sum(partial, -second)
+        finite = bool(np.isfinite(rest + (low + lower)).all())
+    # one screen for the three: a nan or an infinity in any makes their sum non-finite (a finite sum overflowing
+    # only sends finite values the exact way)
+    if not finite:
         return max((abs(Fraction(c) - Fraction(a) - Fraction(b)) for a, b, c in
                     zip(first.tolist(), second.tolist(), joint.tolist())), default=Fraction(0))
-    nonzero = np.flatnonzero((rest != 0) | (low != 0) | (lower != 0))
-    if not nonzero.size:
+    if not (rest.any() or low.any() or lower.any()):  # exactly linear at every pair (integer-valued maps)
         return Fraction(0)
+    nonzero = np.flatnonzero((rest != 0) | (low != 0) | (lower != 0))
     rest, low, lower = rest[nonzero], low[nonzero], lower[nonzero]
     estimate = np.abs(rest + (low + lower))
     # |estimate − exact| <= 2.1 u (|rest| + |low| + |lower|) (two roundings), plus the subnormal margin
@@ -117,6 +121,8 @@ def integer_recheck(
     terms = numerators * point[cols]
     expected = np.zeros(outputs, dtype=np.int64)
     np.add.at(expected, rows, terms)
+    if denominator == 1 and actual.dtype.kind in "if" and _equal_everywhere(actual, expected):
+        return []  # every output is B x exactly (within 2⁵³ for floats: represented exactly), whatever is allowed
     magnitude = np.zeros(outputs, dtype=np.int64)
     np.add.at(magnitude, rows, np.abs(terms))
     counts = np.bincount(rows[terms != 0], minlength=outputs)
@@ -133,6 +139,16 @@ def integer_recheck(
         allowed = max(gamma * Fraction(int(magnitude[i]), denominator), own) if roundoff else Fraction(0)
         found.append((i, Fraction(int(expected[i]), denominator), allowed))
     return found
+
+
+def _equal_everywhere(actual: np.ndarray, expected: np.ndarray) -> bool:
+    """Every f(x)_i equal to the integer (B x)_i (int64): compared as int64 for signed integer outputs, as float64
+    where every |(B x)_i| <= 2⁵³ (each is then a float64 exactly, so float equality is exact equality)."""
+    if actual.dtype.kind == "i":
+        return bool(np.array_equal(actual.astype(np.int64), expected))
+    if not bool((np.abs(expected) <= 1 << 53).all()):
+        return False
+    return bool(np.array_equal(actual.astype(np.float64, copy=False), expected.astype(np.float64)))
 
 
 def _float_screen(actual: np.ndarray, expected: np.ndarray, magnitude: np.ndarray, counts: np.ndarray,

@@ -4,6 +4,7 @@ that makes the reading unique, and the simplest rational within the function's o
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 from typing import Any
@@ -44,7 +45,12 @@ def default_denominator_bound(dtype: npt.DTypeLike) -> int:
     Raises:
         ValueError: any other dtype.
     """
-    tolerance = ROUNDOFF_MULTIPLE * unit_roundoff(dtype)
+    return _denominator_bound(unit_roundoff(dtype))
+
+
+@functools.lru_cache(maxsize=4)  # a pure function of the unit roundoff, asked for by every float probe
+def _denominator_bound(roundoff: Fraction) -> int:
+    tolerance = ROUNDOFF_MULTIPLE * roundoff
     bound = math.isqrt(int(1 / (4 * tolerance)))
     while Fraction(1, bound * bound) <= 4 * tolerance:
         bound -= 1
@@ -65,8 +71,11 @@ def recognise_values(values: np.ndarray, dtype: Any, denominator: int, rows: np.
         cols: each non-zero's draw index (named in a refusal).
         own: the function's own measured rounding, exact (default 0: none).
     """
-    distinct, first_index, inverse = np.unique(values, return_index=True, return_inverse=True)
-    inverse = inverse.reshape(-1)
+    if values.size and bool((values == values[0]).all()):  # one value (a 0/1 map): np.unique's sort skipped
+        distinct, first_index, inverse = values[:1], np.zeros(1, dtype=np.intp), np.zeros(values.size, dtype=np.intp)
+    else:
+        distinct, first_index, inverse = np.unique(values, return_index=True, return_inverse=True)
+        inverse = inverse.reshape(-1)
     if values.dtype.kind in "iu":
         return [Fraction(int(value)) for value in distinct.tolist()], inverse
     if denominator == 0:

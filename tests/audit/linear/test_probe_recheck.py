@@ -43,6 +43,15 @@ def test_exact_deviation_equals_fractions_on_cancelling_and_tiny_values() -> Non
         assert exact_deviation(first, second, joint) == brute_deviation(first, second, joint)
 
 
+def test_exact_deviation_is_exact_where_its_float_steps_overflow() -> None:
+    # f(x + y) − f(x) overflows float64 at the first output; the second is ordinary: the exact way takes both
+    first = np.array([-1.7e308, 1.0])
+    second = np.array([0.5, 2.0])
+    joint = np.array([1.7e308, 3.0 + 2.0 ** -50])
+    assert exact_deviation(first, second, joint) == brute_deviation(first, second, joint)
+    assert exact_deviation(first, second, joint) == Fraction(1.7e308) * 2 - Fraction(1, 2)
+
+
 def exact_verdicts(actual: np.ndarray, rows: np.ndarray, cols: np.ndarray, entries: list[Fraction],
                    point: np.ndarray, roundoff: Fraction, own: Fraction) -> list[bool]:
     outputs = actual.shape[0]
@@ -123,3 +132,18 @@ def test_a_zero_allowance_output_is_cleared_only_when_exactly_equal() -> None:
     flagged = integer_recheck(off, rows, cols, ones, 1, point, unit, Fraction(0))
     assert flagged is not None and [i for i, _, _ in flagged] == [2]
     assert exact_verdicts(off, rows, cols, [Fraction(1)] * 4, point, unit, Fraction(0)) == [True, True, False, True]
+
+
+def test_integer_recheck_clears_outputs_equal_to_b_x_and_returns_the_others() -> None:
+    # B = the running sum of 6 draws (row i has ones in columns 0..i); x = (1, −2, 3, −4, 5, −6): B x = the prefix sums
+    rows = np.array([i for i in range(6) for _ in range(i + 1)])
+    cols = np.array([j for i in range(6) for j in range(i + 1)])
+    point = np.array([1, -2, 3, -4, 5, -6])
+    prefix = np.cumsum(point)
+    ones = np.ones(rows.size, dtype=np.int64)
+    for actual in (prefix.astype(np.float64), prefix.astype(np.float32), prefix.astype(np.int64)):
+        assert integer_recheck(actual, rows, cols, ones, 1, point, Fraction(1, 1 << 53), Fraction(0)) == []
+    off = prefix.astype(np.float64)
+    off[4] += 0.5  # 3.5 where B x is 3: the one output returned, with its exact B x
+    flagged = integer_recheck(off, rows, cols, ones, 1, point, Fraction(1, 1 << 53), Fraction(0))
+    assert flagged is not None and [(i, expected) for i, expected, _ in flagged] == [(4, Fraction(int(prefix[4])))]
