@@ -239,15 +239,10 @@ def audit_sampler_function(
     say = progress or (lambda line: None)
     function = load_target(target)
     columns = mechanism.columns()
-    if columns is None:  # the discrete samplers accept any width: one probing run (a seed outside the audit's chunks)
-        probe = call_target(function, chunk_seed(root, 2**63), 1)
-        columns = mechanism.columns(probe.shape[-1] if probe.ndim == 2 else None)
-        if probe.ndim != 2 or probe.shape != (1, columns):
-            raise ValueError(f"target must return an array of shape (runs, n) = (1, {columns or 'n'}) for one run, "
-                             f"got shape {probe.shape}")
+    if columns is None:  # the discrete samplers accept any width: one probing run
+        columns = _probed_width(function, mechanism, root)
     # else the width is the mechanism's (2**depth, the horizon, the noise matrix's rows): every chunk's shape is
     # checked where it is drawn (run_block), the first before anything is folded, with the same one-line error
-    assert columns is not None
     if chunk_runs is not None:
         chunk = min(_check_count(chunk_runs, "chunk_runs"), total)
     else:  # a function of the run count and n only (never of the workers): it fixes the draws
@@ -269,6 +264,8 @@ def audit_sampler_function(
         detectable = power(mechanism, total, columns)
     except (TooFewRunsError, ValueError) as few:
         if isinstance(few, TooFewRunsError) or "large enough" in str(few):
+            if mechanism.columns() is not None:  # nothing will be drawn: the target's shape is still checked once
+                _probed_width(function, mechanism, root)
             return {**result, "verdict": "inconclusive", "reason": str(few)}
         raise
     # stated before anything is drawn; the report's own "power" lines (named alternatives) follow with its verdict
@@ -290,6 +287,17 @@ def audit_sampler_function(
     result["seconds"] = round(seconds, 3)
     result["values_per_second"] = float(f"{total * columns / seconds:.4g}") if seconds > 0 else None
     return result
+
+
+def _probed_width(function: Any, mechanism: Mechanism, root: int) -> int:
+    """The width of one run of the target (one call, with a seed outside the audit's chunks), checked against the
+    mechanism's; a wrong shape is refused in one line."""
+    probe = call_target(function, chunk_seed(root, 2**63), 1)
+    columns = mechanism.columns(probe.shape[-1] if probe.ndim == 2 else None)
+    if probe.ndim != 2 or columns is None or probe.shape != (1, columns):
+        raise ValueError(f"target must return an array of shape (runs, n) = (1, {columns or 'n'}) for one run, "
+                         f"got shape {probe.shape}")
+    return columns
 
 
 def _run_waves(tasks: list[tuple[int, int]], workers: int, options: dict[str, Any], release: Callable[[], None],
