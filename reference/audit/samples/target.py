@@ -150,10 +150,16 @@ class Mechanism:
             A :class:`~reference.audit.samples.cascade_stream.CascadeMoments` (cascade), a
             :class:`~reference.audit.samples.drawn_runs.DrawnRuns` (KARY, design) or an
             :class:`~reference.audit.samples.sufficient.IntegerHistogram` (the discrete samplers).
+
+        Raises:
+            TooFewRunsError: a cascade audit of fewer than 2 runs (it cannot decide: inconclusive).
         """
         if self.kind == "cascade":
             from reference.audit.samples.cascade_stream import CascadeMoments
+            from reference.audit.samples.report import TooFewRunsError
 
+            if runs < 2:  # a node's variance test needs two runs: decided before anything is drawn
+                raise TooFewRunsError(f"runs: the cascade audit needs at least 2 runs, got {runs}")
             return CascadeMoments(self.depth, self.sigma)
         if self.kind in ("kary", "design"):  # the runs themselves: the whole-law audit reads them
             from reference.audit.samples.drawn_runs import DrawnRuns
