@@ -273,19 +273,24 @@ def test_a_node_whose_rounded_squares_are_all_zero_is_ranked_without_an_error() 
     assert not next(check for check in moments_far.report(ALPHA).checks if check.name == "node variances").holds
 
 
+def _user_module(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, source: str) -> None:
+    """A user's target module ``name`` written to ``tmp_path`` and importable (fresh) for this test."""
+    (tmp_path / f"{name}.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop(name, None)
+
+
 def test_gathered_chunks_give_the_statistics_of_one_chunk_at_a_time(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     # one-run chunks are copied into one buffer and folded together: the same exact statistics (digest) as folding
     # each chunk alone, also for a target that returns the same array every call (the copy is taken at once)
-    (tmp_path / "reused_output.py").write_text(
-        "import numpy as np\n\nfrom examples.batched_samplers import cascade_depth_6\n\n_OUT = {}\n\n\n"
-        "def same_array(generator, runs):\n"
-        "    values = cascade_depth_6(generator, runs)\n"
-        "    out = _OUT.setdefault(values.shape, np.empty_like(values))\n"
-        "    out[:] = values\n"
-        "    return out\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    sys.modules.pop("reused_output", None)
+    _user_module(tmp_path, monkeypatch, "reused_output",
+                 "import numpy as np\n\nfrom examples.batched_samplers import cascade_depth_6\n\n_OUT = {}\n\n\n"
+                 "def same_array(generator, runs):\n"
+                 "    values = cascade_depth_6(generator, runs)\n"
+                 "    out = _OUT.setdefault(values.shape, np.empty_like(values))\n"
+                 "    out[:] = values\n"
+                 "    return out\n")
     mechanism = Mechanism("cascade", depth=6, sigma=2.0)
     options: dict[str, Any] = {"chunk_runs": 1, "block_runs": 24}
     gathered = audit_sampler_function("examples.batched_samplers:cascade_depth_6", mechanism, 60, 4, **options)
@@ -314,13 +319,11 @@ def test_a_cascade_target_is_called_once_per_chunk_and_a_wrong_width_is_one_line
                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     # the width of a cascade's runs is 2**depth: no probing run before the audit's chunks (each drawn once), and a
     # target of the wrong width is refused at its first chunk with the shape named, before anything is folded
-    (tmp_path / "counted_cascade.py").write_text(
-        "from examples.batched_samplers import cascade_depth_6\n\nCALLS = []\n\n\n"
-        "def counted(generator, runs):\n"
-        "    CALLS.append(runs)\n"
-        "    return cascade_depth_6(generator, runs)\n")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    sys.modules.pop("counted_cascade", None)
+    _user_module(tmp_path, monkeypatch, "counted_cascade",
+                 "from examples.batched_samplers import cascade_depth_6\n\nCALLS = []\n\n\n"
+                 "def counted(generator, runs):\n"
+                 "    CALLS.append(runs)\n"
+                 "    return cascade_depth_6(generator, runs)\n")
     result = audit_sampler_function("counted_cascade:counted", Mechanism("cascade", depth=6, sigma=2.0), 40, 3,
                                     chunk_runs=8, block_runs=16)
     calls = sys.modules["counted_cascade"].CALLS
