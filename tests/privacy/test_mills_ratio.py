@@ -7,9 +7,10 @@ caught by the same containment check, and the remainder ball is what makes a sho
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Iterator
-from fractions import Fraction
+from pathlib import Path
 
 import mpmath
 import pytest
@@ -106,16 +107,16 @@ def test_a_cell_is_built_at_its_fifth_request_at_its_tier_and_kept(fresh_cells: 
     assert mills._CELLS_128[index] is not None
 
 
-def test_a_one_off_comparison_grid_builds_no_cell(fresh_cells: None) -> None:
-    # the benchmark's one-off grid asks no cell more than three times: below the build threshold, so a single
-    # calibration pays for no build it would not use again (the fast route takes Arb's erfc at every point)
+def test_a_one_off_comparison_grid_builds_no_cell(fresh_cells: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the benchmarks' one-off grid (the peers' 40 points, read from the benchmarks themselves) asks no cell more than
+    # three times: below the build threshold, so a single calibration pays for no build it would not use again
     from reference.privacy.gaussian import sigma_exact
 
-    epsilons = [Fraction(1, 100), Fraction(1, 20), Fraction(1, 10), Fraction(1, 2), Fraction(1), Fraction(2),
-                Fraction(5), Fraction(20)]
-    for epsilon in epsilons:
-        for exponent in (3, 6, 9, 12, 15):
-            sigma_exact(epsilon=epsilon, delta=Fraction(1, 10**exponent), sensitivity_squared=1)
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2] / "benchmarks" / "peers"))
+    grid = importlib.import_module("peers_common").GAUSSIAN_GRID
+    assert len(grid) == 40
+    for epsilon, delta in grid:
+        sigma_exact(epsilon=epsilon, delta=delta, sensitivity_squared=1)
     assert mills.forget_cells() == 0
     assert max(mills._REQUESTED_64) == 0  # forget_cells dropped the requests too
 
